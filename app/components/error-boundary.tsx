@@ -1,0 +1,53 @@
+import { isRouteErrorResponse, Link, useRouteError } from "@remix-run/react";
+import { useEffect } from "react";
+import { useT } from "~/lib/i18n";
+
+const RELOAD_KEY = "cohort:reloaded-after-error";
+
+/**
+ * The one error screen. Route errors (404, 403, ...) get their own words; a render error in the browser
+ * reloads the page once (a stale bundle after a deploy is the usual cause), and shows this screen if it
+ * happens again.
+ */
+export function GeneralErrorBoundary({ reloadOnce = false }: { reloadOnce?: boolean }) {
+  const error = useRouteError();
+  const { t } = useT();
+  const isResponse = isRouteErrorResponse(error);
+
+  useEffect(() => {
+    if (!reloadOnce || isResponse) return;
+    if (sessionStorage.getItem(RELOAD_KEY) !== "1") {
+      sessionStorage.setItem(RELOAD_KEY, "1");
+      window.location.reload();
+    }
+  }, [reloadOnce, isResponse]);
+
+  const status = isResponse ? error.status : 500;
+  const [title, body] =
+    status === 404
+      ? [t("error.notFound.title"), t("error.notFound.body")]
+      : status === 403
+        ? [t("error.forbidden.title"), t("error.forbidden.body")]
+        : [t("error.generic.title"), t("error.generic.body")];
+
+  return (
+    <main id="main" className="error-screen">
+      <p className="error-code" aria-hidden="true">{status}</p>
+      <h1>{title}</h1>
+      <p>{body}</p>
+      <div className="error-actions">
+        <Link to="/" className="btn btn-primary">{t("error.backHome")}</Link>
+        {status >= 500 ? (
+          <button type="button" className="btn btn-ghost" onClick={() => window.location.reload()}>{t("error.retry")}</button>
+        ) : null}
+      </div>
+    </main>
+  );
+}
+
+/** Clears the reload-once marker after a page has rendered successfully. */
+export function useClearReloadMarker() {
+  useEffect(() => {
+    sessionStorage.removeItem(RELOAD_KEY);
+  }, []);
+}

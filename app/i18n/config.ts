@@ -1,0 +1,31 @@
+/** Languages the product speaks. English is the default; Arabic is right to left. Client-safe. */
+export const LANGUAGES = ["en", "ar"] as const;
+export type Lang = (typeof LANGUAGES)[number];
+export const DEFAULT_LANG: Lang = "en";
+export const LANG_COOKIE = "lang";
+
+export function dirOf(lang: Lang): "ltr" | "rtl" {
+  return lang === "ar" ? "rtl" : "ltr";
+}
+
+export function isLang(v: unknown): v is Lang {
+  return typeof v === "string" && (LANGUAGES as readonly string[]).includes(v);
+}
+
+/** The visitor's choice (cookie) wins; otherwise the first supported Accept-Language; otherwise English. */
+export function detectLang(request: Request): Lang {
+  const cookie = request.headers.get("cookie") ?? "";
+  const m = cookie.match(/(?:^|;\s*)lang=([a-z]{2})/);
+  if (m && isLang(m[1])) return m[1];
+  const accept = request.headers.get("accept-language") ?? "";
+  const ranked = accept
+    .split(",")
+    .map((part) => {
+      const [tag, ...params] = part.trim().split(";");
+      const q = params.find((p) => p.trim().startsWith("q="));
+      return { lang: (tag ?? "").slice(0, 2).toLowerCase(), q: q ? Number(q.trim().slice(2)) || 0 : 1 };
+    })
+    .filter((x) => x.q > 0)
+    .sort((a, b) => b.q - a.q);
+  return ranked.find((x) => isLang(x.lang))?.lang as Lang | undefined ?? DEFAULT_LANG;
+}

@@ -1,0 +1,26 @@
+import { useRouteLoaderData } from "@remix-run/react";
+import { useCallback } from "react";
+import { dirOf, type Lang } from "~/i18n/config";
+import type { MessageKey, Messages } from "~/i18n/en";
+import { format, type Params } from "~/i18n/translate";
+
+export interface RootI18n {
+  lang: Lang;
+  messages: Messages;
+}
+
+/** The active language and a `t(key, params)` bound to it. Works in every route and in error boundaries. */
+export function useT() {
+  const data = useRouteLoaderData<RootI18n>("root");
+  const lang: Lang = data?.lang ?? "en";
+  const messages = data?.messages;
+  const t = useCallback((key: MessageKey, params?: Params) => (messages ? format(messages, key, params) : key), [messages]);
+  return { t, lang, dir: dirOf(lang) };
+}
+
+/** Dates shown to people, in their language (Arabic uses Arabic-Indic digits). */
+export function formatDate(iso: string, lang: Lang): string {
+  const d = new Date(iso.length <= 10 ? `${iso}T00:00:00Z` : iso);
+  if (Number.isNaN(d.getTime())) return iso;
+  return new Intl.DateTimeFormat(lang === "ar" ? "ar-EG" : "en-GB", { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" }).format(d);
+}

@@ -1,0 +1,13 @@
+import type { ServiceContext } from "../worker/context";
+import type { Bindings } from "../worker/env";
+
+/** What every Remix loader and action receives: the same services the API uses. */
+declare module "@remix-run/cloudflare" {
+  interface AppLoadContext {
+    env: Bindings;
+    svc: ServiceContext;
+    /** Per-request CSP nonce for Remix's inline scripts. */
+    nonce: string;
+  }
+}
+export {};

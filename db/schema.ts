@@ -1,0 +1,457 @@
+/**
+ * The whole data model of Cohort (PRODUCT.md §2), the single source of truth.
+ * drizzle-kit generates migrations/ from this file; never edit an applied migration.
+ *
+ * Conventions: ids are text (random, URL-safe) so they can be shown as `_id`;
+ * times are integer milliseconds since the epoch (`timestamp_ms`);
+ * every foreign key names its delete behaviour; every lookup path has an index.
+ */
+import { sql } from "drizzle-orm";
+import {
+  index,
+  integer,
+  sqliteTable,
+  text,
+  uniqueIndex,
+} from "drizzle-orm/sqlite-core";
+
+const id = () => text("id").primaryKey();
+const createdAt = () =>
+  integer("created_at", { mode: "timestamp_ms" })
+    .notNull()
+    .default(sql`(unixepoch() * 1000)`);
+
+export const ROLES = ["admin", "instructor", "user"] as const;
+export type Role = (typeof ROLES)[number];
+
+export const users = sqliteTable(
+  "users",
+  {
+    id: id(),
+    slug: text("slug").notNull(),
+    name: text("name").notNull(),
+    /** Always stored lower-case. */
+    email: text("email").notNull(),
+    /** Self-describing: `pbkdf2-sha256$<iterations>$<salt>$<hash>`; null for Google-only accounts. */
+    passwordHash: text("password_hash"),
+    phoneNumber: text("phone_number"),
+    country: text("country"),
+    role: text("role", { enum: ROLES }).notNull().default("user"),
+    emailVerifiedAt: integer("email_verified_at", { mode: "timestamp_ms" }),
+    googleSub: text("google_sub"),
+    fingerprint: text("fingerprint"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("users_email_uq").on(t.email),
+    uniqueIndex("users_slug_uq").on(t.slug),
+    uniqueIndex("users_google_sub_uq").on(t.googleSub),
+    index("users_role_idx").on(t.role, t.createdAt),
+  ],
+);
+
+export const sessions = sqliteTable(
+  "sessions",
+  {
+    id: id(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    /** SHA-256 of the current refresh token; the token itself is never stored. */
+    refreshTokenHash: text("refresh_token_hash").notNull(),
+    /** Rotation family: a reused (old) token revokes the whole family. */
+    family: text("family").notNull(),
+    createdAt: createdAt(),
+    lastUsedAt: integer("last_used_at", { mode: "timestamp_ms" }).notNull(),
+    expiresAt: integer("expires_at", { mode: "timestamp_ms" }).notNull(),
+    revokedAt: integer("revoked_at", { mode: "timestamp_ms" }),
+    userAgent: text("user_agent"),
+    fingerprint: text("fingerprint"),
+  },
+  (t) => [
+    uniqueIndex("sessions_refresh_hash_uq").on(t.refreshTokenHash),
+    index("sessions_user_idx").on(t.userId, t.revokedAt),
+    index("sessions_family_idx").on(t.family),
+  ],
+);
+
+/** Previous refresh-token hashes of a session, so that reuse of a rotated token is detected. */
+export const sessionRotations = sqliteTable(
+  "session_rotations",
+  {
+    tokenHash: text("token_hash").primaryKey(),
+    sessionId: text("session_id")
+      .notNull()
+      .references(() => sessions.id, { onDelete: "cascade" }),
+    rotatedAt: integer("rotated_at", { mode: "timestamp_ms" }).notNull(),
+  },
+  (t) => [index("session_rotations_session_idx").on(t.sessionId)],
+);
+
+export const CODE_PURPOSES = ["verify-email", "reset-password"] as const;
+
+export const oneTimeCodes = sqliteTable(
+  "one_time_codes",
+  {
+    id: id(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    purpose: text("purpose", { enum: CODE_PURPOSES }).notNull(),
+    /** HMAC of the 6-digit code with a server secret. */
+    codeHash: text("code_hash").notNull(),
+    expiresAt: integer("expires_at", { mode: "timestamp_ms" }).notNull(),
+    attempts: integer("attempts").notNull().default(0),
+    usedAt: integer("used_at", { mode: "timestamp_ms" }),
+    createdAt: createdAt(),
+  },
+  (t) => [index("one_time_codes_user_purpose_idx").on(t.userId, t.purpose, t.createdAt)],
+);
+
+/** Fixed-window counters for rate limits (login, codes, contact form). Updated atomically with upserts. */
+export const rateLimits = sqliteTable("rate_limits", {
+  key: text("key").primaryKey(),
+  count: integer("count").notNull(),
+  resetAt: integer("reset_at", { mode: "timestamp_ms" }).notNull(),
+});
+
+export const GROUP_STATUSES = ["draft", "published", "archived"] as const;
+export type GroupStatus = (typeof GROUP_STATUSES)[number];
+
+export const groups = sqliteTable(
+  "groups",
+  {
+    id: id(),
+    slug: text("slug").notNull(),
+    title: text("title").notNull(),
+    description: text("description").notNull().default(""),
+    imageCourse: text("image_course"),
+    /** ISO date string (YYYY-MM-DD...), as the spec names it. */
+    startDate: text("start_date"),
+    instructorId: text("instructor_id").references(() => users.id, { onDelete: "set null" }),
+    status: text("status", { enum: GROUP_STATUSES }).notNull().default("draft"),
+    capacity: integer("capacity"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("groups_slug_uq").on(t.slug),
+    index("groups_status_start_idx").on(t.status, t.startDate),
+    index("groups_instructor_idx").on(t.instructorId),
+  ],
+);
+
+export const courseContents = sqliteTable(
+  "course_contents",
+  {
+    id: id(),
+    groupId: text("group_id")
+      .notNull()
+      .references(() => groups.id, { onDelete: "cascade" }),
+    title: text("title").notNull(),
+    body: text("body").notNull().default(""),
+    order: integer("order").notNull().default(0),
+  },
+  (t) => [index("course_contents_group_order_idx").on(t.groupId, t.order)],
+);
+
+export const MEMBERSHIP_STATUSES = [
+  "pending",
+  "approved",
+  "special",
+  "rejected",
+  "left",
+  "removed",
+] as const;
+export type MembershipStatus = (typeof MEMBERSHIP_STATUSES)[number];
+/** Statuses that see a group's inside. */
+export const MEMBER_STATUSES: readonly MembershipStatus[] = ["approved", "special"];
+
+export const memberships = sqliteTable(
+  "memberships",
+  {
+    id: id(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    groupId: text("group_id")
+      .notNull()
+      .references(() => groups.id, { onDelete: "cascade" }),
+    status: text("status", { enum: MEMBERSHIP_STATUSES }).notNull().default("pending"),
+    requestMessage: text("request_message"),
+    decidedBy: text("decided_by").references(() => users.id, { onDelete: "set null" }),
+    decidedAt: integer("decided_at", { mode: "timestamp_ms" }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("memberships_user_group_uq").on(t.userId, t.groupId),
+    index("memberships_group_status_idx").on(t.groupId, t.status),
+    index("memberships_status_created_idx").on(t.status, t.createdAt),
+  ],
+);
+
+export const lectures = sqliteTable(
+  "lectures",
+  {
+    id: id(),
+    groupId: text("group_id")
+      .notNull()
+      .references(() => groups.id, { onDelete: "cascade" }),
+    slug: text("slug").notNull(),
+    title: text("title").notNull(),
+    body: text("body").notNull().default(""),
+    videoUrl: text("video_url"),
+    /** JSON array of {title, url}. */
+    resources: text("resources", { mode: "json" }).$type<{ title: string; url: string }[]>().notNull().default(sql`'[]'`),
+    startsAt: integer("starts_at", { mode: "timestamp_ms" }),
+    order: integer("order").notNull().default(0),
+    published: integer("published", { mode: "boolean" }).notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("lectures_group_slug_uq").on(t.groupId, t.slug),
+    index("lectures_group_order_idx").on(t.groupId, t.order),
+  ],
+);
+
+export const attendanceSessions = sqliteTable(
+  "attendance_sessions",
+  {
+    id: id(),
+    lectureId: text("lecture_id")
+      .notNull()
+      .references(() => lectures.id, { onDelete: "cascade" }),
+    /** HMAC of the current code; the code itself lives only in the attendance room's memory. */
+    codeHash: text("code_hash").notNull(),
+    opensAt: integer("opens_at", { mode: "timestamp_ms" }).notNull(),
+    closesAt: integer("closes_at", { mode: "timestamp_ms" }),
+    rotateSeconds: integer("rotate_seconds"),
+    lateAfterMinutes: integer("late_after_minutes"),
+    createdBy: text("created_by").references(() => users.id, { onDelete: "set null" }),
+  },
+  (t) => [index("attendance_sessions_lecture_idx").on(t.lectureId, t.opensAt)],
+);
+
+export const ATTENDANCE_STATUSES = ["present", "late", "absent", "excused"] as const;
+export const ATTENDANCE_METHODS = ["code", "manual"] as const;
+
+export const attendance = sqliteTable(
+  "attendance",
+  {
+    id: id(),
+    lectureId: text("lecture_id")
+      .notNull()
+      .references(() => lectures.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    status: text("status", { enum: ATTENDANCE_STATUSES }).notNull(),
+    method: text("method", { enum: ATTENDANCE_METHODS }).notNull(),
+    markedAt: integer("marked_at", { mode: "timestamp_ms" }).notNull(),
+    markedBy: text("marked_by").references(() => users.id, { onDelete: "set null" }),
+  },
+  (t) => [
+    uniqueIndex("attendance_lecture_user_uq").on(t.lectureId, t.userId),
+    index("attendance_user_idx").on(t.userId),
+  ],
+);
+
+export const tasks = sqliteTable(
+  "tasks",
+  {
+    id: id(),
+    lectureId: text("lecture_id")
+      .notNull()
+      .references(() => lectures.id, { onDelete: "cascade" }),
+    slug: text("slug").notNull(),
+    title: text("title").notNull(),
+    body: text("body").notNull().default(""),
+    dueAt: integer("due_at", { mode: "timestamp_ms" }),
+    maxScore: integer("max_score").notNull().default(100),
+    allowLate: integer("allow_late", { mode: "boolean" }).notNull().default(true),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("tasks_lecture_slug_uq").on(t.lectureId, t.slug)],
+);
+
+export const submissions = sqliteTable(
+  "submissions",
+  {
+    id: id(),
+    taskId: text("task_id")
+      .notNull()
+      .references(() => tasks.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    link: text("link").notNull(),
+    notes: text("notes"),
+    submittedAt: integer("submitted_at", { mode: "timestamp_ms" }).notNull(),
+    late: integer("late", { mode: "boolean" }).notNull().default(false),
+    score: integer("score"),
+    feedback: text("feedback"),
+    gradedBy: text("graded_by").references(() => users.id, { onDelete: "set null" }),
+    gradedAt: integer("graded_at", { mode: "timestamp_ms" }),
+  },
+  (t) => [
+    uniqueIndex("submissions_task_user_uq").on(t.taskId, t.userId),
+    index("submissions_user_idx").on(t.userId),
+  ],
+);
+
+export const SHOW_ANSWERS = ["after-submit", "after-close", "never"] as const;
+
+export const quizzes = sqliteTable(
+  "quizzes",
+  {
+    id: id(),
+    lectureId: text("lecture_id").references(() => lectures.id, { onDelete: "cascade" }),
+    groupId: text("group_id")
+      .notNull()
+      .references(() => groups.id, { onDelete: "cascade" }),
+    slug: text("slug").notNull(),
+    title: text("title").notNull(),
+    description: text("description").notNull().default(""),
+    durationMinutes: integer("duration_minutes"),
+    opensAt: integer("opens_at", { mode: "timestamp_ms" }),
+    closesAt: integer("closes_at", { mode: "timestamp_ms" }),
+    maxAttempts: integer("max_attempts").notNull().default(1),
+    showAnswers: text("show_answers", { enum: SHOW_ANSWERS }).notNull().default("after-submit"),
+    published: integer("published", { mode: "boolean" }).notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("quizzes_group_slug_uq").on(t.groupId, t.slug),
+    index("quizzes_lecture_idx").on(t.lectureId),
+  ],
+);
+
+export const QUESTION_TYPES = ["single", "multiple", "true-false", "short-text"] as const;
+
+export const questions = sqliteTable(
+  "questions",
+  {
+    id: id(),
+    quizId: text("quiz_id")
+      .notNull()
+      .references(() => quizzes.id, { onDelete: "cascade" }),
+    text: text("text").notNull(),
+    type: text("type", { enum: QUESTION_TYPES }).notNull(),
+    /** JSON array of option labels (empty for short-text). */
+    options: text("options", { mode: "json" }).$type<string[]>().notNull().default(sql`'[]'`),
+    /** JSON: option indexes for choice questions, accepted answers for short-text. Server-only. */
+    correct: text("correct", { mode: "json" }).$type<(number | string)[]>().notNull(),
+    points: integer("points").notNull().default(1),
+    order: integer("order").notNull().default(0),
+  },
+  (t) => [index("questions_quiz_order_idx").on(t.quizId, t.order)],
+);
+
+export const attempts = sqliteTable(
+  "attempts",
+  {
+    id: id(),
+    quizId: text("quiz_id")
+      .notNull()
+      .references(() => quizzes.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    /** JSON map questionId -> answer. */
+    answers: text("answers", { mode: "json" }).$type<Record<string, unknown>>().notNull().default(sql`'{}'`),
+    score: integer("score"),
+    maxScore: integer("max_score"),
+    startedAt: integer("started_at", { mode: "timestamp_ms" }).notNull(),
+    submittedAt: integer("submitted_at", { mode: "timestamp_ms" }),
+  },
+  (t) => [index("attempts_quiz_user_idx").on(t.quizId, t.userId), index("attempts_user_idx").on(t.userId)],
+);
+
+export const messages = sqliteTable(
+  "messages",
+  {
+    /** Increases within a group, so a reconnecting client asks for "everything after id N". */
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    groupId: text("group_id")
+      .notNull()
+      .references(() => groups.id, { onDelete: "cascade" }),
+    authorId: text("author_id").references(() => users.id, { onDelete: "set null" }),
+    text: text("text").notNull(),
+    replyTo: integer("reply_to"),
+    /** The sender's id for this message, so a retried send is stored once. */
+    clientId: text("client_id"),
+    createdAt: createdAt(),
+    deletedAt: integer("deleted_at", { mode: "timestamp_ms" }),
+  },
+  (t) => [
+    index("messages_group_id_idx").on(t.groupId, t.id),
+    uniqueIndex("messages_author_client_uq").on(t.authorId, t.clientId),
+  ],
+);
+
+export const contactMessages = sqliteTable(
+  "contact_messages",
+  {
+    id: id(),
+    name: text("name").notNull(),
+    email: text("email").notNull(),
+    message: text("message").notNull(),
+    createdAt: createdAt(),
+    readAt: integer("read_at", { mode: "timestamp_ms" }),
+  },
+  (t) => [index("contact_messages_created_idx").on(t.createdAt), index("contact_messages_read_idx").on(t.readAt)],
+);
+
+export const feedback = sqliteTable(
+  "feedback",
+  {
+    id: id(),
+    userId: text("user_id").references(() => users.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    email: text("email").notNull(),
+    groupSlug: text("group_slug").notNull(),
+    userFeedback: text("user_feedback").notNull(),
+    rating: integer("rating").notNull(),
+    hidden: integer("hidden", { mode: "boolean" }).notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("feedback_user_group_uq").on(t.userId, t.groupSlug),
+    index("feedback_public_idx").on(t.hidden, t.createdAt),
+  ],
+);
+
+export const notifications = sqliteTable(
+  "notifications",
+  {
+    id: id(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    kind: text("kind").notNull(),
+    title: text("title").notNull(),
+    link: text("link"),
+    createdAt: createdAt(),
+    readAt: integer("read_at", { mode: "timestamp_ms" }),
+  },
+  (t) => [
+    index("notifications_user_created_idx").on(t.userId, t.createdAt),
+    index("notifications_user_unread_idx").on(t.userId, t.readAt),
+  ],
+);
+
+export const mails = sqliteTable(
+  "mails",
+  {
+    id: id(),
+    to: text("to").notNull(),
+    subject: text("subject").notNull(),
+    text: text("text").notNull(),
+    html: text("html").notNull(),
+    createdAt: createdAt(),
+    sentAt: integer("sent_at", { mode: "timestamp_ms" }),
+    /** Provider id on success, or the delivery error. */
+    providerId: text("provider_id"),
+    error: text("error"),
+  },
+  (t) => [index("mails_to_created_idx").on(t.to, t.createdAt)],
+);

@@ -1,0 +1,208 @@
+/**
+ * Demo data (PRODUCT.md §7), inserted into an empty database in one atomic batch.
+ * Idempotent: if the demo admin exists, nothing is written.
+ */
+import { eq } from "drizzle-orm";
+import type { ServiceContext } from "../worker/context";
+import { hashPassword } from "../worker/auth/password";
+import { newId } from "../worker/services/ids";
+import * as s from "./schema";
+
+export const DEMO_ACCOUNTS = {
+  admin: { email: "admin@example.com", password: "demo-admin-pass", name: "Mona Admin" },
+  instructor: { email: "instructor@example.com", password: "demo-instructor-pass", name: "Ahmed Hassan" },
+  student: { email: "student@example.com", password: "demo-student-pass", name: "Nour Ali" },
+} as const;
+
+const DAY = 86_400_000;
+
+export async function seedDemoData(ctx: ServiceContext): Promise<boolean> {
+  const { db } = ctx;
+  const existing = await db.select({ id: s.users.id }).from(s.users).where(eq(s.users.email, DEMO_ACCOUNTS.admin.email)).limit(1);
+  if (existing.length > 0) return false;
+
+  const pepper = ctx.settings.passwordPepper;
+  const now = Date.now();
+  const verified = new Date(now - 30 * DAY);
+  const person = async (slug: string, name: string, email: string, password: string, role: s.Role, phone: string) => ({
+    id: newId(),
+    slug,
+    name,
+    email,
+    passwordHash: await hashPassword(password, pepper),
+    phoneNumber: phone,
+    country: "EG",
+    role,
+    emailVerifiedAt: verified,
+  });
+  const studentPass = DEMO_ACCOUNTS.student.password;
+  const [admin, instructor, student, sara, omar, layla, youssef] = await Promise.all([
+    person("mona-admin", DEMO_ACCOUNTS.admin.name, DEMO_ACCOUNTS.admin.email, DEMO_ACCOUNTS.admin.password, "admin", "+201001112223"),
+    person("ahmed-hassan", DEMO_ACCOUNTS.instructor.name, DEMO_ACCOUNTS.instructor.email, DEMO_ACCOUNTS.instructor.password, "instructor", "+201001112224"),
+    person("nour-ali", DEMO_ACCOUNTS.student.name, DEMO_ACCOUNTS.student.email, studentPass, "user", "+201001112225"),
+    person("sara-mahmoud", "Sara Mahmoud", "sara@example.com", studentPass, "user", "+201001112226"),
+    person("omar-khaled", "Omar Khaled", "omar@example.com", studentPass, "user", "+966501112227"),
+    person("layla-ibrahim", "Layla Ibrahim", "layla@example.com", studentPass, "user", "+971501112228"),
+    person("youssef-adel", "Youssef Adel", "youssef@example.com", studentPass, "user", "+212601112229"),
+  ]);
+
+  const group = (slug: string, title: string, description: string, startDate: string, status: s.GroupStatus, capacity: number) => ({
+    id: newId(),
+    slug,
+    title,
+    description,
+    imageCourse: `/images/courses/${slug}.svg`,
+    startDate,
+    instructorId: instructor.id,
+    status,
+    capacity,
+  });
+  const frontend = group(
+    "frontend-react",
+    "Frontend Development with React",
+    "Go from semantic HTML to production React apps: accessible layouts, modern CSS, TypeScript, state, data fetching and testing. You ship a portfolio project reviewed by your instructor.",
+    "2026-11-01",
+    "published",
+    30,
+  );
+  const backend = group(
+    "backend-node",
+    "Backend Development with Node.js",
+    "Design and build APIs with Node.js and TypeScript: HTTP, SQL databases, authentication, queues, testing and deployment to the edge.",
+    "2027-01-10",
+    "published",
+    25,
+  );
+  const mobile = group(
+    "mobile-flutter",
+    "Mobile Apps with Flutter",
+    "Build and publish cross-platform mobile apps with Flutter and Dart: layouts, navigation, state management, device APIs and store releases.",
+    "2027-02-14",
+    "published",
+    20,
+  );
+  const devops = group("devops-foundations", "DevOps Foundations", "Linux, containers, CI/CD and observability.", "2027-04-01", "draft", 20);
+
+  const outline = (groupId: string, items: [string, string][]) =>
+    items.map(([title, body], order) => ({ id: newId(), groupId, title, body, order }));
+  const contents = [
+    ...outline(frontend.id, [
+      ["Web foundations", "Semantic HTML, accessibility from day one, and how the browser renders a page.\n\n- Document structure and landmarks\n- Forms that work with a keyboard and a screen reader\n- DevTools for layout and network"],
+      ["Modern CSS", "Flexbox, Grid, custom properties and logical properties for right-to-left layouts.\n\n```css\n.card { display: grid; gap: 1rem; padding-inline: 1.5rem; }\n```"],
+      ["JavaScript and TypeScript", "The language in depth: modules, async code, types that catch bugs before your users do."],
+      ["React in practice", "Components, state, effects, forms, routing and data loading. Testing with Vitest and Testing Library."],
+      ["Capstone project", "Build, test and deploy a real product with a team, reviewed like a pull request at work."],
+    ]),
+    ...outline(backend.id, [
+      ["HTTP and APIs", "Requests, responses, status codes and designing an API people enjoy using."],
+      ["Data and SQL", "Modelling, migrations, indexes and transactions with SQLite and PostgreSQL."],
+      ["Security", "Password hashing, sessions, tokens, rate limits and the OWASP top ten."],
+      ["Shipping", "Tests, CI, observability and deploying to the edge."],
+    ]),
+    ...outline(mobile.id, [
+      ["Dart essentials", "Types, null safety, async and collections."],
+      ["Flutter UI", "Widgets, layouts, theming and right-to-left support."],
+      ["State and data", "State management, HTTP, local storage and offline use."],
+      ["Publishing", "Builds, signing and releasing to the stores."],
+    ]),
+  ];
+
+  const membership = (user: { id: string }, groupId: string, status: s.MembershipStatus, requestMessage: string | null = null) => ({
+    id: newId(),
+    userId: user.id,
+    groupId,
+    status,
+    requestMessage,
+    decidedBy: status === "pending" ? null : instructor.id,
+    decidedAt: status === "pending" ? null : new Date(now - 20 * DAY),
+  });
+  const members = [
+    membership(student, frontend.id, "approved"),
+    membership(student, backend.id, "pending", "I finished the frontend track and want to learn APIs."),
+    membership(sara, frontend.id, "approved"),
+    membership(omar, frontend.id, "special"),
+    membership(layla, backend.id, "pending", "Can I join the January cohort?"),
+    membership(youssef, backend.id, "approved"),
+  ];
+
+  const lecture = (groupId: string, slug: string, title: string, body: string, order: number, startsAt: number) => ({
+    id: newId(),
+    groupId,
+    slug,
+    title,
+    body,
+    videoUrl: null,
+    resources: [{ title: "MDN Web Docs", url: "https://developer.mozilla.org/" }],
+    startsAt: new Date(startsAt),
+    order,
+    published: true,
+  });
+  const l1 = lecture(frontend.id, "html-foundations", "HTML and accessibility foundations", "Landmarks, headings, forms and labels. Why a `<button>` beats a `<div>`.", 1, now - 14 * DAY);
+  const l2 = lecture(frontend.id, "modern-css-layouts", "Modern CSS layouts", "Flexbox and Grid by example, and logical properties for Arabic and English.", 2, now - 7 * DAY);
+  const l3 = lecture(frontend.id, "react-components", "React components and state", "Thinking in components; props, state and events.", 3, now + 2 * DAY);
+  const b1 = lecture(backend.id, "http-basics", "HTTP from the ground up", "Methods, status codes, headers and caching.", 1, Date.parse("2027-01-10T17:00:00Z"));
+
+  const t1 = { id: newId(), lectureId: l1.id, slug: "accessible-profile-card", title: "Build an accessible profile card", body: "Build a profile card with semantic HTML. It must work with a keyboard and read well in a screen reader. Submit the repository link.", dueAt: new Date(now - 10 * DAY), maxScore: 100, allowLate: true };
+  const t2 = { id: newId(), lectureId: l2.id, slug: "responsive-landing-page", title: "Responsive landing page", body: "Recreate the landing page from the design using Grid and Flexbox. It must work from 375 px to desktop, in English and Arabic.", dueAt: new Date(now + 3 * DAY), maxScore: 100, allowLate: false };
+
+  const subs = [
+    { id: newId(), taskId: t1.id, userId: student.id, link: "https://github.com/nour-ali/profile-card", notes: "Tested with VoiceOver and keyboard only.", submittedAt: new Date(now - 11 * DAY), late: false, score: 92, feedback: "Great semantics. Add a visible focus style to the links.", gradedBy: instructor.id, gradedAt: new Date(now - 9 * DAY) },
+    { id: newId(), taskId: t1.id, userId: sara.id, link: "https://github.com/sara-m/profile-card", notes: null, submittedAt: new Date(now - 9 * DAY - 3_600_000), late: true, score: null, feedback: null, gradedBy: null, gradedAt: null },
+  ];
+
+  const quiz = { id: newId(), lectureId: l2.id, groupId: frontend.id, slug: "css-layouts-check", title: "CSS layouts check", description: "Five minutes on Flexbox, Grid and logical properties.", durationMinutes: 10, opensAt: new Date(now - 7 * DAY), closesAt: new Date(now + 7 * DAY), maxAttempts: 2, showAnswers: "after-submit" as const, published: true };
+  const q = (text: string, type: (typeof s.QUESTION_TYPES)[number], options: string[], correct: (number | string)[], order: number, points = 1) => ({ id: newId(), quizId: quiz.id, text, type, options, correct, points, order });
+  const quizQuestions = [
+    q("Which property turns an element into a grid container?", "single", ["`display: flex`", "`display: grid`", "`position: grid`", "`grid: on`"], [1], 1),
+    q("Which of these are logical properties that flip in right-to-left layouts?", "multiple", ["`margin-inline-start`", "`padding-left`", "`inset-inline-end`", "`border-right`"], [0, 2], 2, 2),
+    q("`gap` works in both Flexbox and Grid.", "true-false", ["True", "False"], [0], 3),
+    q("Complete the declaration so items wrap onto new lines:\n\n```css\n.row { display: flex; flex-wrap: ____; }\n```", "short-text", [], ["wrap"], 4),
+  ];
+  const attemptRow = { id: newId(), quizId: quiz.id, userId: sara.id, answers: { [quizQuestions[0]!.id]: 1, [quizQuestions[1]!.id]: [0, 2], [quizQuestions[2]!.id]: 0, [quizQuestions[3]!.id]: "wrap" }, score: 5, maxScore: 5, startedAt: new Date(now - 6 * DAY), submittedAt: new Date(now - 6 * DAY + 240_000) };
+
+  const mark = (lectureId: string, user: { id: string }, status: (typeof s.ATTENDANCE_STATUSES)[number], at: number) => ({ id: newId(), lectureId, userId: user.id, status, method: "code" as const, markedAt: new Date(at), markedBy: null });
+  const attendanceRows = [mark(l1.id, student, "present", now - 14 * DAY), mark(l1.id, sara, "present", now - 14 * DAY), mark(l1.id, omar, "late", now - 14 * DAY + 900_000), mark(l2.id, student, "present", now - 7 * DAY)];
+
+  const chat: [typeof student, string][] = [
+    [instructor, "Welcome to the React cohort! Introduce yourselves here."],
+    [student, "Hi everyone, I'm Nour from Alexandria."],
+    [sara, "Sara from Cairo. Excited to start!"],
+    [instructor, "Reminder: the profile card task is due on Sunday."],
+    [omar, "Is the recording of the CSS lecture up?"],
+  ];
+  const chatRows = chat.map(([author, text], i) => ({ groupId: frontend.id, authorId: author.id, text, createdAt: new Date(now - (10 - i) * DAY) }));
+
+  const fb = (userId: string | null, name: string, email: string, groupSlug: string, userFeedback: string, rating: number, daysAgo: number) => ({ id: newId(), userId, name, email, groupSlug, userFeedback, rating, createdAt: new Date(now - daysAgo * DAY) });
+  const feedbackRows = [
+    fb(student.id, student.name, student.email, "frontend-react", "The instructor reviews every task like a real code review. I learned more in six weeks than in a year alone.", 5, 3),
+    fb(sara.id, sara.name, sara.email, "frontend-react", "Live attendance and the group chat keep everyone on track. The Arabic interface helped my family follow my progress.", 5, 5),
+    fb(omar.id, omar.name, omar.email, "frontend-react", "Great projects. I would love a few more recorded sessions.", 4, 8),
+    fb(null, "Hana Mostafa", "hana@example.com", "backend-node", "The security module was eye-opening: hashing, sessions and rate limits explained with real code.", 5, 40),
+    fb(null, "Karim Youssef", "karim@example.com", "mobile-flutter", "I published my first app to the store at the end of the course.", 4, 60),
+  ];
+
+  await db.batch([
+    db.insert(s.users).values([admin, instructor, student, sara, omar, layla, youssef]),
+    db.insert(s.groups).values([frontend, backend, mobile, devops]),
+    db.insert(s.courseContents).values(contents),
+    db.insert(s.memberships).values(members),
+    db.insert(s.lectures).values([l1, l2, l3, b1]),
+    db.insert(s.tasks).values([t1, t2]),
+    db.insert(s.submissions).values(subs),
+    db.insert(s.quizzes).values(quiz),
+    db.insert(s.questions).values(quizQuestions),
+    db.insert(s.attempts).values(attemptRow),
+    db.insert(s.attendance).values(attendanceRows),
+    db.insert(s.messages).values(chatRows),
+    db.insert(s.feedback).values(feedbackRows),
+    db.insert(s.notifications).values([
+      { id: newId(), userId: student.id, kind: "submission-graded", title: "Your task “Build an accessible profile card” was graded: 92/100", link: "/course/frontend-react", createdAt: new Date(now - 9 * DAY) },
+      { id: newId(), userId: instructor.id, kind: "join-request", title: "Layla Ibrahim asked to join Backend Development with Node.js", link: "/instructor/email-request", createdAt: new Date(now - DAY) },
+    ]),
+    db.insert(s.contactMessages).values([
+      { id: newId(), name: "Mariam Samir", email: "mariam@example.com", message: "Do you offer weekend groups for working students?", createdAt: new Date(now - 2 * DAY) },
+      { id: newId(), name: "Tarek Nabil", email: "tarek@example.com", message: "Is there a discount for university students?", createdAt: new Date(now - DAY), readAt: new Date(now - DAY / 2) },
+    ]),
+  ]);
+  return true;
+}

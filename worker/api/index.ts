@@ -1,0 +1,65 @@
+import { OpenAPIHono } from "@hono/zod-openapi";
+import { bodyLimit } from "hono/body-limit";
+import { HTTPException } from "hono/http-exception";
+import { createServiceContext } from "../context";
+import { AppError } from "../http/errors";
+import type { ApiEnv } from "./app";
+import { contactApi } from "./contact";
+import { devApi } from "./dev";
+import { renderApiReference } from "./docs";
+import { feedbackApi } from "./feedback";
+import { groupsApi } from "./groups";
+
+/** Request bodies above this are refused with 413 before they are read. */
+export const MAX_BODY_BYTES = 64 * 1024;
+
+const api = new OpenAPIHono<ApiEnv>().basePath("/api");
+
+api.use("*", async (c, next) => {
+  c.set("svc", createServiceContext(c.env, c.executionCtx, c.req.raw));
+  await next();
+});
+api.use(
+  "*",
+  bodyLimit({
+    maxSize: MAX_BODY_BYTES,
+    onError: () => {
+      throw new AppError(413, "payload_too_large", `Request bodies are limited to ${MAX_BODY_BYTES / 1024} KB.`);
+    },
+  }),
+);
+api.route("/groups", groupsApi);
+api.route("/feedback", feedbackApi);
+api.route("/contact", contactApi);
+api.route("/dev", devApi);
+
+api.doc31("/openapi.json", (c) => ({
+  openapi: "3.1.0",
+  info: {
+    title: "Cohort API",
+    version: "1.0.0",
+    description: "The API behind Cohort. JSON in, JSON out; every error is `{ message, code, fields? }`.",
+  },
+  servers: [{ url: new URL(c.req.url).origin }],
+}));
+api.get("/docs", async (c) => {
+  const doc = api.getOpenAPI31Document({ openapi: "3.1.0", info: { title: "Cohort API", version: "1.0.0" } });
+  return c.html(renderApiReference(doc as Parameters<typeof renderApiReference>[0]));
+});
+
+api.notFound((c) => c.json({ message: "No such API route.", code: "not_found" }, 404));
+
+api.onError((err, c) => {
+  if (err instanceof AppError) {
+    if (err.retryAfterSeconds) c.header("Retry-After", String(err.retryAfterSeconds));
+    return c.json(err.toJSON(), err.status);
+  }
+  if (err instanceof HTTPException) {
+    const status = err.status >= 500 ? 500 : err.status;
+    return c.json({ message: err.message || "Bad request", code: status === 404 ? "not_found" : "bad_request" }, status);
+  }
+  console.error("Unhandled API error", err);
+  return c.json({ message: "An error occurred on the server. Please try again later", code: "internal_error" }, 500);
+});
+
+export { api };

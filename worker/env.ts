@@ -1,0 +1,112 @@
+import { z } from "zod";
+
+/**
+ * The Worker's bindings and variables, parsed once per isolate (not per request).
+ * A missing or malformed setting fails loudly at the first request instead of misbehaving later.
+ */
+export interface Bindings {
+  DB: D1Database;
+  ASSETS: Fetcher;
+  GroupRoom: DurableObjectNamespace;
+  UserHub: DurableObjectNamespace;
+  StaffInbox: DurableObjectNamespace;
+  ENVIRONMENT: string;
+  PUBLIC_ORIGIN: string;
+  CONTACT_EMAIL: string;
+  CONTACT_PHONE: string;
+  WHATSAPP_NUMBER: string;
+  SOCIAL_LINKS: string;
+  MAIL_FROM: string;
+  AUTH_SECRET?: string;
+  PASSWORD_PEPPER?: string;
+  RESEND_API_KEY?: string;
+  RESEND_BASE_URL?: string;
+  GOOGLE_CLIENT_ID?: string;
+  GOOGLE_CLIENT_SECRET?: string;
+}
+
+/** Used only when ENVIRONMENT is development or test, so a newcomer needs no settings. */
+const DEV_SECRET = "cohort-local-development-secret-not-for-production";
+
+const socialLinks = z
+  .string()
+  .transform((s, ctx) => {
+    try {
+      return JSON.parse(s) as unknown;
+    } catch {
+      ctx.addIssue({ code: "custom", message: "SOCIAL_LINKS must be JSON" });
+      return z.NEVER;
+    }
+  })
+  .pipe(z.record(z.string(), z.url()));
+
+const settingsSchema = z
+  .object({
+    ENVIRONMENT: z.enum(["development", "test", "production"]),
+    PUBLIC_ORIGIN: z.url(),
+    CONTACT_EMAIL: z.email(),
+    CONTACT_PHONE: z.string().min(3),
+    WHATSAPP_NUMBER: z.string().regex(/^\d{6,15}$/, "digits only, with country code"),
+    SOCIAL_LINKS: socialLinks,
+    MAIL_FROM: z.string().min(3),
+    AUTH_SECRET: z.string().min(32).optional(),
+    PASSWORD_PEPPER: z.string().min(16).optional(),
+    RESEND_API_KEY: z.string().min(1).optional(),
+    RESEND_BASE_URL: z.url().optional(),
+    GOOGLE_CLIENT_ID: z.string().min(1).optional(),
+    GOOGLE_CLIENT_SECRET: z.string().min(1).optional(),
+  })
+  .superRefine((v, ctx) => {
+    if (v.ENVIRONMENT === "production") {
+      for (const key of ["AUTH_SECRET", "PASSWORD_PEPPER"] as const) {
+        if (!v[key]) ctx.addIssue({ code: "custom", path: [key], message: `${key} is required in production` });
+      }
+    }
+  });
+
+export interface Settings {
+  environment: "development" | "test" | "production";
+  isDev: boolean;
+  publicOrigin: string;
+  contactEmail: string;
+  contactPhone: string;
+  whatsappNumber: string;
+  socialLinks: Record<string, string>;
+  mailFrom: string;
+  authSecret: string;
+  passwordPepper: string;
+  resend: { apiKey: string; baseUrl?: string } | null;
+  google: { clientId: string; clientSecret: string } | null;
+}
+
+let cached: { source: Bindings; settings: Settings } | null = null;
+
+/** Parse the environment once; the same `env` object is reused by workerd for the isolate's lifetime. */
+export function getSettings(env: Bindings): Settings {
+  if (cached?.source === env) return cached.settings;
+  const parsed = settingsSchema.safeParse(env);
+  if (!parsed.success) {
+    const detail = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");
+    throw new Error(`Invalid Worker settings: ${detail}`);
+  }
+  const v = parsed.data;
+  const settings: Settings = {
+    environment: v.ENVIRONMENT,
+    isDev: v.ENVIRONMENT !== "production",
+    publicOrigin: v.PUBLIC_ORIGIN.replace(/\/$/, ""),
+    contactEmail: v.CONTACT_EMAIL,
+    contactPhone: v.CONTACT_PHONE,
+    whatsappNumber: v.WHATSAPP_NUMBER,
+    socialLinks: v.SOCIAL_LINKS,
+    mailFrom: v.MAIL_FROM,
+    authSecret: v.AUTH_SECRET ?? DEV_SECRET,
+    passwordPepper: v.PASSWORD_PEPPER ?? DEV_SECRET,
+    resend: v.RESEND_API_KEY ? { apiKey: v.RESEND_API_KEY, baseUrl: v.RESEND_BASE_URL } : null,
+    google:
+      v.GOOGLE_CLIENT_ID && v.GOOGLE_CLIENT_SECRET
+        ? { clientId: v.GOOGLE_CLIENT_ID, clientSecret: v.GOOGLE_CLIENT_SECRET }
+        : null,
+  };
+  cached = { source: env, settings };
+  return settings;
+}

@@ -1,0 +1,35 @@
+/**
+ * The one error type of the product. Services throw it for expected failures; the API's onError and
+ * the Remix actions turn it into `{ message, code, fields? }` with its status. Anything else is a bug (5xx).
+ */
+export type ErrorCode =
+  | "bad_request"
+  | "validation_failed"
+  | "unauthorized"
+  | "forbidden"
+  | "not_found"
+  | "conflict"
+  | "payload_too_large"
+  | "rate_limited"
+  | "internal_error";
+
+export class AppError extends Error {
+  constructor(
+    readonly status: 400 | 401 | 403 | 404 | 409 | 413 | 429 | 500,
+    readonly code: ErrorCode,
+    message: string,
+    readonly fields?: Record<string, string>,
+    readonly retryAfterSeconds?: number,
+  ) {
+    super(message);
+    this.name = "AppError";
+  }
+
+  toJSON() {
+    return { message: this.message, code: this.code, ...(this.fields ? { fields: this.fields } : {}) };
+  }
+}
+
+export const notFound = (what = "Not found") => new AppError(404, "not_found", what);
+export const forbidden = (message = "You are not allowed to do that.") => new AppError(403, "forbidden", message);
+export const unauthorized = (message = "Please log in first.") => new AppError(401, "unauthorized", message);

@@ -1,0 +1,127 @@
+import { Server, type Connection, type ConnectionContext, type WSMessage } from "partyserver";
+import { clientFrame, FRAME_RATE, MAX_FRAME_BYTES, type Party, type ServerFrame } from "../../app/lib/realtime-protocol";
+import type { Bindings } from "../env";
+import { TICKET_TTL_SECONDS } from "./tickets";
+
+/** Who a connection belongs to; set from the verified ticket, kept across hibernation. */
+export interface ConnectionState {
+  userId: string;
+  role: "admin" | "instructor" | "user";
+}
+
+/** Headers the Worker sets after verifying a ticket; any client-sent copies are overwritten. */
+export const ADMIT_HEADERS = { user: "x-cohort-user", role: "x-cohort-role", jti: "x-cohort-ticket" } as const;
+
+/**
+ * The base of every realtime room: hibernating, single-use ticket admission, validated frames with a
+ * size and rate limit, and `publish` for the Worker to push server-built frames (called over DO RPC).
+ */
+export abstract class Room extends Server<Bindings & Cloudflare.Env> {
+  static options = { hibernate: true };
+  abstract readonly party: Party;
+  /** Per-connection frame counters; reset by hibernation, which only makes the limit more lenient. */
+  private rates = new Map<string, { count: number; resetAt: number }>();
+
+  /** Refuses a ticket that was already used (replay), before the socket is accepted. */
+  async fetch(request: Request): Promise<Response> {
+    if (request.headers.get("upgrade")?.toLowerCase() === "websocket") {
+      const jti = request.headers.get(ADMIT_HEADERS.jti);
+      if (!jti) return new Response("Missing ticket", { status: 401 });
+      this.ensureTables();
+      const now = Date.now();
+      this.sql`DELETE FROM used_tickets WHERE expires_at < ${now}`;
+      const seen = this.sql<{ jti: string }>`SELECT jti FROM used_tickets WHERE jti = ${jti}`;
+      if (seen.length > 0) return new Response("Ticket already used", { status: 403 });
+      this.sql`INSERT INTO used_tickets (jti, expires_at) VALUES (${jti}, ${now + TICKET_TTL_SECONDS * 1000 * 2})`;
+    }
+    return super.fetch(request);
+  }
+
+  private ensureTables() {
+    this.sql`CREATE TABLE IF NOT EXISTS used_tickets (jti TEXT PRIMARY KEY, expires_at INTEGER NOT NULL)`;
+  }
+
+  onConnect(connection: Connection<ConnectionState>, ctx: ConnectionContext) {
+    const userId = ctx.request.headers.get(ADMIT_HEADERS.user);
+    const role = ctx.request.headers.get(ADMIT_HEADERS.role) as ConnectionState["role"] | null;
+    if (!userId || !role) {
+      connection.close(4401, "Not admitted");
+      return;
+    }
+    connection.setState({ userId, role });
+    this.send(connection, { type: "welcome", party: this.party, room: this.name, connectionId: connection.id });
+  }
+
+  getConnectionTags(_connection: Connection, ctx: ConnectionContext): string[] {
+    const userId = ctx.request.headers.get(ADMIT_HEADERS.user);
+    return userId ? [`user:${userId}`] : [];
+  }
+
+  async onMessage(connection: Connection<ConnectionState>, message: WSMessage) {
+    const size = typeof message === "string" ? new TextEncoder().encode(message).byteLength : message.byteLength;
+    if (size > MAX_FRAME_BYTES) {
+      return this.send(connection, { type: "error", code: "frame_too_large", message: `Frames are limited to ${MAX_FRAME_BYTES} bytes.` });
+    }
+    if (!this.allow(connection.id)) {
+      return this.send(connection, { type: "error", code: "rate_limited", message: "Slow down: too many messages." });
+    }
+    let data: unknown;
+    try {
+      data = JSON.parse(typeof message === "string" ? message : new TextDecoder().decode(message));
+    } catch {
+      return this.send(connection, { type: "error", code: "invalid_frame", message: "Frames must be JSON." });
+    }
+    const frame = clientFrame.safeParse(data);
+    if (!frame.success) {
+      return this.send(connection, { type: "error", code: "invalid_frame", message: "Unknown or malformed frame." });
+    }
+    switch (frame.data.type) {
+      case "ping":
+        return this.send(connection, { type: "pong", t: frame.data.t });
+    }
+  }
+
+  onClose(connection: Connection) {
+    this.rates.delete(connection.id);
+  }
+
+  /** Pushes a server-built frame to every connection, or only to one user's connections. */
+  publish(frame: ServerFrame, toUserId?: string): number {
+    const text = JSON.stringify(frame);
+    let sent = 0;
+    for (const c of this.getConnections(toUserId ? `user:${toUserId}` : undefined)) {
+      try {
+        c.send(text);
+        sent++;
+      } catch {
+        // A socket closing at this instant; its client resyncs on reconnect.
+      }
+    }
+    return sent;
+  }
+
+  /** Closes every connection of one user (their right to this room ended). */
+  disconnectUser(userId: string, reason = "Access ended"): number {
+    let closed = 0;
+    for (const c of this.getConnections(`user:${userId}`)) {
+      c.close(4403, reason);
+      closed++;
+    }
+    return closed;
+  }
+
+  protected send(connection: Connection, frame: ServerFrame) {
+    connection.send(JSON.stringify(frame));
+  }
+
+  private allow(connectionId: string): boolean {
+    const now = Date.now();
+    const r = this.rates.get(connectionId);
+    if (!r || r.resetAt <= now) {
+      this.rates.set(connectionId, { count: 1, resetAt: now + FRAME_RATE.windowMs });
+      return true;
+    }
+    r.count++;
+    return r.count <= FRAME_RATE.max;
+  }
+}

@@ -1,0 +1,16 @@
+import { Room } from "./room";
+
+/** One per course group: its chat and live attendance (room name = group id). */
+export class GroupRoom extends Room {
+  readonly party = "group-room" as const;
+}
+
+/** One per user: their notifications, on every device they have open (room name = user id). */
+export class UserHub extends Room {
+  readonly party = "user-hub" as const;
+}
+
+/** One for all staff inboxes: contact messages, feedback and join requests (room name = "all"). */
+export class StaffInbox extends Room {
+  readonly party = "staff-inbox" as const;
+}

@@ -1,0 +1,36 @@
+import { routePartykitRequest } from "partyserver";
+import { getSettings, type Bindings } from "../env";
+import { ADMIT_HEADERS } from "./room";
+import { verifyTicket } from "./tickets";
+
+function plain(status: number, message: string) {
+  return Response.json({ message, code: status === 401 ? "unauthorized" : status === 403 ? "forbidden" : "not_found" }, { status });
+}
+
+/**
+ * Routes `/parties/{party}/{room}` websocket upgrades to their Durable Object, admitting only
+ * requests from an allowed Origin that carry a valid ticket for exactly that room.
+ * Plain HTTP requests to rooms are not part of the product and get 404.
+ */
+export async function routeRealtime(request: Request, env: Bindings): Promise<Response> {
+  const settings = getSettings(env);
+  const own = new URL(request.url).origin;
+  const allowedOrigins = new Set([settings.publicOrigin, own]);
+
+  const res = await routePartykitRequest(request, env as unknown as Cloudflare.Env, {
+    onBeforeRequest: () => plain(404, "Not found"),
+    onBeforeConnect: async (req, { party, name }) => {
+      const origin = req.headers.get("origin");
+      if (!origin || !allowedOrigins.has(origin)) return plain(403, "This origin may not open realtime connections.");
+      const ticket = new URL(req.url).searchParams.get("ticket");
+      const claims = ticket ? await verifyTicket(settings, ticket, party, name) : null;
+      if (!claims) return plain(401, "A valid realtime ticket for this room is required.");
+      const headers = new Headers(req.headers);
+      headers.set(ADMIT_HEADERS.user, claims.sub);
+      headers.set(ADMIT_HEADERS.role, claims.role);
+      headers.set(ADMIT_HEADERS.jti, claims.jti);
+      return new Request(req, { headers });
+    },
+  });
+  return res ?? plain(404, "Not found");
+}
