@@ -1,11 +1,6 @@
 import { applyD1Migrations, env } from "cloudflare:test";
 import { afterEach, beforeEach, vi } from "vitest";
 
-declare module "cloudflare:test" {
-  interface ProvidedEnv {
-    TEST_MIGRATIONS: import("cloudflare:test").D1Migration[];
-  }
-}
 
 await applyD1Migrations(env.DB, env.TEST_MIGRATIONS);
 

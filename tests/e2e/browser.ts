@@ -1,0 +1,42 @@
+import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { afterAll, afterEach, beforeAll, expect, inject } from "vitest";
+
+export const baseURL = () => inject("baseURL");
+
+/**
+ * Connects to the shared browser, gives every test a fresh context, and fails a test whose pages
+ * printed an error to the console or threw.
+ */
+export function useBrowser() {
+  let browser: Browser;
+  const contexts: BrowserContext[] = [];
+  const problems: string[] = [];
+
+  beforeAll(async () => {
+    browser = await chromium.connect(inject("wsEndpoint"));
+  });
+  afterEach(async () => {
+    await Promise.all(contexts.splice(0).map((c) => c.close()));
+    const seen = problems.splice(0);
+    expect(seen, "console errors or page errors").toEqual([]);
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  /** A new page in a new context (own cookies), optionally with a viewport, language or locale. */
+  return async function newPage(opts: { width?: number; height?: number; locale?: string } = {}): Promise<Page> {
+    const context = await browser.newContext({
+      baseURL: baseURL(),
+      viewport: { width: opts.width ?? 1280, height: opts.height ?? 800 },
+      locale: opts.locale ?? "en-US",
+    });
+    contexts.push(context);
+    const page = await context.newPage();
+    page.on("console", (msg) => {
+      if (msg.type() === "error") problems.push(`${page.url()}: ${msg.text()}`);
+    });
+    page.on("pageerror", (err) => problems.push(`${page.url()}: ${err.message}`));
+    return page;
+  };
+}

@@ -1,0 +1,42 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { chromium, type BrowserServer } from "playwright-core";
+import type { TestProject } from "vitest/node";
+// @ts-ignore -- plain-JS helpers shared with the serve and bench scripts
+import { freePort, migrate, seed, startWorker } from "../../scripts/lib.mjs";
+
+declare module "vitest" {
+  interface ProvidedContext {
+    baseURL: string;
+    wsEndpoint: string;
+  }
+}
+
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+export const CHROMIUM_ARGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
+
+/** One fresh database, one Worker and one browser for the whole e2e run. The app must already be built. */
+export default async function setup(project: TestProject) {
+  const persistTo = mkdtempSync(join(tmpdir(), "cohort-e2e-"));
+  migrate(persistTo);
+  const port = await freePort();
+  const worker = await startWorker({ port, persistTo });
+  await seed(worker.origin);
+  const browser: BrowserServer = await chromium.launchServer({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS });
+  project.provide("baseURL", worker.origin);
+  project.provide("wsEndpoint", browser.wsEndpoint());
+  return async () => {
+    await browser.close();
+    worker.stop();
+    rmSync(persistTo, { recursive: true, force: true });
+  };
+}
