@@ -9,6 +9,7 @@ import { devApi } from "./dev";
 import { renderApiReference } from "./docs";
 import { feedbackApi } from "./feedback";
 import { groupsApi } from "./groups";
+import { healthApi } from "./health";
 
 /** Request bodies above this are refused with 413 before they are read. */
 export const MAX_BODY_BYTES = 64 * 1024;
@@ -28,6 +29,7 @@ api.use(
     },
   }),
 );
+api.route("/health", healthApi);
 api.route("/groups", groupsApi);
 api.route("/feedback", feedbackApi);
 api.route("/contact", contactApi);
