@@ -24,5 +24,14 @@ export default defineConfig(({ command }) => ({
   ],
   resolve: { alias: { "~": new URL("./app", import.meta.url).pathname } },
   build: { target: "es2022" },
+  // `npm run dev`: /api and /parties are served by the running Worker (Durable Objects live there).
+  server: process.env.COHORT_WORKER_ORIGIN
+    ? {
+        proxy: {
+          "/api": { target: process.env.COHORT_WORKER_ORIGIN },
+          "/parties": { target: process.env.COHORT_WORKER_ORIGIN, ws: true },
+        },
+      }
+    : undefined,
   ssr: { target: "webworker", resolve: { conditions: ["workerd", "worker", "browser"] } },
 }));
