@@ -1,0 +1,88 @@
+/**
+ * Small helpers for the foundation and realtime integration tests: unique values, direct inserts,
+ * a production-like env for calling the Worker or the API app directly, and a websocket collector.
+ * Every insert gets random ids and slugs, so tests in one file (which share a database) never collide.
+ */
+import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
+import { createDb } from "../../db/client";
+import * as s from "../../db/schema";
+import { createServiceContext, type ServiceContext } from "../../worker/context";
+import type { Bindings } from "../../worker/env";
+import { newId } from "../../worker/services/ids";
+
+export const db = () => createDb(env.DB);
+
+/** A short random suffix for slugs, e-mails and IPs. */
+export function unique(prefix = "t"): string {
+  return `${prefix}-${newId().slice(0, 10).toLowerCase().replace(/[^a-z0-9]/g, "x")}`;
+}
+
+/** A random private IPv4 address, so rate-limit buckets never collide between tests. */
+export function randomIp(): string {
+  const b = crypto.getRandomValues(new Uint8Array(3));
+  return `10.${b[0]}.${b[1]}.${b[2]}`;
+}
+
+export async function insertUser(over: Partial<typeof s.users.$inferInsert> = {}) {
+  const slug = unique("user");
+  const row = { id: newId(), slug, name: `User ${slug}`, email: `${slug}@test.example`, role: "user" as const, ...over };
+  await db().insert(s.users).values(row);
+  return row;
+}
+
+export async function insertGroup(over: Partial<typeof s.groups.$inferInsert> = {}) {
+  const slug = unique("group");
+  const row = { id: newId(), slug, title: `Group ${slug}`, status: "published" as const, startDate: "2027-01-01", ...over };
+  await db().insert(s.groups).values(row);
+  return row;
+}
+
+export async function insertFeedback(over: Partial<typeof s.feedback.$inferInsert> = {}) {
+  const slug = unique("fb");
+  const row = {
+    id: newId(),
+    name: `Student ${slug}`,
+    email: `${slug}@test.example`,
+    groupSlug: "frontend-react",
+    userFeedback: `Feedback ${slug}`,
+    rating: 4,
+    ...over,
+  };
+  await db().insert(s.feedback).values(row);
+  return row;
+}
+
+/** A ServiceContext over the test env whose background work the caller can await. */
+export function serviceContext(bindings: Bindings = env): { ctx: ServiceContext; settle: () => Promise<void> } {
+  const pending: Promise<unknown>[] = [];
+  const ctx = createServiceContext(bindings, { waitUntil: (p) => void pending.push(p) });
+  return { ctx, settle: async () => void (await Promise.all(pending)) };
+}
+
+/** The test env as a production deployment would see it (valid secrets, no dev helpers). */
+export function productionEnv(): Bindings {
+  return { ...env, ENVIRONMENT: "production", AUTH_SECRET: "x".repeat(40), PASSWORD_PEPPER: "y".repeat(20) };
+}
+
+/** Calls a fetch handler with a fresh ExecutionContext and waits for its background work. */
+export async function callHandler(
+  handler: { fetch: (req: Request, env: Bindings, ctx: ExecutionContext) => Response | Promise<Response> },
+  request: Request,
+  bindings: Bindings,
+): Promise<Response> {
+  const ctx = createExecutionContext();
+  const res = await handler.fetch(request, bindings, ctx);
+  await waitOnExecutionContext(ctx);
+  return res;
+}
+
+/** Polls `check` until it returns a value other than undefined, or fails after `timeoutMs`. */
+export async function eventually<T>(check: () => T | undefined | Promise<T | undefined>, timeoutMs = 2_000, what = "condition"): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
