@@ -7,6 +7,7 @@ import { z } from "zod";
 export interface Bindings {
   DB: D1Database;
   ASSETS: Fetcher;
+  IMAGES: R2Bucket;
   GroupRoom: DurableObjectNamespace;
   UserHub: DurableObjectNamespace;
   StaffInbox: DurableObjectNamespace;
