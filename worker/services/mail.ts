@@ -18,7 +18,9 @@ export interface OutgoingMail {
 export async function sendMail(ctx: ServiceContext, mail: OutgoingMail): Promise<{ id: string; delivered: boolean }> {
   const id = newId();
   const to = mail.to.toLowerCase();
-  await ctx.db.insert(mails).values({ id, to, subject: mail.subject, text: mail.text, html: mail.html });
+  // Millisecond time set here: the column default (unixepoch() * 1000) has whole seconds only, which
+  // makes "newest first" a coin toss for mails sent in the same second (register, then resend a code).
+  await ctx.db.insert(mails).values({ id, to, subject: mail.subject, text: mail.text, html: mail.html, createdAt: new Date() });
   if (!ctx.settings.resend) return { id, delivered: false };
 
   const resend = new Resend(ctx.settings.resend.apiKey, { baseUrl: ctx.settings.resend.baseUrl });
