@@ -1,0 +1,83 @@
+import { SELF } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import staticHeadersFile from "../../public/_headers?raw";
+import { SECURITY_HEADERS } from "../../worker/http/security-headers";
+
+/** The headers every response must carry, whatever produced it. */
+function expectSecurityHeaders(res: Response) {
+  const csp = res.headers.get("content-security-policy");
+  expect(csp).toContain("frame-ancestors 'none'");
+  expect(csp).toContain("default-src 'self'");
+  expect(csp).toContain("object-src 'none'");
+  const maxAge = Number(/max-age=(\d+)/.exec(res.headers.get("strict-transport-security") ?? "")?.[1]);
+  expect(maxAge).toBeGreaterThanOrEqual(31_536_000);
+  expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+  expect(res.headers.get("referrer-policy")).toBe("strict-origin-when-cross-origin");
+  expect(res.headers.get("x-frame-options")).toBe("DENY");
+}
+
+/** The `/*` block of public/_headers as a map of header name to value. */
+function staticHeaders(text: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  let inAll = false;
+  for (const line of text.split("\n")) {
+    if (line.startsWith("#") || line.trim() === "") continue;
+    if (!/^\s/.test(line)) {
+      inAll = line.trim() === "/*";
+      continue;
+    }
+    if (!inAll) continue;
+    const i = line.indexOf(":");
+    out[line.slice(0, i).trim()] = line.slice(i + 1).trim();
+  }
+  return out;
+}
+
+describe("security headers", () => {
+  it("are on an API response", async () => {
+    const res = await SELF.fetch("http://localhost/api/health");
+    expect(res.status).toBe(200);
+    expectSecurityHeaders(res);
+    expect(res.headers.get("content-security-policy")).toContain("script-src 'self';");
+  });
+
+  it("are on an API 404", async () => {
+    const res = await SELF.fetch("http://localhost/api/no-such-route");
+    expect(res.status).toBe(404);
+    expect(await res.json()).toEqual({ message: expect.any(String), code: "not_found" });
+    expectSecurityHeaders(res);
+  });
+
+  it("are on an HTML page, with a per-request script nonce that the page's scripts carry", async () => {
+    const first = await SELF.fetch("http://localhost/");
+    expect(first.status).toBe(200);
+    expect(first.headers.get("content-type")).toMatch(/^text\/html/);
+    expectSecurityHeaders(first);
+    const nonce = /script-src 'self' 'nonce-([A-Za-z0-9_-]+)'/.exec(first.headers.get("content-security-policy") ?? "")?.[1];
+    expect(nonce).toBeDefined();
+    expect(nonce!.length).toBeGreaterThanOrEqual(16);
+
+    const html = await first.text();
+    const scriptNonces = [...html.matchAll(/<script\b[^>]*\bnonce="([^"]*)"/g)].map((m) => m[1]);
+    expect(scriptNonces.length).toBeGreaterThan(0);
+    expect(new Set(scriptNonces)).toEqual(new Set([nonce]));
+    const inlineScripts = [...html.matchAll(/<script\b([^>]*)>/g)].filter((m) => !/\bsrc=/.test(m[1]!));
+    for (const m of inlineScripts) expect(m[1]).toContain(`nonce="${nonce}"`);
+
+    const second = await SELF.fetch("http://localhost/");
+    await second.text();
+    expect(second.headers.get("content-security-policy")).not.toContain(nonce);
+  });
+
+  it("are on a Remix 404 page", async () => {
+    const res = await SELF.fetch("http://localhost/no-such-page-anywhere");
+    expect(res.status).toBe(404);
+    expect(res.headers.get("content-type")).toMatch(/^text\/html/);
+    expectSecurityHeaders(res);
+    expect(await res.text()).toContain("<html");
+  });
+
+  it("match public/_headers, which static files get without running the Worker", () => {
+    expect(staticHeaders(staticHeadersFile)).toEqual(SECURITY_HEADERS);
+  });
+});
