@@ -1,4 +1,5 @@
 import { routePartykitRequest } from "partyserver";
+import { PARTIES } from "../../app/lib/realtime-protocol";
 import { getSettings, type Bindings } from "../env";
 import { ADMIT_HEADERS } from "./room";
 import { verifyTicket } from "./tickets";
@@ -13,6 +14,11 @@ function plain(status: number, message: string) {
  * Plain HTTP requests to rooms are not part of the product and get 404.
  */
 export async function routeRealtime(request: Request, env: Bindings): Promise<Response> {
+  // partyserver answers an unknown party with a plain 400 and a console.error that logs the whole URL,
+  // ticket included; an unknown party is simply a path that does not exist.
+  const party = new URL(request.url).pathname.split("/")[2] ?? "";
+  if (!(PARTIES as readonly string[]).includes(party)) return plain(404, "Not found");
+
   const settings = getSettings(env);
   const own = new URL(request.url).origin;
   const allowedOrigins = new Set([settings.publicOrigin, own]);
