@@ -25,7 +25,9 @@ export async function routeRealtime(request: Request, env: Bindings): Promise<Re
 
   const res = await routePartykitRequest(request, env as unknown as Cloudflare.Env, {
     onBeforeRequest: () => plain(404, "Not found"),
-    onBeforeConnect: async (req, { party, name }) => {
+    // The party comes from the path checked above: partyserver's `lobby.party` is deprecated (it warns on
+    // every connection and will become the class name in its next major version).
+    onBeforeConnect: async (req, { name }) => {
       const origin = req.headers.get("origin");
       if (!origin || !allowedOrigins.has(origin)) return plain(403, "This origin may not open realtime connections.");
       const ticket = new URL(req.url).searchParams.get("ticket");
