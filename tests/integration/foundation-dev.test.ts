@@ -1,5 +1,6 @@
 import { env, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import worker from "../../worker";
 import { api } from "../../worker/api";
 import { sendMail } from "../../worker/services/mail";
 import { callHandler, productionEnv, serviceContext, unique } from "./helpers";
@@ -77,6 +78,22 @@ describe("development helpers in production", () => {
     const res = await callHandler(api, new Request("http://localhost/api/dev/seed", { method: "POST" }), productionEnv());
     expect(res.status).toBe(404);
     expect(await res.json()).toMatchObject({ code: "not_found" });
+  });
+
+  it("answers 404 for the /dev/mailbox page, which development serves", async () => {
+    const to = `${unique("page")}@test.example`;
+    await send(to, "Page secret");
+    const url = `http://localhost/dev/mailbox?to=${encodeURIComponent(to)}`;
+
+    const dev = await SELF.fetch(url);
+    expect(dev.status).toBe(200);
+    expect(await dev.text()).toContain("Page secret");
+
+    const prod = await callHandler(worker, new Request(url), productionEnv());
+    expect(prod.status).toBe(404);
+    const html = await prod.text();
+    expect(html).not.toContain("Page secret");
+    expect(prod.headers.get("x-frame-options")).toBe("DENY");
   });
 
   it("still serves the public API (the production env itself is valid)", async () => {
