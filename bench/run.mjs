@@ -1,0 +1,177 @@
+// `npm run bench`: builds the app, serves the built Worker on a free port with a fresh database and the
+// demo data, then measures in ONE run and prints:
+//   (a) GET /api/groups and (b) GET /courses, as throughput and p99 ratios to GET /api/health
+//   (c) the client JavaScript the landing page loads, gzipped
+//   (d) the Worker bundle that `wrangler deploy` would upload, raw and gzipped
+// Loopback only; every loop is bounded in time and count; the Worker and the browser are stopped at the end.
+// See bench/README.md for how to read the numbers.
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { cpus, loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
+import { gzipSync } from "node:zlib";
+import { chromium } from "playwright-core";
+import { bin, build, env, freePort, migrate, root, seed, startWorker } from "../scripts/lib.mjs";
+import { measure, summarize } from "./load.mjs";
+
+const CONCURRENCY = 16;
+const WARMUP_MS = 1_000;
+const ROUNDS = 3;
+const SEGMENT_MS = 2_000;
+const TARGETS = [
+  { name: "GET /api/health", path: "/api/health", baseline: true },
+  { name: "GET /api/groups", path: "/api/groups" },
+  { name: "GET /courses", path: "/courses" },
+];
+const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+/** The whole run is stopped if it takes longer than this (normally about a minute after the build). */
+const WATCHDOG_MS = 5 * 60_000;
+
+const kB = (bytes) => (bytes / 1000).toFixed(1);
+const ms = (n) => n.toFixed(2);
+const pad = (s, n) => String(s).padEnd(n);
+const lpad = (s, n) => String(s).padStart(n);
+
+const cleanups = [];
+function cleanup() {
+  for (const fn of cleanups.splice(0).reverse()) {
+    try {
+      fn();
+    } catch {
+      // best effort
+    }
+  }
+}
+for (const sig of ["SIGINT", "SIGTERM"]) {
+  process.on(sig, () => {
+    cleanup();
+    process.exit(130);
+  });
+}
+setTimeout(() => {
+  console.error(`bench: gave up after ${WATCHDOG_MS / 60_000} minutes`);
+  cleanup();
+  process.exit(1);
+}, WATCHDOG_MS).unref();
+
+/** (a), (b): interleaved rounds so that drift (other processes, thermal, JIT) hits every target alike. */
+async function loadTest(origin) {
+  for (const t of TARGETS) await measure(origin + t.path, { concurrency: CONCURRENCY, durationMs: WARMUP_MS });
+  const segments = new Map(TARGETS.map((t) => [t.path, []]));
+  for (let round = 0; round < ROUNDS; round++) {
+    // Rotate the order each round, so no target always runs first or last.
+    const order = TARGETS.map((_, i) => TARGETS[(i + round) % TARGETS.length]);
+    for (const t of order) segments.get(t.path).push(await measure(origin + t.path, { concurrency: CONCURRENCY, durationMs: SEGMENT_MS }));
+  }
+  return TARGETS.map((t) => ({ ...t, ...summarize(segments.get(t.path)) }));
+}
+
+/** (c): every script the landing page loads in a real browser, gzipped one by one. */
+async function landingScripts(origin) {
+  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS });
+  cleanups.push(() => void browser.close().catch(() => {}));
+  try {
+    const page = await browser.newPage();
+    const pending = [];
+    page.on("response", (res) => {
+      const type = res.request().resourceType();
+      const contentType = res.headers()["content-type"] ?? "";
+      if (type === "script" || contentType.includes("javascript")) {
+        pending.push(res.body().then((body) => ({ url: res.url(), status: res.status(), raw: body.length, gzip: gzipSync(body).length })));
+      }
+    });
+    const res = await page.goto(`${origin}/`, { waitUntil: "networkidle", timeout: 30_000 });
+    if (res?.status() !== 200) throw new Error(`GET / answered ${res?.status()}`);
+    const byUrl = new Map((await Promise.all(pending)).map((s) => [s.url, s]));
+    return [...byUrl.values()];
+  } finally {
+    await browser.close();
+  }
+}
+
+/** (d): the bundle `wrangler deploy` would upload. */
+function workerBundle() {
+  const out = mkdtempSync(join(tmpdir(), "cohort-bench-bundle-"));
+  cleanups.push(() => rmSync(out, { recursive: true, force: true }));
+  const res = spawnSync(bin("wrangler"), ["deploy", "--dry-run", "--outdir", out], { cwd: root, env, encoding: "utf8", timeout: 120_000 });
+  if (res.status !== 0) throw new Error(`wrangler deploy --dry-run failed:\n${res.stdout}\n${res.stderr}`);
+  const files = readdirSync(out, { recursive: true }).filter((f) => /\.m?js$/.test(f));
+  let raw = 0;
+  let gzip = 0;
+  for (const f of files) {
+    const body = readFileSync(join(out, f));
+    raw += statSync(join(out, f)).size;
+    gzip += gzipSync(body).length;
+  }
+  return { files, raw, gzip };
+}
+
+function printLoad(results) {
+  const base = results.find((r) => r.baseline);
+  console.log(`\nThroughput and latency (${CONCURRENCY} concurrent keep-alive connections; ${ROUNDS} interleaved rounds of ${SEGMENT_MS / 1000} s per target after ${WARMUP_MS / 1000} s warm-up)\n`);
+  console.log(`${pad("target", 18)}${lpad("requests", 9)}${lpad("non-200", 9)}${lpad("req/s", 9)}${lpad("p50 ms", 9)}${lpad("p99 ms", 9)}   req/s per round`);
+  for (const r of results) {
+    console.log(`${pad(r.name, 18)}${lpad(r.requests, 9)}${lpad(r.errors, 9)}${lpad(r.rps.toFixed(0), 9)}${lpad(ms(r.p50), 9)}${lpad(ms(r.p99), 9)}   ${r.roundRps.map((x) => x.toFixed(0)).join(" / ")}`);
+  }
+  console.log(`\nRatios to ${base.name} (same Worker, same run; throughput: higher is better, p99: lower is better)\n`);
+  for (const r of results.filter((x) => !x.baseline)) {
+    if (r.errors > 0 || base.errors > 0) {
+      console.log(`  ${pad(r.name, 18)} n/a: non-200 answers ${JSON.stringify(r.errors > 0 ? r.statuses : base.statuses)}`);
+      continue;
+    }
+    console.log(`  ${pad(r.name, 18)} throughput ${(r.rps / base.rps).toFixed(2)}x   p99 ${(r.p99 / base.p99).toFixed(2)}x`);
+  }
+}
+
+async function main() {
+  console.log(`Cohort benchmarks, ${new Date().toISOString()}, Node ${process.version}, ${cpus().length} CPUs`);
+  console.log("Building...");
+  build();
+  // wrangler dev rebuilds when build/ changes; a rebuild by anyone else mid-run would skew the numbers.
+  const builtAt = statSync(join(root, "build", "server", "index.js")).mtimeMs;
+  const buildChanged = () => {
+    try {
+      return statSync(join(root, "build", "server", "index.js")).mtimeMs !== builtAt;
+    } catch {
+      return true;
+    }
+  };
+  const persistTo = mkdtempSync(join(tmpdir(), "cohort-bench-"));
+  cleanups.push(() => rmSync(persistTo, { recursive: true, force: true }));
+  migrate(persistTo);
+  const port = await freePort();
+  const worker = await startWorker({ port, persistTo });
+  cleanups.push(() => worker.stop());
+  await seed(worker.origin);
+  console.log(`Serving the built Worker at ${worker.origin} (fresh database, demo data)`);
+
+  const loadBefore = loadavg()[0];
+  const load = await loadTest(worker.origin);
+  const scripts = await landingScripts(worker.origin);
+  worker.stop();
+  const changed = buildChanged();
+  const bundle = workerBundle();
+
+  printLoad(load);
+
+  const raw = scripts.reduce((n, s) => n + s.raw, 0);
+  const gz = scripts.reduce((n, s) => n + s.gzip, 0);
+  console.log(`\nLanding page (/) client JavaScript in Chromium: ${scripts.length} scripts, ${kB(raw)} kB raw, ${kB(gz)} kB gzipped`);
+  for (const s of [...scripts].sort((a, b) => b.gzip - a.gzip)) {
+    console.log(`  ${lpad(kB(s.gzip), 7)} kB gz  ${lpad(kB(s.raw), 7)} kB  ${new URL(s.url).pathname}${s.status === 200 ? "" : `  (status ${s.status})`}`);
+  }
+  console.log(`\nWorker bundle (wrangler deploy --dry-run): ${kB(bundle.raw)} kB raw, ${kB(bundle.gzip)} kB gzipped (${bundle.files.join(", ")})`);
+  console.log(`\nMachine load average (1 min) before the load test: ${loadBefore.toFixed(2)} on ${cpus().length} CPUs.`);
+  if (changed) console.log("WARNING: build/ was rebuilt during the run (another build on this machine); the load numbers are unreliable, run again.");
+  console.log("1 kB = 1000 bytes. How to read these numbers: bench/README.md");
+}
+
+try {
+  await main();
+} catch (e) {
+  console.error(e instanceof Error ? e.message : e);
+  process.exitCode = 1;
+} finally {
+  cleanup();
+}
