@@ -86,6 +86,17 @@ describe("POST /api/contact", () => {
     expect(await db().$count(s.contactMessages)).toBe(before);
   });
 
+  it("accepts a JSON content type with a charset", async () => {
+    const res = await postContact(valid(), randomIp(), { "content-type": "application/json; charset=utf-8" });
+    expect(res.status).toBe(201);
+  });
+
+  it.each([["null", "null"], ["an array", "[]"], ["a string", '"hello"']])("refuses %s as the body with 400", async (_label, body) => {
+    const res = await postContact(body);
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as ErrorBody).code).toBe("validation_failed");
+  });
+
   it("refuses a body over 64 KB with 413", async () => {
     const res = await postContact({ ...valid(), message: "x".repeat(70 * 1024) });
     expect(res.status).toBe(413);
