@@ -24,10 +24,24 @@ export interface Bindings {
   RESEND_BASE_URL?: string;
   GOOGLE_CLIENT_ID?: string;
   GOOGLE_CLIENT_SECRET?: string;
+  /** Google's OAuth endpoints; only tests (a local stand-in) and special deployments change them. */
+  GOOGLE_AUTHORIZE_URL?: string;
+  GOOGLE_TOKEN_URL?: string;
+  GOOGLE_JWKS_URL?: string;
+  GOOGLE_ISSUER?: string;
 }
 
 /** Used only when ENVIRONMENT is development or test, so a newcomer needs no settings. */
 const DEV_SECRET = "cohort-local-development-secret-not-for-production";
+
+/** Google's published OpenID endpoints (https://accounts.google.com/.well-known/openid-configuration). */
+export const GOOGLE_DEFAULTS = {
+  authorizeUrl: "https://accounts.google.com/o/oauth2/v2/auth",
+  tokenUrl: "https://oauth2.googleapis.com/token",
+  jwksUrl: "https://www.googleapis.com/oauth2/v3/certs",
+  /** Google signs ID tokens with either spelling of its issuer. */
+  issuers: ["https://accounts.google.com", "accounts.google.com"],
+} as const;
 
 const socialLinks = z
   .string()
@@ -56,6 +70,10 @@ const settingsSchema = z
     RESEND_BASE_URL: z.url().optional(),
     GOOGLE_CLIENT_ID: z.string().min(1).optional(),
     GOOGLE_CLIENT_SECRET: z.string().min(1).optional(),
+    GOOGLE_AUTHORIZE_URL: z.url().optional(),
+    GOOGLE_TOKEN_URL: z.url().optional(),
+    GOOGLE_JWKS_URL: z.url().optional(),
+    GOOGLE_ISSUER: z.string().min(1).optional(),
   })
   .superRefine((v, ctx) => {
     if (v.ENVIRONMENT === "production") {
@@ -77,7 +95,18 @@ export interface Settings {
   authSecret: string;
   passwordPepper: string;
   resend: { apiKey: string; baseUrl?: string } | null;
-  google: { clientId: string; clientSecret: string } | null;
+  /** Google sign-in, or null when GOOGLE_CLIENT_ID / GOOGLE_CLIENT_SECRET are not set. */
+  google: GoogleSettings | null;
+}
+
+export interface GoogleSettings {
+  clientId: string;
+  clientSecret: string;
+  authorizeUrl: string;
+  tokenUrl: string;
+  jwksUrl: string;
+  /** Accepted `iss` values of ID tokens. */
+  issuers: string[];
 }
 
 let cached: { source: Bindings; settings: Settings } | null = null;
@@ -105,7 +134,14 @@ export function getSettings(env: Bindings): Settings {
     resend: v.RESEND_API_KEY ? { apiKey: v.RESEND_API_KEY, baseUrl: v.RESEND_BASE_URL } : null,
     google:
       v.GOOGLE_CLIENT_ID && v.GOOGLE_CLIENT_SECRET
-        ? { clientId: v.GOOGLE_CLIENT_ID, clientSecret: v.GOOGLE_CLIENT_SECRET }
+        ? {
+            clientId: v.GOOGLE_CLIENT_ID,
+            clientSecret: v.GOOGLE_CLIENT_SECRET,
+            authorizeUrl: v.GOOGLE_AUTHORIZE_URL ?? GOOGLE_DEFAULTS.authorizeUrl,
+            tokenUrl: v.GOOGLE_TOKEN_URL ?? GOOGLE_DEFAULTS.tokenUrl,
+            jwksUrl: v.GOOGLE_JWKS_URL ?? GOOGLE_DEFAULTS.jwksUrl,
+            issuers: v.GOOGLE_ISSUER ? [v.GOOGLE_ISSUER] : [...GOOGLE_DEFAULTS.issuers],
+          }
         : null,
   };
   cached = { source: env, settings };

@@ -11,7 +11,14 @@ export type ErrorCode =
   | "conflict"
   | "payload_too_large"
   | "rate_limited"
-  | "internal_error";
+  | "internal_error"
+  // Accounts and sessions (worker/services/accounts.ts, sessions.ts, worker/auth/google.ts)
+  | "invalid_credentials"
+  | "email_not_verified"
+  | "invalid_code"
+  | "last_admin"
+  | "google_not_configured"
+  | "google_failed";
 
 export class AppError extends Error {
   constructor(

@@ -27,3 +27,12 @@ export async function hitRateLimit(ctx: ServiceContext, key: string, limit: Limi
     throw new AppError(429, "rate_limited", message, undefined, retryAfter);
   }
 }
+
+/**
+ * Gives back one hit counted by `hitRateLimit`. Used where only failures should count (a wrong password,
+ * a wrong code): the hit is taken before the check, so parallel requests cannot all pass a limit that a
+ * "count after failure" scheme would only notice too late, and it is returned when the check succeeds.
+ */
+export async function refundRateLimit(ctx: ServiceContext, key: string): Promise<void> {
+  await ctx.db.run(sql`UPDATE rate_limits SET count = count - 1 WHERE key = ${key} AND count > 0`);
+}
