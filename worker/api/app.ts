@@ -2,10 +2,12 @@ import { OpenAPIHono } from "@hono/zod-openapi";
 import type { Bindings } from "../env";
 import type { ServiceContext } from "../context";
 import { AppError } from "../http/errors";
+import type { Viewer } from "../services/sessions";
 
 export interface ApiEnv {
   Bindings: Bindings;
-  Variables: { svc: ServiceContext };
+  /** `viewer` is set by requireAuth / requireRole (worker/auth/middleware.ts) on routes that need a user. */
+  Variables: { svc: ServiceContext; viewer?: Viewer };
 }
 
 /**

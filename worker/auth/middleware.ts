@@ -1,0 +1,50 @@
+/**
+ * Hono middleware for the API: who is calling, and may they. Sets `c.var.viewer`.
+ * The access token may come raw in Authorization (as the original client sends it) or as `Bearer <token>`.
+ */
+import type { Context } from "hono";
+import { createMiddleware } from "hono/factory";
+import type { Role } from "../../db/schema";
+import type { ApiEnv } from "../api/app";
+import { forbidden, unauthorized } from "../http/errors";
+import { authenticate, type Viewer } from "../services/sessions";
+
+/** 401 unless the request carries a valid access token of a live session. */
+export const requireAuth = createMiddleware<ApiEnv>(async (c, next) => {
+  c.set("viewer", await authenticate(c.var.svc, c.req.header("authorization")));
+  await next();
+});
+
+/** 401 without a valid session, 403 when the viewer's current role (from the database) is not one of `roles`. */
+export function requireRole(...roles: Role[]) {
+  return createMiddleware<ApiEnv>(async (c, next) => {
+    const viewer = c.var.viewer ?? (await authenticate(c.var.svc, c.req.header("authorization")));
+    c.set("viewer", viewer);
+    if (!roles.includes(viewer.role)) throw forbidden();
+    await next();
+  });
+}
+
+/** The viewer set by `requireAuth`/`requireRole` (a handler without either gets 401, never an undefined user). */
+export function viewerOf(c: Context<ApiEnv>): Viewer {
+  const viewer = c.var.viewer;
+  if (!viewer) throw unauthorized();
+  return viewer;
+}
+
+/** Account answers are personal: never cached by the browser or anything in between. */
+export const noStore = createMiddleware<ApiEnv>(async (c, next) => {
+  await next();
+  c.res.headers.set("Cache-Control", "no-store");
+});
+
+/**
+ * 403 unless the request's Origin is this site (its own origin or PUBLIC_ORIGIN). Guards the endpoints that
+ * act on the refresh cookie alone, so another site cannot make a browser refresh or sign out.
+ */
+export const requireSameOrigin = createMiddleware<ApiEnv>(async (c, next) => {
+  const origin = c.req.header("origin");
+  const allowed = [new URL(c.req.url).origin, c.var.svc.settings.publicOrigin];
+  if (!origin || !allowed.includes(origin)) throw forbidden("This request must come from the Cohort site itself.");
+  await next();
+});

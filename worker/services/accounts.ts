@@ -1,0 +1,232 @@
+/**
+ * Signing up and signing in (PRODUCT.md §3 "Accounts", platform-spec §5 and §8 wording): register, verify the
+ * e-mail, log in, forgot and reset the password. The API handlers and the Remix actions both call these.
+ *
+ * Nothing here tells a stranger whether an e-mail address has an account: registration, "resend code" and
+ * "forgot password" answer the same words in the same time for every address (the e-mail work happens in the
+ * background), and a failed login costs one password hash whether or not the address is known.
+ */
+import { and, eq, isNull, sql } from "drizzle-orm";
+import type { EmailOnlyInput, LoginInput, RegisterInput, ResetPasswordInput, VerifyEmailInput } from "../../app/lib/schemas";
+import { users, type Role } from "../../db/schema";
+import type { ClientInfo } from "../auth/cookies";
+import { dummyVerify, hashPassword, verifyPassword } from "../auth/password";
+import type { ServiceContext } from "../context";
+import { AppError } from "../http/errors";
+import { alreadyRegisteredMail, passwordChangedMail, resetMail, verificationMail } from "./accounts-mail";
+import { CODE_TTL_MINUTES, consumeCode, issueCode, limitCodeRequests, type CodePurpose } from "./codes";
+import { newId, slugify } from "./ids";
+import { sendMail } from "./mail";
+import { hitRateLimit, refundRateLimit, type Limit } from "./rate-limit";
+import { openSession, revokeAllSessions } from "./sessions";
+
+const MINUTE = 60_000;
+/** Failed logins per IP (generous: a classroom shares one address) and per account. */
+export const LOGIN_LIMIT_IP: Limit = { max: 50, windowMs: 15 * MINUTE };
+export const LOGIN_LIMIT_ACCOUNT: Limit = { max: 10, windowMs: 15 * MINUTE };
+
+export const MESSAGES = {
+  registered: "Thanks for registering! Please check your e-mail for your 6-digit verification code.",
+  verified: "Your e-mail is verified. Welcome to Cohort!",
+  verifyFailed: "Verification failed",
+  codeResent: "If this e-mail is waiting for verification, a new code is on its way.",
+  loggedIn: "Login Successfully",
+  badCredentials: "The email or password is incorrect",
+  notVerified: "Please verify your e-mail address first: enter the 6-digit code we sent you, or ask for a new one.",
+  tooManyLogins: "Too many login attempts. Please try again later.",
+  resetSent: "Password reset email sent. Please check your inbox.",
+  resetDone: "Reset Successful , Please Login",
+  badResetCode: "Error: Invalid Reset Code",
+} as const;
+
+const invalidCredentials = () => new AppError(401, "invalid_credentials", MESSAGES.badCredentials);
+
+type NewUser = Pick<typeof users.$inferInsert, "name" | "email" | "passwordHash" | "phoneNumber" | "country" | "fingerprint" | "emailVerifiedAt" | "googleSub">;
+
+/**
+ * Inserts a user with a unique slug (the name's slug, or with a random suffix when taken).
+ * Returns null when the e-mail address (or Google account) already has a user.
+ */
+export async function insertUser(ctx: ServiceContext, values: NewUser): Promise<{ id: string; role: Role } | null> {
+  const base = slugify(values.name);
+  for (const slug of [base, `${base}-${newId().slice(0, 6).toLowerCase().replace(/[^a-z0-9]/g, "x")}`]) {
+    const [row] = await ctx.db
+      .insert(users)
+      .values({ id: newId(), slug, role: "user", ...values })
+      .onConflictDoNothing()
+      .returning({ id: users.id, role: users.role });
+    if (row) return row;
+    const [taken] = await ctx.db
+      .select({ id: users.id })
+      .from(users)
+      .where(values.googleSub ? sql`${users.email} = ${values.email} OR ${users.googleSub} = ${values.googleSub}` : eq(users.email, values.email))
+      .limit(1);
+    if (taken) return null;
+  }
+  throw new AppError(409, "conflict", "Please try again.");
+}
+
+async function sendCode(ctx: ServiceContext, user: { id: string; email: string; name: string }, purpose: CodePurpose): Promise<void> {
+  const code = await issueCode(ctx, user.id, purpose);
+  const mail = purpose === "verify-email" ? verificationMail(user.name, code, CODE_TTL_MINUTES) : resetMail(user.name, code, CODE_TTL_MINUTES);
+  await sendMail(ctx, { to: user.email, ...mail });
+}
+
+async function findByEmail(ctx: ServiceContext, email: string) {
+  const [user] = await ctx.db
+    .select({ id: users.id, name: users.name, email: users.email, role: users.role, passwordHash: users.passwordHash, emailVerifiedAt: users.emailVerifiedAt })
+    .from(users)
+    .where(eq(users.email, email))
+    .limit(1);
+  return user ?? null;
+}
+
+/**
+ * POST /api/users/register: creates an unverified account and e-mails a verification code.
+ * An address that already has an account gets the same answer; its owner is told by e-mail instead (verified
+ * account), or (unverified account) the newest registration replaces the unproven one and gets a fresh code,
+ * so an attacker cannot plant a password on an address before its owner signs up.
+ */
+export async function register(ctx: ServiceContext, input: RegisterInput): Promise<{ message: string }> {
+  await limitCodeRequests(ctx, input.email);
+  const profile = {
+    name: input.name,
+    email: input.email,
+    passwordHash: await hashPassword(input.password, ctx.settings.passwordPepper),
+    phoneNumber: input.phone_number,
+    country: input.country ?? null,
+    fingerprint: input.fingerprint ?? null,
+  };
+  const created = await insertUser(ctx, profile);
+  ctx.waitUntil(created ? sendCode(ctx, { id: created.id, email: profile.email, name: profile.name }, "verify-email") : registerAgain(ctx, profile));
+  return { message: MESSAGES.registered };
+}
+
+async function registerAgain(ctx: ServiceContext, profile: Omit<NewUser, "emailVerifiedAt" | "googleSub">): Promise<void> {
+  const existing = await findByEmail(ctx, profile.email);
+  if (!existing) return;
+  if (existing.emailVerifiedAt) {
+    await sendMail(ctx, { to: existing.email, ...alreadyRegisteredMail(existing.name) });
+    return;
+  }
+  const [replaced] = await ctx.db
+    .update(users)
+    .set(profile)
+    .where(and(eq(users.id, existing.id), isNull(users.emailVerifiedAt)))
+    .returning({ id: users.id });
+  if (replaced) await sendCode(ctx, { id: existing.id, email: existing.email, name: profile.name }, "verify-email");
+}
+
+/** POST /api/users/verify-email: marks the address verified with the newest code. */
+export async function verifyEmail(ctx: ServiceContext, input: VerifyEmailInput): Promise<{ message: string }> {
+  const user = await findByEmail(ctx, input.email);
+  const userId = await consumeCode(ctx, {
+    email: input.email,
+    userId: user && !user.emailVerifiedAt ? user.id : null,
+    purpose: "verify-email",
+    code: input.code,
+    failure: { message: MESSAGES.verifyFailed, field: "code" },
+  });
+  await ctx.db.update(users).set({ emailVerifiedAt: new Date() }).where(and(eq(users.id, userId), isNull(users.emailVerifiedAt)));
+  return { message: MESSAGES.verified };
+}
+
+/** POST /api/users/resend-verification: a new code for an unverified account; the same answer for any address. */
+export async function resendCode(ctx: ServiceContext, input: EmailOnlyInput): Promise<{ message: string }> {
+  await limitCodeRequests(ctx, input.email);
+  ctx.waitUntil(
+    (async () => {
+      const user = await findByEmail(ctx, input.email);
+      if (user && !user.emailVerifiedAt) await sendCode(ctx, user, "verify-email");
+    })(),
+  );
+  return { message: MESSAGES.codeResent };
+}
+
+/**
+ * Checks a password with the per-account failure limit (login, password change, account deletion).
+ * A missing hash (unknown address, Google-only account) still costs one PBKDF2 run.
+ */
+export async function checkPassword(
+  ctx: ServiceContext,
+  email: string,
+  passwordHash: string | null,
+  password: string,
+): Promise<{ ok: boolean; needsRehash: boolean }> {
+  const key = `login:email:${email}`;
+  await hitRateLimit(ctx, key, LOGIN_LIMIT_ACCOUNT, MESSAGES.tooManyLogins);
+  let result = { ok: false, needsRehash: false };
+  if (passwordHash) result = await verifyPassword(password, passwordHash, ctx.settings.passwordPepper);
+  else await dummyVerify(password, ctx.settings.passwordPepper);
+  if (result.ok) await refundRateLimit(ctx, key);
+  return result;
+}
+
+export interface LoginResult {
+  message: string;
+  accessToken: string;
+  role: Role;
+  user: { _id: string; name: string; email: string; role: Role };
+  /** Set-Cookie header value with the refresh token; the Remix action and the API both send it. */
+  setCookie: string;
+}
+
+/** POST /api/users/login. Unverified accounts get 403 `email_not_verified` (only after the right password). */
+export async function login(ctx: ServiceContext, input: LoginInput, client: ClientInfo): Promise<LoginResult> {
+  const ipKey = `login:ip:${ctx.ip}`;
+  await hitRateLimit(ctx, ipKey, LOGIN_LIMIT_IP, MESSAGES.tooManyLogins);
+  const user = await findByEmail(ctx, input.email);
+  const { ok, needsRehash } = await checkPassword(ctx, input.email, user?.passwordHash ?? null, input.password);
+  if (!user || !ok) throw invalidCredentials();
+  await refundRateLimit(ctx, ipKey);
+  if (!user.emailVerifiedAt) throw new AppError(403, "email_not_verified", MESSAGES.notVerified);
+  if (needsRehash && user.passwordHash) {
+    // Upgrade-on-login to the current parameters; the condition keeps a concurrent password change intact.
+    const upgraded = await hashPassword(input.password, ctx.settings.passwordPepper);
+    await ctx.db.update(users).set({ passwordHash: upgraded }).where(and(eq(users.id, user.id), eq(users.passwordHash, user.passwordHash)));
+  }
+  const session = await openSession(ctx, user, client, input.fingerprint);
+  return {
+    message: MESSAGES.loggedIn,
+    accessToken: session.accessToken,
+    role: user.role,
+    user: { _id: user.id, name: user.name, email: user.email, role: user.role },
+    setCookie: session.setCookie,
+  };
+}
+
+/** POST /api/users/forgot-password: e-mails a reset code if the address has an account; always the same answer. */
+export async function forgot(ctx: ServiceContext, input: EmailOnlyInput): Promise<{ message: string }> {
+  await limitCodeRequests(ctx, input.email);
+  ctx.waitUntil(
+    (async () => {
+      const user = await findByEmail(ctx, input.email);
+      if (user) await sendCode(ctx, user, "reset-password");
+    })(),
+  );
+  return { message: MESSAGES.resetSent };
+}
+
+/**
+ * POST /api/users/reset-password: sets a new password with a reset code and signs every device out.
+ * The code proves the mailbox, so an unverified address becomes verified.
+ */
+export async function reset(ctx: ServiceContext, input: ResetPasswordInput): Promise<{ message: string }> {
+  const user = await findByEmail(ctx, input.email);
+  const userId = await consumeCode(ctx, {
+    email: input.email,
+    userId: user?.id ?? null,
+    purpose: "reset-password",
+    code: input.resetCode,
+    failure: { message: MESSAGES.badResetCode, field: "resetCode" },
+  });
+  const passwordHash = await hashPassword(input.newPassword, ctx.settings.passwordPepper);
+  const [owner] = await ctx.db
+    .update(users)
+    .set({ passwordHash, emailVerifiedAt: sql`coalesce(${users.emailVerifiedAt}, ${Date.now()})` })
+    .where(eq(users.id, userId))
+    .returning({ name: users.name, email: users.email });
+  await revokeAllSessions(ctx, userId);
+  if (owner) ctx.waitUntil(sendMail(ctx, { to: owner.email, ...passwordChangedMail(owner.name) }));
+  return { message: MESSAGES.resetDone };
+}

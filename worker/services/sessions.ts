@@ -1,0 +1,196 @@
+/**
+ * Sessions: one row per signed-in device (PRODUCT.md §3 "Sessions").
+ *
+ * - Opening a session stores the SHA-256 of a random refresh token (the token goes to an httpOnly cookie) and
+ *   signs a 15-minute access token naming the session.
+ * - Every authenticated request re-reads the session and the user in one joined query, so a revoked session,
+ *   a deleted account or a changed role takes effect at once; the role always comes from the database.
+ * - A refresh rotates the token atomically and keeps the old hash in `session_rotations`; presenting a rotated
+ *   token again means it was copied, so that session is revoked.
+ */
+import { and, desc, eq, gt, isNull, ne, sql } from "drizzle-orm";
+import { sessions, users, type Role } from "../../db/schema";
+import { clearRefreshCookie, refreshCookie, SESSION_TTL_SECONDS, type ClientInfo } from "../auth/cookies";
+import { accessTokenFromHeader, hashToken, newRefreshToken, signAccessToken, verifyAccessToken } from "../auth/tokens";
+import type { ServiceContext } from "../context";
+import { notFound, unauthorized } from "../http/errors";
+import { newId } from "./ids";
+
+/** The signed-in person behind a request, as API handlers and Remix loaders see them. */
+export interface Viewer {
+  userId: string;
+  role: Role;
+  sessionId: string;
+  name: string;
+  email: string;
+}
+
+export interface OpenedSession {
+  sessionId: string;
+  accessToken: string;
+  /** The Set-Cookie header value carrying the new refresh token. */
+  setCookie: string;
+}
+
+const SESSION_TTL_MS = SESSION_TTL_SECONDS * 1000;
+const SIGNED_OUT = "Your session has ended. Please log in again.";
+
+const viewerColumns = { userId: users.id, role: users.role, sessionId: sessions.id, name: users.name, email: users.email };
+
+const live = (now: number) => and(isNull(sessions.revokedAt), gt(sessions.expiresAt, new Date(now)));
+
+/** Opens a session for a user who has just proven who they are (password, reset code or Google). */
+export async function openSession(
+  ctx: ServiceContext,
+  user: { id: string; role: Role },
+  client: ClientInfo,
+  fingerprint?: string | null,
+): Promise<OpenedSession> {
+  const sessionId = newId();
+  const token = newRefreshToken();
+  const now = Date.now();
+  await ctx.db.insert(sessions).values({
+    id: sessionId,
+    userId: user.id,
+    refreshTokenHash: await hashToken(token),
+    family: sessionId,
+    createdAt: new Date(now),
+    lastUsedAt: new Date(now),
+    expiresAt: new Date(now + SESSION_TTL_MS),
+    userAgent: client.userAgent,
+    fingerprint: fingerprint ?? null,
+  });
+  const accessToken = await signAccessToken(ctx.settings, { userId: user.id, sessionId, role: user.role });
+  return { sessionId, accessToken, setCookie: refreshCookie(token, client) };
+}
+
+/**
+ * The viewer for an API request's Authorization header (raw token or `Bearer <token>`).
+ * Throws 401 when the token is missing, invalid or expired, or its session is revoked or gone.
+ */
+export async function authenticate(ctx: ServiceContext, authorization: string | null | undefined): Promise<Viewer> {
+  const token = accessTokenFromHeader(authorization);
+  if (!token) throw unauthorized();
+  const claims = await verifyAccessToken(ctx.settings, token);
+  if (!claims) throw unauthorized(SIGNED_OUT);
+  const [row] = await ctx.db
+    .select(viewerColumns)
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(and(eq(sessions.id, claims.sid), live(Date.now())))
+    .limit(1);
+  if (!row || row.userId !== claims.sub) throw unauthorized(SIGNED_OUT);
+  return row;
+}
+
+/** The viewer behind a refresh token, without rotating it (server-rendered pages read it on every navigation). */
+export async function viewerFromRefreshToken(ctx: ServiceContext, token: string | null): Promise<Viewer | null> {
+  if (!token) return null;
+  const [row] = await ctx.db
+    .select(viewerColumns)
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(and(eq(sessions.refreshTokenHash, await hashToken(token)), live(Date.now())))
+    .limit(1);
+  return row ?? null;
+}
+
+/**
+ * Exchanges a refresh token for a new access token and a new refresh token (POST /api/users/refresh-token).
+ * The rotation, the record of the old hash and the read of the user's current role run as one batch
+ * (one transaction), so two requests with the same token cannot both succeed.
+ */
+export async function refresh(
+  ctx: ServiceContext,
+  token: string | null,
+  client: ClientInfo,
+): Promise<{ accessToken: string; role: Role; setCookie: string }> {
+  if (!token) throw unauthorized(SIGNED_OUT);
+  const oldHash = await hashToken(token);
+  const next = newRefreshToken();
+  const newHash = await hashToken(next);
+  const now = Date.now();
+  const [, , [current]] = await ctx.db.batch([
+    ctx.db.run(sql`
+      INSERT INTO session_rotations (token_hash, session_id, rotated_at)
+      SELECT ${oldHash}, id, ${now} FROM sessions
+      WHERE refresh_token_hash = ${oldHash} AND revoked_at IS NULL AND expires_at > ${now}`),
+    ctx.db
+      .update(sessions)
+      .set({ refreshTokenHash: newHash, lastUsedAt: new Date(now), expiresAt: new Date(now + SESSION_TTL_MS) })
+      .where(and(eq(sessions.refreshTokenHash, oldHash), live(now))),
+    ctx.db
+      .select({ sessionId: sessions.id, userId: users.id, role: users.role })
+      .from(sessions)
+      .innerJoin(users, eq(users.id, sessions.userId))
+      .where(eq(sessions.refreshTokenHash, newHash)),
+  ]);
+  if (!current) {
+    await revokeIfReused(ctx, oldHash);
+    throw unauthorized(SIGNED_OUT);
+  }
+  const accessToken = await signAccessToken(ctx.settings, { userId: current.userId, sessionId: current.sessionId, role: current.role });
+  return { accessToken, role: current.role, setCookie: refreshCookie(next, client) };
+}
+
+/** A token that was already rotated away has been copied: the session it belonged to is revoked. */
+async function revokeIfReused(ctx: ServiceContext, tokenHash: string): Promise<void> {
+  await ctx.db.run(sql`
+    UPDATE sessions SET revoked_at = ${Date.now()}
+    WHERE revoked_at IS NULL AND id = (SELECT session_id FROM session_rotations WHERE token_hash = ${tokenHash})`);
+}
+
+/** Signs this device out: revokes the session behind the refresh token (if any) and clears the cookie. */
+export async function logout(ctx: ServiceContext, token: string | null, client: ClientInfo): Promise<{ setCookie: string }> {
+  if (token) {
+    await ctx.db
+      .update(sessions)
+      .set({ revokedAt: new Date() })
+      .where(and(eq(sessions.refreshTokenHash, await hashToken(token)), isNull(sessions.revokedAt)));
+  }
+  return { setCookie: clearRefreshCookie(client) };
+}
+
+/** Revokes every session of a user, or every one but `exceptSessionId` (password change keeps the current device). */
+export async function revokeAllSessions(ctx: ServiceContext, userId: string, exceptSessionId?: string): Promise<void> {
+  await ctx.db
+    .update(sessions)
+    .set({ revokedAt: new Date() })
+    .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt), exceptSessionId ? ne(sessions.id, exceptSessionId) : undefined));
+}
+
+export interface DeviceSession {
+  id: string;
+  userAgent: string | null;
+  createdAt: string;
+  lastUsedAt: string;
+  /** True for the session making this request. */
+  current: boolean;
+}
+
+/** The viewer's signed-in devices, most recently used first (GET /api/users/sessions). */
+export async function listSessions(ctx: ServiceContext, viewer: Viewer): Promise<DeviceSession[]> {
+  const rows = await ctx.db
+    .select({ id: sessions.id, userAgent: sessions.userAgent, createdAt: sessions.createdAt, lastUsedAt: sessions.lastUsedAt })
+    .from(sessions)
+    .where(and(eq(sessions.userId, viewer.userId), live(Date.now())))
+    .orderBy(desc(sessions.lastUsedAt), desc(sessions.createdAt));
+  return rows.map((r) => ({
+    id: r.id,
+    userAgent: r.userAgent,
+    createdAt: r.createdAt.toISOString(),
+    lastUsedAt: r.lastUsedAt.toISOString(),
+    current: r.id === viewer.sessionId,
+  }));
+}
+
+/** Signs one of the viewer's own devices out. Another person's session is "not found", never revealed. */
+export async function revokeSession(ctx: ServiceContext, viewer: Viewer, sessionId: string): Promise<{ message: string }> {
+  const revoked = await ctx.db
+    .update(sessions)
+    .set({ revokedAt: new Date() })
+    .where(and(eq(sessions.id, sessionId), eq(sessions.userId, viewer.userId), isNull(sessions.revokedAt)))
+    .returning({ id: sessions.id });
+  if (revoked.length === 0) throw notFound("No such session.");
+  return { message: "The device was signed out." };
+}

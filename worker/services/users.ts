@@ -1,0 +1,201 @@
+/**
+ * Accounts after sign-in (PRODUCT.md §3 "Accounts"): one's own profile, password and account, and the admins'
+ * user management. Every function takes the acting `Viewer` and checks permission itself, so a Remix action
+ * calling it directly is exactly as safe as the API.
+ */
+import { and, count, desc, eq, or, sql, type SQL } from "drizzle-orm";
+import { can } from "../../app/lib/permissions";
+import type { ChangePasswordInput, ChangeRoleInput, DeleteAccountInput, ListUsersQuery, UpdateProfileInput } from "../../app/lib/schemas";
+import { groups, memberships, users, type MembershipStatus, type Role } from "../../db/schema";
+import { clearRefreshCookie, type ClientInfo } from "../auth/cookies";
+import { hashPassword } from "../auth/password";
+import type { ServiceContext } from "../context";
+import { AppError, forbidden, notFound } from "../http/errors";
+import { passwordChangedMail } from "./accounts-mail";
+import { checkPassword } from "./accounts";
+import { sendMail } from "./mail";
+import { revokeAllSessions, type Viewer } from "./sessions";
+
+export interface UserDto {
+  _id: string;
+  slug: string;
+  name: string;
+  email: string;
+  role: Role;
+  phone_number: string | null;
+  country: string | null;
+  emailVerified: boolean;
+  createdAt: string;
+}
+
+export interface ProfileDto extends UserDto {
+  /** False for accounts made with Google that never set a password. */
+  hasPassword: boolean;
+  googleLinked: boolean;
+  /** Every group the user asked to join, with the membership status (approved, special, pending, ...). */
+  groups: { _id: string; title: string; slug: string; status: MembershipStatus }[];
+}
+
+const userColumns = {
+  id: users.id,
+  slug: users.slug,
+  name: users.name,
+  email: users.email,
+  role: users.role,
+  phoneNumber: users.phoneNumber,
+  country: users.country,
+  emailVerifiedAt: users.emailVerifiedAt,
+  createdAt: users.createdAt,
+};
+type UserRow = { [K in keyof typeof userColumns]: (typeof users.$inferSelect)[K] };
+
+function toDto(u: UserRow): UserDto {
+  return {
+    _id: u.id,
+    slug: u.slug,
+    name: u.name,
+    email: u.email,
+    role: u.role,
+    phone_number: u.phoneNumber,
+    country: u.country,
+    emailVerified: u.emailVerifiedAt !== null,
+    createdAt: u.createdAt.toISOString(),
+  };
+}
+
+const LAST_ADMIN = "The last admin cannot be removed or demoted. Make someone else an admin first.";
+
+/** True unless the statement would leave no admin: the guard runs inside the same UPDATE/DELETE, so it is atomic. */
+const keepsAnAdmin = sql`(${users.role} <> 'admin' OR (SELECT count(*) FROM users WHERE role = 'admin') > 1)`;
+
+/** GET /api/users/profile: the viewer with their groups and membership statuses. */
+export async function getProfile(ctx: ServiceContext, viewer: Viewer): Promise<ProfileDto> {
+  const [[user], rows] = await ctx.db.batch([
+    ctx.db
+      .select({ ...userColumns, passwordHash: users.passwordHash, googleSub: users.googleSub })
+      .from(users)
+      .where(eq(users.id, viewer.userId)),
+    ctx.db
+      .select({ _id: groups.id, title: groups.title, slug: groups.slug, status: memberships.status })
+      .from(memberships)
+      .innerJoin(groups, eq(groups.id, memberships.groupId))
+      .where(eq(memberships.userId, viewer.userId))
+      .orderBy(desc(memberships.createdAt)),
+  ]);
+  if (!user) throw notFound("No such user.");
+  return { ...toDto(user), hasPassword: user.passwordHash !== null, googleLinked: user.googleSub !== null, groups: rows };
+}
+
+/** PUT /api/users: edits the viewer's own name, phone number and country. */
+export async function updateProfile(ctx: ServiceContext, viewer: Viewer, input: UpdateProfileInput): Promise<ProfileDto> {
+  const changes = { name: input.name, phoneNumber: input.phone_number, country: input.country };
+  if (Object.values(changes).some((v) => v !== undefined)) {
+    await ctx.db.update(users).set(changes).where(eq(users.id, viewer.userId));
+  }
+  return getProfile(ctx, viewer);
+}
+
+async function passwordOf(ctx: ServiceContext, viewer: Viewer) {
+  const [row] = await ctx.db.select({ passwordHash: users.passwordHash }).from(users).where(eq(users.id, viewer.userId));
+  if (!row) throw notFound("No such user.");
+  return row.passwordHash;
+}
+
+/** PUT /api/users/password: needs the current password; signs the viewer's other devices out. */
+export async function changePassword(ctx: ServiceContext, viewer: Viewer, input: ChangePasswordInput): Promise<{ message: string }> {
+  const stored = await passwordOf(ctx, viewer);
+  const { ok } = await checkPassword(ctx, viewer.email, stored, input.currentPassword);
+  if (!ok) {
+    const message = stored ? "The current password is incorrect." : "Your account has no password yet: use \"Forgot password\" to set one.";
+    throw new AppError(400, "invalid_credentials", message, { currentPassword: message });
+  }
+  const passwordHash = await hashPassword(input.newPassword, ctx.settings.passwordPepper);
+  await ctx.db.update(users).set({ passwordHash }).where(eq(users.id, viewer.userId));
+  await revokeAllSessions(ctx, viewer.userId, viewer.sessionId);
+  ctx.waitUntil(sendMail(ctx, { to: viewer.email, ...passwordChangedMail(viewer.name) }));
+  return { message: "Your password was changed. Your other devices were signed out." };
+}
+
+/**
+ * DELETE /api/user: deletes the viewer's own account (password required). Sessions, memberships, submissions
+ * and the rest go with it (ON DELETE CASCADE), so every device is signed out at once.
+ */
+export async function deleteAccount(
+  ctx: ServiceContext,
+  viewer: Viewer,
+  input: DeleteAccountInput,
+  client: ClientInfo,
+): Promise<{ message: string; setCookie: string }> {
+  const stored = await passwordOf(ctx, viewer);
+  const { ok } = await checkPassword(ctx, viewer.email, stored, input.password);
+  if (!ok) {
+    const message = stored ? "The password is incorrect." : "Your account has no password yet: use \"Forgot password\" to set one first.";
+    throw new AppError(400, "invalid_credentials", message, { password: message });
+  }
+  await deleteWhere(ctx, eq(users.id, viewer.userId));
+  return { message: "Your account was deleted.", setCookie: clearRefreshCookie(client) };
+}
+
+async function deleteWhere(ctx: ServiceContext, target: SQL | undefined): Promise<void> {
+  const deleted = await ctx.db.delete(users).where(and(target, keepsAnAdmin)).returning({ id: users.id });
+  if (deleted.length > 0) return;
+  const [exists] = await ctx.db.select({ id: users.id }).from(users).where(target).limit(1);
+  if (!exists) throw notFound("No such user.");
+  throw new AppError(409, "last_admin", LAST_ADMIN);
+}
+
+function requireAdmin(actor: Viewer): void {
+  if (!can(actor, "site.admin")) throw forbidden();
+}
+
+const byIdOrSlug = (idOrSlug: string) => or(eq(users.id, idOrSlug), eq(users.slug, idOrSlug));
+
+/** GET /api/users (admins): search by name or e-mail, filter by role, newest first, paged. */
+export async function listUsers(
+  ctx: ServiceContext,
+  actor: Viewer,
+  query: ListUsersQuery,
+): Promise<{ users: UserDto[]; total: number; page: number; pageSize: number }> {
+  requireAdmin(actor);
+  const pattern = query.search ? `%${query.search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
+  const where = and(
+    query.role ? eq(users.role, query.role) : undefined,
+    pattern ? sql`(lower(${users.name}) LIKE ${pattern} ESCAPE '\\' OR ${users.email} LIKE ${pattern} ESCAPE '\\')` : undefined,
+  );
+  const [rows, [total]] = await ctx.db.batch([
+    ctx.db
+      .select(userColumns)
+      .from(users)
+      .where(where)
+      .orderBy(desc(users.createdAt), desc(users.id))
+      .limit(query.pageSize)
+      .offset((query.page - 1) * query.pageSize),
+    ctx.db.select({ n: count() }).from(users).where(where),
+  ]);
+  return { users: rows.map(toDto), total: total?.n ?? 0, page: query.page, pageSize: query.pageSize };
+}
+
+/**
+ * PUT /api/users/{id}/role (admins). Takes effect on the user's very next request (roles are read from the
+ * database, never trusted from the token). The last admin cannot be demoted.
+ */
+export async function changeRole(ctx: ServiceContext, actor: Viewer, idOrSlug: string, input: ChangeRoleInput): Promise<UserDto> {
+  requireAdmin(actor);
+  const target = byIdOrSlug(idOrSlug);
+  const [updated] = await ctx.db
+    .update(users)
+    .set({ role: input.role })
+    .where(and(target, input.role === "admin" ? undefined : keepsAnAdmin))
+    .returning(userColumns);
+  if (updated) return toDto(updated);
+  const [exists] = await ctx.db.select({ id: users.id }).from(users).where(target).limit(1);
+  if (!exists) throw notFound("No such user.");
+  throw new AppError(409, "last_admin", LAST_ADMIN);
+}
+
+/** DELETE /api/users (admins): deletes a user and everything of theirs. The last admin cannot be deleted. */
+export async function deleteUser(ctx: ServiceContext, actor: Viewer, idOrSlug: string): Promise<{ message: string }> {
+  requireAdmin(actor);
+  await deleteWhere(ctx, byIdOrSlug(idOrSlug));
+  return { message: "The user was deleted." };
+}
