@@ -10,6 +10,9 @@ import { renderApiReference } from "./docs";
 import { feedbackApi } from "./feedback";
 import { groupsApi } from "./groups";
 import { healthApi } from "./health";
+import { realtimeApi } from "./realtime";
+import { userApi } from "./user";
+import { usersApi } from "./users";
 
 /** Request bodies above this are refused with 413 before they are read. */
 export const MAX_BODY_BYTES = 64 * 1024;
@@ -34,6 +37,9 @@ api.route("/groups", groupsApi);
 api.route("/feedback", feedbackApi);
 api.route("/contact", contactApi);
 api.route("/dev", devApi);
+api.route("/users", usersApi);
+api.route("/user", userApi);
+api.route("/realtime", realtimeApi);
 
 api.doc31("/openapi.json", (c) => ({
   openapi: "3.1.0",
