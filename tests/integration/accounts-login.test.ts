@@ -1,0 +1,175 @@
+import { env, SELF } from "cloudflare:test";
+import { eq } from "drizzle-orm";
+import { decodeJwt, decodeProtectedHeader } from "jose";
+import { describe, expect, it } from "vitest";
+import * as s from "../../db/schema";
+import { hashPassword, PBKDF2_ITERATIONS, verifyPassword } from "../../worker/auth/password";
+import { getSettings } from "../../worker/env";
+import { LOGIN_LIMIT_ACCOUNT, LOGIN_LIMIT_IP } from "../../worker/services/accounts";
+import { COOKIE, call, createUser, login, refreshTokenSet, type ErrorBody } from "./factories";
+import { db, randomIp, unique } from "./helpers";
+
+const pepper = () => getSettings(env).passwordPepper;
+const storedHash = async (id: string) => (await db().select({ h: s.users.passwordHash }).from(s.users).where(eq(s.users.id, id)))[0]!.h;
+
+/** A hash in the stored format with another iteration count, as an older release would have written it. */
+async function legacyHash(password: string, iterations: number): Promise<string> {
+  const enc = new TextEncoder();
+  const hmac = await crypto.subtle.importKey("raw", enc.encode(pepper()), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+  const material = await crypto.subtle.importKey("raw", await crypto.subtle.sign("HMAC", hmac, enc.encode(password)), "PBKDF2", false, ["deriveBits"]);
+  const salt = crypto.getRandomValues(new Uint8Array(16));
+  const bits = new Uint8Array(await crypto.subtle.deriveBits({ name: "PBKDF2", hash: "SHA-256", salt, iterations }, material, 256));
+  const b64 = (b: Uint8Array) => btoa(String.fromCharCode(...b));
+  return `pbkdf2-sha256$${iterations}$${b64(salt)}$${b64(bits)}`;
+}
+
+describe("password hashing", () => {
+  it("uses exactly 100,000 PBKDF2 iterations: Cloudflare's production runtime refuses more", async () => {
+    expect(PBKDF2_ITERATIONS).toBeLessThanOrEqual(100_000);
+    expect(PBKDF2_ITERATIONS).toBe(100_000);
+    const hash = await hashPassword("some-password", pepper());
+    expect(hash.split("$")[1]).toBe("100000");
+    expect(await verifyPassword("some-password", hash, pepper())).toEqual({ ok: true, needsRehash: false });
+    expect(await verifyPassword("other-password", hash, pepper())).toEqual({ ok: false, needsRehash: false });
+  });
+
+  it("refuses stored hashes above the cap instead of running them", async () => {
+    const hash = (await hashPassword("some-password", pepper())).replace("$100000$", "$200000$");
+    expect(await verifyPassword("some-password", hash, pepper())).toEqual({ ok: false, needsRehash: false });
+  });
+});
+
+describe("POST /api/users/login", () => {
+  it("answers an access token and sets the httpOnly refresh cookie", async () => {
+    const user = await createUser({ role: "instructor" });
+    const res = await login({ email: user.email.toUpperCase(), password: user.password }, { headers: { "user-agent": "Firefox test" } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("cache-control")).toBe("no-store");
+    const body = (await res.json()) as { message: string; accessToken: string; role: string; user: unknown };
+    expect(body).toEqual({
+      message: "Login Successfully",
+      accessToken: expect.any(String),
+      role: "instructor",
+      user: { _id: user.id, name: user.name, email: user.email, role: "instructor" },
+    });
+
+    expect(decodeProtectedHeader(body.accessToken).alg).toBe("HS256");
+    const claims = decodeJwt(body.accessToken);
+    expect(claims).toMatchObject({ sub: user.id, role: "instructor", iss: "cohort", aud: "cohort-api" });
+    const nowSeconds = Math.floor(Date.now() / 1000);
+    expect(claims.exp).toBeGreaterThan(nowSeconds + 14 * 60);
+    expect(claims.exp).toBeLessThanOrEqual(nowSeconds + 15 * 60 + 1);
+
+    const [cookie] = res.headers.getSetCookie();
+    expect(cookie).toMatch(new RegExp(`^${COOKIE}=[A-Za-z0-9_-]{43}; `));
+    expect(cookie).toContain("HttpOnly");
+    expect(cookie).toContain("SameSite=Lax");
+    expect(cookie).toContain("Path=/;");
+    expect(cookie).toContain(`Max-Age=${30 * 24 * 3600}`);
+    expect(cookie).not.toContain("Secure"); // plain-http localhost only
+
+    const [session] = await db().select().from(s.sessions).where(eq(s.sessions.id, String(claims.sid)));
+    expect(session).toMatchObject({ userId: user.id, userAgent: "Firefox test", revokedAt: null });
+    expect(session!.refreshTokenHash).not.toBe(refreshTokenSet(res));
+  });
+
+  it("sets a Secure __Host- cookie on https", async () => {
+    const user = await createUser();
+    const secure = await SELF.fetch("https://cohort.example/api/users/login", {
+      method: "POST",
+      headers: { "content-type": "application/json", "cf-connecting-ip": randomIp() },
+      body: JSON.stringify({ email: user.email, password: user.password }),
+    });
+    expect(secure.status).toBe(200);
+    const [cookie] = secure.headers.getSetCookie();
+    expect(cookie).toMatch(/^__Host-cohort_refresh=/);
+    expect(cookie).toContain("; Secure");
+  });
+
+  it("answers a wrong password and an unknown e-mail identically", async () => {
+    const user = await createUser();
+    const wrong = await login({ email: user.email, password: "not-the-password" });
+    const unknown = await login({ email: `${unique("nobody")}@test.example`, password: "not-the-password" });
+    for (const res of [wrong, unknown]) {
+      expect(res.status).toBe(401);
+      expect(await res.json()).toEqual({ message: "The email or password is incorrect", code: "invalid_credentials" });
+      expect(res.headers.getSetCookie()).toEqual([]);
+    }
+  });
+
+  it("refuses an account without a password (Google-only) like a wrong password", async () => {
+    const user = await createUser({ password: null, googleSub: unique("sub") });
+    const res = await login({ email: user.email, password: "anything-at-all" });
+    expect(res.status).toBe(401);
+  });
+
+  it("answers 403 email_not_verified for an unverified account, but only with the right password", async () => {
+    const user = await createUser({ verified: false });
+    expect((await login({ email: user.email, password: "not-the-password" })).status).toBe(401);
+    const res = await login(user);
+    expect(res.status).toBe(403);
+    const body = (await res.json()) as ErrorBody;
+    expect(body.code).toBe("email_not_verified");
+    expect(body.message).toMatch(/verify your e-mail/);
+    expect(res.headers.getSetCookie()).toEqual([]);
+  });
+
+  it("requires both fields", async () => {
+    const res = await call("/api/users/login", { body: { email: "" } });
+    expect(res.status).toBe(400);
+    const body = (await res.json()) as ErrorBody;
+    expect(body.code).toBe("validation_failed");
+    expect(Object.keys(body.fields ?? {}).sort()).toEqual(["email", "password"]);
+  });
+
+  it("upgrades a hash with other parameters on login", async () => {
+    const user = await createUser();
+    await db().update(s.users).set({ passwordHash: await legacyHash(user.password, 1_000) }).where(eq(s.users.id, user.id));
+    expect((await login(user)).status).toBe(200);
+    const upgraded = await storedHash(user.id);
+    expect(upgraded).toMatch(/^pbkdf2-sha256\$100000\$/);
+    expect((await login(user)).status).toBe(200);
+  });
+});
+
+describe("login limits", () => {
+  it("refuses an account after too many wrong passwords, even with the right one, with Retry-After", async () => {
+    const user = await createUser();
+    for (let i = 0; i < LOGIN_LIMIT_ACCOUNT.max; i++) expect((await login({ email: user.email, password: `wrong-password-${i}` })).status).toBe(401);
+    for (const attempt of [{ email: user.email, password: "wrong-again-1" }, user]) {
+      const res = await login(attempt);
+      expect(res.status).toBe(429);
+      const retryAfter = Number(res.headers.get("retry-after"));
+      expect(retryAfter).toBeGreaterThan(0);
+      expect(retryAfter).toBeLessThanOrEqual(LOGIN_LIMIT_ACCOUNT.windowMs / 1000);
+      expect(((await res.json()) as ErrorBody).code).toBe("rate_limited");
+    }
+  });
+
+  it("does not count successful logins", async () => {
+    const user = await createUser();
+    for (let i = 0; i < LOGIN_LIMIT_ACCOUNT.max + 2; i++) expect((await login(user)).status).toBe(200);
+  });
+
+  it("counts exactly under concurrency: parallel wrong passwords get exactly the allowed number of tries", async () => {
+    const user = await createUser();
+    const extra = 6;
+    const results = await Promise.all(
+      Array.from({ length: LOGIN_LIMIT_ACCOUNT.max + extra }, (_, i) => login({ email: user.email, password: `parallel-wrong-${i}` })),
+    );
+    const statuses = results.map((r) => r.status);
+    expect(statuses.filter((x) => x === 401)).toHaveLength(LOGIN_LIMIT_ACCOUNT.max);
+    expect(statuses.filter((x) => x === 429)).toHaveLength(extra);
+  });
+
+  it("limits failures per IP across accounts", async () => {
+    const ip = randomIp();
+    const results = await Promise.all(
+      Array.from({ length: LOGIN_LIMIT_IP.max + 3 }, (_, i) => login({ email: `${unique(`ip${i}`)}@test.example`, password: "wrong-password" }, { ip })),
+    );
+    expect(results.filter((r) => r.status === 401)).toHaveLength(LOGIN_LIMIT_IP.max);
+    const limited = results.filter((r) => r.status === 429);
+    expect(limited).toHaveLength(3);
+    expect(Number(limited[0]!.headers.get("retry-after"))).toBeGreaterThan(0);
+  });
+});

@@ -1,0 +1,234 @@
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import * as s from "../../db/schema";
+import { CODE_REQUEST_LIMIT_EMAIL, CODE_REQUEST_LIMIT_IP } from "../../worker/services/codes";
+import { call, codeFromMail, createUser, login, mailbox, VERIFY_SUBJECT, waitForMails, type ErrorBody } from "./factories";
+import { db, randomIp, unique } from "./helpers";
+
+const PASSWORD = "a-long-enough-password";
+const newEmail = () => `${unique("reg")}@test.example`;
+const valid = (over: Record<string, unknown> = {}) => ({ name: "Salma Hany", email: newEmail(), password: PASSWORD, phone_number: "+201001234567", ...over });
+
+const register = (body: unknown, ip?: string) => call("/api/users/register", { body, ip });
+const verify = (email: string, code: string) => call("/api/users/verify-email", { body: { email, code } });
+const userByEmail = async (email: string) => (await db().select().from(s.users).where(eq(s.users.email, email)))[0];
+
+describe("POST /api/users/register", () => {
+  it("creates an unverified user and e-mails a 6-digit code", async () => {
+    const input = valid({ email: `${unique("Mixed")}@Test.Example`, country: "EG", fingerprint: "visitor-123" });
+    const res = await register(input);
+    expect(res.status).toBe(201);
+    expect(res.headers.get("cache-control")).toBe("no-store");
+    expect(await res.json()).toEqual({ message: "Thanks for registering! Please check your e-mail for your 6-digit verification code." });
+
+    const email = input.email.toLowerCase();
+    const user = await userByEmail(email);
+    expect(user).toMatchObject({ name: "Salma Hany", email, role: "user", phoneNumber: "+201001234567", country: "EG", fingerprint: "visitor-123", emailVerifiedAt: null, googleSub: null });
+    expect(user!.slug).toBe("salma-hany");
+    expect(user!.passwordHash).toMatch(/^pbkdf2-sha256\$100000\$/);
+    expect(user!.passwordHash).not.toContain(PASSWORD);
+
+    const code = await codeFromMail(email, VERIFY_SUBJECT);
+    expect(code).toMatch(/^\d{6}$/);
+    const [stored] = await db().select().from(s.oneTimeCodes).where(eq(s.oneTimeCodes.userId, user!.id));
+    expect(stored).toMatchObject({ purpose: "verify-email", attempts: 0, usedAt: null });
+    expect(stored!.codeHash).not.toContain(code);
+    expect(stored!.codeHash).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(stored!.expiresAt.getTime() - stored!.createdAt.getTime()).toBe(10 * 60_000);
+  });
+
+  it("gives people with the same name different slugs", async () => {
+    const name = `Omar ${unique("same")}`;
+    expect((await register(valid({ name }))).status).toBe(201);
+    expect((await register(valid({ name }))).status).toBe(201);
+    const rows = await db().select({ slug: s.users.slug }).from(s.users).where(eq(s.users.name, name));
+    expect(rows).toHaveLength(2);
+    expect(new Set(rows.map((r) => r.slug)).size).toBe(2);
+  });
+
+  it("accepts a phone number written with spaces and dashes, stored as + and digits", async () => {
+    const input = valid({ phone_number: "+966 50-111 2227" });
+    expect((await register(input)).status).toBe(201);
+    expect((await userByEmail(input.email))!.phoneNumber).toBe("+966501112227");
+  });
+
+  it.each([
+    ["every field missing", {}, ["name", "email", "password", "phone_number"]],
+    ["a blank name", { name: "   " }, ["name"]],
+    ["an empty phone", { phone_number: "" }, ["phone_number"]],
+  ])("refuses %s with 'Please fill out all fields.'", async (_label, patch, fields) => {
+    const body = Object.keys(patch).length === 0 ? {} : valid(patch);
+    const res = await register(body);
+    expect(res.status).toBe(400);
+    const err = (await res.json()) as ErrorBody;
+    expect(err.code).toBe("validation_failed");
+    expect(err.message).toBe("Please fill out all fields.");
+    for (const f of fields) expect(err.fields?.[f]).toBe("Please fill out all fields.");
+  });
+
+  it.each([
+    ["a 9-character password", { password: "123456789" }, "password", "Password must be at least 10 characters."],
+    ["an invalid e-mail", { email: "not-an-email" }, "email", "Please enter a valid e-mail address."],
+    ["a phone without country code", { phone_number: "01001234567" }, "phone_number", "Enter the phone number with its country code, e.g. +201001234567."],
+    ["a phone with letters", { phone_number: "+20100abc4567" }, "phone_number", "Enter the phone number with its country code, e.g. +201001234567."],
+    ["a too short phone", { phone_number: "+12345" }, "phone_number", "Enter the phone number with its country code, e.g. +201001234567."],
+    ["a too long phone", { phone_number: "+1234567890123456" }, "phone_number", "Enter the phone number with its country code, e.g. +201001234567."],
+  ])("refuses %s", async (_label, patch, field, message) => {
+    const input = valid(patch);
+    const res = await register(input);
+    expect(res.status).toBe(400);
+    const err = (await res.json()) as ErrorBody;
+    expect(err.fields?.[field]).toBe(message);
+    expect(await db().$count(s.users, eq(s.users.email, String(input.email).toLowerCase()))).toBe(0);
+  });
+
+  it("answers a registered address exactly like a new one, and tells its owner instead of sending a code", async () => {
+    const owner = await createUser({ name: "Owner Person" });
+    const res = await register(valid({ email: owner.email.toUpperCase(), password: "attacker-password" }));
+    expect(res.status).toBe(201);
+    expect(await res.json()).toEqual({ message: "Thanks for registering! Please check your e-mail for your 6-digit verification code." });
+
+    const [note] = await waitForMails(owner.email, /Someone tried to register/);
+    expect(note!.text).toContain("Owner Person");
+    expect((await mailbox(owner.email)).some((m) => VERIFY_SUBJECT.test(m.subject))).toBe(false);
+    // The existing account is untouched.
+    expect((await login(owner)).status).toBe(200);
+    expect((await login({ email: owner.email, password: "attacker-password" })).status).toBe(401);
+  });
+
+  it("lets the newest registration of an unverified address replace the unproven one", async () => {
+    const first = valid({ password: "first-password-1" });
+    expect((await register(first)).status).toBe(201);
+    const oldCode = await codeFromMail(first.email, VERIFY_SUBJECT);
+
+    expect((await register({ ...first, name: "Second Try", password: "second-password-2" })).status).toBe(201);
+    const newCode = await codeFromMail(first.email, VERIFY_SUBJECT, 2);
+    if (oldCode !== newCode) expect((await verify(first.email, oldCode)).status).toBe(400);
+    expect((await verify(first.email, newCode)).status).toBe(200);
+
+    expect((await login({ email: first.email, password: "first-password-1" })).status).toBe(401);
+    const ok = await login({ email: first.email, password: "second-password-2" });
+    expect(ok.status).toBe(200);
+    expect((await userByEmail(first.email))!.name).toBe("Second Try");
+  });
+
+  it("limits new codes per e-mail address (429 with Retry-After)", async () => {
+    const input = valid();
+    for (let i = 0; i < CODE_REQUEST_LIMIT_EMAIL.max; i++) expect((await register(input)).status).toBe(201);
+    const res = await register(input);
+    expect(res.status).toBe(429);
+    expect(Number(res.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(((await res.json()) as ErrorBody).code).toBe("rate_limited");
+  });
+});
+
+describe("POST /api/users/verify-email", () => {
+  async function registered() {
+    const input = valid();
+    expect((await register(input)).status).toBe(201);
+    return { ...input, code: await codeFromMail(input.email, VERIFY_SUBJECT) };
+  }
+  const wrong = (code: string) => String((Number(code) + 1) % 1_000_000).padStart(6, "0");
+
+  it("verifies the address with the code; then login works", async () => {
+    const r = await registered();
+    expect((await login(r)).status).toBe(403);
+    const res = await verify(r.email.toUpperCase(), r.code);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ message: "Your e-mail is verified. Welcome to Cohort!" });
+    expect((await userByEmail(r.email))!.emailVerifiedAt).toBeInstanceOf(Date);
+    expect((await login(r)).status).toBe(200);
+  });
+
+  it("accepts the code with spaces, as the form shows it", async () => {
+    const r = await registered();
+    expect((await verify(r.email, `${r.code.slice(0, 3)} ${r.code.slice(3)}`)).status).toBe(200);
+  });
+
+  it("refuses a wrong code with 'Verification failed'", async () => {
+    const r = await registered();
+    const res = await verify(r.email, wrong(r.code));
+    expect(res.status).toBe(400);
+    expect(await res.json()).toEqual({ message: "Verification failed", code: "invalid_code", fields: { code: "Verification failed" } });
+    expect((await userByEmail(r.email))!.emailVerifiedAt).toBeNull();
+  });
+
+  it("uses a code once", async () => {
+    const r = await registered();
+    expect((await verify(r.email, r.code)).status).toBe(200);
+    expect((await verify(r.email, r.code)).status).toBe(400);
+  });
+
+  it("refuses an expired code", async () => {
+    const r = await registered();
+    const user = await userByEmail(r.email);
+    await db().update(s.oneTimeCodes).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(s.oneTimeCodes.userId, user!.id));
+    expect((await verify(r.email, r.code)).status).toBe(400);
+  });
+
+  it("answers an unknown address like a wrong code", async () => {
+    const res = await verify(newEmail(), "123456");
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as ErrorBody).message).toBe("Verification failed");
+  });
+
+  it.each([["12345"], ["12345a"], ["1234567"], [""]])("refuses the malformed code %j with 'Enter the full 6-digit code'", async (code) => {
+    const res = await verify(newEmail(), code);
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as ErrorBody).fields?.code).toBe("Enter the full 6-digit code");
+  });
+});
+
+describe("POST /api/users/resend-verification", () => {
+  const resend = (email: string, ip?: string) => call("/api/users/resend-verification", { body: { email }, ip });
+
+  it("sends a new code that replaces the old one", async () => {
+    const input = valid();
+    await register(input);
+    const first = await codeFromMail(input.email, VERIFY_SUBJECT);
+    const res = await resend(input.email);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("cache-control")).toBe("no-store");
+    const second = await codeFromMail(input.email, VERIFY_SUBJECT, 2);
+    if (first !== second) expect((await verify(input.email, first)).status).toBe(400);
+    expect((await verify(input.email, second)).status).toBe(200);
+  });
+
+  it("answers the same for unknown and verified addresses and sends them nothing", async () => {
+    const unknown = newEmail();
+    const verified = await createUser();
+    const a = await resend(unknown);
+    const b = await resend(verified.email);
+    expect(a.status).toBe(200);
+    expect(b.status).toBe(200);
+    expect(await a.json()).toEqual(await b.json());
+    // The background work has run once the mailbox shows another address's mail sent after these requests.
+    const probe = valid();
+    await register(probe);
+    await codeFromMail(probe.email, VERIFY_SUBJECT);
+    expect(await mailbox(unknown)).toEqual([]);
+    expect(await mailbox(verified.email)).toEqual([]);
+  });
+
+  it("limits requests per IP across addresses", async () => {
+    const ip = randomIp();
+    for (let i = 0; i < CODE_REQUEST_LIMIT_IP.max; i++) expect((await resend(newEmail(), ip)).status).toBe(200);
+    const res = await resend(newEmail(), ip);
+    expect(res.status).toBe(429);
+    expect(Number(res.headers.get("retry-after"))).toBeGreaterThan(0);
+  });
+
+  it("counts exactly under concurrency: parallel requests for one address get exactly the allowed number through", async () => {
+    const email = newEmail();
+    const results = await Promise.all(Array.from({ length: CODE_REQUEST_LIMIT_EMAIL.max + 7 }, () => resend(email)));
+    const statuses = results.map((r) => r.status);
+    expect(statuses.filter((x) => x === 200)).toHaveLength(CODE_REQUEST_LIMIT_EMAIL.max);
+    expect(statuses.filter((x) => x === 429)).toHaveLength(7);
+  });
+
+  it("requires an e-mail ('Please enter your email.')", async () => {
+    const res = await call("/api/users/resend-verification", { body: {} });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as ErrorBody).message).toBe("Please enter your email.");
+  });
+});
