@@ -13,7 +13,7 @@ import type { GoogleSettings, Settings } from "../env";
 import { AppError } from "../http/errors";
 import { base64url } from "../services/ids";
 import { isSecureOrigin, serializeCookie } from "./cookies";
-import { derivedKey } from "./tokens";
+import { derivedKey, hasAlgorithm } from "./tokens";
 
 export const GOOGLE_STATE_COOKIE = "cohort_google";
 export const GOOGLE_CALLBACK_PATH = "/api/users/google/callback";
@@ -128,6 +128,7 @@ export async function completeGoogleSignIn(
   const idToken = await exchangeCode(google, params.code, attempt.verifier, redirectUri(requestUrl));
   let payload: unknown;
   try {
+    if (!hasAlgorithm(idToken, "RS256")) throw fail("unexpected algorithm");
     ({ payload } = await jwtVerify(idToken, jwks(google.jwksUrl), {
       algorithms: ["RS256"],
       issuer: google.issuers,
@@ -144,7 +145,7 @@ export async function completeGoogleSignIn(
 
 async function readState(settings: Settings, cookie: string | null): Promise<z.infer<typeof stateClaims>> {
   const expired = fail("Your Google sign-in took too long or was started elsewhere. Please try again.");
-  if (!cookie) throw expired;
+  if (!cookie || !hasAlgorithm(cookie, "HS256")) throw expired;
   try {
     const { payload } = await jwtVerify(cookie, derivedKey(settings, "google-state"), { algorithms: ["HS256"], audience: STATE_AUDIENCE });
     const parsed = stateClaims.safeParse(payload);

@@ -5,7 +5,7 @@
  * verified with the algorithm, issuer and audience pinned. The role inside it is a hint for the client only:
  * every authenticated request re-reads the session and the user's current role from the database.
  */
-import { jwtVerify, SignJWT } from "jose";
+import { decodeProtectedHeader, jwtVerify, SignJWT } from "jose";
 import { z } from "zod";
 import type { Settings } from "../env";
 import { base64url } from "../services/ids";
@@ -46,8 +46,22 @@ export async function signAccessToken(
     .sign(derivedKey(settings, "access"));
 }
 
+/**
+ * True when a compact JWT's header names exactly `alg`. Checked before jose verifies the token: jose refuses
+ * other algorithms too, but it rejects a promise before anything awaits it, which workerd reports as an
+ * unhandled rejection.
+ */
+export function hasAlgorithm(token: string, alg: string): boolean {
+  try {
+    return decodeProtectedHeader(token).alg === alg;
+  } catch {
+    return false;
+  }
+}
+
 /** The token's claims when its signature, algorithm, issuer, audience and expiry all check out; otherwise null. */
 export async function verifyAccessToken(settings: Settings, token: string): Promise<AccessClaims | null> {
+  if (!hasAlgorithm(token, ALGORITHM)) return null;
   try {
     const { payload } = await jwtVerify(token, derivedKey(settings, "access"), {
       algorithms: [ALGORITHM],

@@ -9,7 +9,7 @@
  *   token again means it was copied, so that session is revoked.
  */
 import { and, desc, eq, gt, isNull, ne, sql } from "drizzle-orm";
-import { sessions, users, type Role } from "../../db/schema";
+import { sessionRotations, sessions, users, type Role } from "../../db/schema";
 import { clearRefreshCookie, refreshCookie, SESSION_TTL_SECONDS, type ClientInfo } from "../auth/cookies";
 import { accessTokenFromHeader, hashToken, newRefreshToken, signAccessToken, verifyAccessToken } from "../auth/tokens";
 import type { ServiceContext } from "../context";
@@ -111,16 +111,23 @@ export async function refresh(
   const newHash = await hashToken(next);
   const now = Date.now();
   const [, , [current]] = await ctx.db.batch([
-    ctx.db.run(sql`
-      INSERT INTO session_rotations (token_hash, session_id, rotated_at)
-      SELECT ${oldHash}, id, ${now} FROM sessions
-      WHERE refresh_token_hash = ${oldHash} AND revoked_at IS NULL AND expires_at > ${now}`),
+    ctx.db.insert(sessionRotations).select(
+      ctx.db
+        .select({
+          tokenHash: sql<string>`${oldHash}`.as("token_hash"),
+          sessionId: sessions.id,
+          rotatedAt: sql<Date>`${now}`.as("rotated_at"),
+        })
+        .from(sessions)
+        .where(and(eq(sessions.refreshTokenHash, oldHash), live(now))),
+    ),
     ctx.db
       .update(sessions)
       .set({ refreshTokenHash: newHash, lastUsedAt: new Date(now), expiresAt: new Date(now + SESSION_TTL_MS) })
       .where(and(eq(sessions.refreshTokenHash, oldHash), live(now))),
     ctx.db
-      .select({ sessionId: sessions.id, userId: users.id, role: users.role })
+      // Distinct column names only: D1 batches return rows as objects, where two "id" columns would collide.
+      .select({ sessionId: sessions.id, userId: sessions.userId, role: users.role })
       .from(sessions)
       .innerJoin(users, eq(users.id, sessions.userId))
       .where(eq(sessions.refreshTokenHash, newHash)),
