@@ -64,14 +64,17 @@ export function productionEnv(): Bindings {
   return { ...env, ENVIRONMENT: "production", AUTH_SECRET: "x".repeat(40), PASSWORD_PEPPER: "y".repeat(20) };
 }
 
+type IncomingRequest = Request<unknown, IncomingRequestCfProperties>;
+
 /** Calls a fetch handler with a fresh ExecutionContext and waits for its background work. */
 export async function callHandler(
-  handler: { fetch: (req: Request, env: Bindings, ctx: ExecutionContext) => Response | Promise<Response> },
+  handler: { fetch: (req: IncomingRequest, env: Bindings, ctx: ExecutionContext) => Response | Promise<Response> },
   request: Request,
   bindings: Bindings,
 ): Promise<Response> {
   const ctx = createExecutionContext();
-  const res = await handler.fetch(request, bindings, ctx);
+  // A test request has no Cloudflare `cf` properties; the handlers do not read them.
+  const res = await handler.fetch(request as IncomingRequest, bindings, ctx);
   await waitOnExecutionContext(ctx);
   return res;
 }
