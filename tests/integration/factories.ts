@@ -38,7 +38,7 @@ export interface TestUser {
 }
 
 export async function createUser(
-  opts: { role?: s.Role; verified?: boolean; password?: string | null; name?: string; email?: string; googleSub?: string } = {},
+  opts: { role?: s.Role; verified?: boolean; password?: string | null; name?: string; email?: string; googleSub?: string; createdAt?: Date } = {},
 ): Promise<TestUser> {
   const slug = unique("u");
   const password = opts.password === undefined ? DEFAULT_PASSWORD : opts.password;
@@ -57,6 +57,7 @@ export async function createUser(
       phoneNumber: "+201001234567",
       emailVerifiedAt: opts.verified === false ? null : new Date(),
       googleSub: opts.googleSub ?? null,
+      createdAt: opts.createdAt ?? new Date(),
     });
   return { ...user, password: password ?? "" };
 }

@@ -52,7 +52,8 @@ export async function insertUser(ctx: ServiceContext, values: NewUser): Promise<
   for (const slug of [base, `${base}-${newId().slice(0, 6).toLowerCase().replace(/[^a-z0-9]/g, "x")}`]) {
     const [row] = await ctx.db
       .insert(users)
-      .values({ id: newId(), slug, role: "user", ...values })
+      // createdAt to the millisecond (the column default has whole seconds), so "newest first" is exact.
+      .values({ id: newId(), slug, role: "user", createdAt: new Date(), ...values })
       .onConflictDoNothing()
       .returning({ id: users.id, role: users.role });
     if (row) return row;

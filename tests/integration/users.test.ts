@@ -1,0 +1,283 @@
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import * as s from "../../db/schema";
+import { addMember, call, COOKIE, createGroup, createUser, login, signIn, waitForMails, type ErrorBody } from "./factories";
+import { db, unique } from "./helpers";
+
+const userRow = async (id: string) => (await db().select().from(s.users).where(eq(s.users.id, id)))[0];
+
+/** Makes `admins` the only admins in this file's database (tests run one at a time within a file). */
+async function onlyAdmins(...ids: string[]) {
+  await db().update(s.users).set({ role: "user" }).where(eq(s.users.role, "admin"));
+  for (const id of ids) await db().update(s.users).set({ role: "admin" }).where(eq(s.users.id, id));
+}
+
+describe("GET /api/users/profile", () => {
+  it("answers the caller with their groups and membership statuses", async () => {
+    const me = await signIn(await createUser({ name: "Nour Profile" }));
+    const approved = await createGroup();
+    const pending = await createGroup();
+    const notMine = await createGroup();
+    await addMember(me.user, approved, "approved");
+    await addMember(me.user, pending, "pending");
+    await addMember(await createUser(), notMine, "approved");
+
+    const res = await call("/api/users/profile", { token: me.accessToken });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("cache-control")).toBe("no-store");
+    const body = (await res.json()) as Record<string, unknown> & { groups: { _id: string }[] };
+    expect(body).toMatchObject({
+      _id: me.user.id,
+      slug: me.user.slug,
+      name: "Nour Profile",
+      email: me.user.email,
+      role: "user",
+      phone_number: "+201001234567",
+      emailVerified: true,
+      hasPassword: true,
+      googleLinked: false,
+    });
+    expect(body).not.toHaveProperty("passwordHash");
+    expect(body.groups).toHaveLength(2);
+    expect(body.groups).toEqual(
+      expect.arrayContaining([
+        { _id: approved.id, title: approved.title, slug: approved.slug, status: "approved" },
+        { _id: pending.id, title: pending.title, slug: pending.slug, status: "pending" },
+      ]),
+    );
+  });
+
+  it("needs a signed-in caller", async () => {
+    const res = await call("/api/users/profile");
+    expect(res.status).toBe(401);
+    expect(await res.json()).toEqual({ message: "Please log in first.", code: "unauthorized" });
+  });
+});
+
+describe("PUT /api/users", () => {
+  it("edits the caller's own name, phone and country, and nothing else", async () => {
+    const me = await signIn(await createUser());
+    const res = await call("/api/users", { method: "PUT", token: me.accessToken, body: { name: "  New Name ", phone_number: "+966 501112227", country: "SA", role: "admin", email: "x@evil.example" } });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ name: "New Name", phone_number: "+966501112227", country: "SA", role: "user", email: me.user.email });
+    expect(await userRow(me.user.id)).toMatchObject({ name: "New Name", phoneNumber: "+966501112227", role: "user", email: me.user.email });
+  });
+
+  it("refuses an invalid phone number", async () => {
+    const me = await signIn(await createUser());
+    const res = await call("/api/users", { method: "PUT", token: me.accessToken, body: { phone_number: "12345" } });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as ErrorBody).fields).toHaveProperty("phone_number");
+  });
+});
+
+describe("PUT /api/users/password", () => {
+  it("changes the password and signs the caller's other devices out", async () => {
+    const user = await createUser();
+    const here = await signIn(user);
+    const elsewhere = await signIn(user);
+    const res = await call("/api/users/password", { method: "PUT", token: here.accessToken, body: { currentPassword: user.password, newPassword: "a-changed-password" } });
+    expect(res.status).toBe(200);
+    expect((await call("/api/users/profile", { token: here.accessToken })).status).toBe(200);
+    expect((await call("/api/users/profile", { token: elsewhere.accessToken })).status).toBe(401);
+    expect((await login(user)).status).toBe(401);
+    expect((await login({ email: user.email, password: "a-changed-password" })).status).toBe(200);
+    await waitForMails(user.email, /password was changed/);
+  });
+
+  it("refuses a wrong current password (400, so the client does not log out) and a short new one", async () => {
+    const user = await createUser();
+    const me = await signIn(user);
+    const wrong = await call("/api/users/password", { method: "PUT", token: me.accessToken, body: { currentPassword: "not-my-password", newPassword: "a-changed-password" } });
+    expect(wrong.status).toBe(400);
+    expect(await wrong.json()).toEqual({ message: "The current password is incorrect.", code: "invalid_credentials", fields: { currentPassword: "The current password is incorrect." } });
+    const short = await call("/api/users/password", { method: "PUT", token: me.accessToken, body: { currentPassword: user.password, newPassword: "short" } });
+    expect(short.status).toBe(400);
+    expect(((await short.json()) as ErrorBody).fields?.newPassword).toBe("Password must be at least 10 characters.");
+    expect((await login(user)).status).toBe(200);
+  });
+});
+
+describe("DELETE /api/user", () => {
+  it("deletes the caller's account with the password; every session ends and the cookie is cleared", async () => {
+    const user = await createUser();
+    const here = await signIn(user);
+    const elsewhere = await signIn(user);
+    await addMember(user, await createGroup());
+    const res = await call("/api/user", { method: "DELETE", token: here.accessToken, body: { password: user.password } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("cache-control")).toBe("no-store");
+    expect(res.headers.getSetCookie()[0]).toMatch(new RegExp(`^${COOKIE}=; Path=/; Max-Age=0`));
+    expect(await userRow(user.id)).toBeUndefined();
+    expect(await db().$count(s.sessions, eq(s.sessions.userId, user.id))).toBe(0);
+    expect(await db().$count(s.memberships, eq(s.memberships.userId, user.id))).toBe(0);
+    for (const t of [here, elsewhere]) expect((await call("/api/users/profile", { token: t.accessToken })).status).toBe(401);
+    expect((await login(user)).status).toBe(401);
+  });
+
+  it("refuses a wrong or missing password", async () => {
+    const user = await createUser();
+    const me = await signIn(user);
+    const wrong = await call("/api/user", { method: "DELETE", token: me.accessToken, body: { password: "not-my-password" } });
+    expect(wrong.status).toBe(400);
+    expect(((await wrong.json()) as ErrorBody).code).toBe("invalid_credentials");
+    const missing = await call("/api/user", { method: "DELETE", token: me.accessToken, body: {} });
+    expect(missing.status).toBe(400);
+    expect(((await missing.json()) as ErrorBody).fields?.password).toBe("Please enter your password.");
+    expect(await userRow(user.id)).toBeDefined();
+  });
+
+  it("does not let the last admin delete their account", async () => {
+    const admin = await createUser({ role: "admin" });
+    await onlyAdmins(admin.id);
+    const me = await signIn(admin);
+    const res = await call("/api/user", { method: "DELETE", token: me.accessToken, body: { password: admin.password } });
+    expect(res.status).toBe(409);
+    expect(((await res.json()) as ErrorBody).code).toBe("last_admin");
+    expect(await userRow(admin.id)).toBeDefined();
+  });
+});
+
+describe("GET /api/users (admins)", () => {
+  it("pages through users, newest first, with the total", async () => {
+    const admin = await signIn(await createUser({ role: "admin" }));
+    const tag = unique("page");
+    for (let i = 0; i < 5; i++) await createUser({ name: `${tag} person ${i}`, createdAt: new Date(Date.UTC(2026, 0, 1 + i)) });
+    const res = await call(`/api/users?search=${tag}&page=2&pageSize=2`, { token: admin.accessToken });
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { users: { name: string; email: string }[]; total: number; page: number; pageSize: number };
+    expect(body.total).toBe(5);
+    expect(body.page).toBe(2);
+    expect(body.pageSize).toBe(2);
+    expect(body.users.map((u) => u.name)).toEqual([`${tag} person 2`, `${tag} person 1`]);
+    expect(Object.keys(body.users[0]!).sort()).toEqual(["_id", "country", "createdAt", "email", "emailVerified", "name", "phone_number", "role", "slug"]);
+  });
+
+  it("searches names and e-mails case-insensitively and filters by role", async () => {
+    const admin = await signIn(await createUser({ role: "admin" }));
+    const tag = unique("find");
+    const byName = await createUser({ name: `Zeinab ${tag.toUpperCase()}` });
+    const byEmail = await createUser({ email: `${tag}@school.example` });
+    const instructor = await createUser({ role: "instructor", name: `Teacher ${tag}` });
+    const found = async (q: string) =>
+      ((await (await call(`/api/users?${q}`, { token: admin.accessToken })).json()) as { users: { _id: string }[] }).users.map((u) => u._id).sort();
+    expect(await found(`search=${tag}`)).toEqual([byName.id, byEmail.id, instructor.id].sort());
+    expect(await found(`search=${tag}&role=instructor`)).toEqual([instructor.id]);
+  });
+
+  it("treats % and _ in the search as plain characters", async () => {
+    const admin = await signIn(await createUser({ role: "admin" }));
+    const res = await call(`/api/users?search=${encodeURIComponent("%")}`, { token: admin.accessToken });
+    expect(((await res.json()) as { total: number }).total).toBe(0);
+  });
+
+  it.each([["pageSize=0"], ["pageSize=101"], ["page=0"], ["role=owner"]])("refuses the query %s with 400", async (q) => {
+    const admin = await signIn(await createUser({ role: "admin" }));
+    expect((await call(`/api/users?${q}`, { token: admin.accessToken })).status).toBe(400);
+  });
+
+  it("is for admins only", async () => {
+    for (const role of ["user", "instructor"] as const) {
+      const me = await signIn(await createUser({ role }));
+      const res = await call("/api/users", { token: me.accessToken });
+      expect(res.status).toBe(403);
+      expect(((await res.json()) as ErrorBody).code).toBe("forbidden");
+    }
+    expect((await call("/api/users")).status).toBe(401);
+  });
+});
+
+describe("DELETE /api/users (admins)", () => {
+  it("deletes a user given as userId in the body, as ?id= or by slug; their sessions end", async () => {
+    const admin = await signIn(await createUser({ role: "admin" }));
+    const a = await signIn(await createUser());
+    const b = await createUser();
+    const c = await createUser();
+    expect((await call("/api/users", { method: "DELETE", token: admin.accessToken, body: { userId: a.user.id } })).status).toBe(200);
+    expect((await call(`/api/users?id=${b.id}`, { method: "DELETE", token: admin.accessToken })).status).toBe(200);
+    const res = await call("/api/users", { method: "DELETE", token: admin.accessToken, body: { userId: c.slug } });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ message: "The user was deleted." });
+    for (const u of [a.user, b, c]) expect(await userRow(u.id)).toBeUndefined();
+    expect((await call("/api/users/profile", { token: a.accessToken })).status).toBe(401);
+  });
+
+  it("answers 404 for an unknown user and 400 when none is given", async () => {
+    const admin = await signIn(await createUser({ role: "admin" }));
+    expect((await call("/api/users", { method: "DELETE", token: admin.accessToken, body: { userId: "no-such-user" } })).status).toBe(404);
+    const none = await call("/api/users", { method: "DELETE", token: admin.accessToken });
+    expect(none.status).toBe(400);
+    expect(((await none.json()) as ErrorBody).code).toBe("validation_failed");
+  });
+
+  it("keeps the last admin", async () => {
+    const admin = await createUser({ role: "admin" });
+    await onlyAdmins(admin.id);
+    const me = await signIn(admin);
+    const res = await call("/api/users", { method: "DELETE", token: me.accessToken, body: { userId: admin.id } });
+    expect(res.status).toBe(409);
+    expect(((await res.json()) as ErrorBody).code).toBe("last_admin");
+  });
+
+  it("lets one of two admins delete the other, but never both at once", async () => {
+    const x = await createUser({ role: "admin" });
+    const y = await createUser({ role: "admin" });
+    await onlyAdmins(x.id, y.id);
+    const [sx, sy] = await Promise.all([signIn(x), signIn(y)]);
+    const results = await Promise.all([
+      call("/api/users", { method: "DELETE", token: sx.accessToken, body: { userId: y.id } }),
+      call("/api/users", { method: "DELETE", token: sy.accessToken, body: { userId: x.id } }),
+    ]);
+    expect(results.filter((r) => r.status === 200)).toHaveLength(1);
+    expect(await db().$count(s.users, eq(s.users.role, "admin"))).toBe(1);
+  });
+});
+
+describe("PUT /api/users/{id}/role (admins)", () => {
+  it("changes a role, effective on the user's very next request", async () => {
+    const admin = await signIn(await createUser({ role: "admin" }));
+    const target = await signIn(await createUser());
+    expect((await call("/api/users", { token: target.accessToken })).status).toBe(403);
+    const res = await call(`/api/users/${target.user.slug}/role`, { method: "PUT", token: admin.accessToken, body: { role: "admin" } });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ _id: target.user.id, role: "admin" });
+    expect((await call("/api/users", { token: target.accessToken })).status).toBe(200);
+
+    expect((await call(`/api/users/${target.user.id}/role`, { method: "PUT", token: admin.accessToken, body: { role: "user" } })).status).toBe(200);
+    expect((await call("/api/users", { token: target.accessToken })).status).toBe(403);
+  });
+
+  it("refuses an unknown role (400) and an unknown user (404)", async () => {
+    const admin = await signIn(await createUser({ role: "admin" }));
+    const target = await createUser();
+    const bad = await call(`/api/users/${target.id}/role`, { method: "PUT", token: admin.accessToken, body: { role: "superuser" } });
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as ErrorBody).fields?.role).toBe("Choose admin, instructor or user.");
+    expect((await call("/api/users/no-such-user/role", { method: "PUT", token: admin.accessToken, body: { role: "user" } })).status).toBe(404);
+  });
+
+  it("does not let the last admin demote themselves; with a second admin it works", async () => {
+    const admin = await createUser({ role: "admin" });
+    await onlyAdmins(admin.id);
+    const me = await signIn(admin);
+    const res = await call(`/api/users/${admin.id}/role`, { method: "PUT", token: me.accessToken, body: { role: "instructor" } });
+    expect(res.status).toBe(409);
+    expect(((await res.json()) as ErrorBody).code).toBe("last_admin");
+    expect((await userRow(admin.id))!.role).toBe("admin");
+
+    const other = await createUser({ role: "admin" });
+    expect((await call(`/api/users/${admin.id}/role`, { method: "PUT", token: me.accessToken, body: { role: "instructor" } })).status).toBe(200);
+    expect(await db().$count(s.users, eq(s.users.role, "admin"))).toBe(1);
+    expect((await userRow(other.id))!.role).toBe("admin");
+    // The demoted admin lost admin rights at once.
+    expect((await call("/api/users", { token: me.accessToken })).status).toBe(403);
+  });
+
+  it("is for admins only", async () => {
+    const target = await createUser();
+    const instructor = await signIn(await createUser({ role: "instructor" }));
+    expect((await call(`/api/users/${target.id}/role`, { method: "PUT", token: instructor.accessToken, body: { role: "admin" } })).status).toBe(403);
+    expect((await userRow(target.id))!.role).toBe("user");
+  });
+});
+
