@@ -1,0 +1,186 @@
+/**
+ * The access matrix: every API route the Hono app registers, with the status each kind of caller gets.
+ * A route added without a row here fails the first test, so nobody ships an endpoint whose access was never
+ * decided. Each row builds a fresh world (two groups, each with an approved student and its instructor, and an
+ * admin) and sends one realistic request per actor; the caller's own ids, cookies and passwords are used where
+ * the route acts on the caller.
+ *
+ * "OtherGroup" actors are a student and an instructor of a different group than the one the request is about.
+ */
+import { describe, expect, it } from "vitest";
+import { api } from "../../worker/api";
+import { issueCode } from "../../worker/services/codes";
+import { addMember, call, createGroup, createUser, DEFAULT_PASSWORD, signIn, type SignedIn } from "./factories";
+import { serviceContext, unique } from "./helpers";
+
+const ACTORS = ["anonymous", "student", "studentOtherGroup", "instructor", "instructorOtherGroup", "admin"] as const;
+type Actor = (typeof ACTORS)[number];
+type SignedInActor = Exclude<Actor, "anonymous">;
+type Statuses = Record<Actor, number>;
+
+interface World {
+  group: Awaited<ReturnType<typeof createGroup>>;
+  otherGroup: Awaited<ReturnType<typeof createGroup>>;
+  as: Record<SignedInActor, SignedIn>;
+}
+
+interface Req {
+  path: string;
+  method?: string;
+  body?: unknown;
+  /** Send the actor's refresh cookie too (endpoints that work from the cookie). */
+  cookie?: boolean;
+}
+
+interface Row {
+  /** Builds the request an actor sends (may create data first). */
+  request: (w: World, actor: Actor) => Req | Promise<Req>;
+  expect: Statuses;
+}
+
+const all = (status: number): Statuses => ({ anonymous: status, student: status, studentOtherGroup: status, instructor: status, instructorOtherGroup: status, admin: status });
+const signedIn = (status: number): Statuses => ({ ...all(status), anonymous: 401 });
+const adminOnly = (status: number): Statuses => ({ ...all(403), anonymous: 401, admin: status });
+
+async function world(): Promise<World> {
+  const [instructor, instructorOtherGroup, student, studentOtherGroup, admin] = await Promise.all([
+    createUser({ role: "instructor" }),
+    createUser({ role: "instructor" }),
+    createUser(),
+    createUser(),
+    createUser({ role: "admin" }),
+  ]);
+  const group = await createGroup({ instructorId: instructor.id });
+  const otherGroup = await createGroup({ instructorId: instructorOtherGroup.id });
+  await addMember(student, group, "approved");
+  await addMember(studentOtherGroup, otherGroup, "approved");
+  const [a, b, c, d, e] = await Promise.all([student, studentOtherGroup, instructor, instructorOtherGroup, admin].map((u) => signIn(u)));
+  return { group, otherGroup, as: { student: a!, studentOtherGroup: b!, instructor: c!, instructorOtherGroup: d!, admin: e! } };
+}
+
+const email = () => `${unique("m")}@test.example`;
+
+/** A fresh user with a live one-time code, for the verify and reset rows. */
+async function userWithCode(purpose: "verify-email" | "reset-password") {
+  const user = await createUser({ verified: purpose === "reset-password" });
+  const { ctx } = serviceContext();
+  return { user, code: await issueCode(ctx, user.id, purpose) };
+}
+
+const MATRIX: Record<string, Row> = {
+  // Foundation: public reads and the contact form.
+  "GET /api/health": { request: () => ({ path: "/api/health" }), expect: all(200) },
+  "GET /api/groups": { request: () => ({ path: "/api/groups" }), expect: all(200) },
+  "GET /api/groups/:id": { request: (w) => ({ path: `/api/groups/${w.group.slug}` }), expect: all(200) },
+  "GET /api/feedback": { request: () => ({ path: "/api/feedback" }), expect: all(200) },
+  "POST /api/contact": { request: () => ({ path: "/api/contact", body: { name: "Visitor", email: email(), message: "Hello" } }), expect: all(201) },
+  "GET /api/openapi.json": { request: () => ({ path: "/api/openapi.json" }), expect: all(200) },
+  "GET /api/docs": { request: () => ({ path: "/api/docs" }), expect: all(200) },
+  // Development helpers: open in development (these tests), 404 in production (foundation-dev.test.ts).
+  "GET /api/dev/mailbox": { request: () => ({ path: `/api/dev/mailbox?to=${email()}` }), expect: all(200) },
+  "POST /api/dev/seed": { request: () => ({ path: "/api/dev/seed", method: "POST" }), expect: all(200) },
+
+  // Signing up and in: public by nature.
+  "POST /api/users/register": {
+    request: () => ({ path: "/api/users/register", body: { name: "New Person", email: email(), password: DEFAULT_PASSWORD, phone_number: "+201001234567" } }),
+    expect: all(201),
+  },
+  "POST /api/users/verify-email": {
+    request: async () => {
+      const { user, code } = await userWithCode("verify-email");
+      return { path: "/api/users/verify-email", body: { email: user.email, code } };
+    },
+    expect: all(200),
+  },
+  "POST /api/users/resend-verification": { request: () => ({ path: "/api/users/resend-verification", body: { email: email() } }), expect: all(200) },
+  "POST /api/users/login": {
+    request: async () => {
+      const user = await createUser();
+      return { path: "/api/users/login", body: { email: user.email, password: user.password } };
+    },
+    expect: all(200),
+  },
+  "POST /api/users/refresh-token": { request: () => ({ path: "/api/users/refresh-token", method: "POST", cookie: true }), expect: signedIn(200) },
+  "POST /api/users/logout": { request: () => ({ path: "/api/users/logout", method: "POST", cookie: true }), expect: all(200) },
+  "POST /api/users/forgot-password": { request: () => ({ path: "/api/users/forgot-password", body: { email: email() } }), expect: all(200) },
+  "POST /api/users/reset-password": {
+    request: async () => {
+      const { user, code } = await userWithCode("reset-password");
+      return { path: "/api/users/reset-password", body: { email: user.email, resetCode: code, newPassword: "another-password-1" } };
+    },
+    expect: all(200),
+  },
+  // Google credentials are not configured in the test env (google.test.ts configures them).
+  "GET /api/users/google": { request: () => ({ path: "/api/users/google" }), expect: all(404) },
+  "GET /api/users/google/callback": { request: () => ({ path: "/api/users/google/callback?code=c&state=s" }), expect: all(404) },
+
+  // One's own account.
+  "GET /api/users/profile": { request: () => ({ path: "/api/users/profile" }), expect: signedIn(200) },
+  "PUT /api/users": { request: () => ({ path: "/api/users", method: "PUT", body: { name: "Renamed" } }), expect: signedIn(200) },
+  "PUT /api/users/password": {
+    request: () => ({ path: "/api/users/password", method: "PUT", body: { currentPassword: DEFAULT_PASSWORD, newPassword: "a-changed-password" } }),
+    expect: signedIn(200),
+  },
+  "GET /api/users/sessions": { request: () => ({ path: "/api/users/sessions" }), expect: signedIn(200) },
+  "DELETE /api/users/sessions/:id": {
+    request: async (w, actor) => {
+      const own = actor === "anonymous" ? w.as.student : await signIn(w.as[actor].user);
+      return { path: `/api/users/sessions/${own.sessionId}`, method: "DELETE" };
+    },
+    expect: signedIn(200),
+  },
+  "DELETE /api/user": {
+    request: async (_w, actor) => {
+      // Another admin exists, so the acting admin is never the last one.
+      if (actor === "admin") await createUser({ role: "admin" });
+      return { path: "/api/user", method: "DELETE", body: { password: DEFAULT_PASSWORD } };
+    },
+    expect: signedIn(200),
+  },
+
+  // Admins' user management.
+  "GET /api/users": { request: () => ({ path: "/api/users?page=1&pageSize=5" }), expect: adminOnly(200) },
+  "DELETE /api/users": { request: async () => ({ path: "/api/users", method: "DELETE", body: { userId: (await createUser()).id } }), expect: adminOnly(200) },
+  "PUT /api/users/:id/role": {
+    request: async () => ({ path: `/api/users/${(await createUser()).id}/role`, method: "PUT", body: { role: "instructor" } }),
+    expect: adminOnly(200),
+  },
+
+  // Realtime: the group's room is for its members, its instructor and admins.
+  "POST /api/realtime/ticket": {
+    request: (w) => ({ path: "/api/realtime/ticket", body: { party: "group-room", room: w.group.id } }),
+    expect: { anonymous: 401, student: 200, studentOtherGroup: 403, instructor: 200, instructorOtherGroup: 403, admin: 200 },
+  },
+};
+
+function registeredRoutes(): string[] {
+  const keys = api.routes.filter((r) => r.method !== "ALL").map((r) => `${r.method} ${r.path}`);
+  return [...new Set(keys)].sort();
+}
+
+describe("access matrix", () => {
+  it("has a row for every registered API route, and none for routes that do not exist", () => {
+    const routes = registeredRoutes();
+    expect(routes.length).toBeGreaterThan(20);
+    expect(routes.filter((r) => !(r in MATRIX)), "routes without a row in MATRIX").toEqual([]);
+    expect(Object.keys(MATRIX).filter((r) => !routes.includes(r)), "rows for routes that are not registered").toEqual([]);
+  });
+
+  it.each(Object.entries(MATRIX))("%s", async (_route, row) => {
+    const w = await world();
+    const actual = {} as Statuses;
+    for (const actor of ACTORS) {
+      const req = await row.request(w, actor);
+      const me = actor === "anonymous" ? null : w.as[actor];
+      const res = await call(req.path, {
+        method: req.method,
+        body: req.body,
+        token: me?.accessToken,
+        cookie: req.cookie && me ? me.cookie : undefined,
+      });
+      actual[actor] = res.status;
+      await res.body?.cancel();
+    }
+    expect(actual).toEqual(row.expect);
+  });
+});
