@@ -145,6 +145,7 @@ describe("GET /api/users (admins)", () => {
     for (let i = 0; i < 5; i++) await createUser({ name: `${tag} person ${i}`, createdAt: new Date(Date.UTC(2026, 0, 1 + i)) });
     const res = await call(`/api/users?search=${tag}&page=2&pageSize=2`, { token: admin.accessToken });
     expect(res.status).toBe(200);
+    expect(res.headers.get("cache-control")).toBe("no-store");
     const body = (await res.json()) as { users: { name: string; email: string }[]; total: number; page: number; pageSize: number };
     expect(body.total).toBe(5);
     expect(body.page).toBe(2);
