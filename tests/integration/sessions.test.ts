@@ -104,6 +104,18 @@ describe("POST /api/users/refresh-token", () => {
     expect((await profile(accessToken)).status).toBe(401);
   });
 
+  it("forgets rotated tokens older than the cookie's lifetime", async () => {
+    const me = await signIn(await createUser());
+    const first = await refreshWith(me.cookie);
+    const rotations = () => db().select().from(s.sessionRotations).where(eq(s.sessionRotations.sessionId, me.sessionId));
+    expect(await rotations()).toHaveLength(1);
+    await db().update(s.sessionRotations).set({ rotatedAt: new Date(Date.now() - 31 * 24 * 3600_000) }).where(eq(s.sessionRotations.sessionId, me.sessionId));
+    expect((await refreshWith(`${COOKIE}=${refreshTokenSet(first)}`)).status).toBe(200);
+    const left = await rotations();
+    expect(left).toHaveLength(1);
+    expect(left[0]!.rotatedAt.getTime()).toBeGreaterThan(Date.now() - 60_000);
+  });
+
   it("lets only one of two parallel refreshes with the same token win", async () => {
     const me = await signIn(await createUser());
     const results = await Promise.all([refreshWith(me.cookie), refreshWith(me.cookie), refreshWith(me.cookie)]);

@@ -8,7 +8,7 @@
  * - A refresh rotates the token atomically and keeps the old hash in `session_rotations`; presenting a rotated
  *   token again means it was copied, so that session is revoked.
  */
-import { and, desc, eq, gt, isNull, ne, sql } from "drizzle-orm";
+import { and, desc, eq, gt, inArray, isNull, lt, ne, sql } from "drizzle-orm";
 import { sessionRotations, sessions, users, type Role } from "../../db/schema";
 import { clearRefreshCookie, refreshCookie, SESSION_TTL_SECONDS, type ClientInfo } from "../auth/cookies";
 import { accessTokenFromHeader, hashToken, newRefreshToken, signAccessToken, verifyAccessToken } from "../auth/tokens";
@@ -97,7 +97,7 @@ export async function viewerFromRefreshToken(ctx: ServiceContext, token: string 
 
 /**
  * Exchanges a refresh token for a new access token and a new refresh token (POST /api/users/refresh-token).
- * The rotation, the record of the old hash and the read of the user's current role run as one batch
+ * The record of the old hash, the rotation and the read of the user's current role run as one batch
  * (one transaction), so two requests with the same token cannot both succeed.
  */
 export async function refresh(
@@ -110,7 +110,8 @@ export async function refresh(
   const next = newRefreshToken();
   const newHash = await hashToken(next);
   const now = Date.now();
-  const [, , [current]] = await ctx.db.batch([
+  const presented = and(eq(sessions.refreshTokenHash, oldHash), live(now));
+  const [, , , [current]] = await ctx.db.batch([
     ctx.db.insert(sessionRotations).select(
       ctx.db
         .select({
@@ -119,14 +120,18 @@ export async function refresh(
           rotatedAt: sql<Date>`${now}`.as("rotated_at"),
         })
         .from(sessions)
-        .where(and(eq(sessions.refreshTokenHash, oldHash), live(now))),
+        .where(presented),
     ),
+    // A rotated token older than a cookie's lifetime cannot come from a browser any more: forget it.
+    ctx.db
+      .delete(sessionRotations)
+      .where(and(lt(sessionRotations.rotatedAt, new Date(now - SESSION_TTL_MS)), inArray(sessionRotations.sessionId, ctx.db.select({ id: sessions.id }).from(sessions).where(presented)))),
     ctx.db
       .update(sessions)
       .set({ refreshTokenHash: newHash, lastUsedAt: new Date(now), expiresAt: new Date(now + SESSION_TTL_MS) })
-      .where(and(eq(sessions.refreshTokenHash, oldHash), live(now))),
+      .where(presented),
+    // Distinct column names only: D1 batches return rows as objects, where two "id" columns would collide.
     ctx.db
-      // Distinct column names only: D1 batches return rows as objects, where two "id" columns would collide.
       .select({ sessionId: sessions.id, userId: sessions.userId, role: users.role })
       .from(sessions)
       .innerJoin(users, eq(users.id, sessions.userId))
