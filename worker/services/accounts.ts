@@ -6,7 +6,7 @@
  * "forgot password" answer the same words in the same time for every address (the e-mail work happens in the
  * background), and a failed login costs one password hash whether or not the address is known.
  */
-import { and, eq, isNull, sql } from "drizzle-orm";
+import { and, eq, isNull, or, sql } from "drizzle-orm";
 import type { EmailOnlyInput, LoginInput, RegisterInput, ResetPasswordInput, VerifyEmailInput } from "../../app/lib/schemas";
 import { users, type Role } from "../../db/schema";
 import type { ClientInfo } from "../auth/cookies";
@@ -60,7 +60,7 @@ export async function insertUser(ctx: ServiceContext, values: NewUser): Promise<
     const [taken] = await ctx.db
       .select({ id: users.id })
       .from(users)
-      .where(values.googleSub ? sql`${users.email} = ${values.email} OR ${users.googleSub} = ${values.googleSub}` : eq(users.email, values.email))
+      .where(or(eq(users.email, values.email), values.googleSub ? eq(users.googleSub, values.googleSub) : undefined))
       .limit(1);
     if (taken) return null;
   }
