@@ -10,13 +10,16 @@ import {
   type ShouldRevalidateFunction,
 } from "@remix-run/react";
 import type { ReactNode } from "react";
-import { GeneralErrorBoundary } from "./components/error-boundary";
+import interLatinUrl from "@fontsource-variable/inter/files/inter-latin-wght-normal.woff2?url";
+import { GeneralErrorBoundary, useClearReloadMarker } from "./components/error-boundary";
 import { detectLang, dirOf, type Lang } from "./i18n/config";
 import { dictionary } from "./i18n/index.server";
 import { useNonce } from "./lib/nonce";
 import stylesUrl from "./styles/app.css?url";
 
 export const links: LinksFunction = () => [
+  // The Latin face is needed on every page (English text, numbers, code), so it is fetched early.
+  { rel: "preload", href: interLatinUrl, as: "font", type: "font/woff2", crossOrigin: "anonymous" },
   { rel: "stylesheet", href: stylesUrl },
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
 ];
@@ -73,6 +76,7 @@ function NavigationProgress() {
 }
 
 export default function App() {
+  useClearReloadMarker();
   return (
     <>
       <NavigationProgress />
