@@ -1,0 +1,142 @@
+import { Await, Link } from "@remix-run/react";
+import { Suspense } from "react";
+import { useSite } from "~/hooks/use-site";
+import { askAboutCourseHref, startDateLabel } from "~/lib/course-links";
+import { useT } from "~/lib/i18n";
+import type { GroupDto } from "../../worker/services/groups";
+import { ArrowIcon, BookIcon, CalendarIcon, ChatIcon, UserIcon } from "./icons";
+import { LoadingState } from "./spinner";
+
+/** The fields a catalogue card needs (a subset of the API's group). */
+export type CatalogueCourse = Pick<GroupDto, "_id" | "title" | "slug" | "imageCourse" | "start_date" | "instructorName">;
+
+/**
+ * The course catalogue (anchor `courses`, heading 'Available Courses'): streams the list, shows a spinner
+ * with "Loading..." until it arrives, and the empty state for an empty, non-array or failed list.
+ */
+export function CourseCatalogue({ courses, headingLevel = 2 }: { courses: Promise<unknown> | unknown; headingLevel?: 1 | 2 }) {
+  const { t } = useT();
+  const Heading = headingLevel === 1 ? "h1" : "h2";
+  return (
+    <section id="courses" className="section catalogue" aria-labelledby="courses-title">
+      <div className="container">
+        <header className="section-header">
+          <Heading id="courses-title" className="section-title">{t("courses.title")}</Heading>
+          <p className="section-subtitle">{t("courses.subtitle")}</p>
+        </header>
+        <Suspense fallback={<CatalogueLoading />}>
+          <Await resolve={courses} errorElement={<CatalogueEmpty />}>
+            {(list) => (Array.isArray(list) && list.length > 0 ? <CourseGrid courses={list as CatalogueCourse[]} /> : <CatalogueEmpty />)}
+          </Await>
+        </Suspense>
+      </div>
+    </section>
+  );
+}
+
+function CatalogueLoading() {
+  return (
+    <div className="catalogue-loading">
+      <LoadingState />
+      <div className="card-grid" aria-hidden="true">
+        {[0, 1, 2].map((i) => (
+          <div key={i} className="card course-card skeleton-card">
+            <div className="skeleton skeleton-media" />
+            <div className="course-card-body">
+              <div className="skeleton skeleton-line short" />
+              <div className="skeleton skeleton-line" />
+              <div className="skeleton skeleton-line medium" />
+            </div>
+          </div>
+        ))}
+      </div>
+    </div>
+  );
+}
+
+function CatalogueEmpty() {
+  const { t } = useT();
+  return (
+    <div className="empty-state">
+      <span className="empty-icon" aria-hidden="true">
+        <BookIcon />
+      </span>
+      <p className="empty-title">{t("courses.empty.title")}</p>
+      <p>{t("courses.empty.body")}</p>
+      <Link to="/contact" className="btn btn-outline">
+        {t("nav.contact")}
+      </Link>
+    </div>
+  );
+}
+
+function CourseGrid({ courses }: { courses: CatalogueCourse[] }) {
+  return (
+    <ul className="card-grid" role="list">
+      {courses.map((c) => (
+        <li key={c._id}>
+          <CourseCard course={c} />
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+export function CourseCard({ course }: { course: CatalogueCourse }) {
+  const { t } = useT();
+  const site = useSite();
+  const start = startDateLabel(course.start_date);
+  const titleId = `course-${course._id}-title`;
+  return (
+    <article className="card course-card" aria-labelledby={titleId}>
+      <div className="course-card-media">
+        {course.imageCourse ? (
+          <img src={course.imageCourse} alt={t("courses.imageAlt", { title: course.title })} width={640} height={360} loading="lazy" decoding="async" />
+        ) : (
+          <div className="course-card-placeholder" aria-hidden="true">
+            <BookIcon />
+          </div>
+        )}
+      </div>
+      <div className="course-card-body">
+        <p className="course-date">
+          <CalendarIcon />
+          {start ? (
+            <>
+              <span className="visually-hidden">{t("courses.startDate")} </span>
+              <time dateTime={start} data-testid="course-start">{start}</time>
+            </>
+          ) : (
+            <span data-testid="course-start">{t("courses.comingSoon")}</span>
+          )}
+        </p>
+        <h3 id={titleId} className="course-title">
+          {course.title}
+        </h3>
+        <p className="course-instructor">
+          <UserIcon />
+          <span>
+            {t("courses.instructor")}
+            {course.instructorName}
+          </span>
+        </p>
+        <div className="course-card-actions">
+          <Link to={`/content/${course.slug}`} className="btn btn-primary" prefetch="intent">
+            {t("courses.viewDetails")}
+            <ArrowIcon />
+          </Link>
+          <a
+            href={askAboutCourseHref(site.whatsappNumber, course.title, t)}
+            target="_blank"
+            rel="noopener noreferrer"
+            className="btn btn-outline"
+          >
+            <ChatIcon />
+            {t("courses.ask")}
+            <span className="visually-hidden"> {t("common.newTab")}</span>
+          </a>
+        </div>
+      </div>
+    </article>
+  );
+}

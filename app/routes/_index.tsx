@@ -1,3 +1,0 @@
-export default function Index() {
-  return <h1>Cohort</h1>;
-}

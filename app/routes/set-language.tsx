@@ -1,0 +1,31 @@
+import type { ActionFunctionArgs } from "@remix-run/cloudflare";
+import { redirect } from "@remix-run/server-runtime";
+import { isLang, LANG_COOKIE } from "~/i18n/config";
+
+const ONE_YEAR_SECONDS = 31_536_000;
+
+/**
+ * Only a path on this site: one leading "/" (not "//host" or "/\host", which browsers treat as another
+ * origin) and no control characters. Anything else goes home.
+ */
+export function safeRedirectPath(to: unknown): string {
+  if (typeof to !== "string" || !to.startsWith("/") || to.startsWith("//") || to.startsWith("/\\")) return "/";
+  if (/[\u0000-\u001f\u007f]/.test(to)) return "/";
+  return to;
+}
+
+/** The language switcher's target: stores the choice in the `lang` cookie and returns to the page. */
+export async function action({ request }: ActionFunctionArgs) {
+  const form = await request.formData();
+  const lang = form.get("lang");
+  const to = safeRedirectPath(form.get("redirectTo"));
+  if (!isLang(lang)) return redirect(to);
+  return redirect(to, {
+    headers: { "Set-Cookie": `${LANG_COOKIE}=${lang}; Path=/; Max-Age=${ONE_YEAR_SECONDS}; SameSite=Lax` },
+  });
+}
+
+/** A GET (someone typed the address) just goes home. */
+export function loader() {
+  return redirect("/");
+}
