@@ -1,0 +1,71 @@
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { baseURL, useBrowser } from "./browser";
+
+/**
+ * Chromium reports a document answered with 404 as a console error ("Failed to load resource"). That one
+ * is the point of these tests; every other console error still fails them.
+ */
+function allowNotFoundDocument(page: Page): string[] {
+  const problems: string[] = [];
+  page.removeAllListeners("console");
+  page.on("console", (msg) => {
+    if (msg.type() !== "error") return;
+    if (/status of 404/.test(msg.text()) && msg.location().url === page.url()) return;
+    problems.push(msg.text());
+  });
+  return problems;
+}
+
+describe("unknown pages and the dev mailbox", () => {
+  const newPage = useBrowser();
+
+  it("answers an unknown path with a 404 page inside the public layout", async () => {
+    const page = await newPage();
+    const problems = allowNotFoundDocument(page);
+    const res = await page.goto("/no/such/page");
+    expect(res?.status()).toBe(404);
+    expect(await page.locator("h1").textContent()).toBe("Page not found");
+    expect(await page.locator(".error-code").textContent()).toBe("404");
+    expect(await page.locator("header.site-header").count()).toBe(1);
+    expect(await page.locator("footer.site-footer").count()).toBe(1);
+    expect(await page.title()).toBe("Page not found | Cohort");
+    await page.getByRole("link", { name: "Back to the home page" }).click();
+    await page.waitForURL(`${baseURL()}/`);
+    expect(problems).toEqual([]);
+  });
+
+  it("answers 404 for an unknown course, a draft course and an unknown part", async () => {
+    for (const path of ["/content/no-such-course", "/content/devops-foundations", "/content/frontend-react/course/no-such-part"]) {
+      const res = await fetch(`${baseURL()}${path}`);
+      expect(res.status, path).toBe(404);
+      expect(await res.text()).toContain("Page not found");
+    }
+    const page = await newPage();
+    const problems = allowNotFoundDocument(page);
+    const res = await page.goto("/content/no-such-course");
+    expect(res?.status()).toBe(404);
+    expect(await page.locator("h1").textContent()).toBe("Page not found");
+    expect(problems).toEqual([]);
+  });
+
+  it("shows the development mailbox with its recipient filter", async () => {
+    const page = await newPage();
+    const res = await page.goto("/dev/mailbox");
+    expect(res?.status()).toBe(200);
+    expect(await page.locator("h1").textContent()).toBe("Development mailbox");
+    const count = Number((await page.locator(".mailbox-count").textContent())?.replace(/\D+/g, ""));
+    if (count === 0) {
+      expect(await page.locator(".empty-title").textContent()).toBe("No e-mails yet.");
+    } else {
+      expect(await page.locator(".mail-card").count()).toBe(count);
+    }
+
+    await page.getByRole("textbox", { name: "Recipient" }).fill("nobody-here@example.com");
+    await page.getByRole("button", { name: "Show" }).click();
+    await page.waitForURL("**/dev/mailbox?to=nobody-here%40example.com");
+    await page.locator(".empty-title").waitFor();
+    expect(await page.locator(".mailbox-count").textContent()).toBe("E-mails: 0");
+    expect(await page.getByRole("textbox", { name: "Recipient" }).inputValue()).toBe("nobody-here@example.com");
+  });
+});

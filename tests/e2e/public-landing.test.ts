@@ -1,0 +1,119 @@
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { baseURL, useBrowser } from "./browser";
+
+/** The public feedback list as the API serves it (the same service the landing loader calls). */
+async function publicFeedbackCount(): Promise<number> {
+  const res = await fetch(`${baseURL()}/api/feedback`);
+  const list = (await res.json()) as unknown[];
+  return list.length;
+}
+
+const scrollTo = (page: Page, y: number) => page.evaluate((top) => window.scrollTo({ top, behavior: "instant" }), y);
+
+describe("landing page", () => {
+  const newPage = useBrowser();
+
+  it("shows the hero, the four benefits and every landing section, with a translated title", async () => {
+    const page = await newPage();
+    const res = await page.goto("/");
+    expect(res?.status()).toBe(200);
+    expect(await page.title()).toContain("Cohort");
+    expect(await page.locator("h1").count()).toBe(1);
+    expect(await page.locator("h1").textContent()).toBe("Master programming and build modern websites");
+    const heroBg = await page.locator(".hero-bg").evaluate((el) => getComputedStyle(el).backgroundImage);
+    expect(heroBg).toContain("/images/bg.webp");
+
+    const benefits = await page.locator("#why h3").allTextContents();
+    expect(benefits).toEqual([
+      "Real-world projects",
+      "Integrating AI into your work",
+      "Collaborating with other tracks",
+      "Full coverage of all tech tracks",
+    ]);
+    expect(await page.locator("#how .step").count()).toBe(4);
+    expect(await page.locator("#courses h2").textContent()).toBe("Available Courses");
+    expect(await page.locator("#feedback h2").textContent()).toBe("Student Feedback");
+    expect(await page.locator("#faq details").count()).toBe(4);
+
+    const faq = page.locator("#faq details").first();
+    expect(await faq.evaluate((d) => (d as HTMLDetailsElement).open)).toBe(false);
+    await faq.locator("summary").click();
+    expect(await faq.evaluate((d) => (d as HTMLDetailsElement).open)).toBe(true);
+
+    expect(await page.locator("header.site-header a[href='/auth/login']").textContent()).toBe("Log In");
+    expect(await page.locator("footer a[href='mailto:hello@cohort.example']").count()).toBe(1);
+    expect(await page.locator("footer a[href='https://github.com/cohort']").getAttribute("target")).toBe("_blank");
+  });
+
+  it("'Book Now' jumps to the courses section of the same page", async () => {
+    const page = await newPage();
+    await page.goto("/");
+    const bookNow = page.getByRole("link", { name: "Book Now" });
+    expect(await bookNow.getAttribute("href")).toBe("#courses");
+    await bookNow.click();
+    await page.waitForFunction(() => location.hash === "#courses");
+    expect(new URL(page.url()).pathname).toBe("/");
+    await page.waitForFunction(() => {
+      const top = document.getElementById("courses")!.getBoundingClientRect().top;
+      return top >= -2 && top < window.innerHeight / 2;
+    });
+  });
+
+  it("shows the back-to-top button only after scrolling more than 500 px, and it goes back up", async () => {
+    const page = await newPage();
+    await page.goto("/");
+    const button = page.getByRole("button", { name: "Back to top" });
+    expect(await button.count()).toBe(0);
+
+    await scrollTo(page, 400);
+    await page.waitForTimeout(150);
+    expect(await button.count()).toBe(0);
+
+    await scrollTo(page, 900);
+    await button.waitFor({ state: "visible" });
+    await button.click();
+    await page.waitForFunction(() => window.scrollY === 0);
+    await button.waitFor({ state: "detached" });
+  });
+
+  it("pages through student feedback three cards at a time", async () => {
+    const total = await publicFeedbackCount();
+    expect(total).toBeGreaterThanOrEqual(5);
+    const page = await newPage();
+    await page.goto("/");
+    const section = page.locator("#feedback");
+    const previous = section.getByRole("button", { name: "Previous" });
+    const next = section.getByRole("button", { name: "Next" });
+    const counter = section.getByTestId("feedback-count");
+
+    await counter.waitFor();
+    expect(await counter.textContent()).toBe(`Showing 1-3 of ${total}`);
+    expect(await section.locator(".feedback-card").count()).toBe(3);
+    expect(await previous.isDisabled()).toBe(true);
+    expect(await next.isDisabled()).toBe(false);
+
+    const firstCard = section.locator(".feedback-card").first();
+    expect(await firstCard.locator(".stars").getAttribute("aria-label")).toMatch(/^Rated [0-5] out of 5$/);
+    expect(await firstCard.locator(".stars-value").textContent()).toMatch(/^[0-5]\/5$/);
+    // Group slugs are shown with spaces instead of hyphens.
+    expect(await section.locator(".feedback-group").allTextContents()).toContain("frontend react");
+
+    let from = 1;
+    while (!(await next.isDisabled())) {
+      await next.click();
+      from += 3;
+      const to = Math.min(from + 2, total);
+      expect(await counter.textContent()).toBe(`Showing ${from}-${to} of ${total}`);
+      expect(await section.locator(".feedback-card").count()).toBe(to - from + 1);
+    }
+    expect(from + 2).toBeGreaterThanOrEqual(total);
+    expect(await previous.isDisabled()).toBe(false);
+
+    await previous.click();
+    expect(await counter.textContent()).toBe(`Showing ${from - 3}-${from - 1} of ${total}`);
+    expect(await next.isDisabled()).toBe(false);
+
+    expect(await section.getByRole("link", { name: "Share Your Feedback" }).getAttribute("href")).toBe("/add-feedback");
+  });
+});
