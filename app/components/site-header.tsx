@@ -5,9 +5,10 @@ import { useT } from "~/lib/i18n";
 import { CloseIcon, LogoMark, MenuIcon } from "./icons";
 import { LanguageSwitcher } from "./language-switcher";
 
-const LINKS: { to: string; key: MessageKey; end?: boolean }[] = [
+/** `section`: other paths that belong to the link's part of the site (course pages belong to Courses). */
+const LINKS: { to: string; key: MessageKey; end?: boolean; section?: string }[] = [
   { to: "/", key: "nav.home", end: true },
-  { to: "/courses", key: "nav.courses" },
+  { to: "/courses", key: "nav.courses", section: "/content/" },
   { to: "/contact", key: "nav.contact" },
 ];
 
@@ -60,7 +61,12 @@ export function SiteHeader() {
             <ul className="nav-list">
               {LINKS.map((l) => (
                 <li key={l.to}>
-                  <NavLink to={l.to} end={l.end} className="nav-link" prefetch="intent">
+                  <NavLink
+                    to={l.to}
+                    end={l.end}
+                    prefetch="intent"
+                    className={l.section && location.pathname.startsWith(l.section) ? "nav-link nav-link-section" : "nav-link"}
+                  >
                     {t(l.key)}
                   </NavLink>
                 </li>

@@ -10,14 +10,17 @@ export interface Toast {
 
 const TOAST_MS = 6_000;
 
-/** A tiny toast queue: `show(kind, text)` adds one that disappears after a few seconds. */
+/**
+ * A tiny toast state: `show(kind, text)` replaces whatever is showing (an old failure must not linger
+ * next to a new success) and the toast leaves by itself after a few seconds.
+ */
 export function useToasts() {
   const [toasts, setToasts] = useState<Toast[]>([]);
   const nextId = useRef(1);
   const dismiss = useCallback((id: number) => setToasts((list) => list.filter((x) => x.id !== id)), []);
   const show = useCallback((kind: Toast["kind"], text: string) => {
     const id = nextId.current++;
-    setToasts((list) => [...list.slice(-2), { id, kind, text }]);
+    setToasts([{ id, kind, text }]);
   }, []);
   return { toasts, show, dismiss };
 }
