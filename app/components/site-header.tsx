@@ -12,6 +12,13 @@ const LINKS: { to: string; key: MessageKey; end?: boolean; section?: string }[] 
   { to: "/contact", key: "nav.contact" },
 ];
 
+/** Without JavaScript the menu button cannot work, so small screens show the links in the header instead. */
+const NO_SCRIPT_MENU = `@media (max-width: 54.99rem) {
+  .site-header-inner { flex-wrap: wrap; }
+  .menu-toggle { display: none; }
+  .site-menu { display: flex; position: static; inline-size: 100%; box-shadow: none; border: 0; padding: 0 0 1rem; }
+}`;
+
 /**
  * The public header: logo, main links, language switcher and Log In. Below 880 px the links fold into a
  * menu opened by a real button (aria-expanded); Escape closes it and returns focus to the button.
@@ -38,6 +45,9 @@ export function SiteHeader() {
 
   return (
     <header className="site-header" data-menu-open={open}>
+      <noscript>
+        <style>{NO_SCRIPT_MENU}</style>
+      </noscript>
       <div className="container site-header-inner">
         <Link to="/" className="brand" aria-label={t("app.name")}>
           <LogoMark size={34} />
