@@ -52,6 +52,8 @@ export async function signAccessToken(
  * unhandled rejection.
  */
 export function hasAlgorithm(token: string, alg: string): boolean {
+  // Same for a segment that is not valid base64url (a length of 4n+1 can never be): refuse it here.
+  if (!token.split(".").every((part) => /^[A-Za-z0-9_-]*$/.test(part) && part.length % 4 !== 1)) return false;
   try {
     return decodeProtectedHeader(token).alg === alg;
   } catch {
