@@ -47,4 +47,43 @@ export type ServerFrame =
   /** A new notification for the connected user (user-hub). */
   | { type: "notification"; notification: NotificationFrameBody }
   /** A new contact-form message (staff-inbox, admins). */
-  | { type: "contact.created"; message: ContactMessageFrameBody };
+  | { type: "contact.created"; message: ContactMessageFrameBody }
+  /** Join requests and their decisions (see MembershipFrame below). */
+  | MembershipFrame;
+
+/** A group as membership frames name it. */
+export interface MembershipGroupRef {
+  _id: string;
+  title: string;
+  slug: string;
+}
+
+/** A join request as the staff inbox shows it; GET /api/membership-requests answers items of the same shape. */
+export interface MembershipRequestFrameBody {
+  _id: string;
+  status: "pending" | "approved" | "special" | "rejected" | "left" | "removed";
+  requestMessage: string | null;
+  /** When this request was made (a re-request after rejected/left/removed counts anew). */
+  createdAt: string;
+  user: { _id: string; name: string; email: string; phone_number: string | null; slug: string };
+  group: MembershipGroupRef;
+}
+
+/** A decided join request. */
+export interface MembershipDecisionFrameBody {
+  _id: string;
+  status: "approved" | "special" | "rejected";
+  userId: string;
+  group: MembershipGroupRef;
+  decidedAt: string;
+  decidedBy: { _id: string; name: string };
+}
+
+export type MembershipFrame =
+  /** A new (or re-opened) join request. staff-inbox: admins and the instructor of that group only. */
+  | { type: "membership.requested"; request: MembershipRequestFrameBody }
+  /**
+   * A join request was decided. staff-inbox: admins and the group's instructor (drop it from the inbox);
+   * user-hub: the student it concerns.
+   */
+  | { type: "membership.decided"; decision: MembershipDecisionFrameBody };

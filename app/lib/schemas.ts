@@ -160,3 +160,151 @@ export const realtimeTicketInput = z.object({
   room: z.string().min(1).max(120),
 });
 export type RealtimeTicketInput = z.infer<typeof realtimeTicketInput>;
+
+/* ------------------------------------------------------------------------------------------------
+ * Course groups and membership (issue 5): staff group management, the course outline, course images,
+ * join requests and their decisions, leaving, and the staff's student screens.
+ * ---------------------------------------------------------------------------------------------- */
+
+export const GROUP_STATUS_VALUES = ["draft", "published", "archived"] as const;
+export const MEMBERSHIP_STATUS_VALUES = ["pending", "approved", "special", "rejected", "left", "removed"] as const;
+export const GROUP_LIMITS = { title: 120, description: 5000, image: 500, capacity: 10_000, requestMessage: 500 } as const;
+export const CONTENT_LIMITS = { title: 200, body: 20_000, items: 500 } as const;
+/** Course images: what POST /api/uploads/course-image accepts. */
+export const COURSE_IMAGE = { maxBytes: 2 * 1024 * 1024, types: ["image/png", "image/jpeg", "image/webp"] } as const;
+
+/** A record id or slug in a body or query (the same alphabet as `{id}` path parameters). */
+const idOrSlug = z.string().trim().min(1).max(120).regex(/^[\p{L}\p{N}_-]+$/u, "Invalid id");
+
+const groupTitle = z
+  .string({ error: "Please enter a title." })
+  .trim()
+  .min(1, "Please enter a title.")
+  .max(GROUP_LIMITS.title, `Title must be at most ${GROUP_LIMITS.title} characters.`);
+const groupDescription = z.string().trim().max(GROUP_LIMITS.description, `Description must be at most ${GROUP_LIMITS.description} characters.`);
+
+/**
+ * A course image: an http(s) URL, or a path on this site (`/media/courses/...` from an upload,
+ * `/images/...` for the bundled pictures).
+ */
+const IMAGE_MESSAGE = "Give an image URL (https://...) or upload an image.";
+const courseImage = z
+  .string()
+  .trim()
+  .max(GROUP_LIMITS.image, IMAGE_MESSAGE)
+  .refine((v) => isHttpUrl(v) || (/^\/(media|images)\/[A-Za-z0-9._/-]+$/.test(v) && !v.includes("..")), IMAGE_MESSAGE);
+
+function isHttpUrl(v: string): boolean {
+  try {
+    const u = new URL(v);
+    return u.protocol === "https:" || u.protocol === "http:";
+  } catch {
+    return false;
+  }
+}
+
+/** A calendar date as YYYY-MM-DD (the spec's start_date). */
+const startDate = z
+  .string()
+  .trim()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, "Use the date format YYYY-MM-DD.")
+  .refine((v) => !Number.isNaN(Date.parse(`${v}T00:00:00Z`)) && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v), "That date does not exist.");
+
+const capacity = z
+  .number({ error: "Capacity must be a whole number." })
+  .int("Capacity must be a whole number.")
+  .min(1, "Capacity must be at least 1.")
+  .max(GROUP_LIMITS.capacity, `Capacity must be at most ${GROUP_LIMITS.capacity}.`);
+
+const groupStatus = z.enum(GROUP_STATUS_VALUES, "Choose draft, published or archived.");
+
+/** POST /api/groups (admins). `null` leaves a field empty: no image, no date, no instructor, no seat limit. */
+export const createGroupInput = z.object({
+  title: groupTitle,
+  description: groupDescription.optional(),
+  imageCourse: courseImage.nullable().optional(),
+  start_date: startDate.nullable().optional(),
+  instructorId: z.string().trim().min(1).max(64).nullable().optional(),
+  status: groupStatus.optional(),
+  capacity: capacity.nullable().optional(),
+});
+export type CreateGroupInput = z.infer<typeof createGroupInput>;
+
+/** PUT /api/groups/{id}: any subset of the fields. The slug never changes. */
+export const updateGroupInput = createGroupInput.extend({ title: groupTitle.optional() });
+export type UpdateGroupInput = z.infer<typeof updateGroupInput>;
+
+/** GET /api/groups/manage */
+export const manageGroupsQuery = z.object({
+  search: z.string().trim().max(100).optional(),
+  status: groupStatus.optional(),
+  page: z.coerce.number().int().min(1).max(10_000).default(1),
+  pageSize: z.coerce.number().int().min(1).max(100).default(20),
+});
+export type ManageGroupsQuery = z.infer<typeof manageGroupsQuery>;
+
+/** One item of a group's public course outline (Markdown body). */
+export const courseContentInput = z.object({
+  title: z
+    .string({ error: "Please enter a title." })
+    .trim()
+    .min(1, "Please enter a title.")
+    .max(CONTENT_LIMITS.title, `Title must be at most ${CONTENT_LIMITS.title} characters.`),
+  body: z.string().max(CONTENT_LIMITS.body, `The text must be at most ${CONTENT_LIMITS.body} characters.`).optional(),
+});
+export type CourseContentInput = z.infer<typeof courseContentInput>;
+
+export const updateCourseContentInput = courseContentInput.partial();
+export type UpdateCourseContentInput = z.infer<typeof updateCourseContentInput>;
+
+/** PUT /api/groups/{id}/content/order: every item of the outline, in the new order. */
+export const courseContentOrderInput = z.object({
+  ids: z.array(idOrSlug).min(1, "Give the items in their new order.").max(CONTENT_LIMITS.items),
+});
+export type CourseContentOrderInput = z.infer<typeof courseContentOrderInput>;
+
+/** POST /api/users/joinGroupRequest: the group by slug (or id), with an optional note to the staff. */
+export const joinGroupInput = z
+  .object({
+    groupSlug: idOrSlug.optional(),
+    groupId: idOrSlug.optional(),
+    message: z
+      .string()
+      .trim()
+      .max(GROUP_LIMITS.requestMessage, `The message must be at most ${GROUP_LIMITS.requestMessage} characters.`)
+      .optional(),
+  })
+  .refine((v) => v.groupSlug !== undefined || v.groupId !== undefined, { path: ["groupSlug"], message: "Which group? Send groupSlug." });
+export type JoinGroupInput = z.infer<typeof joinGroupInput>;
+
+/** POST /api/users/leave-group (platform-spec §3 "Leave-group payload"). */
+export const leaveGroupInput = z.object({ groupSlug: idOrSlug });
+export type LeaveGroupInput = z.infer<typeof leaveGroupInput>;
+
+/** GET /api/membership-requests: the staff inbox (pending by default), optionally for one group. */
+export const membershipRequestsQuery = z.object({
+  status: z.enum(MEMBERSHIP_STATUS_VALUES).default("pending"),
+  groupId: idOrSlug.optional(),
+  page: z.coerce.number().int().min(1).max(10_000).default(1),
+  pageSize: z.coerce.number().int().min(1).max(100).default(50),
+});
+export type MembershipRequestsQuery = z.infer<typeof membershipRequestsQuery>;
+
+export const MEMBERSHIP_DECISIONS = ["approved", "special", "rejected"] as const;
+export const membershipDecisionInput = z.object({
+  decision: z.enum(MEMBERSHIP_DECISIONS, "Choose approved, special or rejected."),
+});
+export type MembershipDecisionInput = z.infer<typeof membershipDecisionInput>;
+
+/** GET /api/groups/{id}/students: members (approved and special) unless a status, or `all`, is asked for. */
+export const groupStudentsQuery = z.object({
+  search: z.string().trim().max(100).optional(),
+  status: z.enum([...MEMBERSHIP_STATUS_VALUES, "all"]).optional(),
+});
+export type GroupStudentsQuery = z.infer<typeof groupStudentsQuery>;
+
+/** PUT /api/groups/{id}/students/{userId}: switch terms, restore, or remove. */
+export const studentStatusInput = z.object({
+  status: z.enum(["approved", "special", "removed"], "Choose approved, special or removed."),
+});
+export type StudentStatusInput = z.infer<typeof studentStatusInput>;

@@ -18,7 +18,15 @@ export type ErrorCode =
   | "invalid_code"
   | "last_admin"
   | "google_not_configured"
-  | "google_failed";
+  | "google_failed"
+  // Groups and membership (worker/services/memberships.ts, groups-admin.ts, uploads.ts)
+  | "group_closed"
+  | "group_full"
+  | "already_requested"
+  | "already_member"
+  | "already_decided"
+  | "not_member"
+  | "invalid_image";
 
 export class AppError extends Error {
   constructor(

@@ -29,3 +29,18 @@ export async function publishToGroup(env: Bindings, groupId: string, frame: Serv
   const stub = await room(env.GroupRoom, groupId);
   await stub.publish(frame);
 }
+
+/**
+ * Pushes a frame about one group to the staff inbox, for the people who run that group only:
+ * every admin and the group's instructor.
+ */
+export async function publishToGroupStaff(env: Bindings, instructorId: string | null, frame: ServerFrame): Promise<void> {
+  const stub = await room(env.StaffInbox, STAFF_ROOM);
+  await stub.publishToTags(frame, instructorId ? ["role:admin", `user:${instructorId}`] : ["role:admin"]);
+}
+
+/** Closes one user's sockets in a group's room (they left or were removed, so its chat is no longer theirs). */
+export async function disconnectUserFromGroup(env: Bindings, groupId: string, userId: string): Promise<void> {
+  const stub = await room(env.GroupRoom, groupId);
+  await stub.disconnectUser(userId, "You are no longer a member of this group.");
+}

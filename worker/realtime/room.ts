@@ -52,9 +52,11 @@ export abstract class Room extends Server<Bindings & Cloudflare.Env> {
     this.send(connection, { type: "welcome", party: this.party, room: this.name, connectionId: connection.id });
   }
 
+  /** `user:<id>` and `role:<role>`, so frames can go to one person or to every admin. */
   getConnectionTags(_connection: Connection, ctx: ConnectionContext): string[] {
     const userId = ctx.request.headers.get(ADMIT_HEADERS.user);
-    return userId ? [`user:${userId}`] : [];
+    const role = ctx.request.headers.get(ADMIT_HEADERS.role);
+    return [userId ? `user:${userId}` : null, role ? `role:${role}` : null].filter((t): t is string => t !== null);
   }
 
   async onMessage(connection: Connection<ConnectionState>, message: WSMessage) {
@@ -98,6 +100,24 @@ export abstract class Room extends Server<Bindings & Cloudflare.Env> {
       }
     }
     return sent;
+  }
+
+  /** Pushes a server-built frame to the connections carrying any of `tags` (each connection once). */
+  publishToTags(frame: ServerFrame, tags: string[]): number {
+    const text = JSON.stringify(frame);
+    const seen = new Set<string>();
+    for (const tag of tags) {
+      for (const c of this.getConnections(tag)) {
+        if (seen.has(c.id)) continue;
+        seen.add(c.id);
+        try {
+          c.send(text);
+        } catch {
+          // A socket closing at this instant; its client resyncs on reconnect.
+        }
+      }
+    }
+    return seen.size;
   }
 
   /** Closes every connection of one user (their right to this room ended). */
