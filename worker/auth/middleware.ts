@@ -6,13 +6,32 @@ import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import type { Role } from "../../db/schema";
 import type { ApiEnv } from "../api/app";
-import { forbidden, unauthorized } from "../http/errors";
+import { AppError, forbidden, unauthorized } from "../http/errors";
 import { authenticate, type Viewer } from "../services/sessions";
 
 /** 401 unless the request carries a valid access token of a live session. */
 export const requireAuth = createMiddleware<ApiEnv>(async (c, next) => {
   c.set("viewer", await authenticate(c.var.svc, c.req.header("authorization")));
   await next();
+});
+
+/**
+ * For public answers that get personal when someone is signed in (the catalogue): a valid Authorization header
+ * sets `c.var.viewer`; no header, or a stale or invalid token, is simply an anonymous visitor, so a public page
+ * never fails because of an old token left in a browser. Such answers are marked `private, no-store`.
+ */
+export const optionalAuth = createMiddleware<ApiEnv>(async (c, next) => {
+  const header = c.req.header("authorization");
+  if (header) {
+    try {
+      c.set("viewer", await authenticate(c.var.svc, header));
+    } catch (e) {
+      if (!(e instanceof AppError && e.status === 401)) throw e;
+    }
+  }
+  await next();
+  if (c.var.viewer) c.res.headers.set("Cache-Control", "private, no-store");
+  c.res.headers.append("Vary", "Authorization");
 });
 
 /** 401 without a valid session, 403 when the viewer's current role (from the database) is not one of `roles`. */

@@ -1,5 +1,5 @@
 import { and, asc, eq, or } from "drizzle-orm";
-import { courseContents, groups, users } from "../../db/schema";
+import { courseContents, groups, memberships, users, type MembershipStatus } from "../../db/schema";
 import { notFound } from "../http/errors";
 import type { ServiceContext } from "../context";
 
@@ -26,7 +26,13 @@ export interface CourseContentDto {
   order: number;
 }
 
-const groupColumns = {
+/** What the catalogue adds for a signed-in caller: their membership status in each group (null: none). */
+export type WithMembership<T> = T & { membershipStatus?: MembershipStatus | null };
+
+/** Who is looking, when someone is signed in (only the id matters here). */
+export type Caller = { userId: string } | null | undefined;
+
+export const groupColumns = {
   id: groups.id,
   title: groups.title,
   slug: groups.slug,
@@ -38,7 +44,7 @@ const groupColumns = {
   instructorName: users.name,
 };
 
-interface GroupRow {
+export interface GroupRow {
   id: string;
   title: string;
   slug: string;
@@ -50,7 +56,7 @@ interface GroupRow {
   instructorName: string | null;
 }
 
-function toDto(row: GroupRow): GroupDto {
+export function toGroupDto(row: GroupRow): GroupDto {
   return {
     _id: row.id,
     title: row.title,
@@ -64,30 +70,60 @@ function toDto(row: GroupRow): GroupDto {
   };
 }
 
-/** The public catalogue: published groups, soonest start first (one query, whatever the count). */
-export async function listPublishedGroups(ctx: ServiceContext): Promise<GroupDto[]> {
+/** The caller's membership row of each group, joined in the same query (no per-group lookups). */
+const callerMembership = (userId: string) => and(eq(memberships.groupId, groups.id), eq(memberships.userId, userId));
+
+/**
+ * The public catalogue: published groups, soonest start first (one query, whatever the count).
+ * With a signed-in caller each group also carries `membershipStatus` (null when they never asked to join).
+ */
+export async function listPublishedGroups(ctx: ServiceContext, caller?: Caller): Promise<WithMembership<GroupDto>[]> {
+  const published = eq(groups.status, "published");
+  const order = [asc(groups.startDate), asc(groups.title)] as const;
+  if (!caller) {
+    const rows = await ctx.db.select(groupColumns).from(groups).leftJoin(users, eq(users.id, groups.instructorId)).where(published).orderBy(...order);
+    return rows.map(toGroupDto);
+  }
   const rows = await ctx.db
-    .select(groupColumns)
+    .select({ ...groupColumns, membershipStatus: memberships.status })
     .from(groups)
     .leftJoin(users, eq(users.id, groups.instructorId))
-    .where(eq(groups.status, "published"))
-    .orderBy(asc(groups.startDate), asc(groups.title));
-  return rows.map(toDto);
+    .leftJoin(memberships, callerMembership(caller.userId))
+    .where(published)
+    .orderBy(...order);
+  return rows.map((r) => ({ ...toGroupDto(r), membershipStatus: r.membershipStatus }));
 }
 
-/** One published group by id or slug, with its public outline. Drafts and archived groups are not public. */
-export async function getPublicGroup(ctx: ServiceContext, idOrSlug: string): Promise<GroupDto & { content: CourseContentDto[] }> {
-  const [row] = await ctx.db
-    .select(groupColumns)
-    .from(groups)
-    .leftJoin(users, eq(users.id, groups.instructorId))
-    .where(and(or(eq(groups.id, idOrSlug), eq(groups.slug, idOrSlug)), eq(groups.status, "published")))
-    .limit(1);
-  if (!row) throw notFound("Course not found");
-  const content = await ctx.db
+/** A group by its id or its slug (`{id}` path parameters accept either). */
+export const byIdOrSlug = (idOrSlug: string) => or(eq(groups.id, idOrSlug), eq(groups.slug, idOrSlug));
+
+/** A group's outline, in order. */
+export async function listCourseContent(ctx: ServiceContext, groupId: string): Promise<CourseContentDto[]> {
+  return ctx.db
     .select({ _id: courseContents.id, title: courseContents.title, body: courseContents.body, order: courseContents.order })
     .from(courseContents)
-    .where(eq(courseContents.groupId, row.id))
-    .orderBy(asc(courseContents.order));
-  return { ...toDto(row), content };
+    .where(eq(courseContents.groupId, groupId))
+    .orderBy(asc(courseContents.order), asc(courseContents.id));
+}
+
+/**
+ * One published group by id or slug, with its public outline. Drafts and archived groups are not public.
+ * With a signed-in caller it carries their `membershipStatus`, so the page can show the right join button.
+ */
+export async function getPublicGroup(
+  ctx: ServiceContext,
+  idOrSlug: string,
+  caller?: Caller,
+): Promise<WithMembership<GroupDto> & { content: CourseContentDto[] }> {
+  const [row] = await ctx.db
+    .select({ ...groupColumns, membershipStatus: memberships.status })
+    .from(groups)
+    .leftJoin(users, eq(users.id, groups.instructorId))
+    .leftJoin(memberships, callerMembership(caller?.userId ?? ""))
+    .where(and(byIdOrSlug(idOrSlug), eq(groups.status, "published")))
+    .limit(1);
+  if (!row) throw notFound("Course not found");
+  const content = await listCourseContent(ctx, row.id);
+  const dto = toGroupDto(row);
+  return caller ? { ...dto, membershipStatus: row.membershipStatus, content } : { ...dto, content };
 }

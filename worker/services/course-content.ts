@@ -1,0 +1,86 @@
+/**
+ * A group's public course outline (the items of `/content/{slug}`), edited by the group's staff: add, edit,
+ * reorder and remove. Items are Markdown; the public page renders them.
+ */
+import { and, eq, max } from "drizzle-orm";
+import type { CourseContentInput, CourseContentOrderInput, UpdateCourseContentInput } from "../../app/lib/schemas";
+import { courseContents } from "../../db/schema";
+import type { ServiceContext } from "../context";
+import { AppError, notFound } from "../http/errors";
+import { requireManagedGroup } from "./group-access";
+import { listCourseContent, type CourseContentDto } from "./groups";
+import { newId } from "./ids";
+import type { Viewer } from "./sessions";
+
+const contentColumns = { _id: courseContents.id, title: courseContents.title, body: courseContents.body, order: courseContents.order };
+
+/** GET /api/groups/{id}/content: the outline in order, for the group's staff (drafts included). */
+export async function listGroupContent(ctx: ServiceContext, viewer: Viewer, groupIdOrSlug: string): Promise<CourseContentDto[]> {
+  const group = await requireManagedGroup(ctx, viewer, groupIdOrSlug);
+  return listCourseContent(ctx, group.id);
+}
+
+/** POST /api/groups/{id}/content: a new item at the end of the outline. */
+export async function addGroupContent(ctx: ServiceContext, viewer: Viewer, groupIdOrSlug: string, input: CourseContentInput): Promise<CourseContentDto> {
+  const group = await requireManagedGroup(ctx, viewer, groupIdOrSlug);
+  const [last] = await ctx.db.select({ order: max(courseContents.order) }).from(courseContents).where(eq(courseContents.groupId, group.id));
+  const [row] = await ctx.db
+    .insert(courseContents)
+    .values({ id: newId(), groupId: group.id, title: input.title, body: input.body ?? "", order: (last?.order ?? -1) + 1 })
+    .returning(contentColumns);
+  return row!;
+}
+
+/** PUT /api/groups/{id}/content/{contentId}: edits an item's title and/or body. */
+export async function updateGroupContent(
+  ctx: ServiceContext,
+  viewer: Viewer,
+  groupIdOrSlug: string,
+  contentId: string,
+  input: UpdateCourseContentInput,
+): Promise<CourseContentDto> {
+  const group = await requireManagedGroup(ctx, viewer, groupIdOrSlug);
+  const where = and(eq(courseContents.id, contentId), eq(courseContents.groupId, group.id));
+  const [row] =
+    input.title === undefined && input.body === undefined
+      ? await ctx.db.select(contentColumns).from(courseContents).where(where)
+      : await ctx.db.update(courseContents).set({ title: input.title, body: input.body }).where(where).returning(contentColumns);
+  if (!row) throw notFound("No such item in this group's outline.");
+  return row;
+}
+
+/** DELETE /api/groups/{id}/content/{contentId}. */
+export async function deleteGroupContent(ctx: ServiceContext, viewer: Viewer, groupIdOrSlug: string, contentId: string): Promise<{ message: string }> {
+  const group = await requireManagedGroup(ctx, viewer, groupIdOrSlug);
+  const deleted = await ctx.db
+    .delete(courseContents)
+    .where(and(eq(courseContents.id, contentId), eq(courseContents.groupId, group.id)))
+    .returning({ id: courseContents.id });
+  if (deleted.length === 0) throw notFound("No such item in this group's outline.");
+  return { message: "The item was removed from the outline." };
+}
+
+/**
+ * PUT /api/groups/{id}/content/order: the outline's items in their new order. The list must name every item
+ * of the group exactly once (so a stale editor cannot silently drop one); all positions change in one batch.
+ */
+export async function reorderGroupContent(
+  ctx: ServiceContext,
+  viewer: Viewer,
+  groupIdOrSlug: string,
+  input: CourseContentOrderInput,
+): Promise<CourseContentDto[]> {
+  const group = await requireManagedGroup(ctx, viewer, groupIdOrSlug);
+  const current = await ctx.db.select({ id: courseContents.id }).from(courseContents).where(eq(courseContents.groupId, group.id));
+  const known = new Set(current.map((r) => r.id));
+  const given = new Set(input.ids);
+  if (given.size !== input.ids.length || given.size !== known.size || input.ids.some((id) => !known.has(id))) {
+    const message = "The order must list every item of this outline exactly once. Reload and try again.";
+    throw new AppError(409, "conflict", message, { ids: message });
+  }
+  const [first, ...rest] = input.ids.map((id, order) =>
+    ctx.db.update(courseContents).set({ order }).where(and(eq(courseContents.id, id), eq(courseContents.groupId, group.id))),
+  );
+  await ctx.db.batch([first!, ...rest]);
+  return listCourseContent(ctx, group.id);
+}

@@ -1,0 +1,67 @@
+/**
+ * Finding a group and deciding who may run it, shared by the staff services (group settings, outline,
+ * students, join requests). Every decision goes through `can()` from app/lib/permissions.ts.
+ */
+import { eq, sql, type AnyColumn, type SQL } from "drizzle-orm";
+import { can } from "../../app/lib/permissions";
+import { groups, type GroupStatus } from "../../db/schema";
+import type { ServiceContext } from "../context";
+import { forbidden, notFound } from "../http/errors";
+import { byIdOrSlug } from "./groups";
+import type { Viewer } from "./sessions";
+
+/** The facts about a group that the membership and staff rules need. */
+export interface GroupRecord {
+  id: string;
+  slug: string;
+  title: string;
+  status: GroupStatus;
+  capacity: number | null;
+  instructorId: string | null;
+}
+
+export const groupRecordColumns = {
+  id: groups.id,
+  slug: groups.slug,
+  title: groups.title,
+  status: groups.status,
+  capacity: groups.capacity,
+  instructorId: groups.instructorId,
+};
+
+export async function findGroup(ctx: ServiceContext, idOrSlug: string): Promise<GroupRecord | null> {
+  const [row] = await ctx.db.select(groupRecordColumns).from(groups).where(byIdOrSlug(idOrSlug)).limit(1);
+  return row ?? null;
+}
+
+/** The group if the viewer runs it (its instructor, or an admin); 404 when there is no such group, 403 otherwise. */
+export async function requireManagedGroup(ctx: ServiceContext, viewer: Viewer, idOrSlug: string): Promise<GroupRecord> {
+  const group = await findGroup(ctx, idOrSlug);
+  if (!group) throw notFound("No such group.");
+  if (!can(viewer, "group.manage", { group })) throw forbidden("Only this group's instructor or an admin can do that.");
+  return group;
+}
+
+/** Staff are the people with a staff inbox: admins (every group) and instructors (their own groups). */
+export function requireStaff(viewer: Viewer): void {
+  if (!can(viewer, "staff.inbox")) throw forbidden("Only instructors and admins can do that.");
+}
+
+/**
+ * The groups a staff member runs, as an SQL condition (the set form of `isStaffOf`): admins run every group
+ * (`site.admin`), instructors the groups assigned to them.
+ */
+export function managedGroupsScope(viewer: Viewer): SQL | undefined {
+  return can(viewer, "site.admin") ? undefined : eq(groups.instructorId, viewer.userId);
+}
+
+/** A case-insensitive LIKE pattern for a search box, with LIKE's own wildcards escaped (use with ESCAPE '\'). */
+export function likePattern(search: string | undefined): string | null {
+  return search ? `%${search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
+}
+
+/** `lower(column) LIKE pattern` for one of several columns. */
+export function matchesAny(pattern: string, ...columns: AnyColumn[]): SQL {
+  const parts = columns.map((c) => sql`lower(${c}) LIKE ${pattern} ESCAPE '\\'`);
+  return sql`(${sql.join(parts, sql` OR `)})`;
+}

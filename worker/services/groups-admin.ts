@@ -1,0 +1,201 @@
+/**
+ * Staff group management (admin/newGroup, admin/allGroups, admin/group/{slug}/update and the instructor's own
+ * groups). Admins create groups, assign instructors and archive; a group's instructor edits everything else of
+ * their own group. Slugs are made once from the title and never change, so links keep working.
+ */
+import { and, asc, count, desc, eq, like, or, sql } from "drizzle-orm";
+import { can } from "../../app/lib/permissions";
+import type { CreateGroupInput, ManageGroupsQuery, UpdateGroupInput } from "../../app/lib/schemas";
+import { groups, memberships, users } from "../../db/schema";
+import type { ServiceContext } from "../context";
+import { AppError, forbidden } from "../http/errors";
+import { likePattern, managedGroupsScope, matchesAny, requireManagedGroup, requireStaff } from "./group-access";
+import { groupColumns, listCourseContent, toGroupDto, type CourseContentDto, type GroupDto } from "./groups";
+import { newId, slugify } from "./ids";
+import type { Viewer } from "./sessions";
+
+/** A group as staff see it: the public fields plus who runs it and how full it is. */
+export interface ManagedGroupDto extends GroupDto {
+  instructorId: string | null;
+  /** Approved and special members: the seats taken. */
+  memberCount: number;
+  pendingCount: number;
+  createdAt: string;
+}
+
+export interface ManagedGroupPage {
+  groups: ManagedGroupDto[];
+  total: number;
+  page: number;
+  pageSize: number;
+}
+
+export interface InstructorDto {
+  _id: string;
+  name: string;
+  email: string;
+}
+
+/** Slugs that are API paths under /api/groups, so no group may take them. */
+const RESERVED_SLUGS = new Set(["manage"]);
+
+const managedColumns = {
+  ...groupColumns,
+  instructorId: groups.instructorId,
+  createdAt: groups.createdAt,
+  memberCount: sql<number>`coalesce(sum(CASE WHEN ${memberships.status} IN ('approved', 'special') THEN 1 ELSE 0 END), 0)`.mapWith(Number),
+  pendingCount: sql<number>`coalesce(sum(CASE WHEN ${memberships.status} = 'pending' THEN 1 ELSE 0 END), 0)`.mapWith(Number),
+};
+
+/** Groups with their member and pending counts, aggregated in the same query. */
+function managedQuery(ctx: ServiceContext) {
+  return ctx.db
+    .select(managedColumns)
+    .from(groups)
+    .leftJoin(users, eq(users.id, groups.instructorId))
+    .leftJoin(memberships, eq(memberships.groupId, groups.id))
+    .groupBy(groups.id)
+    .$dynamic();
+}
+
+type ManagedRow = Awaited<ReturnType<ReturnType<typeof managedQuery>["execute"]>>[number];
+
+function toManagedDto(row: ManagedRow): ManagedGroupDto {
+  return {
+    ...toGroupDto(row),
+    instructorId: row.instructorId,
+    memberCount: row.memberCount,
+    pendingCount: row.pendingCount,
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+/**
+ * GET /api/groups/manage: admins see every group, instructors their own; search by title or slug, filter by
+ * status, newest first, paged.
+ */
+export async function listManagedGroups(ctx: ServiceContext, viewer: Viewer, query: ManageGroupsQuery): Promise<ManagedGroupPage> {
+  requireStaff(viewer);
+  const pattern = likePattern(query.search);
+  const where = and(
+    managedGroupsScope(viewer),
+    query.status ? eq(groups.status, query.status) : undefined,
+    pattern ? matchesAny(pattern, groups.title, groups.slug) : undefined,
+  );
+  const [rows, [total]] = await ctx.db.batch([
+    managedQuery(ctx)
+      .where(where)
+      .orderBy(desc(groups.createdAt), asc(groups.id))
+      .limit(query.pageSize)
+      .offset((query.page - 1) * query.pageSize),
+    ctx.db.select({ n: count() }).from(groups).where(where),
+  ]);
+  return { groups: rows.map(toManagedDto), total: total?.n ?? 0, page: query.page, pageSize: query.pageSize };
+}
+
+/** GET /api/groups/manage/{id}: one group the viewer runs, whatever its status, with its outline. */
+export async function getManagedGroup(ctx: ServiceContext, viewer: Viewer, idOrSlug: string): Promise<ManagedGroupDto & { content: CourseContentDto[] }> {
+  const group = await requireManagedGroup(ctx, viewer, idOrSlug);
+  const [[row], content] = await Promise.all([managedQuery(ctx).where(eq(groups.id, group.id)), listCourseContent(ctx, group.id)]);
+  return { ...toManagedDto(row!), content };
+}
+
+/** GET /api/users/instructors (admins): the people a group can be assigned to. */
+export async function listInstructors(ctx: ServiceContext, viewer: Viewer): Promise<InstructorDto[]> {
+  if (!can(viewer, "group.create")) throw forbidden("Only an admin can assign instructors.");
+  return ctx.db
+    .select({ _id: users.id, name: users.name, email: users.email })
+    .from(users)
+    .where(eq(users.role, "instructor"))
+    .orderBy(asc(users.name), asc(users.id));
+}
+
+async function requireInstructor(ctx: ServiceContext, instructorId: string | null | undefined): Promise<void> {
+  if (!instructorId) return;
+  const [row] = await ctx.db.select({ role: users.role }).from(users).where(eq(users.id, instructorId)).limit(1);
+  if (row?.role !== "instructor") {
+    const message = "Choose one of the instructors.";
+    throw new AppError(400, "validation_failed", message, { instructorId: message });
+  }
+}
+
+/** The first free slug for a title: `title`, then `title-2`, `title-3`, ... */
+async function freeSlug(ctx: ServiceContext, title: string): Promise<string> {
+  const base = slugify(title);
+  const escaped = base.replace(/[\\%_]/g, (c) => `\\${c}`);
+  const rows = await ctx.db
+    .select({ slug: groups.slug })
+    .from(groups)
+    .where(or(eq(groups.slug, base), like(groups.slug, sql`${`${escaped}-%`} ESCAPE '\\'`)));
+  const taken = new Set(rows.map((r) => r.slug));
+  for (let n = 1; ; n++) {
+    const slug = n === 1 ? base : `${base}-${n}`;
+    if (!taken.has(slug) && !RESERVED_SLUGS.has(slug)) return slug;
+  }
+}
+
+/** POST /api/groups (admins): a new group (draft unless told otherwise) with a unique slug made from its title. */
+export async function createGroup(ctx: ServiceContext, viewer: Viewer, input: CreateGroupInput): Promise<ManagedGroupDto & { content: CourseContentDto[] }> {
+  if (!can(viewer, "group.create")) throw forbidden("Only an admin can create groups.");
+  await requireInstructor(ctx, input.instructorId);
+  const id = newId();
+  // Two groups with the same title created at the same moment may both pick the same free slug: the unique
+  // index refuses the second insert, which then tries the next free one.
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const inserted = await ctx.db
+      .insert(groups)
+      .values({
+        id,
+        slug: await freeSlug(ctx, input.title),
+        title: input.title,
+        description: input.description ?? "",
+        imageCourse: input.imageCourse ?? null,
+        startDate: input.start_date ?? null,
+        instructorId: input.instructorId ?? null,
+        status: input.status ?? "draft",
+        capacity: input.capacity ?? null,
+        createdAt: new Date(),
+      })
+      .onConflictDoNothing({ target: groups.slug })
+      .returning({ id: groups.id });
+    if (inserted.length > 0) return getManagedGroup(ctx, viewer, id);
+  }
+  throw new AppError(409, "conflict", "Could not find a free address for this title; please try again.");
+}
+
+/**
+ * PUT /api/groups/{id}. Admins may change every field. The group's own instructor may change the title,
+ * description, image, start date, capacity and move it between draft and published; assigning the instructor
+ * and archiving (or un-archiving) are the admins'. The slug never changes.
+ */
+export async function updateGroup(
+  ctx: ServiceContext,
+  viewer: Viewer,
+  idOrSlug: string,
+  input: UpdateGroupInput,
+): Promise<ManagedGroupDto & { content: CourseContentDto[] }> {
+  const group = await requireManagedGroup(ctx, viewer, idOrSlug);
+  if (!can(viewer, "group.create")) {
+    if (input.instructorId !== undefined && input.instructorId !== group.instructorId) {
+      throw forbidden("Only an admin can assign the instructor.");
+    }
+    const statusChanges = input.status !== undefined && input.status !== group.status;
+    if (statusChanges && (input.status === "archived" || group.status === "archived")) {
+      throw forbidden("Only an admin can archive a group or bring it back.");
+    }
+  }
+  if (input.instructorId !== group.instructorId) await requireInstructor(ctx, input.instructorId);
+  const changes = {
+    title: input.title,
+    description: input.description,
+    imageCourse: input.imageCourse,
+    startDate: input.start_date,
+    instructorId: input.instructorId,
+    status: input.status,
+    capacity: input.capacity,
+  };
+  if (Object.values(changes).some((v) => v !== undefined)) {
+    await ctx.db.update(groups).set(changes).where(eq(groups.id, group.id));
+  }
+  return getManagedGroup(ctx, viewer, group.id);
+}
