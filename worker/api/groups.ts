@@ -1,6 +1,7 @@
 /**
  * /api/groups: the public catalogue (personal when signed in: each group carries the caller's membership
- * status), plus the staff's group management and outline (groups-manage.ts, groups-content.ts). `/manage` is registered before `/{id}`, and "manage" is never given as a slug.
+ * status), plus the staff's group management, outline and students (groups-manage.ts, groups-content.ts,
+ * groups-students.ts). `/manage` is registered before `/{id}`, and "manage" is never given as a slug.
  */
 import { createRoute, z } from "@hono/zod-openapi";
 import { idOrSlugParam } from "../../app/lib/schemas";
@@ -10,6 +11,7 @@ import { createApi, errorResponse } from "./app";
 import { catalogueGroupDetailDto, catalogueGroupDto } from "./groups-dto";
 import { groupsContentApi } from "./groups-content";
 import { groupsManageApi } from "./groups-manage";
+import { groupsStudentsApi } from "./groups-students";
 
 const list = createRoute({
   method: "get",
@@ -38,4 +40,5 @@ export const groupsApi = createApi()
   .openapi(list, async (c) => c.json(await listPublishedGroups(c.var.svc, c.var.viewer), 200))
   .route("/", groupsManageApi)
   .route("/", groupsContentApi)
+  .route("/", groupsStudentsApi)
   .openapi(one, async (c) => c.json(await getPublicGroup(c.var.svc, c.req.valid("param").id, c.var.viewer), 200));

@@ -10,7 +10,9 @@ import { renderApiReference } from "./docs";
 import { feedbackApi } from "./feedback";
 import { groupsApi } from "./groups";
 import { healthApi } from "./health";
+import { membershipRequestsApi } from "./membership-requests";
 import { realtimeApi } from "./realtime";
+import { studentsApi } from "./students";
 import { userApi } from "./user";
 import { usersApi } from "./users";
 
@@ -40,6 +42,8 @@ api.route("/dev", devApi);
 api.route("/users", usersApi);
 api.route("/user", userApi);
 api.route("/realtime", realtimeApi);
+api.route("/membership-requests", membershipRequestsApi);
+api.route("/students", studentsApi);
 
 api.doc31("/openapi.json", (c) => ({
   openapi: "3.1.0",
