@@ -13,6 +13,7 @@ import { healthApi } from "./health";
 import { membershipRequestsApi } from "./membership-requests";
 import { realtimeApi } from "./realtime";
 import { studentsApi } from "./students";
+import { COURSE_IMAGE_UPLOAD_PATH, uploadsApi } from "./uploads";
 import { userApi } from "./user";
 import { usersApi } from "./users";
 
@@ -25,15 +26,14 @@ api.use("*", async (c, next) => {
   c.set("svc", createServiceContext(c.env, c.executionCtx, c.req.raw));
   await next();
 });
-api.use(
-  "*",
-  bodyLimit({
-    maxSize: MAX_BODY_BYTES,
-    onError: () => {
-      throw new AppError(413, "payload_too_large", `Request bodies are limited to ${MAX_BODY_BYTES / 1024} KB.`);
-    },
-  }),
-);
+const generalBodyLimit = bodyLimit({
+  maxSize: MAX_BODY_BYTES,
+  onError: () => {
+    throw new AppError(413, "payload_too_large", `Request bodies are limited to ${MAX_BODY_BYTES / 1024} KB.`);
+  },
+});
+// Course images have their own, larger limit on their one route (uploads.ts).
+api.use("*", (c, next) => (c.req.path === COURSE_IMAGE_UPLOAD_PATH ? next() : generalBodyLimit(c, next)));
 api.route("/health", healthApi);
 api.route("/groups", groupsApi);
 api.route("/feedback", feedbackApi);
@@ -44,6 +44,7 @@ api.route("/user", userApi);
 api.route("/realtime", realtimeApi);
 api.route("/membership-requests", membershipRequestsApi);
 api.route("/students", studentsApi);
+api.route("/uploads", uploadsApi);
 
 api.doc31("/openapi.json", (c) => ({
   openapi: "3.1.0",
