@@ -10,7 +10,7 @@
 import { describe, expect, it } from "vitest";
 import { api } from "../../worker/api";
 import { issueCode } from "../../worker/services/codes";
-import { addMember, call, createGroup, createUser, DEFAULT_PASSWORD, signIn, type SignedIn } from "./factories";
+import { addCourseContent, addMember, call, createGroup, createUser, DEFAULT_PASSWORD, fileForm, imageFile, signIn, type SignedIn } from "./factories";
 import { serviceContext, unique } from "./helpers";
 
 const ACTORS = ["anonymous", "student", "studentOtherGroup", "instructor", "instructorOtherGroup", "admin"] as const;
@@ -28,6 +28,8 @@ interface Req {
   path: string;
   method?: string;
   body?: unknown;
+  /** A multipart body instead of JSON. */
+  form?: FormData;
   /** Send the actor's refresh cookie too (endpoints that work from the cookie). */
   cookie?: boolean;
 }
@@ -41,6 +43,10 @@ interface Row {
 const all = (status: number): Statuses => ({ anonymous: status, student: status, studentOtherGroup: status, instructor: status, instructorOtherGroup: status, admin: status });
 const signedIn = (status: number): Statuses => ({ ...all(status), anonymous: 401 });
 const adminOnly = (status: number): Statuses => ({ ...all(403), anonymous: 401, admin: status });
+/** Admins and every instructor. */
+const staff = (status: number): Statuses => ({ ...all(status), anonymous: 401, student: 403, studentOtherGroup: 403 });
+/** Admins and the instructor of the group the request is about. */
+const staffOfGroup = (status: number): Statuses => ({ ...staff(status), instructorOtherGroup: 403 });
 
 async function world(): Promise<World> {
   const [instructor, instructorOtherGroup, student, studentOtherGroup, admin] = await Promise.all([
@@ -146,6 +152,60 @@ const MATRIX: Record<string, Row> = {
     expect: adminOnly(200),
   },
 
+  // Groups: staff management (admins: every group; instructors: their own), the outline and the students.
+  "GET /api/groups/manage": { request: () => ({ path: "/api/groups/manage?page=1" }), expect: staff(200) },
+  "GET /api/groups/manage/:id": { request: (w) => ({ path: `/api/groups/manage/${w.group.slug}` }), expect: staffOfGroup(200) },
+  "POST /api/groups": { request: () => ({ path: "/api/groups", body: { title: `New ${unique("group")}` } }), expect: adminOnly(201) },
+  "PUT /api/groups/:id": { request: (w) => ({ path: `/api/groups/${w.group.id}`, method: "PUT", body: { title: "Renamed group" } }), expect: staffOfGroup(200) },
+  "GET /api/groups/:id/content": { request: (w) => ({ path: `/api/groups/${w.group.slug}/content` }), expect: staffOfGroup(200) },
+  "POST /api/groups/:id/content": {
+    request: (w) => ({ path: `/api/groups/${w.group.slug}/content`, body: { title: "Week 1", body: "HTML and CSS" } }),
+    expect: staffOfGroup(201),
+  },
+  "PUT /api/groups/:id/content/order": {
+    request: async (w) => {
+      const [a, b] = await Promise.all([addCourseContent(w.group, 0), addCourseContent(w.group, 1)]);
+      const existing = await call(`/api/groups/${w.group.id}/content`, { token: w.as.admin.accessToken });
+      const ids = ((await existing.json()) as { _id: string }[]).map((x) => x._id).filter((id) => id !== a.id && id !== b.id);
+      return { path: `/api/groups/${w.group.id}/content/order`, method: "PUT", body: { ids: [b.id, a.id, ...ids] } };
+    },
+    expect: staffOfGroup(200),
+  },
+  "PUT /api/groups/:id/content/:contentId": {
+    request: async (w) => ({ path: `/api/groups/${w.group.id}/content/${(await addCourseContent(w.group)).id}`, method: "PUT", body: { title: "Edited" } }),
+    expect: staffOfGroup(200),
+  },
+  "DELETE /api/groups/:id/content/:contentId": {
+    request: async (w) => ({ path: `/api/groups/${w.group.id}/content/${(await addCourseContent(w.group)).id}`, method: "DELETE" }),
+    expect: staffOfGroup(200),
+  },
+  "GET /api/groups/:id/students": { request: (w) => ({ path: `/api/groups/${w.group.slug}/students` }), expect: staffOfGroup(200) },
+  "PUT /api/groups/:id/students/:userId": {
+    request: (w) => ({ path: `/api/groups/${w.group.id}/students/${w.as.student.user.id}`, method: "PUT", body: { status: "special" } }),
+    expect: staffOfGroup(200),
+  },
+  "GET /api/users/instructors": { request: () => ({ path: "/api/users/instructors" }), expect: adminOnly(200) },
+  "POST /api/uploads/course-image": { request: () => ({ path: "/api/uploads/course-image", form: fileForm(imageFile("image/png")) }), expect: staff(201) },
+
+  // Membership: students ask to join and leave; staff decide in their inbox and see students of their groups.
+  "POST /api/users/joinGroupRequest": {
+    request: async () => ({ path: "/api/users/joinGroupRequest", body: { groupSlug: (await createGroup()).slug, message: "Hello" } }),
+    expect: { ...all(403), anonymous: 401, student: 201, studentOtherGroup: 201 },
+  },
+  "POST /api/users/leave-group": {
+    request: (w, actor) => ({ path: "/api/users/leave-group", body: { groupSlug: actor === "studentOtherGroup" ? w.otherGroup.slug : w.group.slug } }),
+    expect: { ...all(404), anonymous: 401, student: 200, studentOtherGroup: 200 },
+  },
+  "GET /api/membership-requests": { request: () => ({ path: "/api/membership-requests" }), expect: staff(200) },
+  "PUT /api/membership-requests/:id": {
+    request: async (w) => {
+      const request = await addMember(await createUser(), w.group, "pending");
+      return { path: `/api/membership-requests/${request.id}`, method: "PUT", body: { decision: "rejected" } };
+    },
+    expect: staffOfGroup(200),
+  },
+  "GET /api/students/:id": { request: (w) => ({ path: `/api/students/${w.as.student.user.slug}` }), expect: staffOfGroup(200) },
+
   // Realtime: the group's room is for its members, its instructor and admins.
   "POST /api/realtime/ticket": {
     request: (w) => ({ path: "/api/realtime/ticket", body: { party: "group-room", room: w.group.id } }),
@@ -175,6 +235,7 @@ describe("access matrix", () => {
       const res = await call(req.path, {
         method: req.method,
         body: req.body,
+        form: req.form,
         token: me?.accessToken,
         cookie: req.cookie && me ? me.cookie : undefined,
       });

@@ -85,9 +85,17 @@ export async function signIn(user: TestUser, userAgent = "vitest"): Promise<Sign
   return { user, accessToken: opened.accessToken, refreshToken, sessionId: opened.sessionId, cookie: `${COOKIE}=${refreshToken}` };
 }
 
-export async function createGroup(opts: { instructorId?: string | null; status?: s.GroupStatus } = {}) {
+export async function createGroup(opts: { instructorId?: string | null; status?: s.GroupStatus; capacity?: number | null; title?: string } = {}) {
   const slug = unique("g");
-  const row = { id: newId(), slug, title: `Group ${slug}`, status: opts.status ?? ("published" as const), startDate: "2027-01-01", instructorId: opts.instructorId ?? null };
+  const row = {
+    id: newId(),
+    slug,
+    title: opts.title ?? `Group ${slug}`,
+    status: opts.status ?? ("published" as const),
+    startDate: "2027-01-01",
+    instructorId: opts.instructorId ?? null,
+    capacity: opts.capacity ?? null,
+  };
   await db().insert(s.groups).values(row);
   return row;
 }
@@ -98,9 +106,18 @@ export async function addMember(user: { id: string }, group: { id: string }, sta
   return row;
 }
 
+/** One item of a group's course outline. */
+export async function addCourseContent(group: { id: string }, order = 0, title = `Part ${unique("c")}`) {
+  const row = { id: newId(), groupId: group.id, title, body: `About ${title}`, order };
+  await db().insert(s.courseContents).values(row);
+  return row;
+}
+
 export interface CallOptions {
   method?: string;
   body?: unknown;
+  /** A multipart/form-data body instead of JSON (uploads). */
+  form?: FormData;
   /** Access token, sent raw in Authorization as the original client does. */
   token?: string;
   cookie?: string;
@@ -119,9 +136,9 @@ export function call(path: string, opts: CallOptions = {}): Promise<Response> {
   const origin = opts.origin === undefined ? ORIGIN : opts.origin;
   if (origin) headers.origin = origin;
   return SELF.fetch(`${ORIGIN}${path}`, {
-    method: opts.method ?? (opts.body === undefined ? "GET" : "POST"),
+    method: opts.method ?? (opts.body === undefined && opts.form === undefined ? "GET" : "POST"),
     headers,
-    body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+    body: opts.form ?? (opts.body === undefined ? undefined : JSON.stringify(opts.body)),
     redirect: "manual",
   });
 }
@@ -175,3 +192,25 @@ export const VERIFY_SUBJECT = /verification code/;
 export const RESET_SUBJECT = /password reset code/;
 
 export type ErrorBody = { message: string; code: string; fields?: Record<string, string> };
+
+const MAGIC: Record<string, number[]> = {
+  "image/png": [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a],
+  "image/jpeg": [0xff, 0xd8, 0xff, 0xe0],
+  "image/webp": [0x52, 0x49, 0x46, 0x46, 0x00, 0x00, 0x00, 0x00, 0x57, 0x45, 0x42, 0x50],
+};
+
+/** A file of `size` bytes that starts with the magic bytes of `kind` (declared as `type`, default the same). */
+export function imageFile(kind: "image/png" | "image/jpeg" | "image/webp" | "text/html", size = 256, type: string = kind, name = "cover.img"): File {
+  const bytes = new Uint8Array(size);
+  const head = MAGIC[kind] ?? [...new TextEncoder().encode("<!doctype html><script>alert(1)</script>")];
+  bytes.set(head.slice(0, size));
+  for (let i = head.length; i < size; i++) bytes[i] = i % 251;
+  return new File([bytes], name, { type });
+}
+
+/** A multipart body with one `file` field. */
+export function fileForm(file: File): FormData {
+  const form = new FormData();
+  form.append("file", file);
+  return form;
+}

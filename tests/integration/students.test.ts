@@ -1,0 +1,225 @@
+import { and, eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import * as s from "../../db/schema";
+import { getGroupForMember, listMyGroups, membershipStatus, NotAMemberError } from "../../worker/services/my-groups";
+import type { Viewer } from "../../worker/services/sessions";
+import { addCourseContent, addMember, call, createGroup, createUser, signIn, type ErrorBody, type SignedIn, type TestUser } from "./factories";
+import { db, serviceContext, unique } from "./helpers";
+import { openRoom } from "./live-socket";
+
+type Student = { _id: string; status: string; requestedAt: string; decidedAt: string | null; user: { _id: string; name: string; email: string; slug: string } };
+
+const admin = async () => signIn(await createUser({ role: "admin" }));
+const instructor = async () => signIn(await createUser({ role: "instructor" }));
+
+const viewerOf = (u: TestUser): Viewer => ({ userId: u.id, role: u.role, sessionId: "test", name: u.name, email: u.email });
+
+function setStatus(who: SignedIn, groupId: string, userId: string, status: string) {
+  return call(`/api/groups/${groupId}/students/${userId}`, { method: "PUT", token: who.accessToken, body: { status } });
+}
+
+async function statusOf(userId: string, groupId: string) {
+  const [row] = await db()
+    .select({ status: s.memberships.status })
+    .from(s.memberships)
+    .where(and(eq(s.memberships.userId, userId), eq(s.memberships.groupId, groupId)));
+  return row?.status;
+}
+
+/** A group run by a fresh instructor, with students in the given statuses (named so a search can find them). */
+async function classroom(statuses: s.MembershipStatus[], capacity: number | null = null) {
+  const teacher = await instructor();
+  const group = await createGroup({ instructorId: teacher.user.id, capacity });
+  const tag = unique("n");
+  const students = [];
+  for (const [i, status] of statuses.entries()) {
+    const user = await createUser({ name: `${status} ${tag} ${i}` });
+    await addMember(user, group, status);
+    students.push(user);
+  }
+  return { teacher, group, students, tag };
+}
+
+describe("GET /api/groups/{id}/students", () => {
+  it("lists the members with status and dates; a status filter, 'all' and a search narrow it", async () => {
+    const { teacher, group, students, tag } = await classroom(["approved", "special", "pending", "removed"]);
+    const list = async (query = "") => {
+      const res = await call(`/api/groups/${group.slug}/students${query}`, { token: teacher.accessToken });
+      expect(res.status).toBe(200);
+      return (await res.json()) as Student[];
+    };
+    const members = await list();
+    expect(members.map((m) => [m.user._id, m.status])).toEqual([
+      [students[0]!.id, "approved"],
+      [students[1]!.id, "special"],
+    ]);
+    expect(members[0]).toMatchObject({ requestedAt: expect.any(String), user: { email: students[0]!.email, slug: students[0]!.slug } });
+    expect((await list("?status=removed")).map((m) => m.user._id)).toEqual([students[3]!.id]);
+    expect(await list("?status=all")).toHaveLength(4);
+    expect((await list(`?status=all&search=${encodeURIComponent(`special ${tag}`)}`)).map((m) => m.user._id)).toEqual([students[1]!.id]);
+    expect(await list("?search=100%25_nobody")).toEqual([]);
+  });
+
+  it("is for the group's staff: another instructor and students get 403", async () => {
+    const { group, students } = await classroom(["approved"]);
+    expect((await call(`/api/groups/${group.id}/students`, { token: (await instructor()).accessToken })).status).toBe(403);
+    expect((await call(`/api/groups/${group.id}/students`, { token: (await signIn(students[0]!)).accessToken })).status).toBe(403);
+    expect((await call(`/api/groups/${group.id}/students`, { token: (await admin()).accessToken })).status).toBe(200);
+  });
+});
+
+describe("PUT /api/groups/{id}/students/{userId}", () => {
+  it("switches a member between approved and special", async () => {
+    const { teacher, group, students } = await classroom(["approved"]);
+    const res = await setStatus(teacher, group.id, students[0]!.slug, "special");
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ status: "special", user: { _id: students[0]!.id } });
+    expect(await statusOf(students[0]!.id, group.id)).toBe("special");
+    expect((await setStatus(teacher, group.id, students[0]!.id, "approved")).status).toBe(200);
+    expect(await statusOf(students[0]!.id, group.id)).toBe("approved");
+  });
+
+  it("removes a member: notified, their group socket closed, and they may ask again", async () => {
+    const { teacher, group, students } = await classroom(["approved"]);
+    const member = await signIn(students[0]!);
+    const socket = await openRoom(member, "group-room", group.id);
+
+    const res = await setStatus(teacher, group.id, member.user.id, "removed");
+    expect(res.status).toBe(200);
+    expect(await statusOf(member.user.id, group.id)).toBe("removed");
+    expect((await socket.waitClosed()).code).toBe(4403);
+    const notes = await db().select().from(s.notifications).where(eq(s.notifications.userId, member.user.id));
+    expect(notes).toEqual([expect.objectContaining({ kind: "membership-removed", title: `You were removed from ${group.title}` })]);
+
+    const again = await call("/api/users/joinGroupRequest", { token: member.accessToken, body: { groupSlug: group.slug } });
+    expect(again.status).toBe(201);
+    expect(await statusOf(member.user.id, group.id)).toBe("pending");
+  });
+
+  it("restores a removed student only while a seat is free", async () => {
+    const { teacher, group, students } = await classroom(["removed", "approved"], 2);
+    expect((await setStatus(teacher, group.id, students[0]!.id, "approved")).status).toBe(200);
+    expect(await statusOf(students[0]!.id, group.id)).toBe("approved");
+
+    const full = await classroom(["removed", "approved"], 1);
+    const res = await setStatus(full.teacher, full.group.id, full.students[0]!.id, "special");
+    expect(res.status).toBe(409);
+    expect(await res.json()).toMatchObject({ code: "group_full", message: "This group is full." });
+    expect(await statusOf(full.students[0]!.id, full.group.id)).toBe("removed");
+  });
+
+  it("refuses changes that are not the staff's to make here", async () => {
+    const { teacher, group, students } = await classroom(["pending", "left", "rejected"]);
+    const expect409 = async (userId: string, status: string) => {
+      const res = await setStatus(teacher, group.id, userId, status);
+      expect(res.status).toBe(409);
+      return (await res.json()) as ErrorBody;
+    };
+    expect((await expect409(students[0]!.id, "approved")).message).toBe("Decide pending requests in the e-mail requests inbox.");
+    expect((await expect409(students[1]!.id, "approved")).message).toBe("This student has to ask to join again.");
+    expect((await expect409(students[2]!.id, "removed")).code).toBe("not_member");
+    expect((await setStatus(teacher, group.id, (await createUser()).id, "removed")).status).toBe(404);
+    expect((await setStatus(teacher, group.id, students[0]!.id, "pending")).status).toBe(400);
+  });
+
+  it("refuses another group's instructor", async () => {
+    const { group, students } = await classroom(["approved"]);
+    expect((await setStatus(await instructor(), group.id, students[0]!.id, "removed")).status).toBe(403);
+    expect(await statusOf(students[0]!.id, group.id)).toBe("approved");
+  });
+});
+
+describe("GET /api/students/{id}", () => {
+  it("shows an admin the student with every membership", async () => {
+    const a = await classroom(["approved"]);
+    const kid = a.students[0]!;
+    const other = await createGroup();
+    await addMember(kid, other, "pending");
+    const res = await call(`/api/students/${kid.slug}`, { token: (await admin()).accessToken });
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { _id: string; email: string; phone_number: string; memberships: { status: string; group: { _id: string } }[] };
+    expect(body).toMatchObject({ _id: kid.id, email: kid.email, phone_number: "+201001234567", role: "user" });
+    expect(body.memberships.map((m) => [m.group._id, m.status]).sort()).toEqual(
+      [
+        [a.group.id, "approved"],
+        [other.id, "pending"],
+      ].sort(),
+    );
+  });
+
+  it("shows an instructor only the memberships in their own groups, and nobody outside them", async () => {
+    const a = await classroom(["approved"]);
+    const kid = a.students[0]!;
+    await addMember(kid, await createGroup(), "approved");
+    const res = await call(`/api/students/${kid.id}`, { token: a.teacher.accessToken });
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { memberships: { group: { _id: string } }[] };
+    expect(body.memberships.map((m) => m.group._id)).toEqual([a.group.id]);
+
+    const stranger = await instructor();
+    const refused = await call(`/api/students/${kid.id}`, { token: stranger.accessToken });
+    expect(refused.status).toBe(403);
+    expect(await refused.json()).toEqual({ message: "You can only see the students of your own groups.", code: "forbidden" });
+  });
+
+  it("refuses students (even about themselves) and answers 404 for nobody", async () => {
+    const kid = await signIn(await createUser());
+    expect((await call(`/api/students/${kid.user.id}`, { token: kid.accessToken })).status).toBe(403);
+    expect((await call("/api/students/no-such-person", { token: (await admin()).accessToken })).status).toBe(404);
+  });
+});
+
+describe("student area services", () => {
+  it("listMyGroups answers the approved and special groups only", async () => {
+    const me = await createUser();
+    const [a, b, c, d] = await Promise.all([1, 2, 3, 4].map(() => createGroup()));
+    await addMember(me, a!, "approved");
+    await addMember(me, b!, "special");
+    await addMember(me, c!, "pending");
+    await addMember(me, d!, "left");
+    const { ctx } = serviceContext();
+    const mine = await listMyGroups(ctx, viewerOf(me));
+    expect(mine.map((g) => [g._id, g.membershipStatus]).sort()).toEqual(
+      [
+        [a!.id, "approved"],
+        [b!.id, "special"],
+      ].sort(),
+    );
+    expect(mine[0]).toHaveProperty("instructorName");
+  });
+
+  it("getGroupForMember opens the group to members and staff, with the outline", async () => {
+    const teacher = await createUser({ role: "instructor", name: "Omar Teacher" });
+    const group = await createGroup({ instructorId: teacher.id });
+    await addCourseContent(group, 1, "Second");
+    await addCourseContent(group, 0, "First");
+    const me = await createUser();
+    await addMember(me, group, "special");
+    const { ctx } = serviceContext();
+
+    const seen = await getGroupForMember(ctx, viewerOf(me), group.slug);
+    expect(seen).toMatchObject({ _id: group.id, instructor: { _id: teacher.id, name: "Omar Teacher" }, membershipStatus: "special", start_date: "2027-01-01" });
+    expect(seen.content.map((c) => c.title)).toEqual(["First", "Second"]);
+    expect((await getGroupForMember(ctx, viewerOf(teacher), group.id)).membershipStatus).toBeNull();
+    expect(await membershipStatus(ctx, viewerOf(me), group.id)).toBe("special");
+  });
+
+  it("getGroupForMember refuses non-members with a 403 carrying their status, and hides drafts", async () => {
+    const group = await createGroup();
+    const pending = await createUser();
+    await addMember(pending, group, "pending");
+    const { ctx } = serviceContext();
+
+    const refusal = await getGroupForMember(ctx, viewerOf(pending), group.slug).catch((e: unknown) => e);
+    expect(refusal).toBeInstanceOf(NotAMemberError);
+    expect((refusal as NotAMemberError).status).toBe(403);
+    expect((refusal as NotAMemberError).toJSON()).toEqual({ message: "Your request to join this group is pending.", code: "not_member", membershipStatus: "pending" });
+
+    const stranger = await getGroupForMember(ctx, viewerOf(await createUser()), group.slug).catch((e: unknown) => e);
+    expect((stranger as NotAMemberError).membershipStatus).toBeNull();
+
+    const draft = await createGroup({ status: "draft" });
+    const hidden = await getGroupForMember(ctx, viewerOf(await createUser()), draft.slug).catch((e: unknown) => e);
+    expect((hidden as { status: number }).status).toBe(404);
+  });
+});
