@@ -14,8 +14,12 @@ import interLatinUrl from "@fontsource-variable/inter/files/inter-latin-wght-nor
 import { GeneralErrorBoundary, useClearReloadMarker } from "./components/error-boundary";
 import { detectLang, dirOf, type Lang } from "./i18n/config";
 import { dictionary } from "./i18n/index.server";
+import { useSessionSync } from "./hooks/use-session-sync";
+import { useViewer } from "./hooks/use-viewer";
 import { useNonce } from "./lib/nonce";
 import stylesUrl from "./styles/app.css?url";
+import { getViewer } from "../worker/auth/viewer";
+import { hasMemberGroups } from "../worker/services/viewer-summary";
 
 export const links: LinksFunction = () => [
   // The Latin face is needed on every page (English text, numbers, code), so it is fetched early.
@@ -24,12 +28,20 @@ export const links: LinksFunction = () => [
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
 ];
 
+/**
+ * Language, dictionary, site settings and the signed-in viewer (from the refresh cookie; null for visitors).
+ * `hasCourses` decides the header's "My Courses" link (platform-spec §2).
+ */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const lang = detectLang(request);
   const s = context.svc.settings;
+  const found = await getViewer(context.svc, request);
+  const viewer = found ? { userId: found.userId, role: found.role, name: found.name, email: found.email } : null;
   return {
     lang,
     messages: dictionary(lang),
+    viewer,
+    hasCourses: found ? await hasMemberGroups(context.svc, found.userId) : false,
     site: {
       contactEmail: s.contactEmail,
       contactPhone: s.contactPhone,
@@ -42,9 +54,26 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 export type RootData = Awaited<ReturnType<typeof loader>>;
 
-/** The dictionary only changes with the language, which changes through an action. */
-export const shouldRevalidate: ShouldRevalidateFunction = ({ formMethod, defaultShouldRevalidate }) =>
-  formMethod ? defaultShouldRevalidate : false;
+/** Which part of the site a path belongs to; moving between parts is when who-is-signed-in matters. */
+function areaOf(pathname: string): string {
+  if (pathname === "/dashboard" || pathname.startsWith("/dashboard/")) return "admin";
+  if (pathname === "/instructor" || pathname.startsWith("/instructor/")) return "instructor";
+  if (pathname.startsWith("/auth/")) return "auth";
+  if (pathname === "/profile" || pathname === "/my-courses" || pathname.startsWith("/course/")) return "user";
+  return "public";
+}
+
+/**
+ * The dictionary changes only with the language and the viewer only through actions (log in, log out, set
+ * language, delete account), so the root reloads after actions. It also reloads when a navigation crosses
+ * into another area (a guard's redirect to /auth/login, the Google sign-in's move to the dashboard, a session
+ * ended on another device), so the header never shows a stale viewer for long, while navigation inside an
+ * area does not re-send the dictionary.
+ */
+export const shouldRevalidate: ShouldRevalidateFunction = ({ formMethod, currentUrl, nextUrl, defaultShouldRevalidate }) => {
+  if (formMethod) return defaultShouldRevalidate;
+  return areaOf(currentUrl.pathname) !== areaOf(nextUrl.pathname);
+};
 
 export function Layout({ children }: { children: ReactNode }) {
   const data = useRouteLoaderData<RootData>("root");
@@ -77,6 +106,7 @@ function NavigationProgress() {
 
 export default function App() {
   useClearReloadMarker();
+  useSessionSync(useViewer().viewer);
   return (
     <>
       <NavigationProgress />

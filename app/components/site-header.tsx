@@ -1,16 +1,33 @@
-import { Link, NavLink, useLocation } from "@remix-run/react";
+import { Form, Link, NavLink, useLocation } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
+import { useViewer, type ClientViewer } from "~/hooks/use-viewer";
 import type { MessageKey } from "~/i18n/en";
 import { useT } from "~/lib/i18n";
+import { clearSession } from "~/lib/session-client";
+import { HeaderExtras } from "./header-extras";
 import { CloseIcon, LogoMark, MenuIcon } from "./icons";
 import { LanguageSwitcher } from "./language-switcher";
 
 /** `section`: other paths that belong to the link's part of the site (course pages belong to Courses). */
-const LINKS: { to: string; key: MessageKey; end?: boolean; section?: string }[] = [
+type HeaderLink = { to: string; key: MessageKey; end?: boolean; section?: string };
+
+const VISITOR_LINKS: HeaderLink[] = [
   { to: "/", key: "nav.home", end: true },
   { to: "/courses", key: "nav.courses", section: "/content/" },
   { to: "/contact", key: "nav.contact" },
 ];
+
+/** Signed in (platform-spec §2): Home, Profile, My Courses (members only), and the staff area. */
+function viewerLinks(viewer: ClientViewer, hasCourses: boolean): HeaderLink[] {
+  const links: HeaderLink[] = [
+    { to: "/", key: "nav.home", end: true },
+    { to: "/profile", key: "nav.profile" },
+  ];
+  if (hasCourses) links.push({ to: "/my-courses", key: "nav.myCourses", section: "/course/" });
+  if (viewer.role === "admin") links.push({ to: "/dashboard", key: "nav.dashboard" });
+  if (viewer.role === "instructor") links.push({ to: "/instructor", key: "nav.teaching" });
+  return links;
+}
 
 /** Without JavaScript the menu button cannot work, so small screens show the links in the header instead. */
 const NO_SCRIPT_MENU = `@media (max-width: 54.99rem) {
@@ -20,11 +37,14 @@ const NO_SCRIPT_MENU = `@media (max-width: 54.99rem) {
 }`;
 
 /**
- * The public header: logo, main links, language switcher and Log In. Below 880 px the links fold into a
+ * The site header: logo, main links, language switcher and Log In (or, signed in, the header extras and
+ * Log out, a POST form to /auth/logout that also clears the browser's session markers). Below 880 px the links fold into a
  * menu opened by a real button (aria-expanded); Escape closes it and returns focus to the button.
  */
 export function SiteHeader() {
   const { t } = useT();
+  const { viewer, hasCourses } = useViewer();
+  const links = viewer ? viewerLinks(viewer, hasCourses) : VISITOR_LINKS;
   const location = useLocation();
   const [open, setOpen] = useState(false);
   const toggleRef = useRef<HTMLButtonElement>(null);
@@ -69,7 +89,7 @@ export function SiteHeader() {
         <div id="site-menu" className="site-menu">
           <nav aria-label={t("nav.main")}>
             <ul className="nav-list">
-              {LINKS.map((l) => (
+              {links.map((l) => (
                 <li key={l.to}>
                   <NavLink
                     to={l.to}
@@ -85,9 +105,20 @@ export function SiteHeader() {
           </nav>
           <div className="site-menu-actions">
             <LanguageSwitcher />
-            <Link to="/auth/login" className="btn btn-primary btn-sm">
-              {t("nav.login")}
-            </Link>
+            {viewer ? (
+              <>
+                <HeaderExtras />
+                <Form method="post" action="/auth/logout" className="logout-form" onSubmit={() => clearSession()}>
+                  <button type="submit" className="btn btn-outline btn-sm">
+                    {t("nav.logout")}
+                  </button>
+                </Form>
+              </>
+            ) : (
+              <Link to="/auth/login" className="btn btn-primary btn-sm">
+                {t("nav.login")}
+              </Link>
+            )}
           </div>
         </div>
       </div>

@@ -1,17 +1,26 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
+import { redirect } from "@remix-run/server-runtime";
 import { CourseCatalogue } from "~/components/course-catalogue";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { FeedbackSection } from "~/components/feedback-section";
 import { LandingBenefits, LandingCta, LandingFaq, LandingHero, LandingSteps } from "~/components/landing";
 import { pageMeta } from "~/lib/meta";
+import { roleHome } from "~/lib/session-client";
+import { getViewer } from "../../worker/auth/viewer";
 import { listPublicFeedback } from "../../worker/services/feedback";
 import { listPublishedGroups } from "../../worker/services/groups";
 
 export const meta: MetaFunction = ({ matches }) => pageMeta(matches, null);
 
-/** Both lists stream (un-awaited promises): the page paints at once and each section fills in. */
-export function loader({ context }: LoaderFunctionArgs) {
+/**
+ * Landing load (platform-spec §4): signed-in staff go to their area (admin → /dashboard, instructor →
+ * /instructor); users stay here, and the browser takes them to a stored redirect if there is one
+ * (useSessionSync). Both lists stream (un-awaited promises): the page paints at once and each section fills in.
+ */
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const viewer = await getViewer(context.svc, request);
+  if (viewer && viewer.role !== "user") throw redirect(roleHome(viewer.role));
   return {
     courses: listPublishedGroups(context.svc),
     feedback: listPublicFeedback(context.svc),
