@@ -14,11 +14,57 @@ export const FRAME_RATE = { max: 40, windowMs: 10_000 } as const;
 export const PARTIES = ["group-room", "user-hub", "staff-inbox"] as const;
 export type Party = (typeof PARTIES)[number];
 
+/* Group chat fields, shared by the `chat.send` frame and `POST /api/messages` (sendMessageInput in schemas.ts). */
+export const CHAT_TEXT_MAX = 2000;
+/** Messages per `chat.history` frame at most; `more: true` says "sync again after the last one". */
+export const CHAT_HISTORY_MAX = 200;
+
+export const chatFields = z.object({
+  text: z
+    .string({ error: "Write a message." })
+    .trim()
+    .min(1, "Write a message.")
+    .max(CHAT_TEXT_MAX, `Messages are limited to ${CHAT_TEXT_MAX} characters.`),
+  /**
+   * The sender's own id for this message (a UUID is ideal). Sending again with the same clientId stores nothing
+   * new and answers the message stored the first time, so retrying after a lost answer is always safe.
+   */
+  clientId: z
+    .string({ error: "clientId is required." })
+    .min(8, "clientId must be 8 to 64 characters.")
+    .max(64, "clientId must be 8 to 64 characters.")
+    .regex(/^[A-Za-z0-9_-]+$/, "clientId may contain letters, digits, - and _ only."),
+  /** The id of the message this one answers (in the same group). */
+  replyTo: z.number().int().positive().max(Number.MAX_SAFE_INTEGER).nullish(),
+});
+
+const messageCursor = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
+
 export const clientFrame = z.discriminatedUnion("type", [
   /** Heartbeat; answered with `pong` carrying the same `t`. */
   z.object({ type: z.literal("ping"), t: z.number().finite() }),
+  /**
+   * group-room: post a message. Answered with `chat.ack` (or an `error` carrying the same clientId); the stored
+   * message then reaches every synced connection, the sender's included, as `chat.message`.
+   */
+  chatFields.extend({ type: z.literal("chat.send") }),
+  /**
+   * group-room: "send me every message after id `after`" (0: from the start). Answered with `chat.history`.
+   * `from` is the oldest id the client holds: deletions in `[from, after]` come back in `deleted`, so a client
+   * that was away learns about them too. A connection gets live chat frames only after a sync answered with
+   * `more: false`; from then on every chat frame arrives once, in id order, without gaps.
+   */
+  z.object({ type: z.literal("chat.sync"), after: messageCursor, from: messageCursor.optional() }),
 ]);
 export type ClientFrame = z.infer<typeof clientFrame>;
+
+/**
+ * Development only (ENVIRONMENT=development; elsewhere rooms answer `invalid_frame`): a group room broadcasts
+ * `dev.broadcast` to its synced connections through the same queue as chat, storing nothing.
+ * bench/soak.mjs uses it as the "broadcast alone" baseline.
+ */
+export const devClientFrame = z.object({ type: z.literal("dev.broadcast"), t: z.number().finite() });
+export type DevClientFrame = z.infer<typeof devClientFrame>;
 
 export interface NotificationFrameBody {
   _id: string;
@@ -42,12 +88,18 @@ export type ServerFrame =
   /** Sent once after a connection is admitted. */
   | { type: "welcome"; party: Party; room: string; connectionId: string }
   | { type: "pong"; t: number }
-  /** A frame the server refused; the connection stays open. */
-  | { type: "error"; code: "invalid_frame" | "frame_too_large" | "rate_limited"; message: string }
-  /** A new notification for the connected user (user-hub). */
-  | { type: "notification"; notification: NotificationFrameBody }
-  /** A new contact-form message (staff-inbox, admins). */
-  | { type: "contact.created"; message: ContactMessageFrameBody }
+  /**
+   * A frame the server refused. The connection stays open, except after `forbidden`: the right to the room has
+   * ended and the server closes the socket with 4403. `clientId` names the refused `chat.send`.
+   */
+  | { type: "error"; code: ErrorFrameCode; message: string; clientId?: string }
+  /** A new notification for the connected user (user-hub), with their unread count after it. */
+  | { type: "notification"; notification: NotificationFrameBody; unread: number }
+  /** A new contact-form message (staff-inbox, admins only), with the inbox's unread count after it. */
+  | { type: "contact.created"; message: ContactMessageFrameBody; unread: number }
+  /** Group chat, notification reads and the admins' inbox (see ChatFrame and InboxFrame below). */
+  | ChatFrame
+  | InboxFrame
   /** Join requests and their decisions (see MembershipFrame below). */
   | MembershipFrame;
 
@@ -87,3 +139,71 @@ export type MembershipFrame =
    * user-hub: the student it concerns.
    */
   | { type: "membership.decided"; decision: MembershipDecisionFrameBody };
+
+export type ErrorFrameCode =
+  | "invalid_frame"
+  | "frame_too_large"
+  | "rate_limited"
+  | "invalid_input"
+  | "forbidden"
+  | "not_found"
+  | "conflict"
+  | "server_error";
+
+/** A group chat message as the API and the socket deliver it. A deleted message keeps its id and loses its text. */
+export interface ChatMessageFrameBody {
+  /** Increases within a group: the resync cursor. */
+  id: number;
+  groupId: string;
+  /** Null once the author's account is deleted. */
+  author: { _id: string; name: string; role: "admin" | "instructor" | "user" } | null;
+  /** Empty for a deleted message. */
+  text: string;
+  replyTo: number | null;
+  createdAt: string;
+  deletedAt: string | null;
+  /** The sender's clientId, so the sender can match the message to what it showed optimistically. */
+  clientId: string | null;
+}
+
+export type ChatFrame =
+  /** A stored chat message (group-room, synced connections), in id order, once per message. */
+  | { type: "chat.message"; message: ChatMessageFrameBody }
+  /** To the sender of a `chat.send`: the message is stored under `id` (also when the clientId was seen before). */
+  | { type: "chat.ack"; clientId: string; id: number }
+  /**
+   * The answer to `chat.sync`: messages with id > after, oldest first (deleted ones as tombstones), and the ids of
+   * messages in `[from, after]` that are deleted. `more: true`: sync again after the last message's id.
+   */
+  | { type: "chat.history"; messages: ChatMessageFrameBody[]; more: boolean; deleted: number[] }
+  /** A message was deleted by its author or the group's staff (group-room, synced connections). */
+  | { type: "chat.deleted"; id: number; groupId: string }
+  /** Development only: the answer to `dev.broadcast`, to every synced connection of the room. */
+  | { type: "dev.broadcast"; t: number };
+
+/** A feedback record as the admins' inbox shows it (with the e-mail address, so admins only). */
+export interface FeedbackFrameBody {
+  _id: string;
+  userId: string | null;
+  name: string;
+  email: string;
+  groupSlug: string;
+  userFeedback: string;
+  rating: number;
+  hidden: boolean;
+  createdAt: string;
+}
+
+export type InboxFrame =
+  /** Notifications were marked read, maybe in another tab (user-hub): `ids`, or `"all"`; `unread` is the new count. */
+  | { type: "notification.read"; ids: string[] | "all"; unread: number }
+  /** A contact message was marked read or unread (staff-inbox, admins only). */
+  | { type: "contact.updated"; message: ContactMessageFrameBody; unread: number }
+  /** A contact message was deleted (staff-inbox, admins only). */
+  | { type: "contact.deleted"; _id: string; unread: number }
+  /** A student shared feedback for a group for the first time (staff-inbox, admins only). */
+  | { type: "feedback.created"; feedback: FeedbackFrameBody }
+  /** A feedback record changed: edited by its author, or hidden/shown by an admin (staff-inbox, admins only). */
+  | { type: "feedback.updated"; feedback: FeedbackFrameBody }
+  /** An admin deleted a feedback record (staff-inbox, admins only). */
+  | { type: "feedback.deleted"; _id: string };

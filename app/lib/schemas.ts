@@ -3,7 +3,7 @@
  * turns them into the OpenAPI document). Client-safe: no server imports here.
  */
 import { z } from "zod";
-import { PARTIES } from "./realtime-protocol";
+import { chatFields, PARTIES } from "./realtime-protocol";
 
 export const CONTACT_LIMITS = { name: 100, email: 254, message: 5000 } as const;
 
@@ -308,3 +308,76 @@ export const studentStatusInput = z.object({
   status: z.enum(["approved", "special", "removed"], "Choose approved, special or removed."),
 });
 export type StudentStatusInput = z.infer<typeof studentStatusInput>;
+
+/* ------------------------------------------------------------------------------------------------
+ * Realtime backbone: group chat, notifications, the admins' inbox and shared feedback.
+ * ---------------------------------------------------------------------------------------------- */
+
+const maxId = Number.MAX_SAFE_INTEGER;
+
+/** POST /api/messages and the chat form: the group (id or slug) plus the fields of the `chat.send` frame. */
+export const sendMessageInput = chatFields.extend({
+  groupId: z.string({ error: "Which group?" }).trim().min(1, "Which group?").max(120).regex(/^[\p{L}\p{N}_-]+$/u, "Invalid group"),
+});
+export type SendMessageInput = z.infer<typeof sendMessageInput>;
+
+/** GET /api/messages/group/{id}: newest first; `before` is a message id (the previous page's `nextBefore`). */
+export const messagePageQuery = z.object({
+  before: z.coerce.number().int().positive().max(maxId).optional(),
+  limit: z.coerce.number().int().min(1).max(100).default(50),
+});
+export type MessagePageQuery = z.infer<typeof messagePageQuery>;
+
+/** `{id}` of a chat message (messages have numeric ids and no slug). */
+export const messageIdParam = z.object({
+  id: z.coerce.number({ error: "Invalid message id" }).int("Invalid message id").positive("Invalid message id").max(maxId),
+});
+
+/** GET /api/notifications: newest first; `before` is a notification id (the previous page's `nextBefore`). */
+export const notificationsQuery = z.object({
+  before: z.string().min(1).max(120).regex(/^[\p{L}\p{N}_-]+$/u, "Invalid id").optional(),
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+});
+export type NotificationsQuery = z.infer<typeof notificationsQuery>;
+
+export const CONTACT_STATUSES = ["unread", "read", "all"] as const;
+
+/** GET /api/contact-messages (admins): newest first. */
+export const contactMessagesQuery = z.object({
+  status: z.enum(CONTACT_STATUSES, "Choose unread, read or all.").default("all"),
+  page: z.coerce.number().int().min(1).max(10_000).default(1),
+  pageSize: z.coerce.number().int().min(1).max(100).default(20),
+});
+export type ContactMessagesQuery = z.infer<typeof contactMessagesQuery>;
+
+/** PUT /api/contact-messages/{id}/read */
+export const contactReadInput = z.object({ read: z.boolean({ error: "Say read: true or false." }) });
+export type ContactReadInput = z.infer<typeof contactReadInput>;
+
+export const FEEDBACK_MAX_LENGTH = 1000;
+
+/** A form sends the rating as text; an empty field is a missing rating, never 0. */
+const rating = z.preprocess(
+  (v) => (typeof v === "string" && v.trim() !== "" ? Number(v) : v),
+  z
+    .number({ error: "Choose a rating from 0 to 5." })
+    .int("Choose a rating from 0 to 5.")
+    .min(0, "Choose a rating from 0 to 5.")
+    .max(5, "Choose a rating from 0 to 5."),
+);
+
+/** POST /api/feedback and /add-feedback: one record per student and group; sending again edits it. */
+export const shareFeedbackInput = z.object({
+  groupSlug: z.string({ error: "Choose your group." }).trim().min(1, "Choose your group.").max(120).regex(/^[\p{L}\p{N}_-]+$/u, "Choose your group."),
+  userFeedback: z
+    .string({ error: "Please write your feedback." })
+    .trim()
+    .min(1, "Please write your feedback.")
+    .max(FEEDBACK_MAX_LENGTH, `Feedback must be at most ${FEEDBACK_MAX_LENGTH} characters.`),
+  rating,
+});
+export type ShareFeedbackInput = z.infer<typeof shareFeedbackInput>;
+
+/** PUT /api/feedback/{id} (admins): hide from or show on the public list. */
+export const feedbackModerationInput = z.object({ hidden: z.boolean({ error: "Say hidden: true or false." }) });
+export type FeedbackModerationInput = z.infer<typeof feedbackModerationInput>;
