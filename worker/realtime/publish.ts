@@ -1,6 +1,8 @@
 import { getServerByName } from "partyserver";
-import type { ServerFrame } from "../../app/lib/realtime-protocol";
+import type { ChatFrame, ServerFrame } from "../../app/lib/realtime-protocol";
 import type { Bindings } from "../env";
+import type { MessageDraft, MessageDto } from "../services/chat-store";
+import type { GroupRoom } from "./group-room";
 import type { Room } from "./room";
 
 /** The staff inbox is a single room. */
@@ -43,4 +45,41 @@ export async function publishToGroupStaff(env: Bindings, instructorId: string | 
 export async function disconnectUserFromGroup(env: Bindings, groupId: string, userId: string): Promise<void> {
   const stub = await room(env.GroupRoom, groupId);
   await stub.disconnectUser(userId, "You are no longer a member of this group.");
+}
+
+/** Pushes a frame to the admins connected to the staff inbox, never to instructors (contact messages, feedback). */
+export async function publishToAdmins(env: Bindings, frame: ServerFrame): Promise<void> {
+  const stub = await room(env.StaffInbox, STAFF_ROOM);
+  await stub.publishToTags(frame, ["role:admin"]);
+}
+
+function groupRoom(env: Bindings, groupId: string) {
+  return getServerByName(env.GroupRoom as unknown as DurableObjectNamespace<GroupRoom>, groupId);
+}
+
+/** Has the group's room store a chat message and broadcast it, in the room's commit order (see sendMessage). */
+export async function commitToGroupChat(env: Bindings, draft: MessageDraft): Promise<{ message: MessageDto; created: boolean }> {
+  const stub = await groupRoom(env, draft.groupId);
+  return stub.commitMessage(draft);
+}
+
+/** Pushes a chat frame (a deletion) to the group's synced connections, in the room's commit order. */
+export async function broadcastToGroupChat(env: Bindings, groupId: string, frame: ChatFrame): Promise<void> {
+  const stub = await groupRoom(env, groupId);
+  await stub.broadcastChat(frame);
+}
+
+/**
+ * Closes every socket a user has open: their hub, the staff inbox and the rooms of `groupIds` (the caller knows
+ * which groups they could have been in: see `roomsOfUser` in services/realtime-access.ts). Used when an account
+ * is deleted or its role changes; the client then asks for a new ticket, which answers what the user may do now.
+ */
+export async function disconnectUserEverywhere(env: Bindings, userId: string, groupIds: string[], reason = "Your access has changed."): Promise<void> {
+  const hub = await room(env.UserHub, userId);
+  const staff = await room(env.StaffInbox, STAFF_ROOM);
+  await Promise.all([
+    hub.disconnectUser(userId, reason),
+    staff.disconnectUser(userId, reason),
+    ...groupIds.map(async (groupId) => (await room(env.GroupRoom, groupId)).disconnectUser(userId, reason)),
+  ]);
 }

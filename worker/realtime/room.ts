@@ -1,6 +1,15 @@
 import { Server, type Connection, type ConnectionContext, type WSMessage } from "partyserver";
-import { clientFrame, FRAME_RATE, MAX_FRAME_BYTES, type Party, type ServerFrame } from "../../app/lib/realtime-protocol";
-import type { Bindings } from "../env";
+import {
+  clientFrame,
+  devClientFrame,
+  FRAME_RATE,
+  MAX_FRAME_BYTES,
+  type ClientFrame,
+  type DevClientFrame,
+  type Party,
+  type ServerFrame,
+} from "../../app/lib/realtime-protocol";
+import { getSettings, type Bindings } from "../env";
 import { TICKET_TTL_SECONDS } from "./tickets";
 
 /** Who a connection belongs to; set from the verified ticket, kept across hibernation. */
@@ -74,13 +83,25 @@ export abstract class Room extends Server<Bindings & Cloudflare.Env> {
       return this.send(connection, { type: "error", code: "invalid_frame", message: "Frames must be JSON." });
     }
     const frame = clientFrame.safeParse(data);
-    if (!frame.success) {
-      return this.send(connection, { type: "error", code: "invalid_frame", message: "Unknown or malformed frame." });
+    if (frame.success) {
+      if (frame.data.type === "ping") return this.send(connection, { type: "pong", t: frame.data.t });
+      return this.onFrame(connection, frame.data);
     }
-    switch (frame.data.type) {
-      case "ping":
-        return this.send(connection, { type: "pong", t: frame.data.t });
+    if (getSettings(this.env).environment === "development") {
+      const dev = devClientFrame.safeParse(data);
+      if (dev.success) return this.onDevFrame(connection, dev.data);
     }
+    return this.send(connection, { type: "error", code: "invalid_frame", message: "Unknown or malformed frame." });
+  }
+
+  /** A valid frame other than ping. Rooms that take none (user-hub, staff-inbox) refuse it. */
+  protected onFrame(connection: Connection<ConnectionState>, _frame: Exclude<ClientFrame, { type: "ping" }>): void | Promise<void> {
+    this.send(connection, { type: "error", code: "invalid_frame", message: "This room does not take that frame." });
+  }
+
+  /** A development-only frame (bench/soak.mjs); only rooms that implement it answer. */
+  protected onDevFrame(connection: Connection<ConnectionState>, _frame: DevClientFrame): void | Promise<void> {
+    this.send(connection, { type: "error", code: "invalid_frame", message: "This room does not take that frame." });
   }
 
   onClose(connection: Connection) {

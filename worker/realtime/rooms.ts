@@ -1,9 +1,7 @@
 import { Room } from "./room";
 
-/** One per course group: its chat and live attendance (room name = group id). */
-export class GroupRoom extends Room {
-  readonly party = "group-room" as const;
-}
+/** One per course group: its chat and live attendance (room name = group id). See group-room.ts. */
+export { GroupRoom } from "./group-room";
 
 /** One per user: their notifications, on every device they have open (room name = user id). */
 export class UserHub extends Room {
