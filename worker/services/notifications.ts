@@ -1,8 +1,19 @@
-import { eq } from "drizzle-orm";
+/**
+ * Notifications (PRODUCT.md §3 "Notifications"): stored per recipient, pushed live to their hub, listed and
+ * marked read by their owner only. Every change that moves the unread count tells the owner's other tabs, so the
+ * header bell is right everywhere.
+ */
+import { and, count, desc, eq, inArray, isNull, lt, or } from "drizzle-orm";
+import type { NotificationFrameBody } from "../../app/lib/realtime-protocol";
+import type { NotificationsQuery } from "../../app/lib/schemas";
 import { notifications, users } from "../../db/schema";
 import type { ServiceContext } from "../context";
+import { notFound } from "../http/errors";
 import { publishToUser } from "../realtime/publish";
 import { newId } from "./ids";
+import type { Viewer } from "./sessions";
+
+export type NotificationDto = NotificationFrameBody;
 
 export interface NewNotification {
   kind: string;
@@ -10,24 +21,56 @@ export interface NewNotification {
   link?: string | null;
 }
 
+type Row = typeof notifications.$inferSelect;
+
+function toDto(r: Pick<Row, "id" | "kind" | "title" | "link" | "createdAt" | "readAt">): NotificationDto {
+  return { _id: r.id, kind: r.kind, title: r.title, link: r.link, createdAt: r.createdAt.toISOString(), readAt: r.readAt ? r.readAt.toISOString() : null };
+}
+
+const unreadOf = (userId: string) => and(eq(notifications.userId, userId), isNull(notifications.readAt));
+
+/** D1 binds at most 100 values per statement: long lists go in slices, all in one batch. */
+const D1_MAX_PARAMS = 100;
+
+function slices<T>(items: T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+async function unreadCounts(ctx: ServiceContext, userIds: string[]): Promise<Map<string, number>> {
+  const [first, ...rest] = slices(userIds, D1_MAX_PARAMS - 1).map((ids) =>
+    ctx.db
+      .select({ userId: notifications.userId, n: count() })
+      .from(notifications)
+      .where(and(inArray(notifications.userId, ids), isNull(notifications.readAt)))
+      .groupBy(notifications.userId),
+  );
+  const results = await ctx.db.batch([first!, ...rest]);
+  return new Map(results.flat().map((r) => [r.userId, r.n]));
+}
+
+/** The viewer's unread count (the header bell). */
+export async function unreadNotificationCount(ctx: ServiceContext, viewer: Pick<Viewer, "userId">): Promise<number> {
+  const [row] = await ctx.db.select({ n: count() }).from(notifications).where(unreadOf(viewer.userId));
+  return row?.n ?? 0;
+}
+
 /**
- * Stores one notification per recipient in a single batch, then pushes each to the recipient's live hub.
- * The push happens after the write, in the background: a closed tab just reads it later.
+ * Stores one notification per recipient in a single batch, then pushes each, with the recipient's new unread
+ * count, to their live hub. The push happens after the write, in the background: a closed tab reads it later.
  */
 export async function notifyUsers(ctx: ServiceContext, userIds: string[], n: NewNotification): Promise<void> {
   if (userIds.length === 0) return;
   const createdAt = new Date();
-  const rows = userIds.map((userId) => ({ id: newId(), userId, kind: n.kind, title: n.title, link: n.link ?? null, createdAt }));
-  await ctx.db.insert(notifications).values(rows);
+  const rows = userIds.map((userId) => ({ id: newId(), userId, kind: n.kind, title: n.title, link: n.link ?? null, createdAt, readAt: null }));
+  const [first, ...rest] = slices(rows, Math.floor(D1_MAX_PARAMS / Object.keys(rows[0]!).length)).map((part) => ctx.db.insert(notifications).values(part));
+  await ctx.db.batch([first!, ...rest]);
   ctx.waitUntil(
-    Promise.all(
-      rows.map((r) =>
-        publishToUser(ctx.env, r.userId, {
-          type: "notification",
-          notification: { _id: r.id, kind: r.kind, title: r.title, link: r.link, createdAt: createdAt.toISOString(), readAt: null },
-        }),
-      ),
-    ),
+    (async () => {
+      const unread = await unreadCounts(ctx, userIds);
+      await Promise.all(rows.map((r) => publishToUser(ctx.env, r.userId, { type: "notification", notification: toDto(r), unread: unread.get(r.userId) ?? 1 })));
+    })(),
   );
 }
 
@@ -35,4 +78,60 @@ export async function notifyUsers(ctx: ServiceContext, userIds: string[], n: New
 export async function adminIds(ctx: ServiceContext): Promise<string[]> {
   const rows = await ctx.db.select({ id: users.id }).from(users).where(eq(users.role, "admin"));
   return rows.map((r) => r.id);
+}
+
+/** GET /api/notifications: the viewer's own, newest first, with the unread count; `nextBefore` pages back. */
+export async function listNotifications(
+  ctx: ServiceContext,
+  viewer: Viewer,
+  query: NotificationsQuery,
+): Promise<{ notifications: NotificationDto[]; unread: number; nextBefore: string | null }> {
+  let older;
+  if (query.before) {
+    const [cursor] = await ctx.db
+      .select({ createdAt: notifications.createdAt })
+      .from(notifications)
+      .where(and(eq(notifications.id, query.before), eq(notifications.userId, viewer.userId)));
+    if (!cursor) throw notFound("No such notification.");
+    older = or(lt(notifications.createdAt, cursor.createdAt), and(eq(notifications.createdAt, cursor.createdAt), lt(notifications.id, query.before)));
+  }
+  const [rows, [unread]] = await ctx.db.batch([
+    ctx.db
+      .select()
+      .from(notifications)
+      .where(and(eq(notifications.userId, viewer.userId), older))
+      .orderBy(desc(notifications.createdAt), desc(notifications.id))
+      .limit(query.limit + 1),
+    ctx.db.select({ n: count() }).from(notifications).where(unreadOf(viewer.userId)),
+  ]);
+  const page = rows.slice(0, query.limit).map(toDto);
+  return { notifications: page, unread: unread?.n ?? 0, nextBefore: rows.length > query.limit ? page[page.length - 1]!._id : null };
+}
+
+/**
+ * PUT /api/notifications/{id}/read: one of the viewer's own (someone else's is a 404, as if it did not exist).
+ * Reading it again is harmless. The viewer's other tabs get `notification.read` with the new count.
+ */
+export async function markNotificationRead(ctx: ServiceContext, viewer: Viewer, id: string): Promise<{ notification: NotificationDto; unread: number }> {
+  const mine = and(eq(notifications.id, id), eq(notifications.userId, viewer.userId));
+  const [, [row], [unread]] = await ctx.db.batch([
+    ctx.db.update(notifications).set({ readAt: new Date() }).where(and(mine, isNull(notifications.readAt))),
+    ctx.db.select().from(notifications).where(mine),
+    ctx.db.select({ n: count() }).from(notifications).where(unreadOf(viewer.userId)),
+  ]);
+  if (!row) throw notFound("No such notification.");
+  const n = unread?.n ?? 0;
+  ctx.waitUntil(publishToUser(ctx.env, viewer.userId, { type: "notification.read", ids: [row.id], unread: n }));
+  return { notification: toDto(row), unread: n };
+}
+
+/** PUT /api/notifications/read-all: every unread notification of the viewer; the other tabs hear of it. */
+export async function markAllNotificationsRead(ctx: ServiceContext, viewer: Viewer): Promise<{ updated: number; unread: number }> {
+  const [updated, [unread]] = await ctx.db.batch([
+    ctx.db.update(notifications).set({ readAt: new Date() }).where(unreadOf(viewer.userId)).returning({ id: notifications.id }),
+    ctx.db.select({ n: count() }).from(notifications).where(unreadOf(viewer.userId)),
+  ]);
+  const n = unread?.n ?? 0;
+  ctx.waitUntil(publishToUser(ctx.env, viewer.userId, { type: "notification.read", ids: "all", unread: n }));
+  return { updated: updated.length, unread: n };
 }
