@@ -14,6 +14,7 @@ import { AppError, forbidden, notFound } from "../http/errors";
 import { passwordChangedMail } from "./accounts-mail";
 import { checkPassword } from "./accounts";
 import { sendMail } from "./mail";
+import { closeSocketsOf, groupRoomsOf } from "./realtime-access";
 import { revokeAllSessions, type Viewer } from "./sessions";
 
 export interface UserDto {
@@ -132,7 +133,9 @@ export async function deleteAccount(
     const message = stored ? "The password is incorrect." : "Your account has no password yet: use \"Forgot password\" to set one first.";
     throw new AppError(400, "invalid_credentials", message, { password: message });
   }
+  const rooms = await groupRoomsOf(ctx, viewer);
   await deleteWhere(ctx, eq(users.id, viewer.userId));
+  closeSocketsOf(ctx, viewer.userId, rooms, "Your account was deleted.");
   return { message: "Your account was deleted.", setCookie: clearRefreshCookie(client) };
 }
 
@@ -177,25 +180,32 @@ export async function listUsers(
 
 /**
  * PUT /api/users/{id}/role (admins). Takes effect on the user's very next request (roles are read from the
- * database, never trusted from the token). The last admin cannot be demoted.
+ * database, never trusted from the token) and closes their open sockets, whose tickets named the old role.
+ * The last admin cannot be demoted.
  */
 export async function changeRole(ctx: ServiceContext, actor: Viewer, idOrSlug: string, input: ChangeRoleInput): Promise<UserDto> {
   requireAdmin(actor);
   const target = byIdOrSlug(idOrSlug);
+  const [before] = await ctx.db.select({ userId: users.id, role: users.role }).from(users).where(target).limit(1);
+  if (!before) throw notFound("No such user.");
+  const rooms = before.role === input.role ? [] : await groupRoomsOf(ctx, before);
   const [updated] = await ctx.db
     .update(users)
     .set({ role: input.role })
-    .where(and(target, input.role === "admin" ? undefined : keepsAnAdmin))
+    .where(and(eq(users.id, before.userId), input.role === "admin" ? undefined : keepsAnAdmin))
     .returning(userColumns);
-  if (updated) return toDto(updated);
-  const [exists] = await ctx.db.select({ id: users.id }).from(users).where(target).limit(1);
-  if (!exists) throw notFound("No such user.");
-  throw new AppError(409, "last_admin", LAST_ADMIN);
+  if (!updated) throw new AppError(409, "last_admin", LAST_ADMIN);
+  if (before.role !== input.role) closeSocketsOf(ctx, before.userId, rooms, "Your role changed.");
+  return toDto(updated);
 }
 
 /** DELETE /api/users (admins): deletes a user and everything of theirs. The last admin cannot be deleted. */
 export async function deleteUser(ctx: ServiceContext, actor: Viewer, idOrSlug: string): Promise<{ message: string }> {
   requireAdmin(actor);
-  await deleteWhere(ctx, byIdOrSlug(idOrSlug));
+  const [user] = await ctx.db.select({ userId: users.id, role: users.role }).from(users).where(byIdOrSlug(idOrSlug)).limit(1);
+  if (!user) throw notFound("No such user.");
+  const rooms = await groupRoomsOf(ctx, user);
+  await deleteWhere(ctx, eq(users.id, user.userId));
+  closeSocketsOf(ctx, user.userId, rooms, "The account was deleted.");
   return { message: "The user was deleted." };
 }
