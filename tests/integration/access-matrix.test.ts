@@ -9,9 +9,11 @@
  */
 import { describe, expect, it } from "vitest";
 import { api } from "../../worker/api";
+import * as schema from "../../db/schema";
 import { issueCode } from "../../worker/services/codes";
+import { newId } from "../../worker/services/ids";
 import { addCourseContent, addMember, call, createGroup, createUser, DEFAULT_PASSWORD, fileForm, imageFile, signIn, type SignedIn } from "./factories";
-import { serviceContext, unique } from "./helpers";
+import { db, insertFeedback, serviceContext, unique } from "./helpers";
 
 const ACTORS = ["anonymous", "student", "studentOtherGroup", "instructor", "instructorOtherGroup", "admin"] as const;
 type Actor = (typeof ACTORS)[number];
@@ -47,6 +49,26 @@ const adminOnly = (status: number): Statuses => ({ ...all(403), anonymous: 401, 
 const staff = (status: number): Statuses => ({ ...all(status), anonymous: 401, student: 403, studentOtherGroup: 403 });
 /** Admins and the instructor of the group the request is about. */
 const staffOfGroup = (status: number): Statuses => ({ ...staff(status), instructorOtherGroup: 403 });
+
+/** The group's members (the student), its instructor and admins: who sees a group's inside. */
+const groupInside = (status: number): Statuses => ({ anonymous: 401, student: status, studentOtherGroup: 403, instructor: status, instructorOtherGroup: 403, admin: status });
+
+async function chatMessageBy(author: SignedIn, w: World): Promise<number> {
+  const [row] = await db().insert(schema.messages).values({ groupId: w.group.id, authorId: author.user.id, text: "To be deleted" }).returning({ id: schema.messages.id });
+  return row!.id;
+}
+
+async function notificationFor(who: SignedIn): Promise<string> {
+  const id = newId();
+  await db().insert(schema.notifications).values({ id, userId: who.user.id, kind: "test", title: "Something happened" });
+  return id;
+}
+
+async function contactMessage(): Promise<string> {
+  const id = newId();
+  await db().insert(schema.contactMessages).values({ id, name: "Visitor", email: `${unique("v")}@test.example`, message: "Hello" });
+  return id;
+}
 
 async function world(): Promise<World> {
   const [instructor, instructorOtherGroup, student, studentOtherGroup, admin] = await Promise.all([
@@ -211,6 +233,40 @@ const MATRIX: Record<string, Row> = {
     request: (w) => ({ path: "/api/realtime/ticket", body: { party: "group-room", room: w.group.id } }),
     expect: { anonymous: 401, student: 200, studentOtherGroup: 403, instructor: 200, instructorOtherGroup: 403, admin: 200 },
   },
+
+  // Group chat: the group's members and staff. The message deleted is the group's student's own.
+  "GET /api/messages/group/:id": { request: (w) => ({ path: `/api/messages/group/${w.group.slug}` }), expect: groupInside(200) },
+  "POST /api/messages": {
+    request: (w) => ({ path: "/api/messages", body: { groupId: w.group.id, text: "Hello, group", clientId: newId() } }),
+    expect: groupInside(201),
+  },
+  "DELETE /api/messages/:id": { request: async (w) => ({ path: `/api/messages/${await chatMessageBy(w.as.student, w)}`, method: "DELETE" }), expect: groupInside(200) },
+
+  // Notifications: one's own only (someone else's answers 404: notifications.test.ts).
+  "GET /api/notifications": { request: () => ({ path: "/api/notifications" }), expect: signedIn(200) },
+  "PUT /api/notifications/read-all": { request: () => ({ path: "/api/notifications/read-all", method: "PUT" }), expect: signedIn(200) },
+  "PUT /api/notifications/:id/read": {
+    request: async (w, actor) => ({ path: `/api/notifications/${await notificationFor(w.as[actor === "anonymous" ? "student" : actor])}/read`, method: "PUT" }),
+    expect: signedIn(200),
+  },
+
+  // The admins' inbox of contact messages.
+  "GET /api/contact-messages": { request: () => ({ path: "/api/contact-messages?status=unread" }), expect: adminOnly(200) },
+  "PUT /api/contact-messages/:id/read": {
+    request: async () => ({ path: `/api/contact-messages/${await contactMessage()}/read`, method: "PUT", body: { read: true } }),
+    expect: adminOnly(200),
+  },
+  "DELETE /api/contact-messages/:id": { request: async () => ({ path: `/api/contact-messages/${await contactMessage()}`, method: "DELETE" }), expect: adminOnly(200) },
+
+  // Feedback: shared by the group's students, moderated by admins.
+  "POST /api/feedback": {
+    request: (w) => ({ path: "/api/feedback", body: { groupSlug: w.group.slug, userFeedback: "Great course", rating: 5 } }),
+    expect: { ...all(403), anonymous: 401, student: 201 },
+  },
+  "GET /api/feedback/mine": { request: () => ({ path: "/api/feedback/mine" }), expect: signedIn(200) },
+  "GET /api/feedback/all": { request: () => ({ path: "/api/feedback/all" }), expect: adminOnly(200) },
+  "PUT /api/feedback/:id": { request: async () => ({ path: `/api/feedback/${(await insertFeedback()).id}`, method: "PUT", body: { hidden: true } }), expect: adminOnly(200) },
+  "DELETE /api/feedback/:id": { request: async () => ({ path: `/api/feedback/${(await insertFeedback()).id}`, method: "DELETE" }), expect: adminOnly(200) },
 };
 
 function registeredRoutes(): string[] {

@@ -222,6 +222,7 @@ describe("publishing", () => {
     await publishToStaff(env, {
       type: "contact.created",
       message: { _id: id, name: "Rana", email: "rana@test.example", message: "Hello", createdAt: new Date().toISOString(), readAt: null },
+      unread: 1,
     });
     for (const c of [a, b]) expect((await c.next("contact.created", (f) => f.message._id === id)).message.name).toBe("Rana");
   });
@@ -262,7 +263,7 @@ describe("publishing", () => {
     const bobTab = await connect("user-hub", bob, { userId: bob, role: "user" });
 
     const n = { _id: newId(), kind: "test", title: "For Alice", link: null, createdAt: new Date().toISOString(), readAt: null };
-    await publishToUser(env, alice, { type: "notification", notification: n });
+    await publishToUser(env, alice, { type: "notification", notification: n, unread: 1 });
 
     for (const tab of [aliceTab1, aliceTab2]) expect((await tab.next("notification")).notification).toEqual(n);
     // Bob's hub got nothing; a ping round-trip proves his socket is live and in order.
@@ -293,7 +294,7 @@ describe("Room.disconnectUser", () => {
 
     // The closed sockets no longer receive anything.
     const id = newId();
-    await publishToStaff(env, { type: "contact.created", message: { _id: id, name: "After", email: "a@test.example", message: "m", createdAt: new Date().toISOString(), readAt: null } });
+    await publishToStaff(env, { type: "contact.created", message: { _id: id, name: "After", email: "a@test.example", message: "m", createdAt: new Date().toISOString(), readAt: null }, unread: 1 });
     await other.next("contact.created", (f) => f.message._id === id);
     expect(tab1.of("contact.created").filter((f) => f.message._id === id)).toHaveLength(0);
   });
