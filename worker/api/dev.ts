@@ -1,6 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { mailboxQuery } from "../../app/lib/schemas";
 import { seedDemoData } from "../../db/seed";
+import { seedSoakGroup, SOAK_MAX_USERS } from "../../db/soak-seed";
 import { notFound } from "../http/errors";
 import { listOutbox } from "../services/mail";
 import { createApi, errorResponse } from "./app";
@@ -24,8 +25,26 @@ const seed = createRoute({
   path: "/seed",
   tags: ["Development"],
   summary: "Seed the demo data into an empty local database (idempotent; development only)",
+  description: "With `{ soak: { users: N } }` it also creates a fresh group with N approved students for bench/soak.mjs.",
+  request: {
+    body: {
+      required: false,
+      content: { "application/json": { schema: z.object({ soak: z.object({ users: z.number().int().min(1).max(SOAK_MAX_USERS) }).optional() }) } },
+    },
+  },
   responses: {
-    200: { description: "Whether anything was inserted", content: { "application/json": { schema: z.object({ seeded: z.boolean() }) } } },
+    200: {
+      description: "Whether the demo data was inserted, and the soak group when asked for",
+      content: {
+        "application/json": {
+          schema: z.object({
+            seeded: z.boolean(),
+            soak: z.object({ group: z.object({ _id: z.string(), slug: z.string() }), password: z.string(), emails: z.array(z.string()) }).optional(),
+          }),
+        },
+      },
+    },
+    400: errorResponse("Invalid soak request"),
     404: errorResponse("Not in development"),
   },
 });
@@ -41,4 +60,8 @@ devApi
     const rows = await listOutbox(c.var.svc, c.req.valid("query").to);
     return c.json(rows.map((m) => ({ ...m, createdAt: m.createdAt.toISOString() })), 200);
   })
-  .openapi(seed, async (c) => c.json({ seeded: await seedDemoData(c.var.svc) }, 200));
+  .openapi(seed, async (c) => {
+    const seeded = await seedDemoData(c.var.svc);
+    const soak = c.req.valid("json")?.soak;
+    return c.json(soak ? { seeded, soak: await seedSoakGroup(c.var.svc, soak.users) } : { seeded }, 200);
+  });
