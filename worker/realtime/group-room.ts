@@ -88,7 +88,7 @@ export class GroupRoom extends Room {
     return this.lane.read(async () => {
       try {
         const history = await syncMessages(this.services(), actorOf(connection), this.name, after, from);
-        this.trySend(connection, { type: "chat.history", ...history });
+        if (!this.trySend(connection, { type: "chat.history", ...history })) return;
         if (!history.more && !connection.state?.synced) connection.setState({ ...connection.state!, synced: true });
       } catch (e) {
         this.refuse(connection, e);
@@ -119,15 +119,18 @@ export class GroupRoom extends Room {
       this.trySend(connection, { type: "error", code: "server_error", message: "Something went wrong. Please try again.", clientId });
       return;
     }
-    this.trySend(connection, { type: "error", code: CODES[e.status] ?? "server_error", message: e.message, clientId });
-    if (e.status === 403 || e.status === 404) connection.close(4403, "Your access to this group has ended.");
+    const open = this.trySend(connection, { type: "error", code: CODES[e.status] ?? "server_error", message: e.message, clientId });
+    if (open && (e.status === 403 || e.status === 404)) connection.close(4403, "Your access to this group has ended.");
   }
 
-  private trySend(connection: Connection, frame: ServerFrame) {
+  /** False when the socket has closed meanwhile (its client syncs again when it reconnects). */
+  private trySend(connection: Connection, frame: ServerFrame): boolean {
+    if (connection.readyState !== WebSocket.OPEN) return false;
     try {
       this.send(connection, frame);
+      return true;
     } catch {
-      // The socket closed meanwhile.
+      return false;
     }
   }
 }
