@@ -70,6 +70,16 @@ describe("admission to a group's room", () => {
     ours.webSocket!.close(1000);
   });
 
+  it("takes chat frames only in group rooms", async () => {
+    const w = await chatWorld();
+    const hub = await connectAs(w.alice, "user-hub", w.alice.user.id);
+    hub.send({ type: "chat.send", text: "wrong room", clientId: cid() });
+    hub.send({ type: "chat.sync", after: 0 });
+    await eventually(() => (hub.of("error").length === 2 ? true : undefined), 3_000, "two refusals");
+    expect(hub.of("error").map((f) => f.code)).toEqual(["invalid_frame", "invalid_frame"]);
+    expect(hub.closed).toBeNull();
+  });
+
   it("refuses an oversized frame with frame_too_large and stores nothing", async () => {
     const w = await chatWorld();
     const { client } = await joinChat(w.alice, w.group.id);
