@@ -1,0 +1,100 @@
+import { forwardRef, useState, type InputHTMLAttributes, type ReactNode } from "react";
+import { useT } from "~/lib/i18n";
+
+type InputProps = Omit<InputHTMLAttributes<HTMLInputElement>, "id"> & {
+  id: string;
+  label: string;
+  /** Already translated. Shown under the field and tied to it with aria-describedby. */
+  error?: string | null;
+  hint?: string;
+  /** Extra ids the field is described by (a form-level message that names this field). */
+  describedBy?: string;
+  /** Something before the input on the same line (a calling code). */
+  prefix?: ReactNode;
+  /** Marks the field invalid without its own message (the message is elsewhere, see `describedBy`). */
+  invalid?: boolean;
+};
+
+function ids(id: string, error?: string | null, hint?: string, describedBy?: string) {
+  const list = [hint ? `${id}-hint` : null, error ? `${id}-error` : null, describedBy ?? null].filter(Boolean);
+  return list.length > 0 ? list.join(" ") : undefined;
+}
+
+/** A labelled input with its hint and error, wired for screen readers (aria-invalid, aria-describedby). */
+export const TextField = forwardRef<HTMLInputElement, InputProps>(function TextField(
+  { id, label, error, hint, describedBy, prefix, invalid, className, ...input },
+  ref,
+) {
+  const field = (
+    <input ref={ref} id={id} aria-invalid={error || invalid ? true : undefined} aria-describedby={ids(id, error, hint, describedBy)} {...input} />
+  );
+  return (
+    <div className={["field", className ?? ""].join(" ").trim()}>
+      <label htmlFor={id}>{label}</label>
+      {prefix ? (
+        <div className="input-group" dir="ltr">
+          <span className="input-prefix">{prefix}</span>
+          {field}
+        </div>
+      ) : (
+        field
+      )}
+      {hint ? (
+        <p id={`${id}-hint`} className="field-hint field-hint-block">
+          {hint}
+        </p>
+      ) : null}
+      {error ? (
+        <p id={`${id}-error`} className="field-error">
+          {error}
+        </p>
+      ) : null}
+    </div>
+  );
+});
+
+/** A password input with a show/hide button (a real toggle button, announced as pressed or not). */
+export const PasswordField = forwardRef<HTMLInputElement, Omit<InputProps, "type" | "prefix">>(function PasswordField(
+  { id, label, error, hint, describedBy, invalid, className, ...input },
+  ref,
+) {
+  const { t } = useT();
+  const [shown, setShown] = useState(false);
+  return (
+    <div className={["field", className ?? ""].join(" ").trim()}>
+      <label htmlFor={id}>{label}</label>
+      <div className="password-wrap">
+        <input
+          ref={ref}
+          id={id}
+          type={shown ? "text" : "password"}
+          aria-invalid={error || invalid ? true : undefined}
+          aria-describedby={ids(id, error, hint, describedBy)}
+          {...input}
+        />
+        <button type="button" className="password-toggle" aria-pressed={shown} aria-controls={id} onClick={() => setShown((v) => !v)}>
+          {shown ? t("form.hidePassword") : t("form.showPassword")}
+        </button>
+      </div>
+      {hint ? (
+        <p id={`${id}-hint`} className="field-hint field-hint-block">
+          {hint}
+        </p>
+      ) : null}
+      {error ? (
+        <p id={`${id}-error`} className="field-error">
+          {error}
+        </p>
+      ) : null}
+    </div>
+  );
+});
+
+/** A form-level failure, announced at once. */
+export function FormAlert({ id, children }: { id?: string; children: ReactNode }) {
+  return (
+    <div id={id} className="form-error" role="alert">
+      {children}
+    </div>
+  );
+}

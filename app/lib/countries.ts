@@ -1,0 +1,67 @@
+/**
+ * The registration form's countries, calling codes and phone digit caps (platform-spec §9), in the spec's
+ * order. Client-safe and small: the register and profile forms and their actions all use it.
+ */
+import type { MessageKey } from "~/i18n/en";
+
+export interface Country {
+  /** Stored in `users.country`. */
+  id: string;
+  /** Calling code without "+", or null for "Other" (the person types the whole international number). */
+  dial: string | null;
+  /** How many digits the phone field accepts for this country. */
+  maxDigits: number;
+  nameKey: MessageKey;
+}
+
+export const COUNTRIES: readonly Country[] = [
+  { id: "EG", dial: "20", maxDigits: 11, nameKey: "country.EG" },
+  { id: "SA", dial: "966", maxDigits: 9, nameKey: "country.SA" },
+  { id: "AE", dial: "971", maxDigits: 9, nameKey: "country.AE" },
+  { id: "DZ", dial: "213", maxDigits: 9, nameKey: "country.DZ" },
+  { id: "TN", dial: "216", maxDigits: 8, nameKey: "country.TN" },
+  { id: "OM", dial: "968", maxDigits: 8, nameKey: "country.OM" },
+  { id: "LB", dial: "961", maxDigits: 8, nameKey: "country.LB" },
+  { id: "SY", dial: "963", maxDigits: 9, nameKey: "country.SY" },
+  { id: "MA", dial: "212", maxDigits: 9, nameKey: "country.MA" },
+  { id: "IQ", dial: "964", maxDigits: 10, nameKey: "country.IQ" },
+  { id: "JO", dial: "962", maxDigits: 9, nameKey: "country.JO" },
+  { id: "KW", dial: "965", maxDigits: 8, nameKey: "country.KW" },
+  { id: "BH", dial: "973", maxDigits: 8, nameKey: "country.BH" },
+  { id: "QA", dial: "974", maxDigits: 8, nameKey: "country.QA" },
+  { id: "PS", dial: "970", maxDigits: 9, nameKey: "country.PS" },
+  { id: "YE", dial: "967", maxDigits: 9, nameKey: "country.YE" },
+  { id: "US", dial: "1", maxDigits: 10, nameKey: "country.US" },
+  { id: "OTHER", dial: null, maxDigits: 14, nameKey: "country.OTHER" },
+];
+
+export const DEFAULT_COUNTRY: Country = COUNTRIES[0]!;
+
+export function countryById(id: string | null | undefined): Country | null {
+  return COUNTRIES.find((c) => c.id === id) ?? null;
+}
+
+/** What the phone field keeps of what was typed: digits only, at most the country's cap. */
+export function phoneDigits(country: Country, raw: string): string {
+  return raw.replace(/\D/g, "").slice(0, country.maxDigits);
+}
+
+/**
+ * The stored phone number: "+" + calling code + digits (platform-spec §3). A national trunk "0" typed first
+ * (Egyptians write 010..., which is why Egypt's cap is 11) is dropped, so the number is valid internationally.
+ */
+export function composePhone(country: Country, digits: string): string {
+  const clean = phoneDigits(country, digits);
+  return country.dial ? `+${country.dial}${clean.replace(/^0/, "")}` : `+${clean}`;
+}
+
+/** Splits a stored number back into a country and the digits after its code (for editing a profile). */
+export function splitPhone(phone: string | null, countryId: string | null): { country: Country; digits: string } {
+  const all = (phone ?? "").replace(/\D/g, "");
+  const chosen = countryById(countryId);
+  if (chosen?.dial && all.startsWith(chosen.dial)) return { country: chosen, digits: phoneDigits(chosen, all.slice(chosen.dial.length)) };
+  const byPrefix = [...COUNTRIES].filter((c) => c.dial && all.startsWith(c.dial)).sort((a, b) => b.dial!.length - a.dial!.length)[0];
+  if (byPrefix) return { country: byPrefix, digits: phoneDigits(byPrefix, all.slice(byPrefix.dial!.length)) };
+  const other = countryById("OTHER")!;
+  return { country: other, digits: phoneDigits(other, all) };
+}

@@ -1,0 +1,194 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { Form, Link, useActionData, useLoaderData, useLocation, useNavigate, useNavigation } from "@remix-run/react";
+import { data } from "@remix-run/server-runtime";
+import { useEffect, useRef, useState } from "react";
+import { CodeInput } from "~/components/auth/code-input";
+import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { FormAlert, TextField } from "~/components/form-field";
+import { useHydrated } from "~/hooks/use-hydrated";
+import type { MessageKey } from "~/i18n/en";
+import { expectedError, fieldErrors, messageKey, retryHeaders, type FieldErrors } from "~/lib/form-errors.server";
+import { isolate } from "~/lib/bidi";
+import { useT } from "~/lib/i18n";
+import { metaT, pageMeta } from "~/lib/meta";
+import { CODE_DIGITS, emailOnlyInput, verifyEmailInput } from "~/lib/schemas";
+import { resendCode, verifyEmail } from "../../worker/services/accounts";
+
+/** Spec §4, §9: the login screen follows 2 s after a successful verification. */
+export const VERIFY_REDIRECT_MS = 2_000;
+/** How long "Send a new code" waits between sends (the server has its own hourly limits too). */
+export const RESEND_COOLDOWN_S = 30;
+
+type Field = "email" | "code";
+type ActionResult =
+  | { ok: true; intent: "verify" | "resend"; email: string }
+  | { ok: false; intent: "verify" | "resend"; errors: FieldErrors<Field>; formError?: MessageKey };
+
+export const meta: MetaFunction = ({ matches }) => {
+  const t = metaT(matches);
+  return pageMeta(matches, t("auth.verify.title"), t("auth.verify.subtitle"));
+};
+
+/** The address arrives in navigation state (platform-spec §2) and, so a reload keeps it, as ?email=. */
+export function loader({ request }: LoaderFunctionArgs) {
+  return { email: new URL(request.url).searchParams.get("email") ?? "", codeDigits: CODE_DIGITS };
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const form = await request.formData();
+  const email = String(form.get("email") ?? "");
+  if (form.get("intent") === "resend") {
+    const parsed = emailOnlyInput.safeParse({ email });
+    if (!parsed.success) return data<ActionResult>({ ok: false, intent: "resend", errors: fieldErrors<Field>(parsed.error) }, { status: 400 });
+    try {
+      await resendCode(context.svc, parsed.data);
+    } catch (err) {
+      const e = expectedError(err);
+      return data<ActionResult>({ ok: false, intent: "resend", errors: {}, formError: messageKey(e.message, "auth.verify.error") }, { status: e.status, headers: retryHeaders(e) });
+    }
+    return data<ActionResult>({ ok: true, intent: "resend", email: parsed.data.email });
+  }
+
+  const code = form.getAll("digit").map(String).join("");
+  const parsed = verifyEmailInput.safeParse({ email, code });
+  if (!parsed.success) return data<ActionResult>({ ok: false, intent: "verify", errors: fieldErrors<Field>(parsed.error) }, { status: 400 });
+  try {
+    await verifyEmail(context.svc, parsed.data);
+  } catch (err) {
+    const e = expectedError(err);
+    return data<ActionResult>({ ok: false, intent: "verify", errors: {}, formError: messageKey(e.message, "auth.verify.error") }, { status: e.status, headers: retryHeaders(e) });
+  }
+  return data<ActionResult>({ ok: true, intent: "verify", email: parsed.data.email });
+}
+
+export default function VerifyEmailPage() {
+  const { t } = useT();
+  const loaderData = useLoaderData<typeof loader>();
+  const location = useLocation();
+  const result = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const navigate = useNavigate();
+  const hydrated = useHydrated();
+  const stateEmail = (location.state as { email?: unknown } | null)?.email;
+  const [email, setEmail] = useState(() => (typeof stateEmail === "string" ? stateEmail : loaderData.email));
+  const [digits, setDigits] = useState<string[]>(() => Array.from({ length: loaderData.codeDigits }, () => ""));
+  const [cooldown, setCooldown] = useState(0);
+  const [clientError, setClientError] = useState<FieldErrors<Field>>({});
+  const noticeRef = useRef<HTMLDivElement>(null);
+  const codeRef = useRef<HTMLDivElement>(null);
+  const handled = useRef<unknown>(null);
+
+  const verified = result?.ok === true && result.intent === "verify";
+  const complete = digits.every((d) => d !== "");
+  const busy = navigation.state === "submitting" && navigation.formAction?.startsWith("/auth/verif-email") === true;
+  const verifying = busy && navigation.formData?.get("intent") === "verify";
+  const resending = busy && navigation.formData?.get("intent") === "resend";
+
+  useEffect(() => {
+    if (!result || handled.current === result) return;
+    handled.current = result;
+    setClientError({});
+    if (result.ok && result.intent === "resend") setCooldown(RESEND_COOLDOWN_S);
+    if (result.ok && result.intent === "verify") {
+      noticeRef.current?.focus();
+      const timer = window.setTimeout(() => navigate(`/auth/login?${new URLSearchParams({ email: result.email })}`), VERIFY_REDIRECT_MS);
+      return () => window.clearTimeout(timer);
+    }
+    if (!result.ok && result.intent === "verify") {
+      // A wrong code: empty the boxes and start again from the first one.
+      setDigits((d) => d.map(() => ""));
+      codeRef.current?.querySelector<HTMLInputElement>("input")?.focus();
+    }
+  }, [result, navigate]);
+
+  useEffect(() => {
+    if (cooldown <= 0) return;
+    const timer = window.setTimeout(() => setCooldown((s) => s - 1), 1_000);
+    return () => window.clearTimeout(timer);
+  }, [cooldown]);
+
+  function check(e: React.FormEvent<HTMLFormElement>) {
+    const submitter = (e.nativeEvent as SubmitEvent).submitter as HTMLButtonElement | null;
+    const errors: FieldErrors<Field> = {};
+    if (!email.trim()) errors.email = submitter?.value === "resend" ? "form.emailRequired" : "form.fillAll";
+    if (submitter?.value !== "resend" && !complete) errors.code = "form.codeIncomplete";
+    setClientError(errors);
+    if (Object.keys(errors).length > 0) e.preventDefault();
+  }
+
+  const errors: FieldErrors<Field> = { ...(result && !result.ok ? result.errors : {}), ...clientError };
+  const formError = result && !result.ok && !clientError.email && !clientError.code ? result.formError : undefined;
+
+  if (verified) {
+    return (
+      <main id="main" tabIndex={-1} className="auth-card card">
+        <div ref={noticeRef} tabIndex={-1} role="status" className="auth-success">
+          <h1 className="auth-title">{t("auth.verify.successTitle")}</h1>
+          <p>{t("auth.verify.success")}</p>
+        </div>
+        <Link to={`/auth/login?${new URLSearchParams({ email: result.email })}`} className="btn btn-primary btn-block">
+          {t("auth.register.logIn")}
+        </Link>
+      </main>
+    );
+  }
+
+  return (
+    <main id="main" tabIndex={-1} className="auth-card card">
+      <h1 className="auth-title">{t("auth.verify.title")}</h1>
+      <p className="auth-subtitle">{email ? t("auth.verify.sentTo", { email: isolate(email) }) : t("auth.verify.subtitle")}</p>
+      <Form method="post" noValidate onSubmit={check} className="form-fields">
+        <TextField
+          id="verify-email"
+          name="email"
+          type="email"
+          dir="ltr"
+          label={t("auth.field.email")}
+          autoComplete="email"
+          required
+          value={email}
+          onChange={(e) => setEmail(e.target.value)}
+          error={errors.email ? t(errors.email) : null}
+        />
+        <div ref={codeRef}>
+          <CodeInput
+            digits={digits}
+            onChange={setDigits}
+            legend={t("auth.verify.codeLabel")}
+            invalid={Boolean(errors.code || formError)}
+            describedBy={errors.code ? "verify-code-error" : formError ? "verify-form-error" : undefined}
+          />
+          {errors.code ? (
+            <p id="verify-code-error" className="field-error">
+              {t(errors.code)}
+            </p>
+          ) : hydrated && !complete ? (
+            <p className="field-hint field-hint-block">{t("form.codeIncomplete")}</p>
+          ) : null}
+        </div>
+        {formError ? (
+          <FormAlert id="verify-form-error">
+            <p>{t(formError)}</p>
+          </FormAlert>
+        ) : null}
+        <div role="status" className="auth-notice-slot">
+          {result?.ok && result.intent === "resend" ? <p className="form-success">{t("auth.verify.resent")}</p> : null}
+        </div>
+        <button type="submit" name="intent" value="verify" className="btn btn-primary btn-lg btn-block" disabled={hydrated && (!complete || busy)}>
+          {verifying ? <span className="spinner spinner-sm" aria-hidden="true" /> : null}
+          {verifying ? t("auth.verify.submitting") : t("auth.verify.submit")}
+        </button>
+        <button type="submit" name="intent" value="resend" className="btn btn-ghost btn-block" formNoValidate disabled={hydrated && (busy || cooldown > 0)}>
+          {resending ? t("common.sending") : cooldown > 0 ? t("auth.verify.resendIn", { seconds: cooldown }) : t("auth.verify.resend")}
+        </button>
+      </Form>
+      <p className="auth-switch">
+        {t("auth.register.haveAccount")} <Link to="/auth/login">{t("auth.register.logIn")}</Link>
+      </p>
+    </main>
+  );
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
+}

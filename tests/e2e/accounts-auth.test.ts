@@ -1,0 +1,184 @@
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { allowStatus, createVerifiedUser, DEMO, mailedCode, RESET_SUBJECT, uniqueEmail, VERIFY_SUBJECT } from "./accounts-helpers";
+import { baseURL, useBrowser } from "./browser";
+
+const digitBoxes = (page: Page) => page.locator(".code-boxes input");
+const boxValues = (page: Page) => digitBoxes(page).evaluateAll((els) => els.map((e) => (e as HTMLInputElement).value).join(""));
+
+/** Pastes text into the focused element the way a browser does (a paste event with clipboard data). */
+async function paste(page: Page, text: string) {
+  await page.evaluate((value) => {
+    const data = new DataTransfer();
+    data.setData("text/plain", value);
+    document.activeElement!.dispatchEvent(new ClipboardEvent("paste", { clipboardData: data, bubbles: true, cancelable: true }));
+  }, text);
+}
+
+async function logInWithForm(page: Page, email: string, password: string) {
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password", { exact: true }).fill(password);
+  await page.getByRole("button", { name: "Log In", exact: true }).click();
+}
+
+describe("sign-up, e-mail verification and login", () => {
+  const newPage = useBrowser();
+
+  it("registers, verifies the address with the six boxes (typing, Backspace, paste) and logs in", async () => {
+    const page = await newPage();
+    const problems = allowStatus(page, 400, "/auth/verif-email");
+    const email = uniqueEmail("signup");
+    await page.goto("/auth/register");
+    await page.getByLabel("Full name").fill("Salma Fathy");
+    await page.getByLabel("Email").fill(email);
+    await page.getByLabel("Password", { exact: true }).fill("salma-password-1");
+    await page.getByLabel("Confirm password").fill("salma-password-1");
+    await page.getByLabel("Country").selectOption("SA");
+    await page.getByLabel("Phone number").pressSequentially("05 12-34 5678 99");
+    // Digits only, capped at Saudi Arabia's 9.
+    expect(await page.getByLabel("Phone number").inputValue()).toBe("051234567");
+    await page.getByRole("button", { name: "Sign up" }).click();
+
+    await page.getByRole("heading", { name: "Welcome, Salma Fathy!" }).waitFor();
+    expect(await page.locator("main").textContent()).toContain(email);
+    // 2.5 s later the verification screen, carrying the address.
+    await page.waitForURL(`**/auth/verif-email?email=${encodeURIComponent(email)}`);
+    expect(await page.getByLabel("Email").inputValue()).toBe(email);
+    const verify = page.getByRole("button", { name: "Verify", exact: true });
+    expect(await verify.isDisabled()).toBe(true);
+    expect(await page.getByText("Enter the full 6-digit code").count()).toBe(1);
+    expect(await digitBoxes(page).first().getAttribute("autocomplete")).toBe("one-time-code");
+    expect(await digitBoxes(page).first().getAttribute("inputmode")).toBe("numeric");
+
+    const code = await mailedCode(email, VERIFY_SUBJECT);
+    const wrong = code.slice(0, 5) + ((Number(code[5]) + 1) % 10);
+    await digitBoxes(page).first().focus();
+    await page.keyboard.type(wrong.slice(0, 3));
+    // Typing advances; Backspace in the empty fourth box clears and returns to the third, then the second.
+    await page.keyboard.press("Backspace");
+    await page.keyboard.press("Backspace");
+    expect(await boxValues(page)).toBe(wrong.slice(0, 1));
+    await page.keyboard.type(wrong.slice(1));
+    expect(await boxValues(page)).toBe(wrong);
+    expect(await verify.isDisabled()).toBe(false);
+    await verify.click();
+    await page.getByRole("alert").filter({ hasText: "Verification failed" }).waitFor();
+    expect(await boxValues(page)).toBe("");
+
+    // A pasted code fills every box.
+    await digitBoxes(page).first().focus();
+    await paste(page, code);
+    expect(await boxValues(page)).toBe(code);
+    await verify.click();
+    await page.getByText("Your e-mail is verified").waitFor();
+    await page.waitForURL(`**/auth/login?email=${encodeURIComponent(email)}`);
+    expect(await page.getByLabel("Email").inputValue()).toBe(email);
+
+    await page.getByLabel("Password", { exact: true }).fill("salma-password-1");
+    await page.getByRole("button", { name: "Log In", exact: true }).click();
+    await page.waitForURL(`${baseURL()}/`);
+    const header = page.locator("header.site-header");
+    await header.getByRole("button", { name: "Log out" }).waitFor();
+    expect(await header.getByRole("link", { name: "Profile" }).count()).toBe(1);
+    // Without an approved group there is no "My Courses".
+    expect(await header.getByRole("link", { name: "My Courses" }).count()).toBe(0);
+    expect(await page.evaluate(() => localStorage.getItem("role"))).toBe("user");
+    expect(await page.evaluate(() => localStorage.getItem("fingerprint"))).toMatch(/^[0-9a-f]{32}$/);
+    expect(problems).toEqual([]);
+  });
+
+  it("checks the forms before sending them", async () => {
+    const page = await newPage();
+    await page.goto("/auth/register");
+    await page.getByRole("button", { name: "Sign up" }).click();
+    await page.getByRole("alert").filter({ hasText: "Please fill out all fields." }).waitFor();
+    expect(await page.getByLabel("Full name").getAttribute("aria-invalid")).toBe("true");
+    expect(await page.getByLabel("Full name").evaluate((el) => el === document.activeElement)).toBe(true);
+    await page.getByLabel("Full name").fill("Short Pass");
+    await page.getByLabel("Email").fill("short@example.com");
+    await page.getByLabel("Password", { exact: true }).fill("short");
+    await page.getByLabel("Confirm password").fill("short");
+    await page.getByLabel("Phone number").fill("1001234567");
+    await page.getByRole("button", { name: "Sign up" }).click();
+    await page.getByText("Password must be at least 10 characters.").waitFor();
+    expect(await page.getByLabel("Password", { exact: true }).getAttribute("aria-describedby")).toContain("register-password-error");
+    await page.getByLabel("Password", { exact: true }).fill("long-enough-password");
+    await page.getByLabel("Confirm password").fill("long-enough-passwort");
+    await page.getByRole("button", { name: "Sign up" }).click();
+    await page.getByText("Passwords do not match.").waitFor();
+
+    await page.goto("/auth/login");
+    await page.getByRole("button", { name: "Forgot your password?" }).click();
+    await page.getByText("Please enter your email.").waitFor();
+    await logInWithForm(page, DEMO.student.email, "short");
+    await page.getByText("Password must be at least 10 characters.").waitFor();
+    expect(new URL(page.url()).pathname).toBe("/auth/login");
+  });
+
+  it("says when the e-mail or password is wrong", async () => {
+    const page = await newPage();
+    const problems = allowStatus(page, 400, "/auth/login");
+    await page.goto("/auth/login");
+    await logInWithForm(page, DEMO.student.email, "not-the-right-password");
+    const alert = page.getByRole("alert").filter({ hasText: "The email or password is incorrect" });
+    await alert.waitFor();
+    expect(new URL(page.url()).pathname).toBe("/auth/login");
+    expect(await page.getByLabel("Email").inputValue()).toBe(DEMO.student.email);
+    expect(problems).toEqual([]);
+  });
+
+  it("sends each role to its own area after login", async () => {
+    for (const [who, path] of [
+      ["admin", "/dashboard"],
+      ["instructor", "/instructor"],
+      ["student", "/"],
+    ] as const) {
+      const page = await newPage();
+      await page.goto("/auth/login");
+      await logInWithForm(page, DEMO[who].email, DEMO[who].password);
+      await page.waitForURL(`${baseURL()}${path}`);
+      await page.locator("header.site-header").getByRole("button", { name: "Log out" }).waitFor();
+      expect(await page.evaluate(() => localStorage.getItem("role"))).toBe(who === "student" ? "user" : who);
+    }
+  });
+
+  it("resets a forgotten password with the mailed code, then logs in with the new one", async () => {
+    const user = await createVerifiedUser("reset");
+    const page = await newPage();
+    await page.goto("/auth/login");
+    await page.getByLabel("Email").fill(user.email);
+    await page.getByRole("button", { name: "Forgot your password?" }).click();
+    await page.getByText("Password reset email sent. Please check your inbox.").waitFor();
+    await page.waitForURL(`**/auth/forget-password?email=${encodeURIComponent(user.email)}`);
+    expect(await page.getByLabel("Email").inputValue()).toBe(user.email);
+
+    const code = await mailedCode(user.email, RESET_SUBJECT);
+    const codeField = page.getByLabel("Reset code");
+    await codeField.pressSequentially(`${code.slice(0, 3)}x${code.slice(3)}9`);
+    // Digits only, six at most, shown with spaces.
+    expect(await codeField.inputValue()).toBe(code.split("").join(" "));
+    await page.getByLabel("New password").fill("brand-new-password");
+    await page.getByRole("button", { name: "Reset password" }).click();
+    await page.getByText("Reset Successful , Please Login").waitFor();
+    await page.waitForURL(`**/auth/login?email=${encodeURIComponent(user.email)}`);
+    await page.getByLabel("Password", { exact: true }).fill("brand-new-password");
+    await page.getByRole("button", { name: "Log In", exact: true }).click();
+    await page.waitForURL(`${baseURL()}/`);
+    await page.locator("header.site-header").getByRole("button", { name: "Log out" }).waitFor();
+  });
+
+  it("rejects a wrong reset code with the spec's words", async () => {
+    const user = await createVerifiedUser("badreset");
+    const page = await newPage();
+    const problems = allowStatus(page, 400, "/auth/forget-password");
+    await page.goto(`/auth/forget-password?email=${encodeURIComponent(user.email)}`);
+    await page.getByLabel("Reset code").fill("12345");
+    await page.getByLabel("New password").fill("brand-new-password");
+    await page.getByRole("button", { name: "Reset password" }).click();
+    await page.getByText("Must be 6 digits").waitFor();
+    await page.getByLabel("Reset code").fill("123456");
+    await page.getByRole("button", { name: "Reset password" }).click();
+    await page.getByRole("alert").filter({ hasText: "Error: Invalid Reset Code" }).waitFor();
+    expect(problems).toEqual([]);
+  });
+});
