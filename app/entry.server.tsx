@@ -24,12 +24,16 @@ export default async function handleRequest(
       nonce: loadContext.nonce,
       signal: controller.signal,
       onError(error: unknown) {
-        if (!controller.signal.aborted) console.error("render failed", error);
+        // A client that went away mid-stream is not a server error.
+        if (!controller.signal.aborted && !request.signal.aborted) console.error("render failed", error);
         status = 500;
       },
     },
   );
-  body.allReady.then(() => clearTimeout(timer));
+  body.allReady.then(
+    () => clearTimeout(timer),
+    () => clearTimeout(timer),
+  );
   // Crawlers get the whole page at once; people get streaming (loading states for deferred data).
   if (isbot(request.headers.get("user-agent") ?? "")) await body.allReady;
   responseHeaders.set("Content-Type", "text/html; charset=utf-8");
