@@ -1,4 +1,5 @@
 import type { Messages } from "./en";
+import { groupsAr } from "./groups.ar";
 
 /** Arabic (right to left). Same keys as en.ts. */
 export const ar: Messages = {
@@ -317,4 +318,6 @@ export const ar: Messages = {
   "admin.user.lastAdmin": "لا يمكن حذف آخر مشرف أو تغيير دوره. اجعل شخصًا آخر مشرفًا أولًا.",
   "admin.user.roleInvalid": "اختر مشرفًا أو مدرّبًا أو مستخدمًا.",
   "admin.user.gone": "هذا المستخدم لم يعد موجودًا.",
+  /* ---- Course groups and membership (issue 5): keys live in groups.ar.ts ---- */
+  ...groupsAr,
 };

@@ -1,3 +1,5 @@
+import { groupsEn } from "./groups.en";
+
 /**
  * English, the default language. Every user-visible string of the product lives here under a key;
  * `ar.ts` must define the same keys (the type checker enforces it). The spec's English messages are kept
@@ -319,6 +321,8 @@ export const en = {
   "admin.user.lastAdmin": "The last admin cannot be removed or demoted. Make someone else an admin first.",
   "admin.user.roleInvalid": "Choose admin, instructor or user.",
   "admin.user.gone": "This user no longer exists.",
+  /* ---- Course groups and membership (issue 5): keys live in groups.en.ts ---- */
+  ...groupsEn,
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -1,0 +1,28 @@
+import type { Lang } from "~/i18n/config";
+
+const locale = (lang: Lang) => (lang === "ar" ? "ar-EG" : "en-GB");
+
+/** A moment as date and time in the reader's language and time zone ("21 November 2026 at 14:05"). */
+export function formatDateTime(iso: string, lang: Lang, timeZone?: string): string {
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return iso;
+  return new Intl.DateTimeFormat(locale(lang), { dateStyle: "long", timeStyle: "short", timeZone }).format(d);
+}
+
+/** "5 minutes ago", "yesterday", "3 days ago", in the reader's language; `now` in milliseconds. */
+export function formatRelative(iso: string, lang: Lang, now: number): string {
+  const seconds = Math.round((new Date(iso).getTime() - now) / 1000);
+  const rtf = new Intl.RelativeTimeFormat(locale(lang), { numeric: "auto" });
+  const abs = Math.abs(seconds);
+  if (abs < 45) return rtf.format(0, "second");
+  if (abs < 45 * 60) return rtf.format(Math.round(seconds / 60), "minute");
+  if (abs < 22 * 3600) return rtf.format(Math.round(seconds / 3600), "hour");
+  if (abs < 26 * 86400) return rtf.format(Math.round(seconds / 86400), "day");
+  return formatDateTime(iso, lang);
+}
+
+/** Initials for an avatar ("Nour Ali" → "NA"). */
+export function initials(name: string): string {
+  const parts = name.trim().split(/\s+/).filter(Boolean);
+  return parts.slice(0, 2).map((p) => Array.from(p)[0]!.toUpperCase()).join("") || "?";
+}

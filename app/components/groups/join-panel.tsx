@@ -1,0 +1,197 @@
+import { Link, useFetcher } from "@remix-run/react";
+import { useEffect, useId, useRef, useState } from "react";
+import { useT } from "~/lib/i18n";
+import { failureText, fieldText, type FailureLike } from "~/lib/group-errors";
+import type { Role } from "~/lib/permissions";
+import { ArrowIcon, CheckIcon, SettingsIcon } from "../icons";
+import type { MembershipStatus } from "./badges";
+import { ClockIcon } from "./extra-icons";
+
+export interface JoinPanelProps {
+  slug: string;
+  /** The viewer's role, or null for a visitor. */
+  role: Role | null;
+  /** The viewer's membership status in this group (null: never asked). */
+  status: MembershipStatus | null;
+  /** Where staff who run this group manage it (null: they don't run it). */
+  manageHref: string | null;
+  /** The request message's length limit (from the shared schema). */
+  messageMax: number;
+}
+
+type JoinResult = { ok: true; intent: string } | (FailureLike & { intent: string });
+
+/**
+ * The course page's join spot (`.enrol-actions`, data-slot="join"): what the viewer can do about this group,
+ * from their status. Visitors log in first (and come back here); students ask to join with an optional note,
+ * see their pending request, open the course once they are members, or ask again after a rejection; staff
+ * get a link to manage the group. A full or closed group (the service's 409) says so instead of the button.
+ */
+export function JoinPanel({ slug, role, status, manageHref, messageMax }: JoinPanelProps) {
+  const { t } = useT();
+  const fetcher = useFetcher<JoinResult>();
+  const [formOpen, setFormOpen] = useState(false);
+  const [message, setMessage] = useState("");
+  const [announce, setAnnounce] = useState("");
+  const textareaRef = useRef<HTMLTextAreaElement>(null);
+  const openerRef = useRef<HTMLButtonElement>(null);
+  const formId = useId();
+  const noteId = useId();
+  const handled = useRef<unknown>(null);
+
+  const sending = fetcher.state !== "idle";
+  const result = fetcher.data;
+  const failure = result && !result.ok ? result : null;
+  // A full or closed group, or a request that another tab already sent, replaces the button until reload.
+  const blocked = failure && (failure.code === "group_full" || failure.code === "group_closed") ? failure.code : null;
+
+  useEffect(() => {
+    if (!result || handled.current === result) return;
+    handled.current = result;
+    if (result.ok) {
+      setFormOpen(false);
+      setMessage("");
+      setAnnounce(t("groups.join.sent"));
+    } else {
+      setAnnounce(failureText(t, result));
+    }
+  }, [result, t]);
+
+  useEffect(() => {
+    if (formOpen) textareaRef.current?.focus();
+  }, [formOpen]);
+
+  const close = () => {
+    setFormOpen(false);
+    openerRef.current?.focus();
+  };
+
+  let body: React.ReactNode;
+  if (!role) {
+    body = (
+      <>
+        <p className="enrol-note">{t("course.enrolNote")}</p>
+        <Link to={`/auth/login?${new URLSearchParams({ redirectTo: `/content/${slug}` })}`} className="btn btn-primary btn-block">
+          {t("course.loginToJoin")}
+        </Link>
+      </>
+    );
+  } else if (role !== "user") {
+    body = manageHref ? (
+      <>
+        <p className="enrol-note">{t("groups.join.staffNote")}</p>
+        <Link to={manageHref} className="btn btn-primary btn-block">
+          <SettingsIcon />
+          {t("groups.join.manage")}
+        </Link>
+      </>
+    ) : (
+      <p className="enrol-note">{t("groups.join.staffOther")}</p>
+    );
+  } else if (status === "approved" || status === "special") {
+    body = (
+      <>
+        <p className="enrol-note enrol-note-strong">
+          <CheckIcon />
+          {status === "special" ? t("groups.join.memberSpecial") : t("groups.join.member")}
+        </p>
+        <Link to={`/course/${slug}`} className="btn btn-primary btn-block">
+          {t("groups.join.open")}
+          <ArrowIcon />
+        </Link>
+      </>
+    );
+  } else if (status === "pending") {
+    body = (
+      <>
+        <button type="button" className="btn btn-primary btn-block" disabled aria-describedby={noteId}>
+          <ClockIcon />
+          {t("groups.join.pending")}
+        </button>
+        <p id={noteId} className="enrol-note">
+          {t("groups.join.pendingNote")}
+        </p>
+      </>
+    );
+  } else if (blocked) {
+    body = (
+      <>
+        <button type="button" className="btn btn-primary btn-block" disabled aria-describedby={noteId}>
+          {blocked === "group_full" ? t("groups.join.full") : t("groups.join.closed")}
+        </button>
+        <p id={noteId} className="enrol-note">
+          {blocked === "group_full" ? t("groups.join.fullNote") : t("groups.join.closedNote")}
+        </p>
+      </>
+    );
+  } else {
+    const again = status === "rejected";
+    const messageError = fieldText(t, failure, "message");
+    body = (
+      <>
+        <p className="enrol-note">
+          {again ? t("groups.join.rejectedNote") : status === "left" || status === "removed" ? t("groups.join.againNote") : t("groups.join.note")}
+        </p>
+        {formOpen ? (
+          <fetcher.Form method="post" action={`/content/${slug}?index`} className="join-form" id={formId}>
+            <div className="field">
+              <label htmlFor={`${formId}-message`}>{t("groups.join.messageLabel")}</label>
+              <textarea
+                ref={textareaRef}
+                id={`${formId}-message`}
+                name="message"
+                rows={4}
+                maxLength={messageMax}
+                value={message}
+                onChange={(e) => setMessage(e.target.value)}
+                aria-describedby={`${formId}-count`}
+                aria-invalid={messageError ? true : undefined}
+                placeholder={t("groups.join.messagePlaceholder")}
+                dir="auto"
+              />
+              <div className="field-foot">
+                {messageError ? <span className="field-error">{messageError}</span> : <span />}
+                <span id={`${formId}-count`} className="field-hint">
+                  {t("contact.count", { count: message.length, max: messageMax })}
+                </span>
+              </div>
+            </div>
+            {failure && !messageError ? (
+              <p className="form-error" role="alert">
+                {failureText(t, failure)}
+              </p>
+            ) : null}
+            <div className="join-form-actions">
+              <button type="submit" className="btn btn-primary" disabled={sending} aria-busy={sending}>
+                {sending ? <span className="spinner spinner-sm" aria-hidden="true" /> : null}
+                {sending ? t("common.sending") : t("groups.join.send")}
+              </button>
+              <button type="button" className="btn btn-ghost" onClick={close} disabled={sending}>
+                {t("groups.cancel")}
+              </button>
+            </div>
+          </fetcher.Form>
+        ) : (
+          <button
+            ref={openerRef}
+            type="button"
+            className="btn btn-primary btn-block"
+            aria-expanded={false}
+            onClick={() => setFormOpen(true)}
+          >
+            {again ? t("groups.join.requestAgain") : t("groups.join.request")}
+          </button>
+        )}
+      </>
+    );
+  }
+
+  return (
+    <div className="enrol-actions" data-slot="join" data-status={status ?? "none"}>
+      {body}
+      <p className="visually-hidden" role="status" aria-live="polite">
+        {announce}
+      </p>
+    </div>
+  );
+}

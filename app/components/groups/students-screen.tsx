@@ -1,0 +1,270 @@
+import { Form, Link, useFetcher, useLocation, useNavigation, useSubmit } from "@remix-run/react";
+import { useCallback, useEffect, useRef, useState } from "react";
+import type { MessageKey } from "~/i18n/en";
+import { failureText, type FailureLike } from "~/lib/group-errors";
+import { formatDate, useT } from "~/lib/i18n";
+import { InboxIcon, SearchIcon, UsersIcon } from "../icons";
+import { MembershipBadge, type MembershipStatus } from "./badges";
+import { ConfirmDialog } from "./confirm-dialog";
+import { StarSmallIcon } from "./extra-icons";
+
+export interface GroupStudent {
+  _id: string;
+  status: MembershipStatus;
+  requestedAt: string;
+  decidedAt: string | null;
+  user: { _id: string; name: string; email: string; phone_number: string | null; slug: string };
+}
+
+export interface StudentsScreenProps {
+  group: { slug: string; title: string; capacity: number | null; memberCount: number };
+  search: string;
+  status: string;
+  students: GroupStudent[];
+  /** The student's page in this area. */
+  studentHref: (studentSlug: string) => string;
+  /** The join-requests inbox of this area, filtered to this group. */
+  inboxHref: string;
+}
+
+type Result = ({ ok: true; student: GroupStudent } | FailureLike) & { intent: string; target?: string };
+
+const FILTERS: { value: string; key: MessageKey }[] = [
+  { value: "members", key: "groups.students.filter.members" },
+  { value: "approved", key: "groups.membership.approved" },
+  { value: "special", key: "groups.membership.special" },
+  { value: "pending", key: "groups.membership.pending" },
+  { value: "removed", key: "groups.membership.removed" },
+  { value: "left", key: "groups.membership.left" },
+  { value: "rejected", key: "groups.membership.rejected" },
+  { value: "all", key: "groups.students.filter.all" },
+];
+
+/**
+ * A group's students for its staff (admin and instructor pages share it): search by name or e-mail, filter by
+ * status, switch a member between approved and special, remove one after a confirmation, or restore a removed
+ * student. Each row posts its own change; results are announced politely and errors show on the row.
+ */
+export function StudentsScreen({ group, search, status, students, studentHref, inboxHref }: StudentsScreenProps) {
+  const { t } = useT();
+  const navigation = useNavigation();
+  const location = useLocation();
+  const submit = useSubmit();
+  const [announce, setAnnounce] = useState("");
+  const tableRef = useRef<HTMLDivElement>(null);
+  const loading = navigation.state === "loading" && navigation.location.pathname === location.pathname;
+  const filtered = search !== "" || status !== "members";
+
+  return (
+    <div className="group-section students-screen">
+      <Form method="get" className="gfilter-bar" role="search" aria-label={t("groups.students.filters")} key={`${search}|${status}`}>
+        <div className="field gfilter-search">
+          <label htmlFor="students-search">{t("groups.students.search")}</label>
+          <div className="ginput-icon">
+            <SearchIcon />
+            <input id="students-search" type="search" name="search" defaultValue={search} maxLength={100} placeholder={t("groups.students.searchPlaceholder")} />
+          </div>
+        </div>
+        <div className="field">
+          <label htmlFor="students-status">{t("groups.students.status")}</label>
+          <select id="students-status" name="status" defaultValue={status} onChange={(e) => submit(e.currentTarget.form)}>
+            {FILTERS.map((f) => (
+              <option key={f.value} value={f.value}>
+                {t(f.key)}
+              </option>
+            ))}
+          </select>
+        </div>
+        <button type="submit" className="btn btn-outline">
+          {t("groups.filter.apply")}
+        </button>
+        {filtered ? (
+          <Link to={location.pathname} className="btn btn-ghost">
+            {t("groups.filter.clear")}
+          </Link>
+        ) : null}
+      </Form>
+
+      <div className="students-summary">
+        <p className="gresult-count" aria-live="polite">
+          {loading ? t("common.loading") : t("groups.students.count", { count: students.length })}
+        </p>
+        <p className="muted">
+          {group.capacity
+            ? t("groups.students.seats", { count: group.memberCount, capacity: group.capacity })
+            : t("teach.group.members", { count: group.memberCount })}
+        </p>
+      </div>
+      <p className="visually-hidden" role="status" aria-live="polite">
+        {announce}
+      </p>
+
+      {students.length === 0 ? (
+        <div className="empty-state">
+          <span className="empty-icon" aria-hidden="true">
+            <UsersIcon />
+          </span>
+          <p className="empty-title">{filtered ? t("groups.students.noMatch.title") : t("groups.students.empty.title")}</p>
+          <p>{filtered ? t("groups.students.noMatch.body") : t("groups.students.empty.body")}</p>
+          {filtered ? (
+            <Link to={location.pathname} className="btn btn-outline">
+              {t("groups.filter.clear")}
+            </Link>
+          ) : (
+            <Link to={inboxHref} className="btn btn-outline">
+              <InboxIcon />
+              {t("groups.students.openInbox")}
+            </Link>
+          )}
+        </div>
+      ) : (
+        <div ref={tableRef} tabIndex={-1} className="gtable-wrap" aria-busy={loading} data-loading={loading}>
+          <table className="gtable students-table">
+            <caption className="visually-hidden">{t("groups.students.caption", { title: group.title })}</caption>
+            <thead>
+              <tr>
+                <th scope="col">{t("groups.students.name")}</th>
+                <th scope="col">{t("groups.students.phone")}</th>
+                <th scope="col">{t("groups.students.status")}</th>
+                <th scope="col">{t("groups.students.since")}</th>
+                <th scope="col">
+                  <span className="visually-hidden">{t("groups.students.actions")}</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {students.map((s) => (
+                <StudentRow key={s._id} student={s} href={studentHref(s.user.slug)} inboxHref={inboxHref} onAnnounce={setAnnounce} focusFallback={tableRef} />
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </div>
+  );
+}
+
+function StudentRow({
+  student,
+  href,
+  inboxHref,
+  onAnnounce,
+  focusFallback,
+}: {
+  student: GroupStudent;
+  href: string;
+  inboxHref: string;
+  onAnnounce: (text: string) => void;
+  focusFallback: React.RefObject<HTMLElement>;
+}) {
+  const { t, lang } = useT();
+  const fetcher = useFetcher<Result>();
+  const [confirming, setConfirming] = useState(false);
+  const handled = useRef<unknown>(null);
+  const busy = fetcher.state !== "idle";
+  const asked = busy ? (String(fetcher.formData?.get("status") ?? "") as MembershipStatus) : null;
+  const shown: MembershipStatus = asked ?? student.status;
+  const result = fetcher.data;
+  const failure = result && !result.ok && !busy ? result : null;
+  const name = student.user.name;
+
+  useEffect(() => {
+    if (!result || busy || handled.current === result) return;
+    handled.current = result;
+    if (result.ok) {
+      setConfirming(false);
+      const key: MessageKey =
+        result.student.status === "special" ? "groups.students.nowSpecial" : result.student.status === "removed" ? "groups.students.nowRemoved" : "groups.students.nowApproved";
+      onAnnounce(t(key, { name }));
+    } else {
+      onAnnounce(failureText(t, result));
+    }
+  }, [result, busy, name, onAnnounce, t]);
+
+  const change = (status: "approved" | "special" | "removed") =>
+    fetcher.submit({ intent: "status", userId: student.user._id, status }, { method: "post" });
+  const closeConfirm = useCallback(() => setConfirming(false), []);
+  const since = student.status === "pending" || !student.decidedAt ? student.requestedAt : student.decidedAt;
+
+  return (
+    <tr data-status={shown} aria-busy={busy}>
+      <th scope="row" data-label={t("groups.students.name")}>
+        <Link to={href} className="row-link">
+          {name}
+        </Link>
+        <a href={`mailto:${student.user.email}`} className="row-sub" dir="ltr">
+          {student.user.email}
+        </a>
+      </th>
+      <td data-label={t("groups.students.phone")}>
+        {student.user.phone_number ? (
+          <a href={`tel:${student.user.phone_number}`} dir="ltr" className="phone-link">
+            {student.user.phone_number}
+          </a>
+        ) : (
+          <span className="muted">—</span>
+        )}
+      </td>
+      <td data-label={t("groups.students.status")}>
+        <MembershipBadge status={shown} />
+      </td>
+      <td data-label={t("groups.students.since")}>
+        <time dateTime={since}>{formatDate(since, lang)}</time>
+      </td>
+      <td className="row-actions">
+        <div className="row-actions-inner">
+          {student.status === "approved" ? (
+            <button type="button" className="btn btn-outline btn-sm" disabled={busy} onClick={() => change("special")}>
+              <StarSmallIcon />
+              {t("groups.students.makeSpecial")}
+              <span className="visually-hidden"> {name}</span>
+            </button>
+          ) : null}
+          {student.status === "special" ? (
+            <button type="button" className="btn btn-outline btn-sm" disabled={busy} onClick={() => change("approved")}>
+              {t("groups.students.makeRegular")}
+              <span className="visually-hidden"> {name}</span>
+            </button>
+          ) : null}
+          {student.status === "approved" || student.status === "special" ? (
+            <button type="button" className="btn btn-ghost btn-sm btn-destructive-ghost" disabled={busy} onClick={() => setConfirming(true)}>
+              {t("groups.students.remove")}
+              <span className="visually-hidden"> {name}</span>
+            </button>
+          ) : null}
+          {student.status === "removed" ? (
+            <button type="button" className="btn btn-outline btn-sm" disabled={busy} onClick={() => change("approved")}>
+              {t("groups.students.restore")}
+              <span className="visually-hidden"> {name}</span>
+            </button>
+          ) : null}
+          {student.status === "pending" ? (
+            <Link to={inboxHref} className="btn btn-ghost btn-sm">
+              <InboxIcon />
+              {t("groups.students.decide")}
+            </Link>
+          ) : null}
+          {student.status === "left" || student.status === "rejected" ? <span className="muted row-note">{t("groups.students.mustAsk")}</span> : null}
+        </div>
+        {failure && !confirming ? (
+          <p className="field-error row-error" role="alert">
+            {failureText(t, failure)}
+          </p>
+        ) : null}
+        <ConfirmDialog
+          open={confirming}
+          title={t("groups.students.removeTitle", { name })}
+          confirmLabel={t("groups.students.removeConfirm")}
+          busyLabel={t("groups.students.removing")}
+          busy={busy}
+          error={failure ? failureText(t, failure) : null}
+          onConfirm={() => change("removed")}
+          onClose={closeConfirm}
+          returnFocusTo={focusFallback}
+        >
+          <p>{t("groups.students.removeBody", { name })}</p>
+        </ConfirmDialog>
+      </td>
+    </tr>
+  );
+}

@@ -1,0 +1,70 @@
+/**
+ * Server-only glue between the group screens' loaders/actions and the services: expected service failures
+ * (AppError) become action results the page can show, or HTTP responses for loaders (403, 404).
+ * Pages translate `code` and field names with app/lib/group-errors.ts.
+ */
+import { data } from "@remix-run/server-runtime";
+import type { ZodError } from "zod";
+import { AppError } from "../../worker/http/errors";
+import { notFoundResponse } from "./not-found.server";
+
+export interface ActionFailure {
+  ok: false;
+  intent: string;
+  code: string;
+  /** The service's English message: shown only when the page has no translation for `code`. */
+  message: string;
+  /** Fields that failed, with the service's English message (the page shows its own words per field). */
+  fields?: Record<string, string>;
+  /** The record the intent was about (a request, a student, an outline item), when there is one. */
+  target?: string;
+}
+
+/** Runs one service call for an action: its result with `ok: true`, or an `ActionFailure` with the error's status. */
+export async function attempt<T extends object>(intent: string, work: () => Promise<T>, target?: string) {
+  try {
+    const result = await work();
+    return data({ ...result, ok: true as const, intent, target });
+  } catch (err) {
+    if (!(err instanceof AppError)) throw err;
+    const failure: ActionFailure = { ok: false, intent, code: err.code, message: err.message, fields: err.fields, target };
+    return data(failure, { status: err.status });
+  }
+}
+
+/** A 400 result for input that did not pass its schema, one English message per field. */
+export function invalid(intent: string, error: ZodError, target?: string) {
+  const fields: Record<string, string> = {};
+  for (const issue of error.issues) {
+    const key = String(issue.path[0] ?? "form");
+    fields[key] ??= issue.message;
+  }
+  const failure: ActionFailure = { ok: false, intent, code: "validation_failed", message: "Please check the highlighted fields.", fields, target };
+  return data(failure, { status: 400 });
+}
+
+/** A 400 result for an intent the route does not know. */
+export function unknownIntent(intent: string) {
+  const failure: ActionFailure = { ok: false, intent, code: "bad_request", message: "Unknown action." };
+  return data(failure, { status: 400 });
+}
+
+/**
+ * For loaders: a service's 404 becomes the route's 404 page and its 403 a 403 page (with the service's
+ * code); anything else is rethrown unchanged.
+ */
+export async function orHttpError<T>(work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (err) {
+    if (err instanceof AppError && err.status === 404) throw notFoundResponse();
+    if (err instanceof AppError && err.status === 403) throw data({ code: err.code, message: err.message }, { status: 403 });
+    throw err;
+  }
+}
+
+/** A form field as a trimmed string ("" when missing or a file). */
+export function text(form: FormData, name: string): string {
+  const value = form.get(name);
+  return typeof value === "string" ? value.trim() : "";
+}

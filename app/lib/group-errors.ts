@@ -1,0 +1,60 @@
+/**
+ * The words a group screen shows for a failed action: each service error code and each form field has a
+ * dictionary key, so errors read in the visitor's language. Client-safe.
+ */
+import type { MessageKey } from "~/i18n/en";
+import type { Params } from "~/i18n/translate";
+
+type T = (key: MessageKey, params?: Params) => string;
+
+/** The shape of a failed action result (see group-actions.server.ts). */
+export interface FailureLike {
+  ok: false;
+  code: string;
+  message: string;
+  fields?: Record<string, string>;
+}
+
+const CODES: Record<string, MessageKey> = {
+  group_full: "groups.error.groupFull",
+  group_closed: "groups.error.groupClosed",
+  already_requested: "groups.error.alreadyRequested",
+  already_member: "groups.error.alreadyMember",
+  already_decided: "groups.error.alreadyDecided",
+  not_member: "groups.error.notMember",
+  invalid_image: "groups.field.image",
+  payload_too_large: "groups.error.imageTooLarge",
+  forbidden: "groups.error.forbidden",
+  not_found: "groups.error.notFound",
+  validation_failed: "groups.error.validation",
+  rate_limited: "groups.error.rateLimited",
+};
+
+/** Field name → the one message that field shows whatever its check was (it states the whole rule). */
+const FIELDS: Record<string, MessageKey> = {
+  title: "groups.field.title",
+  description: "groups.field.description",
+  imageCourse: "groups.field.image",
+  file: "groups.field.image",
+  start_date: "groups.field.startDate",
+  instructorId: "groups.field.instructor",
+  status: "groups.field.status",
+  capacity: "groups.field.capacity",
+  message: "groups.field.message",
+  body: "groups.field.body",
+};
+
+/** The sentence for a failed action. Unknown codes show the server's message (English) rather than nothing. */
+export function failureText(t: T, failure: FailureLike): string {
+  // Outline titles have their own limit; a 409 `conflict` on the outline means the list changed meanwhile.
+  if (failure.code === "conflict" && failure.fields?.ids) return t("groups.error.outlineChanged");
+  const key = CODES[failure.code];
+  return key ? t(key) : failure.message;
+}
+
+/** The message of one field of a failed form, or undefined when that field is fine. */
+export function fieldText(t: T, failure: FailureLike | null | undefined, field: string, key?: MessageKey): string | undefined {
+  if (!failure?.fields?.[field]) return undefined;
+  const known = key ?? FIELDS[field];
+  return known ? t(known) : failure.fields[field];
+}
