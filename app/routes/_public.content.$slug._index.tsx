@@ -1,31 +1,76 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { JoinPanel } from "~/components/groups/join-panel";
 import { ArrowIcon, CalendarIcon, ChatIcon, ChevronIcon, UserIcon, UsersIcon } from "~/components/icons";
 import { useSite } from "~/hooks/use-site";
 import { askAboutCourseHref } from "~/lib/course-links";
 import { formatDate, useT } from "~/lib/i18n";
 import { metaT, pageMeta } from "~/lib/meta";
 import { notFoundResponse, orNotFound } from "~/lib/not-found.server";
-import { idOrSlugParam } from "~/lib/schemas";
+import { attempt, invalid } from "~/lib/group-actions.server";
+import { GROUP_LIMITS, idOrSlugParam, joinGroupInput } from "~/lib/schemas";
+import { getViewer, requireViewer } from "../../worker/auth/viewer";
+import { AppError } from "../../worker/http/errors";
 import { getPublicGroup } from "../../worker/services/groups";
+import { getManagedGroup } from "../../worker/services/groups-admin";
+import { requestToJoin } from "../../worker/services/memberships";
+import type { Viewer } from "../../worker/services/sessions";
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
   if (!data) return pageMeta(matches, metaT(matches)("error.notFound.title"));
   return pageMeta(matches, data.course.title, data.course.description);
 };
 
-export async function loader({ params, context }: LoaderFunctionArgs) {
+/** Where staff who run this group manage it, or null (an instructor of other groups). */
+async function manageHref(context: LoaderFunctionArgs["context"], viewer: Viewer, slug: string): Promise<string | null> {
+  try {
+    await getManagedGroup(context.svc, viewer, slug);
+  } catch (err) {
+    if (err instanceof AppError && (err.status === 403 || err.status === 404)) return null;
+    throw err;
+  }
+  return viewer.role === "admin" ? `/dashboard/admin/group/${slug}` : `/instructor/group/${slug}/students`;
+}
+
+/**
+ * The public course page. A signed-in viewer's membership status comes with the group (one query), so the
+ * join spot shows the right action; staff get a link to manage the group when they run it.
+ */
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const slug = idOrSlugParam.safeParse({ id: params.slug });
   if (!slug.success) throw notFoundResponse();
-  const group = await orNotFound(getPublicGroup(context.svc, slug.data.id));
-  const { content, ...course } = group;
-  // The outline needs titles only; bodies are rendered on each part's own page.
-  return { course, outline: content.map(({ _id, title }) => ({ _id, title })) };
+  const viewer = await getViewer(context.svc, request);
+  const group = await orNotFound(getPublicGroup(context.svc, slug.data.id, viewer));
+  const { content, membershipStatus, ...course } = group;
+  return {
+    course,
+    // The outline needs titles only; bodies are rendered on each part's own page.
+    outline: content.map(({ _id, title }) => ({ _id, title })),
+    join: {
+      role: viewer?.role ?? null,
+      status: membershipStatus ?? null,
+      manageHref: viewer && viewer.role !== "user" ? await manageHref(context, viewer, group.slug) : null,
+      messageMax: GROUP_LIMITS.requestMessage,
+    },
+  };
+}
+
+/** "Request to join" (students): the optional message goes with the request; the service decides the rest. */
+export async function action({ request, params, context }: ActionFunctionArgs) {
+  const viewer = await requireViewer(context.svc, request);
+  const form = await request.formData();
+  const message = form.get("message");
+  const parsed = joinGroupInput.safeParse({ groupSlug: params.slug, message: typeof message === "string" ? message : undefined });
+  if (!parsed.success) return invalid("join", parsed.error);
+  return attempt("join", async () => {
+    const { message: text } = await requestToJoin(context.svc, viewer, parsed.data);
+    return { message: text };
+  });
 }
 
 export default function CourseDetails() {
-  const { course, outline } = useLoaderData<typeof loader>();
+  const { course, outline, join } = useLoaderData<typeof loader>();
   const { t, lang } = useT();
   const site = useSite();
   const start = course.start_date ? formatDate(course.start_date, lang) : t("courses.comingSoon");
@@ -85,10 +130,7 @@ export default function CourseDetails() {
                 <div><dt>{t("course.start")}</dt><dd>{start}</dd></div>
                 {course.capacity ? <div><dt>{t("course.capacity")}</dt><dd>{t("courses.seats", { count: course.capacity })}</dd></div> : null}
               </dl>
-              <div className="enrol-actions" data-slot="join">
-                <p className="enrol-note">{t("course.enrolNote")}</p>
-                <Link to="/auth/login" className="btn btn-primary btn-block">{t("course.loginToJoin")}</Link>
-              </div>
+              <JoinPanel slug={course.slug} role={join.role} status={join.status} manageHref={join.manageHref} messageMax={join.messageMax} />
               <a
                 href={askAboutCourseHref(site.whatsappNumber, course.title, t)}
                 target="_blank"

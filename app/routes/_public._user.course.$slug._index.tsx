@@ -1,0 +1,206 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { isRouteErrorResponse, Link, useLoaderData, useParams, useRouteError } from "@remix-run/react";
+import { data } from "@remix-run/server-runtime";
+import { GroupChatPanel } from "~/components/chat/group-chat-panel";
+import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { MembershipBadge, type MembershipStatus } from "~/components/groups/badges";
+import { StarSmallIcon } from "~/components/groups/extra-icons";
+import { ArrowIcon, CalendarIcon, ChevronIcon, SettingsIcon, UserIcon } from "~/components/icons";
+import type { MessageKey } from "~/i18n/en";
+import { formatDate, useT } from "~/lib/i18n";
+import { metaT, pageMeta } from "~/lib/meta";
+import { notFoundResponse, orNotFound } from "~/lib/not-found.server";
+import { can } from "~/lib/permissions";
+import { idOrSlugParam } from "~/lib/schemas";
+import { requireViewer } from "../../worker/auth/viewer";
+import { getGroupForMember, NotAMemberError } from "../../worker/services/my-groups";
+
+export const meta: MetaFunction<typeof loader> = ({ data: loaded, matches }) => {
+  const t = metaT(matches);
+  return pageMeta(matches, loaded ? loaded.group.title : t("groups.course.forbiddenTitle"));
+};
+
+/** What the 403 page reads: the viewer's status in the group (null: never asked). */
+export interface NotMemberData {
+  code: "not_member";
+  membershipStatus: MembershipStatus | null;
+}
+
+/**
+ * A group's home for its members (and its staff): overview, outline and the group chat. Anyone else gets a
+ * 403 that carries their membership status, so the page can say "pending" or offer to request a seat.
+ */
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
+  const viewer = await requireViewer(context.svc, request);
+  const slug = idOrSlugParam.safeParse({ id: params.slug });
+  if (!slug.success) throw notFoundResponse();
+  try {
+    const group = await orNotFound(getGroupForMember(context.svc, viewer, slug.data.id));
+    const staff = can(viewer, "group.manage", { group: { instructorId: group.instructor?._id ?? null } });
+    return {
+      group: {
+        id: group._id,
+        slug: group.slug,
+        title: group.title,
+        description: group.description,
+        startDate: group.start_date,
+        instructorName: group.instructorName,
+        status: group.membershipStatus,
+        outline: group.content.map(({ _id, title }) => ({ _id, title })),
+      },
+      manageHref: staff ? (viewer.role === "admin" ? `/dashboard/admin/group/${group.slug}` : `/instructor/group/${group.slug}/students`) : null,
+    };
+  } catch (err) {
+    if (err instanceof NotAMemberError) {
+      throw data<NotMemberData>({ code: "not_member", membershipStatus: err.membershipStatus }, { status: 403 });
+    }
+    throw err;
+  }
+}
+
+export default function CourseHome() {
+  const { t, lang } = useT();
+  const { group, manageHref } = useLoaderData<typeof loader>();
+  const start = group.startDate ? formatDate(group.startDate, lang) : t("courses.comingSoon");
+  return (
+    <main id="main" tabIndex={-1} className="page page-course-home">
+      <div className="page-band">
+        <div className="container course-home-head">
+          <div>
+            <nav aria-label={t("common.breadcrumb")} className="breadcrumb">
+              <ol>
+                <li>
+                  <Link to="/my-courses">{t("nav.myCourses")}</Link>
+                  <ChevronIcon />
+                </li>
+                <li aria-current="page" className="user-text">
+                  {group.title}
+                </li>
+              </ol>
+            </nav>
+            <h1 className="page-title user-text">{group.title}</h1>
+            <ul className="fact-row" role="list">
+              <li>
+                <UserIcon />
+                <span className="visually-hidden">{t("course.instructor")}: </span>
+                {group.instructorName}
+              </li>
+              <li>
+                <CalendarIcon />
+                <span className="visually-hidden">{t("course.start")}: </span>
+                {start}
+              </li>
+              {group.status === "special" ? (
+                <li className="fact-special">
+                  <StarSmallIcon />
+                  {t("groups.course.specialSeat")}
+                </li>
+              ) : null}
+              {manageHref ? <li>{t("groups.course.staffView")}</li> : null}
+            </ul>
+          </div>
+          {manageHref ? (
+            <Link to={manageHref} className="btn btn-outline">
+              <SettingsIcon />
+              {t("groups.join.manage")}
+            </Link>
+          ) : null}
+        </div>
+      </div>
+
+      <div className="container course-home">
+        <section className="course-home-about" aria-labelledby="about-title">
+          <h2 id="about-title" className="block-title">
+            {t("course.about")}
+          </h2>
+          {group.description ? (
+            <p className="user-text course-home-description">{group.description}</p>
+          ) : (
+            <p className="empty-inline">{t("groups.course.noDescription")}</p>
+          )}
+        </section>
+
+        <section className="course-home-outline" aria-labelledby="home-outline-title">
+          <h2 id="home-outline-title" className="block-title">
+            {t("course.outline")}
+          </h2>
+          {group.outline.length > 0 ? (
+            <ol className="outline" role="list">
+              {group.outline.map((item, i) => (
+                <li key={item._id}>
+                  <Link to={`/content/${group.slug}/course/${item._id}`} className="outline-link" prefetch="intent">
+                    <span className="outline-number" aria-hidden="true">
+                      {String(i + 1).padStart(2, "0")}
+                    </span>
+                    <span className="outline-title">
+                      <span className="visually-hidden">{t("course.part", { n: i + 1, total: group.outline.length })}: </span>
+                      {item.title}
+                    </span>
+                    <ArrowIcon className="outline-arrow" />
+                  </Link>
+                </li>
+              ))}
+            </ol>
+          ) : (
+            <p className="empty-inline">{t("course.outlineEmpty")}</p>
+          )}
+        </section>
+
+        <section className="course-home-chat group-chat-slot" aria-label={t("teach.group.messages")}>
+          <GroupChatPanel groupId={group.id} groupSlug={group.slug} canModerate={manageHref !== null} />
+        </section>
+      </div>
+    </main>
+  );
+}
+
+const NOT_MEMBER_BODY: Record<MembershipStatus | "none", MessageKey> = {
+  none: "groups.course.forbidden.none",
+  pending: "groups.course.forbidden.pending",
+  rejected: "groups.course.forbidden.rejected",
+  left: "groups.course.forbidden.left",
+  removed: "groups.course.forbidden.removed",
+  approved: "groups.course.forbidden.none",
+  special: "groups.course.forbidden.none",
+};
+
+/** 403 for non-members: their status and the way in ("Request to join" on the course page). Others: the usual screens. */
+export function ErrorBoundary() {
+  const error = useRouteError();
+  const { slug } = useParams();
+  const { t } = useT();
+  if (!isRouteErrorResponse(error) || error.status !== 403 || (error.data as NotMemberData | null)?.code !== "not_member") {
+    return <GeneralErrorBoundary />;
+  }
+  const status = (error.data as NotMemberData).membershipStatus;
+  const pending = status === "pending";
+  return (
+    <main id="main" tabIndex={-1} className="error-screen not-member">
+      <p className="error-code" aria-hidden="true">
+        403
+      </p>
+      <h1>{t("groups.course.forbiddenTitle")}</h1>
+      {status ? (
+        <p className="not-member-status">
+          {t("groups.course.yourStatus")} <MembershipBadge status={status} />
+        </p>
+      ) : null}
+      <p>{t(NOT_MEMBER_BODY[status ?? "none"])}</p>
+      <div className="error-actions">
+        {pending ? (
+          <Link to={`/content/${slug}`} className="btn btn-primary">
+            {t("groups.course.viewDetails")}
+          </Link>
+        ) : (
+          <Link to={`/content/${slug}`} className="btn btn-primary">
+            {t("groups.join.request")}
+            <ArrowIcon />
+          </Link>
+        )}
+        <Link to="/courses" className="btn btn-ghost">
+          {t("course.back")}
+        </Link>
+      </div>
+    </main>
+  );
+}

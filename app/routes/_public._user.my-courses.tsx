@@ -1,0 +1,184 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { Link, useFetcher, useLoaderData, useNavigation } from "@remix-run/react";
+import { useCallback, useEffect, useRef, useState } from "react";
+import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { ConfirmDialog } from "~/components/groups/confirm-dialog";
+import { LogOutIcon, StarSmallIcon } from "~/components/groups/extra-icons";
+import { ArrowIcon, BookIcon, CalendarIcon, UserIcon } from "~/components/icons";
+import { failureText, type FailureLike } from "~/lib/group-errors";
+import { formatDate, useT } from "~/lib/i18n";
+import { metaT, pageMeta } from "~/lib/meta";
+import { attempt, invalid, text } from "~/lib/group-actions.server";
+import { leaveGroupInput } from "~/lib/schemas";
+import { requireViewer } from "../../worker/auth/viewer";
+import { leaveGroup } from "../../worker/services/memberships";
+import { listMyGroups } from "../../worker/services/my-groups";
+
+export const meta: MetaFunction = ({ matches }) => pageMeta(matches, metaT(matches)("groups.my.title"));
+
+/** The viewer's approved and special groups, soonest start first. */
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const viewer = await requireViewer(context.svc, request);
+  const groups = await listMyGroups(context.svc, viewer);
+  return {
+    groups: groups.map((g) => ({
+      id: g._id,
+      slug: g.slug,
+      title: g.title,
+      image: g.imageCourse,
+      startDate: g.start_date,
+      instructorName: g.instructorName,
+      special: g.membershipStatus === "special",
+    })),
+  };
+}
+
+/** Leave a group (POST /api/users/leave-group's service): the membership becomes `left`. */
+export async function action({ request, context }: ActionFunctionArgs) {
+  const viewer = await requireViewer(context.svc, request);
+  const form = await request.formData();
+  const parsed = leaveGroupInput.safeParse({ groupSlug: text(form, "groupSlug") });
+  if (!parsed.success) return invalid("leave", parsed.error);
+  return attempt("leave", () => leaveGroup(context.svc, viewer, parsed.data), parsed.data.groupSlug);
+}
+
+type Group = ReturnType<typeof useLoaderData<typeof loader>>["groups"][number];
+type LeaveResult = { ok: true; groupSlug: string } | (FailureLike & { target?: string });
+
+export default function MyCourses() {
+  const { t } = useT();
+  const { groups } = useLoaderData<typeof loader>();
+  const navigation = useNavigation();
+  const fetcher = useFetcher<LeaveResult>();
+  const [leaving, setLeaving] = useState<Group | null>(null);
+  const [announce, setAnnounce] = useState("");
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  const handled = useRef<unknown>(null);
+
+  const busy = fetcher.state !== "idle";
+  const result = fetcher.data;
+  // The group being left disappears at once; it comes back only if leaving failed.
+  const pendingSlug = busy ? String(fetcher.formData?.get("groupSlug") ?? "") : null;
+  const visible = groups.filter((g) => g.slug !== pendingSlug);
+
+  useEffect(() => {
+    if (!result || handled.current === result || fetcher.state !== "idle") return;
+    handled.current = result;
+    if (result.ok) {
+      const title = groups.find((g) => g.slug === result.groupSlug)?.title ?? leaving?.title ?? "";
+      setAnnounce(t("groups.my.left", { title }));
+      setLeaving(null);
+    }
+  }, [result, fetcher.state, groups, leaving, t]);
+
+  const closeDialog = useCallback(() => setLeaving(null), []);
+  const failure = result && !result.ok && !busy ? result : null;
+
+  return (
+    <main id="main" tabIndex={-1} className="page page-my-courses">
+      <div className="page-band page-band-compact">
+        <div className="container">
+          <h1 ref={headingRef} tabIndex={-1} className="page-title">
+            {t("groups.my.title")}
+          </h1>
+          <p className="page-lead">{t("groups.my.lead")}</p>
+        </div>
+      </div>
+      <div className="container my-courses" aria-busy={navigation.state === "loading"}>
+        <p className="visually-hidden" role="status" aria-live="polite">
+          {announce}
+        </p>
+        {visible.length === 0 ? (
+          <div className="empty-state">
+            <span className="empty-icon" aria-hidden="true">
+              <BookIcon />
+            </span>
+            <p className="empty-title">{t("groups.my.empty.title")}</p>
+            <p>{t("groups.my.empty.body")}</p>
+            <Link to="/courses" className="btn btn-primary">
+              {t("cta.primary")}
+              <ArrowIcon />
+            </Link>
+          </div>
+        ) : (
+          <ul role="list" className="card-grid">
+            {visible.map((g) => (
+              <li key={g.id}>
+                <MyCourseCard group={g} onLeave={() => setLeaving(g)} />
+              </li>
+            ))}
+          </ul>
+        )}
+      </div>
+      <ConfirmDialog
+        open={leaving !== null && (!busy || pendingSlug === leaving.slug)}
+        title={t("groups.my.leaveTitle", { title: leaving?.title ?? "" })}
+        confirmLabel={t("groups.my.leaveConfirm")}
+        busyLabel={t("groups.my.leaving")}
+        busy={busy}
+        error={failure ? failureText(t, failure) : null}
+        onConfirm={() => leaving && fetcher.submit({ groupSlug: leaving.slug }, { method: "post" })}
+        onClose={closeDialog}
+        returnFocusTo={headingRef}
+      >
+        <p>{t("groups.my.leaveBody")}</p>
+      </ConfirmDialog>
+    </main>
+  );
+}
+
+function MyCourseCard({ group, onLeave }: { group: Group; onLeave: () => void }) {
+  const { t, lang } = useT();
+  const titleId = `my-${group.id}`;
+  return (
+    <article className="card course-card my-course-card" aria-labelledby={titleId}>
+      <div className="course-card-media">
+        {group.image ? (
+          <img src={group.image} alt="" width={640} height={360} loading="lazy" decoding="async" />
+        ) : (
+          <div className="course-card-placeholder" aria-hidden="true">
+            <BookIcon />
+          </div>
+        )}
+        {group.special ? (
+          <span className="badge badge-amber my-course-special">
+            <StarSmallIcon />
+            {t("groups.membership.special")}
+          </span>
+        ) : null}
+      </div>
+      <div className="course-card-body">
+        <p className="course-date">
+          <CalendarIcon />
+          <span className="visually-hidden">{t("courses.startDate")} </span>
+          {group.startDate ? <time dateTime={group.startDate}>{formatDate(group.startDate, lang)}</time> : t("courses.comingSoon")}
+        </p>
+        <h2 id={titleId} className="course-title user-text">
+          {group.title}
+        </h2>
+        <p className="course-instructor">
+          <UserIcon />
+          <span>
+            {t("courses.instructor")}
+            {group.instructorName}
+          </span>
+        </p>
+        <div className="course-card-actions my-course-actions">
+          <Link to={`/course/${group.slug}`} className="btn btn-primary" prefetch="intent">
+            {t("groups.my.open")}
+            <ArrowIcon />
+          </Link>
+          <button type="button" className="btn btn-ghost" onClick={onLeave}>
+            <LogOutIcon />
+            {t("groups.my.leave")}
+            <span className="visually-hidden"> {group.title}</span>
+          </button>
+        </div>
+      </div>
+    </article>
+  );
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
+}
