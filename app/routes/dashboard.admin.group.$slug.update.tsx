@@ -1,0 +1,125 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { GroupForm } from "~/components/groups/group-form";
+import { OutlineEditor } from "~/components/groups/outline-editor";
+import { SectionErrorBoundary } from "~/components/groups/section-error";
+import { useT } from "~/lib/i18n";
+import { metaT, pageMeta } from "~/lib/meta";
+import { attempt, invalid, orHttpError, text, unknownIntent } from "~/lib/group-actions.server";
+import { GROUP_FORM_LIMITS, groupFormFields, withUploadedImage } from "~/lib/group-form.server";
+import { notFoundResponse } from "~/lib/not-found.server";
+import { CONTENT_LIMITS, courseContentInput, idOrSlugParam, updateCourseContentInput, updateGroupInput } from "~/lib/schemas";
+import { requireRole } from "../../worker/auth/viewer";
+import { addGroupContent, deleteGroupContent, listGroupContent, reorderGroupContent, updateGroupContent } from "../../worker/services/course-content";
+import { getManagedGroup, listInstructors, updateGroup } from "../../worker/services/groups-admin";
+
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
+  const t = metaT(matches);
+  return pageMeta(matches, data ? `${t("groups.tabs.update")} · ${data.group.title}` : t("error.notFound.title"));
+};
+
+function slugOf(params: LoaderFunctionArgs["params"]): string {
+  const slug = idOrSlugParam.safeParse({ id: params.slug });
+  if (!slug.success) throw notFoundResponse();
+  return slug.data.id;
+}
+
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
+  const viewer = await requireRole(context.svc, request, "admin");
+  const slug = slugOf(params);
+  const [group, instructors] = await Promise.all([orHttpError(getManagedGroup(context.svc, viewer, slug)), listInstructors(context.svc, viewer)]);
+  return {
+    group: {
+      slug: group.slug,
+      title: group.title,
+      description: group.description,
+      imageCourse: group.imageCourse,
+      start_date: group.start_date,
+      instructorId: group.instructorId,
+      status: group.status,
+      capacity: group.capacity,
+    },
+    outline: group.content.map(({ _id, title, body }) => ({ _id, title, body })),
+    instructors,
+    limits: GROUP_FORM_LIMITS,
+    contentLimits: { title: CONTENT_LIMITS.title, body: CONTENT_LIMITS.body },
+  };
+}
+
+/** The outline with one item moved a place up or down, as the full order the service expects. */
+async function moved(svc: ActionFunctionArgs["context"]["svc"], viewer: Parameters<typeof listGroupContent>[1], slug: string, id: string, up: boolean) {
+  const ids = (await listGroupContent(svc, viewer, slug)).map((c) => c._id);
+  const from = ids.indexOf(id);
+  const to = from + (up ? -1 : 1);
+  if (from >= 0 && to >= 0 && to < ids.length) [ids[from], ids[to]] = [ids[to]!, ids[from]!];
+  return { ids };
+}
+
+/** intent: save (the group's settings, with an optional upload) or content-add/-edit/-delete/-move (the outline). */
+export async function action({ request, params, context }: ActionFunctionArgs) {
+  const viewer = await requireRole(context.svc, request, "admin");
+  const slug = slugOf(params);
+  const svc = context.svc;
+  const form = await request.formData();
+  const intent = text(form, "intent");
+  const id = text(form, "id");
+  switch (intent) {
+    case "save": {
+      const parsed = updateGroupInput.safeParse(groupFormFields(form));
+      if (!parsed.success) return invalid(intent, parsed.error);
+      return attempt(intent, async () => {
+        const group = await updateGroup(svc, viewer, slug, await withUploadedImage(svc, viewer, form, parsed.data));
+        return { slug: group.slug };
+      });
+    }
+    case "content-add": {
+      const parsed = courseContentInput.safeParse({ title: text(form, "title"), body: String(form.get("body") ?? "") });
+      if (!parsed.success) return invalid(intent, parsed.error);
+      return attempt(intent, () => addGroupContent(svc, viewer, slug, parsed.data));
+    }
+    case "content-edit": {
+      const parsed = updateCourseContentInput.safeParse({ title: text(form, "title"), body: String(form.get("body") ?? "") });
+      if (!parsed.success) return invalid(intent, parsed.error, id);
+      return attempt(intent, () => updateGroupContent(svc, viewer, slug, id, parsed.data), id);
+    }
+    case "content-delete":
+      return attempt(intent, () => deleteGroupContent(svc, viewer, slug, id), id);
+    case "content-move":
+      return attempt(intent, async () => ({ items: await reorderGroupContent(svc, viewer, slug, await moved(svc, viewer, slug, id, form.get("direction") === "up")) }), id);
+    default:
+      return unknownIntent(intent);
+  }
+}
+
+export default function AdminGroupUpdate() {
+  const { t } = useT();
+  const { group, outline, instructors, limits, contentLimits } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const saving = navigation.state !== "idle" && navigation.formData?.get("intent") === "save";
+  const saveResult = result && result.intent === "save" ? result : null;
+  return (
+    <div className="group-section">
+      <section aria-labelledby="settings-title" className="group-settings">
+        <h2 id="settings-title" className="block-title">
+          {t("groups.update.settings")}
+        </h2>
+        <GroupForm
+          key={group.slug}
+          mode="update"
+          defaults={group}
+          instructors={instructors}
+          limits={limits}
+          failure={saveResult && !saveResult.ok ? saveResult : null}
+          saved={!saving && saveResult?.ok === true}
+          busy={saving}
+        />
+      </section>
+      <OutlineEditor items={outline} limits={contentLimits} />
+    </div>
+  );
+}
+
+export function ErrorBoundary() {
+  return <SectionErrorBoundary />;
+}
