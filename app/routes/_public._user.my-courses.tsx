@@ -169,7 +169,7 @@ function MyCourseCard({ group, onLeave }: { group: Group; onLeave: () => void })
             <ArrowIcon />
           </Link>
           <button type="button" className="btn btn-ghost" onClick={onLeave}>
-            <LogOutIcon />
+            <LogOutIcon className="icon-flip" />
             {t("groups.my.leave")}
             <span className="visually-hidden"> {group.title}</span>
           </button>

@@ -152,7 +152,7 @@ export default function AllGroups() {
                     <GroupStatusBadge status={g.status} />
                   </td>
                   <td data-label={t("groups.form.instructor")}>{g.instructorName ?? <span className="muted">{t("groups.form.noInstructor")}</span>}</td>
-                  <td data-label={t("groups.form.startDate")}>{g.startDate ? formatDate(g.startDate, lang) : <span className="muted">{t("courses.comingSoon")}</span>}</td>
+                  <td data-label={t("groups.form.startDate")} className="nowrap">{g.startDate ? formatDate(g.startDate, lang) : <span className="muted">{t("courses.comingSoon")}</span>}</td>
                   <td data-label={t("groups.all.members")} className="num">
                     {g.capacity ? t("groups.all.ofCapacity", { count: g.memberCount, capacity: g.capacity }) : g.memberCount}
                   </td>

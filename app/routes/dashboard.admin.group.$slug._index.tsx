@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Link, useLoaderData, useSearchParams } from "@remix-run/react";
 import { GroupChatPanel } from "~/components/chat/group-chat-panel";
-import { ExternalIcon, PencilIcon } from "~/components/groups/extra-icons";
+import { ExternalIcon } from "~/components/groups/extra-icons";
 import { GroupStatusBadge } from "~/components/groups/badges";
 import { SectionErrorBoundary } from "~/components/groups/section-error";
 import { BookIcon, CheckIcon, InboxIcon, UsersIcon } from "~/components/icons";
@@ -131,10 +131,6 @@ export default function AdminGroupOverview() {
             <Link to={`/course/${group.slug}`} className="btn btn-ghost btn-sm">
               <BookIcon />
               {t("groups.overview.memberView")}
-            </Link>
-            <Link to={`${base}/update`} className="btn btn-ghost btn-sm">
-              <PencilIcon />
-              {t("groups.tabs.update")}
             </Link>
           </div>
         </section>

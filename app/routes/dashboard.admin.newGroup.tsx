@@ -1,10 +1,9 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { redirect } from "@remix-run/server-runtime";
 import { AreaPageHeader } from "~/components/area-shell";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { GroupForm } from "~/components/groups/group-form";
-import { BookIcon } from "~/components/icons";
 import { useT } from "~/lib/i18n";
 import { metaT, pageMeta } from "~/lib/meta";
 import { attempt, invalid } from "~/lib/group-actions.server";
@@ -40,12 +39,7 @@ export default function NewGroup() {
   const busy = navigation.state !== "idle" && navigation.formMethod === "POST";
   return (
     <main id="main" tabIndex={-1} className="area-page">
-      <AreaPageHeader title={t("groups.new.title")} lead={t("groups.new.lead")}>
-        <Link to="/dashboard/admin/allGroups" className="btn btn-ghost btn-sm">
-          <BookIcon />
-          {t("admin.nav.allGroups")}
-        </Link>
-      </AreaPageHeader>
+      <AreaPageHeader title={t("groups.new.title")} lead={t("groups.new.lead")} />
       <GroupForm
         mode="create"
         defaults={{ title: "", description: "", imageCourse: null, start_date: null, instructorId: instructors.length === 1 ? instructors[0]!._id : null, status: "draft", capacity: null }}

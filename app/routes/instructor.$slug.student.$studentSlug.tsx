@@ -40,6 +40,16 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   };
 }
 
+/** "EG" → "Egypt" / "مصر"; anything that is not a region code is shown as it is. */
+function countryName(country: string, lang: string): string {
+  if (!/^[A-Z]{2}$/.test(country)) return country;
+  try {
+    return new Intl.DisplayNames([lang], { type: "region" }).of(country) ?? country;
+  } catch {
+    return country;
+  }
+}
+
 export default function InstructorStudent() {
   const { t, lang } = useT();
   const { group, student } = useLoaderData<typeof loader>();
@@ -92,7 +102,7 @@ export default function InstructorStudent() {
           {student.country ? (
             <div>
               <dt>{t("groups.student.country")}</dt>
-              <dd>{student.country}</dd>
+              <dd>{countryName(student.country, lang)}</dd>
             </div>
           ) : null}
           <div>

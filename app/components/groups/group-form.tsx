@@ -242,7 +242,7 @@ export function GroupForm({ mode, defaults, instructors, limits, failure, saved,
                 <option value="">{t("groups.form.noInstructor")}</option>
                 {instructors.map((i) => (
                   <option key={i._id} value={i._id}>
-                    {i.name} ({i.email})
+                    {i.name}
                   </option>
                 ))}
               </select>
@@ -316,7 +316,10 @@ export function GroupForm({ mode, defaults, instructors, limits, failure, saved,
               aria-describedby={`${id}-url-hint${imageError ? ` ${id}-image-error` : ""}`}
             />
             <span id={`${id}-url-hint`} className="field-hint field-hint-wrap">
-              {t("groups.form.imageUrlHint")}
+              {t("groups.form.imageUrlHint")}{" "}
+              <bdi dir="ltr" className="hint-code">
+                /images/courses/frontend-react.svg
+              </bdi>
             </span>
           </div>
           {imageError ? (

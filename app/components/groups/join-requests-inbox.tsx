@@ -115,32 +115,32 @@ export function JoinRequestsInbox({ requests, groups, group, groupHref }: JoinRe
 
   return (
     <div className="group-section inbox">
-      <div className="inbox-toolbar">
-        <Form method="get" className="gfilter-bar inbox-filter" key={group}>
-          <div className="field">
-            <label htmlFor="inbox-group">{t("groups.requests.group")}</label>
-            <select id="inbox-group" name="group" defaultValue={group} onChange={(e) => submit(e.currentTarget.form)}>
-              <option value="">{t("groups.requests.allGroups")}</option>
-              {groups.map((g) => (
-                <option key={g.id} value={g.slug}>
-                  {g.pendingCount > 0 ? t("groups.requests.groupOption", { title: g.title, count: g.pendingCount }) : g.title}
-                </option>
-              ))}
-            </select>
-          </div>
-          <noscript>
-            <button type="submit" className="btn btn-outline">
-              {t("groups.filter.apply")}
-            </button>
-          </noscript>
-        </Form>
+      <Form method="get" className="gfilter-bar inbox-filter" key={group}>
+        <div className="field">
+          <label htmlFor="inbox-group">{t("groups.requests.group")}</label>
+          <select id="inbox-group" name="group" defaultValue={group} onChange={(e) => submit(e.currentTarget.form)}>
+            <option value="">{t("groups.requests.allGroups")}</option>
+            {groups.map((g) => (
+              <option key={g.id} value={g.slug}>
+                {g.pendingCount > 0 ? t("groups.requests.groupOption", { title: g.title, count: g.pendingCount }) : g.title}
+              </option>
+            ))}
+          </select>
+        </div>
+        <noscript>
+          <button type="submit" className="btn btn-outline">
+            {t("groups.filter.apply")}
+          </button>
+        </noscript>
+      </Form>
+
+      <div className="inbox-summary">
+        <p className="gresult-count">{loading ? t("common.loading") : t("groups.requests.count", { count: visibleCount })}</p>
         <p className="live-status" data-status={status}>
           <span className="live-dot" aria-hidden="true" />
           {t(STATUS_TEXT[status])}
         </p>
       </div>
-
-      <p className="gresult-count">{loading ? t("common.loading") : t("groups.requests.count", { count: visibleCount })}</p>
       <p className="visually-hidden" role="status" aria-live="polite">
         {announce}
       </p>

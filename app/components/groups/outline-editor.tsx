@@ -131,11 +131,11 @@ export function OutlineEditor({ items, limits }: { items: OutlineItem[]; limits:
                   {String(index + 1).padStart(2, "0")}
                 </span>
                 <div className="outline-edit-text">
-                  <span className="outline-title" dir="auto">
+                  <span className="outline-title user-text">
                     <span className="visually-hidden">{t("course.part", { n: index + 1, total: shown.length })}: </span>
                     {item.title}
                   </span>
-                  {item.body ? <span className="outline-edit-excerpt" dir="auto">{item.body.slice(0, 140)}</span> : null}
+                  {item.body ? <span className="outline-edit-excerpt user-text">{item.body.slice(0, 140)}</span> : null}
                 </div>
                 <div className="outline-edit-actions">
                   <button

@@ -208,7 +208,7 @@ function StudentRow({
       <td data-label={t("groups.students.status")}>
         <MembershipBadge status={shown} />
       </td>
-      <td data-label={t("groups.students.since")}>
+      <td data-label={t("groups.students.since")} className="nowrap">
         <time dateTime={since}>{formatDate(since, lang)}</time>
       </td>
       <td className="row-actions">
