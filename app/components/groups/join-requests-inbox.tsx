@@ -2,6 +2,7 @@ import { Form, Link, useFetcher, useFetchers, useLocation, useNavigation, useRev
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { MessageKey } from "~/i18n/en";
 import { failureText, type FailureLike } from "~/lib/group-errors";
+import { useViewer } from "~/hooks/use-viewer";
 import { useT } from "~/lib/i18n";
 import type { MembershipRequestFrameBody, ServerFrame } from "~/lib/realtime-protocol";
 import { useRoom, type RoomStatus } from "~/lib/use-room";
@@ -47,6 +48,7 @@ const byNewest = (a: MembershipRequestFrameBody, b: MembershipRequestFrameBody) 
  */
 export function JoinRequestsInbox({ requests, groups, group, groupHref }: JoinRequestsInboxProps) {
   const { t } = useT();
+  const { viewer } = useViewer();
   const revalidator = useRevalidator();
   const navigation = useNavigation();
   const location = useLocation();
@@ -84,10 +86,13 @@ export function JoinRequestsInbox({ requests, groups, group, groupHref }: JoinRe
         const d = frame.decision;
         const known = shownRef.current.find((r) => r._id === d._id);
         mark(d._id, d.decidedAt);
-        if (known) setAnnounce(t("groups.requests.decidedElsewhere", { name: known.user.name, by: d.decidedBy.name }));
+        if (!known) return;
+        // The viewer's own decision is confirmed here too (its card is gone by the time its answer arrives).
+        const params = { name: known.user.name, group: known.group.title, by: d.decidedBy.name };
+        setAnnounce(d.decidedBy._id === viewer?.userId ? t(DECISION_DONE[d.status], params) : t("groups.requests.decidedElsewhere", params));
       }
     },
-    [group, mark, t],
+    [group, mark, t, viewer?.userId],
   );
 
   const { status } = useRoom({
