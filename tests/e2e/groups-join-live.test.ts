@@ -1,0 +1,75 @@
+import { describe, expect, it } from "vitest";
+import { createVerifiedUser } from "./accounts-helpers";
+import { baseURL, useBrowser } from "./browser";
+import { accessToken, api, INSTRUCTOR } from "./groups-helpers";
+import { signIn } from "./session";
+
+interface Mail {
+  subject: string;
+  text: string;
+}
+
+async function waitForMail(to: string, subject: RegExp): Promise<Mail> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const mails = (await (await fetch(`${baseURL()}/api/dev/mailbox?to=${encodeURIComponent(to)}`)).json()) as Mail[];
+    const mail = mails.find((m) => subject.test(m.subject));
+    if (mail) return mail;
+    if (Date.now() > deadline) throw new Error(`no mail to ${to} matching ${subject}: ${mails.map((m) => m.subject).join(", ")}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+describe("joining a group, decided live in the instructor's inbox", () => {
+  const newPage = useBrowser();
+
+  it("a new student's request appears in the open inbox without a reload; approval e-mails, notifies and opens My Courses", async () => {
+    const name = `Live Joiner ${Date.now().toString(36)}`;
+    const student = await createVerifiedUser("live-joiner", name);
+
+    // The instructor already has the inbox open, connected live.
+    const inbox = await newPage();
+    await signIn(inbox.context(), INSTRUCTOR.email, INSTRUCTOR.password);
+    await inbox.goto("/instructor/email-request");
+    await inbox.locator('.live-status[data-status="open"]').waitFor();
+    expect(await inbox.locator(".request-card", { hasText: name }).count()).toBe(0);
+
+    // The student asks to join from the course page, with a note.
+    const page = await newPage();
+    await signIn(page.context(), student.email, student.password);
+    await page.goto("/content/frontend-react");
+    await page.getByRole("button", { name: "Request to join" }).click();
+    await page.getByLabel("Message to the instructor (optional)").fill("I build websites at work and want to learn React properly.");
+    await page.getByRole("button", { name: "Send request" }).click();
+    await expect.poll(() => page.getByRole("button", { name: "Request pending" }).isDisabled()).toBe(true);
+    expect(await page.locator('[data-slot="join"] [role="status"]').textContent()).toContain("Your request was sent");
+
+    // It arrives in the instructor's inbox live, highlighted, with the note.
+    const card = inbox.locator(".request-card", { hasText: name });
+    await card.waitFor();
+    expect(await card.getAttribute("data-fresh")).toBe("true");
+    expect(await card.textContent()).toContain("I build websites at work");
+    expect(await card.textContent()).toContain(student.email);
+    expect(await card.getByRole("link", { name: "Frontend Development with React" }).count()).toBe(1);
+    await card.getByRole("button", { name: "Approve", exact: true }).click();
+    await card.waitFor({ state: "detached" });
+    await expect.poll(() => inbox.locator('.inbox [role="status"]').textContent()).toContain(`${name} was approved for Frontend Development with React.`);
+
+    // The student gets the e-mail and the in-app notification.
+    const mail = await waitForMail(student.email, /was approved/);
+    expect(mail.subject).toBe('Your request to join "Frontend Development with React" was approved');
+    const token = await accessToken(student);
+    const { status, body } = await api<{ notifications: { kind: string; link: string | null }[] }>(token, "GET", "/api/notifications");
+    expect(status).toBe(200);
+    expect(body.notifications.find((n) => n.kind === "join-decision")?.link).toBe("/course/frontend-react");
+
+    // The course is in My Courses, and the header now offers My Courses.
+    await page.goto("/my-courses");
+    await page.getByRole("heading", { name: "Frontend Development with React" }).waitFor();
+    const nav = page.getByRole("navigation", { name: "Main" });
+    expect(await nav.getByRole("link", { name: "My Courses" }).count()).toBe(1);
+    await page.getByRole("link", { name: "Open course" }).click();
+    await page.waitForURL("**/course/frontend-react");
+    expect(await page.locator("h1").textContent()).toBe("Frontend Development with React");
+  });
+});
