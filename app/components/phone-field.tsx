@@ -1,6 +1,6 @@
 import { useState } from "react";
 import { COUNTRIES, countryById, DEFAULT_COUNTRY, phoneDigits, type Country } from "~/lib/countries";
-import { isolate } from "~/lib/bidi";
+import { isolateLtr } from "~/lib/bidi";
 import { useT } from "~/lib/i18n";
 
 /**
@@ -51,7 +51,7 @@ export function PhoneField({
         >
           {COUNTRIES.map((c) => (
             <option key={c.id} value={c.id}>
-              {c.dial ? `${t(c.nameKey)} (${isolate(`+${c.dial}`)})` : t(c.nameKey)}
+              {c.dial ? `${t(c.nameKey)} (${isolateLtr(`+${c.dial}`)})` : t(c.nameKey)}
             </option>
           ))}
         </select>
@@ -82,7 +82,7 @@ export function PhoneField({
         </div>
         <p id={`${phoneId}-hint`} className="field-hint field-hint-block">
           {country.dial
-            ? t("auth.field.phoneHint", { code: isolate(`+${country.dial}`), max: country.maxDigits })
+            ? t("auth.field.phoneHint", { code: isolateLtr(`+${country.dial}`), max: country.maxDigits })
             : t("auth.field.phoneHintOther", { max: country.maxDigits })}
         </p>
         {error ? (

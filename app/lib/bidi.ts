@@ -1,8 +1,15 @@
 /**
- * Wraps text in Unicode first-strong isolates (FSI … PDI), the plain-text twin of <bdi>: an e-mail address
- * or "+20" placed in an Arabic sentence keeps its own order and does not drag the punctuation around it.
- * For places where an element cannot go (translated sentences with parameters, <option> labels).
+ * Unicode directional isolates, the plain-text twin of <bdi>, for places where an element cannot go
+ * (translated sentences with parameters, <option> labels): an e-mail address or "+20" inside an Arabic
+ * sentence keeps its own order and does not drag the punctuation around it.
  */
+
+/** First-strong isolate (FSI … PDI): the text takes the direction of its first letter (names, e-mails). */
 export function isolate(text: string): string {
   return `\u2068${text}\u2069`;
+}
+
+/** Left-to-right isolate (LRI … PDI) for text without letters that must read left to right ("+20"). */
+export function isolateLtr(text: string): string {
+  return `\u2066${text}\u2069`;
 }

@@ -84,6 +84,14 @@ describe("sign-up, e-mail verification and login", () => {
     expect(await header.getByRole("link", { name: "My Courses" }).count()).toBe(0);
     expect(await page.evaluate(() => localStorage.getItem("role"))).toBe("user");
     expect(await page.evaluate(() => localStorage.getItem("fingerprint"))).toMatch(/^[0-9a-f]{32}$/);
+
+    await header.getByRole("link", { name: "Profile" }).click();
+    await page.waitForURL(`${baseURL()}/profile`);
+    expect(await page.locator("#details-title").textContent()).toBe("Salma Fathy");
+    const detail = (label: string) => page.locator(".detail-row").filter({ hasText: label }).locator("dd");
+    // Sent as +code + digits, the trunk 0 dropped.
+    expect(await detail("Phone number").textContent()).toBe("+96651234567");
+    expect(await detail("Country").textContent()).toBe("Saudi Arabia");
     expect(problems).toEqual([]);
   });
 

@@ -1,0 +1,69 @@
+import { useFetcher } from "@remix-run/react";
+import { useState } from "react";
+import { ConfirmDialog } from "~/components/confirm-dialog";
+import { FormAlert, PasswordField } from "~/components/form-field";
+import { TrashIcon } from "~/components/icons";
+import { useT } from "~/lib/i18n";
+import type { AccountResult } from "./types";
+import { useAccountResult } from "./use-account-result";
+
+/**
+ * Delete one's own account: the password, asked inside a confirmation dialog. On success the action signs
+ * this device out and sends the person home.
+ */
+export function DeleteAccount({ hasPassword }: { hasPassword: boolean }) {
+  const { t } = useT();
+  const fetcher = useFetcher<AccountResult>({ key: "account-delete" });
+  const [open, setOpen] = useState(false);
+  const [missing, setMissing] = useState(false);
+
+  useAccountResult(fetcher, (result) => {
+    if (result.ok) return;
+    document.getElementById("delete-password")?.focus();
+  });
+
+  const error = missing ? "form.passwordRequired" : fetcher.data && !fetcher.data.ok && fetcher.state === "idle" ? (fetcher.data.errors.password ?? fetcher.data.formError) : undefined;
+
+  return (
+    <section className="card account-card account-danger" aria-labelledby="delete-title">
+      <h2 id="delete-title" className="account-card-title">
+        <TrashIcon />
+        {t("account.delete.title")}
+      </h2>
+      <p className="muted">{t("account.delete.lead")}</p>
+      {hasPassword ? null : <p className="muted">{t("account.delete.noPassword")}</p>}
+      <button type="button" className="btn btn-danger-outline" onClick={() => setOpen(true)} disabled={!hasPassword}>
+        {t("account.delete.open")}
+      </button>
+      <ConfirmDialog
+        open={open}
+        onClose={() => setOpen(false)}
+        title={t("account.delete.confirmTitle")}
+        confirmLabel={t("account.delete.confirm")}
+        form="delete-account-form"
+        busy={fetcher.state !== "idle"}
+        danger
+      >
+        <p>{t("account.delete.confirmBody")}</p>
+        <fetcher.Form
+          method="post"
+          id="delete-account-form"
+          noValidate
+          className="form-fields"
+          onSubmit={(e) => {
+            const password = String(new FormData(e.currentTarget).get("password") ?? "");
+            setMissing(!password);
+            if (!password) {
+              e.preventDefault();
+              document.getElementById("delete-password")?.focus();
+            }
+          }}
+        >
+          <input type="hidden" name="intent" value="delete" />
+          <PasswordField id="delete-password" name="password" label={t("auth.field.password")} autoComplete="current-password" required error={error && error !== fetcher.data?.formError ? t(error) : null} />
+          {error && error === fetcher.data?.formError ? <FormAlert>{t(error)}</FormAlert> : null}
+        </fetcher.Form>
+      </ConfirmDialog>
+    </section>
+  );
+}

@@ -1,0 +1,47 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { useLoaderData } from "@remix-run/react";
+import { AccountPanels } from "~/components/account/account-panels";
+import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { accountAction, loadAccount } from "~/lib/account.server";
+import { useT } from "~/lib/i18n";
+import { metaT, pageMeta } from "~/lib/meta";
+import { PASSWORD_MIN_LENGTH } from "~/lib/schemas";
+import { requireViewer } from "../../worker/auth/viewer";
+
+export const meta: MetaFunction = ({ matches }) => pageMeta(matches, metaT(matches)("account.title"));
+
+/** Any signed-in person's own account (students land here from the header; staff have copies in their areas). */
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const viewer = await requireViewer(context.svc, request);
+  return { ...(await loadAccount(context.svc, viewer)), minPassword: PASSWORD_MIN_LENGTH };
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const viewer = await requireViewer(context.svc, request);
+  return accountAction(context.svc, viewer, request);
+}
+
+/** Members open their course from here; other statuses are shown without a link. */
+const courseLink = (slug: string, status: string) => (status === "approved" || status === "special" ? `/course/${slug}` : null);
+
+export default function ProfilePage() {
+  const { t } = useT();
+  const data = useLoaderData<typeof loader>();
+  return (
+    <main id="main" tabIndex={-1} className="page page-account">
+      <div className="page-band page-band-compact">
+        <div className="container">
+          <h1 className="page-title">{t("account.title")}</h1>
+          <p className="page-lead">{t("account.lead")}</p>
+        </div>
+      </div>
+      <div className="container account-page">
+        <AccountPanels data={data} groupHref={courseLink} />
+      </div>
+    </main>
+  );
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
+}

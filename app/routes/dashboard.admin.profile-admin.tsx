@@ -1,0 +1,38 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { useLoaderData } from "@remix-run/react";
+import { AccountPanels } from "~/components/account/account-panels";
+import { AreaPageHeader } from "~/components/area-shell";
+import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { accountAction, loadAccount } from "~/lib/account.server";
+import { useT } from "~/lib/i18n";
+import { metaT, pageMeta } from "~/lib/meta";
+import { PASSWORD_MIN_LENGTH } from "~/lib/schemas";
+import { requireRole } from "../../worker/auth/viewer";
+
+export const meta: MetaFunction = ({ matches }) => pageMeta(matches, metaT(matches)("account.title"));
+
+/** The admin's own account, inside the dashboard. */
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const viewer = await requireRole(context.svc, request, "admin");
+  return { ...(await loadAccount(context.svc, viewer)), minPassword: PASSWORD_MIN_LENGTH };
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const viewer = await requireRole(context.svc, request, "admin");
+  return accountAction(context.svc, viewer, request);
+}
+
+export default function AdminProfilePage() {
+  const { t } = useT();
+  const data = useLoaderData<typeof loader>();
+  return (
+    <main id="main" tabIndex={-1} className="area-page">
+      <AreaPageHeader title={t("account.title")} lead={t("account.lead")} />
+      <AccountPanels data={data} />
+    </main>
+  );
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
+}

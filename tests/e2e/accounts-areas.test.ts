@@ -1,0 +1,88 @@
+import { describe, expect, it } from "vitest";
+import { allowStatus, DEMO, signIn } from "./accounts-helpers";
+import { baseURL, useBrowser } from "./browser";
+
+describe("role-guarded areas", () => {
+  const newPage = useBrowser();
+
+  it("sends a visitor who opens a staff page to login, carrying the page", async () => {
+    const page = await newPage();
+    await page.goto("/dashboard/admin/allStudent");
+    expect(page.url()).toBe(`${baseURL()}/auth/login?redirectTo=%2Fdashboard%2Fadmin%2FallStudent`);
+    expect(await page.evaluate(() => sessionStorage.getItem("redirect"))).toBe("/dashboard/admin/allStudent");
+  });
+
+  for (const [who, path] of [
+    ["student", "/dashboard"],
+    ["instructor", "/dashboard"],
+    ["admin", "/instructor"],
+    ["student", "/instructor/setting"],
+  ] as const) {
+    it(`answers ${who} opening ${path} with a 403 page`, async () => {
+      const page = await newPage();
+      const problems = allowStatus(page, 403, path);
+      await signIn(page.context(), DEMO[who]);
+      const res = await page.goto(path);
+      expect(res?.status()).toBe(403);
+      expect(await page.locator("h1").textContent()).toBe("Not allowed");
+      expect(await page.locator(".error-code").textContent()).toBe("403");
+      // The header still knows who is signed in; the area's own navigation is not shown.
+      expect(await page.locator("header.site-header").getByRole("button", { name: "Log out" }).count()).toBe(1);
+      expect(await page.locator(".area-nav").count()).toBe(0);
+      expect(problems).toEqual([]);
+    });
+  }
+
+  it("shows the admin overview with real counts and links to each inbox", async () => {
+    const page = await newPage();
+    await signIn(page.context(), DEMO.admin);
+    await page.goto("/dashboard");
+    expect(await page.locator("h1").textContent()).toBe("Dashboard");
+    const nav = page.getByRole("navigation", { name: "Admin dashboard" });
+    expect(await nav.getByRole("link").allTextContents()).toEqual([
+      "Overview",
+      "New group",
+      "All groups",
+      "Students",
+      "Join requests",
+      "Feedback",
+      "Messages",
+      "Profile",
+    ]);
+    expect(await nav.getByRole("link", { name: "Overview" }).getAttribute("aria-current")).toBe("page");
+    const users = page.locator(".stat-card").filter({ hasText: "Users" });
+    expect(Number(await users.locator(".stat-value").textContent())).toBeGreaterThanOrEqual(3);
+    expect(await users.getAttribute("href")).toBe("/dashboard/admin/allStudent");
+    expect(await page.locator(".stat-card").filter({ hasText: "Pending join requests" }).getAttribute("href")).toBe("/dashboard/admin/email-request");
+    expect(await page.locator(".stat-card").filter({ hasText: "Unread contact messages" }).getAttribute("href")).toBe("/dashboard/admin/get-all-message-by-admin");
+    // The landing page sends an admin to the dashboard (spec §4).
+    await page.goto("/");
+    expect(page.url()).toBe(`${baseURL()}/dashboard`);
+  });
+
+  it("shows an instructor their groups with links to each group's screens", async () => {
+    const page = await newPage();
+    await signIn(page.context(), DEMO.instructor);
+    await page.goto("/instructor");
+    expect(await page.locator("h1").textContent()).toBe("Your groups");
+    const group = page.locator(".teach-group").filter({ hasText: "Frontend Development with React" });
+    expect(await group.getByRole("link", { name: "Students" }).getAttribute("href")).toBe("/instructor/group/frontend-react/students");
+    expect(await group.getByRole("link", { name: "Group chat" }).getAttribute("href")).toBe("/instructor/group/frontend-react/messages");
+    expect(await group.textContent()).toMatch(/Members: \d+ of \d+/);
+    expect(await page.locator("header.site-header").getByRole("link", { name: "Teaching" }).getAttribute("href")).toBe("/instructor");
+  });
+
+  it("logs out: the cookie session ends and the local markers are cleared", async () => {
+    const page = await newPage();
+    await signIn(page.context(), DEMO.student);
+    await page.goto("/");
+    const header = page.locator("header.site-header");
+    await header.getByRole("link", { name: "My Courses" }).waitFor();
+    await page.waitForFunction(() => localStorage.getItem("role") === "user");
+    await header.getByRole("button", { name: "Log out" }).click();
+    await header.getByRole("link", { name: "Log In" }).waitFor();
+    expect(await page.evaluate(() => localStorage.getItem("role"))).toBeNull();
+    await page.goto("/profile");
+    expect(page.url()).toBe(`${baseURL()}/auth/login?redirectTo=%2Fprofile`);
+  });
+});

@@ -1,0 +1,174 @@
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { allowStatus, createVerifiedUser, DEMO, signIn } from "./accounts-helpers";
+import { baseURL, useBrowser } from "./browser";
+
+const toast = (page: Page, text: string) => page.locator(".toast").filter({ hasText: text }).waitFor();
+
+describe("one's own account", () => {
+  const newPage = useBrowser();
+
+  it("sends a visitor to login and back to /profile, which shows their details and groups", async () => {
+    const page = await newPage();
+    await page.goto("/profile");
+    expect(page.url()).toBe(`${baseURL()}/auth/login?redirectTo=%2Fprofile`);
+    await page.getByLabel("Email").fill(DEMO.student.email);
+    await page.getByLabel("Password", { exact: true }).fill(DEMO.student.password);
+    await page.getByRole("button", { name: "Log In", exact: true }).click();
+    await page.waitForURL(`${baseURL()}/profile`);
+    expect(await page.locator("#details-title").textContent()).toBe(DEMO.student.name);
+    const groups = page.locator(".membership-list li");
+    expect(await groups.filter({ hasText: "Frontend Development with React" }).locator(".membership-status").textContent()).toBe("Approved");
+    expect(await groups.filter({ hasText: "Backend Development with Node.js" }).locator(".membership-status").textContent()).toBe("Pending");
+    // A member's group links to its course; a pending one does not.
+    expect(await groups.filter({ hasText: "Frontend" }).getByRole("link").getAttribute("href")).toBe("/course/frontend-react");
+    expect(await groups.filter({ hasText: "Backend" }).getByRole("link").count()).toBe(0);
+    expect(await page.locator(".device-row[data-current]").textContent()).toContain("This device");
+    expect(await page.evaluate(() => sessionStorage.getItem("redirect"))).toBeNull();
+  });
+
+  it("edits the name and phone number", async () => {
+    const user = await createVerifiedUser("edit", "Karim Old");
+    const page = await newPage();
+    await signIn(page.context(), user);
+    await page.goto("/profile");
+    await page.getByLabel("Full name").fill("Karim New");
+    await page.getByLabel("Country").selectOption("AE");
+    await page.getByLabel("Phone number").fill("0501234567");
+    await page.getByRole("button", { name: "Save changes" }).click();
+    await toast(page, "Your profile was saved.");
+    expect(await page.locator("#details-title").textContent()).toBe("Karim New");
+    // The trunk 0 is dropped after the calling code (UAE caps at 9 digits: 050123456 → +97150123456).
+    expect(await page.locator(".detail-row").filter({ hasText: "Phone number" }).locator("dd").textContent()).toBe("+97150123456");
+    expect(await page.locator(".detail-row").filter({ hasText: "Country" }).locator("dd").textContent()).toBe("UAE");
+  });
+
+  it("changes the password: the current one is required and checked", async () => {
+    const user = await createVerifiedUser("pw");
+    const page = await newPage();
+    const problems = allowStatus(page, 400, "/profile");
+    await signIn(page.context(), user);
+    await page.goto("/profile");
+    await page.getByRole("button", { name: "Change password" }).click();
+    await page.getByText("Please enter your current password.").waitFor();
+    await page.getByLabel("Current password").fill("not-my-password");
+    await page.getByLabel("New password").fill("a-newer-password");
+    await page.getByRole("button", { name: "Change password" }).click();
+    await page.getByText("The current password is incorrect.").waitFor();
+    expect(await page.getByLabel("Current password").getAttribute("aria-invalid")).toBe("true");
+    expect(await page.getByLabel("Current password").evaluate((el) => el === document.activeElement)).toBe(true);
+    await page.getByLabel("Current password").fill(user.password);
+    await page.getByRole("button", { name: "Change password" }).click();
+    await toast(page, "Your password was changed.");
+    expect(await page.getByLabel("Current password").inputValue()).toBe("");
+    const login = await fetch(`${baseURL()}/api/users/login`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ email: user.email, password: "a-newer-password" }),
+    });
+    expect(login.status).toBe(200);
+    expect(problems).toEqual([]);
+  });
+
+  it("signs another device out", async () => {
+    const user = await createVerifiedUser("devices");
+    const laptop = await newPage();
+    const phone = await newPage({ width: 375 });
+    await signIn(laptop.context(), user);
+    await signIn(phone.context(), user);
+    await phone.goto("/profile");
+    await laptop.goto("/profile");
+    const rows = laptop.locator(".device-row");
+    expect(await rows.count()).toBe(2);
+    expect(await laptop.locator(".device-row[data-current]").count()).toBe(1);
+    await laptop.locator(".device-row:not([data-current])").getByRole("button", { name: "Sign out" }).click();
+    await toast(laptop, "The device was signed out.");
+    await expect.poll(() => rows.count()).toBe(1);
+    // The phone's session is over: its next page load goes to login.
+    await phone.goto("/profile");
+    expect(phone.url()).toBe(`${baseURL()}/auth/login?redirectTo=%2Fprofile`);
+    await phone.locator("header.site-header").getByRole("button", { name: "Menu" }).click();
+    await phone.locator("header.site-header").getByRole("link", { name: "Log In" }).waitFor();
+  });
+
+  it("deletes one's own account after the password is confirmed in a dialog", async () => {
+    const user = await createVerifiedUser("delete");
+    const page = await newPage();
+    await signIn(page.context(), user);
+    await page.goto("/profile");
+    await page.getByRole("button", { name: "Delete my account" }).click();
+    const dialog = page.getByRole("dialog", { name: "Delete your account?" });
+    await dialog.waitFor();
+    await dialog.getByLabel("Password", { exact: true }).fill(user.password);
+    await dialog.getByRole("button", { name: "Delete forever" }).click();
+    await page.waitForURL(`${baseURL()}/`);
+    await page.locator("header.site-header").getByRole("link", { name: "Log In" }).waitFor();
+    const login = await fetch(`${baseURL()}/api/users/login`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ email: user.email, password: user.password }),
+    });
+    expect(login.status).toBe(401);
+  });
+});
+
+describe("admins manage users", () => {
+  const newPage = useBrowser();
+
+  it("finds a student, changes their role after confirming, and the new role applies at once", async () => {
+    const user = await createVerifiedUser("promote", "Hana Promote");
+    const admin = await newPage();
+    await signIn(admin.context(), DEMO.admin);
+    await admin.goto("/dashboard/admin/allStudent");
+    await admin.getByRole("searchbox", { name: "Search" }).fill(user.email);
+    await admin.getByRole("button", { name: "Search" }).click();
+    await admin.waitForURL(/search=/);
+    expect(await admin.locator(".list-count").textContent()).toBe("Showing 1-1 of 1");
+    await admin.getByRole("link", { name: "Hana Promote" }).click();
+    await admin.waitForURL(/\/dashboard\/admin\/allStudent\/student\/hana-promote/);
+    await admin.getByRole("combobox", { name: "Role" }).selectOption("instructor");
+    await admin.getByRole("button", { name: "Change role" }).click();
+    const dialog = admin.getByRole("dialog", { name: "Change this person's role?" });
+    await dialog.waitFor();
+    expect(await dialog.textContent()).toContain("Instructor");
+    await dialog.getByRole("button", { name: "Change role" }).click();
+    await toast(admin, "Hana Promote is now: Instructor.");
+    expect(await admin.locator(".role-badge").first().textContent()).toBe("Instructor");
+
+    const promoted = await newPage();
+    await signIn(promoted.context(), user);
+    const res = await promoted.goto("/instructor");
+    expect(res?.status()).toBe(200);
+    expect(await promoted.locator("h1").textContent()).toBe("Your groups");
+  });
+
+  it("refuses to demote the last admin, with the reason", async () => {
+    const page = await newPage();
+    const problems = allowStatus(page, 409, "/dashboard/admin/allStudent/student/");
+    await signIn(page.context(), DEMO.admin);
+    await page.goto("/dashboard/admin/allStudent?role=admin");
+    await page.getByRole("link", { name: DEMO.admin.name }).click();
+    await page.getByText("This is your own account.").waitFor();
+    await page.getByRole("combobox", { name: "Role" }).selectOption("user");
+    await page.getByRole("button", { name: "Change role" }).click();
+    await page.getByRole("dialog").getByRole("button", { name: "Change role" }).click();
+    await page.getByRole("alert").filter({ hasText: "The last admin cannot be removed or demoted." }).waitFor();
+    expect(await page.getByRole("combobox", { name: "Role" }).inputValue()).toBe("admin");
+    expect(problems).toEqual([]);
+  });
+
+  it("deletes a user after confirming", async () => {
+    const user = await createVerifiedUser("remove", "Rami Remove");
+    const page = await newPage({ width: 375 });
+    await signIn(page.context(), DEMO.admin);
+    await page.goto(`/dashboard/admin/allStudent?search=${encodeURIComponent(user.email)}`);
+    await page.getByRole("link", { name: "Rami Remove" }).click();
+    await page.getByRole("button", { name: "Delete user" }).click();
+    const dialog = page.getByRole("dialog", { name: "Delete this user?" });
+    await dialog.getByRole("button", { name: "Delete user" }).click();
+    await page.waitForURL(/\/dashboard\/admin\/allStudent\?deleted=/);
+    await page.getByText("Rami Remove was deleted.").waitFor();
+    await page.goto(`/dashboard/admin/allStudent?search=${encodeURIComponent(user.email)}`);
+    await page.getByText("No users match your search.").waitFor();
+  });
+});
