@@ -19,7 +19,9 @@ export function groupSlugParam(params: Record<string, string | undefined>): stri
 
 /** The group's members (or the chosen status, or everyone), filtered by name or e-mail. */
 export async function loadGroupStudents(svc: ServiceContext, viewer: Viewer, slug: string, url: URL) {
-  const raw = { search: url.searchParams.get("search") || undefined, status: url.searchParams.get("status") || undefined };
+  // "members" (approved and special) is the service's default, so it is sent as no status at all.
+  const status = url.searchParams.get("status");
+  const raw = { search: url.searchParams.get("search") || undefined, status: status && status !== "members" ? status : undefined };
   const parsed = groupStudentsQuery.safeParse(raw);
   const query = parsed.success ? parsed.data : {};
   const [group, students] = await Promise.all([

@@ -64,8 +64,6 @@ export function GroupForm({ mode, defaults, instructors, limits, failure, saved,
   const [status, setStatus] = useState<GroupStatus>(defaults.status);
   const [titleLength, setTitleLength] = useState(defaults.title.length);
 
-  useEffect(() => () => void (filePreview && URL.revokeObjectURL(filePreview)), [filePreview]);
-
   useEffect(() => {
     if (!failure?.fields) return;
     const first = FIELD_ORDER.find((f) => failure.fields?.[f]);
@@ -91,7 +89,10 @@ export function GroupForm({ mode, defaults, instructors, limits, failure, saved,
       setFilePreview(null);
       return;
     }
-    setFilePreview(URL.createObjectURL(file));
+    // A data: URL (the page's CSP allows data: images, not blob:), read only for the preview.
+    const reader = new FileReader();
+    reader.onload = () => setFilePreview(typeof reader.result === "string" ? reader.result : null);
+    reader.readAsDataURL(file);
   };
 
   const clearImage = () => {
