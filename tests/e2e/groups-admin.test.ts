@@ -1,0 +1,98 @@
+import { describe, expect, it } from "vitest";
+import { baseURL, useBrowser } from "./browser";
+import { ADMIN } from "./groups-helpers";
+import { signIn } from "./session";
+
+/** A 1×1 PNG: real magic bytes, so the upload service accepts it. */
+const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==", "base64");
+
+describe("admin group management", () => {
+  const newPage = useBrowser();
+
+  it("creates a published group with an uploaded image; it is in the catalogue; a new title keeps the address", async () => {
+    const title = `Rust for the Web ${Date.now().toString(36)}`;
+    const page = await newPage();
+    await signIn(page.context(), ADMIN.email, ADMIN.password);
+    await page.goto("/dashboard/admin/newGroup");
+    await page.getByLabel("Title", { exact: true }).fill(title);
+    await page.getByLabel("Description").fill("Systems programming for web developers: ownership, async and WebAssembly.");
+    await page.getByLabel("Start date").fill("2027-06-01");
+    await page.getByLabel("Capacity (seats)").fill("12");
+    await page.getByLabel("Status").selectOption("published");
+    await page.getByLabel("Upload an image").setInputFiles({ name: "cover.png", mimeType: "image/png", buffer: PNG });
+    // The chosen file is previewed before it is sent.
+    await expect.poll(() => page.getByRole("img", { name: "Preview of the course image" }).getAttribute("src")).toMatch(/^data:image\/png;base64,/);
+    await page.getByRole("button", { name: "Create group" }).click();
+
+    await page.waitForURL(/\/dashboard\/admin\/group\/[a-z0-9-]+\?created=1$/);
+    const slug = new URL(page.url()).pathname.split("/").pop()!;
+    expect(slug).toMatch(/^rust-for-the-web-/);
+    expect(await page.locator(".notice-success").textContent()).toContain("Group created.");
+    expect(await page.locator("h1").textContent()).toBe(title);
+    const image = await page.getByRole("img", { name: `Cover image of ${title}` }).getAttribute("src");
+    expect(image).toMatch(/^\/media\/courses\/[\w-]+\.png$/);
+    const served = await fetch(`${baseURL()}${image}`);
+    expect(served.status).toBe(200);
+    expect(served.headers.get("content-type")).toBe("image/png");
+
+    await page.goto("/courses");
+    await page.getByRole("heading", { name: title }).waitFor();
+
+    // Edit the title: the address stays.
+    await page.goto(`/dashboard/admin/group/${slug}/update`);
+    expect(await page.getByLabel("Address").inputValue()).toBe(`/content/${slug}`);
+    await page.getByLabel("Title", { exact: true }).fill(`${title} (evening)`);
+    await page.getByRole("button", { name: "Save changes" }).click();
+    await page.locator(".notice-success", { hasText: "Changes saved." }).waitFor();
+    expect(new URL(page.url()).pathname).toBe(`/dashboard/admin/group/${slug}/update`);
+    expect(await page.locator("h1").textContent()).toBe(`${title} (evening)`);
+    expect(await page.getByLabel("Address").inputValue()).toBe(`/content/${slug}`);
+    await page.goto(`/content/${slug}`);
+    expect(await page.locator("h1").textContent()).toBe(`${title} (evening)`);
+  });
+
+  it("edits the outline: add parts, move one up with the keyboard-reachable buttons, remove one after confirming", async () => {
+    const page = await newPage();
+    await signIn(page.context(), ADMIN.email, ADMIN.password);
+    await page.goto("/dashboard/admin/newGroup");
+    const title = `Outline Lab ${Date.now().toString(36)}`;
+    await page.getByLabel("Title", { exact: true }).fill(title);
+    await page.getByLabel("Status").selectOption("published");
+    await page.getByRole("button", { name: "Create group" }).click();
+    await page.waitForURL(/\?created=1$/);
+    const slug = new URL(page.url()).pathname.split("/").pop()!;
+    await page.getByRole("navigation", { name: "Group pages" }).getByRole("link", { name: "Update" }).click();
+    await page.waitForURL(`**/dashboard/admin/group/${slug}/update`);
+    await page.getByText("No parts yet. Add the first one below.").waitFor();
+
+    const addForm = page.getByRole("form", { name: "Add a part" });
+    for (const part of ["Setup", "Ownership", "Async"]) {
+      await addForm.getByLabel("Part title").fill(part);
+      await addForm.getByLabel("Text").fill(`All about ${part.toLowerCase()}.`);
+      await addForm.getByRole("button", { name: "Add part" }).click();
+      await page.locator(".outline-edit-item", { hasText: part }).waitFor();
+      await expect.poll(() => addForm.getByLabel("Part title").inputValue()).toBe("");
+    }
+    const titles = () => page.locator(".outline-edit-item .outline-title").allTextContents();
+    await expect.poll(async () => (await titles()).map((t) => t.replace(/^Part \d+ of \d+: /, ""))).toEqual(["Setup", "Ownership", "Async"]);
+
+    // Move "Async" up; focus stays on the moved part's button so it can be pressed again.
+    await page.getByRole("button", { name: "Move Async up" }).focus();
+    await page.keyboard.press("Enter");
+    await expect.poll(async () => (await titles()).map((t) => t.replace(/^Part \d+ of \d+: /, ""))).toEqual(["Setup", "Async", "Ownership"]);
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute("aria-label"))).toBe("Move Async up");
+
+    // Remove "Setup" after confirming.
+    await page.getByRole("button", { name: "Remove Setup" }).click();
+    const dialog = page.getByRole("dialog", { name: "Remove Setup?" });
+    await dialog.waitFor();
+    await dialog.getByRole("button", { name: "Remove part" }).click();
+    await dialog.waitFor({ state: "hidden" });
+    await expect.poll(async () => (await titles()).map((t) => t.replace(/^Part \d+ of \d+: /, ""))).toEqual(["Async", "Ownership"]);
+
+    // The public page shows the new order.
+    await page.goto(`/content/${slug}`);
+    const outline = await page.locator(".outline .outline-title").allTextContents();
+    expect(outline.map((t) => t.replace(/^Part \d+ of \d+: /, ""))).toEqual(["Async", "Ownership"]);
+  });
+});
