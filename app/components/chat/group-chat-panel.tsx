@@ -3,6 +3,8 @@ export interface GroupChatPanelProps {
   groupId: string;
   /** The group's slug, for links (e.g. /instructor/group/{slug}/messages). */
   groupSlug: string;
+  /** Whether the viewer may delete anyone's message (the group's staff). */
+  canModerate?: boolean;
 }
 
 /**
