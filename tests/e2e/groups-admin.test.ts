@@ -28,7 +28,7 @@ describe("admin group management", () => {
     const slug = new URL(page.url()).pathname.split("/").pop()!;
     expect(slug).toMatch(/^rust-for-the-web-/);
     expect(await page.locator(".notice-success").textContent()).toContain("Group created.");
-    expect(await page.locator("h1").textContent()).toBe(title);
+    await expect.poll(() => page.locator("h1").textContent()).toBe(title);
     const image = await page.getByRole("img", { name: `Cover image of ${title}` }).getAttribute("src");
     expect(image).toMatch(/^\/media\/courses\/[\w-]+\.png$/);
     const served = await fetch(`${baseURL()}${image}`);

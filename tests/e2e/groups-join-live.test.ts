@@ -70,6 +70,6 @@ describe("joining a group, decided live in the instructor's inbox", () => {
     expect(await nav.getByRole("link", { name: "My Courses" }).count()).toBe(1);
     await page.getByRole("link", { name: "Open course" }).click();
     await page.waitForURL("**/course/frontend-react");
-    expect(await page.locator("h1").textContent()).toBe("Frontend Development with React");
+    await expect.poll(() => page.locator("h1").textContent()).toBe("Frontend Development with React");
   });
 });

@@ -81,7 +81,7 @@ describe("students in groups", () => {
     expect(await rows.first().locator(".membership-badge").textContent()).toBe("Special");
     await rows.first().getByRole("link", { name }).click();
     await page.waitForURL(/\/instructor\/frontend-react\/student\//);
-    expect(await page.locator("h1").textContent()).toBe(name);
+    await expect.poll(() => page.locator("h1").textContent()).toBe(name);
     expect(await page.locator(".student-membership", { hasText: "Frontend Development with React" }).locator(".membership-badge").textContent()).toBe("Special");
   });
 });
