@@ -117,8 +117,10 @@ export default function LoginPage() {
   const submitting = navigation.state !== "idle" && navigation.formAction?.startsWith("/auth/login") === true;
   const intent = navigation.formData?.get("intent");
   const signingIn = submitting && intent === "login";
-  // After a successful login the action redirects; while the next page loads, say so (spec §8 'Login Successfully').
-  const succeeded = navigation.state === "loading" && navigation.formMethod != null && intent === "login";
+  // After a successful login the action redirects elsewhere; while that page loads, say so (spec §8
+  // 'Login Successfully'). A failed login also passes through "loading" (revalidation), but stays on this path.
+  const succeeded =
+    navigation.state === "loading" && navigation.formMethod != null && intent === "login" && navigation.location.pathname !== "/auth/login";
   const forgotDone = result?.ok === true;
 
   useEffect(() => {
