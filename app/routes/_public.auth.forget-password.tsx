@@ -7,6 +7,7 @@ import { FormAlert, PasswordField, TextField } from "~/components/form-field";
 import { useHydrated } from "~/hooks/use-hydrated";
 import type { MessageKey } from "~/i18n/en";
 import { expectedError, fieldErrors, formValues, messageKey, retryHeaders, type FieldErrors } from "~/lib/form-errors.server";
+import { revealAndFocus } from "~/lib/focus";
 import { useT } from "~/lib/i18n";
 import { metaT, pageMeta } from "~/lib/meta";
 import { CODE_DIGITS, PASSWORD_MIN_LENGTH, resetPasswordInput } from "~/lib/schemas";
@@ -72,7 +73,7 @@ export default function ResetPasswordPage() {
       if (first) formRef.current?.querySelector<HTMLElement>(`[name="${first}"]`)?.focus();
       return;
     }
-    successRef.current?.focus();
+    revealAndFocus(successRef.current);
     const timer = window.setTimeout(() => navigate(`/auth/login?${new URLSearchParams({ email: result.email })}`), RESET_REDIRECT_MS);
     return () => window.clearTimeout(timer);
   }, [result, navigate]);

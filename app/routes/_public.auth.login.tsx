@@ -8,6 +8,7 @@ import { FormAlert, PasswordField, TextField } from "~/components/form-field";
 import { useHydrated } from "~/hooks/use-hydrated";
 import type { MessageKey } from "~/i18n/en";
 import { expectedError, fieldErrors, formValues, messageKey, retryHeaders, type FieldErrors } from "~/lib/form-errors.server";
+import { revealAndFocus } from "~/lib/focus";
 import { useT } from "~/lib/i18n";
 import { metaT, pageMeta } from "~/lib/meta";
 import type { Role } from "~/lib/permissions";
@@ -128,7 +129,7 @@ export default function LoginPage() {
     handled.current = result;
     setClientErrors({});
     if (result.ok) {
-      noticeRef.current?.focus();
+      revealAndFocus(noticeRef.current);
       const timer = window.setTimeout(() => {
         navigate(`/auth/forget-password?${new URLSearchParams({ email: result.email })}`, { state: { email: result.email } });
       }, FORGOT_REDIRECT_MS);

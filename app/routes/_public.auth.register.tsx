@@ -10,6 +10,7 @@ import type { MessageKey } from "~/i18n/en";
 import { composePhone, countryById } from "~/lib/countries";
 import { expectedError, fieldErrors, formValues, retryHeaders, type FieldErrors } from "~/lib/form-errors.server";
 import { isolate } from "~/lib/bidi";
+import { revealAndFocus } from "~/lib/focus";
 import { useT } from "~/lib/i18n";
 import { metaT, pageMeta } from "~/lib/meta";
 import { PASSWORD_MIN_LENGTH, registerFormInput } from "~/lib/schemas";
@@ -93,7 +94,7 @@ export default function RegisterPage() {
       focusFirstInvalid(result.errors);
       return;
     }
-    successRef.current?.focus();
+    revealAndFocus(successRef.current);
     const timer = window.setTimeout(() => navigate(verifyPath(result.email), { state: { email: result.email } }), REGISTER_REDIRECT_MS);
     return () => window.clearTimeout(timer);
   }, [result, navigate]);

@@ -9,6 +9,7 @@ import { useHydrated } from "~/hooks/use-hydrated";
 import type { MessageKey } from "~/i18n/en";
 import { expectedError, fieldErrors, messageKey, retryHeaders, type FieldErrors } from "~/lib/form-errors.server";
 import { isolate } from "~/lib/bidi";
+import { revealAndFocus } from "~/lib/focus";
 import { useT } from "~/lib/i18n";
 import { metaT, pageMeta } from "~/lib/meta";
 import { CODE_DIGITS, emailOnlyInput, verifyEmailInput } from "~/lib/schemas";
@@ -90,7 +91,7 @@ export default function VerifyEmailPage() {
     setClientError({});
     if (result.ok && result.intent === "resend") setCooldown(RESEND_COOLDOWN_S);
     if (result.ok && result.intent === "verify") {
-      noticeRef.current?.focus();
+      revealAndFocus(noticeRef.current);
       const timer = window.setTimeout(() => navigate(`/auth/login?${new URLSearchParams({ email: result.email })}`), VERIFY_REDIRECT_MS);
       return () => window.clearTimeout(timer);
     }
