@@ -179,6 +179,8 @@ export default function LoginPage() {
       ) : null}
 
       <Form method="post" noValidate onSubmit={check} className="form-fields" aria-describedby={formError ? "login-form-error" : undefined}>
+        {/* Enter in a field submits with the form's first submit button: make that "log in", not "forgot password". */}
+        <button type="submit" name="intent" value="login" className="visually-hidden" tabIndex={-1} aria-hidden="true" disabled={hydrated && submitting} />
         <input type="hidden" name="redirectTo" value={storedRedirect} />
         <input type="hidden" name="fingerprint" value={fingerprint} />
         <TextField

@@ -135,6 +135,16 @@ describe("sign-up, e-mail verification and login", () => {
     expect(problems).toEqual([]);
   });
 
+  it("logs in when Enter is pressed in the password field (not the forgot-password button)", async () => {
+    const page = await newPage();
+    await page.goto("/auth/login");
+    await page.getByLabel("Email").fill(DEMO.student.email);
+    await page.getByLabel("Password", { exact: true }).fill(DEMO.student.password);
+    await page.getByLabel("Password", { exact: true }).press("Enter");
+    await page.waitForURL(`${baseURL()}/`);
+    await page.locator("header.site-header").getByRole("button", { name: "Log out" }).waitFor();
+  });
+
   it("sends each role to its own area after login", async () => {
     for (const [who, path] of [
       ["admin", "/dashboard"],
