@@ -9,6 +9,8 @@ describe("role-guarded areas", () => {
     const page = await newPage();
     await page.goto("/dashboard/admin/allStudent");
     expect(page.url()).toBe(`${baseURL()}/auth/login?redirectTo=%2Fdashboard%2Fadmin%2FallStudent`);
+    // The login page copies redirectTo into sessionStorage once it has hydrated.
+    await page.waitForFunction(() => sessionStorage.getItem("redirect") !== null);
     expect(await page.evaluate(() => sessionStorage.getItem("redirect"))).toBe("/dashboard/admin/allStudent");
   });
 

@@ -123,7 +123,8 @@ describe("admins manage users", () => {
     await admin.getByRole("searchbox", { name: "Search" }).fill(user.email);
     await admin.getByRole("button", { name: "Search" }).click();
     await admin.waitForURL(/search=/);
-    expect(await admin.locator(".list-count").textContent()).toBe("Showing 1-1 of 1");
+    // The URL changes before the new list renders: wait for the filtered count.
+    await admin.locator(".list-count", { hasText: /^Showing 1-1 of 1$/ }).waitFor();
     await admin.getByRole("link", { name: "Hana Promote" }).click();
     await admin.waitForURL(/\/dashboard\/admin\/allStudent\/student\/hana-promote/);
     await admin.getByRole("combobox", { name: "Role" }).selectOption("instructor");
