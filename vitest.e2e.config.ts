@@ -13,8 +13,8 @@ export default defineConfig({
     hookTimeout: 60_000,
     fileParallelism: false,
     // On CI, a browser test that fails is run once more (as Playwright does by default on CI): a loaded 2-core
-    // machine can stretch timings. A test that fails twice fails the run; locally nothing is retried, so flaky
-    // tests show up where they can be fixed.
+    // machine can stretch timings. A test that fails twice fails the run. `npm test` sets CI too (wrangler needs it);
+    // running a file directly with vitest retries nothing, so flaky tests show up where they can be fixed.
     retry: process.env.CI ? 1 : 0,
   },
 });
