@@ -3,6 +3,7 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import * as s from "../../db/schema";
 import { getViewer, requireRole, requireViewer, safeRedirectPath } from "../../worker/auth/viewer";
+import { PAGE_READ_GRACE_MS } from "../../worker/services/sessions";
 import { call, COOKIE, createUser, signIn } from "./factories";
 import { db, serviceContext } from "./helpers";
 
@@ -38,6 +39,20 @@ describe("getViewer", () => {
     await getViewer(svc(), page("/", me.cookie));
     await getViewer(svc(), page("/", me.cookie));
     expect((await call("/api/users/refresh-token", { method: "POST", cookie: me.cookie })).status).toBe(200);
+  });
+
+  it("still knows the person for a page request sent with the token a refresh has just replaced", async () => {
+    const me = await signIn(await createUser());
+    expect((await call("/api/users/refresh-token", { method: "POST", cookie: me.cookie })).status).toBe(200);
+    // A loader or action that left the browser while the refresh was in flight carries the old cookie.
+    expect((await getViewer(svc(), page("/dashboard", me.cookie)))?.userId).toBe(me.user.id);
+    // Not for long, and not once the session has ended.
+    await db().update(s.sessionRotations).set({ rotatedAt: new Date(Date.now() - PAGE_READ_GRACE_MS - 1) }).where(eq(s.sessionRotations.sessionId, me.sessionId));
+    expect(await getViewer(svc(), page("/dashboard", me.cookie))).toBeNull();
+    const other = await signIn(await createUser());
+    expect((await call("/api/users/refresh-token", { method: "POST", cookie: other.cookie })).status).toBe(200);
+    await db().update(s.sessions).set({ revokedAt: new Date() }).where(eq(s.sessions.id, other.sessionId));
+    expect(await getViewer(svc(), page("/dashboard", other.cookie))).toBeNull();
   });
 
   it("is null without a cookie, for an unknown token, a revoked or expired session", async () => {

@@ -8,7 +8,7 @@
  * - A refresh rotates the token atomically and keeps the old hash in `session_rotations`; presenting a rotated
  *   token again means it was copied, so that session is revoked.
  */
-import { and, desc, eq, gt, inArray, isNull, lt, ne, sql } from "drizzle-orm";
+import { and, desc, eq, gt, inArray, isNull, lt, ne, or, sql } from "drizzle-orm";
 import { sessionRotations, sessions, users, type Role } from "../../db/schema";
 import { clearRefreshCookie, refreshCookie, SESSION_TTL_SECONDS, type ClientInfo } from "../auth/cookies";
 import { accessTokenFromHeader, hashToken, newRefreshToken, signAccessToken, verifyAccessToken } from "../auth/tokens";
@@ -83,14 +83,31 @@ export async function authenticate(ctx: ServiceContext, authorization: string | 
   return row;
 }
 
-/** The viewer behind a refresh token, without rotating it (server-rendered pages read it on every navigation). */
+/**
+ * How long a page request may still present the token a refresh just replaced. A page's loader or action that
+ * left the browser while a refresh was in flight carries the old cookie; without this it would find nobody
+ * signed in and send a signed-in person to the login page. Page reads only: `refresh` still treats a rotated
+ * token as copied and revokes the session.
+ */
+export const PAGE_READ_GRACE_MS = 30_000;
+
+/**
+ * The viewer behind a refresh token, without rotating it (server-rendered pages read it on every navigation).
+ * The current token, or one rotated away less than PAGE_READ_GRACE_MS ago, of a live session.
+ */
 export async function viewerFromRefreshToken(ctx: ServiceContext, token: string | null): Promise<Viewer | null> {
   if (!token) return null;
+  const hash = await hashToken(token);
+  const now = Date.now();
+  const justRotated = ctx.db
+    .select({ id: sessionRotations.sessionId })
+    .from(sessionRotations)
+    .where(and(eq(sessionRotations.tokenHash, hash), gt(sessionRotations.rotatedAt, new Date(now - PAGE_READ_GRACE_MS))));
   const [row] = await ctx.db
     .select(viewerColumns)
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
-    .where(and(eq(sessions.refreshTokenHash, await hashToken(token)), live(Date.now())))
+    .where(and(or(eq(sessions.refreshTokenHash, hash), inArray(sessions.id, justRotated)), live(now)))
     .limit(1);
   return row ?? null;
 }
