@@ -4,6 +4,7 @@
  * itself (never re-broadcasting raw client input), typed by `ServerFrame`. Client-safe.
  */
 import { z } from "zod";
+import { CHAT_TEXT_MAX } from "./chat-limits";
 
 /** Frames larger than this are refused without parsing. */
 export const MAX_FRAME_BYTES = 8 * 1024;
@@ -15,7 +16,7 @@ export const PARTIES = ["group-room", "user-hub", "staff-inbox"] as const;
 export type Party = (typeof PARTIES)[number];
 
 /* Group chat fields, shared by the `chat.send` frame and `POST /api/messages` (sendMessageInput in schemas.ts). */
-export const CHAT_TEXT_MAX = 2000;
+export { CHAT_TEXT_MAX };
 /** Messages per `chat.history` frame at most; `more: true` says "sync again after the last one". */
 export const CHAT_HISTORY_MAX = 200;
 
