@@ -1,4 +1,5 @@
 import type { Messages } from "./en";
+import { realtimeAr } from "./realtime.ar";
 import { groupsAr } from "./groups.ar";
 
 /** Arabic (right to left). Same keys as en.ts. */
@@ -394,6 +395,8 @@ export const ar: Messages = {
   "admin.user.delete": "حذف المستخدم",
   "admin.user.confirmDeleteTitle": "حذف هذا المستخدم؟",
   "admin.user.confirmDelete": "حذف {name} وكل ما يخصّه؟ لا يمكن التراجع عن ذلك.",
+  /* ---- Realtime (issue 4): chat, notifications bell, admin inboxes, /add-feedback; keys live in realtime.ar.ts ---- */
+  ...realtimeAr,
   "account.devices.showAll": "عرض كل الأجهزة ({count})",
   "account.devices.showFewer": "عرض أقل",
 };

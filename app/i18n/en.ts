@@ -1,3 +1,4 @@
+import { realtimeEn } from "./realtime.en";
 import { groupsEn } from "./groups.en";
 
 /**
@@ -397,6 +398,8 @@ export const en = {
   "admin.user.delete": "Delete user",
   "admin.user.confirmDeleteTitle": "Delete this user?",
   "admin.user.confirmDelete": "Delete {name} and everything of theirs? This cannot be undone.",
+  /* ---- Realtime (issue 4): chat, notifications bell, admin inboxes, /add-feedback; keys live in realtime.en.ts ---- */
+  ...realtimeEn,
   "account.devices.showAll": "Show all {count} devices",
   "account.devices.showFewer": "Show fewer",
 } as const;
