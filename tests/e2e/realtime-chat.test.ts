@@ -1,0 +1,166 @@
+import type { Page, WebSocketRoute } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { useBrowser } from "./browser";
+import { DEMO_LOGINS, signIn } from "./session";
+
+/** A text no other run or test wrote. */
+const unique = (label: string) => `${label} ${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 7)}`;
+
+/** The chat's lines holding `text` (one, if delivery is exact). */
+const lines = (page: Page, text: string) => page.locator(".chat-msg", { hasText: text });
+
+async function openChat(page: Page, path: string) {
+  await page.goto(path);
+  // "Live": the socket is open and its chat.sync came back with more: false.
+  await page.locator('.chat-status[data-status="open"]').waitFor({ timeout: 10_000 });
+}
+
+async function send(page: Page, text: string) {
+  const box = page.getByRole("textbox", { name: "Message" });
+  await box.fill(text);
+  await box.press("Enter");
+  // Acknowledged: the server stored it and the sender holds the stored copy.
+  await lines(page, text).and(page.locator('[data-state="sent"]')).waitFor({ timeout: 5_000 });
+}
+
+describe("group chat", () => {
+  const newPage = useBrowser();
+
+  async function signedInPage(login: { email: string; password: string }, width?: number) {
+    const page = await newPage({ width });
+    await signIn(page.context(), login.email, login.password);
+    return page;
+  }
+
+  it("delivers a message to the other member within a second, once, and the instructor's deletion reaches both", async () => {
+    const nour = await signedInPage(DEMO_LOGINS.student);
+    const sara = await signedInPage(DEMO_LOGINS.sara);
+    await openChat(nour, "/course/frontend-react");
+    await openChat(sara, "/course/frontend-react");
+    // The seeded conversation is there.
+    await lines(sara, "Welcome to the React cohort!").waitFor();
+
+    const text = unique("Who wants to pair on the profile card?");
+    await send(nour, text);
+    await lines(sara, text).waitFor({ timeout: 1_000 });
+    expect(await lines(sara, text).locator(".chat-author").textContent()).toBe("Nour Ali");
+    await nour.waitForTimeout(300);
+    expect(await lines(nour, text).count()).toBe(1);
+    expect(await lines(sara, text).count()).toBe(1);
+
+    const instructor = await signedInPage(DEMO_LOGINS.instructor);
+    await openChat(instructor, "/instructor/group/frontend-react/messages");
+    const line = lines(instructor, text);
+    await line.hover();
+    await line.getByRole("button", { name: "Delete the message from Nour Ali" }).click();
+    const dialog = instructor.getByRole("dialog", { name: "Delete this message?" });
+    await dialog.getByRole("button", { name: "Delete" }).click();
+    await dialog.waitFor({ state: "hidden" });
+
+    for (const page of [nour, sara, instructor]) {
+      await lines(page, text).waitFor({ state: "detached", timeout: 3_000 });
+    }
+    expect(await sara.locator('.chat-msg[data-deleted] .chat-text-deleted').last().textContent()).toBe("This message was deleted.");
+  });
+
+  it("after going offline and back, a member receives what they missed exactly once", async () => {
+    const nour = await signedInPage(DEMO_LOGINS.student);
+    const sara = await signedInPage(DEMO_LOGINS.sara);
+    await openChat(nour, "/course/frontend-react");
+    await openChat(sara, "/course/frontend-react");
+
+    // Nothing in flight when the network goes (a request cut off mid-way is logged as a console error).
+    await sara.waitForLoadState("networkidle");
+    await sara.context().setOffline(true);
+    await sara.locator('.chat-status[data-status="reconnecting"]').waitFor({ timeout: 5_000 });
+    const text = unique("Sent while Sara was away");
+    await send(nour, text);
+    await sara.waitForTimeout(500);
+    expect(await lines(sara, text).count()).toBe(0);
+
+    await sara.context().setOffline(false);
+    await lines(sara, text).waitFor({ timeout: 10_000 });
+    await sara.locator('.chat-status[data-status="open"]').waitFor();
+    await sara.waitForTimeout(500);
+    expect(await lines(sara, text).count()).toBe(1);
+  });
+
+  it("keeps a message typed while offline and sends it once when the connection returns", async () => {
+    const nour = await signedInPage(DEMO_LOGINS.student);
+    const sara = await signedInPage(DEMO_LOGINS.sara);
+    await openChat(nour, "/course/frontend-react");
+    await openChat(sara, "/course/frontend-react");
+
+    await nour.waitForLoadState("networkidle");
+    await nour.context().setOffline(true);
+    await nour.locator('.chat-status[data-status="reconnecting"]').waitFor({ timeout: 5_000 });
+    const text = unique("Typed on the train");
+    const box = nour.getByRole("textbox", { name: "Message" });
+    await box.fill(text);
+    await box.press("Enter");
+    await lines(nour, text).and(nour.locator('[data-state="sending"]')).waitFor();
+    expect(await lines(nour, text).textContent()).toContain("Sending…");
+
+    await nour.context().setOffline(false);
+    await lines(nour, text).and(nour.locator('[data-state="sent"]')).waitFor({ timeout: 10_000 });
+    await lines(sara, text).waitFor({ timeout: 5_000 });
+    await sara.waitForTimeout(300);
+    expect(await lines(nour, text).count()).toBe(1);
+    expect(await lines(sara, text).count()).toBe(1);
+  });
+
+  it("keeps an unsent message across a reload and sends it once afterwards", async () => {
+    const nour = await signedInPage(DEMO_LOGINS.student);
+    // While `silent`, the chat socket opens but the room never answers: nothing can be sent.
+    let silent = true;
+    const held: WebSocketRoute[] = [];
+    await nour.routeWebSocket(/\/parties\/group-room\//, (ws) => {
+      if (silent) held.push(ws);
+      else ws.connectToServer();
+    });
+    await nour.goto("/course/frontend-react");
+    await nour.locator('.chat-status[data-status="syncing"]').waitFor();
+    const text = unique("Written just before a reload");
+    const box = nour.getByRole("textbox", { name: "Message" });
+    await box.fill(text);
+    await box.press("Enter");
+    await lines(nour, text).and(nour.locator('[data-state="sending"]')).waitFor();
+
+    await nour.reload();
+    await lines(nour, text).and(nour.locator('[data-state="sending"]')).waitFor();
+    silent = false;
+    // Drop the silent socket: the next one reaches the room, syncs and sends what is pending.
+    await Promise.all(held.map((ws) => ws.close({ code: 1012, reason: "restart" })));
+    await lines(nour, text).and(nour.locator('[data-state="sent"]')).waitFor({ timeout: 10_000 });
+
+    const sara = await signedInPage(DEMO_LOGINS.sara);
+    await openChat(sara, "/course/frontend-react");
+    await lines(sara, text).waitFor();
+    expect(await lines(sara, text).count()).toBe(1);
+    expect(await nour.evaluate(() => Object.keys(sessionStorage).filter((k) => k.startsWith("cohort:chat-pending:")))).toEqual([]);
+  });
+
+  it("answers with Enter, adds lines with Shift+Enter, counts characters and quotes the message replied to", async () => {
+    const nour = await signedInPage(DEMO_LOGINS.student);
+    await openChat(nour, "/course/frontend-react");
+    const box = nour.getByRole("textbox", { name: "Message" });
+    await box.fill("first line");
+    await box.press("Shift+Enter");
+    await box.type("second");
+    expect(await box.inputValue()).toBe("first line\nsecond");
+    expect(await nour.locator(".chat-count").textContent()).toContain("17/2000");
+
+    const seeded = lines(nour, "Reminder: the profile card task is due on Sunday.");
+    await seeded.hover();
+    await seeded.getByRole("button", { name: "Reply to Ahmed Hassan" }).click();
+    expect(await nour.locator(".chat-replying").textContent()).toContain("Replying to Ahmed Hassan");
+    const text = unique("مرحبا، سأسلّمها يوم السبت");
+    await box.fill(text);
+    await box.press("Enter");
+    const reply = lines(nour, text);
+    await reply.and(nour.locator('[data-state="sent"]')).waitFor();
+    expect(await reply.locator(".chat-quote").textContent()).toContain("Reminder: the profile card task is due on Sunday.");
+    expect(await reply.locator(".chat-text").getAttribute("dir")).toBe("auto");
+    expect(await nour.locator(".chat-replying").count()).toBe(0);
+  });
+});
