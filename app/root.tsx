@@ -19,6 +19,7 @@ import { useViewer } from "./hooks/use-viewer";
 import { useNonce } from "./lib/nonce";
 import stylesUrl from "./styles/app.css?url";
 import { getViewer } from "../worker/auth/viewer";
+import { unreadNotificationCount } from "../worker/services/notifications";
 import { hasMemberGroups } from "../worker/services/viewer-summary";
 
 export const links: LinksFunction = () => [
@@ -30,18 +31,23 @@ export const links: LinksFunction = () => [
 
 /**
  * Language, dictionary, site settings and the signed-in viewer (from the refresh cookie; null for visitors).
- * `hasCourses` decides the header's "My Courses" link (platform-spec §2).
+ * `hasCourses` decides the header's "My Courses" link (platform-spec §2); `unreadNotifications` is the bell's
+ * count when the page was rendered (the bell then follows the viewer's live hub).
  */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const lang = detectLang(request);
   const s = context.svc.settings;
   const found = await getViewer(context.svc, request);
   const viewer = found ? { userId: found.userId, role: found.role, name: found.name, email: found.email } : null;
+  const [hasCourses, unreadNotifications] = found
+    ? await Promise.all([hasMemberGroups(context.svc, found.userId), unreadNotificationCount(context.svc, found)])
+    : [false, 0];
   return {
     lang,
     messages: dictionary(lang),
     viewer,
-    hasCourses: found ? await hasMemberGroups(context.svc, found.userId) : false,
+    hasCourses,
+    unreadNotifications,
     site: {
       contactEmail: s.contactEmail,
       contactPhone: s.contactPhone,
@@ -68,7 +74,9 @@ function areaOf(pathname: string): string {
  * language, delete account), so the root reloads after actions. It also reloads when a navigation crosses
  * into another area (a guard's redirect to /auth/login, the Google sign-in's move to the dashboard, a session
  * ended on another device), so the header never shows a stale viewer for long, while navigation inside an
- * area does not re-send the dictionary.
+ * area does not re-send the dictionary. The bell's unread count needs nothing more: between reloads it follows
+ * the live `notification` / `notification.read` frames, re-reads the count whenever its socket (re)opens, and
+ * adopts this loader's number whenever the root does reload (after every action, e.g. marking things read).
  */
 export const shouldRevalidate: ShouldRevalidateFunction = ({ formMethod, currentUrl, nextUrl, defaultShouldRevalidate }) => {
   if (formMethod) return defaultShouldRevalidate;

@@ -1,8 +1,17 @@
+import { useViewer } from "~/hooks/use-viewer";
+import { NotificationBell } from "./notifications/notification-bell";
+
 /**
- * The header's slot for signed-in widgets (the notifications bell). Rendered only for a signed-in viewer,
- * between the language switcher and "Log out", in the desktop bar and in the mobile menu alike.
- * It renders nothing until a widget is added here.
+ * The header's slot for signed-in widgets: the notifications bell. Rendered only for a signed-in viewer, in the
+ * header bar itself (beside the menu button on small screens, after the menu on wide ones), so the unread
+ * count is always in sight.
  */
 export function HeaderExtras() {
-  return null;
+  const { viewer } = useViewer();
+  if (!viewer) return null;
+  return (
+    <div className="header-extras">
+      <NotificationBell userId={viewer.userId} />
+    </div>
+  );
 }

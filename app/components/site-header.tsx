@@ -37,9 +37,10 @@ const NO_SCRIPT_MENU = `@media (max-width: 54.99rem) {
 }`;
 
 /**
- * The site header: logo, main links, language switcher and Log In (or, signed in, the header extras and
- * Log out, a POST form to /auth/logout that also clears the browser's session markers). Below 880 px the links fold into a
- * menu opened by a real button (aria-expanded); Escape closes it and returns focus to the button.
+ * The site header: logo, main links, language switcher and Log In (or, signed in, Log out, a POST form to
+ * /auth/logout that also clears the browser's session markers, and the header extras, which stay in the bar
+ * after the menu so the notifications bell is visible on every screen width). Below 880 px the links fold
+ * into a menu opened by a real button (aria-expanded); Escape closes it and returns focus to the button.
  */
 export function SiteHeader() {
   const { t } = useT();
@@ -106,14 +107,11 @@ export function SiteHeader() {
           <div className="site-menu-actions">
             <LanguageSwitcher />
             {viewer ? (
-              <>
-                <HeaderExtras />
-                <Form method="post" action="/auth/logout" className="logout-form" onSubmit={() => clearSession()}>
-                  <button type="submit" className="btn btn-outline btn-sm">
-                    {t("nav.logout")}
-                  </button>
-                </Form>
-              </>
+              <Form method="post" action="/auth/logout" className="logout-form" onSubmit={() => clearSession()}>
+                <button type="submit" className="btn btn-outline btn-sm">
+                  {t("nav.logout")}
+                </button>
+              </Form>
             ) : (
               <Link to="/auth/login" className="btn btn-primary btn-sm">
                 {t("nav.login")}
@@ -121,6 +119,7 @@ export function SiteHeader() {
             )}
           </div>
         </div>
+        {viewer ? <HeaderExtras /> : null}
       </div>
     </header>
   );
