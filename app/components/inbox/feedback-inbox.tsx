@@ -1,0 +1,183 @@
+import { Link, useFetcher } from "@remix-run/react";
+import { useEffect, useMemo, useState } from "react";
+import { ConfirmDialog } from "~/components/groups/confirm-dialog";
+import { initials } from "~/components/groups/format";
+import { TimeAgo } from "~/components/groups/time-ago";
+import { QuoteIcon, StarIcon } from "~/components/icons";
+import { EyeIcon, EyeOffIcon, TrashIcon } from "~/components/realtime-icons";
+import { useT } from "~/lib/i18n";
+import type { FeedbackFrameBody, ServerFrame } from "~/lib/realtime-protocol";
+import { LiveIndicator } from "./live-indicator";
+import { useFreshIds } from "./use-fresh-ids";
+import { useStaffInbox } from "./use-staff-inbox";
+
+type Feedback = FeedbackFrameBody;
+
+const byNewest = (a: Feedback, b: Feedback) => b.createdAt.localeCompare(a.createdAt) || b._id.localeCompare(a._id);
+
+/** Applies one live frame to the list of every record. */
+function applyFrame(list: Feedback[], frame: ServerFrame): Feedback[] {
+  if (frame.type === "feedback.created" || frame.type === "feedback.updated") return [frame.feedback, ...list.filter((x) => x._id !== frame.feedback._id)];
+  if (frame.type === "feedback.deleted") return list.filter((x) => x._id !== frame._id);
+  return list;
+}
+
+/**
+ * Feedback moderation (PRODUCT.md §3 "Admin feedback"): every record with its author's e-mail, group, stars and
+ * text; hide/show and delete. The staff-inbox room (admins only) adds new records at the top and applies every
+ * admin's changes; each (re)connection reads the list afresh.
+ */
+export function FeedbackInbox({ feedback }: { feedback: Feedback[] }) {
+  const { t } = useT();
+  const [items, setItems] = useState(feedback);
+  const [announce, setAnnounce] = useState("");
+  const [confirming, setConfirming] = useState<Feedback | null>(null);
+  const { fresh, markFresh } = useFreshIds();
+  const deleter = useFetcher<{ ok: boolean; id: string }>();
+
+  useEffect(() => setItems(feedback), [feedback]);
+
+  const status = useStaffInbox<Feedback[]>({
+    snapshotPath: "/api/feedback/all",
+    onFrame: (frame) => {
+      setItems((list) => applyFrame(list, frame));
+      if (frame.type === "feedback.created") {
+        markFresh(frame.feedback._id);
+        setAnnounce(t("feedbackAdmin.arrived", { name: frame.feedback.name }));
+      }
+    },
+    onSnapshot: (snapshot, since) => setItems(since.reduce(applyFrame, snapshot)),
+  });
+
+  const deletingId = deleter.state !== "idle" ? String(deleter.formData?.get("id") ?? "") : null;
+  const shown = useMemo(() => items.filter((f) => f._id !== deletingId).sort(byNewest), [items, deletingId]);
+  const hidden = shown.filter((f) => f.hidden).length;
+
+  useEffect(() => {
+    if (deleter.state === "idle" && deleter.data?.ok) setConfirming(null);
+  }, [deleter.state, deleter.data]);
+
+  return (
+    <div className="inbox-screen">
+      <div className="inbox-bar">
+        <p className="list-summary">{t("feedbackAdmin.count", { count: shown.length, hidden })}</p>
+        <LiveIndicator status={status} />
+      </div>
+      <p className="visually-hidden" role="status" aria-live="polite">
+        {announce}
+      </p>
+      {shown.length === 0 ? (
+        <div className="empty-state">
+          <span className="empty-icon" aria-hidden="true">
+            <QuoteIcon />
+          </span>
+          <p className="empty-title">{t("feedbackAdmin.empty.title")}</p>
+          <p>{t("feedbackAdmin.empty.body")}</p>
+        </div>
+      ) : (
+        <ol className="inbox-list feedback-admin-list" role="list">
+          {shown.map((f) => (
+            <FeedbackRow key={f._id} item={f} fresh={fresh.has(f._id)} onDelete={() => setConfirming(f)} />
+          ))}
+        </ol>
+      )}
+      <ConfirmDialog
+        open={confirming !== null}
+        title={t("feedbackAdmin.deleteTitle")}
+        confirmLabel={t("feedbackAdmin.delete")}
+        busyLabel={t("feedbackAdmin.deleting")}
+        busy={deleter.state !== "idle"}
+        error={deleter.state === "idle" && deleter.data && !deleter.data.ok ? t("feedbackAdmin.failed") : null}
+        onConfirm={() => confirming && deleter.submit({ intent: "delete", id: confirming._id }, { method: "post" })}
+        onClose={() => setConfirming(null)}
+      >
+        <p>{t("feedbackAdmin.deleteBody", { name: confirming?.name ?? "" })}</p>
+      </ConfirmDialog>
+    </div>
+  );
+}
+
+function FeedbackRow({ item: f, fresh, onDelete }: { item: Feedback; fresh: boolean; onDelete: () => void }) {
+  const { t } = useT();
+  const moderator = useFetcher<{ ok: boolean }>();
+  // The click shows at once; the server's answer (and the live frame) confirm it.
+  const hidden = moderator.state !== "idle" ? moderator.formData?.get("intent") === "hide" : f.hidden;
+  const rating = Math.max(0, Math.min(5, Math.round(f.rating)));
+
+  return (
+    <li
+      className="card inbox-item feedback-admin-item"
+      data-hidden={hidden || undefined}
+      data-fresh={fresh || undefined}
+      data-pending={moderator.state !== "idle" || undefined}
+      data-id={f._id}
+    >
+      <div className="inbox-item-head">
+        <span className="avatar avatar-sm" aria-hidden="true">
+          {initials(f.name)}
+        </span>
+        <div className="inbox-item-who">
+          <p className="inbox-item-name">
+            <span className="user-text">{f.name}</span>
+            {fresh ? <span className="badge badge-amber">{t("contactInbox.new")}</span> : null}
+            {hidden ? (
+              <span className="badge hidden-badge">
+                <EyeOffIcon />
+                {t("feedbackAdmin.hidden")}
+              </span>
+            ) : null}
+          </p>
+          <a href={`mailto:${f.email}`} className="inbox-item-email" dir="ltr">
+            {f.email}
+          </a>
+        </div>
+        <span className="inbox-item-time">
+          <TimeAgo iso={f.createdAt} />
+        </span>
+      </div>
+      <div className="feedback-admin-facts">
+        <div className="stars" role="img" aria-label={t("feedback.ratingLabel", { rating })}>
+          {Array.from({ length: 5 }, (_, i) => (
+            <StarIcon key={i} filled={i < rating} className={i < rating ? "star star-on" : "star"} />
+          ))}
+          <span className="stars-value" aria-hidden="true">
+            {t("feedback.rating", { rating })}
+          </span>
+        </div>
+        <p className="feedback-admin-group">
+          <span className="visually-hidden">{t("feedbackAdmin.group")}: </span>
+          <Link to={`/dashboard/admin/group/${f.groupSlug}`} dir="ltr">
+            {f.groupSlug}
+          </Link>
+        </p>
+      </div>
+      <p className="inbox-item-body" dir="auto">
+        {f.userFeedback}
+      </p>
+      <div className="inbox-item-actions">
+        <moderator.Form method="post" className="inline-form">
+          <input type="hidden" name="id" value={f._id} />
+          <button
+            type="submit"
+            name="intent"
+            value={hidden ? "show" : "hide"}
+            className="btn btn-ghost btn-sm"
+            aria-label={hidden ? t("feedbackAdmin.showLabel", { name: f.name }) : t("feedbackAdmin.hideLabel", { name: f.name })}
+          >
+            {hidden ? <EyeIcon /> : <EyeOffIcon />}
+            {hidden ? t("feedbackAdmin.show") : t("feedbackAdmin.hide")}
+          </button>
+        </moderator.Form>
+        <button type="button" className="btn btn-ghost btn-sm btn-danger-text" onClick={onDelete} aria-label={t("feedbackAdmin.deleteLabel", { name: f.name })}>
+          <TrashIcon />
+          {t("feedbackAdmin.delete")}
+        </button>
+      </div>
+      {moderator.state === "idle" && moderator.data && !moderator.data.ok ? (
+        <p className="field-error" role="alert">
+          {t("feedbackAdmin.failed")}
+        </p>
+      ) : null}
+    </li>
+  );
+}
