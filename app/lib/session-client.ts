@@ -89,7 +89,10 @@ function markerExpired(): boolean {
 }
 
 async function requestRefresh(): Promise<string | null> {
-  const res = await fetch(REFRESH_PATH, { method: "POST", credentials: "same-origin", headers: { accept: "application/json" } });
+  // keepalive: leaving the page must not cancel a refresh the server may already have performed. A cancelled
+  // one would lose the rotated cookie, and the next page's refresh with the old token would count as reuse and
+  // end the session (widgets such as the notifications bell refresh as every page loads).
+  const res = await fetch(REFRESH_PATH, { method: "POST", credentials: "same-origin", keepalive: true, headers: { accept: "application/json" } });
   if (!res.ok) return null;
   const body = (await res.json().catch(() => null)) as { accessToken?: unknown; role?: unknown } | null;
   if (!body || typeof body.accessToken !== "string") return null;

@@ -62,6 +62,22 @@ describe("notifications bell and the admins' contact inbox", () => {
     expect(await bellCount(dashboard)).toBe(0);
   });
 
+  it("leaving pages while the bell's token refresh is in flight keeps the person signed in", async () => {
+    const page = await newPage();
+    await signIn(page.context(), DEMO_LOGINS.admin.email, DEMO_LOGINS.admin.password);
+    // Each page's bell starts a refresh as it loads; the next page load begins before that answer is back.
+    for (const path of ["/dashboard", "/dashboard/admin/get-all-message-by-admin", "/dashboard", "/dashboard/admin/get-all-feedback-by-admin"]) {
+      await page.goto(path, { waitUntil: "commit" });
+      await page.waitForTimeout(150);
+    }
+    await page.goto("/dashboard/admin/get-all-message-by-admin");
+    await page.locator('.live-indicator[data-status="open"]').waitFor({ timeout: 10_000 });
+    await page.waitForTimeout(500);
+    await page.reload();
+    await page.locator('.live-indicator[data-status="open"]').waitFor({ timeout: 10_000 });
+    expect(new URL(page.url()).pathname).toBe("/dashboard/admin/get-all-message-by-admin");
+  });
+
   it("marks a contact message read and unread, filters by it, and deletes it after confirming", async () => {
     const visitor = await newPage();
     const text = unique("Is there a student discount?");
