@@ -152,4 +152,9 @@ export const realtimeAr: Record<keyof typeof realtimeEn, string> = {
   "shareFeedback.staff.admin": "افتح صندوق الآراء",
   "shareFeedback.staff.instructor": "العودة إلى التدريس",
   "shareFeedback.back": "العودة إلى الصفحة الرئيسية",
+  "shareFeedback.aside.title": "أين يظهر رأيك",
+  "shareFeedback.aside.public": "يظهر في قسم آراء الطلاب على الصفحة الرئيسية، مع اسمك ومجموعتك وعدد النجوم.",
+  "shareFeedback.aside.private": "لا يظهر بريدك الإلكتروني أبدًا.",
+  "shareFeedback.aside.edit": "رأي واحد لكل مجموعة: يمكنك العودة وتعديله في أي وقت.",
+  "shareFeedback.aside.moderation": "يقرأ المشرفون كل رأي، وقد يخفونه من القائمة العامة.",
 };

@@ -154,4 +154,9 @@ export const realtimeEn = {
   "shareFeedback.staff.admin": "Open the feedback inbox",
   "shareFeedback.staff.instructor": "Back to teaching",
   "shareFeedback.back": "Back to the home page",
+  "shareFeedback.aside.title": "Where your feedback goes",
+  "shareFeedback.aside.public": "It appears under Student Feedback on the home page, with your name, your group and your stars.",
+  "shareFeedback.aside.private": "Your e-mail address is never shown.",
+  "shareFeedback.aside.edit": "One piece of feedback per group: come back any time to change it.",
+  "shareFeedback.aside.moderation": "Admins read every piece of feedback and may hide it from the public list.",
 } as const;

@@ -90,9 +90,24 @@ export default function AddFeedbackPage() {
           <p className="page-lead">{t("shareFeedback.lead")}</p>
         </div>
       </div>
-      <div className="container add-feedback-layout">
+      <div className="container add-feedback-layout" data-form={loaded.kind === "form" || undefined}>
         {loaded.kind === "form" ? (
-          <FeedbackForm {...loaded} />
+          <>
+            <FeedbackForm {...loaded} />
+            <aside className="add-feedback-aside" aria-labelledby="feedback-aside-title">
+              <h2 id="feedback-aside-title" className="block-title">
+                {t("shareFeedback.aside.title")}
+              </h2>
+              <ul className="check-list" role="list">
+                {(["public", "private", "edit", "moderation"] as const).map((k) => (
+                  <li key={k}>
+                    <CheckIcon />
+                    <span>{t(`shareFeedback.aside.${k}`)}</span>
+                  </li>
+                ))}
+              </ul>
+            </aside>
+          </>
         ) : loaded.kind === "no-group" ? (
           <div className="empty-state">
             <span className="empty-icon" aria-hidden="true">
@@ -186,6 +201,7 @@ function FeedbackForm({ groups, mine, selected, maxLength }: FeedbackFormProps) 
             <label htmlFor="feedback-group">{t("shareFeedback.group")}</label>
             <select
               id="feedback-group"
+              dir="auto"
               name="groupSlug"
               value={values.groupSlug}
               onChange={(e) => pickGroup(e.target.value)}
