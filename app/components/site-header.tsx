@@ -1,4 +1,4 @@
-import { Form, Link, NavLink, useLocation } from "@remix-run/react";
+import { Form, Link, NavLink, useLocation, useNavigation } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { useViewer, type ClientViewer } from "~/hooks/use-viewer";
 import type { MessageKey } from "~/i18n/en";
@@ -45,6 +45,8 @@ const NO_SCRIPT_MENU = `@media (max-width: 54.99rem) {
 export function SiteHeader() {
   const { t } = useT();
   const { viewer, hasCourses } = useViewer();
+  const navigation = useNavigation();
+  const loggingOut = navigation.formAction === "/auth/logout";
   const links = viewer ? viewerLinks(viewer, hasCourses) : VISITOR_LINKS;
   const location = useLocation();
   const [open, setOpen] = useState(false);
@@ -119,7 +121,9 @@ export function SiteHeader() {
             )}
           </div>
         </div>
-        {viewer ? <HeaderExtras /> : null}
+        {/* The bell's live connection closes as soon as "Log out" is sent, so it never asks for a ticket with a
+            session that is being revoked. */}
+        {viewer && !loggingOut ? <HeaderExtras /> : null}
       </div>
     </header>
   );
