@@ -93,7 +93,7 @@ export function CourseCard({ course }: { course: CatalogueCourse }) {
         {course.imageCourse ? (
           <img src={course.imageCourse} alt={t("courses.imageAlt", { title: course.title })} width={640} height={360} loading="lazy" decoding="async" />
         ) : (
-          <div className="course-card-placeholder" aria-hidden="true">
+          <div className="course-card-fallback" aria-hidden="true">
             <BookIcon />
           </div>
         )}

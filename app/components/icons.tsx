@@ -4,9 +4,10 @@ import type { ReactNode, SVGProps } from "react";
  * Inline SVG icons (no icon font, no extra request). Decorative by default: pass `aria-label` through
  * the surrounding element when an icon carries meaning. `flip` icons are mirrored in right-to-left pages.
  */
-type IconProps = SVGProps<SVGSVGElement> & { flip?: boolean };
+export type IconProps = SVGProps<SVGSVGElement> & { flip?: boolean };
 
-function Icon({ children, flip, className, ...rest }: IconProps & { children: ReactNode }) {
+/** The one SVG wrapper every icon module draws with. */
+export function Icon({ children, flip, className, ...rest }: IconProps & { children: ReactNode }) {
   return (
     <svg
       viewBox="0 0 24 24"

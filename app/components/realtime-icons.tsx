@@ -1,31 +1,10 @@
-import type { ReactNode, SVGProps } from "react";
+import { Icon, type IconProps } from "./icons";
 
 /**
  * Icons of the chat, the notifications bell and the admins' inboxes, drawn like app/components/icons.tsx
  * (decorative: the control around an icon carries its name). `flip` icons mirror in right-to-left pages.
  */
-type IconProps = SVGProps<SVGSVGElement> & { flip?: boolean };
 
-function Icon({ children, flip, className, ...rest }: IconProps & { children: ReactNode }) {
-  return (
-    <svg
-      viewBox="0 0 24 24"
-      width="1em"
-      height="1em"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth={2}
-      strokeLinecap="round"
-      strokeLinejoin="round"
-      aria-hidden="true"
-      focusable="false"
-      className={["icon", flip ? "icon-flip" : "", className ?? ""].filter(Boolean).join(" ")}
-      {...rest}
-    >
-      {children}
-    </svg>
-  );
-}
 
 export const BellIcon = (p: IconProps) => (
   <Icon {...p}>

@@ -136,7 +136,7 @@ function MyCourseCard({ group, onLeave }: { group: Group; onLeave: () => void })
         {group.image ? (
           <img src={group.image} alt="" width={640} height={360} loading="lazy" decoding="async" />
         ) : (
-          <div className="course-card-placeholder" aria-hidden="true">
+          <div className="course-card-fallback" aria-hidden="true">
             <BookIcon />
           </div>
         )}

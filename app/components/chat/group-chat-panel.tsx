@@ -227,19 +227,19 @@ function ChatPanel({
           ) : null}
 
           {chat.phase === "loading" ? (
-            <div className="chat-placeholder">
+            <div className="chat-state">
               <span className="spinner" aria-hidden="true" />
               <p>{t("common.loading")}</p>
             </div>
           ) : chat.phase === "error" ? (
-            <div className="chat-placeholder" role="alert">
+            <div className="chat-state" role="alert">
               <p>{t("chat.loadFailed")}</p>
               <button type="button" className="btn btn-outline btn-sm" onClick={chat.reload}>
                 {t("chat.tryAgain")}
               </button>
             </div>
           ) : rows.length === 0 ? (
-            <div className="chat-placeholder chat-empty">
+            <div className="chat-state chat-empty">
               <span className="empty-icon" aria-hidden="true">
                 <ChatIcon />
               </span>
