@@ -10,6 +10,7 @@
  * - sessionStorage `redirect` is the page to return to after signing in.
  */
 import type { Role } from "./permissions";
+import { safeRedirectPath } from "./safe-redirect";
 
 /** Spec §9: the local expiry marker is login or refresh time plus 3 minutes. */
 export const TOKEN_MARKER_MS = 180_000;
@@ -163,13 +164,14 @@ export async function apiFetch(path: string, init: RequestInit = {}): Promise<Re
 
 /** Remembers where to return after signing in (sessionStorage `redirect`). Only same-site paths are kept. */
 export function rememberRedirect(path: string): void {
-  if (!path.startsWith("/") || path.startsWith("//") || path.startsWith("/\\") || path.startsWith("/auth/")) return;
-  tryStorage(() => sessionStorage.setItem(REDIRECT_KEY, path), undefined);
+  const safe = safeRedirectPath(path, "");
+  if (!safe || safe.startsWith("/auth/")) return;
+  tryStorage(() => sessionStorage.setItem(REDIRECT_KEY, safe), undefined);
 }
 
 /** The stored redirect, without removing it. */
 export function peekRedirect(): string | null {
-  return tryStorage(() => sessionStorage.getItem(REDIRECT_KEY), null);
+  return safeRedirectPath(tryStorage(() => sessionStorage.getItem(REDIRECT_KEY), null), "") || null;
 }
 
 /** The stored redirect, removed first (spec §4: "entry cleared first"). */

@@ -1,18 +1,9 @@
 import type { ActionFunctionArgs } from "@remix-run/cloudflare";
 import { redirect } from "@remix-run/server-runtime";
 import { isLang, LANG_COOKIE } from "~/i18n/config";
+import { safeRedirectPath } from "~/lib/safe-redirect";
 
 const ONE_YEAR_SECONDS = 31_536_000;
-
-/**
- * Only a path on this site: one leading "/" (not "//host" or "/\host", which browsers treat as another
- * origin) and no control characters. Anything else goes home.
- */
-export function safeRedirectPath(to: unknown): string {
-  if (typeof to !== "string" || !to.startsWith("/") || to.startsWith("//") || to.startsWith("/\\")) return "/";
-  if (/[\u0000-\u001f\u007f]/.test(to)) return "/";
-  return to;
-}
 
 /** The language switcher's target: stores the choice in the `lang` cookie and returns to the page. */
 export async function action({ request }: ActionFunctionArgs) {

@@ -35,11 +35,5 @@ export async function requireRole(svc: ServiceContext, request: Request, roles: 
   return viewer;
 }
 
-/**
- * A same-site path to go to after login (`redirectTo`), or `fallback`. Refuses absolute and protocol-relative
- * URLs (`//evil.example`, `/\evil.example`), so the parameter cannot send people to another site.
- */
-export function safeRedirectPath(to: FormDataEntryValue | string | null | undefined, fallback = "/"): string {
-  if (typeof to !== "string" || !to.startsWith("/") || to.startsWith("//") || to.startsWith("/\\")) return fallback;
-  return to;
-}
+/** The one redirect-safety rule (app/lib/safe-redirect.ts), for loaders and actions that import it from here. */
+export { safeRedirectPath } from "../../app/lib/safe-redirect";
