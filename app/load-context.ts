@@ -1,5 +1,6 @@
 import type { ServiceContext } from "../worker/context";
 import type { Bindings } from "../worker/env";
+import type { Refusal } from "../worker/http/page-submissions";
 
 /** What every Remix loader and action receives: the same services the API uses. */
 declare module "@remix-run/cloudflare" {
@@ -8,6 +9,8 @@ declare module "@remix-run/cloudflare" {
     svc: ServiceContext;
     /** Per-request CSP nonce for Remix's inline scripts. */
     nonce: string;
+    /** Set only when the Worker refused a page submission (worker/http/page-submissions.ts). */
+    refusal?: Refusal;
   }
 }
 export {};

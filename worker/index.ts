@@ -6,6 +6,7 @@ import { api } from "./api";
 import { createServiceContext } from "./context";
 import type { Bindings } from "./env";
 import { serveMedia } from "./http/media";
+import { checkPageSubmission, isSubmission, REFUSED_PAGE_PATH, type Refusal } from "./http/page-submissions";
 import { withSecurityHeaders } from "./http/security-headers";
 import { routeRealtime } from "./realtime/router";
 import { base64url } from "./services/ids";
@@ -15,12 +16,30 @@ export { GroupRoom, StaffInbox, UserHub } from "./realtime/rooms";
 const handleRemix = createRequestHandler(remixBuild as unknown as ServerBuild);
 
 /**
+ * A submission the gate refused: a browser navigation gets the error screen with the refusal's status (rendered
+ * as a GET of the refusal page, so no action and no other page's loader runs); a script's data request gets JSON.
+ */
+async function refusePage(request: Request, refusal: Refusal, context: { env: Bindings; svc: ReturnType<typeof createServiceContext>; nonce: string }) {
+  const url = new URL(request.url);
+  if (url.pathname.endsWith(".data") || !(request.headers.get("accept") ?? "").includes("text/html")) {
+    return Response.json({ message: refusal.message, code: refusal.code }, { status: refusal.status });
+  }
+  const headers = new Headers();
+  for (const name of ["cookie", "accept", "accept-language", "user-agent"]) {
+    const value = request.headers.get(name);
+    if (value) headers.set(name, value);
+  }
+  return handleRemix(new Request(new URL(REFUSED_PAGE_PATH, url), { headers }), { ...context, refusal });
+}
+
+/**
  * The one Worker: /api/* goes to Hono, /media/* to the image bucket, /parties/* to the realtime Durable
  * Objects, everything else to Remix. Static files never reach this code (see wrangler.toml [assets]).
  */
 export default {
   async fetch(request, env, ctx) {
-    const { pathname } = new URL(request.url);
+    const url = new URL(request.url);
+    const { pathname } = url;
     if (pathname === "/api" || pathname.startsWith("/api/")) {
       return withSecurityHeaders(await api.fetch(request, env, ctx));
     }
@@ -32,6 +51,12 @@ export default {
     }
     const nonce = base64url(crypto.getRandomValues(new Uint8Array(16)));
     const svc = createServiceContext(env, ctx, request);
-    return withSecurityHeaders(await handleRemix(request, { env, svc, nonce }), nonce);
+    let page = request;
+    if (isSubmission(request)) {
+      const checked = await checkPageSubmission(request, svc.settings);
+      if (!checked.ok) return withSecurityHeaders(await refusePage(request, checked.refusal, { env, svc, nonce }), nonce, url.origin);
+      page = checked.request;
+    }
+    return withSecurityHeaders(await handleRemix(page, { env, svc, nonce }), nonce, url.origin);
   },
 } satisfies ExportedHandler<Bindings>;

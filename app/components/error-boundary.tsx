@@ -28,7 +28,11 @@ export function GeneralErrorBoundary({ reloadOnce = false }: { reloadOnce?: bool
       ? [t("error.notFound.title"), t("error.notFound.body")]
       : status === 403
         ? [t("error.forbidden.title"), t("error.forbidden.body")]
-        : [t("error.generic.title"), t("error.generic.body")];
+        : status === 413
+          ? [t("error.tooLarge.title"), t("error.tooLarge.body")]
+          : status === 400 || status === 415
+            ? [t("error.refused.title"), t("error.refused.body")]
+            : [t("error.generic.title"), t("error.generic.body")];
 
   return (
     <main id="main" className="error-screen">

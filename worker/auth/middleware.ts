@@ -3,6 +3,7 @@
  * The access token may come raw in Authorization (as the original client sends it) or as `Bearer <token>`.
  */
 import type { Context } from "hono";
+import { FOREIGN_ORIGIN_MESSAGE, isOwnOrigin } from "../http/origin";
 import { createMiddleware } from "hono/factory";
 import type { Role } from "../../db/schema";
 import type { ApiEnv } from "../api/app";
@@ -62,8 +63,6 @@ export const noStore = createMiddleware<ApiEnv>(async (c, next) => {
  * act on the refresh cookie alone, so another site cannot make a browser refresh or sign out.
  */
 export const requireSameOrigin = createMiddleware<ApiEnv>(async (c, next) => {
-  const origin = c.req.header("origin");
-  const allowed = [new URL(c.req.url).origin, c.var.svc.settings.publicOrigin];
-  if (!origin || !allowed.includes(origin)) throw forbidden("This request must come from the Cohort site itself.");
+  if (!isOwnOrigin(c.req.raw, c.var.svc.settings)) throw forbidden(FOREIGN_ORIGIN_MESSAGE);
   await next();
 });

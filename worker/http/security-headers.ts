@@ -2,7 +2,16 @@
  * Security headers for every response the Worker makes. Static files get the same set from
  * public/_headers (served without running the Worker); tests check both.
  */
-export function contentSecurityPolicy(nonce?: string): string {
+/** The websocket origin of a site origin (`https://x` -> `wss://x`), for pages' realtime connections. */
+function socketOrigin(origin: string): string {
+  return origin.replace(/^http/, "ws");
+}
+
+/**
+ * `nonce` and `origin` are given for pages: the nonce for Remix's inline scripts, the origin so that the page may
+ * open websockets to its own site and nowhere else (CSP 'self' does not cover ws: in every browser).
+ */
+export function contentSecurityPolicy(nonce?: string, origin?: string): string {
   return [
     "default-src 'self'",
     // Pages carry a per-request nonce on Remix's inline scripts; everything else is same-origin.
@@ -10,7 +19,7 @@ export function contentSecurityPolicy(nonce?: string): string {
     "style-src 'self' 'unsafe-inline'",
     "img-src 'self' data: https:",
     "font-src 'self' data:",
-    "connect-src 'self' ws: wss:",
+    origin ? `connect-src 'self' ${socketOrigin(origin)}` : "connect-src 'self'",
     "frame-src https://accounts.google.com",
     "frame-ancestors 'none'",
     "base-uri 'self'",
@@ -29,13 +38,13 @@ export const SECURITY_HEADERS: Record<string, string> = {
   "Cross-Origin-Opener-Policy": "same-origin-allow-popups",
 };
 
-export function withSecurityHeaders(response: Response, nonce?: string): Response {
+export function withSecurityHeaders(response: Response, nonce?: string, origin?: string): Response {
   // A websocket upgrade response cannot be re-wrapped; it carries no document anyway.
   if (response.status === 101 || response.webSocket) return response;
   const res = new Response(response.body, response);
   for (const [k, v] of Object.entries(SECURITY_HEADERS)) {
     if (!res.headers.has(k)) res.headers.set(k, v);
   }
-  if (nonce) res.headers.set("Content-Security-Policy", contentSecurityPolicy(nonce));
+  if (nonce) res.headers.set("Content-Security-Policy", contentSecurityPolicy(nonce, origin));
   return res;
 }

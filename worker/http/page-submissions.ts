@@ -1,0 +1,101 @@
+/**
+ * The gate in front of every Remix action (a POST, PUT, PATCH or DELETE to a page or resource route). Remix
+ * itself answers 500 to a body that is not a form and throws its own error on a foreign Origin, and it parses a
+ * body of any size. Checking here, once, means no action can forget it:
+ *
+ * - Origin must be this site (403), the same rule as the API's cookie-only endpoints;
+ * - the body must be `application/x-www-form-urlencoded` or `multipart/form-data` with a boundary (415);
+ * - it may be at most 64 KB, like API bodies, or the course-image limit on the two forms that upload one (413);
+ * - it must parse as a form (400: a truncated multipart body, a broken boundary).
+ *
+ * The body is read once, within the limit, and handed to Remix as a fresh request, so an action's own
+ * `request.formData()` cannot fail afterwards.
+ */
+import { COURSE_IMAGE } from "../../app/lib/schemas";
+import type { Settings } from "../env";
+import { FOREIGN_ORIGIN_MESSAGE, isOwnOrigin } from "./origin";
+
+/** The page that shows a refused submission with the site's normal error screen (app/routes/_public.request-refused.tsx). */
+export const REFUSED_PAGE_PATH = "/request-refused";
+
+/** The same limit as API bodies (worker/api/index.ts). */
+export const MAX_PAGE_BODY_BYTES = 64 * 1024;
+/** Room for the multipart framing and the other fields beside an image of the largest allowed size. */
+const UPLOAD_BODY_BYTES = COURSE_IMAGE.maxBytes + 32 * 1024;
+/** Pages whose form may carry a course image (the group form: new group, group settings). */
+const UPLOAD_PAGES = [/^\/dashboard\/admin\/newGroup\/?$/, /^\/dashboard\/admin\/group\/[^/]+\/update\/?$/];
+
+export interface Refusal {
+  status: 400 | 403 | 413 | 415;
+  code: string;
+  message: string;
+}
+
+export type Checked = { ok: true; request: Request<unknown, IncomingRequestCfProperties> } | { ok: false; refusal: Refusal };
+
+const refuse = (status: Refusal["status"], code: string, message: string): Checked => ({ ok: false, refusal: { status, code, message } });
+
+/** True for requests that run an action rather than a loader. */
+export function isSubmission(request: Request): boolean {
+  return request.method !== "GET" && request.method !== "HEAD" && request.method !== "OPTIONS";
+}
+
+function bodyLimitFor(pathname: string): number {
+  const path = pathname.replace(/\.data$/, "");
+  return UPLOAD_PAGES.some((p) => p.test(path)) ? UPLOAD_BODY_BYTES : MAX_PAGE_BODY_BYTES;
+}
+
+function acceptedType(contentType: string | null): "urlencoded" | "multipart" | null {
+  const type = (contentType ?? "").split(";")[0]!.trim().toLowerCase();
+  if (type === "application/x-www-form-urlencoded") return "urlencoded";
+  if (type === "multipart/form-data" && /;\s*boundary=("[^"]+"|[^\s;]+)/i.test(contentType ?? "")) return "multipart";
+  return null;
+}
+
+/** Reads at most `limit` bytes of the body; null when it is longer. */
+async function readLimited(body: ReadableStream<Uint8Array> | null, limit: number): Promise<ArrayBuffer | null> {
+  if (!body) return new ArrayBuffer(0);
+  const reader = body.getReader();
+  const parts: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel().catch(() => undefined);
+      return null;
+    }
+    parts.push(value);
+  }
+  const all = new Uint8Array(size);
+  let at = 0;
+  for (const p of parts) {
+    all.set(p, at);
+    at += p.byteLength;
+  }
+  return all.buffer;
+}
+
+export async function checkPageSubmission(request: Request, settings: Settings): Promise<Checked> {
+  if (!isOwnOrigin(request, settings)) return refuse(403, "forbidden", FOREIGN_ORIGIN_MESSAGE);
+  const type = acceptedType(request.headers.get("content-type"));
+  if (!type) return refuse(415, "unsupported_media_type", "Send this page's form as a form (URL-encoded or multipart).");
+  const limit = bodyLimitFor(new URL(request.url).pathname);
+  const declared = Number(request.headers.get("content-length") ?? "0");
+  const tooLarge = refuse(413, "payload_too_large", `Forms are limited to ${Math.round(limit / 1024)} KB.`);
+  if (Number.isFinite(declared) && declared > limit) return tooLarge;
+  const body = await readLimited(request.body, limit);
+  if (!body) return tooLarge;
+  // Remix compares Origin with Host again and throws (a 500) when they differ or Host is missing; the Origin is
+  // known to be this site here, so Host is set to match it.
+  const headers = new Headers(request.headers);
+  headers.set("host", new URL(request.headers.get("origin")!).host);
+  const copy = new Request(request.url, { method: request.method, headers, body }) as Request<unknown, IncomingRequestCfProperties>;
+  try {
+    await copy.clone().formData();
+  } catch {
+    return refuse(400, "bad_request", "The form could not be read. Please send it again.");
+  }
+  return { ok: true, request: copy };
+}
