@@ -7,6 +7,8 @@ export type Role = "admin" | "instructor" | "user";
 export interface Actor {
   userId: string;
   role: Role;
+  /** The session acting, when known (sockets): its revocation ends the actor's rights at once. */
+  sessionId?: string;
 }
 
 /** The facts about a group that permissions depend on. */

@@ -7,7 +7,8 @@ import { publishToStaff, publishToUser, STAFF_ROOM } from "../../worker/realtime
 import type { Room } from "../../worker/realtime/room";
 import { mintTicket } from "../../worker/realtime/tickets";
 import { newId } from "../../worker/services/ids";
-import { eventually, insertUser, randomIp, unique } from "./helpers";
+import * as sc from "../../db/schema";
+import { db, eventually, insertUser, randomIp, unique } from "./helpers";
 
 const ORIGIN = "http://localhost";
 type Role = "admin" | "instructor" | "user";
@@ -55,8 +56,20 @@ function upgrade(party: string, room: string, ticket: string | null, headers: Re
   return SELF.fetch(`http://localhost/parties/${party}/${room}${q}`, { headers: { Upgrade: "websocket", ...headers } });
 }
 
-function ticketFor(party: Party, room: string, who: { userId?: string; role?: Role } = {}) {
-  return mintTicket(getSettings(env), { userId: who.userId ?? newId(), role: who.role ?? "admin" }, party, room);
+/** A live session for a user of this id and role (the user is created when missing): the router admits only those. */
+async function liveSession(userId: string, role: Role): Promise<string> {
+  const slug = unique("rt");
+  await db().insert(sc.users).values({ id: userId, slug, name: `User ${slug}`, email: `${slug}@test.example`, role }).onConflictDoNothing();
+  const sessionId = newId();
+  const now = Date.now();
+  await db().insert(sc.sessions).values({ id: sessionId, userId, refreshTokenHash: newId(), family: sessionId, lastUsedAt: new Date(now), expiresAt: new Date(now + 86_400_000) });
+  return sessionId;
+}
+
+async function ticketFor(party: Party, room: string, who: { userId?: string; role?: Role } = {}) {
+  const userId = who.userId ?? newId();
+  const role = who.role ?? "admin";
+  return mintTicket(getSettings(env), { userId, role, sessionId: await liveSession(userId, role) }, party, room);
 }
 
 /** Opens an admitted socket and waits for its welcome frame. */
@@ -115,7 +128,7 @@ describe("admission", () => {
 
   it("refuses a forged or garbled ticket with 401", async () => {
     const settings = getSettings(env);
-    const forged = await mintTicket({ ...settings, authSecret: "someone-else-entirely-0123456789abcdef" }, { userId: newId(), role: "admin" }, "staff-inbox", STAFF_ROOM);
+    const forged = await mintTicket({ ...settings, authSecret: "someone-else-entirely-0123456789abcdef" }, { userId: newId(), role: "admin", sessionId: newId() }, "staff-inbox", STAFF_ROOM);
     await expectRefused(await upgrade("staff-inbox", STAFF_ROOM, forged), 401, "unauthorized");
     const good = await ticketFor("staff-inbox", STAFF_ROOM);
     const [h, , sig] = good.split(".");

@@ -138,5 +138,5 @@ export class GroupRoom extends Room {
 function actorOf(connection: ChatConnection): Actor {
   const state = connection.state;
   if (!state) throw new AppError(403, "forbidden", "Not admitted.");
-  return { userId: state.userId, role: state.role };
+  return { userId: state.userId, role: state.role, sessionId: state.sessionId };
 }

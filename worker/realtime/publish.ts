@@ -70,6 +70,22 @@ export async function broadcastToGroupChat(env: Bindings, groupId: string, frame
 }
 
 /**
+ * Closes the sockets opened under revoked sessions of one user: in their hub, the staff inbox and the rooms of
+ * `groupIds`. Their other devices stay connected.
+ */
+export async function disconnectSessionsEverywhere(env: Bindings, userId: string, sessionIds: string[], groupIds: string[]): Promise<void> {
+  if (sessionIds.length === 0) return;
+  const reason = "Your session has ended. Please log in again.";
+  const hub = await room(env.UserHub, userId);
+  const staff = await room(env.StaffInbox, STAFF_ROOM);
+  await Promise.all([
+    hub.disconnectSessions(sessionIds, reason),
+    staff.disconnectSessions(sessionIds, reason),
+    ...groupIds.map(async (groupId) => (await room(env.GroupRoom, groupId)).disconnectSessions(sessionIds, reason)),
+  ]);
+}
+
+/**
  * Closes every socket a user has open: their hub, the staff inbox and the rooms of `groupIds` (the caller knows
  * which groups they could have been in: see `roomsOfUser` in services/realtime-access.ts). Used when an account
  * is deleted or its role changes; the client then asks for a new ticket, which answers what the user may do now.

@@ -16,10 +16,12 @@ import { TICKET_TTL_SECONDS } from "./tickets";
 export interface ConnectionState {
   userId: string;
   role: "admin" | "instructor" | "user";
+  /** The session the ticket was minted under; frames are refused once it is revoked. */
+  sessionId: string;
 }
 
 /** Headers the Worker sets after verifying a ticket; any client-sent copies are overwritten. */
-export const ADMIT_HEADERS = { user: "x-cohort-user", role: "x-cohort-role", jti: "x-cohort-ticket" } as const;
+export const ADMIT_HEADERS = { user: "x-cohort-user", role: "x-cohort-role", session: "x-cohort-session", jti: "x-cohort-ticket" } as const;
 
 /**
  * The base of every realtime room: hibernating, single-use ticket admission, validated frames with a
@@ -53,19 +55,21 @@ export abstract class Room extends Server<Bindings & Cloudflare.Env> {
   onConnect(connection: Connection<ConnectionState>, ctx: ConnectionContext) {
     const userId = ctx.request.headers.get(ADMIT_HEADERS.user);
     const role = ctx.request.headers.get(ADMIT_HEADERS.role) as ConnectionState["role"] | null;
-    if (!userId || !role) {
+    const sessionId = ctx.request.headers.get(ADMIT_HEADERS.session);
+    if (!userId || !role || !sessionId) {
       connection.close(4401, "Not admitted");
       return;
     }
-    connection.setState({ userId, role });
+    connection.setState({ userId, role, sessionId });
     this.send(connection, { type: "welcome", party: this.party, room: this.name, connectionId: connection.id });
   }
 
-  /** `user:<id>` and `role:<role>`, so frames can go to one person or to every admin. */
+  /** `user:<id>`, `role:<role>` and `session:<id>`, so frames can go to one person or to every admin, and a revoked session's sockets can be found. */
   getConnectionTags(_connection: Connection, ctx: ConnectionContext): string[] {
     const userId = ctx.request.headers.get(ADMIT_HEADERS.user);
     const role = ctx.request.headers.get(ADMIT_HEADERS.role);
-    return [userId ? `user:${userId}` : null, role ? `role:${role}` : null].filter((t): t is string => t !== null);
+    const sessionId = ctx.request.headers.get(ADMIT_HEADERS.session);
+    return [userId ? `user:${userId}` : null, role ? `role:${role}` : null, sessionId ? `session:${sessionId}` : null].filter((t): t is string => t !== null);
   }
 
   async onMessage(connection: Connection<ConnectionState>, message: WSMessage) {
@@ -139,6 +143,18 @@ export abstract class Room extends Server<Bindings & Cloudflare.Env> {
       }
     }
     return seen.size;
+  }
+
+  /** Closes every connection opened under one of `sessionIds` (those sessions were revoked). */
+  disconnectSessions(sessionIds: string[], reason = "Your session has ended."): number {
+    let closed = 0;
+    for (const sessionId of sessionIds) {
+      for (const c of this.getConnections(`session:${sessionId}`)) {
+        c.close(4401, reason);
+        closed++;
+      }
+    }
+    return closed;
   }
 
   /** Closes every connection of one user (their right to this room ended). */

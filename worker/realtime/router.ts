@@ -1,6 +1,9 @@
 import { routePartykitRequest } from "partyserver";
 import { PARTIES } from "../../app/lib/realtime-protocol";
 import { getSettings, type Bindings } from "../env";
+import { createDb } from "../../db/client";
+import { isOwnOrigin } from "../http/origin";
+import { isSessionLive } from "../services/sessions";
 import { ADMIT_HEADERS } from "./room";
 import { verifyTicket } from "./tickets";
 
@@ -20,22 +23,22 @@ export async function routeRealtime(request: Request, env: Bindings): Promise<Re
   if (!(PARTIES as readonly string[]).includes(party)) return plain(404, "Not found");
 
   const settings = getSettings(env);
-  const own = new URL(request.url).origin;
-  const allowedOrigins = new Set([settings.publicOrigin, own]);
 
   const res = await routePartykitRequest(request, env as unknown as Cloudflare.Env, {
     onBeforeRequest: () => plain(404, "Not found"),
     // The party comes from the path checked above: partyserver's `lobby.party` is deprecated (it warns on
     // every connection and will become the class name in its next major version).
     onBeforeConnect: async (req, { name }) => {
-      const origin = req.headers.get("origin");
-      if (!origin || !allowedOrigins.has(origin)) return plain(403, "This origin may not open realtime connections.");
+      if (!isOwnOrigin(req, settings)) return plain(403, "This origin may not open realtime connections.");
       const ticket = new URL(req.url).searchParams.get("ticket");
       const claims = ticket ? await verifyTicket(settings, ticket, party, name) : null;
       if (!claims) return plain(401, "A valid realtime ticket for this room is required.");
+      // A ticket outlives nothing: minted under a session that has since ended, it opens no socket.
+      if (!(await isSessionLive(createDb(env.DB), claims.sid, claims.sub))) return plain(401, "Your session has ended. Please log in again.");
       const headers = new Headers(req.headers);
       headers.set(ADMIT_HEADERS.user, claims.sub);
       headers.set(ADMIT_HEADERS.role, claims.role);
+      headers.set(ADMIT_HEADERS.session, claims.sid);
       headers.set(ADMIT_HEADERS.jti, claims.jti);
       return new Request(req, { headers });
     },

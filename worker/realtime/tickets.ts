@@ -16,6 +16,8 @@ const AUDIENCE = "cohort-realtime";
 
 const ticketClaims = z.object({
   sub: z.string().min(1),
+  /** The session the ticket was minted under: its sockets close when that session is revoked. */
+  sid: z.string().min(1),
   role: z.enum(["admin", "instructor", "user"]),
   party: z.string(),
   room: z.string(),
@@ -30,11 +32,11 @@ function key(settings: Settings) {
 
 export async function mintTicket(
   settings: Settings,
-  who: { userId: string; role: TicketClaims["role"] },
+  who: { userId: string; sessionId: string; role: TicketClaims["role"] },
   party: Party,
   room: string,
 ): Promise<string> {
-  return new SignJWT({ role: who.role, party, room })
+  return new SignJWT({ role: who.role, sid: who.sessionId, party, room })
     .setProtectedHeader({ alg: "HS256" })
     .setSubject(who.userId)
     .setIssuer(ISSUER)

@@ -22,7 +22,7 @@ export interface MessageDraft {
 export interface ChatFacts {
   groupId: string;
   group: GroupFacts;
-  /** The asking person as the database knows them now (role included), or null when the account is gone. */
+  /** The asking person as the database knows them now (role included), or null when the account or the acting session is gone. */
   actor: Actor | null;
   /** Whether `replyTo` names a message of this group (true when there is no replyTo). */
   replyFound: boolean;
@@ -33,9 +33,12 @@ export interface ChatFacts {
  * message replied to belongs to the group. The role is re-read here because a socket keeps the role its ticket
  * named, while rights follow the database.
  */
-export async function chatFacts(ctx: ServiceContext, actorId: string, idOrSlug: string, replyTo?: number | null): Promise<ChatFacts | null> {
+export async function chatFacts(ctx: ServiceContext, actorId: string, idOrSlug: string, replyTo?: number | null, sessionId?: string): Promise<ChatFacts | null> {
   const [row] = await ctx.db
     .select({
+      sessionLive: sessionId
+        ? sql<number>`exists (select 1 from sessions where sessions.id = ${sessionId} and sessions.user_id = ${actorId} and sessions.revoked_at is null and sessions.expires_at > ${Date.now()})`
+        : sql<number>`1`,
       groupId: groups.id,
       instructorId: groups.instructorId,
       membershipStatus: memberships.status,
@@ -53,7 +56,8 @@ export async function chatFacts(ctx: ServiceContext, actorId: string, idOrSlug: 
   return {
     groupId: row.groupId,
     group: { instructorId: row.instructorId, membershipStatus: row.membershipStatus },
-    actor: row.role ? { userId: actorId, role: row.role } : null,
+    // A revoked session (a socket outliving its logout) acts for nobody.
+    actor: row.role && row.sessionLive ? { userId: actorId, role: row.role } : null,
     replyFound: Boolean(row.replyFound),
   };
 }

@@ -42,7 +42,7 @@ export type CommitMessage = (draft: MessageDraft) => Promise<{ message: MessageD
 
 /** The facts for a group whose chat the actor may use; 404 for an unknown group, 403 for anyone else. */
 async function requireChat(ctx: ServiceContext, actor: Actor, idOrSlug: string, replyTo?: number | null): Promise<ChatFacts & { actor: Actor }> {
-  const facts = await chatFacts(ctx, actor.userId, idOrSlug, replyTo);
+  const facts = await chatFacts(ctx, actor.userId, idOrSlug, replyTo, actor.sessionId);
   if (!facts) throw notFound("No such group.");
   if (!facts.actor || !can(facts.actor, "group.viewInside", { group: facts.group })) throw forbidden(NOT_IN_GROUP);
   return { ...facts, actor: facts.actor };

@@ -4,9 +4,9 @@
  */
 import { eq } from "drizzle-orm";
 import { can, type Actor } from "../../app/lib/permissions";
-import { groups, memberships } from "../../db/schema";
+import { groups, memberships, users } from "../../db/schema";
 import type { ServiceContext } from "../context";
-import { disconnectUserEverywhere } from "../realtime/publish";
+import { disconnectSessionsEverywhere, disconnectUserEverywhere } from "../realtime/publish";
 
 /**
  * The groups whose rooms a user can have a socket in, read before their role or account changes: every group for
@@ -22,6 +22,37 @@ export async function groupRoomsOf(ctx: ServiceContext, user: Actor): Promise<st
     ctx.db.select({ id: groups.id }).from(groups).where(eq(groups.instructorId, userId)),
   ]);
   return [...new Set([...member, ...taught].map((g) => g.id))];
+}
+
+/** `groupRoomsOf` for a user known by id (their current role is read first); none when the account is gone. */
+async function groupRoomsNow(ctx: ServiceContext, userId: string): Promise<string[]> {
+  const [user] = await ctx.db.select({ role: users.role }).from(users).where(eq(users.id, userId));
+  return user ? groupRoomsOf(ctx, { userId, role: user.role }) : [];
+}
+
+/**
+ * Closes, in the background, the sockets opened under revoked sessions (logout, "sign out this device", a copied
+ * refresh token, a password change on the other devices). The user's other sessions keep theirs.
+ */
+export function closeSessionSockets(ctx: ServiceContext, revoked: { userId: string; sessionId: string }[]): void {
+  const byUser = new Map<string, string[]>();
+  for (const r of revoked) byUser.set(r.userId, [...(byUser.get(r.userId) ?? []), r.sessionId]);
+  for (const [userId, sessionIds] of byUser) {
+    ctx.waitUntil(
+      (async () => {
+        await disconnectSessionsEverywhere(ctx.env, userId, sessionIds, await groupRoomsNow(ctx, userId));
+      })(),
+    );
+  }
+}
+
+/** Closes, in the background, every socket of a user, wherever it is (their rooms are looked up first). */
+export function closeAllSocketsOf(ctx: ServiceContext, userId: string, reason: string): void {
+  ctx.waitUntil(
+    (async () => {
+      await disconnectUserEverywhere(ctx.env, userId, await groupRoomsNow(ctx, userId), reason);
+    })(),
+  );
 }
 
 /** Closes, in the background, every socket of a user: their hub, the staff inbox and the group rooms in `groupIds`. */

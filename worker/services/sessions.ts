@@ -15,6 +15,7 @@ import { accessTokenFromHeader, hashToken, newRefreshToken, signAccessToken, ver
 import type { ServiceContext } from "../context";
 import { notFound, unauthorized } from "../http/errors";
 import { newId } from "./ids";
+import { closeAllSocketsOf, closeSessionSockets } from "./realtime-access";
 
 /** The signed-in person behind a request, as API handlers and Remix loaders see them. */
 export interface Viewer {
@@ -81,6 +82,16 @@ export async function authenticate(ctx: ServiceContext, authorization: string | 
     .limit(1);
   if (!row || row.userId !== claims.sub) throw unauthorized(SIGNED_OUT);
   return row;
+}
+
+/** True while a session is neither revoked nor expired (and belongs to `userId`): realtime admission asks this. */
+export async function isSessionLive(db: ServiceContext["db"], sessionId: string, userId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: sessions.id })
+    .from(sessions)
+    .where(and(eq(sessions.id, sessionId), eq(sessions.userId, userId), live(Date.now())))
+    .limit(1);
+  return !!row;
 }
 
 /**
@@ -164,28 +175,47 @@ export async function refresh(
 
 /** A token that was already rotated away has been copied: the session it belonged to is revoked. */
 async function revokeIfReused(ctx: ServiceContext, tokenHash: string): Promise<void> {
-  await ctx.db.run(sql`
-    UPDATE sessions SET revoked_at = ${Date.now()}
-    WHERE revoked_at IS NULL AND id = (SELECT session_id FROM session_rotations WHERE token_hash = ${tokenHash})`);
+  const revoked = await ctx.db
+    .update(sessions)
+    .set({ revokedAt: new Date() })
+    .where(
+      and(
+        isNull(sessions.revokedAt),
+        eq(sessions.id, sql`(SELECT session_id FROM session_rotations WHERE token_hash = ${tokenHash})`),
+      ),
+    )
+    .returning(revokedColumns);
+  closeSessionSockets(ctx, revoked);
 }
+
+const revokedColumns = { userId: sessions.userId, sessionId: sessions.id };
 
 /** Signs this device out: revokes the session behind the refresh token (if any) and clears the cookie. */
 export async function logout(ctx: ServiceContext, token: string | null, client: ClientInfo): Promise<{ setCookie: string }> {
   if (token) {
-    await ctx.db
+    const revoked = await ctx.db
       .update(sessions)
       .set({ revokedAt: new Date() })
-      .where(and(eq(sessions.refreshTokenHash, await hashToken(token)), isNull(sessions.revokedAt)));
+      .where(and(eq(sessions.refreshTokenHash, await hashToken(token)), isNull(sessions.revokedAt)))
+      .returning(revokedColumns);
+    closeSessionSockets(ctx, revoked);
   }
   return { setCookie: clearRefreshCookie(client) };
 }
 
-/** Revokes every session of a user, or every one but `exceptSessionId` (password change keeps the current device). */
+/**
+ * Revokes every session of a user, or every one but `exceptSessionId` (password change keeps the current device),
+ * and closes the sockets those sessions opened.
+ */
 export async function revokeAllSessions(ctx: ServiceContext, userId: string, exceptSessionId?: string): Promise<void> {
-  await ctx.db
+  const revoked = await ctx.db
     .update(sessions)
     .set({ revokedAt: new Date() })
-    .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt), exceptSessionId ? ne(sessions.id, exceptSessionId) : undefined));
+    .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt), exceptSessionId ? ne(sessions.id, exceptSessionId) : undefined))
+    .returning(revokedColumns);
+  // Without an exception (password reset, account deletion) every socket of the user closes, whatever session opened it.
+  if (exceptSessionId) closeSessionSockets(ctx, revoked);
+  else closeAllSocketsOf(ctx, userId, "Your session has ended. Please log in again.");
 }
 
 export interface DeviceSession {
@@ -219,7 +249,8 @@ export async function revokeSession(ctx: ServiceContext, viewer: Viewer, session
     .update(sessions)
     .set({ revokedAt: new Date() })
     .where(and(eq(sessions.id, sessionId), eq(sessions.userId, viewer.userId), isNull(sessions.revokedAt)))
-    .returning({ id: sessions.id });
+    .returning(revokedColumns);
   if (revoked.length === 0) throw notFound("No such session.");
+  closeSessionSockets(ctx, revoked);
   return { message: "The device was signed out." };
 }
