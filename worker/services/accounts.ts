@@ -21,7 +21,10 @@ import { hitRateLimit, refundRateLimit, type Limit } from "./rate-limit";
 import { openSession, revokeAllSessions } from "./sessions";
 
 const MINUTE = 60_000;
-/** Failed logins per IP (generous: a classroom shares one address) and per account. */
+/**
+ * Failed logins per client (IP; generous: a classroom shares one address) and per account *and* client, so wrong
+ * passwords from elsewhere never lock the owner out of their own account.
+ */
 export const LOGIN_LIMIT_IP: Limit = { max: 50, windowMs: 15 * MINUTE };
 export const LOGIN_LIMIT_ACCOUNT: Limit = { max: 10, windowMs: 15 * MINUTE };
 
@@ -154,7 +157,7 @@ export async function checkPassword(
   passwordHash: string | null,
   password: string,
 ): Promise<{ ok: boolean; needsRehash: boolean }> {
-  const key = `login:email:${email}`;
+  const key = `login:email:${email}:ip:${ctx.ip}`;
   await hitRateLimit(ctx, key, LOGIN_LIMIT_ACCOUNT, MESSAGES.tooManyLogins);
   let result = { ok: false, needsRehash: false };
   if (passwordHash) result = await verifyPassword(password, passwordHash, ctx.settings.passwordPepper);

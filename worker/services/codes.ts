@@ -1,6 +1,11 @@
 /**
- * One-time codes (PRODUCT.md §2): 6 digits, 10 minutes, single use, burned after 5 wrong tries, and at most
- * 10 wrong codes per e-mail address per day. Requests for new codes are limited per address and per IP.
+ * One-time codes (PRODUCT.md §2): 6 digits, 10 minutes, single use, burned after 5 wrong tries.
+ *
+ * Limits never let a stranger keep the owner out: wrong codes are counted per address *and client* (IP), so
+ * someone guessing from elsewhere burns only the code they guessed at, and a new code from the owner's mailbox
+ * works at once. Brute force stays bounded by the code itself (5 tries) and by how many codes can be asked for.
+ * Requests for new codes are limited per address and client, per client, and (more generously, against mail
+ * bombing) per address.
  *
  * Every counter is moved by one atomic statement, so parallel guesses cannot get more tries than allowed:
  * a try is reserved (`attempts = attempts + 1 ... WHERE attempts < 5 RETURNING`) before the code is compared.
@@ -18,11 +23,12 @@ export type CodePurpose = (typeof oneTimeCodes.$inferSelect)["purpose"];
 const MINUTE = 60_000;
 export const CODE_TTL_MINUTES = 10;
 export const CODE_MAX_ATTEMPTS = 5;
-/** Wrong codes per e-mail address per day, across both purposes. */
+/** Wrong codes per e-mail address and client per day, across both purposes. */
 export const CODE_FAILURE_LIMIT: Limit = { max: 10, windowMs: 24 * 60 * MINUTE };
-/** New codes (register, resend, forgot password) per e-mail address and per IP. */
+/** New codes (register, resend, forgot password) per e-mail address and client, per client, and per address. */
 export const CODE_REQUEST_LIMIT_EMAIL: Limit = { max: 5, windowMs: 60 * MINUTE };
 export const CODE_REQUEST_LIMIT_IP: Limit = { max: 30, windowMs: 60 * MINUTE };
+export const CODE_REQUEST_LIMIT_ADDRESS_TOTAL: Limit = { max: 20, windowMs: 60 * MINUTE };
 
 const TOO_MANY_REQUESTS = "Too many codes requested. Please try again later.";
 const TOO_MANY_FAILURES = "Too many wrong codes. Please try again tomorrow.";
@@ -30,7 +36,8 @@ const TOO_MANY_FAILURES = "Too many wrong codes. Please try again tomorrow.";
 /** Counts one request for a new code against the address and the caller's IP (429 past either limit). */
 export async function limitCodeRequests(ctx: ServiceContext, email: string): Promise<void> {
   await hitRateLimit(ctx, `code-request:ip:${ctx.ip}`, CODE_REQUEST_LIMIT_IP, TOO_MANY_REQUESTS);
-  await hitRateLimit(ctx, `code-request:email:${email}`, CODE_REQUEST_LIMIT_EMAIL, TOO_MANY_REQUESTS);
+  await hitRateLimit(ctx, `code-request:email:${email}:ip:${ctx.ip}`, CODE_REQUEST_LIMIT_EMAIL, TOO_MANY_REQUESTS);
+  await hitRateLimit(ctx, `code-request:email:${email}`, CODE_REQUEST_LIMIT_ADDRESS_TOTAL, TOO_MANY_REQUESTS);
 }
 
 /** Creates a new code for a user and purpose, retiring any earlier one, and returns it (to be e-mailed). */
@@ -72,7 +79,7 @@ export interface CodeAttempt {
  * failure limit.
  */
 export async function consumeCode(ctx: ServiceContext, attempt: CodeAttempt): Promise<string> {
-  const failKey = `code-failures:${attempt.email}`;
+  const failKey = `code-failures:${attempt.email}:ip:${ctx.ip}`;
   // Reserve a failure first; it is given back when the code turns out right.
   await hitRateLimit(ctx, failKey, CODE_FAILURE_LIMIT, TOO_MANY_FAILURES);
   if (attempt.userId && (await tryCode(ctx, attempt.userId, attempt.purpose, attempt.code))) {
