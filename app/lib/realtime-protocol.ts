@@ -4,6 +4,7 @@
  * itself (never re-broadcasting raw client input), typed by `ServerFrame`. Client-safe.
  */
 import { z } from "zod";
+import { hasVisibleText, withoutControls } from "./text";
 import { CHAT_TEXT_MAX } from "./chat-limits";
 
 /** Frames larger than this are refused without parsing. */
@@ -23,8 +24,10 @@ export const CHAT_HISTORY_MAX = 200;
 export const chatFields = z.object({
   text: z
     .string({ error: "Write a message." })
+    .overwrite(withoutControls)
     .trim()
     .min(1, "Write a message.")
+    .refine(hasVisibleText, "Write a message.")
     .max(CHAT_TEXT_MAX, `Messages are limited to ${CHAT_TEXT_MAX} characters.`),
   /**
    * The sender's own id for this message (a UUID is ideal). Sending again with the same clientId stores nothing

@@ -4,20 +4,38 @@
  */
 import { z } from "zod";
 import { chatFields, PARTIES } from "./realtime-protocol";
+import { cleanName, hasVisibleText, withoutControls } from "./text";
+
+/**
+ * Free text (app/lib/text.ts): controls removed, trimmed, and refused with `missing` when nothing visible is left.
+ * Names (`name: true`) also lose bidi controls and line breaks.
+ */
+export const freeText = (missing: string, opts: { name?: boolean } = {}) =>
+  z
+    .string({ error: missing })
+    .overwrite(opts.name ? cleanName : withoutControls)
+    .trim()
+    .min(1, missing)
+    .refine(hasVisibleText, missing);
+
+/** Optional free text (a note): controls removed and trimmed; invisible-only text counts as none. */
+export const optionalText = () =>
+  z
+    .string()
+    .overwrite(withoutControls)
+    .trim()
+    .overwrite((v) => (hasVisibleText(v) ? v : ""));
 
 export const CONTACT_LIMITS = { name: 100, email: 254, message: 5000 } as const;
 
 export const contactInput = z.object({
-  name: z.string().trim().min(1, "Please enter your name.").max(CONTACT_LIMITS.name, `Name must be at most ${CONTACT_LIMITS.name} characters.`),
+  name: freeText("Please enter your name.", { name: true }).max(CONTACT_LIMITS.name, `Name must be at most ${CONTACT_LIMITS.name} characters.`),
   email: z
     .string()
     .trim()
     .max(CONTACT_LIMITS.email, "E-mail address is too long.")
     .pipe(z.email("Please enter a valid e-mail address.")),
-  message: z
-    .string()
-    .trim()
-    .min(1, "Please write a message.")
+  message: freeText("Please write a message.")
     .max(CONTACT_LIMITS.message, `Message must be at most ${CONTACT_LIMITS.message} characters.`),
 });
 export type ContactInput = z.infer<typeof contactInput>;
@@ -62,7 +80,7 @@ const newPassword = (missing = FILL_ALL) =>
     .max(PASSWORD_MAX_LENGTH, `Password must be at most ${PASSWORD_MAX_LENGTH} characters.`);
 
 const personName = (missing = FILL_ALL) =>
-  required(missing).trim().min(1, missing).max(NAME_MAX_LENGTH, `Name must be at most ${NAME_MAX_LENGTH} characters.`);
+  freeText(missing, { name: true }).max(NAME_MAX_LENGTH, `Name must be at most ${NAME_MAX_LENGTH} characters.`);
 
 /**
  * Country code plus digits ("+201001234567"). Spaces, dashes and brackets are dropped first, so
@@ -176,12 +194,9 @@ export const COURSE_IMAGE = { maxBytes: 2 * 1024 * 1024, types: ["image/png", "i
 /** A record id or slug in a body or query (the same alphabet as `{id}` path parameters). */
 const idOrSlug = z.string().trim().min(1).max(120).regex(/^[\p{L}\p{N}_-]+$/u, "Invalid id");
 
-const groupTitle = z
-  .string({ error: "Please enter a title." })
-  .trim()
-  .min(1, "Please enter a title.")
+const groupTitle = freeText("Please enter a title.", { name: true })
   .max(GROUP_LIMITS.title, `Title must be at most ${GROUP_LIMITS.title} characters.`);
-const groupDescription = z.string().trim().max(GROUP_LIMITS.description, `Description must be at most ${GROUP_LIMITS.description} characters.`);
+const groupDescription = optionalText().max(GROUP_LIMITS.description, `Description must be at most ${GROUP_LIMITS.description} characters.`);
 
 /**
  * A course image: an http(s) URL, or a path on this site (`/media/courses/...` from an upload,
@@ -245,12 +260,9 @@ export type ManageGroupsQuery = z.infer<typeof manageGroupsQuery>;
 
 /** One item of a group's public course outline (Markdown body). */
 export const courseContentInput = z.object({
-  title: z
-    .string({ error: "Please enter a title." })
-    .trim()
-    .min(1, "Please enter a title.")
+  title: freeText("Please enter a title.", { name: true })
     .max(CONTENT_LIMITS.title, `Title must be at most ${CONTENT_LIMITS.title} characters.`),
-  body: z.string().max(CONTENT_LIMITS.body, `The text must be at most ${CONTENT_LIMITS.body} characters.`).optional(),
+  body: z.string().overwrite(withoutControls).max(CONTENT_LIMITS.body, `The text must be at most ${CONTENT_LIMITS.body} characters.`).optional(),
 });
 export type CourseContentInput = z.infer<typeof courseContentInput>;
 
@@ -268,9 +280,7 @@ export const joinGroupInput = z
   .object({
     groupSlug: idOrSlug.optional(),
     groupId: idOrSlug.optional(),
-    message: z
-      .string()
-      .trim()
+    message: optionalText()
       .max(GROUP_LIMITS.requestMessage, `The message must be at most ${GROUP_LIMITS.requestMessage} characters.`)
       .optional(),
   })
@@ -369,10 +379,7 @@ const rating = z.preprocess(
 /** POST /api/feedback and /add-feedback: one record per student and group; sending again edits it. */
 export const shareFeedbackInput = z.object({
   groupSlug: z.string({ error: "Choose your group." }).trim().min(1, "Choose your group.").max(120).regex(/^[\p{L}\p{N}_-]+$/u, "Choose your group."),
-  userFeedback: z
-    .string({ error: "Please write your feedback." })
-    .trim()
-    .min(1, "Please write your feedback.")
+  userFeedback: freeText("Please write your feedback.")
     .max(FEEDBACK_MAX_LENGTH, `Feedback must be at most ${FEEDBACK_MAX_LENGTH} characters.`),
   rating,
 });

@@ -6,6 +6,8 @@
  *    would let whoever registered the address first sign in to the owner's account.
  * 3. Otherwise a new, verified `user` account without a password is created.
  */
+import { cleanName, hasVisibleText } from "../../app/lib/text";
+import { NAME_MAX_LENGTH } from "../../app/lib/schemas";
 import { and, eq, isNull } from "drizzle-orm";
 import { users, type Role } from "../../db/schema";
 import type { GoogleIdentity } from "../auth/google";
@@ -47,7 +49,8 @@ async function findOrCreate(ctx: ServiceContext, identity: GoogleIdentity): Prom
     }
 
     const created = await insertUser(ctx, {
-      name: identity.name ?? identity.email.split("@")[0]!,
+      // Google's display name is free text like any other: no controls, no bidi overrides, never blank.
+      name: googleName(identity.name, identity.email),
       email: identity.email,
       passwordHash: null,
       phoneNumber: null,
@@ -60,4 +63,9 @@ async function findOrCreate(ctx: ServiceContext, identity: GoogleIdentity): Prom
     // Created by a parallel sign-in in the meantime: look again.
   }
   throw new AppError(409, "conflict", "Please try signing in with Google again.");
+}
+
+function googleName(name: string | null | undefined, email: string): string {
+  const clean = cleanName(name ?? "").trim().slice(0, NAME_MAX_LENGTH);
+  return hasVisibleText(clean) ? clean : email.split("@")[0]!;
 }

@@ -1,0 +1,26 @@
+/**
+ * Free text from people (names, titles, messages, feedback): what is stored and what counts as "empty".
+ * Client-safe and zod-free, so forms can use the same rules as the server.
+ *
+ * - Control characters other than tab and line breaks (NUL, BEL, ...) are removed from every free text.
+ * - A text is empty when nothing is left once controls, format characters (zero-width spaces, joiners, bidi
+ *   controls, BOM) and whitespace are removed: `"\u200b"` or `"\u202e "` is not a name.
+ * - Names additionally lose bidi embedding, override and isolate controls, so a name cannot reverse the text
+ *   around it in a list (`U+202E` makes "evil" read as someone else's name).
+ */
+const CONTROLS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/g;
+const INVISIBLE = /[\p{Cc}\p{Cf}\p{Z}\s\u3164\u115f\u1160\uffa0]/gu;
+const BIDI_CONTROLS = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+export function withoutControls(text: string): string {
+  return text.replace(CONTROLS, "");
+}
+
+export function hasVisibleText(text: string): boolean {
+  return text.replace(INVISIBLE, "").length > 0;
+}
+
+/** A person's name as stored: no controls, no bidi controls, no line breaks. */
+export function cleanName(text: string): string {
+  return withoutControls(text).replace(BIDI_CONTROLS, "").replace(/[\r\n\t]+/g, " ");
+}

@@ -1,0 +1,97 @@
+/**
+ * Free text that looks like something but shows nothing (NUL, BEL, zero-width spaces, bidi controls) is refused
+ * wherever people write: names, titles, chat, contact messages, feedback. Names also lose bidi overrides, so a
+ * `U+202E` name cannot reverse the text around it in a list.
+ */
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { cleanName, hasVisibleText } from "../../app/lib/text";
+import * as s from "../../db/schema";
+import { addMember, call, createGroup, createUser, signIn, type ErrorBody } from "./factories";
+import { db, unique } from "./helpers";
+import { joinChat } from "./sockets";
+
+/** Texts that are empty to a reader. */
+const INVISIBLE = ["\u0000", "\u0007\u0007", "\u200b", "\u200b\u200c\u200d", "\u202e", "\u2066\u2069", "\ufeff", " \u00a0\u3000 ", "\u061c"];
+
+describe("what counts as visible text", () => {
+  it.each(INVISIBLE)("%j has nothing to see", (text) => {
+    expect(hasVisibleText(text)).toBe(false);
+  });
+
+  it.each(["a", "أحمد", "😀", "0", "x\u200b"])("%j is text", (text) => {
+    expect(hasVisibleText(text)).toBe(true);
+  });
+
+  it("a name keeps its letters and loses controls, bidi overrides and isolates", () => {
+    expect(cleanName("\u202eLayla\u202c")).toBe("Layla");
+    expect(cleanName("Sa\u0000ra\u2066 Ali\u2069")).toBe("Sara Ali");
+    expect(cleanName("Omar\nHassan")).toBe("Omar Hassan");
+  });
+});
+
+describe("the API refuses invisible text", () => {
+  it.each(INVISIBLE)("registration with the name %j", async (name) => {
+    const res = await call("/api/users/register", {
+      body: { name, email: `${unique("tx")}@test.example`, password: "long-enough-pass", phone_number: "+201001234567" },
+    });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as ErrorBody).fields?.name).toBe("Please fill out all fields.");
+  });
+
+  it("strips a bidi override from a registered name", async () => {
+    const email = `${unique("tx")}@test.example`;
+    const res = await call("/api/users/register", { body: { name: "\u202eHacker\u202c", email, password: "long-enough-pass", phone_number: "+201001234567" } });
+    expect(res.status).toBe(201);
+    const [row] = await db().select({ name: s.users.name }).from(s.users).where(eq(s.users.email, email));
+    expect(row!.name).toBe("Hacker");
+  });
+
+  it.each(INVISIBLE)("a profile name %j, and strips overrides from a real one", async (name) => {
+    const me = await signIn(await createUser());
+    expect((await call("/api/users", { method: "PUT", body: { name, phone_number: "+201001234567" }, token: me.accessToken })).status).toBe(400);
+    expect((await call("/api/users", { method: "PUT", body: { name: "Mo\u202ena", phone_number: "+201001234567" }, token: me.accessToken })).status).toBe(200);
+    const [row] = await db().select({ name: s.users.name }).from(s.users).where(eq(s.users.id, me.user.id));
+    expect(row!.name).toBe("Mona");
+  });
+
+  it.each(INVISIBLE)("a contact message %j, and a contact name %j", async (text) => {
+    expect((await call("/api/contact", { body: { name: "Visitor", email: "v@test.example", message: text } })).status).toBe(400);
+    expect((await call("/api/contact", { body: { name: text, email: "v@test.example", message: "Hello" } })).status).toBe(400);
+  });
+
+  it.each(INVISIBLE)("chat text %j over HTTP and over the socket, storing nothing", async (text) => {
+    const group = await createGroup();
+    const me = await signIn(await createUser());
+    await addMember(me.user, group);
+    const clientId = unique("cid").replace(/[^A-Za-z0-9_-]/g, "_");
+    expect((await call("/api/messages", { body: { groupId: group.id, text, clientId }, token: me.accessToken })).status).toBe(400);
+    const { client } = await joinChat(me, group.id);
+    client.send({ type: "chat.send", text, clientId: `${clientId}s` });
+    expect((await client.next("error")).code).toBe("invalid_frame");
+    expect(await db().select().from(s.messages).where(eq(s.messages.groupId, group.id))).toEqual([]);
+  });
+
+  it.each(INVISIBLE)("feedback %j", async (text) => {
+    const group = await createGroup();
+    const me = await signIn(await createUser());
+    await addMember(me.user, group);
+    expect((await call("/api/feedback", { body: { groupSlug: group.slug, userFeedback: text, rating: 4 }, token: me.accessToken })).status).toBe(400);
+  });
+
+  it.each(INVISIBLE)("a group title %j, and a course outline title", async (title) => {
+    const admin = await signIn(await createUser({ role: "admin" }));
+    expect((await call("/api/groups", { body: { title, status: "draft" }, token: admin.accessToken })).status).toBe(400);
+    const group = await createGroup();
+    expect((await call(`/api/groups/${group.id}/content`, { body: { title, body: "x" }, token: admin.accessToken })).status).toBe(400);
+  });
+
+  it("a join request's note that shows nothing is stored as no note", async () => {
+    const group = await createGroup();
+    const me = await signIn(await createUser());
+    const res = await call("/api/users/joinGroupRequest", { body: { groupSlug: group.slug, message: "\u200b\u0000" }, token: me.accessToken });
+    expect(res.status).toBe(201);
+    const [row] = await db().select({ note: s.memberships.requestMessage }).from(s.memberships).where(eq(s.memberships.userId, me.user.id));
+    expect(row!.note ?? "").toBe("");
+  });
+});
