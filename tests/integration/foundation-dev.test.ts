@@ -1,9 +1,11 @@
 import { env, SELF } from "cloudflare:test";
+import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import * as s from "../../db/schema";
 import worker from "../../worker";
 import { api } from "../../worker/api";
 import { sendMail } from "../../worker/services/mail";
-import { callHandler, productionEnv, serviceContext, unique } from "./helpers";
+import { callHandler, db, productionEnv, serviceContext, unique } from "./helpers";
 
 type Mail = { id: string; to: string; subject: string; text: string; html: string; createdAt: string };
 
@@ -12,23 +14,24 @@ async function send(to: string, subject: string, text = `Body of ${subject}`) {
   return sendMail(ctx, { to, subject, text, html: `<p>${text}</p>` });
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe("GET /api/dev/mailbox (development)", () => {
   it("answers the mails sent to one address, newest first, with to, subject and text", async () => {
     const to = `${unique("mb")}@test.example`;
     const other = `${unique("mb")}@test.example`;
-    await send(to, "First");
-    await sleep(5);
+    // Sent in this order, then dated explicitly (no sleeps): the answer must follow the dates, newest first.
+    const first = await send(to, "First");
     await send(other, "Not yours");
-    await sleep(5);
-    await send(to.toUpperCase(), "Second", "Your code is 123456");
+    const second = await send(to.toUpperCase(), "Second", "Your code is 123456");
+    const base = Date.now() - 60_000;
+    await db().update(s.mails).set({ createdAt: new Date(base + 2_000) }).where(eq(s.mails.id, first.id));
+    await db().update(s.mails).set({ createdAt: new Date(base + 1_000) }).where(eq(s.mails.id, second.id));
 
     const res = await SELF.fetch(`http://localhost/api/dev/mailbox?to=${encodeURIComponent(to)}`);
     expect(res.status).toBe(200);
     const mails = (await res.json()) as Mail[];
-    expect(mails.map((m) => m.subject)).toEqual(["Second", "First"]);
-    expect(mails[0]).toMatchObject({ to, subject: "Second", text: "Your code is 123456", html: "<p>Your code is 123456</p>" });
+    expect(mails.map((m) => m.subject)).toEqual(["First", "Second"]);
+    expect(mails[1]).toMatchObject({ to, subject: "Second", text: "Your code is 123456", html: "<p>Your code is 123456</p>" });
     expect(Date.parse(mails[0]!.createdAt)).toBeGreaterThan(Date.parse(mails[1]!.createdAt));
   });
 
