@@ -1,6 +1,6 @@
 // Helpers shared by the serve, test and bench scripts (plain Node, no dependencies).
 import { spawn, spawnSync } from "node:child_process";
-import { createServer } from "node:net";
+import { connect, createServer } from "node:net";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -30,6 +30,36 @@ export function freePort() {
   });
 }
 
+/**
+ * True when something already listens on `port` (on any local address): binding 127.0.0.1 fails, or a connection
+ * to it succeeds. `npm start` checks this first, so a taken port is reported instead of another server answering.
+ */
+export async function portInUse(port) {
+  const bindFails = await new Promise((resolve) => {
+    const srv = createServer();
+    srv.once("error", () => resolve(true));
+    srv.listen(port, "127.0.0.1", () => srv.close(() => resolve(false)));
+  });
+  if (bindFails) return true;
+  for (const host of ["127.0.0.1", "::1"]) {
+    const answered = await new Promise((resolve) => {
+      const socket = connect({ port, host });
+      socket.setTimeout(500);
+      socket.once("connect", () => {
+        socket.destroy();
+        resolve(true);
+      });
+      socket.once("timeout", () => {
+        socket.destroy();
+        resolve(false);
+      });
+      socket.once("error", () => resolve(false));
+    });
+    if (answered) return true;
+  }
+  return false;
+}
+
 export function build() {
   run(bin("remix"), ["vite:build", "--logLevel", "warn"]);
 }
@@ -45,7 +75,8 @@ export function migrate(persistTo) {
  * `vars` override wrangler.toml [vars] for this run.
  */
 export async function startWorker({ port, persistTo, vars = {}, quiet = true }) {
-  const args = ["dev", "--port", String(port), "--ip", "127.0.0.1", "--show-interactive-dev-session=false", "--log-level", quiet ? "error" : "info"];
+  // --test-scheduled: /__scheduled runs the Cron Trigger on demand (npm run cleanup); wrangler dev only.
+  const args = ["dev", "--port", String(port), "--ip", "127.0.0.1", "--show-interactive-dev-session=false", "--test-scheduled", "--log-level", quiet ? "error" : "info"];
   if (persistTo) args.push("--persist-to", persistTo);
   for (const [k, v] of Object.entries(vars)) args.push("--var", `${k}:${v}`);
   const child = spawn(bin("wrangler"), args, { cwd: root, env, stdio: ["ignore", quiet ? "ignore" : "inherit", "inherit"], detached: true });

@@ -1,10 +1,15 @@
 // `npm start`: build, migrate and seed the local D1, then serve the app at http://localhost:8787 (PORT overrides).
-import { build, migrate, seed, startWorker } from "./lib.mjs";
+import { build, migrate, portInUse, seed, startWorker } from "./lib.mjs";
 
 const port = Number(process.env.PORT ?? 8787);
 if (!Number.isInteger(port) || port < 1 || port > 65535) {
   console.error(`PORT must be a port number, got "${process.env.PORT}"`);
   process.exit(2);
+}
+
+if (await portInUse(port)) {
+  console.error(`Port ${port} is already in use: another server is answering there. Stop it, or start Cohort on another port: PORT=9000 npm start`);
+  process.exit(1);
 }
 
 console.log("Building the app...");

@@ -9,6 +9,7 @@ import { serveMedia } from "./http/media";
 import { checkPageSubmission, isSubmission, REFUSED_PAGE_PATH, type Refusal } from "./http/page-submissions";
 import { withSecurityHeaders } from "./http/security-headers";
 import { routeRealtime } from "./realtime/router";
+import { cleanUp } from "./services/cleanup";
 import { base64url } from "./services/ids";
 
 export { GroupRoom, StaffInbox, UserHub } from "./realtime/rooms";
@@ -58,5 +59,11 @@ export default {
       page = checked.request;
     }
     return withSecurityHeaders(await handleRemix(page, { env, svc, nonce }), nonce, url.origin);
+  },
+
+  /** The daily Cron Trigger (wrangler.toml [triggers]): housekeeping of old sessions, codes, rate limits and mails. */
+  async scheduled(_controller, env, ctx) {
+    const result = await cleanUp(createServiceContext(env, ctx));
+    console.log("cleanup", JSON.stringify(result));
   },
 } satisfies ExportedHandler<Bindings>;

@@ -2,8 +2,6 @@ import { SELF } from "cloudflare:test";
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import * as s from "../../db/schema";
-import { CONTACT_LIMITS } from "../../app/lib/schemas";
-import { CONTACT_LIMIT } from "../../worker/services/contact";
 import { db, insertUser, randomIp, unique } from "./helpers";
 
 type ErrorBody = { message: string; code: string; fields?: Record<string, string> };
@@ -54,8 +52,8 @@ describe("POST /api/contact", () => {
     ["a blank name", { name: "   " }, "name"],
     ["an invalid e-mail", { email: "not-an-email" }, "email"],
     ["a whitespace-only message", { message: " \n\t " }, "message"],
-    ["a too long name", { name: "n".repeat(CONTACT_LIMITS.name + 1) }, "name"],
-    ["a too long message", { message: "m".repeat(CONTACT_LIMITS.message + 1) }, "message"],
+    ["a too long name", { name: "n".repeat(101) }, "name"],
+    ["a too long message", { message: "m".repeat(5001) }, "message"],
   ])("refuses %s with 400 validation_failed and a field message", async (_label, patch, field) => {
     const before = await db().$count(s.contactMessages);
     const res = await postContact({ ...valid(), ...patch });
@@ -124,7 +122,7 @@ describe("POST /api/contact", () => {
 
   it("rate-limits the sixth message in ten minutes from one IP with 429 and Retry-After", async () => {
     const ip = randomIp();
-    for (let i = 0; i < CONTACT_LIMIT.max; i++) {
+    for (let i = 0; i < 5; i++) {
       expect((await postContact(valid(), ip)).status).toBe(201);
     }
     const before = await db().$count(s.contactMessages);
@@ -132,7 +130,7 @@ describe("POST /api/contact", () => {
     expect(limited.status).toBe(429);
     const retryAfter = Number(limited.headers.get("retry-after"));
     expect(retryAfter).toBeGreaterThan(0);
-    expect(retryAfter).toBeLessThanOrEqual(CONTACT_LIMIT.windowMs / 1000);
+    expect(retryAfter).toBeLessThanOrEqual(10 * 60);
     const body = (await limited.json()) as ErrorBody;
     expect(body.code).toBe("rate_limited");
     expect(body.message).toBe("Too many messages. Please try again later.");

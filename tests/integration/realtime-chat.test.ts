@@ -6,7 +6,7 @@ import { env, evictDurableObject } from "cloudflare:test";
 import { getServerByName } from "partyserver";
 import { and, count, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { MAX_FRAME_BYTES, type ChatMessageFrameBody } from "../../app/lib/realtime-protocol";
+import { type ChatMessageFrameBody } from "../../app/lib/realtime-protocol";
 import * as s from "../../db/schema";
 import type { GroupRoom } from "../../worker/realtime/group-room";
 import { disconnectUserFromGroup } from "../../worker/realtime/publish";
@@ -83,7 +83,7 @@ describe("admission to a group's room", () => {
   it("refuses an oversized frame with frame_too_large and stores nothing", async () => {
     const w = await chatWorld();
     const { client } = await joinChat(w.alice, w.group.id);
-    client.send({ type: "chat.send", text: "x".repeat(MAX_FRAME_BYTES), clientId: cid() });
+    client.send({ type: "chat.send", text: "x".repeat(8 * 1024), clientId: cid() });
     expect((await client.next("error")).code).toBe("frame_too_large");
     expect(client.of("chat.ack")).toHaveLength(0);
     expect((await page(w.alice, w.group.id)).messages).toHaveLength(0);

@@ -3,7 +3,6 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import * as s from "../../db/schema";
 import { getViewer, requireRole, requireViewer, safeRedirectPath } from "../../worker/auth/viewer";
-import { PAGE_READ_GRACE_MS } from "../../worker/services/sessions";
 import { call, COOKIE, createUser, signIn } from "./factories";
 import { db, serviceContext } from "./helpers";
 
@@ -47,7 +46,7 @@ describe("getViewer", () => {
     // A loader or action that left the browser while the refresh was in flight carries the old cookie.
     expect((await getViewer(svc(), page("/dashboard", me.cookie)))?.userId).toBe(me.user.id);
     // Not for long, and not once the session has ended.
-    await db().update(s.sessionRotations).set({ rotatedAt: new Date(Date.now() - PAGE_READ_GRACE_MS - 1) }).where(eq(s.sessionRotations.sessionId, me.sessionId));
+    await db().update(s.sessionRotations).set({ rotatedAt: new Date(Date.now() - 30_000 - 1) }).where(eq(s.sessionRotations.sessionId, me.sessionId));
     expect(await getViewer(svc(), page("/dashboard", me.cookie))).toBeNull();
     const other = await signIn(await createUser());
     expect((await call("/api/users/refresh-token", { method: "POST", cookie: other.cookie })).status).toBe(200);

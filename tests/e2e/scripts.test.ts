@@ -1,0 +1,50 @@
+/**
+ * The project's own commands, as a newcomer runs them: `npm start` on a taken port says so and exits non-zero
+ * (it used to print "Cohort is running" while another server answered), and `npm run cleanup` runs the daily
+ * Cron Trigger against a running server.
+ */
+import { spawn } from "node:child_process";
+import { createServer } from "node:http";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { baseURL } from "./browser";
+
+const root = join(import.meta.dirname, "..", "..");
+
+function runScript(script: string, env: Record<string, string>): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [join(root, "scripts", script)], { cwd: root, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+    let output = "";
+    child.stdout.on("data", (d) => (output += d));
+    child.stderr.on("data", (d) => (output += d));
+    const timer = setTimeout(() => child.kill("SIGKILL"), 20_000);
+    child.on("exit", (code) => {
+      clearTimeout(timer);
+      resolve({ code, output });
+    });
+  });
+}
+
+describe("project scripts", () => {
+  it("npm start on a port that is taken says so and exits non-zero, before building anything", async () => {
+    const other = createServer((_req, res) => res.end("someone else"));
+    await new Promise<void>((r) => other.listen(0, "127.0.0.1", r));
+    const { port } = other.address() as { port: number };
+    try {
+      const { code, output } = await runScript("serve.mjs", { PORT: String(port) });
+      expect(code).toBe(1);
+      expect(output).toContain(`Port ${port} is already in use`);
+      expect(output).not.toContain("Cohort is running");
+      expect(output).not.toContain("Building");
+    } finally {
+      other.close();
+    }
+  });
+
+  it("npm run cleanup runs the Cron Trigger on the running server", async () => {
+    const port = new URL(baseURL()).port;
+    const { code, output } = await runScript("cleanup.mjs", { PORT: port });
+    expect(output).toContain("Cleanup ran");
+    expect(code).toBe(0);
+  });
+});
