@@ -3,6 +3,7 @@
 //   (a) GET /api/groups and (b) GET /courses, as throughput and p99 ratios to GET /api/health
 //   (c) the client JavaScript the landing page loads, gzipped
 //   (d) the Worker bundle that `wrangler deploy` would upload, raw and gzipped
+//   (e) forgot-password answer time for known vs unknown addresses (their median ratio)
 // Loopback only; every loop is bounded in time and count; the Worker and the browser are stopped at the end.
 // See bench/README.md for how to read the numbers.
 import { spawnSync } from "node:child_process";
@@ -12,6 +13,7 @@ import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { chromium } from "playwright-core";
 import { bin, build, env, freePort, migrate, root, seed, startWorker } from "../scripts/lib.mjs";
+import { forgotTiming, printForgotTiming } from "./forgot-timing.mjs";
 import { measure, summarize } from "./load.mjs";
 
 const CONCURRENCY = 16;
@@ -149,6 +151,7 @@ async function main() {
   const loadBefore = loadavg()[0];
   const load = await loadTest(worker.origin);
   const scripts = await landingScripts(worker.origin);
+  const forgot = await forgotTiming(worker.origin);
   worker.stop();
   const changed = buildChanged();
   const bundle = workerBundle();
@@ -161,6 +164,7 @@ async function main() {
   for (const s of [...scripts].sort((a, b) => b.gzip - a.gzip)) {
     console.log(`  ${lpad(kB(s.gzip), 7)} kB gz  ${lpad(kB(s.raw), 7)} kB  ${new URL(s.url).pathname}${s.status === 200 ? "" : `  (status ${s.status})`}`);
   }
+  printForgotTiming(forgot);
   console.log(`\nWorker bundle (wrangler deploy --dry-run): ${kB(bundle.raw)} kB raw, ${kB(bundle.gzip)} kB gzipped (${bundle.files.join(", ")})`);
   console.log(`\nMachine load average (1 min) before the load test: ${loadBefore.toFixed(2)} on ${cpus().length} CPUs.`);
   if (changed) console.log("WARNING: build/ was rebuilt during the run (another build on this machine); the load numbers are unreliable, run again.");
