@@ -49,9 +49,13 @@ export function GeneralErrorBoundary({ reloadOnce = false }: { reloadOnce?: bool
   );
 }
 
-/** Clears the reload-once marker after a page has rendered successfully. */
+/**
+ * Clears the reload-once marker after a page has rendered successfully, and marks the document as hydrated
+ * (`<html data-hydrated>`): browser tests wait for that state instead of for time.
+ */
 export function useClearReloadMarker() {
   useEffect(() => {
     sessionStorage.removeItem(RELOAD_KEY);
+    document.documentElement.dataset.hydrated = "true";
   }, []);
 }

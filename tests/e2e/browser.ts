@@ -3,6 +3,12 @@ import { afterAll, afterEach, beforeAll, expect, inject } from "vitest";
 
 export const baseURL = () => inject("baseURL");
 
+/** Opens a path and waits until React has hydrated it (the root marks `<html data-hydrated>`), so handlers are attached. */
+export async function gotoHydrated(page: Page, path: string): Promise<void> {
+  await page.goto(path);
+  await page.waitForSelector("html[data-hydrated]", { state: "attached" });
+}
+
 /**
  * Connects to the shared browser, gives every test a fresh context, and fails a test whose pages
  * printed an error to the console or threw.

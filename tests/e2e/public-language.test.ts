@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { baseURL, useBrowser } from "./browser";
+import { baseURL, gotoHydrated, useBrowser } from "./browser";
 
 describe("language and navigation", () => {
   const newPage = useBrowser();
@@ -48,6 +48,7 @@ describe("language and navigation", () => {
     ]) {
       const res = await fetch(`${baseURL()}/set-language`, {
         method: "POST",
+        headers: { origin: baseURL() },
         body: new URLSearchParams({ lang: "ar", redirectTo }),
         redirect: "manual",
       });
@@ -55,14 +56,18 @@ describe("language and navigation", () => {
       expect(res.headers.get("location")).toBe(expected);
       expect(res.headers.get("set-cookie")).toMatch(/^lang=ar; Path=\/; Max-Age=31536000; SameSite=Lax/);
     }
-    const bad = await fetch(`${baseURL()}/set-language`, { method: "POST", body: new URLSearchParams({ lang: "fr", redirectTo: "/" }), redirect: "manual" });
+    const bad = await fetch(`${baseURL()}/set-language`, { method: "POST", headers: { origin: baseURL() }, body: new URLSearchParams({ lang: "fr", redirectTo: "/" }), redirect: "manual" });
     expect(bad.status).toBe(302);
     expect(bad.headers.get("set-cookie")).toBeNull();
+    // From another site the switch does nothing at all.
+    const foreign = await fetch(`${baseURL()}/set-language`, { method: "POST", headers: { origin: "https://evil.example" }, body: new URLSearchParams({ lang: "ar", redirectTo: "/" }), redirect: "manual" });
+    expect(foreign.status).toBe(403);
+    expect(foreign.headers.get("set-cookie")).toBeNull();
   });
 
   it("opens and closes the mobile menu with the keyboard at 375 px", async () => {
     const page = await newPage({ width: 375, height: 740 });
-    await page.goto("/");
+    await gotoHydrated(page, "/");
     const toggle = page.getByRole("button", { name: "Menu" });
     const coursesLink = page.locator("#site-menu").getByRole("link", { name: "Courses" });
     expect(await toggle.getAttribute("aria-expanded")).toBe("false");
@@ -70,16 +75,17 @@ describe("language and navigation", () => {
 
     await toggle.focus();
     await page.keyboard.press("Enter");
-    expect(await toggle.getAttribute("aria-expanded")).toBe("true");
+    await page.waitForSelector('button[aria-controls="site-menu"][aria-expanded="true"]');
     await coursesLink.waitFor({ state: "visible" });
     expect(await page.locator("#site-menu").getByRole("link", { name: "Log In" }).isVisible()).toBe(true);
 
     await page.keyboard.press("Escape");
-    expect(await toggle.getAttribute("aria-expanded")).toBe("false");
+    await page.waitForSelector('button[aria-controls="site-menu"][aria-expanded="false"]');
     expect(await page.evaluate(() => document.activeElement?.getAttribute("aria-controls"))).toBe("site-menu");
     await coursesLink.waitFor({ state: "hidden" });
 
     await page.keyboard.press("Space");
+    await coursesLink.waitFor({ state: "visible" });
     await coursesLink.click();
     await page.waitForURL("**/courses");
     expect(await page.getByRole("button", { name: "Menu" }).getAttribute("aria-expanded")).toBe("false");

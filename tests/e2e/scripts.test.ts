@@ -1,7 +1,7 @@
 /**
  * The project's own commands, as a newcomer runs them: `npm start` on a taken port says so and exits non-zero
  * (it used to print "Cohort is running" while another server answered), and `npm run cleanup` runs the daily
- * Cron Trigger against a running server.
+ * Cron Trigger against a running server; `npm run attack` replays the hardening findings.
  */
 import { spawn } from "node:child_process";
 import { createServer } from "node:http";
@@ -17,7 +17,7 @@ function runScript(script: string, env: Record<string, string>): Promise<{ code:
     let output = "";
     child.stdout.on("data", (d) => (output += d));
     child.stderr.on("data", (d) => (output += d));
-    const timer = setTimeout(() => child.kill("SIGKILL"), 20_000);
+    const timer = setTimeout(() => child.kill("SIGKILL"), 50_000);
     child.on("exit", (code) => {
       clearTimeout(timer);
       resolve({ code, output });
@@ -40,6 +40,13 @@ describe("project scripts", () => {
       other.close();
     }
   });
+
+  it("npm run attack replays every hardening finding against the running server and each is refused", async () => {
+    const port = new URL(baseURL()).port;
+    const { code, output } = await runScript("attack.mjs", { PORT: port });
+    expect(output).toMatch(/\n(\d+) passed, 0 failed/);
+    expect(code).toBe(0);
+  }, 60_000);
 
   it("npm run cleanup runs the Cron Trigger on the running server", async () => {
     const port = new URL(baseURL()).port;
