@@ -10,6 +10,7 @@ import type { ChatMessageFrameBody } from "../../app/lib/realtime-protocol";
 import * as s from "../../db/schema";
 import { hashPassword, verifyPassword } from "../../worker/auth/password";
 import { getSettings } from "../../worker/env";
+import type { GroupRoom } from "../../worker/realtime/group-room";
 import type { UserHub } from "../../worker/realtime/rooms";
 import { addMember, call, createGroup, createUser, fileForm, ORIGIN, signIn, type SignedIn } from "./factories";
 import { db, unique } from "./helpers";
@@ -107,6 +108,18 @@ describe("chat ordering and deletions", () => {
     const w = await chatGroup();
     const start = await postOk(w.teacher, w.group.id, "start");
     const watchers = await Promise.all([w.alice, w.bob].map(async (who) => (await joinChat(who, w.group.id, start.id)).client));
+    // Local D1 answers strictly in order, which would hide a missing ordering lane; production D1 does not. A random
+    // pause after each store, inside the room, lets stores finish out of order the way they can at the edge.
+    const room = await getServerByName(env.GroupRoom as unknown as DurableObjectNamespace<GroupRoom>, w.group.id);
+    await runInDurableObject(room, (instance: GroupRoom) => {
+      const svc = (instance as unknown as { services(): { db: { batch: (...a: unknown[]) => Promise<unknown> } } }).services();
+      const batch = svc.db.batch.bind(svc.db);
+      svc.db.batch = async (...args: unknown[]) => {
+        const result = await batch(...args);
+        await new Promise((r) => setTimeout(r, Math.random() * 12));
+        return result;
+      };
+    });
     const burst: Promise<unknown>[] = [];
     for (let i = 0; i < 15; i++) for (const who of [w.alice, w.bob, w.carol, w.teacher]) burst.push(postOk(who, w.group.id, `burst ${i}`));
     // A new socket joins in the middle of the burst.
