@@ -428,7 +428,10 @@ export const notifications = sqliteTable(
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
     kind: text("kind").notNull(),
+    /** The English text, for API clients and for rows written before `params` existed. */
     title: text("title").notNull(),
+    /** The text's parameters (names, titles, a variant): pages render the kind in the reader's language. */
+    params: text("params", { mode: "json" }).$type<Record<string, string | number>>(),
     link: text("link"),
     createdAt: createdAt(),
     readAt: integer("read_at", { mode: "timestamp_ms" }),

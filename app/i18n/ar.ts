@@ -1,6 +1,7 @@
 import type { Messages } from "./en";
 import { realtimeAr } from "./realtime.ar";
 import { groupsAr } from "./groups.ar";
+import { notificationsAr } from "./notifications.ar";
 
 /** Arabic (right to left). Same keys as en.ts. */
 export const ar: Messages = {
@@ -401,6 +402,7 @@ export const ar: Messages = {
   "admin.user.confirmDelete": "حذف {name} وكل ما يخصّه؟ لا يمكن التراجع عن ذلك.",
   /* ---- Realtime (issue 4): chat, notifications bell, admin inboxes, /add-feedback; keys live in realtime.ar.ts ---- */
   ...realtimeAr,
+  ...notificationsAr,
   "account.devices.showAll": "عرض كل الأجهزة ({count})",
   "account.devices.showFewer": "عرض أقل",
 };

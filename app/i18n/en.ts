@@ -1,5 +1,6 @@
 import { realtimeEn } from "./realtime.en";
 import { groupsEn } from "./groups.en";
+import { notificationsEn } from "./notifications.en";
 
 /**
  * English, the default language. Every user-visible string of the product lives here under a key;
@@ -404,6 +405,7 @@ export const en = {
   "admin.user.confirmDelete": "Delete {name} and everything of theirs? This cannot be undone.",
   /* ---- Realtime (issue 4): chat, notifications bell, admin inboxes, /add-feedback; keys live in realtime.en.ts ---- */
   ...realtimeEn,
+  ...notificationsEn,
   "account.devices.showAll": "Show all {count} devices",
   "account.devices.showFewer": "Show fewer",
 } as const;

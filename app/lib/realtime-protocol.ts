@@ -73,7 +73,9 @@ export type DevClientFrame = z.infer<typeof devClientFrame>;
 export interface NotificationFrameBody {
   _id: string;
   kind: string;
+  /** English text; pages render `kind` with `params` in the reader's language (app/lib/notification-text.ts). */
   title: string;
+  params: Record<string, string | number> | null;
   link: string | null;
   createdAt: string;
   readAt: string | null;
@@ -192,6 +194,8 @@ export interface FeedbackFrameBody {
   name: string;
   email: string;
   groupSlug: string;
+  /** The group's title (null when the group no longer exists). */
+  groupTitle: string | null;
   userFeedback: string;
   rating: number;
   hidden: boolean;

@@ -203,7 +203,12 @@ describe("PUT /api/membership-requests/{id}", () => {
     expect(mail!.subject).toBe(`Your request to join "${group.title}" was approved`);
     expect(mail!.text).toContain("http://localhost:8787/my-courses");
     const [note] = await notificationsOf(me.user.id);
-    expect(note).toMatchObject({ kind: "join-decision", title: mail!.subject, link: `/course/${group.slug}` });
+    expect(note).toMatchObject({
+      kind: "join-decision",
+      title: `You're in! Your request to join ${group.title} was approved`,
+      params: { group: group.title, variant: "approved" },
+      link: `/course/${group.slug}`,
+    });
 
     const catalogue = (await (await call("/api/groups", { token: me.accessToken })).json()) as { _id: string; membershipStatus: string | null }[];
     expect(catalogue.find((g) => g._id === group.id)?.membershipStatus).toBe("approved");

@@ -48,7 +48,7 @@ describe("GET /api/notifications", () => {
     expect(first.notifications).toHaveLength(4);
     expect(first.notifications[0]).toMatchObject({ kind: "test", readAt: expect.any(String) });
     expect(first.notifications.slice(1).map((n) => n._id)).toEqual([ids[4], ids[3], ids[2]]);
-    expect(first.notifications[1]).toEqual({ _id: ids[4], kind: "test", title: "Notice 4", link: null, createdAt: expect.any(String), readAt: null });
+    expect(first.notifications[1]).toEqual({ _id: ids[4], kind: "test", title: "Notice 4", params: null, link: null, createdAt: expect.any(String), readAt: null });
     const second = await list(me, `?limit=4&before=${first.nextBefore}`);
     expect(second.notifications.map((n) => n._id)).toEqual([ids[1], ids[0]]);
     expect(second.nextBefore).toBeNull();
@@ -105,9 +105,9 @@ describe("marking read", () => {
 
     // A push of their own, sent after ours: their hub delivers in order, so a stray frame of ours would be here by now.
     const { ctx, settle } = serviceContext();
-    await notifyUsers(ctx, [other.user.id], { kind: "announcement", title: "Yours only", link: null });
+    await notifyUsers(ctx, [other.user.id], { kind: "membership-removed", params: { group: "Yours only" }, link: null });
     await settle();
-    await theirTab.next("notification", (f) => f.notification.title === "Yours only");
+    await theirTab.next("notification", (f) => f.notification.title === "You were removed from Yours only");
     expect(theirTab.of("notification.read")).toHaveLength(0);
   });
 });
@@ -120,16 +120,24 @@ describe("notifyUsers", () => {
     const hub = await connectAs(watcher, "user-hub", watcher.user.id);
 
     const { ctx, settle } = serviceContext();
-    await notifyUsers(ctx, people.map((p) => p.id), { kind: "announcement", title: "Welcome, everyone", link: "/courses" });
+    await notifyUsers(ctx, people.map((p) => p.id), { kind: "join-decision", params: { group: "Everyone's group", variant: "restored" }, link: "/courses" });
     await settle();
 
     const frame = await hub.next("notification");
     expect(frame).toEqual({
       type: "notification",
-      notification: { _id: expect.any(String), kind: "announcement", title: "Welcome, everyone", link: "/courses", createdAt: expect.any(String), readAt: null },
+      notification: {
+        _id: expect.any(String),
+        kind: "join-decision",
+        title: "You were added back to Everyone's group",
+        params: { group: "Everyone's group", variant: "restored" },
+        link: "/courses",
+        createdAt: expect.any(String),
+        readAt: null,
+      },
       unread: 3,
     });
     const last = await signIn(people[39]!);
-    expect((await list(last)).notifications.map((n) => n.title)).toEqual(["Welcome, everyone"]);
+    expect((await list(last)).notifications.map((n) => n.title)).toEqual(["You were added back to Everyone's group"]);
   });
 });

@@ -275,7 +275,7 @@ describe("publishing", () => {
     const aliceTab2 = await connect("user-hub", alice, { userId: alice, role: "user" });
     const bobTab = await connect("user-hub", bob, { userId: bob, role: "user" });
 
-    const n = { _id: newId(), kind: "test", title: "For Alice", link: null, createdAt: new Date().toISOString(), readAt: null };
+    const n = { _id: newId(), kind: "test", title: "For Alice", params: null, link: null, createdAt: new Date().toISOString(), readAt: null };
     await publishToUser(env, alice, { type: "notification", notification: n, unread: 1 });
 
     for (const tab of [aliceTab1, aliceTab2]) expect((await tab.next("notification")).notification).toEqual(n);

@@ -45,7 +45,7 @@ export async function createContactMessage(ctx: ServiceContext, input: ContactIn
   const row = { id: newId(), name: input.name, email: input.email.toLowerCase(), message: input.message, createdAt: new Date(), readAt: null };
   await ctx.db.insert(contactMessages).values(row);
   const admins = await adminIds(ctx);
-  await notifyUsers(ctx, admins, { kind: "contact-message", title: `New message from ${input.name}`, link: "/dashboard/admin/get-all-message-by-admin" });
+  await notifyUsers(ctx, admins, { kind: "contact-message", params: { name: input.name }, link: "/dashboard/admin/get-all-message-by-admin" });
   ctx.waitUntil((async () => publishToAdmins(ctx.env, { type: "contact.created", message: toDto(row), unread: await unreadCount(ctx) }))());
   return { _id: row.id };
 }

@@ -130,7 +130,7 @@ async function announceDecision(ctx: ServiceContext, viewer: Viewer, r: RequestR
   ctx.waitUntil(sendMail(ctx, { to: r.email, ...mail }));
   await notifyUsers(ctx, [r.userId], {
     kind: "join-decision",
-    title: mail.subject,
+    params: { group: r.groupTitle, variant: decision },
     link: decision === "rejected" ? "/courses" : `/course/${r.groupSlug}`,
   });
   const frame = {

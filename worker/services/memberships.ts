@@ -97,7 +97,7 @@ export async function requestToJoin(ctx: ServiceContext, viewer: Viewer, input: 
 
 /** Staff hear about a new request: a notification each (linking to their inbox) and a live inbox frame. */
 async function announceRequest(ctx: ServiceContext, viewer: Viewer, group: GroupRecord, request: MembershipRequestDto) {
-  const title = `${viewer.name} asked to join ${group.title}`;
+  const params = { name: viewer.name, group: group.title };
   const admins = await adminIds(ctx);
   const instructor = group.instructorId && !admins.includes(group.instructorId) ? [group.instructorId] : [];
   // notifyUsers writes one multi-row INSERT, and D1 binds at most 100 parameters per statement: admins go
@@ -105,8 +105,8 @@ async function announceRequest(ctx: ServiceContext, viewer: Viewer, group: Group
   const slices = [];
   for (let i = 0; i < admins.length; i += NOTIFY_SLICE) slices.push(admins.slice(i, i + NOTIFY_SLICE));
   await Promise.all([
-    ...slices.map((ids) => notifyUsers(ctx, ids, { kind: "join-request", title, link: "/dashboard/admin/email-request" })),
-    notifyUsers(ctx, instructor, { kind: "join-request", title, link: "/instructor/email-request" }),
+    ...slices.map((ids) => notifyUsers(ctx, ids, { kind: "join-request", params, link: "/dashboard/admin/email-request" })),
+    notifyUsers(ctx, instructor, { kind: "join-request", params, link: "/instructor/email-request" }),
   ]);
   ctx.waitUntil(publishToGroupStaff(ctx.env, group.instructorId, { type: "membership.requested", request }));
 }

@@ -6,6 +6,8 @@
 import { and, count, desc, eq, inArray, isNull, lt, or } from "drizzle-orm";
 import type { NotificationFrameBody } from "../../app/lib/realtime-protocol";
 import type { NotificationsQuery } from "../../app/lib/schemas";
+import { en } from "../../app/i18n/en";
+import { notificationText, type NotificationParams } from "../../app/lib/notification-text";
 import { notifications, users } from "../../db/schema";
 import type { ServiceContext } from "../context";
 import { notFound } from "../http/errors";
@@ -15,16 +17,17 @@ import type { Viewer } from "./sessions";
 
 export type NotificationDto = NotificationFrameBody;
 
+/** A notification to store: its kind and the parameters of its text (see app/i18n/notifications.en.ts). */
 export interface NewNotification {
   kind: string;
-  title: string;
+  params: NotificationParams;
   link?: string | null;
 }
 
 type Row = typeof notifications.$inferSelect;
 
-function toDto(r: Pick<Row, "id" | "kind" | "title" | "link" | "createdAt" | "readAt">): NotificationDto {
-  return { _id: r.id, kind: r.kind, title: r.title, link: r.link, createdAt: r.createdAt.toISOString(), readAt: r.readAt ? r.readAt.toISOString() : null };
+function toDto(r: Pick<Row, "id" | "kind" | "title" | "params" | "link" | "createdAt" | "readAt">): NotificationDto {
+  return { _id: r.id, kind: r.kind, title: r.title, params: r.params ?? null, link: r.link, createdAt: r.createdAt.toISOString(), readAt: r.readAt ? r.readAt.toISOString() : null };
 }
 
 const unreadOf = (userId: string) => and(eq(notifications.userId, userId), isNull(notifications.readAt));
@@ -63,7 +66,9 @@ export async function unreadNotificationCount(ctx: ServiceContext, viewer: Pick<
 export async function notifyUsers(ctx: ServiceContext, userIds: string[], n: NewNotification): Promise<void> {
   if (userIds.length === 0) return;
   const createdAt = new Date();
-  const rows = userIds.map((userId) => ({ id: newId(), userId, kind: n.kind, title: n.title, link: n.link ?? null, createdAt, readAt: null }));
+  // The English text is stored too: API clients read it, and it is what a page shows if a kind has no text.
+  const title = notificationText(en, { kind: n.kind, title: n.kind, params: n.params });
+  const rows = userIds.map((userId) => ({ id: newId(), userId, kind: n.kind, title, params: n.params, link: n.link ?? null, createdAt, readAt: null }));
   const [first, ...rest] = slices(rows, Math.floor(D1_MAX_PARAMS / Object.keys(rows[0]!).length)).map((part) => ctx.db.insert(notifications).values(part));
   await ctx.db.batch([first!, ...rest]);
   ctx.waitUntil(

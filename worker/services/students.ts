@@ -136,9 +136,9 @@ export async function setStudentStatus(
 
   if (input.status === "removed") {
     ctx.waitUntil(disconnectUserFromGroup(ctx.env, group.id, current.userId));
-    await notifyUsers(ctx, [current.userId], { kind: "membership-removed", title: `You were removed from ${group.title}`, link: "/courses" });
+    await notifyUsers(ctx, [current.userId], { kind: "membership-removed", params: { group: group.title }, link: "/courses" });
   } else if (current.status === "removed") {
-    await notifyUsers(ctx, [current.userId], { kind: "join-decision", title: `You were added back to ${group.title}`, link: `/course/${group.slug}` });
+    await notifyUsers(ctx, [current.userId], { kind: "join-decision", params: { group: group.title, variant: "restored" }, link: `/course/${group.slug}` });
   }
   return toStudentDto({ ...current, status: input.status, decidedAt });
 }

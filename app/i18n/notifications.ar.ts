@@ -1,0 +1,12 @@
+import type { notificationsEn } from "./notifications.en";
+
+export const notificationsAr: Record<keyof typeof notificationsEn, string> = {
+  "notification.contact-message": "رسالة جديدة من {name}",
+  "notification.feedback": "رأي جديد من {name} ({group})",
+  "notification.join-request": "طلب {name} الانضمام إلى {group}",
+  "notification.join-decision.approved": "تم قبولك! وافقنا على طلب انضمامك إلى {group}",
+  "notification.join-decision.special": "تم قبولك! انضممت إلى {group} بشروط خاصة",
+  "notification.join-decision.rejected": "لم تتم الموافقة على طلب انضمامك إلى {group}",
+  "notification.join-decision.restored": "أُعيدت إضافتك إلى {group}",
+  "notification.membership-removed": "أُزلت من {group}",
+};

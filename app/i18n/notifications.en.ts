@@ -1,0 +1,14 @@
+/**
+ * Notification texts, rendered in the reader's language from the kind and parameters stored with each
+ * notification (app/lib/notification-text.ts). A kind with variants uses `notification.<kind>.<variant>`.
+ */
+export const notificationsEn = {
+  "notification.contact-message": "New message from {name}",
+  "notification.feedback": "New feedback from {name} ({group})",
+  "notification.join-request": "{name} asked to join {group}",
+  "notification.join-decision.approved": "You're in! Your request to join {group} was approved",
+  "notification.join-decision.special": "You're in! You joined {group} on special terms",
+  "notification.join-decision.rejected": "Your request to join {group} was not approved",
+  "notification.join-decision.restored": "You were added back to {group}",
+  "notification.membership-removed": "You were removed from {group}",
+} as const;
