@@ -17,7 +17,7 @@ import { dictionary } from "./i18n/index.server";
 import { useSessionSync } from "./hooks/use-session-sync";
 import { useViewer } from "./hooks/use-viewer";
 import { useNonce } from "./lib/nonce";
-import stylesUrl from "./styles/app.css?url";
+import { sheets } from "./styles/sheets";
 import { getViewer } from "../worker/auth/viewer";
 import { unreadNotificationCount } from "../worker/services/notifications";
 import { hasMemberGroups } from "../worker/services/viewer-summary";
@@ -25,7 +25,7 @@ import { hasMemberGroups } from "../worker/services/viewer-summary";
 export const links: LinksFunction = () => [
   // The Latin face is needed on every page (English text, numbers, code), so it is fetched early.
   { rel: "preload", href: interLatinUrl, as: "font", type: "font/woff2", crossOrigin: "anonymous" },
-  { rel: "stylesheet", href: stylesUrl },
+  ...sheets("base"),
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
 ];
 
@@ -70,7 +70,7 @@ function areaOf(pathname: string): string {
 }
 
 /**
- * The dictionary changes only with the language and the viewer only through actions (log in, log out, set
+ * The dictionary changes only with the language and the viewer only through actions and membership decisions (log in, log out, set
  * language, delete account), so the root reloads after actions. It also reloads when a navigation crosses
  * into another area (a guard's redirect to /auth/login, the Google sign-in's move to the dashboard, a session
  * ended on another device), so the header never shows a stale viewer for long, while navigation inside an
@@ -80,6 +80,8 @@ function areaOf(pathname: string): string {
  */
 export const shouldRevalidate: ShouldRevalidateFunction = ({ formMethod, currentUrl, nextUrl, defaultShouldRevalidate }) => {
   if (formMethod) return defaultShouldRevalidate;
+  // An explicit revalidation of this page (a live frame said the viewer's membership changed) reloads the root too.
+  if (currentUrl.href === nextUrl.href) return defaultShouldRevalidate;
   return areaOf(currentUrl.pathname) !== areaOf(nextUrl.pathname);
 };
 

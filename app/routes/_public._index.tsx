@@ -1,4 +1,4 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import type { LoaderFunctionArgs, MetaFunction, LinksFunction } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
 import { redirect } from "@remix-run/server-runtime";
 import { CourseCatalogue } from "~/components/course-catalogue";
@@ -10,6 +10,9 @@ import { roleHome } from "~/lib/session-client";
 import { getViewer } from "../../worker/auth/viewer";
 import { listPublicFeedback } from "../../worker/services/feedback";
 import { listPublishedGroups } from "../../worker/services/groups";
+import { sheets } from "~/styles/sheets";
+
+export const links: LinksFunction = () => sheets("landing");
 
 export const meta: MetaFunction = ({ matches }) => pageMeta(matches, null);
 

@@ -1,4 +1,4 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import type { LoaderFunctionArgs, MetaFunction, LinksFunction } from "@remix-run/cloudflare";
 import { isRouteErrorResponse, Link, useLoaderData, useParams, useRouteError } from "@remix-run/react";
 import { data } from "@remix-run/server-runtime";
 import { GroupChatPanel } from "~/components/chat/group-chat-panel";
@@ -14,6 +14,9 @@ import { can } from "~/lib/permissions";
 import { idOrSlugParam } from "~/lib/schemas";
 import { requireViewer } from "../../worker/auth/viewer";
 import { getGroupForMember, NotAMemberError } from "../../worker/services/my-groups";
+import { sheets } from "~/styles/sheets";
+
+export const links: LinksFunction = () => sheets("coursePages", "chat");
 
 export const meta: MetaFunction<typeof loader> = ({ data: loaded, matches }) => {
   const t = metaT(matches);

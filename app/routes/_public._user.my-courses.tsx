@@ -2,6 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { Link, useFetcher, useLoaderData, useNavigation } from "@remix-run/react";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { MembershipBadge } from "~/components/groups/badges";
 import { ConfirmDialog } from "~/components/groups/confirm-dialog";
 import { LogOutIcon, StarSmallIcon } from "~/components/groups/extra-icons";
 import { ArrowIcon, BookIcon, CalendarIcon, UserIcon } from "~/components/icons";
@@ -12,15 +13,22 @@ import { attempt, invalid, text } from "~/lib/group-actions.server";
 import { leaveGroupInput } from "~/lib/schemas";
 import { requireViewer } from "../../worker/auth/viewer";
 import { leaveGroup } from "../../worker/services/memberships";
-import { listMyGroups } from "../../worker/services/my-groups";
+import { listMyGroups, listMyPendingRequests } from "../../worker/services/my-groups";
+import { redirect } from "@remix-run/server-runtime";
 
 export const meta: MetaFunction = ({ matches }) => pageMeta(matches, metaT(matches)("groups.my.title"));
 
-/** The viewer's approved and special groups, soonest start first. */
+/**
+ * A student's approved and special groups, soonest start first, and the requests still waiting for a decision.
+ * Staff do not join groups: they are sent to the groups they run.
+ */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const viewer = await requireViewer(context.svc, request);
-  const groups = await listMyGroups(context.svc, viewer);
+  if (viewer.role === "admin") throw redirect("/dashboard/admin/allGroups");
+  if (viewer.role === "instructor") throw redirect("/instructor");
+  const [groups, pending] = await Promise.all([listMyGroups(context.svc, viewer), listMyPendingRequests(context.svc, viewer)]);
   return {
+    pending: pending.map((g) => ({ id: g._id, slug: g.slug, title: g.title, requestedAt: g.requestedAt })),
     groups: groups.map((g) => ({
       id: g._id,
       slug: g.slug,
@@ -46,8 +54,8 @@ type Group = ReturnType<typeof useLoaderData<typeof loader>>["groups"][number];
 type LeaveResult = { ok: true; groupSlug: string } | (FailureLike & { target?: string });
 
 export default function MyCourses() {
-  const { t } = useT();
-  const { groups } = useLoaderData<typeof loader>();
+  const { t, lang } = useT();
+  const { groups, pending } = useLoaderData<typeof loader>();
   const navigation = useNavigation();
   const fetcher = useFetcher<LeaveResult>();
   const [leaving, setLeaving] = useState<Group | null>(null);
@@ -110,6 +118,25 @@ export default function MyCourses() {
           </ul>
         )}
       </div>
+      {pending.length > 0 ? (
+        <section className="container my-requests" aria-labelledby="my-requests-title">
+          <h2 id="my-requests-title" className="block-title">
+            {t("groups.my.pending.title")}
+          </h2>
+          <ul role="list" className="my-requests-list">
+            {pending.map((r) => (
+              <li key={r.id} className="my-request">
+                <Link to={`/content/${r.slug}`} className="my-request-title" dir="auto">
+                  {r.title}
+                </Link>
+                <MembershipBadge status="pending" />
+                <span className="my-request-date">{t("groups.my.pending.since", { date: formatDate(r.requestedAt, lang) })}</span>
+              </li>
+            ))}
+          </ul>
+          <p className="my-requests-note">{t("groups.my.pending.note")}</p>
+        </section>
+      ) : null}
       <ConfirmDialog
         open={leaving !== null && (!busy || pendingSlug === leaving.slug)}
         title={t("groups.my.leaveTitle", { title: leaving?.title ?? "" })}

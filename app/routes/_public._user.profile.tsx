@@ -1,4 +1,4 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction, LinksFunction } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
 import { AccountPanels } from "~/components/account/account-panels";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
@@ -6,13 +6,19 @@ import { accountAction, loadAccount } from "~/lib/account.server";
 import { useT } from "~/lib/i18n";
 import { metaT, pageMeta } from "~/lib/meta";
 import { PASSWORD_MIN_LENGTH } from "~/lib/schemas";
+import { redirect } from "@remix-run/server-runtime";
+import { accountPath } from "~/lib/areas";
 import { requireViewer } from "../../worker/auth/viewer";
+import { sheets } from "~/styles/sheets";
+
+export const links: LinksFunction = () => sheets("accounts");
 
 export const meta: MetaFunction = ({ matches }) => pageMeta(matches, metaT(matches)("account.title"));
 
-/** Any signed-in person's own account (students land here from the header; staff have copies in their areas). */
+/** A student's own account. Staff have one account page, inside their area: /profile sends them there. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const viewer = await requireViewer(context.svc, request);
+  if (viewer.role !== "user") throw redirect(accountPath(viewer.role));
   return { ...(await loadAccount(context.svc, viewer)), minPassword: PASSWORD_MIN_LENGTH };
 }
 

@@ -7,10 +7,13 @@
  * page in this area must call `requireViewer(context.svc, request)` (worker/auth/viewer.ts) itself; a visitor
  * is sent to /auth/login?redirectTo=<the page> and comes back after signing in.
  */
-import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
+import type { LoaderFunctionArgs, LinksFunction } from "@remix-run/cloudflare";
 import { Outlet } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { requireViewer } from "../../worker/auth/viewer";
+import { sheets } from "~/styles/sheets";
+
+export const links: LinksFunction = () => sheets("groups");
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireViewer(context.svc, request);

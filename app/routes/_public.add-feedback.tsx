@@ -1,4 +1,4 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction, LinksFunction } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { data } from "@remix-run/server-runtime";
 import { useEffect, useRef, useState } from "react";
@@ -10,10 +10,13 @@ import type { MessageKey } from "~/i18n/en";
 import { formatDate, useT } from "~/lib/i18n";
 import { metaT, pageMeta } from "~/lib/meta";
 import { FEEDBACK_MAX_LENGTH, shareFeedbackInput } from "~/lib/schemas";
-import { requireViewer } from "../../worker/auth/viewer";
+import { getViewer, requireViewer } from "../../worker/auth/viewer";
 import { AppError } from "../../worker/http/errors";
 import { listMyFeedback, shareFeedback } from "../../worker/services/feedback";
 import { listMyGroups } from "../../worker/services/my-groups";
+import { sheets } from "~/styles/sheets";
+
+export const links: LinksFunction = () => sheets("feedbackForm");
 
 export const meta: MetaFunction = ({ matches }) => {
   const t = metaT(matches);
@@ -29,10 +32,12 @@ type ActionResult =
 /**
  * /add-feedback (platform-spec §2): a signed-in student picks one of their groups (approved or special), rates
  * it 0-5 and writes up to 1000 characters; feedback they already left for that group is loaded for editing.
- * Visitors are sent to log in and come back; staff and students without a group get an explanation.
+ * Visitors see what it is and a way to log in and come back; staff and students without a group get an explanation.
  */
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const viewer = await requireViewer(context.svc, request);
+  // Public in the spec: a visitor learns what this is and how to take part (log in, then come back here).
+  const viewer = await getViewer(context.svc, request);
+  if (!viewer) return { kind: "visitor" as const };
   if (viewer.role !== "user") return { kind: "staff" as const, role: viewer.role };
   const [groups, mine] = await Promise.all([listMyGroups(context.svc, viewer), listMyFeedback(context.svc, viewer)]);
   if (groups.length === 0) return { kind: "no-group" as const };
@@ -108,6 +113,23 @@ export default function AddFeedbackPage() {
               </ul>
             </aside>
           </>
+        ) : loaded.kind === "visitor" ? (
+          <div className="empty-state">
+            <span className="empty-icon" aria-hidden="true">
+              <QuoteIcon />
+            </span>
+            <p className="empty-title">{t("shareFeedback.visitor.title")}</p>
+            <p>{t("shareFeedback.visitor.body")}</p>
+            <div className="empty-actions">
+              <Link to={`/auth/login?${new URLSearchParams({ redirectTo: "/add-feedback" })}`} className="btn btn-primary">
+                {t("shareFeedback.visitor.login")}
+                <ArrowIcon />
+              </Link>
+              <Link to="/#feedback" className="btn btn-ghost">
+                {t("shareFeedback.visitor.read")}
+              </Link>
+            </div>
+          </div>
         ) : loaded.kind === "no-group" ? (
           <div className="empty-state">
             <span className="empty-icon" aria-hidden="true">

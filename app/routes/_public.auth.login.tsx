@@ -141,7 +141,10 @@ export default function LoginPage() {
 
   const serverErrors = result && !result.ok ? result.errors : {};
   const errors: FieldErrors<Field> = { ...serverErrors, ...clientErrors };
-  const formError = clientErrors.form ?? (result && !result.ok ? result.formError : undefined);
+  // "Please fill out all fields." is said once, above the button, not again under each empty field.
+  const fillAll = clientErrors.form === "form.fillAll" || (errors.email === "form.fillAll" && errors.password === "form.fillAll");
+  const formError = fillAll ? "form.fillAll" : (clientErrors.form ?? (result && !result.ok ? result.formError : undefined));
+  const fieldError = (f: Field) => (errors[f] && !(fillAll && errors[f] === "form.fillAll") ? t(errors[f]!) : null);
 
   function check(e: React.FormEvent<HTMLFormElement>) {
     const submitter = (e.nativeEvent as SubmitEvent).submitter as HTMLButtonElement | null;
@@ -194,7 +197,8 @@ export default function LoginPage() {
           required
           value={email}
           onChange={(e) => setEmail(e.target.value)}
-          error={errors.email ? t(errors.email) : null}
+          error={fieldError("email")}
+          invalid={!!errors.email}
         />
         <PasswordField
           ref={passwordRef}
@@ -206,7 +210,8 @@ export default function LoginPage() {
           minLength={minPassword}
           value={password}
           onChange={(e) => setPassword(e.target.value)}
-          error={errors.password ? t(errors.password) : null}
+          error={fieldError("password")}
+          invalid={!!errors.password}
         />
         <div className="auth-row">
           <button type="submit" name="intent" value="forgot" className="link-button" formNoValidate disabled={hydrated && submitting}>

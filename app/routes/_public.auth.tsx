@@ -1,7 +1,11 @@
+import type { LinksFunction } from "@remix-run/cloudflare";
+import { sheets } from "~/styles/sheets";
 import { Outlet } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { CheckIcon, LogoMark } from "~/components/icons";
 import { useT } from "~/lib/i18n";
+
+export const links: LinksFunction = () => sheets("accounts");
 
 /**
  * The sign-in screens' frame (/auth/login, register, verif-email, forget-password) inside the public layout:

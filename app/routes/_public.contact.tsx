@@ -1,4 +1,4 @@
-import type { ActionFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import type { ActionFunctionArgs, MetaFunction, LinksFunction } from "@remix-run/cloudflare";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { data } from "@remix-run/server-runtime";
 import { useEffect, useRef, useState } from "react";
@@ -13,6 +13,9 @@ import { metaT, pageMeta } from "~/lib/meta";
 import { CONTACT_LIMITS, contactInput } from "~/lib/schemas";
 import { AppError } from "../../worker/http/errors";
 import { createContactMessage } from "../../worker/services/contact";
+import { sheets } from "~/styles/sheets";
+
+export const links: LinksFunction = () => sheets("contact");
 
 /** After a successful send the form stays disabled this long, then is ready again (spec §4, §9). */
 export const CONTACT_RESET_MS = 2_000;

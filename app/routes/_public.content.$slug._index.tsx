@@ -1,4 +1,4 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction, LinksFunction } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { JoinPanel } from "~/components/groups/join-panel";
@@ -16,6 +16,9 @@ import { getPublicGroup } from "../../worker/services/groups";
 import { getManagedGroup } from "../../worker/services/groups-admin";
 import { requestToJoin } from "../../worker/services/memberships";
 import type { Viewer } from "../../worker/services/sessions";
+import { sheets } from "~/styles/sheets";
+
+export const links: LinksFunction = () => sheets("landing", "coursePages", "groups");
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
   if (!data) return pageMeta(matches, metaT(matches)("error.notFound.title"));

@@ -1,4 +1,4 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import type { LoaderFunctionArgs, MetaFunction, LinksFunction } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { ArrowIcon, ChevronIcon } from "~/components/icons";
@@ -8,6 +8,9 @@ import { metaT, pageMeta } from "~/lib/meta";
 import { notFoundResponse, orNotFound } from "~/lib/not-found.server";
 import { idOrSlugParam } from "~/lib/schemas";
 import { getPublicGroup } from "../../worker/services/groups";
+import { sheets } from "~/styles/sheets";
+
+export const links: LinksFunction = () => sheets("coursePages");
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
   if (!data) return pageMeta(matches, metaT(matches)("error.notFound.title"));

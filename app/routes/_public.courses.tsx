@@ -1,9 +1,12 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import type { LoaderFunctionArgs, MetaFunction, LinksFunction } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
 import { CourseCatalogue } from "~/components/course-catalogue";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { metaT, pageMeta } from "~/lib/meta";
 import { listPublishedGroups } from "../../worker/services/groups";
+import { sheets } from "~/styles/sheets";
+
+export const links: LinksFunction = () => sheets("landing");
 
 export const meta: MetaFunction = ({ matches }) => {
   const t = metaT(matches);

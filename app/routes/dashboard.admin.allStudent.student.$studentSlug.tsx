@@ -1,4 +1,4 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction, LinksFunction } from "@remix-run/cloudflare";
 import { Link, useFetcher, useLoaderData } from "@remix-run/react";
 import { data, redirect } from "@remix-run/server-runtime";
 import { useState } from "react";
@@ -21,6 +21,9 @@ import { changeRoleInput, USER_ROLES } from "~/lib/schemas";
 import { requireRole } from "../../worker/auth/viewer";
 import { getStudent } from "../../worker/services/students";
 import { changeRole, deleteUser } from "../../worker/services/users";
+import { sheets } from "~/styles/sheets";
+
+export const links: LinksFunction = () => sheets("accounts");
 
 export const meta: MetaFunction<typeof loader> = ({ matches, data: d }) => pageMeta(matches, d?.user.name ?? metaT(matches)("admin.users.title"));
 

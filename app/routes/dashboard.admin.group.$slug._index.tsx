@@ -1,4 +1,4 @@
-import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
+import type { LoaderFunctionArgs, LinksFunction } from "@remix-run/cloudflare";
 import { Link, useLoaderData, useSearchParams } from "@remix-run/react";
 import { GroupChatPanel } from "~/components/chat/group-chat-panel";
 import { ExternalIcon } from "~/components/groups/extra-icons";
@@ -11,6 +11,9 @@ import { notFoundResponse } from "~/lib/not-found.server";
 import { idOrSlugParam } from "~/lib/schemas";
 import { requireRole } from "../../worker/auth/viewer";
 import { getManagedGroup } from "../../worker/services/groups-admin";
+import { sheets } from "~/styles/sheets";
+
+export const links: LinksFunction = () => sheets("coursePages", "chat");
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const viewer = await requireRole(context.svc, request, "admin");

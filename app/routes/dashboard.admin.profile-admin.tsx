@@ -1,4 +1,4 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction, LinksFunction } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
 import { AccountPanels } from "~/components/account/account-panels";
 import { AreaPageHeader } from "~/components/area-shell";
@@ -8,6 +8,9 @@ import { useT } from "~/lib/i18n";
 import { metaT, pageMeta } from "~/lib/meta";
 import { PASSWORD_MIN_LENGTH } from "~/lib/schemas";
 import { requireRole } from "../../worker/auth/viewer";
+import { sheets } from "~/styles/sheets";
+
+export const links: LinksFunction = () => sheets("accounts");
 
 export const meta: MetaFunction = ({ matches }) => pageMeta(matches, metaT(matches)("account.title"));
 

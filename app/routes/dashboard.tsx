@@ -6,12 +6,15 @@
  * page under /dashboard must call `requireRole(context.svc, request, "admin")` (worker/auth/viewer.ts) itself
  * and export an ErrorBoundary (`<GeneralErrorBoundary />`), which then shows inside this layout.
  */
-import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
+import type { LoaderFunctionArgs, LinksFunction } from "@remix-run/cloudflare";
 import { Outlet } from "@remix-run/react";
 import { AreaErrorShell, AreaShell, type AreaLink } from "~/components/area-shell";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { BookIcon, GridIcon, InboxIcon, MailIcon, PlusIcon, QuoteIcon, UserIcon, UsersIcon } from "~/components/icons";
 import { requireRole } from "../../worker/auth/viewer";
+import { sheets } from "~/styles/sheets";
+
+export const links: LinksFunction = () => sheets("groups", "staff");
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireRole(context.svc, request, "admin");

@@ -1,4 +1,4 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import type { LoaderFunctionArgs, MetaFunction, LinksFunction } from "@remix-run/cloudflare";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { InboxIcon, LogoMark } from "~/components/icons";
@@ -8,6 +8,9 @@ import { metaT, pageMeta } from "~/lib/meta";
 import { notFoundResponse } from "~/lib/not-found.server";
 import { mailboxQuery } from "~/lib/schemas";
 import { listOutbox } from "../../worker/services/mail";
+import { sheets } from "~/styles/sheets";
+
+export const links: LinksFunction = () => sheets("dev");
 
 export const meta: MetaFunction = ({ matches }) => {
   const t = metaT(matches);

@@ -1,4 +1,4 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import type { LoaderFunctionArgs, MetaFunction, LinksFunction } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
 import { GroupChatPanel } from "~/components/chat/group-chat-panel";
 import { CHAT_PAGE_SIZE } from "~/components/chat/use-group-chat";
@@ -13,6 +13,9 @@ import { idOrSlugParam } from "~/lib/schemas";
 import { requireRole } from "../../worker/auth/viewer";
 import { listMessages } from "../../worker/services/messages";
 import { getGroupForMember } from "../../worker/services/my-groups";
+import { sheets } from "~/styles/sheets";
+
+export const links: LinksFunction = () => sheets("chat");
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
   const t = metaT(matches);

@@ -1,0 +1,129 @@
+/**
+ * Styles by area: every page loads the base sheet and only its own areas' sheets, and no page loses a style. For
+ * each page (as visitor, student, instructor and admin) every class on the page that some sheet of ours defines
+ * must be defined by a sheet the page actually loaded; and the landing page loads no area sheet it does not show.
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Page } from "playwright-core";
+import { beforeAll, describe, expect, it } from "vitest";
+import { baseURL, gotoHydrated, useBrowser } from "./browser";
+import { DEMO_LOGINS, signIn } from "./session";
+
+const stylesDir = join(import.meta.dirname, "..", "..", "app", "styles");
+
+/** Class names in the selectors (not the declarations) of a stylesheet's source. */
+function selectorClasses(css: string): Set<string> {
+  const classes = new Set<string>();
+  const text = css.replace(/\/\*[\s\S]*?\*\//g, "");
+  let prelude = "";
+  let depth = 0;
+  let inDeclarations = false;
+  for (const ch of text) {
+    if (ch === "{") {
+      if (!prelude.trim().startsWith("@")) for (const m of prelude.matchAll(/\.(-?[_a-zA-Z][\w-]*)/g)) classes.add(m[1]!);
+      depth++;
+      inDeclarations = !prelude.trim().startsWith("@");
+      prelude = "";
+    } else if (ch === "}") {
+      depth--;
+      inDeclarations = false;
+      prelude = "";
+    } else if (ch === ";" && !inDeclarations) {
+      prelude = "";
+    } else if (!inDeclarations) {
+      prelude += ch;
+    }
+  }
+  return classes;
+}
+
+const defined = new Set<string>();
+for (const file of readdirSync(stylesDir).filter((f) => f.endsWith(".css"))) {
+  for (const c of selectorClasses(readFileSync(join(stylesDir, file), "utf8"))) defined.add(c);
+}
+
+/** What the page uses and what its loaded sheets define (read through the CSSOM, media rules included). */
+async function coverage(page: Page) {
+  return page.evaluate(() => {
+    const used = new Set<string>();
+    for (const el of Array.from(document.querySelectorAll("[class]"))) for (const c of Array.from(el.classList)) used.add(c);
+    const loaded = new Set<string>();
+    const walk = (rules: CSSRuleList) => {
+      for (const rule of Array.from(rules)) {
+        if ("selectorText" in rule) for (const m of String((rule as CSSStyleRule).selectorText).matchAll(/\.(-?[_a-zA-Z][\w-]*)/g)) loaded.add(m[1]!);
+        if ("cssRules" in rule && (rule as CSSGroupingRule).cssRules) walk((rule as CSSGroupingRule).cssRules);
+      }
+    };
+    const sheets = Array.from(document.styleSheets);
+    for (const sheet of sheets) walk(sheet.cssRules);
+    return { used: [...used], loaded: [...loaded], hrefs: sheets.map((s) => s.href ?? "") };
+  });
+}
+
+type Role = "visitor" | "student" | "instructor" | "admin";
+
+async function expectNoLostStyle(page: Page, path: string) {
+  await gotoHydrated(page, path);
+  const { used, loaded } = await coverage(page);
+  const have = new Set(loaded);
+  const lost = used.filter((c) => defined.has(c) && !have.has(c));
+  expect(lost, `${path}: classes styled by a sheet this page did not load`).toEqual([]);
+}
+
+describe("styles by area", () => {
+  const newPage = useBrowser();
+  let groupSlug = "";
+
+  beforeAll(async () => {
+    const groups = (await (await fetch(`${baseURL()}/api/groups`)).json()) as { slug: string }[];
+    groupSlug = groups[0]!.slug;
+  });
+
+  it("the landing page loads the base and landing sheets only", async () => {
+    const page = await newPage();
+    await gotoHydrated(page, "/");
+    const { hrefs } = await coverage(page);
+    const names = hrefs.map((h) => new URL(h).pathname.split("/").pop()!.replace(/-[A-Za-z0-9_-]{8}\.css$/, ""));
+    expect(names.sort()).toEqual(["base", "landing"]);
+  });
+
+  const pages: Record<Role, (slug: string) => string[]> = {
+    visitor: (slug) => ["/", "/courses", `/content/${slug}`, "/contact", "/add-feedback", "/auth/login", "/auth/register", "/auth/forget-password"],
+    student: () => ["/", "/profile", "/my-courses", "/add-feedback", "/courses"],
+    instructor: (slug) => ["/instructor", "/instructor/email-request", "/instructor/setting", `/instructor/group/${slug}/students`, `/instructor/group/${slug}/messages`],
+    admin: (slug) => [
+      "/dashboard",
+      "/dashboard/admin/newGroup",
+      "/dashboard/admin/allGroups",
+      "/dashboard/admin/allStudent",
+      "/dashboard/admin/email-request",
+      "/dashboard/admin/get-all-feedback-by-admin",
+      "/dashboard/admin/get-all-message-by-admin",
+      "/dashboard/admin/profile-admin",
+      `/dashboard/admin/group/${slug}`,
+      `/dashboard/admin/group/${slug}/students`,
+      `/dashboard/admin/group/${slug}/update`,
+    ],
+  };
+
+  for (const role of ["visitor", "student", "instructor", "admin"] as const) {
+    it(`no page loses a style (${role})`, async () => {
+      const page = await newPage();
+      if (role !== "visitor") {
+        const login = role === "student" ? DEMO_LOGINS.student : DEMO_LOGINS[role];
+        await signIn(page.context(), login.email, login.password);
+      }
+      for (const path of pages[role](groupSlug)) await expectNoLostStyle(page, path);
+    });
+  }
+
+  it("a member's course home loads the chat and course sheets", async () => {
+    const page = await newPage();
+    await signIn(page.context(), DEMO_LOGINS.student.email, DEMO_LOGINS.student.password);
+    await gotoHydrated(page, "/my-courses");
+    const href = await page.locator(".card-grid a[href^='/course/']").first().getAttribute("href");
+    expect(href).toBeTruthy();
+    await expectNoLostStyle(page, href!);
+  });
+});
