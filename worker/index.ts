@@ -3,6 +3,7 @@ import { createRequestHandler, type ServerBuild } from "@remix-run/server-runtim
 // @ts-ignore -- produced by `remix vite:build` (npm run build) before the Worker is bundled
 import * as remixBuild from "../build/server";
 import { api } from "./api";
+import { refreshTokenFrom } from "./auth/cookies";
 import { createServiceContext } from "./context";
 import type { Bindings } from "./env";
 import { serveMedia } from "./http/media";
@@ -34,6 +35,17 @@ async function refusePage(request: Request, refusal: Refusal, context: { env: Bi
 }
 
 /**
+ * A page rendered for someone signed in is theirs alone: it is never stored by the browser or a shared cache, so
+ * after Log out the Back button loads the page afresh (signed out) instead of showing a stale signed-in copy.
+ */
+function privatePage(request: Request, response: Response): Response {
+  if (!refreshTokenFrom(request) || !(response.headers.get("content-type") ?? "").includes("text/html")) return response;
+  const res = new Response(response.body, response);
+  res.headers.set("Cache-Control", "private, no-store");
+  return res;
+}
+
+/**
  * The one Worker: /api/* goes to Hono, /media/* to the image bucket, /parties/* to the realtime Durable
  * Objects, everything else to Remix. Static files never reach this code (see wrangler.toml [assets]).
  */
@@ -58,7 +70,7 @@ export default {
       if (!checked.ok) return withSecurityHeaders(await refusePage(request, checked.refusal, { env, svc, nonce }), nonce, url.origin);
       page = checked.request;
     }
-    return withSecurityHeaders(await handleRemix(page, { env, svc, nonce }), nonce, url.origin);
+    return withSecurityHeaders(privatePage(request, await handleRemix(page, { env, svc, nonce })), nonce, url.origin);
   },
 
   /** The daily Cron Trigger (wrangler.toml [triggers]): housekeeping of old sessions, codes, rate limits and mails. */

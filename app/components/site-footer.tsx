@@ -1,6 +1,8 @@
 import { Link } from "@remix-run/react";
 import type { MessageKey } from "~/i18n/en";
 import { useSite } from "~/hooks/use-site";
+import { useViewer } from "~/hooks/use-viewer";
+import { accountPath } from "~/lib/areas";
 import { useT } from "~/lib/i18n";
 import { LogoMark, MailIcon, PhoneIcon, SocialIcon } from "./icons";
 
@@ -13,10 +15,14 @@ const SOCIAL_KEYS: Record<string, MessageKey> = {
   instagram: "social.instagram",
 };
 
-/** The public footer: about, links, contact details and social links (all from the site settings). */
+/**
+ * The public footer: about, links that fit the viewer (Log In for visitors; My Courses, the account page and, for
+ * staff, the API reference for signed-in people), contact details and social links (all from the site settings).
+ */
 export function SiteFooter() {
   const { t } = useT();
   const site = useSite();
+  const { viewer, hasCourses } = useViewer();
   const social = Object.entries(site.socialLinks);
   return (
     <footer className="site-footer">
@@ -53,8 +59,16 @@ export function SiteFooter() {
             <li><Link to="/">{t("nav.home")}</Link></li>
             <li><Link to="/courses">{t("nav.courses")}</Link></li>
             <li><Link to="/contact">{t("nav.contact")}</Link></li>
-            <li><Link to="/auth/login">{t("nav.login")}</Link></li>
-            <li><a href="/api/docs">{t("footer.apiDocs")}</a></li>
+            {viewer ? (
+              <>
+                {hasCourses ? <li><Link to="/my-courses">{t("nav.myCourses")}</Link></li> : null}
+                <li><Link to={accountPath(viewer.role)}>{t("nav.profile")}</Link></li>
+                {/* The API reference is for the people who run the site (and developers), not for every visitor. */}
+                {viewer.role !== "user" ? <li><a href="/api/docs">{t("footer.apiDocs")}</a></li> : null}
+              </>
+            ) : (
+              <li><Link to="/auth/login">{t("nav.login")}</Link></li>
+            )}
           </ul>
         </nav>
 

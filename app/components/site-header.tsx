@@ -2,6 +2,7 @@ import { Form, Link, NavLink, useLocation, useNavigation } from "@remix-run/reac
 import { useEffect, useRef, useState } from "react";
 import { useViewer, type ClientViewer } from "~/hooks/use-viewer";
 import type { MessageKey } from "~/i18n/en";
+import { accountPath } from "~/lib/areas";
 import { useT } from "~/lib/i18n";
 import { clearSession } from "~/lib/session-client";
 import { HeaderExtras } from "./header-extras";
@@ -21,7 +22,7 @@ const VISITOR_LINKS: HeaderLink[] = [
 function viewerLinks(viewer: ClientViewer, hasCourses: boolean): HeaderLink[] {
   const links: HeaderLink[] = [
     { to: "/", key: "nav.home", end: true },
-    { to: "/profile", key: "nav.profile" },
+    { to: accountPath(viewer.role), key: "nav.profile" },
   ];
   if (hasCourses) links.push({ to: "/my-courses", key: "nav.myCourses", section: "/course/" });
   if (viewer.role === "admin") links.push({ to: "/dashboard", key: "nav.dashboard" });

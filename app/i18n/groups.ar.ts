@@ -41,6 +41,9 @@ export const groupsAr: Record<GroupsKey, string> = {
   "groups.my.leaveConfirm": "غادر المجموعة",
   "groups.my.leaving": "جارٍ المغادرة...",
   "groups.my.left": "غادرت {title}.",
+  "groups.my.pending.title": "في انتظار القرار",
+  "groups.my.pending.since": "طُلب في {date}",
+  "groups.my.pending.note": "يقرّر المدرّب في كل طلب. ستصلك رسالة بريد وإشعار، ويظهر الكورس في الأعلى فور قبولك.",
   "groups.my.empty.title": "لست في أي كورس بعد",
   "groups.my.empty.body": "تصفّح الكورسات، وافتح كورسًا واطلب الانضمام. تظهر هنا الكورسات التي قُبلت فيها.",
 

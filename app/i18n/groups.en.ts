@@ -43,6 +43,9 @@ export const groupsEn = {
   "groups.my.leaveConfirm": "Leave group",
   "groups.my.leaving": "Leaving...",
   "groups.my.left": "You left {title}.",
+  "groups.my.pending.title": "Waiting for a decision",
+  "groups.my.pending.since": "Requested {date}",
+  "groups.my.pending.note": "The instructor decides each request. You'll get an e-mail and a notification, and the course appears above as soon as you're in.",
   "groups.my.empty.title": "You're not in a course yet",
   "groups.my.empty.body": "Browse the catalogue, open a course and request to join. Approved courses appear here.",
 

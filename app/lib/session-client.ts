@@ -122,9 +122,16 @@ export function refreshAccessToken(): Promise<string | null> {
   return inFlight;
 }
 
+/** Pages anyone may see: a session that ended there reloads the page signed out instead of asking to log in. */
+const PRIVATE_AREAS = /^\/(profile|my-courses|course\/|dashboard|instructor)(\/|$|\?)?/;
+
 function toLogin(): void {
   clearSession();
   const here = `${window.location.pathname}${window.location.search}`;
+  if (!PRIVATE_AREAS.test(window.location.pathname)) {
+    window.location.reload();
+    return;
+  }
   window.location.assign(`/auth/login?${new URLSearchParams({ redirectTo: here })}`);
 }
 

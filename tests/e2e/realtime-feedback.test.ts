@@ -107,7 +107,7 @@ describe("shared feedback", () => {
     await admin.waitForFunction((n) => Number(document.querySelector(".bell-button")?.getAttribute("data-unread")) === n, bellBefore + 1, { timeout: 5_000 });
   });
 
-  it("explains itself to staff and to students without a group, and sends visitors to log in first", async () => {
+  it("explains itself to staff, to students without a group and to visitors, who log in from there and come back", async () => {
     const instructor = await newPage();
     await signIn(instructor.context(), DEMO_LOGINS.instructor.email, DEMO_LOGINS.instructor.password);
     await instructor.goto("/add-feedback");
@@ -122,7 +122,10 @@ describe("shared feedback", () => {
     expect(await layla.getByRole("link", { name: "Browse courses" }).getAttribute("href")).toBe("/courses");
 
     const visitor = await newPage();
-    await visitor.goto("/add-feedback");
+    const res = await visitor.goto("/add-feedback");
+    expect(res?.status()).toBe(200);
+    expect(await visitor.locator(".empty-title").textContent()).toBe("Students share their experience here");
+    await visitor.getByRole("link", { name: "Log in to share feedback" }).click();
     await visitor.waitForURL((url) => url.pathname === "/auth/login" && url.searchParams.get("redirectTo") === "/add-feedback");
   });
 });

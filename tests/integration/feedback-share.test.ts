@@ -51,6 +51,7 @@ describe("POST /api/feedback", () => {
       name: "Mona Adel",
       email: w.student.user.email,
       groupSlug: w.group.slug,
+      groupTitle: w.group.title,
       userFeedback: "Loved the projects",
       rating: 4,
       hidden: false,
@@ -138,7 +139,8 @@ describe("moderation", () => {
     const { feedback } = (await (await share(w.student, { groupSlug: w.group.slug, userFeedback: "Live", rating: 5 })).json()) as Shared;
     expect((await adminTab.next("feedback.created", (f) => f.feedback._id === feedback._id)).feedback).toEqual(feedback);
     expect((await bell.next("notification", (f) => f.notification.kind === "feedback")).notification).toMatchObject({
-      title: `New feedback from Mona Adel (${w.group.slug})`,
+      title: `New feedback from Mona Adel (${w.group.title})`,
+      params: { name: "Mona Adel", group: w.group.title },
       link: "/dashboard/admin/get-all-feedback-by-admin",
     });
 

@@ -27,19 +27,24 @@ export interface PublicFeedbackDto {
 /** A feedback record as its author and the admins see it. */
 export type FeedbackDto = FeedbackFrameBody;
 
-function toDto(r: typeof feedback.$inferSelect): FeedbackDto {
+function toDto(r: typeof feedback.$inferSelect, groupTitle: string | null): FeedbackDto {
   return {
     _id: r.id,
     userId: r.userId,
     name: r.name,
     email: r.email,
     groupSlug: r.groupSlug,
+    groupTitle,
     userFeedback: r.userFeedback,
     rating: r.rating,
     hidden: r.hidden,
     createdAt: r.createdAt.toISOString(),
   };
 }
+
+/** Feedback rows with the title of the group they are about (null once the group is gone), in one query. */
+const withGroupTitles = (ctx: ServiceContext) =>
+  ctx.db.select({ feedback, groupTitle: groups.title }).from(feedback).leftJoin(groups, eq(groups.slug, feedback.groupSlug));
 
 /** Visible feedback, newest first. */
 export async function listPublicFeedback(ctx: ServiceContext): Promise<PublicFeedbackDto[]> {
@@ -64,7 +69,7 @@ export async function listPublicFeedback(ctx: ServiceContext): Promise<PublicFee
  */
 export async function shareFeedback(ctx: ServiceContext, viewer: Viewer, input: ShareFeedbackInput): Promise<{ feedback: FeedbackDto; created: boolean }> {
   const [row] = await ctx.db
-    .select({ slug: groups.slug, instructorId: groups.instructorId, membershipStatus: memberships.status, name: users.name, email: users.email })
+    .select({ slug: groups.slug, title: groups.title, instructorId: groups.instructorId, membershipStatus: memberships.status, name: users.name, email: users.email })
     .from(groups)
     .leftJoin(memberships, and(eq(memberships.groupId, groups.id), eq(memberships.userId, viewer.userId)))
     .leftJoin(users, eq(users.id, viewer.userId))
@@ -84,10 +89,10 @@ export async function shareFeedback(ctx: ServiceContext, viewer: Viewer, input: 
       set: { name: row.name, email: row.email, userFeedback: input.userFeedback, rating: input.rating },
     })
     .returning();
-  const dto = toDto(stored!);
+  const dto = toDto(stored!, row.title);
   const created = stored!.id === id;
   if (created) {
-    await notifyUsers(ctx, await adminIds(ctx), { kind: "feedback", title: `New feedback from ${row.name} (${row.slug})`, link: "/dashboard/admin/get-all-feedback-by-admin" });
+    await notifyUsers(ctx, await adminIds(ctx), { kind: "feedback", params: { name: row.name, group: row.title }, link: "/dashboard/admin/get-all-feedback-by-admin" });
   }
   ctx.waitUntil(publishToAdmins(ctx.env, { type: created ? "feedback.created" : "feedback.updated", feedback: dto }));
   return { feedback: dto, created };
@@ -95,8 +100,8 @@ export async function shareFeedback(ctx: ServiceContext, viewer: Viewer, input: 
 
 /** GET /api/feedback/mine: the viewer's own records (to prefill the form), newest first. */
 export async function listMyFeedback(ctx: ServiceContext, viewer: Viewer): Promise<FeedbackDto[]> {
-  const rows = await ctx.db.select().from(feedback).where(eq(feedback.userId, viewer.userId)).orderBy(desc(feedback.createdAt), desc(feedback.id));
-  return rows.map(toDto);
+  const rows = await withGroupTitles(ctx).where(eq(feedback.userId, viewer.userId)).orderBy(desc(feedback.createdAt), desc(feedback.id));
+  return rows.map((r) => toDto(r.feedback, r.groupTitle));
 }
 
 function requireAdmin(viewer: Viewer): void {
@@ -106,8 +111,8 @@ function requireAdmin(viewer: Viewer): void {
 /** GET /api/feedback/all (admins): every record, hidden ones and e-mail addresses included, newest first. */
 export async function listAllFeedback(ctx: ServiceContext, viewer: Viewer): Promise<FeedbackDto[]> {
   requireAdmin(viewer);
-  const rows = await ctx.db.select().from(feedback).orderBy(desc(feedback.createdAt), desc(feedback.id));
-  return rows.map(toDto);
+  const rows = await withGroupTitles(ctx).orderBy(desc(feedback.createdAt), desc(feedback.id));
+  return rows.map((r) => toDto(r.feedback, r.groupTitle));
 }
 
 /** PUT /api/feedback/{id} (admins): hides a record from the public list, or shows it again. */
@@ -115,7 +120,8 @@ export async function moderateFeedback(ctx: ServiceContext, viewer: Viewer, id: 
   requireAdmin(viewer);
   const [row] = await ctx.db.update(feedback).set({ hidden: input.hidden }).where(eq(feedback.id, id)).returning();
   if (!row) throw notFound("No such feedback.");
-  const dto = toDto(row);
+  const [group] = await ctx.db.select({ title: groups.title }).from(groups).where(eq(groups.slug, row.groupSlug));
+  const dto = toDto(row, group?.title ?? null);
   ctx.waitUntil(publishToAdmins(ctx.env, { type: "feedback.updated", feedback: dto }));
   return dto;
 }

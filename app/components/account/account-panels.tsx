@@ -28,11 +28,14 @@ export function AccountPanels({ data, groupHref }: { data: AccountPanelsData; gr
       <ToastRegion toasts={toasts} onDismiss={dismiss} />
       <div className="account-column">
         <ProfileDetails person={profile} title={t("account.details")} />
-        <ProfileGroups
-          title={t("account.groups.title")}
-          empty={t("account.groups.empty")}
-          groups={profile.groups.map((g) => ({ key: g._id, title: g.title, slug: g.slug, status: g.status, href: groupHref?.(g.slug, g.status) ?? null }))}
-        />
+        {/* Staff run groups rather than join them: their groups live in their area, not on the account page. */}
+        {profile.role === "user" || profile.groups.length > 0 ? (
+          <ProfileGroups
+            title={t("account.groups.title")}
+            empty={t("account.groups.empty")}
+            groups={profile.groups.map((g) => ({ key: g._id, title: g.title, slug: g.slug, status: g.status, href: groupHref?.(g.slug, g.status) ?? null }))}
+          />
+        ) : null}
       </div>
       <div className="account-column">
         <EditProfileForm name={profile.name} phone={profile.phone_number} country={profile.country} notify={show} />

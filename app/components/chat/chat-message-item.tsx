@@ -1,4 +1,5 @@
 import { initials } from "~/components/groups/format";
+import { linkify } from "~/lib/linkify";
 import { AlertIcon } from "~/components/icons";
 import { ClockIcon, ReplyIcon, TrashIcon } from "~/components/realtime-icons";
 import type { MessageKey } from "~/i18n/en";
@@ -78,7 +79,7 @@ export function ChatMessageItem({ message, pending, author, own, continued, quot
           <p className="chat-text chat-text-deleted">{t("chat.deleted")}</p>
         ) : (
           <p className="chat-text" dir="auto">
-            {text}
+            <LinkedText text={text} />
           </p>
         )}
         {pending && state !== "sent" ? (
@@ -139,5 +140,22 @@ function Quote({ quoted, onClick }: { quoted: { author: string; text: string | n
     </button>
   ) : (
     <p className="chat-quote">{body}</p>
+  );
+}
+
+/** The message text with its http(s) links clickable; they open in a new tab and pass no referrer or rank. */
+function LinkedText({ text }: { text: string }) {
+  return (
+    <>
+      {linkify(text).map((part, i) =>
+        part.kind === "link" ? (
+          <a key={i} href={part.href} target="_blank" rel="noopener noreferrer nofollow" className="chat-link" dir="ltr">
+            {part.text}
+          </a>
+        ) : (
+          part.text
+        ),
+      )}
+    </>
   );
 }

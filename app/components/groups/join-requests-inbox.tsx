@@ -1,11 +1,12 @@
-import { Form, Link, useFetcher, useFetchers, useLocation, useNavigation, useRevalidator, useSubmit } from "@remix-run/react";
+import { Form, Link, useFetcher, useFetchers, useLocation, useNavigation, useSubmit } from "@remix-run/react";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { MessageKey } from "~/i18n/en";
 import { failureText, type FailureLike } from "~/lib/group-errors";
 import { useViewer } from "~/hooks/use-viewer";
 import { useT } from "~/lib/i18n";
 import type { MembershipRequestFrameBody, ServerFrame } from "~/lib/realtime-protocol";
-import { useRoom, type RoomStatus } from "~/lib/use-room";
+import type { RoomStatus } from "~/lib/use-room";
+import { useStaffInbox } from "../inbox/use-staff-inbox";
 import { CheckIcon, CloseIcon, InboxIcon, MailIcon, PhoneIcon, UsersIcon } from "../icons";
 import { StarSmallIcon } from "./extra-icons";
 import { initials } from "./format";
@@ -43,18 +44,20 @@ const byNewest = (a: MembershipRequestFrameBody, b: MembershipRequestFrameBody) 
  * The join-request inbox (admins: every group; instructors: their own): pending requests newest first, each
  * with Approve, Approve as special and Reject. It listens to the staff-inbox room: a new request appears at the
  * top (highlighted and announced), a request decided anywhere leaves the list, and after every (re)connection
- * the page reloads its data so nothing sent meanwhile is missed. A decision hides its request at once and
+ * a fresh snapshot is read (useStaffInbox) so nothing sent meanwhile is missed. A decision hides its request at once and
  * brings it back with the reason if the server refuses (already decided, group full).
  */
 export function JoinRequestsInbox({ requests, groups, group, groupHref }: JoinRequestsInboxProps) {
   const { t } = useT();
   const { viewer } = useViewer();
-  const revalidator = useRevalidator();
   const navigation = useNavigation();
   const location = useLocation();
   const submit = useSubmit();
   const fetchers = useFetchers();
   const [live, setLive] = useState<MembershipRequestFrameBody[]>([]);
+  /** The newest snapshot read over the API after a (re)connection; until then, the loader's list. */
+  const [snapshot, setSnapshot] = useState<MembershipRequestFrameBody[] | null>(null);
+  useEffect(() => setSnapshot(null), [requests]);
   /** Requests decided since this page loaded: id → when (a later re-request of the same id shows again). */
   const [gone, setGone] = useState<Map<string, string>>(() => new Map());
   const [fresh, setFresh] = useState<Set<string>>(() => new Set());
@@ -95,12 +98,17 @@ export function JoinRequestsInbox({ requests, groups, group, groupHref }: JoinRe
     [group, mark, t, viewer?.userId],
   );
 
-  const { status } = useRoom({
-    party: "staff-inbox",
-    room: "all",
+  // Frames sent while the socket was down (or before it first opened) are gone: a fresh snapshot of the pending
+  // list is read on every (re)connection, and dropped if one of this page's own decisions was under way meanwhile.
+  const snapshotPath = `/api/membership-requests?${new URLSearchParams({ status: "pending", pageSize: "100", ...(group ? { groupId: group } : {}) })}`;
+  const status = useStaffInbox<MembershipRequestFrameBody[]>({
+    snapshotPath,
     onFrame,
-    // Frames sent while the socket was down (or before it first opened) are gone: reload the list.
-    onOpen: () => revalidator.revalidate(),
+    onSnapshot: (fresh, framesSince) => {
+      setSnapshot(fresh);
+      setLive([]);
+      framesSince.forEach(onFrame);
+    },
   });
 
   // Decisions on their way: those requests are hidden at once.
@@ -111,9 +119,9 @@ export function JoinRequestsInbox({ requests, groups, group, groupHref }: JoinRe
   const shown = useMemo(() => {
     const all = new Map<string, MembershipRequestFrameBody>();
     for (const r of live) all.set(r._id, r);
-    for (const r of requests) all.set(r._id, r);
+    for (const r of snapshot ?? requests) all.set(r._id, r);
     return [...all.values()].filter((r) => !(gone.get(r._id) && gone.get(r._id)! >= r.createdAt)).sort(byNewest);
-  }, [live, requests, gone]);
+  }, [live, requests, snapshot, gone]);
   shownRef.current = shown;
   const visibleCount = shown.filter((r) => !deciding.has(r._id)).length;
   const loading = navigation.state === "loading" && navigation.location.pathname === location.pathname;

@@ -146,8 +146,8 @@ function FeedbackRow({ item: f, fresh, onDelete }: { item: Feedback; fresh: bool
         </div>
         <p className="feedback-admin-group">
           <span className="visually-hidden">{t("feedbackAdmin.group")}: </span>
-          <Link to={`/dashboard/admin/group/${f.groupSlug}`} dir="ltr">
-            {f.groupSlug}
+          <Link to={`/dashboard/admin/group/${f.groupSlug}`} dir="auto">
+            {f.groupTitle ?? f.groupSlug}
           </Link>
         </p>
       </div>

@@ -1,8 +1,9 @@
-import { Link, useLocation, useRouteLoaderData } from "@remix-run/react";
+import { Link, useLocation, useRevalidator, useRouteLoaderData } from "@remix-run/react";
 import { useCallback, useEffect, useId, useRef, useState } from "react";
 import { TimeAgo } from "~/components/groups/time-ago";
 import { BellIcon, CheckAllIcon } from "~/components/realtime-icons";
 import { useT } from "~/lib/i18n";
+import { localNotificationText } from "~/lib/notification-text";
 import type { NotificationFrameBody, ServerFrame } from "~/lib/realtime-protocol";
 import { apiFetch } from "~/lib/session-client";
 import { useRoom } from "~/lib/use-room";
@@ -54,6 +55,7 @@ export function NotificationBell({ userId }: { userId: string }) {
   itemsRef.current = items;
   /** When the count last changed here (a frame, a click): an answer requested before that is stale. */
   const changedAt = useRef(0);
+  const revalidator = useRevalidator();
   const id = useId();
 
   // Whenever the root reloads (after any action), its count is the newest word.
@@ -81,6 +83,9 @@ export function NotificationBell({ userId }: { userId: string }) {
   }, []);
 
   const onFrame = useCallback((frame: ServerFrame) => {
+    // A decision about one's own membership changes what the page and the header show (a course opens, My Courses
+    // appears): the loaders run again, so an open course page follows it without a reload.
+    if (frame.type === "membership.decided" && frame.decision.userId === userId) revalidator.revalidate();
     if (frame.type === "notification" || frame.type === "notification.read") changedAt.current = Date.now();
     if (frame.type === "notification") {
       setCount(frame.unread);
@@ -91,7 +96,7 @@ export function NotificationBell({ userId }: { userId: string }) {
       const ids = frame.ids === "all" ? null : new Set(frame.ids);
       setItems((list) => list?.map((n) => (!n.readAt && (ids === null || ids.has(n._id)) ? { ...n, readAt: at } : n)) ?? list);
     }
-  }, []);
+  }, [userId, revalidator]);
 
   useRoom({
     party: "user-hub",
@@ -268,7 +273,7 @@ function NotificationBody({ n }: { n: Item }) {
       <span className="bell-text">
         {!n.readAt ? <span className="visually-hidden">{t("bell.unread")}: </span> : null}
         <span className="bell-item-title" dir="auto">
-          {n.title}
+          {localNotificationText(t, n)}
         </span>
         <span className="bell-time">
           <TimeAgo iso={n.createdAt} />

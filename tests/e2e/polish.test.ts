@@ -1,0 +1,156 @@
+/**
+ * What users tripped on in the screens that exist: a course page that did not follow a live approval, a footer
+ * that offered Log In to signed-in people and the API reference to everyone, pale focus rings, notifications in
+ * English on Arabic pages, a login that said "Please fill out all fields." three times, staff sent to student pages.
+ */
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { createVerifiedUser } from "./accounts-helpers";
+import { baseURL, gotoHydrated, useBrowser } from "./browser";
+import { accessToken, ADMIN, api, INSTRUCTOR, STUDENT } from "./groups-helpers";
+import { signIn } from "./session";
+
+/** Relative luminance and contrast ratio (WCAG 2.x) of two CSS rgb() colours. */
+function contrast(a: string, b: string): number {
+  const lum = (c: string) => {
+    const [r, g, bl] = (c.match(/[\d.]+/g) ?? []).slice(0, 3).map(Number).map((v) => {
+      const s = v / 255;
+      return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * r! + 0.7152 * g! + 0.0722 * bl!;
+  };
+  const [hi, lo] = [lum(a), lum(b)].sort((x, y) => y - x);
+  return (hi! + 0.05) / (lo! + 0.05);
+}
+
+async function requestToJoin(student: { email: string; password: string }, slug: string): Promise<string> {
+  const asked = await api<{ request: { _id: string } }>(await accessToken(student), "POST", "/api/users/joinGroupRequest", { groupSlug: slug });
+  expect(asked.status).toBe(201);
+  return asked.body.request._id;
+}
+
+const footerLinks = (page: Page) => page.locator("footer.site-footer nav").getByRole("link").allTextContents();
+
+describe("polish of the existing screens", () => {
+  const newPage = useBrowser();
+
+  it("an open course page follows a live approval: the join spot and the header change without a reload", async () => {
+    const student = await createVerifiedUser("live-page", `Live Page ${Date.now().toString(36)}`);
+    const requestId = await requestToJoin(student, "frontend-react");
+    const page = await newPage();
+    await signIn(page.context(), student.email, student.password);
+    await gotoHydrated(page, "/content/frontend-react");
+    await page.getByRole("button", { name: "Request pending" }).waitFor();
+    const nav = page.getByRole("navigation", { name: "Main" });
+    expect(await nav.getByRole("link", { name: "My Courses" }).count()).toBe(0);
+    await page.locator('.bell-button').waitFor();
+
+    const decided = await api(await accessToken(INSTRUCTOR), "PUT", `/api/membership-requests/${requestId}`, { decision: "approved" });
+    expect(decided.status).toBe(200);
+
+    await nav.getByRole("link", { name: "My Courses" }).waitFor({ timeout: 10_000 });
+    await page.getByRole("button", { name: "Request pending" }).waitFor({ state: "detached" });
+  });
+
+  it("shows the pending request on My Courses", async () => {
+    const student = await createVerifiedUser("pending-mc", `Pending Mc ${Date.now().toString(36)}`);
+    await requestToJoin(student, "frontend-react");
+    const page = await newPage();
+    await signIn(page.context(), student.email, student.password);
+    await gotoHydrated(page, "/my-courses");
+    const pending = page.locator(".my-request", { hasText: "Frontend Development with React" });
+    await pending.waitFor();
+    expect(await pending.textContent()).toContain("Pending");
+  });
+
+  it("the footer shows what fits the viewer", async () => {
+    const visitor = await newPage();
+    await gotoHydrated(visitor, "/");
+    expect(await footerLinks(visitor)).toEqual(["Home", "Courses", "Contact us", "Log In"]);
+
+    const student = await newPage();
+    await signIn(student.context(), STUDENT.email, STUDENT.password);
+    await gotoHydrated(student, "/");
+    const forStudent = await footerLinks(student);
+    expect(forStudent).not.toContain("Log In");
+    expect(forStudent).not.toContain("API reference");
+    expect(forStudent).toContain("Profile");
+
+    const admin = await newPage();
+    await signIn(admin.context(), ADMIN.email, ADMIN.password);
+    await gotoHydrated(admin, "/courses");
+    const forAdmin = await footerLinks(admin);
+    expect(forAdmin).toContain("API reference");
+    expect(forAdmin).not.toContain("Log In");
+  });
+
+  it("every focus ring has at least 3:1 contrast: the language button, a link in the footer, a button", async () => {
+    const page = await newPage();
+    // No transitions: the ring is measured in its final colour.
+    await page.emulateMedia({ reducedMotion: "reduce" });
+    await gotoHydrated(page, "/");
+    for (const selector of [".lang-switch-button", "footer.site-footer nav a", ".hero .btn"]) {
+      const el = page.locator(selector).first();
+      await el.focus();
+      await page.keyboard.press("Shift+Tab");
+      await page.keyboard.press("Tab");
+      const { rings, behind } = await el.evaluate((node) => {
+        // Buttons draw their ring as box-shadow (a surface-coloured gap, then the focus colour outside); other
+        // elements use the outline. Every opaque colour of the ring counts; the one that stands out most is judged.
+        const style = getComputedStyle(node);
+        const colours = (style.boxShadow.match(/rgba?\([^)]*\)/g) ?? []).filter((c) => !/rgba\([^)]*,\s*0(\.\d+)?\)$/.test(c) || /,\s*1\)$/.test(c));
+        if (style.outlineStyle !== "none" && style.outlineWidth !== "0px") colours.push(style.outlineColor);
+        // The colour the ring sits on: the first ancestor with an opaque background.
+        let at: Element | null = node.parentElement;
+        let bg = "rgb(255, 255, 255)";
+        while (at) {
+          const c = getComputedStyle(at).backgroundColor;
+          if (c && !c.startsWith("rgba(0, 0, 0, 0)") && c !== "transparent") {
+            bg = c;
+            break;
+          }
+          at = at.parentElement;
+        }
+        return { rings: colours, behind: bg };
+      });
+      expect(rings.length, `${selector} shows a focus ring`).toBeGreaterThan(0);
+      const best = Math.max(...rings.map((r) => contrast(r, behind)));
+      expect(best, `${selector}: ${rings.join(" / ")} on ${behind}`).toBeGreaterThanOrEqual(3);
+    }
+  });
+
+  it("renders a notification in the reader's language", async () => {
+    const student = await createVerifiedUser("ar-note", `Arabic Note ${Date.now().toString(36)}`);
+    const requestId = await requestToJoin(student, "frontend-react");
+    expect((await api(await accessToken(INSTRUCTOR), "PUT", `/api/membership-requests/${requestId}`, { decision: "approved" })).status).toBe(200);
+    const page = await newPage({ locale: "ar" });
+    await page.context().addCookies([{ name: "lang", value: "ar", url: baseURL() }]);
+    await signIn(page.context(), student.email, student.password);
+    await gotoHydrated(page, "/");
+    expect(await page.locator("html").getAttribute("dir")).toBe("rtl");
+    await page.locator(".bell-button").click();
+    const title = page.locator(".bell-item-title").first();
+    await title.waitFor();
+    expect(await title.textContent()).toContain("تم قبولك");
+  });
+
+  it("an empty login says 'Please fill out all fields.' once", async () => {
+    const page = await newPage();
+    await gotoHydrated(page, "/auth/login");
+    await page.getByRole("button", { name: "Log In", exact: true }).click();
+    await page.locator("#login-form-error").waitFor();
+    expect(await page.getByText("Please fill out all fields.").count()).toBe(1);
+    expect(await page.locator("#login-email").getAttribute("aria-invalid")).toBe("true");
+  });
+
+  it("staff have one account page: Profile and /profile lead to it, /my-courses to the groups they run", async () => {
+    const page = await newPage();
+    await signIn(page.context(), INSTRUCTOR.email, INSTRUCTOR.password);
+    await gotoHydrated(page, "/");
+    expect(await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Profile" }).getAttribute("href")).toBe("/instructor/setting");
+    await page.goto("/profile");
+    await page.waitForURL("**/instructor/setting");
+    await page.goto("/my-courses");
+    await page.waitForURL((url) => url.pathname === "/instructor");
+  });
+});
