@@ -23,27 +23,29 @@ export async function seedDemoData(ctx: ServiceContext): Promise<boolean> {
 
   const pepper = ctx.settings.passwordPepper;
   const now = Date.now();
-  const verified = new Date(now - 30 * DAY);
-  const person = async (slug: string, name: string, email: string, password: string, role: s.Role, phone: string) => ({
+  // Dates that make sense together: people register (and verify minutes later) before they ask to join, staff
+  // decide after the request and before the group starts, lectures and chat come after that.
+  const person = async (slug: string, name: string, email: string, password: string, role: s.Role, phone: string, country: string, daysAgo: number) => ({
     id: newId(),
     slug,
     name,
     email,
     passwordHash: await hashPassword(password, pepper),
     phoneNumber: phone,
-    country: "EG",
+    country,
     role,
-    emailVerifiedAt: verified,
+    createdAt: new Date(now - daysAgo * DAY),
+    emailVerifiedAt: new Date(now - daysAgo * DAY + 6 * 60_000),
   });
   const studentPass = DEMO_ACCOUNTS.student.password;
   const [admin, instructor, student, sara, omar, layla, youssef] = await Promise.all([
-    person("mona-admin", DEMO_ACCOUNTS.admin.name, DEMO_ACCOUNTS.admin.email, DEMO_ACCOUNTS.admin.password, "admin", "+201001112223"),
-    person("ahmed-hassan", DEMO_ACCOUNTS.instructor.name, DEMO_ACCOUNTS.instructor.email, DEMO_ACCOUNTS.instructor.password, "instructor", "+201001112224"),
-    person("nour-ali", DEMO_ACCOUNTS.student.name, DEMO_ACCOUNTS.student.email, studentPass, "user", "+201001112225"),
-    person("sara-mahmoud", "Sara Mahmoud", "sara@example.com", studentPass, "user", "+201001112226"),
-    person("omar-khaled", "Omar Khaled", "omar@example.com", studentPass, "user", "+966501112227"),
-    person("layla-ibrahim", "Layla Ibrahim", "layla@example.com", studentPass, "user", "+971501112228"),
-    person("youssef-adel", "Youssef Adel", "youssef@example.com", studentPass, "user", "+212601112229"),
+    person("mona-admin", DEMO_ACCOUNTS.admin.name, DEMO_ACCOUNTS.admin.email, DEMO_ACCOUNTS.admin.password, "admin", "+201001112223", "EG", 120),
+    person("ahmed-hassan", DEMO_ACCOUNTS.instructor.name, DEMO_ACCOUNTS.instructor.email, DEMO_ACCOUNTS.instructor.password, "instructor", "+201001112224", "EG", 110),
+    person("nour-ali", DEMO_ACCOUNTS.student.name, DEMO_ACCOUNTS.student.email, studentPass, "user", "+201001112225", "EG", 48),
+    person("sara-mahmoud", "Sara Mahmoud", "sara@example.com", studentPass, "user", "+201001112226", "EG", 45),
+    person("omar-khaled", "Omar Khaled", "omar@example.com", studentPass, "user", "+966501112227", "SA", 41),
+    person("layla-ibrahim", "Layla Ibrahim", "layla@example.com", studentPass, "user", "+971501112228", "AE", 9),
+    person("youssef-adel", "Youssef Adel", "youssef@example.com", studentPass, "user", "+212601112229", "MA", 33),
   ]);
 
   const group = (slug: string, title: string, description: string, startDate: string, status: s.GroupStatus, capacity: number) => ({
@@ -107,22 +109,24 @@ export async function seedDemoData(ctx: ServiceContext): Promise<boolean> {
     ]),
   ];
 
-  const membership = (user: { id: string }, groupId: string, status: s.MembershipStatus, requestMessage: string | null = null) => ({
+  /** Asked `requestedDaysAgo`, decided (unless pending) `decidedDaysAgo`: always after the request. */
+  const membership = (user: { id: string }, groupId: string, status: s.MembershipStatus, requestedDaysAgo: number, decidedDaysAgo: number | null, requestMessage: string | null = null) => ({
     id: newId(),
     userId: user.id,
     groupId,
     status,
     requestMessage,
-    decidedBy: status === "pending" ? null : instructor.id,
-    decidedAt: status === "pending" ? null : new Date(now - 20 * DAY),
+    createdAt: new Date(now - requestedDaysAgo * DAY),
+    decidedBy: decidedDaysAgo === null ? null : instructor.id,
+    decidedAt: decidedDaysAgo === null ? null : new Date(now - decidedDaysAgo * DAY + 3 * 3_600_000),
   });
   const members = [
-    membership(student, frontend.id, "approved"),
-    membership(student, backend.id, "pending", "I finished the frontend track and want to learn APIs."),
-    membership(sara, frontend.id, "approved"),
-    membership(omar, frontend.id, "special"),
-    membership(layla, backend.id, "pending", "Can I join the January cohort?"),
-    membership(youssef, backend.id, "approved"),
+    membership(student, frontend.id, "approved", 40, 38),
+    membership(student, backend.id, "pending", 2, null, "I finished the frontend track and want to learn APIs."),
+    membership(sara, frontend.id, "approved", 39, 37),
+    membership(omar, frontend.id, "special", 36, 34, "I was offered a scholarship seat by my university."),
+    membership(layla, backend.id, "pending", 1, null, "Can I join the January cohort?"),
+    membership(youssef, backend.id, "approved", 30, 27),
   ];
 
   const lecture = (groupId: string, slug: string, title: string, body: string, order: number, startsAt: number) => ({
@@ -195,9 +199,11 @@ export async function seedDemoData(ctx: ServiceContext): Promise<boolean> {
     db.insert(s.attendance).values(attendanceRows),
     db.insert(s.messages).values(chatRows),
     db.insert(s.feedback).values(feedbackRows),
+    // Each notification leads to a page that shows what it announces.
     db.insert(s.notifications).values([
-      { id: newId(), userId: student.id, kind: "submission-graded", title: "Your task “Build an accessible profile card” was graded: 92/100", link: "/course/frontend-react", createdAt: new Date(now - 9 * DAY) },
-      { id: newId(), userId: instructor.id, kind: "join-request", title: "Layla Ibrahim asked to join Backend Development with Node.js", link: "/instructor/email-request", createdAt: new Date(now - DAY) },
+      { id: newId(), userId: student.id, kind: "join-decision", title: `You're in! Your request to join ${frontend.title} was approved`, params: { group: frontend.title, variant: "approved" }, link: `/course/${frontend.slug}`, createdAt: new Date(now - 38 * DAY + 3 * 3_600_000), readAt: new Date(now - 37 * DAY) },
+      { id: newId(), userId: instructor.id, kind: "join-request", title: `${layla.name} asked to join ${backend.title}`, params: { name: layla.name, group: backend.title }, link: "/instructor/email-request", createdAt: new Date(now - DAY) },
+      { id: newId(), userId: instructor.id, kind: "join-request", title: `${student.name} asked to join ${backend.title}`, params: { name: student.name, group: backend.title }, link: "/instructor/email-request", createdAt: new Date(now - 2 * DAY) },
     ]),
     db.insert(s.contactMessages).values([
       { id: newId(), name: "Mariam Samir", email: "mariam@example.com", message: "Do you offer weekend groups for working students?", createdAt: new Date(now - 2 * DAY) },

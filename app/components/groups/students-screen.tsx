@@ -3,7 +3,7 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import type { MessageKey } from "~/i18n/en";
 import { failureText, type FailureLike } from "~/lib/group-errors";
 import { formatDate, useT } from "~/lib/i18n";
-import { InboxIcon, SearchIcon, UsersIcon } from "../icons";
+import { CheckIcon, InboxIcon, SearchIcon, UsersIcon } from "../icons";
 import { MembershipBadge, type MembershipStatus } from "./badges";
 import { ConfirmDialog } from "./confirm-dialog";
 import { StarSmallIcon } from "./extra-icons";
@@ -222,6 +222,7 @@ function StudentRow({
           ) : null}
           {student.status === "special" ? (
             <button type="button" className="btn btn-outline btn-sm" disabled={busy} onClick={() => change("approved")}>
+              <CheckIcon />
               {t("groups.students.makeRegular")}
               <span className="visually-hidden"> {name}</span>
             </button>

@@ -1,0 +1,54 @@
+/**
+ * Demo data that tells the truth: dates in a sensible order, countries that match phone prefixes, and every
+ * notification leading to a page that shows what it announces. Seeds its own (per-file) database.
+ */
+import { SELF } from "cloudflare:test";
+import { beforeAll, describe, expect, it } from "vitest";
+import { countryById } from "../../app/lib/countries";
+import * as s from "../../db/schema";
+import { signIn } from "./factories";
+import { db } from "./helpers";
+
+beforeAll(async () => {
+  const res = await SELF.fetch("http://localhost/api/dev/seed", { method: "POST" });
+  expect(res.status).toBe(200);
+});
+
+describe("the demo data", () => {
+  it("decides every request after it was made, and on different days", async () => {
+    const rows = await db().select().from(s.memberships);
+    const decided = rows.filter((m) => m.decidedAt);
+    expect(decided.length).toBeGreaterThan(2);
+    for (const m of decided) expect(m.decidedAt!.getTime()).toBeGreaterThan(m.createdAt.getTime());
+    expect(new Set(decided.map((m) => m.decidedAt!.toISOString().slice(0, 10))).size).toBeGreaterThan(1);
+  });
+
+  it("verifies every account after it was created", async () => {
+    for (const u of await db().select().from(s.users)) {
+      if (u.emailVerifiedAt) expect(u.emailVerifiedAt.getTime()).toBeGreaterThanOrEqual(u.createdAt.getTime());
+    }
+  });
+
+  it("gives every account a country whose calling code starts its phone number", async () => {
+    for (const u of await db().select().from(s.users)) {
+      const country = countryById(u.country);
+      expect(country, u.email).not.toBeNull();
+      expect(u.phoneNumber?.startsWith(`+${country!.dial}`), `${u.email} ${u.phoneNumber} ${u.country}`).toBe(true);
+    }
+  });
+
+  it("links every notification to a page its reader can open, which names what the notification announces", async () => {
+    const users = await db().select().from(s.users);
+    const notes = await db().select().from(s.notifications);
+    expect(notes.length).toBeGreaterThan(0);
+    for (const n of notes) {
+      const user = users.find((u) => u.id === n.userId)!;
+      const session = await signIn({ id: user.id, role: user.role, email: user.email, name: user.name, slug: user.slug, password: "" });
+      const res = await SELF.fetch(`http://localhost${n.link}`, { headers: { cookie: session.cookie } });
+      expect(res.status, `${n.kind} -> ${n.link}`).toBe(200);
+      const html = await res.text();
+      const named = Object.values(n.params ?? {}).filter((v) => typeof v === "string" && v.length > 0 && !["approved", "special", "rejected", "restored"].includes(v));
+      for (const value of named) expect(html, `${n.link} should show ${value}`).toContain(String(value).replace(/&/g, "&amp;").replace(/'/g, "&#x27;"));
+    }
+  });
+});
