@@ -208,8 +208,10 @@ export const lectures = sqliteTable(
     createdAt: createdAt(),
   },
   (t) => [
-    uniqueIndex("lectures_group_slug_uq").on(t.groupId, t.slug),
+    // Lecture slugs are unique across the platform: the spec's attend call names a lecture by slug alone.
+    uniqueIndex("lectures_slug_uq").on(t.slug),
     index("lectures_group_order_idx").on(t.groupId, t.order),
+    index("lectures_group_starts_idx").on(t.groupId, t.startsAt),
   ],
 );
 
@@ -220,8 +222,8 @@ export const attendanceSessions = sqliteTable(
     lectureId: text("lecture_id")
       .notNull()
       .references(() => lectures.id, { onDelete: "cascade" }),
-    /** HMAC of the current code; the code itself lives only in the attendance room's memory. */
-    codeHash: text("code_hash").notNull(),
+    // No code is stored: each window's code is an HMAC of this session's id and the window number under a key
+    // derived from AUTH_SECRET (worker/services/attendance-codes.ts), so nothing is written per rotation.
     opensAt: integer("opens_at", { mode: "timestamp_ms" }).notNull(),
     closesAt: integer("closes_at", { mode: "timestamp_ms" }),
     rotateSeconds: integer("rotate_seconds"),
@@ -248,10 +250,13 @@ export const attendance = sqliteTable(
     method: text("method", { enum: ATTENDANCE_METHODS }).notNull(),
     markedAt: integer("marked_at", { mode: "timestamp_ms" }).notNull(),
     markedBy: text("marked_by").references(() => users.id, { onDelete: "set null" }),
+    /** The device a check-in came from (its fingerprint, or a hash of the session): shared devices are flagged. */
+    device: text("device"),
   },
   (t) => [
     uniqueIndex("attendance_lecture_user_uq").on(t.lectureId, t.userId),
     index("attendance_user_idx").on(t.userId),
+    index("attendance_lecture_device_idx").on(t.lectureId, t.device),
   ],
 );
 

@@ -9,4 +9,6 @@ export const notificationsAr: Record<keyof typeof notificationsEn, string> = {
   "notification.join-decision.rejected": "لم تتم الموافقة على طلب انضمامك إلى {group}",
   "notification.join-decision.restored": "أُعيدت إضافتك إلى {group}",
   "notification.membership-removed": "أُزلت من {group}",
+  "notification.lecture-published": "محاضرة جديدة في {group}: {lecture}",
+  "notification.lectures-scheduled": "تمت جدولة {count} محاضرات في {group}",
 };

@@ -11,4 +11,6 @@ export const notificationsEn = {
   "notification.join-decision.rejected": "Your request to join {group} was not approved",
   "notification.join-decision.restored": "You were added back to {group}",
   "notification.membership-removed": "You were removed from {group}",
+  "notification.lecture-published": "New lecture in {group}: {lecture}",
+  "notification.lectures-scheduled": "{count} lectures were scheduled in {group}",
 } as const;

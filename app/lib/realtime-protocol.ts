@@ -107,7 +107,46 @@ export type ServerFrame =
   | ChatFrame
   | InboxFrame
   /** Join requests and their decisions (see MembershipFrame below). */
-  | MembershipFrame;
+  | MembershipFrame
+  /** Live attendance (see AttendanceFrame below). */
+  | AttendanceFrame;
+
+/** One student's attendance as the roster shows it. */
+export interface AttendanceRecordFrameBody {
+  user: { _id: string; name: string };
+  /** null: not marked yet. */
+  status: "present" | "late" | "excused" | "absent" | null;
+  method: "code" | "manual" | null;
+  markedAt: string | null;
+  /** The same device checked in for more than one account in this lecture: for staff to judge. */
+  flagged: boolean;
+}
+
+export interface AttendanceCounts {
+  present: number;
+  late: number;
+  excused: number;
+  absent: number;
+  members: number;
+}
+
+export interface AttendanceSessionFrameBody {
+  open: boolean;
+  rotateSeconds: number;
+  opensAt: string;
+  closesAt: string;
+  lateAfterMinutes: number | null;
+}
+
+/**
+ * Live attendance, in the group's room (group-room/{groupId}). Opening and closing go to everyone in the room (a
+ * student's lecture page shows or hides its check-in box); marks go to the group's staff only. Every mark is
+ * stored in D1 before it is sent; a screen that reconnects reads the whole state again over the API.
+ */
+export type AttendanceFrame =
+  | { type: "attendance.opened"; lectureId: string; session: AttendanceSessionFrameBody }
+  | { type: "attendance.closed"; lectureId: string }
+  | { type: "attendance.marked"; lectureId: string; record: AttendanceRecordFrameBody; counts: AttendanceCounts };
 
 /** A group as membership frames name it. */
 export interface MembershipGroupRef {

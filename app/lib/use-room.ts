@@ -34,6 +34,9 @@ const SERVER_FRAME_TYPES: Record<ServerFrame["type"], true> = {
   "feedback.deleted": true,
   "membership.requested": true,
   "membership.decided": true,
+  "attendance.opened": true,
+  "attendance.closed": true,
+  "attendance.marked": true,
 };
 
 /** The close code a room uses when the person's right to it has ended (ServerFrame `error` `forbidden`). */

@@ -11,6 +11,7 @@ import { renderApiReference } from "./docs";
 import { feedbackApi } from "./feedback";
 import { groupsApi } from "./groups";
 import { healthApi } from "./health";
+import { attendanceApi, lecturesApi } from "./lectures";
 import { membershipRequestsApi } from "./membership-requests";
 import { messagesApi } from "./messages";
 import { notificationsApi } from "./notifications";
@@ -51,6 +52,8 @@ api.route("/contact-messages", contactMessagesApi);
 api.route("/membership-requests", membershipRequestsApi);
 api.route("/students", studentsApi);
 api.route("/uploads", uploadsApi);
+api.route("/lectures", lecturesApi);
+api.route("/attendance", attendanceApi);
 
 api.doc31("/openapi.json", (c) => ({
   openapi: "3.1.0",

@@ -26,7 +26,9 @@ export type ErrorCode =
   | "already_member"
   | "already_decided"
   | "not_member"
-  | "invalid_image";
+  | "invalid_image"
+  // Lectures and attendance (worker/services/lectures.ts, attendance.ts)
+  | "attendance_closed";
 
 export class AppError extends Error {
   constructor(

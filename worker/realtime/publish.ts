@@ -26,6 +26,12 @@ export async function publishToStaff(env: Bindings, frame: ServerFrame): Promise
   await stub.publish(frame);
 }
 
+/** Pushes a frame to the group's staff connected to its room: every admin and the group's instructor. */
+export async function publishToGroupRoomStaff(env: Bindings, groupId: string, instructorId: string | null, frame: ServerFrame): Promise<void> {
+  const stub = await room(env.GroupRoom, groupId);
+  await stub.publishToTags(frame, instructorId ? ["role:admin", `user:${instructorId}`] : ["role:admin"]);
+}
+
 /** Pushes a frame to everyone connected to a group's room. */
 export async function publishToGroup(env: Bindings, groupId: string, frame: ServerFrame): Promise<void> {
   const stub = await room(env.GroupRoom, groupId);

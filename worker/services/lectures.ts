@@ -1,0 +1,335 @@
+/**
+ * Lectures (PRODUCT.md §2 "Lecture"): a group's schedule. Members and staff read them (students only the
+ * published ones); the group's staff write them. Every rule goes through `can()`; the API and the pages call these.
+ */
+import { and, asc, count, eq, inArray, max, or, sql } from "drizzle-orm";
+import { can, type Actor } from "../../app/lib/permissions";
+import type { CreateLectureInput, LectureOrderInput, LectureSeriesInput, UpdateLectureInput } from "../../app/lib/lecture-schemas";
+import { renderMarkdown } from "../../app/lib/markdown.server";
+import { attendance, attendanceSessions, groups, lectures, memberships, MEMBER_STATUSES } from "../../db/schema";
+import type { ServiceContext } from "../context";
+import { AppError, forbidden, notFound } from "../http/errors";
+import { newId, slugify } from "./ids";
+import { notifyUsers } from "./notifications";
+import type { Viewer } from "./sessions";
+
+export interface LectureDto {
+  _id: string;
+  slug: string;
+  title: string;
+  startsAt: string | null;
+  order: number;
+  published: boolean;
+  videoUrl: string | null;
+  resources: { title: string; url: string }[];
+}
+
+export interface LectureDetailDto extends LectureDto {
+  body: string;
+  bodyHtml: string;
+  group: { _id: string; slug: string; title: string };
+  /** The caller's own attendance (students), null when none is recorded. */
+  attendance: { status: string; markedAt: string } | null;
+  /** Attendance is open right now (the check-in box shows). */
+  attendanceOpen: boolean;
+}
+
+/** A lecture with the facts its rules need. */
+export interface LectureRecord {
+  id: string;
+  slug: string;
+  title: string;
+  body: string;
+  videoUrl: string | null;
+  resources: { title: string; url: string }[];
+  startsAt: Date | null;
+  order: number;
+  published: boolean;
+  groupId: string;
+  groupSlug: string;
+  groupTitle: string;
+  instructorId: string | null;
+  membershipStatus: string | null;
+}
+
+const lectureColumns = {
+  id: lectures.id,
+  slug: lectures.slug,
+  title: lectures.title,
+  body: lectures.body,
+  videoUrl: lectures.videoUrl,
+  resources: lectures.resources,
+  startsAt: lectures.startsAt,
+  order: lectures.order,
+  published: lectures.published,
+  groupId: groups.id,
+  groupSlug: groups.slug,
+  groupTitle: groups.title,
+  instructorId: groups.instructorId,
+};
+
+export function toLectureDto(r: Pick<LectureRecord, "id" | "slug" | "title" | "startsAt" | "order" | "published" | "videoUrl" | "resources">): LectureDto {
+  return {
+    _id: r.id,
+    slug: r.slug,
+    title: r.title,
+    startsAt: r.startsAt ? r.startsAt.toISOString() : null,
+    order: r.order,
+    published: r.published,
+    videoUrl: r.videoUrl,
+    resources: r.resources,
+  };
+}
+
+/** A lecture (by id or slug) with its group and the viewer's membership in it; null when there is none. */
+export async function findLecture(ctx: ServiceContext, viewer: Actor, idOrSlug: string): Promise<LectureRecord | null> {
+  const [row] = await ctx.db
+    .select({ ...lectureColumns, membershipStatus: memberships.status })
+    .from(lectures)
+    .innerJoin(groups, eq(groups.id, lectures.groupId))
+    .leftJoin(memberships, and(eq(memberships.groupId, groups.id), eq(memberships.userId, viewer.userId)))
+    .where(or(eq(lectures.id, idOrSlug), eq(lectures.slug, idOrSlug)))
+    .limit(1);
+  return row ?? null;
+}
+
+const groupFacts = (r: { instructorId: string | null; membershipStatus: string | null }) => ({ instructorId: r.instructorId, membershipStatus: r.membershipStatus });
+
+/**
+ * A lecture the viewer may read: 404 for an unknown lecture, or an unpublished one to anyone but the group's staff
+ * (students cannot learn that it exists); 403 for someone outside the group.
+ */
+export async function requireReadableLecture(ctx: ServiceContext, viewer: Actor, idOrSlug: string): Promise<LectureRecord> {
+  const lecture = await findLecture(ctx, viewer, idOrSlug);
+  if (!lecture) throw notFound("No such lecture.");
+  const group = groupFacts(lecture);
+  if (!can(viewer, "group.viewInside", { group })) throw forbidden("Only the group's members and staff can see its lectures.");
+  if (!lecture.published && !can(viewer, "group.manage", { group })) throw notFound("No such lecture.");
+  return lecture;
+}
+
+/** A lecture the viewer runs (its group's instructor, or an admin): 404 unknown, 403 otherwise. */
+export async function requireManagedLecture(ctx: ServiceContext, viewer: Actor, idOrSlug: string): Promise<LectureRecord> {
+  const lecture = await findLecture(ctx, viewer, idOrSlug);
+  if (!lecture) throw notFound("No such lecture.");
+  if (!can(viewer, "group.manage", { group: groupFacts(lecture) })) throw forbidden("Only this group's instructor or an admin can do that.");
+  return lecture;
+}
+
+/** The group (by id or slug) with the viewer's membership: 404 unknown, 403 for anyone who may not see inside. */
+async function requireGroupInside(ctx: ServiceContext, viewer: Actor, idOrSlug: string, manage: boolean) {
+  const [row] = await ctx.db
+    .select({ id: groups.id, slug: groups.slug, title: groups.title, instructorId: groups.instructorId, membershipStatus: memberships.status })
+    .from(groups)
+    .leftJoin(memberships, and(eq(memberships.groupId, groups.id), eq(memberships.userId, viewer.userId)))
+    .where(or(eq(groups.id, idOrSlug), eq(groups.slug, idOrSlug)))
+    .limit(1);
+  if (!row) throw notFound("No such group.");
+  const group = groupFacts(row);
+  if (manage ? !can(viewer, "group.manage", { group }) : !can(viewer, "group.viewInside", { group })) {
+    throw forbidden(manage ? "Only this group's instructor or an admin can do that." : "Only the group's members and staff can see its lectures.");
+  }
+  return { ...row, isStaff: can(viewer, "group.manage", { group }) };
+}
+
+export interface LectureListItem extends LectureDto {
+  /** The caller's own attendance status for this lecture (students; null when none). */
+  myAttendance: string | null;
+}
+
+/** GET /api/lectures/group/{id}: the group's lectures in order; students see the published ones, with their attendance. */
+export async function listLectures(ctx: ServiceContext, viewer: Actor, groupIdOrSlug: string): Promise<LectureListItem[]> {
+  const group = await requireGroupInside(ctx, viewer, groupIdOrSlug, false);
+  const rows = await ctx.db
+    .select({
+      id: lectures.id,
+      slug: lectures.slug,
+      title: lectures.title,
+      startsAt: lectures.startsAt,
+      order: lectures.order,
+      published: lectures.published,
+      videoUrl: lectures.videoUrl,
+      resources: lectures.resources,
+      myAttendance: attendance.status,
+    })
+    .from(lectures)
+    .leftJoin(attendance, and(eq(attendance.lectureId, lectures.id), eq(attendance.userId, viewer.userId)))
+    .where(and(eq(lectures.groupId, group.id), group.isStaff ? undefined : eq(lectures.published, true)))
+    .orderBy(asc(lectures.order), asc(lectures.startsAt), asc(lectures.id));
+  return rows.map((r) => ({ ...toLectureDto(r), myAttendance: r.myAttendance ?? null }));
+}
+
+/** GET /api/lectures/{id}: one lecture with its rendered body and the caller's attendance. */
+export async function getLecture(ctx: ServiceContext, viewer: Actor, idOrSlug: string, now = Date.now()): Promise<LectureDetailDto> {
+  const lecture = await requireReadableLecture(ctx, viewer, idOrSlug);
+  const [[mine], [open]] = await ctx.db.batch([
+    ctx.db
+      .select({ status: attendance.status, markedAt: attendance.markedAt })
+      .from(attendance)
+      .where(and(eq(attendance.lectureId, lecture.id), eq(attendance.userId, viewer.userId))),
+    ctx.db
+      .select({ id: attendanceSessions.id })
+      .from(attendanceSessions)
+      .where(and(eq(attendanceSessions.lectureId, lecture.id), sql`${attendanceSessions.opensAt} <= ${now}`, sql`${attendanceSessions.closesAt} > ${now}`))
+      .limit(1),
+  ]);
+  return {
+    ...toLectureDto(lecture),
+    body: lecture.body,
+    bodyHtml: renderMarkdown(lecture.body),
+    group: { _id: lecture.groupId, slug: lecture.groupSlug, title: lecture.groupTitle },
+    attendance: mine ? { status: mine.status, markedAt: mine.markedAt.toISOString() } : null,
+    attendanceOpen: !!open,
+  };
+}
+
+/** A slug that no lecture has yet: the title's, or with a short random suffix. */
+async function freeSlug(ctx: ServiceContext, title: string, taken = new Set<string>()): Promise<string> {
+  const base = slugify(title);
+  for (let i = 0; i < 5; i++) {
+    const candidate = i === 0 ? base : `${base.slice(0, 52)}-${newId().slice(0, 6).toLowerCase().replace(/[^a-z0-9]/g, "x")}`;
+    if (taken.has(candidate)) continue;
+    const [row] = await ctx.db.select({ id: lectures.id }).from(lectures).where(eq(lectures.slug, candidate)).limit(1);
+    if (!row) return candidate;
+  }
+  throw new AppError(409, "conflict", "Please try again.");
+}
+
+async function memberIds(ctx: ServiceContext, groupId: string): Promise<string[]> {
+  const rows = await ctx.db
+    .select({ id: memberships.userId })
+    .from(memberships)
+    .where(and(eq(memberships.groupId, groupId), inArray(memberships.status, [...MEMBER_STATUSES])));
+  return rows.map((r) => r.id);
+}
+
+/** Members hear of a lecture when it is published (once: on creation or when a draft is published). */
+async function announceLecture(ctx: ServiceContext, group: { id: string; slug: string; title: string }, lecture: { slug: string; title: string }) {
+  await notifyUsers(ctx, await memberIds(ctx, group.id), {
+    kind: "lecture-published",
+    params: { lecture: lecture.title, group: group.title },
+    link: `/course/${group.slug}/lecture/${lecture.slug}`,
+  });
+}
+
+function lectureValues(input: CreateLectureInput | UpdateLectureInput) {
+  return {
+    ...(input.title !== undefined ? { title: input.title } : {}),
+    ...(input.body !== undefined ? { body: input.body } : {}),
+    ...(input.videoUrl !== undefined ? { videoUrl: input.videoUrl || null } : {}),
+    ...(input.resources !== undefined ? { resources: input.resources } : {}),
+    ...(input.startsAt !== undefined ? { startsAt: input.startsAt === null ? null : new Date(input.startsAt) } : {}),
+    ...(input.published !== undefined ? { published: input.published } : {}),
+  };
+}
+
+/** POST /api/lectures/group/{id}: a new lecture at the end of the schedule. */
+export async function createLecture(ctx: ServiceContext, viewer: Viewer, groupIdOrSlug: string, input: CreateLectureInput): Promise<LectureDto> {
+  const group = await requireGroupInside(ctx, viewer, groupIdOrSlug, true);
+  const [last] = await ctx.db.select({ n: max(lectures.order) }).from(lectures).where(eq(lectures.groupId, group.id));
+  const row = {
+    id: newId(),
+    groupId: group.id,
+    slug: await freeSlug(ctx, input.title),
+    title: input.title,
+    body: input.body ?? "",
+    videoUrl: input.videoUrl || null,
+    resources: input.resources ?? [],
+    startsAt: input.startsAt ? new Date(input.startsAt) : null,
+    order: (last?.n ?? 0) + 1,
+    published: input.published ?? false,
+    createdAt: new Date(),
+  };
+  await ctx.db.insert(lectures).values(row);
+  if (row.published) await announceLecture(ctx, group, row);
+  return toLectureDto(row);
+}
+
+/** PUT /api/lectures/{id}: edits; publishing a draft tells the members. */
+export async function updateLecture(ctx: ServiceContext, viewer: Viewer, idOrSlug: string, input: UpdateLectureInput): Promise<LectureDto> {
+  const lecture = await requireManagedLecture(ctx, viewer, idOrSlug);
+  const values = lectureValues(input);
+  const [row] = Object.keys(values).length
+    ? await ctx.db.update(lectures).set(values).where(eq(lectures.id, lecture.id)).returning()
+    : await ctx.db.select().from(lectures).where(eq(lectures.id, lecture.id));
+  if (!row) throw notFound("No such lecture.");
+  if (!lecture.published && row.published) await announceLecture(ctx, { id: lecture.groupId, slug: lecture.groupSlug, title: lecture.groupTitle }, row);
+  return toLectureDto(row);
+}
+
+/** DELETE /api/lectures/{id}: the lecture and its attendance (tasks and quizzes of it go too, by cascade). */
+export async function deleteLecture(ctx: ServiceContext, viewer: Viewer, idOrSlug: string): Promise<{ message: string }> {
+  const lecture = await requireManagedLecture(ctx, viewer, idOrSlug);
+  await ctx.db.delete(lectures).where(eq(lectures.id, lecture.id));
+  return { message: "The lecture was deleted." };
+}
+
+/** PUT /api/lectures/group/{id}/order: every lecture of the group in its new order (ids or slugs). */
+export async function reorderLectures(ctx: ServiceContext, viewer: Viewer, groupIdOrSlug: string, input: LectureOrderInput): Promise<LectureDto[]> {
+  const group = await requireGroupInside(ctx, viewer, groupIdOrSlug, true);
+  const rows = await ctx.db.select({ id: lectures.id, slug: lectures.slug }).from(lectures).where(eq(lectures.groupId, group.id));
+  const byKey = new Map(rows.flatMap((r) => [[r.id, r.id] as const, [r.slug, r.id] as const]));
+  const ids = input.ids.map((k) => byKey.get(k));
+  if (ids.some((id) => !id) || new Set(ids).size !== rows.length || ids.length !== rows.length) {
+    throw new AppError(400, "validation_failed", "Give every lecture of the group exactly once.", { ids: "Give every lecture of the group exactly once." });
+  }
+  await ctx.db.batch(ids.map((id, i) => ctx.db.update(lectures).set({ order: i + 1 }).where(eq(lectures.id, id!))) as [never, ...never[]]);
+  const sorted = await ctx.db.select().from(lectures).where(eq(lectures.groupId, group.id)).orderBy(asc(lectures.order));
+  return sorted.map(toLectureDto);
+}
+
+/** Milliseconds since the epoch of a wall-clock time (YYYY-MM-DD, HH:MM) in an IANA time zone. */
+export function zonedTime(day: string, time: string, timeZone: string): number {
+  const guess = Date.parse(`${day}T${time}:00Z`);
+  // The zone's offset at that moment, read back through Intl; applied twice for days when it changes.
+  const offsetAt = (at: number) => {
+    const parts = Object.fromEntries(
+      new Intl.DateTimeFormat("en-US", { timeZone, hourCycle: "h23", year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", second: "2-digit" })
+        .formatToParts(new Date(at))
+        .map((p) => [p.type, p.value]),
+    );
+    return Date.UTC(+parts.year!, +parts.month! - 1, +parts.day!, +parts.hour!, +parts.minute!, +parts.second!) - at;
+  };
+  const first = guess - offsetAt(guess);
+  return guess - offsetAt(first);
+}
+
+/** The days of a weekly series: on `days` (0 = Sunday) from `from`, `count` of them or up to `until`. */
+export function seriesDays(input: Pick<LectureSeriesInput, "days" | "from" | "count" | "until">): string[] {
+  const out: string[] = [];
+  const wanted = new Set(input.days);
+  const day = new Date(`${input.from}T00:00:00Z`);
+  for (let i = 0; i < 370 * 2 && out.length < (input.count ?? 60); i++) {
+    const iso = day.toISOString().slice(0, 10);
+    if (input.until && iso > input.until) break;
+    if (wanted.has(day.getUTCDay())) out.push(iso);
+    day.setUTCDate(day.getUTCDate() + 1);
+  }
+  return out;
+}
+
+/** POST /api/lectures/group/{id}/schedule: the whole weekly series in one batch, after the existing lectures. */
+export async function scheduleLectures(ctx: ServiceContext, viewer: Viewer, groupIdOrSlug: string, input: LectureSeriesInput): Promise<LectureDto[]> {
+  const group = await requireGroupInside(ctx, viewer, groupIdOrSlug, true);
+  const days = seriesDays(input);
+  if (days.length === 0) throw new AppError(400, "validation_failed", "No session falls in that period.", { days: "No session falls in that period." });
+  const [[last], [existing]] = await ctx.db.batch([
+    ctx.db.select({ n: max(lectures.order) }).from(lectures).where(eq(lectures.groupId, group.id)),
+    ctx.db.select({ n: count() }).from(lectures).where(eq(lectures.groupId, group.id)),
+  ]);
+  const start = last?.n ?? 0;
+  const taken = new Set<string>();
+  const rows = [];
+  for (const [i, day] of days.entries()) {
+    const title = `${input.title} ${(existing?.n ?? 0) + i + 1}`;
+    const slug = await freeSlug(ctx, `${group.slug}-${title}`, taken);
+    taken.add(slug);
+    rows.push({ id: newId(), groupId: group.id, slug, title, body: "", videoUrl: null, resources: [], startsAt: new Date(zonedTime(day, input.time, input.timeZone)), order: start + i + 1, published: input.published, createdAt: new Date() });
+  }
+  for (let i = 0; i < rows.length; i += 8) await ctx.db.insert(lectures).values(rows.slice(i, i + 8));
+  if (input.published) {
+    const ids = await memberIds(ctx, group.id);
+    if (ids.length) await notifyUsers(ctx, ids, { kind: "lectures-scheduled", params: { count: rows.length, group: group.title }, link: `/course/${group.slug}` });
+  }
+  return rows.map(toLectureDto);
+}
