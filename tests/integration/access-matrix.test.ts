@@ -7,10 +7,12 @@
  *
  * "OtherGroup" actors are a student and an instructor of a different group than the one the request is about.
  */
+import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { api } from "../../worker/api";
 import * as schema from "../../db/schema";
 import { issueCode } from "../../worker/services/codes";
+import { openAttendance } from "../../worker/services/attendance";
 import { newId } from "../../worker/services/ids";
 import { addCourseContent, addMember, call, createGroup, createUser, DEFAULT_PASSWORD, fileForm, imageFile, signIn, type SignedIn } from "./factories";
 import { db, insertFeedback, serviceContext, unique } from "./helpers";
@@ -56,6 +58,13 @@ const groupInside = (status: number): Statuses => ({ anonymous: 401, student: st
 async function chatMessageBy(author: SignedIn, w: World): Promise<number> {
   const [row] = await db().insert(schema.messages).values({ groupId: w.group.id, authorId: author.user.id, text: "To be deleted" }).returning({ id: schema.messages.id });
   return row!.id;
+}
+
+/** A published lecture of the world's group. */
+async function lectureIn(w: World) {
+  const row = { id: newId(), groupId: w.group.id, slug: unique("lec"), title: "A lecture", published: true, order: 1 };
+  await db().insert(schema.lectures).values(row);
+  return row;
 }
 
 async function notificationFor(who: SignedIn): Promise<string> {
@@ -267,6 +276,55 @@ const MATRIX: Record<string, Row> = {
   "GET /api/feedback/all": { request: () => ({ path: "/api/feedback/all" }), expect: adminOnly(200) },
   "PUT /api/feedback/:id": { request: async () => ({ path: `/api/feedback/${(await insertFeedback()).id}`, method: "PUT", body: { hidden: true } }), expect: adminOnly(200) },
   "DELETE /api/feedback/:id": { request: async () => ({ path: `/api/feedback/${(await insertFeedback()).id}`, method: "DELETE" }), expect: adminOnly(200) },
+  // Lectures and attendance: members and staff read; the group's staff write and run attendance; students check in.
+  "GET /api/lectures/group/:id": { request: (w) => ({ path: `/api/lectures/group/${w.group.slug}` }), expect: groupInside(200) },
+  "POST /api/lectures/group/:id": { request: (w) => ({ path: `/api/lectures/group/${w.group.slug}`, body: { title: "Week 1" } }), expect: staffOfGroup(201) },
+  "PUT /api/lectures/group/:id/order": {
+    request: async (w) => {
+      const ids = (await db().select({ id: schema.lectures.id }).from(schema.lectures).where(eq(schema.lectures.groupId, w.group.id))).map((r) => r.id);
+      const extra = await lectureIn(w);
+      return { path: `/api/lectures/group/${w.group.slug}/order`, method: "PUT", body: { ids: [extra.id, ...ids] } };
+    },
+    expect: staffOfGroup(200),
+  },
+  "POST /api/lectures/group/:id/schedule": {
+    request: (w) => ({ path: `/api/lectures/group/${w.group.slug}/schedule`, body: { title: "Session", days: [1], time: "18:00", from: "2026-12-07", count: 2 } }),
+    expect: staffOfGroup(201),
+  },
+  "POST /api/lectures/attend": {
+    request: async (w) => {
+      const lecture = await lectureIn(w);
+      const { ctx } = serviceContext();
+      const state = await openAttendance(ctx, { userId: w.as.admin.user.id, role: "admin", sessionId: w.as.admin.sessionId, name: "Admin", email: w.as.admin.user.email }, lecture.id, { rotateSeconds: 0, lateAfterMinutes: null, durationMinutes: 30 });
+      return { path: "/api/lectures/attend", body: { slugLec: lecture.slug, code: state.session!.code } };
+    },
+    expect: { anonymous: 401, student: 200, studentOtherGroup: 403, instructor: 403, instructorOtherGroup: 403, admin: 403 },
+  },
+  "GET /api/lectures/:id": { request: async (w) => ({ path: `/api/lectures/${(await lectureIn(w)).slug}` }), expect: groupInside(200) },
+  "PUT /api/lectures/:id": { request: async (w) => ({ path: `/api/lectures/${(await lectureIn(w)).id}`, method: "PUT", body: { title: "Renamed" } }), expect: staffOfGroup(200) },
+  "DELETE /api/lectures/:id": { request: async (w) => ({ path: `/api/lectures/${(await lectureIn(w)).id}`, method: "DELETE" }), expect: staffOfGroup(200) },
+  "POST /api/lectures/:id/attendance/open": {
+    request: async (w) => ({ path: `/api/lectures/${(await lectureIn(w)).slug}/attendance/open`, body: { rotateSeconds: 30, lateAfterMinutes: 10, durationMinutes: 60 } }),
+    expect: staffOfGroup(200),
+  },
+  "POST /api/lectures/:id/attendance/close": {
+    request: async (w) => {
+      const lecture = await lectureIn(w);
+      const { ctx } = serviceContext();
+      await openAttendance(ctx, { userId: w.as.admin.user.id, role: "admin", sessionId: w.as.admin.sessionId, name: "Admin", email: w.as.admin.user.email }, lecture.id, { rotateSeconds: 0, lateAfterMinutes: null, durationMinutes: 30 });
+      return { path: `/api/lectures/${lecture.slug}/attendance/close`, method: "POST" };
+    },
+    expect: staffOfGroup(200),
+  },
+  "GET /api/lectures/:id/attendance": { request: async (w) => ({ path: `/api/lectures/${(await lectureIn(w)).slug}/attendance` }), expect: staffOfGroup(200) },
+  "GET /api/lectures/:id/get-user-attendance-status-in-group": {
+    request: async (w) => ({ path: `/api/lectures/${(await lectureIn(w)).slug}/get-user-attendance-status-in-group` }),
+    expect: groupInside(200),
+  },
+  "POST /api/attendance": {
+    request: async (w) => ({ path: "/api/attendance", body: { lectureId: (await lectureIn(w)).id, userId: w.as.student.user.id, status: "excused" } }),
+    expect: staffOfGroup(200),
+  },
 };
 
 function registeredRoutes(): string[] {

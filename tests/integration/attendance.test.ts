@@ -1,0 +1,267 @@
+/**
+ * Live attendance: codes from the server clock (rotation windows with a fixed clock), grace, late, closed and
+ * wrong lectures, repeats, manual marks, device flags, QR pending check-ins, and the live frames in the group room.
+ */
+import { env } from "cloudflare:test";
+import { and, eq } from "drizzle-orm";
+import { afterEach, describe, expect, it } from "vitest";
+import * as s from "../../db/schema";
+import { getSettings } from "../../worker/env";
+import { codeFor } from "../../worker/services/attendance-codes";
+import { attend, openAttendance, redeemPendingCheckin, scanCode } from "../../worker/services/attendance";
+import { AppError } from "../../worker/http/errors";
+import { addMember, call, createGroup, createUser, signIn, type ErrorBody, type SignedIn } from "./factories";
+import { db, serviceContext } from "./helpers";
+import { connectAs } from "./sockets";
+import type { Viewer } from "../../worker/services/sessions";
+
+const settings = () => getSettings(env);
+
+/** Service contexts whose background work (live frames) is awaited after each test. */
+const pending: (() => Promise<void>)[] = [];
+function context() {
+  const { ctx, settle } = serviceContext();
+  pending.push(settle);
+  return ctx;
+}
+afterEach(async () => {
+  for (const settle of pending.splice(0)) await settle();
+});
+
+async function world(students = 2) {
+  const teacher = await signIn(await createUser({ role: "instructor" }));
+  const group = await createGroup({ instructorId: teacher.user.id });
+  const members: SignedIn[] = [];
+  for (let i = 0; i < students; i++) {
+    const st = await signIn(await createUser());
+    await addMember(st.user, group);
+    members.push(st);
+  }
+  const res = await call(`/api/lectures/group/${group.slug}`, { body: { title: "Live session", published: true }, token: teacher.accessToken });
+  const lecture = (await res.json()) as { _id: string; slug: string };
+  return { teacher, group, members, lecture };
+}
+
+const viewerOf = (who: SignedIn): Viewer => ({ userId: who.user.id, role: who.user.role, sessionId: who.sessionId, name: who.user.name, email: who.user.email });
+
+/** Runs a service call and answers its status (200, or the AppError's). */
+async function status<T>(work: Promise<T>): Promise<number> {
+  try {
+    await work;
+    return 200;
+  } catch (e) {
+    if (e instanceof AppError) return e.status;
+    throw e;
+  }
+}
+
+async function sessionOf(lectureId: string) {
+  const [row] = await db().select().from(s.attendanceSessions).where(eq(s.attendanceSessions.lectureId, lectureId));
+  return row!;
+}
+
+describe("codes from the server clock", () => {
+  it("accepts the current and the previous window's code plus 2 s, and refuses older ones as expired", async () => {
+    const w = await world(3);
+    const ctx = context();
+    const t0 = Date.parse("2026-12-01T16:00:00.000Z");
+    await openAttendance(ctx, viewerOf(w.teacher), w.lecture._id, { rotateSeconds: 30, lateAfterMinutes: null, durationMinutes: 60 }, t0);
+    const session = await sessionOf(w.lecture._id);
+    const clock = { sessionId: session.id, opensAt: t0, rotateSeconds: 30 };
+    const [c0, c1, c2] = [await codeFor(settings(), clock, 0), await codeFor(settings(), clock, 1), await codeFor(settings(), clock, 2)];
+    expect(c0).toMatch(/^\d{6}$/);
+
+    // At 65 s (window 2): window 1 (previous) is fine, window 0 ended 35 s ago (older than one window + 2 s).
+    expect(await status(attend(ctx, viewerOf(w.members[0]!), { slugLec: w.lecture.slug, code: c1 }, t0 + 65_000))).toBe(200);
+    const expired = attend(ctx, viewerOf(w.members[1]!), { slugLec: w.lecture.slug, code: c0 }, t0 + 65_000);
+    await expect(expired).rejects.toMatchObject({ status: 400, message: "That code has expired. Enter the code on the screen now." });
+    // At 61.5 s window 0's code is still inside the 2 s margin after the previous window began.
+    expect(await status(attend(ctx, viewerOf(w.members[1]!), { slugLec: w.lecture.slug, code: c0 }, t0 + 61_500))).toBe(200);
+    expect(await status(attend(ctx, viewerOf(w.members[2]!), { slugLec: w.lecture.slug, code: c2 }, t0 + 60_000))).toBe(200);
+  });
+
+  it("a fixed code (rotateSeconds 0) works for the whole session and no longer once it closed", async () => {
+    const w = await world(2);
+    const ctx = context();
+    const t0 = Date.parse("2026-12-01T16:00:00.000Z");
+    await openAttendance(ctx, viewerOf(w.teacher), w.lecture._id, { rotateSeconds: 0, lateAfterMinutes: null, durationMinutes: 10 }, t0);
+    const session = await sessionOf(w.lecture._id);
+    const code = await codeFor(settings(), { sessionId: session.id, opensAt: t0, rotateSeconds: 0 }, 0);
+    expect(await status(attend(ctx, viewerOf(w.members[0]!), { slugLec: w.lecture.slug, code }, t0 + 9 * 60_000))).toBe(200);
+    await expect(attend(ctx, viewerOf(w.members[1]!), { slugLec: w.lecture.slug, code }, t0 + 10 * 60_000 + 1)).rejects.toMatchObject({
+      status: 409,
+      message: "Attendance is not open for this lecture right now.",
+    });
+  });
+
+  it("marks late after lateAfterMinutes, present before", async () => {
+    const w = await world(2);
+    const ctx = context();
+    const t0 = Date.parse("2026-12-01T16:00:00.000Z");
+    await openAttendance(ctx, viewerOf(w.teacher), w.lecture._id, { rotateSeconds: 0, lateAfterMinutes: 10, durationMinutes: 60 }, t0);
+    const session = await sessionOf(w.lecture._id);
+    const code = await codeFor(settings(), { sessionId: session.id, opensAt: t0, rotateSeconds: 0 }, 0);
+    expect(await attend(ctx, viewerOf(w.members[0]!), { slugLec: w.lecture.slug, code }, t0 + 10 * 60_000)).toMatchObject({ status: "present" });
+    expect(await attend(ctx, viewerOf(w.members[1]!), { slugLec: w.lecture.slug, code }, t0 + 10 * 60_000 + 1000)).toMatchObject({ status: "late" });
+  });
+});
+
+describe("POST /api/lectures/attend", () => {
+  async function openNow(w: Awaited<ReturnType<typeof world>>, body: Record<string, unknown> = { rotateSeconds: 0, durationMinutes: 30 }) {
+    const res = await call(`/api/lectures/${w.lecture.slug}/attendance/open`, { body, token: w.teacher.accessToken });
+    expect(res.status).toBe(200);
+    return (await res.json()) as { session: { code: string; open: boolean; rotateSeconds: number; nextCodeAt: string | null }; counts: { members: number } };
+  }
+
+  it("checks a student in, answers the same record on a repeat, and refuses a wrong code with its message", async () => {
+    const w = await world(1);
+    const state = await openNow(w);
+    expect(state.session.code).toMatch(/^\d{6}$/);
+    expect(state.counts.members).toBe(1);
+    const first = await call("/api/lectures/attend", { body: { slugLec: w.lecture.slug, code: state.session.code }, token: w.members[0]!.accessToken });
+    expect(first.status).toBe(200);
+    const record = (await first.json()) as { status: string; markedAt: string };
+    expect(record.status).toBe("present");
+    const again = await call("/api/lectures/attend", { body: { slugLec: w.lecture.slug, code: state.session.code }, token: w.members[0]!.accessToken });
+    expect(await again.json()).toEqual(record);
+    const wrongCode = String((Number(state.session.code) + 1) % 1_000_000).padStart(6, "0");
+    const wrong = await call("/api/lectures/attend", { body: { slugLec: w.lecture.slug, code: wrongCode }, token: w.members[0]!.accessToken });
+    expect(wrong.status).toBe(400);
+    expect(((await wrong.json()) as ErrorBody).message).toBe("That code is not right. Check the code on the screen and try again.");
+    const rows = await db().select().from(s.attendance).where(eq(s.attendance.lectureId, w.lecture._id));
+    expect(rows).toHaveLength(1);
+  });
+
+  it("refuses visitors (401), non-members and staff (403), an unknown lecture (404) and a lecture that is not open (409)", async () => {
+    const w = await world(1);
+    const state = await openNow(w);
+    const body = { slugLec: w.lecture.slug, code: state.session.code };
+    expect((await call("/api/lectures/attend", { body })).status).toBe(401);
+    const outsider = await signIn(await createUser());
+    expect((await call("/api/lectures/attend", { body, token: outsider.accessToken })).status).toBe(403);
+    expect((await call("/api/lectures/attend", { body, token: w.teacher.accessToken })).status).toBe(403);
+    expect((await call("/api/lectures/attend", { body: { ...body, slugLec: "no-such-lecture" }, token: w.members[0]!.accessToken })).status).toBe(404);
+    expect((await call(`/api/lectures/${w.lecture.slug}/attendance/close`, { method: "POST", token: w.teacher.accessToken })).status).toBe(200);
+    const closed = await call("/api/lectures/attend", { body, token: w.members[0]!.accessToken });
+    expect(closed.status).toBe(409);
+    expect(((await closed.json()) as ErrorBody).code).toBe("attendance_closed");
+  });
+
+  it("does not accept another lecture's code", async () => {
+    const w = await world(1);
+    const other = (await (await call(`/api/lectures/group/${w.group.slug}`, { body: { title: "Other", published: true }, token: w.teacher.accessToken })).json()) as { slug: string };
+    const a = await openNow(w);
+    const b = await call(`/api/lectures/${other.slug}/attendance/open`, { body: { rotateSeconds: 0, durationMinutes: 30 }, token: w.teacher.accessToken });
+    const bCode = ((await b.json()) as { session: { code: string } }).session.code;
+    if (bCode === a.session.code) return; // one in a million: the two sessions drew the same code
+    const res = await call("/api/lectures/attend", { body: { slugLec: w.lecture.slug, code: bCode }, token: w.members[0]!.accessToken });
+    expect(res.status).toBe(400);
+  });
+
+  it("limits a student to 10 tries a minute", async () => {
+    const w = await world(1);
+    await openNow(w);
+    const statuses = [];
+    for (let i = 0; i < 11; i++) statuses.push((await call("/api/lectures/attend", { body: { slugLec: w.lecture.slug, code: "000000" }, token: w.members[0]!.accessToken })).status);
+    expect(statuses.slice(0, 10).every((x) => x === 400 || x === 200)).toBe(true);
+    expect(statuses[10]).toBe(429);
+  });
+
+  it.each([{}, { slugLec: "x" }, { slugLec: "x", code: "12345" }, { slugLec: "x", code: "abcdef" }, { slugLec: 5, code: "123456" }])("answers 400 to %j", async (body) => {
+    const w = await world(1);
+    expect((await call("/api/lectures/attend", { body, token: w.members[0]!.accessToken })).status).toBe(400);
+  });
+
+  it.each([{ rotateSeconds: 5, durationMinutes: 30 }, { rotateSeconds: 301, durationMinutes: 30 }, { rotateSeconds: 0 }, { rotateSeconds: 0, durationMinutes: 0 }])(
+    "refuses to open attendance with %j",
+    async (body) => {
+      const w = await world(1);
+      expect((await call(`/api/lectures/${w.lecture.slug}/attendance/open`, { body, token: w.teacher.accessToken })).status).toBe(400);
+    },
+  );
+});
+
+describe("the roster", () => {
+  it("flags one device checking in for two accounts, marks by hand, and counts present / late / excused / absent of members", async () => {
+    const w = await world(4);
+    const open = await call(`/api/lectures/${w.lecture.slug}/attendance/open`, { body: { rotateSeconds: 0, durationMinutes: 30 }, token: w.teacher.accessToken });
+    const code = ((await open.json()) as { session: { code: string } }).session.code;
+    for (const who of [w.members[0]!, w.members[1]!]) {
+      expect((await call("/api/lectures/attend", { body: { slugLec: w.lecture.slug, code, fingerprint: "same-phone" }, token: who.accessToken })).status).toBe(200);
+    }
+    const mark = await call("/api/attendance", { body: { lectureId: w.lecture._id, userId: w.members[2]!.user.id, status: "excused" }, token: w.teacher.accessToken });
+    expect(mark.status).toBe(200);
+    expect(await mark.json()).toMatchObject({ status: "excused", method: "manual" });
+    const res = await call(`/api/lectures/${w.lecture._id}/attendance`, { token: w.teacher.accessToken });
+    const state = (await res.json()) as { counts: Record<string, number>; roster: { user: { _id: string }; status: string | null; flagged: boolean }[] };
+    expect(state.counts).toEqual({ present: 2, late: 0, excused: 1, absent: 1, members: 4 });
+    const flagged = state.roster.filter((r) => r.flagged).map((r) => r.user._id).sort();
+    expect(flagged).toEqual([w.members[0]!.user.id, w.members[1]!.user.id].sort());
+    // A non-member cannot be marked; a student cannot mark.
+    const outsider = await createUser();
+    expect((await call("/api/attendance", { body: { lectureId: w.lecture._id, userId: outsider.id, status: "present" }, token: w.teacher.accessToken })).status).toBe(404);
+    expect((await call("/api/attendance", { body: { lectureId: w.lecture._id, userId: w.members[3]!.user.id, status: "present" }, token: w.members[0]!.accessToken })).status).toBe(403);
+  });
+
+  it("a student's own status, and the staff's whole state, through get-user-attendance-status-in-group", async () => {
+    const w = await world(1);
+    const mine = await call(`/api/lectures/${w.lecture.slug}/get-user-attendance-status-in-group`, { token: w.members[0]!.accessToken });
+    expect(await mine.json()).toMatchObject({ status: null, attendanceOpen: false });
+    const staff = await call(`/api/lectures/${w.lecture.slug}/get-user-attendance-status-in-group`, { token: w.teacher.accessToken });
+    expect(await staff.json()).toMatchObject({ session: null, counts: { members: 1 } });
+  });
+});
+
+describe("live frames", () => {
+  it("stores a check-in before the group's staff hear of it, with the new count; students in the room get no marks", async () => {
+    const w = await world(2);
+    const staffSocket = await connectAs(w.teacher, "group-room", w.group.id);
+    const studentSocket = await connectAs(w.members[1]!, "group-room", w.group.id);
+    const open = await call(`/api/lectures/${w.lecture.slug}/attendance/open`, { body: { rotateSeconds: 0, durationMinutes: 30 }, token: w.teacher.accessToken });
+    const code = ((await open.json()) as { session: { code: string } }).session.code;
+    await studentSocket.next("attendance.opened");
+    expect((await call("/api/lectures/attend", { body: { slugLec: w.lecture.slug, code }, token: w.members[0]!.accessToken })).status).toBe(200);
+    const frame = await staffSocket.next("attendance.marked");
+    expect(frame).toMatchObject({ lectureId: w.lecture._id, record: { user: { _id: w.members[0]!.user.id }, status: "present" }, counts: { present: 1, members: 2 } });
+    const [row] = await db().select().from(s.attendance).where(and(eq(s.attendance.lectureId, w.lecture._id), eq(s.attendance.userId, w.members[0]!.user.id)));
+    expect(row?.status).toBe("present");
+    studentSocket.send({ type: "ping", t: 3 });
+    await studentSocket.next("pong");
+    expect(studentSocket.of("attendance.marked")).toEqual([]);
+  });
+});
+
+describe("a QR scanned on a signed-out phone", () => {
+  it("is judged at the scan and redeemed after login, dated at the scan, within 5 minutes", async () => {
+    const w = await world(1);
+    const ctx = context();
+    const t0 = Date.now();
+    await openAttendance(ctx, viewerOf(w.teacher), w.lecture._id, { rotateSeconds: 20, lateAfterMinutes: 1, durationMinutes: 30 }, t0);
+    const session = await sessionOf(w.lecture._id);
+    const code = await codeFor(settings(), { sessionId: session.id, opensAt: t0, rotateSeconds: 20 }, 0);
+    const { token } = await scanCode(ctx, w.lecture.slug, code, t0 + 5_000);
+    // Logging in took three minutes: the code has long rotated, the check-in still counts, as present.
+    const result = await redeemPendingCheckin(ctx, viewerOf(w.members[0]!), token);
+    expect(result.status).toBe("present");
+    expect(result.markedAt).toBe(new Date(t0 + 5_000).toISOString());
+    // A wrong code is refused at the scan; a tampered token is refused at redemption.
+    await expect(scanCode(ctx, w.lecture.slug, "000001" === code ? "000002" : "000001", t0 + 5_000)).rejects.toMatchObject({ status: 400 });
+    await expect(redeemPendingCheckin(ctx, viewerOf(w.members[0]!), `${token.slice(0, -3)}abc`)).rejects.toMatchObject({ status: 400 });
+    // Someone who is not a member cannot redeem it.
+    const outsider = await signIn(await createUser());
+    await expect(redeemPendingCheckin(ctx, viewerOf(outsider), token)).rejects.toMatchObject({ status: 403 });
+  });
+
+  it("expires 5 minutes after the scan", async () => {
+    const w = await world(1);
+    const ctx = context();
+    const opened = Date.now() - 7 * 60_000;
+    await openAttendance(ctx, viewerOf(w.teacher), w.lecture._id, { rotateSeconds: 0, lateAfterMinutes: null, durationMinutes: 30 }, opened);
+    const session = await sessionOf(w.lecture._id);
+    const code = await codeFor(settings(), { sessionId: session.id, opensAt: opened, rotateSeconds: 0 }, 0);
+    const fresh = await scanCode(ctx, w.lecture.slug, code, Date.now() - 4 * 60_000);
+    const stale = await scanCode(ctx, w.lecture.slug, code, Date.now() - 5 * 60_000 - 2_000);
+    await expect(redeemPendingCheckin(ctx, viewerOf(w.members[0]!), stale.token)).rejects.toMatchObject({ status: 400 });
+    expect((await redeemPendingCheckin(ctx, viewerOf(w.members[0]!), fresh.token)).status).toBe("present");
+  });
+});

@@ -1,0 +1,156 @@
+/**
+ * Lectures through the real API: who reads and writes them, published versus drafts, order, the weekly series,
+ * the rendered Markdown, and the notification members get when a lecture is published.
+ */
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import * as s from "../../db/schema";
+import { seriesDays, zonedTime } from "../../worker/services/lectures";
+import { addMember, call, createGroup, createUser, signIn, type ErrorBody, type SignedIn } from "./factories";
+import { db } from "./helpers";
+
+async function world() {
+  const teacher = await signIn(await createUser({ role: "instructor" }));
+  const group = await createGroup({ instructorId: teacher.user.id });
+  const student = await signIn(await createUser());
+  await addMember(student.user, group);
+  return { teacher, group, student };
+}
+
+async function newLecture(who: SignedIn, groupSlug: string, body: Record<string, unknown>) {
+  const res = await call(`/api/lectures/group/${groupSlug}`, { body, token: who.accessToken });
+  expect(res.status).toBe(201);
+  return (await res.json()) as { _id: string; slug: string; title: string; order: number; published: boolean };
+}
+
+describe("lectures", () => {
+  it("creates lectures in order with unique slugs, and lists them; students see only the published ones", async () => {
+    const w = await world();
+    const a = await newLecture(w.teacher, w.group.slug, { title: "Intro to the web", published: true, startsAt: "2026-12-01T16:00:00.000Z" });
+    const b = await newLecture(w.teacher, w.group.slug, { title: "Intro to the web", published: false });
+    expect(b.slug).not.toBe(a.slug);
+    expect([a.order, b.order]).toEqual([1, 2]);
+    const staffList = (await (await call(`/api/lectures/group/${w.group.slug}`, { token: w.teacher.accessToken })).json()) as { _id: string }[];
+    expect(staffList.map((l) => l._id)).toEqual([a._id, b._id]);
+    const studentList = (await (await call(`/api/lectures/group/${w.group.id}`, { token: w.student.accessToken })).json()) as { _id: string; startsAt: string }[];
+    expect(studentList.map((l) => l._id)).toEqual([a._id]);
+    expect(studentList[0]!.startsAt).toBe("2026-12-01T16:00:00.000Z");
+    // A draft is not found for a student, by id or slug.
+    expect((await call(`/api/lectures/${b.slug}`, { token: w.student.accessToken })).status).toBe(404);
+  });
+
+  it("renders the body as sanitised HTML with highlighted code, and never passes raw HTML through", async () => {
+    const w = await world();
+    const lecture = await newLecture(w.teacher, w.group.slug, {
+      title: "Closures",
+      published: true,
+      body: "# Closures\n\n<script>alert(1)</script>\n\n```js\nconst add = (a) => (b) => a + b;\n```\n\n[docs](javascript:alert(1))",
+    });
+    const res = await call(`/api/lectures/${lecture.slug}`, { token: w.student.accessToken });
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { bodyHtml: string; body: string; attendance: unknown; attendanceOpen: boolean };
+    expect(body.bodyHtml).toContain("<h1>Closures</h1>");
+    expect(body.bodyHtml).not.toContain("<script>");
+    expect(body.bodyHtml).toContain("&lt;script&gt;");
+    expect(body.bodyHtml).toContain('<code class="hljs language-javascript" dir="ltr">');
+    expect(body.bodyHtml).toContain('<span class="hljs-keyword">const</span>');
+    expect(body.bodyHtml).not.toContain('href="javascript:');
+    expect(body.attendance).toBeNull();
+    expect(body.attendanceOpen).toBe(false);
+  });
+
+  it("edits, publishes (telling the members once), reorders and deletes", async () => {
+    const w = await world();
+    const a = await newLecture(w.teacher, w.group.slug, { title: "First" });
+    const b = await newLecture(w.teacher, w.group.slug, { title: "Second" });
+    const published = await call(`/api/lectures/${a._id}`, { method: "PUT", body: { published: true, title: "First, renamed" }, token: w.teacher.accessToken });
+    expect(published.status).toBe(200);
+    expect(await published.json()).toMatchObject({ title: "First, renamed", published: true });
+    const notes = await db().select().from(s.notifications).where(eq(s.notifications.userId, w.student.user.id));
+    expect(notes).toEqual([expect.objectContaining({ kind: "lecture-published", title: `New lecture in ${w.group.title}: First, renamed`, link: `/course/${w.group.slug}/lecture/${a.slug}` })]);
+    // Saving again does not notify again.
+    await call(`/api/lectures/${a._id}`, { method: "PUT", body: { title: "First again" }, token: w.teacher.accessToken });
+    expect(await db().select().from(s.notifications).where(eq(s.notifications.userId, w.student.user.id))).toHaveLength(1);
+
+    const order = await call(`/api/lectures/group/${w.group.slug}/order`, { method: "PUT", body: { ids: [b.slug, a._id] }, token: w.teacher.accessToken });
+    expect(order.status).toBe(200);
+    expect(((await order.json()) as { _id: string }[]).map((l) => l._id)).toEqual([b._id, a._id]);
+    expect((await call(`/api/lectures/group/${w.group.slug}/order`, { method: "PUT", body: { ids: [b._id] }, token: w.teacher.accessToken })).status).toBe(400);
+
+    expect((await call(`/api/lectures/${b._id}`, { method: "DELETE", token: w.teacher.accessToken })).status).toBe(200);
+    expect((await call(`/api/lectures/${b._id}`, { token: w.teacher.accessToken })).status).toBe(404);
+  });
+
+  it("refuses strangers: another group's instructor cannot write, another group's student cannot read", async () => {
+    const w = await world();
+    const lecture = await newLecture(w.teacher, w.group.slug, { title: "Private", published: true });
+    const otherTeacher = await signIn(await createUser({ role: "instructor" }));
+    const outsider = await signIn(await createUser());
+    expect((await call(`/api/lectures/${lecture._id}`, { method: "PUT", body: { title: "Hijacked" }, token: otherTeacher.accessToken })).status).toBe(403);
+    expect((await call(`/api/lectures/group/${w.group.slug}`, { body: { title: "Sneaky" }, token: w.student.accessToken })).status).toBe(403);
+    expect((await call(`/api/lectures/${lecture._id}`, { token: outsider.accessToken })).status).toBe(403);
+    expect((await call(`/api/lectures/group/${w.group.slug}`, { token: outsider.accessToken })).status).toBe(403);
+    expect((await call(`/api/lectures/group/${w.group.slug}`)).status).toBe(401);
+  });
+
+  it.each([
+    [{ title: "" }, "title"],
+    [{ title: "\u200b" }, "title"],
+    [{ title: "Ok", videoUrl: "javascript:alert(1)" }, "videoUrl"],
+    [{ title: "Ok", resources: [{ title: "x", url: "ftp://files" }] }, "resources.0.url"],
+    [{ title: "Ok", startsAt: "tomorrow" }, "startsAt"],
+    [{ title: "Ok", published: "yes" }, "published"],
+  ])("refuses %j with 400 naming %s", async (body, field) => {
+    const w = await world();
+    const res = await call(`/api/lectures/group/${w.group.slug}`, { body, token: w.teacher.accessToken });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as ErrorBody).fields).toHaveProperty(field);
+  });
+});
+
+describe("the weekly series", () => {
+  it("lists the chosen weekdays from the first day, N of them or up to a date", () => {
+    // 2026-12-01 is a Tuesday; Sunday = 0, Tuesday = 2, Thursday = 4.
+    expect(seriesDays({ days: [2, 4], from: "2026-12-01", count: 4 })).toEqual(["2026-12-01", "2026-12-03", "2026-12-08", "2026-12-10"]);
+    expect(seriesDays({ days: [0], from: "2026-12-01", until: "2026-12-20" })).toEqual(["2026-12-06", "2026-12-13", "2026-12-20"]);
+  });
+
+  it("turns a local time into the right instant, across the zone's offset", () => {
+    expect(new Date(zonedTime("2026-12-01", "18:00", "Africa/Cairo")).toISOString()).toBe("2026-12-01T16:00:00.000Z");
+    expect(new Date(zonedTime("2026-07-01", "18:00", "Asia/Riyadh")).toISOString()).toBe("2026-07-01T15:00:00.000Z");
+    expect(new Date(zonedTime("2026-07-01", "09:30", "America/New_York")).toISOString()).toBe("2026-07-01T13:30:00.000Z");
+  });
+
+  it("creates the whole series in one request, numbered after the existing lectures", async () => {
+    const w = await world();
+    await newLecture(w.teacher, w.group.slug, { title: "Kick-off" });
+    const res = await call(`/api/lectures/group/${w.group.slug}/schedule`, {
+      body: { title: "Session", days: [0, 3], time: "19:00", timeZone: "Africa/Cairo", from: "2026-12-06", count: 4, published: true },
+      token: w.teacher.accessToken,
+    });
+    expect(res.status).toBe(201);
+    const created = (await res.json()) as { title: string; startsAt: string; order: number; published: boolean }[];
+    expect(created.map((l) => [l.title, l.startsAt, l.order])).toEqual([
+      ["Session 2", "2026-12-06T17:00:00.000Z", 2],
+      ["Session 3", "2026-12-09T17:00:00.000Z", 3],
+      ["Session 4", "2026-12-13T17:00:00.000Z", 4],
+      ["Session 5", "2026-12-16T17:00:00.000Z", 5],
+    ]);
+    const notes = await db().select().from(s.notifications).where(eq(s.notifications.userId, w.student.user.id));
+    expect(notes.map((n) => n.kind)).toEqual(["lectures-scheduled"]);
+  });
+
+  it.each([
+    [{ days: [], time: "19:00", from: "2026-12-06", count: 2 }, "days"],
+    [{ days: [1], time: "25:00", from: "2026-12-06", count: 2 }, "time"],
+    [{ days: [1], time: "19:00", from: "2026-12-06" }, "count"],
+    [{ days: [1], time: "19:00", from: "2026-12-06", count: 2, until: "2026-12-30" }, "count"],
+    [{ days: [1], time: "19:00", from: "2026-12-06", count: 61 }, "count"],
+    [{ days: [1], time: "19:00", from: "2026-12-06", count: 2, timeZone: "Mars/Olympus" }, "timeZone"],
+  ])("refuses the series %j (400 on %s)", async (body, field) => {
+    const w = await world();
+    const res = await call(`/api/lectures/group/${w.group.slug}/schedule`, { body: { title: "S", ...body }, token: w.teacher.accessToken });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as ErrorBody).fields).toHaveProperty(field);
+  });
+});
