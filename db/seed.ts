@@ -141,10 +141,16 @@ export async function seedDemoData(ctx: ServiceContext): Promise<boolean> {
     order,
     published: true,
   });
-  const l1 = lecture(frontend.id, "html-foundations", "HTML and accessibility foundations", "Landmarks, headings, forms and labels. Why a `<button>` beats a `<div>`.", 1, now - 14 * DAY);
-  const l2 = lecture(frontend.id, "modern-css-layouts", "Modern CSS layouts", "Flexbox and Grid by example, and logical properties for Arabic and English.", 2, now - 7 * DAY);
-  const l3 = lecture(frontend.id, "react-components", "React components and state", "Thinking in components; props, state and events.", 3, now + 2 * DAY);
+  const l1 = lecture(frontend.id, "html-foundations", "HTML and accessibility foundations", "## Today\n\nLandmarks, headings, forms and labels. Why a `<button>` beats a `<div>`.\n\n```html\n<button type=\"button\" aria-expanded=\"false\">Menu</button>\n```\n\n1. Structure the page with landmarks\n2. Label every form field\n3. Test with the keyboard only", 1, now - 14 * DAY);
+  const l2 = lecture(frontend.id, "modern-css-layouts", "Modern CSS layouts", "## Grid and Flexbox by example\n\nLogical properties keep one stylesheet right in Arabic and English.\n\n```css\n.card {\n  display: grid;\n  gap: 1rem;\n  padding-inline: 1.5rem;\n}\n```", 2, now - 7 * DAY);
+  // Happening now: its attendance is open after `npm start`, so the projector view is alive.
+  const l3 = lecture(frontend.id, "react-components", "React components and state", "## Thinking in components\n\nProps flow down, events flow up.\n\n```jsx\nfunction Counter() {\n  const [count, setCount] = useState(0);\n  return <button onClick={() => setCount(count + 1)}>{count}</button>;\n}\n```", 3, now - 10 * 60_000);
+  const l4 = { ...lecture(frontend.id, "react-data-fetching", "Loading data in React", "Loaders, suspense and error states.", 4, now + 5 * DAY), published: false };
   const b1 = lecture(backend.id, "http-basics", "HTTP from the ground up", "Methods, status codes, headers and caching.", 1, Date.parse("2027-01-10T17:00:00Z"));
+  const b2 = lecture(backend.id, "node-first-api", "Your first API with Node.js", "Routing, validation and JSON answers.", 2, Date.parse("2027-01-14T17:00:00Z"));
+  const m1 = lecture(mobile.id, "dart-essentials", "Dart essentials", "Types, null safety and async code.", 1, Date.parse("2027-02-14T16:00:00Z"));
+  const m2 = lecture(mobile.id, "flutter-first-screen", "Your first Flutter screen", "Widgets, layout and right-to-left support.", 2, Date.parse("2027-02-18T16:00:00Z"));
+  const liveSession = { id: newId(), lectureId: l3.id, opensAt: new Date(now - 5 * 60_000), closesAt: new Date(now + 12 * 3_600_000), rotateSeconds: 30, lateAfterMinutes: 15, createdBy: instructor.id };
 
   const t1 = { id: newId(), lectureId: l1.id, slug: "accessible-profile-card", title: "Build an accessible profile card", body: "Build a profile card with semantic HTML. It must work with a keyboard and read well in a screen reader. Submit the repository link.", dueAt: new Date(now - 10 * DAY), maxScore: 100, allowLate: true };
   const t2 = { id: newId(), lectureId: l2.id, slug: "responsive-landing-page", title: "Responsive landing page", body: "Recreate the landing page from the design using Grid and Flexbox. It must work from 375 px to desktop, in English and Arabic.", dueAt: new Date(now + 3 * DAY), maxScore: 100, allowLate: false };
@@ -165,7 +171,14 @@ export async function seedDemoData(ctx: ServiceContext): Promise<boolean> {
   const attemptRow = { id: newId(), quizId: quiz.id, userId: sara.id, answers: { [quizQuestions[0]!.id]: 1, [quizQuestions[1]!.id]: [0, 2], [quizQuestions[2]!.id]: 0, [quizQuestions[3]!.id]: "wrap" }, score: 5, maxScore: 5, startedAt: new Date(now - 6 * DAY), submittedAt: new Date(now - 6 * DAY + 240_000) };
 
   const mark = (lectureId: string, user: { id: string }, status: (typeof s.ATTENDANCE_STATUSES)[number], at: number) => ({ id: newId(), lectureId, userId: user.id, status, method: "code" as const, markedAt: new Date(at), markedBy: null });
-  const attendanceRows = [mark(l1.id, student, "present", now - 14 * DAY), mark(l1.id, sara, "present", now - 14 * DAY), mark(l1.id, omar, "late", now - 14 * DAY + 900_000), mark(l2.id, student, "present", now - 7 * DAY)];
+  const attendanceRows = [
+    mark(l1.id, student, "present", now - 14 * DAY),
+    mark(l1.id, sara, "present", now - 14 * DAY),
+    mark(l1.id, omar, "late", now - 14 * DAY + 900_000),
+    mark(l2.id, student, "present", now - 7 * DAY),
+    mark(l2.id, sara, "excused", now - 7 * DAY),
+    mark(l3.id, sara, "present", now - 4 * 60_000),
+  ];
 
   const chat: [typeof student, string][] = [
     [instructor, "Welcome to the React cohort! Introduce yourselves here."],
@@ -190,7 +203,8 @@ export async function seedDemoData(ctx: ServiceContext): Promise<boolean> {
     db.insert(s.groups).values([frontend, backend, mobile, devops]),
     db.insert(s.courseContents).values(contents),
     db.insert(s.memberships).values(members),
-    db.insert(s.lectures).values([l1, l2, l3, b1]),
+    db.insert(s.lectures).values([l1, l2, l3, l4, b1, b2, m1, m2]),
+    db.insert(s.attendanceSessions).values(liveSession),
     db.insert(s.tasks).values([t1, t2]),
     db.insert(s.submissions).values(subs),
     db.insert(s.quizzes).values(quiz),

@@ -2,6 +2,7 @@ import type { Messages } from "./en";
 import { realtimeAr } from "./realtime.ar";
 import { groupsAr } from "./groups.ar";
 import { notificationsAr } from "./notifications.ar";
+import { lecturesAr } from "./lectures.ar";
 
 /** Arabic (right to left). Same keys as en.ts. */
 export const ar: Messages = {
@@ -403,6 +404,7 @@ export const ar: Messages = {
   /* ---- Realtime (issue 4): chat, notifications bell, admin inboxes, /add-feedback; keys live in realtime.ar.ts ---- */
   ...realtimeAr,
   ...notificationsAr,
+  ...lecturesAr,
   "account.devices.showAll": "عرض كل الأجهزة ({count})",
   "account.devices.showFewer": "عرض أقل",
 };

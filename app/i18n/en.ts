@@ -1,6 +1,7 @@
 import { realtimeEn } from "./realtime.en";
 import { groupsEn } from "./groups.en";
 import { notificationsEn } from "./notifications.en";
+import { lecturesEn } from "./lectures.en";
 
 /**
  * English, the default language. Every user-visible string of the product lives here under a key;
@@ -406,6 +407,7 @@ export const en = {
   /* ---- Realtime (issue 4): chat, notifications bell, admin inboxes, /add-feedback; keys live in realtime.en.ts ---- */
   ...realtimeEn,
   ...notificationsEn,
+  ...lecturesEn,
   "account.devices.showAll": "Show all {count} devices",
   "account.devices.showFewer": "Show fewer",
 } as const;

@@ -14,9 +14,11 @@ import { can } from "~/lib/permissions";
 import { idOrSlugParam } from "~/lib/schemas";
 import { requireViewer } from "../../worker/auth/viewer";
 import { getGroupForMember, NotAMemberError } from "../../worker/services/my-groups";
+import { listLectures } from "../../worker/services/lectures";
+import { CourseLectures } from "~/components/lectures/course-lectures";
 import { sheets } from "~/styles/sheets";
 
-export const links: LinksFunction = () => sheets("coursePages", "chat");
+export const links: LinksFunction = () => sheets("coursePages", "chat", "lectures");
 
 export const meta: MetaFunction<typeof loader> = ({ data: loaded, matches }) => {
   const t = metaT(matches);
@@ -40,7 +42,10 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   try {
     const group = await orNotFound(getGroupForMember(context.svc, viewer, slug.data.id));
     const staff = can(viewer, "group.manage", { group: { instructorId: group.instructor?._id ?? null } });
+    const lectures = await listLectures(context.svc, viewer, group._id);
     return {
+      lectures: lectures.map(({ _id, slug: lectureSlug, title, startsAt, myAttendance }) => ({ _id, slug: lectureSlug, title, startsAt, myAttendance })),
+      isMember: group.membershipStatus === "approved" || group.membershipStatus === "special",
       group: {
         id: group._id,
         slug: group.slug,
@@ -63,7 +68,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
 
 export default function CourseHome() {
   const { t, lang } = useT();
-  const { group, manageHref } = useLoaderData<typeof loader>();
+  const { group, manageHref, lectures, isMember } = useLoaderData<typeof loader>();
   const start = group.startDate ? formatDate(group.startDate, lang) : t("courses.comingSoon");
   return (
     <main id="main" tabIndex={-1} className="page page-course-home">
@@ -122,6 +127,8 @@ export default function CourseHome() {
             <p className="empty-inline">{t("groups.course.noDescription")}</p>
           )}
         </section>
+
+        <CourseLectures groupSlug={group.slug} lectures={lectures} showAttendance={isMember} />
 
         <section className="course-home-outline" aria-labelledby="home-outline-title">
           <h2 id="home-outline-title" className="block-title">

@@ -33,6 +33,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
 const TABS: GroupTab[] = [
   { to: "", key: "groups.tabs.overview" },
   { to: "students", key: "groups.tabs.students" },
+  { to: "lectures", key: "lectures.title" },
   { to: "update", key: "groups.tabs.update" },
 ];
 

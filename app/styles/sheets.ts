@@ -13,9 +13,10 @@ import dev from "./dev.css?url";
 import feedbackForm from "./feedback-form.css?url";
 import groups from "./groups.css?url";
 import landing from "./landing.css?url";
+import lectures from "./lectures.css?url";
 import staff from "./staff.css?url";
 
-const SHEETS = { accounts, base, chat, contact, coursePages, dev, feedbackForm, groups, landing, staff };
+const SHEETS = { accounts, base, chat, contact, coursePages, dev, feedbackForm, groups, landing, lectures, staff };
 export type Sheet = keyof typeof SHEETS;
 
 /** `links` entries for these sheets, in the order given. */

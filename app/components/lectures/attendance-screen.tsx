@@ -1,0 +1,347 @@
+import { useFetcher } from "@remix-run/react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { renderSVG } from "uqr";
+import { AlertIcon, UsersIcon } from "~/components/icons";
+import { LiveIndicator } from "~/components/inbox/live-indicator";
+import type { MessageKey } from "~/i18n/en";
+import type { FailureLike } from "~/lib/group-errors";
+import { useT } from "~/lib/i18n";
+import type { AttendanceCounts, AttendanceRecordFrameBody, ServerFrame } from "~/lib/realtime-protocol";
+import { apiFetch } from "~/lib/session-client";
+import { useRoom } from "~/lib/use-room";
+import { useHydrated } from "~/hooks/use-hydrated";
+import { When } from "./when";
+
+export interface AttendanceState {
+  session: {
+    open: boolean;
+    code: string | null;
+    rotateSeconds: number;
+    opensAt: string;
+    closesAt: string;
+    lateAfterMinutes: number | null;
+    nextCodeAt: string | null;
+    serverTime: string;
+  } | null;
+  counts: AttendanceCounts;
+  roster: AttendanceRecordFrameBody[];
+}
+
+type Result = ({ ok: true; intent: string; state?: AttendanceState; record?: AttendanceRecordFrameBody } | (FailureLike & { ok: false; intent: string })) & { target?: string };
+
+const STATUS_KEYS: Record<string, MessageKey> = {
+  present: "attendance.status.present",
+  late: "attendance.status.late",
+  excused: "attendance.status.excused",
+  absent: "attendance.status.absent",
+};
+
+/** The projector's clock corrected by the server's: `offset` = server time - this device's time. */
+function useServerClock(state: AttendanceState) {
+  const [offset, setOffset] = useState(0);
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    if (state.session) setOffset(Date.parse(state.session.serverTime) - Date.now());
+  }, [state.session]);
+  useEffect(() => {
+    const timer = window.setInterval(() => setNow(Date.now()), 250);
+    return () => window.clearInterval(timer);
+  }, []);
+  return now + offset;
+}
+
+/**
+ * A lecture's attendance for its staff: open it (a fixed code, or one that rotates), the projector view (the code in
+ * huge digits, a QR code that opens the check-in on a phone, the countdown to the next code, the live count and the
+ * names as students check in, full screen), and the roster with manual marks and shared-device flags. Live through
+ * the group's room; after every (re)connection and at every rotation the state is read again from the server.
+ */
+export function AttendanceScreen({ lectureId, lectureSlug, groupId, initial, origin }: { lectureId: string; lectureSlug: string; groupId: string; initial: AttendanceState; origin: string }) {
+  const { t } = useT();
+  const hydrated = useHydrated();
+  const [state, setState] = useState(initial);
+  const [arrivals, setArrivals] = useState<AttendanceRecordFrameBody[]>([]);
+  const fetcher = useFetcher<Result>();
+  const projector = useRef<HTMLDivElement>(null);
+  const serverNow = useServerClock(state);
+  const handled = useRef<unknown>(null);
+
+  useEffect(() => setState(initial), [initial]);
+
+  const reload = useCallback(async () => {
+    const res = await apiFetch(`/api/lectures/${encodeURIComponent(lectureId)}/attendance`);
+    if (res.ok) setState((await res.json()) as AttendanceState);
+  }, [lectureId]);
+
+  useEffect(() => {
+    const result = fetcher.data;
+    if (!result || handled.current === result || fetcher.state !== "idle") return;
+    handled.current = result;
+    if (result.ok && result.state) setState(result.state);
+    if (result.ok && result.record) {
+      const record = result.record;
+      setState((s) => ({ ...s, roster: s.roster.map((r) => (r.user._id === record.user._id ? record : r)) }));
+      void reload();
+    }
+  }, [fetcher.data, fetcher.state, reload]);
+
+  const onFrame = useCallback(
+    (frame: ServerFrame) => {
+      if (!("lectureId" in frame) || frame.lectureId !== lectureId) return;
+      if (frame.type === "attendance.marked") {
+        setState((s) => ({ ...s, counts: frame.counts, roster: s.roster.map((r) => (r.user._id === frame.record.user._id ? frame.record : r)) }));
+        if (frame.record.status === "present" || frame.record.status === "late") setArrivals((list) => [frame.record, ...list.filter((r) => r.user._id !== frame.record.user._id)].slice(0, 12));
+      } else {
+        void reload();
+      }
+    },
+    [lectureId, reload],
+  );
+  const { status } = useRoom({ party: "group-room", room: groupId, onFrame, onOpen: () => void reload() });
+
+  // A new code at every rotation: read the state again when the server's window ends.
+  const nextCodeAt = state.session?.open && state.session.nextCodeAt ? Date.parse(state.session.nextCodeAt) : null;
+  useEffect(() => {
+    if (!nextCodeAt) return;
+    const wait = Math.max(50, nextCodeAt - serverNow + 150);
+    const timer = window.setTimeout(() => void reload(), wait);
+    return () => window.clearTimeout(timer);
+    // serverNow moves every 250 ms; the timer only needs to follow the window and the clock's offset.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [nextCodeAt, reload]);
+
+  const closesAt = state.session ? Date.parse(state.session.closesAt) : 0;
+  const open = !!state.session?.open && serverNow < closesAt;
+  useEffect(() => {
+    if (state.session?.open && serverNow >= closesAt) void reload();
+  }, [state.session?.open, serverNow, closesAt, reload]);
+
+  const code = open ? state.session?.code ?? null : null;
+  const link = code ? `${origin}/attend/${encodeURIComponent(lectureSlug)}?code=${code}` : "";
+  const qr = useMemo(() => (link ? renderSVG(link, { ecc: "M", border: 2, pixelSize: 8 }) : ""), [link]);
+  // The countdown runs on the device's clock, so it is drawn once the page runs there (the server's first render
+  // shows a full window).
+  const secondsLeft = nextCodeAt ? (hydrated ? Math.max(0, Math.ceil((nextCodeAt - serverNow) / 1000)) : state.session?.rotateSeconds ?? 0) : null;
+  const here = state.counts.present + state.counts.late;
+  const arrived = arrivals.length
+    ? arrivals
+    : state.roster
+        .filter((r) => r.status === "present" || r.status === "late")
+        .sort((a, b) => (b.markedAt ?? "").localeCompare(a.markedAt ?? ""))
+        .slice(0, 12);
+
+  const fullScreen = () => {
+    const el = projector.current;
+    if (!el) return;
+    if (document.fullscreenElement) void document.exitFullscreen();
+    else void el.requestFullscreen?.().catch(() => undefined);
+  };
+
+  return (
+    <div className="attendance-screen">
+      <div className="section-head">
+        <h2 className="block-title">{t("attendance.title")}</h2>
+        <LiveIndicator status={status} />
+      </div>
+
+      {open && state.session ? (
+        <div ref={projector} className="projector" data-rotating={state.session.rotateSeconds > 0 || undefined}>
+          <div className="projector-code-block">
+            <p className="projector-label">{t("attendance.codeLabel")}</p>
+            <p className="projector-code" dir="ltr" aria-live="polite" aria-atomic="true">
+              <span className="visually-hidden">{t("attendance.codeSpoken")} </span>
+              {code ? `${code.slice(0, 3)} ${code.slice(3)}` : "------"}
+            </p>
+            {secondsLeft !== null && state.session.rotateSeconds > 0 ? (
+              <div className="projector-countdown">
+                <div className="countdown-bar" aria-hidden="true">
+                  <span style={{ inlineSize: `${Math.min(100, (secondsLeft / state.session.rotateSeconds) * 100)}%` }} />
+                </div>
+                <p>{t("attendance.nextCode", { seconds: secondsLeft })}</p>
+              </div>
+            ) : (
+              <p className="muted">{t("attendance.fixedCode")}</p>
+            )}
+            <p className="projector-hint">{t("attendance.howTo", { host: origin.replace(/^https?:\/\//, "") })}</p>
+          </div>
+          <div className="projector-qr" aria-label={t("attendance.qrLabel")} role="img" dangerouslySetInnerHTML={{ __html: qr }} />
+          <div className="projector-count">
+            <p className="projector-number" aria-live="polite">
+              <span data-testid="present-count">{here}</span>
+              <span className="projector-of"> / {state.counts.members}</span>
+            </p>
+            <p className="projector-label">{t("attendance.presentOf")}</p>
+            <ul className="arrivals" role="list" aria-label={t("attendance.arrivals")}>
+              {arrived.map((r) => (
+                <li key={r.user._id} className="arrival" dir="auto">
+                  {r.user.name}
+                  {r.status === "late" ? <span className="badge badge-amber">{t("attendance.status.late")}</span> : null}
+                </li>
+              ))}
+            </ul>
+          </div>
+          <div className="projector-actions">
+            <button type="button" className="btn btn-outline btn-sm" onClick={fullScreen}>
+              {t("attendance.fullScreen")}
+            </button>
+            <fetcher.Form method="post">
+              <button type="submit" name="intent" value="close" className="btn btn-ghost btn-sm btn-destructive-ghost" disabled={fetcher.state !== "idle"}>
+                {t("attendance.close")}
+              </button>
+            </fetcher.Form>
+            <p className="muted projector-closes">
+              {t("attendance.closesAtLabel")} <When iso={state.session.closesAt} />
+            </p>
+          </div>
+        </div>
+      ) : (
+        <OpenForm fetcher={fetcher} lastClosed={state.session ? state.session.closesAt : null} />
+      )}
+
+      <Roster state={state} fetcher={fetcher} />
+    </div>
+  );
+}
+
+type AttendanceFetcher = ReturnType<typeof useFetcher<Result>>;
+
+function OpenForm({ fetcher, lastClosed }: { fetcher: AttendanceFetcher; lastClosed: string | null }) {
+  const { t } = useT();
+  const failed = fetcher.data && !fetcher.data.ok && fetcher.data.intent === "open" ? fetcher.data : null;
+  return (
+    <fetcher.Form method="post" className="card form-card attendance-open">
+      <h3 className="form-card-title">{t("attendance.openTitle")}</h3>
+      <p className="muted">
+        {lastClosed ? (
+          <>
+            {t("attendance.lastClosedLabel")} <When iso={lastClosed} />
+          </>
+        ) : (
+          t("attendance.openLead")
+        )}
+      </p>
+      <div className="field-row">
+        <div className="field">
+          <label htmlFor="att-rotate">{t("attendance.rotate")}</label>
+          <select id="att-rotate" name="rotateSeconds" defaultValue="30">
+            <option value="0">{t("attendance.rotate.fixed")}</option>
+            <option value="15">{t("attendance.rotate.every", { seconds: 15 })}</option>
+            <option value="30">{t("attendance.rotate.every", { seconds: 30 })}</option>
+            <option value="60">{t("attendance.rotate.every", { seconds: 60 })}</option>
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor="att-late">{t("attendance.lateAfter")}</label>
+          <input id="att-late" name="lateAfterMinutes" type="number" min={0} max={240} defaultValue={10} className="input-narrow" aria-describedby="att-late-hint" />
+          <p id="att-late-hint" className="field-hint">
+            {t("attendance.lateAfterHint")}
+          </p>
+        </div>
+        <div className="field">
+          <label htmlFor="att-duration">{t("attendance.duration")}</label>
+          <input id="att-duration" name="durationMinutes" type="number" min={1} max={480} defaultValue={120} className="input-narrow" required />
+        </div>
+      </div>
+      {failed ? (
+        <p className="form-error" role="alert">
+          {t("attendance.openFailed")}
+        </p>
+      ) : null}
+      <div className="form-actions">
+        <button type="submit" name="intent" value="open" className="btn btn-primary" disabled={fetcher.state !== "idle"}>
+          <UsersIcon />
+          {t("attendance.open")}
+        </button>
+      </div>
+    </fetcher.Form>
+  );
+}
+
+function Roster({ state, fetcher }: { state: AttendanceState; fetcher: AttendanceFetcher }) {
+  const { t } = useT();
+  const c = state.counts;
+  return (
+    <section className="roster" aria-labelledby="roster-title">
+      <div className="section-head">
+        <h3 id="roster-title" className="block-title">
+          {t("attendance.roster")}
+        </h3>
+        <p className="roster-counts">
+          {t("attendance.counts", { present: c.present, late: c.late, excused: c.excused, absent: c.absent, members: c.members })}
+        </p>
+      </div>
+      {state.roster.length === 0 ? (
+        <p className="empty-inline">{t("attendance.noMembers")}</p>
+      ) : (
+        <div className="gtable-wrap" tabIndex={0} aria-labelledby="roster-title">
+          <table className="gtable roster-table">
+            <thead>
+              <tr>
+                <th scope="col">{t("attendance.col.student")}</th>
+                <th scope="col">{t("attendance.col.status")}</th>
+                <th scope="col">{t("attendance.col.time")}</th>
+                <th scope="col">{t("attendance.col.mark")}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {state.roster.map((r) => {
+                const busy = fetcher.state !== "idle" && fetcher.formData?.get("userId") === r.user._id;
+                return (
+                  <tr key={r.user._id} data-flagged={r.flagged || undefined}>
+                    <td data-label={t("attendance.col.student")}>
+                      <span className="user-text" dir="auto">
+                        {r.user.name}
+                      </span>
+                      {r.flagged ? (
+                        <span className="flag" title={t("attendance.flagged")}>
+                          <AlertIcon />
+                          <span>{t("attendance.flaggedShort")}</span>
+                        </span>
+                      ) : null}
+                    </td>
+                    <td data-label={t("attendance.col.status")}>
+                      {r.status ? (
+                        <span className="badge attendance-badge" data-status={r.status}>
+                          {t(STATUS_KEYS[r.status]!)}
+                          {r.method === "manual" ? ` · ${t("attendance.byHand")}` : ""}
+                        </span>
+                      ) : (
+                        <span className="muted">{t("attendance.notYet")}</span>
+                      )}
+                    </td>
+                    <td data-label={t("attendance.col.time")}>{r.markedAt ? <When iso={r.markedAt} /> : "—"}</td>
+                    <td data-label={t("attendance.col.mark")}>
+                      <fetcher.Form method="post" className="mark-form">
+                        <input type="hidden" name="intent" value="mark" />
+                        <input type="hidden" name="userId" value={r.user._id} />
+                        <label className="visually-hidden" htmlFor={`mark-${r.user._id}`}>
+                          {t("attendance.markFor", { name: r.user.name })}
+                        </label>
+                        <select
+                          id={`mark-${r.user._id}`}
+                          name="status"
+                          value={r.status ?? ""}
+                          disabled={busy}
+                          onChange={(e) => fetcher.submit({ intent: "mark", userId: r.user._id, status: e.target.value }, { method: "post" })}
+                        >
+                          <option value="" disabled>
+                            {t("attendance.notYet")}
+                          </option>
+                          {(["present", "late", "excused", "absent"] as const).map((s) => (
+                            <option key={s} value={s}>
+                              {t(STATUS_KEYS[s]!)}
+                            </option>
+                          ))}
+                        </select>
+                      </fetcher.Form>
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}

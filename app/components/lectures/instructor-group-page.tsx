@@ -1,0 +1,66 @@
+import { Link } from "@remix-run/react";
+import type { ReactNode } from "react";
+import { GroupTabs, type GroupTab } from "~/components/groups/group-tabs";
+import { ChevronIcon } from "~/components/icons";
+import { useT } from "~/lib/i18n";
+
+const TABS: GroupTab[] = [
+  { to: "students", key: "groups.tabs.students" },
+  { to: "lectures", key: "lectures.title" },
+  { to: "messages", key: "teach.group.messages" },
+];
+
+/**
+ * The frame of one group's instructor pages that have no layout route of their own: the breadcrumb (Teaching, the
+ * group, an optional parent section), the page title and the group's sections.
+ */
+export function InstructorGroupPage({
+  group,
+  section,
+  parent,
+  children,
+}: {
+  group: { slug: string; title: string };
+  section: string;
+  parent?: { label: string; to: string };
+  children: ReactNode;
+}) {
+  const { t } = useT();
+  return (
+    <main id="main" tabIndex={-1} className="area-page group-page">
+      <header className="group-page-header">
+        <nav aria-label={t("common.breadcrumb")} className="breadcrumb">
+          <ol>
+            <li>
+              <Link to="/instructor">{t("teach.overview.title")}</Link>
+              <ChevronIcon />
+            </li>
+            <li>
+              <Link to={`/instructor/group/${group.slug}/students`} className="user-text">
+                {group.title}
+              </Link>
+              <ChevronIcon />
+            </li>
+            {parent ? (
+              <li>
+                <Link to={parent.to}>{parent.label}</Link>
+                <ChevronIcon />
+              </li>
+            ) : null}
+            <li aria-current="page" className="user-text">
+              {section}
+            </li>
+          </ol>
+        </nav>
+        <div className="area-page-header">
+          <div>
+            <h1 className="area-page-title user-text">{section}</h1>
+            <p className="area-page-lead user-text">{group.title}</p>
+          </div>
+        </div>
+      </header>
+      <GroupTabs base={`/instructor/group/${group.slug}`} tabs={TABS} />
+      {children}
+    </main>
+  );
+}

@@ -1,0 +1,220 @@
+import { Link, useFetcher, useRevalidator } from "@remix-run/react";
+import { useCallback, useEffect, useRef, useState } from "react";
+import { ArrowIcon, CalendarIcon, CheckIcon, ChevronIcon, SettingsIcon } from "~/components/icons";
+import { ExternalIcon } from "~/components/groups/extra-icons";
+import type { MessageKey } from "~/i18n/en";
+import type { FailureLike } from "~/lib/group-errors";
+import { useT } from "~/lib/i18n";
+import type { ServerFrame } from "~/lib/realtime-protocol";
+import { deviceFingerprint } from "~/lib/session-client";
+import { useRoom } from "~/lib/use-room";
+import { When } from "./when";
+
+export interface PageLecture {
+  _id: string;
+  slug: string;
+  title: string;
+  bodyHtml: string;
+  startsAt: string | null;
+  videoUrl: string | null;
+  resources: { title: string; url: string }[];
+  group: { _id: string; slug: string; title: string };
+  attendance: { status: string; markedAt: string } | null;
+  attendanceOpen: boolean;
+}
+
+type Result = ({ ok: true; intent: string; result: { status: string; markedAt: string } } | (FailureLike & { ok: false; intent: string })) & { target?: string };
+
+const STATUS: Record<string, MessageKey> = {
+  present: "attendance.youArePresent",
+  late: "attendance.youAreLate",
+  excused: "attendance.youAreExcused",
+  absent: "attendance.youAreAbsent",
+};
+
+/**
+ * A lecture for the group's members: its content, video and resources, and, while attendance is open, the check-in
+ * box (the 6-digit code on the screen). The box appears and disappears live through the group's room. `manageHref`
+ * is set for the group's staff (they run attendance from their own screen instead).
+ */
+export function LecturePage({ lecture, manageHref, justCheckedIn }: { lecture: PageLecture; manageHref: string | null; justCheckedIn: boolean }) {
+  const { t } = useT();
+  const revalidator = useRevalidator();
+  const onFrame = useCallback(
+    (frame: ServerFrame) => {
+      if ((frame.type === "attendance.opened" || frame.type === "attendance.closed") && frame.lectureId === lecture._id) revalidator.revalidate();
+    },
+    [lecture._id, revalidator],
+  );
+  useRoom({ party: "group-room", room: lecture.group._id, onFrame });
+  const base = `/course/${lecture.group.slug}`;
+
+  return (
+    <main id="main" tabIndex={-1} className="page page-lecture">
+      <div className="page-band page-band-compact">
+        <div className="container">
+          <nav aria-label={t("common.breadcrumb")} className="breadcrumb">
+            <ol>
+              <li>
+                <Link to="/my-courses">{t("nav.myCourses")}</Link>
+                <ChevronIcon />
+              </li>
+              <li>
+                <Link to={base} className="user-text">
+                  {lecture.group.title}
+                </Link>
+                <ChevronIcon />
+              </li>
+              <li aria-current="page" className="user-text">
+                {lecture.title}
+              </li>
+            </ol>
+          </nav>
+          <h1 className="page-title user-text">{lecture.title}</h1>
+          <p className="lecture-when-line">
+            <CalendarIcon />
+            <When iso={lecture.startsAt} />
+          </p>
+        </div>
+      </div>
+
+      <div className="container lecture-layout">
+        <div className="lecture-content">
+          {lecture.bodyHtml.trim() ? (
+            <article className="prose lecture-body" dangerouslySetInnerHTML={{ __html: lecture.bodyHtml }} />
+          ) : (
+            <p className="empty-inline">{t("lectures.noContent")}</p>
+          )}
+        </div>
+        <aside className="lecture-aside">
+          {manageHref ? (
+            <div className="card lecture-card">
+              <p>{t("lectures.staffNote")}</p>
+              <Link to={manageHref} className="btn btn-outline btn-sm">
+                <SettingsIcon />
+                {t("lectures.runAttendance")}
+              </Link>
+            </div>
+          ) : (
+            <CheckInCard lecture={lecture} justCheckedIn={justCheckedIn} />
+          )}
+          {lecture.videoUrl ? (
+            <div className="card lecture-card">
+              <h2 className="lecture-card-title">{t("lectures.video")}</h2>
+              <a href={lecture.videoUrl} target="_blank" rel="noopener noreferrer" className="btn btn-primary btn-sm">
+                {t("lectures.watch")}
+                <ExternalIcon />
+                <span className="visually-hidden"> {t("common.newTab")}</span>
+              </a>
+            </div>
+          ) : null}
+          <div className="card lecture-card">
+            <h2 className="lecture-card-title">{t("lectures.resources")}</h2>
+            {lecture.resources.length ? (
+              <ul className="resource-list" role="list">
+                {lecture.resources.map((r, i) => (
+                  <li key={i}>
+                    <a href={r.url} target="_blank" rel="noopener noreferrer" dir="auto">
+                      {r.title}
+                      <span className="visually-hidden"> {t("common.newTab")}</span>
+                    </a>
+                  </li>
+                ))}
+              </ul>
+            ) : (
+              <p className="muted">{t("lectures.noResources")}</p>
+            )}
+          </div>
+          <Link to={base} className="btn btn-ghost btn-sm lecture-back">
+            <ArrowIcon flip />
+            {t("lectures.backToCourse")}
+          </Link>
+        </aside>
+      </div>
+    </main>
+  );
+}
+
+function CheckInCard({ lecture, justCheckedIn }: { lecture: PageLecture; justCheckedIn: boolean }) {
+  const { t } = useT();
+  const fetcher = useFetcher<Result>();
+  const [code, setCode] = useState("");
+  const [fingerprint, setFingerprint] = useState("");
+  const input = useRef<HTMLInputElement>(null);
+  const result = fetcher.data;
+  const record = result?.ok ? result.result : lecture.attendance;
+  useEffect(() => setFingerprint(deviceFingerprint()), []);
+  useEffect(() => {
+    if (result && !result.ok) input.current?.focus();
+  }, [result]);
+
+  if (record && record.status !== "absent") {
+    return (
+      <div className="card lecture-card checkin-done" role="status">
+        <span className="checkin-icon" aria-hidden="true">
+          <CheckIcon />
+        </span>
+        <p className="checkin-status">{t(STATUS[record.status] ?? "attendance.youArePresent")}</p>
+        <p className="muted">
+          <When iso={record.markedAt} />
+        </p>
+        {justCheckedIn ? <p className="muted">{t("attendance.scannedNote")}</p> : null}
+      </div>
+    );
+  }
+  if (!lecture.attendanceOpen) {
+    return (
+      <div className="card lecture-card">
+        <h2 className="lecture-card-title">{t("attendance.checkInTitle")}</h2>
+        <p className="muted">{record?.status === "absent" ? t("attendance.youAreAbsent") : t("attendance.notOpenYet")}</p>
+      </div>
+    );
+  }
+  const error = result && !result.ok ? (result.fields?.code ?? result.message) : null;
+  return (
+    <fetcher.Form method="post" className="card lecture-card checkin-card" aria-labelledby="checkin-title">
+      <h2 id="checkin-title" className="lecture-card-title">
+        {t("attendance.checkInTitle")}
+      </h2>
+      <p className="muted">{t("attendance.checkInLead")}</p>
+      <input type="hidden" name="intent" value="attend" />
+      <input type="hidden" name="fingerprint" value={fingerprint} />
+      <label htmlFor="checkin-code" className="visually-hidden">
+        {t("attendance.codeField")}
+      </label>
+      <input
+        ref={input}
+        id="checkin-code"
+        name="code"
+        className="checkin-code"
+        inputMode="numeric"
+        autoComplete="one-time-code"
+        pattern="[0-9 ]*"
+        maxLength={7}
+        dir="ltr"
+        placeholder="000 000"
+        value={code}
+        onChange={(e) => setCode(e.target.value.replace(/[^\d ]/g, ""))}
+        aria-invalid={!!error || undefined}
+        aria-describedby={error ? "checkin-error" : undefined}
+        required
+      />
+      {error ? (
+        <p id="checkin-error" className="field-error" role="alert">
+          {localizedError(t, result as FailureLike)}
+        </p>
+      ) : null}
+      <button type="submit" className="btn btn-primary btn-block" disabled={fetcher.state !== "idle" || code.replace(/\D/g, "").length !== 6}>
+        {fetcher.state !== "idle" ? t("attendance.checkingIn") : t("attendance.checkIn")}
+      </button>
+    </fetcher.Form>
+  );
+}
+
+function localizedError(t: (key: MessageKey) => string, failure: FailureLike): string {
+  if (failure.code === "attendance_closed") return t("attendance.error.closed");
+  if (failure.code === "rate_limited") return t("attendance.error.tooMany");
+  if (failure.code === "invalid_code") return failure.message.includes("expired") ? t("attendance.error.expired") : t("attendance.error.wrong");
+  if (failure.code === "validation_failed") return t("attendance.error.format");
+  return failure.message;
+}

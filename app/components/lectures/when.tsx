@@ -1,0 +1,38 @@
+import { useHydrated } from "~/hooks/use-hydrated";
+import type { Lang } from "~/i18n/config";
+import { useT } from "~/lib/i18n";
+
+const locale = (lang: Lang) => (lang === "ar" ? "ar-EG" : "en-GB");
+
+/** "Tue 1 Dec 2026, 18:00" in the reader's language and zone (UTC until hydrated: the server cannot know the zone). */
+export function formatWhen(iso: string, lang: Lang, timeZone?: string): string {
+  return new Intl.DateTimeFormat(locale(lang), { weekday: "short", day: "numeric", month: "short", year: "numeric", hour: "2-digit", minute: "2-digit", timeZone }).format(new Date(iso));
+}
+
+/** A lecture's start, or "No date yet". */
+export function When({ iso }: { iso: string | null }) {
+  const { t, lang } = useT();
+  const hydrated = useHydrated();
+  if (!iso) return <span className="muted">{t("lectures.noDate")}</span>;
+  return (
+    <time dateTime={iso} suppressHydrationWarning>
+      {formatWhen(iso, lang, hydrated ? undefined : "UTC")}
+      {hydrated ? null : " UTC"}
+    </time>
+  );
+}
+
+/** The value of a datetime-local input for an ISO instant, in the browser's zone ("" for none). */
+export function toLocalInput(iso: string | null): string {
+  if (!iso) return "";
+  const d = new Date(iso);
+  const pad = (n: number) => String(n).padStart(2, "0");
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
+}
+
+/** An ISO instant for a datetime-local value read in the browser's zone (null for ""). */
+export function fromLocalInput(value: string): string | null {
+  if (!value) return null;
+  const d = new Date(value);
+  return Number.isNaN(d.getTime()) ? null : d.toISOString();
+}

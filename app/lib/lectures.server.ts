@@ -1,0 +1,149 @@
+/**
+ * Loader and action bodies of the lecture screens, shared by the admin pages (/dashboard/admin/group/{slug}/lectures…)
+ * and the instructor pages (/instructor/group/{slug}/lectures…), and the student's lecture page. They call the same
+ * services as the API; the services check who may do what.
+ */
+import type { ServiceContext } from "../../worker/context";
+import { attend, closeAttendance, getAttendanceState, markAttendance, openAttendance } from "../../worker/services/attendance";
+import { getManagedGroup } from "../../worker/services/groups-admin";
+import { createLecture, deleteLecture, getLecture, listLectures, reorderLectures, scheduleLectures, updateLecture } from "../../worker/services/lectures";
+import type { Viewer } from "../../worker/services/sessions";
+import { attempt, invalid, orHttpError, text, unknownIntent } from "./group-actions.server";
+import { attendInput, createLectureInput, lectureOrderInput, lectureSeriesInput, markAttendanceInput, openAttendanceInput, updateLectureInput } from "./lecture-schemas";
+import { renderMarkdown } from "./markdown.server";
+import { idOrSlugParam } from "./schemas";
+import { notFoundResponse } from "./not-found.server";
+
+function slugParam(value: string | undefined): string {
+  const parsed = idOrSlugParam.safeParse({ id: value ?? "" });
+  if (!parsed.success) throw notFoundResponse();
+  return parsed.data.id;
+}
+
+/** A form's JSON field (the editors send structured values as one JSON field). */
+function json(form: FormData, name: string): unknown {
+  try {
+    return JSON.parse(text(form, name) || "null");
+  } catch {
+    return null;
+  }
+}
+
+/** The group's lectures for its staff. */
+export async function loadStaffLectures(svc: ServiceContext, viewer: Viewer, params: { slug?: string }) {
+  const group = await orHttpError(getManagedGroup(svc, viewer, slugParam(params.slug)));
+  const lectures = await orHttpError(listLectures(svc, viewer, group._id));
+  return { group: { id: group._id, slug: group.slug, title: group.title }, lectures };
+}
+
+/** intent=create | schedule | order | publish | delete on the lecture list. */
+export async function staffLecturesAction(svc: ServiceContext, viewer: Viewer, params: { slug?: string }, form: FormData) {
+  const slug = slugParam(params.slug);
+  const intent = text(form, "intent");
+  switch (intent) {
+    case "create": {
+      const parsed = createLectureInput.safeParse(json(form, "lecture"));
+      if (!parsed.success) return invalid(intent, parsed.error);
+      return attempt(intent, async () => ({ lecture: await createLecture(svc, viewer, slug, parsed.data) }));
+    }
+    case "schedule": {
+      const parsed = lectureSeriesInput.safeParse(json(form, "series"));
+      if (!parsed.success) return invalid(intent, parsed.error);
+      return attempt(intent, async () => ({ lectures: await scheduleLectures(svc, viewer, slug, parsed.data) }));
+    }
+    case "order": {
+      const parsed = lectureOrderInput.safeParse({ ids: json(form, "ids") });
+      if (!parsed.success) return invalid(intent, parsed.error);
+      return attempt(intent, async () => ({ lectures: await reorderLectures(svc, viewer, slug, parsed.data) }));
+    }
+    case "publish": {
+      const id = text(form, "id");
+      return attempt(intent, async () => ({ lecture: await updateLecture(svc, viewer, id, { published: text(form, "published") === "true" }) }), id);
+    }
+    case "delete": {
+      const id = text(form, "id");
+      return attempt(intent, () => deleteLecture(svc, viewer, id), id);
+    }
+    default:
+      return unknownIntent(intent);
+  }
+}
+
+/** One lecture for its editor. */
+export async function loadLectureEditor(svc: ServiceContext, viewer: Viewer, params: { slug?: string; slugLecture?: string }) {
+  const group = await orHttpError(getManagedGroup(svc, viewer, slugParam(params.slug)));
+  const lecture = await orHttpError(getLecture(svc, viewer, slugParam(params.slugLecture)));
+  if (lecture.group._id !== group._id) throw notFoundResponse();
+  return { group: { id: group._id, slug: group.slug, title: group.title }, lecture };
+}
+
+/** intent=save | preview | delete in the editor. */
+export async function lectureEditorAction(svc: ServiceContext, viewer: Viewer, params: { slugLecture?: string }, form: FormData) {
+  const id = slugParam(params.slugLecture);
+  const intent = text(form, "intent");
+  switch (intent) {
+    case "save": {
+      const parsed = updateLectureInput.safeParse(json(form, "lecture"));
+      if (!parsed.success) return invalid(intent, parsed.error);
+      return attempt(intent, async () => ({ lecture: await updateLecture(svc, viewer, id, parsed.data) }));
+    }
+    case "preview": {
+      const body = String(form.get("body") ?? "").slice(0, 50_000);
+      return attempt(intent, async () => ({ html: renderMarkdown(body) }));
+    }
+    case "delete":
+      return attempt(intent, () => deleteLecture(svc, viewer, id));
+    default:
+      return unknownIntent(intent);
+  }
+}
+
+/** The attendance screen: the lecture and its attendance state. */
+export async function loadAttendanceScreen(svc: ServiceContext, viewer: Viewer, params: { slug?: string; slugLecture?: string }) {
+  const { group, lecture } = await loadLectureEditor(svc, viewer, params);
+  const state = await orHttpError(getAttendanceState(svc, viewer, lecture._id));
+  return { group, lecture: { id: lecture._id, slug: lecture.slug, title: lecture.title, startsAt: lecture.startsAt }, state };
+}
+
+/** intent=open | close | mark on the attendance screen. */
+export async function attendanceAction(svc: ServiceContext, viewer: Viewer, params: { slugLecture?: string }, form: FormData) {
+  const lectureId = slugParam(params.slugLecture);
+  const intent = text(form, "intent");
+  switch (intent) {
+    case "open": {
+      const late = text(form, "lateAfterMinutes");
+      const parsed = openAttendanceInput.safeParse({
+        rotateSeconds: Number(text(form, "rotateSeconds") || "0"),
+        lateAfterMinutes: late === "" ? null : Number(late),
+        durationMinutes: Number(text(form, "durationMinutes") || "0"),
+      });
+      if (!parsed.success) return invalid(intent, parsed.error);
+      return attempt(intent, async () => ({ state: await openAttendance(svc, viewer, lectureId, parsed.data) }));
+    }
+    case "close":
+      return attempt(intent, async () => ({ state: await closeAttendance(svc, viewer, lectureId) }));
+    case "mark": {
+      const parsed = markAttendanceInput.safeParse({ lectureId, userId: text(form, "userId"), status: text(form, "status") });
+      if (!parsed.success) return invalid(intent, parsed.error, text(form, "userId"));
+      return attempt(intent, async () => ({ record: await markAttendance(svc, viewer, parsed.data) }), parsed.data.userId);
+    }
+    default:
+      return unknownIntent(intent);
+  }
+}
+
+/** The student's lecture page (members and staff): the lecture with its rendered body and one's attendance. */
+export async function loadLecturePage(svc: ServiceContext, viewer: Viewer, params: { slug?: string; slugLecture?: string }) {
+  const lecture = await orHttpError(getLecture(svc, viewer, slugParam(params.slugLecture)));
+  if (lecture.group.slug !== slugParam(params.slug) && lecture.group._id !== params.slug) throw notFoundResponse();
+  return { lecture };
+}
+
+/** intent=attend on the lecture page: the typed code. */
+export async function lecturePageAction(svc: ServiceContext, viewer: Viewer, params: { slugLecture?: string }, form: FormData) {
+  const intent = text(form, "intent");
+  if (intent !== "attend") return unknownIntent(intent);
+  const parsed = attendInput.safeParse({ slugLec: slugParam(params.slugLecture), code: text(form, "code"), fingerprint: text(form, "fingerprint") || undefined });
+  if (!parsed.success) return invalid(intent, parsed.error);
+  return attempt(intent, async () => ({ result: await attend(svc, viewer, parsed.data) }));
+}

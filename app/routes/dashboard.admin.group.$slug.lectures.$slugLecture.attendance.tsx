@@ -1,0 +1,36 @@
+import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { useLoaderData } from "@remix-run/react";
+import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { metaT, pageMeta } from "~/lib/meta";
+import { sheets } from "~/styles/sheets";
+import { requireRole } from "../../worker/auth/viewer";
+import { AttendanceScreen } from "~/components/lectures/attendance-screen";
+import { attendanceAction, loadAttendanceScreen } from "~/lib/lectures.server";
+
+export const links: LinksFunction = () => sheets("lectures");
+
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
+  const t = metaT(matches);
+  return pageMeta(matches, data ? `${t("attendance.title")} · ${data.lecture.title}` : t("error.notFound.title"));
+};
+
+/** A lecture's live attendance (admin area): the projector view and the roster. */
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
+  const viewer = await requireRole(context.svc, request, "admin");
+  return { ...(await loadAttendanceScreen(context.svc, viewer, params)), origin: new URL(request.url).origin };
+}
+
+export async function action({ request, params, context }: ActionFunctionArgs) {
+  const viewer = await requireRole(context.svc, request, "admin");
+  return attendanceAction(context.svc, viewer, params, await request.formData());
+}
+
+export default function LectureAttendance() {
+  const { group, lecture, state, origin } = useLoaderData<typeof loader>();
+  const base = `/dashboard/admin/group/${group.slug}/lectures`;
+  return <AttendanceScreen lectureId={lecture.id} lectureSlug={lecture.slug} groupId={group.id} initial={state} origin={origin} />;
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
+}

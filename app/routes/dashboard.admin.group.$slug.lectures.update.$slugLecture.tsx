@@ -1,0 +1,36 @@
+import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { useLoaderData } from "@remix-run/react";
+import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { metaT, pageMeta } from "~/lib/meta";
+import { sheets } from "~/styles/sheets";
+import { requireRole } from "../../worker/auth/viewer";
+import { LectureEditor } from "~/components/lectures/lecture-editor";
+import { lectureEditorAction, loadLectureEditor } from "~/lib/lectures.server";
+
+export const links: LinksFunction = () => sheets("coursePages", "lectures");
+
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
+  const t = metaT(matches);
+  return pageMeta(matches, data ? `${data.lecture.title} · ${t("lectures.editTitle")}` : t("error.notFound.title"));
+};
+
+/** One lecture's editor (admin area). */
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
+  const viewer = await requireRole(context.svc, request, "admin");
+  return loadLectureEditor(context.svc, viewer, params);
+}
+
+export async function action({ request, params, context }: ActionFunctionArgs) {
+  const viewer = await requireRole(context.svc, request, "admin");
+  return lectureEditorAction(context.svc, viewer, params, await request.formData());
+}
+
+export default function EditLecture() {
+  const { group, lecture } = useLoaderData<typeof loader>();
+  const base = `/dashboard/admin/group/${group.slug}/lectures`;
+  return <LectureEditor key={lecture._id} lecture={lecture} listPath={base} attendancePath={`${base}/${lecture.slug}/attendance`} />;
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
+}

@@ -1,0 +1,42 @@
+import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { useLoaderData } from "@remix-run/react";
+import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { metaT, pageMeta } from "~/lib/meta";
+import { sheets } from "~/styles/sheets";
+import { requireRole } from "../../worker/auth/viewer";
+import { LecturesScreen } from "~/components/lectures/lectures-screen";
+import { InstructorGroupPage } from "~/components/lectures/instructor-group-page";
+import { useT } from "~/lib/i18n";
+import { loadStaffLectures, staffLecturesAction } from "~/lib/lectures.server";
+
+export const links: LinksFunction = () => sheets("lectures");
+
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
+  const t = metaT(matches);
+  return pageMeta(matches, data ? `${t("lectures.title")} · ${data.group.title}` : t("error.notFound.title"));
+};
+
+/** The group's lectures for its staff (instructor area): list, create, series, publish, reorder, delete. */
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
+  const viewer = await requireRole(context.svc, request, "instructor");
+  return loadStaffLectures(context.svc, viewer, params);
+}
+
+export async function action({ request, params, context }: ActionFunctionArgs) {
+  const viewer = await requireRole(context.svc, request, "instructor");
+  return staffLecturesAction(context.svc, viewer, params, await request.formData());
+}
+
+export default function GroupLectures() {
+  const { t } = useT();
+  const { group, lectures } = useLoaderData<typeof loader>();
+  return (
+    <InstructorGroupPage group={group} section={t("lectures.title")}>
+      <LecturesScreen lectures={lectures} base={`/instructor/group/${group.slug}/lectures`} groupTitle={group.title} />
+    </InstructorGroupPage>
+  );
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
+}
