@@ -11,5 +11,6 @@ export function isolate(text: string): string {
 
 /** Left-to-right isolate (LRI … PDI) for text without letters that must read left to right ("+20"). */
 export function isolateLtr(text: string): string {
-  return `\u2066${text}\u2069`;
+  // The left-to-right mark keeps "+20" in order where isolates are not honoured (Chromium's <option> text).
+  return `\u2066\u200e${text}\u2069`;
 }

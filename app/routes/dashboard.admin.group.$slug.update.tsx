@@ -1,4 +1,4 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { GroupForm } from "~/components/groups/group-form";
 import { OutlineEditor } from "~/components/groups/outline-editor";
@@ -12,6 +12,10 @@ import { CONTENT_LIMITS, courseContentInput, idOrSlugParam, updateCourseContentI
 import { requireRole } from "../../worker/auth/viewer";
 import { addGroupContent, deleteGroupContent, listGroupContent, reorderGroupContent, updateGroupContent } from "../../worker/services/course-content";
 import { getManagedGroup, listInstructors, updateGroup } from "../../worker/services/groups-admin";
+import { sheets } from "~/styles/sheets";
+
+/** The outline editor shows the outline as the course pages do. */
+export const links: LinksFunction = () => sheets("coursePages");
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
   const t = metaT(matches);
