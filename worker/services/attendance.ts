@@ -189,13 +189,51 @@ async function storeMark(
   if (changed) {
     ctx.waitUntil(
       (async () => {
-        const people = await roster(ctx, lecture);
-        const record = people.roster.find((r) => r.user._id === userId);
-        if (record) await publishToGroupRoomStaff(ctx.env, lecture.groupId, lecture.instructorId, { type: "attendance.marked", lectureId: lecture.id, record, counts: people.counts });
+        const frame = await markFrame(ctx, lecture, userId);
+        if (frame) await publishToGroupRoomStaff(ctx.env, lecture.groupId, lecture.instructorId, frame);
       })(),
     );
   }
   return row!;
+}
+
+/**
+ * The live frame for one mark: that student's record (with its shared-device flag) and the lecture's counts, in
+ * one batch of two queries whatever the group's size (a burst of 300 check-ins must not read the roster 300 times).
+ */
+async function markFrame(ctx: ServiceContext, lecture: LectureRecord, userId: string) {
+  const [byStatus, [row]] = await ctx.db.batch([
+    ctx.db
+      .select({ status: attendance.status, n: sql<number>`count(*)` })
+      .from(memberships)
+      .leftJoin(attendance, and(eq(attendance.lectureId, lecture.id), eq(attendance.userId, memberships.userId)))
+      .where(and(eq(memberships.groupId, lecture.groupId), inArray(memberships.status, [...MEMBER_STATUSES])))
+      .groupBy(attendance.status),
+    ctx.db
+      .select({
+        name: users.name,
+        status: attendance.status,
+        method: attendance.method,
+        markedAt: attendance.markedAt,
+        sameDevice: sql<number>`(select count(*) from attendance a2 where a2.lecture_id = ${lecture.id} and a2.device = ${attendance.device})`,
+      })
+      .from(attendance)
+      .innerJoin(users, eq(users.id, attendance.userId))
+      .where(and(eq(attendance.lectureId, lecture.id), eq(attendance.userId, userId))),
+  ]);
+  if (!row) return null;
+  const counts: AttendanceCounts = { present: 0, late: 0, excused: 0, absent: 0, members: 0 };
+  for (const c of byStatus) {
+    counts.members += c.n;
+    if (c.status === "present" || c.status === "late" || c.status === "excused") counts[c.status] += c.n;
+    else counts.absent += c.n;
+  }
+  return {
+    type: "attendance.marked" as const,
+    lectureId: lecture.id,
+    record: { user: { _id: userId, name: row.name }, status: row.status, method: row.method, markedAt: row.markedAt.toISOString(), flagged: row.sameDevice > 1 },
+    counts,
+  };
 }
 
 /** The device a check-in comes from: the fingerprint the client sent, else the one its session was opened with. */
