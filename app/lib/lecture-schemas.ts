@@ -61,7 +61,7 @@ export const createLectureInput = z.object({
 export type CreateLectureInput = z.infer<typeof createLectureInput>;
 
 /** PUT /api/lectures/{id}: any of the fields. */
-export const updateLectureInput = createLectureInput.partial();
+export const updateLectureInput = createLectureInput.partial().refine((v) => Object.keys(v).length > 0, "Send at least one field to change.");
 export type UpdateLectureInput = z.infer<typeof updateLectureInput>;
 
 /** PUT /api/lectures/group/{id}/order: every lecture of the group, in the new order. */

@@ -2,6 +2,7 @@
  * Lectures through the real API: who reads and writes them, published versus drafts, order, the weekly series,
  * the rendered Markdown, and the notification members get when a lecture is published.
  */
+import { SELF } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import * as s from "../../db/schema";
@@ -154,3 +155,35 @@ describe("the weekly series", () => {
     expect(((await res.json()) as ErrorBody).fields).toHaveProperty(field);
   });
 });
+
+describe("malformed bodies get 400s, never 5xx", () => {
+  const BODIES = ["not json", "[]", "null", '"text"', "{", '{"title": {"$gt": ""}}', '{"ids": "x"}', '{"rotateSeconds": "30", "durationMinutes": []}'];
+
+  it("on every lecture and attendance write", async () => {
+    const w = await world();
+    const lecture = await newLecture(w.teacher, w.group.slug, { title: "Target", published: true });
+    const targets: [string, string][] = [
+      ["POST", `/api/lectures/group/${w.group.slug}`],
+      ["PUT", `/api/lectures/group/${w.group.slug}/order`],
+      ["POST", `/api/lectures/group/${w.group.slug}/schedule`],
+      ["PUT", `/api/lectures/${lecture._id}`],
+      ["POST", `/api/lectures/${lecture._id}/attendance/open`],
+      ["POST", "/api/attendance"],
+    ];
+    for (const [method, path] of targets) {
+      for (const body of BODIES) {
+        const res = await fetchRaw(method, path, body, w.teacher.accessToken);
+        expect(res.status, `${method} ${path} ${body}`).toBeGreaterThanOrEqual(400);
+        expect(res.status, `${method} ${path} ${body}`).toBeLessThan(500);
+      }
+    }
+    for (const body of BODIES) {
+      const res = await fetchRaw("POST", "/api/lectures/attend", body, w.student.accessToken);
+      expect(res.status, body).toBe(400);
+    }
+  });
+});
+
+function fetchRaw(method: string, path: string, body: string, token: string) {
+  return SELF.fetch(`http://localhost${path}`, { method, headers: { authorization: token, "content-type": "application/json", origin: "http://localhost" }, body });
+}
