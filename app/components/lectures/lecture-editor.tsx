@@ -162,7 +162,7 @@ export function LectureEditor({ lecture, listPath, attendancePath }: { lecture: 
                 {t("common.loading")}
               </p>
             ) : (
-              <div className="prose lecture-body" dangerouslySetInnerHTML={{ __html: html }} />
+              <div className="prose lecture-body" dir="auto" dangerouslySetInnerHTML={{ __html: html }} />
             )}
           </div>
         </div>

@@ -81,7 +81,7 @@ export function LecturePage({ lecture, manageHref, justCheckedIn }: { lecture: P
       <div className="container lecture-layout">
         <div className="lecture-content">
           {lecture.bodyHtml.trim() ? (
-            <article className="prose lecture-body" dangerouslySetInnerHTML={{ __html: lecture.bodyHtml }} />
+            <article className="prose lecture-body" dir="auto" dangerouslySetInnerHTML={{ __html: lecture.bodyHtml }} />
           ) : (
             <p className="empty-inline">{t("lectures.noContent")}</p>
           )}
