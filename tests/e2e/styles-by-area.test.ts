@@ -177,7 +177,12 @@ describe("styles by area", () => {
       // Desktop and phone: some rules only apply below a width (one-column layouts, table cards).
       for (const width of [1280, 375]) {
         await page.setViewportSize({ width, height: 800 });
-        for (const path of pages[role](groupSlug)) lost.push(...(await lostStyles(page, path)).map((l) => `${width}px ${l}`));
+        for (const path of pages[role](groupSlug)) {
+          lost.push(...(await lostStyles(page, path)).map((l) => `${width}px ${l}`));
+          // No page scrolls sideways, on a phone either.
+          const wide = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+          if (wide > 0) lost.push(`${width}px ${path}: scrolls sideways by ${wide}px`);
+        }
       }
       expect(lost, "styles a page lost: a class or rule of a sheet the page did not load").toEqual([]);
     });
