@@ -91,3 +91,32 @@ describe("live attendance", () => {
     expect(problems).toEqual([]);
   });
 });
+
+describe("the projector and the lecture page in both languages", () => {
+  const newPage = useBrowser();
+
+  for (const lang of ["en", "ar"] as const) {
+    for (const width of [1280, 375]) {
+      it(`render at ${width} px in ${lang === "en" ? "English" : "Arabic"} without scrolling sideways`, async () => {
+        const staff = await newPage({ width, height: 800 });
+        await staff.context().addCookies([{ name: "lang", value: lang, url: baseURL() }]);
+        await signIn(staff.context(), INSTRUCTOR.email, INSTRUCTOR.password);
+        // The demo lecture whose attendance is open (db/seed.ts).
+        await gotoHydrated(staff, "/instructor/group/frontend-react/lectures/react-components/attendance");
+        expect(await staff.locator("html").getAttribute("dir")).toBe(lang === "ar" ? "rtl" : "ltr");
+        expect((await staff.locator(".projector-code").textContent())!.replace(/\D/g, "")).toMatch(/^\d{6}$/);
+        await staff.locator(".projector-qr svg").waitFor();
+        expect(await staff.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(0);
+
+        const student = await newPage({ width, height: 800 });
+        await student.context().addCookies([{ name: "lang", value: lang, url: baseURL() }]);
+        await signIn(student.context(), "sara@example.com", "demo-student-pass");
+        await gotoHydrated(student, "/course/frontend-react/lecture/react-components");
+        expect(await student.locator("h1").textContent()).toBe("React components and state");
+        await student.locator(".checkin-done, .checkin-card").first().waitFor();
+        expect(await student.locator(".prose code.hljs").count()).toBeGreaterThan(0);
+        expect(await student.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(0);
+      });
+    }
+  }
+});

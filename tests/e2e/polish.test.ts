@@ -143,6 +143,24 @@ describe("polish of the existing screens", () => {
     expect(await page.locator("#login-email").getAttribute("aria-invalid")).toBe("true");
   });
 
+  it("after Log out, Back to a public page shows it signed out, without going to the login page", async () => {
+    const student = await createVerifiedUser("back-nav", `Back Nav ${Date.now().toString(36)}`);
+    const page = await newPage();
+    await signIn(page.context(), student.email, student.password);
+    await gotoHydrated(page, "/courses");
+    await page.locator(".bell-button").waitFor();
+    const header = page.locator("header.site-header");
+    await header.getByRole("button", { name: "Log out" }).click();
+    await header.getByRole("link", { name: "Log In" }).waitFor();
+    await page.goBack();
+    await page.waitForURL((url) => url.pathname === "/courses");
+    await header.getByRole("link", { name: "Log In" }).waitFor();
+    // Nothing may send the page away afterwards either (it used to go to the login page once its refresh failed).
+    await page.waitForTimeout(300);
+    expect(new URL(page.url()).pathname).toBe("/courses");
+    expect(await page.locator(".bell-button").count()).toBe(0);
+  });
+
   it("staff have one account page: Profile and /profile lead to it, /my-courses to the groups they run", async () => {
     const page = await newPage();
     await signIn(page.context(), INSTRUCTOR.email, INSTRUCTOR.password);

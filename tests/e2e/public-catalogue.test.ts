@@ -80,7 +80,9 @@ describe("course catalogue", () => {
     expect(await page.locator(".eyebrow").textContent()).toBe("Part 2 of 5");
     // The fenced block of the "Modern CSS" item, rendered to HTML on the server.
     expect(await page.locator(".prose pre code").textContent()).toContain(".card { display: grid; gap: 1rem; padding-inline: 1.5rem; }");
-    expect(await page.locator(".prose pre code").getAttribute("class")).toBe("language-css");
+    // Fenced code is highlighted on the server (highlight.js classes) and reads left to right.
+    expect(await page.locator(".prose pre code").getAttribute("class")).toBe("hljs language-css");
+    expect(await page.locator(".prose pre code .hljs-attribute").first().textContent()).toBe("display");
 
     await page.getByRole("link", { name: /Next part/ }).click();
     await page.waitForFunction(() => document.querySelector("h1")?.textContent === "JavaScript and TypeScript");
@@ -94,6 +96,6 @@ describe("course catalogue", () => {
     await page.goto("/content/frontend-react");
     const href = await page.locator(".outline-link").nth(1).getAttribute("href");
     const html = await (await fetch(`${baseURL()}${href}`)).text();
-    expect(html).toContain('<pre><code class="language-css">.card { display: grid;');
+    expect(html).toContain('<pre><code class="hljs language-css" dir="ltr"><span class="hljs-selector-class">.card</span> { <span class="hljs-attribute">display</span>: grid;');
   });
 });
