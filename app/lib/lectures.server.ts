@@ -6,7 +6,7 @@
 import type { ServiceContext } from "../../worker/context";
 import { attend, closeAttendance, getAttendanceState, markAttendance, openAttendance } from "../../worker/services/attendance";
 import { getManagedGroup } from "../../worker/services/groups-admin";
-import { createLecture, deleteLecture, getLecture, listLectures, reorderLectures, scheduleLectures, updateLecture } from "../../worker/services/lectures";
+import { createLecture, deleteLecture, getLecture, lectureWork, listLectures, reorderLectures, scheduleLectures, updateLecture } from "../../worker/services/lectures";
 import type { Viewer } from "../../worker/services/sessions";
 import { attempt, invalid, orHttpError, text, unknownIntent } from "./group-actions.server";
 import { attendInput, createLectureInput, lectureOrderInput, lectureSeriesInput, markAttendanceInput, openAttendanceInput, updateLectureInput } from "./lecture-schemas";
@@ -136,7 +136,7 @@ export async function attendanceAction(svc: ServiceContext, viewer: Viewer, para
 export async function loadLecturePage(svc: ServiceContext, viewer: Viewer, params: { slug?: string; slugLecture?: string }) {
   const lecture = await orHttpError(getLecture(svc, viewer, slugParam(params.slugLecture)));
   if (lecture.group.slug !== slugParam(params.slug) && lecture.group._id !== params.slug) throw notFoundResponse();
-  return { lecture };
+  return { lecture, work: await lectureWork(svc, lecture._id) };
 }
 
 /** intent=attend on the lecture page: the typed code. */

@@ -18,7 +18,7 @@ export const meta: MetaFunction<typeof loader> = ({ data, matches }) =>
  */
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const viewer = await requireViewer(context.svc, request);
-  const { lecture } = await loadLecturePage(context.svc, viewer, params);
+  const { lecture, work } = await loadLecturePage(context.svc, viewer, params);
   // Only the group's staff can read a lecture without being a member (getLecture checked who may read it).
   const staff = viewer.role !== "user";
   const manageHref = staff
@@ -26,7 +26,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
       ? `/dashboard/admin/group/${lecture.group.slug}/lectures/${lecture.slug}/attendance`
       : `/instructor/group/${lecture.group.slug}/lectures/${lecture.slug}/attendance`
     : null;
-  return { lecture, manageHref, justCheckedIn: new URL(request.url).searchParams.get("checkedIn") === "1" };
+  return { lecture, work, manageHref, justCheckedIn: new URL(request.url).searchParams.get("checkedIn") === "1" };
 }
 
 export async function action({ request, params, context }: ActionFunctionArgs) {
@@ -35,8 +35,8 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
 }
 
 export default function LectureRoute() {
-  const { lecture, manageHref, justCheckedIn } = useLoaderData<typeof loader>();
-  return <LecturePage lecture={lecture} manageHref={manageHref} justCheckedIn={justCheckedIn} />;
+  const { lecture, work, manageHref, justCheckedIn } = useLoaderData<typeof loader>();
+  return <LecturePage lecture={lecture} work={work} manageHref={manageHref} justCheckedIn={justCheckedIn} />;
 }
 
 export function ErrorBoundary() {

@@ -3,6 +3,7 @@
  * notification leading to a page that shows what it announces. Seeds its own (per-file) database.
  */
 import { SELF } from "cloudflare:test";
+import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { countryById } from "../../app/lib/countries";
 import * as s from "../../db/schema";
@@ -50,5 +51,18 @@ describe("the demo data", () => {
       const named = Object.values(n.params ?? {}).filter((v) => typeof v === "string" && v.length > 0 && !["approved", "special", "rejected", "restored"].includes(v));
       for (const value of named) expect(html, `${n.link} should show ${value}`).toContain(String(value).replace(/&/g, "&amp;").replace(/'/g, "&#x27;"));
     }
+  });
+});
+
+describe("a demo lecture page", () => {
+  it("lists the lecture's task and quiz with their dates, and the lecture's highlighted notes", async () => {
+    const [student] = await db().select().from(s.users).where(eq(s.users.email, "student@example.com"));
+    const session = await signIn({ id: student!.id, role: student!.role, email: student!.email, name: student!.name, slug: student!.slug, password: "" });
+    const res = await SELF.fetch("http://localhost/course/frontend-react/lecture/modern-css-layouts", { headers: { cookie: session.cookie } });
+    expect(res.status).toBe(200);
+    const html = await res.text();
+    expect(html).toContain("Responsive landing page");
+    expect(html).toContain("CSS layouts check");
+    expect(html).toContain('class="hljs language-css"');
   });
 });

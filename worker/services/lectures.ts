@@ -6,7 +6,7 @@ import { and, asc, count, eq, inArray, max, or, sql } from "drizzle-orm";
 import { can, type Actor } from "../../app/lib/permissions";
 import type { CreateLectureInput, LectureOrderInput, LectureSeriesInput, UpdateLectureInput } from "../../app/lib/lecture-schemas";
 import { renderMarkdown } from "../../app/lib/markdown.server";
-import { attendance, attendanceSessions, groups, lectures, memberships, MEMBER_STATUSES } from "../../db/schema";
+import { attendance, attendanceSessions, groups, lectures, memberships, quizzes, tasks, MEMBER_STATUSES } from "../../db/schema";
 import type { ServiceContext } from "../context";
 import { AppError, forbidden, notFound } from "../http/errors";
 import { newId, slugify } from "./ids";
@@ -180,6 +180,22 @@ export async function getLecture(ctx: ServiceContext, viewer: Actor, idOrSlug: s
     group: { _id: lecture.groupId, slug: lecture.groupSlug, title: lecture.groupTitle },
     attendance: mine ? { status: mine.status, markedAt: mine.markedAt.toISOString() } : null,
     attendanceOpen: !!open,
+  };
+}
+
+/** The tasks and published quizzes set on a lecture, in due order (the lecture page lists them). */
+export async function lectureWork(ctx: ServiceContext, lectureId: string) {
+  const [taskRows, quizRows] = await ctx.db.batch([
+    ctx.db.select({ slug: tasks.slug, title: tasks.title, dueAt: tasks.dueAt }).from(tasks).where(eq(tasks.lectureId, lectureId)).orderBy(asc(tasks.dueAt), asc(tasks.title)),
+    ctx.db
+      .select({ slug: quizzes.slug, title: quizzes.title, opensAt: quizzes.opensAt, closesAt: quizzes.closesAt })
+      .from(quizzes)
+      .where(and(eq(quizzes.lectureId, lectureId), eq(quizzes.published, true)))
+      .orderBy(asc(quizzes.opensAt), asc(quizzes.title)),
+  ]);
+  return {
+    tasks: taskRows.map((t) => ({ slug: t.slug, title: t.title, dueAt: t.dueAt ? t.dueAt.toISOString() : null })),
+    quizzes: quizRows.map((q) => ({ slug: q.slug, title: q.title, opensAt: q.opensAt ? q.opensAt.toISOString() : null, closesAt: q.closesAt ? q.closesAt.toISOString() : null })),
   };
 }
 

@@ -37,7 +37,12 @@ const STATUS: Record<string, MessageKey> = {
  * box (the 6-digit code on the screen). The box appears and disappears live through the group's room. `manageHref`
  * is set for the group's staff (they run attendance from their own screen instead).
  */
-export function LecturePage({ lecture, manageHref, justCheckedIn }: { lecture: PageLecture; manageHref: string | null; justCheckedIn: boolean }) {
+export interface LectureWork {
+  tasks: { slug: string; title: string; dueAt: string | null }[];
+  quizzes: { slug: string; title: string; opensAt: string | null; closesAt: string | null }[];
+}
+
+export function LecturePage({ lecture, work, manageHref, justCheckedIn }: { lecture: PageLecture; work: LectureWork; manageHref: string | null; justCheckedIn: boolean }) {
   const { t } = useT();
   const revalidator = useRevalidator();
   const onFrame = useCallback(
@@ -85,6 +90,47 @@ export function LecturePage({ lecture, manageHref, justCheckedIn }: { lecture: P
           ) : (
             <p className="empty-inline">{t("lectures.noContent")}</p>
           )}
+          {work.tasks.length + work.quizzes.length > 0 ? (
+            <section className="lecture-work" aria-labelledby="lecture-work-title">
+              <h2 id="lecture-work-title" className="block-title">
+                {t("lectures.work")}
+              </h2>
+              <ul className="lecture-work-list" role="list">
+                {work.tasks.map((task) => (
+                  <li key={task.slug} className="lecture-work-item">
+                    <span className="badge">{t("lectures.task")}</span>
+                    <span className="lecture-work-title" dir="auto">
+                      {task.title}
+                    </span>
+                    <span className="muted">
+                      {task.dueAt ? (
+                        <>
+                          {t("lectures.due")} <When iso={task.dueAt} />
+                        </>
+                      ) : (
+                        t("lectures.noDue")
+                      )}
+                    </span>
+                  </li>
+                ))}
+                {work.quizzes.map((quiz) => (
+                  <li key={quiz.slug} className="lecture-work-item">
+                    <span className="badge badge-amber">{t("lectures.quiz")}</span>
+                    <span className="lecture-work-title" dir="auto">
+                      {quiz.title}
+                    </span>
+                    <span className="muted">
+                      {quiz.closesAt ? (
+                        <>
+                          {t("lectures.closes")} <When iso={quiz.closesAt} />
+                        </>
+                      ) : null}
+                    </span>
+                  </li>
+                ))}
+              </ul>
+            </section>
+          ) : null}
         </div>
         <aside className="lecture-aside">
           {manageHref ? (
