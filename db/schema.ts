@@ -275,7 +275,11 @@ export const tasks = sqliteTable(
     allowLate: integer("allow_late", { mode: "boolean" }).notNull().default(true),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex("tasks_lecture_slug_uq").on(t.lectureId, t.slug)],
+  (t) => [
+    // Task slugs are unique across the platform (pages name a task by slug under its lecture).
+    uniqueIndex("tasks_slug_uq").on(t.slug),
+    index("tasks_lecture_due_idx").on(t.lectureId, t.dueAt),
+  ],
 );
 
 export const submissions = sqliteTable(
@@ -296,6 +300,8 @@ export const submissions = sqliteTable(
     feedback: text("feedback"),
     gradedBy: text("graded_by").references(() => users.id, { onDelete: "set null" }),
     gradedAt: integer("graded_at", { mode: "timestamp_ms" }),
+    /** Staff asked for a new version: the student may submit again (the grade is kept until then). */
+    resubmitRequestedAt: integer("resubmit_requested_at", { mode: "timestamp_ms" }),
   },
   (t) => [
     uniqueIndex("submissions_task_user_uq").on(t.taskId, t.userId),

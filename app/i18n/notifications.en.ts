@@ -13,4 +13,8 @@ export const notificationsEn = {
   "notification.membership-removed": "You were removed from {group}",
   "notification.lecture-published": "New lecture in {group}: {lecture}",
   "notification.lectures-scheduled": "{count} lectures were scheduled in {group}",
+  "notification.task-created": "New task in {group}: {task}",
+  "notification.submission-created": "{name} handed in {task} ({group})",
+  "notification.submission-graded": "Your work on {task} was graded: {score}/{max}",
+  "notification.submission-returned": "A new version of your work on {task} was asked for",
 } as const;

@@ -67,6 +67,14 @@ async function lectureIn(w: World) {
   return row;
 }
 
+/** A task on a published lecture of the world's group. */
+async function taskIn(w: World) {
+  const lecture = await lectureIn(w);
+  const task = { id: newId(), lectureId: lecture.id, slug: unique("task"), title: "A task", maxScore: 10 };
+  await db().insert(schema.tasks).values(task);
+  return { lecture, task };
+}
+
 async function notificationFor(who: SignedIn): Promise<string> {
   const id = newId();
   await db().insert(schema.notifications).values({ id, userId: who.user.id, kind: "test", title: "Something happened" });
@@ -323,6 +331,56 @@ const MATRIX: Record<string, Row> = {
   },
   "POST /api/attendance": {
     request: async (w) => ({ path: "/api/attendance", body: { lectureId: (await lectureIn(w)).id, userId: w.as.student.user.id, status: "excused" } }),
+    expect: staffOfGroup(200),
+  },
+  // Tasks and submissions: members and staff read; the group's staff write and grade; students submit their own.
+  "GET /api/lectures/groups/:id/tasks": { request: (w) => ({ path: `/api/lectures/groups/${w.group.slug}/tasks` }), expect: groupInside(200) },
+  "POST /api/lectures/:lectureId/tasks": {
+    request: async (w) => ({ path: `/api/lectures/${(await lectureIn(w)).slug}/tasks`, body: { title: "Homework", maxScore: 10 } }),
+    expect: staffOfGroup(201),
+  },
+  "GET /api/lectures/:lectureId/tasks/:taskId": {
+    request: async (w) => {
+      const { lecture, task } = await taskIn(w);
+      return { path: `/api/lectures/${lecture.slug}/tasks/${task.slug}` };
+    },
+    expect: groupInside(200),
+  },
+  "PUT /api/lectures/:lectureId/tasks/:taskId": {
+    request: async (w) => {
+      const { lecture, task } = await taskIn(w);
+      return { path: `/api/lectures/${lecture.id}/tasks/${task.id}`, method: "PUT", body: { maxScore: 50 } };
+    },
+    expect: staffOfGroup(200),
+  },
+  "DELETE /api/lectures/:lectureId/tasks/:taskId": {
+    request: async (w) => {
+      const { lecture, task } = await taskIn(w);
+      return { path: `/api/lectures/${lecture.id}/tasks/${task.id}`, method: "DELETE" };
+    },
+    expect: staffOfGroup(200),
+  },
+  "POST /api/lectures/:lectureId/submit-task/:taskId": {
+    request: async (w) => {
+      const { lecture, task } = await taskIn(w);
+      return { path: `/api/lectures/${lecture.slug}/submit-task/${task.slug}`, body: { link: "https://github.com/me/work" } };
+    },
+    expect: { anonymous: 401, student: 201, studentOtherGroup: 403, instructor: 403, instructorOtherGroup: 403, admin: 403 },
+  },
+  "GET /api/lectures/:lectureId/tasks/:taskId/submissions": {
+    request: async (w) => {
+      const { lecture, task } = await taskIn(w);
+      return { path: `/api/lectures/${lecture.slug}/tasks/${task.slug}/submissions` };
+    },
+    expect: groupInside(200),
+  },
+  "PUT /api/lectures/:lectureId/tasks/:taskId/submissions/:submissionId": {
+    request: async (w) => {
+      const { lecture, task } = await taskIn(w);
+      const id = newId();
+      await db().insert(schema.submissions).values({ id, taskId: task.id, userId: w.as.student.user.id, link: "https://github.com/me/work", submittedAt: new Date() });
+      return { path: `/api/lectures/${lecture.slug}/tasks/${task.slug}/submissions/${id}`, method: "PUT", body: { score: 7, feedback: "Fine" } };
+    },
     expect: staffOfGroup(200),
   },
 };

@@ -12,6 +12,7 @@ import { feedbackApi } from "./feedback";
 import { groupsApi } from "./groups";
 import { healthApi } from "./health";
 import { attendanceApi, lecturesApi } from "./lectures";
+import { tasksApi } from "./tasks";
 import { membershipRequestsApi } from "./membership-requests";
 import { messagesApi } from "./messages";
 import { notificationsApi } from "./notifications";
@@ -53,6 +54,7 @@ api.route("/membership-requests", membershipRequestsApi);
 api.route("/students", studentsApi);
 api.route("/uploads", uploadsApi);
 api.route("/lectures", lecturesApi);
+api.route("/lectures", tasksApi);
 api.route("/attendance", attendanceApi);
 
 api.doc31("/openapi.json", (c) => ({

@@ -1,0 +1,77 @@
+/**
+ * Input schemas for tasks, submissions and grading (issue "Tasks, submissions and grading"), shared by the staff
+ * forms, the Remix actions and the API. Client-safe.
+ */
+import { z } from "zod";
+import { freeText } from "./schemas";
+import { withoutControls } from "./text";
+
+export const TASK_LIMITS = { title: 160, body: 50_000, maxScore: 1000, link: 2_000, notes: 2_000, feedback: 5_000 } as const;
+
+const dueAt = z.union([
+  z
+    .string({ error: "Give the due time as a date and time." })
+    .trim()
+    .max(40)
+    .refine((v) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(v) && !Number.isNaN(Date.parse(v)), "Give the due time as a date and time.")
+    .transform((v) => Date.parse(v)),
+  z.null(),
+]);
+
+/** POST /api/lectures/{lectureId}/tasks. */
+export const createTaskInput = z.object({
+  title: freeText("Please enter a title.", { name: true }).max(TASK_LIMITS.title, `Title must be at most ${TASK_LIMITS.title} characters.`),
+  body: z.string().overwrite(withoutControls).max(TASK_LIMITS.body, `The text must be at most ${TASK_LIMITS.body} characters.`).optional(),
+  dueAt: dueAt.optional(),
+  maxScore: z.number({ error: "The maximum score is a whole number from 1 to 1000." }).int().min(1).max(TASK_LIMITS.maxScore).optional(),
+  allowLate: z.boolean({ error: "Say allowLate: true or false." }).optional(),
+});
+export type CreateTaskInput = z.infer<typeof createTaskInput>;
+
+/** PUT /api/lectures/{lectureId}/tasks/{taskId}: any of the fields, at least one. */
+export const updateTaskInput = createTaskInput.partial().refine((v) => Object.keys(v).length > 0, "Send at least one field to change.");
+export type UpdateTaskInput = z.infer<typeof updateTaskInput>;
+
+/** POST /api/lectures/{lectureId}/submit-task/{taskId}: a link to the work (a repository or a deployed site). */
+export const submitTaskInput = z.object({
+  link: z
+    .string({ error: "Give the link to your work." })
+    .trim()
+    .max(TASK_LIMITS.link, "That link is too long.")
+    .refine((v) => {
+      try {
+        const u = new URL(v);
+        return (u.protocol === "https:" || u.protocol === "http:") && u.hostname.includes(".");
+      } catch {
+        return false;
+      }
+    }, "Give a full link to your work, starting with https://"),
+  notes: z.string().overwrite(withoutControls).trim().max(TASK_LIMITS.notes, `Notes are limited to ${TASK_LIMITS.notes} characters.`).optional(),
+});
+export type SubmitTaskInput = z.infer<typeof submitTaskInput>;
+
+/** PUT .../submissions/{submissionId}: a grade with feedback, or a request for a new version. */
+export const gradeSubmissionInput = z.union([
+  z.object({
+    score: z.number({ error: "Give a whole-number score." }).int("Give a whole-number score.").min(0, "The score cannot be negative."),
+    feedback: z.string().overwrite(withoutControls).trim().max(TASK_LIMITS.feedback, `Feedback is limited to ${TASK_LIMITS.feedback} characters.`).optional(),
+  }),
+  z.object({ requestResubmission: z.literal(true), feedback: z.string().overwrite(withoutControls).trim().max(TASK_LIMITS.feedback).optional() }),
+]);
+export type GradeSubmissionInput = z.infer<typeof gradeSubmissionInput>;
+
+/** A submission's one clear state. */
+export const SUBMISSION_STATES = ["not-submitted", "submitted", "late", "graded", "resubmission-requested"] as const;
+export type SubmissionState = (typeof SUBMISSION_STATES)[number];
+
+/** "owner/repo" for a GitHub repository link, else null (shown instead of the raw link). */
+export function githubRepo(link: string): string | null {
+  try {
+    const u = new URL(link);
+    if (u.hostname !== "github.com" && u.hostname !== "www.github.com") return null;
+    const [owner, repo] = u.pathname.split("/").filter(Boolean);
+    return owner && repo ? `${owner}/${repo.replace(/\.git$/, "")}` : null;
+  } catch {
+    return null;
+  }
+}

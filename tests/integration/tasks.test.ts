@@ -1,0 +1,141 @@
+/**
+ * Tasks, submissions and grading through the real API: replace until graded, late work flagged or refused, the
+ * graded lock and resubmission, score bounds, notifications and e-mail, and who may read which submission.
+ */
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import * as s from "../../db/schema";
+import { addMember, call, createGroup, createUser, signIn, waitForMails, type ErrorBody, type SignedIn } from "./factories";
+import { db } from "./helpers";
+
+async function world(opts: { dueAt?: string | null; allowLate?: boolean; maxScore?: number; published?: boolean } = {}) {
+  const teacher = await signIn(await createUser({ role: "instructor" }));
+  const group = await createGroup({ instructorId: teacher.user.id });
+  const [a, b] = [await signIn(await createUser()), await signIn(await createUser())];
+  await addMember(a.user, group);
+  await addMember(b.user, group);
+  const lecture = (await (await call(`/api/lectures/group/${group.slug}`, { body: { title: "Week 1", published: opts.published ?? true }, token: teacher.accessToken })).json()) as { _id: string; slug: string };
+  const res = await call(`/api/lectures/${lecture.slug}/tasks`, {
+    body: { title: "Profile card", body: "Build it with **semantic** HTML.", dueAt: opts.dueAt === undefined ? new Date(Date.now() + 86_400_000).toISOString() : opts.dueAt, maxScore: opts.maxScore ?? 100, allowLate: opts.allowLate ?? true },
+    token: teacher.accessToken,
+  });
+  expect(res.status).toBe(201);
+  const task = (await res.json()) as { _id: string; slug: string; lectureSlug: string };
+  return { teacher, group, a, b, lecture, task };
+}
+
+const submit = (who: SignedIn, w: { lecture: { slug: string }; task: { slug: string } }, link = "https://github.com/me/profile-card", notes = "Tested with a keyboard.") =>
+  call(`/api/lectures/${w.lecture.slug}/submit-task/${w.task.slug}`, { body: { link, notes }, token: who.accessToken });
+
+async function submissionOf(who: SignedIn, w: { lecture: { slug: string }; task: { slug: string } }) {
+  const res = await call(`/api/lectures/${w.lecture.slug}/tasks/${w.task.slug}/submissions`, { token: who.accessToken });
+  return ((await res.json()) as { submissions: { _id: string; state: string; score: number | null }[] }).submissions;
+}
+
+describe("tasks", () => {
+  it("lists a group's tasks with each student's own state, and renders the task's Markdown", async () => {
+    const w = await world();
+    const list = await call(`/api/lectures/groups/${w.group.slug}/tasks`, { token: w.a.accessToken });
+    expect(await list.json()).toEqual([
+      expect.objectContaining({ _id: w.task._id, slug: w.task.slug, title: "Profile card", maxScore: 100, allowLate: true, lectureSlug: w.lecture.slug, submission: { state: "not-submitted", score: null, submittedAt: null } }),
+    ]);
+    const one = (await (await call(`/api/lectures/${w.lecture._id}/tasks/${w.task._id}`, { token: w.a.accessToken })).json()) as { bodyHtml: string };
+    expect(one.bodyHtml).toContain("<strong>semantic</strong>");
+    // Members are told of the new task.
+    const notes = await db().select().from(s.notifications).where(eq(s.notifications.userId, w.a.user.id));
+    expect(notes.map((n) => n.kind)).toEqual(["lecture-published", "task-created"]);
+  });
+
+  it("hides tasks of an unpublished lecture from students", async () => {
+    const w = await world({ published: false });
+    expect(await (await call(`/api/lectures/groups/${w.group.slug}/tasks`, { token: w.a.accessToken })).json()).toEqual([]);
+    expect((await call(`/api/lectures/${w.lecture.slug}/tasks/${w.task.slug}`, { token: w.a.accessToken })).status).toBe(404);
+  });
+});
+
+describe("submitting", () => {
+  it("creates (201), replaces (200) until graded, then refuses (409) until a new version is asked for", async () => {
+    const w = await world();
+    const first = await submit(w.a, w);
+    expect(first.status).toBe(201);
+    expect(((await first.json()) as { submission: { state: string; late: boolean } }).submission).toMatchObject({ state: "submitted", late: false });
+    const again = await submit(w.a, w, "https://my-card.example.dev");
+    expect(again.status).toBe(200);
+    expect(((await again.json()) as { submission: { link: string } }).submission.link).toBe("https://my-card.example.dev");
+    const [mine] = await submissionOf(w.a, w);
+    const graded = await call(`/api/lectures/${w.lecture.slug}/tasks/${w.task.slug}/submissions/${mine!._id}`, { method: "PUT", body: { score: 88, feedback: "Good work" }, token: w.teacher.accessToken });
+    expect(graded.status).toBe(200);
+    expect(await graded.json()).toMatchObject({ score: 88, feedback: "Good work", state: "graded" });
+    expect((await submit(w.a, w)).status).toBe(409);
+    const reopen = await call(`/api/lectures/${w.lecture.slug}/tasks/${w.task.slug}/submissions/${mine!._id}`, { method: "PUT", body: { requestResubmission: true }, token: w.teacher.accessToken });
+    expect(await reopen.json()).toMatchObject({ state: "resubmission-requested" });
+    const resubmitted = await submit(w.a, w, "https://github.com/me/profile-card-v2");
+    expect(resubmitted.status).toBe(200);
+    expect(((await resubmitted.json()) as { submission: { state: string; score: number | null } }).submission).toMatchObject({ state: "submitted", score: null });
+  });
+
+  it("marks work after the due time late, or refuses it when the task takes no late work", async () => {
+    const past = new Date(Date.now() - 60_000).toISOString();
+    const lateOk = await world({ dueAt: past, allowLate: true });
+    const res = await submit(lateOk.a, lateOk);
+    expect(res.status).toBe(201);
+    expect(((await res.json()) as { submission: { state: string; late: boolean } }).submission).toMatchObject({ late: true, state: "late" });
+    const strict = await world({ dueAt: past, allowLate: false });
+    const refused = await submit(strict.a, strict);
+    expect(refused.status).toBe(409);
+    expect(((await refused.json()) as ErrorBody).message).toBe("The due time has passed and this task does not accept late work.");
+  });
+
+  it.each([
+    [{ link: "not a link" }, "link"],
+    [{ link: "javascript:alert(1)" }, "link"],
+    [{ link: "ftp://files.example.com/x" }, "link"],
+    [{}, "link"],
+    [{ link: "https://ok.example.com", notes: "x".repeat(2001) }, "notes"],
+  ])("refuses %j with 400 on %s", async (body, field) => {
+    const w = await world();
+    const res = await call(`/api/lectures/${w.lecture.slug}/submit-task/${w.task.slug}`, { body, token: w.a.accessToken });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as ErrorBody).fields).toHaveProperty(field);
+  });
+
+  it("tells the group's staff of a new submission", async () => {
+    const w = await world();
+    await submit(w.a, w);
+    const notes = await db().select().from(s.notifications).where(eq(s.notifications.userId, w.teacher.user.id));
+    expect(notes.map((n) => n.kind)).toContain("submission-created");
+  });
+});
+
+describe("grading", () => {
+  it("keeps the score between 0 and maxScore, and notifies and e-mails the student", async () => {
+    const w = await world({ maxScore: 20 });
+    await submit(w.a, w);
+    const [mine] = await submissionOf(w.a, w);
+    const path = `/api/lectures/${w.lecture.slug}/tasks/${w.task.slug}/submissions/${mine!._id}`;
+    expect((await call(path, { method: "PUT", body: { score: 21 }, token: w.teacher.accessToken })).status).toBe(400);
+    expect((await call(path, { method: "PUT", body: { score: -1 }, token: w.teacher.accessToken })).status).toBe(400);
+    expect((await call(path, { method: "PUT", body: { score: 2.5 }, token: w.teacher.accessToken })).status).toBe(400);
+    expect((await call(path, { method: "PUT", body: { score: 20, feedback: "Perfect." }, token: w.teacher.accessToken })).status).toBe(200);
+    const [mail] = await waitForMails(w.a.user.email, /was graded/);
+    expect(mail!.subject).toBe('Your work on "Profile card" was graded: 20/20');
+    expect(mail!.text).toContain("Perfect.");
+    const notes = await db().select().from(s.notifications).where(eq(s.notifications.userId, w.a.user.id));
+    expect(notes.find((n) => n.kind === "submission-graded")).toMatchObject({ title: "Your work on Profile card was graded: 20/20" });
+  });
+
+  it("lets only the group's staff grade; a student never reads another's submission; another group's instructor reads nothing", async () => {
+    const w = await world();
+    await submit(w.a, w);
+    await submit(w.b, w);
+    const staffView = (await (await call(`/api/lectures/${w.lecture.slug}/tasks/${w.task.slug}/submissions`, { token: w.teacher.accessToken })).json()) as { submissions: { user: { _id: string } }[]; missing: unknown[] };
+    expect(staffView.submissions).toHaveLength(2);
+    const own = (await (await call(`/api/lectures/${w.lecture.slug}/tasks/${w.task.slug}/submissions`, { token: w.a.accessToken })).json()) as { submissions: { user: { _id: string } }[] };
+    expect(own.submissions.map((x) => x.user._id)).toEqual([w.a.user.id]);
+    const bSubmission = (await submissionOf(w.b, w))[0]!;
+    expect((await call(`/api/lectures/${w.lecture.slug}/tasks/${w.task.slug}/submissions/${bSubmission._id}`, { method: "PUT", body: { score: 100 }, token: w.a.accessToken })).status).toBe(403);
+    const stranger = await signIn(await createUser({ role: "instructor" }));
+    expect((await call(`/api/lectures/${w.lecture.slug}/tasks/${w.task.slug}/submissions`, { token: stranger.accessToken })).status).toBe(403);
+    expect((await call(`/api/lectures/groups/${w.group.slug}/tasks`, { token: stranger.accessToken })).status).toBe(403);
+  });
+});

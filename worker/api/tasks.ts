@@ -1,0 +1,154 @@
+/**
+ * Tasks, submissions and grading under /api/lectures (platform-spec §7): `{lectureId}`, `{taskId}` and the group
+ * `{id}` accept ids or slugs. Thin handlers over worker/services/tasks.ts.
+ */
+import { createRoute, z } from "@hono/zod-openapi";
+import { idOrSlugParam } from "../../app/lib/schemas";
+import { createTaskInput, gradeSubmissionInput, submitTaskInput, updateTaskInput } from "../../app/lib/task-schemas";
+import { noStore, requireAuth, viewerOf } from "../auth/middleware";
+import { createTask, deleteTask, getTask, gradeSubmission, listGroupTasks, listSubmissions, submitTask, updateTask } from "../services/tasks";
+import { createApi, errorResponse } from "./app";
+import { jsonBody, jsonResponse, messageDto } from "./users-dto";
+
+const tags = ["Tasks and submissions"];
+const guards = { 401: errorResponse("Not signed in"), 403: errorResponse("Not allowed for this group"), 404: errorResponse("No such group, lecture, task or submission") };
+const key = z.string().min(1).max(120).regex(/^[\p{L}\p{N}_-]+$/u, "Invalid id");
+const taskParams = z.object({ lectureId: key, taskId: key });
+const submissionParams = taskParams.extend({ submissionId: key });
+
+const state = z.enum(["not-submitted", "submitted", "late", "graded", "resubmission-requested"]);
+const taskDto = z
+  .object({ _id: z.string(), slug: z.string(), title: z.string(), dueAt: z.string().nullable(), maxScore: z.number(), allowLate: z.boolean(), lectureSlug: z.string() })
+  .openapi("Task");
+const taskListDto = z.array(taskDto.extend({ submission: z.object({ state, score: z.number().nullable(), submittedAt: z.string().nullable() }).nullable() }));
+const taskDetailDto = taskDto
+  .extend({
+    body: z.string(),
+    bodyHtml: z.string(),
+    lecture: z.object({ _id: z.string(), slug: z.string(), title: z.string() }),
+    group: z.object({ _id: z.string(), slug: z.string(), title: z.string() }),
+  })
+  .openapi("TaskDetail");
+const submissionDto = z
+  .object({
+    _id: z.string(),
+    user: z.object({ _id: z.string(), name: z.string() }),
+    link: z.string(),
+    notes: z.string().nullable(),
+    submittedAt: z.string(),
+    late: z.boolean(),
+    score: z.number().nullable(),
+    feedback: z.string().nullable(),
+    gradedAt: z.string().nullable(),
+    state,
+  })
+  .openapi("Submission");
+const submissionsDto = z.object({ task: taskDto, submissions: z.array(submissionDto), missing: z.array(z.object({ _id: z.string(), name: z.string() })) });
+
+const listRoute = createRoute({
+  method: "get",
+  path: "/groups/{id}/tasks",
+  tags,
+  summary: "A group's tasks by due time (students: with their own submission state)",
+  middleware: [noStore, requireAuth] as const,
+  request: { params: idOrSlugParam },
+  responses: { 200: jsonResponse("Tasks", taskListDto), ...guards },
+});
+const createTaskRoute = createRoute({
+  method: "post",
+  path: "/{lectureId}/tasks",
+  tags,
+  summary: "Set a task on a lecture (staff); members are told",
+  middleware: [noStore, requireAuth] as const,
+  request: { params: z.object({ lectureId: key }), body: jsonBody(createTaskInput) },
+  responses: { 201: jsonResponse("The task", taskDto), 400: errorResponse("Invalid fields"), ...guards },
+});
+const getTaskRoute = createRoute({
+  method: "get",
+  path: "/{lectureId}/tasks/{taskId}",
+  tags,
+  summary: "One task with its Markdown body and the sanitised bodyHtml",
+  middleware: [noStore, requireAuth] as const,
+  request: { params: taskParams },
+  responses: { 200: jsonResponse("The task", taskDetailDto), ...guards },
+});
+const updateTaskRoute = createRoute({
+  method: "put",
+  path: "/{lectureId}/tasks/{taskId}",
+  tags,
+  summary: "Edit a task (staff)",
+  middleware: [noStore, requireAuth] as const,
+  request: { params: taskParams, body: jsonBody(updateTaskInput) },
+  responses: { 200: jsonResponse("The task", taskDto), 400: errorResponse("Invalid fields"), ...guards },
+});
+const deleteTaskRoute = createRoute({
+  method: "delete",
+  path: "/{lectureId}/tasks/{taskId}",
+  tags,
+  summary: "Delete a task with its submissions (staff)",
+  middleware: [noStore, requireAuth] as const,
+  request: { params: taskParams },
+  responses: { 200: jsonResponse("Deleted", messageDto), ...guards },
+});
+const submitRoute = createRoute({
+  method: "post",
+  path: "/{lectureId}/submit-task/{taskId}",
+  tags,
+  summary: "Hand in a link to one's work: 201 the first time, 200 when it replaces an ungraded one",
+  middleware: [noStore, requireAuth] as const,
+  request: { params: taskParams, body: jsonBody(submitTaskInput) },
+  responses: {
+    200: jsonResponse("Replaced", z.object({ created: z.boolean(), submission: submissionDto })),
+    201: jsonResponse("Submitted", z.object({ created: z.boolean(), submission: submissionDto })),
+    400: errorResponse("Not an http(s) link"),
+    409: errorResponse("Already graded, or past due on a task that takes no late work"),
+    ...guards,
+  },
+});
+const submissionsRoute = createRoute({
+  method: "get",
+  path: "/{lectureId}/tasks/{taskId}/submissions",
+  tags,
+  summary: "Staff: every member's submission and who has not submitted; a student: their own",
+  middleware: [noStore, requireAuth] as const,
+  request: { params: taskParams },
+  responses: { 200: jsonResponse("Submissions", submissionsDto), ...guards },
+});
+const gradeRoute = createRoute({
+  method: "put",
+  path: "/{lectureId}/tasks/{taskId}/submissions/{submissionId}",
+  tags,
+  summary: "Grade (score 0 to maxScore, feedback) or ask for a new version (staff); the student is notified and e-mailed",
+  middleware: [noStore, requireAuth] as const,
+  request: { params: submissionParams, body: jsonBody(gradeSubmissionInput) },
+  responses: { 200: jsonResponse("The submission", submissionDto), 400: errorResponse("Invalid score"), ...guards },
+});
+
+export const tasksApi = createApi()
+  .openapi(listRoute, async (c) => c.json(await listGroupTasks(c.var.svc, viewerOf(c), c.req.valid("param").id), 200))
+  .openapi(createTaskRoute, async (c) => c.json(await createTask(c.var.svc, viewerOf(c), c.req.valid("param").lectureId, c.req.valid("json")), 201))
+  .openapi(getTaskRoute, async (c) => {
+    const p = c.req.valid("param");
+    return c.json(await getTask(c.var.svc, viewerOf(c), p.lectureId, p.taskId), 200);
+  })
+  .openapi(updateTaskRoute, async (c) => {
+    const p = c.req.valid("param");
+    return c.json(await updateTask(c.var.svc, viewerOf(c), p.lectureId, p.taskId, c.req.valid("json")), 200);
+  })
+  .openapi(deleteTaskRoute, async (c) => {
+    const p = c.req.valid("param");
+    return c.json(await deleteTask(c.var.svc, viewerOf(c), p.lectureId, p.taskId), 200);
+  })
+  .openapi(submitRoute, async (c) => {
+    const p = c.req.valid("param");
+    const result = await submitTask(c.var.svc, viewerOf(c), p.lectureId, p.taskId, c.req.valid("json"));
+    return result.created ? c.json(result, 201) : c.json(result, 200);
+  })
+  .openapi(submissionsRoute, async (c) => {
+    const p = c.req.valid("param");
+    return c.json(await listSubmissions(c.var.svc, viewerOf(c), p.lectureId, p.taskId), 200);
+  })
+  .openapi(gradeRoute, async (c) => {
+    const p = c.req.valid("param");
+    return c.json(await gradeSubmission(c.var.svc, viewerOf(c), p.lectureId, p.taskId, p.submissionId, c.req.valid("json")), 200);
+  });

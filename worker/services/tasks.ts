@@ -1,0 +1,349 @@
+/**
+ * Tasks, submissions and grading (PRODUCT.md §2 "Task", "Submission"; §3 "Tasks"). Staff set tasks on lectures;
+ * a member submits a link to their work (replacing it until it is graded, or again once staff ask for a new version);
+ * staff grade with a score and feedback, and the student is notified and e-mailed. Times are the server's.
+ */
+import { and, asc, eq, inArray, isNotNull, isNull, or } from "drizzle-orm";
+import { can, type Actor } from "../../app/lib/permissions";
+import { renderMarkdown } from "../../app/lib/markdown.server";
+import type { CreateTaskInput, GradeSubmissionInput, SubmissionState, SubmitTaskInput, UpdateTaskInput } from "../../app/lib/task-schemas";
+import { groups, lectures, memberships, submissions, tasks, users, MEMBER_STATUSES } from "../../db/schema";
+import type { ServiceContext } from "../context";
+import { AppError, forbidden, notFound } from "../http/errors";
+import { newId, slugify } from "./ids";
+import { escapeHtml, sendMail } from "./mail";
+import { notifyUsers } from "./notifications";
+import type { Viewer } from "./sessions";
+
+export interface TaskDto {
+  _id: string;
+  slug: string;
+  title: string;
+  dueAt: string | null;
+  maxScore: number;
+  allowLate: boolean;
+  lectureSlug: string;
+}
+
+export interface SubmissionDto {
+  _id: string;
+  user: { _id: string; name: string };
+  link: string;
+  notes: string | null;
+  submittedAt: string;
+  late: boolean;
+  score: number | null;
+  feedback: string | null;
+  gradedAt: string | null;
+  state: SubmissionState;
+}
+
+type SubmissionRow = typeof submissions.$inferSelect;
+
+/** One clear state for a submission (or its absence). */
+export function submissionState(row: Pick<SubmissionRow, "late" | "score" | "gradedAt" | "resubmitRequestedAt"> | null | undefined): SubmissionState {
+  if (!row) return "not-submitted";
+  if (row.resubmitRequestedAt) return "resubmission-requested";
+  if (row.gradedAt) return "graded";
+  return row.late ? "late" : "submitted";
+}
+
+function toSubmissionDto(row: SubmissionRow, name: string): SubmissionDto {
+  return {
+    _id: row.id,
+    user: { _id: row.userId, name },
+    link: row.link,
+    notes: row.notes,
+    submittedAt: row.submittedAt.toISOString(),
+    late: row.late,
+    score: row.score,
+    feedback: row.feedback,
+    gradedAt: row.gradedAt ? row.gradedAt.toISOString() : null,
+    state: submissionState(row),
+  };
+}
+
+interface TaskRecord {
+  id: string;
+  slug: string;
+  title: string;
+  body: string;
+  dueAt: Date | null;
+  maxScore: number;
+  allowLate: boolean;
+  lectureId: string;
+  lectureSlug: string;
+  lectureTitle: string;
+  lecturePublished: boolean;
+  groupId: string;
+  groupSlug: string;
+  groupTitle: string;
+  instructorId: string | null;
+  membershipStatus: string | null;
+}
+
+const toTaskDto = (t: Pick<TaskRecord, "id" | "slug" | "title" | "dueAt" | "maxScore" | "allowLate" | "lectureSlug">): TaskDto => ({
+  _id: t.id,
+  slug: t.slug,
+  title: t.title,
+  dueAt: t.dueAt ? t.dueAt.toISOString() : null,
+  maxScore: t.maxScore,
+  allowLate: t.allowLate,
+  lectureSlug: t.lectureSlug,
+});
+
+const byKey = (column: typeof tasks.id | typeof lectures.id, key: string, slugColumn: typeof tasks.slug | typeof lectures.slug) => or(eq(column, key), eq(slugColumn, key));
+
+/** A task (by id or slug) of a lecture (by id or slug), with its group and the viewer's membership. */
+async function findTask(ctx: ServiceContext, viewer: Actor, lectureKey: string, taskKey: string): Promise<TaskRecord | null> {
+  const [row] = await ctx.db
+    .select({
+      id: tasks.id,
+      slug: tasks.slug,
+      title: tasks.title,
+      body: tasks.body,
+      dueAt: tasks.dueAt,
+      maxScore: tasks.maxScore,
+      allowLate: tasks.allowLate,
+      lectureId: lectures.id,
+      lectureSlug: lectures.slug,
+      lectureTitle: lectures.title,
+      lecturePublished: lectures.published,
+      groupId: groups.id,
+      groupSlug: groups.slug,
+      groupTitle: groups.title,
+      instructorId: groups.instructorId,
+      membershipStatus: memberships.status,
+    })
+    .from(tasks)
+    .innerJoin(lectures, eq(lectures.id, tasks.lectureId))
+    .innerJoin(groups, eq(groups.id, lectures.groupId))
+    .leftJoin(memberships, and(eq(memberships.groupId, groups.id), eq(memberships.userId, viewer.userId)))
+    .where(and(byKey(tasks.id, taskKey, tasks.slug), byKey(lectures.id, lectureKey, lectures.slug)))
+    .limit(1);
+  return row ?? null;
+}
+
+const facts = (t: { instructorId: string | null; membershipStatus: string | null }) => ({ instructorId: t.instructorId, membershipStatus: t.membershipStatus });
+const isStaff = (viewer: Actor, t: TaskRecord) => can(viewer, "group.manage", { group: facts(t) });
+
+/** A task the viewer may read: members (of a published lecture) and staff; 404 otherwise for the unpublished. */
+async function requireReadableTask(ctx: ServiceContext, viewer: Actor, lectureKey: string, taskKey: string): Promise<TaskRecord> {
+  const task = await findTask(ctx, viewer, lectureKey, taskKey);
+  if (!task) throw notFound("No such task.");
+  if (!can(viewer, "group.viewInside", { group: facts(task) })) throw forbidden("Only the group's members and staff can see its tasks.");
+  if (!task.lecturePublished && !isStaff(viewer, task)) throw notFound("No such task.");
+  return task;
+}
+
+async function requireManagedTask(ctx: ServiceContext, viewer: Actor, lectureKey: string, taskKey: string): Promise<TaskRecord> {
+  const task = await findTask(ctx, viewer, lectureKey, taskKey);
+  if (!task) throw notFound("No such task.");
+  if (!isStaff(viewer, task)) throw forbidden("Only this group's instructor or an admin can do that.");
+  return task;
+}
+
+export interface TaskListItem extends TaskDto {
+  /** The caller's own submission state (students), or null for staff. */
+  submission: { state: SubmissionState; score: number | null; submittedAt: string | null } | null;
+}
+
+/** GET /api/lectures/groups/{id}/tasks: the group's tasks by due time; students see those of published lectures, with their state. */
+export async function listGroupTasks(ctx: ServiceContext, viewer: Actor, groupKey: string): Promise<TaskListItem[]> {
+  const [group] = await ctx.db
+    .select({ id: groups.id, instructorId: groups.instructorId, membershipStatus: memberships.status })
+    .from(groups)
+    .leftJoin(memberships, and(eq(memberships.groupId, groups.id), eq(memberships.userId, viewer.userId)))
+    .where(or(eq(groups.id, groupKey), eq(groups.slug, groupKey)))
+    .limit(1);
+  if (!group) throw notFound("No such group.");
+  if (!can(viewer, "group.viewInside", { group: facts(group) })) throw forbidden("Only the group's members and staff can see its tasks.");
+  const staff = can(viewer, "group.manage", { group: facts(group) });
+  const rows = await ctx.db
+    .select({ task: tasks, lectureSlug: lectures.slug, submission: submissions })
+    .from(tasks)
+    .innerJoin(lectures, eq(lectures.id, tasks.lectureId))
+    .leftJoin(submissions, and(eq(submissions.taskId, tasks.id), eq(submissions.userId, viewer.userId)))
+    .where(and(eq(lectures.groupId, group.id), staff ? undefined : eq(lectures.published, true)))
+    .orderBy(asc(tasks.dueAt), asc(tasks.title));
+  return rows.map((r) => ({
+    ...toTaskDto({ ...r.task, lectureSlug: r.lectureSlug }),
+    submission: staff ? null : { state: submissionState(r.submission), score: r.submission?.score ?? null, submittedAt: r.submission ? r.submission.submittedAt.toISOString() : null },
+  }));
+}
+
+/** GET /api/lectures/{lectureId}/tasks/{taskId}: the task with its Markdown body rendered. */
+export async function getTask(ctx: ServiceContext, viewer: Actor, lectureKey: string, taskKey: string) {
+  const task = await requireReadableTask(ctx, viewer, lectureKey, taskKey);
+  return {
+    ...toTaskDto(task),
+    body: task.body,
+    bodyHtml: renderMarkdown(task.body),
+    lecture: { _id: task.lectureId, slug: task.lectureSlug, title: task.lectureTitle },
+    group: { _id: task.groupId, slug: task.groupSlug, title: task.groupTitle },
+  };
+}
+
+async function freeTaskSlug(ctx: ServiceContext, title: string): Promise<string> {
+  const base = slugify(title);
+  for (let i = 0; i < 5; i++) {
+    const candidate = i === 0 ? base : `${base.slice(0, 52)}-${newId().slice(0, 6).toLowerCase().replace(/[^a-z0-9]/g, "x")}`;
+    const [row] = await ctx.db.select({ id: tasks.id }).from(tasks).where(eq(tasks.slug, candidate)).limit(1);
+    if (!row) return candidate;
+  }
+  throw new AppError(409, "conflict", "Please try again.");
+}
+
+async function memberIds(ctx: ServiceContext, groupId: string): Promise<string[]> {
+  const rows = await ctx.db
+    .select({ id: memberships.userId })
+    .from(memberships)
+    .where(and(eq(memberships.groupId, groupId), inArray(memberships.status, [...MEMBER_STATUSES])));
+  return rows.map((r) => r.id);
+}
+
+/** POST /api/lectures/{lectureId}/tasks (staff): members of a published lecture are told of the new task. */
+export async function createTask(ctx: ServiceContext, viewer: Viewer, lectureKey: string, input: CreateTaskInput): Promise<TaskDto> {
+  const [lecture] = await ctx.db
+    .select({ id: lectures.id, slug: lectures.slug, published: lectures.published, groupId: groups.id, groupSlug: groups.slug, groupTitle: groups.title, instructorId: groups.instructorId })
+    .from(lectures)
+    .innerJoin(groups, eq(groups.id, lectures.groupId))
+    .where(or(eq(lectures.id, lectureKey), eq(lectures.slug, lectureKey)))
+    .limit(1);
+  if (!lecture) throw notFound("No such lecture.");
+  if (!can(viewer, "group.manage", { group: { instructorId: lecture.instructorId } })) throw forbidden("Only this group's instructor or an admin can do that.");
+  const row = {
+    id: newId(),
+    lectureId: lecture.id,
+    slug: await freeTaskSlug(ctx, input.title),
+    title: input.title,
+    body: input.body ?? "",
+    dueAt: input.dueAt ? new Date(input.dueAt) : null,
+    maxScore: input.maxScore ?? 100,
+    allowLate: input.allowLate ?? true,
+    createdAt: new Date(),
+  };
+  await ctx.db.insert(tasks).values(row);
+  if (lecture.published) {
+    await notifyUsers(ctx, await memberIds(ctx, lecture.groupId), {
+      kind: "task-created",
+      params: { task: row.title, group: lecture.groupTitle },
+      link: `/course/${lecture.groupSlug}/lecture/${lecture.slug}/Add-Task/${row.slug}`,
+    });
+  }
+  return toTaskDto({ ...row, lectureSlug: lecture.slug });
+}
+
+/** PUT /api/lectures/{lectureId}/tasks/{taskId} (staff). */
+export async function updateTask(ctx: ServiceContext, viewer: Viewer, lectureKey: string, taskKey: string, input: UpdateTaskInput): Promise<TaskDto> {
+  const task = await requireManagedTask(ctx, viewer, lectureKey, taskKey);
+  const values = {
+    ...(input.title !== undefined ? { title: input.title } : {}),
+    ...(input.body !== undefined ? { body: input.body } : {}),
+    ...(input.dueAt !== undefined ? { dueAt: input.dueAt === null ? null : new Date(input.dueAt) } : {}),
+    ...(input.maxScore !== undefined ? { maxScore: input.maxScore } : {}),
+    ...(input.allowLate !== undefined ? { allowLate: input.allowLate } : {}),
+  };
+  const [row] = await ctx.db.update(tasks).set(values).where(eq(tasks.id, task.id)).returning();
+  return toTaskDto({ ...row!, lectureSlug: task.lectureSlug });
+}
+
+/** DELETE /api/lectures/{lectureId}/tasks/{taskId} (staff): the task and its submissions. */
+export async function deleteTask(ctx: ServiceContext, viewer: Viewer, lectureKey: string, taskKey: string): Promise<{ message: string }> {
+  const task = await requireManagedTask(ctx, viewer, lectureKey, taskKey);
+  await ctx.db.delete(tasks).where(eq(tasks.id, task.id));
+  return { message: "The task was deleted." };
+}
+
+/**
+ * POST /api/lectures/{lectureId}/submit-task/{taskId}: the member's link and notes, dated by the server. A first
+ * submission is created (201), a later one replaces it (200) until it is graded (409) unless staff asked for a new
+ * version. Past the due time it is refused when the task allows no late work, and marked late otherwise.
+ */
+export async function submitTask(ctx: ServiceContext, viewer: Viewer, lectureKey: string, taskKey: string, input: SubmitTaskInput, now = Date.now()) {
+  const task = await requireReadableTask(ctx, viewer, lectureKey, taskKey);
+  if (!MEMBER_STATUSES.includes((task.membershipStatus ?? "") as never)) throw forbidden("Only the group's students submit its tasks.");
+  const late = task.dueAt !== null && now > task.dueAt.getTime();
+  if (late && !task.allowLate) throw new AppError(409, "conflict", "The due time has passed and this task does not accept late work.");
+  const values = { link: input.link, notes: input.notes || null, submittedAt: new Date(now), late, score: null, feedback: null, gradedBy: null, gradedAt: null, resubmitRequestedAt: null };
+  const [existing] = await ctx.db.select().from(submissions).where(and(eq(submissions.taskId, task.id), eq(submissions.userId, viewer.userId)));
+  let row: SubmissionRow | undefined;
+  if (!existing) {
+    [row] = await ctx.db
+      .insert(submissions)
+      .values({ id: newId(), taskId: task.id, userId: viewer.userId, ...values })
+      .onConflictDoNothing()
+      .returning();
+    if (!row) throw new AppError(409, "conflict", "Your work was just submitted from another tab. Reload to see it.");
+  } else {
+    // Replaceable until graded, or again once a new version was asked for; the condition is part of the UPDATE,
+    // so a grade that lands meanwhile is never overwritten.
+    [row] = await ctx.db
+      .update(submissions)
+      .set(values)
+      .where(and(eq(submissions.id, existing.id), or(isNull(submissions.gradedAt), isNotNull(submissions.resubmitRequestedAt))))
+      .returning();
+    if (!row) throw new AppError(409, "conflict", "This work was already graded. Ask your instructor if you want to hand in a new version.");
+  }
+  if (!existing) {
+    const staff = await ctx.db.select({ id: users.id }).from(users).where(or(eq(users.role, "admin"), task.instructorId ? eq(users.id, task.instructorId) : undefined));
+    await notifyUsers(ctx, staff.map((s) => s.id), {
+      kind: "submission-created",
+      params: { name: viewer.name, task: task.title, group: task.groupTitle },
+      link: null,
+    });
+  }
+  return { created: !existing, submission: toSubmissionDto(row!, viewer.name) };
+}
+
+/** GET .../tasks/{taskId}/submissions: staff get every member (with or without a submission); a student their own. */
+export async function listSubmissions(ctx: ServiceContext, viewer: Viewer, lectureKey: string, taskKey: string) {
+  const task = await requireReadableTask(ctx, viewer, lectureKey, taskKey);
+  if (!isStaff(viewer, task)) {
+    const [own] = await ctx.db.select().from(submissions).where(and(eq(submissions.taskId, task.id), eq(submissions.userId, viewer.userId)));
+    return { task: toTaskDto(task), submissions: own ? [toSubmissionDto(own, viewer.name)] : [], missing: [] as { _id: string; name: string }[] };
+  }
+  const rows = await ctx.db
+    .select({ userId: users.id, name: users.name, submission: submissions })
+    .from(memberships)
+    .innerJoin(users, eq(users.id, memberships.userId))
+    .leftJoin(submissions, and(eq(submissions.taskId, task.id), eq(submissions.userId, memberships.userId)))
+    .where(and(eq(memberships.groupId, task.groupId), inArray(memberships.status, [...MEMBER_STATUSES])))
+    .orderBy(asc(users.name));
+  return {
+    task: toTaskDto(task),
+    submissions: rows.filter((r) => r.submission).map((r) => toSubmissionDto(r.submission!, r.name)),
+    missing: rows.filter((r) => !r.submission).map((r) => ({ _id: r.userId, name: r.name })),
+  };
+}
+
+/** PUT .../submissions/{submissionId} (staff): a score (0 to maxScore) with feedback, or a request for a new version. */
+export async function gradeSubmission(ctx: ServiceContext, viewer: Viewer, lectureKey: string, taskKey: string, submissionId: string, input: GradeSubmissionInput) {
+  const task = await requireManagedTask(ctx, viewer, lectureKey, taskKey);
+  const [current] = await ctx.db
+    .select({ submission: submissions, name: users.name, email: users.email })
+    .from(submissions)
+    .innerJoin(users, eq(users.id, submissions.userId))
+    .where(and(eq(submissions.id, submissionId), eq(submissions.taskId, task.id)));
+  if (!current) throw notFound("No such submission.");
+  const now = new Date();
+  let values;
+  if ("requestResubmission" in input) {
+    values = { resubmitRequestedAt: now, feedback: input.feedback ?? current.submission.feedback, gradedBy: viewer.userId };
+  } else {
+    if (input.score > task.maxScore) throw new AppError(400, "validation_failed", `The score is at most ${task.maxScore}.`, { score: `The score is at most ${task.maxScore}.` });
+    values = { score: input.score, feedback: input.feedback || null, gradedBy: viewer.userId, gradedAt: now, resubmitRequestedAt: null };
+  }
+  const [row] = await ctx.db.update(submissions).set(values).where(eq(submissions.id, submissionId)).returning();
+  const link = `/course/${task.groupSlug}/lecture/${task.lectureSlug}/Add-Task/${task.slug}`;
+  const graded = !("requestResubmission" in input);
+  await notifyUsers(ctx, [current.submission.userId], {
+    kind: graded ? "submission-graded" : "submission-returned",
+    params: graded ? { task: task.title, score: input.score, max: task.maxScore } : { task: task.title },
+    link,
+  });
+  const subject = graded ? `Your work on "${task.title}" was graded: ${input.score}/${task.maxScore}` : `A new version of "${task.title}" was asked for`;
+  const text = [`Hello ${current.name},`, graded ? `Your work on "${task.title}" got ${input.score} of ${task.maxScore}.` : `Your instructor asked for a new version of your work on "${task.title}".`, row!.feedback ? `Feedback:\n${row!.feedback}` : "", `Open the task: ${ctx.settings.publicOrigin}${link}`].filter(Boolean);
+  ctx.waitUntil(sendMail(ctx, { to: current.email, subject, text: text.join("\n\n"), html: text.map((l) => `<p>${escapeHtml(l)}</p>`).join("") }));
+  return toSubmissionDto(row!, current.name);
+}
