@@ -10,7 +10,7 @@ import { CloseIcon, LogoMark, MenuIcon } from "./icons";
 import { LanguageSwitcher } from "./language-switcher";
 
 /** `section`: other paths that belong to the link's part of the site (course pages belong to Courses). */
-type HeaderLink = { to: string; key: MessageKey; end?: boolean; section?: string };
+type HeaderLink = { to: string; key: MessageKey; end?: boolean; section?: string; except?: string };
 
 const VISITOR_LINKS: HeaderLink[] = [
   { to: "/", key: "nav.home", end: true },
@@ -25,8 +25,9 @@ function viewerLinks(viewer: ClientViewer, hasCourses: boolean): HeaderLink[] {
     { to: accountPath(viewer.role), key: "nav.profile" },
   ];
   if (hasCourses) links.push({ to: "/my-courses", key: "nav.myCourses", section: "/course/" });
-  if (viewer.role === "admin") links.push({ to: "/dashboard", key: "nav.dashboard" });
-  if (viewer.role === "instructor") links.push({ to: "/instructor", key: "nav.teaching" });
+  // The staff account page lives inside the area: there, Profile is the current link, not the area.
+  if (viewer.role === "admin") links.push({ to: "/dashboard", key: "nav.dashboard", except: accountPath("admin") });
+  if (viewer.role === "instructor") links.push({ to: "/instructor", key: "nav.teaching", except: accountPath("instructor") });
   return links;
 }
 
@@ -97,7 +98,7 @@ export function SiteHeader() {
                 <li key={l.to}>
                   <NavLink
                     to={l.to}
-                    end={l.end}
+                    end={l.end || (l.except !== undefined && location.pathname.startsWith(l.except))}
                     prefetch="intent"
                     className={l.section && location.pathname.startsWith(l.section) ? "nav-link nav-link-section" : "nav-link"}
                   >

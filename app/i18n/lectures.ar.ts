@@ -118,7 +118,7 @@ export const lecturesAr: Record<keyof typeof lecturesEn, string> = {
   "attendance.arrivals": "آخر من سجّل حضوره",
   "attendance.fullScreen": "ملء الشاشة",
   "attendance.roster": "كشف الحضور",
-  "attendance.counts": "{present} حاضر · {late} متأخر · {excused} بعذر · {absent} غائب · {members} طالب",
+  "attendance.counts": "{present} حاضر · {late} متأخر · {excused} بعذر · {absent} غائب أو لم يسجّل · {members} طالب",
   "attendance.noMembers": "لا يوجد طلاب في هذه المجموعة بعد.",
   "attendance.col.student": "الطالب",
   "attendance.col.status": "الحالة",

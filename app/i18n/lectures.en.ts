@@ -117,7 +117,7 @@ export const lecturesEn = {
   "attendance.arrivals": "Latest check-ins",
   "attendance.fullScreen": "Full screen",
   "attendance.roster": "Roster",
-  "attendance.counts": "{present} present · {late} late · {excused} excused · {absent} absent · {members} students",
+  "attendance.counts": "{present} present · {late} late · {excused} excused · {absent} absent or not yet · {members} students",
   "attendance.noMembers": "This group has no students yet.",
   "attendance.col.student": "Student",
   "attendance.col.status": "Status",

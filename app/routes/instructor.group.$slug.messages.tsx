@@ -14,6 +14,8 @@ import { requireRole } from "../../worker/auth/viewer";
 import { listMessages } from "../../worker/services/messages";
 import { getGroupForMember } from "../../worker/services/my-groups";
 import { sheets } from "~/styles/sheets";
+import { GroupTabs } from "~/components/groups/group-tabs";
+import { INSTRUCTOR_GROUP_TABS } from "~/components/lectures/instructor-group-page";
 
 export const links: LinksFunction = () => sheets("chat");
 
@@ -70,6 +72,7 @@ export default function InstructorGroupMessages() {
           </div>
         </div>
       </header>
+      <GroupTabs base={`/instructor/group/${group.slug}`} tabs={INSTRUCTOR_GROUP_TABS} />
       <GroupChatPanel groupId={group.id} groupSlug={group.slug} initial={page} canModerate={canModerate} fill />
     </main>
   );

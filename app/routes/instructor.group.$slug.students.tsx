@@ -8,6 +8,8 @@ import { useT } from "~/lib/i18n";
 import { metaT, pageMeta } from "~/lib/meta";
 import { groupSlugParam, groupStudentsAction, loadGroupStudents } from "~/lib/group-students.server";
 import { requireRole } from "../../worker/auth/viewer";
+import { GroupTabs } from "~/components/groups/group-tabs";
+import { INSTRUCTOR_GROUP_TABS } from "~/components/lectures/instructor-group-page";
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
   const t = metaT(matches);
@@ -58,6 +60,7 @@ export default function InstructorGroupStudents() {
           ) : null}
         </div>
       </header>
+      <GroupTabs base={`/instructor/group/${slug}`} tabs={INSTRUCTOR_GROUP_TABS} />
       <StudentsScreen
         {...data}
         studentHref={(studentSlug) => `/instructor/${slug}/student/${studentSlug}`}

@@ -4,7 +4,8 @@ import { GroupTabs, type GroupTab } from "~/components/groups/group-tabs";
 import { ChevronIcon } from "~/components/icons";
 import { useT } from "~/lib/i18n";
 
-const TABS: GroupTab[] = [
+/** The sections of one of the instructor's groups (students, lectures, chat), shown on each of their pages. */
+export const INSTRUCTOR_GROUP_TABS: GroupTab[] = [
   { to: "students", key: "groups.tabs.students" },
   { to: "lectures", key: "lectures.title" },
   { to: "messages", key: "teach.group.messages" },
@@ -59,7 +60,7 @@ export function InstructorGroupPage({
           </div>
         </div>
       </header>
-      <GroupTabs base={`/instructor/group/${group.slug}`} tabs={TABS} />
+      <GroupTabs base={`/instructor/group/${group.slug}`} tabs={INSTRUCTOR_GROUP_TABS} />
       {children}
     </main>
   );

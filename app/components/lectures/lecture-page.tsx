@@ -172,7 +172,7 @@ export function LecturePage({ lecture, work, manageHref, justCheckedIn }: { lect
             )}
           </div>
           <Link to={base} className="btn btn-ghost btn-sm lecture-back">
-            <ArrowIcon flip />
+            <ArrowIcon className="icon-back" />
             {t("lectures.backToCourse")}
           </Link>
         </aside>

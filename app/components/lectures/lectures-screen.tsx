@@ -284,7 +284,7 @@ function SeriesForm({ fetcher }: { fetcher: LectureFetcher }) {
           {error("from") ? <p className="field-error">{error("from")}</p> : null}
         </div>
       </div>
-      <fieldset className="field">
+      <fieldset className="field weekday-field">
         <legend>{t("lectures.field.ends")}</legend>
         <div className="field-row">
           <label className="check-field">
