@@ -41,6 +41,8 @@ const SERVER_FRAME_TYPES: Record<ServerFrame["type"], true> = {
 
 /** The close code a room uses when the person's right to it has ended (ServerFrame `error` `forbidden`). */
 const CLOSE_FORBIDDEN = 4403;
+/** The close code a room uses when the session that opened the socket ended (logout, signed out elsewhere). */
+const CLOSE_SESSION_ENDED = 4401;
 /**
  * Heartbeat: after this long without any frame the hook sends a `ping`; after HEARTBEAT_DEAD_MS of silence the
  * connection is treated as dead (a laptop that slept, a proxy that dropped it) and opened again. Long on purpose:
@@ -100,7 +102,7 @@ export interface RoomConnection {
  * Connects to `/parties/{party}/{room}` with partysocket (reconnecting with back-off), getting a fresh ticket
  * from `POST /api/realtime/ticket` inside partysocket's async `query` on every attempt, because tickets are
  * single-use. Frames are parsed as JSON and frames of unknown types are ignored. A refused ticket (403/404) or
- * a 4403 close ends the attempts (`closed`). The socket closes when the component unmounts or the room changes.
+ * a 4403 or 4401 close ends the attempts (`closed`). The socket closes when the component unmounts or the room changes.
  *
  * While the browser is offline no attempt is made (each would only fail); the socket closes on `offline` and
  * opens again on `online`, so screens resync through `onOpen`. A connection that stays silent for a minute
@@ -161,7 +163,8 @@ export function useRoom({ party, room, onFrame, onOpen }: UseRoomOptions): RoomC
       if (frame) handlers.current.onFrame(frame);
     };
     const onClose = (event: CloseEvent) => {
-      if (event.code === CLOSE_FORBIDDEN) {
+      // Neither a right that ended nor a session that ended comes back by reconnecting (a new ticket would be refused).
+      if (event.code === CLOSE_FORBIDDEN || event.code === CLOSE_SESSION_ENDED) {
         refused = true;
         socket.close();
       }

@@ -43,7 +43,8 @@ describe("polish of the existing screens", () => {
     await page.getByRole("button", { name: "Request pending" }).waitFor();
     const nav = page.getByRole("navigation", { name: "Main" });
     expect(await nav.getByRole("link", { name: "My Courses" }).count()).toBe(0);
-    await page.locator('.bell-button').waitFor();
+    // The decision must be sent once the page listens (the bell's live connection is open).
+    await page.locator('.bell[data-live="open"]').waitFor();
 
     const decided = await api(await accessToken(INSTRUCTOR), "PUT", `/api/membership-requests/${requestId}`, { decision: "approved" });
     expect(decided.status).toBe(200);
@@ -94,6 +95,8 @@ describe("polish of the existing screens", () => {
       await el.focus();
       await page.keyboard.press("Shift+Tab");
       await page.keyboard.press("Tab");
+      // The ring's (shortened) transition finishes within two frames: read the settled style.
+      await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
       const { rings, behind } = await el.evaluate((node) => {
         // Buttons draw their ring as box-shadow (a surface-coloured gap, then the focus colour outside); other
         // elements use the outline. Every opaque colour of the ring counts; the one that stands out most is judged.
@@ -148,7 +151,7 @@ describe("polish of the existing screens", () => {
     const page = await newPage();
     await signIn(page.context(), student.email, student.password);
     await gotoHydrated(page, "/courses");
-    await page.locator(".bell-button").waitFor();
+    await page.locator('.bell[data-live="open"]').waitFor();
     const header = page.locator("header.site-header");
     await header.getByRole("button", { name: "Log out" }).click();
     await header.getByRole("link", { name: "Log In" }).waitFor();

@@ -98,7 +98,7 @@ export function NotificationBell({ userId }: { userId: string }) {
     }
   }, [userId, revalidator]);
 
-  useRoom({
+  const { status } = useRoom({
     party: "user-hub",
     room: userId,
     onFrame,
@@ -186,7 +186,7 @@ export function NotificationBell({ userId }: { userId: string }) {
   const label = count > 0 ? t("bell.labelUnread", { count }) : t("bell.label");
 
   return (
-    <div className="bell" ref={wrapRef}>
+    <div className="bell" ref={wrapRef} data-live={status}>
       <button
         ref={buttonRef}
         type="button"
