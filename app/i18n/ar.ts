@@ -3,6 +3,7 @@ import { realtimeAr } from "./realtime.ar";
 import { groupsAr } from "./groups.ar";
 import { notificationsAr } from "./notifications.ar";
 import { lecturesAr } from "./lectures.ar";
+import { tasksAr } from "./tasks.ar";
 
 /** Arabic (right to left). Same keys as en.ts. */
 export const ar: Messages = {
@@ -405,6 +406,7 @@ export const ar: Messages = {
   ...realtimeAr,
   ...notificationsAr,
   ...lecturesAr,
+  ...tasksAr,
   "account.devices.showAll": "عرض كل الأجهزة ({count})",
   "account.devices.showFewer": "عرض أقل",
 };

@@ -2,6 +2,7 @@ import { realtimeEn } from "./realtime.en";
 import { groupsEn } from "./groups.en";
 import { notificationsEn } from "./notifications.en";
 import { lecturesEn } from "./lectures.en";
+import { tasksEn } from "./tasks.en";
 
 /**
  * English, the default language. Every user-visible string of the product lives here under a key;
@@ -408,6 +409,7 @@ export const en = {
   ...realtimeEn,
   ...notificationsEn,
   ...lecturesEn,
+  ...tasksEn,
   "account.devices.showAll": "Show all {count} devices",
   "account.devices.showFewer": "Show fewer",
 } as const;

@@ -138,7 +138,7 @@ describe("styles by area", () => {
 
   const pages: Record<Role, (slug: string) => string[]> = {
     visitor: (slug) => ["/", "/courses", `/content/${slug}`, "/contact", "/add-feedback", "/auth/login", "/auth/register", "/auth/forget-password"],
-    student: (slug) => ["/", "/profile", "/my-courses", "/add-feedback", "/courses", `/course/${slug}/lecture/react-components`],
+    student: (slug) => ["/", "/profile", "/my-courses", "/add-feedback", "/courses", `/course/${slug}/lecture/react-components`, `/course/${slug}/lecture/html-foundations/Add-Task/accessible-profile-card`],
     instructor: (slug) => [
       "/instructor",
       "/instructor/email-request",

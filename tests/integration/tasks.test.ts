@@ -139,3 +139,32 @@ describe("grading", () => {
     expect((await call(`/api/lectures/groups/${w.group.slug}/tasks`, { token: stranger.accessToken })).status).toBe(403);
   });
 });
+
+describe("the student's task page", () => {
+  it("shows the task and the state, takes a link through the page's form, then shows the grade with its feedback", async () => {
+    const { SELF } = await import("cloudflare:test");
+    const w = await world();
+    const path = `/course/${w.group.slug}/lecture/${w.lecture.slug}/Add-Task/${w.task.slug}`;
+    const page = await SELF.fetch(`http://localhost${path}`, { headers: { cookie: w.a.cookie } });
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(html).toContain("Profile card");
+    expect(html).toContain("<strong>semantic</strong>");
+    expect(html).toContain("Not submitted");
+    const posted = await SELF.fetch(`http://localhost${path}`, {
+      method: "POST",
+      headers: { cookie: w.a.cookie, origin: "http://localhost", "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ intent: "submit", link: "https://github.com/me/card" }).toString(),
+    });
+    expect(posted.status).toBe(200);
+    const [mine] = await submissionOf(w.a, w);
+    await call(`/api/lectures/${w.lecture.slug}/tasks/${w.task.slug}/submissions/${mine!._id}`, { method: "PUT", body: { score: 90, feedback: "Use **more** landmarks." }, token: w.teacher.accessToken });
+    const after = await (await SELF.fetch(`http://localhost${path}`, { headers: { cookie: w.a.cookie } })).text();
+    expect(after).toContain("GitHub · me/card");
+    expect(after).toContain("Grade: 90 / 100");
+    expect(after).toContain("<strong>more</strong>");
+    // Another group's student cannot open it.
+    const outsider = await signIn(await createUser());
+    expect((await SELF.fetch(`http://localhost${path}`, { headers: { cookie: outsider.cookie } })).status).toBe(403);
+  });
+});

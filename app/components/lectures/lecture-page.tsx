@@ -99,9 +99,9 @@ export function LecturePage({ lecture, work, manageHref, justCheckedIn }: { lect
                 {work.tasks.map((task) => (
                   <li key={task.slug} className="lecture-work-item">
                     <span className="badge">{t("lectures.task")}</span>
-                    <span className="lecture-work-title" dir="auto">
+                    <Link to={`/course/${lecture.group.slug}/lecture/${lecture.slug}/Add-Task/${task.slug}`} className="lecture-work-title" dir="auto">
                       {task.title}
-                    </span>
+                    </Link>
                     <span className="muted">
                       {task.dueAt ? (
                         <>

@@ -1,0 +1,218 @@
+import { Link, useFetcher } from "@remix-run/react";
+import { useEffect, useRef, useState } from "react";
+import { ChevronIcon, CheckIcon } from "~/components/icons";
+import { ExternalIcon } from "~/components/groups/extra-icons";
+import { When } from "~/components/lectures/when";
+import { useHydrated } from "~/hooks/use-hydrated";
+import type { MessageKey } from "~/i18n/en";
+import type { FailureLike } from "~/lib/group-errors";
+import { useT } from "~/lib/i18n";
+import { githubRepo, type SubmissionState } from "~/lib/task-schemas";
+
+export interface PageTask {
+  _id: string;
+  slug: string;
+  title: string;
+  dueAt: string | null;
+  maxScore: number;
+  allowLate: boolean;
+  bodyHtml: string;
+  lecture: { slug: string; title: string };
+  group: { slug: string; title: string };
+}
+
+export interface PageSubmission {
+  link: string;
+  notes: string | null;
+  submittedAt: string;
+  late: boolean;
+  score: number | null;
+  feedbackHtml: string | null;
+  state: SubmissionState;
+}
+
+type Result = ({ ok: true; intent: string } | (FailureLike & { ok: false; intent: string })) & { target?: string };
+
+export const STATE_KEYS: Record<SubmissionState, MessageKey> = {
+  "not-submitted": "tasks.state.not-submitted",
+  submitted: "tasks.state.submitted",
+  late: "tasks.state.late",
+  graded: "tasks.state.graded",
+  "resubmission-requested": "tasks.state.resubmission-requested",
+};
+
+/** "2 days 3 h left" / "Due in 40 min" / "Past due", from the server's clock (offset measured at load). */
+function useTimeLeft(dueAt: string | null, serverNow: string) {
+  const hydrated = useHydrated();
+  const offset = useRef(0);
+  const [now, setNow] = useState(() => Date.parse(serverNow));
+  useEffect(() => {
+    offset.current = Date.parse(serverNow) - Date.now();
+    setNow(Date.now() + offset.current);
+    const timer = window.setInterval(() => setNow(Date.now() + offset.current), 30_000);
+    return () => window.clearInterval(timer);
+  }, [serverNow]);
+  if (!dueAt || !hydrated) return null;
+  return Date.parse(dueAt) - now;
+}
+
+/**
+ * A task for a member: the statement, the due time in the reader's zone with a countdown, the submit form (a link
+ * to the work and notes), the one clear state of their submission, and the grade with its feedback.
+ */
+export function TaskPage({ task, submission, isStaff, serverNow }: { task: PageTask; submission: PageSubmission | null; isStaff: boolean; serverNow: string }) {
+  const { t } = useT();
+  const left = useTimeLeft(task.dueAt, serverNow);
+  const state: SubmissionState = submission?.state ?? "not-submitted";
+  const pastDue = left !== null && left < 0;
+  const canSubmit = !isStaff && state !== "graded" && !(pastDue && !task.allowLate);
+  const base = `/course/${task.group.slug}`;
+  return (
+    <main id="main" tabIndex={-1} className="page page-task">
+      <div className="page-band page-band-compact">
+        <div className="container">
+          <nav aria-label={t("common.breadcrumb")} className="breadcrumb">
+            <ol>
+              <li>
+                <Link to={base} className="user-text">
+                  {task.group.title}
+                </Link>
+                <ChevronIcon />
+              </li>
+              <li>
+                <Link to={`${base}/lecture/${task.lecture.slug}`} className="user-text">
+                  {task.lecture.title}
+                </Link>
+                <ChevronIcon />
+              </li>
+              <li aria-current="page" className="user-text">
+                {task.title}
+              </li>
+            </ol>
+          </nav>
+          <h1 className="page-title user-text">{task.title}</h1>
+          <ul className="task-facts" role="list">
+            <li>
+              {t("tasks.due")}: {task.dueAt ? <When iso={task.dueAt} /> : t("tasks.noDue")}
+            </li>
+            {left !== null ? <li className={pastDue ? "task-past" : undefined}>{pastDue ? t(task.allowLate ? "tasks.pastLateOk" : "tasks.pastClosed") : timeLeftText(t, left)}</li> : null}
+            <li>{t("tasks.maxScore", { max: task.maxScore })}</li>
+          </ul>
+        </div>
+      </div>
+      <div className="container task-layout">
+        <article className="prose task-body" dir="auto" dangerouslySetInnerHTML={{ __html: task.bodyHtml || `<p>${t("tasks.noStatement")}</p>` }} />
+        <aside className="task-aside">
+          {isStaff ? (
+            <div className="card task-card">
+              <p>{t("tasks.staffNote")}</p>
+            </div>
+          ) : (
+            <>
+              <div className="card task-card" data-state={state}>
+                <h2 className="task-card-title">{t("tasks.yourWork")}</h2>
+                <p>
+                  <span className="badge task-state" data-state={state}>
+                    {t(STATE_KEYS[state])}
+                  </span>
+                </p>
+                {submission ? <SubmittedWork submission={submission} maxScore={task.maxScore} /> : null}
+              </div>
+              {canSubmit ? <SubmitForm submission={submission} /> : null}
+            </>
+          )}
+        </aside>
+      </div>
+    </main>
+  );
+}
+
+function timeLeftText(t: (key: MessageKey, params?: Record<string, string | number>) => string, ms: number): string {
+  const minutes = Math.floor(ms / 60_000);
+  if (minutes < 60) return t("tasks.leftMinutes", { n: Math.max(1, minutes) });
+  const hours = Math.floor(minutes / 60);
+  if (hours < 48) return t("tasks.leftHours", { n: hours });
+  return t("tasks.leftDays", { n: Math.floor(hours / 24) });
+}
+
+function SubmittedWork({ submission, maxScore }: { submission: PageSubmission; maxScore: number }) {
+  const { t } = useT();
+  const repo = githubRepo(submission.link);
+  return (
+    <div className="submitted-work">
+      <p>
+        <a href={submission.link} target="_blank" rel="noopener noreferrer" dir="ltr" className="work-link">
+          {repo ? `GitHub · ${repo}` : submission.link}
+          <ExternalIcon />
+          <span className="visually-hidden"> {t("common.newTab")}</span>
+        </a>
+      </p>
+      <p className="muted">
+        {t("tasks.submittedAt")} <When iso={submission.submittedAt} />
+        {submission.late ? ` · ${t("tasks.state.late")}` : ""}
+      </p>
+      {submission.notes ? (
+        <p className="work-notes" dir="auto">
+          {submission.notes}
+        </p>
+      ) : null}
+      {submission.score !== null && submission.state === "graded" ? (
+        <p className="task-grade">
+          <CheckIcon />
+          {t("tasks.grade", { score: submission.score, max: maxScore })}
+        </p>
+      ) : null}
+      {submission.feedbackHtml ? (
+        <div className="task-feedback">
+          <h3 className="task-card-title">{t("tasks.feedback")}</h3>
+          <div className="prose" dir="auto" dangerouslySetInnerHTML={{ __html: submission.feedbackHtml }} />
+        </div>
+      ) : null}
+    </div>
+  );
+}
+
+const FIELD_KEYS: Record<string, MessageKey> = { link: "tasks.error.link", notes: "tasks.error.notes" };
+
+function SubmitForm({ submission }: { submission: PageSubmission | null }) {
+  const { t } = useT();
+  const fetcher = useFetcher<Result>();
+  const result = fetcher.data;
+  const failure = result && !result.ok ? result : null;
+  const fieldError = (field: string) => (failure?.fields?.[field] ? t(FIELD_KEYS[field] ?? "tasks.error.link") : null);
+  const busy = fetcher.state !== "idle";
+  return (
+    <fetcher.Form method="post" className="card form-card task-card" aria-labelledby="submit-title">
+      <h2 id="submit-title" className="task-card-title">
+        {t(submission ? "tasks.replace" : "tasks.submit")}
+      </h2>
+      <input type="hidden" name="intent" value="submit" />
+      <div className="field">
+        <label htmlFor="task-link">{t("tasks.link")}</label>
+        <input id="task-link" name="link" type="url" inputMode="url" dir="ltr" required placeholder="https://github.com/you/project" defaultValue={submission?.link ?? ""} aria-invalid={!!fieldError("link") || undefined} aria-describedby="task-link-hint" />
+        <p id="task-link-hint" className="field-hint">
+          {t("tasks.linkHint")}
+        </p>
+        {fieldError("link") ? <p className="field-error">{fieldError("link")}</p> : null}
+      </div>
+      <div className="field">
+        <label htmlFor="task-notes">{t("tasks.notes")}</label>
+        <textarea id="task-notes" name="notes" rows={4} maxLength={2000} dir="auto" defaultValue={submission?.notes ?? ""} />
+        {fieldError("notes") ? <p className="field-error">{fieldError("notes")}</p> : null}
+      </div>
+      {failure && !failure.fields ? (
+        <p className="form-error" role="alert">
+          {failure.code === "conflict" ? t("tasks.error.closed") : failure.message}
+        </p>
+      ) : null}
+      {result?.ok ? (
+        <p className="form-success" role="status">
+          {t("tasks.sent")}
+        </p>
+      ) : null}
+      <button type="submit" className="btn btn-primary" disabled={busy}>
+        {busy ? t("tasks.sending") : t(submission ? "tasks.replace" : "tasks.submit")}
+      </button>
+    </fetcher.Form>
+  );
+}
