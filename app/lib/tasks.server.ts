@@ -3,12 +3,14 @@
  * calling the same services as the API.
  */
 import type { ServiceContext } from "../../worker/context";
-import { getTask, listSubmissions, submitTask } from "../../worker/services/tasks";
+import { getManagedGroup } from "../../worker/services/groups-admin";
+import { getLecture, listLectures } from "../../worker/services/lectures";
+import { createTask, deleteTask, getTask, gradeSubmission, listSubmissions, listTasksForStaff, submitTask, updateTask } from "../../worker/services/tasks";
 import type { Viewer } from "../../worker/services/sessions";
 import { attempt, invalid, orHttpError, text, unknownIntent } from "./group-actions.server";
 import { renderMarkdown } from "./markdown.server";
 import { notFoundResponse } from "./not-found.server";
-import { submitTaskInput } from "./task-schemas";
+import { createTaskInput, gradeSubmissionInput, submitTaskInput, updateTaskInput } from "./task-schemas";
 
 export async function loadTaskPage(svc: ServiceContext, viewer: Viewer, params: { slug?: string; slugLecture?: string; slugTask?: string }) {
   if (!params.slug || !params.slugLecture || !params.slugTask) throw notFoundResponse();
@@ -30,4 +32,79 @@ export async function taskPageAction(svc: ServiceContext, viewer: Viewer, params
   const parsed = submitTaskInput.safeParse({ link: text(form, "link"), notes: text(form, "notes") || undefined });
   if (!parsed.success) return invalid(intent, parsed.error);
   return attempt(intent, () => submitTask(svc, viewer, params.slugLecture ?? "", params.slugTask ?? "", parsed.data));
+}
+
+/* ---------------------------------------------------------------------------------------------------------------
+ * Staff screens: the group's tasks, a task's form (new or edit) and the grader.
+ * ------------------------------------------------------------------------------------------------------------- */
+
+export async function loadStaffTasks(svc: ServiceContext, viewer: Viewer, params: { slug?: string }) {
+  if (!params.slug) throw notFoundResponse();
+  const group = await orHttpError(getManagedGroup(svc, viewer, params.slug));
+  const [taskList, lectureList] = await Promise.all([orHttpError(listTasksForStaff(svc, viewer, group._id)), orHttpError(listLectures(svc, viewer, group._id))]);
+  return { group: { id: group._id, slug: group.slug, title: group.title }, tasks: taskList, lectures: lectureList.map((l) => ({ slug: l.slug, title: l.title })) };
+}
+
+function taskValues(form: FormData) {
+  const due = text(form, "dueAt");
+  return {
+    title: text(form, "title"),
+    body: String(form.get("body") ?? ""),
+    dueAt: due ? due : null,
+    maxScore: Number(text(form, "maxScore") || "100"),
+    allowLate: form.get("allowLate") === "on" || form.get("allowLate") === "true",
+  };
+}
+
+/** The new-task form of a lecture. */
+export async function loadNewTask(svc: ServiceContext, viewer: Viewer, params: { slug?: string; slugLecture?: string }) {
+  if (!params.slug || !params.slugLecture) throw notFoundResponse();
+  const group = await orHttpError(getManagedGroup(svc, viewer, params.slug));
+  const lecture = await orHttpError(getLecture(svc, viewer, params.slugLecture));
+  if (lecture.group._id !== group._id) throw notFoundResponse();
+  return { group: { id: group._id, slug: group.slug, title: group.title }, lecture: { slug: lecture.slug, title: lecture.title }, task: null };
+}
+
+export async function newTaskAction(svc: ServiceContext, viewer: Viewer, params: { slugLecture?: string }, form: FormData) {
+  const parsed = createTaskInput.safeParse(taskValues(form));
+  if (!parsed.success) return invalid("save", parsed.error);
+  return attempt("save", async () => ({ task: await createTask(svc, viewer, params.slugLecture ?? "", parsed.data) }));
+}
+
+/** The edit form of a task. */
+export async function loadEditTask(svc: ServiceContext, viewer: Viewer, params: { slug?: string; slugLecture?: string; slugTask?: string }) {
+  const base = await loadNewTask(svc, viewer, params);
+  const task = await orHttpError(getTask(svc, viewer, params.slugLecture ?? "", params.slugTask ?? ""));
+  return { ...base, task };
+}
+
+export async function editTaskAction(svc: ServiceContext, viewer: Viewer, params: { slugLecture?: string; slugTask?: string }, form: FormData) {
+  const intent = text(form, "intent");
+  if (intent === "delete") return attempt("delete", () => deleteTask(svc, viewer, params.slugLecture ?? "", params.slugTask ?? ""));
+  const parsed = updateTaskInput.safeParse(taskValues(form));
+  if (!parsed.success) return invalid("save", parsed.error);
+  return attempt("save", async () => ({ task: await updateTask(svc, viewer, params.slugLecture ?? "", params.slugTask ?? "", parsed.data) }));
+}
+
+/** The grader: the task, every member's submission and who has not handed in. */
+export async function loadGrader(svc: ServiceContext, viewer: Viewer, params: { slug?: string; slugLecture?: string; slugTask?: string }) {
+  if (!params.slug || !params.slugLecture || !params.slugTask) throw notFoundResponse();
+  const group = await orHttpError(getManagedGroup(svc, viewer, params.slug));
+  const task = await orHttpError(getTask(svc, viewer, params.slugLecture, params.slugTask));
+  if (task.group._id !== group._id) throw notFoundResponse();
+  const list = await orHttpError(listSubmissions(svc, viewer, params.slugLecture, params.slugTask));
+  return { group: { id: group._id, slug: group.slug, title: group.title }, task, submissions: list.submissions, missing: list.missing };
+}
+
+/** intent=grade (score, feedback) or intent=return (ask for a new version) on one submission. */
+export async function graderAction(svc: ServiceContext, viewer: Viewer, params: { slugLecture?: string; slugTask?: string }, form: FormData) {
+  const intent = text(form, "intent");
+  const id = text(form, "submissionId");
+  const input =
+    intent === "return"
+      ? { requestResubmission: true as const, feedback: String(form.get("feedback") ?? "") || undefined }
+      : { score: text(form, "score") === "" ? Number.NaN : Number(text(form, "score")), feedback: String(form.get("feedback") ?? "") };
+  const parsed = gradeSubmissionInput.safeParse(input);
+  if (!parsed.success) return invalid(intent, parsed.error, id);
+  return attempt(intent, async () => ({ submission: await gradeSubmission(svc, viewer, params.slugLecture ?? "", params.slugTask ?? "", id, parsed.data) }), id);
 }

@@ -34,6 +34,7 @@ const TABS: GroupTab[] = [
   { to: "", key: "groups.tabs.overview" },
   { to: "students", key: "groups.tabs.students" },
   { to: "lectures", key: "lectures.title" },
+  { to: "tasks", key: "staffTasks.title" },
   { to: "update", key: "groups.tabs.update" },
 ];
 

@@ -148,6 +148,10 @@ describe("styles by area", () => {
       `/instructor/group/${slug}/lectures`,
       `/instructor/group/${slug}/lectures/update/react-components`,
       `/instructor/group/${slug}/lectures/react-components/attendance`,
+      `/instructor/group/${slug}/tasks`,
+      `/instructor/group/${slug}/lectures/react-components/newTask`,
+      `/instructor/group/${slug}/lecture/html-foundations/tasks/updateTask/accessible-profile-card`,
+      `/instructor/group/${slug}/lecture/html-foundations/tasks/accessible-profile-card/submissions`,
     ],
     admin: (slug) => [
       "/dashboard",
@@ -163,6 +167,8 @@ describe("styles by area", () => {
       `/dashboard/admin/group/${slug}/update`,
       `/dashboard/admin/group/${slug}/lectures`,
       `/dashboard/admin/group/${slug}/lectures/react-components/attendance`,
+      `/dashboard/admin/group/${slug}/tasks`,
+      `/dashboard/admin/group/${slug}/lecture/html-foundations/tasks/accessible-profile-card/submissions`,
     ],
   };
 

@@ -3,7 +3,7 @@
  * a member submits a link to their work (replacing it until it is graded, or again once staff ask for a new version);
  * staff grade with a score and feedback, and the student is notified and e-mailed. Times are the server's.
  */
-import { and, asc, eq, inArray, isNotNull, isNull, or } from "drizzle-orm";
+import { and, asc, eq, inArray, isNotNull, isNull, or, sql } from "drizzle-orm";
 import { can, type Actor } from "../../app/lib/permissions";
 import { renderMarkdown } from "../../app/lib/markdown.server";
 import type { CreateTaskInput, GradeSubmissionInput, SubmissionState, SubmitTaskInput, UpdateTaskInput } from "../../app/lib/task-schemas";
@@ -170,6 +170,45 @@ export async function listGroupTasks(ctx: ServiceContext, viewer: Actor, groupKe
     ...toTaskDto({ ...r.task, lectureSlug: r.lectureSlug }),
     submission: staff ? null : { state: submissionState(r.submission), score: r.submission?.score ?? null, submittedAt: r.submission ? r.submission.submittedAt.toISOString() : null },
   }));
+}
+
+export interface StaffTaskItem extends TaskDto {
+  lectureTitle: string;
+  submitted: number;
+  graded: number;
+  members: number;
+}
+
+/** The group's tasks for its staff, each with how many members handed in and how many are graded (two queries). */
+export async function listTasksForStaff(ctx: ServiceContext, viewer: Actor, groupKey: string): Promise<StaffTaskItem[]> {
+  const [group] = await ctx.db
+    .select({ id: groups.id, instructorId: groups.instructorId })
+    .from(groups)
+    .where(or(eq(groups.id, groupKey), eq(groups.slug, groupKey)))
+    .limit(1);
+  if (!group) throw notFound("No such group.");
+  if (!can(viewer, "group.manage", { group })) throw forbidden("Only this group's instructor or an admin can do that.");
+  const [rows, [members]] = await ctx.db.batch([
+    ctx.db
+      .select({
+        task: tasks,
+        lectureSlug: lectures.slug,
+        lectureTitle: lectures.title,
+        submitted: sql<number>`count(${submissions.id})`,
+        graded: sql<number>`count(${submissions.gradedAt})`,
+      })
+      .from(tasks)
+      .innerJoin(lectures, eq(lectures.id, tasks.lectureId))
+      .leftJoin(submissions, eq(submissions.taskId, tasks.id))
+      .where(eq(lectures.groupId, group.id))
+      .groupBy(tasks.id)
+      .orderBy(asc(tasks.dueAt), asc(tasks.title)),
+    ctx.db
+      .select({ n: sql<number>`count(*)` })
+      .from(memberships)
+      .where(and(eq(memberships.groupId, group.id), inArray(memberships.status, [...MEMBER_STATUSES]))),
+  ]);
+  return rows.map((r) => ({ ...toTaskDto({ ...r.task, lectureSlug: r.lectureSlug }), lectureTitle: r.lectureTitle, submitted: r.submitted, graded: r.graded, members: members?.n ?? 0 }));
 }
 
 /** GET /api/lectures/{lectureId}/tasks/{taskId}: the task with its Markdown body rendered. */

@@ -8,6 +8,7 @@ import { useT } from "~/lib/i18n";
 export const INSTRUCTOR_GROUP_TABS: GroupTab[] = [
   { to: "students", key: "groups.tabs.students" },
   { to: "lectures", key: "lectures.title" },
+  { to: "tasks", key: "staffTasks.title" },
   { to: "messages", key: "teach.group.messages" },
 ];
 

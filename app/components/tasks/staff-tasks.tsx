@@ -1,0 +1,185 @@
+import { Form, Link, useActionData, useNavigate, useNavigation } from "@remix-run/react";
+import { useEffect, useState } from "react";
+import { BookIcon, PlusIcon } from "~/components/icons";
+import { When, fromLocalInput, toLocalInput } from "~/components/lectures/when";
+import type { FailureLike } from "~/lib/group-errors";
+import { useT } from "~/lib/i18n";
+
+export interface StaffTask {
+  _id: string;
+  slug: string;
+  title: string;
+  dueAt: string | null;
+  maxScore: number;
+  lectureSlug: string;
+  lectureTitle: string;
+  submitted: number;
+  graded: number;
+  members: number;
+}
+
+/** A group's tasks for its staff, with hand-in and grading counts, and a way to set a new one on a lecture. */
+export function StaffTasksScreen({ tasks, lectures, base }: { tasks: StaffTask[]; lectures: { slug: string; title: string }[]; base: string }) {
+  const { t } = useT();
+  const navigate = useNavigate();
+  const [lecture, setLecture] = useState(lectures[0]?.slug ?? "");
+  return (
+    <section className="tasks-screen" aria-labelledby="tasks-title">
+      <div className="section-head">
+        <h2 id="tasks-title" className="block-title">
+          {t("staffTasks.title")}
+        </h2>
+        {lectures.length > 0 ? (
+          <form
+            className="section-actions"
+            onSubmit={(e) => {
+              e.preventDefault();
+              navigate(`${base}/lectures/${lecture}/newTask`);
+            }}
+          >
+            <label htmlFor="new-task-lecture" className="visually-hidden">
+              {t("staffTasks.onLecture")}
+            </label>
+            <select id="new-task-lecture" value={lecture} onChange={(e) => setLecture(e.target.value)}>
+              {lectures.map((l) => (
+                <option key={l.slug} value={l.slug}>
+                  {l.title}
+                </option>
+              ))}
+            </select>
+            <button type="submit" className="btn btn-primary btn-sm">
+              <PlusIcon />
+              {t("staffTasks.new")}
+            </button>
+          </form>
+        ) : null}
+      </div>
+      {tasks.length === 0 ? (
+        <div className="empty-state">
+          <span className="empty-icon" aria-hidden="true">
+            <BookIcon />
+          </span>
+          <p className="empty-title">{t("staffTasks.empty.title")}</p>
+          <p>{t(lectures.length ? "staffTasks.empty.body" : "staffTasks.empty.noLectures")}</p>
+        </div>
+      ) : (
+        <div className="gtable-wrap" tabIndex={0} aria-labelledby="tasks-title">
+          <table className="gtable">
+            <thead>
+              <tr>
+                <th scope="col">{t("staffTasks.col.task")}</th>
+                <th scope="col">{t("staffTasks.col.due")}</th>
+                <th scope="col">{t("staffTasks.col.submitted")}</th>
+                <th scope="col">{t("staffTasks.col.graded")}</th>
+                <th scope="col">
+                  <span className="visually-hidden">{t("staffTasks.col.actions")}</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {tasks.map((task) => (
+                <tr key={task._id}>
+                  <th scope="row">
+                    <Link to={`${base}/lecture/${task.lectureSlug}/tasks/updateTask/${task.slug}`} className="user-text">
+                      {task.title}
+                    </Link>
+                    <span className="row-sub muted user-text">{task.lectureTitle}</span>
+                  </th>
+                  <td data-label={t("staffTasks.col.due")}>{task.dueAt ? <When iso={task.dueAt} /> : "—"}</td>
+                  <td data-label={t("staffTasks.col.submitted")}>{t("staffTasks.ofMembers", { n: task.submitted, members: task.members })}</td>
+                  <td data-label={t("staffTasks.col.graded")}>{t("staffTasks.ofSubmitted", { n: task.graded, submitted: task.submitted })}</td>
+                  <td className="row-actions">
+                    <div className="row-actions-inner">
+                      <Link to={`${base}/lecture/${task.lectureSlug}/tasks/${task.slug}/submissions`} className="btn btn-outline btn-sm">
+                        {t("staffTasks.grade")}
+                        <span className="visually-hidden"> {task.title}</span>
+                      </Link>
+                    </div>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}
+
+type Result = ({ ok: true; intent: string } | (FailureLike & { ok: false; intent: string })) | undefined;
+
+/** A task's form (new or edit): title, statement (Markdown), due time, maximum score and whether late work counts. */
+export function TaskForm({ task, listPath }: { task: { title: string; body: string; dueAt: string | null; maxScore: number; allowLate: boolean } | null; listPath: string }) {
+  const { t } = useT();
+  const result = useActionData<Result>();
+  const navigation = useNavigation();
+  const navigate = useNavigate();
+  const [due, setDue] = useState(() => toLocalInput(task?.dueAt ?? null));
+  useEffect(() => setDue(toLocalInput(task?.dueAt ?? null)), [task?.dueAt]);
+  useEffect(() => {
+    if (result?.ok && (result.intent === "delete" || !task)) navigate(listPath);
+  }, [result, task, navigate, listPath]);
+  const failure = result && !result.ok ? result : null;
+  const busy = navigation.state !== "idle";
+  return (
+    <Form method="post" className="card form-card task-form">
+      <div className="field">
+        <label htmlFor="task-title">{t("staffTasks.field.title")}</label>
+        <input id="task-title" name="title" required maxLength={160} dir="auto" defaultValue={task?.title ?? ""} aria-invalid={!!failure?.fields?.title || undefined} />
+        {failure?.fields?.title ? <p className="field-error">{t("lectures.error.title")}</p> : null}
+      </div>
+      <div className="field">
+        <label htmlFor="task-body">{t("staffTasks.field.body")}</label>
+        <textarea id="task-body" name="body" rows={10} dir="auto" defaultValue={task?.body ?? ""} />
+        <p className="field-hint">{t("lectures.field.bodyHint")}</p>
+      </div>
+      <div className="field-row">
+        <div className="field">
+          <label htmlFor="task-due">{t("staffTasks.field.due")}</label>
+          <input id="task-due" type="datetime-local" value={due} onChange={(e) => setDue(e.target.value)} />
+          <input type="hidden" name="dueAt" value={fromLocalInput(due) ?? ""} />
+        </div>
+        <div className="field">
+          <label htmlFor="task-max">{t("staffTasks.field.maxScore")}</label>
+          <input id="task-max" name="maxScore" type="number" min={1} max={1000} defaultValue={task?.maxScore ?? 100} className="input-narrow" />
+        </div>
+      </div>
+      <label className="check-field">
+        <input type="checkbox" name="allowLate" defaultChecked={task?.allowLate ?? true} />
+        <span>{t("staffTasks.field.allowLate")}</span>
+      </label>
+      {failure && !failure.fields ? (
+        <p className="form-error" role="alert">
+          {failure.message}
+        </p>
+      ) : null}
+      {result?.ok && task ? (
+        <p className="form-success" role="status">
+          {t("lectures.saved")}
+        </p>
+      ) : null}
+      <div className="form-actions">
+        <button type="submit" name="intent" value="save" className="btn btn-primary" disabled={busy}>
+          {busy ? t("lectures.saving") : t(task ? "staffTasks.save" : "staffTasks.create")}
+        </button>
+        <Link to={listPath} className="btn btn-ghost">
+          {t("staffTasks.back")}
+        </Link>
+        {task ? (
+          <button
+            type="submit"
+            name="intent"
+            value="delete"
+            className="btn btn-ghost btn-destructive-ghost"
+            formNoValidate
+            onClick={(e) => {
+              if (!window.confirm(t("staffTasks.deleteConfirm"))) e.preventDefault();
+            }}
+          >
+            {t("lectures.deleteShort")}
+          </button>
+        ) : null}
+      </div>
+    </Form>
+  );
+}

@@ -1,0 +1,32 @@
+import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { useLoaderData } from "@remix-run/react";
+import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { metaT, pageMeta } from "~/lib/meta";
+import { sheets } from "~/styles/sheets";
+import { requireRole } from "../../worker/auth/viewer";
+import { Grader } from "~/components/tasks/grader";
+import { graderAction, loadGrader } from "~/lib/tasks.server";
+
+export const links: LinksFunction = () => sheets("lectures", "tasks");
+
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => pageMeta(matches, data ? `${data.task.title} · Submissions` : metaT(matches)("error.notFound.title"));
+
+/** The grader: every member's submission of a task. */
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
+  const viewer = await requireRole(context.svc, request, "admin");
+  return loadGrader(context.svc, viewer, params);
+}
+
+export async function action({ request, params, context }: ActionFunctionArgs) {
+  const viewer = await requireRole(context.svc, request, "admin");
+  return graderAction(context.svc, viewer, params, await request.formData());
+}
+
+export default function Submissions() {
+  const data = useLoaderData<typeof loader>();
+  return <Grader key={data.task._id} maxScore={data.task.maxScore} initial={data.submissions} missing={data.missing} />;
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
+}

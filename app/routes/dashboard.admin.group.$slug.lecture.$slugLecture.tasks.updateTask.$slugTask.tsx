@@ -1,0 +1,33 @@
+import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { useLoaderData } from "@remix-run/react";
+import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { metaT, pageMeta } from "~/lib/meta";
+import { sheets } from "~/styles/sheets";
+import { requireRole } from "../../worker/auth/viewer";
+import { TaskForm } from "~/components/tasks/staff-tasks";
+import { editTaskAction, loadEditTask } from "~/lib/tasks.server";
+
+export const links: LinksFunction = () => sheets("lectures", "tasks");
+
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => pageMeta(matches, data ? `${data.task.title} · ${data.lecture.title}` : metaT(matches)("error.notFound.title"));
+
+/** Edit a task. */
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
+  const viewer = await requireRole(context.svc, request, "admin");
+  return loadEditTask(context.svc, viewer, params);
+}
+
+export async function action({ request, params, context }: ActionFunctionArgs) {
+  const viewer = await requireRole(context.svc, request, "admin");
+  return editTaskAction(context.svc, viewer, params, await request.formData());
+}
+
+export default function EditTask() {
+  const data = useLoaderData<typeof loader>();
+  const groupBase = `/dashboard/admin/group/${data.group.slug}`;
+  return <TaskForm key={data.task._id} task={data.task} listPath={`${groupBase}/tasks`} />;
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
+}

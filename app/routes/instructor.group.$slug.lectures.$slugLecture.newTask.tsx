@@ -1,0 +1,40 @@
+import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { useLoaderData } from "@remix-run/react";
+import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { metaT, pageMeta } from "~/lib/meta";
+import { sheets } from "~/styles/sheets";
+import { requireRole } from "../../worker/auth/viewer";
+import { TaskForm } from "~/components/tasks/staff-tasks";
+import { loadNewTask, newTaskAction } from "~/lib/tasks.server";
+import { InstructorGroupPage } from "~/components/lectures/instructor-group-page";
+import { useT } from "~/lib/i18n";
+
+export const links: LinksFunction = () => sheets("lectures", "tasks");
+
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => pageMeta(matches, data ? `New task · ${data.lecture.title}` : metaT(matches)("error.notFound.title"));
+
+/** A new task on a lecture. */
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
+  const viewer = await requireRole(context.svc, request, "instructor");
+  return loadNewTask(context.svc, viewer, params);
+}
+
+export async function action({ request, params, context }: ActionFunctionArgs) {
+  const viewer = await requireRole(context.svc, request, "instructor");
+  return newTaskAction(context.svc, viewer, params, await request.formData());
+}
+
+export default function NewTask() {
+  const data = useLoaderData<typeof loader>();
+  const groupBase = `/instructor/group/${data.group.slug}`;
+  const { t } = useT();
+  return (
+    <InstructorGroupPage group={data.group} section={data.lecture.title} parent={{ label: t("staffTasks.title"), to: `${groupBase}/tasks` }}>
+      <TaskForm task={null} listPath={`${groupBase}/tasks`} />
+    </InstructorGroupPage>
+  );
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
+}

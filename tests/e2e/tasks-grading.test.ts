@@ -1,0 +1,61 @@
+/**
+ * Tasks end to end: a student hands in a link on the task page, the instructor grades with the keyboard in the
+ * grader and moves on to the next ungraded student, and the student sees the grade and the formatted feedback.
+ */
+import { describe, expect, it } from "vitest";
+import { gotoHydrated, useBrowser } from "./browser";
+import { accessToken, api, INSTRUCTOR, memberOf } from "./groups-helpers";
+import { signIn } from "./session";
+
+describe("tasks and grading", () => {
+  const newPage = useBrowser();
+
+  it("a student submits, the instructor grades with the keyboard and moves to the next ungraded, the student sees the grade", async () => {
+    const stamp = Date.now().toString(36);
+    const token = await accessToken(INSTRUCTOR);
+    const lecture = (await api<{ slug: string }>(token, "POST", "/api/lectures/group/frontend-react", { title: `Grading ${stamp}`, published: true })).body;
+    const task = (await api<{ slug: string }>(token, "POST", `/api/lectures/${lecture.slug}/tasks`, { title: `Landing page ${stamp}`, maxScore: 50 })).body;
+    const [first, second] = [await memberOf("frontend-react", "grade-a", `Aya Grade ${stamp}`), await memberOf("frontend-react", "grade-b", `Bassel Grade ${stamp}`)];
+
+    // The first student hands in on the task page; the second through the API.
+    const student = await newPage({ width: 375, height: 800 });
+    await signIn(student.context(), first.email, first.password);
+    const taskPath = `/course/frontend-react/lecture/${lecture.slug}/Add-Task/${task.slug}`;
+    await gotoHydrated(student, taskPath);
+    await student.getByLabel("Link to your work").fill(`https://github.com/aya/${stamp}`);
+    await student.getByRole("button", { name: "Hand in your work" }).click();
+    await student.getByText("Your work was handed in.").waitFor();
+    expect((await api(await accessToken(second), "POST", `/api/lectures/${lecture.slug}/submit-task/${task.slug}`, { link: "https://bassel.example.dev" })).status).toBe(201);
+
+    const grader = await newPage();
+    await signIn(grader.context(), INSTRUCTOR.email, INSTRUCTOR.password);
+    await gotoHydrated(grader, `/instructor/group/frontend-react/lecture/${lecture.slug}/tasks/${task.slug}/submissions`);
+    expect(await grader.getByTestId("graded-count").textContent()).toBe("Graded 0 of 2");
+    // J / K move between students.
+    const name = grader.locator("#grader-name");
+    const firstShown = await name.textContent();
+    await grader.keyboard.press("j");
+    await expect.poll(() => name.textContent()).not.toBe(firstShown);
+    await grader.keyboard.press("k");
+    await expect.poll(() => name.textContent()).toBe(firstShown);
+    // Grade whoever is shown first: score, feedback, Ctrl+Enter saves and moves to the next ungraded.
+    await grader.locator("#grader-score").focus();
+    await grader.keyboard.type("45");
+    await grader.keyboard.press("Tab");
+    await grader.keyboard.type("Great **structure**.");
+    await grader.keyboard.press("Control+Enter");
+    await expect.poll(() => grader.getByTestId("graded-count").textContent()).toBe("Graded 1 of 2");
+    await expect.poll(() => name.textContent()).not.toBe(firstShown);
+
+    // Whoever was graded sees it; make sure it is the first student by grading the other one too.
+    await grader.locator("#grader-score").focus();
+    await grader.keyboard.type("40");
+    await grader.keyboard.press("Control+Enter");
+    await expect.poll(() => grader.getByTestId("graded-count").textContent()).toBe("Graded 2 of 2");
+
+    await gotoHydrated(student, taskPath);
+    const grade = await student.locator(".task-grade").textContent();
+    expect(grade === "Grade: 45 / 50" || grade === "Grade: 40 / 50").toBe(true);
+    expect(await student.locator(".task-state").first().textContent()).toBe("Graded");
+  });
+});
