@@ -158,6 +158,7 @@ export async function seedDemoData(ctx: ServiceContext): Promise<boolean> {
   const subs = [
     { id: newId(), taskId: t1.id, userId: student.id, link: "https://github.com/nour-ali/profile-card", notes: "Tested with VoiceOver and keyboard only.", submittedAt: new Date(now - 11 * DAY), late: false, score: 92, feedback: "Great semantics. Add a visible focus style to the links.", gradedBy: instructor.id, gradedAt: new Date(now - 9 * DAY) },
     { id: newId(), taskId: t1.id, userId: sara.id, link: "https://github.com/sara-m/profile-card", notes: null, submittedAt: new Date(now - 9 * DAY - 3_600_000), late: true, score: null, feedback: null, gradedBy: null, gradedAt: null },
+    { id: newId(), taskId: t2.id, userId: omar.id, link: "https://omar-landing.pages.dev", notes: "Checked at 375 px and in Arabic.", submittedAt: new Date(now - DAY), late: false, score: null, feedback: null, gradedBy: null, gradedAt: null },
   ];
 
   const quiz = { id: newId(), lectureId: l2.id, groupId: frontend.id, slug: "css-layouts-check", title: "CSS layouts check", description: "Five minutes on Flexbox, Grid and logical properties.", durationMinutes: 10, opensAt: new Date(now - 7 * DAY), closesAt: new Date(now + 7 * DAY), maxAttempts: 2, showAnswers: "after-submit" as const, published: true };

@@ -1,6 +1,9 @@
 import type { tasksEn } from "./tasks.en";
 
 export const tasksAr: Record<keyof typeof tasksEn, string> = {
+  "tasks.course.title": "المهام",
+  "tasks.course.none": "لا مهام بعد. يضيفها المدرّب إلى المحاضرات.",
+  "tasks.course.open": "افتح المهمة",
   "tasks.due": "الموعد النهائي",
   "tasks.noDue": "بلا موعد نهائي",
   "tasks.pastLateOk": "فات الموعد: ما زال التسليم المتأخر مقبولًا ويُعلَّم متأخرًا",

@@ -1,5 +1,8 @@
 /** Tasks and submissions: the student's task page. */
 export const tasksEn = {
+  "tasks.course.title": "Tasks",
+  "tasks.course.none": "No tasks yet. Your instructor adds them to the lectures.",
+  "tasks.course.open": "Open the task",
   "tasks.due": "Due",
   "tasks.noDue": "No due date",
   "tasks.pastLateOk": "Past due: late work is still accepted and marked late",

@@ -57,5 +57,11 @@ describe("tasks and grading", () => {
     const grade = await student.locator(".task-grade").textContent();
     expect(grade === "Grade: 45 / 50" || grade === "Grade: 40 / 50").toBe(true);
     expect(await student.locator(".task-state").first().textContent()).toBe("Graded");
+
+    // The course home lists the task with its state and the same grade.
+    await gotoHydrated(student, "/course/frontend-react");
+    const row = student.locator(".course-task", { hasText: `Landing page ${stamp}` });
+    expect(await row.locator(".task-state").textContent()).toBe("Graded");
+    expect(await row.locator(".course-task-grade").textContent()).toBe(grade);
   });
 });

@@ -37,7 +37,7 @@ describe("tasks", () => {
     const w = await world();
     const list = await call(`/api/lectures/groups/${w.group.slug}/tasks`, { token: w.a.accessToken });
     expect(await list.json()).toEqual([
-      expect.objectContaining({ _id: w.task._id, slug: w.task.slug, title: "Profile card", maxScore: 100, allowLate: true, lectureSlug: w.lecture.slug, submission: { state: "not-submitted", score: null, submittedAt: null } }),
+      expect.objectContaining({ _id: w.task._id, slug: w.task.slug, title: "Profile card", maxScore: 100, allowLate: true, lectureSlug: w.lecture.slug, submission: { state: "not-submitted", score: null, feedback: null, submittedAt: null } }),
     ]);
     const one = (await (await call(`/api/lectures/${w.lecture._id}/tasks/${w.task._id}`, { token: w.a.accessToken })).json()) as { bodyHtml: string };
     expect(one.bodyHtml).toContain("<strong>semantic</strong>");
@@ -113,6 +113,8 @@ describe("grading", () => {
     await submit(w.a, w);
     const [mine] = await submissionOf(w.a, w);
     const path = `/api/lectures/${w.lecture.slug}/tasks/${w.task.slug}/submissions/${mine!._id}`;
+    const myTasks = async () => ((await (await call(`/api/lectures/groups/${w.group.slug}/tasks`, { token: w.a.accessToken })).json()) as { submission: { state: string; score: number | null; feedback: string | null } }[])[0]!.submission;
+    expect(await myTasks()).toMatchObject({ state: "submitted", score: null, feedback: null });
     expect((await call(path, { method: "PUT", body: { score: 21 }, token: w.teacher.accessToken })).status).toBe(400);
     expect((await call(path, { method: "PUT", body: { score: -1 }, token: w.teacher.accessToken })).status).toBe(400);
     expect((await call(path, { method: "PUT", body: { score: 2.5 }, token: w.teacher.accessToken })).status).toBe(400);
@@ -122,6 +124,8 @@ describe("grading", () => {
     expect(mail!.text).toContain("Perfect.");
     const notes = await db().select().from(s.notifications).where(eq(s.notifications.userId, w.a.user.id));
     expect(notes.find((n) => n.kind === "submission-graded")).toMatchObject({ title: "Your work on Profile card was graded: 20/20" });
+    // The course home's list (the same call) now carries the grade and the feedback.
+    expect(await myTasks()).toEqual({ state: "graded", score: 20, feedback: "Perfect.", submittedAt: expect.any(String) });
   });
 
   it("lets only the group's staff grade; a student never reads another's submission; another group's instructor reads nothing", async () => {

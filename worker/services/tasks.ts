@@ -145,7 +145,7 @@ async function requireManagedTask(ctx: ServiceContext, viewer: Actor, lectureKey
 
 export interface TaskListItem extends TaskDto {
   /** The caller's own submission state (students), or null for staff. */
-  submission: { state: SubmissionState; score: number | null; submittedAt: string | null } | null;
+  submission: { state: SubmissionState; score: number | null; feedback: string | null; submittedAt: string | null } | null;
 }
 
 /** GET /api/lectures/groups/{id}/tasks: the group's tasks by due time; students see those of published lectures, with their state. */
@@ -168,7 +168,15 @@ export async function listGroupTasks(ctx: ServiceContext, viewer: Actor, groupKe
     .orderBy(asc(tasks.dueAt), asc(tasks.title));
   return rows.map((r) => ({
     ...toTaskDto({ ...r.task, lectureSlug: r.lectureSlug }),
-    submission: staff ? null : { state: submissionState(r.submission), score: r.submission?.score ?? null, submittedAt: r.submission ? r.submission.submittedAt.toISOString() : null },
+    submission: staff
+      ? null
+      : {
+          state: submissionState(r.submission),
+          // The grade and feedback show once staff have graded (they stay visible while a new version is asked for).
+          score: r.submission?.gradedAt ? r.submission.score : null,
+          feedback: r.submission?.gradedAt || r.submission?.resubmitRequestedAt ? r.submission.feedback : null,
+          submittedAt: r.submission ? r.submission.submittedAt.toISOString() : null,
+        },
   }));
 }
 
@@ -188,7 +196,9 @@ export async function listTasksForStaff(ctx: ServiceContext, viewer: Actor, grou
     .limit(1);
   if (!group) throw notFound("No such group.");
   if (!can(viewer, "group.manage", { group })) throw forbidden("Only this group's instructor or an admin can do that.");
-  const [rows, [members]] = await ctx.db.batch([
+  // Two statements side by side, not a D1 batch: a batch returns rows keyed by column name, so the task's and the
+  // lecture's `slug` and `title` would overwrite each other (tests/integration/tasks-queries.test.ts).
+  const [rows, [members]] = await Promise.all([
     ctx.db
       .select({
         task: tasks,

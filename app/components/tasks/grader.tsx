@@ -5,7 +5,7 @@ import { When } from "~/components/lectures/when";
 import { useT } from "~/lib/i18n";
 import type { FailureLike } from "~/lib/group-errors";
 import { githubRepo, type SubmissionState } from "~/lib/task-schemas";
-import { STATE_KEYS } from "./task-page";
+import { STATE_KEYS } from "./state";
 
 export interface GraderSubmission {
   _id: string;

@@ -8,6 +8,7 @@ import type { MessageKey } from "~/i18n/en";
 import type { FailureLike } from "~/lib/group-errors";
 import { useT } from "~/lib/i18n";
 import { githubRepo, type SubmissionState } from "~/lib/task-schemas";
+import { STATE_KEYS } from "./state";
 
 export interface PageTask {
   _id: string;
@@ -32,14 +33,6 @@ export interface PageSubmission {
 }
 
 type Result = ({ ok: true; intent: string } | (FailureLike & { ok: false; intent: string })) & { target?: string };
-
-export const STATE_KEYS: Record<SubmissionState, MessageKey> = {
-  "not-submitted": "tasks.state.not-submitted",
-  submitted: "tasks.state.submitted",
-  late: "tasks.state.late",
-  graded: "tasks.state.graded",
-  "resubmission-requested": "tasks.state.resubmission-requested",
-};
 
 /** "2 days 3 h left" / "Due in 40 min" / "Past due", from the server's clock (offset measured at load). */
 function useTimeLeft(dueAt: string | null, serverNow: string) {
