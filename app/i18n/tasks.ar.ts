@@ -54,6 +54,8 @@ export const tasksAr: Record<keyof typeof tasksEn, string> = {
   "grader.return": "اطلب نسخة جديدة",
   "staffTasks.title": "المهام",
   "staffTasks.onLecture": "محاضرة المهمة الجديدة",
+  "staffTasks.edit": "تعديل المهمة",
+  "staffTasks.submissionsTitle": "التسليمات",
   "staffTasks.new": "مهمة جديدة",
   "staffTasks.empty.title": "لا توجد مهام بعد",
   "staffTasks.empty.body": "اختر محاضرة في الأعلى وحدّد أول مهمة لها. يسلّم الطلاب رابطًا لعملهم.",

@@ -53,6 +53,8 @@ export const tasksEn = {
   "grader.return": "Ask for a new version",
   "staffTasks.title": "Tasks",
   "staffTasks.onLecture": "Lecture for the new task",
+  "staffTasks.edit": "Edit task",
+  "staffTasks.submissionsTitle": "Submissions",
   "staffTasks.new": "New task",
   "staffTasks.empty.title": "No tasks yet",
   "staffTasks.empty.body": "Choose a lecture above and set its first task. Students hand in a link to their work.",

@@ -25,7 +25,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
 export default function EditTask() {
   const data = useLoaderData<typeof loader>();
   const groupBase = `/dashboard/admin/group/${data.group.slug}`;
-  return <TaskForm key={data.task._id} task={data.task} listPath={`${groupBase}/tasks`} />;
+  return <TaskForm key={data.task._id} task={data.task} listPath={`${groupBase}/tasks`} lectureTitle={data.lecture.title} />;
 }
 
 export function ErrorBoundary() {

@@ -9,7 +9,7 @@ import { loadNewTask, newTaskAction } from "~/lib/tasks.server";
 
 export const links: LinksFunction = () => sheets("lectures", "tasks");
 
-export const meta: MetaFunction<typeof loader> = ({ data, matches }) => pageMeta(matches, data ? `New task · ${data.lecture.title}` : metaT(matches)("error.notFound.title"));
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => pageMeta(matches, data ? `${metaT(matches)("staffTasks.new")} · ${data.lecture.title}` : metaT(matches)("error.notFound.title"));
 
 /** A new task on a lecture. */
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
@@ -25,7 +25,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
 export default function NewTask() {
   const data = useLoaderData<typeof loader>();
   const groupBase = `/dashboard/admin/group/${data.group.slug}`;
-  return <TaskForm task={null} listPath={`${groupBase}/tasks`} />;
+  return <TaskForm task={null} listPath={`${groupBase}/tasks`} lectureTitle={data.lecture.title} />;
 }
 
 export function ErrorBoundary() {

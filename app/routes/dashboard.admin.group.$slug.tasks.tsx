@@ -9,7 +9,7 @@ import { loadStaffTasks } from "~/lib/tasks.server";
 
 export const links: LinksFunction = () => sheets("lectures", "tasks");
 
-export const meta: MetaFunction<typeof loader> = ({ data, matches }) => pageMeta(matches, data ? `Tasks · ${data.group.title}` : metaT(matches)("error.notFound.title"));
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => pageMeta(matches, data ? `${metaT(matches)("staffTasks.title")} · ${data.group.title}` : metaT(matches)("error.notFound.title"));
 
 /** The group's tasks with hand-in and grading counts. */
 export async function loader({ request, params, context }: LoaderFunctionArgs) {

@@ -11,7 +11,7 @@ import { useT } from "~/lib/i18n";
 
 export const links: LinksFunction = () => sheets("lectures", "tasks");
 
-export const meta: MetaFunction<typeof loader> = ({ data, matches }) => pageMeta(matches, data ? `${data.task.title} · Submissions` : metaT(matches)("error.notFound.title"));
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => pageMeta(matches, data ? `${data.task.title} · ${metaT(matches)("staffTasks.submissionsTitle")}` : metaT(matches)("error.notFound.title"));
 
 /** The grader: every member's submission of a task. */
 export async function loader({ request, params, context }: LoaderFunctionArgs) {

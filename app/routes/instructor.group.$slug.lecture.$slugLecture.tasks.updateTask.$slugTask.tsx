@@ -30,7 +30,7 @@ export default function EditTask() {
   const { t } = useT();
   return (
     <InstructorGroupPage group={data.group} section={data.task.title} parent={{ label: t("staffTasks.title"), to: `${groupBase}/tasks` }}>
-      <TaskForm key={data.task._id} task={data.task} listPath={`${groupBase}/tasks`} />
+      <TaskForm key={data.task._id} task={data.task} listPath={`${groupBase}/tasks`} lectureTitle={data.lecture.title} />
     </InstructorGroupPage>
   );
 }

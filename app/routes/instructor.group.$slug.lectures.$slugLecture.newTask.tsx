@@ -11,7 +11,7 @@ import { useT } from "~/lib/i18n";
 
 export const links: LinksFunction = () => sheets("lectures", "tasks");
 
-export const meta: MetaFunction<typeof loader> = ({ data, matches }) => pageMeta(matches, data ? `New task · ${data.lecture.title}` : metaT(matches)("error.notFound.title"));
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => pageMeta(matches, data ? `${metaT(matches)("staffTasks.new")} · ${data.lecture.title}` : metaT(matches)("error.notFound.title"));
 
 /** A new task on a lecture. */
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
@@ -30,7 +30,7 @@ export default function NewTask() {
   const { t } = useT();
   return (
     <InstructorGroupPage group={data.group} section={data.lecture.title} parent={{ label: t("staffTasks.title"), to: `${groupBase}/tasks` }}>
-      <TaskForm task={null} listPath={`${groupBase}/tasks`} />
+      <TaskForm task={null} listPath={`${groupBase}/tasks`} lectureTitle={data.lecture.title} />
     </InstructorGroupPage>
   );
 }

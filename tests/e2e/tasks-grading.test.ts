@@ -3,9 +3,9 @@
  * grader and moves on to the next ungraded student, and the student sees the grade and the formatted feedback.
  */
 import { describe, expect, it } from "vitest";
-import { gotoHydrated, useBrowser } from "./browser";
+import { baseURL, gotoHydrated, useBrowser } from "./browser";
 import { accessToken, api, INSTRUCTOR, memberOf } from "./groups-helpers";
-import { signIn } from "./session";
+import { DEMO_LOGINS, signIn } from "./session";
 
 describe("tasks and grading", () => {
   const newPage = useBrowser();
@@ -64,4 +64,51 @@ describe("tasks and grading", () => {
     expect(await row.locator(".task-state").textContent()).toBe("Graded");
     expect(await row.locator(".course-task-grade").textContent()).toBe(grade);
   });
+});
+
+describe("the task screens in both languages", () => {
+  const newPage = useBrowser();
+  const words = {
+    en: { graded: "Graded", grade: "Grade: 92 / 100", feedback: "Feedback" },
+    ar: { graded: "قُيِّم", grade: "الدرجة: 92 / 100", feedback: "ملاحظات المدرّب" },
+  };
+  const sideways = (page: import("playwright-core").Page) => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+
+  for (const lang of ["en", "ar"] as const) {
+    for (const width of [1280, 375]) {
+      it(`the course home, task page, tasks list and grader at ${width} px in ${lang === "en" ? "English" : "Arabic"}`, async () => {
+        // The demo student's graded work (db/seed.ts): 92 out of 100 with feedback.
+        const student = await newPage({ width, height: 800 });
+        await student.context().addCookies([{ name: "lang", value: lang, url: baseURL() }]);
+        await signIn(student.context(), DEMO_LOGINS.student.email, DEMO_LOGINS.student.password);
+        await gotoHydrated(student, "/course/frontend-react");
+        expect(await student.locator("html").getAttribute("dir")).toBe(lang === "ar" ? "rtl" : "ltr");
+        const row = student.locator(".course-task", { hasText: "Build an accessible profile card" });
+        expect(await row.locator(".task-state").textContent()).toBe(words[lang].graded);
+        expect(await row.locator(".course-task-grade").textContent()).toBe(words[lang].grade);
+        // The feedback opens from the row, rendered from Markdown.
+        await row.locator("summary", { hasText: words[lang].feedback }).click();
+        expect(await row.locator(".course-task-feedback .prose p").textContent()).toContain("Great semantics");
+        expect(await sideways(student)).toBe(0);
+
+        await row.getByRole("link").click();
+        await student.waitForURL("**/Add-Task/accessible-profile-card");
+        expect(await student.locator(".task-grade").textContent()).toBe(words[lang].grade);
+        expect(await sideways(student)).toBe(0);
+
+        const staff = await newPage({ width, height: 800 });
+        await staff.context().addCookies([{ name: "lang", value: lang, url: baseURL() }]);
+        await signIn(staff.context(), INSTRUCTOR.email, INSTRUCTOR.password);
+        await gotoHydrated(staff, "/instructor/group/frontend-react/tasks");
+        // Each task links to its own lecture's pages (the title and the lecture's slug are the task's own).
+        expect(await staff.getByRole("link", { name: "Build an accessible profile card", exact: true }).getAttribute("href")).toBe(
+          "/instructor/group/frontend-react/lecture/html-foundations/tasks/updateTask/accessible-profile-card",
+        );
+        expect(await sideways(staff)).toBe(0);
+        await gotoHydrated(staff, "/instructor/group/frontend-react/lecture/html-foundations/tasks/accessible-profile-card/submissions");
+        await staff.getByTestId("graded-count").waitFor();
+        expect(await sideways(staff)).toBe(0);
+      });
+    }
+  }
 });

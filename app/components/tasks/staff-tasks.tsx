@@ -109,7 +109,15 @@ export function StaffTasksScreen({ tasks, lectures, base }: { tasks: StaffTask[]
 type Result = ({ ok: true; intent: string } | (FailureLike & { ok: false; intent: string })) | undefined;
 
 /** A task's form (new or edit): title, statement (Markdown), due time, maximum score and whether late work counts. */
-export function TaskForm({ task, listPath }: { task: { title: string; body: string; dueAt: string | null; maxScore: number; allowLate: boolean } | null; listPath: string }) {
+export function TaskForm({
+  task,
+  listPath,
+  lectureTitle,
+}: {
+  task: { title: string; body: string; dueAt: string | null; maxScore: number; allowLate: boolean } | null;
+  listPath: string;
+  lectureTitle: string;
+}) {
   const { t } = useT();
   const result = useActionData<Result>();
   const navigation = useNavigation();
@@ -122,7 +130,13 @@ export function TaskForm({ task, listPath }: { task: { title: string; body: stri
   const failure = result && !result.ok ? result : null;
   const busy = navigation.state !== "idle";
   return (
-    <Form method="post" className="card form-card task-form">
+    <Form method="post" className="card form-card task-form" aria-labelledby="task-form-title">
+      <div className="task-form-head">
+        <h2 id="task-form-title" className="task-card-title">
+          {t(task ? "staffTasks.edit" : "staffTasks.new")}
+        </h2>
+        <p className="muted user-text">{lectureTitle}</p>
+      </div>
       <div className="field">
         <label htmlFor="task-title">{t("staffTasks.field.title")}</label>
         <input id="task-title" name="title" required maxLength={160} dir="auto" defaultValue={task?.title ?? ""} aria-invalid={!!failure?.fields?.title || undefined} />
