@@ -46,6 +46,35 @@ describe("tasks", () => {
     expect(notes.map((n) => n.kind)).toEqual(["lecture-published", "task-created"]);
   });
 
+  it("lets the group's staff edit a task and delete it with its submissions", async () => {
+    const w = await world();
+    await submit(w.a, w);
+    const path = `/api/lectures/${w.lecture.slug}/tasks/${w.task.slug}`;
+    const edited = await call(path, { method: "PUT", body: { title: "Profile card v2", maxScore: 50, allowLate: false }, token: w.teacher.accessToken });
+    expect(edited.status).toBe(200);
+    expect(await edited.json()).toMatchObject({ title: "Profile card v2", maxScore: 50, allowLate: false });
+    expect((await call(path, { method: "PUT", body: {}, token: w.teacher.accessToken })).status).toBe(400);
+    expect((await call(path, { method: "DELETE", token: w.a.accessToken })).status).toBe(403);
+    expect((await call(path, { method: "DELETE", token: w.teacher.accessToken })).status).toBe(200);
+    expect((await call(path, { token: w.a.accessToken })).status).toBe(404);
+    expect(await db().select().from(s.submissions).where(eq(s.submissions.taskId, w.task._id))).toEqual([]);
+  });
+
+  it.each([
+    [{ maxScore: 10 }, "title"],
+    [{ title: "   ", maxScore: 10 }, "title"],
+    [{ title: "T", maxScore: 0 }, "maxScore"],
+    [{ title: "T", maxScore: 1001 }, "maxScore"],
+    [{ title: "T", maxScore: "100" }, "maxScore"],
+    [{ title: "T", dueAt: "next friday" }, "dueAt"],
+    [{ title: "T", allowLate: "yes" }, "allowLate"],
+  ])("refuses the task %j with 400 on %s", async (body, field) => {
+    const w = await world();
+    const res = await call(`/api/lectures/${w.lecture.slug}/tasks`, { body, token: w.teacher.accessToken });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as ErrorBody).fields).toHaveProperty(field);
+  });
+
   it("hides tasks of an unpublished lecture from students", async () => {
     const w = await world({ published: false });
     expect(await (await call(`/api/lectures/groups/${w.group.slug}/tasks`, { token: w.a.accessToken })).json()).toEqual([]);
