@@ -136,7 +136,7 @@ export async function attendanceAction(svc: ServiceContext, viewer: Viewer, para
 export async function loadLecturePage(svc: ServiceContext, viewer: Viewer, params: { slug?: string; slugLecture?: string }) {
   const lecture = await orHttpError(getLecture(svc, viewer, slugParam(params.slugLecture)));
   if (lecture.group.slug !== slugParam(params.slug) && lecture.group._id !== params.slug) throw notFoundResponse();
-  return { lecture, work: await lectureWork(svc, lecture._id) };
+  return { lecture, work: await lectureWork(svc, lecture._id, viewer.role === "user" ? viewer.userId : null) };
 }
 
 /** intent=attend on the lecture page: the typed code. */

@@ -7,7 +7,7 @@ import { metaT, pageMeta } from "~/lib/meta";
 import { sheets } from "~/styles/sheets";
 import { requireViewer } from "../../worker/auth/viewer";
 
-export const links: LinksFunction = () => sheets("coursePages", "lectures");
+export const links: LinksFunction = () => sheets("coursePages", "lectures", "tasks");
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) =>
   pageMeta(matches, data ? `${data.lecture.title} · ${data.lecture.group.title}` : metaT(matches)("error.notFound.title"));

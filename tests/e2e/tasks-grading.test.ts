@@ -91,6 +91,13 @@ describe("the task screens in both languages", () => {
         expect(await row.locator(".course-task-feedback .prose p").textContent()).toContain("Great semantics");
         expect(await sideways(student)).toBe(0);
 
+        // The lecture page lists the task with the same state.
+        await gotoHydrated(student, "/course/frontend-react/lecture/html-foundations");
+        const item = student.locator(".lecture-work-item", { hasText: "Build an accessible profile card" });
+        expect(await item.locator(".task-state").textContent()).toBe(words[lang].graded);
+        expect(await sideways(student)).toBe(0);
+
+        await gotoHydrated(student, "/course/frontend-react");
         await row.getByRole("link").click();
         await student.waitForURL("**/Add-Task/accessible-profile-card");
         expect(await student.locator(".task-grade").textContent()).toBe(words[lang].grade);

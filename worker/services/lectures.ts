@@ -6,7 +6,8 @@ import { and, asc, count, eq, inArray, max, or, sql } from "drizzle-orm";
 import { can, type Actor } from "../../app/lib/permissions";
 import type { CreateLectureInput, LectureOrderInput, LectureSeriesInput, UpdateLectureInput } from "../../app/lib/lecture-schemas";
 import { renderMarkdown } from "../../app/lib/markdown.server";
-import { attendance, attendanceSessions, groups, lectures, memberships, quizzes, tasks, MEMBER_STATUSES } from "../../db/schema";
+import { attendance, attendanceSessions, groups, lectures, memberships, quizzes, submissions, tasks, MEMBER_STATUSES } from "../../db/schema";
+import { submissionState } from "./tasks";
 import type { ServiceContext } from "../context";
 import { AppError, forbidden, notFound } from "../http/errors";
 import { newId, slugify } from "./ids";
@@ -183,10 +184,27 @@ export async function getLecture(ctx: ServiceContext, viewer: Actor, idOrSlug: s
   };
 }
 
-/** The tasks and published quizzes set on a lecture, in due order (the lecture page lists them). */
-export async function lectureWork(ctx: ServiceContext, lectureId: string) {
+/**
+ * The tasks and published quizzes set on a lecture, in due order (the lecture page lists them); with `studentId`,
+ * each task carries that student's submission state.
+ */
+export async function lectureWork(ctx: ServiceContext, lectureId: string, studentId: string | null = null) {
   const [taskRows, quizRows] = await ctx.db.batch([
-    ctx.db.select({ slug: tasks.slug, title: tasks.title, dueAt: tasks.dueAt }).from(tasks).where(eq(tasks.lectureId, lectureId)).orderBy(asc(tasks.dueAt), asc(tasks.title)),
+    ctx.db
+      .select({
+        slug: tasks.slug,
+        title: tasks.title,
+        dueAt: tasks.dueAt,
+        late: submissions.late,
+        score: submissions.score,
+        gradedAt: submissions.gradedAt,
+        resubmitRequestedAt: submissions.resubmitRequestedAt,
+        submissionId: submissions.id,
+      })
+      .from(tasks)
+      .leftJoin(submissions, and(eq(submissions.taskId, tasks.id), eq(submissions.userId, studentId ?? "")))
+      .where(eq(tasks.lectureId, lectureId))
+      .orderBy(asc(tasks.dueAt), asc(tasks.title)),
     ctx.db
       .select({ slug: quizzes.slug, title: quizzes.title, opensAt: quizzes.opensAt, closesAt: quizzes.closesAt })
       .from(quizzes)
@@ -194,7 +212,12 @@ export async function lectureWork(ctx: ServiceContext, lectureId: string) {
       .orderBy(asc(quizzes.opensAt), asc(quizzes.title)),
   ]);
   return {
-    tasks: taskRows.map((t) => ({ slug: t.slug, title: t.title, dueAt: t.dueAt ? t.dueAt.toISOString() : null })),
+    tasks: taskRows.map((t) => ({
+      slug: t.slug,
+      title: t.title,
+      dueAt: t.dueAt ? t.dueAt.toISOString() : null,
+      state: studentId ? submissionState(t.submissionId ? { late: t.late ?? false, score: t.score, gradedAt: t.gradedAt, resubmitRequestedAt: t.resubmitRequestedAt } : null) : null,
+    })),
     quizzes: quizRows.map((q) => ({ slug: q.slug, title: q.title, opensAt: q.opensAt ? q.opensAt.toISOString() : null, closesAt: q.closesAt ? q.closesAt.toISOString() : null })),
   };
 }

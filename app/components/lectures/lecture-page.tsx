@@ -5,6 +5,8 @@ import { ExternalIcon } from "~/components/groups/extra-icons";
 import type { MessageKey } from "~/i18n/en";
 import type { FailureLike } from "~/lib/group-errors";
 import { useT } from "~/lib/i18n";
+import type { SubmissionState } from "~/lib/task-schemas";
+import { STATE_KEYS } from "~/components/tasks/state";
 import type { ServerFrame } from "~/lib/realtime-protocol";
 import { deviceFingerprint } from "~/lib/session-client";
 import { useRoom } from "~/lib/use-room";
@@ -38,7 +40,8 @@ const STATUS: Record<string, MessageKey> = {
  * is set for the group's staff (they run attendance from their own screen instead).
  */
 export interface LectureWork {
-  tasks: { slug: string; title: string; dueAt: string | null }[];
+  /** `state` is the reader's own submission state (students); null for staff. */
+  tasks: { slug: string; title: string; dueAt: string | null; state: SubmissionState | null }[];
   quizzes: { slug: string; title: string; opensAt: string | null; closesAt: string | null }[];
 }
 
@@ -111,6 +114,11 @@ export function LecturePage({ lecture, work, manageHref, justCheckedIn }: { lect
                         t("lectures.noDue")
                       )}
                     </span>
+                    {task.state ? (
+                      <span className="badge task-state" data-state={task.state}>
+                        {t(STATE_KEYS[task.state])}
+                      </span>
+                    ) : null}
                   </li>
                 ))}
                 {work.quizzes.map((quiz) => (
