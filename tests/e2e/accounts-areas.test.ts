@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { allowStatus, DEMO, signIn } from "./accounts-helpers";
-import { baseURL, useBrowser } from "./browser";
+import { baseURL, gotoHydrated, useBrowser } from "./browser";
 
 describe("role-guarded areas", () => {
   const newPage = useBrowser();
@@ -77,14 +77,15 @@ describe("role-guarded areas", () => {
   it("logs out: the cookie session ends and the local markers are cleared", async () => {
     const page = await newPage();
     await signIn(page.context(), DEMO.student);
-    await page.goto("/");
+    // Hydrated first: the Log out button clears the markers from its submit handler.
+    await gotoHydrated(page, "/");
     const header = page.locator("header.site-header");
     await header.getByRole("link", { name: "My Courses" }).waitFor();
     await page.waitForFunction(() => localStorage.getItem("role") === "user");
     await header.getByRole("button", { name: "Log out" }).click();
     await header.getByRole("link", { name: "Log In" }).waitFor();
-    expect(await page.evaluate(() => localStorage.getItem("role"))).toBeNull();
+    await page.waitForFunction(() => localStorage.getItem("role") === null, null, { timeout: 5000 });
     await page.goto("/profile");
-    expect(page.url()).toBe(`${baseURL()}/auth/login?redirectTo=%2Fprofile`);
+    await page.waitForURL(`${baseURL()}/auth/login?redirectTo=%2Fprofile`, { timeout: 5000 });
   });
 });
