@@ -20,3 +20,9 @@ export function slugify(text: string): string {
     .slice(0, 60);
   return slug || "item";
 }
+
+/** The slugs to try for a title, in order: the title's own, then four with a short random suffix. */
+export function slugCandidates(title: string): string[] {
+  const base = slugify(title);
+  return [base, ...Array.from({ length: 4 }, () => `${base.slice(0, 52)}-${newId().slice(0, 6).toLowerCase().replace(/[^a-z0-9]/g, "x")}`)];
+}

@@ -2,15 +2,16 @@
  * Lectures (PRODUCT.md §2 "Lecture"): a group's schedule. Members and staff read them (students only the
  * published ones); the group's staff write them. Every rule goes through `can()`; the API and the pages call these.
  */
-import { and, asc, count, eq, inArray, max, or, sql } from "drizzle-orm";
+import { and, asc, count, eq, max, or, sql } from "drizzle-orm";
 import { can, type Actor } from "../../app/lib/permissions";
 import type { CreateLectureInput, LectureOrderInput, LectureSeriesInput, UpdateLectureInput } from "../../app/lib/lecture-schemas";
 import { renderMarkdown } from "../../app/lib/markdown.server";
-import { attendance, attendanceSessions, groups, lectures, memberships, quizzes, submissions, tasks, MEMBER_STATUSES } from "../../db/schema";
+import { attendance, attendanceSessions, groups, lectures, memberships, quizzes, submissions, tasks } from "../../db/schema";
+import { memberIds } from "./memberships";
 import { submissionState } from "./tasks";
 import type { ServiceContext } from "../context";
 import { AppError, forbidden, notFound } from "../http/errors";
-import { newId, slugify } from "./ids";
+import { newId, slugCandidates } from "./ids";
 import { notifyUsers } from "./notifications";
 import type { Viewer } from "./sessions";
 
@@ -224,22 +225,12 @@ export async function lectureWork(ctx: ServiceContext, lectureId: string, studen
 
 /** A slug that no lecture has yet: the title's, or with a short random suffix. */
 async function freeSlug(ctx: ServiceContext, title: string, taken = new Set<string>()): Promise<string> {
-  const base = slugify(title);
-  for (let i = 0; i < 5; i++) {
-    const candidate = i === 0 ? base : `${base.slice(0, 52)}-${newId().slice(0, 6).toLowerCase().replace(/[^a-z0-9]/g, "x")}`;
+  for (const candidate of slugCandidates(title)) {
     if (taken.has(candidate)) continue;
     const [row] = await ctx.db.select({ id: lectures.id }).from(lectures).where(eq(lectures.slug, candidate)).limit(1);
     if (!row) return candidate;
   }
   throw new AppError(409, "conflict", "Please try again.");
-}
-
-async function memberIds(ctx: ServiceContext, groupId: string): Promise<string[]> {
-  const rows = await ctx.db
-    .select({ id: memberships.userId })
-    .from(memberships)
-    .where(and(eq(memberships.groupId, groupId), inArray(memberships.status, [...MEMBER_STATUSES])));
-  return rows.map((r) => r.id);
 }
 
 /** Members hear of a lecture when it is published (once: on creation or when a draft is published). */

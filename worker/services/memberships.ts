@@ -25,6 +25,15 @@ const NOTIFY_SLICE = 10;
 /** Statuses from which a student may ask again. */
 const MAY_ASK_AGAIN: MembershipStatus[] = ["rejected", "left", "removed"];
 
+/** The ids of a group's members (approved and special seats), for notifying them. */
+export async function memberIds(ctx: ServiceContext, groupId: string): Promise<string[]> {
+  const rows = await ctx.db
+    .select({ id: memberships.userId })
+    .from(memberships)
+    .where(and(eq(memberships.groupId, groupId), inArray(memberships.status, [...MEMBER_STATUSES])));
+  return rows.map((r) => r.id);
+}
+
 export interface JoinResult {
   message: string;
   request: MembershipRequestDto;

@@ -8,9 +8,10 @@ import { can, type Actor } from "../../app/lib/permissions";
 import { renderMarkdown } from "../../app/lib/markdown.server";
 import type { CreateTaskInput, GradeSubmissionInput, SubmissionState, SubmitTaskInput, UpdateTaskInput } from "../../app/lib/task-schemas";
 import { groups, lectures, memberships, submissions, tasks, users, MEMBER_STATUSES } from "../../db/schema";
+import { memberIds } from "./memberships";
 import type { ServiceContext } from "../context";
 import { AppError, forbidden, notFound } from "../http/errors";
-import { newId, slugify } from "./ids";
+import { newId, slugCandidates } from "./ids";
 import { escapeHtml, sendMail } from "./mail";
 import { notifyUsers } from "./notifications";
 import type { Viewer } from "./sessions";
@@ -234,21 +235,11 @@ export async function getTask(ctx: ServiceContext, viewer: Actor, lectureKey: st
 }
 
 async function freeTaskSlug(ctx: ServiceContext, title: string): Promise<string> {
-  const base = slugify(title);
-  for (let i = 0; i < 5; i++) {
-    const candidate = i === 0 ? base : `${base.slice(0, 52)}-${newId().slice(0, 6).toLowerCase().replace(/[^a-z0-9]/g, "x")}`;
+  for (const candidate of slugCandidates(title)) {
     const [row] = await ctx.db.select({ id: tasks.id }).from(tasks).where(eq(tasks.slug, candidate)).limit(1);
     if (!row) return candidate;
   }
   throw new AppError(409, "conflict", "Please try again.");
-}
-
-async function memberIds(ctx: ServiceContext, groupId: string): Promise<string[]> {
-  const rows = await ctx.db
-    .select({ id: memberships.userId })
-    .from(memberships)
-    .where(and(eq(memberships.groupId, groupId), inArray(memberships.status, [...MEMBER_STATUSES])));
-  return rows.map((r) => r.id);
 }
 
 /** POST /api/lectures/{lectureId}/tasks (staff): members of a published lecture are told of the new task. */
