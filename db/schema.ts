@@ -7,6 +7,7 @@
  * every foreign key names its delete behaviour; every lookup path has an index.
  */
 import { sql } from "drizzle-orm";
+import { QUESTION_TYPES, SHOW_ANSWERS } from "../app/lib/quiz-schemas";
 import {
   index,
   integer,
@@ -309,7 +310,8 @@ export const submissions = sqliteTable(
   ],
 );
 
-export const SHOW_ANSWERS = ["after-submit", "after-close", "never"] as const;
+// The quiz enums are defined once, beside the rules that use them (app/lib/quiz-schemas.ts).
+export { QUESTION_TYPES, SHOW_ANSWERS };
 
 export const quizzes = sqliteTable(
   "quizzes",
@@ -331,12 +333,12 @@ export const quizzes = sqliteTable(
     createdAt: createdAt(),
   },
   (t) => [
-    uniqueIndex("quizzes_group_slug_uq").on(t.groupId, t.slug),
+    // Slugs are unique site-wide: POST /api/quizzes/solve names a quiz by its slug alone.
+    uniqueIndex("quizzes_slug_uq").on(t.slug),
+    index("quizzes_group_idx").on(t.groupId),
     index("quizzes_lecture_idx").on(t.lectureId),
   ],
 );
-
-export const QUESTION_TYPES = ["single", "multiple", "true-false", "short-text"] as const;
 
 export const questions = sqliteTable(
   "questions",
@@ -371,10 +373,22 @@ export const attempts = sqliteTable(
     answers: text("answers", { mode: "json" }).$type<Record<string, unknown>>().notNull().default(sql`'{}'`),
     score: integer("score"),
     maxScore: integer("max_score"),
+    /** 1 for the student's first attempt at this quiz, 2 for the second... (unique, so two starts cannot both count). */
+    number: integer("number").notNull().default(1),
     startedAt: integer("started_at", { mode: "timestamp_ms" }).notNull(),
+    /** Fixed at the start: min(start + duration, closesAt); null for homework with no closing time. */
+    deadlineAt: integer("deadline_at", { mode: "timestamp_ms" }),
+    /** When the answers were last saved (autosave), by the server's clock. */
+    savedAt: integer("saved_at", { mode: "timestamp_ms" }),
     submittedAt: integer("submitted_at", { mode: "timestamp_ms" }),
   },
-  (t) => [index("attempts_quiz_user_idx").on(t.quizId, t.userId), index("attempts_user_idx").on(t.userId)],
+  (t) => [
+    uniqueIndex("attempts_quiz_user_number_uq").on(t.quizId, t.userId, t.number),
+    // At most one open attempt per student and quiz, whatever races between two tabs.
+    uniqueIndex("attempts_open_uq").on(t.quizId, t.userId).where(sql`${t.submittedAt} is null`),
+    index("attempts_open_deadline_idx").on(t.deadlineAt).where(sql`${t.submittedAt} is null`),
+    index("attempts_user_idx").on(t.userId),
+  ],
 );
 
 export const messages = sqliteTable(

@@ -169,7 +169,7 @@ export async function seedDemoData(ctx: ServiceContext): Promise<boolean> {
     q("`gap` works in both Flexbox and Grid.", "true-false", ["True", "False"], [0], 3),
     q("Complete the declaration so items wrap onto new lines:\n\n```css\n.row { display: flex; flex-wrap: ____; }\n```", "short-text", [], ["wrap"], 4),
   ];
-  const attemptRow = { id: newId(), quizId: quiz.id, userId: sara.id, answers: { [quizQuestions[0]!.id]: 1, [quizQuestions[1]!.id]: [0, 2], [quizQuestions[2]!.id]: 0, [quizQuestions[3]!.id]: "wrap" }, score: 5, maxScore: 5, startedAt: new Date(now - 6 * DAY), submittedAt: new Date(now - 6 * DAY + 240_000) };
+  const attemptRow = { id: newId(), quizId: quiz.id, userId: sara.id, answers: { [quizQuestions[0]!.id]: 1, [quizQuestions[1]!.id]: [0, 2], [quizQuestions[2]!.id]: 0, [quizQuestions[3]!.id]: "wrap" }, score: 5, maxScore: 5, number: 1, startedAt: new Date(now - 6 * DAY), deadlineAt: new Date(now - 6 * DAY + 600_000), savedAt: new Date(now - 6 * DAY + 230_000), submittedAt: new Date(now - 6 * DAY + 240_000) };
 
   const mark = (lectureId: string, user: { id: string }, status: (typeof s.ATTENDANCE_STATUSES)[number], at: number) => ({ id: newId(), lectureId, userId: user.id, status, method: "code" as const, markedAt: new Date(at), markedBy: null });
   const attendanceRows = [

@@ -11,6 +11,7 @@ import { checkPageSubmission, isSubmission, REFUSED_PAGE_PATH, type Refusal } fr
 import { withSecurityHeaders } from "./http/security-headers";
 import { routeRealtime } from "./realtime/router";
 import { cleanUp } from "./services/cleanup";
+import { settleExpiredAttempts } from "./services/quizzes";
 import { base64url } from "./services/ids";
 
 export { GroupRoom, StaffInbox, UserHub } from "./realtime/rooms";
@@ -73,9 +74,14 @@ export default {
     return withSecurityHeaders(privatePage(request, await handleRemix(page, { env, svc, nonce })), nonce, url.origin);
   },
 
-  /** The daily Cron Trigger (wrangler.toml [triggers]): housekeeping of old sessions, codes, rate limits and mails. */
+  /**
+   * The daily Cron Trigger (wrangler.toml [triggers]): housekeeping of old sessions, codes, rate limits and mails,
+   * and closing quiz attempts left open past their deadline (reads close them too; this catches the unread ones).
+   */
   async scheduled(_controller, env, ctx) {
-    const result = await cleanUp(createServiceContext(env, ctx));
-    console.log("cleanup", JSON.stringify(result));
+    const svc = createServiceContext(env, ctx);
+    const result = await cleanUp(svc);
+    const attempts = await settleExpiredAttempts(svc);
+    console.log("cleanup", JSON.stringify({ ...result, quizAttemptsClosed: attempts }));
   },
 } satisfies ExportedHandler<Bindings>;

@@ -12,6 +12,7 @@ export const notificationsAr: Record<keyof typeof notificationsEn, string> = {
   "notification.lecture-published": "محاضرة جديدة في {group}: {lecture}",
   "notification.lectures-scheduled": "تمت جدولة {count} محاضرات في {group}",
   "notification.task-created": "مهمة جديدة في {group}: {task}",
+  "notification.quiz-published": "اختبار جديد في {group}: {quiz}",
   "notification.submission-created": "سلّم {name} المهمة {task} ({group})",
   "notification.submission-graded": "قُيّم عملك في {task}: {score}/{max}",
   "notification.submission-returned": "طُلبت نسخة جديدة من عملك في {task}",

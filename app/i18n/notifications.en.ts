@@ -14,6 +14,7 @@ export const notificationsEn = {
   "notification.lecture-published": "New lecture in {group}: {lecture}",
   "notification.lectures-scheduled": "{count} lectures were scheduled in {group}",
   "notification.task-created": "New task in {group}: {task}",
+  "notification.quiz-published": "New quiz in {group}: {quiz}",
   "notification.submission-created": "{name} handed in {task} ({group})",
   "notification.submission-graded": "Your work on {task} was graded: {score}/{max}",
   "notification.submission-returned": "A new version of your work on {task} was asked for",

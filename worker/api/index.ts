@@ -12,6 +12,7 @@ import { feedbackApi } from "./feedback";
 import { groupsApi } from "./groups";
 import { healthApi } from "./health";
 import { attendanceApi, lecturesApi } from "./lectures";
+import { quizzesApi } from "./quizzes";
 import { tasksApi } from "./tasks";
 import { membershipRequestsApi } from "./membership-requests";
 import { messagesApi } from "./messages";
@@ -56,6 +57,7 @@ api.route("/uploads", uploadsApi);
 api.route("/lectures", lecturesApi);
 api.route("/lectures", tasksApi);
 api.route("/attendance", attendanceApi);
+api.route("/quizzes", quizzesApi);
 
 api.doc31("/openapi.json", (c) => ({
   openapi: "3.1.0",

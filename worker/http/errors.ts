@@ -28,7 +28,14 @@ export type ErrorCode =
   | "not_member"
   | "invalid_image"
   // Lectures and attendance (worker/services/lectures.ts, attendance.ts)
-  | "attendance_closed";
+  | "attendance_closed"
+  // Quizzes (worker/services/quizzes.ts)
+  | "quiz_not_open"
+  | "quiz_closed"
+  | "no_attempts_left"
+  | "time_up"
+  | "attempt_closed"
+  | "quiz_started";
 
 export class AppError extends Error {
   constructor(

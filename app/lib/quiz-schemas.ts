@@ -1,0 +1,178 @@
+/**
+ * Quizzes (issue "Quizzes"; PRODUCT.md §2 Quiz, Question, Attempt; §3 Quizzes): the rules every side shares and
+ * the input schemas of the staff editor, the Remix actions and the API. Client-safe: no correct answer lives here.
+ */
+import { z } from "zod";
+import { freeText } from "./schemas";
+import { withoutControls } from "./text";
+
+export const QUESTION_TYPES = ["single", "multiple", "true-false", "short-text"] as const;
+export type QuestionType = (typeof QUESTION_TYPES)[number];
+export const SHOW_ANSWERS = ["after-submit", "after-close", "never"] as const;
+export type ShowAnswers = (typeof SHOW_ANSWERS)[number];
+
+export const QUIZ_LIMITS = {
+  title: 160,
+  description: 5_000,
+  questionText: 5_000,
+  questions: 100,
+  options: 10,
+  option: 500,
+  accepted: 20,
+  shortAnswer: 500,
+  points: 100,
+  maxAttempts: 10,
+  durationMinutes: 600,
+} as const;
+
+/** A submit that arrives this long after the deadline still counts its answers (network, a slow phone). */
+export const QUIZ_GRACE_MS = 60_000;
+/** The browser saves an answer this long after the student stops changing it. */
+export const AUTOSAVE_DEBOUNCE_MS = 1_000;
+
+const instant = (message: string) =>
+  z
+    .string({ error: message })
+    .trim()
+    .max(40, message)
+    .refine((v) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(v) && !Number.isNaN(Date.parse(v)), message)
+    .transform((v) => Date.parse(v));
+
+const optionIndex = z.number({ error: "An option is chosen by its number, counting from 0." }).int("An option is chosen by its number, counting from 0.").min(0).max(QUIZ_LIMITS.options - 1);
+
+/** One question as staff write it. `correct` is option indexes (single, true-false: one; multiple: one or more) or accepted texts (short-text). */
+export const questionInput = z
+  .object({
+    text: z
+      .string({ error: "Each question needs its text." })
+      .overwrite(withoutControls)
+      .trim()
+      .min(1, "Each question needs its text.")
+      .max(QUIZ_LIMITS.questionText, `A question is at most ${QUIZ_LIMITS.questionText} characters.`),
+    type: z.enum(QUESTION_TYPES, { error: "A question's type is single, multiple, true-false or short-text." }),
+    options: z
+      .array(z.string({ error: "Options are texts." }).overwrite(withoutControls).trim().min(1, "An option cannot be empty.").max(QUIZ_LIMITS.option, `An option is at most ${QUIZ_LIMITS.option} characters.`))
+      .max(QUIZ_LIMITS.options, `A question has at most ${QUIZ_LIMITS.options} options.`)
+      .optional(),
+    correct: z.union([optionIndex, z.string().max(QUIZ_LIMITS.shortAnswer), z.array(z.union([optionIndex, z.string().max(QUIZ_LIMITS.shortAnswer)])).max(QUIZ_LIMITS.accepted)], {
+      error: "Say which answer is correct.",
+    }),
+    points: z.number({ error: "Points are a whole number from 0 to 100." }).int("Points are a whole number from 0 to 100.").min(0, "Points cannot be negative.").max(QUIZ_LIMITS.points, "Points are at most 100.").optional(),
+  })
+  .transform((q, ctx) => {
+    const list = Array.isArray(q.correct) ? q.correct : [q.correct];
+    const points = q.points ?? 1;
+    if (q.type === "short-text") {
+      const accepted = [...new Set(list.map((v) => String(v).trim()).filter(Boolean))];
+      if (accepted.length === 0) ctx.addIssue({ code: "custom", message: "A short-text question needs at least one accepted answer.", path: ["correct"] });
+      return { text: q.text, type: q.type, options: [] as string[], correct: accepted as (number | string)[], points };
+    }
+    const options = q.type === "true-false" ? ["True", "False"] : (q.options ?? []);
+    if (q.type !== "true-false" && options.length < 2) ctx.addIssue({ code: "custom", message: "A choice question needs at least two options.", path: ["options"] });
+    if (list.some((v) => typeof v !== "number")) {
+      ctx.addIssue({ code: "custom", message: "The correct answer is given by option numbers, counting from 0.", path: ["correct"] });
+      return z.NEVER;
+    }
+    const indexes = [...new Set(list as number[])].sort((a, b) => a - b);
+    if (indexes.some((i) => i >= options.length)) ctx.addIssue({ code: "custom", message: "A correct answer points at an option that does not exist.", path: ["correct"] });
+    if (indexes.length === 0) ctx.addIssue({ code: "custom", message: "Mark the correct option.", path: ["correct"] });
+    if (q.type !== "multiple" && indexes.length > 1) ctx.addIssue({ code: "custom", message: "This question type has exactly one correct option.", path: ["correct"] });
+    return { text: q.text, type: q.type, options, correct: indexes as (number | string)[], points };
+  });
+export type QuestionInput = z.output<typeof questionInput>;
+
+const quizFields = {
+  title: freeText("Please enter a title.", { name: true }).max(QUIZ_LIMITS.title, `Title must be at most ${QUIZ_LIMITS.title} characters.`),
+  description: z.string({ error: "The description is text." }).overwrite(withoutControls).max(QUIZ_LIMITS.description, `The description is at most ${QUIZ_LIMITS.description} characters.`),
+  /** Minutes to answer once started; null for homework (open until closesAt, no countdown). */
+  durationMinutes: z.union([
+    z.number({ error: "The duration is a whole number of minutes from 1 to 600." }).int("The duration is a whole number of minutes from 1 to 600.").min(1, "The duration is at least 1 minute.").max(QUIZ_LIMITS.durationMinutes, "The duration is at most 600 minutes."),
+    z.null(),
+  ]),
+  opensAt: z.union([instant("Give the opening as a date and time."), z.null()]),
+  closesAt: z.union([instant("Give the closing as a date and time."), z.null()]),
+  maxAttempts: z.number({ error: "Attempts are a whole number from 1 to 10." }).int("Attempts are a whole number from 1 to 10.").min(1, "Allow at least one attempt.").max(QUIZ_LIMITS.maxAttempts, "At most 10 attempts."),
+  showAnswers: z.enum(SHOW_ANSWERS, { error: "showAnswers is after-submit, after-close or never." }),
+  published: z.boolean({ error: "Say published: true or false." }),
+  questions: z.array(questionInput, { error: "Give the questions as a list." }).min(1, "Add at least one question.").max(QUIZ_LIMITS.questions, `A quiz has at most ${QUIZ_LIMITS.questions} questions.`),
+};
+
+type TimeFields = { opensAt?: number | null; closesAt?: number | null; showAnswers?: ShowAnswers };
+/** Rules across fields: the window is in order, and "after-close" needs a closing time. */
+function checkWindow(v: TimeFields, ctx: z.RefinementCtx) {
+  if (v.opensAt != null && v.closesAt != null && v.closesAt <= v.opensAt) ctx.addIssue({ code: "custom", message: "The quiz must close after it opens.", path: ["closesAt"] });
+  if (v.showAnswers === "after-close" && v.closesAt === null) ctx.addIssue({ code: "custom", message: "Answers shown after the quiz closes need a closing time.", path: ["closesAt"] });
+}
+
+/** POST /api/quizzes. */
+export const createQuizInput = z
+  .object({
+    lectureId: z.string({ error: "Say which lecture the quiz belongs to." }).trim().min(1, "Say which lecture the quiz belongs to.").max(120),
+    title: quizFields.title,
+    description: quizFields.description.optional(),
+    durationMinutes: quizFields.durationMinutes.optional(),
+    opensAt: quizFields.opensAt.optional(),
+    closesAt: quizFields.closesAt.optional(),
+    maxAttempts: quizFields.maxAttempts.optional(),
+    showAnswers: quizFields.showAnswers.optional(),
+    published: quizFields.published.optional(),
+    questions: quizFields.questions,
+  })
+  .superRefine((v, ctx) => checkWindow({ ...v, closesAt: v.closesAt ?? null }, ctx));
+export type CreateQuizInput = z.infer<typeof createQuizInput>;
+
+/** PUT /api/quizzes/{id}: any field but the lecture, at least one. Questions, when sent, replace the whole list. */
+export const updateQuizInput = z
+  .object({
+    title: quizFields.title.optional(),
+    description: quizFields.description.optional(),
+    durationMinutes: quizFields.durationMinutes.optional(),
+    opensAt: quizFields.opensAt.optional(),
+    closesAt: quizFields.closesAt.optional(),
+    maxAttempts: quizFields.maxAttempts.optional(),
+    showAnswers: quizFields.showAnswers.optional(),
+    published: quizFields.published.optional(),
+    questions: quizFields.questions.optional(),
+  })
+  .refine((v) => Object.keys(v).length > 0, "Send at least one field to change.");
+export type UpdateQuizInput = z.infer<typeof updateQuizInput>;
+
+/** One answer: an option index (single, true-false), a list of them (multiple) or a text (short-text). */
+export const answerValue = z.union([
+  optionIndex,
+  z.array(optionIndex).max(QUIZ_LIMITS.options, "Too many options chosen."),
+  z.string({ error: "An answer is an option number, a list of them, or a text." }).overwrite(withoutControls).max(QUIZ_LIMITS.shortAnswer, `A written answer is at most ${QUIZ_LIMITS.shortAnswer} characters.`),
+]);
+export type AnswerValue = z.infer<typeof answerValue>;
+
+/** questionId -> answer. Unanswered questions are simply absent. */
+export const answersMap = z
+  .record(z.string().min(1).max(120), answerValue, { error: "answers maps each question's id to its answer." })
+  .refine((v) => Object.keys(v).length <= QUIZ_LIMITS.questions, "Too many answers.");
+export type AnswersMap = z.infer<typeof answersMap>;
+
+/** PUT /api/quizzes/{id}/answers. */
+export const saveAnswersInput = z.object({ answers: answersMap, attemptId: z.string().min(1).max(120).optional() });
+/** POST /api/quizzes/{id}/submit: `attemptId` makes a retried submit return the same result. */
+export const submitQuizInput = z.object({ answers: answersMap, attemptId: z.string().min(1).max(120).optional() });
+/** POST /api/quizzes/solve (platform-spec §3: slugQuize, answers). */
+export const solveQuizInput = z.object({
+  slugQuize: z.string({ error: "Say which quiz: slugQuize." }).trim().min(1, "Say which quiz: slugQuize.").max(120),
+  answers: answersMap,
+  attemptId: z.string().min(1).max(120).optional(),
+});
+
+/** The student's view of a quiz's window. */
+export type QuizWindow = "upcoming" | "open" | "closed";
+export function quizWindow(q: { opensAt: number | null; closesAt: number | null }, now: number): QuizWindow {
+  if (q.opensAt !== null && now < q.opensAt) return "upcoming";
+  if (q.closesAt !== null && now >= q.closesAt) return "closed";
+  return "open";
+}
+
+/** The deadline of an attempt started at `startedAt`: min(start + duration, closesAt); null when neither applies. */
+export function attemptDeadline(q: { durationMinutes: number | null; closesAt: number | null }, startedAt: number): number | null {
+  const byDuration = q.durationMinutes ? startedAt + q.durationMinutes * 60_000 : null;
+  if (byDuration === null) return q.closesAt;
+  return q.closesAt === null ? byDuration : Math.min(byDuration, q.closesAt);
+}

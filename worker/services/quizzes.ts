@@ -1,0 +1,706 @@
+/**
+ * Quizzes, attempts and results (PRODUCT.md §2 Quiz, Question, Attempt; §3 Quizzes; docs/decisions/0014-quizzes.md).
+ *
+ * The server owns the clock and the grading. An attempt's deadline is fixed when it starts
+ * (min(start + duration, closesAt)); answers are saved while it is open; a submit within QUIZ_GRACE_MS after the
+ * deadline still counts its answers, a later one is graded on what was saved in time. An attempt nobody hands in is
+ * closed and graded at its deadline by the next read that meets it ("settling"), so every list, result and matrix
+ * shows it graded even if the browser never came back. Correct answers leave this module only for staff and for the
+ * review, once the quiz's `showAnswers` policy allows it.
+ */
+import { and, asc, eq, inArray, isNull, or, sql } from "drizzle-orm";
+import { can, type Actor } from "../../app/lib/permissions";
+import { renderMarkdown } from "../../app/lib/markdown.server";
+import {
+  QUIZ_GRACE_MS,
+  attemptDeadline,
+  quizWindow,
+  type AnswersMap,
+  type CreateQuizInput,
+  type QuestionInput,
+  type QuizWindow,
+  type ShowAnswers,
+  type UpdateQuizInput,
+} from "../../app/lib/quiz-schemas";
+import { attempts, groups, lectures, memberships, questions, quizzes, users, MEMBER_STATUSES } from "../../db/schema";
+import type { ServiceContext } from "../context";
+import { AppError, forbidden, notFound } from "../http/errors";
+import { newId, slugCandidates } from "./ids";
+import { memberIds } from "./memberships";
+import { notifyUsers } from "./notifications";
+import { checkAnswers, grade, isRight, maxScoreOf, type GradableQuestion } from "./quiz-grading";
+
+type AttemptRow = typeof attempts.$inferSelect;
+type QuestionRow = typeof questions.$inferSelect;
+
+const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
+const ms = (d: Date | null | undefined) => (d ? d.getTime() : null);
+/** Markdown of one line (an option) without the paragraph around it. */
+const inlineHtml = (source: string) => renderMarkdown(source).trim().replace(/^<p>([\s\S]*)<\/p>$/, "$1");
+
+interface QuizRecord {
+  id: string;
+  slug: string;
+  title: string;
+  description: string;
+  durationMinutes: number | null;
+  opensAt: Date | null;
+  closesAt: Date | null;
+  maxAttempts: number;
+  showAnswers: ShowAnswers;
+  published: boolean;
+  lectureId: string;
+  lectureSlug: string;
+  lectureTitle: string;
+  lecturePublished: boolean;
+  groupId: string;
+  groupSlug: string;
+  groupTitle: string;
+  instructorId: string | null;
+  membershipStatus: string | null;
+}
+
+const facts = (r: { instructorId: string | null; membershipStatus?: string | null }) => ({ instructorId: r.instructorId, membershipStatus: r.membershipStatus ?? null });
+const isStaffOf = (viewer: Actor, r: { instructorId: string | null }) => can(viewer, "group.manage", { group: facts(r) });
+const isMember = (r: { membershipStatus: string | null }) => MEMBER_STATUSES.includes((r.membershipStatus ?? "") as never);
+const windowOf = (q: { opensAt: Date | null; closesAt: Date | null }, now: number): QuizWindow => quizWindow({ opensAt: ms(q.opensAt), closesAt: ms(q.closesAt) }, now);
+
+/** A quiz by id or slug, with its lecture, group and the viewer's membership (one query). */
+async function findQuiz(ctx: ServiceContext, viewer: Actor, key: string): Promise<QuizRecord | null> {
+  const [row] = await ctx.db
+    .select({
+      id: quizzes.id,
+      slug: quizzes.slug,
+      title: quizzes.title,
+      description: quizzes.description,
+      durationMinutes: quizzes.durationMinutes,
+      opensAt: quizzes.opensAt,
+      closesAt: quizzes.closesAt,
+      maxAttempts: quizzes.maxAttempts,
+      showAnswers: quizzes.showAnswers,
+      published: quizzes.published,
+      lectureId: lectures.id,
+      lectureSlug: lectures.slug,
+      lectureTitle: lectures.title,
+      lecturePublished: lectures.published,
+      groupId: groups.id,
+      groupSlug: groups.slug,
+      groupTitle: groups.title,
+      instructorId: groups.instructorId,
+      membershipStatus: memberships.status,
+    })
+    .from(quizzes)
+    .innerJoin(lectures, eq(lectures.id, quizzes.lectureId))
+    .innerJoin(groups, eq(groups.id, quizzes.groupId))
+    .leftJoin(memberships, and(eq(memberships.groupId, groups.id), eq(memberships.userId, viewer.userId)))
+    .where(or(eq(quizzes.id, key), eq(quizzes.slug, key)))
+    .limit(1);
+  return row ?? null;
+}
+
+/** Members see a published quiz of a published lecture; staff see every quiz of their groups. */
+async function requireReadableQuiz(ctx: ServiceContext, viewer: Actor, key: string): Promise<QuizRecord> {
+  const quiz = await findQuiz(ctx, viewer, key);
+  if (!quiz) throw notFound("No such quiz.");
+  if (!can(viewer, "group.viewInside", { group: facts(quiz) })) throw forbidden("Only the group's members and staff can see its quizzes.");
+  if ((!quiz.published || !quiz.lecturePublished) && !isStaffOf(viewer, quiz)) throw notFound("No such quiz.");
+  return quiz;
+}
+
+async function requireManagedQuiz(ctx: ServiceContext, viewer: Actor, key: string): Promise<QuizRecord> {
+  const quiz = await findQuiz(ctx, viewer, key);
+  if (!quiz) throw notFound("No such quiz.");
+  if (!isStaffOf(viewer, quiz)) throw forbidden("Only this group's instructor or an admin can do that.");
+  return quiz;
+}
+
+/** The quiz a student acts on: readable, and they are one of the group's students. */
+async function requireTakeableQuiz(ctx: ServiceContext, viewer: Actor, key: string): Promise<QuizRecord> {
+  const quiz = await requireReadableQuiz(ctx, viewer, key);
+  if (!isMember(quiz)) throw forbidden("Only the group's students take its quizzes. Staff see the answers in the results.");
+  return quiz;
+}
+
+const questionsOf = (ctx: ServiceContext, quizIds: string[]) =>
+  quizIds.length === 0 ? Promise.resolve([] as QuestionRow[]) : ctx.db.select().from(questions).where(inArray(questions.quizId, quizIds)).orderBy(asc(questions.order));
+
+const ownAttempts = (ctx: ServiceContext, userId: string, quizIds: string[]) =>
+  quizIds.length === 0
+    ? Promise.resolve([] as AttemptRow[])
+    : ctx.db.select().from(attempts).where(and(eq(attempts.userId, userId), inArray(attempts.quizId, quizIds))).orderBy(asc(attempts.number));
+
+const expired = (a: AttemptRow, now: number) => !a.submittedAt && a.deadlineAt !== null && now > a.deadlineAt.getTime() + QUIZ_GRACE_MS;
+
+/**
+ * Closes and grades, on the answers saved in time, every open attempt among `rows` whose deadline plus the grace
+ * has passed; answers the rows as they now are. The UPDATE only touches a still-open attempt, so a submit that
+ * lands at the same moment is never overwritten. No query at all when nothing has expired.
+ */
+async function settle(ctx: ServiceContext, rows: AttemptRow[], now: number, known?: QuestionRow[]): Promise<AttemptRow[]> {
+  const due = rows.filter((a) => expired(a, now));
+  if (due.length === 0) return rows;
+  const quizIds = [...new Set(due.map((a) => a.quizId))];
+  const qs = known ?? (await questionsOf(ctx, quizIds));
+  const graded = new Map<string, AttemptRow>();
+  const updates = due.map((a) => {
+    const result = grade(qs.filter((q) => q.quizId === a.quizId), a.answers);
+    graded.set(a.id, { ...a, ...result, submittedAt: a.deadlineAt });
+    return ctx.db
+      .update(attempts)
+      .set({ ...result, submittedAt: a.deadlineAt })
+      .where(and(eq(attempts.id, a.id), isNull(attempts.submittedAt)));
+  });
+  await ctx.db.batch(updates as [(typeof updates)[number], ...typeof updates]);
+  return rows.map((a) => graded.get(a.id) ?? a);
+}
+
+/** Closes every expired attempt of the whole site (the daily cron, so nothing waits for a read forever). */
+export async function settleExpiredAttempts(ctx: ServiceContext, now = Date.now()): Promise<number> {
+  const open = await ctx.db
+    .select()
+    .from(attempts)
+    .where(and(isNull(attempts.submittedAt), sql`${attempts.deadlineAt} < ${now - QUIZ_GRACE_MS}`))
+    .limit(500);
+  await settle(ctx, open, now);
+  return open.length;
+}
+
+/* ---------------------------------------------------------------------------------------------------------------
+ * Lists
+ * ------------------------------------------------------------------------------------------------------------- */
+
+export interface QuizListItem {
+  _id: string;
+  slug: string;
+  title: string;
+  lectureSlug: string;
+  lectureTitle: string;
+  opensAt: string | null;
+  closesAt: string | null;
+  durationMinutes: number | null;
+  maxAttempts: number;
+  showAnswers: ShowAnswers;
+  published: boolean;
+  questionCount: number;
+  maxScore: number;
+  window: QuizWindow;
+  /** Students: their attempts (handed in), whether one is open, and their best score; null for staff. */
+  mine: { attempts: number; inProgress: boolean; bestScore: number | null } | null;
+}
+
+async function listQuizzes(ctx: ServiceContext, viewer: Actor, scope: { groupKey: string } | { lectureKey: string }, now: number): Promise<QuizListItem[]> {
+  let group: { id: string; instructorId: string | null; membershipStatus: string | null } | undefined;
+  let lectureId: string | null = null;
+  if ("groupKey" in scope) {
+    [group] = await ctx.db
+      .select({ id: groups.id, instructorId: groups.instructorId, membershipStatus: memberships.status })
+      .from(groups)
+      .leftJoin(memberships, and(eq(memberships.groupId, groups.id), eq(memberships.userId, viewer.userId)))
+      .where(or(eq(groups.id, scope.groupKey), eq(groups.slug, scope.groupKey)))
+      .limit(1);
+    if (!group) throw notFound("No such group.");
+  } else {
+    const [lecture] = await ctx.db
+      .select({ id: lectures.id, published: lectures.published, groupId: groups.id, instructorId: groups.instructorId, membershipStatus: memberships.status })
+      .from(lectures)
+      .innerJoin(groups, eq(groups.id, lectures.groupId))
+      .leftJoin(memberships, and(eq(memberships.groupId, groups.id), eq(memberships.userId, viewer.userId)))
+      .where(or(eq(lectures.id, scope.lectureKey), eq(lectures.slug, scope.lectureKey)))
+      .limit(1);
+    if (!lecture) throw notFound("No such lecture.");
+    if (!lecture.published && !isStaffOf(viewer, lecture)) throw notFound("No such lecture.");
+    group = { id: lecture.groupId, instructorId: lecture.instructorId, membershipStatus: lecture.membershipStatus };
+    lectureId = lecture.id;
+  }
+  if (!can(viewer, "group.viewInside", { group: facts(group) })) throw forbidden("Only the group's members and staff can see its quizzes.");
+  const staff = isStaffOf(viewer, group);
+  const where = and(
+    eq(quizzes.groupId, group.id),
+    lectureId ? eq(quizzes.lectureId, lectureId) : undefined,
+    staff ? undefined : and(eq(quizzes.published, true), eq(lectures.published, true)),
+  );
+  // Separate statements, not one D1 batch: a batch keys rows by column name (docs/decisions/0013).
+  const [rows, counts] = await Promise.all([
+    ctx.db
+      .select({ quiz: quizzes, lectureSlug: lectures.slug, lectureTitle: lectures.title })
+      .from(quizzes)
+      .innerJoin(lectures, eq(lectures.id, quizzes.lectureId))
+      .where(where)
+      .orderBy(asc(quizzes.opensAt), asc(quizzes.title)),
+    ctx.db
+      .select({ quizId: questions.quizId, n: sql<number>`count(*)`, points: sql<number>`coalesce(sum(${questions.points}), 0)` })
+      .from(questions)
+      .innerJoin(quizzes, eq(quizzes.id, questions.quizId))
+      .where(eq(quizzes.groupId, group.id))
+      .groupBy(questions.quizId),
+  ]);
+  const mine = staff || !isMember(group) ? null : await settle(ctx, await ownAttempts(ctx, viewer.userId, rows.map((r) => r.quiz.id)), now);
+  const countOf = new Map(counts.map((c) => [c.quizId, c]));
+  return rows.map(({ quiz, lectureSlug, lectureTitle }) => {
+    const own = mine?.filter((a) => a.quizId === quiz.id) ?? [];
+    const done = own.filter((a) => a.submittedAt);
+    return {
+      _id: quiz.id,
+      slug: quiz.slug,
+      title: quiz.title,
+      lectureSlug,
+      lectureTitle,
+      opensAt: iso(quiz.opensAt),
+      closesAt: iso(quiz.closesAt),
+      durationMinutes: quiz.durationMinutes,
+      maxAttempts: quiz.maxAttempts,
+      showAnswers: quiz.showAnswers,
+      published: quiz.published,
+      questionCount: countOf.get(quiz.id)?.n ?? 0,
+      maxScore: countOf.get(quiz.id)?.points ?? 0,
+      window: windowOf(quiz, now),
+      mine: mine ? { attempts: done.length, inProgress: own.some((a) => !a.submittedAt), bestScore: done.length ? Math.max(...done.map((a) => a.score ?? 0)) : null } : null,
+    };
+  });
+}
+
+/** GET /api/quizzes/groups/{id}: the group's quizzes (students: published ones, with their attempts and best score). */
+export const listGroupQuizzes = (ctx: ServiceContext, viewer: Actor, groupKey: string, now = Date.now()) => listQuizzes(ctx, viewer, { groupKey }, now);
+/** GET /api/quizzes/lecture/{id}: the same for one lecture. */
+export const listLectureQuizzes = (ctx: ServiceContext, viewer: Actor, lectureKey: string, now = Date.now()) => listQuizzes(ctx, viewer, { lectureKey }, now);
+
+/* ---------------------------------------------------------------------------------------------------------------
+ * One quiz, and taking it
+ * ------------------------------------------------------------------------------------------------------------- */
+
+export interface OpenAttemptDto {
+  _id: string;
+  number: number;
+  startedAt: string;
+  /** The server's deadline; null for homework with no closing time. */
+  deadline: string | null;
+  answers: AnswersMap;
+  savedAt: string | null;
+}
+
+const toOpenAttempt = (a: AttemptRow): OpenAttemptDto => ({
+  _id: a.id,
+  number: a.number,
+  startedAt: a.startedAt.toISOString(),
+  deadline: iso(a.deadlineAt),
+  answers: a.answers as AnswersMap,
+  savedAt: iso(a.savedAt),
+});
+
+/** A question as a student may see it: never its correct answer. */
+const toQuestion = (q: QuestionRow) => ({
+  _id: q.id,
+  text: q.text,
+  textHtml: renderMarkdown(q.text),
+  type: q.type,
+  options: q.options,
+  optionsHtml: q.options.map(inlineHtml),
+  points: q.points,
+});
+
+const quizSummary = (quiz: QuizRecord, qs: QuestionRow[], now: number) => ({
+  _id: quiz.id,
+  slug: quiz.slug,
+  title: quiz.title,
+  description: quiz.description,
+  descriptionHtml: renderMarkdown(quiz.description),
+  durationMinutes: quiz.durationMinutes,
+  opensAt: iso(quiz.opensAt),
+  closesAt: iso(quiz.closesAt),
+  maxAttempts: quiz.maxAttempts,
+  showAnswers: quiz.showAnswers,
+  published: quiz.published,
+  window: windowOf(quiz, now),
+  questionCount: qs.length,
+  maxScore: maxScoreOf(qs),
+  lecture: { _id: quiz.lectureId, slug: quiz.lectureSlug, title: quiz.lectureTitle },
+  group: { _id: quiz.groupId, slug: quiz.groupSlug, title: quiz.groupTitle },
+});
+
+/**
+ * GET /api/quizzes/{id}: the quiz and its questions. A student also gets their open attempt (saved answers, the
+ * server's deadline) and how many attempts are left; staff also get each question's correct answer (the editor).
+ */
+export async function getQuiz(ctx: ServiceContext, viewer: Actor, key: string, now = Date.now()) {
+  const quiz = await requireReadableQuiz(ctx, viewer, key);
+  const staff = isStaffOf(viewer, quiz);
+  const [qs, own] = await Promise.all([questionsOf(ctx, [quiz.id]), !staff && isMember(quiz) ? ownAttempts(ctx, viewer.userId, [quiz.id]) : Promise.resolve([])]);
+  const mine = await settle(ctx, own, now, qs);
+  const open = mine.find((a) => !a.submittedAt) ?? null;
+  const done = mine.filter((a) => a.submittedAt);
+  return {
+    ...quizSummary(quiz, qs, now),
+    questions: qs.map((q) => (staff ? { ...toQuestion(q), correct: q.correct } : toQuestion(q))),
+    isStaff: staff,
+    attempt: open ? toOpenAttempt(open) : null,
+    attemptsUsed: mine.length,
+    attemptsLeft: Math.max(0, quiz.maxAttempts - mine.length),
+    bestScore: done.length ? Math.max(...done.map((a) => a.score ?? 0)) : null,
+    serverNow: new Date(now).toISOString(),
+  };
+}
+
+function refuseToStart(quiz: QuizRecord, used: number, now: number) {
+  const window = windowOf(quiz, now);
+  if (window === "upcoming") throw new AppError(409, "quiz_not_open", `This quiz opens at ${quiz.opensAt!.toISOString()}.`);
+  if (window === "closed") throw new AppError(409, "quiz_closed", "This quiz has closed.");
+  if (used >= quiz.maxAttempts) throw new AppError(409, "no_attempts_left", `You have used all ${quiz.maxAttempts} of your attempts at this quiz.`);
+}
+
+/** Inserts the next attempt unless one is open already (the unique indexes decide any race between two tabs). */
+async function openAttempt(ctx: ServiceContext, viewer: Actor, quiz: QuizRecord, mine: AttemptRow[], now: number): Promise<{ created: boolean; attempt: AttemptRow }> {
+  const open = mine.find((a) => !a.submittedAt);
+  if (open) return { created: false, attempt: open };
+  refuseToStart(quiz, mine.length, now);
+  const number = Math.max(0, ...mine.map((a) => a.number)) + 1;
+  const [row] = await ctx.db
+    .insert(attempts)
+    .values({ id: newId(), quizId: quiz.id, userId: viewer.userId, number, answers: {}, startedAt: new Date(now), deadlineAt: ((d) => (d === null ? null : new Date(d)))(attemptDeadline({ durationMinutes: quiz.durationMinutes, closesAt: ms(quiz.closesAt) }, now)) })
+    .onConflictDoNothing()
+    .returning();
+  if (row) return { created: true, attempt: row };
+  // Another tab started (or finished) one at the same moment: use the open one if there is one.
+  const [again] = await ctx.db.select().from(attempts).where(and(eq(attempts.quizId, quiz.id), eq(attempts.userId, viewer.userId), isNull(attempts.submittedAt)));
+  if (again) return { created: false, attempt: again };
+  throw new AppError(409, "conflict", "This quiz was just started or handed in from another tab. Reload the page.");
+}
+
+/** POST /api/quizzes/{id}/start: starts the caller's next attempt, or resumes the open one. */
+export async function startAttempt(ctx: ServiceContext, viewer: Actor, key: string, now = Date.now()) {
+  const quiz = await requireTakeableQuiz(ctx, viewer, key);
+  const [qs, own] = await Promise.all([questionsOf(ctx, [quiz.id]), ownAttempts(ctx, viewer.userId, [quiz.id])]);
+  if (qs.length === 0) throw new AppError(409, "conflict", "This quiz has no questions yet.");
+  const mine = await settle(ctx, own, now, qs);
+  const { created, attempt } = await openAttempt(ctx, viewer, quiz, mine, now);
+  return { created, attempt: toOpenAttempt(attempt), attemptsLeft: Math.max(0, quiz.maxAttempts - mine.length - (created ? 1 : 0)), serverNow: new Date(now).toISOString() };
+}
+
+const timeIsUp = () => new AppError(409, "time_up", "Time is up: your attempt was handed in with the answers saved before the deadline.");
+
+/** PUT /api/quizzes/{id}/answers: replaces the open attempt's saved answers (idempotent; any number of times). */
+export async function saveAnswers(ctx: ServiceContext, viewer: Actor, key: string, input: { answers: AnswersMap; attemptId?: string }, now = Date.now()) {
+  const quiz = await requireTakeableQuiz(ctx, viewer, key);
+  const [qs, own] = await Promise.all([questionsOf(ctx, [quiz.id]), ownAttempts(ctx, viewer.userId, [quiz.id])]);
+  const wasOpen = own.find((a) => !a.submittedAt);
+  const mine = await settle(ctx, own, now, qs);
+  const open = mine.find((a) => !a.submittedAt);
+  if (!open) {
+    if (wasOpen && (!input.attemptId || input.attemptId === wasOpen.id)) throw timeIsUp();
+    throw new AppError(409, "attempt_closed", "This attempt was already handed in. Start a new attempt to answer again.");
+  }
+  if (input.attemptId && input.attemptId !== open.id) throw new AppError(409, "attempt_closed", "This attempt was already handed in. Reload the page to see your current attempt.");
+  const clean = checkAnswers(qs, input.answers);
+  const [row] = await ctx.db
+    .update(attempts)
+    .set({ answers: clean, savedAt: new Date(now) })
+    .where(and(eq(attempts.id, open.id), isNull(attempts.submittedAt)))
+    .returning({ id: attempts.id });
+  if (!row) throw new AppError(409, "attempt_closed", "This attempt was just handed in from another tab.");
+  return { attemptId: open.id, savedAt: new Date(now).toISOString(), deadline: iso(open.deadlineAt), serverNow: new Date(now).toISOString() };
+}
+
+const sameAnswers = (a: Record<string, unknown>, b: Record<string, unknown>) => {
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length && keys.every((k) => JSON.stringify(a[k]) === JSON.stringify(b[k]));
+};
+/** A submit repeated within this window with the same answers and no open attempt is a retry, not a new attempt. */
+const RETRY_WINDOW_MS = 10 * 60_000;
+
+export interface SubmitResult {
+  /** False when this submit repeated one already graded (a retry after a dropped connection). */
+  created: boolean;
+  attempt: { _id: string; number: number; score: number; maxScore: number; startedAt: string; submittedAt: string };
+  /** True when the answers arrived after the deadline plus the grace, so the answers saved in time were graded. */
+  gradedOnSaved: boolean;
+  attemptsLeft: number;
+}
+
+const toGraded = (a: AttemptRow) => ({ _id: a.id, number: a.number, score: a.score ?? 0, maxScore: a.maxScore ?? 0, startedAt: a.startedAt.toISOString(), submittedAt: a.submittedAt!.toISOString() });
+
+/**
+ * POST /api/quizzes/{id}/submit and POST /api/quizzes/solve: grades and closes the caller's open attempt (opening
+ * one first when there is none and the rules allow). Retrying a submit (same `attemptId`, or the same answers
+ * within minutes) answers the graded attempt again instead of starting another.
+ */
+export async function submitQuiz(ctx: ServiceContext, viewer: Actor, key: string, input: { answers: AnswersMap; attemptId?: string }, now = Date.now()): Promise<SubmitResult> {
+  const quiz = await requireTakeableQuiz(ctx, viewer, key);
+  const [qs, own] = await Promise.all([questionsOf(ctx, [quiz.id]), ownAttempts(ctx, viewer.userId, [quiz.id])]);
+  if (qs.length === 0) throw new AppError(409, "conflict", "This quiz has no questions yet.");
+  const left = (rows: AttemptRow[]) => Math.max(0, quiz.maxAttempts - rows.length);
+  const repeat = (a: AttemptRow, rows: AttemptRow[]): SubmitResult => ({ created: false, attempt: toGraded(a), gradedOnSaved: false, attemptsLeft: left(rows) });
+  const clean = checkAnswers(qs, input.answers);
+
+  if (input.attemptId) {
+    const named = own.find((a) => a.id === input.attemptId);
+    if (!named) throw notFound("No such attempt.");
+    if (named.submittedAt) return repeat(named, own);
+  }
+  let mine = own;
+  let open = mine.find((a) => !a.submittedAt);
+  if (!open) {
+    const last = mine.filter((a) => a.submittedAt).at(-1);
+    if (last && now - last.submittedAt!.getTime() < RETRY_WINDOW_MS && sameAnswers(last.answers, clean)) return repeat(last, mine);
+    const opened = await openAttempt(ctx, viewer, quiz, mine, now);
+    open = opened.attempt;
+    mine = [...mine, open];
+  }
+  const inTime = open.deadlineAt === null || now <= open.deadlineAt.getTime() + QUIZ_GRACE_MS;
+  const answers = inTime ? clean : open.answers;
+  const submittedAt = new Date(inTime ? now : open.deadlineAt!.getTime());
+  const result = grade(qs, answers);
+  const [row] = await ctx.db
+    .update(attempts)
+    .set({ answers, ...result, submittedAt, savedAt: inTime ? new Date(now) : open.savedAt })
+    .where(and(eq(attempts.id, open.id), isNull(attempts.submittedAt)))
+    .returning();
+  if (!row) {
+    // A submit from another tab (or the server closing it) got there first: answer that result.
+    const [done] = await ctx.db.select().from(attempts).where(eq(attempts.id, open.id));
+    return repeat(done!, mine);
+  }
+  return { created: true, attempt: toGraded(row), gradedOnSaved: !inTime, attemptsLeft: left(mine) };
+}
+
+/** POST /api/quizzes/solve: the same as submit, naming the quiz by its slug (platform-spec §3). */
+export const solveQuiz = (ctx: ServiceContext, viewer: Actor, input: { slugQuize: string; answers: AnswersMap; attemptId?: string }, now = Date.now()) =>
+  submitQuiz(ctx, viewer, input.slugQuize, { answers: input.answers, attemptId: input.attemptId }, now);
+
+/* ---------------------------------------------------------------------------------------------------------------
+ * Results and the review
+ * ------------------------------------------------------------------------------------------------------------- */
+
+/**
+ * When the review (own answers beside the correct ones) may be shown. Never while an attempt is open. With
+ * "after-submit", once the student has handed in and can take no further attempt (all used, or the quiz closed):
+ * showing the answers while attempts remain would hand them the next attempt's answers. With "after-close", once
+ * the quiz has closed. With "never", never.
+ */
+export type ReviewWhen = "now" | "after-attempts" | "after-close" | "never";
+export function reviewWhen(quiz: { showAnswers: ShowAnswers; closesAt: Date | null; maxAttempts: number }, mine: AttemptRow[], now: number): ReviewWhen {
+  if (quiz.showAnswers === "never") return "never";
+  const closed = quiz.closesAt !== null && now >= quiz.closesAt.getTime();
+  const handedIn = mine.some((a) => a.submittedAt);
+  const open = mine.some((a) => !a.submittedAt);
+  if (quiz.showAnswers === "after-close") return closed && handedIn && !open ? "now" : "after-close";
+  return handedIn && !open && (closed || mine.length >= quiz.maxAttempts) ? "now" : "after-attempts";
+}
+
+/** GET /api/quizzes/{id}/result: the caller's graded attempts, their best score and, when allowed, the review. */
+export async function getResult(ctx: ServiceContext, viewer: Actor, key: string, now = Date.now()) {
+  const quiz = await requireTakeableQuiz(ctx, viewer, key);
+  const [qs, own] = await Promise.all([questionsOf(ctx, [quiz.id]), ownAttempts(ctx, viewer.userId, [quiz.id])]);
+  const mine = await settle(ctx, own, now, qs);
+  const done = mine.filter((a) => a.submittedAt);
+  if (done.length === 0) throw notFound("You have not handed in this quiz yet.");
+  const best = done.reduce((b, a) => ((a.score ?? 0) > (b.score ?? 0) ? a : b));
+  const last = done.at(-1)!;
+  const when = reviewWhen(quiz, mine, now);
+  return {
+    quiz: quizSummary(quiz, qs, now),
+    score: best.score ?? 0,
+    maxScore: maxScoreOf(qs),
+    attempts: done.map((a) => ({ ...toGraded(a), seconds: Math.max(0, Math.round((a.submittedAt!.getTime() - a.startedAt.getTime()) / 1000)) })),
+    attemptsLeft: Math.max(0, quiz.maxAttempts - mine.length),
+    inProgress: mine.some((a) => !a.submittedAt),
+    reviewWhen: when,
+    review:
+      when === "now"
+        ? {
+            attemptNumber: last.number,
+            questions: qs.map((q) => {
+              const answer = (last.answers as Record<string, unknown>)[q.id] ?? null;
+              const right = isRight(q as GradableQuestion, answer);
+              return { ...toQuestion(q), answer, correct: q.correct, right, earned: right ? q.points : 0 };
+            }),
+          }
+        : null,
+  };
+}
+
+/** GET /api/quizzes/score/{id}: the caller's best score ({ score: null } before they hand anything in). */
+export async function getScore(ctx: ServiceContext, viewer: Actor, key: string, now = Date.now()) {
+  const quiz = await requireTakeableQuiz(ctx, viewer, key);
+  const [qs, own] = await Promise.all([questionsOf(ctx, [quiz.id]), ownAttempts(ctx, viewer.userId, [quiz.id])]);
+  const done = (await settle(ctx, own, now, qs)).filter((a) => a.submittedAt);
+  return { score: done.length ? Math.max(...done.map((a) => a.score ?? 0)) : null, maxScore: maxScoreOf(qs) };
+}
+
+/**
+ * GET /api/quizzes/groups/{id}/results (staff): members x quizzes with best scores and attempts, and for each
+ * question how many members' best attempts got it right. Five queries however many members and quizzes.
+ */
+export async function groupResults(ctx: ServiceContext, viewer: Actor, groupKey: string, now = Date.now()) {
+  const [group] = await ctx.db
+    .select({ id: groups.id, slug: groups.slug, title: groups.title, instructorId: groups.instructorId })
+    .from(groups)
+    .where(or(eq(groups.id, groupKey), eq(groups.slug, groupKey)))
+    .limit(1);
+  if (!group) throw notFound("No such group.");
+  if (!isStaffOf(viewer, group)) throw forbidden("Only this group's instructor or an admin can do that.");
+  const [quizRows, qs, members, rows] = await Promise.all([
+    ctx.db
+      .select({ quiz: quizzes, lectureSlug: lectures.slug })
+      .from(quizzes)
+      .innerJoin(lectures, eq(lectures.id, quizzes.lectureId))
+      .where(eq(quizzes.groupId, group.id))
+      .orderBy(asc(quizzes.opensAt), asc(quizzes.title)),
+    ctx.db.select({ question: questions }).from(questions).innerJoin(quizzes, eq(quizzes.id, questions.quizId)).where(eq(quizzes.groupId, group.id)).orderBy(asc(questions.order)),
+    ctx.db
+      .select({ id: users.id, name: users.name, slug: users.slug })
+      .from(memberships)
+      .innerJoin(users, eq(users.id, memberships.userId))
+      .where(and(eq(memberships.groupId, group.id), inArray(memberships.status, [...MEMBER_STATUSES])))
+      .orderBy(asc(users.name)),
+    ctx.db.select({ attempt: attempts }).from(attempts).innerJoin(quizzes, eq(quizzes.id, attempts.quizId)).where(eq(quizzes.groupId, group.id)),
+  ]);
+  const questionRows = qs.map((r) => r.question);
+  const settled = await settle(
+    ctx,
+    rows.map((r) => r.attempt),
+    now,
+    questionRows,
+  );
+  // Each member's best graded attempt per quiz (ties: the earlier attempt).
+  const best = new Map<string, AttemptRow>();
+  const tries = new Map<string, number>();
+  for (const a of settled) {
+    if (!a.submittedAt) continue;
+    const k = `${a.userId}:${a.quizId}`;
+    tries.set(k, (tries.get(k) ?? 0) + 1);
+    const b = best.get(k);
+    if (!b || (a.score ?? 0) > (b.score ?? 0)) best.set(k, a);
+  }
+  const memberIdSet = new Set(members.map((m) => m.id));
+  return {
+    group: { _id: group.id, slug: group.slug, title: group.title },
+    quizzes: quizRows.map(({ quiz, lectureSlug }) => {
+      const own = questionRows.filter((q) => q.quizId === quiz.id);
+      const bests = [...best.values()].filter((a) => a.quizId === quiz.id && memberIdSet.has(a.userId));
+      const maxScore = maxScoreOf(own);
+      return {
+        _id: quiz.id,
+        slug: quiz.slug,
+        title: quiz.title,
+        lectureSlug,
+        published: quiz.published,
+        maxScore,
+        taken: bests.length,
+        averagePercent: bests.length && maxScore ? Math.round((bests.reduce((s, a) => s + (a.score ?? 0), 0) / bests.length / maxScore) * 100) : null,
+        questions: own.map((q, i) => ({
+          _id: q.id,
+          number: i + 1,
+          type: q.type,
+          text: q.text.replace(/```[\s\S]*?```/g, "[code]").replace(/[`*_#>]/g, "").replace(/\s+/g, " ").trim().slice(0, 140),
+          points: q.points,
+          right: bests.filter((a) => isRight(q as GradableQuestion, (a.answers as Record<string, unknown>)[q.id])).length,
+          answered: bests.length,
+        })),
+      };
+    }),
+    students: members.map((m) => ({
+      _id: m.id,
+      name: m.name,
+      slug: m.slug,
+      results: quizRows.map(({ quiz }) => {
+        const b = best.get(`${m.id}:${quiz.id}`);
+        return { quizId: quiz.id, best: b ? (b.score ?? 0) : null, attempts: tries.get(`${m.id}:${quiz.id}`) ?? 0 };
+      }),
+    })),
+  };
+}
+
+/* ---------------------------------------------------------------------------------------------------------------
+ * Staff: create, edit, delete
+ * ------------------------------------------------------------------------------------------------------------- */
+
+async function freeQuizSlug(ctx: ServiceContext, title: string): Promise<string> {
+  for (const candidate of slugCandidates(title)) {
+    const [row] = await ctx.db.select({ id: quizzes.id }).from(quizzes).where(eq(quizzes.slug, candidate)).limit(1);
+    if (!row) return candidate;
+  }
+  throw new AppError(409, "conflict", "Please try again.");
+}
+
+const questionRows = (quizId: string, list: QuestionInput[]) => list.map((q, order) => ({ id: newId(), quizId, text: q.text, type: q.type, options: q.options, correct: q.correct, points: q.points, order }));
+
+async function announce(ctx: ServiceContext, quiz: { title: string; slug: string }, place: { groupId: string; groupSlug: string; groupTitle: string; lectureSlug: string }) {
+  await notifyUsers(ctx, await memberIds(ctx, place.groupId), {
+    kind: "quiz-published",
+    params: { quiz: quiz.title, group: place.groupTitle },
+    link: `/course/${place.groupSlug}/lecture/${place.lectureSlug}/quiz/${quiz.slug}`,
+  });
+}
+
+/** POST /api/quizzes (staff): the quiz and its questions in one batch; members are told when it is published. */
+export async function createQuiz(ctx: ServiceContext, viewer: Actor, input: CreateQuizInput, now = Date.now()) {
+  const [lecture] = await ctx.db
+    .select({ id: lectures.id, slug: lectures.slug, published: lectures.published, groupId: groups.id, groupSlug: groups.slug, groupTitle: groups.title, instructorId: groups.instructorId })
+    .from(lectures)
+    .innerJoin(groups, eq(groups.id, lectures.groupId))
+    .where(or(eq(lectures.id, input.lectureId), eq(lectures.slug, input.lectureId)))
+    .limit(1);
+  if (!lecture) throw notFound("No such lecture.");
+  if (!isStaffOf(viewer, lecture)) throw forbidden("Only this group's instructor or an admin can do that.");
+  const quiz = {
+    id: newId(),
+    lectureId: lecture.id,
+    groupId: lecture.groupId,
+    slug: await freeQuizSlug(ctx, input.title),
+    title: input.title,
+    description: input.description ?? "",
+    durationMinutes: input.durationMinutes ?? null,
+    opensAt: input.opensAt != null ? new Date(input.opensAt) : null,
+    closesAt: input.closesAt != null ? new Date(input.closesAt) : null,
+    maxAttempts: input.maxAttempts ?? 1,
+    showAnswers: input.showAnswers ?? "after-submit",
+    published: input.published ?? false,
+    createdAt: new Date(now),
+  };
+  await ctx.db.batch([ctx.db.insert(quizzes).values(quiz), ctx.db.insert(questions).values(questionRows(quiz.id, input.questions))]);
+  if (quiz.published && lecture.published) await announce(ctx, quiz, { groupId: lecture.groupId, groupSlug: lecture.groupSlug, groupTitle: lecture.groupTitle, lectureSlug: lecture.slug });
+  return getQuiz(ctx, viewer, quiz.id, now);
+}
+
+/**
+ * PUT /api/quizzes/{id} (staff). Questions, when sent, replace the list; they are frozen once a student has started
+ * (their saved answers point at the questions). Open attempts keep the deadline they started with.
+ */
+export async function updateQuiz(ctx: ServiceContext, viewer: Actor, key: string, input: UpdateQuizInput, now = Date.now()) {
+  const quiz = await requireManagedQuiz(ctx, viewer, key);
+  const merged = {
+    opensAt: input.opensAt !== undefined ? input.opensAt : ms(quiz.opensAt),
+    closesAt: input.closesAt !== undefined ? input.closesAt : ms(quiz.closesAt),
+    showAnswers: input.showAnswers ?? quiz.showAnswers,
+  };
+  if (merged.opensAt !== null && merged.closesAt !== null && merged.closesAt <= merged.opensAt) throw new AppError(400, "validation_failed", "The quiz must close after it opens.", { closesAt: "The quiz must close after it opens." });
+  if (merged.showAnswers === "after-close" && merged.closesAt === null)
+    throw new AppError(400, "validation_failed", "Answers shown after the quiz closes need a closing time.", { closesAt: "Answers shown after the quiz closes need a closing time." });
+  if (input.questions) {
+    const [started] = await ctx.db.select({ id: attempts.id }).from(attempts).where(eq(attempts.quizId, quiz.id)).limit(1);
+    if (started) throw new AppError(409, "quiz_started", "Students have already started this quiz, so its questions can no longer change. Make a new quiz instead.");
+  }
+  const values = {
+    ...(input.title !== undefined ? { title: input.title } : {}),
+    ...(input.description !== undefined ? { description: input.description } : {}),
+    ...(input.durationMinutes !== undefined ? { durationMinutes: input.durationMinutes } : {}),
+    ...(input.opensAt !== undefined ? { opensAt: input.opensAt === null ? null : new Date(input.opensAt) } : {}),
+    ...(input.closesAt !== undefined ? { closesAt: input.closesAt === null ? null : new Date(input.closesAt) } : {}),
+    ...(input.maxAttempts !== undefined ? { maxAttempts: input.maxAttempts } : {}),
+    ...(input.showAnswers !== undefined ? { showAnswers: input.showAnswers } : {}),
+    ...(input.published !== undefined ? { published: input.published } : {}),
+  };
+  const statements = [
+    ...(Object.keys(values).length ? [ctx.db.update(quizzes).set(values).where(eq(quizzes.id, quiz.id))] : []),
+    ...(input.questions ? [ctx.db.delete(questions).where(eq(questions.quizId, quiz.id)), ctx.db.insert(questions).values(questionRows(quiz.id, input.questions))] : []),
+  ];
+  if (statements.length) await ctx.db.batch(statements as [(typeof statements)[number], ...typeof statements]);
+  if (input.published === true && !quiz.published && quiz.lecturePublished) await announce(ctx, { title: input.title ?? quiz.title, slug: quiz.slug }, quiz);
+  return getQuiz(ctx, viewer, quiz.id, now);
+}
+
+/** DELETE /api/quizzes/{id} (staff): the quiz, its questions and every attempt. */
+export async function deleteQuiz(ctx: ServiceContext, viewer: Actor, key: string): Promise<{ message: string }> {
+  const quiz = await requireManagedQuiz(ctx, viewer, key);
+  await ctx.db.delete(quizzes).where(eq(quizzes.id, quiz.id));
+  return { message: "The quiz was deleted." };
+}
