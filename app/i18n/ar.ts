@@ -3,6 +3,7 @@ import { realtimeAr } from "./realtime.ar";
 import { groupsAr } from "./groups.ar";
 import { notificationsAr } from "./notifications.ar";
 import { lecturesAr } from "./lectures.ar";
+import { quizzesAr } from "./quizzes.ar";
 import { tasksAr } from "./tasks.ar";
 
 /** Arabic (right to left). Same keys as en.ts. */
@@ -407,6 +408,7 @@ export const ar: Messages = {
   ...notificationsAr,
   ...lecturesAr,
   ...tasksAr,
+  ...quizzesAr,
   "account.devices.showAll": "عرض كل الأجهزة ({count})",
   "account.devices.showFewer": "عرض أقل",
 };

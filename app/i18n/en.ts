@@ -2,6 +2,7 @@ import { realtimeEn } from "./realtime.en";
 import { groupsEn } from "./groups.en";
 import { notificationsEn } from "./notifications.en";
 import { lecturesEn } from "./lectures.en";
+import { quizzesEn } from "./quizzes.en";
 import { tasksEn } from "./tasks.en";
 
 /**
@@ -410,6 +411,7 @@ export const en = {
   ...notificationsEn,
   ...lecturesEn,
   ...tasksEn,
+  ...quizzesEn,
   "account.devices.showAll": "Show all {count} devices",
   "account.devices.showFewer": "Show fewer",
 } as const;

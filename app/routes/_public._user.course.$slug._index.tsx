@@ -16,12 +16,14 @@ import { requireViewer } from "../../worker/auth/viewer";
 import { getGroupForMember, NotAMemberError } from "../../worker/services/my-groups";
 import { listLectures } from "../../worker/services/lectures";
 import { CourseLectures } from "~/components/lectures/course-lectures";
+import { CourseQuizzes } from "~/components/quizzes/course-quizzes";
 import { CourseTasks } from "~/components/tasks/course-tasks";
 import { renderMarkdown } from "~/lib/markdown.server";
+import { listGroupQuizzes } from "../../worker/services/quizzes";
 import { listGroupTasks } from "../../worker/services/tasks";
 import { sheets } from "~/styles/sheets";
 
-export const links: LinksFunction = () => sheets("coursePages", "chat", "lectures", "tasks");
+export const links: LinksFunction = () => sheets("coursePages", "chat", "lectures", "tasks", "quizzes");
 
 export const meta: MetaFunction<typeof loader> = ({ data: loaded, matches }) => {
   const t = metaT(matches);
@@ -45,7 +47,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   try {
     const group = await orNotFound(getGroupForMember(context.svc, viewer, slug.data.id));
     const staff = can(viewer, "group.manage", { group: { instructorId: group.instructor?._id ?? null } });
-    const [lectures, tasks] = await Promise.all([listLectures(context.svc, viewer, group._id), listGroupTasks(context.svc, viewer, group._id)]);
+    const [lectures, tasks, quizzes] = await Promise.all([listLectures(context.svc, viewer, group._id), listGroupTasks(context.svc, viewer, group._id), listGroupQuizzes(context.svc, viewer, group._id)]);
     return {
       tasks: tasks.map(({ _id, slug: taskSlug, title, dueAt, maxScore, lectureSlug, submission }) => ({
         _id,
@@ -58,6 +60,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
           ? { state: submission.state, score: submission.score, feedbackHtml: submission.feedback ? renderMarkdown(submission.feedback) : null }
           : null,
       })),
+      quizzes: quizzes.map(({ _id, slug: quizSlug, title, lectureSlug, opensAt, closesAt, maxScore, maxAttempts, window, mine }) => ({ _id, slug: quizSlug, title, lectureSlug, opensAt, closesAt, maxScore, maxAttempts, window, mine })),
       lectures: lectures.map(({ _id, slug: lectureSlug, title, startsAt, myAttendance }) => ({ _id, slug: lectureSlug, title, startsAt, myAttendance })),
       isMember: group.membershipStatus === "approved" || group.membershipStatus === "special",
       group: {
@@ -82,7 +85,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
 
 export default function CourseHome() {
   const { t, lang } = useT();
-  const { group, manageHref, lectures, tasks, isMember } = useLoaderData<typeof loader>();
+  const { group, manageHref, lectures, tasks, quizzes, isMember } = useLoaderData<typeof loader>();
   const start = group.startDate ? formatDate(group.startDate, lang) : t("courses.comingSoon");
   return (
     <main id="main" tabIndex={-1} className="page page-course-home">
@@ -145,6 +148,8 @@ export default function CourseHome() {
         <CourseLectures groupSlug={group.slug} lectures={lectures} showAttendance={isMember} />
 
         <CourseTasks groupSlug={group.slug} tasks={tasks} />
+
+        <CourseQuizzes groupSlug={group.slug} quizzes={quizzes} />
 
         <section className="course-home-outline" aria-labelledby="home-outline-title">
           <h2 id="home-outline-title" className="block-title">

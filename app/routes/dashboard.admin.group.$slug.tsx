@@ -35,6 +35,7 @@ const TABS: GroupTab[] = [
   { to: "students", key: "groups.tabs.students" },
   { to: "lectures", key: "lectures.title" },
   { to: "tasks", key: "staffTasks.title" },
+  { to: "quiz", key: "staffQuizzes.title" },
   { to: "update", key: "groups.tabs.update" },
 ];
 

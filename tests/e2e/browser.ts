@@ -30,8 +30,12 @@ export function useBrowser() {
     await browser?.close();
   });
 
-  /** A new page in a new context (own cookies), optionally with a viewport, language or locale. */
-  return async function newPage(opts: { width?: number; height?: number; locale?: string } = {}): Promise<Page> {
+  /**
+   * A new page in a new context (own cookies), optionally with a viewport, language or locale. `offline: true` is for
+   * tests that cut the network on purpose: Chromium's own "net::ERR_INTERNET_DISCONNECTED" line for each request
+   * made meanwhile is then expected; every other error still fails the test.
+   */
+  return async function newPage(opts: { width?: number; height?: number; locale?: string; offline?: boolean } = {}): Promise<Page> {
     const context = await browser.newContext({
       baseURL: baseURL(),
       viewport: { width: opts.width ?? 1280, height: opts.height ?? 800 },
@@ -40,7 +44,9 @@ export function useBrowser() {
     contexts.push(context);
     const page = await context.newPage();
     page.on("console", (msg) => {
-      if (msg.type() === "error") problems.push(`${page.url()}: ${msg.text()}`);
+      if (msg.type() !== "error") return;
+      if (opts.offline && msg.text().includes("net::ERR_INTERNET_DISCONNECTED")) return;
+      problems.push(`${page.url()}: ${msg.text()}`);
     });
     page.on("pageerror", (err) => problems.push(`${page.url()}: ${err.message}`));
     return page;

@@ -9,6 +9,7 @@ export const INSTRUCTOR_GROUP_TABS: GroupTab[] = [
   { to: "students", key: "groups.tabs.students" },
   { to: "lectures", key: "lectures.title" },
   { to: "tasks", key: "staffTasks.title" },
+  { to: "quizzes", key: "staffQuizzes.title" },
   { to: "messages", key: "teach.group.messages" },
 ];
 

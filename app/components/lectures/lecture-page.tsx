@@ -124,9 +124,9 @@ export function LecturePage({ lecture, work, manageHref, justCheckedIn }: { lect
                 {work.quizzes.map((quiz) => (
                   <li key={quiz.slug} className="lecture-work-item">
                     <span className="badge badge-amber">{t("lectures.quiz")}</span>
-                    <span className="lecture-work-title" dir="auto">
+                    <Link to={`/course/${lecture.group.slug}/lecture/${lecture.slug}/quiz/${quiz.slug}`} className="lecture-work-title" dir="auto">
                       {quiz.title}
-                    </span>
+                    </Link>
                     <span className="muted">
                       {quiz.closesAt ? (
                         <>

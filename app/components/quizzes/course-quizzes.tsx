@@ -1,0 +1,77 @@
+import { Link } from "@remix-run/react";
+import { ArrowIcon, CheckIcon } from "~/components/icons";
+import { When } from "~/components/lectures/when";
+import { useT } from "~/lib/i18n";
+import type { QuizWindow } from "~/lib/quiz-schemas";
+
+export interface CourseQuiz {
+  _id: string;
+  slug: string;
+  title: string;
+  lectureSlug: string;
+  opensAt: string | null;
+  closesAt: string | null;
+  maxScore: number;
+  maxAttempts: number;
+  window: QuizWindow;
+  /** The student's own attempts; null for staff. */
+  mine: { attempts: number; inProgress: boolean; bestScore: number | null } | null;
+}
+
+/** The group's quizzes on its home page: when each is open, and the student's best score and attempts. */
+export function CourseQuizzes({ groupSlug, quizzes }: { groupSlug: string; quizzes: CourseQuiz[] }) {
+  const { t } = useT();
+  return (
+    <section className="course-home-quizzes" aria-labelledby="home-quizzes-title">
+      <h2 id="home-quizzes-title" className="block-title">
+        {t("staffQuizzes.title")}
+      </h2>
+      {quizzes.length === 0 ? (
+        <p className="empty-inline">{t("quiz.course.none")}</p>
+      ) : (
+        <ol className="course-task-list" role="list">
+          {quizzes.map((quiz) => (
+            <li key={quiz._id} className="course-task course-quiz" data-window={quiz.window}>
+              <div className="course-task-row">
+                <Link to={`/course/${groupSlug}/lecture/${quiz.lectureSlug}/quiz/${quiz.slug}`} className="course-task-link" prefetch="intent">
+                  <span className="course-task-title" dir="auto">
+                    {quiz.title}
+                  </span>
+                  <span className="course-task-due">
+                    {quiz.window === "upcoming" && quiz.opensAt ? (
+                      <>
+                        {t("quiz.opens")} <When iso={quiz.opensAt} />
+                      </>
+                    ) : quiz.window === "closed" ? (
+                      t("quiz.window.closed")
+                    ) : quiz.closesAt ? (
+                      <>
+                        {t("quiz.closes")} <When iso={quiz.closesAt} />
+                      </>
+                    ) : (
+                      t("quiz.course.open")
+                    )}
+                  </span>
+                </Link>
+                {quiz.mine ? (
+                  <span className="course-task-status">
+                    {quiz.mine.inProgress ? <span className="badge badge-amber">{t("quiz.course.inProgress")}</span> : null}
+                    {quiz.mine.bestScore !== null ? (
+                      <span className="course-task-grade">
+                        <CheckIcon />
+                        {t("tasks.grade", { score: quiz.mine.bestScore, max: quiz.maxScore })}
+                      </span>
+                    ) : !quiz.mine.inProgress ? (
+                      <span className="badge">{t("quiz.course.notTaken")}</span>
+                    ) : null}
+                  </span>
+                ) : null}
+                <ArrowIcon className="outline-arrow" />
+              </div>
+            </li>
+          ))}
+        </ol>
+      )}
+    </section>
+  );
+}

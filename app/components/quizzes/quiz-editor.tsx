@@ -1,0 +1,409 @@
+import { Form, Link, useActionData, useFetcher, useNavigate, useNavigation } from "@remix-run/react";
+import { useEffect, useId, useState } from "react";
+import { PlusIcon } from "~/components/icons";
+import { fromLocalInput, toLocalInput } from "~/components/lectures/when";
+import type { MessageKey } from "~/i18n/en";
+import { useT } from "~/lib/i18n";
+import { QUESTION_TYPES, QUIZ_LIMITS, SHOW_ANSWERS, type QuestionType, type ShowAnswers } from "~/lib/quiz-schemas";
+
+/** A question as the editor holds it: options and correct answers in the shape of its type. */
+interface Draft {
+  key: string;
+  text: string;
+  type: QuestionType;
+  options: string[];
+  /** Option indexes (choice types). */
+  correct: number[];
+  /** Accepted answers, one per line (short-text). */
+  accepted: string;
+  points: number;
+}
+
+export interface EditorQuiz {
+  slug: string;
+  title: string;
+  description: string;
+  durationMinutes: number | null;
+  opensAt: string | null;
+  closesAt: string | null;
+  maxAttempts: number;
+  showAnswers: ShowAnswers;
+  published: boolean;
+  questions: { _id: string; text: string; type: QuestionType; options: string[]; points: number; correct?: (number | string)[] }[];
+}
+
+type SaveResult = { ok: true; intent: string } | { ok: false; intent: string; code: string; message: string; fields?: Record<string, string> } | undefined;
+
+let counter = 0;
+const newKey = () => `q${++counter}`;
+const blank = (): Draft => ({ key: newKey(), text: "", type: "single", options: ["", ""], correct: [0], accepted: "", points: 1 });
+
+function toDraft(q: EditorQuiz["questions"][number]): Draft {
+  const correct = q.correct ?? [];
+  return {
+    key: newKey(),
+    text: q.text,
+    type: q.type,
+    options: q.type === "single" || q.type === "multiple" ? [...q.options] : [],
+    correct: q.type === "short-text" ? [] : (correct as number[]),
+    accepted: q.type === "short-text" ? (correct as string[]).join("\n") : "",
+    points: q.points,
+  };
+}
+
+function toPayload(d: Draft) {
+  if (d.type === "short-text") return { text: d.text, type: d.type, correct: d.accepted.split("\n").map((s) => s.trim()).filter(Boolean), points: d.points };
+  if (d.type === "true-false") return { text: d.text, type: d.type, correct: d.correct.slice(0, 1), points: d.points };
+  return { text: d.text, type: d.type, options: d.options, correct: d.correct, points: d.points };
+}
+
+/**
+ * The quiz editor: settings (time, window, attempts, review policy, published) and the questions (add, reorder,
+ * type, options with their correct marks, accepted short answers, points, a Markdown preview rendered by the
+ * server exactly as students will see it). The whole quiz is sent as one JSON payload and validated by the server.
+ */
+export function QuizEditor({ quiz, started, listPath, lectureTitle, studentPath }: { quiz: EditorQuiz | null; started: boolean; listPath: string; lectureTitle: string; studentPath: string | null }) {
+  const { t } = useT();
+  const result = useActionData<SaveResult>();
+  const navigation = useNavigation();
+  const navigate = useNavigate();
+  const [title, setTitle] = useState(quiz?.title ?? "");
+  const [description, setDescription] = useState(quiz?.description ?? "");
+  const [timed, setTimed] = useState(quiz ? quiz.durationMinutes !== null : true);
+  const [duration, setDuration] = useState(quiz?.durationMinutes ?? 15);
+  const [opensAt, setOpensAt] = useState(() => toLocalInput(quiz?.opensAt ?? null));
+  const [closesAt, setClosesAt] = useState(() => toLocalInput(quiz?.closesAt ?? null));
+  const [maxAttempts, setMaxAttempts] = useState(quiz?.maxAttempts ?? 1);
+  const [showAnswers, setShowAnswers] = useState<ShowAnswers>(quiz?.showAnswers ?? "after-submit");
+  const [published, setPublished] = useState(quiz?.published ?? false);
+  const [drafts, setDrafts] = useState<Draft[]>(() => (quiz ? quiz.questions.map(toDraft) : [blank()]));
+  const busy = navigation.state !== "idle";
+
+  useEffect(() => {
+    if (result?.ok && (result.intent === "delete" || !quiz)) navigate(listPath);
+  }, [result, quiz, navigate, listPath]);
+
+  const update = (i: number, change: Partial<Draft>) => setDrafts((list) => list.map((d, j) => (j === i ? { ...d, ...change } : d)));
+  const move = (i: number, by: number) =>
+    setDrafts((list) => {
+      const next = [...list];
+      const [item] = next.splice(i, 1);
+      next.splice(i + by, 0, item!);
+      return next;
+    });
+  const totals = drafts.reduce((sum, d) => sum + (Number.isFinite(d.points) ? d.points : 0), 0);
+
+  const payload = {
+    title,
+    description,
+    durationMinutes: timed ? duration : null,
+    opensAt: fromLocalInput(opensAt),
+    closesAt: fromLocalInput(closesAt),
+    maxAttempts,
+    showAnswers,
+    published,
+    ...(started ? {} : { questions: drafts.map(toPayload) }),
+  };
+  const failure = result && !result.ok ? result : null;
+  const fieldError = (name: string) => failure?.fields?.[name];
+  const questionError = (i: number) => Object.entries(failure?.fields ?? {}).find(([k]) => k.startsWith(`questions.${i}.`) || k === `questions.${i}`)?.[1];
+  const formError = failure && !Object.keys(failure.fields ?? {}).some((k) => k.startsWith("questions.") || ["title", "durationMinutes", "opensAt", "closesAt", "maxAttempts"].includes(k)) ? failure.message : null;
+
+  return (
+    <Form method="post" className="quiz-editor" aria-labelledby="quiz-editor-title">
+      <input type="hidden" name="payload" value={JSON.stringify(payload)} />
+      <div className="card form-card">
+        <div className="task-form-head">
+          <h2 id="quiz-editor-title" className="task-card-title">
+            {t(quiz ? "quizEditor.edit" : "quizEditor.new")}
+          </h2>
+          <p className="muted user-text">{lectureTitle}</p>
+          {studentPath ? (
+            <Link to={studentPath} className="quiz-editor-link">
+              {t("quizEditor.studentView")}
+            </Link>
+          ) : null}
+        </div>
+        <div className="field">
+          <label htmlFor="quiz-title">{t("quizEditor.field.title")}</label>
+          <input id="quiz-title" required maxLength={QUIZ_LIMITS.title} dir="auto" value={title} onChange={(e) => setTitle(e.target.value)} aria-invalid={!!fieldError("title") || undefined} aria-describedby={fieldError("title") ? "quiz-title-error" : undefined} />
+          {fieldError("title") ? (
+            <p id="quiz-title-error" className="field-error">
+              {t("lectures.error.title")}
+            </p>
+          ) : null}
+        </div>
+        <div className="field">
+          <label htmlFor="quiz-description">{t("quizEditor.field.description")}</label>
+          <textarea id="quiz-description" rows={3} dir="auto" maxLength={QUIZ_LIMITS.description} value={description} onChange={(e) => setDescription(e.target.value)} />
+        </div>
+        <label className="check-field">
+          <input type="checkbox" checked={timed} onChange={(e) => setTimed(e.target.checked)} />
+          <span>{t("quizEditor.field.timed")}</span>
+        </label>
+        <div className="field-row">
+          {timed ? (
+            <div className="field">
+              <label htmlFor="quiz-duration">{t("quizEditor.field.duration")}</label>
+              <input id="quiz-duration" type="number" min={1} max={QUIZ_LIMITS.durationMinutes} className="input-narrow" value={duration} onChange={(e) => setDuration(e.target.valueAsNumber)} aria-invalid={!!fieldError("durationMinutes") || undefined} />
+            </div>
+          ) : null}
+          <div className="field">
+            <label htmlFor="quiz-attempts">{t("quizEditor.field.maxAttempts")}</label>
+            <input id="quiz-attempts" type="number" min={1} max={QUIZ_LIMITS.maxAttempts} className="input-narrow" value={maxAttempts} onChange={(e) => setMaxAttempts(e.target.valueAsNumber)} aria-invalid={!!fieldError("maxAttempts") || undefined} />
+          </div>
+        </div>
+        <div className="field-row">
+          <div className="field">
+            <label htmlFor="quiz-opens">{t("quizEditor.field.opensAt")}</label>
+            <input id="quiz-opens" type="datetime-local" value={opensAt} onChange={(e) => setOpensAt(e.target.value)} aria-describedby="quiz-window-hint" />
+          </div>
+          <div className="field">
+            <label htmlFor="quiz-closes">{t("quizEditor.field.closesAt")}</label>
+            <input id="quiz-closes" type="datetime-local" value={closesAt} onChange={(e) => setClosesAt(e.target.value)} aria-describedby="quiz-window-hint" aria-invalid={!!fieldError("closesAt") || undefined} />
+          </div>
+        </div>
+        <p id="quiz-window-hint" className="field-hint">
+          {t("quizEditor.field.windowHint")}
+        </p>
+        {fieldError("closesAt") ? <p className="field-error">{fieldError("closesAt")}</p> : null}
+        <div className="field">
+          <label htmlFor="quiz-show">{t("quizEditor.field.showAnswers")}</label>
+          <select id="quiz-show" value={showAnswers} onChange={(e) => setShowAnswers(e.target.value as ShowAnswers)}>
+            {SHOW_ANSWERS.map((s) => (
+              <option key={s} value={s}>
+                {t(`quizEditor.showAnswers.${s}` as MessageKey)}
+              </option>
+            ))}
+          </select>
+        </div>
+        <label className="check-field">
+          <input type="checkbox" checked={published} onChange={(e) => setPublished(e.target.checked)} />
+          <span>{t("quizEditor.field.published")}</span>
+        </label>
+      </div>
+
+      <section className="quiz-editor-questions" aria-labelledby="quiz-questions-title">
+        <div className="section-head">
+          <h2 id="quiz-questions-title" className="block-title">
+            {t("quizEditor.questions")}
+          </h2>
+          <p className="muted">{t("quizEditor.totals", { n: drafts.length, points: totals })}</p>
+        </div>
+        {started ? (
+          <p className="notice" role="note">
+            {t("quizEditor.locked")}
+          </p>
+        ) : null}
+        <ol className="quiz-editor-list" role="list">
+          {drafts.map((d, i) => (
+            <li key={d.key}>
+              <QuestionEditor
+                draft={d}
+                n={i + 1}
+                total={drafts.length}
+                locked={started}
+                error={questionError(i)}
+                onChange={(change) => update(i, change)}
+                onMove={(by) => move(i, by)}
+                onRemove={() => setDrafts((list) => list.filter((_, j) => j !== i))}
+              />
+            </li>
+          ))}
+        </ol>
+        {!started ? (
+          <button type="button" className="btn btn-outline" onClick={() => setDrafts((list) => [...list, blank()])} disabled={drafts.length >= QUIZ_LIMITS.questions}>
+            <PlusIcon />
+            {t("quizEditor.add")}
+          </button>
+        ) : null}
+      </section>
+
+      {formError ? (
+        <p className="form-error" role="alert">
+          {t("quizEditor.error.form", { message: formError })}
+        </p>
+      ) : null}
+      {failure && Object.keys(failure.fields ?? {}).some((k) => k.startsWith("questions.")) ? (
+        <p className="form-error" role="alert">
+          {failure.message}
+        </p>
+      ) : null}
+      {result?.ok && quiz && result.intent === "save" ? (
+        <p className="form-success" role="status">
+          {t("quizEditor.saved")}
+        </p>
+      ) : null}
+      <div className="form-actions quiz-editor-actions">
+        <button type="submit" name="intent" value="save" className="btn btn-primary" disabled={busy}>
+          {busy ? t("quizEditor.saving") : t(quiz ? "quizEditor.save" : "quizEditor.create")}
+        </button>
+        <Link to={listPath} className="btn btn-ghost">
+          {t("quizEditor.back")}
+        </Link>
+        {quiz ? (
+          <button
+            type="submit"
+            name="intent"
+            value="delete"
+            className="btn btn-ghost btn-destructive-ghost"
+            formNoValidate
+            onClick={(e) => {
+              if (!window.confirm(t("quizEditor.deleteConfirm"))) e.preventDefault();
+            }}
+          >
+            {t("quizEditor.delete")}
+          </button>
+        ) : null}
+      </div>
+    </Form>
+  );
+}
+
+function QuestionEditor({
+  draft,
+  n,
+  total,
+  locked,
+  error,
+  onChange,
+  onMove,
+  onRemove,
+}: {
+  draft: Draft;
+  n: number;
+  total: number;
+  locked: boolean;
+  error?: string;
+  onChange: (change: Partial<Draft>) => void;
+  onMove: (by: number) => void;
+  onRemove: () => void;
+}) {
+  const { t } = useT();
+  const id = useId();
+  const preview = useFetcher<{ ok: boolean; html?: string }>();
+  const [previewing, setPreviewing] = useState(false);
+  const choice = draft.type === "single" || draft.type === "multiple";
+  const setType = (type: QuestionType) => {
+    if (type === "true-false") onChange({ type, correct: [0] });
+    else if (type === "short-text") onChange({ type, correct: [] });
+    else onChange({ type, options: draft.options.length >= 2 ? draft.options : ["", ""], correct: type === "single" ? draft.correct.slice(0, 1).concat(draft.correct.length ? [] : [0]) : draft.correct });
+  };
+  return (
+    <fieldset className="card quiz-card quiz-editor-q" disabled={locked} aria-describedby={error ? `${id}-error` : undefined}>
+      <legend className="quiz-editor-legend">{t("quizEditor.question", { n })}</legend>
+      <div className="quiz-editor-tools">
+        <button type="button" className="btn btn-ghost btn-sm" onClick={() => onMove(-1)} disabled={n === 1} aria-label={t("quizEditor.moveUp", { n })}>
+          ↑
+        </button>
+        <button type="button" className="btn btn-ghost btn-sm" onClick={() => onMove(1)} disabled={n === total} aria-label={t("quizEditor.moveDown", { n })}>
+          ↓
+        </button>
+        <button type="button" className="btn btn-ghost btn-sm btn-destructive-ghost" onClick={onRemove} disabled={total === 1} aria-label={t("quizEditor.remove", { n })}>
+          ✕
+        </button>
+      </div>
+      <div className="field-row">
+        <div className="field">
+          <label htmlFor={`${id}-type`}>{t("quizEditor.field.type")}</label>
+          <select id={`${id}-type`} value={draft.type} onChange={(e) => setType(e.target.value as QuestionType)}>
+            {QUESTION_TYPES.map((type) => (
+              <option key={type} value={type}>
+                {t(`quizEditor.type.${type}` as MessageKey)}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor={`${id}-points`}>{t("quizEditor.field.points")}</label>
+          <input id={`${id}-points`} type="number" min={0} max={QUIZ_LIMITS.points} className="input-narrow" value={draft.points} onChange={(e) => onChange({ points: e.target.valueAsNumber })} />
+        </div>
+      </div>
+      <div className="field">
+        <div className="quiz-editor-texthead">
+          <label htmlFor={`${id}-text`}>{t("quizEditor.field.text")}</label>
+          <button
+            type="button"
+            className="btn btn-ghost btn-sm"
+            aria-pressed={previewing}
+            onClick={() => {
+              if (!previewing) preview.submit({ intent: "preview", text: draft.text }, { method: "post" });
+              setPreviewing((v) => !v);
+            }}
+          >
+            {previewing ? t("quizEditor.write") : t("quizEditor.preview")}
+          </button>
+        </div>
+        {previewing ? (
+          <div className="prose quiz-editor-preview" dir="auto" aria-live="polite" aria-busy={preview.state !== "idle"} dangerouslySetInnerHTML={{ __html: preview.data?.html || `<p class="muted">${t("quizEditor.previewEmpty")}</p>` }} />
+        ) : (
+          <textarea id={`${id}-text`} rows={4} dir="auto" className="quiz-editor-text" maxLength={QUIZ_LIMITS.questionText} value={draft.text} onChange={(e) => onChange({ text: e.target.value })} />
+        )}
+      </div>
+      {choice ? (
+        <div className="field">
+          <p className="field-label" id={`${id}-options`}>
+            {t("quizEditor.options")}
+          </p>
+          <ul className="quiz-editor-options" role="list" aria-labelledby={`${id}-options`}>
+            {draft.options.map((option, j) => (
+              <li key={j}>
+                <input
+                  type={draft.type === "multiple" ? "checkbox" : "radio"}
+                  name={`${id}-correct`}
+                  checked={draft.correct.includes(j)}
+                  aria-label={t("quizEditor.correctOption", { n: j + 1 })}
+                  onChange={(e) => onChange({ correct: draft.type === "multiple" ? (e.target.checked ? [...draft.correct, j].sort((a, b) => a - b) : draft.correct.filter((c) => c !== j)) : [j] })}
+                />
+                <input
+                  aria-label={t("quizEditor.option", { n: j + 1 })}
+                  dir="auto"
+                  maxLength={QUIZ_LIMITS.option}
+                  value={option}
+                  onChange={(e) => onChange({ options: draft.options.map((o, k) => (k === j ? e.target.value : o)) })}
+                />
+                <button
+                  type="button"
+                  className="btn btn-ghost btn-sm"
+                  aria-label={t("quizEditor.removeOption", { n: j + 1 })}
+                  disabled={draft.options.length <= 2}
+                  onClick={() => onChange({ options: draft.options.filter((_, k) => k !== j), correct: draft.correct.filter((c) => c !== j).map((c) => (c > j ? c - 1 : c)) })}
+                >
+                  ✕
+                </button>
+              </li>
+            ))}
+          </ul>
+          <button type="button" className="btn btn-ghost btn-sm" onClick={() => onChange({ options: [...draft.options, ""] })} disabled={draft.options.length >= QUIZ_LIMITS.options}>
+            <PlusIcon />
+            {t("quizEditor.addOption")}
+          </button>
+        </div>
+      ) : draft.type === "true-false" ? (
+        <div className="field" role="radiogroup" aria-labelledby={`${id}-tf`}>
+          <p className="field-label" id={`${id}-tf`}>
+            {t("quizEditor.correctIs")}
+          </p>
+          <label className="check-field">
+            <input type="radio" name={`${id}-tf`} checked={draft.correct[0] === 0} onChange={() => onChange({ correct: [0] })} />
+            <span>{t("quiz.true")}</span>
+          </label>
+          <label className="check-field">
+            <input type="radio" name={`${id}-tf`} checked={draft.correct[0] === 1} onChange={() => onChange({ correct: [1] })} />
+            <span>{t("quiz.false")}</span>
+          </label>
+        </div>
+      ) : (
+        <div className="field">
+          <label htmlFor={`${id}-accepted`}>{t("quizEditor.accepted")}</label>
+          <textarea id={`${id}-accepted`} rows={2} dir="auto" value={draft.accepted} onChange={(e) => onChange({ accepted: e.target.value })} />
+        </div>
+      )}
+      {error ? (
+        <p id={`${id}-error`} className="field-error" role="alert">
+          {t("quizEditor.error", { n, message: error })}
+        </p>
+      ) : null}
+    </fieldset>
+  );
+}

@@ -1,0 +1,366 @@
+import { Form, Link, useActionData, useNavigation, useSearchParams } from "@remix-run/react";
+import type { ReactNode } from "react";
+import { CheckIcon, ChevronIcon } from "~/components/icons";
+import { When } from "~/components/lectures/when";
+import type { MessageKey } from "~/i18n/en";
+import { useT } from "~/lib/i18n";
+import type { PageQuestion, PageQuiz, ReviewWhen } from "./types";
+
+/** The frame of every student quiz screen: breadcrumb (group, lecture, quiz), the title and the screen's lead. */
+export function QuizFrame({ quiz, base, section, children, className }: { quiz: PageQuiz; base: string; section?: string; children: ReactNode; className?: string }) {
+  const { t } = useT();
+  const course = `/course/${quiz.group.slug}`;
+  return (
+    <main id="main" tabIndex={-1} className={`page page-quiz ${className ?? ""}`}>
+      <div className="page-band page-band-compact">
+        <div className="container">
+          <nav aria-label={t("common.breadcrumb")} className="breadcrumb">
+            <ol>
+              <li>
+                <Link to={course} className="user-text">
+                  {quiz.group.title}
+                </Link>
+                <ChevronIcon />
+              </li>
+              <li>
+                <Link to={`${course}/lecture/${quiz.lecture.slug}`} className="user-text">
+                  {quiz.lecture.title}
+                </Link>
+                <ChevronIcon />
+              </li>
+              {section ? (
+                <>
+                  <li>
+                    <Link to={base} className="user-text">
+                      {quiz.title}
+                    </Link>
+                    <ChevronIcon />
+                  </li>
+                  <li aria-current="page">{section}</li>
+                </>
+              ) : (
+                <li aria-current="page" className="user-text">
+                  {quiz.title}
+                </li>
+              )}
+            </ol>
+          </nav>
+          <p className="quiz-kicker">
+            <span className="badge badge-amber">{t("quiz.label")}</span>
+          </p>
+          <h1 className="page-title user-text">{section ? `${section} · ${quiz.title}` : quiz.title}</h1>
+        </div>
+      </div>
+      <div className="container quiz-container">{children}</div>
+    </main>
+  );
+}
+
+const pointsText = (t: ReturnType<typeof useT>["t"], n: number) => (n === 1 ? t("quiz.point") : t("quiz.points", { n }));
+
+/** The quiz's facts: questions and points, time, window, attempts. */
+function QuizFacts({ quiz, attemptsUsed }: { quiz: PageQuiz; attemptsUsed: number }) {
+  const { t } = useT();
+  return (
+    <dl className="quiz-facts">
+      <div>
+        <dt>{t("staffQuizzes.col.questions")}</dt>
+        <dd>{t("quiz.questions", { n: quiz.questionCount, points: quiz.maxScore })}</dd>
+      </div>
+      <div>
+        <dt>{t("quiz.time")}</dt>
+        <dd>{quiz.durationMinutes ? t("quiz.timed", { n: quiz.durationMinutes }) : t(quiz.closesAt ? "quiz.homeworkUntil" : "quiz.homework")}</dd>
+      </div>
+      {quiz.opensAt ? (
+        <div>
+          <dt>{t("quiz.opens")}</dt>
+          <dd>
+            <When iso={quiz.opensAt} />
+          </dd>
+        </div>
+      ) : null}
+      {quiz.closesAt ? (
+        <div>
+          <dt>{t("quiz.closes")}</dt>
+          <dd>
+            <When iso={quiz.closesAt} />
+          </dd>
+        </div>
+      ) : null}
+      <div>
+        <dt>{t("quiz.result.attempts")}</dt>
+        <dd>{t("quiz.attempts", { used: attemptsUsed, max: quiz.maxAttempts })}</dd>
+      </div>
+    </dl>
+  );
+}
+
+type StartFailure = { ok: false; code: string; message: string } | undefined;
+
+/** The intro: what the quiz is, its rules, and start, resume or the result. */
+export function QuizIntro({
+  quiz,
+  base,
+  editPath,
+  isStaff,
+  open,
+  attemptsUsed,
+  attemptsLeft,
+  bestScore,
+}: {
+  quiz: PageQuiz;
+  base: string;
+  editPath: string | null;
+  isStaff: boolean;
+  open: { deadline: string | null } | null;
+  attemptsUsed: number;
+  attemptsLeft: number;
+  bestScore: number | null;
+}) {
+  const { t } = useT();
+  const failure = useActionData<StartFailure>();
+  const busy = useNavigation().state !== "idle";
+  const handedIn = attemptsUsed - (open ? 1 : 0) > 0;
+  const errorKey = failure ? (`quiz.error.${failure.code}` as MessageKey) : null;
+  return (
+    <QuizFrame quiz={quiz} base={base}>
+      <div className="quiz-intro">
+        <article className="card quiz-card">
+          {quiz.descriptionHtml ? <div className="prose" dir="auto" dangerouslySetInnerHTML={{ __html: quiz.descriptionHtml }} /> : null}
+          <QuizFacts quiz={quiz} attemptsUsed={attemptsUsed} />
+          <h2 className="quiz-card-title">{t("quiz.rules")}</h2>
+          <ul className="quiz-rules">
+            <li>{t("quiz.rule.saved")}</li>
+            {quiz.durationMinutes || quiz.closesAt ? <li>{t("quiz.rule.clock")}</li> : null}
+            <li>{t(`quiz.review.${quiz.showAnswers}` as MessageKey)}</li>
+          </ul>
+        </article>
+        <aside className="card quiz-card quiz-action-card" aria-live="polite">
+          {isStaff ? (
+            <>
+              <p>{t("quiz.staffNote")}</p>
+              {editPath ? (
+                <Link to={editPath} className="btn btn-primary">
+                  {t("quiz.edit")}
+                </Link>
+              ) : null}
+            </>
+          ) : (
+            <>
+              {bestScore !== null ? (
+                <p className="quiz-best">
+                  {t("quiz.result.best")}: <strong>{bestScore}</strong> / {quiz.maxScore}
+                </p>
+              ) : null}
+              {open ? (
+                <Form method="post">
+                  <button type="submit" name="intent" value="start" className="btn btn-primary btn-block" disabled={busy}>
+                    {busy ? t("quiz.starting") : t("quiz.resume")}
+                  </button>
+                </Form>
+              ) : quiz.window === "upcoming" ? (
+                <p className="quiz-state">
+                  {t("quiz.opens")}: {quiz.opensAt ? <When iso={quiz.opensAt} /> : null}
+                </p>
+              ) : quiz.window === "closed" ? (
+                <p className="quiz-state">{t("quiz.window.closed")}</p>
+              ) : attemptsLeft > 0 ? (
+                <Form method="post">
+                  <button type="submit" name="intent" value="start" className="btn btn-primary btn-block" disabled={busy}>
+                    {busy ? t("quiz.starting") : attemptsUsed > 0 ? t("quiz.startAgain", { n: attemptsUsed + 1 }) : t("quiz.start")}
+                  </button>
+                </Form>
+              ) : (
+                <p className="quiz-state">{t("quiz.noAttemptsLeft")}</p>
+              )}
+              {failure ? (
+                <p className="form-error" role="alert">
+                  {errorKey && t(errorKey) !== errorKey ? t(errorKey) : failure.message}
+                </p>
+              ) : null}
+              {handedIn ? (
+                <Link to={`${base}/result`} className="btn btn-outline btn-block">
+                  {t("quiz.seeResult")}
+                </Link>
+              ) : null}
+            </>
+          )}
+        </aside>
+      </div>
+    </QuizFrame>
+  );
+}
+
+export interface PageResult {
+  quiz: PageQuiz;
+  score: number;
+  maxScore: number;
+  attempts: { _id: string; number: number; score: number; maxScore: number; startedAt: string; submittedAt: string; seconds: number }[];
+  attemptsLeft: number;
+  inProgress: boolean;
+  reviewWhen: ReviewWhen;
+  review: {
+    attemptNumber: number;
+    questions: (PageQuestion & { answer: unknown; correct: (number | string)[]; right: boolean; earned: number })[];
+  } | null;
+}
+
+function duration(t: ReturnType<typeof useT>["t"], seconds: number) {
+  const m = Math.floor(seconds / 60);
+  const s = seconds % 60;
+  return m > 0 ? t("quiz.duration.minutes", { m, s }) : t("quiz.duration.seconds", { s });
+}
+
+/** The result: the best score, every attempt with its time, attempts left, and the way to the review. */
+export function QuizResult({ result, base }: { result: PageResult; base: string }) {
+  const { t } = useT();
+  const [params] = useSearchParams();
+  const percent = result.maxScore ? Math.round((result.score / result.maxScore) * 100) : 0;
+  const { quiz } = result;
+  const canRetry = result.attemptsLeft > 0 && quiz.window === "open";
+  return (
+    <QuizFrame quiz={quiz} base={base} section={t("quiz.result.title")}>
+      <div className="quiz-result">
+        {params.get("onSaved") ? (
+          <p className="notice notice-warn" role="status">
+            {t("quiz.result.onSaved")}
+          </p>
+        ) : null}
+        <section className="card quiz-card quiz-score-card" aria-labelledby="score-title">
+          <h2 id="score-title" className="quiz-card-title">
+            {t("quiz.result.best")}
+          </h2>
+          <p className="quiz-score">
+            <strong>{result.score}</strong>
+            <span> / {result.maxScore}</span>
+          </p>
+          <div className="quiz-meter" role="img" aria-label={t("quiz.result.percent", { n: percent })}>
+            <span style={{ inlineSize: `${percent}%` }} />
+          </div>
+          <p className="muted">{t("quiz.result.percent", { n: percent })}</p>
+          <p>{result.attemptsLeft === 0 ? t("quiz.result.noneLeft") : result.attemptsLeft === 1 ? t("quiz.result.oneLeft") : t("quiz.result.attemptsLeft", { n: result.attemptsLeft })}</p>
+          {result.inProgress ? <p className="muted">{t("quiz.result.inProgress")}</p> : null}
+          <div className="quiz-actions">
+            {result.review ? (
+              <Link to={`${base}/answers`} className="btn btn-primary">
+                {t("quiz.result.seeAnswers")}
+              </Link>
+            ) : null}
+            {canRetry || result.inProgress ? (
+              <Link to={base} className="btn btn-outline">
+                {result.inProgress ? t("quiz.resume") : t("quiz.result.tryAgain")}
+              </Link>
+            ) : null}
+            <Link to={`/course/${quiz.group.slug}/lecture/${quiz.lecture.slug}`} className="btn btn-ghost">
+              {t("quiz.result.backToLecture")}
+            </Link>
+          </div>
+          {!result.review ? <p className="muted quiz-review-note">{t(`quiz.review.${quiz.showAnswers}` as MessageKey)}</p> : null}
+        </section>
+        <section className="card quiz-card" aria-labelledby="attempts-title">
+          <h2 id="attempts-title" className="quiz-card-title">
+            {t("quiz.result.attempts")}
+          </h2>
+          <div className="gtable-wrap" tabIndex={0} aria-labelledby="attempts-title">
+            <table className="gtable quiz-attempts">
+              <thead>
+                <tr>
+                  <th scope="col">{t("quiz.result.col.attempt")}</th>
+                  <th scope="col">{t("quiz.result.col.score")}</th>
+                  <th scope="col">{t("quiz.result.col.time")}</th>
+                  <th scope="col">{t("quiz.result.col.handedIn")}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {result.attempts.map((a) => (
+                  <tr key={a._id}>
+                    <th scope="row">{a.number}</th>
+                    <td data-label={t("quiz.result.col.score")}>
+                      {a.score} / {a.maxScore}
+                    </td>
+                    <td data-label={t("quiz.result.col.time")}>{duration(t, a.seconds)}</td>
+                    <td data-label={t("quiz.result.col.handedIn")}>
+                      <When iso={a.submittedAt} />
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </section>
+      </div>
+    </QuizFrame>
+  );
+}
+
+function AnswerText({ q, value }: { q: PageQuestion; value: unknown }) {
+  const { t } = useT();
+  if (value === null || value === undefined || value === "" || (Array.isArray(value) && value.length === 0)) return <span className="muted">{t("quiz.answers.none")}</span>;
+  if (q.type === "short-text") return <span dir="auto">{String(value)}</span>;
+  const indexes = Array.isArray(value) ? (value as number[]) : [value as number];
+  if (q.type === "true-false") return <span>{indexes.map((i) => t(i === 0 ? "quiz.true" : "quiz.false")).join(", ")}</span>;
+  return (
+    <ul className="quiz-answer-list">
+      {indexes.map((i) => (
+        <li key={i} dir="auto" dangerouslySetInnerHTML={{ __html: q.optionsHtml[i] ?? "" }} />
+      ))}
+    </ul>
+  );
+}
+
+/** The review: each question with the student's answer beside the correct one (only when the policy allows). */
+export function QuizAnswers({ result, base }: { result: PageResult; base: string }) {
+  const { t } = useT();
+  const { quiz, review } = result;
+  return (
+    <QuizFrame quiz={quiz} base={base} section={t("quiz.answers.title")}>
+      {!review ? (
+        <div className="card quiz-card empty-state">
+          <p className="empty-title">{t("quiz.answers.notYet")}</p>
+          <p>{t(`quiz.review.${quiz.showAnswers}` as MessageKey)}</p>
+          <Link to={`${base}/result`} className="btn btn-outline">
+            {t("quiz.answers.backToResult")}
+          </Link>
+        </div>
+      ) : (
+        <>
+          <p className="muted">{t("quiz.answers.attempt", { n: review.attemptNumber })}</p>
+          <ol className="quiz-review" role="list">
+            {review.questions.map((q, i) => (
+              <li key={q._id} className="card quiz-card quiz-review-item" data-right={q.right}>
+                <div className="quiz-q-head">
+                  <span className="quiz-q-number">{t("quiz.question", { n: i + 1, total: review.questions.length })}</span>
+                  <span className={`badge ${q.right ? "badge-green" : "badge-red"}`}>
+                    {q.right ? <CheckIcon /> : null}
+                    {t(q.right ? "quiz.answers.right" : "quiz.answers.wrong")}
+                  </span>
+                  <span className="muted">{t("quiz.answers.earned", { earned: q.earned, points: q.points })}</span>
+                </div>
+                <div className="prose quiz-q-text" dir="auto" dangerouslySetInnerHTML={{ __html: q.textHtml }} />
+                <dl className="quiz-review-pair">
+                  <div>
+                    <dt>{t("quiz.answers.yours")}</dt>
+                    <dd>
+                      <AnswerText q={q} value={q.answer} />
+                    </dd>
+                  </div>
+                  <div>
+                    <dt>{t(q.type === "short-text" ? "quiz.answers.accepted" : "quiz.answers.correct")}</dt>
+                    <dd>{q.type === "short-text" ? <span dir="auto">{q.correct.join(" · ")}</span> : <AnswerText q={q} value={q.type === "multiple" ? q.correct : q.correct[0]} />}</dd>
+                  </div>
+                </dl>
+              </li>
+            ))}
+          </ol>
+          <p>
+            <Link to={`${base}/result`} className="btn btn-outline">
+              {t("quiz.answers.backToResult")}
+            </Link>
+          </p>
+        </>
+      )}
+    </QuizFrame>
+  );
+}
+
+export { pointsText };

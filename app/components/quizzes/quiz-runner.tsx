@@ -1,0 +1,392 @@
+import { useNavigate } from "@remix-run/react";
+import { useCallback, useEffect, useRef, useState } from "react";
+import { ConfirmDialog } from "~/components/confirm-dialog";
+import { useT } from "~/lib/i18n";
+import { AUTOSAVE_DEBOUNCE_MS, type AnswerValue, type AnswersMap } from "~/lib/quiz-schemas";
+import { QuizFrame, pointsText } from "./quiz-pages";
+import type { PageAttempt, PageQuestion, PageQuiz } from "./types";
+
+/** A failed save is retried this often (and at once when the browser says it is back online). */
+const RETRY_MS = 5_000;
+
+type SaveStatus = "saved" | "saving" | "offline" | "error";
+type Phase = "answering" | "submitting" | "retrying";
+type Reply = { status: number; body: { serverNow?: string; code?: string; message?: string; gradedOnSaved?: boolean } };
+
+const storageKey = (attemptId: string) => `cohort.quiz.${attemptId}`;
+const isEmpty = (v: AnswerValue | undefined) => v === undefined || v === "" || (Array.isArray(v) && v.length === 0);
+
+function readStored(attemptId: string): { answers: AnswersMap; pending: boolean } | null {
+  try {
+    const raw = window.localStorage.getItem(storageKey(attemptId));
+    return raw ? (JSON.parse(raw) as { answers: AnswersMap; pending: boolean }) : null;
+  } catch {
+    return null;
+  }
+}
+
+function writeStored(attemptId: string, answers: AnswersMap, pending: boolean) {
+  try {
+    window.localStorage.setItem(storageKey(attemptId), JSON.stringify({ answers, pending }));
+  } catch {
+    // Private mode or a full storage: the server copy still holds every saved answer.
+  }
+}
+
+function clock(ms: number) {
+  const total = Math.max(0, Math.ceil(ms / 1000));
+  const h = Math.floor(total / 3600);
+  const m = Math.floor((total % 3600) / 60);
+  const s = total % 60;
+  const pad = (n: number) => String(n).padStart(2, "0");
+  return h > 0 ? `${h}:${pad(m)}:${pad(s)}` : `${pad(m)}:${pad(s)}`;
+}
+
+/**
+ * Taking a quiz. Answers live in three places: this component, the browser's storage (so a reload or a crash while
+ * offline loses nothing) and the server (saved about a second after each change). The countdown reads the server's
+ * deadline against the server's clock, estimated from every save's reply, so a wrong device clock or a sleeping tab
+ * changes nothing; at zero the answers are handed in. A hand-in that fails on the network is retried with the same
+ * attempt id, which the server answers with the same graded attempt.
+ */
+export function QuizRunner({ quiz, questions, attempt, base, saveUrl, serverNow }: { quiz: PageQuiz; questions: PageQuestion[]; attempt: PageAttempt; base: string; saveUrl: string; serverNow: string }) {
+  const { t } = useT();
+  const navigate = useNavigate();
+  const [answers, setAnswers] = useState<AnswersMap>(attempt.answers);
+  const [status, setStatus] = useState<SaveStatus>("saved");
+  const [problem, setProblem] = useState("");
+  const [phase, setPhase] = useState<Phase>("answering");
+  const [index, setIndex] = useState(0);
+  const [showAll, setShowAll] = useState(false);
+  const [confirming, setConfirming] = useState(false);
+  const [left, setLeft] = useState<number | null>(null);
+  const [announce, setAnnounce] = useState("");
+
+  const latest = useRef<AnswersMap>(attempt.answers);
+  const acknowledged = useRef(JSON.stringify(attempt.answers));
+  const offset = useRef(0);
+  const phaseRef = useRef<Phase>("answering");
+  const timer = useRef<number | undefined>(undefined);
+  const inFlight = useRef(false);
+  const warned = useRef(false);
+  const deadline = attempt.deadline ? Date.parse(attempt.deadline) : null;
+
+  const post = useCallback(
+    async (intent: "save" | "submit", snapshot: AnswersMap): Promise<Reply | null> => {
+      const body = new URLSearchParams({ intent, answers: JSON.stringify(snapshot), attemptId: attempt._id });
+      const sent = Date.now();
+      try {
+        const res = await fetch(saveUrl, { method: "POST", body, headers: { accept: "application/json" }, credentials: "same-origin" });
+        const json = (await res.json().catch(() => ({}))) as Reply["body"];
+        if (json.serverNow) offset.current = Date.parse(json.serverNow) - (sent + Date.now()) / 2;
+        return { status: res.status, body: json };
+      } catch {
+        return null;
+      }
+    },
+    [attempt._id, saveUrl],
+  );
+
+  const toResult = useCallback(
+    (onSaved: boolean) => {
+      try {
+        window.localStorage.removeItem(storageKey(attempt._id));
+      } catch {
+        /* nothing stored */
+      }
+      navigate(`${base}/result${onSaved ? "?onSaved=1" : ""}`, { replace: true });
+    },
+    [attempt._id, base, navigate],
+  );
+
+  const save = useCallback(async () => {
+    if (phaseRef.current !== "answering") return;
+    if (inFlight.current) {
+      window.clearTimeout(timer.current);
+      timer.current = window.setTimeout(() => void save(), 300);
+      return;
+    }
+    const snapshot = latest.current;
+    const json = JSON.stringify(snapshot);
+    inFlight.current = true;
+    const reply = await post("save", snapshot);
+    inFlight.current = false;
+    if (!reply || reply.status >= 500) {
+      setStatus("offline");
+      window.clearTimeout(timer.current);
+      timer.current = window.setTimeout(() => void save(), RETRY_MS);
+      return;
+    }
+    if (reply.status === 200) {
+      acknowledged.current = json;
+      if (JSON.stringify(latest.current) === json) {
+        setStatus("saved");
+        writeStored(attempt._id, snapshot, false);
+      }
+      return;
+    }
+    if (reply.status === 409) return toResult(reply.body.code === "time_up");
+    setStatus("error");
+    setProblem(reply.body.message ?? "");
+  }, [attempt._id, post, toResult]);
+
+  const schedule = useCallback(
+    (delay: number) => {
+      window.clearTimeout(timer.current);
+      timer.current = window.setTimeout(() => void save(), delay);
+    },
+    [save],
+  );
+
+  const handIn = useCallback(async () => {
+    if (phaseRef.current !== "answering") return;
+    phaseRef.current = "submitting";
+    setPhase("submitting");
+    window.clearTimeout(timer.current);
+    const snapshot = latest.current;
+    writeStored(attempt._id, snapshot, true);
+    for (let tries = 0; ; tries++) {
+      const reply = await post("submit", snapshot);
+      if (reply && reply.status < 500) {
+        if (reply.status === 200 || reply.status === 201 || reply.status === 409) return toResult(!!reply.body.gradedOnSaved || reply.body.code === "time_up");
+        phaseRef.current = "answering";
+        setPhase("answering");
+        setStatus("error");
+        setProblem(reply.body.message ?? "");
+        return;
+      }
+      phaseRef.current = "retrying";
+      setPhase("retrying");
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          window.removeEventListener("online", done);
+          window.clearTimeout(wait);
+          resolve();
+        };
+        const wait = window.setTimeout(done, Math.min(10_000, 1_000 * 2 ** tries));
+        window.addEventListener("online", done);
+      });
+    }
+  }, [attempt._id, post, toResult]);
+
+  // On arrival: take back answers this browser kept but the server never acknowledged (a reload while offline),
+  // and save once at once, which also measures the server's clock.
+  useEffect(() => {
+    offset.current = Date.parse(serverNow) - Date.now();
+    const stored = readStored(attempt._id);
+    if (stored?.pending) {
+      latest.current = stored.answers;
+      setAnswers(stored.answers);
+    }
+    schedule(0);
+    const online = () => {
+      if (phaseRef.current === "answering") schedule(0);
+    };
+    window.addEventListener("online", online);
+    return () => {
+      window.removeEventListener("online", online);
+      window.clearTimeout(timer.current);
+    };
+  }, [attempt._id, schedule, serverNow]);
+
+  // The countdown, recomputed from the clock each second (and when the tab wakes), never counted down by hand.
+  useEffect(() => {
+    if (deadline === null) return;
+    const tick = () => {
+      const ms = deadline - (Date.now() + offset.current);
+      setLeft(ms);
+      if (ms <= 60_000 && ms > 0 && !warned.current) {
+        warned.current = true;
+        setAnnounce(t("quiz.oneMinute"));
+      }
+      if (ms <= 0 && phaseRef.current === "answering") {
+        setAnnounce(t("quiz.timeUp"));
+        void handIn();
+      }
+    };
+    tick();
+    const id = window.setInterval(tick, 1_000);
+    document.addEventListener("visibilitychange", tick);
+    return () => {
+      window.clearInterval(id);
+      document.removeEventListener("visibilitychange", tick);
+    };
+  }, [deadline, handIn, t]);
+
+  const change = (questionId: string, value: AnswerValue | undefined) => {
+    const next = { ...latest.current };
+    if (isEmpty(value)) delete next[questionId];
+    else next[questionId] = value!;
+    latest.current = next;
+    setAnswers(next);
+    writeStored(attempt._id, next, JSON.stringify(next) !== acknowledged.current);
+    setStatus("saving");
+    schedule(AUTOSAVE_DEBOUNCE_MS);
+  };
+
+  const answeredCount = questions.filter((q) => !isEmpty(answers[q._id])).length;
+  const busy = phase !== "answering";
+  const shown = showAll ? questions : questions.slice(index, index + 1);
+  const statusText = status === "saved" ? t("quiz.save.saved") : status === "saving" ? t("quiz.save.saving") : status === "offline" ? t("quiz.save.offline") : t("quiz.save.error", { message: problem });
+
+  return (
+    <QuizFrame quiz={quiz} base={base} className="page-quiz-run">
+      <div className="quiz-bar" role="region" aria-label={t("quiz.navigator")}>
+        <div className="quiz-bar-clock">
+          {deadline !== null ? (
+            <>
+              <span className="quiz-bar-label">{t("quiz.timeLeft")}</span>
+              <span role="timer" aria-live="off" className={`quiz-timer ${left !== null && left <= 60_000 ? "quiz-timer-low" : ""}`} dir="ltr">
+                {left === null ? "--:--" : clock(left)}
+              </span>
+            </>
+          ) : (
+            <span className="quiz-bar-label">{t("quiz.noLimit")}</span>
+          )}
+        </div>
+        <p className="quiz-save" data-status={status} role="status" aria-live="polite">
+          <span className="quiz-save-dot" aria-hidden="true" />
+          {phase === "retrying" ? t("quiz.handInRetry") : statusText}
+        </p>
+        <p className="quiz-bar-count">{t("quiz.answeredCount", { n: answeredCount, total: questions.length })}</p>
+        <button type="button" className="btn btn-primary" onClick={() => setConfirming(true)} disabled={busy}>
+          {busy ? t("quiz.handingIn") : t("quiz.handIn")}
+        </button>
+      </div>
+      <p className="visually-hidden" aria-live="assertive">
+        {announce}
+      </p>
+      <div className="quiz-run">
+        <nav className="quiz-nav" aria-label={t("quiz.navigator")}>
+          <ol className="quiz-nav-list" role="list">
+            {questions.map((q, i) => {
+              const done = !isEmpty(answers[q._id]);
+              return (
+                <li key={q._id}>
+                  <button
+                    type="button"
+                    className="quiz-nav-item"
+                    data-answered={done}
+                    aria-current={!showAll && i === index ? "step" : undefined}
+                    aria-label={`${t("quiz.question", { n: i + 1, total: questions.length })}, ${t(done ? "quiz.answered" : "quiz.unanswered")}`}
+                    onClick={() => {
+                      if (showAll) document.getElementById(`q-${q._id}`)?.scrollIntoView({ block: "start" });
+                      else setIndex(i);
+                    }}
+                  >
+                    {i + 1}
+                  </button>
+                </li>
+              );
+            })}
+          </ol>
+          <button type="button" className="btn btn-ghost btn-sm" onClick={() => setShowAll((v) => !v)}>
+            {showAll ? t("quiz.showOne") : t("quiz.showAll")}
+          </button>
+        </nav>
+        <form className="quiz-questions" onSubmit={(e) => e.preventDefault()} aria-busy={busy}>
+          {shown.map((q) => {
+            const n = questions.indexOf(q) + 1;
+            return <QuestionField key={q._id} q={q} n={n} total={questions.length} value={answers[q._id]} onChange={(v) => change(q._id, v)} disabled={busy} />;
+          })}
+          {!showAll ? (
+            <div className="quiz-step">
+              <button type="button" className="btn btn-outline" onClick={() => setIndex((i) => Math.max(0, i - 1))} disabled={index === 0}>
+                {t("quiz.prev")}
+              </button>
+              {index < questions.length - 1 ? (
+                <button type="button" className="btn btn-primary" onClick={() => setIndex((i) => Math.min(questions.length - 1, i + 1))}>
+                  {t("quiz.next")}
+                </button>
+              ) : (
+                <button type="button" className="btn btn-primary" onClick={() => setConfirming(true)} disabled={busy}>
+                  {t("quiz.handIn")}
+                </button>
+              )}
+            </div>
+          ) : null}
+        </form>
+      </div>
+      <form
+        id="quiz-hand-in"
+        onSubmit={(e) => {
+          e.preventDefault();
+          setConfirming(false);
+          void handIn();
+        }}
+      />
+      <ConfirmDialog open={confirming} onClose={() => setConfirming(false)} title={t("quiz.confirm.title")} confirmLabel={t("quiz.confirm.ok")} form="quiz-hand-in" busy={busy}>
+        <p>{answeredCount < questions.length ? t("quiz.confirm.unanswered", { n: questions.length - answeredCount, total: questions.length }) : t("quiz.confirm.all")}</p>
+      </ConfirmDialog>
+    </QuizFrame>
+  );
+}
+
+/** One question with the input its type needs; the question text is the group's label. */
+function QuestionField({ q, n, total, value, onChange, disabled }: { q: PageQuestion; n: number; total: number; value: AnswerValue | undefined; onChange: (v: AnswerValue | undefined) => void; disabled: boolean }) {
+  const { t } = useT();
+  const head = (
+    <div className="quiz-q-head">
+      <span className="quiz-q-number">{t("quiz.question", { n, total })}</span>
+      <span className="muted">{pointsText(t, q.points)}</span>
+    </div>
+  );
+  const textId = `q-${q._id}-text`;
+  if (q.type === "short-text") {
+    return (
+      <section id={`q-${q._id}`} className="card quiz-card quiz-question">
+        {head}
+        <div id={textId} className="prose quiz-q-text" dir="auto" dangerouslySetInnerHTML={{ __html: q.textHtml }} />
+        <label htmlFor={`a-${q._id}`} className="quiz-hint">
+          {t("quiz.writeAnswer")}
+        </label>
+        <input
+          id={`a-${q._id}`}
+          className="quiz-text-answer"
+          dir="auto"
+          maxLength={500}
+          autoComplete="off"
+          spellCheck={false}
+          aria-describedby={textId}
+          value={typeof value === "string" ? value : ""}
+          onChange={(e) => onChange(e.target.value)}
+          disabled={disabled}
+        />
+      </section>
+    );
+  }
+  const multiple = q.type === "multiple";
+  const chosen = new Set(Array.isArray(value) ? value : typeof value === "number" ? [value] : []);
+  const labels = q.type === "true-false" ? [t("quiz.true"), t("quiz.false")] : null;
+  return (
+    <fieldset id={`q-${q._id}`} className="card quiz-card quiz-question" aria-describedby={textId}>
+      <legend className="visually-hidden">{t("quiz.question", { n, total })}</legend>
+      {head}
+      <div id={textId} className="prose quiz-q-text" dir="auto" dangerouslySetInnerHTML={{ __html: q.textHtml }} />
+      <p className="quiz-hint">{t(multiple ? "quiz.chooseMany" : "quiz.chooseOne")}</p>
+      <ul className="quiz-options" role="list">
+        {q.options.map((_, i) => (
+          <li key={i}>
+            <label className="quiz-option" data-chosen={chosen.has(i)}>
+              <input
+                type={multiple ? "checkbox" : "radio"}
+                name={`a-${q._id}`}
+                value={i}
+                checked={chosen.has(i)}
+                disabled={disabled}
+                onChange={(e) => {
+                  if (!multiple) return onChange(i);
+                  const next = new Set(chosen);
+                  if (e.target.checked) next.add(i);
+                  else next.delete(i);
+                  onChange([...next].sort((a, b) => a - b));
+                }}
+              />
+              {labels ? <span>{labels[i]}</span> : <span dir="auto" dangerouslySetInnerHTML={{ __html: q.optionsHtml[i] ?? "" }} />}
+            </label>
+          </li>
+        ))}
+      </ul>
+    </fieldset>
+  );
+}

@@ -1,0 +1,222 @@
+import { Link, useNavigate } from "@remix-run/react";
+import { useState } from "react";
+import { BookIcon, PlusIcon } from "~/components/icons";
+import { When } from "~/components/lectures/when";
+import { useT } from "~/lib/i18n";
+import type { QuizWindow, QuestionType } from "~/lib/quiz-schemas";
+
+export interface StaffQuiz {
+  _id: string;
+  slug: string;
+  title: string;
+  lectureSlug: string;
+  lectureTitle: string;
+  opensAt: string | null;
+  closesAt: string | null;
+  published: boolean;
+  questionCount: number;
+  maxScore: number;
+  window: QuizWindow;
+}
+
+export interface QuizResults {
+  quizzes: { _id: string; slug: string; title: string; maxScore: number; taken: number; averagePercent: number | null; questions: { _id: string; number: number; type: QuestionType; text: string; points: number; right: number; answered: number }[] }[];
+  students: { _id: string; name: string; slug: string; results: { quizId: string; best: number | null; attempts: number }[] }[];
+}
+
+/** A group's quizzes for its staff, the results matrix (students x quizzes) and question-by-question statistics. */
+export function StaffQuizzesScreen({ quizzes, results, lectures, base }: { quizzes: StaffQuiz[]; results: QuizResults; lectures: { slug: string; title: string }[]; base: string }) {
+  const { t } = useT();
+  const navigate = useNavigate();
+  const [lecture, setLecture] = useState(lectures[0]?.slug ?? "");
+  const members = results.students.length;
+  const stats = new Map(results.quizzes.map((q) => [q._id, q]));
+  return (
+    <>
+      <section className="quizzes-screen" aria-labelledby="quizzes-title">
+        <div className="section-head">
+          <h2 id="quizzes-title" className="block-title">
+            {t("staffQuizzes.title")}
+          </h2>
+          {lectures.length > 0 ? (
+            <form
+              className="section-actions"
+              onSubmit={(e) => {
+                e.preventDefault();
+                navigate(`${base}/lectures/${lecture}/newQuiz`);
+              }}
+            >
+              <label htmlFor="new-quiz-lecture" className="visually-hidden">
+                {t("staffQuizzes.onLecture")}
+              </label>
+              <select id="new-quiz-lecture" value={lecture} onChange={(e) => setLecture(e.target.value)}>
+                {lectures.map((l) => (
+                  <option key={l.slug} value={l.slug}>
+                    {l.title}
+                  </option>
+                ))}
+              </select>
+              <button type="submit" className="btn btn-primary btn-sm">
+                <PlusIcon />
+                {t("staffQuizzes.new")}
+              </button>
+            </form>
+          ) : null}
+        </div>
+        {quizzes.length === 0 ? (
+          <div className="empty-state">
+            <span className="empty-icon" aria-hidden="true">
+              <BookIcon />
+            </span>
+            <p className="empty-title">{t("staffQuizzes.empty.title")}</p>
+            <p>{t(lectures.length ? "staffQuizzes.empty.body" : "staffQuizzes.empty.noLectures")}</p>
+          </div>
+        ) : (
+          <div className="gtable-wrap" tabIndex={0} aria-labelledby="quizzes-title">
+            <table className="gtable">
+              <thead>
+                <tr>
+                  <th scope="col">{t("staffQuizzes.col.quiz")}</th>
+                  <th scope="col">{t("staffQuizzes.col.window")}</th>
+                  <th scope="col">{t("staffQuizzes.col.questions")}</th>
+                  <th scope="col">{t("staffQuizzes.col.taken")}</th>
+                  <th scope="col">{t("staffQuizzes.col.average")}</th>
+                  <th scope="col">
+                    <span className="visually-hidden">{t("staffQuizzes.col.actions")}</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {quizzes.map((quiz) => {
+                  const s = stats.get(quiz._id);
+                  return (
+                    <tr key={quiz._id}>
+                      <th scope="row">
+                        <Link to={`${base}/lecture/${quiz.lectureSlug}/quiz/updateQuiz/${quiz.slug}`} className="user-text">
+                          {quiz.title}
+                        </Link>
+                        <span className="row-sub muted">
+                          <span className="user-text">{quiz.lectureTitle}</span> · <span className={`badge ${quiz.published ? "badge-green" : ""}`}>{t(quiz.published ? "staffQuizzes.published" : "staffQuizzes.draft")}</span>
+                        </span>
+                      </th>
+                      <td data-label={t("staffQuizzes.col.window")}>
+                        {!quiz.opensAt && !quiz.closesAt ? t("staffQuizzes.always") : null}
+                        {quiz.opensAt ? (
+                          <span className="row-line">
+                            {t("quiz.opens")}: <When iso={quiz.opensAt} />
+                          </span>
+                        ) : null}
+                        {quiz.closesAt ? (
+                          <span className="row-line">
+                            {t("quiz.closes")}: <When iso={quiz.closesAt} />
+                          </span>
+                        ) : null}
+                      </td>
+                      <td data-label={t("staffQuizzes.col.questions")}>{t("staffQuizzes.questionsPoints", { n: quiz.questionCount, points: quiz.maxScore })}</td>
+                      <td data-label={t("staffQuizzes.col.taken")}>{t("staffQuizzes.takenOf", { n: s?.taken ?? 0, members })}</td>
+                      <td data-label={t("staffQuizzes.col.average")}>{s?.averagePercent != null ? `${s.averagePercent}%` : "—"}</td>
+                      <td className="row-actions">
+                        <div className="row-actions-inner">
+                          <Link to={`${base}/lecture/${quiz.lectureSlug}/quiz/updateQuiz/${quiz.slug}`} className="btn btn-outline btn-sm">
+                            {t("staffQuizzes.edit")}
+                            <span className="visually-hidden"> {quiz.title}</span>
+                          </Link>
+                        </div>
+                      </td>
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </section>
+      {quizzes.length > 0 ? <ResultsMatrix results={results} /> : null}
+    </>
+  );
+}
+
+function ResultsMatrix({ results }: { results: QuizResults }) {
+  const { t } = useT();
+  return (
+    <section className="quizzes-results" aria-labelledby="results-title">
+      <h2 id="results-title" className="block-title">
+        {t("staffQuizzes.matrix.title")}
+      </h2>
+      {results.students.length === 0 ? (
+        <p className="muted">{t("staffQuizzes.matrix.noStudents")}</p>
+      ) : (
+        <div className="gtable-wrap quiz-matrix-wrap" tabIndex={0} aria-labelledby="results-title">
+          <table className="gtable quiz-matrix">
+            <caption className="muted">{t("staffQuizzes.matrix.caption")}</caption>
+            <thead>
+              <tr>
+                <th scope="col">{t("staffQuizzes.matrix.student")}</th>
+                {results.quizzes.map((q) => (
+                  <th scope="col" key={q._id} className="user-text">
+                    {q.title}
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {results.students.map((s) => (
+                <tr key={s._id}>
+                  <th scope="row" className="user-text">
+                    {s.name}
+                  </th>
+                  {s.results.map((r, i) => {
+                    const quiz = results.quizzes[i]!;
+                    return (
+                      <td key={r.quizId} data-label={quiz.title}>
+                        {r.best === null ? (
+                          <span className="muted">{t("staffQuizzes.matrix.none")}</span>
+                        ) : (
+                          <>
+                            <strong>
+                              {r.best} / {quiz.maxScore}
+                            </strong>
+                            <span className="row-sub muted">{r.attempts === 1 ? t("staffQuizzes.matrix.oneAttempt") : t("staffQuizzes.matrix.attempts", { n: r.attempts })}</span>
+                          </>
+                        )}
+                      </td>
+                    );
+                  })}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <h3 className="block-subtitle">{t("staffQuizzes.stats.title")}</h3>
+      {results.quizzes.map((quiz) => (
+        <details key={quiz._id} className="card quiz-stats">
+          <summary>
+            <span className="user-text">{quiz.title}</span>
+            <span className="muted"> · {t("staffQuizzes.takenOf", { n: quiz.taken, members: results.students.length })}</span>
+          </summary>
+          {quiz.taken === 0 ? (
+            <p className="muted">{t("staffQuizzes.stats.noneYet")}</p>
+          ) : (
+            <ol className="quiz-stats-list" role="list">
+              {quiz.questions.map((q) => {
+                const percent = q.answered ? Math.round((q.right / q.answered) * 100) : 0;
+                return (
+                  <li key={q._id}>
+                    <span className="quiz-stats-q">
+                      <span className="quiz-q-number">{q.number}.</span> <span dir="auto">{q.text}</span>
+                    </span>
+                    <span className="quiz-meter quiz-meter-sm" aria-hidden="true">
+                      <span style={{ inlineSize: `${percent}%` }} />
+                    </span>
+                    <span className="quiz-stats-n">{t("staffQuizzes.stats.right", { right: q.right, answered: q.answered })}</span>
+                  </li>
+                );
+              })}
+            </ol>
+          )}
+        </details>
+      ))}
+    </section>
+  );
+}

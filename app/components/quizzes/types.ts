@@ -1,0 +1,41 @@
+/** The quiz data the pages receive (JSON of worker/services/quizzes.ts). Client-safe: no correct answer here. */
+import type { AnswersMap, QuestionType, QuizWindow, ShowAnswers } from "~/lib/quiz-schemas";
+
+export interface PageQuestion {
+  _id: string;
+  text: string;
+  textHtml: string;
+  type: QuestionType;
+  options: string[];
+  optionsHtml: string[];
+  points: number;
+}
+
+export interface PageQuiz {
+  _id: string;
+  slug: string;
+  title: string;
+  descriptionHtml: string;
+  durationMinutes: number | null;
+  opensAt: string | null;
+  closesAt: string | null;
+  maxAttempts: number;
+  showAnswers: ShowAnswers;
+  window: QuizWindow;
+  questionCount: number;
+  maxScore: number;
+  lecture: { slug: string; title: string };
+  group: { slug: string; title: string };
+}
+
+export interface PageAttempt {
+  _id: string;
+  number: number;
+  startedAt: string;
+  deadline: string | null;
+  answers: AnswersMap;
+  savedAt: string | null;
+}
+
+/** When the review of answers may be shown (worker/services/quizzes.ts reviewWhen). */
+export type ReviewWhen = "now" | "after-attempts" | "after-close" | "never";

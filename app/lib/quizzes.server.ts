@@ -1,0 +1,160 @@
+/**
+ * Loader and action bodies of the quiz pages, calling the same services as /api/quizzes:
+ * - the student's intro, questions, result and answers (/course/{slug}/lecture/{slugLecture}/quiz/{slugQuiz}/...);
+ * - the autosave and hand-in endpoint the questions screen calls in the background;
+ * - the staff's quizzes list with the results matrix, and the quiz editor (new and edit).
+ */
+import { data, redirect } from "@remix-run/cloudflare";
+import type { ZodError } from "zod";
+import type { ServiceContext } from "../../worker/context";
+import { AppError } from "../../worker/http/errors";
+import { getManagedGroup } from "../../worker/services/groups-admin";
+import { getLecture, listLectures } from "../../worker/services/lectures";
+import { createQuiz, deleteQuiz, getQuiz, getResult, groupResults, listGroupQuizzes, saveAnswers, startAttempt, submitQuiz, updateQuiz } from "../../worker/services/quizzes";
+import type { Viewer } from "../../worker/services/sessions";
+import { attempt, orHttpError, text } from "./group-actions.server";
+import { renderMarkdown } from "./markdown.server";
+import { notFoundResponse } from "./not-found.server";
+import { answersMap, createQuizInput, updateQuizInput } from "./quiz-schemas";
+
+type QuizParams = { slug?: string; slugLecture?: string; slugQuiz?: string };
+
+export const quizPath = (groupSlug: string, lectureSlug: string, quizSlug: string) => `/course/${groupSlug}/lecture/${lectureSlug}/quiz/${quizSlug}`;
+
+/** The quiz as its student pages show it, checked against the URL's group and lecture. */
+async function studentQuiz(svc: ServiceContext, viewer: Viewer, params: QuizParams) {
+  if (!params.slug || !params.slugLecture || !params.slugQuiz) throw notFoundResponse();
+  const quiz = await orHttpError(getQuiz(svc, viewer, params.slugQuiz));
+  if ((quiz.group.slug !== params.slug && quiz.group._id !== params.slug) || (quiz.lecture.slug !== params.slugLecture && quiz.lecture._id !== params.slugLecture)) throw notFoundResponse();
+  return quiz;
+}
+
+/** The intro: rules, attempts left, start or resume. No question is sent. */
+export async function loadQuizIntro(svc: ServiceContext, viewer: Viewer, params: QuizParams) {
+  const { questions: _questions, ...quiz } = await studentQuiz(svc, viewer, params);
+  return { quiz, base: quizPath(quiz.group.slug, quiz.lecture.slug, quiz.slug), editPath: quiz.isStaff ? `${viewer.role === "admin" ? "/dashboard/admin" : "/instructor"}/group/${quiz.group.slug}/lecture/${quiz.lecture.slug}/quiz/updateQuiz/${quiz.slug}` : null };
+}
+
+/** intent=start: starts or resumes the attempt, then the questions screen. */
+export async function quizIntroAction(svc: ServiceContext, viewer: Viewer, params: QuizParams, form: FormData) {
+  if (text(form, "intent") !== "start") return data({ ok: false as const, code: "bad_request", message: "Unknown action." }, { status: 400 });
+  const quiz = await studentQuiz(svc, viewer, params);
+  try {
+    await startAttempt(svc, viewer, quiz._id);
+  } catch (err) {
+    if (!(err instanceof AppError) || err.status >= 500) throw err;
+    return data({ ok: false as const, code: err.code, message: err.message }, { status: err.status });
+  }
+  return redirect(`${quizPath(quiz.group.slug, quiz.lecture.slug, quiz.slug)}/questions`);
+}
+
+/** The questions screen needs an open attempt; without one the intro explains what is possible. */
+export async function loadQuizQuestions(svc: ServiceContext, viewer: Viewer, params: QuizParams) {
+  const quiz = await studentQuiz(svc, viewer, params);
+  const base = quizPath(quiz.group.slug, quiz.lecture.slug, quiz.slug);
+  if (!quiz.attempt || quiz.isStaff) throw redirect(base);
+  return { quiz: { ...quiz, isStaff: false }, attempt: quiz.attempt, base };
+}
+
+/** The result and the answers screens: the student's graded attempts (and the review when the policy allows). */
+export async function loadQuizResult(svc: ServiceContext, viewer: Viewer, params: QuizParams) {
+  const quiz = await studentQuiz(svc, viewer, params);
+  const base = quizPath(quiz.group.slug, quiz.lecture.slug, quiz.slug);
+  if (quiz.isStaff) throw redirect(base);
+  try {
+    const result = await getResult(svc, viewer, quiz._id);
+    return { result, base };
+  } catch (err) {
+    if (err instanceof AppError && err.status === 404) throw redirect(base);
+    throw err;
+  }
+}
+
+/**
+ * POST .../quiz/{slugQuiz}/save with intent=save or intent=submit, `answers` (JSON) and `attemptId`: what the
+ * questions screen sends in the background. Answers JSON, so the page can retry on a network failure.
+ */
+export async function quizSaveAction(svc: ServiceContext, viewer: Viewer, params: { slugQuiz?: string }, form: FormData) {
+  const intent = text(form, "intent");
+  let raw: unknown;
+  try {
+    raw = JSON.parse(String(form.get("answers") ?? ""));
+  } catch {
+    raw = undefined;
+  }
+  const parsed = answersMap.safeParse(raw);
+  if (!parsed.success) return Response.json({ ok: false, code: "validation_failed", message: "The answers could not be read." }, { status: 400 });
+  const attemptId = text(form, "attemptId") || undefined;
+  try {
+    if (intent === "save") return Response.json({ ok: true, ...(await saveAnswers(svc, viewer, params.slugQuiz ?? "", { answers: parsed.data, attemptId })) });
+    if (intent === "submit") return Response.json({ ok: true, ...(await submitQuiz(svc, viewer, params.slugQuiz ?? "", { answers: parsed.data, attemptId })) });
+  } catch (err) {
+    if (!(err instanceof AppError) || err.status >= 500) throw err;
+    return Response.json({ ok: false, code: err.code, message: err.message }, { status: err.status });
+  }
+  return Response.json({ ok: false, code: "bad_request", message: "Unknown action." }, { status: 400 });
+}
+
+/* ---------------------------------------------------------------------------------------------------------------
+ * Staff: the group's quizzes with the results matrix, and the editor.
+ * ------------------------------------------------------------------------------------------------------------- */
+
+export async function loadStaffQuizzes(svc: ServiceContext, viewer: Viewer, params: { slug?: string }) {
+  if (!params.slug) throw notFoundResponse();
+  const group = await orHttpError(getManagedGroup(svc, viewer, params.slug));
+  const [list, results, lectureList] = await Promise.all([orHttpError(listGroupQuizzes(svc, viewer, group._id)), orHttpError(groupResults(svc, viewer, group._id)), orHttpError(listLectures(svc, viewer, group._id))]);
+  return { group: { id: group._id, slug: group.slug, title: group.title }, quizzes: list, results, lectures: lectureList.map((l) => ({ slug: l.slug, title: l.title })) };
+}
+
+/** The editor of a new quiz on a lecture. */
+export async function loadNewQuiz(svc: ServiceContext, viewer: Viewer, params: { slug?: string; slugLecture?: string }) {
+  if (!params.slug || !params.slugLecture) throw notFoundResponse();
+  const group = await orHttpError(getManagedGroup(svc, viewer, params.slug));
+  const lecture = await orHttpError(getLecture(svc, viewer, params.slugLecture));
+  if (lecture.group._id !== group._id) throw notFoundResponse();
+  return { group: { id: group._id, slug: group.slug, title: group.title }, lecture: { slug: lecture.slug, title: lecture.title }, quiz: null };
+}
+
+/** The editor of an existing quiz, with its correct answers (staff only) and whether students have started it. */
+export async function loadEditQuiz(svc: ServiceContext, viewer: Viewer, params: { slug?: string; slugLecture?: string; slugQuiz?: string }) {
+  const base = await loadNewQuiz(svc, viewer, params);
+  const quiz = await orHttpError(getQuiz(svc, viewer, params.slugQuiz ?? ""));
+  if (quiz.group._id !== base.group.id || quiz.lecture.slug !== base.lecture.slug) throw notFoundResponse();
+  const results = await orHttpError(groupResults(svc, viewer, base.group.id));
+  const started = results.students.some((s) => s.results.some((r) => r.quizId === quiz._id && r.attempts > 0));
+  return { ...base, quiz, started };
+}
+
+function editorFailure(intent: string, error: ZodError) {
+  const fields: Record<string, string> = {};
+  for (const issue of error.issues) fields[issue.path.join(".") || "form"] ??= issue.message;
+  return data({ ok: false as const, intent, code: "validation_failed", message: Object.values(fields)[0] ?? "Please check the quiz.", fields }, { status: 400 });
+}
+
+function payloadOf(form: FormData): unknown {
+  try {
+    return JSON.parse(String(form.get("payload") ?? ""));
+  } catch {
+    return null;
+  }
+}
+
+/** intent=preview renders Markdown the way students will see it; intent=save creates the quiz. */
+export async function newQuizAction(svc: ServiceContext, viewer: Viewer, params: { slugLecture?: string }, form: FormData) {
+  const intent = text(form, "intent");
+  if (intent === "preview") return data({ ok: true as const, intent, html: renderMarkdown(String(form.get("text") ?? "").slice(0, 5000)) });
+  const parsed = createQuizInput.safeParse({ ...(payloadOf(form) as object), lectureId: params.slugLecture ?? "" });
+  if (!parsed.success) return editorFailure("save", parsed.error);
+  return attempt("save", async () => ({ quiz: await createQuiz(svc, viewer, parsed.data) }));
+}
+
+/** intent=preview, intent=save (the whole quiz; questions only while no student has started) or intent=delete. */
+export async function editQuizAction(svc: ServiceContext, viewer: Viewer, params: { slugQuiz?: string }, form: FormData) {
+  const intent = text(form, "intent");
+  if (intent === "preview") return data({ ok: true as const, intent, html: renderMarkdown(String(form.get("text") ?? "").slice(0, 5000)) });
+  if (intent === "delete") return attempt("delete", () => deleteQuiz(svc, viewer, params.slugQuiz ?? ""));
+  const payload = payloadOf(form) as Record<string, unknown> | null;
+  const parsed = updateQuizInput.safeParse(payload ?? {});
+  if (!parsed.success) return editorFailure("save", parsed.error);
+  return attempt("save", async () => ({ quiz: await updateQuiz(svc, viewer, params.slugQuiz ?? "", parsed.data) }));
+}

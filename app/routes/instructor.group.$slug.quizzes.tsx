@@ -1,0 +1,35 @@
+import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { useLoaderData } from "@remix-run/react";
+import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { InstructorGroupPage } from "~/components/lectures/instructor-group-page";
+import { StaffQuizzesScreen } from "~/components/quizzes/staff-quizzes";
+import { useT } from "~/lib/i18n";
+import { metaT, pageMeta } from "~/lib/meta";
+import { loadStaffQuizzes } from "~/lib/quizzes.server";
+import { sheets } from "~/styles/sheets";
+import { requireRole } from "../../worker/auth/viewer";
+
+export const links: LinksFunction = () => sheets("lectures", "tasks", "quizzes");
+
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => pageMeta(matches, data ? `${metaT(matches)("staffQuizzes.title")} · ${data.group.title}` : metaT(matches)("error.notFound.title"));
+
+/** The group's quizzes, the results matrix and question-by-question statistics. */
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
+  const viewer = await requireRole(context.svc, request, "instructor");
+  return loadStaffQuizzes(context.svc, viewer, params);
+}
+
+export default function GroupQuizzes() {
+  const data = useLoaderData<typeof loader>();
+  const groupBase = `/instructor/group/${data.group.slug}`;
+  const { t } = useT();
+  return (
+    <InstructorGroupPage group={data.group} section={t("staffQuizzes.title")}>
+      <StaffQuizzesScreen quizzes={data.quizzes} results={data.results} lectures={data.lectures} base={groupBase} />
+    </InstructorGroupPage>
+  );
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
+}

@@ -1,0 +1,199 @@
+/**
+ * Quizzes end to end in Chromium: a student answers, reloads half-way and finds every answer, loses the connection
+ * and gets it back, hands in while offline (the hand-in is retried, one attempt only), sees the result and the
+ * review; a device clock an hour off does not change the countdown; staff build a quiz in the editor; and the
+ * screens at 1280 and 375 px in English and Arabic.
+ */
+import { describe, expect, it } from "vitest";
+import { baseURL, gotoHydrated, useBrowser } from "./browser";
+import { accessToken, api, INSTRUCTOR, memberOf } from "./groups-helpers";
+import { DEMO_LOGINS, signIn } from "./session";
+
+async function quizOnNewLecture(stamp: string, extra: Record<string, unknown> = {}) {
+  const token = await accessToken(INSTRUCTOR);
+  const lecture = (await api<{ slug: string }>(token, "POST", "/api/lectures/group/frontend-react", { title: `Quiz lecture ${stamp}`, published: true })).body;
+  const created = await api<{ slug: string }>(token, "POST", "/api/quizzes", {
+    lectureId: lecture.slug,
+    title: `Browser quiz ${stamp}`,
+    durationMinutes: 10,
+    maxAttempts: 1,
+    showAnswers: "after-submit",
+    published: true,
+    questions: [
+      { text: "Which value makes a grid?", type: "single", options: ["flex", "grid", "block"], correct: 1 },
+      { text: "Pick the logical properties.", type: "multiple", options: ["margin-inline-start", "padding-left", "inset-inline-end"], correct: [0, 2], points: 2 },
+      { text: "`gap` works in Flexbox.", type: "true-false", correct: 0 },
+      { text: "Which `flex-wrap` value wraps?", type: "short-text", correct: ["wrap"] },
+    ],
+    ...extra,
+  });
+  expect(created.status).toBe(201);
+  return { lecture, quiz: created.body, path: `/course/frontend-react/lecture/${lecture.slug}/quiz/${created.body.slug}` };
+}
+
+describe("taking a quiz", () => {
+  const newPage = useBrowser();
+
+  it("keeps every answer through a reload and a dropped connection, retries an offline hand-in once, then shows the result and review", async () => {
+    const stamp = Date.now().toString(36);
+    const { quiz, path } = await quizOnNewLecture(stamp);
+    const user = await memberOf("frontend-react", "quiz-a", `Quiz Taker ${stamp}`);
+    const page = await newPage({ width: 1280, height: 900, offline: true });
+    await signIn(page.context(), user.email, user.password);
+    await gotoHydrated(page, path);
+    await page.getByRole("button", { name: "Start the quiz" }).click();
+    await page.waitForURL(`**${path}/questions`);
+    await page.waitForSelector("html[data-hydrated]", { state: "attached" });
+    const status = page.locator(".quiz-save");
+    const saved = () => page.waitForFunction(() => document.querySelector(".quiz-save")?.getAttribute("data-status") === "saved");
+
+    await page.getByRole("radio", { name: "grid" }).check();
+    await page.getByRole("button", { name: "Next" }).click();
+    await page.getByRole("checkbox", { name: "margin-inline-start" }).check();
+    await page.getByRole("checkbox", { name: "inset-inline-end" }).check();
+    await page.getByRole("button", { name: "Next" }).click();
+    await page.getByRole("radio", { name: "True" }).check();
+    await expect.poll(() => status.getAttribute("data-status")).toBe("saving");
+    await saved();
+
+    // A reload half-way finds every answer.
+    await page.reload();
+    await page.waitForSelector("html[data-hydrated]", { state: "attached" });
+    expect(await page.getByRole("radio", { name: "grid" }).isChecked()).toBe(true);
+    for (const n of [1, 2, 3]) expect(await page.getByRole("button", { name: `Question ${n} of 4, answered` }).count()).toBe(1);
+    expect(await page.getByRole("button", { name: "Question 4 of 4, not answered" }).count()).toBe(1);
+
+    // Offline: the answer is kept and retried; back online it reaches the server.
+    await page.context().setOffline(true);
+    await page.getByRole("button", { name: "Question 4 of 4, not answered" }).click();
+    await page.getByLabel("Your answer", { exact: true }).fill(" WRAP ");
+    await page.waitForFunction(() => document.querySelector(".quiz-save")?.getAttribute("data-status") === "offline");
+    expect(await status.textContent()).toContain("Offline, will retry");
+    await page.context().setOffline(false);
+    await saved();
+    const token = await accessToken(user);
+    const server = await api<{ attempt: { answers: Record<string, unknown> } }>(token, "GET", `/api/quizzes/${quiz.slug}`);
+    expect(Object.keys(server.body.attempt.answers)).toHaveLength(4);
+
+    // Hand in while offline: the page says it is retrying; back online it lands once.
+    await page.getByRole("button", { name: "Hand in" }).first().click();
+    const dialog = page.getByRole("dialog", { name: "Hand in your answers?" });
+    await dialog.getByText("Every question has an answer.").waitFor();
+    await page.context().setOffline(true);
+    await dialog.getByRole("button", { name: "Hand in" }).click();
+    await page.getByText("Connection lost. Retrying the hand-in...").waitFor();
+    await page.context().setOffline(false);
+    await page.waitForURL(`**${path}/result`);
+    await page.waitForSelector("html[data-hydrated]", { state: "attached" });
+    expect((await page.locator(".quiz-score").textContent())?.replace(/\s+/g, "")).toBe("5/5");
+    expect(await page.locator(".quiz-attempts tbody tr").count()).toBe(1);
+    const result = await api<{ attempts: unknown[] }>(token, "GET", `/api/quizzes/${quiz.slug}/result`);
+    expect(result.body.attempts).toHaveLength(1);
+
+    // One attempt allowed, so the review is open: every answer right.
+    await page.getByRole("link", { name: "See your answers" }).click();
+    await page.waitForURL(`**${path}/answers`);
+    await page.locator(".quiz-review-item").first().waitFor();
+    expect(await page.locator('.quiz-review-item[data-right="true"]').count()).toBe(4);
+  });
+
+  it("counts down from the server's deadline even when the device clock is an hour off", async () => {
+    const stamp = Date.now().toString(36);
+    const { path } = await quizOnNewLecture(`${stamp}c`);
+    const user = await memberOf("frontend-react", "quiz-c", `Clock Skew ${stamp}`);
+    const page = await newPage({ width: 1280, height: 900 });
+    await page.context().addInitScript(() => {
+      const real = Date.now;
+      Date.now = () => real() + 60 * 60_000;
+    });
+    await signIn(page.context(), user.email, user.password);
+    await gotoHydrated(page, path);
+    await page.getByRole("button", { name: "Start the quiz" }).click();
+    await page.waitForURL(`**${path}/questions`);
+    await page.waitForFunction(() => document.querySelector(".quiz-save")?.getAttribute("data-status") === "saved");
+    const shown = await page.getByRole("timer").textContent();
+    const [m, s] = (shown ?? "").split(":").map(Number);
+    // Ten minutes from the start, read against the server's clock: just under 10:00. Trusting the device clock would
+    // show 00:00 (and hand the answers in at once).
+    expect(m! * 60 + s!).toBeGreaterThan(9 * 60);
+    expect(m! * 60 + s!).toBeLessThanOrEqual(10 * 60);
+    expect(page.url()).toContain("/questions");
+  });
+});
+
+describe("building a quiz", () => {
+  const newPage = useBrowser();
+
+  it("an instructor writes a quiz in the editor, previews Markdown and publishes it", async () => {
+    const stamp = Date.now().toString(36);
+    const token = await accessToken(INSTRUCTOR);
+    const lecture = (await api<{ slug: string }>(token, "POST", "/api/lectures/group/frontend-react", { title: `Editor lecture ${stamp}`, published: true })).body;
+    const page = await newPage({ width: 1280, height: 900 });
+    await signIn(page.context(), INSTRUCTOR.email, INSTRUCTOR.password);
+    await gotoHydrated(page, `/instructor/group/frontend-react/lectures/${lecture.slug}/newQuiz`);
+    await page.getByLabel("Title").fill(`Editor quiz ${stamp}`);
+    const first = page.locator(".quiz-editor-q").first();
+    await first.getByLabel("Question (Markdown, code blocks with ```)").fill("Which one is **bold**?");
+    await first.getByRole("button", { name: "Preview" }).click();
+    await first.locator(".quiz-editor-preview strong", { hasText: "bold" }).waitFor();
+    await first.getByRole("button", { name: "Write" }).click();
+    await first.getByLabel("Option 1", { exact: true }).fill("This one");
+    await first.getByLabel("Option 2", { exact: true }).fill("That one");
+    await first.getByLabel("Option 2 is correct").check();
+    await page.getByRole("button", { name: "Add a question" }).click();
+    const second = page.locator(".quiz-editor-q").nth(1);
+    await second.getByLabel("Type").selectOption("true-false");
+    await second.getByLabel("Question (Markdown, code blocks with ```)").fill("Quizzes autosave.");
+    // Move the second question above the first.
+    await page.getByRole("button", { name: "Move question 2 up" }).click();
+    await page.getByLabel("Published: students of the group see it (and are notified)").check();
+    await page.getByRole("button", { name: "Create the quiz" }).click();
+    await page.waitForURL("**/instructor/group/frontend-react/quizzes");
+    await page.getByRole("link", { name: `Editor quiz ${stamp}` }).first().waitFor();
+
+    const list = await api<{ slug: string; title: string }[]>(token, "GET", "/api/quizzes/groups/frontend-react");
+    const made = list.body.find((q) => q.title === `Editor quiz ${stamp}`)!;
+    const full = await api<{ published: boolean; questions: { type: string; text: string; correct: unknown }[] }>(token, "GET", `/api/quizzes/${made.slug}`);
+    expect(full.body.published).toBe(true);
+    expect(full.body.questions.map((q) => [q.type, q.text, q.correct])).toEqual([
+      ["true-false", "Quizzes autosave.", [0]],
+      ["single", "Which one is **bold**?", [1]],
+    ]);
+  });
+});
+
+describe("the quiz screens in both languages", () => {
+  const newPage = useBrowser();
+  const sideways = (page: import("playwright-core").Page) => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  const Q = "/course/frontend-react/lecture/modern-css-layouts/quiz/css-layouts-check";
+  const words = { en: { result: "Your best score", matrix: "Results" }, ar: { result: "أفضل درجة لك", matrix: "النتائج" } };
+
+  for (const lang of ["en", "ar"] as const) {
+    for (const width of [1280, 375]) {
+      it(`the intro, result, staff list and editor at ${width} px in ${lang === "en" ? "English" : "Arabic"}`, async () => {
+        // Sara's graded demo attempt (db/seed.ts): 5 of 5.
+        const student = await newPage({ width, height: 800 });
+        await student.context().addCookies([{ name: "lang", value: lang, url: baseURL() }]);
+        await signIn(student.context(), "sara@example.com", DEMO_LOGINS.student.password);
+        await gotoHydrated(student, Q);
+        expect(await student.locator("html").getAttribute("dir")).toBe(lang === "ar" ? "rtl" : "ltr");
+        expect(await sideways(student)).toBe(0);
+        await gotoHydrated(student, `${Q}/result`);
+        expect(await student.locator("#score-title").textContent()).toBe(words[lang].result);
+        expect((await student.locator(".quiz-score").textContent())?.replace(/\s+/g, "")).toBe("5/5");
+        expect(await sideways(student)).toBe(0);
+
+        const staff = await newPage({ width, height: 800 });
+        await staff.context().addCookies([{ name: "lang", value: lang, url: baseURL() }]);
+        await signIn(staff.context(), INSTRUCTOR.email, INSTRUCTOR.password);
+        await gotoHydrated(staff, "/instructor/group/frontend-react/quizzes");
+        expect(await staff.locator("#results-title").textContent()).toBe(words[lang].matrix);
+        expect(await staff.locator(".quiz-matrix tbody tr", { hasText: "Sara Mahmoud" }).locator("strong").first().textContent()).toBe("5 / 5");
+        expect(await sideways(staff)).toBe(0);
+        await gotoHydrated(staff, "/instructor/group/frontend-react/lecture/modern-css-layouts/quiz/updateQuiz/css-layouts-check");
+        await staff.locator(".quiz-editor-q").first().waitFor();
+        expect(await sideways(staff)).toBe(0);
+      });
+    }
+  }
+});
