@@ -4,7 +4,7 @@
  * - the autosave and hand-in endpoint the questions screen calls in the background;
  * - the staff's quizzes list with the results matrix, and the quiz editor (new and edit).
  */
-import { data, redirect } from "@remix-run/cloudflare";
+import { data, redirect } from "@remix-run/server-runtime";
 import type { ZodError } from "zod";
 import type { ServiceContext } from "../../worker/context";
 import { AppError } from "../../worker/http/errors";

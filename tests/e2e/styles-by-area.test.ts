@@ -138,7 +138,7 @@ describe("styles by area", () => {
 
   const pages: Record<Role, (slug: string) => string[]> = {
     visitor: (slug) => ["/", "/courses", `/content/${slug}`, "/contact", "/add-feedback", "/auth/login", "/auth/register", "/auth/forget-password"],
-    student: (slug) => ["/", "/profile", "/my-courses", "/add-feedback", "/courses", `/course/${slug}/lecture/react-components`, `/course/${slug}/lecture/html-foundations/Add-Task/accessible-profile-card`],
+    student: (slug) => ["/", "/profile", "/my-courses", "/add-feedback", "/courses", `/course/${slug}/lecture/react-components`, `/course/${slug}/lecture/html-foundations/Add-Task/accessible-profile-card`, `/course/${slug}/lecture/modern-css-layouts/quiz/css-layouts-check`],
     instructor: (slug) => [
       "/instructor",
       "/instructor/email-request",
@@ -152,6 +152,9 @@ describe("styles by area", () => {
       `/instructor/group/${slug}/lectures/react-components/newTask`,
       `/instructor/group/${slug}/lecture/html-foundations/tasks/updateTask/accessible-profile-card`,
       `/instructor/group/${slug}/lecture/html-foundations/tasks/accessible-profile-card/submissions`,
+      `/instructor/group/${slug}/quizzes`,
+      `/instructor/group/${slug}/lectures/modern-css-layouts/newQuiz`,
+      `/instructor/group/${slug}/lecture/modern-css-layouts/quiz/updateQuiz/css-layouts-check`,
     ],
     admin: (slug) => [
       "/dashboard",
@@ -169,6 +172,8 @@ describe("styles by area", () => {
       `/dashboard/admin/group/${slug}/lectures/react-components/attendance`,
       `/dashboard/admin/group/${slug}/tasks`,
       `/dashboard/admin/group/${slug}/lecture/html-foundations/tasks/accessible-profile-card/submissions`,
+      `/dashboard/admin/group/${slug}/quiz`,
+      `/dashboard/admin/group/${slug}/lecture/modern-css-layouts/quiz/updateQuiz/css-layouts-check`,
     ],
   };
 

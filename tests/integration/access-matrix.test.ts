@@ -75,6 +75,25 @@ async function taskIn(w: World) {
   return { lecture, task };
 }
 
+/** A published quiz (one single-choice question) on a published lecture of the world's group. */
+async function quizIn(w: World) {
+  const lecture = await lectureIn(w);
+  const quiz = { id: newId(), lectureId: lecture.id, groupId: w.group.id, slug: unique("quiz"), title: "A quiz", maxAttempts: 3, published: true };
+  await db().insert(schema.quizzes).values(quiz);
+  const question = { id: newId(), quizId: quiz.id, text: "1 + 1?", type: "single" as const, options: ["1", "2"], correct: [1], points: 1, order: 0 };
+  await db().insert(schema.questions).values(question);
+  return { lecture, quiz, question };
+}
+
+/** The student's own attempt at a quiz: open (for saving answers) or handed in (for the result). */
+async function attemptOf(w: World, actor: Actor, quizId: string, submitted: boolean) {
+  if (actor !== "student") return;
+  await db().insert(schema.attempts).values({ id: newId(), quizId, userId: w.as.student.user.id, number: 1, answers: {}, startedAt: new Date(), score: submitted ? 0 : null, maxScore: submitted ? 1 : null, submittedAt: submitted ? new Date() : null });
+}
+
+/** Only the group's students take its quizzes (staff see results instead). */
+const takers = (status: number): Statuses => ({ anonymous: 401, student: status, studentOtherGroup: 403, instructor: 403, instructorOtherGroup: 403, admin: 403 });
+
 async function notificationFor(who: SignedIn): Promise<string> {
   const id = newId();
   await db().insert(schema.notifications).values({ id, userId: who.user.id, kind: "test", title: "Something happened" });
@@ -383,6 +402,49 @@ const MATRIX: Record<string, Row> = {
     },
     expect: staffOfGroup(200),
   },
+  // Quizzes: members and staff read; the group's students take them; the group's staff write them and see results.
+  "GET /api/quizzes/groups/:id": { request: async (w) => (await quizIn(w), { path: `/api/quizzes/groups/${w.group.slug}` }), expect: groupInside(200) },
+  "GET /api/quizzes/lecture/:id": { request: async (w) => ({ path: `/api/quizzes/lecture/${(await quizIn(w)).lecture.slug}` }), expect: groupInside(200) },
+  "GET /api/quizzes/groups/:id/results": { request: async (w) => (await quizIn(w), { path: `/api/quizzes/groups/${w.group.slug}/results` }), expect: staffOfGroup(200) },
+  "GET /api/quizzes/score/:id": { request: async (w) => ({ path: `/api/quizzes/score/${(await quizIn(w)).quiz.slug}` }), expect: takers(200) },
+  "GET /api/quizzes/:id": { request: async (w) => ({ path: `/api/quizzes/${(await quizIn(w)).quiz.slug}` }), expect: groupInside(200) },
+  "GET /api/quizzes/:id/result": {
+    request: async (w, actor) => {
+      const { quiz } = await quizIn(w);
+      await attemptOf(w, actor, quiz.id, true);
+      return { path: `/api/quizzes/${quiz.slug}/result` };
+    },
+    expect: takers(200),
+  },
+  "POST /api/quizzes/:id/start": { request: async (w) => ({ path: `/api/quizzes/${(await quizIn(w)).quiz.id}/start`, method: "POST" }), expect: takers(201) },
+  "PUT /api/quizzes/:id/answers": {
+    request: async (w, actor) => {
+      const { quiz, question } = await quizIn(w);
+      await attemptOf(w, actor, quiz.id, false);
+      return { path: `/api/quizzes/${quiz.slug}/answers`, method: "PUT", body: { answers: { [question.id]: 1 } } };
+    },
+    expect: takers(200),
+  },
+  "POST /api/quizzes/:id/submit": {
+    request: async (w) => {
+      const { quiz, question } = await quizIn(w);
+      return { path: `/api/quizzes/${quiz.slug}/submit`, body: { answers: { [question.id]: 1 } } };
+    },
+    expect: takers(201),
+  },
+  "POST /api/quizzes/solve": {
+    request: async (w) => {
+      const { quiz, question } = await quizIn(w);
+      return { path: "/api/quizzes/solve", body: { slugQuize: quiz.slug, answers: { [question.id]: 1 } } };
+    },
+    expect: takers(201),
+  },
+  "POST /api/quizzes": {
+    request: async (w) => ({ path: "/api/quizzes", body: { lectureId: (await lectureIn(w)).slug, title: "New quiz", questions: [{ text: "Yes?", type: "true-false", correct: 0 }] } }),
+    expect: staffOfGroup(201),
+  },
+  "PUT /api/quizzes/:id": { request: async (w) => ({ path: `/api/quizzes/${(await quizIn(w)).quiz.slug}`, method: "PUT", body: { title: "Renamed" } }), expect: staffOfGroup(200) },
+  "DELETE /api/quizzes/:id": { request: async (w) => ({ path: `/api/quizzes/${(await quizIn(w)).quiz.id}`, method: "DELETE" }), expect: staffOfGroup(200) },
 };
 
 function registeredRoutes(): string[] {

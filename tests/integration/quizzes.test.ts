@@ -360,6 +360,28 @@ describe("quizzes: results and the review policy", () => {
     expect(() => expectNoAnswers(w.quiz)).toThrow();
   });
 
+  it("no quiz page's HTML or loader data carries a correct answer before the policy allows", async () => {
+    const w = await world({ maxAttempts: 2 });
+    const base = `/course/${w.group.slug}/lecture/${w.lecture.slug}/quiz/${w.quiz.slug}`;
+    const html = async (path: string) => {
+      const res = await call(path, { cookie: w.a.cookie });
+      expect(res.status, path).toBe(200);
+      return (await res.text()).toLowerCase();
+    };
+    expect(await html(base)).not.toContain(SECRET);
+    expect(await html(`/course/${w.group.slug}`)).not.toContain(SECRET);
+    expect(await html(`/course/${w.group.slug}/lecture/${w.lecture.slug}`)).not.toContain(SECRET);
+    await call(`/api/quizzes/${w.quiz.slug}/start`, { method: "POST", token: w.a.accessToken });
+    expect(await html(`${base}/questions`)).not.toContain(SECRET);
+    expect(await html(`${base}/questions.data`)).not.toContain(SECRET);
+    await submit(w.a, w, { [w.ids.q1]: 0 });
+    expect(await html(`${base}/result`)).not.toContain(SECRET);
+    expect(await html(`${base}/answers`)).not.toContain(SECRET);
+    // With the last attempt used the review is allowed, and the same scan finds the answer.
+    await submit(w.a, w, { [w.ids.q1]: 1 });
+    expect(await html(`${base}/answers`)).toContain(SECRET);
+  });
+
   it("gives staff the matrix of best scores with per-question counts", async () => {
     const w = await world({ maxAttempts: 2 });
     await submit(w.a, w, { [w.ids.q1]: 0 });
