@@ -143,12 +143,14 @@ function ResultsMatrix({ results }: { results: QuizResults }) {
       <h2 id="results-title" className="block-title">
         {t("staffQuizzes.matrix.title")}
       </h2>
+      <p id="results-caption" className="muted">
+        {t("staffQuizzes.matrix.caption")}
+      </p>
       {results.students.length === 0 ? (
         <p className="muted">{t("staffQuizzes.matrix.noStudents")}</p>
       ) : (
-        <div className="gtable-wrap quiz-matrix-wrap" tabIndex={0} aria-labelledby="results-title">
+        <div className="gtable-wrap quiz-matrix-wrap" tabIndex={0} aria-labelledby="results-title" aria-describedby="results-caption">
           <table className="gtable quiz-matrix">
-            <caption className="muted">{t("staffQuizzes.matrix.caption")}</caption>
             <thead>
               <tr>
                 <th scope="col">{t("staffQuizzes.matrix.student")}</th>
