@@ -6,59 +6,12 @@
 // and checks that D1 holds exactly 310 records (0 lost, 0 doubled) and that the staff socket's last count is
 // exactly 310, then prints the burst's p50/p99 latency as ratios to the lone check-in's median. Loopback only,
 // bounded in count and time (a watchdog ends the run after 4 minutes).
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { quantile } from "./load.mjs";
-import { build, freePort, migrate, seed, startWorker } from "../scripts/lib.mjs";
+import { burstLine, ip, json, runBurst, statusCounts } from "./burst-kit.mjs";
 
 const LONE = 10;
 const BURST = 300;
-const WATCHDOG_MS = 4 * 60_000;
 
-let worker = null;
-let persistTo = null;
-const cleanup = () => {
-  worker?.stop();
-  if (persistTo) rmSync(persistTo, { recursive: true, force: true });
-};
-const watchdog = setTimeout(() => {
-  console.error("attendance bench: still running after 4 minutes; stopping.");
-  cleanup();
-  process.exit(1);
-}, WATCHDOG_MS);
-
-const ip = (i) => `10.88.${Math.floor(i / 250)}.${(i % 250) + 1}`;
-
-async function json(res, what) {
-  if (!res.ok) throw new Error(`${what}: ${res.status} ${await res.text()}`);
-  return res.json();
-}
-
-async function pool(items, size, work) {
-  const queue = [...items];
-  await Promise.all(Array.from({ length: size }, async () => {
-    while (queue.length) await work(queue.shift());
-  }));
-}
-
-async function main() {
-  if (process.argv.includes("--build")) build();
-  persistTo = mkdtempSync(join(tmpdir(), "cohort-attendance-"));
-  migrate(persistTo);
-  worker = await startWorker({ port: await freePort(), persistTo });
-  const origin = worker.origin;
-  await seed(origin);
-  const post = (path, body, token, from = "10.99.0.1") =>
-    fetch(`${origin}${path}`, { method: "POST", headers: { "content-type": "application/json", origin, "cf-connecting-ip": from, ...(token ? { authorization: token } : {}) }, body: JSON.stringify(body) });
-
-  const { soak } = await json(await post("/api/dev/seed", { soak: { users: LONE + BURST } }), "soak seed");
-  const tokens = new Array(LONE + BURST);
-  await pool([...soak.emails.keys()], 8, async (i) => {
-    const body = await json(await post("/api/users/login", { email: soak.emails[i], password: soak.password }, undefined, ip(i)), "login");
-    tokens[i] = body.accessToken;
-  });
-  const admin = await json(await post("/api/users/login", { email: "admin@example.com", password: "demo-admin-pass" }), "admin login");
+await runBurst("attendance", { students: LONE + BURST }, async ({ origin, post, soak, tokens, admin }) => {
   const lecture = await json(await post(`/api/lectures/group/${soak.group.slug}`, { title: "Burst lecture", published: true }, admin.accessToken), "lecture");
   const state = await json(await post(`/api/lectures/${lecture.slug}/attendance/open`, { rotateSeconds: 0, lateAfterMinutes: null, durationMinutes: 30 }, admin.accessToken), "open");
   const code = state.session.code;
@@ -94,27 +47,14 @@ async function main() {
   const marked = new Set(frames.map((f) => f.record.user._id));
   const lastCount = frames.reduce((max, f) => Math.max(max, f.counts.present + f.counts.late), 0);
 
-  const statuses = [...lone, ...burst].reduce((m, r) => ((m[r.status] = (m[r.status] ?? 0) + 1), m), {});
-  const loneMedian = quantile(lone.map((r) => r.ms), 0.5);
-  const p50 = quantile(burst.map((r) => r.ms), 0.5);
-  const p99 = quantile(burst.map((r) => r.ms), 0.99);
+  const { loneMedian, line } = burstLine(lone, burst);
   console.log(`Attendance burst: ${LONE} lone check-ins, then ${BURST} at once (each student with their own session)\n`);
-  console.log(`  answers            ${JSON.stringify(statuses)}`);
+  console.log(`  answers            ${JSON.stringify(statusCounts([...lone, ...burst]))}`);
   console.log(`  records in D1      ${ids.length} of ${LONE + BURST}  (lost ${LONE + BURST - new Set(ids).size}, doubled ${ids.length - new Set(ids).size})`);
   console.log(`  staff socket       ${frames.length} frames for ${marked.size} students, final count ${lastCount} (lost ${LONE + BURST - marked.size})`);
   console.log(`  lone check-in      median ${loneMedian.toFixed(1)} ms`);
-  console.log(`  burst              p50 ${p50.toFixed(1)} ms (${(p50 / loneMedian).toFixed(1)}x lone)   p99 ${p99.toFixed(1)} ms (${(p99 / loneMedian).toFixed(1)}x lone)`);
+  console.log(`  burst              ${line}`);
   const ok = ids.length === LONE + BURST && new Set(ids).size === ids.length && lastCount === LONE + BURST && marked.size === LONE + BURST;
   console.log(`\n${ok ? "OK: 0 lost, 0 doubled, the staff screen's count is exact." : "FAILED: see the numbers above."}`);
-  process.exitCode = ok ? 0 : 1;
-}
-
-try {
-  await main();
-} catch (e) {
-  console.error(e instanceof Error ? e.message : e);
-  process.exitCode = 1;
-} finally {
-  clearTimeout(watchdog);
-  cleanup();
-}
+  return ok;
+});

@@ -6,59 +6,12 @@
 // and checks in the staff results matrix that every student has exactly one attempt graded 5 of 5 (0 lost,
 // 0 doubled), then prints the burst's p50/p99 latency as ratios to the lone hand-in's median. Loopback only,
 // bounded in count and time (a watchdog ends the run after 4 minutes).
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { quantile } from "./load.mjs";
-import { build, freePort, migrate, seed, startWorker } from "../scripts/lib.mjs";
+import { burstLine, ip, json, runBurst, statusCounts } from "./burst-kit.mjs";
 
 const LONE = 10;
 const BURST = 200;
-const WATCHDOG_MS = 4 * 60_000;
 
-let worker = null;
-let persistTo = null;
-const cleanup = () => {
-  worker?.stop();
-  if (persistTo) rmSync(persistTo, { recursive: true, force: true });
-};
-const watchdog = setTimeout(() => {
-  console.error("quiz bench: still running after 4 minutes; stopping.");
-  cleanup();
-  process.exit(1);
-}, WATCHDOG_MS);
-
-const ip = (i) => `10.88.${Math.floor(i / 250)}.${(i % 250) + 1}`;
-
-async function json(res, what) {
-  if (!res.ok) throw new Error(`${what}: ${res.status} ${await res.text()}`);
-  return res.json();
-}
-
-async function pool(items, size, work) {
-  const queue = [...items];
-  await Promise.all(Array.from({ length: size }, async () => {
-    while (queue.length) await work(queue.shift());
-  }));
-}
-
-async function main() {
-  if (process.argv.includes("--build")) build();
-  persistTo = mkdtempSync(join(tmpdir(), "cohort-quiz-"));
-  migrate(persistTo);
-  worker = await startWorker({ port: await freePort(), persistTo });
-  const origin = worker.origin;
-  await seed(origin);
-  const post = (path, body, token, from = "10.99.0.1") =>
-    fetch(`${origin}${path}`, { method: "POST", headers: { "content-type": "application/json", origin, "cf-connecting-ip": from, ...(token ? { authorization: token } : {}) }, body: JSON.stringify(body) });
-
-  const { soak } = await json(await post("/api/dev/seed", { soak: { users: LONE + BURST } }), "soak seed");
-  const tokens = new Array(LONE + BURST);
-  await pool([...soak.emails.keys()], 8, async (i) => {
-    const body = await json(await post("/api/users/login", { email: soak.emails[i], password: soak.password }, undefined, ip(i)), "login");
-    tokens[i] = body.accessToken;
-  });
-  const admin = await json(await post("/api/users/login", { email: "admin@example.com", password: "demo-admin-pass" }), "admin login");
+await runBurst("quiz", { students: LONE + BURST }, async ({ origin, post, soak, tokens, admin }) => {
   const lecture = await json(await post(`/api/lectures/group/${soak.group.slug}`, { title: "Quiz lecture", published: true }, admin.accessToken), "lecture");
   const quiz = await json(
     await post(
@@ -99,28 +52,14 @@ async function main() {
   const graded = cells.filter((c) => c && c.best === 5).length;
   const attempts = cells.reduce((n, c) => n + (c?.attempts ?? 0), 0);
 
-  const statuses = [...lone, ...burst].reduce((m, r) => ((m[r.status] = (m[r.status] ?? 0) + 1), m), {});
-  const retryStatuses = retries.reduce((m, r) => ((m[r.status] = (m[r.status] ?? 0) + 1), m), {});
-  const loneMedian = quantile(lone.map((r) => r.ms), 0.5);
-  const p50 = quantile(burst.map((r) => r.ms), 0.5);
-  const p99 = quantile(burst.map((r) => r.ms), 0.99);
+  const { loneMedian, line } = burstLine(lone, burst);
   console.log(`Quiz burst: ${LONE} lone hand-ins, then ${BURST} students hand in one quiz at once (each with their own session)\n`);
-  console.log(`  answers            ${JSON.stringify(statuses)}`);
-  console.log(`  retried hand-ins   ${JSON.stringify(retryStatuses)} (200 = the same graded attempt answered again)`);
+  console.log(`  answers            ${JSON.stringify(statusCounts([...lone, ...burst]))}`);
+  console.log(`  retried hand-ins   ${JSON.stringify(statusCounts(retries))} (200 = the same graded attempt answered again)`);
   console.log(`  attempts in D1     ${attempts} for ${LONE + BURST} students, ${graded} graded 5 of 5  (lost ${LONE + BURST - graded}, doubled ${attempts - (LONE + BURST)})`);
   console.log(`  lone hand-in       median ${loneMedian.toFixed(1)} ms`);
-  console.log(`  burst              p50 ${p50.toFixed(1)} ms (${(p50 / loneMedian).toFixed(1)}x lone)   p99 ${p99.toFixed(1)} ms (${(p99 / loneMedian).toFixed(1)}x lone)`);
+  console.log(`  burst              ${line}`);
   const ok = graded === LONE + BURST && attempts === LONE + BURST && retries.every((r) => r.status === 200);
   console.log(`\n${ok ? "OK: every attempt graded once, 0 lost, 0 doubled." : "FAILED: see the numbers above."}`);
-  process.exitCode = ok ? 0 : 1;
-}
-
-try {
-  await main();
-} catch (e) {
-  console.error(e instanceof Error ? e.message : e);
-  process.exitCode = 1;
-} finally {
-  clearTimeout(watchdog);
-  cleanup();
-}
+  return ok;
+});
