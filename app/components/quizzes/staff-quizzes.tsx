@@ -1,6 +1,6 @@
-import { Link, useNavigate } from "@remix-run/react";
-import { useState } from "react";
-import { BookIcon, PlusIcon } from "~/components/icons";
+import { Link } from "@remix-run/react";
+import { BookIcon } from "~/components/icons";
+import { NewOnLecture } from "~/components/lectures/new-on-lecture";
 import { When } from "~/components/lectures/when";
 import { useT } from "~/lib/i18n";
 import type { QuizWindow, QuestionType } from "~/lib/quiz-schemas";
@@ -27,8 +27,6 @@ export interface QuizResults {
 /** A group's quizzes for its staff, the results matrix (students x quizzes) and question-by-question statistics. */
 export function StaffQuizzesScreen({ quizzes, results, lectures, base }: { quizzes: StaffQuiz[]; results: QuizResults; lectures: { slug: string; title: string }[]; base: string }) {
   const { t } = useT();
-  const navigate = useNavigate();
-  const [lecture, setLecture] = useState(lectures[0]?.slug ?? "");
   const members = results.students.length;
   const stats = new Map(results.quizzes.map((q) => [q._id, q]));
   return (
@@ -38,30 +36,7 @@ export function StaffQuizzesScreen({ quizzes, results, lectures, base }: { quizz
           <h2 id="quizzes-title" className="block-title">
             {t("staffQuizzes.title")}
           </h2>
-          {lectures.length > 0 ? (
-            <form
-              className="section-actions"
-              onSubmit={(e) => {
-                e.preventDefault();
-                navigate(`${base}/lectures/${lecture}/newQuiz`);
-              }}
-            >
-              <label htmlFor="new-quiz-lecture" className="visually-hidden">
-                {t("staffQuizzes.onLecture")}
-              </label>
-              <select id="new-quiz-lecture" value={lecture} onChange={(e) => setLecture(e.target.value)}>
-                {lectures.map((l) => (
-                  <option key={l.slug} value={l.slug}>
-                    {l.title}
-                  </option>
-                ))}
-              </select>
-              <button type="submit" className="btn btn-primary btn-sm">
-                <PlusIcon />
-                {t("staffQuizzes.new")}
-              </button>
-            </form>
-          ) : null}
+        <NewOnLecture lectures={lectures} base={base} page="newQuiz" label={t("staffQuizzes.new")} pickerLabel={t("staffQuizzes.onLecture")} id="new-quiz-lecture" />
         </div>
         {quizzes.length === 0 ? (
           <div className="empty-state">

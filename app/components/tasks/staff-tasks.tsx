@@ -1,6 +1,7 @@
 import { Form, Link, useActionData, useNavigate, useNavigation } from "@remix-run/react";
 import { useEffect, useState } from "react";
-import { BookIcon, PlusIcon } from "~/components/icons";
+import { BookIcon } from "~/components/icons";
+import { NewOnLecture } from "~/components/lectures/new-on-lecture";
 import { When, fromLocalInput, toLocalInput } from "~/components/lectures/when";
 import type { FailureLike } from "~/lib/group-errors";
 import { useT } from "~/lib/i18n";
@@ -21,38 +22,13 @@ export interface StaffTask {
 /** A group's tasks for its staff, with hand-in and grading counts, and a way to set a new one on a lecture. */
 export function StaffTasksScreen({ tasks, lectures, base }: { tasks: StaffTask[]; lectures: { slug: string; title: string }[]; base: string }) {
   const { t } = useT();
-  const navigate = useNavigate();
-  const [lecture, setLecture] = useState(lectures[0]?.slug ?? "");
   return (
     <section className="tasks-screen" aria-labelledby="tasks-title">
       <div className="section-head">
         <h2 id="tasks-title" className="block-title">
           {t("staffTasks.title")}
         </h2>
-        {lectures.length > 0 ? (
-          <form
-            className="section-actions"
-            onSubmit={(e) => {
-              e.preventDefault();
-              navigate(`${base}/lectures/${lecture}/newTask`);
-            }}
-          >
-            <label htmlFor="new-task-lecture" className="visually-hidden">
-              {t("staffTasks.onLecture")}
-            </label>
-            <select id="new-task-lecture" value={lecture} onChange={(e) => setLecture(e.target.value)}>
-              {lectures.map((l) => (
-                <option key={l.slug} value={l.slug}>
-                  {l.title}
-                </option>
-              ))}
-            </select>
-            <button type="submit" className="btn btn-primary btn-sm">
-              <PlusIcon />
-              {t("staffTasks.new")}
-            </button>
-          </form>
-        ) : null}
+        <NewOnLecture lectures={lectures} base={base} page="newTask" label={t("staffTasks.new")} pickerLabel={t("staffTasks.onLecture")} id="new-task-lecture" />
       </div>
       {tasks.length === 0 ? (
         <div className="empty-state">
