@@ -10,7 +10,7 @@ import type { ServiceContext } from "../../worker/context";
 import { AppError } from "../../worker/http/errors";
 import { getManagedGroup } from "../../worker/services/groups-admin";
 import { getLecture, listLectures } from "../../worker/services/lectures";
-import { createQuiz, deleteQuiz, getQuiz, getResult, groupResults, listGroupQuizzes, saveAnswers, startAttempt, submitQuiz, updateQuiz } from "../../worker/services/quizzes";
+import { createQuiz, deleteQuiz, getQuiz, getResult, groupResults, quizStarted, saveAnswers, startAttempt, submitQuiz, updateQuiz } from "../../worker/services/quizzes";
 import type { Viewer } from "../../worker/services/sessions";
 import { attempt, orHttpError, text } from "./group-actions.server";
 import { renderMarkdown } from "./markdown.server";
@@ -102,8 +102,8 @@ export async function quizSaveAction(svc: ServiceContext, viewer: Viewer, params
 export async function loadStaffQuizzes(svc: ServiceContext, viewer: Viewer, params: { slug?: string }) {
   if (!params.slug) throw notFoundResponse();
   const group = await orHttpError(getManagedGroup(svc, viewer, params.slug));
-  const [list, results, lectureList] = await Promise.all([orHttpError(listGroupQuizzes(svc, viewer, group._id)), orHttpError(groupResults(svc, viewer, group._id)), orHttpError(listLectures(svc, viewer, group._id))]);
-  return { group: { id: group._id, slug: group.slug, title: group.title }, quizzes: list, results, lectures: lectureList.map((l) => ({ slug: l.slug, title: l.title })) };
+  const [results, lectureList] = await Promise.all([orHttpError(groupResults(svc, viewer, group._id)), orHttpError(listLectures(svc, viewer, group._id))]);
+  return { group: { id: group._id, slug: group.slug, title: group.title }, results, lectures: lectureList.map((l) => ({ slug: l.slug, title: l.title })) };
 }
 
 /** The editor of a new quiz on a lecture. */
@@ -120,9 +120,7 @@ export async function loadEditQuiz(svc: ServiceContext, viewer: Viewer, params: 
   const base = await loadNewQuiz(svc, viewer, params);
   const quiz = await orHttpError(getQuiz(svc, viewer, params.slugQuiz ?? ""));
   if (quiz.group._id !== base.group.id || quiz.lecture.slug !== base.lecture.slug) throw notFoundResponse();
-  const results = await orHttpError(groupResults(svc, viewer, base.group.id));
-  const started = results.students.some((s) => s.results.some((r) => r.quizId === quiz._id && r.attempts > 0));
-  return { ...base, quiz, started };
+  return { ...base, quiz, started: await quizStarted(svc, quiz._id) };
 }
 
 function editorFailure(intent: string, error: ZodError) {
@@ -139,10 +137,13 @@ function payloadOf(form: FormData): unknown {
   }
 }
 
+/** The editor's preview: Markdown rendered by the server exactly as students will see it. */
+const preview = (intent: string, form: FormData) => data({ ok: true as const, intent, html: renderMarkdown(String(form.get("text") ?? "").slice(0, 5000)) });
+
 /** intent=preview renders Markdown the way students will see it; intent=save creates the quiz. */
 export async function newQuizAction(svc: ServiceContext, viewer: Viewer, params: { slugLecture?: string }, form: FormData) {
   const intent = text(form, "intent");
-  if (intent === "preview") return data({ ok: true as const, intent, html: renderMarkdown(String(form.get("text") ?? "").slice(0, 5000)) });
+  if (intent === "preview") return preview(intent, form);
   const parsed = createQuizInput.safeParse({ ...(payloadOf(form) as object), lectureId: params.slugLecture ?? "" });
   if (!parsed.success) return editorFailure("save", parsed.error);
   return attempt("save", async () => ({ quiz: await createQuiz(svc, viewer, parsed.data) }));
@@ -151,7 +152,7 @@ export async function newQuizAction(svc: ServiceContext, viewer: Viewer, params:
 /** intent=preview, intent=save (the whole quiz; questions only while no student has started) or intent=delete. */
 export async function editQuizAction(svc: ServiceContext, viewer: Viewer, params: { slugQuiz?: string }, form: FormData) {
   const intent = text(form, "intent");
-  if (intent === "preview") return data({ ok: true as const, intent, html: renderMarkdown(String(form.get("text") ?? "").slice(0, 5000)) });
+  if (intent === "preview") return preview(intent, form);
   if (intent === "delete") return attempt("delete", () => deleteQuiz(svc, viewer, params.slugQuiz ?? ""));
   const payload = payloadOf(form) as Record<string, unknown> | null;
   const parsed = updateQuizInput.safeParse(payload ?? {});

@@ -22,7 +22,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
 export default function GroupQuizzes() {
   const data = useLoaderData<typeof loader>();
   const groupBase = `/dashboard/admin/group/${data.group.slug}`;
-  return <StaffQuizzesScreen quizzes={data.quizzes} results={data.results} lectures={data.lectures} base={groupBase} />;
+  return <StaffQuizzesScreen results={data.results} lectures={data.lectures} base={groupBase} />;
 }
 
 export function ErrorBoundary() {

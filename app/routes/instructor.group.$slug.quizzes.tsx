@@ -25,7 +25,7 @@ export default function GroupQuizzes() {
   const { t } = useT();
   return (
     <InstructorGroupPage group={data.group} section={t("staffQuizzes.title")}>
-      <StaffQuizzesScreen quizzes={data.quizzes} results={data.results} lectures={data.lectures} base={groupBase} />
+      <StaffQuizzesScreen results={data.results} lectures={data.lectures} base={groupBase} />
     </InstructorGroupPage>
   );
 }

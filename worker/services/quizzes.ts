@@ -526,8 +526,9 @@ export async function getScore(ctx: ServiceContext, viewer: Actor, key: string, 
 }
 
 /**
- * GET /api/quizzes/groups/{id}/results (staff): members x quizzes with best scores and attempts, and for each
- * question how many members' best attempts got it right. Five queries however many members and quizzes.
+ * GET /api/quizzes/groups/{id}/results (staff): every quiz of the group (with its window and size), members x quizzes
+ * with best scores and attempts, and for each question how many members' best attempts got it right. Five queries
+ * however many members and quizzes; the staff quizzes page needs nothing else.
  */
 export async function groupResults(ctx: ServiceContext, viewer: Actor, groupKey: string, now = Date.now()) {
   const [group] = await ctx.db
@@ -539,7 +540,7 @@ export async function groupResults(ctx: ServiceContext, viewer: Actor, groupKey:
   if (!isStaffOf(viewer, group)) throw forbidden("Only this group's instructor or an admin can do that.");
   const [quizRows, qs, members, rows] = await Promise.all([
     ctx.db
-      .select({ quiz: quizzes, lectureSlug: lectures.slug })
+      .select({ quiz: quizzes, lectureSlug: lectures.slug, lectureTitle: lectures.title })
       .from(quizzes)
       .innerJoin(lectures, eq(lectures.id, quizzes.lectureId))
       .where(eq(quizzes.groupId, group.id))
@@ -573,7 +574,7 @@ export async function groupResults(ctx: ServiceContext, viewer: Actor, groupKey:
   const memberIdSet = new Set(members.map((m) => m.id));
   return {
     group: { _id: group.id, slug: group.slug, title: group.title },
-    quizzes: quizRows.map(({ quiz, lectureSlug }) => {
+    quizzes: quizRows.map(({ quiz, lectureSlug, lectureTitle }) => {
       const own = questionRows.filter((q) => q.quizId === quiz.id);
       const bests = [...best.values()].filter((a) => a.quizId === quiz.id && memberIdSet.has(a.userId));
       const maxScore = maxScoreOf(own);
@@ -582,7 +583,12 @@ export async function groupResults(ctx: ServiceContext, viewer: Actor, groupKey:
         slug: quiz.slug,
         title: quiz.title,
         lectureSlug,
+        lectureTitle,
+        opensAt: iso(quiz.opensAt),
+        closesAt: iso(quiz.closesAt),
+        window: windowOf(quiz, now),
         published: quiz.published,
+        questionCount: own.length,
         maxScore,
         taken: bests.length,
         averagePercent: bests.length && maxScore ? Math.round((bests.reduce((s, a) => s + (a.score ?? 0), 0) / bests.length / maxScore) * 100) : null,
@@ -661,6 +667,12 @@ export async function createQuiz(ctx: ServiceContext, viewer: Actor, input: Crea
   return getQuiz(ctx, viewer, quiz.id, now);
 }
 
+/** Whether any student has started the quiz (its questions are then frozen). One indexed lookup. */
+export async function quizStarted(ctx: ServiceContext, quizId: string): Promise<boolean> {
+  const [row] = await ctx.db.select({ id: attempts.id }).from(attempts).where(eq(attempts.quizId, quizId)).limit(1);
+  return !!row;
+}
+
 /**
  * PUT /api/quizzes/{id} (staff). Questions, when sent, replace the list; they are frozen once a student has started
  * (their saved answers point at the questions). Open attempts keep the deadline they started with.
@@ -675,9 +687,8 @@ export async function updateQuiz(ctx: ServiceContext, viewer: Actor, key: string
   if (merged.opensAt !== null && merged.closesAt !== null && merged.closesAt <= merged.opensAt) throw new AppError(400, "validation_failed", "The quiz must close after it opens.", { closesAt: "The quiz must close after it opens." });
   if (merged.showAnswers === "after-close" && merged.closesAt === null)
     throw new AppError(400, "validation_failed", "Answers shown after the quiz closes need a closing time.", { closesAt: "Answers shown after the quiz closes need a closing time." });
-  if (input.questions) {
-    const [started] = await ctx.db.select({ id: attempts.id }).from(attempts).where(eq(attempts.quizId, quiz.id)).limit(1);
-    if (started) throw new AppError(409, "quiz_started", "Students have already started this quiz, so its questions can no longer change. Make a new quiz instead.");
+  if (input.questions && (await quizStarted(ctx, quiz.id))) {
+    throw new AppError(409, "quiz_started", "Students have already started this quiz, so its questions can no longer change. Make a new quiz instead.");
   }
   const values = {
     ...(input.title !== undefined ? { title: input.title } : {}),

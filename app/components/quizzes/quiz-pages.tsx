@@ -56,7 +56,8 @@ export function QuizFrame({ quiz, base, section, children, className }: { quiz: 
   );
 }
 
-const pointsText = (t: ReturnType<typeof useT>["t"], n: number) => (n === 1 ? t("quiz.point") : t("quiz.points", { n }));
+/** "1 point" / "3 points". */
+export const pointsText = (t: ReturnType<typeof useT>["t"], n: number) => (n === 1 ? t("quiz.point") : t("quiz.points", { n }));
 
 /** The quiz's facts: questions and points, time, window, attempts. */
 function QuizFacts({ quiz, attemptsUsed }: { quiz: PageQuiz; attemptsUsed: number }) {
@@ -363,4 +364,3 @@ export function QuizAnswers({ result, base }: { result: PageResult; base: string
   );
 }
 
-export { pointsText };

@@ -5,30 +5,31 @@ import { When } from "~/components/lectures/when";
 import { useT } from "~/lib/i18n";
 import type { QuizWindow, QuestionType } from "~/lib/quiz-schemas";
 
-export interface StaffQuiz {
-  _id: string;
-  slug: string;
-  title: string;
-  lectureSlug: string;
-  lectureTitle: string;
-  opensAt: string | null;
-  closesAt: string | null;
-  published: boolean;
-  questionCount: number;
-  maxScore: number;
-  window: QuizWindow;
-}
-
 export interface QuizResults {
-  quizzes: { _id: string; slug: string; title: string; maxScore: number; taken: number; averagePercent: number | null; questions: { _id: string; number: number; type: QuestionType; text: string; points: number; right: number; answered: number }[] }[];
+  quizzes: {
+    _id: string;
+    slug: string;
+    title: string;
+    lectureSlug: string;
+    lectureTitle: string;
+    opensAt: string | null;
+    closesAt: string | null;
+    window: QuizWindow;
+    published: boolean;
+    questionCount: number;
+    maxScore: number;
+    taken: number;
+    averagePercent: number | null;
+    questions: { _id: string; number: number; type: QuestionType; text: string; points: number; right: number; answered: number }[];
+  }[];
   students: { _id: string; name: string; slug: string; results: { quizId: string; best: number | null; attempts: number }[] }[];
 }
 
 /** A group's quizzes for its staff, the results matrix (students x quizzes) and question-by-question statistics. */
-export function StaffQuizzesScreen({ quizzes, results, lectures, base }: { quizzes: StaffQuiz[]; results: QuizResults; lectures: { slug: string; title: string }[]; base: string }) {
+export function StaffQuizzesScreen({ results, lectures, base }: { results: QuizResults; lectures: { slug: string; title: string }[]; base: string }) {
   const { t } = useT();
+  const quizzes = results.quizzes;
   const members = results.students.length;
-  const stats = new Map(results.quizzes.map((q) => [q._id, q]));
   return (
     <>
       <section className="quizzes-screen" aria-labelledby="quizzes-title">
@@ -63,7 +64,6 @@ export function StaffQuizzesScreen({ quizzes, results, lectures, base }: { quizz
               </thead>
               <tbody>
                 {quizzes.map((quiz) => {
-                  const s = stats.get(quiz._id);
                   return (
                     <tr key={quiz._id}>
                       <th scope="row">
@@ -75,21 +75,23 @@ export function StaffQuizzesScreen({ quizzes, results, lectures, base }: { quizz
                         </span>
                       </th>
                       <td data-label={t("staffQuizzes.col.window")}>
-                        {!quiz.opensAt && !quiz.closesAt ? t("staffQuizzes.always") : null}
-                        {quiz.opensAt ? (
-                          <span className="row-line">
-                            {t("quiz.opens")}: <When iso={quiz.opensAt} />
-                          </span>
-                        ) : null}
-                        {quiz.closesAt ? (
-                          <span className="row-line">
-                            {t("quiz.closes")}: <When iso={quiz.closesAt} />
-                          </span>
-                        ) : null}
+                        <span className="row-lines">
+                          {!quiz.opensAt && !quiz.closesAt ? t("staffQuizzes.always") : null}
+                          {quiz.opensAt ? (
+                            <span className="row-line">
+                              {t("quiz.opens")}: <When iso={quiz.opensAt} />
+                            </span>
+                          ) : null}
+                          {quiz.closesAt ? (
+                            <span className="row-line">
+                              {t("quiz.closes")}: <When iso={quiz.closesAt} />
+                            </span>
+                          ) : null}
+                        </span>
                       </td>
                       <td data-label={t("staffQuizzes.col.questions")}>{t("staffQuizzes.questionsPoints", { n: quiz.questionCount, points: quiz.maxScore })}</td>
-                      <td data-label={t("staffQuizzes.col.taken")}>{t("staffQuizzes.takenOf", { n: s?.taken ?? 0, members })}</td>
-                      <td data-label={t("staffQuizzes.col.average")}>{s?.averagePercent != null ? `${s.averagePercent}%` : "—"}</td>
+                      <td data-label={t("staffQuizzes.col.taken")}>{t("staffQuizzes.takenOf", { n: quiz.taken, members })}</td>
+                      <td data-label={t("staffQuizzes.col.average")}>{quiz.averagePercent !== null ? `${quiz.averagePercent}%` : "—"}</td>
                       <td className="row-actions">
                         <div className="row-actions-inner">
                           <Link to={`${base}/lecture/${quiz.lectureSlug}/quiz/updateQuiz/${quiz.slug}`} className="btn btn-outline btn-sm">
