@@ -6,6 +6,7 @@ import { TimeAgo } from "~/components/groups/time-ago";
 import { QuoteIcon, StarIcon } from "~/components/icons";
 import { EyeIcon, EyeOffIcon, TrashIcon } from "~/components/realtime-icons";
 import { useT } from "~/lib/i18n";
+import { usePropState } from "~/lib/use-prop-state";
 import type { FeedbackFrameBody, ServerFrame } from "~/lib/realtime-protocol";
 import { LiveIndicator } from "./live-indicator";
 import { useFreshIds } from "./use-fresh-ids";
@@ -29,13 +30,11 @@ function applyFrame(list: Feedback[], frame: ServerFrame): Feedback[] {
  */
 export function FeedbackInbox({ feedback }: { feedback: Feedback[] }) {
   const { t } = useT();
-  const [items, setItems] = useState(feedback);
+  const [items, setItems] = usePropState(feedback);
   const [announce, setAnnounce] = useState("");
   const [confirming, setConfirming] = useState<Feedback | null>(null);
   const { fresh, markFresh } = useFreshIds();
   const deleter = useFetcher<{ ok: boolean; id: string }>();
-
-  useEffect(() => setItems(feedback), [feedback]);
 
   const status = useStaffInbox<Feedback[]>({
     snapshotPath: "/api/feedback/all",

@@ -6,6 +6,7 @@ import { LiveIndicator } from "~/components/inbox/live-indicator";
 import type { MessageKey } from "~/i18n/en";
 import type { FailureLike } from "~/lib/group-errors";
 import { useT } from "~/lib/i18n";
+import { usePropState } from "~/lib/use-prop-state";
 import type { AttendanceCounts, AttendanceRecordFrameBody, ServerFrame } from "~/lib/realtime-protocol";
 import { apiFetch } from "~/lib/session-client";
 import { useRoom } from "~/lib/use-room";
@@ -59,14 +60,12 @@ function useServerClock(state: AttendanceState) {
 export function AttendanceScreen({ lectureId, lectureSlug, groupId, initial, origin }: { lectureId: string; lectureSlug: string; groupId: string; initial: AttendanceState; origin: string }) {
   const { t } = useT();
   const hydrated = useHydrated();
-  const [state, setState] = useState(initial);
+  const [state, setState] = usePropState(initial);
   const [arrivals, setArrivals] = useState<AttendanceRecordFrameBody[]>([]);
   const fetcher = useFetcher<Result>();
   const projector = useRef<HTMLDivElement>(null);
   const serverNow = useServerClock(state);
   const handled = useRef<unknown>(null);
-
-  useEffect(() => setState(initial), [initial]);
 
   const reload = useCallback(async () => {
     const res = await apiFetch(`/api/lectures/${encodeURIComponent(lectureId)}/attendance`);

@@ -3,6 +3,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { ExternalIcon } from "~/components/groups/extra-icons";
 import { When } from "~/components/lectures/when";
 import { useT } from "~/lib/i18n";
+import { usePropState } from "~/lib/use-prop-state";
 import type { FailureLike } from "~/lib/group-errors";
 import { githubRepo, type SubmissionState } from "~/lib/task-schemas";
 import { STATE_KEYS } from "./state";
@@ -33,7 +34,7 @@ const isUngraded = (s: GraderSubmission) => s.state !== "graded";
 export function Grader({ maxScore, initial, missing }: { maxScore: number; initial: GraderSubmission[]; missing: { _id: string; name: string }[] }) {
   const { t } = useT();
   const fetcher = useFetcher<Result>();
-  const [items, setItems] = useState(initial);
+  const [items, setItems] = usePropState(initial);
   const [filter, setFilter] = useState<Filter>("ungraded");
   const [currentId, setCurrentId] = useState<string | null>(() => (initial.find(isUngraded) ?? initial[0])?._id ?? null);
   const [score, setScore] = useState("");
@@ -41,8 +42,6 @@ export function Grader({ maxScore, initial, missing }: { maxScore: number; initi
   const [announce, setAnnounce] = useState("");
   const scoreRef = useRef<HTMLInputElement>(null);
   const handled = useRef<unknown>(null);
-
-  useEffect(() => setItems(initial), [initial]);
 
   const shown = useMemo(() => items.filter((s) => (filter === "all" ? true : filter === "late" ? s.late : isUngraded(s))), [items, filter]);
   const current = items.find((s) => s._id === currentId) ?? null;
