@@ -4,6 +4,7 @@ import { groupsAr } from "./groups.ar";
 import { notificationsAr } from "./notifications.ar";
 import { lecturesAr } from "./lectures.ar";
 import { quizzesAr } from "./quizzes.ar";
+import { progressAr } from "./progress.ar";
 import { tasksAr } from "./tasks.ar";
 
 /** Arabic (right to left). Same keys as en.ts. */
@@ -409,6 +410,7 @@ export const ar: Messages = {
   ...lecturesAr,
   ...tasksAr,
   ...quizzesAr,
+  ...progressAr,
   "account.devices.showAll": "عرض كل الأجهزة ({count})",
   "account.devices.showFewer": "عرض أقل",
 };

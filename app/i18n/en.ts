@@ -3,6 +3,7 @@ import { groupsEn } from "./groups.en";
 import { notificationsEn } from "./notifications.en";
 import { lecturesEn } from "./lectures.en";
 import { quizzesEn } from "./quizzes.en";
+import { progressEn } from "./progress.en";
 import { tasksEn } from "./tasks.en";
 
 /**
@@ -412,6 +413,7 @@ export const en = {
   ...lecturesEn,
   ...tasksEn,
   ...quizzesEn,
+  ...progressEn,
   "account.devices.showAll": "Show all {count} devices",
   "account.devices.showFewer": "Show fewer",
 } as const;

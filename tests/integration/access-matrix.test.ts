@@ -445,6 +445,12 @@ const MATRIX: Record<string, Row> = {
   },
   "PUT /api/quizzes/:id": { request: async (w) => ({ path: `/api/quizzes/${(await quizIn(w)).quiz.slug}`, method: "PUT", body: { title: "Renamed" } }), expect: staffOfGroup(200) },
   "DELETE /api/quizzes/:id": { request: async (w) => ({ path: `/api/quizzes/${(await quizIn(w)).quiz.id}`, method: "DELETE" }), expect: staffOfGroup(200) },
+  // Progress: a member reads their own (staff add ?user=, tested in progress.test.ts); the group's staff read everyone's and export.
+  "GET /api/users/groups/:id/progress": { request: (w) => ({ path: `/api/users/groups/${w.group.slug}/progress` }), expect: takers(200) },
+  "GET /api/groups/:id/progress": { request: (w) => ({ path: `/api/groups/${w.group.slug}/progress` }), expect: staffOfGroup(200) },
+  "GET /api/groups/:id/export/attendance.csv": { request: (w) => ({ path: `/api/groups/${w.group.id}/export/attendance.csv` }), expect: staffOfGroup(200) },
+  "GET /api/groups/:id/export/grades.csv": { request: (w) => ({ path: `/api/groups/${w.group.slug}/export/grades.csv` }), expect: staffOfGroup(200) },
+  "GET /api/groups/:id/export/progress.csv": { request: (w) => ({ path: `/api/groups/${w.group.slug}/export/progress.csv?lang=ar` }), expect: staffOfGroup(200) },
 };
 
 function registeredRoutes(): string[] {

@@ -4,6 +4,7 @@
  * Every insert gets random ids and slugs, so tests in one file (which share a database) never collide.
  */
 import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
+import { getTableColumns } from "drizzle-orm";
 import { createDb } from "../../db/client";
 import * as s from "../../db/schema";
 import { createServiceContext, type ServiceContext } from "../../worker/context";
@@ -88,4 +89,31 @@ export async function eventually<T>(check: () => T | undefined | Promise<T | und
     if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 20));
   }
+}
+
+/** A ServiceContext whose D1 binding counts every statement prepared on it. */
+export function countingContext() {
+  let statements = 0;
+  const counted = new Proxy(env.DB, {
+    get(target, prop) {
+      if (prop === "prepare") {
+        return (sql: string) => {
+          statements += 1;
+          return target.prepare(sql);
+        };
+      }
+      const value = Reflect.get(target, prop, target) as unknown;
+      return typeof value === "function" ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+  const { ctx } = serviceContext({ ...env, DB: counted });
+  return { ctx, count: () => statements, reset: () => void (statements = 0) };
+}
+
+/** Inserts in slices that stay under D1's limit on bound parameters per statement. */
+export async function insertAll<T extends Record<string, unknown>>(table: Parameters<ReturnType<typeof db>["insert"]>[0], rows: T[]) {
+  // Every column may be bound (defaults included), so slice by the table's width, not the row's keys.
+  const perRow = Math.max(Object.keys(rows[0] ?? {}).length, Object.keys(getTableColumns(table as never)).length);
+  const slice = Math.max(1, Math.floor(90 / perRow));
+  for (let i = 0; i < rows.length; i += slice) await db().insert(table).values(rows.slice(i, i + slice) as never);
 }

@@ -3,7 +3,6 @@
  * issues the same number of D1 statements for 10 and for 500 submissions. Statements are counted at the D1
  * binding, so a loop of per-student queries (an N+1) would show up as hundreds more.
  */
-import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import * as s from "../../db/schema";
 import { loadGrader, loadStaffTasks } from "../../app/lib/tasks.server";
@@ -11,33 +10,7 @@ import { newId } from "../../worker/services/ids";
 import { listSubmissions } from "../../worker/services/tasks";
 import type { Viewer } from "../../worker/services/sessions";
 import { createGroup, createUser } from "./factories";
-import { db, serviceContext } from "./helpers";
-
-/** A ServiceContext whose D1 binding counts every statement prepared on it. */
-function countingContext() {
-  let statements = 0;
-  const counted = new Proxy(env.DB, {
-    get(target, prop) {
-      if (prop === "prepare") {
-        return (sql: string) => {
-          statements += 1;
-          return target.prepare(sql);
-        };
-      }
-      const value = Reflect.get(target, prop, target) as unknown;
-      return typeof value === "function" ? (value as (...a: unknown[]) => unknown).bind(target) : value;
-    },
-  });
-  const { ctx } = serviceContext({ ...env, DB: counted });
-  return { ctx, count: () => statements, reset: () => void (statements = 0) };
-}
-
-/** Inserts in slices that stay under D1's limit on bound parameters per statement. */
-async function insertAll<T extends Record<string, unknown>>(table: Parameters<ReturnType<typeof db>["insert"]>[0], rows: T[]) {
-  const perRow = Object.keys(rows[0] ?? { a: 1 }).length;
-  const slice = Math.max(1, Math.floor(90 / perRow));
-  for (let i = 0; i < rows.length; i += slice) await db().insert(table).values(rows.slice(i, i + slice) as never);
-}
+import { countingContext, db, insertAll } from "./helpers";
 
 async function groupWithSubmissions(n: number) {
   const teacher = await createUser({ role: "instructor" });

@@ -12,6 +12,7 @@ import { feedbackApi } from "./feedback";
 import { groupsApi } from "./groups";
 import { healthApi } from "./health";
 import { attendanceApi, lecturesApi } from "./lectures";
+import { progressApi } from "./progress";
 import { quizzesApi } from "./quizzes";
 import { tasksApi } from "./tasks";
 import { membershipRequestsApi } from "./membership-requests";
@@ -41,6 +42,8 @@ const generalBodyLimit = bodyLimit({
 // Course images have their own, larger limit on their one route (uploads.ts).
 api.use("*", (c, next) => (c.req.path === COURSE_IMAGE_UPLOAD_PATH ? next() : generalBodyLimit(c, next)));
 api.route("/health", healthApi);
+// Before /groups and /users: its paths (/groups/{id}/progress, /users/groups/{id}/progress) sit under both.
+api.route("/", progressApi);
 api.route("/groups", groupsApi);
 api.route("/feedback", feedbackApi);
 api.route("/contact", contactApi);

@@ -8,7 +8,7 @@
  * shows it graded even if the browser never came back. Correct answers leave this module only for staff and for the
  * review, once the quiz's `showAnswers` policy allows it.
  */
-import { and, asc, eq, inArray, isNull, or, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, or, sql, type SQLWrapper } from "drizzle-orm";
 import { can, type Actor } from "../../app/lib/permissions";
 import { renderMarkdown } from "../../app/lib/markdown.server";
 import {
@@ -152,6 +152,23 @@ async function settle(ctx: ServiceContext, rows: AttemptRow[], now: number, know
   });
   await ctx.db.batch(updates as [(typeof updates)[number], ...typeof updates]);
   return rows.map((a) => graded.get(a.id) ?? a);
+}
+
+/**
+ * Closes the expired attempts of the given groups' quizzes before their scores are counted (progress): one
+ * indexed lookup, and the grading batch only when something has expired.
+ */
+export async function settleGroupAttempts(ctx: ServiceContext, groupScope: SQLWrapper, now = Date.now()): Promise<void> {
+  const open = await ctx.db
+    .select({ attempt: attempts })
+    .from(attempts)
+    .innerJoin(quizzes, eq(quizzes.id, attempts.quizId))
+    .where(and(isNull(attempts.submittedAt), sql`${attempts.deadlineAt} < ${now - QUIZ_GRACE_MS}`, inArray(quizzes.groupId, groupScope)));
+  await settle(
+    ctx,
+    open.map((r) => r.attempt),
+    now,
+  );
 }
 
 /** Closes every expired attempt of the whole site (the daily cron, so nothing waits for a read forever). */

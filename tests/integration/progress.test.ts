@@ -1,0 +1,431 @@
+/**
+ * Progress numbers for hand-built students (issue "Progress, dashboards and exports"; PRODUCT.md §3 Progress),
+ * through the real Worker: nothing yet, partial work, excused and late, ungraded work, an abandoned quiz attempt
+ * the read must grade, another group's records, a removed student; who may read them; and the CSV exports.
+ * Every expected number is worked out by hand in the comments from the rule, not taken from the code.
+ */
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import * as s from "../../db/schema";
+import { newId } from "../../worker/services/ids";
+import { addMember, call, createGroup, createUser, signIn, type TestUser } from "./factories";
+import { db } from "./helpers";
+
+const DAY = 86_400_000;
+const HOUR = 3_600_000;
+
+type Lecture = typeof s.lectures.$inferInsert;
+
+async function lectureIn(group: { id: string; slug: string }, name: string, startsAt: number, published = true): Promise<Lecture & { id: string }> {
+  const row = { id: newId(), groupId: group.id, slug: `${name}-${group.slug}`, title: `Lecture ${name}`, body: "", order: Number(name.replace(/\D/g, "")) || 0, startsAt: new Date(startsAt), published };
+  await db().insert(s.lectures).values(row);
+  return row;
+}
+
+async function taskOn(lecture: { id: string; slug: string }, name: string, dueAt: number | null, maxScore = 100) {
+  const row = { id: newId(), lectureId: lecture.id, slug: `${name}-${lecture.slug}`, title: `Task ${name}`, body: "", dueAt: dueAt === null ? null : new Date(dueAt), maxScore, allowLate: true };
+  await db().insert(s.tasks).values(row);
+  return row;
+}
+
+const mark = (lecture: { id: string }, user: { id: string }, status: (typeof s.ATTENDANCE_STATUSES)[number]) =>
+  db().insert(s.attendance).values({ id: newId(), lectureId: lecture.id, userId: user.id, status, method: "manual", markedAt: new Date() });
+
+const handIn = (task: { id: string }, user: { id: string }, score: number | null) =>
+  db().insert(s.submissions).values({ id: newId(), taskId: task.id, userId: user.id, link: "https://github.com/me/work", submittedAt: new Date(), late: false, score, gradedAt: score === null ? null : new Date() });
+
+async function get(path: string, who: { accessToken: string } | null) {
+  const res = await call(path, who ? { token: who.accessToken } : {});
+  return { status: res.status, body: (await res.json()) as Record<string, unknown> & { message?: string } };
+}
+
+/**
+ * Group G, now = the test's start. Held: L1 (2 days ago), L2 (yesterday), L3 (starts in 2 days, but its attendance
+ * was opened an hour ago). Not held: L4 (in 5 days), L5 (a draft that "started" yesterday). Tasks of published
+ * lectures: T1 due yesterday (out of 100), T2 due in 3 days (out of 50), T4 without a due time; T3 sits on the
+ * draft lecture and never counts. Quizzes: Q1 opened 2 days ago (4 points); Q2 opens tomorrow; Q3 is a draft.
+ */
+async function world() {
+  const now = Date.now();
+  const teacher = await createUser({ role: "instructor" });
+  const G = await createGroup({ instructorId: teacher.id });
+  const L1 = await lectureIn(G, "l1", now - 2 * DAY);
+  const L2 = await lectureIn(G, "l2", now - DAY);
+  const L3 = await lectureIn(G, "l3", now + 2 * DAY);
+  const L4 = await lectureIn(G, "l4", now + 5 * DAY);
+  const L5 = await lectureIn(G, "l5", now - DAY, false);
+  await db().insert(s.attendanceSessions).values({ id: newId(), lectureId: L3.id, opensAt: new Date(now - HOUR), closesAt: new Date(now + HOUR), createdBy: teacher.id });
+  const T1 = await taskOn(L1, "t1", now - DAY, 100);
+  const T2 = await taskOn(L2, "t2", now + 3 * DAY, 50);
+  const T3 = await taskOn(L5, "t3", now - DAY, 100);
+  const T4 = await taskOn(L1, "t4", null, 100);
+  const quiz = (name: string, lecture: { id: string }, opensAt: number, published = true) => ({
+    id: newId(),
+    lectureId: lecture.id,
+    groupId: G.id,
+    slug: `${name}-${G.slug}`,
+    title: `Quiz ${name}`,
+    durationMinutes: 10,
+    opensAt: new Date(opensAt),
+    closesAt: new Date(now + 7 * DAY),
+    maxAttempts: 3,
+    published,
+  });
+  const Q1 = quiz("q1", L1, now - 2 * DAY);
+  const Q2 = quiz("q2", L2, now + DAY);
+  const Q3 = quiz("q3", L1, now - 2 * DAY, false);
+  await db().insert(s.quizzes).values([Q1, Q2, Q3]);
+  const single = { id: newId(), quizId: Q1.id, text: "Pick b", type: "single" as const, options: ["a", "b"], correct: [1], points: 1, order: 0 };
+  const short = { id: newId(), quizId: Q1.id, text: "Type wrap", type: "short-text" as const, options: [], correct: ["wrap"], points: 3, order: 1 };
+  await db().insert(s.questions).values([single, short, { id: newId(), quizId: Q2.id, text: "Later", type: "true-false" as const, options: ["True", "False"], correct: [0], points: 1, order: 0 }]);
+
+  const [A, B, C, D, E] = await Promise.all(["Amal", "Bassem", "Carla", "Dina", "Emad"].map((name) => createUser({ name: `${name} ${newId().slice(0, 6)}` })));
+  for (const u of [A!, B!, C!]) await addMember(u, G);
+  await addMember(D!, G, "special");
+  await addMember(E!, G, "removed");
+
+  // B: partial work. L1 present, L2 absent. T1 80/100, T2 handed in early 25/50. Q1 twice: 1/4, then 3/4.
+  await mark(L1, B!, "present");
+  await mark(L2, B!, "absent");
+  await handIn(T1, B!, 80);
+  await handIn(T2, B!, 25);
+  const attempt = (user: { id: string }, number: number, score: number | null, submitted: boolean, answers: Record<string, unknown> = {}) => ({
+    id: newId(),
+    quizId: Q1.id,
+    userId: user.id,
+    answers,
+    score,
+    maxScore: score === null ? null : 4,
+    number,
+    startedAt: new Date(now - 2 * DAY),
+    deadlineAt: new Date(now - 2 * DAY + 10 * 60_000),
+    savedAt: new Date(now - 2 * DAY + 60_000),
+    submittedAt: submitted ? new Date(now - 2 * DAY + 5 * 60_000) : null,
+  });
+  await db().insert(s.attempts).values([attempt(B!, 1, 1, true), attempt(B!, 2, 3, true)]);
+
+  // C: late at L1, excused from L2, present at L3; a record on L4 (not held yet) makes it held for C. T4 (no due
+  // time) 100/100; T1 missing.
+  await mark(L1, C!, "late");
+  await mark(L2, C!, "excused");
+  await mark(L3, C!, "present");
+  await mark(L4, C!, "present");
+  await handIn(T4, C!, 100);
+
+  // D: present at L1; T1 handed in, not graded; a Q1 attempt left open two days ago with both answers right.
+  await mark(L1, D!, "present");
+  await handIn(T1, D!, null);
+  await db().insert(s.attempts).values(attempt(D!, 1, null, false, { [single.id]: 1, [short.id]: " WRAP " }));
+
+  // E was removed: their records stay in the tables and must count nowhere.
+  await mark(L1, E!, "present");
+  await mark(L2, E!, "present");
+  await handIn(T1, E!, 10);
+  await handIn(T3, B!, 100);
+
+  // B also studies in group H, with records that must stay in H.
+  const H = await createGroup({ instructorId: teacher.id });
+  await addMember(B!, H);
+  const H1 = await lectureIn(H, "h1", now - DAY);
+  const H2 = await lectureIn(H, "h2", now - 3 * HOUR);
+  await mark(H1, B!, "present");
+  await mark(H2, B!, "present");
+  const HT = await taskOn(H1, "ht", now - HOUR, 10);
+  await handIn(HT, B!, 10);
+
+  const admin = await createUser({ role: "admin" });
+  const otherTeacher = await createUser({ role: "instructor" });
+  const stranger = await createUser();
+  return { now, G, H, L1, L2, L3, T1, T2, T4, Q1, teacher, A: A!, B: B!, C: C!, D: D!, E: E!, admin, otherTeacher, stranger };
+}
+
+type World = Awaited<ReturnType<typeof world>>;
+let shared: Promise<World> | null = null;
+const theWorld = () => (shared ??= world());
+const as = (u: TestUser) => signIn(u);
+
+describe("progress: the numbers", () => {
+  it("a student with nothing yet in a group that has held nothing: every count 0 of 0 and no overall", async () => {
+    const group = await createGroup();
+    const student = await createUser();
+    await addMember(student, group);
+    await lectureIn(group, "l1", Date.now() + 3 * DAY);
+    const { status, body } = await get(`/api/users/groups/${group.slug}/progress`, await as(student));
+    expect(status).toBe(200);
+    expect(body).toMatchObject({
+      lectures: { attended: 0, held: 0, rate: null },
+      tasks: { submitted: 0, given: 0, graded: 0, averageScore: null, rate: null },
+      quizzes: { taken: 0, published: 0, averageScore: null, rate: null },
+      overall: null,
+      atRisk: false,
+    });
+  });
+
+  it("a member who has done nothing in a running group scores 0 of everything held, given and opened", async () => {
+    const w = await theWorld();
+    const { body } = await get(`/api/users/groups/${w.G.id}/progress`, await as(w.A));
+    // Held: L1, L2, L3 (3). Given: T1 (1). Opened: Q1 (1). Every rate 0, so the overall is 0.
+    expect(body).toMatchObject({
+      lectures: { attended: 0, held: 3, rate: 0 },
+      tasks: { submitted: 0, given: 1, graded: 0, averageScore: null, rate: 0 },
+      quizzes: { taken: 0, published: 1, averageScore: null, rate: 0 },
+      overall: 0,
+    });
+  });
+
+  it("partial work: 1 of 3 lectures, tasks due or handed in early, the best of two attempts", async () => {
+    const w = await theWorld();
+    const { body } = await get(`/api/users/groups/${w.G.slug}/progress`, await as(w.B));
+    // Lectures 1/3 = 33 %. Tasks: T1 (due) + T2 (early) = 2 given, both in; (80/100 + 25/50) / 2 = 65 %.
+    // T3 on the draft lecture and H's task do not count. Quiz: best of 1/4 and 3/4 = 75 %.
+    // Overall: (1/3 + 0.65 + 0.75) / 3 = 57.8 → 58.
+    expect(body).toMatchObject({
+      lectures: { attended: 1, held: 3, rate: 33 },
+      tasks: { submitted: 2, given: 2, graded: 2, averageScore: 65, rate: 65 },
+      quizzes: { taken: 1, published: 1, averageScore: 75, rate: 75 },
+      overall: 58,
+      user: { _id: w.B.id },
+      group: { _id: w.G.id, slug: w.G.slug },
+    });
+  });
+
+  it("excused and late: an excused lecture leaves held, late counts as attended, missing work counts 0 in the overall", async () => {
+    const w = await theWorld();
+    const { body } = await get(`/api/users/groups/${w.G.slug}/progress`, await as(w.C));
+    // Held for C: L1, L3 (L2 excused) + L4 (has a record) = 3, all attended. Tasks: T1 (due, missing) + T4 (handed
+    // in, no due time) = 2 given, 1 in, 100 %; with T1 as 0 the task rate is 50 %. Quiz not taken: 0.
+    // Overall: (1 + 0.5 + 0) / 3 = 50.
+    expect(body).toMatchObject({
+      lectures: { attended: 3, held: 3, rate: 100 },
+      tasks: { submitted: 1, given: 2, graded: 1, averageScore: 100, rate: 50 },
+      quizzes: { taken: 0, published: 1, averageScore: null, rate: 0 },
+      overall: 50,
+    });
+  });
+
+  it("ungraded work stays out of the averages until graded, and an abandoned attempt is graded by the read", async () => {
+    const w = await theWorld();
+    const { body } = await get(`/api/users/groups/${w.G.slug}/progress`, await as(w.D));
+    // Lectures 1/3. T1 in, not graded: no task average and no task rate yet. Q1: the open attempt's deadline
+    // passed two days ago; its saved answers (b, " WRAP ") are worth 4/4 = 100 %. Overall: (1/3 + 1) / 2 = 66.7 → 67.
+    expect(body).toMatchObject({
+      lectures: { attended: 1, held: 3, rate: 33 },
+      tasks: { submitted: 1, given: 1, graded: 0, averageScore: null, rate: null },
+      quizzes: { taken: 1, published: 1, averageScore: 100, rate: 100 },
+      overall: 67,
+    });
+    const [graded] = await db().select().from(s.attempts).where(eq(s.attempts.userId, w.D.id));
+    expect(graded).toMatchObject({ score: 4, maxScore: 4 });
+    expect(graded!.submittedAt).not.toBeNull();
+  });
+
+  it("another group's records count in that group only", async () => {
+    const w = await theWorld();
+    const { body } = await get(`/api/users/groups/${w.H.slug}/progress`, await as(w.B));
+    // H: 2 lectures held, both attended; its one task 10/10; no quizzes. Overall (1 + 1) / 2 = 100.
+    expect(body).toMatchObject({
+      lectures: { attended: 2, held: 2, rate: 100 },
+      tasks: { submitted: 1, given: 1, graded: 1, averageScore: 100, rate: 100 },
+      quizzes: { taken: 0, published: 0, averageScore: null, rate: null },
+      overall: 100,
+    });
+  });
+
+  it("a removed student has no progress here: 403 for them, 404 for staff asking, and nothing of theirs in the group's figures", async () => {
+    const w = await theWorld();
+    expect((await get(`/api/users/groups/${w.G.slug}/progress`, await as(w.E))).status).toBe(403);
+    expect((await get(`/api/users/groups/${w.G.slug}/progress?user=${w.E.id}`, await as(w.teacher))).status).toBe(404);
+    const { status, body } = await get(`/api/groups/${w.G.slug}/progress`, await as(w.teacher));
+    expect(status).toBe(200);
+    const report = body as unknown as {
+      students: { _id: string; status: string; progress: { overall: number | null } }[];
+      heldLectures: number;
+      lectures: { slug: string; held: boolean; present: number; late: number; excused: number; absent: number }[];
+      tasks: { slug: string; submitted: number; graded: number; averageScore: number | null; due: boolean }[];
+      quizzes: { slug: string; taken: number; averageScore: number | null; opened: boolean }[];
+    };
+    // Members A, B, C (approved) and D (special seat), by name; never E.
+    expect(report.students.map((x) => x._id)).toEqual([w.A.id, w.B.id, w.C.id, w.D.id]);
+    expect(report.students.map((x) => x.progress.overall)).toEqual([0, 58, 50, 67]);
+    expect(report.heldLectures).toBe(3);
+    const lecture = (slug: string) => report.lectures.find((l) => l.slug === slug);
+    // L1: B and D present, C late, A absent (E's record is not counted). L2: C excused, the other 3 absent.
+    expect(lecture(w.L1.slug)).toMatchObject({ held: true, present: 2, late: 1, excused: 0, absent: 1 });
+    expect(lecture(w.L2.slug)).toMatchObject({ held: true, present: 0, late: 0, excused: 1, absent: 3 });
+    expect(lecture(w.L3.slug)).toMatchObject({ held: true, present: 1, absent: 3 });
+    const task = (slug: string) => report.tasks.find((t) => t.slug === slug);
+    // T1: B (80) and D (ungraded); E's 10 is not counted, or the average would be 45.
+    expect(task(w.T1.slug)).toMatchObject({ due: true, submitted: 2, graded: 1, averageScore: 80 });
+    expect(task(w.T2.slug)).toMatchObject({ due: false, submitted: 1, graded: 1, averageScore: 50 });
+    expect(report.tasks.map((t) => t.slug)).not.toContain(`t3-l5-${w.G.slug}`);
+    // Q1: B's best 75 % and D's 100 % → 87.5 → 88. Q2 is published but not open yet.
+    expect(report.quizzes.find((q) => q.slug === w.Q1.slug)).toMatchObject({ opened: true, taken: 2, averageScore: 88 });
+    expect(report.quizzes.map((q) => q.opened)).toEqual([true, false]);
+  });
+});
+
+describe("progress: flags for staff", () => {
+  /** A group with `held` lectures held and one graded task per student. */
+  async function flagged(held: number, students: { attended: number; score?: number }[]) {
+    const now = Date.now();
+    const teacher = await createUser({ role: "instructor" });
+    const group = await createGroup({ instructorId: teacher.id });
+    const lectures = [];
+    for (let i = 0; i < held; i++) lectures.push(await lectureIn(group, `l${i + 1}`, now - (held - i) * DAY));
+    const task = await taskOn(lectures[0]!, "t", now - HOUR);
+    for (const plan of students) {
+      const u = await createUser();
+      await addMember(u, group);
+      for (let i = 0; i < plan.attended; i++) await mark(lectures[i]!, u, "present");
+      if (plan.score !== undefined) await handIn(task, u, plan.score);
+    }
+    const { body } = await get(`/api/groups/${group.slug}/progress`, await as(teacher));
+    return (body as unknown as { students: { atRisk: boolean; progress: { overall: number } }[] }).students;
+  }
+
+  it("flags a student below 70 % overall once 5 lectures have been held, not at 70 %, and not before 5", async () => {
+    // 5 held: 5/5 and 38/100 → (1 + 0.38) / 2 = 69 → flagged; 5/5 and 40/100 → 70 → not flagged.
+    const five = await flagged(5, [{ attended: 5, score: 38 }, { attended: 5, score: 40 }]);
+    expect(five.map((x) => [x.progress.overall, x.atRisk]).sort()).toEqual([
+      [69, true],
+      [70, false],
+    ]);
+    // 4 held: 1/4 and no work at all (25 % and 0 %) are not flagged yet.
+    const four = await flagged(4, [{ attended: 1, score: 0 }]);
+    expect(four.map((x) => [x.progress.overall, x.atRisk])).toEqual([[13, false]]);
+  });
+});
+
+describe("progress: who may read it", () => {
+  it("members read their own; staff read a member's with ?user=; everyone else is refused with a message", async () => {
+    const w = await theWorld();
+    const path = `/api/users/groups/${w.G.slug}/progress`;
+    expect((await get(path, null)).status).toBe(401);
+    const stranger = await get(path, await as(w.stranger));
+    expect(stranger.status).toBe(403);
+    expect(stranger.body.message).toBe("Only the group's students have progress in it.");
+    const staffOwn = await get(path, await as(w.teacher));
+    expect(staffOwn.status).toBe(403);
+    expect(staffOwn.body.message).toContain("?user=");
+    for (const staff of [w.teacher, w.admin]) {
+      const one = await get(`${path}?user=${w.B.slug}`, await as(staff));
+      expect(one.status).toBe(200);
+      expect(one.body).toMatchObject({ overall: 58, user: { _id: w.B.id } });
+    }
+    expect((await get(`${path}?user=${w.B.id}`, await as(w.otherTeacher))).status).toBe(403);
+    // A member may not read another member's numbers.
+    expect((await get(`${path}?user=${w.C.id}`, await as(w.B))).status).toBe(403);
+    expect((await get(`${path}?user=nobody-here`, await as(w.teacher))).status).toBe(404);
+    // A staff member of the group who is not a student of it.
+    expect((await get(`${path}?user=${w.otherTeacher.id}`, await as(w.teacher))).status).toBe(404);
+    const bad = await get(`${path}?user=${encodeURIComponent("a b!")}`, await as(w.teacher));
+    expect(bad.status).toBe(400);
+    expect(bad.body.message).toBeTruthy();
+    expect((await get(`/api/users/groups/no-such-group/progress`, await as(w.B))).status).toBe(404);
+  });
+
+  it("the group's progress and exports are its staff's only", async () => {
+    const w = await theWorld();
+    for (const path of [`/api/groups/${w.G.slug}/progress`, `/api/groups/${w.G.slug}/export/progress.csv`, `/api/groups/${w.G.slug}/export/attendance.csv`, `/api/groups/${w.G.slug}/export/grades.csv`]) {
+      expect((await call(path)).status, path).toBe(401);
+      for (const who of [w.B, w.stranger, w.otherTeacher]) expect((await call(path, { token: (await as(who)).accessToken })).status, path).toBe(403);
+      for (const who of [w.teacher, w.admin]) expect((await call(path, { token: (await as(who)).accessToken })).status, path).toBe(200);
+    }
+    expect((await call(`/api/groups/${w.G.slug}/export/secrets.csv`, { token: (await as(w.admin)).accessToken })).status).toBe(404);
+    const badLang = await call(`/api/groups/${w.G.slug}/export/progress.csv?lang=fr`, { token: (await as(w.admin)).accessToken });
+    expect(badLang.status).toBe(400);
+  });
+});
+
+/** Splits CSV text (RFC 4180, as written by the export) into rows of cells. */
+function parseCsv(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let cell = "";
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i]!;
+    if (quoted) {
+      if (ch === '"' && text[i + 1] === '"') {
+        cell += '"';
+        i++;
+      } else if (ch === '"') quoted = false;
+      else cell += ch;
+    } else if (ch === '"') quoted = true;
+    else if (ch === ",") {
+      row.push(cell);
+      cell = "";
+    } else if (ch === "\r" && text[i + 1] === "\n") {
+      row.push(cell);
+      rows.push(row);
+      row = [];
+      cell = "";
+      i++;
+    } else cell += ch;
+  }
+  return rows;
+}
+
+describe("progress: CSV exports", () => {
+  async function exportOf(file: string, opts: { lang?: string; names?: string[] } = {}) {
+    const w = await theWorld();
+    const res = await call(`/api/groups/${w.G.slug}/export/${file}${opts.lang ? `?lang=${opts.lang}` : ""}`, { token: (await as(w.teacher)).accessToken });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("text/csv; charset=utf-8");
+    expect(res.headers.get("content-disposition")).toBe(`attachment; filename="${w.G.slug}-${file}"`);
+    const bytes = new Uint8Array(await res.arrayBuffer());
+    // UTF-8 byte order mark first.
+    expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    const text = new TextDecoder().decode(bytes.slice(3));
+    expect(text.endsWith("\r\n")).toBe(true);
+    return { w, rows: parseCsv(text) };
+  }
+
+  it("progress.csv: a header and one row per member, name and e-mail first, the same numbers as the API", async () => {
+    const { w, rows } = await exportOf("progress.csv");
+    expect(rows[0]).toEqual(["Name", "E-mail", "Lectures attended", "Lectures held", "Attendance %", "Tasks submitted", "Tasks given", "Tasks graded", "Task average %", "Quizzes taken", "Quizzes published", "Quiz average %", "Overall %", "Needs support"]);
+    expect(rows).toHaveLength(5);
+    expect(rows.find((r) => r[1] === w.B.email)).toEqual([w.B.name, w.B.email, "1", "3", "33", "2", "2", "2", "65", "1", "1", "75", "58", "no"]);
+    expect(rows.find((r) => r[1] === w.D.email)).toEqual([w.D.name, w.D.email, "1", "3", "33", "1", "1", "0", "", "1", "1", "100", "67", "no"]);
+    expect(rows.some((r) => r[1] === w.E.email)).toBe(false);
+  });
+
+  it("attendance.csv: a column per held lecture with each member's status; no record on a held lecture is absent", async () => {
+    const { w, rows } = await exportOf("attendance.csv");
+    const header = rows[0]!;
+    expect(header.slice(0, 2)).toEqual(["Name", "E-mail"]);
+    // L1, L2, L3 are held; L4 has a record (C's), so it is a column too; L5 never is.
+    expect(header.slice(2, 6).map((h) => h.replace(/ \(.*\)$/, ""))).toEqual(["Lecture l1", "Lecture l2", "Lecture l3", "Lecture l4"]);
+    expect(header[2]).toBe(`Lecture l1 (${new Date(w.now - 2 * DAY).toISOString().slice(0, 10)})`);
+    expect(header.slice(6)).toEqual(["Lectures attended", "Lectures held", "Attendance %"]);
+    expect(rows.find((r) => r[1] === w.C.email)!.slice(2)).toEqual(["late", "excused", "present", "present", "3", "3", "100"]);
+    expect(rows.find((r) => r[1] === w.A.email)!.slice(2)).toEqual(["absent", "absent", "absent", "", "0", "3", "0"]);
+  });
+
+  it("grades.csv: each task's score, 'missing' or 'submitted, not graded', and each opened quiz's best score", async () => {
+    const { w, rows } = await exportOf("grades.csv");
+    const header = rows[0]!;
+    expect(header).toEqual(["Name", "E-mail", "Task t4 (out of 100)", "Task t1 (out of 100)", "Task t2 (out of 50)", "Quiz q1 (out of 4)", "Task average %", "Quiz average %"]);
+    expect(rows.find((r) => r[1] === w.B.email)!.slice(2)).toEqual(["", "80", "25", "3", "65", "75"]);
+    expect(rows.find((r) => r[1] === w.C.email)!.slice(2)).toEqual(["100", "missing", "", "", "100", ""]);
+    expect(rows.find((r) => r[1] === w.D.email)!.slice(2)).toEqual(["", "submitted, not graded", "", "4", "", "100"]);
+  });
+
+  it("escapes cells a spreadsheet would run as formulas, keeps Arabic names, and speaks Arabic when asked", async () => {
+    const teacher = await createUser({ role: "instructor" });
+    const group = await createGroup({ instructorId: teacher.id });
+    const names = ['=HYPERLINK("http://evil.example","click")', "+1+1", "-2+3", "@SUM(A1:A9)", "نور علي", 'Quote "Q", comma'];
+    for (const name of names) await addMember(await createUser({ name }), group);
+    const res = await call(`/api/groups/${group.slug}/export/progress.csv?lang=ar`, { token: (await signIn(teacher)).accessToken });
+    const text = new TextDecoder().decode(new Uint8Array(await res.arrayBuffer()).slice(3));
+    const rows = parseCsv(text);
+    expect(rows[0]!.slice(0, 3)).toEqual(["الاسم", "البريد الإلكتروني", "المحاضرات المحضورة"]);
+    const written = rows.slice(1).map((r) => r[0]);
+    expect(written).toEqual(
+      expect.arrayContaining(["'=HYPERLINK(\"http://evil.example\",\"click\")", "'+1+1", "'-2+3", "'@SUM(A1:A9)", "نور علي", 'Quote "Q", comma']),
+    );
+    // The quoted cell is written as RFC 4180 asks.
+    expect(text).toContain('"Quote ""Q"", comma"');
+    expect(rows.slice(1).every((r) => r[r.length - 1] === "لا")).toBe(true);
+  });
+});

@@ -1,0 +1,417 @@
+/**
+ * Progress (PRODUCT.md §3 Progress; docs/decisions/0015-progress.md): counted from the records at every request,
+ * never stored, and turned into numbers by the one definition in app/lib/progress.ts. Everything here works on a
+ * scope of groups (one group, a student's groups, every group an instructor runs) and answers in a fixed number of
+ * statements however many students, lectures, tasks and quizzes the scope holds: each statement aggregates in
+ * SQL and returns one row per student, per lecture, per task or per quiz.
+ */
+import { and, asc, eq, inArray, or, sql, type SQL, type SQLWrapper } from "drizzle-orm";
+import { can, type Actor } from "../../app/lib/permissions";
+import { EMPTY_COUNTS, isAtRisk, progressFrom, type Progress, type ProgressCounts } from "../../app/lib/progress";
+import { attempts, attendance, groups, lectures, memberships, MEMBER_STATUSES, quizzes, submissions, tasks, users, type ATTENDANCE_STATUSES } from "../../db/schema";
+import type { ServiceContext } from "../context";
+import { forbidden, notFound } from "../http/errors";
+import { settleGroupAttempts } from "./quizzes";
+
+const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
+const memberStatuses = [...MEMBER_STATUSES];
+
+/** Which groups, and optionally which one student, a computation covers. */
+interface Scope {
+  /** A subquery of group ids. */
+  groups: SQLWrapper;
+  userId?: string;
+  /** Per-lecture, per-task and per-quiz figures for the staff's charts (three more statements). */
+  details?: boolean;
+}
+
+/** A lecture counts as held once its start has passed (published lectures) or its attendance has been opened. */
+const heldSql = (now: number) =>
+  // Written with qualified names: drizzle leaves columns unqualified in a one-table select, where "id" inside the
+  // subquery would mean the session's own id.
+  sql<number>`(("lectures"."published" = 1 and "lectures"."starts_at" <= ${now}) or exists (select 1 from "attendance_sessions" s where s."lecture_id" = "lectures"."id" and s."opens_at" <= ${now}))`;
+
+/** Joins a record's author to a current membership of the record's group: removed students' records never count. */
+const asMember = (userCol: SQL | SQLWrapper | typeof attendance.userId, groupCol: typeof lectures.groupId | typeof quizzes.groupId) =>
+  and(eq(memberships.groupId, groupCol), eq(memberships.userId, userCol as typeof attendance.userId), inArray(memberships.status, memberStatuses));
+
+const num = (v: unknown) => Number(v ?? 0);
+const key = (groupId: string, userId: string) => `${groupId}:${userId}`;
+
+export interface LectureFigure {
+  _id: string;
+  groupId: string;
+  slug: string;
+  title: string;
+  startsAt: string | null;
+  held: boolean;
+  present: number;
+  late: number;
+  excused: number;
+  /** Members with an absent record or no record at all (on a held lecture). */
+  absent: number;
+}
+
+export interface TaskFigure {
+  _id: string;
+  groupId: string;
+  slug: string;
+  title: string;
+  lectureSlug: string;
+  dueAt: string | null;
+  due: boolean;
+  maxScore: number;
+  submitted: number;
+  graded: number;
+  averageScore: number | null;
+}
+
+export interface QuizFigure {
+  _id: string;
+  groupId: string;
+  slug: string;
+  title: string;
+  lectureSlug: string;
+  opensAt: string | null;
+  opened: boolean;
+  maxScore: number;
+  taken: number;
+  averageScore: number | null;
+}
+
+export interface MemberProgress {
+  _id: string;
+  groupId: string;
+  name: string;
+  email: string;
+  slug: string;
+  status: string;
+  progress: Progress;
+  atRisk: boolean;
+}
+
+export interface ScopeProgress {
+  members: MemberProgress[];
+  /** Lectures held per group. */
+  heldByGroup: Map<string, number>;
+  lectures: LectureFigure[];
+  tasks: TaskFigure[];
+  quizzes: QuizFigure[];
+}
+
+const ratio = (score: SQLWrapper | SQL, max: SQLWrapper | SQL) => sql`min(1.0, max(0.0, ${score} * 1.0 / nullif(${max}, 0)))`;
+
+/** The numbers for every current member of the scope's groups (or the one student), in constant statements. */
+export async function computeProgress(ctx: ServiceContext, scope: Scope, now = Date.now()): Promise<ScopeProgress> {
+  // Attempts whose time ran out are graded first, so a quiz abandoned mid-way counts with what was saved.
+  await settleGroupAttempts(ctx, scope.groups, now);
+  const held = heldSql(now);
+  const onlyUser = <C extends typeof memberships.userId>(col: C) => (scope.userId ? eq(col, scope.userId) : undefined);
+  const due = sql<number>`(${tasks.dueAt} is not null and ${tasks.dueAt} <= ${now})`;
+  const opened = sql<number>`(${quizzes.opensAt} is null or ${quizzes.opensAt} <= ${now})`;
+  const liveQuiz = and(eq(quizzes.published, true), eq(lectures.published, true), opened);
+
+  // Best attempt per student and opened quiz: the inner grouping of the quiz figures.
+  const best = ctx.db
+    .select({
+      userId: attempts.userId,
+      quizId: attempts.quizId,
+      groupId: quizzes.groupId,
+      best: sql<number>`max(${ratio(attempts.score, attempts.maxScore)})`.as("best"),
+    })
+    .from(attempts)
+    .innerJoin(quizzes, eq(quizzes.id, attempts.quizId))
+    .innerJoin(lectures, eq(lectures.id, quizzes.lectureId))
+    .innerJoin(memberships, asMember(attempts.userId as never, quizzes.groupId))
+    .where(and(inArray(quizzes.groupId, scope.groups), liveQuiz, sql`${attempts.submittedAt} is not null`, onlyUser(attempts.userId as never)))
+    .groupBy(attempts.userId, attempts.quizId)
+    .as("best_attempts");
+
+  const [memberRows, lectureRows, attendanceRows, taskRows, submissionRows, quizRows, quizTotals, lectureCounts, taskCounts, quizCounts] = await Promise.all([
+    ctx.db
+      .select({ _id: users.id, groupId: memberships.groupId, name: users.name, email: users.email, slug: users.slug, status: memberships.status })
+      .from(memberships)
+      .innerJoin(users, eq(users.id, memberships.userId))
+      .where(and(inArray(memberships.groupId, scope.groups), inArray(memberships.status, memberStatuses), onlyUser(memberships.userId)))
+      .orderBy(asc(users.name), asc(users.id)),
+    ctx.db
+      .select({ _id: lectures.id, groupId: lectures.groupId, slug: lectures.slug, title: lectures.title, startsAt: lectures.startsAt, held })
+      .from(lectures)
+      .where(inArray(lectures.groupId, scope.groups))
+      .orderBy(asc(lectures.order), asc(lectures.startsAt)),
+    ctx.db
+      .select({
+        userId: attendance.userId,
+        groupId: lectures.groupId,
+        attended: sql<number>`sum(case when ${attendance.status} in ('present', 'late') then 1 else 0 end)`,
+        excusedHeld: sql<number>`sum(case when ${attendance.status} = 'excused' and ${held} then 1 else 0 end)`,
+        extraHeld: sql<number>`sum(case when ${attendance.status} <> 'excused' and not ${held} then 1 else 0 end)`,
+      })
+      .from(attendance)
+      .innerJoin(lectures, eq(lectures.id, attendance.lectureId))
+      .innerJoin(memberships, asMember(attendance.userId, lectures.groupId))
+      .where(and(inArray(lectures.groupId, scope.groups), onlyUser(attendance.userId as never)))
+      .groupBy(attendance.userId, lectures.groupId),
+    ctx.db
+      .select({ _id: tasks.id, groupId: lectures.groupId, slug: tasks.slug, title: tasks.title, lectureSlug: lectures.slug, dueAt: tasks.dueAt, maxScore: tasks.maxScore, due })
+      .from(tasks)
+      .innerJoin(lectures, eq(lectures.id, tasks.lectureId))
+      .where(and(inArray(lectures.groupId, scope.groups), eq(lectures.published, true)))
+      .orderBy(asc(tasks.dueAt), asc(tasks.title)),
+    ctx.db
+      .select({
+        userId: submissions.userId,
+        groupId: lectures.groupId,
+        submitted: sql<number>`count(*)`,
+        submittedNotDue: sql<number>`sum(case when ${due} then 0 else 1 end)`,
+        graded: sql<number>`count(${submissions.score})`,
+        gradedSum: sql<number>`coalesce(sum(${ratio(submissions.score, tasks.maxScore)}), 0)`,
+      })
+      .from(submissions)
+      .innerJoin(tasks, eq(tasks.id, submissions.taskId))
+      .innerJoin(lectures, eq(lectures.id, tasks.lectureId))
+      .innerJoin(memberships, asMember(submissions.userId as never, lectures.groupId))
+      .where(and(inArray(lectures.groupId, scope.groups), eq(lectures.published, true), onlyUser(submissions.userId as never)))
+      .groupBy(submissions.userId, lectures.groupId),
+    ctx.db
+      .select({
+        _id: quizzes.id,
+        groupId: quizzes.groupId,
+        slug: quizzes.slug,
+        title: quizzes.title,
+        lectureSlug: lectures.slug,
+        opensAt: quizzes.opensAt,
+        opened,
+        maxScore: sql<number>`(select coalesce(sum(q."points"), 0) from "questions" q where q."quiz_id" = "quizzes"."id")`,
+      })
+      .from(quizzes)
+      .innerJoin(lectures, eq(lectures.id, quizzes.lectureId))
+      .where(and(inArray(quizzes.groupId, scope.groups), eq(quizzes.published, true), eq(lectures.published, true)))
+      .orderBy(asc(quizzes.opensAt), asc(quizzes.title)),
+    ctx.db
+      .select({ userId: best.userId, groupId: best.groupId, taken: sql<number>`count(*)`, bestSum: sql<number>`coalesce(sum(${best.best}), 0)` })
+      .from(best)
+      .groupBy(best.userId, best.groupId),
+    scope.details
+      ? ctx.db
+          .select({ lectureId: attendance.lectureId, status: attendance.status, n: sql<number>`count(*)` })
+          .from(attendance)
+          .innerJoin(lectures, eq(lectures.id, attendance.lectureId))
+          .innerJoin(memberships, asMember(attendance.userId, lectures.groupId))
+          .where(inArray(lectures.groupId, scope.groups))
+          .groupBy(attendance.lectureId, attendance.status)
+      : Promise.resolve([]),
+    scope.details
+      ? ctx.db
+          .select({
+            taskId: submissions.taskId,
+            submitted: sql<number>`count(*)`,
+            graded: sql<number>`count(${submissions.score})`,
+            gradedSum: sql<number>`coalesce(sum(${ratio(submissions.score, tasks.maxScore)}), 0)`,
+          })
+          .from(submissions)
+          .innerJoin(tasks, eq(tasks.id, submissions.taskId))
+          .innerJoin(lectures, eq(lectures.id, tasks.lectureId))
+          .innerJoin(memberships, asMember(submissions.userId as never, lectures.groupId))
+          .where(inArray(lectures.groupId, scope.groups))
+          .groupBy(submissions.taskId)
+      : Promise.resolve([]),
+    scope.details
+      ? ctx.db
+          .select({ quizId: best.quizId, taken: sql<number>`count(*)`, bestSum: sql<number>`coalesce(sum(${best.best}), 0)` })
+          .from(best)
+          .groupBy(best.quizId)
+      : Promise.resolve([]),
+  ]);
+
+  const perGroup = (rows: { groupId: string; flag: unknown }[]) => {
+    const out = new Map<string, number>();
+    for (const r of rows) if (num(r.flag)) out.set(r.groupId, (out.get(r.groupId) ?? 0) + 1);
+    return out;
+  };
+  const heldByGroup = perGroup(lectureRows.map((l) => ({ groupId: l.groupId, flag: l.held })));
+  const dueByGroup = perGroup(taskRows.map((t) => ({ groupId: t.groupId, flag: t.due })));
+  const openedByGroup = perGroup(quizRows.map((q) => ({ groupId: q.groupId, flag: q.opened })));
+  const byMember = <T extends { userId: string; groupId: string }>(rows: T[]) => new Map(rows.map((r) => [key(r.groupId, r.userId), r]));
+  const att = byMember(attendanceRows);
+  const subs = byMember(submissionRows);
+  const quiz = byMember(quizTotals);
+
+  const members = memberRows.map((m) => {
+    const k = key(m.groupId, m._id);
+    const a = att.get(k);
+    const s = subs.get(k);
+    const q = quiz.get(k);
+    const counts: ProgressCounts = {
+      ...EMPTY_COUNTS,
+      groupHeld: heldByGroup.get(m.groupId) ?? 0,
+      tasksDue: dueByGroup.get(m.groupId) ?? 0,
+      quizzesOpened: openedByGroup.get(m.groupId) ?? 0,
+      ...(a ? { attended: num(a.attended), excusedHeld: num(a.excusedHeld), extraHeld: num(a.extraHeld) } : {}),
+      ...(s ? { submitted: num(s.submitted), submittedNotDue: num(s.submittedNotDue), graded: num(s.graded), gradedSum: num(s.gradedSum) } : {}),
+      ...(q ? { taken: num(q.taken), bestSum: num(q.bestSum) } : {}),
+    };
+    const progress = progressFrom(counts);
+    return { ...m, progress, atRisk: isAtRisk(progress, counts.groupHeld) };
+  });
+
+  const membersByGroup = new Map<string, number>();
+  for (const m of memberRows) membersByGroup.set(m.groupId, (membersByGroup.get(m.groupId) ?? 0) + 1);
+  const statusCount = new Map<string, number>();
+  for (const r of lectureCounts) statusCount.set(`${r.lectureId}:${r.status}`, num(r.n));
+  const count = (lectureId: string, status: (typeof ATTENDANCE_STATUSES)[number]) => statusCount.get(`${lectureId}:${status}`) ?? 0;
+  const perTask = new Map(taskCounts.map((r) => [r.taskId, r]));
+  const perQuiz = new Map(quizCounts.map((r) => [r.quizId, r]));
+  const pct = (sum: number, n: number) => (n > 0 ? Math.round((sum / n) * 100) : null);
+
+  return {
+    members,
+    heldByGroup,
+    lectures: lectureRows.map((l) => {
+      const present = count(l._id, "present");
+      const late = count(l._id, "late");
+      const excused = count(l._id, "excused");
+      return {
+        _id: l._id,
+        groupId: l.groupId,
+        slug: l.slug,
+        title: l.title,
+        startsAt: iso(l.startsAt),
+        held: num(l.held) > 0,
+        present,
+        late,
+        excused,
+        absent: Math.max(0, (membersByGroup.get(l.groupId) ?? 0) - present - late - excused),
+      };
+    }),
+    tasks: taskRows.map((t) => {
+      const c = perTask.get(t._id);
+      return {
+        _id: t._id,
+        groupId: t.groupId,
+        slug: t.slug,
+        title: t.title,
+        lectureSlug: t.lectureSlug,
+        dueAt: iso(t.dueAt),
+        due: num(t.due) > 0,
+        maxScore: t.maxScore,
+        submitted: num(c?.submitted),
+        graded: num(c?.graded),
+        averageScore: pct(num(c?.gradedSum), num(c?.graded)),
+      };
+    }),
+    quizzes: quizRows.map((q) => {
+      const c = perQuiz.get(q._id);
+      return {
+        _id: q._id,
+        groupId: q.groupId,
+        slug: q.slug,
+        title: q.title,
+        lectureSlug: q.lectureSlug,
+        opensAt: iso(q.opensAt),
+        opened: num(q.opened) > 0,
+        maxScore: num(q.maxScore),
+        taken: num(c?.taken),
+        averageScore: pct(num(c?.bestSum), num(c?.taken)),
+      };
+    }),
+  };
+}
+
+/* ---------------------------------------------------------------------------------------------------------------
+ * Who may read what
+ * ------------------------------------------------------------------------------------------------------------- */
+
+interface GroupRow {
+  id: string;
+  slug: string;
+  title: string;
+  instructorId: string | null;
+  membershipStatus: string | null;
+}
+
+async function findGroup(ctx: ServiceContext, viewer: Actor, groupKey: string): Promise<GroupRow> {
+  const [group] = await ctx.db
+    .select({ id: groups.id, slug: groups.slug, title: groups.title, instructorId: groups.instructorId, membershipStatus: memberships.status })
+    .from(groups)
+    .leftJoin(memberships, and(eq(memberships.groupId, groups.id), eq(memberships.userId, viewer.userId)))
+    .where(or(eq(groups.id, groupKey), eq(groups.slug, groupKey)))
+    .limit(1);
+  if (!group) throw notFound("No such group.");
+  return group;
+}
+
+const oneGroup = (ctx: ServiceContext, groupId: string) => ctx.db.select({ id: groups.id }).from(groups).where(eq(groups.id, groupId));
+const groupDto = (g: GroupRow) => ({ _id: g.id, slug: g.slug, title: g.title });
+const isStaff = (viewer: Actor, g: GroupRow) => can(viewer, "group.manage", { group: { instructorId: g.instructorId } });
+
+export type StudentProgress = Progress & {
+  atRisk: boolean;
+  user: { _id: string; name: string; slug: string };
+  group: { _id: string; slug: string; title: string };
+};
+
+/**
+ * GET /api/users/groups/{id}/progress: the caller's own numbers in a group they are a member of; the group's staff
+ * may ask for one of its members with `user` (id or slug).
+ */
+export async function memberProgress(ctx: ServiceContext, viewer: Actor, groupKey: string, userKey?: string, now = Date.now()): Promise<StudentProgress> {
+  const group = await findGroup(ctx, viewer, groupKey);
+  let userId = viewer.userId;
+  if (userKey !== undefined && userKey !== viewer.userId) {
+    if (!isStaff(viewer, group)) throw forbidden("Only this group's instructor or an admin can see another student's progress.");
+    const [student] = await ctx.db
+      .select({ id: users.id })
+      .from(users)
+      .where(or(eq(users.id, userKey), eq(users.slug, userKey)))
+      .limit(1);
+    if (!student) throw notFound("No such student in this group.");
+    userId = student.id;
+  } else if (!MEMBER_STATUSES.includes((group.membershipStatus ?? "") as never)) {
+    throw forbidden(isStaff(viewer, group) ? "Staff have no progress of their own here: add ?user= with one of the group's students." : "Only the group's students have progress in it.");
+  }
+  const result = await computeProgress(ctx, { groups: oneGroup(ctx, group.id), userId }, now);
+  const me = result.members[0];
+  if (!me) throw notFound("No such student in this group.");
+  return { ...me.progress, atRisk: me.atRisk, user: { _id: me._id, name: me.name, slug: me.slug }, group: groupDto(group) };
+}
+
+/** GET /api/groups/{id}/progress (staff): every member's numbers, and per-lecture, per-task and per-quiz figures. */
+export async function groupProgress(ctx: ServiceContext, viewer: Actor, groupKey: string, now = Date.now()) {
+  const group = await findGroup(ctx, viewer, groupKey);
+  if (!isStaff(viewer, group)) throw forbidden("Only this group's instructor or an admin can see its progress.");
+  const result = await computeProgress(ctx, { groups: oneGroup(ctx, group.id), details: true }, now);
+  const strip = <T extends { groupId: string }>({ groupId: _g, ...rest }: T) => rest;
+  return {
+    group: groupDto(group),
+    generatedAt: new Date(now).toISOString(),
+    heldLectures: result.heldByGroup.get(group.id) ?? 0,
+    students: result.members.map(strip),
+    lectures: result.lectures.map(strip),
+    tasks: result.tasks.map(strip),
+    quizzes: result.quizzes.map(strip),
+  };
+}
+export type GroupProgress = Awaited<ReturnType<typeof groupProgress>>;
+
+/**
+ * A student's numbers in every group of theirs the viewer runs (the staff's student pages): all of an admin's,
+ * an instructor's own. One computation over those groups, whatever their number.
+ */
+export async function progressAcrossGroups(ctx: ServiceContext, viewer: Actor, userId: string, now = Date.now()) {
+  if (viewer.role !== "admin" && viewer.role !== "instructor") throw forbidden();
+  const theirGroups = ctx.db
+    .select({ id: memberships.groupId })
+    .from(memberships)
+    .innerJoin(groups, eq(groups.id, memberships.groupId))
+    .where(and(eq(memberships.userId, userId), inArray(memberships.status, memberStatuses), viewer.role === "admin" ? undefined : eq(groups.instructorId, viewer.userId)));
+  const [result, groupRows] = await Promise.all([
+    computeProgress(ctx, { groups: theirGroups, userId }, now),
+    ctx.db.select({ id: groups.id, slug: groups.slug, title: groups.title }).from(groups).where(inArray(groups.id, theirGroups)),
+  ]);
+  const byId = new Map(groupRows.map((g) => [g.id, g]));
+  return result.members.flatMap((m) => {
+    const g = byId.get(m.groupId);
+    return g ? [{ group: { _id: g.id, slug: g.slug, title: g.title }, progress: m.progress, atRisk: m.atRisk, heldLectures: result.heldByGroup.get(m.groupId) ?? 0 }] : [];
+  });
+}
