@@ -21,9 +21,13 @@ import { CourseTasks } from "~/components/tasks/course-tasks";
 import { renderMarkdown } from "~/lib/markdown.server";
 import { listGroupQuizzes } from "../../worker/services/quizzes";
 import { listGroupTasks } from "../../worker/services/tasks";
+import { memberProgress } from "../../worker/services/progress";
+import { ProgressSummary } from "~/components/progress/progress-summary";
+import { UpNext } from "~/components/progress/up-next";
+import { upNext } from "~/lib/up-next";
 import { sheets } from "~/styles/sheets";
 
-export const links: LinksFunction = () => sheets("coursePages", "chat", "lectures", "tasks", "quizzes");
+export const links: LinksFunction = () => sheets("coursePages", "chat", "lectures", "tasks", "quizzes", "progress");
 
 export const meta: MetaFunction<typeof loader> = ({ data: loaded, matches }) => {
   const t = metaT(matches);
@@ -47,8 +51,17 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   try {
     const group = await orNotFound(getGroupForMember(context.svc, viewer, slug.data.id));
     const staff = can(viewer, "group.manage", { group: { instructorId: group.instructor?._id ?? null } });
-    const [lectures, tasks, quizzes] = await Promise.all([listLectures(context.svc, viewer, group._id), listGroupTasks(context.svc, viewer, group._id), listGroupQuizzes(context.svc, viewer, group._id)]);
+    const isMember = group.membershipStatus === "approved" || group.membershipStatus === "special";
+    const now = Date.now();
+    const [lectures, tasks, quizzes, progress] = await Promise.all([
+      listLectures(context.svc, viewer, group._id),
+      listGroupTasks(context.svc, viewer, group._id),
+      listGroupQuizzes(context.svc, viewer, group._id, now),
+      isMember ? memberProgress(context.svc, viewer, group._id, undefined, now) : null,
+    ]);
     return {
+      progress: progress ? { lectures: progress.lectures, tasks: progress.tasks, quizzes: progress.quizzes, overall: progress.overall } : null,
+      upNext: isMember ? upNext({ groupSlug: group.slug, lectures, tasks, quizzes }, now) : [],
       tasks: tasks.map(({ _id, slug: taskSlug, title, dueAt, maxScore, lectureSlug, submission }) => ({
         _id,
         slug: taskSlug,
@@ -62,7 +75,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
       })),
       quizzes: quizzes.map(({ _id, slug: quizSlug, title, lectureSlug, opensAt, closesAt, maxScore, maxAttempts, window, mine }) => ({ _id, slug: quizSlug, title, lectureSlug, opensAt, closesAt, maxScore, maxAttempts, window, mine })),
       lectures: lectures.map(({ _id, slug: lectureSlug, title, startsAt, myAttendance }) => ({ _id, slug: lectureSlug, title, startsAt, myAttendance })),
-      isMember: group.membershipStatus === "approved" || group.membershipStatus === "special",
+      isMember,
       group: {
         id: group._id,
         slug: group.slug,
@@ -85,7 +98,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
 
 export default function CourseHome() {
   const { t, lang } = useT();
-  const { group, manageHref, lectures, tasks, quizzes, isMember } = useLoaderData<typeof loader>();
+  const { group, manageHref, lectures, tasks, quizzes, isMember, progress, upNext: next } = useLoaderData<typeof loader>();
   const start = group.startDate ? formatDate(group.startDate, lang) : t("courses.comingSoon");
   return (
     <main id="main" tabIndex={-1} className="page page-course-home">
@@ -134,6 +147,13 @@ export default function CourseHome() {
       </div>
 
       <div className="container course-home">
+        {progress ? (
+          <div className="course-home-progress">
+            <ProgressSummary progress={progress} title={t("progress.title")} />
+            <UpNext items={next} />
+          </div>
+        ) : null}
+
         <section className="course-home-about" aria-labelledby="about-title">
           <h2 id="about-title" className="block-title">
             {t("course.about")}

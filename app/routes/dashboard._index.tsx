@@ -1,4 +1,4 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { AreaPageHeader } from "~/components/area-shell";
@@ -7,13 +7,18 @@ import { ArrowIcon, BookIcon, InboxIcon, MailIcon, PlusIcon, UsersIcon } from "~
 import { useT } from "~/lib/i18n";
 import { metaT, pageMeta } from "~/lib/meta";
 import { requireRole } from "../../worker/auth/viewer";
-import { adminOverview } from "../../worker/services/dashboard";
+import { adminOverview, staffAttention } from "../../worker/services/dashboard";
+import { AttentionList } from "~/components/progress/attention";
+import { sheets } from "~/styles/sheets";
+
+export const links: LinksFunction = () => sheets("progress");
 
 export const meta: MetaFunction = ({ matches }) => pageMeta(matches, metaT(matches)("admin.overview.title"));
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const viewer = await requireRole(context.svc, request, "admin");
-  return { name: viewer.name, overview: await adminOverview(context.svc, viewer) };
+  const [overview, attention] = await Promise.all([adminOverview(context.svc, viewer), staffAttention(context.svc, viewer)]);
+  return { name: viewer.name, overview, attention };
 }
 
 function StatCard({ to, icon, label, value, children, tone }: { to: string; icon: ReactNode; label: string; value: number; children?: ReactNode; tone?: "attention" }) {
@@ -30,7 +35,7 @@ function StatCard({ to, icon, label, value, children, tone }: { to: string; icon
 
 export default function AdminOverview() {
   const { t } = useT();
-  const { name, overview } = useLoaderData<typeof loader>();
+  const { name, overview, attention } = useLoaderData<typeof loader>();
   return (
     <main id="main" tabIndex={-1} className="area-page">
       <AreaPageHeader title={t("admin.overview.title")} lead={t("admin.overview.lead", { name })}>
@@ -39,6 +44,7 @@ export default function AdminOverview() {
           {t("admin.nav.newGroup")}
         </Link>
       </AreaPageHeader>
+      <AttentionList attention={attention} area="admin" />
       <ul role="list" className="stat-grid">
         <li>
           <StatCard to="/dashboard/admin/allStudent" icon={<UsersIcon />} label={t("admin.overview.users")} value={overview.users.total}>

@@ -21,9 +21,11 @@ import { changeRoleInput, USER_ROLES } from "~/lib/schemas";
 import { requireRole } from "../../worker/auth/viewer";
 import { getStudent } from "../../worker/services/students";
 import { changeRole, deleteUser } from "../../worker/services/users";
+import { progressAcrossGroups } from "../../worker/services/progress";
+import { StudentProgressList } from "~/components/progress/student-progress";
 import { sheets } from "~/styles/sheets";
 
-export const links: LinksFunction = () => sheets("accounts");
+export const links: LinksFunction = () => sheets("accounts", "progress");
 
 export const meta: MetaFunction<typeof loader> = ({ matches, data: d }) => pageMeta(matches, d?.user.name ?? metaT(matches)("admin.users.title"));
 
@@ -31,7 +33,9 @@ export const meta: MetaFunction<typeof loader> = ({ matches, data: d }) => pageM
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const viewer = await requireRole(context.svc, request, "admin");
   const user = await orNotFound(getStudent(context.svc, viewer, params.studentSlug ?? ""));
-  return { user, isSelf: user._id === viewer.userId, roles: USER_ROLES };
+  // Staff accounts have no groups to be counted in.
+  const progress = user.role === "user" ? await progressAcrossGroups(context.svc, viewer, user._id) : null;
+  return { user, isSelf: user._id === viewer.userId, roles: USER_ROLES, progress };
 }
 
 export async function action({ request, context, params }: ActionFunctionArgs) {
@@ -58,7 +62,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
 
 export default function AdminUserPage() {
   const { t } = useT();
-  const { user, isSelf, roles } = useLoaderData<typeof loader>();
+  const { user, isSelf, roles, progress } = useLoaderData<typeof loader>();
   const { toasts, show, dismiss } = useToasts();
   const roleFetcher = useFetcher<AccountResult>({ key: "admin-user-role" });
   const deleteFetcher = useFetcher<AccountResult>({ key: "admin-user-delete" });
@@ -174,6 +178,7 @@ export default function AdminUserPage() {
           </section>
         </div>
       </div>
+      {progress ? <StudentProgressList items={progress} groupHref={(slug) => `/dashboard/admin/group/${slug}/progress`} /> : null}
     </main>
   );
 }

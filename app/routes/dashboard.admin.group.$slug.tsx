@@ -36,6 +36,7 @@ const TABS: GroupTab[] = [
   { to: "lectures", key: "lectures.title" },
   { to: "tasks", key: "staffTasks.title" },
   { to: "quiz", key: "staffQuizzes.title" },
+  { to: "progress", key: "staffProgress.title" },
   { to: "update", key: "groups.tabs.update" },
 ];
 

@@ -1,4 +1,4 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { MembershipBadge } from "~/components/groups/badges";
@@ -13,6 +13,11 @@ import { idOrSlugParam } from "~/lib/schemas";
 import { requireRole } from "../../worker/auth/viewer";
 import { getManagedGroup } from "../../worker/services/groups-admin";
 import { getStudent } from "../../worker/services/students";
+import { progressAcrossGroups } from "../../worker/services/progress";
+import { StudentProgressList } from "~/components/progress/student-progress";
+import { sheets } from "~/styles/sheets";
+
+export const links: LinksFunction = () => sheets("coursePages", "progress");
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) =>
   pageMeta(matches, data ? data.student.name : metaT(matches)("error.notFound.title"));
@@ -28,6 +33,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     orHttpError(getStudent(context.svc, viewer, studentSlug.data.id)),
   ]);
   return {
+    progress: await progressAcrossGroups(context.svc, viewer, student._id),
     group: { slug: group.slug, title: group.title },
     student: {
       name: student.name,
@@ -52,7 +58,7 @@ function countryName(country: string, lang: string): string {
 
 export default function InstructorStudent() {
   const { t, lang } = useT();
-  const { group, student } = useLoaderData<typeof loader>();
+  const { group, student, progress } = useLoaderData<typeof loader>();
   return (
     <main id="main" tabIndex={-1} className="area-page student-page">
       <nav aria-label={t("common.breadcrumb")} className="breadcrumb">
@@ -111,6 +117,8 @@ export default function InstructorStudent() {
           </div>
         </dl>
       </section>
+
+      <StudentProgressList items={progress} groupHref={(slug) => `/instructor/group/${slug}/progress`} />
 
       <section aria-labelledby="memberships-title" className="group-section">
         <h2 id="memberships-title" className="block-title">

@@ -1,4 +1,4 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
 import { AreaPageHeader } from "~/components/area-shell";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
@@ -8,15 +8,21 @@ import { formatDate, useT } from "~/lib/i18n";
 import { metaT, pageMeta } from "~/lib/meta";
 import { requireRole } from "../../worker/auth/viewer";
 import { listManagedGroups } from "../../worker/services/groups-admin";
+import { staffAttention } from "../../worker/services/dashboard";
+import { AttentionList } from "~/components/progress/attention";
+import { sheets } from "~/styles/sheets";
+
+export const links: LinksFunction = () => sheets("progress");
 
 export const meta: MetaFunction = ({ matches }) => pageMeta(matches, metaT(matches)("teach.overview.title"));
 
 /** The instructor's own groups (listManagedGroups scopes them), newest first, with member and request counts. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const viewer = await requireRole(context.svc, request, "instructor");
-  const page = await listManagedGroups(context.svc, viewer, { page: 1, pageSize: 100 });
+  const [page, attention] = await Promise.all([listManagedGroups(context.svc, viewer, { page: 1, pageSize: 100 }), staffAttention(context.svc, viewer)]);
   return {
     name: viewer.name,
+    attention,
     groups: page.groups.map((g) => ({
       id: g._id,
       title: g.title,
@@ -38,10 +44,11 @@ const STATUS_KEYS: Record<"draft" | "published" | "archived", MessageKey> = {
 
 export default function InstructorOverview() {
   const { t, lang } = useT();
-  const { name, groups } = useLoaderData<typeof loader>();
+  const { name, groups, attention } = useLoaderData<typeof loader>();
   return (
     <main id="main" tabIndex={-1} className="area-page">
       <AreaPageHeader title={t("teach.overview.title")} lead={t("teach.overview.lead", { name })} />
+      {groups.length > 0 ? <AttentionList attention={attention} area="instructor" /> : null}
       {groups.length === 0 ? (
         <div className="empty-state">
           <span className="empty-icon" aria-hidden="true"><BookIcon /></span>
@@ -76,6 +83,10 @@ export default function InstructorOverview() {
                 <Link to={`/instructor/group/${g.slug}/students`} className="btn btn-outline btn-sm">
                   <UsersIcon />
                   {t("teach.group.students")}
+                </Link>
+                <Link to={`/instructor/group/${g.slug}/progress`} className="btn btn-ghost btn-sm">
+                  <BookIcon />
+                  {t("staffProgress.title")}
                 </Link>
                 <Link to={`/instructor/group/${g.slug}/messages`} className="btn btn-ghost btn-sm">
                   <ChatIcon />

@@ -14,11 +14,12 @@ import feedbackForm from "./feedback-form.css?url";
 import groups from "./groups.css?url";
 import landing from "./landing.css?url";
 import lectures from "./lectures.css?url";
+import progress from "./progress.css?url";
 import quizzes from "./quizzes.css?url";
 import staff from "./staff.css?url";
 import tasks from "./tasks.css?url";
 
-const SHEETS = { accounts, base, chat, contact, coursePages, dev, feedbackForm, groups, landing, lectures, quizzes, staff, tasks };
+const SHEETS = { accounts, base, chat, contact, coursePages, dev, feedbackForm, groups, landing, lectures, progress, quizzes, staff, tasks };
 export type Sheet = keyof typeof SHEETS;
 
 /** `links` entries for these sheets, in the order given. */

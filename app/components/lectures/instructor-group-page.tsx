@@ -10,6 +10,7 @@ export const INSTRUCTOR_GROUP_TABS: GroupTab[] = [
   { to: "lectures", key: "lectures.title" },
   { to: "tasks", key: "staffTasks.title" },
   { to: "quizzes", key: "staffQuizzes.title" },
+  { to: "progress", key: "staffProgress.title" },
   { to: "messages", key: "teach.group.messages" },
 ];
 

@@ -1,0 +1,30 @@
+/**
+ * Loader bodies of the progress pages, calling the same services as the progress API: the staff's progress tab
+ * (instructor and admin) and its CSV downloads, which the pages serve under the group's staff path because a
+ * plain link carries the page's cookie session, not the API's bearer token.
+ */
+import { detectLang } from "~/i18n/config";
+import type { ServiceContext } from "../../worker/context";
+import { csvResponse } from "../../worker/http/csv";
+import { getManagedGroup } from "../../worker/services/groups-admin";
+import { groupProgress } from "../../worker/services/progress";
+import { exportGroupCsv, EXPORTS, type ExportKind } from "../../worker/services/progress-export";
+import type { Viewer } from "../../worker/services/sessions";
+import { orHttpError } from "./group-actions.server";
+import { notFoundResponse } from "./not-found.server";
+
+/** The progress tab: the group (checked as the viewer's to run) and every member's numbers. */
+export async function loadStaffProgress(svc: ServiceContext, viewer: Viewer, params: { slug?: string }) {
+  if (!params.slug) throw notFoundResponse();
+  const group = await orHttpError(getManagedGroup(svc, viewer, params.slug));
+  const report = await orHttpError(groupProgress(svc, viewer, group._id));
+  return { group: { id: group._id, slug: group.slug, title: group.title }, report };
+}
+
+/** `{file}` is attendance.csv, grades.csv or progress.csv; anything else is a 404. */
+export async function progressDownload(svc: ServiceContext, viewer: Viewer, params: { slug?: string; file?: string }, request: Request): Promise<Response> {
+  const kind = EXPORTS.find((k) => `${k}.csv` === params.file) as ExportKind | undefined;
+  if (!params.slug || !kind) throw notFoundResponse();
+  const file = await orHttpError(exportGroupCsv(svc, viewer, params.slug, kind, detectLang(request)));
+  return csvResponse(file.filename, file.body);
+}
