@@ -3,9 +3,10 @@
  * (instructor and admin) and its CSV downloads, which the pages serve under the group's staff path because a
  * plain link carries the page's cookie session, not the API's bearer token.
  */
-import { detectLang } from "~/i18n/config";
+import { detectLang } from "../i18n/config";
 import type { ServiceContext } from "../../worker/context";
 import { csvResponse } from "../../worker/http/csv";
+import { AppError } from "../../worker/http/errors";
 import { getManagedGroup } from "../../worker/services/groups-admin";
 import { groupProgress } from "../../worker/services/progress";
 import { exportGroupCsv, EXPORTS, type ExportKind } from "../../worker/services/progress-export";
@@ -24,7 +25,13 @@ export async function loadStaffProgress(svc: ServiceContext, viewer: Viewer, par
 /** `{file}` is attendance.csv, grades.csv or progress.csv; anything else is a 404. */
 export async function progressDownload(svc: ServiceContext, viewer: Viewer, params: { slug?: string; file?: string }, request: Request): Promise<Response> {
   const kind = EXPORTS.find((k) => `${k}.csv` === params.file) as ExportKind | undefined;
-  if (!params.slug || !kind) throw notFoundResponse();
-  const file = await orHttpError(exportGroupCsv(svc, viewer, params.slug, kind, detectLang(request)));
-  return csvResponse(file.filename, file.body);
+  // Answered, not thrown: a resource route has no error boundary to render a thrown 404.
+  if (!params.slug || !kind) return notFoundResponse();
+  try {
+    const file = await exportGroupCsv(svc, viewer, params.slug, kind, detectLang(request));
+    return csvResponse(file.filename, file.body);
+  } catch (err) {
+    if (err instanceof AppError && (err.status === 403 || err.status === 404)) return Response.json({ message: err.message, code: err.code }, { status: err.status });
+    throw err;
+  }
 }

@@ -6,6 +6,8 @@
 import { describe, expect, it } from "vitest";
 import * as s from "../../db/schema";
 import { newId } from "../../worker/services/ids";
+import { loadStaffProgress } from "../../app/lib/progress.server";
+import { staffAttention } from "../../worker/services/dashboard";
 import { groupProgress, memberProgress } from "../../worker/services/progress";
 import type { Viewer } from "../../worker/services/sessions";
 import { createGroup, createUser } from "./factories";
@@ -44,7 +46,7 @@ async function groupOf(n: number) {
 }
 
 describe("progress: query count", () => {
-  it("is the same for 10 and for 1,000 students: the staff's call, a member's call", async () => {
+  it("is the same for 10 and for 1,000 students: the staff's call, a member's call, the progress tab, the landing", async () => {
     const measure = async (n: number) => {
       const w = await groupOf(n);
       const counter = countingContext();
@@ -52,7 +54,13 @@ describe("progress: query count", () => {
       const staff = counter.count();
       counter.reset();
       const own = await memberProgress(counter.ctx, w.student, w.group.slug);
-      return { staff, member: counter.count(), students: report.students.length, held: report.heldLectures, own };
+      const member = counter.count();
+      counter.reset();
+      const page = await loadStaffProgress(counter.ctx, w.viewer, { slug: w.group.slug });
+      const tab = counter.count();
+      counter.reset();
+      const attention = await staffAttention(counter.ctx, w.viewer);
+      return { staff, member, tab, landing: counter.count(), students: report.students.length, shown: page.report.students.length, held: report.heldLectures, own, attention };
     };
     const small = await measure(10);
     const large = await measure(1000);
@@ -61,8 +69,13 @@ describe("progress: query count", () => {
     expect([small.held, large.held]).toEqual([6, 6]);
     // Student 1: absent at lecture 3 ((1 + 3) % 4 = 0), present at the other four of five recorded, of six held.
     expect(large.own.lectures).toEqual({ attended: 4, held: 6, rate: 67 });
+    expect(large.shown).toBe(1000);
+    // A third of the hand-ins are ungraded (i % 3 === 0 for two tasks): 2 x 334 of 1,000 students.
+    expect(large.attention.ungraded.total).toBe(668);
     expect(large.staff).toBe(small.staff);
     expect(large.member).toBe(small.member);
+    expect(large.tab).toBe(small.tab);
+    expect(large.landing).toBe(small.landing);
     expect(small.staff).toBeLessThanOrEqual(14);
   });
 });

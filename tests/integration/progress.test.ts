@@ -429,3 +429,61 @@ describe("progress: CSV exports", () => {
     expect(rows.slice(1).every((r) => r[r.length - 1] === "لا")).toBe(true);
   });
 });
+
+describe("progress: the pages", () => {
+  const page = async (path: string, who: TestUser | null) => {
+    const res = await call(path, { cookie: who ? (await signIn(who)).cookie : undefined, headers: { accept: "text/html" } });
+    return { status: res.status, type: res.headers.get("content-type") ?? "", location: res.headers.get("location"), text: await res.text() };
+  };
+
+  it("the course home leads with the member's numbers; staff and other students see no progress card", async () => {
+    const w = await theWorld();
+    const home = await page(`/course/${w.G.slug}`, w.B);
+    expect(home.status).toBe(200);
+    expect(home.text).toContain('class="card progress-card"');
+    expect(home.text).toContain("58%");
+    expect(home.text).toContain("1 of 3 lectures attended");
+    // Up next: T2 (due in 3 days, handed in) is not listed; Q1 has attempts left (3 allowed, 2 used).
+    expect(home.text).toContain("Attempts left: 1");
+    const staffView = await page(`/course/${w.G.slug}`, w.teacher);
+    expect(staffView.status).toBe(200);
+    expect(staffView.text).not.toContain('class="card progress-card"');
+    expect((await page(`/course/${w.G.slug}`, w.stranger)).status).toBe(403);
+  });
+
+  it("the progress tab and its downloads are the group's staff's", async () => {
+    const w = await theWorld();
+    const tab = await page(`/instructor/group/${w.G.slug}/progress`, w.teacher);
+    expect(tab.status).toBe(200);
+    for (const name of [w.A.name, w.B.name, w.C.name, w.D.name]) expect(tab.text).toContain(name);
+    expect(tab.text).not.toContain(w.E.name);
+    expect(tab.text).toContain(`href="/instructor/group/${w.G.slug}/export/grades.csv"`);
+    expect((await page(`/dashboard/admin/group/${w.G.slug}/progress`, w.admin)).status).toBe(200);
+    expect((await page(`/instructor/group/${w.G.slug}/progress`, w.otherTeacher)).status).toBe(403);
+    expect((await page(`/instructor/group/${w.G.slug}/progress`, w.B)).status).toBe(403);
+    expect((await page(`/dashboard/admin/group/${w.G.slug}/progress`, w.teacher)).status).toBe(403);
+    const signedOut = await page(`/instructor/group/${w.G.slug}/progress`, null);
+    expect(signedOut.status).toBe(302);
+    expect(signedOut.location).toContain("/auth/login");
+
+    const csv = await page(`/instructor/group/${w.G.slug}/export/progress.csv`, w.teacher);
+    expect(csv.status).toBe(200);
+    expect(csv.type).toBe("text/csv; charset=utf-8");
+    expect(csv.text).toContain(w.B.email);
+    expect((await page(`/dashboard/admin/group/${w.G.slug}/export/attendance.csv`, w.admin)).status).toBe(200);
+    expect((await page(`/instructor/group/${w.G.slug}/export/progress.csv`, w.otherTeacher)).status).toBe(403);
+    expect((await page(`/instructor/group/${w.G.slug}/export/passwords.csv`, w.teacher)).status).toBe(404);
+  });
+
+  it("the staff's student pages show the student's numbers in each of their groups the viewer runs", async () => {
+    const w = await theWorld();
+    const mine = await page(`/instructor/${w.G.slug}/student/${w.B.slug}`, w.teacher);
+    expect(mine.status).toBe(200);
+    expect(mine.text).toContain("Progress in their groups");
+    // G: 58 % overall; H: 100 %.
+    expect(mine.text).toContain("58%");
+    expect(mine.text).toContain("100%");
+    const admin = await page(`/dashboard/admin/allStudent/student/${w.B.slug}`, w.admin);
+    expect(admin.text).toContain(`href="/dashboard/admin/group/${w.H.slug}/progress"`);
+  });
+});
