@@ -155,6 +155,8 @@ describe("styles by area", () => {
       `/instructor/group/${slug}/quizzes`,
       `/instructor/group/${slug}/lectures/modern-css-layouts/newQuiz`,
       `/instructor/group/${slug}/lecture/modern-css-layouts/quiz/updateQuiz/css-layouts-check`,
+      `/instructor/group/${slug}/progress`,
+      `/instructor/${slug}/student/nour-ali`,
     ],
     admin: (slug) => [
       "/dashboard",
@@ -173,6 +175,8 @@ describe("styles by area", () => {
       `/dashboard/admin/group/${slug}/tasks`,
       `/dashboard/admin/group/${slug}/lecture/html-foundations/tasks/accessible-profile-card/submissions`,
       `/dashboard/admin/group/${slug}/quiz`,
+      `/dashboard/admin/group/${slug}/progress`,
+      "/dashboard/admin/allStudent/student/nour-ali",
       `/dashboard/admin/group/${slug}/lecture/modern-css-layouts/quiz/updateQuiz/css-layouts-check`,
     ],
   };

@@ -66,3 +66,27 @@ describe("a demo lecture page", () => {
     expect(html).toContain('class="hljs language-css"');
   });
 });
+
+describe("the demo progress", () => {
+  const as = async (email: string) => {
+    const [u] = await db().select().from(s.users).where(eq(s.users.email, email));
+    return signIn({ id: u!.id, role: u!.role, email: u!.email, name: u!.name, slug: u!.slug, password: "" });
+  };
+
+  it("gives Nour, Sara and Omar the numbers their demo records add up to", async () => {
+    // Held: html-foundations, modern-css-layouts, react-components (its attendance is open); the draft lecture is not.
+    // Nour: present twice → 2 of 3; profile card 92/100; the CSS quiz not taken → (2/3 + 0.92 + 0) / 3 = 52.9 → 53.
+    // Sara: present, excused, present → 2 of 2; profile card in, not graded; the quiz 5/5 → (1 + 1) / 2 = 100.
+    // Omar: late once → 1 of 3; profile card missing, landing page in (ungraded) → task rate 0; quiz 0 → 11.
+    const expected = {
+      "student@example.com": { lectures: { attended: 2, held: 3 }, tasks: { submitted: 1, given: 1, averageScore: 92 }, quizzes: { taken: 0, published: 1 }, overall: 53 },
+      "sara@example.com": { lectures: { attended: 2, held: 2 }, tasks: { submitted: 1, given: 1, averageScore: null }, quizzes: { taken: 1, published: 1, averageScore: 100 }, overall: 100 },
+      "omar@example.com": { lectures: { attended: 1, held: 3 }, tasks: { submitted: 1, given: 2, averageScore: null }, quizzes: { taken: 0, published: 1 }, overall: 11 },
+    };
+    for (const [email, numbers] of Object.entries(expected)) {
+      const res = await SELF.fetch("http://localhost/api/users/groups/frontend-react/progress", { headers: { authorization: (await as(email)).accessToken } });
+      expect(res.status).toBe(200);
+      expect(await res.json(), email).toMatchObject(numbers);
+    }
+  });
+});
