@@ -25,11 +25,12 @@ const seed = createRoute({
   path: "/seed",
   tags: ["Development"],
   summary: "Seed the demo data into an empty local database (idempotent; development only)",
-  description: "With `{ soak: { users: N } }` it also creates a fresh group with N approved students for bench/soak.mjs.",
+  description:
+    "With `{ soak: { users: N } }` it also creates a fresh group with N approved students for the benches; with `coursework: true` the group also has held lectures, attendance, graded tasks and a taken quiz (bench/progress.mjs).",
   request: {
     body: {
       required: false,
-      content: { "application/json": { schema: z.object({ soak: z.object({ users: z.number().int().min(1).max(SOAK_MAX_USERS) }).optional() }) } },
+      content: { "application/json": { schema: z.object({ soak: z.object({ users: z.number().int().min(1).max(SOAK_MAX_USERS), coursework: z.boolean().optional() }).optional() }) } },
     },
   },
   responses: {
@@ -63,5 +64,5 @@ devApi
   .openapi(seed, async (c) => {
     const seeded = await seedDemoData(c.var.svc);
     const soak = c.req.valid("json")?.soak;
-    return c.json(soak ? { seeded, soak: await seedSoakGroup(c.var.svc, soak.users) } : { seeded }, 200);
+    return c.json(soak ? { seeded, soak: await seedSoakGroup(c.var.svc, soak.users, { coursework: soak.coursework ?? false }) } : { seeded }, 200);
   });
