@@ -1,0 +1,117 @@
+/**
+ * The JavaScript sandbox (worker/sandbox/javascript.ts), inside workerd: right, wrong, partly right, throwing,
+ * looping, memory-hungry, recursing and hostile solutions each end in a per-test result with a clear message, never a
+ * hung run or a crashed isolate; every test starts from a fresh context.
+ */
+import { describe, expect, it } from "vitest";
+import { canonical, OUTPUT_LIMIT, runJavaScript } from "../../worker/sandbox/javascript";
+
+const limits = { timeMs: 300, memoryMb: 8 };
+const test = (call: string, expected: string, points = 1, hidden = false) => ({ name: call, call, expected, points, hidden });
+const SUM_TESTS = [test("sum(1, 2)", "3", 2), test("sum(-1, 1)", "0", 3), test("sum(0.5, 0.25)", "0.75", 5, true)];
+
+describe("the JavaScript sandbox", () => {
+  it("scores a correct solution with every test's points", async () => {
+    const report = await runJavaScript("function sum(a, b) { return a + b; }", SUM_TESTS, limits);
+    expect(report.results.map((r) => r.passed)).toEqual([true, true, true]);
+    expect([report.score, report.maxScore]).toEqual([10, 10]);
+  });
+
+  it("scores a wrong and a partly right solution by the tests they pass, showing what came back", async () => {
+    const wrong = await runJavaScript("function sum(a, b) { return a - b; }", SUM_TESTS, limits);
+    expect(wrong.score).toBe(0);
+    expect(wrong.results[0]).toMatchObject({ passed: false, actual: "-1", expected: "3" });
+    // Right for integers only: 2 + 3 of 10 points.
+    const partly = await runJavaScript("function sum(a, b) { return Math.round(a) + Math.round(b); }", SUM_TESTS, limits);
+    expect(partly.results.map((r) => r.passed)).toEqual([true, true, false]);
+    expect(partly.score).toBe(5);
+  });
+
+  it("compares values, not their spelling: object keys in any order, arrays in order", async () => {
+    const report = await runJavaScript("const pair = () => ({ b: [1, 2], a: 'x' });", [test("pair()", '{"a":"x","b":[1,2]}'), test("pair().b", "[2,1]")], limits);
+    expect(report.results.map((r) => r.passed)).toEqual([true, false]);
+    expect(canonical({ b: 1, a: { d: 1, c: 2 } })).toBe('{"a":{"c":2,"d":1},"b":1}');
+  });
+
+  it("reports a thrown error and a syntax error as the test's error", async () => {
+    const thrown = await runJavaScript("function sum() { throw new RangeError('too big'); }", [test("sum(1, 2)", "3")], limits);
+    expect(thrown.results[0]).toMatchObject({ passed: false, error: "RangeError: too big" });
+    const broken = await runJavaScript("function sum(a, b) { return a + ; }", [test("sum(1, 2)", "3")], limits);
+    expect(broken.results[0]!.error).toMatch(/^SyntaxError/);
+    const missing = await runJavaScript("function add(a, b) { return a + b; }", [test("sum(1, 2)", "3")], limits);
+    expect(missing.results[0]!.error).toBe("ReferenceError: 'sum' is not defined");
+  });
+
+  it("ends an endless loop at the per-test deadline and still runs the next tests", async () => {
+    const started = Date.now();
+    const report = await runJavaScript("function sum(a, b) { if (a === 1) { while (true) {} } return a + b; }", SUM_TESTS, limits);
+    expect(report.results[0]!.error).toBe("Time limit exceeded (300 ms): is there an endless loop?");
+    expect(report.results.slice(1).map((r) => r.passed)).toEqual([true, true]);
+    expect(Date.now() - started).toBeLessThan(3_000);
+  });
+
+  it("ends a memory-hungry solution at the memory cap", async () => {
+    const hungry = [
+      "function sum() { const all = []; for (;;) all.push({ a: 1, b: [1, 2, 3] }); }",
+      "function sum() { return 'x'.repeat(64 * 1024 * 1024).length; }",
+      "function sum() { return new Array(1e8).fill(1).length; }",
+    ];
+    for (const code of hungry) {
+      const report = await runJavaScript(code, [test("sum(1, 2)", "3"), test("1 + 2", "3")], { timeMs: 2_000, memoryMb: 8 });
+      expect(report.results[0], code).toMatchObject({ passed: false, error: "Memory limit exceeded: the code allocated too much." });
+      // The next test runs in a fresh runtime with its full memory.
+      expect(report.results[1]!.passed, code).toBe(true);
+    }
+  });
+
+  it("ends deep recursion with a stack overflow, not a crashed isolate", async () => {
+    const report = await runJavaScript("function sum(a, b) { return sum(a, b) + 1; }", [test("sum(1, 2)", "3"), test("1 + 2", "3")], limits);
+    expect(report.results[0]!.error).toBe("Stack overflow: is there a recursion without an end?");
+    expect(report.results[1]!.passed).toBe(true);
+  });
+
+  it("keeps console output, and cuts a huge one at the limit", async () => {
+    const chatty = await runJavaScript("function sum(a, b) { console.log('adding', a, b, { a }); return a + b; }", [test("sum(1, 2)", "3")], limits);
+    expect(chatty.results[0]!.output).toBe('adding 1 2 {"a":1}\n');
+    const flood = await runJavaScript("function sum(a, b) { for (let i = 0; i < 100000; i++) console.log('x'.repeat(100)); return a + b; }", [test("sum(1, 2)", "3")], { timeMs: 2_000, memoryMb: 8 });
+    const out = flood.results[0]!.output!;
+    expect(out.length).toBeLessThan(OUTPUT_LIMIT + 200);
+    expect(out).toContain(`(output cut at ${OUTPUT_LIMIT} characters)`);
+  });
+
+  it("has nothing of the host: no fetch, no timers, no modules, no Worker globals", async () => {
+    const probes = [
+      test("typeof fetch", '"undefined"'),
+      test("typeof setTimeout", '"undefined"'),
+      test("typeof process", '"undefined"'),
+      test("typeof caches", '"undefined"'),
+      test("typeof WebAssembly", '"undefined"'),
+      test("Object.keys(globalThis).filter((k) => !['console', 'probe'].includes(k))", "[]"),
+    ];
+    const report = await runJavaScript("var probe = 1;", probes, limits);
+    expect(report.results.map((r) => [r.name, r.passed, r.actual])).toEqual(probes.map((p) => [p.name, true, p.expected]));
+    const importing = await runJavaScript("function sum() { return import('https://example.com/x.js'); }", [test("sum()", "3")], limits);
+    expect(importing.results[0]!.passed).toBe(false);
+    const fetching = await runJavaScript("function sum() { return fetch('https://example.com'); }", [test("sum()", "3")], limits);
+    expect(fetching.results[0]!.error).toBe("ReferenceError: 'fetch' is not defined");
+  });
+
+  it("cannot fake a pass by replacing JSON.stringify, and each test starts from a fresh context", async () => {
+    const faker = await runJavaScript("JSON.stringify = () => '3'; function sum() { return 0; }", [test("sum(1, 2)", "3")], limits);
+    expect(faker.results[0]!.passed).toBe(false);
+    // Tampering with a prototype in one test does not reach the next one.
+    const leak = await runJavaScript("var count = (globalThis.count || 0) + 1; Array.prototype.includes = () => true;", [test("count", "1"), test("count", "1"), test("[1].includes(2)", "true")], limits);
+    expect(leak.results.map((r) => r.passed)).toEqual([true, true, true]);
+    const clean = await runJavaScript("var x = 1;", [test("[1].includes(2)", "false")], limits);
+    expect(clean.results[0]!.passed).toBe(true);
+  });
+
+  it("bounds a whole hand-in's time: tests past the budget are reported as not run", async () => {
+    const many = Array.from({ length: 30 }, (_, i) => test(`spin(${i})`, "0"));
+    const started = Date.now();
+    const report = await runJavaScript("function spin() { for (;;) {} }", many, { timeMs: 400, memoryMb: 8 });
+    const elapsed = Date.now() - started;
+    expect(report.results.some((r) => r.error === "Not run: this hand-in used up its time budget.")).toBe(true);
+    expect(elapsed).toBeLessThan(9_000);
+  });
+});
