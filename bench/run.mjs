@@ -98,7 +98,8 @@ function workerBundle() {
   cleanups.push(() => rmSync(out, { recursive: true, force: true }));
   const res = spawnSync(bin("wrangler"), ["deploy", "--dry-run", "--outdir", out], { cwd: root, env, encoding: "utf8", timeout: 120_000 });
   if (res.status !== 0) throw new Error(`wrangler deploy --dry-run failed:\n${res.stdout}\n${res.stderr}`);
-  const files = readdirSync(out, { recursive: true }).filter((f) => /\.m?js$/.test(f));
+  // The code and its WebAssembly modules (the QuickJS sandbox): both count toward Cloudflare's size limit.
+  const files = readdirSync(out, { recursive: true }).filter((f) => /\.(m?js|wasm)$/.test(f));
   let raw = 0;
   let gzip = 0;
   for (const f of files) {

@@ -8,9 +8,11 @@
  */
 import { sql } from "drizzle-orm";
 import { QUESTION_TYPES, SHOW_ANSWERS } from "../app/lib/quiz-schemas";
+import { CODE_LANGUAGES, type CodeTest, type RunReport } from "../worker/sandbox/types";
 import {
   index,
   integer,
+  primaryKey,
   sqliteTable,
   text,
   uniqueIndex,
@@ -303,11 +305,51 @@ export const submissions = sqliteTable(
     gradedAt: integer("graded_at", { mode: "timestamp_ms" }),
     /** Staff asked for a new version: the student may submit again (the grade is kept until then). */
     resubmitRequestedAt: integer("resubmit_requested_at", { mode: "timestamp_ms" }),
+    /** A code exercise's hand-in: the code, and the runner's per-test report (its score is `score`). */
+    code: text("code"),
+    report: text("report", { mode: "json" }).$type<RunReport>(),
   },
   (t) => [
     uniqueIndex("submissions_task_user_uq").on(t.taskId, t.userId),
     index("submissions_user_idx").on(t.userId),
   ],
+);
+
+/**
+ * A task that is a code exercise (docs/decisions/0016-code-exercises.md): its language, starter code, tests
+ * (visible and hidden), limits and the reference solution. Its own table, so the hidden tests and the reference are
+ * read only by the code that means to; students see it once `published`, which needs the reference to pass.
+ */
+export const exercises = sqliteTable("exercises", {
+  taskId: text("task_id")
+    .primaryKey()
+    .references(() => tasks.id, { onDelete: "cascade" }),
+  language: text("language", { enum: CODE_LANGUAGES }).notNull().default("javascript"),
+  starterCode: text("starter_code").notNull().default(""),
+  tests: text("tests", { mode: "json" }).$type<CodeTest[]>().notNull(),
+  timeMs: integer("time_ms").notNull().default(1000),
+  memoryMb: integer("memory_mb").notNull().default(16),
+  referenceSolution: text("reference_solution").notNull(),
+  published: integer("published", { mode: "boolean" }).notNull().default(false),
+  /** When the reference solution last passed every test (null: not since the tests last changed). */
+  verifiedAt: integer("verified_at", { mode: "timestamp_ms" }),
+  updatedAt: integer("updated_at", { mode: "timestamp_ms" }).notNull(),
+});
+
+/** A student's unsaved work on an exercise, kept as they type (one row per student and exercise). */
+export const exerciseDrafts = sqliteTable(
+  "exercise_drafts",
+  {
+    taskId: text("task_id")
+      .notNull()
+      .references(() => tasks.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    code: text("code").notNull(),
+    savedAt: integer("saved_at", { mode: "timestamp_ms" }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.taskId, t.userId] })],
 );
 
 // The quiz enums are defined once, beside the rules that use them (app/lib/quiz-schemas.ts).

@@ -1,5 +1,6 @@
 import { createDb, type Database } from "../db/client";
 import { getSettings, type Bindings, type Settings } from "./env";
+import { runCode, type RunCode } from "./sandbox";
 
 /**
  * What every service receives: the database, the parsed settings and the raw bindings.
@@ -18,6 +19,8 @@ export interface ServiceContext {
   afterResponse: (work: () => Promise<unknown>) => void;
   /** Client IP as Cloudflare reports it, for rate limits. */
   ip: string;
+  /** Runs untrusted code against tests in the WebAssembly sandbox (worker/sandbox). */
+  runCode: RunCode;
 }
 
 /**
@@ -35,5 +38,6 @@ export function createServiceContext(env: Bindings, exec: Pick<ExecutionContext,
     waitUntil: (p) => exec.waitUntil(p.catch((e) => console.error("background task failed", e))),
     afterResponse: (work) => exec.waitUntil(new Promise((resolve) => setTimeout(resolve, AFTER_RESPONSE_DELAY_MS)).then(work).catch((e) => console.error("background task failed", e))),
     ip: request?.headers.get("cf-connecting-ip") ?? "127.0.0.1",
+    runCode,
   };
 }

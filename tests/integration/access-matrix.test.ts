@@ -75,6 +75,15 @@ async function taskIn(w: World) {
   return { lecture, task };
 }
 
+const EXERCISE = { tests: [{ name: "one", call: "f()", expected: "1" }], referenceSolution: "function f() { return 1; }", published: true, timeMs: 200, memoryMb: 8 };
+
+/** A published code exercise on a task of a published lecture of the world's group. */
+async function exerciseIn(w: World) {
+  const { task } = await taskIn(w);
+  await db().insert(schema.exercises).values({ taskId: task.id, tests: EXERCISE.tests.map((t) => ({ ...t, points: 1, hidden: false })), referenceSolution: EXERCISE.referenceSolution, published: true, timeMs: 200, memoryMb: 8, updatedAt: new Date() });
+  return task;
+}
+
 /** A published quiz (one single-choice question) on a published lecture of the world's group. */
 async function quizIn(w: World) {
   const lecture = await lectureIn(w);
@@ -445,6 +454,12 @@ const MATRIX: Record<string, Row> = {
   },
   "PUT /api/quizzes/:id": { request: async (w) => ({ path: `/api/quizzes/${(await quizIn(w)).quiz.slug}`, method: "PUT", body: { title: "Renamed" } }), expect: staffOfGroup(200) },
   "DELETE /api/quizzes/:id": { request: async (w) => ({ path: `/api/quizzes/${(await quizIn(w)).quiz.id}`, method: "DELETE" }), expect: staffOfGroup(200) },
+  // Code exercises: members read a published one and hand in; the group's staff write it and run the reference.
+  "GET /api/exercises/:taskId": { request: async (w) => ({ path: `/api/exercises/${(await exerciseIn(w)).slug}` }), expect: groupInside(200) },
+  "PUT /api/exercises/:taskId": { request: async (w) => ({ path: `/api/exercises/${(await taskIn(w)).task.slug}`, method: "PUT", body: EXERCISE }), expect: staffOfGroup(200) },
+  "POST /api/exercises/:taskId/reference": { request: async (w) => ({ path: `/api/exercises/${(await exerciseIn(w)).slug}/reference`, method: "POST" }), expect: staffOfGroup(200) },
+  "PUT /api/exercises/:taskId/draft": { request: async (w) => ({ path: `/api/exercises/${(await exerciseIn(w)).slug}/draft`, method: "PUT", body: { code: "function f() {}" } }), expect: takers(200) },
+  "POST /api/exercises/:taskId/submit": { request: async (w) => ({ path: `/api/exercises/${(await exerciseIn(w)).slug}/submit`, method: "POST", body: { code: "function f() { return 1; }" } }), expect: takers(201) },
   // Progress: a member reads their own (staff add ?user=, tested in progress.test.ts); the group's staff read everyone's and export.
   "GET /api/users/groups/:id/progress": { request: (w) => ({ path: `/api/users/groups/${w.group.slug}/progress` }), expect: takers(200) },
   "GET /api/groups/:id/progress": { request: (w) => ({ path: `/api/groups/${w.group.slug}/progress` }), expect: staffOfGroup(200) },

@@ -8,6 +8,7 @@ import { contactApi } from "./contact";
 import { contactMessagesApi } from "./contact-messages";
 import { devApi } from "./dev";
 import { renderApiReference } from "./docs";
+import { exercisesApi } from "./exercises";
 import { feedbackApi } from "./feedback";
 import { groupsApi } from "./groups";
 import { healthApi } from "./health";
@@ -61,6 +62,7 @@ api.route("/lectures", lecturesApi);
 api.route("/lectures", tasksApi);
 api.route("/attendance", attendanceApi);
 api.route("/quizzes", quizzesApi);
+api.route("/exercises", exercisesApi);
 
 api.doc31("/openapi.json", (c) => ({
   openapi: "3.1.0",

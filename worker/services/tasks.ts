@@ -7,7 +7,7 @@ import { and, asc, eq, inArray, isNotNull, isNull, or, sql } from "drizzle-orm";
 import { can, type Actor } from "../../app/lib/permissions";
 import { renderMarkdown } from "../../app/lib/markdown.server";
 import type { CreateTaskInput, GradeSubmissionInput, SubmissionState, SubmitTaskInput, UpdateTaskInput } from "../../app/lib/task-schemas";
-import { groups, lectures, memberships, submissions, tasks, users, MEMBER_STATUSES } from "../../db/schema";
+import { exercises, groups, lectures, memberships, submissions, tasks, users, MEMBER_STATUSES } from "../../db/schema";
 import { memberIds } from "./memberships";
 import type { ServiceContext } from "../context";
 import { AppError, forbidden, notFound } from "../http/errors";
@@ -303,6 +303,8 @@ export async function deleteTask(ctx: ServiceContext, viewer: Viewer, lectureKey
 export async function submitTask(ctx: ServiceContext, viewer: Viewer, lectureKey: string, taskKey: string, input: SubmitTaskInput, now = Date.now()) {
   const task = await requireReadableTask(ctx, viewer, lectureKey, taskKey);
   if (!MEMBER_STATUSES.includes((task.membershipStatus ?? "") as never)) throw forbidden("Only the group's students submit its tasks.");
+  const [exercise] = await ctx.db.select({ taskId: exercises.taskId }).from(exercises).where(eq(exercises.taskId, task.id));
+  if (exercise) throw new AppError(409, "conflict", "This task is a code exercise: hand in your code on its page.");
   const late = task.dueAt !== null && now > task.dueAt.getTime();
   if (late && !task.allowLate) throw new AppError(409, "conflict", "The due time has passed and this task does not accept late work.");
   const values = { link: input.link, notes: input.notes || null, submittedAt: new Date(now), late, score: null, feedback: null, gradedBy: null, gradedAt: null, resubmitRequestedAt: null };

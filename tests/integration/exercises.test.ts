@@ -1,0 +1,217 @@
+/**
+ * Code exercises through the real Worker (issue "Code exercises graded at the edge"): staff publish only after the
+ * reference passes; students get the visible tests and only the names of hidden ones; a hand-in is graded on the
+ * server by every test (right, wrong, partly right, throwing, looping, memory-hungry, hostile), scaled to the task's
+ * maximum, rate-limited, and never reveals a hidden test's call, expected value, output or error.
+ */
+import { describe, expect, it } from "vitest";
+import * as s from "../../db/schema";
+import { newId } from "../../worker/services/ids";
+import { addMember, call, createGroup, createUser, signIn, type SignedIn } from "./factories";
+import { db } from "./helpers";
+
+const HIDDEN_CALL = "sum(40000, 2345)";
+const HIDDEN_EXPECTED = "42345";
+const REFERENCE = "function sum(a, b) { /* the reference */ return a + b; }";
+const exercise = (over: Record<string, unknown> = {}) => ({
+  starterCode: "function sum(a, b) {\n  // your code\n}\n",
+  tests: [
+    { name: "adds small numbers", call: "sum(1, 2)", expected: "3", points: 2 },
+    { name: "adds negatives", call: "sum(-4, 1)", expected: "-3", points: 3 },
+    { name: "big numbers", call: HIDDEN_CALL, expected: HIDDEN_EXPECTED, points: 5, hidden: true },
+  ],
+  timeMs: 250,
+  memoryMb: 8,
+  referenceSolution: REFERENCE,
+  published: true,
+  ...over,
+});
+
+async function world() {
+  const teacher = await createUser({ role: "instructor" });
+  const group = await createGroup({ instructorId: teacher.id });
+  const lecture = { id: newId(), groupId: group.id, slug: `ex-${group.slug}`, title: "Functions", body: "", order: 1, published: true };
+  await db().insert(s.lectures).values(lecture);
+  const task = { id: newId(), lectureId: lecture.id, slug: `sum-${group.slug}`, title: "Write sum", body: "Return **a + b**.", maxScore: 50, allowLate: true, dueAt: new Date(Date.now() + 86_400_000) };
+  await db().insert(s.tasks).values(task);
+  const student = await createUser();
+  await addMember(student, group);
+  const stranger = await createUser();
+  const otherTeacher = await createUser({ role: "instructor" });
+  const admin = await createUser({ role: "admin" });
+  const as = async (u: typeof student) => signIn(u);
+  return { group, lecture, task, teacher: await as(teacher), student: await as(student), stranger: await as(stranger), otherTeacher: await as(otherTeacher), admin: await as(admin), studentUser: student };
+}
+
+const send = async (who: SignedIn | null, method: string, path: string, body?: unknown) => {
+  const res = await call(path, { method, body, token: who?.accessToken });
+  const text = await res.text();
+  return { status: res.status, text, body: (text ? JSON.parse(text) : null) as Record<string, any> };
+};
+
+describe("code exercises: authoring", () => {
+  it("refuses to publish when the reference fails a test, saving nothing, and publishes once it passes", async () => {
+    const w = await world();
+    const path = `/api/exercises/${w.task.slug}`;
+    const broken = await send(w.teacher, "PUT", path, exercise({ referenceSolution: "function sum(a, b) { return a - b; }" }));
+    expect(broken.status).toBe(409);
+    expect(broken.body.message).toBe("The reference solution fails 3 of 3 tests: fix it or the tests before publishing.");
+    expect(broken.body.fields.referenceSolution).toContain("adds small numbers: got -1, expected 3");
+    expect((await send(w.teacher, "GET", path)).status).toBe(404);
+
+    // Saved as a draft (not published), the failing reference is kept and reported, and students cannot see it.
+    const draft = await send(w.teacher, "PUT", path, exercise({ referenceSolution: "function sum(a, b) { return a - b; }", published: false }));
+    expect(draft.status).toBe(200);
+    expect(draft.body).toMatchObject({ published: false, verifiedAt: null, reference: { score: 0, maxScore: 10 } });
+    expect((await send(w.student, "GET", path)).status).toBe(404);
+
+    const published = await send(w.admin, "PUT", path, exercise());
+    expect(published.status).toBe(200);
+    expect(published.body).toMatchObject({ published: true, isStaff: true, reference: { score: 10, maxScore: 10 } });
+    expect(published.body.verifiedAt).not.toBeNull();
+    expect((await send(w.teacher, "POST", `${path}/reference`)).body).toMatchObject({ score: 10, maxScore: 10 });
+  });
+
+  it("answers 400 with a message for malformed exercises", async () => {
+    const w = await world();
+    const path = `/api/exercises/${w.task.id}`;
+    const cases: [Record<string, unknown>, string][] = [
+      [exercise({ tests: [] }), "Add at least one test."],
+      [exercise({ tests: [{ name: "x", call: "sum(1, 2)", expected: "three" }] }), 'The expected value must be JSON, e.g. 5, "five", [1, 2] or {"a": 1}.'],
+      [exercise({ timeMs: 10_000 }), "The time limit is 100 to 3000 ms per test."],
+      [exercise({ memoryMb: 64 }), "The memory limit is 8 to 32 MB."],
+      [exercise({ referenceSolution: "" }), "Give a reference solution: it must pass every test before students see the exercise."],
+      [exercise({ language: "python" }), "The language must be javascript."],
+      [exercise({ tests: Array.from({ length: 51 }, (_, i) => ({ name: `t${i}`, call: "1", expected: "1" })) }), "At most 50 tests."],
+    ];
+    for (const [body, message] of cases) {
+      const res = await send(w.teacher, "PUT", path, body);
+      expect(res.status, message).toBe(400);
+      expect(res.body.message).toBe(message);
+    }
+  });
+});
+
+describe("code exercises: handing in", () => {
+  async function published() {
+    const w = await world();
+    expect((await send(w.teacher, "PUT", `/api/exercises/${w.task.slug}`, exercise())).status).toBe(200);
+    return w;
+  }
+  const submit = (w: Awaited<ReturnType<typeof world>>, code: string) => send(w.student, "POST", `/api/exercises/${w.task.slug}/submit`, { code });
+
+  it("shows a student the visible tests and only the names of the hidden ones, never the reference", async () => {
+    const w = await published();
+    const res = await send(w.student, "GET", `/api/exercises/${w.task.slug}`);
+    expect(res.status).toBe(200);
+    expect(res.body.visibleTests).toEqual([
+      { name: "adds small numbers", call: "sum(1, 2)", expected: "3", points: 2 },
+      { name: "adds negatives", call: "sum(-4, 1)", expected: "-3", points: 3 },
+    ]);
+    expect(res.body.hiddenTests).toEqual([{ name: "big numbers", points: 5 }]);
+    for (const secret of [HIDDEN_CALL, HIDDEN_EXPECTED, "the reference"]) expect(res.text).not.toContain(secret);
+    expect(res.body.tests).toBeUndefined();
+  });
+
+  it("grades right, wrong and partly right code on the server, scaled to the task's 50 points", async () => {
+    const w = await published();
+    const right = await submit(w, "function sum(a, b) { return a + b; }");
+    expect(right.status).toBe(201);
+    expect(right.body).toMatchObject({ created: true, score: 50, maxScore: 50, report: { score: 10, maxScore: 10 } });
+    // Only small positive numbers: 2 of 10 points → 10 of 50.
+    const partly = await submit(w, "function sum(a, b) { return a > 0 && b > 0 && a < 100 ? a + b : 0; }");
+    expect(partly.status).toBe(200);
+    expect(partly.body).toMatchObject({ created: false, score: 10, report: { score: 2 } });
+    expect(partly.body.report.results.map((r: { passed: boolean }) => r.passed)).toEqual([true, false, false]);
+    const wrong = await submit(w, "function sum(a, b) { return a * b; }");
+    expect(wrong.body).toMatchObject({ score: 0 });
+    expect(wrong.body.report.results[0]).toMatchObject({ passed: false, actual: "2", expected: "3" });
+    // The hand-in is the task's submission: the tasks list shows it graded with the score.
+    const list = await send(w.student, "GET", `/api/lectures/groups/${w.group.slug}/tasks`);
+    expect(list.body.find((t: { slug: string }) => t.slug === w.task.slug).submission).toMatchObject({ state: "graded", score: 0 });
+  });
+
+  it("ends throwing, looping, memory-hungry and host-reaching code in per-test errors, never a 5xx", async () => {
+    const w = await published();
+    const cases: [string, RegExp][] = [
+      ["function sum() { throw new Error('nope'); }", /^Error: nope$/],
+      ["function sum() { while (true) {} }", /^Time limit exceeded \(250 ms\)/],
+      ["function sum() { const a = []; for (;;) a.push({ x: [1, 2, 3] }); }", /^Memory limit exceeded/],
+      ["function sum(a, b) { return sum(a, b); }", /^Stack overflow/],
+      ["function sum() { return fetch('https://example.com'); }", /^ReferenceError: 'fetch' is not defined$/],
+      ["function sum() { setTimeout(() => {}, 1); return 3; }", /^ReferenceError: 'setTimeout' is not defined$/],
+      ["function sum( {", /^SyntaxError/],
+    ];
+    for (const [code, error] of cases) {
+      const res = await submit(w, code);
+      expect(res.status, code).toBeLessThan(300);
+      expect(res.body.score, code).toBe(0);
+      expect(res.body.report.results[0].error, code).toMatch(error);
+    }
+  });
+
+  it("never shows a hidden test's call, expected value, output or error to the student, in the answer or later", async () => {
+    const w = await published();
+    const res = await submit(w, "function sum(a, b) { console.log('secret-output', a, b); if (a > 1000) throw new Error('boom ' + a); return a + b; }");
+    const hidden = res.body.report.results[2];
+    expect(hidden).toEqual({ name: "big numbers", points: 5, hidden: true, passed: false, ms: expect.any(Number) });
+    // The hidden test's input, its expected value and the error it raised ("boom 40000") appear nowhere.
+    for (const leak of ["40000", HIDDEN_EXPECTED, "boom 4"]) expect(res.text).not.toContain(leak);
+    const again = await send(w.student, "GET", `/api/exercises/${w.task.slug}`);
+    for (const leak of ["40000", HIDDEN_EXPECTED, "boom 4", "the reference"]) expect(again.text).not.toContain(leak);
+    expect(again.body.submission).toMatchObject({ score: 25, gradedByStaff: false });
+    expect(again.body.draft.code).toContain("secret-output");
+  });
+
+  it("keeps a draft, refuses a link hand-in to a code task, and stops after 10 hand-ins in a minute", async () => {
+    const w = await published();
+    const saved = await send(w.student, "PUT", `/api/exercises/${w.task.slug}/draft`, { code: "function sum(a, b) {" });
+    expect(saved.status).toBe(200);
+    expect((await send(w.student, "GET", `/api/exercises/${w.task.slug}`)).body.draft.code).toBe("function sum(a, b) {");
+    const link = await send(w.student, "POST", `/api/lectures/${w.lecture.slug}/submit-task/${w.task.slug}`, { link: "https://github.com/me/sum" });
+    expect(link.status).toBe(409);
+    expect(link.body.message).toBe("This task is a code exercise: hand in your code on its page.");
+    for (let i = 0; i < 10; i++) expect((await submit(w, "function sum(a, b) { return a + b; }")).status).toBeLessThan(300);
+    const eleventh = await submit(w, "function sum(a, b) { return a + b; }");
+    expect(eleventh.status).toBe(429);
+    expect(eleventh.body.message).toBe("You handed this exercise in many times in a minute. Please wait a moment and try again.");
+  });
+
+  it("lets staff override the auto score; then a new hand-in is refused until they ask for one", async () => {
+    const w = await published();
+    await submit(w, "function sum(a, b) { return a + b; }");
+    const subs = await send(w.teacher, "GET", `/api/lectures/${w.lecture.slug}/tasks/${w.task.slug}/submissions`);
+    const id = subs.body.submissions[0]._id;
+    expect((await send(w.teacher, "PUT", `/api/lectures/${w.lecture.slug}/tasks/${w.task.slug}/submissions/${id}`, { score: 45, feedback: "Name your variables." })).status).toBe(200);
+    const after = await send(w.student, "GET", `/api/exercises/${w.task.slug}`);
+    expect(after.body.submission).toMatchObject({ score: 45, gradedByStaff: true, feedback: "Name your variables." });
+    const refused = await submit(w, "function sum(a, b) { return b + a; }");
+    expect(refused.status).toBe(409);
+  });
+
+  it("answers 400 for code that is not text or too long", async () => {
+    const w = await published();
+    expect((await send(w.student, "POST", `/api/exercises/${w.task.slug}/submit`, { code: 42 })).status).toBe(400);
+    const long = await send(w.student, "POST", `/api/exercises/${w.task.slug}/submit`, { code: "x".repeat(20_001) });
+    expect(long.status).toBe(400);
+    expect(long.body.message).toBe("The code must be at most 20000 characters.");
+  });
+});
+
+describe("code exercises: who may do what", () => {
+  it("refuses strangers, students of other groups, other instructors, and staff handing in", async () => {
+    const w = await world();
+    const path = `/api/exercises/${w.task.slug}`;
+    expect((await send(null, "GET", path)).status).toBe(401);
+    expect((await send(w.student, "PUT", path, exercise())).status).toBe(403);
+    expect((await send(w.otherTeacher, "PUT", path, exercise())).status).toBe(403);
+    expect((await send(w.teacher, "PUT", path, exercise())).status).toBe(200);
+    expect((await send(w.stranger, "GET", path)).status).toBe(403);
+    expect((await send(w.otherTeacher, "GET", path)).status).toBe(403);
+    expect((await send(w.otherTeacher, "POST", `${path}/reference`)).status).toBe(403);
+    expect((await send(w.teacher, "POST", `${path}/submit`, { code: REFERENCE })).status).toBe(403);
+    expect((await send(w.admin, "PUT", `${path}/draft`, { code: REFERENCE })).status).toBe(403);
+    expect((await send(w.stranger, "POST", `${path}/submit`, { code: REFERENCE })).status).toBe(403);
+    expect((await send(w.student, "GET", `/api/exercises/no-such-task`)).status).toBe(404);
+  });
+});

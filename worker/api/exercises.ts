@@ -1,0 +1,116 @@
+/**
+ * Code exercises under /api/exercises (issue "Code exercises graded at the edge"): `{taskId}` accepts the task's id
+ * or slug. Thin handlers over worker/services/exercises.ts.
+ */
+import { createRoute, z } from "@hono/zod-openapi";
+import { codeInput, exerciseInput } from "../../app/lib/exercise-schemas";
+import { noStore, requireAuth, viewerOf } from "../auth/middleware";
+import { CODE_LANGUAGES } from "../sandbox/types";
+import { checkReference, getExercise, saveDraft, saveExercise, submitCode } from "../services/exercises";
+import { createApi, errorResponse } from "./app";
+import { jsonBody, jsonResponse } from "./users-dto";
+
+const tags = ["Code exercises"];
+const key = z.string().min(1).max(120).regex(/^[\p{L}\p{N}_-]+$/u, "Invalid id");
+const params = z.object({ taskId: key });
+const guards = { 400: errorResponse("Invalid id or fields"), 401: errorResponse("Not signed in"), 403: errorResponse("Not allowed for this group"), 404: errorResponse("No such task or exercise") };
+
+const testResult = z
+  .object({
+    name: z.string(),
+    points: z.number(),
+    hidden: z.boolean(),
+    passed: z.boolean(),
+    error: z.string().optional(),
+    actual: z.string().optional(),
+    expected: z.string().optional(),
+    output: z.string().optional(),
+    ms: z.number(),
+  })
+  .openapi("TestResult", { description: "For a student, a hidden test carries only its name, points, and whether it passed." });
+const report = z.object({ results: z.array(testResult), score: z.number(), maxScore: z.number(), ms: z.number() }).openapi("RunReport");
+const codeTest = z.object({ name: z.string(), call: z.string(), expected: z.string(), points: z.number(), hidden: z.boolean() });
+const exerciseDto = z
+  .object({
+    task: z.object({ _id: z.string(), slug: z.string(), title: z.string(), body: z.string(), dueAt: z.string().nullable(), maxScore: z.number(), allowLate: z.boolean(), lectureSlug: z.string() }),
+    group: z.object({ _id: z.string(), slug: z.string(), title: z.string() }),
+    language: z.enum(CODE_LANGUAGES),
+    starterCode: z.string(),
+    timeMs: z.number(),
+    memoryMb: z.number(),
+    published: z.boolean(),
+    isStaff: z.boolean(),
+    tests: z.array(codeTest).optional().openapi({ description: "Staff only" }),
+    referenceSolution: z.string().optional().openapi({ description: "Staff only" }),
+    verifiedAt: z.string().nullable().optional().openapi({ description: "Staff only: when the reference last passed every test" }),
+    visibleTests: z.array(z.object({ name: z.string(), call: z.string(), expected: z.string(), points: z.number() })).optional(),
+    hiddenTests: z.array(z.object({ name: z.string(), points: z.number() })).optional(),
+    draft: z.object({ code: z.string(), savedAt: z.string() }).nullable().optional(),
+    submission: z
+      .object({ code: z.string().nullable(), score: z.number().nullable(), submittedAt: z.string(), late: z.boolean(), gradedByStaff: z.boolean(), feedback: z.string().nullable(), report: report.nullable() })
+      .nullable()
+      .optional(),
+  })
+  .openapi("Exercise");
+
+const getRoute = createRoute({
+  method: "get",
+  path: "/{taskId}",
+  tags,
+  summary: "The exercise: staff get the tests and the reference; a student the visible tests, hidden tests' names, their draft and last hand-in",
+  middleware: [noStore, requireAuth] as const,
+  request: { params },
+  responses: { 200: jsonResponse("Exercise", exerciseDto), ...guards },
+});
+const putRoute = createRoute({
+  method: "put",
+  path: "/{taskId}",
+  tags,
+  summary: "Staff: write the exercise; the reference solution is run against the tests, and publishing needs every test to pass",
+  middleware: [noStore, requireAuth] as const,
+  request: { params, body: jsonBody(exerciseInput) },
+  responses: { 200: jsonResponse("Saved, with the reference's report", exerciseDto.extend({ reference: report })), ...guards, 409: errorResponse("Publishing refused: the reference fails a test (fields.referenceSolution lists them)") },
+});
+const referenceRoute = createRoute({
+  method: "post",
+  path: "/{taskId}/reference",
+  tags,
+  summary: "Staff: run the stored reference solution against every test",
+  middleware: [noStore, requireAuth] as const,
+  request: { params },
+  responses: { 200: jsonResponse("The reference's report", report), ...guards },
+});
+const draftRoute = createRoute({
+  method: "put",
+  path: "/{taskId}/draft",
+  tags,
+  summary: "A student's code as they type (saved again on every call)",
+  middleware: [noStore, requireAuth] as const,
+  request: { params, body: jsonBody(codeInput) },
+  responses: { 200: jsonResponse("Saved", z.object({ savedAt: z.string() })), ...guards },
+});
+const submitRoute = createRoute({
+  method: "post",
+  path: "/{taskId}/submit",
+  tags,
+  summary: "A student hands in their code: every test runs on the server; the answer is the score and the report (hidden tests: name and pass/fail only)",
+  middleware: [noStore, requireAuth] as const,
+  request: { params, body: jsonBody(codeInput) },
+  responses: {
+    200: jsonResponse("Handed in again", z.object({ created: z.boolean(), score: z.number(), maxScore: z.number(), late: z.boolean(), report })),
+    201: jsonResponse("Handed in", z.object({ created: z.boolean(), score: z.number(), maxScore: z.number(), late: z.boolean(), report })),
+    ...guards,
+    409: errorResponse("Past the due time without late work, or already graded by staff"),
+    429: errorResponse("Too many hand-ins in a minute"),
+  },
+});
+
+export const exercisesApi = createApi()
+  .openapi(getRoute, async (c) => c.json(await getExercise(c.var.svc, viewerOf(c), c.req.valid("param").taskId), 200))
+  .openapi(putRoute, async (c) => c.json(await saveExercise(c.var.svc, viewerOf(c), c.req.valid("param").taskId, c.req.valid("json")), 200))
+  .openapi(referenceRoute, async (c) => c.json(await checkReference(c.var.svc, viewerOf(c), c.req.valid("param").taskId), 200))
+  .openapi(draftRoute, async (c) => c.json(await saveDraft(c.var.svc, viewerOf(c), c.req.valid("param").taskId, c.req.valid("json").code), 200))
+  .openapi(submitRoute, async (c) => {
+    const result = await submitCode(c.var.svc, viewerOf(c), c.req.valid("param").taskId, c.req.valid("json").code);
+    return result.created ? c.json(result, 201) : c.json(result, 200);
+  });

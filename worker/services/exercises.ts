@@ -1,0 +1,227 @@
+/**
+ * Code exercises (issue "Code exercises graded at the edge"; docs/decisions/0016-code-exercises.md): a task whose
+ * hand-in is code, graded the moment it arrives by the tests, in the Worker's WebAssembly sandbox (`ctx.runCode`).
+ *
+ * - Staff write the exercise (starter code, visible and hidden tests, limits, a reference solution). Every save runs
+ *   the reference; it can be published only when the reference passes every test.
+ * - Students see the statement, the starter code, the visible tests and only the names of the hidden ones; hidden
+ *   tests, the reference and other students' code never leave this module for them.
+ * - A hand-in is rate-limited per student and exercise, runs every test (bounded by the sandbox's budget) and is
+ *   stored as the task's submission with its report and its score, scaled to the task's maximum. Staff can still
+ *   grade it over in the grader; until they do, the student may hand in again.
+ */
+import { and, eq, isNotNull, isNull, or, sql } from "drizzle-orm";
+import { can, type Actor } from "../../app/lib/permissions";
+import { SUBMIT_RATE, type ExerciseInput } from "../../app/lib/exercise-schemas";
+import { exerciseDrafts, exercises, groups, lectures, memberships, MEMBER_STATUSES, submissions, tasks, users } from "../../db/schema";
+import type { ServiceContext } from "../context";
+import { AppError, forbidden, notFound } from "../http/errors";
+import type { RunReport, TestResult } from "../sandbox/types";
+import { newId } from "./ids";
+import { notifyUsers } from "./notifications";
+import { hitRateLimit } from "./rate-limit";
+import type { Viewer } from "./sessions";
+
+type ExerciseRow = typeof exercises.$inferSelect;
+
+interface ExerciseTask {
+  id: string;
+  slug: string;
+  title: string;
+  body: string;
+  dueAt: Date | null;
+  maxScore: number;
+  allowLate: boolean;
+  lectureSlug: string;
+  lecturePublished: boolean;
+  groupId: string;
+  groupSlug: string;
+  groupTitle: string;
+  instructorId: string | null;
+  membershipStatus: string | null;
+  exercise: ExerciseRow | null;
+}
+
+async function findTask(ctx: ServiceContext, viewer: Actor, key: string): Promise<ExerciseTask | null> {
+  const [row] = await ctx.db
+    .select({
+      id: tasks.id,
+      slug: tasks.slug,
+      title: tasks.title,
+      body: tasks.body,
+      dueAt: tasks.dueAt,
+      maxScore: tasks.maxScore,
+      allowLate: tasks.allowLate,
+      lectureSlug: lectures.slug,
+      lecturePublished: lectures.published,
+      groupId: groups.id,
+      groupSlug: groups.slug,
+      groupTitle: groups.title,
+      instructorId: groups.instructorId,
+      membershipStatus: memberships.status,
+      exercise: exercises,
+    })
+    .from(tasks)
+    .innerJoin(lectures, eq(lectures.id, tasks.lectureId))
+    .innerJoin(groups, eq(groups.id, lectures.groupId))
+    .leftJoin(exercises, eq(exercises.taskId, tasks.id))
+    .leftJoin(memberships, and(eq(memberships.groupId, groups.id), eq(memberships.userId, viewer.userId)))
+    .where(or(eq(tasks.id, key), eq(tasks.slug, key)))
+    .limit(1);
+  return row ?? null;
+}
+
+const isStaffOf = (viewer: Actor, t: ExerciseTask) => can(viewer, "group.manage", { group: { instructorId: t.instructorId } });
+const isMember = (t: ExerciseTask) => MEMBER_STATUSES.includes((t.membershipStatus ?? "") as never);
+
+async function requireManaged(ctx: ServiceContext, viewer: Actor, key: string): Promise<ExerciseTask> {
+  const task = await findTask(ctx, viewer, key);
+  if (!task) throw notFound("No such task.");
+  if (!isStaffOf(viewer, task)) throw forbidden("Only this group's instructor or an admin can do that.");
+  return task;
+}
+
+/** The exercise as its group's members may see it: published, on a published lecture; staff see every one. */
+async function requireReadable(ctx: ServiceContext, viewer: Actor, key: string): Promise<ExerciseTask & { exercise: ExerciseRow }> {
+  const task = await findTask(ctx, viewer, key);
+  if (!task) throw notFound("No such exercise.");
+  const staff = isStaffOf(viewer, task);
+  if (!staff && !isMember(task)) throw forbidden("Only the group's members and staff can see its exercises.");
+  if (!task.exercise || (!staff && (!task.exercise.published || !task.lecturePublished))) throw notFound("No such exercise.");
+  return task as ExerciseTask & { exercise: ExerciseRow };
+}
+
+/** What a student may see of a report: a hidden test's name and whether it passed, nothing of its values. */
+export function studentReport(report: RunReport): RunReport {
+  return { ...report, results: report.results.map((r): TestResult => (r.hidden ? { name: r.name, points: r.points, hidden: true, passed: r.passed, ms: r.ms } : r)) };
+}
+
+const limitsOf = (e: ExerciseRow) => ({ timeMs: e.timeMs, memoryMb: e.memoryMb });
+const allPassed = (report: RunReport) => report.results.every((r) => r.passed);
+
+/** GET /api/exercises/{taskId}: staff get everything; a student the visible part, their draft and last hand-in. */
+export async function getExercise(ctx: ServiceContext, viewer: Actor, key: string) {
+  const task = await requireReadable(ctx, viewer, key);
+  const e = task.exercise;
+  const base = {
+    task: { _id: task.id, slug: task.slug, title: task.title, body: task.body, dueAt: task.dueAt?.toISOString() ?? null, maxScore: task.maxScore, allowLate: task.allowLate, lectureSlug: task.lectureSlug },
+    group: { _id: task.groupId, slug: task.groupSlug, title: task.groupTitle },
+    language: e.language,
+    starterCode: e.starterCode,
+    timeMs: e.timeMs,
+    memoryMb: e.memoryMb,
+    published: e.published,
+  };
+  if (isStaffOf(viewer, task)) {
+    return { ...base, isStaff: true as const, tests: e.tests, referenceSolution: e.referenceSolution, verifiedAt: e.verifiedAt?.toISOString() ?? null };
+  }
+  const [[draft], [own]] = await Promise.all([
+    ctx.db.select().from(exerciseDrafts).where(and(eq(exerciseDrafts.taskId, task.id), eq(exerciseDrafts.userId, viewer.userId))),
+    ctx.db.select().from(submissions).where(and(eq(submissions.taskId, task.id), eq(submissions.userId, viewer.userId))),
+  ]);
+  return {
+    ...base,
+    isStaff: false as const,
+    visibleTests: e.tests.filter((t) => !t.hidden).map(({ name, call, expected, points }) => ({ name, call, expected, points })),
+    hiddenTests: e.tests.filter((t) => t.hidden).map(({ name, points }) => ({ name, points })),
+    draft: draft ? { code: draft.code, savedAt: draft.savedAt.toISOString() } : null,
+    submission: own
+      ? { code: own.code, score: own.score, submittedAt: own.submittedAt.toISOString(), late: own.late, gradedByStaff: own.gradedBy !== null, feedback: own.feedback, report: own.report ? studentReport(own.report) : null }
+      : null,
+  };
+}
+
+/**
+ * PUT /api/exercises/{taskId} (staff): writes the whole exercise after running the reference solution against its
+ * tests. Publishing needs every test to pass; otherwise nothing is written and the answer (409) carries the report.
+ */
+export async function saveExercise(ctx: ServiceContext, viewer: Actor, key: string, input: ExerciseInput, now = Date.now()) {
+  const task = await requireManaged(ctx, viewer, key);
+  const report = await ctx.runCode(input.language, input.referenceSolution, input.tests, { timeMs: input.timeMs, memoryMb: input.memoryMb });
+  const passed = allPassed(report);
+  if (input.published && !passed) {
+    const failing = report.results.filter((r) => !r.passed);
+    throw new AppError(409, "conflict", `The reference solution fails ${failing.length} of ${report.results.length} tests: fix it or the tests before publishing.`, {
+      referenceSolution: failing.map((r) => `${r.name}: ${r.error ?? `got ${r.actual}, expected ${r.expected}`}`).join("\n"),
+    });
+  }
+  const values = {
+    language: input.language,
+    starterCode: input.starterCode,
+    tests: input.tests,
+    timeMs: input.timeMs,
+    memoryMb: input.memoryMb,
+    referenceSolution: input.referenceSolution,
+    published: input.published,
+    verifiedAt: passed ? new Date(now) : null,
+    updatedAt: new Date(now),
+  };
+  await ctx.db
+    .insert(exercises)
+    .values({ taskId: task.id, ...values })
+    .onConflictDoUpdate({ target: exercises.taskId, set: values });
+  return { ...(await getExercise(ctx, viewer, task.id)), reference: report };
+}
+
+/** POST /api/exercises/{taskId}/reference (staff): runs the stored reference solution; answers the report. */
+export async function checkReference(ctx: ServiceContext, viewer: Actor, key: string) {
+  const task = await requireManaged(ctx, viewer, key);
+  if (!task.exercise) throw notFound("This task has no exercise yet.");
+  return ctx.runCode(task.exercise.language, task.exercise.referenceSolution, task.exercise.tests, limitsOf(task.exercise));
+}
+
+/** PUT /api/exercises/{taskId}/draft: the student's code as they type (idempotent). */
+export async function saveDraft(ctx: ServiceContext, viewer: Actor, key: string, code: string, now = Date.now()) {
+  const task = await requireReadable(ctx, viewer, key);
+  if (!isMember(task)) throw forbidden("Only the group's students write exercises. Staff try the reference solution instead.");
+  await ctx.db
+    .insert(exerciseDrafts)
+    .values({ taskId: task.id, userId: viewer.userId, code, savedAt: new Date(now) })
+    .onConflictDoUpdate({ target: [exerciseDrafts.taskId, exerciseDrafts.userId], set: { code, savedAt: new Date(now) } });
+  return { savedAt: new Date(now).toISOString() };
+}
+
+/**
+ * POST /api/exercises/{taskId}/submit: runs every test on the server and stores the hand-in with its report and
+ * score (passed points scaled to the task's maximum). Refused past the due time when the task takes no late work,
+ * and once staff graded it (unless they asked for a new version).
+ */
+export async function submitCode(ctx: ServiceContext, viewer: Viewer, key: string, code: string, now = Date.now()) {
+  const task = await requireReadable(ctx, viewer, key);
+  if (!isMember(task)) throw forbidden("Only the group's students hand in exercises. Staff try the reference solution instead.");
+  const late = task.dueAt !== null && now > task.dueAt.getTime();
+  if (late && !task.allowLate) throw new AppError(409, "conflict", "The due time has passed and this exercise does not accept late work.");
+  const [existing] = await ctx.db.select().from(submissions).where(and(eq(submissions.taskId, task.id), eq(submissions.userId, viewer.userId)));
+  if (existing?.gradedBy && !existing.resubmitRequestedAt) throw new AppError(409, "conflict", "Your instructor already graded this work. Ask them if you want to hand in a new version.");
+  await hitRateLimit(ctx, `exercise:${task.id}:${viewer.userId}`, SUBMIT_RATE, "You handed this exercise in many times in a minute. Please wait a moment and try again.");
+
+  const report = await ctx.runCode(task.exercise.language, code, task.exercise.tests, limitsOf(task.exercise));
+  const score = report.maxScore > 0 ? Math.round((report.score / report.maxScore) * task.maxScore) : 0;
+  const values = { link: "", notes: null, code, report, submittedAt: new Date(now), late, score, feedback: null, gradedBy: null, gradedAt: new Date(now), resubmitRequestedAt: null };
+  let row;
+  if (!existing) {
+    [row] = await ctx.db
+      .insert(submissions)
+      .values({ id: newId(), taskId: task.id, userId: viewer.userId, ...values })
+      .onConflictDoNothing()
+      .returning();
+    if (!row) throw new AppError(409, "conflict", "Your work was just handed in from another tab. Reload to see it.");
+  } else {
+    // A grade by staff that lands meanwhile is never overwritten.
+    [row] = await ctx.db
+      .update(submissions)
+      .set(values)
+      .where(and(eq(submissions.id, existing.id), or(isNull(submissions.gradedBy), isNotNull(submissions.resubmitRequestedAt))))
+      .returning();
+    if (!row) throw new AppError(409, "conflict", "Your instructor already graded this work. Ask them if you want to hand in a new version.");
+  }
+  await ctx.db
+    .insert(exerciseDrafts)
+    .values({ taskId: task.id, userId: viewer.userId, code, savedAt: new Date(now) })
+    .onConflictDoUpdate({ target: [exerciseDrafts.taskId, exerciseDrafts.userId], set: { code, savedAt: new Date(now) } });
+  if (!existing) {
+    const staff = await ctx.db.select({ id: users.id }).from(users).where(or(eq(users.role, "admin"), task.instructorId ? eq(users.id, task.instructorId) : sql`0`));
+    await notifyUsers(ctx, staff.map((s) => s.id), { kind: "submission-created", params: { name: viewer.name, task: task.title, group: task.groupTitle }, link: null });
+  }
+  return { created: !existing, score, maxScore: task.maxScore, late, report: studentReport(report) };
+}
