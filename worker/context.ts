@@ -1,6 +1,6 @@
 import { createDb, type Database } from "../db/client";
 import { getSettings, type Bindings, type Settings } from "./env";
-import { runCode, type RunCode } from "./sandbox";
+import { runCode, type RunCode } from "./sandbox/registry";
 
 /**
  * What every service receives: the database, the parsed settings and the raw bindings.

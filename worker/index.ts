@@ -13,6 +13,11 @@ import { routeRealtime } from "./realtime/router";
 import { cleanUp } from "./services/cleanup";
 import { settleExpiredAttempts } from "./services/quizzes";
 import { base64url } from "./services/ids";
+import { runInSandbox } from "./sandbox";
+import { registerRunner } from "./sandbox/registry";
+
+// The code runner (QuickJS in WebAssembly) is bundled here only: see worker/sandbox/registry.ts.
+registerRunner(runInSandbox);
 
 export { GroupRoom, StaffInbox, UserHub } from "./realtime/rooms";
 

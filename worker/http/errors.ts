@@ -12,6 +12,8 @@ export type ErrorCode =
   | "payload_too_large"
   | "rate_limited"
   | "internal_error"
+  // A part that only the deployed Worker has (the code runner under the Vite development server)
+  | "unavailable"
   // Accounts and sessions (worker/services/accounts.ts, sessions.ts, worker/auth/google.ts)
   | "invalid_credentials"
   | "email_not_verified"
@@ -39,7 +41,7 @@ export type ErrorCode =
 
 export class AppError extends Error {
   constructor(
-    readonly status: 400 | 401 | 403 | 404 | 409 | 413 | 429 | 500,
+    readonly status: 400 | 401 | 403 | 404 | 409 | 413 | 429 | 500 | 503,
     readonly code: ErrorCode,
     message: string,
     readonly fields?: Record<string, string>,

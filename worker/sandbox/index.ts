@@ -1,13 +1,11 @@
 /**
- * The code runner by language. The ServiceContext carries it (`ctx.runCode`), so the services that grade code never
- * import the WebAssembly engine themselves: it is bundled into the Worker by wrangler, not into the page build.
+ * The code runner by language, registered by the Worker's entry (see registry.ts). Another language is another
+ * module with runJavaScript's signature, added here.
  */
 import { runJavaScript } from "./javascript";
-import type { CodeLanguage, CodeTest, RunLimits, RunReport } from "./types";
+import type { RunCode } from "./registry";
 
-export type RunCode = (language: CodeLanguage, code: string, tests: CodeTest[], limits: RunLimits) => Promise<RunReport>;
-
-export const runCode: RunCode = (language, code, tests, limits) => {
+export const runInSandbox: RunCode = (language, code, tests, limits) => {
   switch (language) {
     case "javascript":
       return runJavaScript(code, tests, limits);
