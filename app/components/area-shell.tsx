@@ -2,6 +2,7 @@ import { NavLink } from "@remix-run/react";
 import type { ReactNode } from "react";
 import type { MessageKey } from "~/i18n/en";
 import { useT } from "~/lib/i18n";
+import { useRevealCurrent } from "~/lib/use-reveal-current";
 import { SiteHeader } from "./site-header";
 
 export interface AreaLink {
@@ -19,6 +20,7 @@ export interface AreaLink {
  */
 export function AreaShell({ labelKey, links, children }: { labelKey: MessageKey; links: AreaLink[]; children: ReactNode }) {
   const { t } = useT();
+  const row = useRevealCurrent<HTMLUListElement>();
   return (
     <div className="area-shell">
       <a href="#main" className="skip-link">
@@ -30,7 +32,7 @@ export function AreaShell({ labelKey, links, children }: { labelKey: MessageKey;
           <p className="area-nav-title" aria-hidden="true">
             {t(labelKey)}
           </p>
-          <ul role="list" className="area-nav-list">
+          <ul role="list" className="area-nav-list" ref={row}>
             {links.map((l) => (
               <li key={l.to}>
                 <NavLink to={l.to} end={l.end} prefetch="intent" className="area-nav-link">

@@ -116,6 +116,13 @@ describe("the progress screens in both languages", () => {
         expect(await staff.locator("#progress-table-title").textContent()).toBe(words[lang].tab);
         // The wide table scrolls inside its frame; the page itself never scrolls sideways.
         expect(await sideways(staff)).toBe(0);
+        // On a phone the row of group sections scrolls so the current one ("Progress", the sixth) is in view.
+        await expect
+          .poll(async () => {
+            const box = await staff.locator('.group-tab[aria-current="page"]').boundingBox();
+            return box !== null && box.x >= 0 && box.x + box.width <= width;
+          })
+          .toBe(true);
         // Bars run with the page: in Arabic the attendance bars are mirrored to start at the right.
         const mirrored = await staff.locator(".attendance-bar g").first().getAttribute("transform");
         expect(mirrored === null).toBe(lang === "en");

@@ -1,6 +1,7 @@
 import { NavLink } from "@remix-run/react";
 import type { MessageKey } from "~/i18n/en";
 import { useT } from "~/lib/i18n";
+import { useRevealCurrent } from "~/lib/use-reveal-current";
 
 export interface GroupTab {
   /** Relative to the group's base path ("" for the overview). */
@@ -14,9 +15,10 @@ export interface GroupTab {
  */
 export function GroupTabs({ base, tabs }: { base: string; tabs: GroupTab[] }) {
   const { t } = useT();
+  const row = useRevealCurrent<HTMLUListElement>();
   return (
     <nav className="group-tabs" aria-label={t("groups.tabs.label")}>
-      <ul role="list">
+      <ul role="list" ref={row}>
         {tabs.map((tab) => (
           <li key={tab.to}>
             <NavLink to={tab.to ? `${base}/${tab.to}` : base} end={tab.to === ""} prefetch="intent" className="group-tab">
