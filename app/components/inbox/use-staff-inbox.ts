@@ -1,5 +1,5 @@
 import { useFetchers } from "@remix-run/react";
-import { useCallback, useEffect, useRef } from "react";
+import { useCallback, useRef } from "react";
 import type { ServerFrame } from "~/lib/realtime-protocol";
 import { apiFetch } from "~/lib/session-client";
 import { useRoom, type RoomStatus } from "~/lib/use-room";
@@ -26,15 +26,14 @@ export function useStaffInbox<S>({ snapshotPath, onFrame, onSnapshot }: StaffInb
   const busy = fetchers.some((f) => f.state !== "idle");
   const lastChange = useRef(0);
   const busyRef = useRef(busy);
+  // A change starts, or ends (its action has committed by then): either way, a snapshot read before is stale.
+  // Noted during render, not in an effect: a snapshot that resolves between this render and its effects would
+  // otherwise see neither a busy fetcher nor the change, and overwrite the fresher list.
+  if (busyRef.current !== busy) lastChange.current = Date.now();
   busyRef.current = busy;
   const buffer = useRef<ServerFrame[] | null>(null);
   const handlers = useRef({ onFrame, onSnapshot });
   handlers.current = { onFrame, onSnapshot };
-
-  // A change starts, or ends (its action has committed by then): either way, a snapshot read before is stale.
-  useEffect(() => {
-    lastChange.current = Date.now();
-  }, [busy]);
 
   const refresh = useCallback(async () => {
     const started = Date.now();
