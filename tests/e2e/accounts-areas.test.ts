@@ -82,6 +82,10 @@ describe("role-guarded areas", () => {
     const header = page.locator("header.site-header");
     await header.getByRole("link", { name: "My Courses" }).waitFor();
     await page.waitForFunction(() => localStorage.getItem("role") === "user");
+    // The bell has connected and read its count: no request of the old session is still on its way (one that
+    // lands after the logout is answered 401, which the browser logs).
+    await page.locator('.bell[data-live="open"]').waitFor();
+    await page.waitForLoadState("networkidle");
     await header.getByRole("button", { name: "Log out" }).click();
     await header.getByRole("link", { name: "Log In" }).waitFor();
     await page.waitForFunction(() => localStorage.getItem("role") === null, null, { timeout: 5000 });
