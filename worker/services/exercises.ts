@@ -10,16 +10,15 @@
  *   stored as the task's submission with its report and its score, scaled to the task's maximum. Staff can still
  *   grade it over in the grader; until they do, the student may hand in again.
  */
-import { and, eq, isNotNull, isNull, or, sql } from "drizzle-orm";
+import { and, eq, isNotNull, isNull, or } from "drizzle-orm";
 import { can, type Actor } from "../../app/lib/permissions";
 import { SUBMIT_RATE, type ExerciseInput } from "../../app/lib/exercise-schemas";
-import { exerciseDrafts, exercises, groups, lectures, memberships, MEMBER_STATUSES, submissions, tasks, users } from "../../db/schema";
+import { exerciseDrafts, exercises, groups, lectures, memberships, MEMBER_STATUSES, submissions, tasks } from "../../db/schema";
 import type { ServiceContext } from "../context";
 import { AppError, forbidden, notFound } from "../http/errors";
 import type { RunReport, TestResult } from "../sandbox/types";
-import { newId } from "./ids";
-import { notifyUsers } from "./notifications";
 import { hitRateLimit } from "./rate-limit";
+import { ownSubmission, storeSubmission } from "./tasks";
 import type { Viewer } from "./sessions";
 
 type ExerciseRow = typeof exercises.$inferSelect;
@@ -115,9 +114,9 @@ export async function getExercise(ctx: ServiceContext, viewer: Actor, key: strin
   if (isStaffOf(viewer, task)) {
     return { ...base, isStaff: true as const, tests: e.tests, referenceSolution: e.referenceSolution, verifiedAt: e.verifiedAt?.toISOString() ?? null };
   }
-  const [[draft], [own]] = await Promise.all([
+  const [[draft], own] = await Promise.all([
     ctx.db.select().from(exerciseDrafts).where(and(eq(exerciseDrafts.taskId, task.id), eq(exerciseDrafts.userId, viewer.userId))),
-    ctx.db.select().from(submissions).where(and(eq(submissions.taskId, task.id), eq(submissions.userId, viewer.userId))),
+    ownSubmission(ctx, task.id, viewer.userId),
   ]);
   return {
     ...base,
@@ -170,14 +169,19 @@ export async function checkReference(ctx: ServiceContext, viewer: Actor, key: st
   return ctx.runCode(task.exercise.language, task.exercise.referenceSolution, task.exercise.tests, limitsOf(task.exercise));
 }
 
+const GRADED_BY_STAFF = "Your instructor already graded this work. Ask them if you want to hand in a new version.";
+
+const writeDraft = (ctx: ServiceContext, taskId: string, userId: string, code: string, now: number) =>
+  ctx.db
+    .insert(exerciseDrafts)
+    .values({ taskId, userId, code, savedAt: new Date(now) })
+    .onConflictDoUpdate({ target: [exerciseDrafts.taskId, exerciseDrafts.userId], set: { code, savedAt: new Date(now) } });
+
 /** PUT /api/exercises/{taskId}/draft: the student's code as they type (idempotent). */
 export async function saveDraft(ctx: ServiceContext, viewer: Actor, key: string, code: string, now = Date.now()) {
   const task = await requireReadable(ctx, viewer, key);
   if (!isMember(task)) throw forbidden("Only the group's students write exercises. Staff try the reference solution instead.");
-  await ctx.db
-    .insert(exerciseDrafts)
-    .values({ taskId: task.id, userId: viewer.userId, code, savedAt: new Date(now) })
-    .onConflictDoUpdate({ target: [exerciseDrafts.taskId, exerciseDrafts.userId], set: { code, savedAt: new Date(now) } });
+  await writeDraft(ctx, task.id, viewer.userId, code, now);
   return { savedAt: new Date(now).toISOString() };
 }
 
@@ -191,37 +195,16 @@ export async function submitCode(ctx: ServiceContext, viewer: Viewer, key: strin
   if (!isMember(task)) throw forbidden("Only the group's students hand in exercises. Staff try the reference solution instead.");
   const late = task.dueAt !== null && now > task.dueAt.getTime();
   if (late && !task.allowLate) throw new AppError(409, "conflict", "The due time has passed and this exercise does not accept late work.");
-  const [existing] = await ctx.db.select().from(submissions).where(and(eq(submissions.taskId, task.id), eq(submissions.userId, viewer.userId)));
-  if (existing?.gradedBy && !existing.resubmitRequestedAt) throw new AppError(409, "conflict", "Your instructor already graded this work. Ask them if you want to hand in a new version.");
+  const existing = await ownSubmission(ctx, task.id, viewer.userId);
+  // Checked before the code runs as well, so a refused hand-in costs no sandbox time.
+  if (existing?.gradedBy && !existing.resubmitRequestedAt) throw new AppError(409, "conflict", GRADED_BY_STAFF);
   await hitRateLimit(ctx, `exercise:${task.id}:${viewer.userId}`, SUBMIT_RATE, "You handed this exercise in many times in a minute. Please wait a moment and try again.");
 
   const report = await ctx.runCode(task.exercise.language, code, task.exercise.tests, limitsOf(task.exercise));
   const score = report.maxScore > 0 ? Math.round((report.score / report.maxScore) * task.maxScore) : 0;
   const values = { link: "", notes: null, code, report, submittedAt: new Date(now), late, score, feedback: null, gradedBy: null, gradedAt: new Date(now), resubmitRequestedAt: null };
-  let row;
-  if (!existing) {
-    [row] = await ctx.db
-      .insert(submissions)
-      .values({ id: newId(), taskId: task.id, userId: viewer.userId, ...values })
-      .onConflictDoNothing()
-      .returning();
-    if (!row) throw new AppError(409, "conflict", "Your work was just handed in from another tab. Reload to see it.");
-  } else {
-    // A grade by staff that lands meanwhile is never overwritten.
-    [row] = await ctx.db
-      .update(submissions)
-      .set(values)
-      .where(and(eq(submissions.id, existing.id), or(isNull(submissions.gradedBy), isNotNull(submissions.resubmitRequestedAt))))
-      .returning();
-    if (!row) throw new AppError(409, "conflict", "Your instructor already graded this work. Ask them if you want to hand in a new version.");
-  }
-  await ctx.db
-    .insert(exerciseDrafts)
-    .values({ taskId: task.id, userId: viewer.userId, code, savedAt: new Date(now) })
-    .onConflictDoUpdate({ target: [exerciseDrafts.taskId, exerciseDrafts.userId], set: { code, savedAt: new Date(now) } });
-  if (!existing) {
-    const staff = await ctx.db.select({ id: users.id }).from(users).where(or(eq(users.role, "admin"), task.instructorId ? eq(users.id, task.instructorId) : sql`0`));
-    await notifyUsers(ctx, staff.map((s) => s.id), { kind: "submission-created", params: { name: viewer.name, task: task.title, group: task.groupTitle }, link: null });
-  }
-  return { created: !existing, score, maxScore: task.maxScore, late, report: studentReport(report) };
+  // Auto-graded hand-ins stay replaceable until staff grade them (or again once they ask for a new version).
+  const { created } = await storeSubmission(ctx, viewer, task, existing, values, { replaceable: or(isNull(submissions.gradedBy), isNotNull(submissions.resubmitRequestedAt)), refused: GRADED_BY_STAFF });
+  await writeDraft(ctx, task.id, viewer.userId, code, now);
+  return { created, score, maxScore: task.maxScore, late, report: studentReport(report) };
 }

@@ -3,7 +3,7 @@
  * a member submits a link to their work (replacing it until it is graded, or again once staff ask for a new version);
  * staff grade with a score and feedback, and the student is notified and e-mailed. Times are the server's.
  */
-import { and, asc, eq, inArray, isNotNull, isNull, or, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, isNotNull, isNull, or, sql, type SQL } from "drizzle-orm";
 import { can, type Actor } from "../../app/lib/permissions";
 import { renderMarkdown } from "../../app/lib/markdown.server";
 import type { CreateTaskInput, GradeSubmissionInput, SubmissionState, SubmitTaskInput, UpdateTaskInput } from "../../app/lib/task-schemas";
@@ -295,6 +295,49 @@ export async function deleteTask(ctx: ServiceContext, viewer: Viewer, lectureKey
   return { message: "The task was deleted." };
 }
 
+/** A member's own submission to a task, if any. */
+export async function ownSubmission(ctx: ServiceContext, taskId: string, userId: string): Promise<SubmissionRow | undefined> {
+  const [row] = await ctx.db.select().from(submissions).where(and(eq(submissions.taskId, taskId), eq(submissions.userId, userId)));
+  return row;
+}
+
+/**
+ * Writes a member's hand-in (a link, or code with its report): the first one is inserted and the group's staff are
+ * told; a later one replaces `existing` only while `replaceable` holds. The condition is part of the UPDATE, so a
+ * grade that lands meanwhile is never overwritten (`refused` is the 409's message then).
+ */
+export async function storeSubmission(
+  ctx: ServiceContext,
+  viewer: Viewer,
+  task: { id: string; title: string; groupTitle: string; instructorId: string | null },
+  existing: SubmissionRow | undefined,
+  values: Omit<typeof submissions.$inferInsert, "id" | "taskId" | "userId">,
+  rule: { replaceable: SQL | undefined; refused: string },
+): Promise<{ created: boolean; row: SubmissionRow }> {
+  if (existing) {
+    const [row] = await ctx.db
+      .update(submissions)
+      .set(values)
+      .where(and(eq(submissions.id, existing.id), rule.replaceable))
+      .returning();
+    if (!row) throw new AppError(409, "conflict", rule.refused);
+    return { created: false, row };
+  }
+  const [row] = await ctx.db
+    .insert(submissions)
+    .values({ id: newId(), taskId: task.id, userId: viewer.userId, ...values })
+    .onConflictDoNothing()
+    .returning();
+  if (!row) throw new AppError(409, "conflict", "Your work was just submitted from another tab. Reload to see it.");
+  const staff = await ctx.db.select({ id: users.id }).from(users).where(or(eq(users.role, "admin"), task.instructorId ? eq(users.id, task.instructorId) : undefined));
+  await notifyUsers(ctx, staff.map((s) => s.id), {
+    kind: "submission-created",
+    params: { name: viewer.name, task: task.title, group: task.groupTitle },
+    link: null,
+  });
+  return { created: true, row };
+}
+
 /**
  * POST /api/lectures/{lectureId}/submit-task/{taskId}: the member's link and notes, dated by the server. A first
  * submission is created (201), a later one replaces it (200) until it is graded (409) unless staff asked for a new
@@ -308,34 +351,12 @@ export async function submitTask(ctx: ServiceContext, viewer: Viewer, lectureKey
   const late = task.dueAt !== null && now > task.dueAt.getTime();
   if (late && !task.allowLate) throw new AppError(409, "conflict", "The due time has passed and this task does not accept late work.");
   const values = { link: input.link, notes: input.notes || null, submittedAt: new Date(now), late, score: null, feedback: null, gradedBy: null, gradedAt: null, resubmitRequestedAt: null };
-  const [existing] = await ctx.db.select().from(submissions).where(and(eq(submissions.taskId, task.id), eq(submissions.userId, viewer.userId)));
-  let row: SubmissionRow | undefined;
-  if (!existing) {
-    [row] = await ctx.db
-      .insert(submissions)
-      .values({ id: newId(), taskId: task.id, userId: viewer.userId, ...values })
-      .onConflictDoNothing()
-      .returning();
-    if (!row) throw new AppError(409, "conflict", "Your work was just submitted from another tab. Reload to see it.");
-  } else {
-    // Replaceable until graded, or again once a new version was asked for; the condition is part of the UPDATE,
-    // so a grade that lands meanwhile is never overwritten.
-    [row] = await ctx.db
-      .update(submissions)
-      .set(values)
-      .where(and(eq(submissions.id, existing.id), or(isNull(submissions.gradedAt), isNotNull(submissions.resubmitRequestedAt))))
-      .returning();
-    if (!row) throw new AppError(409, "conflict", "This work was already graded. Ask your instructor if you want to hand in a new version.");
-  }
-  if (!existing) {
-    const staff = await ctx.db.select({ id: users.id }).from(users).where(or(eq(users.role, "admin"), task.instructorId ? eq(users.id, task.instructorId) : undefined));
-    await notifyUsers(ctx, staff.map((s) => s.id), {
-      kind: "submission-created",
-      params: { name: viewer.name, task: task.title, group: task.groupTitle },
-      link: null,
-    });
-  }
-  return { created: !existing, submission: toSubmissionDto(row!, viewer.name) };
+  const { created, row } = await storeSubmission(ctx, viewer, task, await ownSubmission(ctx, task.id, viewer.userId), values, {
+    // Replaceable until graded, or again once a new version was asked for.
+    replaceable: or(isNull(submissions.gradedAt), isNotNull(submissions.resubmitRequestedAt)),
+    refused: "This work was already graded. Ask your instructor if you want to hand in a new version.",
+  });
+  return { created, submission: toSubmissionDto(row, viewer.name) };
 }
 
 /** GET .../tasks/{taskId}/submissions: staff get every member (with or without a submission); a student their own. */
