@@ -1,4 +1,5 @@
-// What the burst benchmarks share (bench/attendance-burst.mjs, bench/quiz-burst.mjs): a built Worker on a fresh
+// What the benchmarks that serve a Worker share (runWorkerBench: bench/progress.mjs, bench/exercise.mjs) and the burst
+// benchmarks add (runBurst: bench/attendance-burst.mjs, bench/quiz-burst.mjs): a built Worker on a fresh
 // database with the demo data, a soak group of N students each signed in with their own session and address, the
 // admin's token, a watchdog, and the same p50/p99-as-ratio report line. Loopback only.
 import { mkdtempSync, rmSync } from "node:fs";
@@ -34,10 +35,11 @@ export function burstLine(lone, burst) {
 }
 
 /**
- * Runs `main(world)` against a fresh Worker with `students` signed-in students, then stops everything; a watchdog
- * ends the run after `watchdogMs`. `world` = { origin, post, soak, tokens, admin }.
+ * Runs `main({ origin, post })` against a fresh Worker (the built app on a fresh database with the demo data), then
+ * stops everything; a watchdog ends the run after `watchdogMs`. `post(path, body, token, from)` sends JSON from a
+ * private address. `--build` on the command line builds first. Shared by every bench that needs a served Worker.
  */
-export async function runBurst(name, { students, watchdogMs = 4 * 60_000 }, main) {
+export async function runWorkerBench(name, { watchdogMs = 4 * 60_000 } = {}, main) {
   let worker = null;
   const persistTo = mkdtempSync(join(tmpdir(), `cohort-${name}-`));
   const cleanup = () => {
@@ -57,13 +59,7 @@ export async function runBurst(name, { students, watchdogMs = 4 * 60_000 }, main
     await seed(origin);
     const post = (path, body, token, from = "10.99.0.1") =>
       fetch(`${origin}${path}`, { method: "POST", headers: { "content-type": "application/json", origin, "cf-connecting-ip": from, ...(token ? { authorization: token } : {}) }, body: JSON.stringify(body) });
-    const { soak } = await json(await post("/api/dev/seed", { soak: { users: students } }), "soak seed");
-    const tokens = new Array(students);
-    await pool([...soak.emails.keys()], 8, async (i) => {
-      tokens[i] = (await json(await post("/api/users/login", { email: soak.emails[i], password: soak.password }, undefined, ip(i)), "login")).accessToken;
-    });
-    const admin = await json(await post("/api/users/login", { email: "admin@example.com", password: "demo-admin-pass" }), "admin login");
-    process.exitCode = (await main({ origin, post, soak, tokens, admin })) ? 0 : 1;
+    process.exitCode = (await main({ origin, post })) === false ? 1 : 0;
   } catch (e) {
     console.error(e instanceof Error ? e.message : e);
     process.exitCode = 1;
@@ -71,4 +67,20 @@ export async function runBurst(name, { students, watchdogMs = 4 * 60_000 }, main
     clearTimeout(watchdog);
     cleanup();
   }
+}
+
+/**
+ * Runs `main(world)` against a fresh Worker with `students` signed-in students (runWorkerBench); `world` =
+ * { origin, post, soak, tokens, admin }. `main` answers whether the run passed its own checks.
+ */
+export function runBurst(name, { students, watchdogMs = 4 * 60_000 }, main) {
+  return runWorkerBench(name, { watchdogMs }, async ({ origin, post }) => {
+    const { soak } = await json(await post("/api/dev/seed", { soak: { users: students } }), "soak seed");
+    const tokens = new Array(students);
+    await pool([...soak.emails.keys()], 8, async (i) => {
+      tokens[i] = (await json(await post("/api/users/login", { email: soak.emails[i], password: soak.password }, undefined, ip(i)), "login")).accessToken;
+    });
+    const admin = await json(await post("/api/users/login", { email: "admin@example.com", password: "demo-admin-pass" }), "admin login");
+    return Boolean(await main({ origin, post, soak, tokens, admin }));
+  });
 }

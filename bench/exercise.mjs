@@ -7,12 +7,8 @@
 //     submission's write and its draft), at most 5 per student to stay under the 10-a-minute limit.
 // It prints each p50 and its ratio to the health request's p50 from the same run, and how grading grows from 1 to
 // 10 to 50 tests. Loopback only, bounded in count and time (a watchdog ends the run after 4 minutes).
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { ip, json } from "./burst-kit.mjs";
+import { ip, json, runBurst } from "./burst-kit.mjs";
 import { quantile } from "./load.mjs";
-import { build, freePort, migrate, seed, startWorker } from "../scripts/lib.mjs";
 
 const SIZES = [1, 10, 50];
 const STUDENTS = 8;
@@ -26,30 +22,10 @@ const testsOf = (n) =>
     return { name: `case ${i + 1}`, call: `stats(${JSON.stringify(xs)})`, expected: JSON.stringify({ count: 20, sum: xs.reduce((a, b) => a + b, 0), max: Math.max(...xs) }), points: 1, hidden: i % 3 === 2 };
   });
 
-let worker = null;
-const persistTo = mkdtempSync(join(tmpdir(), "cohort-exercise-"));
-const cleanup = () => {
-  worker?.stop();
-  rmSync(persistTo, { recursive: true, force: true });
-};
-const watchdog = setTimeout(() => {
-  console.error("exercise bench: still running after 4 minutes; stopping.");
-  cleanup();
-  process.exit(1);
-}, 4 * 60_000);
-
-try {
-  if (process.argv.includes("--build")) build();
-  migrate(persistTo);
-  worker = await startWorker({ port: await freePort(), persistTo });
-  const origin = worker.origin;
-  await seed(origin);
+await runBurst("exercise", { students: STUDENTS }, async ({ origin, soak, tokens: students, admin: signedIn }) => {
+  const admin = signedIn.accessToken;
   const request = (method, path, body, token, from = "10.99.0.1") =>
     fetch(`${origin}${path}`, { method, headers: { "content-type": "application/json", origin, "cf-connecting-ip": from, ...(token ? { authorization: token } : {}) }, body: body === undefined ? undefined : JSON.stringify(body) });
-  const admin = (await json(await request("POST", "/api/users/login", { email: "admin@example.com", password: "demo-admin-pass" }), "admin login")).accessToken;
-  const { soak } = await json(await request("POST", "/api/dev/seed", { soak: { users: STUDENTS } }), "soak seed");
-  const students = [];
-  for (const [i, email] of soak.emails.entries()) students.push((await json(await request("POST", "/api/users/login", { email, password: soak.password }, undefined, ip(i)), "login")).accessToken);
   const lecture = await json(await request("POST", `/api/lectures/group/${soak.group.slug}`, { title: "Arrays", published: true }, admin), "lecture");
   const exercises = [];
   for (const n of SIZES) {
@@ -103,10 +79,5 @@ try {
   console.log(line("hand-in of the 10-test exercise", handIns.samples));
   const one = quantile(exercises[0].samples, 0.5);
   console.log(`  growth: 10 tests ${(quantile(exercises[1].samples, 0.5) / one).toFixed(1)}x and 50 tests ${(quantile(exercises[2].samples, 0.5) / one).toFixed(1)}x the 1-test grading`);
-} catch (e) {
-  console.error(e instanceof Error ? e.message : e);
-  process.exitCode = 1;
-} finally {
-  clearTimeout(watchdog);
-  cleanup();
-}
+  return true;
+});

@@ -6,38 +6,15 @@
 // the same for every size (tests/integration/progress-queries.test.ts); what grows is the rows each statement
 // aggregates and the JSON it answers. Loopback only, bounded in count and time (a watchdog ends the run after
 // 4 minutes).
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { json } from "./burst-kit.mjs";
+import { json, runWorkerBench } from "./burst-kit.mjs";
 import { quantile } from "./load.mjs";
-import { build, freePort, migrate, seed, startWorker } from "../scripts/lib.mjs";
 
 const SIZES = [10, 100, 1000];
 const ROUNDS = 5;
 const PER_ROUND = 8;
 const WARM_UP = 3;
 
-let worker = null;
-const persistTo = mkdtempSync(join(tmpdir(), "cohort-progress-"));
-const cleanup = () => {
-  worker?.stop();
-  rmSync(persistTo, { recursive: true, force: true });
-};
-const watchdog = setTimeout(() => {
-  console.error("progress bench: still running after 4 minutes; stopping.");
-  cleanup();
-  process.exit(1);
-}, 4 * 60_000);
-
-try {
-  if (process.argv.includes("--build")) build();
-  migrate(persistTo);
-  worker = await startWorker({ port: await freePort(), persistTo });
-  const origin = worker.origin;
-  await seed(origin);
-  const post = (path, body, token) =>
-    fetch(`${origin}${path}`, { method: "POST", headers: { "content-type": "application/json", origin, "cf-connecting-ip": "10.99.0.1", ...(token ? { authorization: token } : {}) }, body: JSON.stringify(body) });
+await runWorkerBench("progress", {}, async ({ origin, post }) => {
   const admin = await json(await post("/api/users/login", { email: "admin@example.com", password: "demo-admin-pass" }), "admin login");
   const groups = [];
   for (const students of SIZES) {
@@ -63,10 +40,4 @@ try {
     const p50 = quantile(g.samples, 0.5);
     console.log(`  ${String(g.students).padStart(5)} students   p50 ${p50.toFixed(1).padStart(7)} ms   ${(p50 / base).toFixed(2)}x`);
   }
-} catch (e) {
-  console.error(e instanceof Error ? e.message : e);
-  process.exitCode = 1;
-} finally {
-  clearTimeout(watchdog);
-  cleanup();
-}
+});
