@@ -4,10 +4,10 @@
  * a table of the same numbers, so a screen reader reads the numbers, not the shapes. Bars run with the page's
  * direction: from the right in Arabic.
  */
+import type { ReactNode } from "react";
 import { useT } from "~/lib/i18n";
 
 const SEGMENTS = ["present", "late", "excused", "absent"] as const;
-type Segment = (typeof SEGMENTS)[number];
 const SEGMENT_LABEL = {
   present: "attendance.status.present",
   late: "attendance.status.late",
@@ -24,94 +24,108 @@ export interface LectureBar {
   absent: number;
 }
 
-function Legend() {
-  const { t } = useT();
+/** The frame both charts share: a figure named by its caption, or a line saying there is nothing to draw yet. */
+function ChartFigure({ id, title, desc, empty, children }: { id: string; title: string; desc: string; empty: string | null; children: ReactNode }) {
+  return (
+    <figure className="card chart" aria-labelledby={id}>
+      <figcaption>
+        <h3 id={id} className="chart-title">
+          {title}
+        </h3>
+        <p className="chart-desc">{desc}</p>
+      </figcaption>
+      {empty === null ? children : <p className="empty-inline">{empty}</p>}
+    </figure>
+  );
+}
+
+/** The colour key (decoration: the numbers are also in the text alternative). */
+function Legend({ items }: { items: { key: string; attr: "data-segment" | "data-series"; label: string }[] }) {
   return (
     <ul role="list" className="chart-legend" aria-hidden="true">
-      {SEGMENTS.map((s) => (
-        <li key={s}>
-          <span className="chart-swatch" data-segment={s} />
-          {t(SEGMENT_LABEL[s])}
+      {items.map((item) => (
+        <li key={item.key}>
+          <span className="chart-swatch" {...{ [item.attr]: item.key }} />
+          {item.label}
         </li>
       ))}
     </ul>
   );
 }
 
+/** The chart's numbers as a table, behind "Show the numbers". */
+function ChartData({ columns, rows }: { columns: string[]; rows: { key: string; label: string; cells: number[] }[] }) {
+  const { t } = useT();
+  return (
+    <details className="chart-data">
+      <summary>{t("staffProgress.chart.table")}</summary>
+      <div className="progress-table-wrap">
+        <table className="data-table">
+          <thead>
+            <tr>
+              {columns.map((c) => (
+                <th key={c} scope="col">
+                  {c}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((r) => (
+              <tr key={r.key}>
+                <th scope="row" className="user-text">
+                  {r.label}
+                </th>
+                {r.cells.map((n, i) => (
+                  <td key={i}>{n}</td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </details>
+  );
+}
+
 /** One stacked bar per held lecture: present, late, excused, absent, out of the group's members. */
 export function AttendanceChart({ lectures }: { lectures: LectureBar[] }) {
   const { t, dir } = useT();
+  const labels = SEGMENTS.map((s) => t(SEGMENT_LABEL[s]));
   return (
-    <figure className="card chart" aria-labelledby="attendance-chart-title">
-      <figcaption>
-        <h3 id="attendance-chart-title" className="chart-title">
-          {t("staffProgress.chart.attendance")}
-        </h3>
-        <p className="chart-desc">{t("staffProgress.chart.attendanceDesc")}</p>
-      </figcaption>
-      {lectures.length === 0 ? (
-        <p className="empty-inline">{t("staffProgress.chart.attendanceNone")}</p>
-      ) : (
-        <>
-          <Legend />
-          <ol role="list" className="attendance-bars">
-            {lectures.map((l) => {
-              const total = Math.max(1, SEGMENTS.reduce((sum, s) => sum + l[s], 0));
-              let x = 0;
-              return (
-                <li key={l._id}>
-                  <span className="visually-hidden">{t("staffProgress.chart.attendanceSummary", { title: l.title, present: l.present, late: l.late, excused: l.excused, absent: l.absent })}</span>
-                  <span className="attendance-bar-label user-text" aria-hidden="true">
-                    {l.title}
-                  </span>
-                  <svg className="attendance-bar" viewBox={`0 0 ${total} 1`} preserveAspectRatio="none" aria-hidden="true" focusable="false">
-                    <g transform={dir === "rtl" ? `translate(${total} 0) scale(-1 1)` : undefined}>
-                      {SEGMENTS.map((s) => {
-                        const rect = <rect key={s} x={x} y={0} width={l[s]} height={1} data-segment={s} />;
-                        x += l[s];
-                        return rect;
-                      })}
-                    </g>
-                  </svg>
-                  <span className="attendance-bar-count" dir="ltr" aria-hidden="true">
-                    {l.present + l.late}/{total}
-                  </span>
-                </li>
-              );
-            })}
-          </ol>
-          <details className="chart-data">
-            <summary>{t("staffProgress.chart.table")}</summary>
-            <div className="progress-table-wrap">
-              <table className="data-table">
-                <thead>
-                  <tr>
-                    <th scope="col">{t("staffProgress.chart.lecture")}</th>
-                    {SEGMENTS.map((s) => (
-                      <th key={s} scope="col">
-                        {t(SEGMENT_LABEL[s])}
-                      </th>
-                    ))}
-                  </tr>
-                </thead>
-                <tbody>
-                  {lectures.map((l) => (
-                    <tr key={l._id}>
-                      <th scope="row" className="user-text">
-                        {l.title}
-                      </th>
-                      {SEGMENTS.map((s: Segment) => (
-                        <td key={s}>{l[s]}</td>
-                      ))}
-                    </tr>
+    <ChartFigure
+      id="attendance-chart-title"
+      title={t("staffProgress.chart.attendance")}
+      desc={t("staffProgress.chart.attendanceDesc")}
+      empty={lectures.length === 0 ? t("staffProgress.chart.attendanceNone") : null}
+    >
+      <Legend items={SEGMENTS.map((s, i) => ({ key: s, attr: "data-segment", label: labels[i]! }))} />
+      <ol role="list" className="attendance-bars">
+        {lectures.map((l) => {
+          const total = Math.max(1, SEGMENTS.reduce((sum, s) => sum + l[s], 0));
+          const starts = SEGMENTS.map((_, i) => SEGMENTS.slice(0, i).reduce((sum, s) => sum + l[s], 0));
+          return (
+            <li key={l._id}>
+              <span className="visually-hidden">{t("staffProgress.chart.attendanceSummary", { title: l.title, present: l.present, late: l.late, excused: l.excused, absent: l.absent })}</span>
+              <span className="attendance-bar-label user-text" aria-hidden="true">
+                {l.title}
+              </span>
+              <svg className="attendance-bar" viewBox={`0 0 ${total} 1`} preserveAspectRatio="none" aria-hidden="true" focusable="false">
+                <g transform={dir === "rtl" ? `translate(${total} 0) scale(-1 1)` : undefined}>
+                  {SEGMENTS.map((s, i) => (
+                    <rect key={s} x={starts[i]} y={0} width={l[s]} height={1} data-segment={s} />
                   ))}
-                </tbody>
-              </table>
-            </div>
-          </details>
-        </>
-      )}
-    </figure>
+                </g>
+              </svg>
+              <span className="attendance-bar-count" dir="ltr" aria-hidden="true">
+                {l.present + l.late}/{total}
+              </span>
+            </li>
+          );
+        })}
+      </ol>
+      <ChartData columns={[t("staffProgress.chart.lecture"), ...labels]} rows={lectures.map((l) => ({ key: l._id, label: l.title, cells: SEGMENTS.map((s) => l[s]) }))} />
+    </ChartFigure>
   );
 }
 
@@ -138,95 +152,61 @@ export function binCounts(values: (number | null)[]): number[] {
 export function ScoreDistribution({ tasks, quizzes }: { tasks: number[]; quizzes: number[] }) {
   const { t, dir } = useT();
   const max = Math.max(1, ...tasks, ...quizzes);
-  const empty = tasks.every((n) => n === 0) && quizzes.every((n) => n === 0);
   const W = 320;
   const H = 150;
   const base = 126;
   const slot = W / SCORE_BINS.length;
   const bar = slot * 0.3;
   const height = (n: number) => (n / max) * (base - 16);
-  const slotX = (i: number) => (dir === "rtl" ? W - (i + 1) * slot : i * slot);
   const range = (i: number) => t("staffProgress.chart.range", { from: SCORE_BINS[i]![0], to: SCORE_BINS[i]![1] });
+  const series = [
+    { key: "tasks", label: t("progress.tasks"), values: tasks },
+    { key: "quizzes", label: t("progress.quizzes"), values: quizzes },
+  ];
+  // Ranges and the two bars in each run with the page: from the right in Arabic.
+  const drawn = dir === "rtl" ? [...series].reverse() : series;
+  const slotMid = (i: number) => (dir === "rtl" ? W - (i + 0.5) * slot : (i + 0.5) * slot);
   return (
-    <figure className="card chart" aria-labelledby="scores-chart-title">
-      <figcaption>
-        <h3 id="scores-chart-title" className="chart-title">
-          {t("staffProgress.chart.scores")}
-        </h3>
-        <p className="chart-desc">{t("staffProgress.chart.scoresDesc")}</p>
-      </figcaption>
-      {empty ? (
-        <p className="empty-inline">{t("staffProgress.chart.scoresNone")}</p>
-      ) : (
-        <>
-          <ul role="list" className="chart-legend" aria-hidden="true">
-            <li>
-              <span className="chart-swatch" data-series="tasks" />
-              {t("progress.tasks")}
-            </li>
-            <li>
-              <span className="chart-swatch" data-series="quizzes" />
-              {t("progress.quizzes")}
-            </li>
-          </ul>
-          <ul role="list" className="visually-hidden">
-            {SCORE_BINS.map((_, i) => (
-              <li key={i}>{t("staffProgress.chart.rangeSummary", { range: range(i), tasks: tasks[i]!, quizzes: quizzes[i]! })}</li>
-            ))}
-          </ul>
-          <svg className="score-chart" viewBox={`0 0 ${W} ${H}`} aria-hidden="true" focusable="false">
-            <line x1={0} x2={W} y1={base} y2={base} className="chart-axis" />
-            {SCORE_BINS.map((_, i) => {
-              const x = slotX(i);
-              const first = dir === "rtl" ? quizzes : tasks;
-              const second = dir === "rtl" ? tasks : quizzes;
-              const mid = x + slot / 2;
-              return (
-                <g key={i}>
-                  <rect x={mid - bar - 1} y={base - height(first[i]!)} width={bar} height={height(first[i]!)} data-series={dir === "rtl" ? "quizzes" : "tasks"} />
-                  <rect x={mid + 1} y={base - height(second[i]!)} width={bar} height={height(second[i]!)} data-series={dir === "rtl" ? "tasks" : "quizzes"} />
-                  {first[i] ? (
-                    <text x={mid - bar / 2 - 1} y={base - height(first[i]!) - 4} className="chart-value">
-                      {first[i]}
-                    </text>
-                  ) : null}
-                  {second[i] ? (
-                    <text x={mid + bar / 2 + 1} y={base - height(second[i]!) - 4} className="chart-value">
-                      {second[i]}
-                    </text>
-                  ) : null}
-                  <text x={mid} y={H - 6} className="chart-label" direction="ltr">
-                    {SCORE_BINS[i]![0]}–{SCORE_BINS[i]![1]}
-                  </text>
-                </g>
-              );
-            })}
-          </svg>
-          <details className="chart-data">
-            <summary>{t("staffProgress.chart.table")}</summary>
-            <div className="progress-table-wrap">
-              <table className="data-table">
-                <thead>
-                  <tr>
-                    <th scope="col">{t("staffProgress.chart.students")}</th>
-                    <th scope="col">{t("progress.tasks")}</th>
-                    <th scope="col">{t("progress.quizzes")}</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {SCORE_BINS.map((_, i) => (
-                    <tr key={i}>
-                      <th scope="row">{range(i)}</th>
-                      <td>{tasks[i]}</td>
-                      <td>{quizzes[i]}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          </details>
-        </>
-      )}
-    </figure>
+    <ChartFigure
+      id="scores-chart-title"
+      title={t("staffProgress.chart.scores")}
+      desc={t("staffProgress.chart.scoresDesc")}
+      empty={[...tasks, ...quizzes].every((n) => n === 0) ? t("staffProgress.chart.scoresNone") : null}
+    >
+      <Legend items={series.map((s) => ({ key: s.key, attr: "data-series", label: s.label }))} />
+      <ul role="list" className="visually-hidden">
+        {SCORE_BINS.map((_, i) => (
+          <li key={i}>{t("staffProgress.chart.rangeSummary", { range: range(i), tasks: tasks[i]!, quizzes: quizzes[i]! })}</li>
+        ))}
+      </ul>
+      <svg className="score-chart" viewBox={`0 0 ${W} ${H}`} aria-hidden="true" focusable="false">
+        <line x1={0} x2={W} y1={base} y2={base} className="chart-axis" />
+        {SCORE_BINS.map(([from, to], i) => {
+          const mid = slotMid(i);
+          return (
+            <g key={i}>
+              {drawn.map((s, side) => {
+                const n = s.values[i]!;
+                const x = side === 0 ? mid - bar - 1 : mid + 1;
+                return (
+                  <g key={s.key}>
+                    <rect x={x} y={base - height(n)} width={bar} height={height(n)} data-series={s.key} />
+                    {n ? (
+                      <text x={x + bar / 2} y={base - height(n) - 4} className="chart-value">
+                        {n}
+                      </text>
+                    ) : null}
+                  </g>
+                );
+              })}
+              <text x={mid} y={H - 6} className="chart-label" direction="ltr">
+                {from}–{to}
+              </text>
+            </g>
+          );
+        })}
+      </svg>
+      <ChartData columns={[t("staffProgress.chart.students"), ...series.map((s) => s.label)]} rows={SCORE_BINS.map((_, i) => ({ key: String(i), label: range(i), cells: series.map((s) => s.values[i]!) }))} />
+    </ChartFigure>
   );
 }
