@@ -25,7 +25,9 @@ export async function loadStaffProgress(svc: ServiceContext, viewer: Viewer, par
 /** `{file}` is attendance.csv, grades.csv or progress.csv; anything else is a 404. */
 export async function progressDownload(svc: ServiceContext, viewer: Viewer, params: { slug?: string; file?: string }, request: Request): Promise<Response> {
   const kind = EXPORTS.find((k) => `${k}.csv` === params.file) as ExportKind | undefined;
-  // Answered, not thrown: a resource route has no error boundary to render a thrown 404.
+  // Answered, not thrown: a Response thrown from this resource route (nested under the staff layouts) surfaces in
+  // workerd as an unhandled rejection, although the client gets its status (checked; the top-level calendar.ics
+  // route throws without it).
   if (!params.slug || !kind) return notFoundResponse();
   try {
     const file = await exportGroupCsv(svc, viewer, params.slug, kind, detectLang(request));
