@@ -2,7 +2,6 @@ import type { progressEn } from "./progress.en";
 
 export const progressAr: Record<keyof typeof progressEn, string> = {
   "progress.title": "تقدّمك",
-  "progress.studentTitle": "التقدّم",
   "progress.overall": "الإجمالي",
   "progress.overallNone": "لا شيء يُحسب بعد",
   "progress.overallNoneBody": "تظهر أرقامك بعد انعقاد أول محاضرة أو حلول موعد مهمة أو فتح اختبار.",
@@ -15,8 +14,6 @@ export const progressAr: Record<keyof typeof progressEn, string> = {
   "progress.average": "متوسط الدرجات {score}%",
   "progress.averageOfGraded": "متوسط الدرجات {score}% في {graded} مُقيَّمة",
   "progress.noneGraded": "لم تُقيَّم بعد",
-  "progress.noneTaken": "لم تؤدِّ أي اختبار بعد",
-  "progress.none": "لا شيء بعد",
   "progress.ofTotal": "{part} من {whole}",
   "progress.meter": "{label}: {value}%",
   "progress.atRisk": "يحتاج إلى دعم",
@@ -32,16 +29,13 @@ export const progressAr: Record<keyof typeof progressEn, string> = {
   "next.quiz": "اختبار مفتوح",
   "next.task": "مهمة مستحقة",
   "next.overdue": "فات موعدها: ما زال التسليم المتأخر مقبولًا",
-  "next.closes": "يُغلق {date}",
   "next.attemptsLeft": "المحاولات المتبقية: {n}",
   "next.resume": "قيد الأداء: أكمله",
-  "next.due": "موعدها {date}",
 
   "staffProgress.title": "التقدّم",
   "staffProgress.students": "الطلاب",
   "staffProgress.held": "المحاضرات المنعقدة",
   "staffProgress.average": "متوسط المجموعة",
-  "staffProgress.averageNone": "لا شيء يُحسب بعد",
   "staffProgress.atRisk": "يحتاجون إلى دعم",
   "staffProgress.atRiskRule": "أقل من 70% إجمالًا بعد انعقاد 5 محاضرات",
   "staffProgress.atRiskNotYet": "تبدأ الإشارات بعد 5 محاضرات منعقدة ({held} حتى الآن)",
@@ -87,7 +81,6 @@ export const progressAr: Record<keyof typeof progressEn, string> = {
   "staffProgress.items.ofStudents": "{n} من {total}",
   "staffProgress.items.notDue": "لم يحلّ موعدها",
   "staffProgress.items.notOpen": "لم يُفتح بعد",
-  "staffProgress.generated": "حُسبت {time}",
 
   "studentProgress.title": "التقدّم في مجموعاته",
   "studentProgress.none": "ليس عضوًا في أي من مجموعاتك بعد.",

@@ -1,7 +1,6 @@
 /** Progress: the student's summary and what is due next, the staff's progress tab, student pages, landings, CSV. */
 export const progressEn = {
   "progress.title": "Your progress",
-  "progress.studentTitle": "Progress",
   "progress.overall": "Overall",
   "progress.overallNone": "Nothing to count yet",
   "progress.overallNoneBody": "Your numbers appear once a lecture has been held, a task is due or a quiz has opened.",
@@ -14,8 +13,6 @@ export const progressEn = {
   "progress.average": "Average score {score}%",
   "progress.averageOfGraded": "Average score {score}% over {graded} graded",
   "progress.noneGraded": "Not graded yet",
-  "progress.noneTaken": "No quiz taken yet",
-  "progress.none": "None yet",
   "progress.ofTotal": "{part} of {whole}",
   "progress.meter": "{label}: {value}%",
   "progress.atRisk": "Needs support",
@@ -31,16 +28,13 @@ export const progressEn = {
   "next.quiz": "Open quiz",
   "next.task": "Task due",
   "next.overdue": "Overdue: late work is still accepted",
-  "next.closes": "Closes {date}",
   "next.attemptsLeft": "Attempts left: {n}",
   "next.resume": "In progress: resume it",
-  "next.due": "Due {date}",
 
   "staffProgress.title": "Progress",
   "staffProgress.students": "Students",
   "staffProgress.held": "Lectures held",
   "staffProgress.average": "Class average",
-  "staffProgress.averageNone": "Nothing to count yet",
   "staffProgress.atRisk": "Need support",
   "staffProgress.atRiskRule": "Below 70% overall once 5 lectures have been held",
   "staffProgress.atRiskNotYet": "Flags start after 5 held lectures ({held} so far)",
@@ -86,7 +80,6 @@ export const progressEn = {
   "staffProgress.items.ofStudents": "{n} of {total}",
   "staffProgress.items.notDue": "not due yet",
   "staffProgress.items.notOpen": "not open yet",
-  "staffProgress.generated": "Counted {time}",
 
   "studentProgress.title": "Progress in their groups",
   "studentProgress.none": "Not a member of any of your groups yet.",
