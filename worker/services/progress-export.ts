@@ -27,7 +27,6 @@ export async function exportGroupCsv(ctx: ServiceContext, viewer: Actor, groupKe
   const groupId = report.group._id;
   const member = (userCol: typeof attendance.userId | typeof submissions.userId | typeof attempts.userId, groupCol: typeof lectures.groupId | typeof quizzes.groupId) =>
     and(eq(memberships.userId, userCol), eq(memberships.groupId, groupCol), inArray(memberships.status, [...MEMBER_STATUSES]));
-  const pct = (n: number | null): CsvCell => n;
   const who = (s: (typeof report.students)[number]): CsvCell[] => [s.name, s.email];
   const head = [t("progress.csv.name"), t("progress.csv.email")];
   let rows: CsvCell[][];
@@ -55,15 +54,15 @@ export async function exportGroupCsv(ctx: ServiceContext, viewer: Actor, groupKe
           ...who(s),
           p.lectures.attended,
           p.lectures.held,
-          pct(p.lectures.rate),
+          p.lectures.rate,
           p.tasks.submitted,
           p.tasks.given,
           p.tasks.graded,
-          pct(p.tasks.averageScore),
+          p.tasks.averageScore,
           p.quizzes.taken,
           p.quizzes.published,
-          pct(p.quizzes.averageScore),
-          pct(p.overall),
+          p.quizzes.averageScore,
+          p.overall,
           s.atRisk ? t("progress.csv.yes") : t("progress.csv.no"),
         ];
       }),
@@ -89,7 +88,7 @@ export async function exportGroupCsv(ctx: ServiceContext, viewer: Actor, groupKe
         }),
         s.progress.lectures.attended,
         s.progress.lectures.held,
-        pct(s.progress.lectures.rate),
+        s.progress.lectures.rate,
       ]),
     ];
   } else {
@@ -128,8 +127,8 @@ export async function exportGroupCsv(ctx: ServiceContext, viewer: Actor, groupKe
           return task.due ? t("progress.csv.missing") : "";
         }),
         ...opened.map((q) => best.get(`${q._id}:${s._id}`) ?? ""),
-        pct(s.progress.tasks.averageScore),
-        pct(s.progress.quizzes.averageScore),
+        s.progress.tasks.averageScore,
+        s.progress.quizzes.averageScore,
       ]),
     ];
   }
