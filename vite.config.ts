@@ -24,6 +24,12 @@ export default defineConfig(({ command }) => ({
   ],
   resolve: { alias: { "~": new URL("./app", import.meta.url).pathname } },
   build: { target: "es2022" },
+  // The code exercise's test runner (a Web Worker with QuickJS in WebAssembly) goes to its own folder, which
+  // public/_headers serves with a policy that allows compiling WebAssembly there and nowhere else.
+  worker: {
+    format: "es",
+    rollupOptions: { output: { entryFileNames: "assets/sandbox/[name]-[hash].js", chunkFileNames: "assets/sandbox/[name]-[hash].js", assetFileNames: "assets/sandbox/[name]-[hash][extname]" } },
+  },
   // `npm run dev`: /api and /parties are served by the running Worker (Durable Objects live there).
   server: process.env.COHORT_WORKER_ORIGIN
     ? {

@@ -155,10 +155,66 @@ export async function seedDemoData(ctx: ServiceContext): Promise<boolean> {
   const t1 = { id: newId(), lectureId: l1.id, slug: "accessible-profile-card", title: "Build an accessible profile card", body: "Build a profile card with semantic HTML. It must work with a keyboard and read well in a screen reader. Submit the repository link.", dueAt: new Date(now - 10 * DAY), maxScore: 100, allowLate: true };
   const t2 = { id: newId(), lectureId: l2.id, slug: "responsive-landing-page", title: "Responsive landing page", body: "Recreate the landing page from the design using Grid and Flexbox. It must work from 375 px to desktop, in English and Arabic.", dueAt: new Date(now + 3 * DAY), maxScore: 100, allowLate: false };
 
+  // Two code exercises (issue "Code exercises"): tests run in the Worker's sandbox when a student hands in.
+  const t3 = { id: newId(), lectureId: l3.id, slug: "slugify-titles", title: "Code exercise: slugify a title", body: "Write `slugify(title)`: it turns a lecture title into the last part of its address.\n\n- lower case only\n- words joined by one `-`\n- no punctuation, no spaces at the ends\n\n```js\nslugify(\"Hello World\") // \"hello-world\"\n```", dueAt: new Date(now + 5 * DAY), maxScore: 100, allowLate: true };
+  const t4 = { id: newId(), lectureId: l3.id, slug: "chunk-a-list", title: "Code exercise: split a list into rows", body: "A grid of cards shows `size` cards per row. Write `chunk(items, size)`: it returns the rows, the last one possibly shorter.\n\n```js\nchunk([1, 2, 3, 4, 5], 2) // [[1, 2], [3, 4], [5]]\n```", dueAt: new Date(now + 6 * DAY), maxScore: 100, allowLate: true };
+  const test = (name: string, call: string, expected: string, points: number, hidden = false) => ({ name, call, expected, points, hidden });
+  const slugifyReference = 'function slugify(title) {\n  return title\n    .toLowerCase()\n    .replace(/[^a-z0-9\\s-]/g, "")\n    .trim()\n    .split(/[\\s-]+/)\n    .filter(Boolean)\n    .join("-");\n}\n';
+  const exerciseRows = [
+    {
+      taskId: t3.id,
+      language: "javascript" as const,
+      starterCode: "// Turn a title into a URL slug: lower case, words joined by \"-\".\nfunction slugify(title) {\n  \n}\n",
+      tests: [
+        test("lower-cases and joins words", 'slugify("Hello World")', '"hello-world"', 2),
+        test("trims the ends", 'slugify("  React Hooks  ")', '"react-hooks"', 2),
+        test("drops punctuation", 'slugify("What\'s new in CSS?")', '"whats-new-in-css"', 3, true),
+        test("collapses repeated spaces and dashes", 'slugify("Grid -- and   Flexbox")', '"grid-and-flexbox"', 3, true),
+      ],
+      timeMs: 1000,
+      memoryMb: 16,
+      referenceSolution: slugifyReference,
+      published: true,
+      verifiedAt: new Date(now - 2 * DAY),
+      updatedAt: new Date(now - 2 * DAY),
+    },
+    {
+      taskId: t4.id,
+      language: "javascript" as const,
+      starterCode: "// Split items into rows of `size` (the last row may be shorter).\nfunction chunk(items, size) {\n  \n}\n",
+      tests: [
+        test("splits evenly", "chunk([1, 2, 3, 4], 2)", "[[1, 2], [3, 4]]", 2),
+        test("keeps the remainder in a last row", "chunk([1, 2, 3, 4, 5], 2)", "[[1, 2], [3, 4], [5]]", 2),
+        test("an empty list has no rows", "chunk([], 3)", "[]", 3, true),
+        test("a size larger than the list", 'chunk(["a", "b"], 5)', '[["a", "b"]]', 3, true),
+      ],
+      timeMs: 1000,
+      memoryMb: 16,
+      referenceSolution: "function chunk(items, size) {\n  const rows = [];\n  for (let i = 0; i < items.length; i += size) rows.push(items.slice(i, i + size));\n  return rows;\n}\n",
+      published: true,
+      verifiedAt: new Date(now - 2 * DAY),
+      updatedAt: new Date(now - 2 * DAY),
+    },
+  ];
+  // Sara solved the first one; the report is what the sandbox answers for this code.
+  const passed = (name: string, points: number, hidden: boolean, value: string) => ({ name, points, hidden, passed: true, actual: value, expected: value, output: "", ms: 2 });
+  const saraReport = {
+    results: [
+      passed("lower-cases and joins words", 2, false, '"hello-world"'),
+      passed("trims the ends", 2, false, '"react-hooks"'),
+      passed("drops punctuation", 3, true, '"whats-new-in-css"'),
+      passed("collapses repeated spaces and dashes", 3, true, '"grid-and-flexbox"'),
+    ],
+    score: 10,
+    maxScore: 10,
+    ms: 9,
+  };
+
   const subs = [
     { id: newId(), taskId: t1.id, userId: student.id, link: "https://github.com/nour-ali/profile-card", notes: "Tested with VoiceOver and keyboard only.", submittedAt: new Date(now - 11 * DAY), late: false, score: 92, feedback: "Great semantics. Add a visible focus style to the links.", gradedBy: instructor.id, gradedAt: new Date(now - 9 * DAY) },
     { id: newId(), taskId: t1.id, userId: sara.id, link: "https://github.com/sara-m/profile-card", notes: null, submittedAt: new Date(now - 9 * DAY - 3_600_000), late: true, score: null, feedback: null, gradedBy: null, gradedAt: null },
     { id: newId(), taskId: t2.id, userId: omar.id, link: "https://omar-landing.pages.dev", notes: "Checked at 375 px and in Arabic.", submittedAt: new Date(now - DAY), late: false, score: null, feedback: null, gradedBy: null, gradedAt: null },
+    { id: newId(), taskId: t3.id, userId: sara.id, link: "", notes: null, code: slugifyReference, report: saraReport, submittedAt: new Date(now - 3 * 60_000), late: false, score: 100, feedback: null, gradedBy: null, gradedAt: new Date(now - 3 * 60_000) },
   ];
 
   const quiz = { id: newId(), lectureId: l2.id, groupId: frontend.id, slug: "css-layouts-check", title: "CSS layouts check", description: "Five minutes on Flexbox, Grid and logical properties.", durationMinutes: 10, opensAt: new Date(now - 7 * DAY), closesAt: new Date(now + 7 * DAY), maxAttempts: 2, showAnswers: "after-submit" as const, published: true };
@@ -206,7 +262,8 @@ export async function seedDemoData(ctx: ServiceContext): Promise<boolean> {
     db.insert(s.memberships).values(members),
     db.insert(s.lectures).values([l1, l2, l3, l4, b1, b2, m1, m2]),
     db.insert(s.attendanceSessions).values(liveSession),
-    db.insert(s.tasks).values([t1, t2]),
+    db.insert(s.tasks).values([t1, t2, t3, t4]),
+    db.insert(s.exercises).values(exerciseRows),
     db.insert(s.submissions).values(subs),
     db.insert(s.quizzes).values(quiz),
     db.insert(s.questions).values(quizQuestions),

@@ -5,6 +5,7 @@ import { notificationsAr } from "./notifications.ar";
 import { lecturesAr } from "./lectures.ar";
 import { quizzesAr } from "./quizzes.ar";
 import { progressAr } from "./progress.ar";
+import { exercisesAr } from "./exercises.ar";
 import { tasksAr } from "./tasks.ar";
 
 /** Arabic (right to left). Same keys as en.ts. */
@@ -409,6 +410,7 @@ export const ar: Messages = {
   ...notificationsAr,
   ...lecturesAr,
   ...tasksAr,
+  ...exercisesAr,
   ...quizzesAr,
   ...progressAr,
   "account.devices.showAll": "عرض كل الأجهزة ({count})",

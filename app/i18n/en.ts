@@ -4,6 +4,7 @@ import { notificationsEn } from "./notifications.en";
 import { lecturesEn } from "./lectures.en";
 import { quizzesEn } from "./quizzes.en";
 import { progressEn } from "./progress.en";
+import { exercisesEn } from "./exercises.en";
 import { tasksEn } from "./tasks.en";
 
 /**
@@ -412,6 +413,7 @@ export const en = {
   ...notificationsEn,
   ...lecturesEn,
   ...tasksEn,
+  ...exercisesEn,
   ...quizzesEn,
   ...progressEn,
   "account.devices.showAll": "Show all {count} devices",

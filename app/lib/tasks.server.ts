@@ -3,6 +3,7 @@
  * calling the same services as the API.
  */
 import type { ServiceContext } from "../../worker/context";
+import { exerciseForPage, saveExercise, startExercise, submitCode, tryReference } from "../../worker/services/exercises";
 import { getManagedGroup } from "../../worker/services/groups-admin";
 import { getLecture, listLectures } from "../../worker/services/lectures";
 import { createTask, deleteTask, getTask, gradeSubmission, listSubmissions, listTasksForStaff, submitTask, updateTask } from "../../worker/services/tasks";
@@ -10,16 +11,19 @@ import type { Viewer } from "../../worker/services/sessions";
 import { attempt, invalid, orHttpError, text, unknownIntent } from "./group-actions.server";
 import { renderMarkdown } from "./markdown.server";
 import { notFoundResponse } from "./not-found.server";
+import { codeInput, exerciseInput } from "./exercise-schemas";
 import { createTaskInput, gradeSubmissionInput, submitTaskInput, updateTaskInput } from "./task-schemas";
 
 export async function loadTaskPage(svc: ServiceContext, viewer: Viewer, params: { slug?: string; slugLecture?: string; slugTask?: string }) {
   if (!params.slug || !params.slugLecture || !params.slugTask) throw notFoundResponse();
   const task = await orHttpError(getTask(svc, viewer, params.slugLecture, params.slugTask));
   if (task.group.slug !== params.slug && task.group._id !== params.slug) throw notFoundResponse();
-  const { submissions } = await orHttpError(listSubmissions(svc, viewer, params.slugLecture, params.slugTask));
+  const [{ submissions }, exercise] = await Promise.all([orHttpError(listSubmissions(svc, viewer, params.slugLecture, params.slugTask)), orHttpError(exerciseForPage(svc, viewer, task._id))]);
   const mine = viewer.role === "user" ? (submissions[0] ?? null) : null;
   return {
     task,
+    // Staff get no test data here: they edit the exercise on the group's task pages.
+    exercise: exercise === null ? null : "preparing" in exercise ? ("preparing" as const) : exercise.isStaff ? ("staff" as const) : exercise,
     submission: mine ? { ...mine, feedbackHtml: mine.feedback ? renderMarkdown(mine.feedback) : null } : null,
     isStaff: viewer.role !== "user",
     serverNow: new Date().toISOString(),
@@ -28,6 +32,12 @@ export async function loadTaskPage(svc: ServiceContext, viewer: Viewer, params: 
 
 export async function taskPageAction(svc: ServiceContext, viewer: Viewer, params: { slugLecture?: string; slugTask?: string }, form: FormData) {
   const intent = text(form, "intent");
+  if (intent === "submit-code") {
+    // The exercise's form without JavaScript: the code arrives from the plain textarea.
+    const parsed = codeInput.safeParse({ code: String(form.get("code") ?? "") });
+    if (!parsed.success) return invalid(intent, parsed.error);
+    return attempt(intent, () => submitCode(svc, viewer, params.slugTask ?? "", parsed.data.code));
+  }
   if (intent !== "submit") return unknownIntent(intent);
   const parsed = submitTaskInput.safeParse({ link: text(form, "link"), notes: text(form, "notes") || undefined });
   if (!parsed.success) return invalid(intent, parsed.error);
@@ -65,22 +75,44 @@ export async function loadNewTask(svc: ServiceContext, viewer: Viewer, params: {
   return { group: { id: group._id, slug: group.slug, title: group.title }, lecture: { slug: lecture.slug, title: lecture.title }, task: null };
 }
 
+/** kind=code makes the new task a code exercise (unpublished and empty: its author fills it in next). */
 export async function newTaskAction(svc: ServiceContext, viewer: Viewer, params: { slugLecture?: string }, form: FormData) {
   const parsed = createTaskInput.safeParse(taskValues(form));
   if (!parsed.success) return invalid("save", parsed.error);
-  return attempt("save", async () => ({ task: await createTask(svc, viewer, params.slugLecture ?? "", parsed.data) }));
+  const code = text(form, "kind") === "code";
+  return attempt("save", async () => {
+    const task = await createTask(svc, viewer, params.slugLecture ?? "", parsed.data);
+    if (code) await startExercise(svc, viewer, task._id);
+    return { task, code };
+  });
 }
 
 /** The edit form of a task. */
 export async function loadEditTask(svc: ServiceContext, viewer: Viewer, params: { slug?: string; slugLecture?: string; slugTask?: string }) {
   const base = await loadNewTask(svc, viewer, params);
   const task = await orHttpError(getTask(svc, viewer, params.slugLecture ?? "", params.slugTask ?? ""));
-  return { ...base, task };
+  const exercise = await orHttpError(exerciseForPage(svc, viewer, task._id));
+  return { ...base, task, exercise: exercise && "isStaff" in exercise && exercise.isStaff ? exercise : null };
+}
+
+/** The exercise editor's intents: run the form's reference (nothing saved) or save it (publishing needs a pass). */
+function exerciseAction(svc: ServiceContext, viewer: Viewer, taskKey: string, intent: "exercise-check" | "exercise-save", form: FormData) {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(String(form.get("exercise") ?? ""));
+  } catch {
+    raw = undefined;
+  }
+  const parsed = exerciseInput.safeParse(raw);
+  if (!parsed.success) return invalid(intent, parsed.error);
+  if (intent === "exercise-check") return attempt(intent, async () => ({ report: await tryReference(svc, viewer, taskKey, parsed.data) }));
+  return attempt(intent, () => saveExercise(svc, viewer, taskKey, parsed.data));
 }
 
 export async function editTaskAction(svc: ServiceContext, viewer: Viewer, params: { slugLecture?: string; slugTask?: string }, form: FormData) {
   const intent = text(form, "intent");
   if (intent === "delete") return attempt("delete", () => deleteTask(svc, viewer, params.slugLecture ?? "", params.slugTask ?? ""));
+  if (intent === "exercise-check" || intent === "exercise-save") return exerciseAction(svc, viewer, params.slugTask ?? "", intent, form);
   const parsed = updateTaskInput.safeParse(taskValues(form));
   if (!parsed.success) return invalid("save", parsed.error);
   return attempt("save", async () => ({ task: await updateTask(svc, viewer, params.slugLecture ?? "", params.slugTask ?? "", parsed.data) }));

@@ -7,7 +7,7 @@ import { loadTaskPage, taskPageAction } from "~/lib/tasks.server";
 import { sheets } from "~/styles/sheets";
 import { requireViewer } from "../../worker/auth/viewer";
 
-export const links: LinksFunction = () => sheets("coursePages", "lectures", "tasks");
+export const links: LinksFunction = () => sheets("coursePages", "lectures", "tasks", "exercises");
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) =>
   pageMeta(matches, data ? `${data.task.title} · ${data.task.group.title}` : metaT(matches)("error.notFound.title"));
@@ -24,8 +24,8 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
 }
 
 export default function TaskRoute() {
-  const { task, submission, isStaff, serverNow } = useLoaderData<typeof loader>();
-  return <TaskPage task={task} submission={submission} isStaff={isStaff} serverNow={serverNow} />;
+  const { task, submission, isStaff, serverNow, exercise } = useLoaderData<typeof loader>();
+  return <TaskPage key={task._id} task={task} submission={submission} isStaff={isStaff} serverNow={serverNow} exercise={exercise} />;
 }
 
 export function ErrorBoundary() {

@@ -7,7 +7,7 @@ import { requireRole } from "../../worker/auth/viewer";
 import { Grader } from "~/components/tasks/grader";
 import { graderAction, loadGrader } from "~/lib/tasks.server";
 
-export const links: LinksFunction = () => sheets("lectures", "tasks");
+export const links: LinksFunction = () => sheets("lectures", "tasks", "exercises");
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => pageMeta(matches, data ? `${data.task.title} · ${metaT(matches)("staffTasks.submissionsTitle")}` : metaT(matches)("error.notFound.title"));
 

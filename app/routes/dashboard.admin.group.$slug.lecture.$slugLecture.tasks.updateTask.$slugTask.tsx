@@ -4,10 +4,11 @@ import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { metaT, pageMeta } from "~/lib/meta";
 import { sheets } from "~/styles/sheets";
 import { requireRole } from "../../worker/auth/viewer";
+import { ExerciseEditor } from "~/components/exercises/exercise-editor";
 import { TaskForm } from "~/components/tasks/staff-tasks";
 import { editTaskAction, loadEditTask } from "~/lib/tasks.server";
 
-export const links: LinksFunction = () => sheets("lectures", "tasks");
+export const links: LinksFunction = () => sheets("lectures", "tasks", "exercises");
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => pageMeta(matches, data ? `${data.task.title} · ${data.lecture.title}` : metaT(matches)("error.notFound.title"));
 
@@ -25,7 +26,10 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
 export default function EditTask() {
   const data = useLoaderData<typeof loader>();
   const groupBase = `/dashboard/admin/group/${data.group.slug}`;
-  return <TaskForm key={data.task._id} task={data.task} listPath={`${groupBase}/tasks`} lectureTitle={data.lecture.title} />;
+  return <>
+      <TaskForm key={data.task._id} task={data.task} listPath={`${groupBase}/tasks`} lectureTitle={data.lecture.title} />
+      {data.exercise ? <ExerciseEditor key={`exercise-${data.task._id}`} exercise={data.exercise} /> : null}
+    </>;
 }
 
 export function ErrorBoundary() {

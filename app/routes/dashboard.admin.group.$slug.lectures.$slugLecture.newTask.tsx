@@ -7,7 +7,7 @@ import { requireRole } from "../../worker/auth/viewer";
 import { TaskForm } from "~/components/tasks/staff-tasks";
 import { loadNewTask, newTaskAction } from "~/lib/tasks.server";
 
-export const links: LinksFunction = () => sheets("lectures", "tasks");
+export const links: LinksFunction = () => sheets("lectures", "tasks", "exercises");
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => pageMeta(matches, data ? `${metaT(matches)("staffTasks.new")} · ${data.lecture.title}` : metaT(matches)("error.notFound.title"));
 
@@ -25,7 +25,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
 export default function NewTask() {
   const data = useLoaderData<typeof loader>();
   const groupBase = `/dashboard/admin/group/${data.group.slug}`;
-  return <TaskForm task={null} listPath={`${groupBase}/tasks`} lectureTitle={data.lecture.title} />;
+  return <TaskForm task={null} listPath={`${groupBase}/tasks`} lectureTitle={data.lecture.title} editPath={(slug) => `${groupBase}/lecture/${data.lecture.slug}/tasks/updateTask/${slug}`} />;
 }
 
 export function ErrorBoundary() {

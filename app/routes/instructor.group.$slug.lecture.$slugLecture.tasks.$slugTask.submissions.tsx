@@ -9,7 +9,7 @@ import { graderAction, loadGrader } from "~/lib/tasks.server";
 import { InstructorGroupPage } from "~/components/lectures/instructor-group-page";
 import { useT } from "~/lib/i18n";
 
-export const links: LinksFunction = () => sheets("lectures", "tasks");
+export const links: LinksFunction = () => sheets("lectures", "tasks", "exercises");
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => pageMeta(matches, data ? `${data.task.title} · ${metaT(matches)("staffTasks.submissionsTitle")}` : metaT(matches)("error.notFound.title"));
 

@@ -9,7 +9,7 @@ import { loadNewTask, newTaskAction } from "~/lib/tasks.server";
 import { InstructorGroupPage } from "~/components/lectures/instructor-group-page";
 import { useT } from "~/lib/i18n";
 
-export const links: LinksFunction = () => sheets("lectures", "tasks");
+export const links: LinksFunction = () => sheets("lectures", "tasks", "exercises");
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => pageMeta(matches, data ? `${metaT(matches)("staffTasks.new")} · ${data.lecture.title}` : metaT(matches)("error.notFound.title"));
 
@@ -30,7 +30,7 @@ export default function NewTask() {
   const { t } = useT();
   return (
     <InstructorGroupPage group={data.group} section={data.lecture.title} parent={{ label: t("staffTasks.title"), to: `${groupBase}/tasks` }}>
-      <TaskForm task={null} listPath={`${groupBase}/tasks`} lectureTitle={data.lecture.title} />
+      <TaskForm task={null} listPath={`${groupBase}/tasks`} lectureTitle={data.lecture.title} editPath={(slug) => `${groupBase}/lecture/${data.lecture.slug}/tasks/updateTask/${slug}`} />
     </InstructorGroupPage>
   );
 }

@@ -10,6 +10,7 @@ import chat from "./chat.css?url";
 import contact from "./contact.css?url";
 import coursePages from "./course-pages.css?url";
 import dev from "./dev.css?url";
+import exercises from "./exercises.css?url";
 import feedbackForm from "./feedback-form.css?url";
 import groups from "./groups.css?url";
 import landing from "./landing.css?url";
@@ -19,7 +20,7 @@ import quizzes from "./quizzes.css?url";
 import staff from "./staff.css?url";
 import tasks from "./tasks.css?url";
 
-const SHEETS = { accounts, base, chat, contact, coursePages, dev, feedbackForm, groups, landing, lectures, progress, quizzes, staff, tasks };
+const SHEETS = { accounts, base, chat, contact, coursePages, dev, exercises, feedbackForm, groups, landing, lectures, progress, quizzes, staff, tasks };
 export type Sheet = keyof typeof SHEETS;
 
 /** `links` entries for these sheets, in the order given. */

@@ -8,6 +8,7 @@ import { noStore, requireAuth, viewerOf } from "../auth/middleware";
 import { CODE_LANGUAGES } from "../sandbox/types";
 import { checkReference, getExercise, saveDraft, saveExercise, submitCode } from "../services/exercises";
 import { createApi, errorResponse } from "./app";
+import { report } from "./report-dto";
 import { jsonBody, jsonResponse } from "./users-dto";
 
 const tags = ["Code exercises"];
@@ -15,20 +16,6 @@ const key = z.string().min(1).max(120).regex(/^[\p{L}\p{N}_-]+$/u, "Invalid id")
 const params = z.object({ taskId: key });
 const guards = { 400: errorResponse("Invalid id or fields"), 401: errorResponse("Not signed in"), 403: errorResponse("Not allowed for this group"), 404: errorResponse("No such task or exercise") };
 
-const testResult = z
-  .object({
-    name: z.string(),
-    points: z.number(),
-    hidden: z.boolean(),
-    passed: z.boolean(),
-    error: z.string().optional(),
-    actual: z.string().optional(),
-    expected: z.string().optional(),
-    output: z.string().optional(),
-    ms: z.number(),
-  })
-  .openapi("TestResult", { description: "For a student, a hidden test carries only its name, points, and whether it passed." });
-const report = z.object({ results: z.array(testResult), score: z.number(), maxScore: z.number(), ms: z.number() }).openapi("RunReport");
 const codeTest = z.object({ name: z.string(), call: z.string(), expected: z.string(), points: z.number(), hidden: z.boolean() });
 const exerciseDto = z
   .object({

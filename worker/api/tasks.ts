@@ -3,6 +3,7 @@
  * `{id}` accept ids or slugs. Thin handlers over worker/services/tasks.ts.
  */
 import { createRoute, z } from "@hono/zod-openapi";
+import { report } from "./report-dto";
 import { idOrSlugParam } from "../../app/lib/schemas";
 import { createTaskInput, gradeSubmissionInput, submitTaskInput, updateTaskInput } from "../../app/lib/task-schemas";
 import { noStore, requireAuth, viewerOf } from "../auth/middleware";
@@ -35,6 +36,8 @@ const submissionDto = z
     user: z.object({ _id: z.string(), name: z.string() }),
     link: z.string(),
     notes: z.string().nullable(),
+    code: z.string().nullable().openapi({ description: "A code exercise's hand-in; null for a link." }),
+    report: report.nullable(),
     submittedAt: z.string(),
     late: z.boolean(),
     score: z.number().nullable(),

@@ -16,6 +16,9 @@ export function contentSecurityPolicy(nonce?: string, origin?: string): string {
     "default-src 'self'",
     // Pages carry a per-request nonce on Remix's inline scripts; everything else is same-origin.
     nonce ? `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'` : "script-src 'self'",
+    // Workers only from the site itself (without it, worker-src falls back to script-src, whose 'strict-dynamic'
+    // ignores 'self'): the code exercise's test runner is one.
+    "worker-src 'self'",
     "style-src 'self' 'unsafe-inline'",
     "img-src 'self' data: https:",
     "font-src 'self' data:",

@@ -16,7 +16,8 @@ import { SUBMIT_RATE, type ExerciseInput } from "../../app/lib/exercise-schemas"
 import { exerciseDrafts, exercises, groups, lectures, memberships, MEMBER_STATUSES, submissions, tasks } from "../../db/schema";
 import type { ServiceContext } from "../context";
 import { AppError, forbidden, notFound } from "../http/errors";
-import type { RunReport, TestResult } from "../sandbox/types";
+import { studentReport } from "../sandbox/report";
+import type { RunReport } from "../sandbox/types";
 import { hitRateLimit } from "./rate-limit";
 import { ownSubmission, storeSubmission } from "./tasks";
 import type { Viewer } from "./sessions";
@@ -90,11 +91,6 @@ async function requireReadable(ctx: ServiceContext, viewer: Actor, key: string):
   return task as ExerciseTask & { exercise: ExerciseRow };
 }
 
-/** What a student may see of a report: a hidden test's name and whether it passed, nothing of its values. */
-export function studentReport(report: RunReport): RunReport {
-  return { ...report, results: report.results.map((r): TestResult => (r.hidden ? { name: r.name, points: r.points, hidden: true, passed: r.passed, ms: r.ms } : r)) };
-}
-
 const limitsOf = (e: ExerciseRow) => ({ timeMs: e.timeMs, memoryMb: e.memoryMb });
 const allPassed = (report: RunReport) => report.results.every((r) => r.passed);
 
@@ -128,6 +124,17 @@ export async function getExercise(ctx: ServiceContext, viewer: Actor, key: strin
       ? { code: own.code, score: own.score, submittedAt: own.submittedAt.toISOString(), late: own.late, gradedByStaff: own.gradedBy !== null, feedback: own.feedback, report: own.report ? studentReport(own.report) : null }
       : null,
   };
+}
+
+/**
+ * For the task page: null when the task takes a link, `{ preparing: true }` for a student while the exercise is not
+ * published yet, otherwise what getExercise answers the viewer.
+ */
+export async function exerciseForPage(ctx: ServiceContext, viewer: Actor, taskId: string) {
+  const task = await findTask(ctx, viewer, taskId);
+  if (!task?.exercise) return null;
+  if (!isStaffOf(viewer, task) && !task.exercise.published) return { preparing: true as const };
+  return getExercise(ctx, viewer, taskId);
 }
 
 /**
@@ -167,6 +174,24 @@ export async function checkReference(ctx: ServiceContext, viewer: Actor, key: st
   const task = await requireManaged(ctx, viewer, key);
   if (!task.exercise) throw notFound("This task has no exercise yet.");
   return ctx.runCode(task.exercise.language, task.exercise.referenceSolution, task.exercise.tests, limitsOf(task.exercise));
+}
+
+/** The exercise editor's "run against the reference solution": runs the form's values without saving them. */
+export async function tryReference(ctx: ServiceContext, viewer: Actor, key: string, input: ExerciseInput) {
+  await requireManaged(ctx, viewer, key);
+  return ctx.runCode(input.language, input.referenceSolution, input.tests, { timeMs: input.timeMs, memoryMb: input.memoryMb });
+}
+
+/**
+ * Makes a new task a code exercise: an empty, unpublished exercise the author fills in on the task's page. Until it
+ * is published its students are told it is being prepared, and link hand-ins are refused.
+ */
+export async function startExercise(ctx: ServiceContext, viewer: Actor, key: string, now = Date.now()) {
+  const task = await requireManaged(ctx, viewer, key);
+  await ctx.db
+    .insert(exercises)
+    .values({ taskId: task.id, language: "javascript", starterCode: "", tests: [], referenceSolution: "", published: false, verifiedAt: null, updatedAt: new Date(now) })
+    .onConflictDoNothing();
 }
 
 const GRADED_BY_STAFF = "Your instructor already graded this work. Ask them if you want to hand in a new version.";

@@ -15,6 +15,8 @@ import { newId, slugCandidates } from "./ids";
 import { escapeHtml, sendMail } from "./mail";
 import { notifyUsers } from "./notifications";
 import type { Viewer } from "./sessions";
+import { studentReport } from "../sandbox/report";
+import type { RunReport } from "../sandbox/types";
 
 export interface TaskDto {
   _id: string;
@@ -31,6 +33,9 @@ export interface SubmissionDto {
   user: { _id: string; name: string };
   link: string;
   notes: string | null;
+  /** A code exercise's hand-in and its test report (see toSubmissionDto for who sees how much). */
+  code: string | null;
+  report: RunReport | null;
   submittedAt: string;
   late: boolean;
   score: number | null;
@@ -49,12 +54,15 @@ export function submissionState(row: Pick<SubmissionRow, "late" | "score" | "gra
   return row.late ? "late" : "submitted";
 }
 
-function toSubmissionDto(row: SubmissionRow, name: string): SubmissionDto {
+/** `staff`: staff see a code hand-in's whole report; its student sees hidden tests by name and result only. */
+function toSubmissionDto(row: SubmissionRow, name: string, staff: boolean): SubmissionDto {
   return {
     _id: row.id,
     user: { _id: row.userId, name },
     link: row.link,
     notes: row.notes,
+    code: row.code,
+    report: row.report ? (staff ? row.report : studentReport(row.report)) : null,
     submittedAt: row.submittedAt.toISOString(),
     late: row.late,
     score: row.score,
@@ -356,7 +364,7 @@ export async function submitTask(ctx: ServiceContext, viewer: Viewer, lectureKey
     replaceable: or(isNull(submissions.gradedAt), isNotNull(submissions.resubmitRequestedAt)),
     refused: "This work was already graded. Ask your instructor if you want to hand in a new version.",
   });
-  return { created, submission: toSubmissionDto(row, viewer.name) };
+  return { created, submission: toSubmissionDto(row, viewer.name, false) };
 }
 
 /** GET .../tasks/{taskId}/submissions: staff get every member (with or without a submission); a student their own. */
@@ -364,7 +372,7 @@ export async function listSubmissions(ctx: ServiceContext, viewer: Viewer, lectu
   const task = await requireReadableTask(ctx, viewer, lectureKey, taskKey);
   if (!isStaff(viewer, task)) {
     const [own] = await ctx.db.select().from(submissions).where(and(eq(submissions.taskId, task.id), eq(submissions.userId, viewer.userId)));
-    return { task: toTaskDto(task), submissions: own ? [toSubmissionDto(own, viewer.name)] : [], missing: [] as { _id: string; name: string }[] };
+    return { task: toTaskDto(task), submissions: own ? [toSubmissionDto(own, viewer.name, false)] : [], missing: [] as { _id: string; name: string }[] };
   }
   const rows = await ctx.db
     .select({ userId: users.id, name: users.name, submission: submissions })
@@ -375,7 +383,7 @@ export async function listSubmissions(ctx: ServiceContext, viewer: Viewer, lectu
     .orderBy(asc(users.name));
   return {
     task: toTaskDto(task),
-    submissions: rows.filter((r) => r.submission).map((r) => toSubmissionDto(r.submission!, r.name)),
+    submissions: rows.filter((r) => r.submission).map((r) => toSubmissionDto(r.submission!, r.name, true)),
     missing: rows.filter((r) => !r.submission).map((r) => ({ _id: r.userId, name: r.name })),
   };
 }
@@ -408,5 +416,5 @@ export async function gradeSubmission(ctx: ServiceContext, viewer: Viewer, lectu
   const subject = graded ? `Your work on "${task.title}" was graded: ${input.score}/${task.maxScore}` : `A new version of "${task.title}" was asked for`;
   const text = [`Hello ${current.name},`, graded ? `Your work on "${task.title}" got ${input.score} of ${task.maxScore}.` : `Your instructor asked for a new version of your work on "${task.title}".`, row!.feedback ? `Feedback:\n${row!.feedback}` : "", `Open the task: ${ctx.settings.publicOrigin}${link}`].filter(Boolean);
   ctx.waitUntil(sendMail(ctx, { to: current.email, subject, text: text.join("\n\n"), html: text.map((l) => `<p>${escapeHtml(l)}</p>`).join("") }));
-  return toSubmissionDto(row!, current.name);
+  return toSubmissionDto(row!, current.name, true);
 }

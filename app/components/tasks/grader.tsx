@@ -6,6 +6,8 @@ import { useT } from "~/lib/i18n";
 import { usePropState } from "~/lib/use-prop-state";
 import type { FailureLike } from "~/lib/group-errors";
 import { githubRepo, type SubmissionState } from "~/lib/task-schemas";
+import type { RunReport } from "../../../worker/sandbox/types";
+import { CodeHandIn } from "~/components/exercises/code-hand-in";
 import { STATE_KEYS } from "./state";
 
 export interface GraderSubmission {
@@ -13,6 +15,8 @@ export interface GraderSubmission {
   user: { _id: string; name: string };
   link: string;
   notes: string | null;
+  code: string | null;
+  report: RunReport | null;
   submittedAt: string;
   late: boolean;
   score: number | null;
@@ -168,13 +172,17 @@ export function Grader({ maxScore, initial, missing }: { maxScore: number; initi
           <h2 id="grader-name" className="block-title user-text">
             {current.user.name}
           </h2>
-          <p>
-            <a href={current.link} target="_blank" rel="noopener noreferrer" dir="ltr" className="work-link">
-              {repo ? `GitHub · ${repo}` : current.link}
-              <ExternalIcon />
-              <span className="visually-hidden"> {t("common.newTab")}</span>
-            </a>
-          </p>
+          {current.code !== null ? (
+            <CodeHandIn code={current.code} report={current.report} />
+          ) : (
+            <p>
+              <a href={current.link} target="_blank" rel="noopener noreferrer" dir="ltr" className="work-link">
+                {repo ? `GitHub · ${repo}` : current.link}
+                <ExternalIcon />
+                <span className="visually-hidden"> {t("common.newTab")}</span>
+              </a>
+            </p>
+          )}
           <p className="muted">
             {t("tasks.submittedAt")} <When iso={current.submittedAt} />
             {current.late ? <span className="badge task-state" data-state="late">{t("tasks.state.late")}</span> : null}

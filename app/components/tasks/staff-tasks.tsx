@@ -82,17 +82,20 @@ export function StaffTasksScreen({ tasks, lectures, base }: { tasks: StaffTask[]
   );
 }
 
-type Result = ({ ok: true; intent: string } | (FailureLike & { ok: false; intent: string })) | undefined;
+type Result = ({ ok: true; intent: string; task?: { slug: string }; code?: boolean } | (FailureLike & { ok: false; intent: string })) | undefined;
 
 /** A task's form (new or edit): title, statement (Markdown), due time, maximum score and whether late work counts. */
 export function TaskForm({
   task,
   listPath,
   lectureTitle,
+  editPath,
 }: {
   task: { title: string; body: string; dueAt: string | null; maxScore: number; allowLate: boolean } | null;
   listPath: string;
   lectureTitle: string;
+  /** Where a new code exercise goes next (its edit page, to write the tests). */
+  editPath?: (slug: string) => string;
 }) {
   const { t } = useT();
   const result = useActionData<Result>();
@@ -101,8 +104,9 @@ export function TaskForm({
   const [due, setDue] = useState(() => toLocalInput(task?.dueAt ?? null));
   useEffect(() => setDue(toLocalInput(task?.dueAt ?? null)), [task?.dueAt]);
   useEffect(() => {
-    if (result?.ok && (result.intent === "delete" || !task)) navigate(listPath);
-  }, [result, task, navigate, listPath]);
+    if (!result?.ok || !(result.intent === "delete" || !task)) return;
+    navigate(!task && result.code && result.task && editPath ? `${editPath(result.task.slug)}#exercise` : listPath);
+  }, [result, task, navigate, listPath, editPath]);
   const failure = result && !result.ok ? result : null;
   const busy = navigation.state !== "idle";
   return (
@@ -138,6 +142,19 @@ export function TaskForm({
         <input type="checkbox" name="allowLate" defaultChecked={task?.allowLate ?? true} />
         <span>{t("staffTasks.field.allowLate")}</span>
       </label>
+      {!task ? (
+        <fieldset className="kind-field">
+          <legend>{t("exerciseEditor.kind")}</legend>
+          <label className="check-field">
+            <input type="radio" name="kind" value="link" defaultChecked />
+            <span>{t("exerciseEditor.kind.link")}</span>
+          </label>
+          <label className="check-field">
+            <input type="radio" name="kind" value="code" />
+            <span>{t("exerciseEditor.kind.code")}</span>
+          </label>
+        </fieldset>
+      ) : null}
       {failure && !failure.fields ? (
         <p className="form-error" role="alert">
           {failure.message}

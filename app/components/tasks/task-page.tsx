@@ -1,6 +1,8 @@
 import { Link, useFetcher } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { ChevronIcon, CheckIcon } from "~/components/icons";
+import { ExerciseWorkspace } from "~/components/exercises/exercise-workspace";
+import type { StudentExercise } from "~/components/exercises/types";
 import { ExternalIcon } from "~/components/groups/extra-icons";
 import { When } from "~/components/lectures/when";
 import { useHydrated } from "~/hooks/use-hydrated";
@@ -49,16 +51,23 @@ function useTimeLeft(dueAt: string | null, serverNow: string) {
   return Date.parse(dueAt) - now;
 }
 
+/** A code exercise as the task page gets it: the student's part, "preparing" while unpublished, or "staff". */
+export type PageExercise = StudentExercise | "preparing" | "staff" | null;
+
 /**
  * A task for a member: the statement, the due time in the reader's zone with a countdown, the submit form (a link
- * to the work and notes), the one clear state of their submission, and the grade with its feedback.
+ * to the work and notes), the one clear state of their submission, and the grade with its feedback. A code exercise
+ * has the editor and its tests instead of the link form.
  */
-export function TaskPage({ task, submission, isStaff, serverNow }: { task: PageTask; submission: PageSubmission | null; isStaff: boolean; serverNow: string }) {
+export function TaskPage({ task, submission, isStaff, serverNow, exercise = null }: { task: PageTask; submission: PageSubmission | null; isStaff: boolean; serverNow: string; exercise?: PageExercise }) {
   const { t } = useT();
   const left = useTimeLeft(task.dueAt, serverNow);
   const state: SubmissionState = submission?.state ?? "not-submitted";
   const pastDue = left !== null && left < 0;
-  const canSubmit = !isStaff && state !== "graded" && !(pastDue && !task.allowLate);
+  const closed = pastDue && !task.allowLate;
+  const code = typeof exercise === "object" ? exercise : null;
+  // An auto-graded hand-in can be replaced until the instructor grades it (or asks for a new version).
+  const canSubmit = !isStaff && !closed && (code ? !code.submission?.gradedByStaff || state === "resubmission-requested" : state !== "graded");
   const base = `/course/${task.group.slug}`;
   return (
     <main id="main" tabIndex={-1} className="page page-task">
@@ -90,6 +99,7 @@ export function TaskPage({ task, submission, isStaff, serverNow }: { task: PageT
             </li>
             {left !== null ? <li className={pastDue ? "task-past" : undefined}>{pastDue ? t(task.allowLate ? "tasks.pastLateOk" : "tasks.pastClosed") : timeLeftText(t, left)}</li> : null}
             <li>{t("tasks.maxScore", { max: task.maxScore })}</li>
+            {exercise ? <li className="task-kind">{t("exercises.kind")}</li> : null}
           </ul>
         </div>
       </div>
@@ -98,7 +108,12 @@ export function TaskPage({ task, submission, isStaff, serverNow }: { task: PageT
         <aside className="task-aside">
           {isStaff ? (
             <div className="card task-card">
-              <p>{t("tasks.staffNote")}</p>
+              <p>{t(exercise ? "exercises.staffNote" : "tasks.staffNote")}</p>
+            </div>
+          ) : exercise === "preparing" ? (
+            <div className="card task-card">
+              <h2 className="task-card-title">{t("tasks.yourWork")}</h2>
+              <p>{t("exercises.preparing")}</p>
             </div>
           ) : (
             <>
@@ -109,13 +124,18 @@ export function TaskPage({ task, submission, isStaff, serverNow }: { task: PageT
                     {t(STATE_KEYS[state])}
                   </span>
                 </p>
-                {submission ? <SubmittedWork submission={submission} maxScore={task.maxScore} /> : null}
+                {submission ? <SubmittedWork submission={submission} maxScore={task.maxScore} auto={code ? !code.submission?.gradedByStaff : null} /> : null}
               </div>
-              {canSubmit ? <SubmitForm submission={submission} /> : null}
+              {canSubmit && !code ? <SubmitForm submission={submission} /> : null}
             </>
           )}
         </aside>
       </div>
+      {code ? (
+        <div className="container">
+          <ExerciseWorkspace taskId={task._id} exercise={code} saveUrl={`/course/${task.group.slug}/exercise/${task.slug}/save`} maxScore={task.maxScore} canSubmit={canSubmit} />
+        </div>
+      ) : null}
     </main>
   );
 }
@@ -128,18 +148,21 @@ function timeLeftText(t: (key: MessageKey, params?: Record<string, string | numb
   return t("tasks.leftDays", { n: Math.floor(hours / 24) });
 }
 
-function SubmittedWork({ submission, maxScore }: { submission: PageSubmission; maxScore: number }) {
+/** `auto`: null for a link hand-in; for code, whether the grade is still the tests' own. */
+function SubmittedWork({ submission, maxScore, auto }: { submission: PageSubmission; maxScore: number; auto: boolean | null }) {
   const { t } = useT();
   const repo = githubRepo(submission.link);
   return (
     <div className="submitted-work">
-      <p>
-        <a href={submission.link} target="_blank" rel="noopener noreferrer" dir="ltr" className="work-link">
-          {repo ? `GitHub · ${repo}` : submission.link}
-          <ExternalIcon />
-          <span className="visually-hidden"> {t("common.newTab")}</span>
-        </a>
-      </p>
+      {auto === null ? (
+        <p>
+          <a href={submission.link} target="_blank" rel="noopener noreferrer" dir="ltr" className="work-link">
+            {repo ? `GitHub · ${repo}` : submission.link}
+            <ExternalIcon />
+            <span className="visually-hidden"> {t("common.newTab")}</span>
+          </a>
+        </p>
+      ) : null}
       <p className="muted">
         {t("tasks.submittedAt")} <When iso={submission.submittedAt} />
         {submission.late ? ` · ${t("tasks.state.late")}` : ""}
@@ -155,6 +178,7 @@ function SubmittedWork({ submission, maxScore }: { submission: PageSubmission; m
           {t("tasks.grade", { score: submission.score, max: maxScore })}
         </p>
       ) : null}
+      {auto !== null && submission.score !== null ? <p className="muted">{t(auto ? "exercises.gradedByTests" : "exercises.gradedByStaff")}</p> : null}
       {submission.feedbackHtml ? (
         <div className="task-feedback">
           <h3 className="task-card-title">{t("tasks.feedback")}</h3>

@@ -1,0 +1,30 @@
+/**
+ * The browser's code runner, in a Web Worker so an endless loop never freezes the page: the same QuickJS runner the
+ * Worker grades with (worker/sandbox/quickjs-runner.ts), with the same limits, on the engine's WebAssembly fetched
+ * from the site. Runs only the tests the page was given (the visible ones); grading happens on the server.
+ */
+/// <reference lib="webworker" />
+import wasmUrl from "@jitl/quickjs-wasmfile-release-sync/wasm?url";
+import type { QuickJSWASMModule } from "quickjs-emscripten-core";
+import { loadEngine, runTests } from "../../../worker/sandbox/quickjs-runner";
+import type { CodeTest, RunLimits } from "../../../worker/sandbox/types";
+
+export interface RunRequest {
+  id: number;
+  code: string;
+  tests: CodeTest[];
+  limits: RunLimits;
+}
+
+let engine: Promise<QuickJSWASMModule> | null = null;
+const load = () => (engine ??= WebAssembly.compileStreaming(fetch(wasmUrl)).then(loadEngine));
+
+self.addEventListener("message", (event: MessageEvent<RunRequest>) => {
+  const { id, code, tests, limits } = event.data;
+  load()
+    .then((module) => runTests(module, code, tests, limits))
+    .then(
+      (report) => self.postMessage({ id, ok: true, report }),
+      (err: unknown) => self.postMessage({ id, ok: false, message: err instanceof Error ? err.message : String(err) }),
+    );
+});

@@ -1,0 +1,17 @@
+/** A code run's report as the API documents it (exercises and code hand-ins in the tasks API). */
+import { z } from "@hono/zod-openapi";
+
+const testResult = z
+  .object({
+    name: z.string(),
+    points: z.number(),
+    hidden: z.boolean(),
+    passed: z.boolean(),
+    error: z.string().optional(),
+    actual: z.string().optional(),
+    expected: z.string().optional(),
+    output: z.string().optional(),
+    ms: z.number(),
+  })
+  .openapi("TestResult", { description: "For a student, a hidden test carries only its name, points, and whether it passed." });
+export const report = z.object({ results: z.array(testResult), score: z.number(), maxScore: z.number(), ms: z.number() }).openapi("RunReport");
