@@ -9,6 +9,14 @@
 import { sql } from "drizzle-orm";
 import { QUESTION_TYPES, SHOW_ANSWERS } from "../app/lib/quiz-schemas";
 import { CODE_LANGUAGES, type CodeTest, type RunReport } from "../worker/sandbox/types";
+
+/** A quiz code question's own part (questions.code). */
+export interface QuizCode {
+  starterCode: string;
+  tests: CodeTest[];
+  timeMs: number;
+  memoryMb: number;
+}
 import {
   index,
   integer,
@@ -395,6 +403,8 @@ export const questions = sqliteTable(
     options: text("options", { mode: "json" }).$type<string[]>().notNull().default(sql`'[]'`),
     /** JSON: option indexes for choice questions, accepted answers for short-text. Server-only. */
     correct: text("correct", { mode: "json" }).$type<(number | string)[]>().notNull(),
+    /** A code question's starter code, tests and limits (its `correct` is the reference solution). Server-only tests. */
+    code: text("code", { mode: "json" }).$type<QuizCode>(),
     points: integer("points").notNull().default(1),
     order: integer("order").notNull().default(0),
   },
@@ -423,6 +433,8 @@ export const attempts = sqliteTable(
     /** When the answers were last saved (autosave), by the server's clock. */
     savedAt: integer("saved_at", { mode: "timestamp_ms" }),
     submittedAt: integer("submitted_at", { mode: "timestamp_ms" }),
+    /** Code questions' results at grading time: questionId -> whether every test passed (the sandbox runs once). */
+    verdicts: text("verdicts", { mode: "json" }).$type<Record<string, boolean>>(),
   },
   (t) => [
     uniqueIndex("attempts_quiz_user_number_uq").on(t.quizId, t.userId, t.number),

@@ -3,10 +3,12 @@
  * the input schemas of the staff editor, the Remix actions and the API. Client-safe: no correct answer lives here.
  */
 import { z } from "zod";
+import { codeTestInput, EXERCISE_LIMITS } from "./exercise-schemas";
 import { freeText } from "./schemas";
 import { withoutControls } from "./text";
 
-export const QUESTION_TYPES = ["single", "multiple", "true-false", "short-text"] as const;
+/** "code": the student writes JavaScript, graded by the question's tests in the sandbox (issue "Code exercises"). */
+export const QUESTION_TYPES = ["single", "multiple", "true-false", "short-text", "code"] as const;
 export type QuestionType = (typeof QUESTION_TYPES)[number];
 export const SHOW_ANSWERS = ["after-submit", "after-close", "never"] as const;
 export type ShowAnswers = (typeof SHOW_ANSWERS)[number];
@@ -40,7 +42,20 @@ const instant = (message: string) =>
 
 const optionIndex = z.number({ error: "An option is chosen by its number, counting from 0." }).int("An option is chosen by its number, counting from 0.").min(0).max(QUIZ_LIMITS.options - 1);
 
-/** One question as staff write it. `correct` is option indexes (single, true-false: one; multiple: one or more) or accepted texts (short-text). */
+const limit = (what: string, min: number, max: number) => z.number({ error: `The ${what} is ${min} to ${max}.` }).int(`The ${what} is ${min} to ${max}.`).min(min, `The ${what} is ${min} to ${max}.`).max(max, `The ${what} is ${min} to ${max}.`);
+
+/** A code question's own part: what the student starts from, the tests (never shown to them) and the limits. */
+const quizCodeInput = z.object({
+  starterCode: z.string({ error: "Give the starter code as text." }).max(EXERCISE_LIMITS.code, `The starter code is at most ${EXERCISE_LIMITS.code} characters.`).default(""),
+  tests: z.array(codeTestInput, { error: "Give the tests as a list." }).min(1, "A code question needs at least one test.").max(EXERCISE_LIMITS.tests, `At most ${EXERCISE_LIMITS.tests} tests.`),
+  timeMs: limit("time limit per test in ms", EXERCISE_LIMITS.timeMs.min, EXERCISE_LIMITS.timeMs.max).default(EXERCISE_LIMITS.timeMs.default),
+  memoryMb: limit("memory limit in MB", EXERCISE_LIMITS.memoryMb.min, EXERCISE_LIMITS.memoryMb.max).default(EXERCISE_LIMITS.memoryMb.default),
+});
+
+/**
+ * One question as staff write it. `correct` is option indexes (single, true-false: one; multiple: one or more),
+ * accepted texts (short-text) or the reference solution (code, which must pass the question's tests).
+ */
 export const questionInput = z
   .object({
     text: z
@@ -54,14 +69,25 @@ export const questionInput = z
       .array(z.string({ error: "Options are texts." }).overwrite(withoutControls).trim().min(1, "An option cannot be empty.").max(QUIZ_LIMITS.option, `An option is at most ${QUIZ_LIMITS.option} characters.`))
       .max(QUIZ_LIMITS.options, `A question has at most ${QUIZ_LIMITS.options} options.`)
       .optional(),
-    correct: z.union([optionIndex, z.string().max(QUIZ_LIMITS.shortAnswer), z.array(z.union([optionIndex, z.string().max(QUIZ_LIMITS.shortAnswer)])).max(QUIZ_LIMITS.accepted)], {
+    correct: z.union([optionIndex, z.string().max(EXERCISE_LIMITS.code), z.array(z.union([optionIndex, z.string().max(QUIZ_LIMITS.shortAnswer)])).max(QUIZ_LIMITS.accepted)], {
       error: "Say which answer is correct.",
     }),
+    code: quizCodeInput.optional(),
     points: z.number({ error: "Points are a whole number from 0 to 100." }).int("Points are a whole number from 0 to 100.").min(0, "Points cannot be negative.").max(QUIZ_LIMITS.points, "Points are at most 100.").optional(),
   })
   .transform((q, ctx) => {
     const list = Array.isArray(q.correct) ? q.correct : [q.correct];
     const points = q.points ?? 1;
+    if (q.type === "code") {
+      const reference = typeof q.correct === "string" ? q.correct.trim() : "";
+      if (!reference) ctx.addIssue({ code: "custom", message: "A code question needs its reference solution as correct.", path: ["correct"] });
+      if (!q.code) {
+        ctx.addIssue({ code: "custom", message: "A code question needs its code: starterCode, tests, timeMs, memoryMb.", path: ["code"] });
+        return z.NEVER;
+      }
+      return { text: q.text, type: q.type, options: [] as string[], correct: [reference] as (number | string)[], points, code: q.code };
+    }
+    if (list.some((v) => typeof v === "string" && v.length > QUIZ_LIMITS.shortAnswer)) ctx.addIssue({ code: "custom", message: `An accepted answer is at most ${QUIZ_LIMITS.shortAnswer} characters.`, path: ["correct"] });
     if (q.type === "short-text") {
       const accepted = [...new Set(list.map((v) => String(v).trim()).filter(Boolean))];
       if (accepted.length === 0) ctx.addIssue({ code: "custom", message: "A short-text question needs at least one accepted answer.", path: ["correct"] });
@@ -137,11 +163,12 @@ export const updateQuizInput = z
   .refine((v) => Object.keys(v).length > 0, "Send at least one field to change.");
 export type UpdateQuizInput = z.infer<typeof updateQuizInput>;
 
-/** One answer: an option index (single, true-false), a list of them (multiple) or a text (short-text). */
+/** One answer: an option index (single, true-false), a list of them (multiple) or a text (short-text, code). */
 export const answerValue = z.union([
   optionIndex,
   z.array(optionIndex).max(QUIZ_LIMITS.options, "Too many options chosen."),
-  z.string({ error: "An answer is an option number, a list of them, or a text." }).overwrite(withoutControls).max(QUIZ_LIMITS.shortAnswer, `A written answer is at most ${QUIZ_LIMITS.shortAnswer} characters.`),
+  // The length of a short-text answer (500) is checked against its question on the server.
+  z.string({ error: "An answer is an option number, a list of them, or a text." }).overwrite(withoutControls).max(EXERCISE_LIMITS.code, `A written answer is at most ${EXERCISE_LIMITS.code} characters.`),
 ]);
 export type AnswerValue = z.infer<typeof answerValue>;
 

@@ -7,7 +7,7 @@ import { loadQuizQuestions } from "~/lib/quizzes.server";
 import { sheets } from "~/styles/sheets";
 import { requireViewer } from "../../worker/auth/viewer";
 
-export const links: LinksFunction = () => sheets("coursePages", "lectures", "quizzes");
+export const links: LinksFunction = () => sheets("coursePages", "lectures", "quizzes", "exercises");
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => pageMeta(matches, data ? `${data.quiz.title} · ${data.quiz.group.title}` : metaT(matches)("error.notFound.title"));
 

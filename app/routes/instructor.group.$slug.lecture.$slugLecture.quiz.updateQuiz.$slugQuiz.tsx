@@ -9,7 +9,7 @@ import { editQuizAction, loadEditQuiz } from "~/lib/quizzes.server";
 import { sheets } from "~/styles/sheets";
 import { requireRole } from "../../worker/auth/viewer";
 
-export const links: LinksFunction = () => sheets("lectures", "tasks", "quizzes");
+export const links: LinksFunction = () => sheets("lectures", "tasks", "quizzes", "exercises");
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => pageMeta(matches, data ? `${metaT(matches)("quizEditor.edit")} · ${data.quiz.title}` : metaT(matches)("error.notFound.title"));
 

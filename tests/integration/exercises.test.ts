@@ -5,49 +5,7 @@
  * maximum, rate-limited, and never reveals a hidden test's call, expected value, output or error.
  */
 import { describe, expect, it } from "vitest";
-import * as s from "../../db/schema";
-import { newId } from "../../worker/services/ids";
-import { addMember, call, createGroup, createUser, signIn, type SignedIn } from "./factories";
-import { db } from "./helpers";
-
-const HIDDEN_CALL = "sum(40000, 2345)";
-const HIDDEN_EXPECTED = "42345";
-const REFERENCE = "function sum(a, b) { /* the reference */ return a + b; }";
-const exercise = (over: Record<string, unknown> = {}) => ({
-  starterCode: "function sum(a, b) {\n  // your code\n}\n",
-  tests: [
-    { name: "adds small numbers", call: "sum(1, 2)", expected: "3", points: 2 },
-    { name: "adds negatives", call: "sum(-4, 1)", expected: "-3", points: 3 },
-    { name: "big numbers", call: HIDDEN_CALL, expected: HIDDEN_EXPECTED, points: 5, hidden: true },
-  ],
-  timeMs: 250,
-  memoryMb: 8,
-  referenceSolution: REFERENCE,
-  published: true,
-  ...over,
-});
-
-async function world() {
-  const teacher = await createUser({ role: "instructor" });
-  const group = await createGroup({ instructorId: teacher.id });
-  const lecture = { id: newId(), groupId: group.id, slug: `ex-${group.slug}`, title: "Functions", body: "", order: 1, published: true };
-  await db().insert(s.lectures).values(lecture);
-  const task = { id: newId(), lectureId: lecture.id, slug: `sum-${group.slug}`, title: "Write sum", body: "Return **a + b**.", maxScore: 50, allowLate: true, dueAt: new Date(Date.now() + 86_400_000) };
-  await db().insert(s.tasks).values(task);
-  const student = await createUser();
-  await addMember(student, group);
-  const stranger = await createUser();
-  const otherTeacher = await createUser({ role: "instructor" });
-  const admin = await createUser({ role: "admin" });
-  const as = async (u: typeof student) => signIn(u);
-  return { group, lecture, task, teacher: await as(teacher), student: await as(student), stranger: await as(stranger), otherTeacher: await as(otherTeacher), admin: await as(admin), studentUser: student };
-}
-
-const send = async (who: SignedIn | null, method: string, path: string, body?: unknown) => {
-  const res = await call(path, { method, body, token: who?.accessToken });
-  const text = await res.text();
-  return { status: res.status, text, body: (text ? JSON.parse(text) : null) as Record<string, any> };
-};
+import { exercise, HIDDEN_CALL, HIDDEN_EXPECTED, REFERENCE, send, world } from "./exercise-fixtures";
 
 describe("code exercises: authoring", () => {
   it("refuses to publish when the reference fails a test, saving nothing, and publishes once it passes", async () => {

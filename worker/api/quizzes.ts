@@ -43,7 +43,12 @@ const question = z.object({
   options: z.array(z.string()),
   optionsHtml: z.array(z.string()),
   points: z.number(),
-  correct: z.array(z.union([z.number(), z.string()])).optional().openapi({ description: "Staff only" }),
+  code: z
+    .object({ starterCode: z.string(), timeMs: z.number(), memoryMb: z.number(), tests: z.number().openapi({ description: "How many tests grade it (they are never sent to a student)" }) })
+    .nullable()
+    .openapi({ description: "A code question's starter code and limits; null for other types" }),
+  correct: z.array(z.union([z.number(), z.string()])).optional().openapi({ description: "Staff only (a code question: its reference solution)" }),
+  codeTests: z.array(z.object({ name: z.string(), call: z.string(), expected: z.string(), points: z.number(), hidden: z.boolean() })).nullable().optional().openapi({ description: "Staff only: a code question's tests" }),
 });
 const openAttempt = z
   .object({ _id: z.string(), number: z.number(), startedAt: z.string(), deadline: z.string().nullable(), answers, savedAt: z.string().nullable() })

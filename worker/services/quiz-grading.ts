@@ -5,23 +5,50 @@
  * - single, true-false: the chosen option index equals the correct one;
  * - multiple: the chosen set equals the correct set exactly (no partial credit: ticking every box earns nothing);
  * - short-text: the answer, trimmed and compared case-insensitively (and in Unicode NFC, so an "é" typed either
- *   way matches), equals one of the accepted answers.
+ *   way matches), equals one of the accepted answers;
+ * - code: every one of the question's tests passed when the attempt was graded. The sandbox runs once, in
+ *   `codeVerdicts`, and its verdicts are stored with the attempt, so the review and the statistics read them.
  */
-import type { AnswerValue } from "../../app/lib/quiz-schemas";
+import { QUIZ_LIMITS, type AnswerValue } from "../../app/lib/quiz-schemas";
+import type { QuizCode } from "../../db/schema";
+import type { RunCode } from "../sandbox/registry";
 import { AppError } from "../http/errors";
 
 export interface GradableQuestion {
   id: string;
-  type: "single" | "multiple" | "true-false" | "short-text";
+  type: "single" | "multiple" | "true-false" | "short-text" | "code";
   options: string[];
   correct: (number | string)[];
+  code?: QuizCode | null;
   points: number;
+}
+
+/** questionId -> whether the code passed every test. */
+export type Verdicts = Record<string, boolean>;
+
+/**
+ * Runs each answered code question's code against its tests; a blank or missing answer is simply wrong. Questions
+ * run one after another, each within the runner's own budget.
+ */
+export async function codeVerdicts(runCode: RunCode, questions: GradableQuestion[], answers: Record<string, unknown>): Promise<Verdicts> {
+  const verdicts: Verdicts = {};
+  for (const q of questions) {
+    if (q.type !== "code" || !q.code) continue;
+    const answer = answers[q.id];
+    if (typeof answer !== "string" || answer.trim() === "") {
+      verdicts[q.id] = false;
+      continue;
+    }
+    const report = await runCode("javascript", answer, q.code.tests, { timeMs: q.code.timeMs, memoryMb: q.code.memoryMb });
+    verdicts[q.id] = report.results.length > 0 && report.results.every((r) => r.passed);
+  }
+  return verdicts;
 }
 
 const normalise = (s: string) => s.normalize("NFC").trim().toLocaleLowerCase("en");
 
 /** Whether one answer is right. An absent or wrongly shaped answer is simply wrong. */
-export function isRight(q: GradableQuestion, answer: unknown): boolean {
+export function isRight(q: GradableQuestion, answer: unknown, verdicts?: Verdicts | null): boolean {
   if (answer === undefined || answer === null) return false;
   switch (q.type) {
     case "single":
@@ -34,6 +61,8 @@ export function isRight(q: GradableQuestion, answer: unknown): boolean {
     }
     case "short-text":
       return typeof answer === "string" && answer.trim() !== "" && q.correct.some((c) => normalise(String(c)) === normalise(answer));
+    case "code":
+      return verdicts?.[q.id] === true;
   }
 }
 
@@ -41,9 +70,9 @@ export function maxScoreOf(questions: GradableQuestion[]): number {
   return questions.reduce((sum, q) => sum + q.points, 0);
 }
 
-export function grade(questions: GradableQuestion[], answers: Record<string, unknown>): { score: number; maxScore: number } {
+export function grade(questions: GradableQuestion[], answers: Record<string, unknown>, verdicts?: Verdicts | null): { score: number; maxScore: number } {
   let score = 0;
-  for (const q of questions) if (isRight(q, answers[q.id])) score += q.points;
+  for (const q of questions) if (isRight(q, answers[q.id], verdicts)) score += q.points;
   return { score, maxScore: maxScoreOf(questions) };
 }
 
@@ -72,6 +101,10 @@ export function checkAnswers(questions: Pick<GradableQuestion, "id" | "type" | "
         continue;
       case "short-text":
         if (typeof value !== "string") bad("Write the answer as text.");
+        if ((value as string).length > QUIZ_LIMITS.shortAnswer) bad(`A written answer is at most ${QUIZ_LIMITS.shortAnswer} characters.`);
+        break;
+      case "code":
+        if (typeof value !== "string") bad("Write the code as text.");
         break;
     }
     clean[id] = value;

@@ -28,7 +28,7 @@ import { AppError, forbidden, notFound } from "../http/errors";
 import { newId, slugCandidates } from "./ids";
 import { memberIds } from "./memberships";
 import { notifyUsers } from "./notifications";
-import { checkAnswers, grade, isRight, maxScoreOf, type GradableQuestion } from "./quiz-grading";
+import { checkAnswers, codeVerdicts, grade, isRight, maxScoreOf, type GradableQuestion } from "./quiz-grading";
 
 type AttemptRow = typeof attempts.$inferSelect;
 type QuestionRow = typeof questions.$inferSelect;
@@ -142,14 +142,19 @@ async function settle(ctx: ServiceContext, rows: AttemptRow[], now: number, know
   const quizIds = [...new Set(due.map((a) => a.quizId))];
   const qs = known ?? (await questionsOf(ctx, quizIds));
   const graded = new Map<string, AttemptRow>();
-  const updates = due.map((a) => {
-    const result = grade(qs.filter((q) => q.quizId === a.quizId), a.answers);
-    graded.set(a.id, { ...a, ...result, submittedAt: a.deadlineAt });
-    return ctx.db
-      .update(attempts)
-      .set({ ...result, submittedAt: a.deadlineAt })
-      .where(and(eq(attempts.id, a.id), isNull(attempts.submittedAt)));
-  });
+  const updates = [];
+  for (const a of due) {
+    const own = qs.filter((q) => q.quizId === a.quizId) as GradableQuestion[];
+    const verdicts = await codeVerdicts(ctx.runCode, own, a.answers);
+    const result = grade(own, a.answers, verdicts);
+    graded.set(a.id, { ...a, ...result, verdicts, submittedAt: a.deadlineAt });
+    updates.push(
+      ctx.db
+        .update(attempts)
+        .set({ ...result, verdicts, submittedAt: a.deadlineAt })
+        .where(and(eq(attempts.id, a.id), isNull(attempts.submittedAt))),
+    );
+  }
   await ctx.db.batch(updates as [(typeof updates)[number], ...typeof updates]);
   return rows.map((a) => graded.get(a.id) ?? a);
 }
@@ -313,6 +318,8 @@ const toQuestion = (q: QuestionRow) => ({
   options: q.options,
   optionsHtml: q.options.map(inlineHtml),
   points: q.points,
+  // A code question shows its starter code and limits; its tests and reference never leave the server for a student.
+  code: q.code ? { starterCode: q.code.starterCode, timeMs: q.code.timeMs, memoryMb: q.code.memoryMb, tests: q.code.tests.length } : null,
 });
 
 const quizSummary = (quiz: QuizRecord, qs: QuestionRow[], now: number) => ({
@@ -347,7 +354,7 @@ export async function getQuiz(ctx: ServiceContext, viewer: Actor, key: string, n
   const done = mine.filter((a) => a.submittedAt);
   return {
     ...quizSummary(quiz, qs, now),
-    questions: qs.map((q) => (staff ? { ...toQuestion(q), correct: q.correct } : toQuestion(q))),
+    questions: qs.map((q) => (staff ? { ...toQuestion(q), correct: q.correct, codeTests: q.code?.tests ?? null } : toQuestion(q))),
     isStaff: staff,
     attempt: open ? toOpenAttempt(open) : null,
     attemptsUsed: mine.length,
@@ -464,10 +471,11 @@ export async function submitQuiz(ctx: ServiceContext, viewer: Actor, key: string
   const inTime = open.deadlineAt === null || now <= open.deadlineAt.getTime() + QUIZ_GRACE_MS;
   const answers = inTime ? clean : open.answers;
   const submittedAt = new Date(inTime ? now : open.deadlineAt!.getTime());
-  const result = grade(qs, answers);
+  const verdicts = await codeVerdicts(ctx.runCode, qs as GradableQuestion[], answers);
+  const result = grade(qs as GradableQuestion[], answers, verdicts);
   const [row] = await ctx.db
     .update(attempts)
-    .set({ answers, ...result, submittedAt, savedAt: inTime ? new Date(now) : open.savedAt })
+    .set({ answers, ...result, verdicts, submittedAt, savedAt: inTime ? new Date(now) : open.savedAt })
     .where(and(eq(attempts.id, open.id), isNull(attempts.submittedAt)))
     .returning();
   if (!row) {
@@ -526,7 +534,7 @@ export async function getResult(ctx: ServiceContext, viewer: Actor, key: string,
             attemptNumber: last.number,
             questions: qs.map((q) => {
               const answer = (last.answers as Record<string, unknown>)[q.id] ?? null;
-              const right = isRight(q as GradableQuestion, answer);
+              const right = isRight(q as GradableQuestion, answer, last.verdicts);
               return { ...toQuestion(q), answer, correct: q.correct, right, earned: right ? q.points : 0 };
             }),
           }
@@ -615,7 +623,7 @@ export async function groupResults(ctx: ServiceContext, viewer: Actor, groupKey:
           type: q.type,
           text: q.text.replace(/```[\s\S]*?```/g, "[code]").replace(/[`*_#>]/g, "").replace(/\s+/g, " ").trim().slice(0, 140),
           points: q.points,
-          right: bests.filter((a) => isRight(q as GradableQuestion, (a.answers as Record<string, unknown>)[q.id])).length,
+          right: bests.filter((a) => isRight(q as GradableQuestion, (a.answers as Record<string, unknown>)[q.id], a.verdicts)).length,
           answered: bests.length,
         })),
       };
@@ -644,7 +652,24 @@ async function freeQuizSlug(ctx: ServiceContext, title: string): Promise<string>
   throw new AppError(409, "conflict", "Please try again.");
 }
 
-const questionRows = (quizId: string, list: QuestionInput[]) => list.map((q, order) => ({ id: newId(), quizId, text: q.text, type: q.type, options: q.options, correct: q.correct, points: q.points, order }));
+const questionRows = (quizId: string, list: QuestionInput[]) =>
+  list.map((q, order) => ({ id: newId(), quizId, text: q.text, type: q.type, options: q.options, correct: q.correct, code: "code" in q ? q.code : null, points: q.points, order }));
+
+/**
+ * Every code question's reference solution must pass its tests before the quiz is saved: a 400 naming the first
+ * question that fails (and which tests), and nothing written.
+ */
+async function checkCodeQuestions(ctx: ServiceContext, list: QuestionInput[]) {
+  for (const [i, q] of list.entries()) {
+    if (!("code" in q) || !q.code) continue;
+    const report = await ctx.runCode("javascript", String(q.correct[0] ?? ""), q.code.tests, { timeMs: q.code.timeMs, memoryMb: q.code.memoryMb });
+    const failing = report.results.filter((r) => !r.passed);
+    if (failing.length > 0) {
+      const message = `Question ${i + 1}: the reference solution fails ${failing.map((r) => `"${r.name}"`).join(", ")}. Fix it or the tests.`;
+      throw new AppError(400, "validation_failed", message, { [`questions.${i}`]: message });
+    }
+  }
+}
 
 async function announce(ctx: ServiceContext, quiz: { title: string; slug: string }, place: { groupId: string; groupSlug: string; groupTitle: string; lectureSlug: string }) {
   await notifyUsers(ctx, await memberIds(ctx, place.groupId), {
@@ -664,6 +689,7 @@ export async function createQuiz(ctx: ServiceContext, viewer: Actor, input: Crea
     .limit(1);
   if (!lecture) throw notFound("No such lecture.");
   if (!isStaffOf(viewer, lecture)) throw forbidden("Only this group's instructor or an admin can do that.");
+  await checkCodeQuestions(ctx, input.questions);
   const quiz = {
     id: newId(),
     lectureId: lecture.id,
@@ -707,6 +733,7 @@ export async function updateQuiz(ctx: ServiceContext, viewer: Actor, key: string
   if (input.questions && (await quizStarted(ctx, quiz.id))) {
     throw new AppError(409, "quiz_started", "Students have already started this quiz, so its questions can no longer change. Make a new quiz instead.");
   }
+  if (input.questions) await checkCodeQuestions(ctx, input.questions);
   const values = {
     ...(input.title !== undefined ? { title: input.title } : {}),
     ...(input.description !== undefined ? { description: input.description } : {}),

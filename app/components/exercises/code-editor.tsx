@@ -24,7 +24,10 @@ export interface CodeEditorProps {
 
 const theme = EditorView.theme({
   "&": { fontSize: "0.9rem" },
-  ".cm-content": { fontFamily: "var(--font-mono)", minHeight: "var(--code-min-height, 12rem)" },
+  ".cm-content": {
+    fontFamily: "var(--font-mono)",
+    minHeight: "var(--code-min-height, 12rem)",
+  },
   ".cm-gutters": { fontFamily: "var(--font-mono)" },
   ".cm-scroller": { overflow: "auto", maxHeight: "32rem" },
 });
@@ -92,7 +95,9 @@ export default function CodeEditor({ id, value, onChange, labelledBy, describedB
   useEffect(() => {
     const editor = view.current;
     if (editor && editor.state.doc.toString() !== value) {
-      editor.dispatch({ changes: { from: 0, to: editor.state.doc.length, insert: value } });
+      editor.dispatch({
+        changes: { from: 0, to: editor.state.doc.length, insert: value },
+      });
     }
   }, [value]);
 

@@ -13,7 +13,10 @@ import { useDraft } from "./use-draft";
 type RunState = { phase: "idle" } | { phase: "running" } | { phase: "done"; report: RunReport } | { phase: "stopped" } | { phase: "failed" };
 type HandIn = { phase: "idle" } | { phase: "sending" } | { phase: "done"; report: RunReport; score: number; max: number } | { phase: "error"; message: string };
 
-const ERROR_KEYS = { rate_limited: "exercises.error.rate", conflict: "exercises.error.conflict" } as const;
+const ERROR_KEYS = {
+  rate_limited: "exercises.error.rate",
+  conflict: "exercises.error.conflict",
+} as const;
 
 /**
  * A student's code exercise: the visible tests, the editor with its draft saved as they type, a run of the visible
@@ -37,7 +40,10 @@ export function ExerciseWorkspace({ taskId, exercise, saveUrl, maxScore, canSubm
   const runVisible = async () => {
     setRun({ phase: "running" });
     const tests = exercise.visibleTests.map((v) => ({ ...v, hidden: false }));
-    const result = await runInBrowser(draft.code, tests, { timeMs: exercise.timeMs, memoryMb: exercise.memoryMb });
+    const result = await runInBrowser(draft.code, tests, {
+      timeMs: exercise.timeMs,
+      memoryMb: exercise.memoryMb,
+    });
     setRun(result.ok ? { phase: "done", report: result.report } : { phase: result.reason });
   };
 
@@ -47,23 +53,48 @@ export function ExerciseWorkspace({ taskId, exercise, saveUrl, maxScore, canSubm
     const code = draft.code;
     setHandIn({ phase: "sending" });
     try {
-      const res = await fetch(saveUrl, { method: "POST", body: new URLSearchParams({ intent: "submit", code }), headers: { accept: "application/json" }, credentials: "same-origin" });
-      const body = (await res.json().catch(() => ({}))) as { code?: string; message?: string; report?: RunReport; score?: number; maxScore?: number };
+      const res = await fetch(saveUrl, {
+        method: "POST",
+        body: new URLSearchParams({ intent: "submit", code }),
+        headers: { accept: "application/json" },
+        credentials: "same-origin",
+      });
+      const body = (await res.json().catch(() => ({}))) as {
+        code?: string;
+        message?: string;
+        report?: RunReport;
+        score?: number;
+        maxScore?: number;
+      };
       if (res.ok && body.report) {
-        setHandIn({ phase: "done", report: body.report, score: body.score ?? 0, max: body.maxScore ?? maxScore });
+        setHandIn({
+          phase: "done",
+          report: body.report,
+          score: body.score ?? 0,
+          max: body.maxScore ?? maxScore,
+        });
         draft.markSaved(code);
         revalidator.revalidate();
         return;
       }
       const key = body.code && body.code in ERROR_KEYS ? ERROR_KEYS[body.code as keyof typeof ERROR_KEYS] : null;
-      setHandIn({ phase: "error", message: key && body.code !== "conflict" ? t(key) : (body.message ?? t("exercises.error.generic")) });
+      setHandIn({
+        phase: "error",
+        message: key && body.code !== "conflict" ? t(key) : body.message ?? t("exercises.error.generic"),
+      });
     } catch {
       setHandIn({ phase: "error", message: t("exercises.error.offline") });
     }
   };
 
   const saveText =
-    draft.status === "saved" ? t("exercises.save.saved") : draft.status === "saving" ? t("exercises.save.saving") : draft.status === "offline" ? t("exercises.save.offline") : `${t("exercises.save.error")} ${draft.problem}`;
+    draft.status === "saved"
+      ? t("exercises.save.saved")
+      : draft.status === "saving"
+      ? t("exercises.save.saving")
+      : draft.status === "offline"
+      ? t("exercises.save.offline")
+      : `${t("exercises.save.error")} ${draft.problem}`;
   const last = handIn.phase === "done" ? null : exercise.submission?.report;
 
   return (
@@ -84,8 +115,20 @@ export function ExerciseWorkspace({ taskId, exercise, saveUrl, maxScore, canSubm
             </li>
           ))}
         </ol>
-        {exercise.hiddenTests.length > 0 ? <p className="hidden-tests-note">{t("exercises.tests.hidden", { n: exercise.hiddenTests.length, points: hiddenPoints })}</p> : null}
-        <p className="muted exercise-limits">{t("exercises.limits", { ms: exercise.timeMs, mb: exercise.memoryMb })}</p>
+        {exercise.hiddenTests.length > 0 ? (
+          <p className="hidden-tests-note">
+            {t("exercises.tests.hidden", {
+              n: exercise.hiddenTests.length,
+              points: hiddenPoints,
+            })}
+          </p>
+        ) : null}
+        <p className="muted exercise-limits">
+          {t("exercises.limits", {
+            ms: exercise.timeMs,
+            mb: exercise.memoryMb,
+          })}
+        </p>
       </div>
 
       <form method="post" className="card exercise-workspace" onSubmit={submit}>
@@ -129,7 +172,12 @@ export function ExerciseWorkspace({ taskId, exercise, saveUrl, maxScore, canSubm
         <div className="exercise-handin" aria-live="polite">
           {handIn.phase === "done" ? (
             <>
-              <p className="form-success">{t("exercises.submit.done", { score: handIn.score, max: handIn.max })}</p>
+              <p className="form-success">
+                {t("exercises.submit.done", {
+                  score: handIn.score,
+                  max: handIn.max,
+                })}
+              </p>
               <TestReport report={handIn.report} calls={calls} label={t("exercises.report.title")} />
             </>
           ) : null}

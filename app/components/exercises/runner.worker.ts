@@ -25,6 +25,6 @@ self.addEventListener("message", (event: MessageEvent<RunRequest>) => {
     .then((module) => runTests(module, code, tests, limits))
     .then(
       (report) => self.postMessage({ id, ok: true, report }),
-      (err: unknown) => self.postMessage({ id, ok: false, message: err instanceof Error ? err.message : String(err) }),
+      (err: unknown) => self.postMessage({ id, ok: false, message: err instanceof Error ? err.message : String(err) })
     );
 });

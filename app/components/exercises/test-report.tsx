@@ -25,7 +25,12 @@ export function TestReport({ report, calls = {}, label }: { report: RunReport; c
   return (
     <section className="test-report" aria-label={label}>
       <p className="test-report-summary" data-all={passed === report.results.length || undefined}>
-        {t("exercises.report.summary", { passed, total: report.results.length, score: report.score, max: report.maxScore })}
+        {t("exercises.report.summary", {
+          passed,
+          total: report.results.length,
+          score: report.score,
+          max: report.maxScore,
+        })}
       </p>
       <ol className="test-list" role="list">
         {report.results.map((r, i) => {

@@ -88,7 +88,7 @@ export function useDraft(taskId: string, saveUrl: string, initial: string) {
       window.clearTimeout(timer.current);
       timer.current = window.setTimeout(() => void save(), DEBOUNCE_MS);
     },
-    [save, taskId],
+    [save, taskId]
   );
 
   /** After a hand-in the server holds this code as the draft too. */
@@ -100,7 +100,7 @@ export function useDraft(taskId: string, saveUrl: string, initial: string) {
         writeStored(taskId, handedIn, false);
       }
     },
-    [taskId],
+    [taskId]
   );
 
   useEffect(() => {

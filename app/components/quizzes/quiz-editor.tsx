@@ -4,7 +4,11 @@ import { PlusIcon } from "~/components/icons";
 import { fromLocalInput, toLocalInput } from "~/components/lectures/when";
 import type { MessageKey } from "~/i18n/en";
 import { useT } from "~/lib/i18n";
+import { CodeField } from "~/components/exercises/code-field";
+import { rowsToTests, TestsEditor, toTestRow, type TestRow } from "~/components/exercises/tests-editor";
+import { EXERCISE_LIMITS } from "~/lib/exercise-schemas";
 import { QUESTION_TYPES, QUIZ_LIMITS, SHOW_ANSWERS, type QuestionType, type ShowAnswers } from "~/lib/quiz-schemas";
+import type { CodeTest } from "../../../worker/sandbox/types";
 
 /** A question as the editor holds it: options and correct answers in the shape of its type. */
 interface Draft {
@@ -17,6 +21,12 @@ interface Draft {
   /** Accepted answers, one per line (short-text). */
   accepted: string;
   points: number;
+  /** A code question: starter code, reference solution, tests and limits. */
+  starter: string;
+  reference: string;
+  tests: TestRow[];
+  timeMs: number;
+  memoryMb: number;
 }
 
 export interface EditorQuiz {
@@ -29,14 +39,24 @@ export interface EditorQuiz {
   maxAttempts: number;
   showAnswers: ShowAnswers;
   published: boolean;
-  questions: { _id: string; text: string; type: QuestionType; options: string[]; points: number; correct?: (number | string)[] }[];
+  questions: {
+    _id: string;
+    text: string;
+    type: QuestionType;
+    options: string[];
+    points: number;
+    correct?: (number | string)[];
+    code?: { starterCode: string; timeMs: number; memoryMb: number } | null;
+    codeTests?: CodeTest[] | null;
+  }[];
 }
 
 type SaveResult = { ok: true; intent: string } | { ok: false; intent: string; code: string; message: string; fields?: Record<string, string> } | undefined;
 
 let counter = 0;
 const newKey = () => `q${++counter}`;
-const blank = (): Draft => ({ key: newKey(), text: "", type: "single", options: ["", ""], correct: [0], accepted: "", points: 1 });
+const codeDefaults = { starter: "", reference: "", timeMs: EXERCISE_LIMITS.timeMs.default, memoryMb: EXERCISE_LIMITS.memoryMb.default };
+const blank = (): Draft => ({ key: newKey(), text: "", type: "single", options: ["", ""], correct: [0], accepted: "", points: 1, ...codeDefaults, tests: [toTestRow()] });
 
 function toDraft(q: EditorQuiz["questions"][number]): Draft {
   const correct = q.correct ?? [];
@@ -45,13 +65,21 @@ function toDraft(q: EditorQuiz["questions"][number]): Draft {
     text: q.text,
     type: q.type,
     options: q.type === "single" || q.type === "multiple" ? [...q.options] : [],
-    correct: q.type === "short-text" ? [] : (correct as number[]),
+    correct: q.type === "short-text" || q.type === "code" ? [] : (correct as number[]),
     accepted: q.type === "short-text" ? (correct as string[]).join("\n") : "",
     points: q.points,
+    starter: q.code?.starterCode ?? "",
+    reference: q.type === "code" ? String(correct[0] ?? "") : "",
+    tests: q.codeTests?.length ? q.codeTests.map(toTestRow) : [toTestRow()],
+    timeMs: q.code?.timeMs ?? codeDefaults.timeMs,
+    memoryMb: q.code?.memoryMb ?? codeDefaults.memoryMb,
   };
 }
 
 function toPayload(d: Draft) {
+  // Quiz tests are never shown to students, so they are all "hidden".
+  if (d.type === "code")
+    return { text: d.text, type: d.type, correct: d.reference, code: { starterCode: d.starter, tests: rowsToTests(d.tests).map((test) => ({ ...test, hidden: true })), timeMs: d.timeMs, memoryMb: d.memoryMb }, points: d.points };
   if (d.type === "short-text") return { text: d.text, type: d.type, correct: d.accepted.split("\n").map((s) => s.trim()).filter(Boolean), points: d.points };
   if (d.type === "true-false") return { text: d.text, type: d.type, correct: d.correct.slice(0, 1), points: d.points };
   return { text: d.text, type: d.type, options: d.options, correct: d.correct, points: d.points };
@@ -286,7 +314,7 @@ function QuestionEditor({
   const choice = draft.type === "single" || draft.type === "multiple";
   const setType = (type: QuestionType) => {
     if (type === "true-false") onChange({ type, correct: [0] });
-    else if (type === "short-text") onChange({ type, correct: [] });
+    else if (type === "short-text" || type === "code") onChange({ type, correct: [] });
     else onChange({ type, options: draft.options.length >= 2 ? draft.options : ["", ""], correct: type === "single" ? draft.correct.slice(0, 1).concat(draft.correct.length ? [] : [0]) : draft.correct });
   };
   return (
@@ -392,6 +420,37 @@ function QuestionEditor({
             <input type="radio" name={`${id}-tf`} checked={draft.correct[0] === 1} onChange={() => onChange({ correct: [1] })} />
             <span>{t("quiz.false")}</span>
           </label>
+        </div>
+      ) : draft.type === "code" ? (
+        <div className="quiz-editor-code">
+          <div className="field">
+            <p className="field-label" id={`${id}-starter`}>
+              {t("exerciseEditor.starter")}
+            </p>
+            <CodeField id={`${id}-starter-code`} value={draft.starter} onChange={(starter) => onChange({ starter })} labelledBy={`${id}-starter`} rows={5} readOnly={locked} />
+          </div>
+          <div className="field">
+            <p className="field-label" id={`${id}-reference`}>
+              {t("exerciseEditor.reference")}
+            </p>
+            <p className="field-hint" id={`${id}-reference-hint`}>
+              {t("quizEditor.referenceHint")}
+            </p>
+            <CodeField id={`${id}-reference-code`} value={draft.reference} onChange={(reference) => onChange({ reference })} labelledBy={`${id}-reference`} describedBy={`${id}-reference-hint`} rows={6} readOnly={locked} />
+          </div>
+          <p className="field-label">{t("exerciseEditor.tests")}</p>
+          <p className="field-hint">{t("exerciseEditor.testsHint")}</p>
+          <TestsEditor rows={draft.tests} setRows={(next) => onChange({ tests: typeof next === "function" ? next(draft.tests) : next })} checked={false} hiddenOption={false} />
+          <div className="field-row">
+            <div className="field">
+              <label htmlFor={`${id}-time`}>{t("exerciseEditor.timeMs")}</label>
+              <input id={`${id}-time`} type="number" min={EXERCISE_LIMITS.timeMs.min} max={EXERCISE_LIMITS.timeMs.max} step={100} className="input-narrow" value={draft.timeMs} onChange={(e) => onChange({ timeMs: e.target.valueAsNumber })} />
+            </div>
+            <div className="field">
+              <label htmlFor={`${id}-memory`}>{t("exerciseEditor.memoryMb")}</label>
+              <input id={`${id}-memory`} type="number" min={EXERCISE_LIMITS.memoryMb.min} max={EXERCISE_LIMITS.memoryMb.max} className="input-narrow" value={draft.memoryMb} onChange={(e) => onChange({ memoryMb: e.target.valueAsNumber })} />
+            </div>
+          </div>
         </div>
       ) : (
         <div className="field">

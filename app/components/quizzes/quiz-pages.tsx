@@ -298,6 +298,12 @@ function AnswerText({ q, value }: { q: PageQuestion; value: unknown }) {
   const { t } = useT();
   if (value === null || value === undefined || value === "" || (Array.isArray(value) && value.length === 0)) return <span className="muted">{t("quiz.answers.none")}</span>;
   if (q.type === "short-text") return <span dir="auto">{String(value)}</span>;
+  if (q.type === "code")
+    return (
+      <pre className="quiz-code-answer" dir="ltr" tabIndex={0}>
+        <code>{String(value)}</code>
+      </pre>
+    );
   const indexes = Array.isArray(value) ? (value as number[]) : [value as number];
   if (q.type === "true-false") return <span>{indexes.map((i) => t(i === 0 ? "quiz.true" : "quiz.false")).join(", ")}</span>;
   return (
@@ -346,8 +352,8 @@ export function QuizAnswers({ result, base }: { result: PageResult; base: string
                     </dd>
                   </div>
                   <div>
-                    <dt>{t(q.type === "short-text" ? "quiz.answers.accepted" : "quiz.answers.correct")}</dt>
-                    <dd>{q.type === "short-text" ? <span dir="auto">{q.correct.join(" · ")}</span> : <AnswerText q={q} value={q.type === "multiple" ? q.correct : q.correct[0]} />}</dd>
+                    <dt>{t(q.type === "short-text" ? "quiz.answers.accepted" : q.type === "code" ? "quiz.answers.reference" : "quiz.answers.correct")}</dt>
+                    <dd>{q.type === "short-text" ? <span dir="auto">{q.correct.join(" · ")}</span> : q.type === "code" ? <AnswerText q={q} value={q.correct[0]} /> : <AnswerText q={q} value={q.type === "multiple" ? q.correct : q.correct[0]} />}</dd>
                   </div>
                 </dl>
               </li>

@@ -3,6 +3,7 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { ConfirmDialog } from "~/components/confirm-dialog";
 import { useT } from "~/lib/i18n";
 import { AUTOSAVE_DEBOUNCE_MS, type AnswerValue, type AnswersMap } from "~/lib/quiz-schemas";
+import { CodeField } from "~/components/exercises/code-field";
 import { QuizFrame, pointsText } from "./quiz-pages";
 import type { PageAttempt, PageQuestion, PageQuiz } from "./types";
 
@@ -332,6 +333,26 @@ function QuestionField({ q, n, total, value, onChange, disabled }: { q: PageQues
     </div>
   );
   const textId = `q-${q._id}-text`;
+  if (q.type === "code") {
+    return (
+      <section id={`q-${q._id}`} className="card quiz-card quiz-question">
+        {head}
+        <div id={textId} className="prose quiz-q-text" dir="auto" dangerouslySetInnerHTML={{ __html: q.textHtml }} />
+        <p id={`a-${q._id}-label`} className="quiz-hint">
+          {t("quiz.writeCode", { n: q.code?.tests ?? 0 })}
+        </p>
+        <CodeField
+          id={`a-${q._id}`}
+          value={typeof value === "string" ? value : (q.code?.starterCode ?? "")}
+          onChange={(v) => onChange(v)}
+          labelledBy={`a-${q._id}-label`}
+          describedBy={textId}
+          readOnly={disabled}
+          rows={10}
+        />
+      </section>
+    );
+  }
   if (q.type === "short-text") {
     return (
       <section id={`q-${q._id}`} className="card quiz-card quiz-question">

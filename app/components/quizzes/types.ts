@@ -9,6 +9,8 @@ export interface PageQuestion {
   options: string[];
   optionsHtml: string[];
   points: number;
+  /** A code question's starter code and limits (its tests stay on the server). */
+  code?: { starterCode: string; timeMs: number; memoryMb: number; tests: number } | null;
 }
 
 export interface PageQuiz {

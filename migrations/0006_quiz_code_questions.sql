@@ -1,0 +1,2 @@
+ALTER TABLE `attempts` ADD `verdicts` text;--> statement-breakpoint
+ALTER TABLE `questions` ADD `code` text;
