@@ -1,0 +1,111 @@
+/**
+ * The quiz question type "code" (issue "Code exercises graded at the edge"): the same sandbox grades it with the
+ * rest of the quiz. Its reference must pass its tests before the quiz is saved; its tests and reference never reach
+ * a student before the review; right code earns the points, wrong or blank code none; the verdict is stored with
+ * the attempt so the review and the statistics agree, also for an attempt the server closes at its deadline.
+ */
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import * as s from "../../db/schema";
+import "../../worker/index";
+import { newId } from "../../worker/services/ids";
+import { getQuiz, startAttempt } from "../../worker/services/quizzes";
+import type { Viewer } from "../../worker/services/sessions";
+import { addMember, call, createGroup, createUser, signIn, type SignedIn } from "./factories";
+import { db, serviceContext } from "./helpers";
+
+const SECRET_CALL = "double(21000)";
+const REFERENCE = "function double(n) { /* reference-marker */ return n * 2; }";
+const codeQuestion = (correct = REFERENCE) => ({
+  text: "Write `double(n)`.",
+  type: "code",
+  correct,
+  points: 3,
+  code: {
+    starterCode: "function double(n) {\n}\n",
+    tests: [
+      { name: "small", call: "double(2)", expected: "4", points: 1 },
+      { name: "large", call: SECRET_CALL, expected: "42000", points: 1 },
+    ],
+    timeMs: 500,
+    memoryMb: 8,
+  },
+});
+const choice = { text: "2 + 2?", type: "single", options: ["3", "4"], correct: 1, points: 1 };
+
+async function world() {
+  const teacher = await signIn(await createUser({ role: "instructor" }));
+  const group = await createGroup({ instructorId: teacher.user.id });
+  const [a, b] = [await signIn(await createUser()), await signIn(await createUser())];
+  await addMember(a.user, group);
+  await addMember(b.user, group);
+  const lecture = (await (await call(`/api/lectures/group/${group.slug}`, { body: { title: "Functions", published: true }, token: teacher.accessToken })).json()) as { slug: string };
+  return { teacher, group, a, b, lecture };
+}
+
+const create = (w: Awaited<ReturnType<typeof world>>, questions: unknown[]) =>
+  call("/api/quizzes", { body: { lectureId: w.lecture.slug, title: "Functions check", durationMinutes: 10, maxAttempts: 1, showAnswers: "after-submit", published: true, questions }, token: w.teacher.accessToken });
+const submit = (who: SignedIn, slug: string, answers: Record<string, unknown>) => call(`/api/quizzes/${slug}/submit`, { body: { answers }, token: who.accessToken });
+
+describe("quizzes: code questions", () => {
+  it("refuses a code question whose reference fails its tests, writing nothing", async () => {
+    const w = await world();
+    const res = await create(w, [choice, codeQuestion("function double(n) { return n + 2; }")]);
+    expect(res.status).toBe(400);
+    const body = (await res.json()) as { message: string; fields: Record<string, string> };
+    expect(body.message).toBe('Question 2: the reference solution fails "large". Fix it or the tests.');
+    expect(body.fields["questions.1"]).toBe(body.message);
+    const list = (await (await call(`/api/quizzes/groups/${w.group.slug}`, { token: w.teacher.accessToken })).json()) as unknown[];
+    expect(list).toEqual([]);
+    const missing = await create(w, [{ ...codeQuestion(), code: undefined }]);
+    expect(missing.status).toBe(400);
+  });
+
+  it("grades right code with the rest of the quiz, wrong code not, and never shows a student the tests first", async () => {
+    const w = await world();
+    const res = await create(w, [choice, codeQuestion()]);
+    expect(res.status).toBe(201);
+    const quiz = (await res.json()) as { slug: string; questions: { _id: string }[] };
+    const [q1, q2] = quiz.questions.map((q) => q._id) as [string, string];
+
+    const view = await call(`/api/quizzes/${quiz.slug}`, { token: w.a.accessToken });
+    const text = await view.text();
+    expect(JSON.parse(text).questions[1].code).toEqual({ starterCode: "function double(n) {\n}\n", timeMs: 500, memoryMb: 8, tests: 2 });
+    for (const secret of [SECRET_CALL, "42000", "reference-marker"]) expect(text).not.toContain(secret);
+
+    const right = await submit(w.a, quiz.slug, { [q1]: 1, [q2]: "function double(n) { return n + n; }" });
+    expect(right.status).toBe(201);
+    expect(((await right.json()) as { attempt: { score: number; maxScore: number } }).attempt).toMatchObject({ score: 4, maxScore: 4 });
+    // One test of two passes: a code question counts only when every test passes.
+    const wrong = await submit(w.b, quiz.slug, { [q1]: 1, [q2]: "function double(n) { return n < 100 ? n * 2 : 0; }" });
+    expect(((await wrong.json()) as { attempt: { score: number } }).attempt.score).toBe(1);
+
+    const review = (await (await call(`/api/quizzes/${quiz.slug}/result`, { token: w.b.accessToken })).json()) as { review: { questions: { right: boolean; correct: string[] }[] } };
+    expect(review.review.questions[1]).toMatchObject({ right: false, correct: [REFERENCE] });
+    const results = (await (await call(`/api/quizzes/groups/${w.group.slug}/results`, { token: w.teacher.accessToken })).json()) as { quizzes: { questions: { right: number; answered: number }[] }[] };
+    expect(results.quizzes[0]!.questions[1]).toMatchObject({ right: 1, answered: 2 });
+  });
+
+  it("grades an attempt's code when the server closes it at the deadline", async () => {
+    const T0 = Date.parse("2027-03-01T09:00:00Z");
+    const teacher = await createUser({ role: "instructor" });
+    const group = await createGroup({ instructorId: teacher.id });
+    const student = await createUser();
+    await addMember(student, group);
+    const lecture = { id: newId(), groupId: group.id, slug: `l-${group.slug}`, title: "Week 1", body: "", order: 1, published: true };
+    await db().insert(s.lectures).values(lecture);
+    const quiz = { id: newId(), lectureId: lecture.id, groupId: group.id, slug: `code-${group.slug}`, title: "Code", durationMinutes: 10, opensAt: null, closesAt: null, maxAttempts: 1, published: true };
+    await db().insert(s.quizzes).values(quiz);
+    const q = codeQuestion();
+    const question = { id: newId(), quizId: quiz.id, text: q.text, type: "code" as const, options: [], correct: [REFERENCE], code: { ...q.code, tests: q.code.tests.map((t) => ({ ...t, hidden: true })) }, points: 3, order: 0 };
+    await db().insert(s.questions).values(question);
+    const me: Viewer = { userId: student.id, role: "user", sessionId: "code", name: student.name, email: student.email };
+    const { ctx } = serviceContext();
+    const { attempt } = await startAttempt(ctx, me, quiz.slug, T0);
+    await db().update(s.attempts).set({ answers: { [question.id]: "function double(n) { return 2 * n; }" } }).where(eq(s.attempts.id, attempt._id));
+    // Read 61 s after the deadline: the server closes the attempt and runs the code.
+    await getQuiz(ctx, me, quiz.slug, T0 + 11 * 60_000 + 1_000);
+    const [row] = await db().select().from(s.attempts).where(eq(s.attempts.id, attempt._id));
+    expect(row).toMatchObject({ score: 3, maxScore: 3, verdicts: { [question.id]: true } });
+  });
+});
