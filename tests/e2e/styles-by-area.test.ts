@@ -138,7 +138,7 @@ describe("styles by area", () => {
 
   const pages: Record<Role, (slug: string) => string[]> = {
     visitor: (slug) => ["/", "/courses", `/content/${slug}`, "/contact", "/add-feedback", "/auth/login", "/auth/register", "/auth/forget-password"],
-    student: (slug) => ["/", "/profile", "/my-courses", "/add-feedback", "/courses", `/course/${slug}/lecture/react-components`, `/course/${slug}/lecture/html-foundations/Add-Task/accessible-profile-card`, `/course/${slug}/lecture/modern-css-layouts/quiz/css-layouts-check`],
+    student: (slug) => ["/", "/profile", "/my-courses", "/add-feedback", "/courses", `/course/${slug}/lecture/react-components`, `/course/${slug}/lecture/html-foundations/Add-Task/accessible-profile-card`, `/course/${slug}/lecture/react-components/Add-Task/slugify-titles`, `/course/${slug}/lecture/modern-css-layouts/quiz/css-layouts-check`],
     instructor: (slug) => [
       "/instructor",
       "/instructor/email-request",
@@ -152,6 +152,8 @@ describe("styles by area", () => {
       `/instructor/group/${slug}/lectures/react-components/newTask`,
       `/instructor/group/${slug}/lecture/html-foundations/tasks/updateTask/accessible-profile-card`,
       `/instructor/group/${slug}/lecture/html-foundations/tasks/accessible-profile-card/submissions`,
+      `/instructor/group/${slug}/lecture/react-components/tasks/updateTask/slugify-titles`,
+      `/instructor/group/${slug}/lecture/react-components/tasks/slugify-titles/submissions`,
       `/instructor/group/${slug}/quizzes`,
       `/instructor/group/${slug}/lectures/modern-css-layouts/newQuiz`,
       `/instructor/group/${slug}/lecture/modern-css-layouts/quiz/updateQuiz/css-layouts-check`,

@@ -1,5 +1,5 @@
 import { Form, Link, useActionData, useNavigate, useNavigation } from "@remix-run/react";
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { BookIcon } from "~/components/icons";
 import { NewOnLecture } from "~/components/lectures/new-on-lecture";
 import { When, fromLocalInput, toLocalInput } from "~/components/lectures/when";
@@ -103,8 +103,11 @@ export function TaskForm({
   const navigate = useNavigate();
   const [due, setDue] = useState(() => toLocalInput(task?.dueAt ?? null));
   useEffect(() => setDue(toLocalInput(task?.dueAt ?? null)), [task?.dueAt]);
+  // Once per result: `editPath` is a new function at every render, and navigating again would restart the load.
+  const followed = useRef<Result>(undefined);
   useEffect(() => {
-    if (!result?.ok || !(result.intent === "delete" || !task)) return;
+    if (!result?.ok || !(result.intent === "delete" || !task) || followed.current === result) return;
+    followed.current = result;
     navigate(!task && result.code && result.task && editPath ? `${editPath(result.task.slug)}#exercise` : listPath);
   }, [result, task, navigate, listPath, editPath]);
   const failure = result && !result.ok ? result : null;

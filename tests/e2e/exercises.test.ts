@@ -1,0 +1,154 @@
+/**
+ * Code exercises end to end (issue "Code exercises graded at the edge"): a student writes a solution in CodeMirror,
+ * runs the visible tests in the browser (an endless loop ends in a clear message and the page stays usable), fixes
+ * a failure, hands in and is graded by the hidden tests too; the draft survives a reload. An instructor makes a new
+ * code task and can publish it only once the reference solution passes. The screens at 1280 and 375 px in both
+ * languages.
+ */
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { baseURL, gotoHydrated, useBrowser } from "./browser";
+import { accessToken, api, INSTRUCTOR, memberOf } from "./groups-helpers";
+import { DEMO_LOGINS, signIn } from "./session";
+
+/** Replaces the whole content of a CodeMirror editor (insertText: no auto-closed brackets on top). */
+async function setCode(page: Page, selector: string, code: string) {
+  const editor = page.locator(selector);
+  await editor.waitFor();
+  await editor.click();
+  await page.keyboard.press("Control+a");
+  await page.keyboard.insertText(code);
+}
+
+const sideways = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+
+describe("code exercises", () => {
+  const newPage = useBrowser();
+
+  it("a student runs the visible tests, survives a loop, fixes a failure, hands in and is graded by every test", async () => {
+    const student = await memberOf("frontend-react", "coder", `Coder ${Date.now().toString(36)}`);
+    const page = await newPage({ width: 375, height: 800 });
+    await signIn(page.context(), student.email, student.password);
+    // The demo's "chunk" exercise (db/seed.ts): 2 visible tests of 2 points, 2 hidden of 3.
+    const path = "/course/frontend-react/lecture/react-components/Add-Task/chunk-a-list";
+    await gotoHydrated(page, path);
+    await page.locator("#exercise-code.cm-content").waitFor();
+    expect(await page.locator(".hidden-tests-note").textContent()).toBe("Hidden tests also run when you hand in: 2 (6 points). You see their names and whether they passed.");
+
+    await setCode(page, "#exercise-code", "function chunk(items, size) {\n  while (true) {}\n}");
+    await page.getByRole("button", { name: "Run the visible tests" }).click();
+    const run = page.locator(".exercise-run");
+    await run.locator(".test-report-summary").waitFor({ timeout: 20_000 });
+    expect(await run.locator(".test-error").first().textContent()).toBe("Time limit exceeded (1000 ms): is there an endless loop?");
+    // The page kept answering while the loop ran in its worker.
+    expect(await page.getByRole("button", { name: "Run the visible tests" }).isEnabled()).toBe(true);
+
+    // Drops the remainder: the first test passes, the second fails with what it returned.
+    await setCode(page, "#exercise-code", "function chunk(items, size) {\n  const rows = [];\n  for (let i = 0; i + size <= items.length; i += size) rows.push(items.slice(i, i + size));\n  return rows;\n}");
+    await page.getByRole("button", { name: "Run the visible tests" }).click();
+    await expect.poll(() => run.locator(".test-report-summary").textContent(), { timeout: 20_000 }).toBe("1 of 2 tests passed · 2 of 4 points");
+    expect(await run.locator('.test-row[data-passed="false"] dd').allTextContents()).toContain("[[1,2],[3,4]]");
+
+    await setCode(page, "#exercise-code", "function chunk(items, size) {\n  const rows = [];\n  for (let i = 0; i < items.length; i += size) rows.push(items.slice(i, i + size));\n  return rows;\n}");
+    await page.getByRole("button", { name: "Run the visible tests" }).click();
+    await expect.poll(() => run.locator(".test-report-summary").textContent(), { timeout: 20_000 }).toBe("2 of 2 tests passed · 4 of 4 points");
+    await expect.poll(() => page.locator(".exercise-save").textContent()).toBe("Draft saved");
+
+    await page.getByRole("button", { name: "Hand in", exact: true }).click();
+    const handIn = page.locator(".exercise-handin");
+    await handIn.locator(".form-success").waitFor({ timeout: 20_000 });
+    expect(await handIn.locator(".form-success").textContent()).toBe("Handed in and graded: 100 of 100.");
+    expect(await handIn.locator(".test-report-summary").textContent()).toBe("4 of 4 tests passed · 10 of 10 points");
+    expect(await handIn.locator(".test-hidden").count()).toBe(2);
+    await expect.poll(() => page.locator(".task-grade").textContent()).toBe("Grade: 100 / 100");
+
+    // A reload keeps the code, from the server's draft.
+    await gotoHydrated(page, path);
+    await page.locator("#exercise-code.cm-content").waitFor();
+    expect(await page.locator("#exercise-code").textContent()).toContain("i < items.length");
+    expect(await sideways(page)).toBeLessThanOrEqual(0);
+  });
+
+  it("an instructor makes a code task and publishes it only after the reference solution passes", async () => {
+    const stamp = Date.now().toString(36);
+    const page = await newPage();
+    await signIn(page.context(), INSTRUCTOR.email, INSTRUCTOR.password);
+    await gotoHydrated(page, "/instructor/group/frontend-react/lectures/react-components/newTask");
+    await page.getByLabel("Title").fill(`Triple ${stamp}`);
+    await page.getByLabel("Code written on the task's page, graded by tests (JavaScript)").check();
+    await page.getByRole("button", { name: "Create task" }).click();
+    await page.waitForURL(/\/tasks\/updateTask\//);
+    expect(new URL(page.url()).hash).toBe("#exercise");
+    await page.locator("#ex-reference.cm-content").waitFor();
+
+    await setCode(page, "#ex-starter", "function triple(n) {\n}");
+    await setCode(page, "#ex-reference", "function triple(n) { return n * 2; }");
+    const row = page.locator(".test-editor-row").first();
+    await row.getByLabel("Name").fill("triples 2");
+    await row.getByLabel("Call").fill("triple(2)");
+    await row.getByLabel("Expected value (JSON)").fill("6");
+    const publish = page.getByRole("button", { name: "Publish", exact: true });
+    expect(await publish.isDisabled()).toBe(true);
+
+    await page.getByRole("button", { name: "Run against the reference solution" }).click();
+    await expect.poll(() => page.locator(".exercise-editor-result .test-report-summary").textContent(), { timeout: 20_000 }).toBe("0 of 1 tests passed · 0 of 1 points");
+    expect(await publish.isDisabled()).toBe(true);
+
+    await setCode(page, "#ex-reference", "function triple(n) { return n * 3; }");
+    await page.getByRole("button", { name: "Run against the reference solution" }).click();
+    await expect.poll(() => page.locator(".exercise-editor-result .test-report-summary").textContent(), { timeout: 20_000 }).toBe("1 of 1 tests passed · 1 of 1 points");
+    await expect.poll(() => publish.isEnabled()).toBe(true);
+    // Any change after the run asks for a new one.
+    await row.getByLabel("Expected value (JSON)").fill("7");
+    expect(await publish.isDisabled()).toBe(true);
+    await row.getByLabel("Expected value (JSON)").fill("6");
+    await page.getByRole("button", { name: "Run against the reference solution" }).click();
+    await expect.poll(() => publish.isEnabled(), { timeout: 20_000 }).toBe(true);
+    await publish.click();
+    await page.getByText("Saved and published: the group's students can work on it.").waitFor();
+
+    const slug = /updateTask\/([^#/]+)/.exec(page.url())![1]!;
+    const view = await api<{ published: boolean; tests: unknown[] }>(await accessToken(INSTRUCTOR), "GET", `/api/exercises/${slug}`);
+    expect(view.body).toMatchObject({ published: true, tests: [{ name: "triples 2", call: "triple(2)", expected: "6", points: 1, hidden: false }] });
+  });
+});
+
+describe("the code exercise screens in both languages", () => {
+  const newPage = useBrowser();
+  const words = {
+    en: { tests: "Tests", run: "Run the visible tests", editor: "Code exercise", code: "Handed-in code" },
+    ar: { tests: "الاختبارات", run: "شغّل الاختبارات الظاهرة", editor: "تمرين برمجي", code: "الشيفرة المسلَّمة" },
+  };
+  for (const lang of ["en", "ar"] as const) {
+    for (const width of [1280, 375]) {
+      it(`the student's exercise, the staff's editor and the grader at ${width} px in ${lang === "en" ? "English" : "Arabic"}`, async () => {
+        const w = words[lang];
+        const student = await newPage({ width, height: 800 });
+        await student.context().addCookies([{ name: "lang", value: lang, url: baseURL() }]);
+        await signIn(student.context(), DEMO_LOGINS.student.email, DEMO_LOGINS.student.password);
+        await gotoHydrated(student, "/course/frontend-react/lecture/react-components/Add-Task/slugify-titles");
+        await student.locator("#exercise-code.cm-content").waitFor();
+        expect(await student.locator(".exercise-tests h2").textContent()).toBe(w.tests);
+        expect(await student.getByRole("button", { name: w.run }).isVisible()).toBe(true);
+        // The page reads right to left; the editor stays left to right.
+        expect(await student.locator("html").getAttribute("dir")).toBe(lang === "ar" ? "rtl" : "ltr");
+        expect(await student.locator(".code-editor").getAttribute("dir")).toBe("ltr");
+        expect(await sideways(student)).toBeLessThanOrEqual(0);
+
+        const staff = await newPage({ width, height: 800 });
+        await staff.context().addCookies([{ name: "lang", value: lang, url: baseURL() }]);
+        await signIn(staff.context(), INSTRUCTOR.email, INSTRUCTOR.password);
+        await gotoHydrated(staff, "/instructor/group/frontend-react/lecture/react-components/tasks/updateTask/slugify-titles");
+        expect(await staff.locator("#exercise-editor-title").textContent()).toBe(w.editor);
+        expect(await staff.locator(".test-editor-row").count()).toBe(4);
+        expect(await sideways(staff)).toBeLessThanOrEqual(0);
+
+        // Sara's auto-graded hand-in (db/seed.ts) in the grader, with its code and the whole report.
+        await gotoHydrated(staff, "/instructor/group/frontend-react/lecture/react-components/tasks/slugify-titles/submissions");
+        expect(await staff.locator(".code-hand-in summary").textContent()).toBe(w.code);
+        expect(await staff.locator(".code-hand-in .test-row").count()).toBe(4);
+        expect(await sideways(staff)).toBeLessThanOrEqual(0);
+      });
+    }
+  }
+});
