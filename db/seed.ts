@@ -219,13 +219,28 @@ export async function seedDemoData(ctx: ServiceContext): Promise<boolean> {
 
   const quiz = { id: newId(), lectureId: l2.id, groupId: frontend.id, slug: "css-layouts-check", title: "CSS layouts check", description: "Five minutes on Flexbox, Grid and logical properties.", durationMinutes: 10, opensAt: new Date(now - 7 * DAY), closesAt: new Date(now + 7 * DAY), maxAttempts: 2, showAnswers: "after-submit" as const, published: true };
   const q = (text: string, type: (typeof s.QUESTION_TYPES)[number], options: string[], correct: (number | string)[], order: number, points = 1) => ({ id: newId(), quizId: quiz.id, text, type, options, correct, points, order });
+  const columnsReference = "function columns(width) {\n  return Math.max(1, Math.floor(width / 300));\n}\n";
   const quizQuestions = [
     q("Which property turns an element into a grid container?", "single", ["`display: flex`", "`display: grid`", "`position: grid`", "`grid: on`"], [1], 1),
     q("Which of these are logical properties that flip in right-to-left layouts?", "multiple", ["`margin-inline-start`", "`padding-left`", "`inset-inline-end`", "`border-right`"], [0, 2], 2, 2),
     q("`gap` works in both Flexbox and Grid.", "true-false", ["True", "False"], [0], 3),
     q("Complete the declaration so items wrap onto new lines:\n\n```css\n.row { display: flex; flex-wrap: ____; }\n```", "short-text", [], ["wrap"], 4),
+    {
+      ...q("A card grid shows as many 300 px columns as fit, and always at least one. Write `columns(width)`:\n\n```js\ncolumns(1280) // 4\n```", "code", [], [columnsReference], 5, 2),
+      code: {
+        starterCode: "function columns(width) {\n  \n}\n",
+        tests: [
+          { name: "a desktop", call: "columns(1280)", expected: "4", points: 1, hidden: true },
+          { name: "a phone", call: "columns(375)", expected: "1", points: 1, hidden: true },
+          { name: "narrower than a column", call: "columns(200)", expected: "1", points: 1, hidden: true },
+          { name: "an exact fit", call: "columns(900)", expected: "3", points: 1, hidden: true },
+        ],
+        timeMs: 1000,
+        memoryMb: 16,
+      },
+    },
   ];
-  const attemptRow = { id: newId(), quizId: quiz.id, userId: sara.id, answers: { [quizQuestions[0]!.id]: 1, [quizQuestions[1]!.id]: [0, 2], [quizQuestions[2]!.id]: 0, [quizQuestions[3]!.id]: "wrap" }, score: 5, maxScore: 5, number: 1, startedAt: new Date(now - 6 * DAY), deadlineAt: new Date(now - 6 * DAY + 600_000), savedAt: new Date(now - 6 * DAY + 230_000), submittedAt: new Date(now - 6 * DAY + 240_000) };
+  const attemptRow = { id: newId(), quizId: quiz.id, userId: sara.id, answers: { [quizQuestions[0]!.id]: 1, [quizQuestions[1]!.id]: [0, 2], [quizQuestions[2]!.id]: 0, [quizQuestions[3]!.id]: "wrap", [quizQuestions[4]!.id]: columnsReference }, verdicts: { [quizQuestions[4]!.id]: true }, score: 7, maxScore: 7, number: 1, startedAt: new Date(now - 6 * DAY), deadlineAt: new Date(now - 6 * DAY + 600_000), savedAt: new Date(now - 6 * DAY + 230_000), submittedAt: new Date(now - 6 * DAY + 240_000) };
 
   const mark = (lectureId: string, user: { id: string }, status: (typeof s.ATTENDANCE_STATUSES)[number], at: number) => ({ id: newId(), lectureId, userId: user.id, status, method: "code" as const, markedAt: new Date(at), markedBy: null });
   const attendanceRows = [

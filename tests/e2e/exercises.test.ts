@@ -113,6 +113,56 @@ describe("code exercises", () => {
   });
 });
 
+describe("a code question in a quiz", () => {
+  const newPage = useBrowser();
+
+  it("a student writes code in the quiz's editor, hands in, and the server's tests grade it with the rest", async () => {
+    const stamp = Date.now().toString(36);
+    const token = await accessToken(INSTRUCTOR);
+    const lecture = (await api<{ slug: string }>(token, "POST", "/api/lectures/group/frontend-react", { title: `Code quiz ${stamp}`, published: true })).body;
+    const quiz = await api<{ slug: string }>(token, "POST", "/api/quizzes", {
+      lectureId: lecture.slug,
+      title: `Code quiz ${stamp}`,
+      durationMinutes: 10,
+      maxAttempts: 1,
+      showAnswers: "after-submit",
+      published: true,
+      questions: [
+        { text: "2 + 2?", type: "single", options: ["3", "4"], correct: 1 },
+        { text: "Write `half(n)`.", type: "code", correct: "function half(n) { return n / 2; }", points: 2, code: { starterCode: "function half(n) {\n}\n", tests: [{ name: "ten", call: "half(10)", expected: "5" }, { name: "odd", call: "half(3)", expected: "1.5" }] } },
+      ],
+    });
+    expect(quiz.status).toBe(201);
+    const user = await memberOf("frontend-react", "quiz-code", `Quiz Coder ${stamp}`);
+    const page = await newPage({ width: 375, height: 800 });
+    await signIn(page.context(), user.email, user.password);
+    const path = `/course/frontend-react/lecture/${lecture.slug}/quiz/${quiz.body.slug}`;
+    await gotoHydrated(page, path);
+    await page.getByRole("button", { name: "Start the quiz" }).click();
+    await page.waitForURL(`**${path}/questions`);
+    await page.waitForSelector("html[data-hydrated]", { state: "attached" });
+    await page.getByRole("radio", { name: "4" }).check();
+    await page.getByRole("button", { name: "Next" }).click();
+    expect(await page.getByText("Write your code below. When you hand in, 2 tests run on the server; the question counts when all of them pass.").count()).toBe(1);
+    const editor = page.locator(".quiz-question .cm-content");
+    await editor.waitFor();
+    await editor.click();
+    await page.keyboard.press("Control+a");
+    await page.keyboard.insertText("function half(n) { return n * 0.5; }");
+    await page.waitForFunction(() => document.querySelector(".quiz-save")?.getAttribute("data-status") === "saved");
+    await page.getByRole("button", { name: "Hand in" }).first().click();
+    await page.getByRole("dialog", { name: "Hand in your answers?" }).getByRole("button", { name: "Hand in" }).click();
+    await page.waitForURL(`**${path}/result`);
+    await page.waitForSelector("html[data-hydrated]", { state: "attached" });
+    expect((await page.locator(".quiz-score").textContent())?.replace(/\s+/g, "")).toBe("3/3");
+    await gotoHydrated(page, `${path}/answers`);
+    const code = page.locator(".quiz-review-item").nth(1);
+    expect(await code.locator(".badge").textContent()).toBe("Right");
+    expect(await code.locator(".quiz-code-answer").first().textContent()).toBe("function half(n) { return n * 0.5; }");
+    expect(await sideways(page)).toBeLessThanOrEqual(0);
+  });
+});
+
 describe("the code exercise screens in both languages", () => {
   const newPage = useBrowser();
   const words = {
