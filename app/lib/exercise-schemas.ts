@@ -20,7 +20,8 @@ export const SUBMIT_RATE = { max: 10, windowMs: 60_000 } as const;
 
 const code = (what: string) => z.string({ error: `Give the ${what} as text.` }).max(EXERCISE_LIMITS.code, `The ${what} must be at most ${EXERCISE_LIMITS.code} characters.`);
 
-const isJson = (v: string) => {
+/** Whether a text is valid JSON (an expected value). */
+export const isJson = (v: string) => {
   try {
     JSON.parse(v);
     return true;

@@ -1,6 +1,6 @@
 import { useRef, type Dispatch, type SetStateAction } from "react";
 import { useT } from "~/lib/i18n";
-import { EXERCISE_LIMITS } from "~/lib/exercise-schemas";
+import { EXERCISE_LIMITS, isJson } from "~/lib/exercise-schemas";
 import type { CodeTest } from "../../../worker/sandbox/types";
 
 export interface TestRow {
@@ -11,15 +11,6 @@ export interface TestRow {
   points: string;
   hidden: boolean;
 }
-
-const isJson = (v: string) => {
-  try {
-    JSON.parse(v);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 let rowKey = 0;
 export const toTestRow = (t: CodeTest = { name: "", call: "", expected: "", points: 1, hidden: false }): TestRow => ({

@@ -300,7 +300,7 @@ function AnswerText({ q, value }: { q: PageQuestion; value: unknown }) {
   if (q.type === "short-text") return <span dir="auto">{String(value)}</span>;
   if (q.type === "code")
     return (
-      <pre className="quiz-code-answer" dir="ltr" tabIndex={0}>
+      <pre className="code-block quiz-code-answer" dir="ltr" tabIndex={0}>
         <code>{String(value)}</code>
       </pre>
     );

@@ -1,14 +1,14 @@
 import { useFetcher } from "@remix-run/react";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
-import { ExternalIcon } from "~/components/groups/extra-icons";
 import { When } from "~/components/lectures/when";
 import { useT } from "~/lib/i18n";
 import { usePropState } from "~/lib/use-prop-state";
 import type { FailureLike } from "~/lib/group-errors";
-import { githubRepo, type SubmissionState } from "~/lib/task-schemas";
+import { type SubmissionState } from "~/lib/task-schemas";
 import type { RunReport } from "../../../worker/sandbox/types";
 import { CodeHandIn } from "~/components/exercises/code-hand-in";
 import { STATE_KEYS } from "./state";
+import { WorkLink } from "./work-link";
 
 export interface GraderSubmission {
   _id: string;
@@ -113,7 +113,6 @@ export function Grader({ maxScore, initial, missing }: { maxScore: number; initi
   }, [move]);
 
   const scoreValid = score !== "" && Number.isInteger(Number(score)) && Number(score) >= 0 && Number(score) <= maxScore;
-  const repo = current ? githubRepo(current.link) : null;
 
   return (
     <div className="grader">
@@ -175,13 +174,7 @@ export function Grader({ maxScore, initial, missing }: { maxScore: number; initi
           {current.code !== null ? (
             <CodeHandIn code={current.code} report={current.report} />
           ) : (
-            <p>
-              <a href={current.link} target="_blank" rel="noopener noreferrer" dir="ltr" className="work-link">
-                {repo ? `GitHub · ${repo}` : current.link}
-                <ExternalIcon />
-                <span className="visually-hidden"> {t("common.newTab")}</span>
-              </a>
-            </p>
+            <WorkLink link={current.link} />
           )}
           <p className="muted">
             {t("tasks.submittedAt")} <When iso={current.submittedAt} />

@@ -3,14 +3,14 @@ import { useEffect, useRef, useState } from "react";
 import { ChevronIcon, CheckIcon } from "~/components/icons";
 import { ExerciseWorkspace } from "~/components/exercises/exercise-workspace";
 import type { StudentExercise } from "~/components/exercises/types";
-import { ExternalIcon } from "~/components/groups/extra-icons";
 import { When } from "~/components/lectures/when";
 import { useHydrated } from "~/hooks/use-hydrated";
 import type { MessageKey } from "~/i18n/en";
 import type { FailureLike } from "~/lib/group-errors";
 import { useT } from "~/lib/i18n";
-import { githubRepo, type SubmissionState } from "~/lib/task-schemas";
+import { type SubmissionState } from "~/lib/task-schemas";
 import { STATE_KEYS } from "./state";
+import { WorkLink } from "./work-link";
 
 export interface PageTask {
   _id: string;
@@ -151,18 +151,9 @@ function timeLeftText(t: (key: MessageKey, params?: Record<string, string | numb
 /** `auto`: null for a link hand-in; for code, whether the grade is still the tests' own. */
 function SubmittedWork({ submission, maxScore, auto }: { submission: PageSubmission; maxScore: number; auto: boolean | null }) {
   const { t } = useT();
-  const repo = githubRepo(submission.link);
   return (
     <div className="submitted-work">
-      {auto === null ? (
-        <p>
-          <a href={submission.link} target="_blank" rel="noopener noreferrer" dir="ltr" className="work-link">
-            {repo ? `GitHub · ${repo}` : submission.link}
-            <ExternalIcon />
-            <span className="visually-hidden"> {t("common.newTab")}</span>
-          </a>
-        </p>
-      ) : null}
+      {auto === null ? <WorkLink link={submission.link} /> : null}
       <p className="muted">
         {t("tasks.submittedAt")} <When iso={submission.submittedAt} />
         {submission.late ? ` · ${t("tasks.state.late")}` : ""}
