@@ -52,6 +52,11 @@ describe("tasks and grading", () => {
     await grader.keyboard.type("40");
     await grader.keyboard.press("Control+Enter");
     await expect.poll(() => grader.getByTestId("graded-count").textContent()).toBe("Graded 2 of 2");
+    // The counter moves at once; the server must end up with both grades too (the second save, sent while the first
+    // was still in flight, once aborted it and lost a grade).
+    await expect
+      .poll(async () => (await api<{ submissions: { score: number | null }[] }>(token, "GET", `/api/lectures/${lecture.slug}/tasks/${task.slug}/submissions`)).body.submissions.map((x) => x.score).sort())
+      .toEqual([40, 45]);
 
     await gotoHydrated(student, taskPath);
     const grade = await student.locator(".task-grade").textContent();

@@ -205,7 +205,7 @@ export function ExerciseWorkspace({ taskId, exercise, saveUrl, maxScore, canSubm
           draft.change(exercise.starterCode);
         }}
       />
-      <ConfirmDialog open={resetting} onClose={() => setResetting(false)} title={t("exercises.reset")} confirmLabel={t("exercises.reset.confirm")} form="exercise-reset" danger>
+      <ConfirmDialog open={resetting} onClose={() => setResetting(false)} title={t("exercises.reset")} confirmLabel={t("exercises.reset.confirm")} form="exercise-reset">
         <p>{t("exercises.reset.body")}</p>
       </ConfirmDialog>
     </section>

@@ -79,9 +79,27 @@ export function Grader({ maxScore, initial, missing }: { maxScore: number; initi
     [shown, currentId],
   );
 
+  // Saves go out one at a time: a fetcher that submits again aborts its request in flight, which would drop the
+  // grade before it (a fast "save and next" twice). The rest wait here until the fetcher is idle.
+  const queue = useRef<Record<string, string>[]>([]);
+  const sending = useRef(false);
+  const send = (payload: Record<string, string>) => {
+    sending.current = true;
+    void fetcher.submit(payload, { method: "post" });
+  };
+  useEffect(() => {
+    if (!sending.current || fetcher.state !== "idle") return;
+    if (fetcher.data && handled.current !== fetcher.data) return; // the answer is read first (the effect above)
+    sending.current = false;
+    const next = queue.current.shift();
+    if (next) send(next);
+  });
+
   const save = (intent: "grade" | "return", thenNext: boolean) => {
     if (!current) return;
-    fetcher.submit({ intent, submissionId: current._id, score, feedback }, { method: "post" });
+    const payload = { intent, submissionId: current._id, score, feedback };
+    if (sending.current) queue.current.push(payload);
+    else send(payload);
     if (intent === "grade") setItems((list) => list.map((s) => (s._id === current._id ? { ...s, score: Number(score), feedback, state: "graded" } : s)));
     if (thenNext) {
       const order = items.filter((s) => s._id !== current._id && isUngraded(s));
