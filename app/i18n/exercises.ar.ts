@@ -38,7 +38,7 @@ export const exercisesAr: Record<keyof typeof exercisesEn, string> = {
   "exercises.reset.body": "ستُستبدل شيفرتك بشيفرة البداية. يبقى آخر تسليم لك كما هو.",
   "exercises.reset.confirm": "استبدل شيفرتي",
   "exercises.error.rate": "سلّمت هذا التمرين مرات كثيرة خلال دقيقة. انتظر قليلًا ثم حاول من جديد.",
-  "exercises.error.conflict": "لا يقبل هذا التمرين التسليم الآن.",
+  "exercises.error.conflict": "لا يقبل هذا التمرين التسليم الآن: فات موعده النهائي أو صحّح المدرّب عملك. أعد تحميل الصفحة لترى حالته.",
   "exercises.error.generic": "لم يتم التسليم. حاول من جديد.",
   "exercises.error.offline": "يبدو أنك غير متصل. شيفرتك محفوظة هنا؛ سلّم من جديد حين يعود الاتصال.",
   "exercises.gradedByTests": "صحّحتها الاختبارات عند التسليم.",

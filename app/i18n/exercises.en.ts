@@ -37,7 +37,7 @@ export const exercisesEn = {
   "exercises.reset.body": "Your code is replaced by the starter code. Your last hand-in stays as it is.",
   "exercises.reset.confirm": "Replace my code",
   "exercises.error.rate": "You handed this exercise in many times in a minute. Wait a moment and try again.",
-  "exercises.error.conflict": "This exercise cannot take a hand-in now.",
+  "exercises.error.conflict": "This exercise cannot take a hand-in now: its due time has passed, or your instructor has already graded your work. Reload the page to see where it stands.",
   "exercises.error.generic": "The hand-in did not go through. Try again.",
   "exercises.error.offline": "You seem to be offline. Your code is kept here; hand in again when you are back.",
   "exercises.gradedByTests": "Graded by the tests when you handed in.",

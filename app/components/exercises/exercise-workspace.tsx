@@ -80,7 +80,7 @@ export function ExerciseWorkspace({ taskId, exercise, saveUrl, maxScore, canSubm
       const key = body.code && body.code in ERROR_KEYS ? ERROR_KEYS[body.code as keyof typeof ERROR_KEYS] : null;
       setHandIn({
         phase: "error",
-        message: key && body.code !== "conflict" ? t(key) : body.message ?? t("exercises.error.generic"),
+        message: key ? t(key) : (body.message ?? t("exercises.error.generic")),
       });
     } catch {
       setHandIn({ phase: "error", message: t("exercises.error.offline") });
