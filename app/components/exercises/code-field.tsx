@@ -2,8 +2,11 @@ import { lazy, Suspense } from "react";
 import { useHydrated } from "~/hooks/use-hydrated";
 import type { CodeEditorProps } from "./code-editor";
 
-/** CodeMirror and its language packs, fetched only when a page shows a code field. */
-const CodeEditor = lazy(() => import("./code-editor"));
+/**
+ * CodeMirror and its language packs, fetched only when a page shows a code field, and only in the browser: the
+ * server renders the textarea, so the Worker's bundle leaves the editor out.
+ */
+const CodeEditor = import.meta.env.SSR ? null : lazy(() => import("./code-editor"));
 
 /**
  * A labelled code field. Until the page is interactive (and without JavaScript) it is a plain left-to-right
@@ -30,7 +33,7 @@ export function CodeField({ name, rows = 12, ...props }: CodeEditorProps & { nam
       aria-invalid={props.invalid || undefined}
     />
   );
-  if (!hydrated) return plain(name);
+  if (!hydrated || !CodeEditor) return plain(name);
   return (
     <>
       <Suspense fallback={plain()}>
