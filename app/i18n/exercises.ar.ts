@@ -23,6 +23,8 @@ export const exercisesAr: Record<keyof typeof exercisesEn, string> = {
   "exercises.save.saving": "جارٍ الحفظ…",
   "exercises.save.offline": "غير متصل، ستُعاد المحاولة",
   "exercises.save.error": "لم تُحفظ.",
+  "exercises.save.tooLong": "شيفرتك أطول من 20٬000 حرف.",
+  "exercises.save.signedOut": "انتهت جلستك: سجّل الدخول من جديد في تبويب آخر؛ شيفرتك محفوظة هنا.",
   "exercises.run": "شغّل الاختبارات الظاهرة",
   "exercises.running": "جارٍ التشغيل…",
   "exercises.run.title": "الاختبارات الظاهرة في متصفحك",

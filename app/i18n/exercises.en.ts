@@ -22,6 +22,8 @@ export const exercisesEn = {
   "exercises.save.saving": "Saving…",
   "exercises.save.offline": "Offline, will retry",
   "exercises.save.error": "Not saved.",
+  "exercises.save.tooLong": "Your code is longer than 20,000 characters.",
+  "exercises.save.signedOut": "Your session has ended: log in again in another tab; your code is kept here.",
   "exercises.run": "Run the visible tests",
   "exercises.running": "Running…",
   "exercises.run.title": "Visible tests in your browser",

@@ -94,7 +94,7 @@ export function ExerciseWorkspace({ taskId, exercise, saveUrl, maxScore, canSubm
       ? t("exercises.save.saving")
       : draft.status === "offline"
       ? t("exercises.save.offline")
-      : `${t("exercises.save.error")} ${draft.problem}`;
+      : `${t("exercises.save.error")} ${draft.problem === "too-long" ? t("exercises.save.tooLong") : draft.problem === "signed-out" ? t("exercises.save.signedOut") : draft.problem}`;
   const last = handIn.phase === "done" ? null : exercise.submission?.report;
 
   return (

@@ -53,10 +53,10 @@ export function useDraft(taskId: string, saveUrl: string, initial: string) {
     }
     inFlight.current = true;
     let res: Response | null = null;
-    let body: { message?: string } = {};
+    let body: { code?: string; message?: string } = {};
     try {
       res = await fetch(saveUrl, { method: "POST", body: new URLSearchParams({ intent: "draft", code: snapshot }), headers: { accept: "application/json" }, credentials: "same-origin" });
-      body = (await res.json().catch(() => ({}))) as { message?: string };
+      body = (await res.json().catch(() => ({}))) as { code?: string; message?: string };
     } catch {
       res = null;
     }
@@ -76,7 +76,8 @@ export function useDraft(taskId: string, saveUrl: string, initial: string) {
       return;
     }
     setStatus("error");
-    setProblem(body.message ?? "");
+    // The page words the usual refusals itself; anything else shows the server's message.
+    setProblem(body.code === "validation_failed" ? "too-long" : body.code === "unauthorized" ? "signed-out" : (body.message ?? ""));
   }, [saveUrl, taskId]);
 
   const change = useCallback(
