@@ -22,6 +22,7 @@ import { newId } from "./ids";
 import { findLecture, requireManagedLecture, type LectureRecord } from "./lectures";
 import { hitRateLimit } from "./rate-limit";
 import type { Viewer } from "./sessions";
+import { isMember } from "./memberships";
 
 /** Check-in tries per student per minute (a mistyped code is fine, guessing is not). */
 export const ATTEND_LIMIT = { max: 10, windowMs: 60_000 };
@@ -246,7 +247,7 @@ async function deviceOf(ctx: ServiceContext, viewer: Viewer, fingerprint: string
 async function requireStudentLecture(ctx: ServiceContext, viewer: Viewer, slugOrId: string): Promise<LectureRecord> {
   const lecture = await findLecture(ctx, viewer, slugOrId);
   if (!lecture || !lecture.published) throw notFound("No such lecture.");
-  if (!MEMBER_STATUSES.includes((lecture.membershipStatus ?? "") as never)) throw forbidden(ATTEND_MESSAGES.notStudent);
+  if (!isMember(lecture)) throw forbidden(ATTEND_MESSAGES.notStudent);
   return lecture;
 }
 

@@ -11,84 +11,48 @@
  *   grade it over in the grader; until they do, the student may hand in again.
  */
 import { and, eq, isNotNull, isNull, or } from "drizzle-orm";
-import { can, type Actor } from "../../app/lib/permissions";
+import type { Actor } from "../../app/lib/permissions";
 import { SUBMIT_RATE, type ExerciseInput } from "../../app/lib/exercise-schemas";
-import { exerciseDrafts, exercises, groups, lectures, memberships, MEMBER_STATUSES, submissions, tasks } from "../../db/schema";
+import { exerciseDrafts, exercises, submissions } from "../../db/schema";
 import type { ServiceContext } from "../context";
 import { AppError, forbidden, notFound } from "../http/errors";
 import { studentReport } from "../sandbox/report";
 import type { RunReport } from "../sandbox/types";
 import { hitRateLimit } from "./rate-limit";
-import { ownSubmission, storeSubmission } from "./tasks";
+import { findTask, isStaff, ownSubmission, storeSubmission, type TaskRecord } from "./tasks";
 import type { Viewer } from "./sessions";
+import { isMember } from "./memberships";
 
 type ExerciseRow = typeof exercises.$inferSelect;
+type ExerciseTask = TaskRecord & { exercise: ExerciseRow | null };
 
-interface ExerciseTask {
-  id: string;
-  slug: string;
-  title: string;
-  body: string;
-  dueAt: Date | null;
-  maxScore: number;
-  allowLate: boolean;
-  lectureSlug: string;
-  lecturePublished: boolean;
-  groupId: string;
-  groupSlug: string;
-  groupTitle: string;
-  instructorId: string | null;
-  membershipStatus: string | null;
-  exercise: ExerciseRow | null;
+/** The task (by id or slug, on any lecture) with the viewer's membership, and its exercise if it has one. */
+async function findExerciseTask(ctx: ServiceContext, viewer: Actor, key: string): Promise<ExerciseTask | null> {
+  const task = await findTask(ctx, viewer, null, key);
+  if (!task) return null;
+  const [exercise] = await ctx.db.select().from(exercises).where(eq(exercises.taskId, task.id));
+  return { ...task, exercise: exercise ?? null };
 }
-
-async function findTask(ctx: ServiceContext, viewer: Actor, key: string): Promise<ExerciseTask | null> {
-  const [row] = await ctx.db
-    .select({
-      id: tasks.id,
-      slug: tasks.slug,
-      title: tasks.title,
-      body: tasks.body,
-      dueAt: tasks.dueAt,
-      maxScore: tasks.maxScore,
-      allowLate: tasks.allowLate,
-      lectureSlug: lectures.slug,
-      lecturePublished: lectures.published,
-      groupId: groups.id,
-      groupSlug: groups.slug,
-      groupTitle: groups.title,
-      instructorId: groups.instructorId,
-      membershipStatus: memberships.status,
-      exercise: exercises,
-    })
-    .from(tasks)
-    .innerJoin(lectures, eq(lectures.id, tasks.lectureId))
-    .innerJoin(groups, eq(groups.id, lectures.groupId))
-    .leftJoin(exercises, eq(exercises.taskId, tasks.id))
-    .leftJoin(memberships, and(eq(memberships.groupId, groups.id), eq(memberships.userId, viewer.userId)))
-    .where(or(eq(tasks.id, key), eq(tasks.slug, key)))
-    .limit(1);
-  return row ?? null;
-}
-
-const isStaffOf = (viewer: Actor, t: ExerciseTask) => can(viewer, "group.manage", { group: { instructorId: t.instructorId } });
-const isMember = (t: ExerciseTask) => MEMBER_STATUSES.includes((t.membershipStatus ?? "") as never);
 
 async function requireManaged(ctx: ServiceContext, viewer: Actor, key: string): Promise<ExerciseTask> {
-  const task = await findTask(ctx, viewer, key);
+  const task = await findExerciseTask(ctx, viewer, key);
   if (!task) throw notFound("No such task.");
-  if (!isStaffOf(viewer, task)) throw forbidden("Only this group's instructor or an admin can do that.");
+  if (!isStaff(viewer, task)) throw forbidden("Only this group's instructor or an admin can do that.");
   return task;
 }
 
 /** The exercise as its group's members may see it: published, on a published lecture; staff see every one. */
-async function requireReadable(ctx: ServiceContext, viewer: Actor, key: string): Promise<ExerciseTask & { exercise: ExerciseRow }> {
-  const task = await findTask(ctx, viewer, key);
+function assertReadable(viewer: Actor, task: ExerciseTask | null): asserts task is ExerciseTask & { exercise: ExerciseRow } {
   if (!task) throw notFound("No such exercise.");
-  const staff = isStaffOf(viewer, task);
+  const staff = isStaff(viewer, task);
   if (!staff && !isMember(task)) throw forbidden("Only the group's members and staff can see its exercises.");
   if (!task.exercise || (!staff && (!task.exercise.published || !task.lecturePublished))) throw notFound("No such exercise.");
-  return task as ExerciseTask & { exercise: ExerciseRow };
+}
+
+async function requireReadable(ctx: ServiceContext, viewer: Actor, key: string) {
+  const task = await findExerciseTask(ctx, viewer, key);
+  assertReadable(viewer, task);
+  return task;
 }
 
 const limitsOf = (e: ExerciseRow) => ({ timeMs: e.timeMs, memoryMb: e.memoryMb });
@@ -96,7 +60,10 @@ const allPassed = (report: RunReport) => report.results.every((r) => r.passed);
 
 /** GET /api/exercises/{taskId}: staff get everything; a student the visible part, their draft and last hand-in. */
 export async function getExercise(ctx: ServiceContext, viewer: Actor, key: string) {
-  const task = await requireReadable(ctx, viewer, key);
+  return present(ctx, viewer, await requireReadable(ctx, viewer, key));
+}
+
+async function present(ctx: ServiceContext, viewer: Actor, task: ExerciseTask & { exercise: ExerciseRow }) {
   const e = task.exercise;
   const base = {
     task: { _id: task.id, slug: task.slug, title: task.title, body: task.body, dueAt: task.dueAt?.toISOString() ?? null, maxScore: task.maxScore, allowLate: task.allowLate, lectureSlug: task.lectureSlug },
@@ -107,7 +74,7 @@ export async function getExercise(ctx: ServiceContext, viewer: Actor, key: strin
     memoryMb: e.memoryMb,
     published: e.published,
   };
-  if (isStaffOf(viewer, task)) {
+  if (isStaff(viewer, task)) {
     return { ...base, isStaff: true as const, tests: e.tests, referenceSolution: e.referenceSolution, verifiedAt: e.verifiedAt?.toISOString() ?? null };
   }
   const [[draft], own] = await Promise.all([
@@ -131,10 +98,11 @@ export async function getExercise(ctx: ServiceContext, viewer: Actor, key: strin
  * published yet, otherwise what getExercise answers the viewer.
  */
 export async function exerciseForPage(ctx: ServiceContext, viewer: Actor, taskId: string) {
-  const task = await findTask(ctx, viewer, taskId);
+  const task = await findExerciseTask(ctx, viewer, taskId);
   if (!task?.exercise) return null;
-  if (!isStaffOf(viewer, task) && !task.exercise.published) return { preparing: true as const };
-  return getExercise(ctx, viewer, taskId);
+  if (!isStaff(viewer, task) && !task.exercise.published) return { preparing: true as const };
+  assertReadable(viewer, task);
+  return present(ctx, viewer, task);
 }
 
 /**

@@ -16,6 +16,9 @@ import { disconnectUserFromGroup, publishToGroupStaff } from "../realtime/publis
 import { findGroup, type GroupRecord } from "./group-access";
 import { newId } from "./ids";
 import { GROUP_FULL, loadRequest, toRequestDto, type MembershipRequestDto } from "./membership-requests";
+
+/** Whether a viewer's membership status makes them a student of the group (the member statuses). */
+export const isMember = (r: { membershipStatus: string | null }) => MEMBER_STATUSES.includes((r.membershipStatus ?? "") as MembershipStatus);
 import { adminIds, notifyUsers } from "./notifications";
 import type { Viewer } from "./sessions";
 

@@ -12,6 +12,7 @@ import { attempts, attendance, groups, lectures, memberships, MEMBER_STATUSES, q
 import type { ServiceContext } from "../context";
 import { forbidden, notFound } from "../http/errors";
 import { settleGroupAttempts } from "./quizzes";
+import { isMember } from "./memberships";
 
 const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
 const memberStatuses = [...MEMBER_STATUSES];
@@ -367,7 +368,7 @@ export async function memberProgress(ctx: ServiceContext, viewer: Actor, groupKe
       .limit(1);
     if (!student) throw notFound("No such student in this group.");
     userId = student.id;
-  } else if (!MEMBER_STATUSES.includes((group.membershipStatus ?? "") as never)) {
+  } else if (!isMember(group)) {
     throw forbidden(isStaff(viewer, group) ? "Staff have no progress of their own here: add ?user= with one of the group's students." : "Only the group's students have progress in it.");
   }
   const result = await computeProgress(ctx, { groups: oneGroup(ctx, group.id), userId }, now);

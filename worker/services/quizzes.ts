@@ -26,7 +26,7 @@ import { attempts, groups, lectures, memberships, questions, quizzes, users, MEM
 import type { ServiceContext } from "../context";
 import { AppError, forbidden, notFound } from "../http/errors";
 import { newId, slugCandidates } from "./ids";
-import { memberIds } from "./memberships";
+import { isMember, memberIds } from "./memberships";
 import { notifyUsers } from "./notifications";
 import { checkAnswers, codeVerdicts, grade, isRight, maxScoreOf, type GradableQuestion } from "./quiz-grading";
 
@@ -62,7 +62,6 @@ interface QuizRecord {
 
 const facts = (r: { instructorId: string | null; membershipStatus?: string | null }) => ({ instructorId: r.instructorId, membershipStatus: r.membershipStatus ?? null });
 const isStaffOf = (viewer: Actor, r: { instructorId: string | null }) => can(viewer, "group.manage", { group: facts(r) });
-const isMember = (r: { membershipStatus: string | null }) => MEMBER_STATUSES.includes((r.membershipStatus ?? "") as never);
 const windowOf = (q: { opensAt: Date | null; closesAt: Date | null }, now: number): QuizWindow => quizWindow({ opensAt: ms(q.opensAt), closesAt: ms(q.closesAt) }, now);
 
 /** A quiz by id or slug, with its lecture, group and the viewer's membership (one query). */

@@ -8,7 +8,7 @@ import { can, type Actor } from "../../app/lib/permissions";
 import { renderMarkdown } from "../../app/lib/markdown.server";
 import type { CreateTaskInput, GradeSubmissionInput, SubmissionState, SubmitTaskInput, UpdateTaskInput } from "../../app/lib/task-schemas";
 import { exercises, groups, lectures, memberships, submissions, tasks, users, MEMBER_STATUSES } from "../../db/schema";
-import { memberIds } from "./memberships";
+import { isMember, memberIds } from "./memberships";
 import type { ServiceContext } from "../context";
 import { AppError, forbidden, notFound } from "../http/errors";
 import { newId, slugCandidates } from "./ids";
@@ -72,7 +72,7 @@ function toSubmissionDto(row: SubmissionRow, name: string, staff: boolean): Subm
   };
 }
 
-interface TaskRecord {
+export interface TaskRecord {
   id: string;
   slug: string;
   title: string;
@@ -103,8 +103,11 @@ const toTaskDto = (t: Pick<TaskRecord, "id" | "slug" | "title" | "dueAt" | "maxS
 
 const byKey = (column: typeof tasks.id | typeof lectures.id, key: string, slugColumn: typeof tasks.slug | typeof lectures.slug) => or(eq(column, key), eq(slugColumn, key));
 
-/** A task (by id or slug) of a lecture (by id or slug), with its group and the viewer's membership. */
-async function findTask(ctx: ServiceContext, viewer: Actor, lectureKey: string, taskKey: string): Promise<TaskRecord | null> {
+/**
+ * A task (by id or slug) of a lecture (by id or slug; null: whichever lecture it is on), with its group and the
+ * viewer's membership. Task slugs are unique, so the lecture only narrows the lookup to the address's lecture.
+ */
+export async function findTask(ctx: ServiceContext, viewer: Actor, lectureKey: string | null, taskKey: string): Promise<TaskRecord | null> {
   const [row] = await ctx.db
     .select({
       id: tasks.id,
@@ -128,13 +131,13 @@ async function findTask(ctx: ServiceContext, viewer: Actor, lectureKey: string, 
     .innerJoin(lectures, eq(lectures.id, tasks.lectureId))
     .innerJoin(groups, eq(groups.id, lectures.groupId))
     .leftJoin(memberships, and(eq(memberships.groupId, groups.id), eq(memberships.userId, viewer.userId)))
-    .where(and(byKey(tasks.id, taskKey, tasks.slug), byKey(lectures.id, lectureKey, lectures.slug)))
+    .where(and(byKey(tasks.id, taskKey, tasks.slug), lectureKey === null ? undefined : byKey(lectures.id, lectureKey, lectures.slug)))
     .limit(1);
   return row ?? null;
 }
 
 const facts = (t: { instructorId: string | null; membershipStatus: string | null }) => ({ instructorId: t.instructorId, membershipStatus: t.membershipStatus });
-const isStaff = (viewer: Actor, t: TaskRecord) => can(viewer, "group.manage", { group: facts(t) });
+export const isStaff = (viewer: Actor, t: TaskRecord) => can(viewer, "group.manage", { group: facts(t) });
 
 /** A task the viewer may read: members (of a published lecture) and staff; 404 otherwise for the unpublished. */
 async function requireReadableTask(ctx: ServiceContext, viewer: Actor, lectureKey: string, taskKey: string): Promise<TaskRecord> {
@@ -353,7 +356,7 @@ export async function storeSubmission(
  */
 export async function submitTask(ctx: ServiceContext, viewer: Viewer, lectureKey: string, taskKey: string, input: SubmitTaskInput, now = Date.now()) {
   const task = await requireReadableTask(ctx, viewer, lectureKey, taskKey);
-  if (!MEMBER_STATUSES.includes((task.membershipStatus ?? "") as never)) throw forbidden("Only the group's students submit its tasks.");
+  if (!isMember(task)) throw forbidden("Only the group's students submit its tasks.");
   const [exercise] = await ctx.db.select({ taskId: exercises.taskId }).from(exercises).where(eq(exercises.taskId, task.id));
   if (exercise) throw new AppError(409, "conflict", "This task is a code exercise: hand in your code on its page.");
   const late = task.dueAt !== null && now > task.dueAt.getTime();
