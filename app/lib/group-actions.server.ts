@@ -68,3 +68,14 @@ export function text(form: FormData, name: string): string {
   const value = form.get(name);
   return typeof value === "string" ? value.trim() : "";
 }
+
+/** A form's JSON field (editors send structured values as one JSON field); null when missing or not JSON. */
+export function jsonField(form: FormData, name: string): unknown {
+  const value = form.get(name);
+  if (typeof value !== "string" || value.trim() === "") return null;
+  try {
+    return JSON.parse(value);
+  } catch {
+    return null;
+  }
+}

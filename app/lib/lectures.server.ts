@@ -8,7 +8,7 @@ import { attend, closeAttendance, getAttendanceState, markAttendance, openAttend
 import { getManagedGroup } from "../../worker/services/groups-admin";
 import { createLecture, deleteLecture, getLecture, lectureWork, listLectures, reorderLectures, scheduleLectures, updateLecture } from "../../worker/services/lectures";
 import type { Viewer } from "../../worker/services/sessions";
-import { attempt, invalid, orHttpError, text, unknownIntent } from "./group-actions.server";
+import { attempt, invalid, jsonField, orHttpError, text, unknownIntent } from "./group-actions.server";
 import { attendInput, createLectureInput, lectureOrderInput, lectureSeriesInput, markAttendanceInput, openAttendanceInput, updateLectureInput } from "./lecture-schemas";
 import { renderMarkdown } from "./markdown.server";
 import { idOrSlugParam } from "./schemas";
@@ -20,14 +20,6 @@ function slugParam(value: string | undefined): string {
   return parsed.data.id;
 }
 
-/** A form's JSON field (the editors send structured values as one JSON field). */
-function json(form: FormData, name: string): unknown {
-  try {
-    return JSON.parse(text(form, name) || "null");
-  } catch {
-    return null;
-  }
-}
 
 /** The group's lectures for its staff. */
 export async function loadStaffLectures(svc: ServiceContext, viewer: Viewer, params: { slug?: string }) {
@@ -42,17 +34,17 @@ export async function staffLecturesAction(svc: ServiceContext, viewer: Viewer, p
   const intent = text(form, "intent");
   switch (intent) {
     case "create": {
-      const parsed = createLectureInput.safeParse(json(form, "lecture"));
+      const parsed = createLectureInput.safeParse(jsonField(form, "lecture"));
       if (!parsed.success) return invalid(intent, parsed.error);
       return attempt(intent, async () => ({ lecture: await createLecture(svc, viewer, slug, parsed.data) }));
     }
     case "schedule": {
-      const parsed = lectureSeriesInput.safeParse(json(form, "series"));
+      const parsed = lectureSeriesInput.safeParse(jsonField(form, "series"));
       if (!parsed.success) return invalid(intent, parsed.error);
       return attempt(intent, async () => ({ lectures: await scheduleLectures(svc, viewer, slug, parsed.data) }));
     }
     case "order": {
-      const parsed = lectureOrderInput.safeParse({ ids: json(form, "ids") });
+      const parsed = lectureOrderInput.safeParse({ ids: jsonField(form, "ids") });
       if (!parsed.success) return invalid(intent, parsed.error);
       return attempt(intent, async () => ({ lectures: await reorderLectures(svc, viewer, slug, parsed.data) }));
     }
@@ -83,7 +75,7 @@ export async function lectureEditorAction(svc: ServiceContext, viewer: Viewer, p
   const intent = text(form, "intent");
   switch (intent) {
     case "save": {
-      const parsed = updateLectureInput.safeParse(json(form, "lecture"));
+      const parsed = updateLectureInput.safeParse(jsonField(form, "lecture"));
       if (!parsed.success) return invalid(intent, parsed.error);
       return attempt(intent, async () => ({ lecture: await updateLecture(svc, viewer, id, parsed.data) }));
     }

@@ -12,7 +12,7 @@ import { getManagedGroup } from "../../worker/services/groups-admin";
 import { getLecture, listLectures } from "../../worker/services/lectures";
 import { createQuiz, deleteQuiz, getQuiz, getResult, groupResults, quizStarted, saveAnswers, startAttempt, submitQuiz, updateQuiz } from "../../worker/services/quizzes";
 import type { Viewer } from "../../worker/services/sessions";
-import { attempt, orHttpError, text } from "./group-actions.server";
+import { attempt, jsonField, orHttpError, text } from "./group-actions.server";
 import { renderMarkdown } from "./markdown.server";
 import { notFoundResponse } from "./not-found.server";
 import { answersMap, createQuizInput, updateQuizInput } from "./quiz-schemas";
@@ -76,13 +76,7 @@ export async function loadQuizResult(svc: ServiceContext, viewer: Viewer, params
  */
 export async function quizSaveAction(svc: ServiceContext, viewer: Viewer, params: { slugQuiz?: string }, form: FormData) {
   const intent = text(form, "intent");
-  let raw: unknown;
-  try {
-    raw = JSON.parse(String(form.get("answers") ?? ""));
-  } catch {
-    raw = undefined;
-  }
-  const parsed = answersMap.safeParse(raw);
+  const parsed = answersMap.safeParse(jsonField(form, "answers"));
   if (!parsed.success) return Response.json({ ok: false, code: "validation_failed", message: "The answers could not be read." }, { status: 400 });
   const attemptId = text(form, "attemptId") || undefined;
   try {
@@ -129,14 +123,6 @@ function editorFailure(intent: string, error: ZodError) {
   return data({ ok: false as const, intent, code: "validation_failed", message: Object.values(fields)[0] ?? "Please check the quiz.", fields }, { status: 400 });
 }
 
-function payloadOf(form: FormData): unknown {
-  try {
-    return JSON.parse(String(form.get("payload") ?? ""));
-  } catch {
-    return null;
-  }
-}
-
 /** The editor's preview: Markdown rendered by the server exactly as students will see it. */
 const preview = (intent: string, form: FormData) => data({ ok: true as const, intent, html: renderMarkdown(String(form.get("text") ?? "").slice(0, 5000)) });
 
@@ -144,7 +130,7 @@ const preview = (intent: string, form: FormData) => data({ ok: true as const, in
 export async function newQuizAction(svc: ServiceContext, viewer: Viewer, params: { slugLecture?: string }, form: FormData) {
   const intent = text(form, "intent");
   if (intent === "preview") return preview(intent, form);
-  const parsed = createQuizInput.safeParse({ ...(payloadOf(form) as object), lectureId: params.slugLecture ?? "" });
+  const parsed = createQuizInput.safeParse({ ...(jsonField(form, "payload") as object), lectureId: params.slugLecture ?? "" });
   if (!parsed.success) return editorFailure("save", parsed.error);
   return attempt("save", async () => ({ quiz: await createQuiz(svc, viewer, parsed.data) }));
 }
@@ -154,7 +140,7 @@ export async function editQuizAction(svc: ServiceContext, viewer: Viewer, params
   const intent = text(form, "intent");
   if (intent === "preview") return preview(intent, form);
   if (intent === "delete") return attempt("delete", () => deleteQuiz(svc, viewer, params.slugQuiz ?? ""));
-  const payload = payloadOf(form) as Record<string, unknown> | null;
+  const payload = jsonField(form, "payload") as Record<string, unknown> | null;
   const parsed = updateQuizInput.safeParse(payload ?? {});
   if (!parsed.success) return editorFailure("save", parsed.error);
   return attempt("save", async () => ({ quiz: await updateQuiz(svc, viewer, params.slugQuiz ?? "", parsed.data) }));

@@ -8,7 +8,7 @@ import { getManagedGroup } from "../../worker/services/groups-admin";
 import { getLecture, listLectures } from "../../worker/services/lectures";
 import { createTask, deleteTask, getTask, gradeSubmission, listSubmissions, listTasksForStaff, submitTask, updateTask } from "../../worker/services/tasks";
 import type { Viewer } from "../../worker/services/sessions";
-import { attempt, invalid, orHttpError, text, unknownIntent } from "./group-actions.server";
+import { attempt, invalid, jsonField, orHttpError, text, unknownIntent } from "./group-actions.server";
 import { renderMarkdown } from "./markdown.server";
 import { notFoundResponse } from "./not-found.server";
 import { codeInput, exerciseInput } from "./exercise-schemas";
@@ -97,13 +97,7 @@ export async function loadEditTask(svc: ServiceContext, viewer: Viewer, params: 
 
 /** The exercise editor's intents: run the form's reference (nothing saved) or save it (publishing needs a pass). */
 function exerciseAction(svc: ServiceContext, viewer: Viewer, taskKey: string, intent: "exercise-check" | "exercise-save", form: FormData) {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(String(form.get("exercise") ?? ""));
-  } catch {
-    raw = undefined;
-  }
-  const parsed = exerciseInput.safeParse(raw);
+  const parsed = exerciseInput.safeParse(jsonField(form, "exercise"));
   if (!parsed.success) return invalid(intent, parsed.error);
   if (intent === "exercise-check") return attempt(intent, async () => ({ report: await tryReference(svc, viewer, taskKey, parsed.data) }));
   return attempt(intent, () => saveExercise(svc, viewer, taskKey, parsed.data));

@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from "react";
+import { keep, readKept } from "~/lib/kept-locally";
 
 /** A failed save is retried this often (and at once when the browser is back online). */
 const RETRY_MS = 5_000;
@@ -9,22 +10,8 @@ export type DraftStatus = "saved" | "saving" | "offline" | "error";
 
 const storageKey = (taskId: string) => `cohort.exercise.${taskId}`;
 
-function readStored(taskId: string): { code: string; pending: boolean } | null {
-  try {
-    const raw = window.localStorage.getItem(storageKey(taskId));
-    return raw ? (JSON.parse(raw) as { code: string; pending: boolean }) : null;
-  } catch {
-    return null;
-  }
-}
-
-function writeStored(taskId: string, code: string, pending: boolean) {
-  try {
-    window.localStorage.setItem(storageKey(taskId), JSON.stringify({ code, pending }));
-  } catch {
-    // Private mode or full storage: the server copy still holds every saved draft.
-  }
-}
+const readStored = (taskId: string) => readKept<{ code: string; pending: boolean }>(storageKey(taskId));
+const writeStored = (taskId: string, code: string, pending: boolean) => keep(storageKey(taskId), { code, pending });
 
 /**
  * The student's code as a draft kept in two places besides the page: the browser's storage at every change (so a

@@ -2,6 +2,7 @@ import { useNavigate } from "@remix-run/react";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { ConfirmDialog } from "~/components/confirm-dialog";
 import { useT } from "~/lib/i18n";
+import { forget, keep, readKept } from "~/lib/kept-locally";
 import { AUTOSAVE_DEBOUNCE_MS, type AnswerValue, type AnswersMap } from "~/lib/quiz-schemas";
 import { CodeField } from "~/components/exercises/code-field";
 import { QuizFrame, pointsText } from "./quiz-pages";
@@ -17,22 +18,8 @@ type Reply = { status: number; body: { serverNow?: string; code?: string; messag
 const storageKey = (attemptId: string) => `cohort.quiz.${attemptId}`;
 const isEmpty = (v: AnswerValue | undefined) => v === undefined || v === "" || (Array.isArray(v) && v.length === 0);
 
-function readStored(attemptId: string): { answers: AnswersMap; pending: boolean } | null {
-  try {
-    const raw = window.localStorage.getItem(storageKey(attemptId));
-    return raw ? (JSON.parse(raw) as { answers: AnswersMap; pending: boolean }) : null;
-  } catch {
-    return null;
-  }
-}
-
-function writeStored(attemptId: string, answers: AnswersMap, pending: boolean) {
-  try {
-    window.localStorage.setItem(storageKey(attemptId), JSON.stringify({ answers, pending }));
-  } catch {
-    // Private mode or a full storage: the server copy still holds every saved answer.
-  }
-}
+const readStored = (attemptId: string) => readKept<{ answers: AnswersMap; pending: boolean }>(storageKey(attemptId));
+const writeStored = (attemptId: string, answers: AnswersMap, pending: boolean) => keep(storageKey(attemptId), { answers, pending });
 
 function clock(ms: number) {
   const total = Math.max(0, Math.ceil(ms / 1000));
@@ -90,11 +77,7 @@ export function QuizRunner({ quiz, questions, attempt, base, saveUrl, serverNow 
 
   const toResult = useCallback(
     (onSaved: boolean) => {
-      try {
-        window.localStorage.removeItem(storageKey(attempt._id));
-      } catch {
-        /* nothing stored */
-      }
+      forget(storageKey(attempt._id));
       navigate(`${base}/result${onSaved ? "?onSaved=1" : ""}`, { replace: true });
     },
     [attempt._id, base, navigate],
