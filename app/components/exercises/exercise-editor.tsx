@@ -44,7 +44,8 @@ export function ExerciseEditor({ exercise }: { exercise: StaffExercise }) {
   const [timeMs, setTimeMs] = useState(String(exercise.timeMs));
   const [memoryMb, setMemoryMb] = useState(String(exercise.memoryMb));
   const [checked, setChecked] = useState(false);
-  const [passedFor, setPassedFor] = useState<string | null>(exercise.verifiedAt ? "saved" : null);
+  /** The values (as JSON) of the last run that passed every test. */
+  const [passedFor, setPassedFor] = useState<string | null>(null);
 
   const values = useMemo(
     () => ({
@@ -58,9 +59,9 @@ export function ExerciseEditor({ exercise }: { exercise: StaffExercise }) {
     [starter, reference, timeMs, memoryMb, rows]
   );
   const signature = JSON.stringify(values);
-  // "saved": the stored exercise passed when it was last saved, and nothing has been edited since.
+  // The stored exercise passed when it was last saved (verifiedAt), and nothing has been edited since.
   const [savedSignature] = useState(signature);
-  const passed = passedFor === signature || (passedFor === "saved" && signature === savedSignature);
+  const passed = passedFor === signature || (exercise.verifiedAt !== null && signature === savedSignature);
 
   const reply = fetcher.data;
   const busy = fetcher.state !== "idle";
@@ -164,25 +165,14 @@ export function ExerciseEditor({ exercise }: { exercise: StaffExercise }) {
         <button type="button" className="btn btn-outline" onClick={() => send("exercise-check", false)} disabled={busy}>
           {busy && fetcher.formData?.get("intent") === "exercise-check" ? t("exerciseEditor.checking") : t("exerciseEditor.check")}
         </button>
-        {published ? (
-          <>
-            <button type="button" className="btn btn-primary" onClick={() => send("exercise-save", true)} disabled={busy || !passed} aria-describedby="ex-publish-hint">
-              {t("exerciseEditor.saveChanges")}
-            </button>
-            <button type="button" className="btn btn-ghost" onClick={() => send("exercise-save", false)} disabled={busy}>
-              {t("exerciseEditor.unpublish")}
-            </button>
-          </>
-        ) : (
-          <>
-            <button type="button" className="btn btn-ghost" onClick={() => send("exercise-save", false)} disabled={busy}>
-              {t("exerciseEditor.saveDraft")}
-            </button>
-            <button type="button" className="btn btn-primary" onClick={() => send("exercise-save", true)} disabled={busy || !passed} aria-describedby="ex-publish-hint">
-              {t("exerciseEditor.publish")}
-            </button>
-          </>
-        )}
+        {/* Publishing (or saving a published exercise) needs a passing run of these values; the other button keeps
+            it from students (saves a draft, or unpublishes). */}
+        <button type="button" className="btn btn-primary" onClick={() => send("exercise-save", true)} disabled={busy || !passed} aria-describedby="ex-publish-hint">
+          {t(published ? "exerciseEditor.saveChanges" : "exerciseEditor.publish")}
+        </button>
+        <button type="button" className="btn btn-ghost" onClick={() => send("exercise-save", false)} disabled={busy}>
+          {t(published ? "exerciseEditor.unpublish" : "exerciseEditor.saveDraft")}
+        </button>
       </div>
       <p id="ex-publish-hint" className="field-hint">
         {t(passed ? "exerciseEditor.publishReady" : "exerciseEditor.publishHint")}
