@@ -89,7 +89,7 @@ export const exercisesAr: Record<keyof typeof exercisesEn, string> = {
   "exerciseEditor.saved": "حُفظ. لن يراه الطلاب حتى تنشره.",
   "exerciseEditor.savedPublished": "حُفظ ونُشر: يستطيع طلاب المجموعة العمل عليه.",
   "exerciseEditor.publishHint": "شغّل على الحل المرجعي أولًا: يُتاح النشر حين ينجح في كل الاختبارات.",
-  "exerciseEditor.publishReady": "ينجح الحل المرجعي في كل الاختبارات: يمكنك النشر.",
+  "exerciseEditor.publishReady": "ينجح الحل المرجعي في كل الاختبارات: يمكن نشر هذه القيم.",
   "exerciseEditor.error.name": "سمِّ الاختبار.",
   "exerciseEditor.error.call": "اكتب الاستدعاء، مثل sum(2, 3).",
   "exerciseEditor.error.expected": "اكتب القيمة المتوقعة بصيغة JSON، مثل 5 أو \"five\".",

@@ -88,7 +88,7 @@ export const exercisesEn = {
   "exerciseEditor.saved": "Saved. Students do not see it until you publish.",
   "exerciseEditor.savedPublished": "Saved and published: the group's students can work on it.",
   "exerciseEditor.publishHint": "Run against the reference solution first: publishing opens once it passes every test.",
-  "exerciseEditor.publishReady": "The reference solution passes every test: you can publish.",
+  "exerciseEditor.publishReady": "The reference solution passes every test: these values can be published.",
   "exerciseEditor.error.name": "Give the test a name.",
   "exerciseEditor.error.call": "Write the call, for example sum(2, 3).",
   "exerciseEditor.error.expected": "Write the expected value as JSON, for example 5 or \"five\".",
