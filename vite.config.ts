@@ -1,6 +1,10 @@
 import { cloudflareDevProxyVitePlugin, vitePlugin as remix } from "@remix-run/dev";
 import { defineConfig } from "vite";
 import { devLoadContext } from "./worker/dev-load-context";
+// @ts-ignore -- plain Node script: makes the code runner's metered engine when it is missing or stale
+import { ensureMeteredWasm } from "./scripts/meter-wasm.mjs";
+
+await ensureMeteredWasm();
 
 declare module "@remix-run/cloudflare" {
   interface Future {

@@ -93,7 +93,7 @@ describe("code exercises: handing in", () => {
     const w = await published();
     const cases: [string, RegExp][] = [
       ["function sum() { throw new Error('nope'); }", /^Error: nope$/],
-      ["function sum() { while (true) {} }", /^Time limit exceeded \(250 ms\)/],
+      ["function sum() { while (true) {} }", /^Time limit exceeded \(250 ms of work\)/],
       ["function sum() { const a = []; for (;;) a.push({ x: [1, 2, 3] }); }", /^Memory limit exceeded/],
       ["function sum(a, b) { return sum(a, b); }", /^Stack overflow/],
       ["function sum() { return fetch('https://example.com'); }", /^ReferenceError: 'fetch' is not defined$/],
@@ -112,7 +112,7 @@ describe("code exercises: handing in", () => {
     const w = await published();
     const res = await submit(w, "function sum(a, b) { console.log('secret-output', a, b); if (a > 1000) throw new Error('boom ' + a); return a + b; }");
     const hidden = res.body.report.results[2];
-    expect(hidden).toEqual({ name: "big numbers", points: 5, hidden: true, passed: false, ms: expect.any(Number) });
+    expect(hidden).toEqual({ name: "big numbers", points: 5, hidden: true, passed: false });
     // The hidden test's input, its expected value and the error it raised ("boom 40000") appear nowhere.
     for (const leak of ["40000", HIDDEN_EXPECTED, "boom 4"]) expect(res.text).not.toContain(leak);
     const again = await send(w.student, "GET", `/api/exercises/${w.task.slug}`);

@@ -11,7 +11,7 @@ const testResult = z
     actual: z.string().optional(),
     expected: z.string().optional(),
     output: z.string().optional(),
-    ms: z.number(),
+    ms: z.number().optional().openapi({ description: "Milliseconds of work (engine steps, the same on every machine); never given for a hidden test." }),
   })
-  .openapi("TestResult", { description: "For a student, a hidden test carries only its name, points, and whether it passed." });
-export const report = z.object({ results: z.array(testResult), score: z.number(), maxScore: z.number(), ms: z.number() }).openapi("RunReport");
+  .openapi("TestResult", { description: "For a student, a hidden test carries only its name, points, and whether it passed: nothing that depends on its input." });
+export const report = z.object({ results: z.array(testResult), score: z.number(), maxScore: z.number(), ms: z.number().openapi({ description: "Milliseconds of work of the tests shown (for a student, the visible ones)." }) }).openapi("RunReport");

@@ -1,15 +1,14 @@
 /**
- * The Worker's JavaScript runner: the shared QuickJS runner (quickjs-runner.ts) on the engine's WebAssembly, which
- * wrangler compiles from the import below when it bundles the Worker.
+ * The Worker's JavaScript runner: the shared QuickJS runner (quickjs-runner.ts) on the metered engine, which
+ * wrangler compiles from the import below when it bundles the Worker (scripts/meter-wasm.mjs makes the file).
  */
-import type { QuickJSWASMModule } from "quickjs-emscripten-core";
 // A relative path ending in .wasm: wrangler compiles it as a WebAssembly module (notes/toolchain.md).
-import wasmModule from "../../node_modules/@jitl/quickjs-wasmfile-release-sync/dist/emscripten-module.wasm";
-import { loadEngine, runTests } from "./quickjs-runner";
+import wasmModule from "./quickjs-metered.wasm";
+import { engines, runTests } from "./quickjs-runner";
 import type { CodeTest, RunLimits, RunReport } from "./types";
 
-let engine: Promise<QuickJSWASMModule> | null = null;
+const pool = engines(() => Promise.resolve(wasmModule));
 
-export async function runJavaScript(code: string, tests: CodeTest[], limits: RunLimits): Promise<RunReport> {
-  return runTests(await (engine ??= loadEngine(wasmModule)), code, tests, limits);
+export function runJavaScript(code: string, tests: CodeTest[], limits: RunLimits): Promise<RunReport> {
+  return runTests(pool, code, tests, limits);
 }

@@ -35,7 +35,8 @@ export interface TestResult {
   expected?: string;
   /** What the code printed with console.log, cut at the output limit. */
   output?: string;
-  ms: number;
+  /** Milliseconds of work (engine steps over the steps per ms), so the same on every machine; never shown for a hidden test. */
+  ms?: number;
 }
 
 export interface RunReport {

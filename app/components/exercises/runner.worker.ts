@@ -4,9 +4,8 @@
  * from the site. Runs only the tests the page was given (the visible ones); grading happens on the server.
  */
 /// <reference lib="webworker" />
-import wasmUrl from "@jitl/quickjs-wasmfile-release-sync/wasm?url";
-import type { QuickJSWASMModule } from "quickjs-emscripten-core";
-import { loadEngine, runTests } from "../../../worker/sandbox/quickjs-runner";
+import wasmUrl from "../../../worker/sandbox/quickjs-metered.wasm?url";
+import { engines, runTests } from "../../../worker/sandbox/quickjs-runner";
 import type { CodeTest, RunLimits } from "../../../worker/sandbox/types";
 
 export interface RunRequest {
@@ -16,13 +15,12 @@ export interface RunRequest {
   limits: RunLimits;
 }
 
-let engine: Promise<QuickJSWASMModule> | null = null;
-const load = () => (engine ??= WebAssembly.compileStreaming(fetch(wasmUrl)).then(loadEngine));
+let compiled: Promise<WebAssembly.Module> | null = null;
+const pool = engines(() => (compiled ??= WebAssembly.compileStreaming(fetch(wasmUrl))));
 
 self.addEventListener("message", (event: MessageEvent<RunRequest>) => {
   const { id, code, tests, limits } = event.data;
-  load()
-    .then((module) => runTests(module, code, tests, limits))
+  runTests(pool, code, tests, limits)
     .then(
       (report) => self.postMessage({ id, ok: true, report }),
       (err: unknown) => self.postMessage({ id, ok: false, message: err instanceof Error ? err.message : String(err) })

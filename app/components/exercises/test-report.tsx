@@ -6,11 +6,13 @@ type T = ReturnType<typeof useT>["t"];
 
 /** The runner's own limit messages in the reader's language; an engine error ("TypeError: …") stays as it is. */
 function errorText(t: T, error: string): string {
-  const time = /^Time limit exceeded \((\d+) ms\)/.exec(error);
+  const time = /^Time limit exceeded \((\d+) ms of work\)/.exec(error);
   if (time) return t("exercises.limit.time", { ms: Number(time[1]) });
   if (error.startsWith("Memory limit exceeded")) return t("exercises.limit.memory");
   if (error.startsWith("Stack overflow")) return t("exercises.limit.stack");
   if (error.startsWith("Not run:")) return t("exercises.limit.budget");
+  if (error.startsWith("The result is too large")) return t("exercises.limit.result");
+  if (error.startsWith("The code stopped the engine")) return t("exercises.limit.engine");
   return error;
 }
 
