@@ -1,4 +1,8 @@
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readdirSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { defineConfig } from "vitest/config";
 // @ts-ignore -- plain Node script: makes the code runner's metered engine when it is missing or stale
 import { ensureMeteredWasm } from "./scripts/meter-wasm.mjs";
@@ -9,6 +13,10 @@ import { ensureMeteredWasm } from "./scripts/meter-wasm.mjs";
  */
 export default defineConfig(async () => {
   await ensureMeteredWasm();
+  // The code runner Worker (wrangler.runner.toml), bundled as wrangler would deploy it, beside the Worker under test:
+  // the RUNNER service binding is the real RPC path, as in production.
+  const runnerDir = mkdtempSync(join(tmpdir(), "cohort-runner-"));
+  execFileSync(new URL("./node_modules/.bin/wrangler", import.meta.url).pathname, ["deploy", "--dry-run", "-c", "wrangler.runner.toml", "--outdir", runnerDir], { stdio: "ignore" });
   const migrations = await readD1Migrations(new URL("./migrations", import.meta.url).pathname);
   return {
     plugins: [
@@ -17,6 +25,18 @@ export default defineConfig(async () => {
         wrangler: { configPath: "./wrangler.toml" },
         miniflare: {
           bindings: { ENVIRONMENT: "development", TEST_MIGRATIONS: migrations },
+          workers: [
+            {
+              name: "cohort-runner",
+              modulesRoot: runnerDir,
+              modules: [
+                { type: "ESModule", path: `${runnerDir}/runner.js` },
+                ...readdirSync(runnerDir).filter((f) => f.endsWith(".wasm")).map((f) => ({ type: "CompiledWasm" as const, path: `${runnerDir}/${f}` })),
+              ],
+              compatibilityDate: "2025-11-01",
+              compatibilityFlags: ["nodejs_compat"],
+            },
+          ],
         },
       }),
     ],

@@ -74,7 +74,42 @@ export function migrate(persistTo) {
  * Starts `wrangler dev` on a port and resolves once it answers. Returns a handle to stop it.
  * `vars` override wrangler.toml [vars] for this run.
  */
-export async function startWorker({ port, persistTo, vars = {}, quiet = true }) {
+export async function startWorker({ port, persistTo, vars = {}, quiet = true, runner = true }) {
+  // The code runner Worker first (wrangler.runner.toml): the main Worker finds it through wrangler's dev registry
+  // by its name, as the RUNNER service binding finds it on Cloudflare. Without it, code runs in the main Worker.
+  const codeRunner = runner ? await startRunner(quiet) : null;
+  try {
+    const main = await startMain({ port, persistTo, vars, quiet });
+    return { ...main, stop: () => (main.stop(), codeRunner?.stop()) };
+  } catch (e) {
+    codeRunner?.stop();
+    throw e;
+  }
+}
+
+async function startRunner(quiet) {
+  const port = await freePort();
+  const args = ["dev", "-c", "wrangler.runner.toml", "--port", String(port), "--ip", "127.0.0.1", "--show-interactive-dev-session=false", "--log-level", quiet ? "error" : "warn"];
+  const child = spawn(bin("wrangler"), args, { cwd: root, env, stdio: ["ignore", "ignore", "inherit"], detached: true });
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`the code runner's wrangler dev exited with ${child.exitCode}`);
+    try {
+      // Its only answer over HTTP is a 404: enough to know it is up.
+      if ((await fetch(`http://127.0.0.1:${port}/`)).status === 404) break;
+    } catch {
+      // not up yet
+    }
+    if (Date.now() > deadline) {
+      stop(child);
+      throw new Error("the code runner did not start within 60 s");
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  return { child, stop: () => stop(child) };
+}
+
+async function startMain({ port, persistTo, vars, quiet }) {
   // --test-scheduled: /__scheduled runs the Cron Trigger on demand (npm run cleanup); wrangler dev only.
   const args = ["dev", "--port", String(port), "--ip", "127.0.0.1", "--show-interactive-dev-session=false", "--test-scheduled", "--log-level", quiet ? "error" : "info"];
   if (persistTo) args.push("--persist-to", persistTo);

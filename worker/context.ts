@@ -1,6 +1,7 @@
 import { createDb, type Database } from "../db/client";
 import { getSettings, type Bindings, type Settings } from "./env";
 import { runCode, type RunCode } from "./sandbox/registry";
+import type { RunReport } from "./sandbox/types";
 
 /**
  * What every service receives: the database, the parsed settings and the raw bindings.
@@ -30,6 +31,28 @@ export interface ServiceContext {
  */
 const AFTER_RESPONSE_DELAY_MS = 25;
 
+let warned = false;
+
+/**
+ * Student code runs in the runner Worker (wrangler.runner.toml) through the RUNNER binding, never in this isolate.
+ * In development a lone `wrangler dev` has the binding but no runner to reach: there, and only there, the same
+ * engine runs here instead (bounded by its steps all the same). Without a binding at all it runs here too.
+ */
+function runnerFor(env: Bindings): RunCode {
+  const remote = env.RUNNER;
+  if (!remote) return runCode;
+  return async (language, code, tests, limits) => {
+    try {
+      return (await remote.run(language, code, tests, limits)) as RunReport;
+    } catch (err) {
+      if (env.ENVIRONMENT !== "development") throw err;
+      if (!warned) console.warn("The code runner Worker is not running (npm start starts it): running code in this Worker.");
+      warned = true;
+      return runCode(language, code, tests, limits);
+    }
+  };
+}
+
 export function createServiceContext(env: Bindings, exec: Pick<ExecutionContext, "waitUntil">, request?: Request): ServiceContext {
   return {
     db: createDb(env.DB),
@@ -38,6 +61,6 @@ export function createServiceContext(env: Bindings, exec: Pick<ExecutionContext,
     waitUntil: (p) => exec.waitUntil(p.catch((e) => console.error("background task failed", e))),
     afterResponse: (work) => exec.waitUntil(new Promise((resolve) => setTimeout(resolve, AFTER_RESPONSE_DELAY_MS)).then(work).catch((e) => console.error("background task failed", e))),
     ip: request?.headers.get("cf-connecting-ip") ?? "127.0.0.1",
-    runCode,
+    runCode: runnerFor(env),
   };
 }

@@ -11,6 +11,8 @@ export interface Bindings {
   GroupRoom: DurableObjectNamespace;
   UserHub: DurableObjectNamespace;
   StaffInbox: DurableObjectNamespace;
+  /** The code runner Worker (wrangler.runner.toml) in production; absent locally, where the engine runs in-process. */
+  RUNNER?: Service<import("./runner").CodeRunner>;
   ENVIRONMENT: string;
   PUBLIC_ORIGIN: string;
   CONTACT_EMAIL: string;

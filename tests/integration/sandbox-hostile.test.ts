@@ -4,7 +4,9 @@
  * loop each end with their own message inside the hand-in's budget, and the next test still runs. Output floods are
  * cut per line, per test and per report, and a hidden test's report says nothing that depends on its input.
  */
+import { env } from "cloudflare:test";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { createServiceContext } from "../../worker/context";
 import { runJavaScript } from "../../worker/sandbox/javascript";
 import { studentReport } from "../../worker/sandbox/report";
 
@@ -95,5 +97,21 @@ describe("hostile code with the clock frozen", () => {
     expect(runs.map((r) => r.results.map((x) => [x.passed, x.ms]))).toEqual([0, 1, 2].map(() => runs[0]!.results.map((x) => [x.passed, x.ms])));
     expect(runs[0]!.results[0]!.passed).toBe(true);
     expect(runs[0]!.results[1]!.error).toBe("Time limit exceeded (200 ms of work): is there an endless loop, or one very slow step?");
+  });
+});
+
+describe("the runner Worker (RUNNER service binding)", () => {
+  it("runs hand-ins in its own Worker, with the same limits", async () => {
+    const report = await env.RUNNER!.run("javascript", "while (true) {}", [test("1 + 1", "2"), test("2 + 2", "4")], { timeMs: 300, memoryMb: 8 });
+    expect(report.results.map((r) => r.error)).toEqual([TIME_LIMIT.replace("1000", "300"), TIME_LIMIT.replace("1000", "300")]);
+  });
+
+  it("is where services send code when it is bound, and a failure there is not hidden in production", async () => {
+    const run = vi.fn(async () => ({ results: [], score: 0, maxScore: 0, ms: 0 }));
+    const ctx = createServiceContext({ ...env, RUNNER: { run } as never }, { waitUntil: () => {} });
+    await ctx.runCode("javascript", "1", [], { timeMs: 100, memoryMb: 8 });
+    expect(run).toHaveBeenCalledOnce();
+    const broken = createServiceContext({ ...env, ENVIRONMENT: "production", AUTH_SECRET: "a".repeat(40), PASSWORD_PEPPER: "p".repeat(20), RUNNER: { run: async () => { throw new Error("runner down"); } } as never }, { waitUntil: () => {} });
+    await expect(broken.runCode("javascript", "1", [test("1", "1")], { timeMs: 100, memoryMb: 8 })).rejects.toThrow("runner down");
   });
 });
