@@ -39,7 +39,7 @@ export function burstLine(lone, burst) {
  * stops everything; a watchdog ends the run after `watchdogMs`. `post(path, body, token, from)` sends JSON from a
  * private address. `--build` on the command line builds first. Shared by every bench that needs a served Worker.
  */
-export async function runWorkerBench(name, { watchdogMs = 4 * 60_000 } = {}, main) {
+export async function runWorkerBench(name, { watchdogMs = 4 * 60_000, runner = true } = {}, main) {
   let worker = null;
   const persistTo = mkdtempSync(join(tmpdir(), `cohort-${name}-`));
   const cleanup = () => {
@@ -54,7 +54,7 @@ export async function runWorkerBench(name, { watchdogMs = 4 * 60_000 } = {}, mai
   try {
     if (process.argv.includes("--build")) build();
     migrate(persistTo);
-    worker = await startWorker({ port: await freePort(), persistTo });
+    worker = await startWorker({ port: await freePort(), persistTo, runner });
     const origin = worker.origin;
     await seed(origin);
     const post = (path, body, token, from = "10.99.0.1") =>
@@ -73,8 +73,8 @@ export async function runWorkerBench(name, { watchdogMs = 4 * 60_000 } = {}, mai
  * Runs `main(world)` against a fresh Worker with `students` signed-in students (runWorkerBench); `world` =
  * { origin, post, soak, tokens, admin }. `main` answers whether the run passed its own checks.
  */
-export function runBurst(name, { students, watchdogMs = 4 * 60_000 }, main) {
-  return runWorkerBench(name, { watchdogMs }, async ({ origin, post }) => {
+export function runBurst(name, { students, watchdogMs = 4 * 60_000, runner = true }, main) {
+  return runWorkerBench(name, { watchdogMs, runner }, async ({ origin, post }) => {
     const { soak } = await json(await post("/api/dev/seed", { soak: { users: students } }), "soak seed");
     const tokens = new Array(students);
     await pool([...soak.emails.keys()], 8, async (i) => {

@@ -21,6 +21,9 @@ export async function meter(bytes) {
   const F = binaryen.Features;
   // The features emscripten's build uses, plus an exported mutable global.
   m.setFeatures(F.MutableGlobals | F.SignExt | F.BulkMemory | (F.BulkMemoryOpt ?? 0) | F.NontrappingFPToInt | F.Multivalue | F.ReferenceTypes);
+  // memory.copy and memory.fill are one instruction whatever their length: lower them to loops first, so a loop
+  // copying megabytes per turn pays for every byte, like any other loop.
+  m.runPasses(["llvm-memory-copy-fill-lowering"]);
   binaryen.setPassArgument("log-execution", "meter");
   m.runPasses(["log-execution"]);
   let hook;

@@ -38,6 +38,8 @@ export const FUEL_PER_MS = 400_000;
  * an ArrayBuffer or a typed array, far below a Worker's 128 MB.
  */
 export const ENGINE_MEMORY_MB = 48;
+/** What one console.log costs in steps, per argument: the host's work that the meter cannot see. */
+const HOST_CALL_STEPS = 2_000;
 /** A result whose JSON is longer than this is refused before the host copies it. */
 const RESULT_LIMIT = 100_000;
 /** Stack per runtime: deep recursion ends in a clean "stack overflow" (512 KB overflowed the host in tests). */
@@ -191,6 +193,8 @@ function runOne(engine: Engine, code: string, test: CodeTest, limits: RunLimits,
     // at OUTPUT_LIMIT, checked before anything is read.
     const consoleObject = vm.newObject();
     const write = vm.newFunction("log", (...args) => {
+      // The host's side of a call is work too: it is paid in steps, so a loop of console.log ends like any loop.
+      meter.value = Math.max(0, Number(meter.value) - HOST_CALL_STEPS * (1 + args.length));
       const left = OUTPUT_LIMIT - output.length;
       if (left <= 0) {
         dropped = true;
