@@ -26,6 +26,10 @@ describe("hostile code with the clock frozen", () => {
     // QuickJS asks its interrupt handler only every few thousand bytecodes: each sort of 200,000 items is one of them.
     ["a loop around a long native sort", "function chunk() { const a = []; for (let i = 0; i < 2e5; i++) a.push(i); for (let k = 0; k < 1e9; k++) a.sort(); }", TIME_LIMIT],
     ["a loop around a huge BigInt", "function chunk() { const n = 10n ** 200000n; for (;;) n.toString(); }", TIME_LIMIT],
+    // One instruction copies or fills a whole buffer: the meter must count its bytes, or this runs for hours.
+    ["a loop copying a long string", "function chunk() { const s = 'x'.repeat(8e6); for (;;) s.slice(1); }", TIME_LIMIT],
+    // The host's side of console.log is work too, or a console loop runs far past its limit.
+    ["a console flood", "function chunk() { const y = 'y'.repeat(1000000); for (;;) console.log(...Array(20).fill(y)); }", TIME_LIMIT],
     ["an allocation loop of objects", "function chunk() { const all = []; for (;;) all.push({ x: [1, 2, 3] }); }", MEMORY_LIMIT],
     // Large buffers escape QuickJS's own count in this build: the engine's capped memory stops them.
     ["an allocation loop of typed arrays", "function chunk() { const all = []; for (;;) all.push(new Float64Array(1e5)); }", MEMORY_LIMIT],
