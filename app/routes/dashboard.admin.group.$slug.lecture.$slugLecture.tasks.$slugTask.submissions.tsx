@@ -24,7 +24,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
 
 export default function Submissions() {
   const data = useLoaderData<typeof loader>();
-  return <Grader key={data.task._id} maxScore={data.task.maxScore} initial={data.submissions} missing={data.missing} />;
+  return <Grader key={data.task._id} taskId={data.task._id} maxScore={data.task.maxScore} initial={data.submissions} missing={data.missing} />;
 }
 
 export function ErrorBoundary() {

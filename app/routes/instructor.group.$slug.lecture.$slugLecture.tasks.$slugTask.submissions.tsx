@@ -30,7 +30,7 @@ export default function Submissions() {
   const { t } = useT();
   return (
     <InstructorGroupPage group={data.group} section={data.task.title} parent={{ label: t("staffTasks.title"), to: `${groupBase}/tasks` }}>
-      <Grader key={data.task._id} maxScore={data.task.maxScore} initial={data.submissions} missing={data.missing} />
+      <Grader key={data.task._id} taskId={data.task._id} maxScore={data.task.maxScore} initial={data.submissions} missing={data.missing} />
     </InstructorGroupPage>
   );
 }

@@ -140,12 +140,35 @@ describe("code exercises: the staff's pages", () => {
     expect(other.status).toBeLessThan(500);
   });
 
-  it("shows the grader each hand-in's code and the whole report, hidden tests included", async () => {
+  it("lists hand-ins with report summaries only, and gives the grader one whole report at a time (staff of the group only)", async () => {
     const w = await published();
-    await post(w.student, savePath(w), { intent: "submit", code: "function sum(a, b) { return a + b; }" });
+    const flood = "function sum(a, b) { console.log('printed-by-the-student ' + 'z'.repeat(900)); return a + b; }";
+    await post(w.student, savePath(w), { intent: "submit", code: flood });
     const grader = await page(w.teacher, `/instructor/group/${w.group.slug}/lecture/${w.lecture.slug}/tasks/${w.task.slug}/submissions.data`);
     expect(grader.status).toBe(200);
-    expect(grader.text).toContain("return a + b");
-    expect(grader.text).toContain(HIDDEN_EXPECTED);
+    expect(grader.text).toContain("printed-by-the-student ' + ");
+    // The list: verdicts and names, no console output and no values.
+    expect(grader.text).not.toContain("printed-by-the-student zzz");
+    expect(grader.text).not.toContain(HIDDEN_EXPECTED);
+    const list = await send(w.teacher, "GET", `/api/lectures/${w.lecture.slug}/tasks/${w.task.slug}/submissions`);
+    const id = list.body.submissions[0]._id;
+    expect(list.body.submissions[0].report).toMatchObject({ partial: true, score: 10, maxScore: 10 });
+    expect(list.text).not.toContain("printed-by-the-student zzz");
+
+    // The whole one: through the API and the grader's own route.
+    const whole = await send(w.teacher, "GET", `/api/lectures/${w.lecture.slug}/tasks/${w.task.slug}/submissions/${id}`);
+    expect(whole.status).toBe(200);
+    expect(whole.text).toContain(HIDDEN_EXPECTED);
+    expect(whole.text).toContain("printed-by-the-student zzz");
+    const route = await page(w.teacher, `/staff/submission/${w.task.id}/${id}`);
+    expect(route.status).toBe(200);
+    expect(route.text).toContain(HIDDEN_EXPECTED);
+    // Its student gets their own without hidden values; a classmate and another group's instructor get nothing.
+    const own = await send(w.student, "GET", `/api/lectures/${w.lecture.slug}/tasks/${w.task.slug}/submissions/${id}`);
+    expect(own.status).toBe(200);
+    expect(own.text).not.toContain(HIDDEN_EXPECTED);
+    expect((await page(w.student, `/staff/submission/${w.task.id}/${id}`)).status).toBe(403);
+    expect((await send(w.stranger, "GET", `/api/lectures/${w.lecture.slug}/tasks/${w.task.slug}/submissions/${id}`)).status).toBeGreaterThanOrEqual(403);
+    expect((await page(w.otherTeacher, `/staff/submission/${w.task.id}/${id}`)).status).toBe(404);
   });
 });

@@ -14,4 +14,4 @@ const testResult = z
     ms: z.number().optional().openapi({ description: "Milliseconds of work (engine steps, the same on every machine); never given for a hidden test." }),
   })
   .openapi("TestResult", { description: "For a student, a hidden test carries only its name, points, and whether it passed: nothing that depends on its input." });
-export const report = z.object({ results: z.array(testResult), score: z.number(), maxScore: z.number(), ms: z.number().openapi({ description: "Milliseconds of work of the tests shown (for a student, the visible ones)." }) }).openapi("RunReport");
+export const report = z.object({ results: z.array(testResult), score: z.number(), maxScore: z.number(), ms: z.number().openapi({ description: "Milliseconds of work of the tests shown (for a student, the visible ones)." }), partial: z.boolean().optional().openapi({ description: "In lists: console output and values left out; GET the submission for the whole report." }) }).openapi("RunReport");

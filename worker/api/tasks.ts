@@ -7,7 +7,7 @@ import { report } from "./report-dto";
 import { idOrSlugParam } from "../../app/lib/schemas";
 import { createTaskInput, gradeSubmissionInput, submitTaskInput, updateTaskInput } from "../../app/lib/task-schemas";
 import { noStore, requireAuth, viewerOf } from "../auth/middleware";
-import { createTask, deleteTask, getTask, gradeSubmission, listGroupTasks, listSubmissions, submitTask, updateTask } from "../services/tasks";
+import { createTask, deleteTask, getSubmission, getTask, gradeSubmission, listGroupTasks, listSubmissions, submitTask, updateTask } from "../services/tasks";
 import { createApi, errorResponse } from "./app";
 import { jsonBody, jsonResponse, messageDto } from "./users-dto";
 
@@ -117,6 +117,15 @@ const submissionsRoute = createRoute({
   request: { params: taskParams },
   responses: { 200: jsonResponse("Submissions", submissionsDto), ...guards },
 });
+const submissionRoute = createRoute({
+  method: "get",
+  path: "/{lectureId}/tasks/{taskId}/submissions/{submissionId}",
+  tags,
+  summary: "One submission with a code hand-in's whole report (staff; lists carry summaries), or the student's own",
+  middleware: [noStore, requireAuth] as const,
+  request: { params: submissionParams },
+  responses: { 200: jsonResponse("The submission", submissionDto), ...guards },
+});
 const gradeRoute = createRoute({
   method: "put",
   path: "/{lectureId}/tasks/{taskId}/submissions/{submissionId}",
@@ -150,6 +159,10 @@ export const tasksApi = createApi()
   .openapi(submissionsRoute, async (c) => {
     const p = c.req.valid("param");
     return c.json(await listSubmissions(c.var.svc, viewerOf(c), p.lectureId, p.taskId), 200);
+  })
+  .openapi(submissionRoute, async (c) => {
+    const p = c.req.valid("param");
+    return c.json(await getSubmission(c.var.svc, viewerOf(c), p.lectureId, p.taskId, p.submissionId), 200);
   })
   .openapi(gradeRoute, async (c) => {
     const p = c.req.valid("param");

@@ -44,4 +44,6 @@ export interface RunReport {
   score: number;
   maxScore: number;
   ms: number;
+  /** True in lists: output and values were left out (the whole report is one request away). */
+  partial?: boolean;
 }

@@ -15,7 +15,7 @@ import { newId, slugCandidates } from "./ids";
 import { escapeHtml, sendMail } from "./mail";
 import { notifyUsers } from "./notifications";
 import type { Viewer } from "./sessions";
-import { studentReport } from "../sandbox/report";
+import { studentReport, summaryReport } from "../sandbox/report";
 import type { RunReport } from "../sandbox/types";
 
 export interface TaskDto {
@@ -54,15 +54,18 @@ export function submissionState(row: Pick<SubmissionRow, "late" | "score" | "gra
   return row.late ? "late" : "submitted";
 }
 
-/** `staff`: staff see a code hand-in's whole report; its student sees hidden tests by name and result only. */
-function toSubmissionDto(row: SubmissionRow, name: string, staff: boolean): SubmissionDto {
+/**
+ * `staff`: staff see a code hand-in's whole report (`whole`) or, in lists, its summary; its student sees hidden tests
+ * by name and result only.
+ */
+function toSubmissionDto(row: SubmissionRow, name: string, staff: boolean, whole = true): SubmissionDto {
   return {
     _id: row.id,
     user: { _id: row.userId, name },
     link: row.link,
     notes: row.notes,
     code: row.code,
-    report: row.report ? (staff ? row.report : studentReport(row.report)) : null,
+    report: row.report ? (staff ? (whole ? row.report : summaryReport(row.report)) : studentReport(row.report)) : null,
     submittedAt: row.submittedAt.toISOString(),
     late: row.late,
     score: row.score,
@@ -386,9 +389,26 @@ export async function listSubmissions(ctx: ServiceContext, viewer: Viewer, lectu
     .orderBy(asc(users.name));
   return {
     task: toTaskDto(task),
-    submissions: rows.filter((r) => r.submission).map((r) => toSubmissionDto(r.submission!, r.name, true)),
+    submissions: rows.filter((r) => r.submission).map((r) => toSubmissionDto(r.submission!, r.name, true, false)),
     missing: rows.filter((r) => !r.submission).map((r) => ({ _id: r.userId, name: r.name })),
   };
+}
+
+/**
+ * GET .../submissions/{submissionId}: one submission with its whole report (staff), or the student's own as they may
+ * see it. Lists carry only report summaries.
+ */
+export async function getSubmission(ctx: ServiceContext, viewer: Viewer, lectureKey: string | null, taskKey: string, submissionId: string) {
+  const task = lectureKey === null ? await findTask(ctx, viewer, null, taskKey) : await requireReadableTask(ctx, viewer, lectureKey, taskKey);
+  if (!task) throw notFound("No such submission.");
+  const staff = isStaff(viewer, task);
+  const [row] = await ctx.db
+    .select({ submission: submissions, name: users.name })
+    .from(submissions)
+    .innerJoin(users, eq(users.id, submissions.userId))
+    .where(and(eq(submissions.id, submissionId), eq(submissions.taskId, task.id)));
+  if (!row || (!staff && row.submission.userId !== viewer.userId)) throw notFound("No such submission.");
+  return toSubmissionDto(row.submission, row.name, staff);
 }
 
 /** PUT .../submissions/{submissionId} (staff): a score (0 to maxScore) with feedback, or a request for a new version. */

@@ -1,19 +1,31 @@
+import { useFetcher } from "@remix-run/react";
+import { useEffect } from "react";
 import { useT } from "~/lib/i18n";
 import type { RunReport } from "../../../worker/sandbox/types";
 import { TestReport } from "./test-report";
 
-/** A code hand-in in the grader: the code as handed in (read-only, left to right) and the tests' full report. */
-export function CodeHandIn({ code, report }: { code: string; report: RunReport | null }) {
+/**
+ * A code hand-in in the grader: the code as handed in (read-only, left to right) and the tests' full report. The
+ * grader's list carries a summary of each report (no output, no values); the whole one is loaded for the hand-in on
+ * screen from `wholeReportUrl`, and the summary shows meanwhile (or if the load fails).
+ */
+export function CodeHandIn({ code, report, wholeReportUrl }: { code: string; report: RunReport | null; wholeReportUrl?: string }) {
   const { t } = useT();
+  const whole = useFetcher<{ report: RunReport | null }>();
+  const partial = Boolean(report?.partial && wholeReportUrl);
+  useEffect(() => {
+    if (partial && wholeReportUrl && whole.state === "idle" && !whole.data) whole.load(wholeReportUrl);
+  }, [partial, wholeReportUrl, whole]);
+  const shown = (partial ? whole.data?.report : null) ?? report;
   return (
-    <div className="code-hand-in">
+    <div className="code-hand-in" aria-busy={partial && !whole.data ? true : undefined}>
       <details open>
         <summary>{t("exercises.grader.code")}</summary>
         <pre className="code-block" dir="ltr" tabIndex={0} aria-label={t("exercises.grader.code")}>
           <code>{code}</code>
         </pre>
       </details>
-      {report ? <TestReport report={report} label={t("exercises.grader.report")} /> : null}
+      {shown ? <TestReport report={shown} label={t("exercises.grader.report")} /> : null}
       <p className="field-hint">{t("exercises.grader.override")}</p>
     </div>
   );

@@ -35,7 +35,7 @@ const isUngraded = (s: GraderSubmission) => s.state !== "graded";
  * in the background. J or ↓ moves to the next student, K or ↑ to the previous (outside the text fields); "Save and
  * next ungraded" (Ctrl+Enter) grades and moves on.
  */
-export function Grader({ maxScore, initial, missing }: { maxScore: number; initial: GraderSubmission[]; missing: { _id: string; name: string }[] }) {
+export function Grader({ taskId, maxScore, initial, missing }: { taskId: string; maxScore: number; initial: GraderSubmission[]; missing: { _id: string; name: string }[] }) {
   const { t } = useT();
   const fetcher = useFetcher<Result>();
   const [items, setItems] = usePropState(initial);
@@ -190,7 +190,7 @@ export function Grader({ maxScore, initial, missing }: { maxScore: number; initi
             {current.user.name}
           </h2>
           {current.code !== null ? (
-            <CodeHandIn code={current.code} report={current.report} />
+            <CodeHandIn key={current._id} code={current.code} report={current.report} wholeReportUrl={`/staff/submission/${taskId}/${current._id}`} />
           ) : (
             <WorkLink link={current.link} />
           )}
