@@ -402,6 +402,16 @@ const MATRIX: Record<string, Row> = {
     },
     expect: groupInside(200),
   },
+  "GET /api/lectures/:lectureId/tasks/:taskId/submissions/:submissionId": {
+    request: async (w) => {
+      const { lecture, task } = await taskIn(w);
+      const id = newId();
+      await db().insert(schema.submissions).values({ id, taskId: task.id, userId: w.as.student.user.id, link: "https://github.com/me/work", submittedAt: new Date() });
+      return { path: `/api/lectures/${lecture.slug}/tasks/${task.slug}/submissions/${id}` };
+    },
+    // Its student reads their own; members and staff of other groups are refused by the group's inside rule.
+    expect: groupInside(200),
+  },
   "PUT /api/lectures/:lectureId/tasks/:taskId/submissions/:submissionId": {
     request: async (w) => {
       const { lecture, task } = await taskIn(w);
