@@ -1,4 +1,7 @@
-// `npm run attack`: replays the hardening findings (issue "Hardening what exists") against a running local server
+import { readdirSync } from "node:fs";
+
+// `npm run attack`: replays the hardening findings (issue "Hardening what exists") and the integrity findings
+// (scripts/attacks/*.mjs: the code runner, attendance, quizzes, smaller ones) against a running local server
 // (`npm start`, PORT as for it) and checks each gets its 4xx or closed socket. Loopback only; bounded; it uses the
 // demo student and fresh accounts it registers itself (codes from the development mailbox).
 const port = Number(process.env.PORT ?? 8787);
@@ -126,6 +129,18 @@ async function main() {
   const csp = (await fetch(`${origin}/`)).headers.get("content-security-policy") ?? "";
   const connect = csp.split(";").map((d) => d.trim()).find((d) => d.startsWith("connect-src")) ?? "";
   check("CSP connect-src names no foreign host", !/\bwss?:(?!\/\/)/.test(connect) && !connect.includes("*"), connect);
+
+  // 7. Integrity under hostile students (issue "Integrity under hostile students"): one module per area.
+  const tools = { origin, api, page, check, signIn, freshAccount, latestCode, openSocket, randomIp };
+  for (const file of readdirSync(new URL("./attacks/", import.meta.url)).filter((f) => f.endsWith(".mjs")).sort()) {
+    console.log(`\n# ${file.replace(/\.mjs$/, "")}`);
+    const { default: replay } = await import(new URL(`./attacks/${file}`, import.meta.url));
+    try {
+      await replay(tools);
+    } catch (e) {
+      check(`${file}: the replay ran to the end`, false, e instanceof Error ? e.message : String(e));
+    }
+  }
 
   const failed = results.filter((r) => !r.ok).length;
   console.log(`\n${results.length - failed} passed, ${failed} failed`);
