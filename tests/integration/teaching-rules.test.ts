@@ -105,3 +105,64 @@ describe("progress", () => {
     expect(body.progress?.quizzes ?? body.quizzes).toMatchObject({ taken: 1, published: 1, averageScore: 100 });
   });
 });
+
+describe("quizzes", () => {
+  async function quizWorld(lecturePublished = true) {
+    const teacher = await signIn(await createUser({ role: "instructor" }));
+    const group = await createGroup({ instructorId: teacher.user.id });
+    const student = await signIn(await createUser());
+    await addMember(student.user, group);
+    const lecture = (await (await call(`/api/lectures/group/${group.slug}`, { body: { title: "Week 3", published: true }, token: teacher.accessToken })).json()) as { _id: string; slug: string };
+    const res = await call("/api/quizzes", {
+      body: {
+        lectureId: lecture.slug,
+        title: "Words",
+        durationMinutes: null,
+        opensAt: null,
+        closesAt: null,
+        maxAttempts: 3,
+        showAnswers: "after-submit",
+        published: true,
+        questions: [
+          { text: "Write the animal.", type: "short-text", correct: ["Zèbre"], points: 1 },
+          { text: "Pick the second.", type: "single", options: ["first", "second"], correct: 1, points: 1 },
+        ],
+      },
+      token: teacher.accessToken,
+    });
+    expect(res.status).toBe(201);
+    const quiz = (await res.json()) as { slug: string; questions: { _id: string }[] };
+    if (!lecturePublished) await db().update(s.lectures).set({ published: false }).where(eq(s.lectures.id, lecture._id));
+    return { teacher, student, quiz, ids: quiz.questions.map((q) => q._id) as [string, string] };
+  }
+  const submit = (w: Awaited<ReturnType<typeof quizWorld>>, answers: Record<string, unknown>) => call(`/api/quizzes/${w.quiz.slug}/submit`, { body: { answers }, token: w.student.accessToken });
+
+  // Mistake: short-text answers no longer Unicode-normalised.
+  it("matches a short-text answer typed with a combining accent (Ze\\u0300bre) to Zèbre", async () => {
+    const w = await quizWorld();
+    const res = await submit(w, { [w.ids[0]]: "ze\u0300bre", [w.ids[1]]: 1 });
+    expect(res.status).toBe(201);
+    expect(await res.json()).toMatchObject({ attempt: { score: 2, maxScore: 2 } });
+  });
+
+  // Mistake: an option index equal to the number of options accepted.
+  it("refuses an option number equal to the number of options (2 of a two-option question), and -1, with a 400", async () => {
+    const w = await quizWorld();
+    const two = await submit(w, { [w.ids[1]]: 2 });
+    expect(two.status).toBe(400);
+    expect(((await two.json()) as { message: string }).message).toBe("Choose one of the question's options.");
+    for (const bad of [-1, 1.5]) expect((await submit(w, { [w.ids[1]]: bad })).status, String(bad)).toBe(400);
+    expect((await submit(w, { [w.ids[1]]: 1 })).status).toBe(201);
+  });
+
+  // Mistake: a published quiz on a draft lecture readable, startable and submittable by students.
+  it("hides a published quiz on a draft lecture from its students: no read, no start, no hand-in", async () => {
+    const w = await quizWorld(false);
+    expect((await call(`/api/quizzes/${w.quiz.slug}`, { token: w.student.accessToken })).status).toBe(404);
+    expect((await call(`/api/quizzes/${w.quiz.slug}/start`, { method: "POST", token: w.student.accessToken })).status).toBe(404);
+    expect((await submit(w, { [w.ids[1]]: 1 })).status).toBe(404);
+    expect(await db().select().from(s.attempts)).not.toContainEqual(expect.objectContaining({ userId: w.student.user.id }));
+    // Staff still see it.
+    expect((await call(`/api/quizzes/${w.quiz.slug}`, { token: w.teacher.accessToken })).status).toBe(200);
+  });
+});
