@@ -17,6 +17,11 @@ export interface QuizCode {
   timeMs: number;
   memoryMb: number;
 }
+/** A quiz code answer graded once: a hash of the code the runner judged, and whether every test passed. */
+export interface CodeCheck {
+  hash: string;
+  passed: boolean;
+}
 import {
   index,
   integer,
@@ -263,11 +268,47 @@ export const attendance = sqliteTable(
     markedBy: text("marked_by").references(() => users.id, { onDelete: "set null" }),
     /** The device a check-in came from (its fingerprint, or a hash of the session): shared devices are flagged. */
     device: text("device"),
+    /** Keyed hash of the check-in's browser cookie (never the cookie itself): one browser for several students is flagged. */
+    browser: text("browser"),
+    /** Keyed hash of the check-in's client address: several check-ins from one address within a window are flagged. */
+    address: text("address"),
   },
   (t) => [
     uniqueIndex("attendance_lecture_user_uq").on(t.lectureId, t.userId),
     index("attendance_user_idx").on(t.userId),
     index("attendance_lecture_device_idx").on(t.lectureId, t.device),
+    index("attendance_lecture_browser_idx").on(t.lectureId, t.browser),
+    index("attendance_lecture_address_idx").on(t.lectureId, t.address, t.markedAt),
+  ],
+);
+
+/**
+ * A QR code scanned on a signed-out phone (ADR 0018): judged at the scan, redeemed once after the login by the browser
+ * that scanned it. Only a hash of that browser's cookie is stored; the id in the login's return link is no secret.
+ */
+export const attendancePendingCheckins = sqliteTable(
+  "attendance_pending_checkins",
+  {
+    id: id(),
+    lectureId: text("lecture_id")
+      .notNull()
+      .references(() => lectures.id, { onDelete: "cascade" }),
+    sessionId: text("session_id")
+      .notNull()
+      .references(() => attendanceSessions.id, { onDelete: "cascade" }),
+    /** SHA-256 of the scanning browser's HttpOnly cookie: the pending check-in belongs to that browser only. */
+    browserHash: text("browser_hash").notNull(),
+    status: text("status", { enum: ["present", "late"] }).notNull(),
+    scannedAt: integer("scanned_at", { mode: "timestamp_ms" }).notNull(),
+    expiresAt: integer("expires_at", { mode: "timestamp_ms" }).notNull(),
+    usedAt: integer("used_at", { mode: "timestamp_ms" }),
+    usedBy: text("used_by").references(() => users.id, { onDelete: "set null" }),
+  },
+  (t) => [
+    index("attendance_pending_lecture_idx").on(t.lectureId),
+    index("attendance_pending_session_idx").on(t.sessionId),
+    index("attendance_pending_used_by_idx").on(t.usedBy),
+    index("attendance_pending_expires_idx").on(t.expiresAt),
   ],
 );
 
@@ -435,6 +476,13 @@ export const attempts = sqliteTable(
     submittedAt: integer("submitted_at", { mode: "timestamp_ms" }),
     /** Code questions' results at grading time: questionId -> whether every test passed (the sandbox runs once). */
     verdicts: text("verdicts", { mode: "json" }).$type<Record<string, boolean>>(),
+    /**
+     * Code answers graded in the background as they are saved: questionId -> the hash of the code judged and its
+     * verdict. Grading an attempt uses a check only while its hash matches the final answer.
+     */
+    codeChecks: text("code_checks", { mode: "json" }).$type<Record<string, CodeCheck>>(),
+    /** Closed by a read with code answers not yet judged: its score counts them wrong until the runner has run. */
+    codePending: integer("code_pending", { mode: "boolean" }).notNull().default(false),
   },
   (t) => [
     uniqueIndex("attempts_quiz_user_number_uq").on(t.quizId, t.userId, t.number),
@@ -442,6 +490,7 @@ export const attempts = sqliteTable(
     uniqueIndex("attempts_open_uq").on(t.quizId, t.userId).where(sql`${t.submittedAt} is null`),
     index("attempts_open_deadline_idx").on(t.deadlineAt).where(sql`${t.submittedAt} is null`),
     index("attempts_user_idx").on(t.userId),
+    index("attempts_code_pending_idx").on(t.codePending).where(sql`${t.codePending} = 1`),
   ],
 );
 

@@ -146,6 +146,8 @@ describe("building a quiz", () => {
     await second.getByLabel("Question (Markdown, code blocks with ```)").fill("Quizzes autosave.");
     // Move the second question above the first.
     await page.getByRole("button", { name: "Move question 2 up" }).click();
+    // New quizzes show the answers after closing, which needs a closing time; this one has none.
+    await page.getByLabel("Show the correct answers").selectOption("after-submit");
     await page.getByLabel("Published: students of the group see it (and are notified)").check();
     await page.getByRole("button", { name: "Create the quiz" }).click();
     await page.waitForURL("**/instructor/group/frontend-react/quizzes");

@@ -68,6 +68,8 @@ describe("quizzes: code questions", () => {
     const quiz = (await res.json()) as { slug: string; questions: { _id: string }[] };
     const [q1, q2] = quiz.questions.map((q) => q._id) as [string, string];
 
+    // A timed quiz shows its questions with the started attempt (quiz-integrity.test.ts).
+    await call(`/api/quizzes/${quiz.slug}/start`, { method: "POST", token: w.a.accessToken });
     const view = await call(`/api/quizzes/${quiz.slug}`, { token: w.a.accessToken });
     const text = await view.text();
     expect(JSON.parse(text).questions[1].code).toEqual({ starterCode: "function double(n) {\n}\n", timeMs: 500, memoryMb: 8, tests: 2 });
@@ -100,11 +102,12 @@ describe("quizzes: code questions", () => {
     const question = { id: newId(), quizId: quiz.id, text: q.text, type: "code" as const, options: [], correct: [REFERENCE], code: { ...q.code, tests: q.code.tests.map((t) => ({ ...t, hidden: true })) }, points: 3, order: 0 };
     await db().insert(s.questions).values(question);
     const me: Viewer = { userId: student.id, role: "user", sessionId: "code", name: student.name, email: student.email };
-    const { ctx } = serviceContext();
+    const { ctx, settle } = serviceContext();
     const { attempt } = await startAttempt(ctx, me, quiz.slug, T0);
     await db().update(s.attempts).set({ answers: { [question.id]: "function double(n) { return 2 * n; }" } }).where(eq(s.attempts.id, attempt._id));
-    // Read 61 s after the deadline: the server closes the attempt and runs the code.
+    // Read 61 s after the deadline: the server closes the attempt, and runs the code after the read (never during it).
     await getQuiz(ctx, me, quiz.slug, T0 + 11 * 60_000 + 1_000);
+    await settle();
     const [row] = await db().select().from(s.attempts).where(eq(s.attempts.id, attempt._id));
     expect(row).toMatchObject({ score: 3, maxScore: 3, verdicts: { [question.id]: true } });
   });

@@ -70,6 +70,8 @@ describe("quizzes: authoring", () => {
     const notes = await db().select().from(s.notifications).where(eq(s.notifications.userId, w.a.user.id));
     expect(notes.map((n) => n.kind)).toContain("quiz-published");
     expect(notes.find((n) => n.kind === "quiz-published")?.link).toBe(`/course/${w.group.slug}/lecture/${w.lecture.slug}/quiz/${w.quiz.slug}`);
+    // A timed quiz shows its questions with the started attempt (quiz-integrity.test.ts).
+    await call(`/api/quizzes/${w.quiz._id}/start`, { method: "POST", token: w.a.accessToken });
     const student = await json<{ questions: { textHtml: string; options: string[] }[]; maxScore: number }>(await call(`/api/quizzes/${w.quiz._id}`, { token: w.a.accessToken }));
     expect(student.maxScore).toBe(7);
     expect(student.questions[0]!.textHtml).toContain("<strong>grid</strong>");
@@ -324,10 +326,10 @@ describe("quizzes: results and the review policy", () => {
     expectNoAnswers(result);
   });
 
-  it("after-close: the review appears once the quiz has closed", async () => {
+  it("after-close: the review appears once the quiz has closed and its 60 s grace has passed", async () => {
     const w = await world({ maxAttempts: 1, showAnswers: "after-close", closesAt: new Date(Date.now() + HOUR).toISOString() });
     await submit(w.a, w, allRight(w));
-    await db().update(s.quizzes).set({ closesAt: new Date(Date.now() - 1000) }).where(eq(s.quizzes.id, w.quiz._id));
+    await db().update(s.quizzes).set({ closesAt: new Date(Date.now() - 61_000) }).where(eq(s.quizzes.id, w.quiz._id));
     expect(await json(await call(`/api/quizzes/${w.quiz.slug}/result`, { token: w.a.accessToken }))).toMatchObject({ reviewWhen: "now" });
   });
 

@@ -75,7 +75,9 @@ const summary = {
 const quizDto = z
   .object({
     ...summary,
-    questions: z.array(question),
+    questions: z.array(question).openapi({
+      description: "Staff: always. A student: only with their open attempt, or while an untimed quiz is open (empty before a timed quiz's attempt starts and before the quiz opens)",
+    }),
     isStaff: z.boolean(),
     attempt: openAttempt.nullable(),
     attemptsUsed: z.number(),
@@ -94,6 +96,7 @@ const resultDto = z
     attempts: z.array(graded.extend({ seconds: z.number() })),
     attemptsLeft: z.number(),
     inProgress: z.boolean(),
+    grading: z.boolean().openapi({ description: "Code answers of a closed attempt are still being judged in the background; the score counts them wrong until then" }),
     reviewWhen: z.enum(["now", "after-attempts", "after-close", "never"]),
     review: z
       .object({
@@ -169,7 +172,7 @@ const quizRoute = createRoute({
   method: "get",
   path: "/{id}",
   tags,
-  summary: "The quiz and its questions (never the correct answers for a student), with the student's open attempt",
+  summary: "The quiz; its questions for staff, or for a student with an open attempt or an open untimed quiz (never the correct answers)",
   middleware: [noStore, requireAuth] as const,
   request: { params: idOrSlugParam },
   responses: { 200: jsonResponse("The quiz", quizDto), ...guards },
@@ -201,7 +204,7 @@ const saveRoute = createRoute({
   method: "put",
   path: "/{id}/answers",
   tags,
-  summary: "Save the open attempt's answers (replaces them; idempotent)",
+  summary: "Save the open attempt's answers (replaces them; idempotent). After the deadline plus 5 s they no longer count: 409 time_up, handed in on what was saved",
   middleware: [noStore, requireAuth] as const,
   request: { params: idOrSlugParam, body: jsonBody(saveAnswersInput) },
   responses: {
@@ -216,7 +219,7 @@ const submitRoute = createRoute({
   method: "post",
   path: "/{id}/submit",
   tags,
-  summary: "Hand in and grade the open attempt (or a new one); a retried submit answers the same result",
+  summary: "Hand in and grade the open attempt (or a new one); a retried submit answers the same result. Accepted up to 60 s after the deadline, but answers sent later than 5 s after it do not count (gradedOnSaved)",
   middleware: [noStore, requireAuth] as const,
   request: { params: idOrSlugParam, body: jsonBody(submitQuizInput) },
   responses: submitResponses,

@@ -6,11 +6,13 @@
  * - multiple: the chosen set equals the correct set exactly (no partial credit: ticking every box earns nothing);
  * - short-text: the answer, trimmed and compared case-insensitively (and in Unicode NFC, so an "é" typed either
  *   way matches), equals one of the accepted answers;
- * - code: every one of the question's tests passed when the attempt was graded. The sandbox runs once, in
- *   `codeVerdicts`, and its verdicts are stored with the attempt, so the review and the statistics read them.
+ * - code: every one of the question's tests passed when the attempt was graded. The sandbox runs once per code
+ *   answer (`checkCode`): in the background as the answer is saved, or at the hand-in for what is still missing;
+ *   each check is stored with a hash of the code it judged (`knownVerdicts` uses it only while the hash matches the
+ *   final answer), and the verdicts are stored with the attempt, so the review and the statistics read them.
  */
 import { QUIZ_LIMITS, type AnswerValue } from "../../app/lib/quiz-schemas";
-import type { QuizCode } from "../../db/schema";
+import type { CodeCheck, QuizCode } from "../../db/schema";
 import type { RunCode } from "../sandbox/registry";
 import { AppError } from "../http/errors";
 
@@ -26,12 +28,29 @@ export interface GradableQuestion {
 /** questionId -> whether the code passed every test. */
 export type Verdicts = Record<string, boolean>;
 
+/** questionId -> the check of the code last judged for it (hash and verdict). */
+export type CodeChecks = Record<string, CodeCheck>;
+
+/** A SHA-256 of a code answer, so a stored verdict is used only for exactly the code it judged. */
+export async function codeHash(code: string): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(code));
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** An answered code question whose verdict is not known yet. */
+export interface CodeToRun {
+  question: GradableQuestion & { code: QuizCode };
+  code: string;
+  hash: string;
+}
+
 /**
- * Runs each answered code question's code against its tests; a blank or missing answer is simply wrong. Questions
- * run one after another, each within the runner's own budget.
+ * The code questions' verdicts that need no runner: blank or missing code is wrong, and a stored check counts when
+ * its hash matches the answer. Everything else is listed in `missing`. Never runs code.
  */
-export async function codeVerdicts(runCode: RunCode, questions: GradableQuestion[], answers: Record<string, unknown>): Promise<Verdicts> {
+export async function knownVerdicts(questions: GradableQuestion[], answers: Record<string, unknown>, checks?: CodeChecks | null): Promise<{ verdicts: Verdicts; missing: CodeToRun[] }> {
   const verdicts: Verdicts = {};
+  const missing: CodeToRun[] = [];
   for (const q of questions) {
     if (q.type !== "code" || !q.code) continue;
     const answer = answers[q.id];
@@ -39,10 +58,35 @@ export async function codeVerdicts(runCode: RunCode, questions: GradableQuestion
       verdicts[q.id] = false;
       continue;
     }
-    const report = await runCode("javascript", answer, q.code.tests, { timeMs: q.code.timeMs, memoryMb: q.code.memoryMb });
-    verdicts[q.id] = report.results.length > 0 && report.results.every((r) => r.passed);
+    const hash = await codeHash(answer);
+    const check = checks?.[q.id];
+    if (check && check.hash === hash) verdicts[q.id] = check.passed;
+    else missing.push({ question: q as CodeToRun["question"], code: answer, hash });
   }
-  return verdicts;
+  return { verdicts, missing };
+}
+
+/** Runs one code answer against its question's tests: whether every test passed. */
+export async function checkCode(runCode: RunCode, item: Pick<CodeToRun, "question" | "code">): Promise<boolean> {
+  const { code } = item.question;
+  const report = await runCode("javascript", item.code, code.tests, { timeMs: code.timeMs, memoryMb: code.memoryMb });
+  return report.results.length > 0 && report.results.every((r) => r.passed);
+}
+
+/**
+ * Every code question's verdict, running the sandbox only for the answers no stored check covers (one after
+ * another, each within the runner's own budget). Answers the verdicts and the checks with the new ones added.
+ * Only for a student's own write (a hand-in) or background work, never for a read.
+ */
+export async function codeVerdicts(runCode: RunCode, questions: GradableQuestion[], answers: Record<string, unknown>, checks?: CodeChecks | null): Promise<{ verdicts: Verdicts; checks: CodeChecks }> {
+  const { verdicts, missing } = await knownVerdicts(questions, answers, checks);
+  const next: CodeChecks = { ...(checks ?? {}) };
+  for (const item of missing) {
+    const passed = await checkCode(runCode, item);
+    verdicts[item.question.id] = passed;
+    next[item.question.id] = { hash: item.hash, passed };
+  }
+  return { verdicts, checks: next };
 }
 
 const normalise = (s: string) => s.normalize("NFC").trim().toLocaleLowerCase("en");

@@ -2,17 +2,21 @@
  * Quizzes, attempts and results (PRODUCT.md §2 Quiz, Question, Attempt; §3 Quizzes; docs/decisions/0014-quizzes.md).
  *
  * The server owns the clock and the grading. An attempt's deadline is fixed when it starts
- * (min(start + duration, closesAt)); answers are saved while it is open; a submit within QUIZ_GRACE_MS after the
- * deadline still counts its answers, a later one is graded on what was saved in time. An attempt nobody hands in is
- * closed and graded at its deadline by the next read that meets it ("settling"), so every list, result and matrix
- * shows it graded even if the browser never came back. Correct answers leave this module only for staff and for the
- * review, once the quiz's `showAnswers` policy allows it.
+ * (min(start + duration, closesAt)); answers are saved while it is open and count until QUIZ_NETWORK_MS after the
+ * deadline (a request already on its way); a hand-in is accepted until QUIZ_GRACE_MS after it but, once the answers
+ * no longer count, is graded on what was saved in time. An attempt nobody hands in is closed and graded at its
+ * deadline by the next read that meets it ("settling"), so every list, result and matrix shows it graded even if the
+ * browser never came back. A read never runs student code: code answers are judged in the background as they are
+ * saved (or when a read closed an attempt), and at the hand-in for whatever is still missing. Questions reach a
+ * student only with an open attempt (or an open untimed quiz); correct answers leave this module only for staff and
+ * for the review, once the quiz's `showAnswers` policy allows it and no attempt can still be handed in.
  */
 import { and, asc, eq, inArray, isNull, or, sql, type SQLWrapper } from "drizzle-orm";
 import { can, type Actor } from "../../app/lib/permissions";
 import { renderMarkdown } from "../../app/lib/markdown.server";
 import {
   QUIZ_GRACE_MS,
+  QUIZ_NETWORK_MS,
   attemptDeadline,
   quizWindow,
   type AnswersMap,
@@ -28,7 +32,7 @@ import { AppError, forbidden, notFound } from "../http/errors";
 import { newId, slugCandidates } from "./ids";
 import { isMember, memberIds } from "./memberships";
 import { notifyUsers } from "./notifications";
-import { checkAnswers, codeVerdicts, grade, isRight, maxScoreOf, type GradableQuestion } from "./quiz-grading";
+import { checkAnswers, checkCode, codeVerdicts, grade, isRight, knownVerdicts, maxScoreOf, type CodeToRun, type GradableQuestion } from "./quiz-grading";
 
 type AttemptRow = typeof attempts.$inferSelect;
 type QuestionRow = typeof questions.$inferSelect;
@@ -134,28 +138,104 @@ const expired = (a: AttemptRow, now: number) => !a.submittedAt && a.deadlineAt !
  * Closes and grades, on the answers saved in time, every open attempt among `rows` whose deadline plus the grace
  * has passed; answers the rows as they now are. The UPDATE only touches a still-open attempt, so a submit that
  * lands at the same moment is never overwritten. No query at all when nothing has expired.
+ *
+ * It never runs student code (a read must not wait for the sandbox): code answers use the checks stored as they
+ * were saved, when their hash matches; any other code answer counts as wrong for now, the attempt is marked
+ * `codePending`, and the runner judges it in the background, which then corrects the score. Attempts still pending
+ * from an earlier read (background work lost with its isolate) are scheduled again.
  */
 async function settle(ctx: ServiceContext, rows: AttemptRow[], now: number, known?: QuestionRow[]): Promise<AttemptRow[]> {
   const due = rows.filter((a) => expired(a, now));
-  if (due.length === 0) return rows;
+  const later = rows.filter((a) => a.submittedAt && a.codePending).map((a) => a.id);
+  if (due.length === 0) {
+    gradeLater(ctx, later);
+    return rows;
+  }
   const quizIds = [...new Set(due.map((a) => a.quizId))];
   const qs = known ?? (await questionsOf(ctx, quizIds));
   const graded = new Map<string, AttemptRow>();
   const updates = [];
   for (const a of due) {
     const own = qs.filter((q) => q.quizId === a.quizId) as GradableQuestion[];
-    const verdicts = await codeVerdicts(ctx.runCode, own, a.answers);
+    const { verdicts, missing } = await knownVerdicts(own, a.answers, a.codeChecks);
     const result = grade(own, a.answers, verdicts);
-    graded.set(a.id, { ...a, ...result, verdicts, submittedAt: a.deadlineAt });
+    const codePending = missing.length > 0;
+    if (codePending) later.push(a.id);
+    graded.set(a.id, { ...a, ...result, verdicts, codePending, submittedAt: a.deadlineAt });
     updates.push(
       ctx.db
         .update(attempts)
-        .set({ ...result, verdicts, submittedAt: a.deadlineAt })
+        .set({ ...result, verdicts, codePending, submittedAt: a.deadlineAt })
         .where(and(eq(attempts.id, a.id), isNull(attempts.submittedAt))),
     );
   }
   await ctx.db.batch(updates as [(typeof updates)[number], ...typeof updates]);
+  gradeLater(ctx, later);
   return rows.map((a) => graded.get(a.id) ?? a);
+}
+
+/** Background work of this isolate, so repeated reads do not queue the same code twice while it runs. */
+const gradingNow = new Set<string>();
+
+/** Judges the code of closed, `codePending` attempts after the response, one after another; never awaited by a read. */
+function gradeLater(ctx: ServiceContext, attemptIds: string[]) {
+  const fresh = [...new Set(attemptIds)].filter((id) => !gradingNow.has(`grade:${id}`));
+  if (fresh.length === 0) return;
+  for (const id of fresh) gradingNow.add(`grade:${id}`);
+  ctx.waitUntil(
+    (async () => {
+      try {
+        for (const id of fresh) await finishGrading(ctx, id);
+      } finally {
+        for (const id of fresh) gradingNow.delete(`grade:${id}`);
+      }
+    })(),
+  );
+}
+
+/**
+ * Runs the code a closed attempt still waits for and stores its verdicts and final score. Only a still-pending
+ * attempt is updated (a second run elsewhere changes nothing). Exported for the tests and the daily cron.
+ */
+export async function finishGrading(ctx: ServiceContext, attemptId: string): Promise<void> {
+  const [a] = await ctx.db.select().from(attempts).where(eq(attempts.id, attemptId));
+  if (!a || !a.submittedAt || !a.codePending) return;
+  const qs = (await questionsOf(ctx, [a.quizId])) as GradableQuestion[];
+  const { verdicts, checks } = await codeVerdicts(ctx.runCode, qs, a.answers, a.codeChecks);
+  const result = grade(qs, a.answers, verdicts);
+  await ctx.db
+    .update(attempts)
+    .set({ ...result, verdicts, codeChecks: checks, codePending: false })
+    .where(and(eq(attempts.id, a.id), eq(attempts.codePending, true)));
+}
+
+/**
+ * After a save that changed code answers: judges each of them in the background and stores the verdict with the
+ * hash of the code it judged (one JSON key per question, so checks of two questions never overwrite each other).
+ * A hand-in or a closing read uses the check only if the final answer has the same hash.
+ */
+function checkLater(ctx: ServiceContext, attemptId: string, items: CodeToRun[]) {
+  const fresh = items.filter((item) => !gradingNow.has(`check:${attemptId}:${item.question.id}:${item.hash}`));
+  if (fresh.length === 0) return;
+  const keys = fresh.map((item) => `check:${attemptId}:${item.question.id}:${item.hash}`);
+  for (const key of keys) gradingNow.add(key);
+  ctx.waitUntil(
+    (async () => {
+      try {
+        for (const item of fresh) {
+          const passed = await checkCode(ctx.runCode, item);
+          // Question ids are base64url (worker/services/ids.ts), safe inside a quoted JSON path.
+          const path = `$."${item.question.id}"`;
+          await ctx.db
+            .update(attempts)
+            .set({ codeChecks: sql`json_set(coalesce(${attempts.codeChecks}, '{}'), ${path}, json(${JSON.stringify({ hash: item.hash, passed })}))` })
+            .where(eq(attempts.id, attemptId));
+        }
+      } finally {
+        for (const key of keys) gradingNow.delete(key);
+      }
+    })(),
+  );
 }
 
 /**
@@ -175,14 +255,24 @@ export async function settleGroupAttempts(ctx: ServiceContext, groupScope: SQLWr
   );
 }
 
-/** Closes every expired attempt of the whole site (the daily cron, so nothing waits for a read forever). */
+/**
+ * Closes every expired attempt of the whole site (the daily cron, so nothing waits for a read forever), and judges
+ * the code of attempts a read closed whose background grading was lost.
+ */
 export async function settleExpiredAttempts(ctx: ServiceContext, now = Date.now()): Promise<number> {
-  const open = await ctx.db
-    .select()
-    .from(attempts)
-    .where(and(isNull(attempts.submittedAt), sql`${attempts.deadlineAt} < ${now - QUIZ_GRACE_MS}`))
-    .limit(500);
+  const [open, pending] = await Promise.all([
+    ctx.db
+      .select()
+      .from(attempts)
+      .where(and(isNull(attempts.submittedAt), sql`${attempts.deadlineAt} < ${now - QUIZ_GRACE_MS}`))
+      .limit(500),
+    ctx.db.select({ id: attempts.id }).from(attempts).where(eq(attempts.codePending, true)).limit(100),
+  ]);
   await settle(ctx, open, now);
+  gradeLater(
+    ctx,
+    pending.map((p) => p.id),
+  );
   return open.length;
 }
 
@@ -343,6 +433,10 @@ const quizSummary = (quiz: QuizRecord, qs: QuestionRow[], now: number) => ({
 /**
  * GET /api/quizzes/{id}: the quiz and its questions. A student also gets their open attempt (saved answers, the
  * server's deadline) and how many attempts are left; staff also get each question's correct answer (the editor).
+ *
+ * A student gets the questions only while they can answer them: with their open attempt, or while an untimed quiz
+ * is open. Before it opens, and for a timed quiz before the attempt starts (the countdown starts with the attempt),
+ * they see the title, the rules, the number of questions and the points, and `questions` is empty.
  */
 export async function getQuiz(ctx: ServiceContext, viewer: Actor, key: string, now = Date.now()) {
   const quiz = await requireReadableQuiz(ctx, viewer, key);
@@ -351,9 +445,10 @@ export async function getQuiz(ctx: ServiceContext, viewer: Actor, key: string, n
   const mine = await settle(ctx, own, now, qs);
   const open = mine.find((a) => !a.submittedAt) ?? null;
   const done = mine.filter((a) => a.submittedAt);
+  const answerable = staff || open !== null || (quiz.durationMinutes === null && windowOf(quiz, now) === "open");
   return {
     ...quizSummary(quiz, qs, now),
-    questions: qs.map((q) => (staff ? { ...toQuestion(q), correct: q.correct, codeTests: q.code?.tests ?? null } : toQuestion(q))),
+    questions: !answerable ? [] : qs.map((q) => (staff ? { ...toQuestion(q), correct: q.correct, codeTests: q.code?.tests ?? null } : toQuestion(q))),
     isStaff: staff,
     attempt: open ? toOpenAttempt(open) : null,
     attemptsUsed: mine.length,
@@ -400,7 +495,29 @@ export async function startAttempt(ctx: ServiceContext, viewer: Actor, key: stri
 
 const timeIsUp = () => new AppError(409, "time_up", "Time is up: your attempt was handed in with the answers saved before the deadline.");
 
-/** PUT /api/quizzes/{id}/answers: replaces the open attempt's saved answers (idempotent; any number of times). */
+/** Whether answers arriving at `now` still count for the attempt: until the deadline plus the network allowance. */
+const answersCount = (a: AttemptRow, now: number) => a.deadlineAt === null || now <= a.deadlineAt.getTime() + QUIZ_NETWORK_MS;
+
+/**
+ * Hands in an open attempt on the answers it already holds, dated at its deadline (a save or a hand-in whose answers
+ * came too late). The caller's own write, so missing code verdicts are judged here. Answers the row as stored.
+ */
+async function handInSaved(ctx: ServiceContext, a: AttemptRow, qs: QuestionRow[]): Promise<AttemptRow | null> {
+  const { verdicts, checks } = await codeVerdicts(ctx.runCode, qs as GradableQuestion[], a.answers, a.codeChecks);
+  const result = grade(qs as GradableQuestion[], a.answers, verdicts);
+  const [row] = await ctx.db
+    .update(attempts)
+    .set({ ...result, verdicts, codeChecks: checks, codePending: false, submittedAt: a.deadlineAt })
+    .where(and(eq(attempts.id, a.id), isNull(attempts.submittedAt)))
+    .returning();
+  return row ?? null;
+}
+
+/**
+ * PUT /api/quizzes/{id}/answers: replaces the open attempt's saved answers (idempotent; any number of times).
+ * Answers arriving after the deadline plus the network allowance do not count: the attempt is handed in on what was
+ * saved in time (409 time_up). Changed code answers are judged in the background.
+ */
 export async function saveAnswers(ctx: ServiceContext, viewer: Actor, key: string, input: { answers: AnswersMap; attemptId?: string }, now = Date.now()) {
   const quiz = await requireTakeableQuiz(ctx, viewer, key);
   const [qs, own] = await Promise.all([questionsOf(ctx, [quiz.id]), ownAttempts(ctx, viewer.userId, [quiz.id])]);
@@ -413,12 +530,18 @@ export async function saveAnswers(ctx: ServiceContext, viewer: Actor, key: strin
   }
   if (input.attemptId && input.attemptId !== open.id) throw new AppError(409, "attempt_closed", "This attempt was already handed in. Reload the page to see your current attempt.");
   const clean = checkAnswers(qs, input.answers);
+  if (!answersCount(open, now)) {
+    await handInSaved(ctx, open, qs);
+    throw timeIsUp();
+  }
   const [row] = await ctx.db
     .update(attempts)
     .set({ answers: clean, savedAt: new Date(now) })
     .where(and(eq(attempts.id, open.id), isNull(attempts.submittedAt)))
     .returning({ id: attempts.id });
   if (!row) throw new AppError(409, "attempt_closed", "This attempt was just handed in from another tab.");
+  const { missing } = await knownVerdicts(qs as GradableQuestion[], clean, open.codeChecks);
+  if (missing.length > 0) checkLater(ctx, open.id, missing);
   return { attemptId: open.id, savedAt: new Date(now).toISOString(), deadline: iso(open.deadlineAt), serverNow: new Date(now).toISOString() };
 }
 
@@ -433,7 +556,7 @@ export interface SubmitResult {
   /** False when this submit repeated one already graded (a retry after a dropped connection). */
   created: boolean;
   attempt: { _id: string; number: number; score: number; maxScore: number; startedAt: string; submittedAt: string };
-  /** True when the answers arrived after the deadline plus the grace, so the answers saved in time were graded. */
+  /** True when the answers arrived too late to count (deadline plus the network allowance), so the answers saved in time were graded. */
   gradedOnSaved: boolean;
   attemptsLeft: number;
 }
@@ -467,14 +590,16 @@ export async function submitQuiz(ctx: ServiceContext, viewer: Actor, key: string
     open = opened.attempt;
     mine = [...mine, open];
   }
-  const inTime = open.deadlineAt === null || now <= open.deadlineAt.getTime() + QUIZ_GRACE_MS;
+  // The answers sent count until the deadline plus the network allowance; a later hand-in (accepted within the
+  // grace, or closing an expired attempt) is graded on the answers saved in time and dated at the deadline.
+  const inTime = answersCount(open, now);
   const answers = inTime ? clean : open.answers;
   const submittedAt = new Date(inTime ? now : open.deadlineAt!.getTime());
-  const verdicts = await codeVerdicts(ctx.runCode, qs as GradableQuestion[], answers);
+  const { verdicts, checks } = await codeVerdicts(ctx.runCode, qs as GradableQuestion[], answers, open.codeChecks);
   const result = grade(qs as GradableQuestion[], answers, verdicts);
   const [row] = await ctx.db
     .update(attempts)
-    .set({ answers, ...result, verdicts, submittedAt, savedAt: inTime ? new Date(now) : open.savedAt })
+    .set({ answers, ...result, verdicts, codeChecks: checks, codePending: false, submittedAt, savedAt: inTime ? new Date(now) : open.savedAt })
     .where(and(eq(attempts.id, open.id), isNull(attempts.submittedAt)))
     .returning();
   if (!row) {
@@ -495,18 +620,36 @@ export const solveQuiz = (ctx: ServiceContext, viewer: Actor, input: { slugQuize
 
 /**
  * When the review (own answers beside the correct ones) may be shown. Never while an attempt is open. With
- * "after-submit", once the student has handed in and can take no further attempt (all used, or the quiz closed):
+ * "after-submit", once the student has handed in and can take no further attempt (all used, or the quiz over):
  * showing the answers while attempts remain would hand them the next attempt's answers. With "after-close", once
- * the quiz has closed. With "never", never.
+ * the quiz is over. With "never", never.
+ *
+ * "Over" is not the closing time itself: other students' attempts may still be handed in during the grace after
+ * it, and answers relayed from a review would then count. The quiz is over once its closing time plus the grace has
+ * passed and no attempt of anyone can still be handed in (`othersCanHandIn`: an open attempt whose deadline plus the
+ * grace is still ahead, or that has no deadline at all).
  */
 export type ReviewWhen = "now" | "after-attempts" | "after-close" | "never";
-export function reviewWhen(quiz: { showAnswers: ShowAnswers; closesAt: Date | null; maxAttempts: number }, mine: AttemptRow[], now: number): ReviewWhen {
+export function reviewWhen(quiz: { showAnswers: ShowAnswers; closesAt: Date | null; maxAttempts: number }, mine: AttemptRow[], now: number, othersCanHandIn: boolean): ReviewWhen {
   if (quiz.showAnswers === "never") return "never";
-  const closed = quiz.closesAt !== null && now >= quiz.closesAt.getTime();
+  const closed = quizOver(quiz, now) && !othersCanHandIn;
   const handedIn = mine.some((a) => a.submittedAt);
   const open = mine.some((a) => !a.submittedAt);
   if (quiz.showAnswers === "after-close") return closed && handedIn && !open ? "now" : "after-close";
   return handedIn && !open && (closed || mine.length >= quiz.maxAttempts) ? "now" : "after-attempts";
+}
+
+/** Whether the quiz's closing time plus the grace has passed (no hand-in can arrive in time any more). */
+const quizOver = (quiz: { closesAt: Date | null }, now: number) => quiz.closesAt !== null && now >= quiz.closesAt.getTime() + QUIZ_GRACE_MS;
+
+/** Whether anyone's attempt at the quiz can still be handed in (one indexed lookup; see reviewWhen). */
+async function anyoneCanHandIn(ctx: ServiceContext, quizId: string, now: number): Promise<boolean> {
+  const [row] = await ctx.db
+    .select({ id: attempts.id })
+    .from(attempts)
+    .where(and(eq(attempts.quizId, quizId), isNull(attempts.submittedAt), or(isNull(attempts.deadlineAt), sql`${attempts.deadlineAt} >= ${now - QUIZ_GRACE_MS}`)))
+    .limit(1);
+  return !!row;
 }
 
 /** GET /api/quizzes/{id}/result: the caller's graded attempts, their best score and, when allowed, the review. */
@@ -518,7 +661,8 @@ export async function getResult(ctx: ServiceContext, viewer: Actor, key: string,
   if (done.length === 0) throw notFound("You have not handed in this quiz yet.");
   const best = done.reduce((b, a) => ((a.score ?? 0) > (b.score ?? 0) ? a : b));
   const last = done.at(-1)!;
-  const when = reviewWhen(quiz, mine, now);
+  const others = quiz.showAnswers !== "never" && quizOver(quiz, now) ? await anyoneCanHandIn(ctx, quiz.id, now) : false;
+  const when = reviewWhen(quiz, mine, now, others);
   return {
     quiz: quizSummary(quiz, qs, now),
     score: best.score ?? 0,
@@ -526,6 +670,8 @@ export async function getResult(ctx: ServiceContext, viewer: Actor, key: string,
     attempts: done.map((a) => ({ ...toGraded(a), seconds: Math.max(0, Math.round((a.submittedAt!.getTime() - a.startedAt.getTime()) / 1000)) })),
     attemptsLeft: Math.max(0, quiz.maxAttempts - mine.length),
     inProgress: mine.some((a) => !a.submittedAt),
+    /** Code answers of a closed attempt are still being judged: the score counts them wrong until then. */
+    grading: done.some((a) => a.codePending),
     reviewWhen: when,
     review:
       when === "now"
@@ -700,7 +846,9 @@ export async function createQuiz(ctx: ServiceContext, viewer: Actor, input: Crea
     opensAt: input.opensAt != null ? new Date(input.opensAt) : null,
     closesAt: input.closesAt != null ? new Date(input.closesAt) : null,
     maxAttempts: input.maxAttempts ?? 1,
-    showAnswers: input.showAnswers ?? "after-submit",
+    // After the quiz closes by default (answers shown at hand-in can be relayed to classmates still answering); a
+    // quiz that never closes shows none unless staff choose otherwise.
+    showAnswers: input.showAnswers ?? (input.closesAt != null ? "after-close" : "never"),
     published: input.published ?? false,
     createdAt: new Date(now),
   };

@@ -102,7 +102,8 @@ export function QuizEditor({ quiz, started, listPath, lectureTitle, studentPath 
   const [opensAt, setOpensAt] = useState(() => toLocalInput(quiz?.opensAt ?? null));
   const [closesAt, setClosesAt] = useState(() => toLocalInput(quiz?.closesAt ?? null));
   const [maxAttempts, setMaxAttempts] = useState(quiz?.maxAttempts ?? 1);
-  const [showAnswers, setShowAnswers] = useState<ShowAnswers>(quiz?.showAnswers ?? "after-submit");
+  // New quizzes show the answers after closing: answers shown at hand-in can be relayed to classmates still answering.
+  const [showAnswers, setShowAnswers] = useState<ShowAnswers>(quiz?.showAnswers ?? "after-close");
   const [published, setPublished] = useState(quiz?.published ?? false);
   const [drafts, setDrafts] = useState<Draft[]>(() => (quiz ? quiz.questions.map(toDraft) : [blank()]));
   const busy = navigation.state !== "idle";
@@ -197,13 +198,16 @@ export function QuizEditor({ quiz, started, listPath, lectureTitle, studentPath 
         {fieldError("closesAt") ? <p className="field-error">{fieldError("closesAt")}</p> : null}
         <div className="field">
           <label htmlFor="quiz-show">{t("quizEditor.field.showAnswers")}</label>
-          <select id="quiz-show" value={showAnswers} onChange={(e) => setShowAnswers(e.target.value as ShowAnswers)}>
+          <select id="quiz-show" value={showAnswers} onChange={(e) => setShowAnswers(e.target.value as ShowAnswers)} aria-describedby="quiz-show-hint">
             {SHOW_ANSWERS.map((s) => (
               <option key={s} value={s}>
                 {t(`quizEditor.showAnswers.${s}` as MessageKey)}
               </option>
             ))}
           </select>
+          <p id="quiz-show-hint" className="field-hint" data-warn={showAnswers === "after-submit" || undefined}>
+            {t(`quizEditor.showAnswers.hint.${showAnswers}` as MessageKey)}
+          </p>
         </div>
         <label className="check-field">
           <input type="checkbox" checked={published} onChange={(e) => setPublished(e.target.checked)} />

@@ -133,6 +133,7 @@ export function QuizIntro({
           <ul className="quiz-rules">
             <li>{t("quiz.rule.saved")}</li>
             {quiz.durationMinutes || quiz.closesAt ? <li>{t("quiz.rule.clock")}</li> : null}
+            {quiz.durationMinutes || quiz.closesAt ? <li>{t("quiz.rule.late")}</li> : null}
             <li>{t(`quiz.review.${quiz.showAnswers}` as MessageKey)}</li>
           </ul>
         </article>
@@ -199,6 +200,8 @@ export interface PageResult {
   attempts: { _id: string; number: number; score: number; maxScore: number; startedAt: string; submittedAt: string; seconds: number }[];
   attemptsLeft: number;
   inProgress: boolean;
+  /** Code answers still being judged in the background (the score counts them wrong until then). */
+  grading: boolean;
   reviewWhen: ReviewWhen;
   review: {
     attemptNumber: number;
@@ -241,6 +244,11 @@ export function QuizResult({ result, base }: { result: PageResult; base: string 
           <p className="muted">{t("quiz.result.percent", { n: percent })}</p>
           <p>{result.attemptsLeft === 0 ? t("quiz.result.noneLeft") : result.attemptsLeft === 1 ? t("quiz.result.oneLeft") : t("quiz.result.attemptsLeft", { n: result.attemptsLeft })}</p>
           {result.inProgress ? <p className="muted">{t("quiz.result.inProgress")}</p> : null}
+          {result.grading ? (
+            <p className="notice notice-warn" role="status">
+              {t("quiz.result.grading")}
+            </p>
+          ) : null}
           <div className="quiz-actions">
             {result.review ? (
               <Link to={`${base}/answers`} className="btn btn-primary">

@@ -237,6 +237,7 @@ export function QuizRunner({ quiz, questions, attempt, base, saveUrl, serverNow 
           {busy ? t("quiz.handingIn") : t("quiz.handIn")}
         </button>
       </div>
+      {deadline !== null ? <p className="quiz-late-note">{t("quiz.lateNote")}</p> : null}
       <p className="visually-hidden" aria-live="assertive">
         {announce}
       </p>
