@@ -4,6 +4,7 @@
  * services as the API; the services check who may do what.
  */
 import type { ServiceContext } from "../../worker/context";
+import type { CheckinClient } from "../../worker/services/attendance-client";
 import { attend, closeAttendance, getAttendanceState, markAttendance, openAttendance } from "../../worker/services/attendance";
 import { getManagedGroup } from "../../worker/services/groups-admin";
 import { createLecture, deleteLecture, getLecture, lectureWork, listLectures, reorderLectures, scheduleLectures, updateLecture } from "../../worker/services/lectures";
@@ -132,10 +133,10 @@ export async function loadLecturePage(svc: ServiceContext, viewer: Viewer, param
 }
 
 /** intent=attend on the lecture page: the typed code. */
-export async function lecturePageAction(svc: ServiceContext, viewer: Viewer, params: { slugLecture?: string }, form: FormData) {
+export async function lecturePageAction(svc: ServiceContext, viewer: Viewer, params: { slugLecture?: string }, form: FormData, client: CheckinClient = { browser: null }) {
   const intent = text(form, "intent");
   if (intent !== "attend") return unknownIntent(intent);
   const parsed = attendInput.safeParse({ slugLec: slugParam(params.slugLecture), code: text(form, "code"), fingerprint: text(form, "fingerprint") || undefined });
   if (!parsed.success) return invalid(intent, parsed.error);
-  return attempt(intent, async () => ({ result: await attend(svc, viewer, parsed.data) }));
+  return attempt(intent, async () => ({ result: await attend(svc, viewer, parsed.data, Date.now(), client) }));
 }

@@ -120,7 +120,11 @@ export interface AttendanceRecordFrameBody {
   markedAt: string | null;
   /** The same device checked in for more than one account in this lecture: for staff to judge. */
   flagged: boolean;
+  /** Why it is flagged (empty when not): the same device fingerprint, the same browser, the same address in a short window. */
+  flags: AttendanceFlag[];
 }
+
+export type AttendanceFlag = "device" | "browser" | "address";
 
 export interface AttendanceCounts {
   present: number;

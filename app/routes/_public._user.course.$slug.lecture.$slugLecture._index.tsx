@@ -6,6 +6,7 @@ import { lecturePageAction, loadLecturePage } from "~/lib/lectures.server";
 import { metaT, pageMeta } from "~/lib/meta";
 import { sheets } from "~/styles/sheets";
 import { requireViewer } from "../../worker/auth/viewer";
+import { ensureBrowser } from "../../worker/services/attendance-client";
 
 export const links: LinksFunction = () => sheets("coursePages", "lectures", "tasks");
 
@@ -31,7 +32,15 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
 
 export async function action({ request, params, context }: ActionFunctionArgs) {
   const viewer = await requireViewer(context.svc, request);
-  return lecturePageAction(context.svc, viewer, params, await request.formData());
+  // The check-in's browser (an HttpOnly cookie, set here when missing) lets staff see one browser checking in for several students.
+  const browser = ensureBrowser(request);
+  const result = await lecturePageAction(context.svc, viewer, params, await request.formData(), { browser: browser.id });
+  if (browser.setCookie) {
+    const headers = new Headers(result.init?.headers);
+    headers.append("Set-Cookie", browser.setCookie);
+    result.init = { ...result.init, headers };
+  }
+  return result;
 }
 
 export default function LectureRoute() {

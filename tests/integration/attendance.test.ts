@@ -232,6 +232,9 @@ describe("live frames", () => {
 });
 
 describe("a QR scanned on a signed-out phone", () => {
+  // The scanning browser's cookie value (43 base64url characters), as ensureBrowser mints it.
+  const browser = () => `${"b".repeat(21)}${crypto.randomUUID().replace(/-/g, "").slice(0, 22)}`;
+
   it("is judged at the scan and redeemed after login, dated at the scan, within 5 minutes", async () => {
     const w = await world(1);
     const ctx = context();
@@ -239,17 +242,18 @@ describe("a QR scanned on a signed-out phone", () => {
     await openAttendance(ctx, viewerOf(w.teacher), w.lecture._id, { rotateSeconds: 20, lateAfterMinutes: 1, durationMinutes: 30 }, t0);
     const session = await sessionOf(w.lecture._id);
     const code = await codeFor(settings(), { sessionId: session.id, opensAt: t0, rotateSeconds: 20 }, 0);
-    const { token } = await scanCode(ctx, w.lecture.slug, code, t0 + 5_000);
-    // Logging in took three minutes: the code has long rotated, the check-in still counts, as present.
-    const result = await redeemPendingCheckin(ctx, viewerOf(w.members[0]!), token);
-    expect(result.status).toBe("present");
-    expect(result.markedAt).toBe(new Date(t0 + 5_000).toISOString());
-    // A wrong code is refused at the scan; a tampered token is refused at redemption.
-    await expect(scanCode(ctx, w.lecture.slug, "000001" === code ? "000002" : "000001", t0 + 5_000)).rejects.toMatchObject({ status: 400 });
-    await expect(redeemPendingCheckin(ctx, viewerOf(w.members[0]!), `${token.slice(0, -3)}abc`)).rejects.toMatchObject({ status: 400 });
+    const phone = browser();
+    const { pendingId } = await scanCode(ctx, w.lecture.slug, code, { browser: phone }, t0 + 5_000);
+    // A wrong code is refused at the scan; another browser cannot redeem the pending check-in.
+    await expect(scanCode(ctx, w.lecture.slug, "000001" === code ? "000002" : "000001", { browser: phone }, t0 + 5_000)).rejects.toMatchObject({ status: 400 });
+    await expect(redeemPendingCheckin(ctx, viewerOf(w.members[0]!), { id: pendingId, browser: browser() })).rejects.toMatchObject({ status: 400 });
     // Someone who is not a member cannot redeem it.
     const outsider = await signIn(await createUser());
-    await expect(redeemPendingCheckin(ctx, viewerOf(outsider), token)).rejects.toMatchObject({ status: 403 });
+    await expect(redeemPendingCheckin(ctx, viewerOf(outsider), { id: pendingId, browser: phone })).rejects.toMatchObject({ status: 403 });
+    // Logging in took a while: the code has rotated, the check-in still counts, as present, dated at the scan.
+    const result = await redeemPendingCheckin(ctx, viewerOf(w.members[0]!), { id: pendingId, browser: phone });
+    expect(result.status).toBe("present");
+    expect(result.markedAt).toBe(new Date(t0 + 5_000).toISOString());
   });
 
   it("expires 5 minutes after the scan", async () => {
@@ -259,9 +263,10 @@ describe("a QR scanned on a signed-out phone", () => {
     await openAttendance(ctx, viewerOf(w.teacher), w.lecture._id, { rotateSeconds: 0, lateAfterMinutes: null, durationMinutes: 30 }, opened);
     const session = await sessionOf(w.lecture._id);
     const code = await codeFor(settings(), { sessionId: session.id, opensAt: opened, rotateSeconds: 0 }, 0);
-    const fresh = await scanCode(ctx, w.lecture.slug, code, Date.now() - 4 * 60_000);
-    const stale = await scanCode(ctx, w.lecture.slug, code, Date.now() - 5 * 60_000 - 2_000);
-    await expect(redeemPendingCheckin(ctx, viewerOf(w.members[0]!), stale.token)).rejects.toMatchObject({ status: 400 });
-    expect((await redeemPendingCheckin(ctx, viewerOf(w.members[0]!), fresh.token)).status).toBe("present");
+    const phone = browser();
+    const fresh = await scanCode(ctx, w.lecture.slug, code, { browser: phone }, Date.now() - 4 * 60_000);
+    const stale = await scanCode(ctx, w.lecture.slug, code, { browser: phone }, Date.now() - 5 * 60_000 - 2_000);
+    await expect(redeemPendingCheckin(ctx, viewerOf(w.members[0]!), { id: stale.pendingId, browser: phone })).rejects.toMatchObject({ status: 400 });
+    expect((await redeemPendingCheckin(ctx, viewerOf(w.members[0]!), { id: fresh.pendingId, browser: phone })).status).toBe("present");
   });
 });

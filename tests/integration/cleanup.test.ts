@@ -78,4 +78,21 @@ describe("the daily cleanup (Cron Trigger)", () => {
     await runCron();
     expect((await db().select({ subject: s.mails.subject }).from(s.mails).where(eq(s.mails.to, to))).map((m) => m.subject)).toEqual(["recent"]);
   });
+
+  it("deletes pending QR check-ins a day after they expired, and keeps the recent ones", async () => {
+    const teacher = await createUser({ role: "instructor" });
+    const group = { id: newId(), slug: unique("g"), title: "G", instructorId: teacher.id };
+    await db().insert(s.groups).values(group);
+    const lecture = { id: newId(), groupId: group.id, slug: unique("l"), title: "L", order: 1, published: true };
+    await db().insert(s.lectures).values(lecture);
+    const session = { id: newId(), lectureId: lecture.id, opensAt: new Date(Date.now() - 2 * DAY), closesAt: new Date(Date.now() - DAY), createdBy: teacher.id };
+    await db().insert(s.attendanceSessions).values(session);
+    const pending = (age: number) => ({ id: newId(), lectureId: lecture.id, sessionId: session.id, browserHash: newId(), status: "present" as const, scannedAt: new Date(Date.now() - age), expiresAt: new Date(Date.now() - age + 5 * 60_000) });
+    const old = pending(2 * DAY);
+    const recent = pending(60_000);
+    await db().insert(s.attendancePendingCheckins).values([old, recent]);
+    await runCron();
+    const left = await db().select({ id: s.attendancePendingCheckins.id }).from(s.attendancePendingCheckins).where(eq(s.attendancePendingCheckins.lectureId, lecture.id));
+    expect(left.map((r) => r.id)).toEqual([recent.id]);
+  });
 });

@@ -14,6 +14,7 @@ import {
 } from "../../app/lib/lecture-schemas";
 import { idOrSlugParam } from "../../app/lib/schemas";
 import { noStore, requireAuth, viewerOf } from "../auth/middleware";
+import { ensureBrowser } from "../services/attendance-client";
 import { attend, attendanceStatusFor, closeAttendance, getAttendanceState, markAttendance, openAttendance } from "../services/attendance";
 import { createLecture, deleteLecture, getLecture, listLectures, reorderLectures, scheduleLectures, updateLecture } from "../services/lectures";
 import { createApi, errorResponse } from "./app";
@@ -50,6 +51,7 @@ const recordDto = z.object({
   method: z.enum(["code", "manual"]).nullable(),
   markedAt: z.string().nullable(),
   flagged: z.boolean(),
+  flags: z.array(z.enum(["device", "browser", "address"])).openapi({ description: "Why the record is flagged: same device, same browser, same address within 2 minutes" }),
 });
 const stateDto = z
   .object({
@@ -112,7 +114,9 @@ const attendRoute = createRoute({
   method: "post",
   path: "/attend",
   tags,
-  summary: "Check in with the code on the screen (platform-spec §3 attend payload); repeating answers the same record",
+  summary:
+    "Check in with the code on the screen (platform-spec §3 attend payload); repeating answers the same record, a staff mark stands. " +
+    "Limits: 10 tries a minute per account, 10 wrong codes a minute per address, 100 per lecture (429 with Retry-After)",
   middleware: [noStore, requireAuth] as const,
   request: { body: jsonBody(attendInput) },
   responses: {
@@ -192,7 +196,12 @@ export const lecturesApi = createApi()
   .openapi(createLectureRoute, async (c) => c.json(await createLecture(c.var.svc, viewerOf(c), c.req.valid("param").id, c.req.valid("json")), 201))
   .openapi(orderRoute, async (c) => c.json(await reorderLectures(c.var.svc, viewerOf(c), c.req.valid("param").id, c.req.valid("json")), 200))
   .openapi(scheduleRoute, async (c) => c.json(await scheduleLectures(c.var.svc, viewerOf(c), c.req.valid("param").id, c.req.valid("json")), 201))
-  .openapi(attendRoute, async (c) => c.json(await attend(c.var.svc, viewerOf(c), c.req.valid("json")), 200))
+  .openapi(attendRoute, async (c) => {
+    // The browser cookie (set here when missing) lets the roster flag one browser checking in for several students.
+    const browser = ensureBrowser(c.req.raw);
+    if (browser.setCookie) c.header("Set-Cookie", browser.setCookie, { append: true });
+    return c.json(await attend(c.var.svc, viewerOf(c), c.req.valid("json"), Date.now(), { browser: browser.id }), 200);
+  })
   .openapi(getRoute, async (c) => c.json(await getLecture(c.var.svc, viewerOf(c), c.req.valid("param").id), 200))
   .openapi(updateRoute, async (c) => c.json(await updateLecture(c.var.svc, viewerOf(c), c.req.valid("param").id, c.req.valid("json")), 200))
   .openapi(deleteRoute, async (c) => c.json(await deleteLecture(c.var.svc, viewerOf(c), c.req.valid("param").id), 200))

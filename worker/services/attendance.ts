@@ -5,35 +5,45 @@
  * screen catches up by reading the state again. Late is automatic after `lateAfterMinutes`; excused lectures do
  * not count against a student (services/progress.ts).
  */
-import { jwtVerify, SignJWT } from "jose";
 import { and, desc, eq, gt, inArray, lte, sql } from "drizzle-orm";
-import { z } from "zod";
 import type { AttendInput, MarkAttendanceInput, OpenAttendanceInput } from "../../app/lib/lecture-schemas";
 import { can, type Actor } from "../../app/lib/permissions";
-import type { AttendanceCounts, AttendanceRecordFrameBody, AttendanceSessionFrameBody } from "../../app/lib/realtime-protocol";
-import { attendance, attendanceSessions, memberships, sessions, users, MEMBER_STATUSES } from "../../db/schema";
-import { hasAlgorithm } from "../auth/tokens";
+import type { AttendanceCounts, AttendanceFlag, AttendanceRecordFrameBody, AttendanceSessionFrameBody } from "../../app/lib/realtime-protocol";
+import { attendance, attendancePendingCheckins, attendanceSessions, memberships, sessions, users, MEMBER_STATUSES } from "../../db/schema";
 import type { ServiceContext } from "../context";
-import type { Settings } from "../env";
 import { AppError, forbidden, notFound } from "../http/errors";
 import { publishToGroup, publishToGroupRoomStaff } from "../realtime/publish";
+import { keyedHash, type CheckinClient } from "./attendance-client";
 import { checkCode, currentCode, windowEndsAt, type CodeClock } from "./attendance-codes";
 import { newId } from "./ids";
 import { findLecture, requireManagedLecture, type LectureRecord } from "./lectures";
-import { hitRateLimit } from "./rate-limit";
+import { hitRateLimit, refundRateLimit } from "./rate-limit";
 import type { Viewer } from "./sessions";
 import { isMember } from "./memberships";
 
-/** Check-in tries per student per minute (a mistyped code is fine, guessing is not). */
+/**
+ * Every way a code is tried (the API, the lecture page, the QR link signed in or out) passes the same limits
+ * (ADR 0018): per account, every try (10 a minute); per client address, wrong codes (10 a minute: a classroom behind
+ * one address checks in freely, one guesser does not); per lecture, wrong codes from everyone (100 a minute: what
+ * bounds guessing from many addresses, and what one address alone cannot exhaust to lock a class out).
+ */
 export const ATTEND_LIMIT = { max: 10, windowMs: 60_000 };
+export const ATTEND_ADDRESS_LIMIT = { max: 10, windowMs: 60_000 };
+export const ATTEND_LECTURE_LIMIT = { max: 100, windowMs: 60_000 };
+const TOO_MANY = "Too many tries. Wait a minute and enter the code on the screen.";
 /** How long a scanned QR code stays redeemable while its scanner logs in. */
 export const PENDING_CHECKIN_SECONDS = 5 * 60;
+/** Check-ins from one address closer together than this are flagged for staff. */
+export const SHARED_ADDRESS_WINDOW_MS = 2 * 60_000;
 
 export const ATTEND_MESSAGES = {
   notOpen: "Attendance is not open for this lecture right now.",
   wrong: "That code is not right. Check the code on the screen and try again.",
   expired: "That code has expired. Enter the code on the screen now.",
   notStudent: "Only the group's students check in to its lectures.",
+  pendingInvalid: "This check-in belongs to the browser that scanned the code. Scan the code on the screen again.",
+  pendingExpired: "That check-in has expired. Scan the code on the screen again.",
+  pendingUsed: "That check-in has already been used. Scan the code on the screen again.",
 } as const;
 
 export interface AttendanceSessionRow {
@@ -75,17 +85,44 @@ async function latestSession(ctx: ServiceContext, lectureId: string): Promise<At
   return row ?? null;
 }
 
-/** Counts and roster in two queries, whatever the group's size: every member with their record, flags by device. */
+/**
+ * Why a check-in is flagged: the same device fingerprint, the same browser (cookie) for another student of the lecture,
+ * or the same address within SHARED_ADDRESS_WINDOW_MS of another student's check-in.
+ */
+function flagsOf(
+  r: { userId: string; device: string | null; browser: string | null; address: string | null; markedAt: Date | null },
+  all: { userId: string; device: string | null; browser: string | null; address: string | null; markedAt: Date | null }[],
+): AttendanceFlag[] {
+  const flags: AttendanceFlag[] = [];
+  const others = all.filter((o) => o.userId !== r.userId);
+  if (r.device && others.some((o) => o.device === r.device)) flags.push("device");
+  if (r.browser && others.some((o) => o.browser === r.browser)) flags.push("browser");
+  if (r.address && r.markedAt) {
+    const at = r.markedAt.getTime();
+    if (others.some((o) => o.address === r.address && o.markedAt && Math.abs(o.markedAt.getTime() - at) <= SHARED_ADDRESS_WINDOW_MS)) flags.push("address");
+  }
+  return flags;
+}
+
+/** Counts and roster in one query, whatever the group's size: every member with their record and its flags. */
 async function roster(ctx: ServiceContext, lecture: LectureRecord): Promise<{ counts: AttendanceCounts; roster: AttendanceRecordFrameBody[] }> {
   const rows = await ctx.db
-    .select({ userId: users.id, name: users.name, status: attendance.status, method: attendance.method, markedAt: attendance.markedAt, device: attendance.device })
+    .select({
+      userId: users.id,
+      name: users.name,
+      status: attendance.status,
+      method: attendance.method,
+      markedAt: attendance.markedAt,
+      device: attendance.device,
+      browser: attendance.browser,
+      address: attendance.address,
+    })
     .from(memberships)
     .innerJoin(users, eq(users.id, memberships.userId))
     .leftJoin(attendance, and(eq(attendance.lectureId, lecture.id), eq(attendance.userId, memberships.userId)))
     .where(and(eq(memberships.groupId, lecture.groupId), inArray(memberships.status, [...MEMBER_STATUSES])))
     .orderBy(users.name);
-  const devices = new Map<string, number>();
-  for (const r of rows) if (r.device) devices.set(r.device, (devices.get(r.device) ?? 0) + 1);
+  const marked = rows.filter((r) => r.device || r.browser || r.address);
   const counts: AttendanceCounts = { present: 0, late: 0, excused: 0, absent: 0, members: rows.length };
   for (const r of rows) {
     if (r.status === "present" || r.status === "late" || r.status === "excused") counts[r.status]++;
@@ -93,13 +130,17 @@ async function roster(ctx: ServiceContext, lecture: LectureRecord): Promise<{ co
   }
   return {
     counts,
-    roster: rows.map((r) => ({
-      user: { _id: r.userId, name: r.name },
-      status: r.status ?? null,
-      method: r.method ?? null,
-      markedAt: r.markedAt ? r.markedAt.toISOString() : null,
-      flagged: !!r.device && (devices.get(r.device) ?? 0) > 1,
-    })),
+    roster: rows.map((r) => {
+      const flags = flagsOf(r, marked);
+      return {
+        user: { _id: r.userId, name: r.name },
+        status: r.status ?? null,
+        method: r.method ?? null,
+        markedAt: r.markedAt ? r.markedAt.toISOString() : null,
+        flagged: flags.length > 0,
+        flags,
+      };
+    }),
   };
 }
 
@@ -171,8 +212,16 @@ async function storeMark(
   ctx: ServiceContext,
   lecture: LectureRecord,
   userId: string,
-  mark: { status: "present" | "late" | "excused" | "absent"; method: "code" | "manual"; markedAt: Date; markedBy: string | null; device: string | null },
-  overwrite: "always" | "only-absent",
+  mark: {
+    status: "present" | "late" | "excused" | "absent";
+    method: "code" | "manual";
+    markedAt: Date;
+    markedBy: string | null;
+    device: string | null;
+    browser: string | null;
+    address: string | null;
+  },
+  overwrite: "always" | "never-over-staff",
 ) {
   const inserted = await ctx.db
     .insert(attendance)
@@ -180,22 +229,26 @@ async function storeMark(
     .onConflictDoUpdate({
       target: [attendance.lectureId, attendance.userId],
       set: mark,
-      ...(overwrite === "only-absent" ? { setWhere: sql`${attendance.status} = 'absent'` } : {}),
+      // A check-in never replaces a staff mark (absent, excused, late or present set by hand stands).
+      ...(overwrite === "never-over-staff" ? { setWhere: sql`${attendance.status} = 'absent' and ${attendance.method} <> 'manual'` } : {}),
     })
     .returning();
   const [row] = inserted.length
     ? inserted
     : await ctx.db.select().from(attendance).where(and(eq(attendance.lectureId, lecture.id), eq(attendance.userId, userId)));
   const changed = inserted.length > 0;
-  if (changed) {
-    ctx.waitUntil(
-      (async () => {
-        const frame = await markFrame(ctx, lecture, userId);
-        if (frame) await publishToGroupRoomStaff(ctx.env, lecture.groupId, lecture.instructorId, frame);
-      })(),
-    );
-  }
+  if (changed) announceMark(ctx, lecture, userId);
   return row!;
+}
+
+/** Sends a stored mark to the group's staff (after the response, like every frame). */
+function announceMark(ctx: ServiceContext, lecture: LectureRecord, userId: string) {
+  ctx.waitUntil(
+    (async () => {
+      const frame = await markFrame(ctx, lecture, userId);
+      if (frame) await publishToGroupRoomStaff(ctx.env, lecture.groupId, lecture.instructorId, frame);
+    })(),
+  );
 }
 
 /**
@@ -217,12 +270,19 @@ async function markFrame(ctx: ServiceContext, lecture: LectureRecord, userId: st
         method: attendance.method,
         markedAt: attendance.markedAt,
         sameDevice: sql<number>`(select count(*) from attendance a2 where a2.lecture_id = ${lecture.id} and a2.device = ${attendance.device})`,
+        sameBrowser: sql<number>`(select count(*) from attendance a2 where a2.lecture_id = ${lecture.id} and a2.browser = ${attendance.browser})`,
+        sameAddress: sql<number>`(select count(*) from attendance a2 where a2.lecture_id = ${lecture.id} and a2.address = ${attendance.address}
+          and a2.marked_at between ${attendance.markedAt} - ${SHARED_ADDRESS_WINDOW_MS} and ${attendance.markedAt} + ${SHARED_ADDRESS_WINDOW_MS})`,
       })
       .from(attendance)
       .innerJoin(users, eq(users.id, attendance.userId))
       .where(and(eq(attendance.lectureId, lecture.id), eq(attendance.userId, userId))),
   ]);
   if (!row) return null;
+  const flags: AttendanceFlag[] = [];
+  if (row.sameDevice > 1) flags.push("device");
+  if (row.sameBrowser > 1) flags.push("browser");
+  if (row.sameAddress > 1) flags.push("address");
   const counts: AttendanceCounts = { present: 0, late: 0, excused: 0, absent: 0, members: 0 };
   for (const c of byStatus) {
     counts.members += c.n;
@@ -232,7 +292,14 @@ async function markFrame(ctx: ServiceContext, lecture: LectureRecord, userId: st
   return {
     type: "attendance.marked" as const,
     lectureId: lecture.id,
-    record: { user: { _id: userId, name: row.name }, status: row.status, method: row.method, markedAt: row.markedAt.toISOString(), flagged: row.sameDevice > 1 },
+    record: {
+      user: { _id: userId, name: row.name },
+      status: row.status,
+      method: row.method,
+      markedAt: row.markedAt.toISOString(),
+      flagged: flags.length > 0,
+      flags,
+    },
     counts,
   };
 }
@@ -257,25 +324,53 @@ export interface AttendResult {
 }
 
 /**
- * POST /api/lectures/attend {slugLec, code}: the caller checks in with the code on the screen. Repeating answers
- * the record already stored; a wrong, expired or closed code is a 400/409 with a clear message.
+ * Judges a code against a session under the address and lecture limits: the hits are taken before the check (so
+ * parallel guesses cannot slip under a limit) and given back unless the code was wrong, so only guesses count there.
  */
-export async function attend(ctx: ServiceContext, viewer: Viewer, input: AttendInput, now = Date.now()): Promise<AttendResult> {
-  await hitRateLimit(ctx, `attend:${viewer.userId}`, ATTEND_LIMIT, "Too many tries. Wait a minute and enter the code on the screen.");
+async function judgeCode(ctx: ServiceContext, lectureId: string, session: AttendanceSessionRow, code: string, now: number, field = true): Promise<void> {
+  const keys = [`attend-address:${ctx.ip}`, `attend-lecture:${lectureId}`];
+  await hitRateLimit(ctx, keys[0]!, ATTEND_ADDRESS_LIMIT, TOO_MANY);
+  await hitRateLimit(ctx, keys[1]!, ATTEND_LECTURE_LIMIT, TOO_MANY);
+  const check = await checkCode(ctx.settings, clockOf(session), code, now);
+  if (check !== "wrong") await Promise.all(keys.map((key) => refundRateLimit(ctx, key)));
+  if (check !== "valid") {
+    const message = check === "expired" ? ATTEND_MESSAGES.expired : ATTEND_MESSAGES.wrong;
+    throw new AppError(400, "invalid_code", message, field ? { code: message } : undefined);
+  }
+}
+
+/** The hashed browser and address a check-in is stored with (for the roster's flags). */
+async function clientMarks(ctx: ServiceContext, client: CheckinClient): Promise<{ browser: string | null; address: string | null }> {
+  return {
+    browser: client.browser ? `br:${await keyedHash(ctx.settings, "browser", client.browser)}` : null,
+    address: ctx.ip ? `ip:${await keyedHash(ctx.settings, "address", ctx.ip)}` : null,
+  };
+}
+
+/**
+ * POST /api/lectures/attend {slugLec, code}, the lecture page and a signed-in QR scan: the caller checks in with the
+ * code on the screen. Repeating answers the record already stored (a staff mark stands); a wrong, expired or closed
+ * code is a 400/409 with a clear message; past a limit a 429 with Retry-After.
+ */
+export async function attend(ctx: ServiceContext, viewer: Viewer, input: AttendInput, now = Date.now(), client: CheckinClient = { browser: null }): Promise<AttendResult> {
+  await hitRateLimit(ctx, `attend:${viewer.userId}`, ATTEND_LIMIT, TOO_MANY);
   const lecture = await requireStudentLecture(ctx, viewer, input.slugLec);
   const session = await latestSession(ctx, lecture.id);
   if (!session || !isOpen(session, now)) throw new AppError(409, "attendance_closed", ATTEND_MESSAGES.notOpen);
-  const check = await checkCode(ctx.settings, clockOf(session), input.code, now);
-  if (check !== "valid") {
-    const message = check === "expired" ? ATTEND_MESSAGES.expired : ATTEND_MESSAGES.wrong;
-    throw new AppError(400, "invalid_code", message, { code: message });
-  }
+  await judgeCode(ctx, lecture.id, session, input.code, now);
   const row = await storeMark(
     ctx,
     lecture,
     viewer.userId,
-    { status: statusAt(session, now), method: "code", markedAt: new Date(now), markedBy: null, device: await deviceOf(ctx, viewer, input.fingerprint) },
-    "only-absent",
+    {
+      status: statusAt(session, now),
+      method: "code",
+      markedAt: new Date(now),
+      markedBy: null,
+      device: await deviceOf(ctx, viewer, input.fingerprint),
+      ...(await clientMarks(ctx, client)),
+    },
+    "never-over-staff",
   );
   return { status: row.status, markedAt: row.markedAt.toISOString() };
 }
@@ -288,7 +383,13 @@ export async function markAttendance(ctx: ServiceContext, viewer: Viewer, input:
     .from(memberships)
     .where(and(eq(memberships.groupId, lecture.groupId), eq(memberships.userId, input.userId), inArray(memberships.status, [...MEMBER_STATUSES])));
   if (!member) throw notFound("That person is not a student of this group.");
-  await storeMark(ctx, lecture, input.userId, { status: input.status, method: "manual", markedAt: new Date(now), markedBy: viewer.userId, device: null }, "always");
+  await storeMark(
+    ctx,
+    lecture,
+    input.userId,
+    { status: input.status, method: "manual", markedAt: new Date(now), markedBy: viewer.userId, device: null, browser: null, address: null },
+    "always",
+  );
   const people = await roster(ctx, lecture);
   return people.roster.find((r) => r.user._id === input.userId)!;
 }
@@ -312,47 +413,100 @@ export async function attendanceStatusFor(ctx: ServiceContext, viewer: Viewer, l
   };
 }
 
+
 /* ---------------------------------------------------------------------------------------------------------------
- * QR check-in from a signed-out phone: the code is judged when it is scanned; a signed, 5-minute pending check-in
- * carries that judgement through the login, and is redeemed for whoever signs in (if they are a member).
+ * QR check-in from a signed-out phone (ADR 0018): the code is judged when it is scanned, under the same limits as
+ * every other try. A pending check-in row remembers the judgement (lecture, session, status at the scan, the scan's
+ * time) and belongs to the scanning browser: only a keyed hash of that browser's HttpOnly cookie is stored, and the
+ * id in the login's return link is useless without the cookie. It is redeemed once, within 5 minutes, while that
+ * attendance session is still open, and never over a staff mark.
  * ------------------------------------------------------------------------------------------------------------- */
 
-const pendingClaims = z.object({ lec: z.string(), ses: z.string(), at: z.number(), st: z.enum(["present", "late"]) });
-const pendingKey = (settings: Settings) => new TextEncoder().encode(`pending-checkin:${settings.authSecret}`);
+const PENDING_ID = /^[A-Za-z0-9_-]{22}$/;
 
-/** Judges a scanned code now and, when it is valid, answers a pending check-in token (else the refusal). */
-export async function scanCode(ctx: ServiceContext, slugLec: string, code: string, now = Date.now()): Promise<{ token: string; lecture: { slug: string; groupSlug: string } }> {
+/** Judges a scanned code now and, when it is valid, stores a pending check-in for the scanning browser. */
+export async function scanCode(
+  ctx: ServiceContext,
+  slugLec: string,
+  code: string,
+  client: { browser: string },
+  now = Date.now(),
+): Promise<{ pendingId: string; lecture: { slug: string; groupSlug: string } }> {
   const lecture = await findLecture(ctx, { userId: "", role: "user" }, slugLec);
   if (!lecture || !lecture.published) throw notFound("No such lecture.");
   const session = await latestSession(ctx, lecture.id);
   if (!session || !isOpen(session, now)) throw new AppError(409, "attendance_closed", ATTEND_MESSAGES.notOpen);
-  const check = await checkCode(ctx.settings, clockOf(session), code, now);
-  if (check !== "valid") throw new AppError(400, "invalid_code", check === "expired" ? ATTEND_MESSAGES.expired : ATTEND_MESSAGES.wrong);
-  const token = await new SignJWT({ lec: lecture.id, ses: session.id, at: now, st: statusAt(session, now) })
-    .setProtectedHeader({ alg: "HS256" })
-    .setIssuedAt(Math.floor(now / 1000))
-    .setExpirationTime(Math.floor(now / 1000) + PENDING_CHECKIN_SECONDS)
-    .sign(pendingKey(ctx.settings));
-  return { token, lecture: { slug: lecture.slug, groupSlug: lecture.groupSlug } };
+  await judgeCode(ctx, lecture.id, session, code, now, false);
+  const pendingId = newId();
+  await ctx.db.insert(attendancePendingCheckins).values({
+    id: pendingId,
+    lectureId: lecture.id,
+    sessionId: session.id,
+    browserHash: await keyedHash(ctx.settings, "pending", client.browser),
+    status: statusAt(session, now),
+    scannedAt: new Date(now),
+    expiresAt: new Date(now + PENDING_CHECKIN_SECONDS * 1000),
+  });
+  return { pendingId, lecture: { slug: lecture.slug, groupSlug: lecture.groupSlug } };
 }
 
-/** Redeems a pending check-in for the signed-in viewer, dated at the scan. */
-export async function redeemPendingCheckin(ctx: ServiceContext, viewer: Viewer, token: string): Promise<AttendResult & { lecture: { slug: string; groupSlug: string } }> {
-  if (!hasAlgorithm(token, "HS256")) throw new AppError(400, "invalid_code", "That check-in link is not valid. Scan the code on the screen again.");
-  let claims: z.infer<typeof pendingClaims>;
-  try {
-    const { payload } = await jwtVerify(token, pendingKey(ctx.settings), { algorithms: ["HS256"] });
-    claims = pendingClaims.parse(payload);
-  } catch {
-    throw new AppError(400, "invalid_code", "That check-in link has expired. Scan the code on the screen again.");
-  }
-  const lecture = await requireStudentLecture(ctx, viewer, claims.lec);
-  const row = await storeMark(
-    ctx,
-    lecture,
-    viewer.userId,
-    { status: claims.st, method: "code", markedAt: new Date(claims.at), markedBy: null, device: await deviceOf(ctx, viewer, undefined) },
-    "only-absent",
-  );
-  return { status: row.status, markedAt: row.markedAt.toISOString(), lecture: { slug: lecture.slug, groupSlug: lecture.groupSlug } };
+/**
+ * Redeems a pending check-in for the signed-in viewer in the browser that scanned it, dated at the scan. The claim
+ * and the mark are one D1 batch (one transaction): a pending check-in is used exactly once, and never without its
+ * mark. `checkedIn` is false when a record already stood (a staff mark, or an earlier check-in): it is left as it is.
+ */
+export async function redeemPendingCheckin(
+  ctx: ServiceContext,
+  viewer: Viewer,
+  pending: { id: string; browser: string | null },
+  now = Date.now(),
+): Promise<AttendResult & { checkedIn: boolean; lecture: { slug: string; groupSlug: string } }> {
+  const invalid = () => new AppError(400, "invalid_code", ATTEND_MESSAGES.pendingInvalid);
+  if (!pending.browser || !PENDING_ID.test(pending.id)) throw invalid();
+  const [row] = await ctx.db.select().from(attendancePendingCheckins).where(eq(attendancePendingCheckins.id, pending.id));
+  if (!row || row.browserHash !== (await keyedHash(ctx.settings, "pending", pending.browser))) throw invalid();
+  if (row.usedAt) throw new AppError(409, "conflict", ATTEND_MESSAGES.pendingUsed);
+  if (row.expiresAt.getTime() <= now) throw new AppError(400, "invalid_code", ATTEND_MESSAGES.pendingExpired);
+  const lecture = await requireStudentLecture(ctx, viewer, row.lectureId);
+  const [session] = await ctx.db.select().from(attendanceSessions).where(eq(attendanceSessions.id, row.sessionId));
+  if (!session || !isOpen(session, now)) throw new AppError(409, "attendance_closed", ATTEND_MESSAGES.notOpen);
+
+  const marks = { device: await deviceOf(ctx, viewer, undefined), ...(await clientMarks(ctx, { browser: pending.browser })) };
+  const [claimed, inserted] = await ctx.db.batch([
+    ctx.db
+      .update(attendancePendingCheckins)
+      .set({ usedAt: new Date(now), usedBy: viewer.userId })
+      .where(and(eq(attendancePendingCheckins.id, row.id), sql`${attendancePendingCheckins.usedAt} is null`, gt(attendancePendingCheckins.expiresAt, new Date(now))))
+      .returning({ id: attendancePendingCheckins.id }),
+    // Inserts only when the claim above is this request's (same user, same moment), and over no staff mark.
+    ctx.db
+      .insert(attendance)
+      .select(
+        sql`SELECT ${newId()}, ${lecture.id}, ${viewer.userId}, ${row.status}, 'code', ${row.scannedAt.getTime()}, NULL, ${marks.device}, ${marks.browser}, ${marks.address}
+          WHERE EXISTS (SELECT 1 FROM attendance_pending_checkins p WHERE p.id = ${row.id} AND p.used_by = ${viewer.userId} AND p.used_at = ${now})`,
+      )
+      .onConflictDoUpdate({
+        target: [attendance.lectureId, attendance.userId],
+        set: {
+          status: sql`excluded.status`,
+          method: sql`excluded.method`,
+          markedAt: sql`excluded.marked_at`,
+          markedBy: null,
+          device: sql`excluded.device`,
+          browser: sql`excluded.browser`,
+          address: sql`excluded.address`,
+        },
+        setWhere: sql`${attendance.status} = 'absent' and ${attendance.method} <> 'manual'`,
+      })
+      .returning({ id: attendance.id }),
+  ]);
+  if (claimed.length === 0) throw new AppError(409, "conflict", ATTEND_MESSAGES.pendingUsed);
+  const checkedIn = inserted.length > 0;
+  if (checkedIn) announceMark(ctx, lecture, viewer.userId);
+  const [stored] = await ctx.db
+    .select({ status: attendance.status, markedAt: attendance.markedAt })
+    .from(attendance)
+    .where(and(eq(attendance.lectureId, lecture.id), eq(attendance.userId, viewer.userId)));
+  if (!stored) throw new AppError(409, "conflict", ATTEND_MESSAGES.pendingUsed);
+  return { status: stored.status, markedAt: stored.markedAt.toISOString(), checkedIn, lecture: { slug: lecture.slug, groupSlug: lecture.groupSlug } };
 }

@@ -4,7 +4,7 @@
  * nothing still in use (a live session, a code inside its 10 minutes, a rate-limit window) is touched.
  */
 import { and, isNotNull, lt, or } from "drizzle-orm";
-import { mails, oneTimeCodes, rateLimits, sessions } from "../../db/schema";
+import { attendancePendingCheckins, mails, oneTimeCodes, rateLimits, sessions } from "../../db/schema";
 import type { ServiceContext } from "../context";
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -20,13 +20,14 @@ export interface CleanupResult {
   codes: number;
   rateLimits: number;
   mails: number;
+  pendingCheckins: number;
 }
 
 /** Deletes what is older than the margins above, as of `now`, in one batch; answers how many rows went. */
 export async function cleanUp(ctx: ServiceContext, now = Date.now()): Promise<CleanupResult> {
   const endedBefore = new Date(now - ENDED_SESSION_DAYS * DAY);
   const codesBefore = new Date(now - OLD_CODE_DAYS * DAY);
-  const [s, c, r, m] = await ctx.db.batch([
+  const [s, c, r, m, p] = await ctx.db.batch([
     ctx.db
       .delete(sessions)
       .where(or(and(isNotNull(sessions.revokedAt), lt(sessions.revokedAt, endedBefore)), lt(sessions.expiresAt, endedBefore))),
@@ -36,7 +37,9 @@ export async function cleanUp(ctx: ServiceContext, now = Date.now()): Promise<Cl
     // A window that has ended counts nothing any more (hitRateLimit starts a new one anyway).
     ctx.db.delete(rateLimits).where(lt(rateLimits.resetAt, new Date(now))),
     ctx.db.delete(mails).where(lt(mails.createdAt, new Date(now - MAIL_DAYS * DAY))),
+    // QR scans from signed-out phones live 5 minutes (ADR 0018); a day later nothing can redeem them.
+    ctx.db.delete(attendancePendingCheckins).where(lt(attendancePendingCheckins.expiresAt, codesBefore)),
   ]);
-  return { sessions: s.meta.changes, codes: c.meta.changes, rateLimits: r.meta.changes, mails: m.meta.changes };
+  return { sessions: s.meta.changes, codes: c.meta.changes, rateLimits: r.meta.changes, mails: m.meta.changes, pendingCheckins: p.meta.changes };
 }
 

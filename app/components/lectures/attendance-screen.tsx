@@ -7,7 +7,7 @@ import type { MessageKey } from "~/i18n/en";
 import type { FailureLike } from "~/lib/group-errors";
 import { useT } from "~/lib/i18n";
 import { usePropState } from "~/lib/use-prop-state";
-import type { AttendanceCounts, AttendanceRecordFrameBody, ServerFrame } from "~/lib/realtime-protocol";
+import type { AttendanceCounts, AttendanceFlag, AttendanceRecordFrameBody, ServerFrame } from "~/lib/realtime-protocol";
 import { apiFetch } from "~/lib/session-client";
 import { useRoom } from "~/lib/use-room";
 import { useHydrated } from "~/hooks/use-hydrated";
@@ -35,6 +35,13 @@ const STATUS_KEYS: Record<string, MessageKey> = {
   late: "attendance.status.late",
   excused: "attendance.status.excused",
   absent: "attendance.status.absent",
+};
+
+/** Each reason a record is flagged for, with its short label and the explanation shown with it. */
+const FLAG_KEYS: Record<AttendanceFlag, { label: MessageKey; hint: MessageKey }> = {
+  device: { label: "attendance.flag.device", hint: "attendance.flag.deviceHint" },
+  browser: { label: "attendance.flag.browser", hint: "attendance.flag.browserHint" },
+  address: { label: "attendance.flag.address", hint: "attendance.flag.addressHint" },
 };
 
 /** The projector's clock corrected by the server's: `offset` = server time - this device's time. */
@@ -90,6 +97,8 @@ export function AttendanceScreen({ lectureId, lectureSlug, groupId, initial, ori
       if (frame.type === "attendance.marked") {
         setState((s) => ({ ...s, counts: frame.counts, roster: s.roster.map((r) => (r.user._id === frame.record.user._id ? frame.record : r)) }));
         if (frame.record.status === "present" || frame.record.status === "late") setArrivals((list) => [frame.record, ...list.filter((r) => r.user._id !== frame.record.user._id)].slice(0, 12));
+        // A flag names the other student(s) too: read the roster again so theirs shows as well.
+        if (frame.record.flagged) void reload();
       } else {
         void reload();
       }
@@ -291,12 +300,16 @@ function Roster({ state, fetcher }: { state: AttendanceState; fetcher: Attendanc
                       <span className="user-text" dir="auto">
                         {r.user.name}
                       </span>
-                      {r.flagged ? (
-                        <span className="flag" title={t("attendance.flagged")}>
+                      {(r.flags ?? (r.flagged ? (["device"] as AttendanceFlag[]) : [])).map((flag) => (
+                        <span key={flag} className="flag" title={t(FLAG_KEYS[flag].hint)} data-flag={flag}>
                           <AlertIcon />
-                          <span>{t("attendance.flaggedShort")}</span>
+                          <span>
+                            <span className="visually-hidden">{t("attendance.flagReasons")} </span>
+                            {t(FLAG_KEYS[flag].label)}
+                          </span>
+                          <span className="visually-hidden"> {t(FLAG_KEYS[flag].hint)}</span>
                         </span>
-                      ) : null}
+                      ))}
                     </td>
                     <td data-label={t("attendance.col.status")}>
                       {r.status ? (
