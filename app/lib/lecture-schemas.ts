@@ -4,6 +4,7 @@
  * Client-safe: no server imports.
  */
 import { z } from "zod";
+import { calendarDate, dateTime, timeOfDay } from "./dates";
 import { freeText } from "./schemas";
 import { withoutControls } from "./text";
 
@@ -26,15 +27,6 @@ const httpUrl = (message: string) =>
       }
     }, message);
 
-/** An ISO date-time ("2026-12-01T18:00:00.000Z" or with an offset) as a number of milliseconds. */
-const instant = (message: string) =>
-  z
-    .string({ error: message })
-    .trim()
-    .max(40, message)
-    .refine((v) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(v) && !Number.isNaN(Date.parse(v)), message)
-    .transform((v) => Date.parse(v));
-
 const resource = z.object({
   title: freeText("Give the resource a title.").max(LECTURE_LIMITS.resourceTitle, `Resource titles are limited to ${LECTURE_LIMITS.resourceTitle} characters.`),
   url: httpUrl("A resource needs an http(s) link."),
@@ -45,7 +37,7 @@ export const lectureFields = {
   body: z.string().overwrite(withoutControls).max(LECTURE_LIMITS.body, `The text must be at most ${LECTURE_LIMITS.body} characters.`),
   videoUrl: z.union([httpUrl("The video needs an http(s) link."), z.literal("")]).nullable(),
   resources: z.array(resource).max(LECTURE_LIMITS.resources, `At most ${LECTURE_LIMITS.resources} resources.`),
-  startsAt: z.union([instant("Give the start as a date and time."), z.null()]),
+  startsAt: dateTime("Give the start as a date and time.", "That start date or time does not exist.").nullable(),
   published: z.boolean({ error: "Say published: true or false." }),
 };
 
@@ -80,7 +72,7 @@ export const lectureSeriesInput = z
   .object({
     title: lectureFields.title,
     days: z.array(z.number().int().min(0).max(6)).min(1, "Choose at least one weekday.").max(7).refine((d) => new Set(d).size === d.length, "Each weekday once."),
-    time: z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, "Give the time as HH:MM (24-hour)."),
+    time: timeOfDay("Give the time as HH:MM (24-hour)."),
     timeZone: z
       .string()
       .max(64)
@@ -93,9 +85,9 @@ export const lectureSeriesInput = z
         }
       }, "Unknown time zone.")
       .default("Africa/Cairo"),
-    from: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "Give the first day as YYYY-MM-DD."),
+    from: calendarDate("Give the first day as YYYY-MM-DD.", "The first day does not exist."),
     count: z.number().int().min(1).max(LECTURE_LIMITS.series).optional(),
-    until: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "Give the last day as YYYY-MM-DD.").optional(),
+    until: calendarDate("Give the last day as YYYY-MM-DD.", "The last day does not exist.").optional(),
     published: z.boolean().default(false),
   })
   .refine((v) => (v.count === undefined) !== (v.until === undefined), { path: ["count"], message: "Give either a number of sessions or an end date." })

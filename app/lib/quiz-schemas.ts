@@ -3,6 +3,7 @@
  * the input schemas of the staff editor, the Remix actions and the API. Client-safe: no correct answer lives here.
  */
 import { z } from "zod";
+import { dateTime } from "./dates";
 import { codeTestInput, EXERCISE_LIMITS } from "./exercise-schemas";
 import { freeText } from "./schemas";
 import { withoutControls } from "./text";
@@ -27,18 +28,19 @@ export const QUIZ_LIMITS = {
   durationMinutes: 600,
 } as const;
 
-/** A submit that arrives this long after the deadline still counts its answers (network, a slow phone). */
+/**
+ * A hand-in may arrive this long after the deadline (a slow network, a sleeping phone): it is still accepted, but
+ * only the answers that reached the server in time count (Moodle's grace period: handing in only, no answering).
+ */
 export const QUIZ_GRACE_MS = 60_000;
+/**
+ * Answers that reach the server this long after the deadline still count: the hand-in the page sends at zero, or
+ * a save already on its way, travelling over a slow network. Later answers never count (docs/decisions/0014).
+ */
+export const QUIZ_NETWORK_MS = 5_000;
 /** The browser saves an answer this long after the student stops changing it. */
 export const AUTOSAVE_DEBOUNCE_MS = 1_000;
 
-const instant = (message: string) =>
-  z
-    .string({ error: message })
-    .trim()
-    .max(40, message)
-    .refine((v) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(v) && !Number.isNaN(Date.parse(v)), message)
-    .transform((v) => Date.parse(v));
 
 const optionIndex = z.number({ error: "An option is chosen by its number, counting from 0." }).int("An option is chosen by its number, counting from 0.").min(0).max(QUIZ_LIMITS.options - 1);
 
@@ -115,8 +117,8 @@ const quizFields = {
     z.number({ error: "The duration is a whole number of minutes from 1 to 600." }).int("The duration is a whole number of minutes from 1 to 600.").min(1, "The duration is at least 1 minute.").max(QUIZ_LIMITS.durationMinutes, "The duration is at most 600 minutes."),
     z.null(),
   ]),
-  opensAt: z.union([instant("Give the opening as a date and time."), z.null()]),
-  closesAt: z.union([instant("Give the closing as a date and time."), z.null()]),
+  opensAt: dateTime("Give the opening as a date and time.", "That opening date or time does not exist.").nullable(),
+  closesAt: dateTime("Give the closing as a date and time.", "That closing date or time does not exist.").nullable(),
   maxAttempts: z.number({ error: "Attempts are a whole number from 1 to 10." }).int("Attempts are a whole number from 1 to 10.").min(1, "Allow at least one attempt.").max(QUIZ_LIMITS.maxAttempts, "At most 10 attempts."),
   showAnswers: z.enum(SHOW_ANSWERS, { error: "showAnswers is after-submit, after-close or never." }),
   published: z.boolean({ error: "Say published: true or false." }),

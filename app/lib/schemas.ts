@@ -3,6 +3,7 @@
  * turns them into the OpenAPI document). Client-safe: no server imports here.
  */
 import { z } from "zod";
+import { calendarDate } from "./dates";
 import { chatFields, PARTIES } from "./realtime-protocol";
 import { cleanName, hasVisibleText, withoutControls } from "./text";
 
@@ -218,12 +219,8 @@ function isHttpUrl(v: string): boolean {
   }
 }
 
-/** A calendar date as YYYY-MM-DD (the spec's start_date). */
-const startDate = z
-  .string()
-  .trim()
-  .regex(/^\d{4}-\d{2}-\d{2}$/, "Use the date format YYYY-MM-DD.")
-  .refine((v) => !Number.isNaN(Date.parse(`${v}T00:00:00Z`)) && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v), "That date does not exist.");
+/** A calendar date as YYYY-MM-DD (the spec's start_date; app/lib/dates.ts: no month 13, 30 February or year 0000). */
+const startDate = calendarDate("Use the date format YYYY-MM-DD.", "That date does not exist.");
 
 const capacity = z
   .number({ error: "Capacity must be a whole number." })

@@ -3,20 +3,14 @@
  * forms, the Remix actions and the API. Client-safe.
  */
 import { z } from "zod";
+import { dateTime } from "./dates";
 import { freeText } from "./schemas";
 import { withoutControls } from "./text";
 
 export const TASK_LIMITS = { title: 160, body: 50_000, maxScore: 1000, link: 2_000, notes: 2_000, feedback: 5_000 } as const;
 
-const dueAt = z.union([
-  z
-    .string({ error: "Give the due time as a date and time." })
-    .trim()
-    .max(40)
-    .refine((v) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(v) && !Number.isNaN(Date.parse(v)), "Give the due time as a date and time.")
-    .transform((v) => Date.parse(v)),
-  z.null(),
-]);
+/** A moment, or null for none; `.nullable()` rather than a union, so a refused value keeps its own message. */
+const dueAt = dateTime("Give the due time as a date and time.", "That due date or time does not exist.").nullable();
 
 /** POST /api/lectures/{lectureId}/tasks. */
 export const createTaskInput = z.object({

@@ -47,10 +47,13 @@ export async function publishToGroupStaff(env: Bindings, instructorId: string | 
   await stub.publishToTags(frame, instructorId ? ["role:admin", `user:${instructorId}`] : ["role:admin"]);
 }
 
-/** Closes one user's sockets in a group's room (they left or were removed, so its chat is no longer theirs). */
-export async function disconnectUserFromGroup(env: Bindings, groupId: string, userId: string): Promise<void> {
+/**
+ * Closes one user's sockets in a group's room (4403): they left or were removed, or no longer teach it, so its
+ * chat and attendance are no longer theirs. The client then asks for a new ticket, which answers what they may do now.
+ */
+export async function disconnectUserFromGroup(env: Bindings, groupId: string, userId: string, reason = "You are no longer a member of this group."): Promise<void> {
   const stub = await room(env.GroupRoom, groupId);
-  await stub.disconnectUser(userId, "You are no longer a member of this group.");
+  await stub.disconnectUser(userId, reason);
 }
 
 /** Pushes a frame to the admins connected to the staff inbox, never to instructors (contact messages, feedback). */

@@ -9,6 +9,7 @@ import type { CreateGroupInput, ManageGroupsQuery, UpdateGroupInput } from "../.
 import { groups, memberships, users } from "../../db/schema";
 import type { ServiceContext } from "../context";
 import { AppError, forbidden } from "../http/errors";
+import { disconnectUserFromGroup } from "../realtime/publish";
 import { likePattern, managedGroupsScope, matchesAny, requireManagedGroup, requireStaff } from "./group-access";
 import { groupColumns, listCourseContent, toGroupDto, type CourseContentDto, type GroupDto } from "./groups";
 import { newId, slugify } from "./ids";
@@ -196,6 +197,12 @@ export async function updateGroup(
   };
   if (Object.values(changes).some((v) => v !== undefined)) {
     await ctx.db.update(groups).set(changes).where(eq(groups.id, group.id));
+  }
+  // The former instructor's sockets in the group's room were admitted as its staff: close them as a removed
+  // student's are (ADR 0007, "Rights that end"). A new ticket then answers what they may do now (`can()`).
+  const former = group.instructorId;
+  if (former && input.instructorId !== undefined && input.instructorId !== former) {
+    ctx.waitUntil(disconnectUserFromGroup(ctx.env, group.id, former, "You no longer teach this group."));
   }
   return getManagedGroup(ctx, viewer, group.id);
 }

@@ -4,6 +4,7 @@
  */
 import { and, asc, count, eq, max, or, sql } from "drizzle-orm";
 import { can, type Actor } from "../../app/lib/permissions";
+import { isCalendarDate } from "../../app/lib/dates";
 import type { CreateLectureInput, LectureOrderInput, LectureSeriesInput, UpdateLectureInput } from "../../app/lib/lecture-schemas";
 import { renderMarkdown } from "../../app/lib/markdown.server";
 import { attendance, attendanceSessions, groups, lectures, memberships, quizzes, submissions, tasks } from "../../db/schema";
@@ -318,18 +319,30 @@ export function zonedTime(day: string, time: string, timeZone: string): number {
         .formatToParts(new Date(at))
         .map((p) => [p.type, p.value]),
     );
-    return Date.UTC(+parts.year!, +parts.month! - 1, +parts.day!, +parts.hour!, +parts.minute!, +parts.second!) - at;
+    // Not Date.UTC, which reads the years 0-99 as 1900-1999.
+    const wall = new Date(0);
+    wall.setUTCFullYear(+parts.year!, +parts.month! - 1, +parts.day!);
+    wall.setUTCHours(+parts.hour!, +parts.minute!, +parts.second!, 0);
+    return wall.getTime() - at;
   };
   const first = guess - offsetAt(guess);
   return guess - offsetAt(first);
 }
 
-/** The days of a weekly series: on `days` (0 = Sunday) from `from`, `count` of them or up to `until`. */
+/**
+ * The days of a weekly series: on `days` (0 = Sunday) from `from`, `count` of them or up to `until`. The schema
+ * already refuses days that do not exist (app/lib/dates.ts); this checks again, so no caller can reach
+ * `toISOString` with an invalid date (a 500), and stops at the end of year 9999, where YYYY-MM-DD ends.
+ */
 export function seriesDays(input: Pick<LectureSeriesInput, "days" | "from" | "count" | "until">): string[] {
+  for (const [field, value] of [["from", input.from], ["until", input.until]] as const) {
+    if (value !== undefined && !isCalendarDate(value)) throw new AppError(400, "validation_failed", "That date does not exist.", { [field]: "That date does not exist." });
+  }
   const out: string[] = [];
   const wanted = new Set(input.days);
   const day = new Date(`${input.from}T00:00:00Z`);
   for (let i = 0; i < 370 * 2 && out.length < (input.count ?? 60); i++) {
+    if (day.getUTCFullYear() > 9999) break;
     const iso = day.toISOString().slice(0, 10);
     if (input.until && iso > input.until) break;
     if (wanted.has(day.getUTCDay())) out.push(iso);
