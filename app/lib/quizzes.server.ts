@@ -19,7 +19,8 @@ import { answersMap, createQuizInput, updateQuizInput } from "./quiz-schemas";
 
 type QuizParams = { slug?: string; slugLecture?: string; slugQuiz?: string };
 
-export const quizPath = (groupSlug: string, lectureSlug: string, quizSlug: string) => `/course/${groupSlug}/lecture/${lectureSlug}/quiz/${quizSlug}`;
+export { quizPath } from "./paths";
+import { quizPath, segment } from "./paths";
 
 /** The quiz as its student pages show it, checked against the URL's group and lecture. */
 async function studentQuiz(svc: ServiceContext, viewer: Viewer, params: QuizParams) {
@@ -32,7 +33,7 @@ async function studentQuiz(svc: ServiceContext, viewer: Viewer, params: QuizPara
 /** The intro: rules, attempts left, start or resume. No question is sent. */
 export async function loadQuizIntro(svc: ServiceContext, viewer: Viewer, params: QuizParams) {
   const { questions: _questions, ...quiz } = await studentQuiz(svc, viewer, params);
-  return { quiz, base: quizPath(quiz.group.slug, quiz.lecture.slug, quiz.slug), editPath: quiz.isStaff ? `${viewer.role === "admin" ? "/dashboard/admin" : "/instructor"}/group/${quiz.group.slug}/lecture/${quiz.lecture.slug}/quiz/updateQuiz/${quiz.slug}` : null };
+  return { quiz, base: quizPath(quiz.group.slug, quiz.lecture.slug, quiz.slug), editPath: quiz.isStaff ? `${viewer.role === "admin" ? "/dashboard/admin" : "/instructor"}/group/${segment(quiz.group.slug)}/lecture/${segment(quiz.lecture.slug)}/quiz/updateQuiz/${segment(quiz.slug)}` : null };
 }
 
 /** intent=start: starts or resumes the attempt, then the questions screen. */

@@ -27,7 +27,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (!parsed.success) return invalid("save", parsed.error);
   return attempt("save", async () => {
     const group = await createGroup(context.svc, viewer, await withUploadedImage(context.svc, viewer, form, parsed.data));
-    throw redirect(`/dashboard/admin/group/${group.slug}?created=1`);
+    throw redirect(`/dashboard/admin/group/${encodeURIComponent(group.slug)}?created=1`);
   });
 }
 
