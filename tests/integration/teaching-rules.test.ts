@@ -3,13 +3,18 @@
  * rule"): each test names the mistake it catches. Expected values come from PRODUCT.md and the issues, not from the
  * code's constants.
  */
+import { env } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import * as s from "../../db/schema";
+import { getSettings } from "../../worker/env";
+import { attend, openAttendance } from "../../worker/services/attendance";
+import { codeFor } from "../../worker/services/attendance-codes";
 import { newId } from "../../worker/services/ids";
 import { exercise, send, world } from "./exercise-fixtures";
 import { addMember, call, createGroup, createUser, signIn } from "./factories";
-import { db } from "./helpers";
+import { db, serviceContext } from "./helpers";
+import { connectAs } from "./sockets";
 
 const DAY = 86_400_000;
 const RIGHT = "function sum(a, b) { return a + b; }";
@@ -164,5 +169,63 @@ describe("quizzes", () => {
     expect(await db().select().from(s.attempts)).not.toContainEqual(expect.objectContaining({ userId: w.student.user.id }));
     // Staff still see it.
     expect((await call(`/api/quizzes/${w.quiz.slug}`, { token: w.teacher.accessToken })).status).toBe(200);
+  });
+});
+
+describe("attendance", () => {
+  async function attendanceWorld(students = 2) {
+    const teacher = await signIn(await createUser({ role: "instructor" }));
+    const group = await createGroup({ instructorId: teacher.user.id });
+    const members = [];
+    for (let i = 0; i < students; i++) {
+      const st = await signIn(await createUser());
+      await addMember(st.user, group);
+      members.push(st);
+    }
+    const lecture = (await (await call(`/api/lectures/group/${group.slug}`, { body: { title: "Live", published: true }, token: teacher.accessToken })).json()) as { _id: string; slug: string };
+    return { teacher, group, members, lecture };
+  }
+  const viewer = (who: Awaited<ReturnType<typeof signIn>>) => ({ userId: who.user.id, role: who.user.role, sessionId: who.sessionId, name: who.user.name, email: who.user.email });
+
+  // Mistake: the code's grace after rotation grows from 2 s to 5 s.
+  it("takes a rotated-out code for 2 s into the window after next, and not a moment longer", async () => {
+    const w = await attendanceWorld(3);
+    const { ctx, settle } = serviceContext();
+    const t0 = Date.parse("2026-12-01T16:00:00.000Z");
+    await openAttendance(ctx, viewer(w.teacher), w.lecture._id, { rotateSeconds: 30, lateAfterMinutes: 60, durationMinutes: 60 }, t0);
+    const [session] = await db().select().from(s.attendanceSessions).where(eq(s.attendanceSessions.lectureId, w.lecture._id));
+    const first = await codeFor(getSettings(env), { sessionId: session!.id, opensAt: t0, rotateSeconds: 30 }, 0);
+    // Window 0 is 0-30 s, window 1 30-60 s; window 0's code still counts until 2 s into window 2 (62 s).
+    expect(await attend(ctx, viewer(w.members[0]!), { slugLec: w.lecture.slug, code: first }, t0 + 61_999)).toMatchObject({ status: "present" });
+    await expect(attend(ctx, viewer(w.members[1]!), { slugLec: w.lecture.slug, code: first }, t0 + 62_000)).rejects.toMatchObject({ status: expect.any(Number) });
+    await expect(attend(ctx, viewer(w.members[2]!), { slugLec: w.lecture.slug, code: first }, t0 + 64_999)).rejects.toMatchObject({ status: expect.any(Number) });
+    await settle();
+  });
+
+  // Mistake: nextCodeAt (when the projector's code changes) off by one rotation window.
+  it("tells the projector when the code changes: the end of the current window, within one rotation", async () => {
+    const w = await attendanceWorld(1);
+    const res = await call(`/api/lectures/${w.lecture.slug}/attendance/open`, { body: { rotateSeconds: 30, durationMinutes: 30 }, token: w.teacher.accessToken });
+    const { session } = (await res.json()) as { session: { opensAt: string; nextCodeAt: string; serverTime: string } };
+    const next = Date.parse(session.nextCodeAt);
+    const now = Date.parse(session.serverTime);
+    expect(next - now).toBeGreaterThan(0);
+    expect(next - now).toBeLessThanOrEqual(30_000);
+    expect((next - Date.parse(session.opensAt)) % 30_000).toBe(0);
+  });
+
+  // Mistake: the live attendance.marked frame counts an excused student as absent.
+  it("counts an excused student as excused in the live frame, as the roster does", async () => {
+    const w = await attendanceWorld(2);
+    const staffSocket = await connectAs(w.teacher, "group-room", w.group.id);
+    const open = await call(`/api/lectures/${w.lecture.slug}/attendance/open`, { body: { rotateSeconds: 0, durationMinutes: 30 }, token: w.teacher.accessToken });
+    const code = ((await open.json()) as { session: { code: string } }).session.code;
+    expect((await call("/api/attendance", { body: { lectureId: w.lecture._id, userId: w.members[1]!.user.id, status: "excused" }, token: w.teacher.accessToken })).status).toBe(200);
+    const excusedFrame = await staffSocket.next("attendance.marked");
+    // Not checked in yet counts as absent, in the frame as in the roster.
+    expect(excusedFrame).toMatchObject({ counts: { present: 0, late: 0, excused: 1, absent: 1, members: 2 } });
+    expect((await call("/api/lectures/attend", { body: { slugLec: w.lecture.slug, code }, token: w.members[0]!.accessToken })).status).toBe(200);
+    const frame = await staffSocket.next("attendance.marked", (f: { record?: { user: { _id: string } } }) => f.record?.user._id === w.members[0]!.user.id);
+    expect(frame).toMatchObject({ counts: { present: 1, late: 0, excused: 1, absent: 0, members: 2 } });
   });
 });
