@@ -183,6 +183,9 @@ export const quizzesAr: Record<keyof typeof quizzesEn, string> = {
   "quizEditor.delete": "احذف",
   "quizEditor.deleteConfirm": "هل تحذف هذا الاختبار مع محاولات كل الطلاب؟ لا يمكن التراجع عن ذلك.",
   "quizEditor.error": "راجع السؤال {n}: {message}",
+  "quizEditor.error.dateTime": "اختر تاريخًا ووقتًا موجودَين.",
+  "quizEditor.error.closesBeforeOpens": "يجب أن يُغلق الاختبار بعد أن يُفتح.",
+  "quizEditor.error.needsClosing": "عرض الإجابات بعد إغلاق الاختبار يحتاج إلى موعد إغلاق.",
   "quizEditor.error.form": "راجع الاختبار: {message}",
   "quizEditor.studentView": "افتح صفحة الطالب",
 };

@@ -181,6 +181,9 @@ export const quizzesEn = {
   "quizEditor.delete": "Delete",
   "quizEditor.deleteConfirm": "Delete this quiz with every student's attempts? This cannot be undone.",
   "quizEditor.error": "Please check question {n}: {message}",
+  "quizEditor.error.dateTime": "Choose a date and time that exists.",
+  "quizEditor.error.closesBeforeOpens": "The quiz must close after it opens.",
+  "quizEditor.error.needsClosing": "Answers shown after the quiz closes need a closing time.",
   "quizEditor.error.form": "Please check the quiz: {message}",
   "quizEditor.studentView": "Open the student page",
 } as const;

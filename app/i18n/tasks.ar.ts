@@ -70,6 +70,7 @@ export const tasksAr: Record<keyof typeof tasksEn, string> = {
   "staffTasks.grade": "قيّم",
   "staffTasks.field.title": "العنوان",
   "staffTasks.field.body": "نص المهمة (Markdown)",
+  "staffTasks.error.due": "اختر موعدًا نهائيًا موجودًا (تاريخًا ووقتًا).",
   "staffTasks.field.due": "الموعد النهائي",
   "staffTasks.field.maxScore": "الدرجة القصوى",
   "staffTasks.field.allowLate": "اقبل التسليم المتأخر (يُعلَّم متأخرًا)",

@@ -69,6 +69,7 @@ export const tasksEn = {
   "staffTasks.grade": "Grade",
   "staffTasks.field.title": "Title",
   "staffTasks.field.body": "Statement (Markdown)",
+  "staffTasks.error.due": "Choose a due date and time that exists.",
   "staffTasks.field.due": "Due",
   "staffTasks.field.maxScore": "Maximum score",
   "staffTasks.field.allowLate": "Accept late work (it is marked late)",

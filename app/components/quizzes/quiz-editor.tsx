@@ -135,6 +135,9 @@ export function QuizEditor({ quiz, started, listPath, lectureTitle, studentPath 
   };
   const failure = result && !result.ok ? result : null;
   const fieldError = (name: string) => failure?.fields?.[name];
+  /** The server's word on the closing time, in the reader's language (quiz-schemas.ts checkWindow and dateTime). */
+  const windowError = (message: string) =>
+    message.startsWith("The quiz must close after") ? t("quizEditor.error.closesBeforeOpens") : message.startsWith("Answers shown after") ? t("quizEditor.error.needsClosing") : t("quizEditor.error.dateTime");
   const questionError = (i: number) => Object.entries(failure?.fields ?? {}).find(([k]) => k.startsWith(`questions.${i}.`) || k === `questions.${i}`)?.[1];
   const formError = failure && !Object.keys(failure.fields ?? {}).some((k) => k.startsWith("questions.") || ["title", "durationMinutes", "opensAt", "closesAt", "maxAttempts"].includes(k)) ? failure.message : null;
 
@@ -185,7 +188,7 @@ export function QuizEditor({ quiz, started, listPath, lectureTitle, studentPath 
         <div className="field-row">
           <div className="field">
             <label htmlFor="quiz-opens">{t("quizEditor.field.opensAt")}</label>
-            <input id="quiz-opens" type="datetime-local" value={opensAt} onChange={(e) => setOpensAt(e.target.value)} aria-describedby="quiz-window-hint" />
+            <input id="quiz-opens" type="datetime-local" value={opensAt} onChange={(e) => setOpensAt(e.target.value)} aria-describedby="quiz-window-hint" aria-invalid={!!fieldError("opensAt") || undefined} />
           </div>
           <div className="field">
             <label htmlFor="quiz-closes">{t("quizEditor.field.closesAt")}</label>
@@ -195,7 +198,8 @@ export function QuizEditor({ quiz, started, listPath, lectureTitle, studentPath 
         <p id="quiz-window-hint" className="field-hint">
           {t("quizEditor.field.windowHint")}
         </p>
-        {fieldError("closesAt") ? <p className="field-error">{fieldError("closesAt")}</p> : null}
+        {fieldError("opensAt") ? <p className="field-error">{t("quizEditor.error.dateTime")}</p> : null}
+        {fieldError("closesAt") ? <p className="field-error">{windowError(fieldError("closesAt")!)}</p> : null}
         <div className="field">
           <label htmlFor="quiz-show">{t("quizEditor.field.showAnswers")}</label>
           <select id="quiz-show" value={showAnswers} onChange={(e) => setShowAnswers(e.target.value as ShowAnswers)} aria-describedby="quiz-show-hint">

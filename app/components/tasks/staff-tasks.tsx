@@ -133,8 +133,9 @@ export function TaskForm({
       <div className="field-row">
         <div className="field">
           <label htmlFor="task-due">{t("staffTasks.field.due")}</label>
-          <input id="task-due" type="datetime-local" value={due} onChange={(e) => setDue(e.target.value)} />
+          <input id="task-due" type="datetime-local" value={due} onChange={(e) => setDue(e.target.value)} aria-invalid={!!failure?.fields?.dueAt || undefined} />
           <input type="hidden" name="dueAt" value={fromLocalInput(due) ?? ""} />
+          {failure?.fields?.dueAt ? <p className="field-error">{t("staffTasks.error.due")}</p> : null}
         </div>
         <div className="field">
           <label htmlFor="task-max">{t("staffTasks.field.maxScore")}</label>
@@ -158,7 +159,7 @@ export function TaskForm({
           </label>
         </fieldset>
       ) : null}
-      {failure && !failure.fields ? (
+      {failure && (!failure.fields || !Object.keys(failure.fields).some((k) => k === "title" || k === "dueAt")) ? (
         <p className="form-error" role="alert">
           {failure.message}
         </p>
