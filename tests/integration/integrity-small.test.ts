@@ -14,7 +14,7 @@ import * as s from "../../db/schema";
 import { seriesDays } from "../../worker/services/lectures";
 import { addMember, call, createGroup, createUser, ORIGIN, signIn, type ErrorBody, type SignedIn } from "./factories";
 import { db, randomIp } from "./helpers";
-import { joinChat, requestTicket, type SocketClient } from "./sockets";
+import { joinChat, requestTicket, ticketFor, upgrade, type SocketClient } from "./sockets";
 
 const IMPOSSIBLE_DAYS = ["2026-13-45", "0000-00-00", "2026-02-30", "2025-02-29", "2026-04-31", "0000-01-01", "2026-00-10"];
 const IMPOSSIBLE_MOMENTS = [
@@ -134,6 +134,26 @@ describe("changing a group's instructor ends the former instructor's access to i
     expect(res.status).toBe(200);
     expect((await client.waitClosed()).code).toBe(4403);
     expect((await requestTicket(w.former, "group-room", w.group.id)).status).toBe(403);
+  });
+});
+
+describe("a ticket minted before a right ended opens nothing", () => {
+  it("refuses the former instructor's ticket taken just before the change, and a removed student's", async () => {
+    const w = await classroom();
+    const formerTicket = await ticketFor(w.former, "group-room", w.group.id);
+    const leavingTicket = await ticketFor(w.leaving, "group-room", w.group.id);
+    expect((await call(`/api/groups/${w.group.id}`, { method: "PUT", token: w.admin.accessToken, body: { instructorId: w.next.user.id } })).status).toBe(200);
+    expect((await call(`/api/groups/${w.group.id}/students/${w.leaving.user.id}`, { method: "PUT", token: w.next.accessToken, body: { status: "removed" } })).status).toBe(200);
+    // Both tickets are well inside their 60 s; the rights behind them are gone.
+    expect((await upgrade("group-room", w.group.id, formerTicket)).status).toBe(403);
+    expect((await upgrade("group-room", w.group.id, leavingTicket)).status).toBe(403);
+    // The new instructor's and a current student's still open.
+    for (const who of [w.next, w.student]) {
+      const res = await upgrade("group-room", w.group.id, await ticketFor(who, "group-room", w.group.id));
+      expect(res.status).toBe(101);
+      res.webSocket!.accept();
+      res.webSocket!.close(1000, "done");
+    }
   });
 });
 

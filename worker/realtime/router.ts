@@ -3,6 +3,8 @@ import { PARTIES } from "../../app/lib/realtime-protocol";
 import { getSettings, type Bindings } from "../env";
 import { createDb } from "../../db/client";
 import { isOwnOrigin } from "../http/origin";
+import type { RealtimeTicketInput } from "../../app/lib/schemas";
+import { mayJoin } from "../services/realtime-tickets";
 import { isSessionLive } from "../services/sessions";
 import { ADMIT_HEADERS } from "./room";
 import { verifyTicket } from "./tickets";
@@ -34,7 +36,11 @@ export async function routeRealtime(request: Request, env: Bindings): Promise<Re
       const claims = ticket ? await verifyTicket(settings, ticket, party, name) : null;
       if (!claims) return plain(401, "A valid realtime ticket for this room is required.");
       // A ticket outlives nothing: minted under a session that has since ended, it opens no socket.
-      if (!(await isSessionLive(createDb(env.DB), claims.sid, claims.sub))) return plain(401, "Your session has ended. Please log in again.");
+      const db = createDb(env.DB);
+      if (!(await isSessionLive(db, claims.sid, claims.sub))) return plain(401, "Your session has ended. Please log in again.");
+      // Nor one whose right to the room ended after it was minted (tickets live 60 s).
+      const stillAllowed = await mayJoin({ db }, { userId: claims.sub, role: claims.role }, { party, room: name } as RealtimeTicketInput).catch(() => false);
+      if (!stillAllowed) return plain(403, "You may not join this room any more.");
       const headers = new Headers(req.headers);
       headers.set(ADMIT_HEADERS.user, claims.sub);
       headers.set(ADMIT_HEADERS.role, claims.role);

@@ -21,7 +21,12 @@ export async function issueRealtimeTicket(ctx: ServiceContext, viewer: Viewer, i
   return { ticket: await mintTicket(ctx.settings, viewer, input.party, input.room) };
 }
 
-async function mayJoin(ctx: ServiceContext, viewer: Viewer, { party, room }: RealtimeTicketInput): Promise<boolean> {
+/**
+ * Whether the viewer may join the room now. Checked when the ticket is issued and again when its socket opens
+ * (worker/realtime/router.ts): a ticket minted just before a right ended (an instructor replaced, a student
+ * removed) opens nothing.
+ */
+export async function mayJoin(ctx: Pick<ServiceContext, "db">, viewer: Pick<Viewer, "userId" | "role">, { party, room }: RealtimeTicketInput): Promise<boolean> {
   switch (party) {
     case "user-hub":
       return room === viewer.userId;
