@@ -1,0 +1,49 @@
+/**
+ * Titles in Arabic make slugs in Arabic (`الخطافات-بالتفصيل`). A URL carries only ASCII, so every redirect the app
+ * builds from a slug must be percent-encoded: a quiz whose lecture and title were Arabic could not be started (the
+ * start answered a redirect with raw Arabic in its Location, and the page showed the 500 screen while the attempt's
+ * clock already ran).
+ */
+import { SELF } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { addMember, call, createGroup, createUser, ORIGIN, signIn } from "./factories";
+import { randomIp } from "./helpers";
+
+const ASCII_ONLY = /^[\x21-\x7e]+$/;
+
+async function arabicQuiz() {
+  const teacher = await signIn(await createUser({ role: "instructor" }));
+  const group = await createGroup({ instructorId: teacher.user.id });
+  const student = await signIn(await createUser());
+  await addMember(student.user, group);
+  const lecture = (await (await call(`/api/lectures/group/${group.slug}`, { body: { title: "الخطافات بالتفصيل", published: true }, token: teacher.accessToken })).json()) as { slug: string };
+  const res = await call("/api/quizzes", {
+    body: { lectureId: lecture.slug, title: "اختبار الخطافات", durationMinutes: 10, opensAt: null, closesAt: null, maxAttempts: 2, showAnswers: "after-submit", published: true, questions: [{ text: "صح؟", type: "true-false", correct: 0, points: 1 }] },
+    token: teacher.accessToken,
+  });
+  expect(res.status).toBe(201);
+  const quiz = (await res.json()) as { slug: string };
+  return { group, student, lecture, quiz };
+}
+
+describe("slugs in Arabic", () => {
+  it("starts a quiz whose lecture and title are Arabic: the redirect is percent-encoded and leads to the questions", async () => {
+    const w = await arabicQuiz();
+    expect(w.lecture.slug).toBe("الخطافات-بالتفصيل");
+    const intro = `/course/${encodeURIComponent(w.group.slug)}/lecture/${encodeURIComponent(w.lecture.slug)}/quiz/${encodeURIComponent(w.quiz.slug)}`;
+    const start = await SELF.fetch(`${ORIGIN}${intro}`, {
+      method: "POST",
+      headers: { origin: ORIGIN, "content-type": "application/x-www-form-urlencoded", accept: "text/html", cookie: w.student.cookie, "cf-connecting-ip": randomIp() },
+      body: new URLSearchParams({ intent: "start" }).toString(),
+      redirect: "manual",
+    });
+    expect(start.status).toBe(302);
+    const location = start.headers.get("location")!;
+    expect(location).toMatch(ASCII_ONLY);
+    expect(location).toBe(`${intro}/questions`);
+    expect(decodeURIComponent(location)).toContain("/lecture/الخطافات-بالتفصيل/quiz/اختبار-الخطافات/questions");
+    const questions = await SELF.fetch(`${ORIGIN}${location}`, { headers: { cookie: w.student.cookie, accept: "text/html" }, redirect: "manual" });
+    expect(questions.status).toBe(200);
+    expect(await questions.text()).toContain("صح؟");
+  });
+});
