@@ -13,7 +13,7 @@
 import { readFileSync, writeFileSync, mkdtempSync, existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { bin, build, env, root } from "./lib.mjs";
 
 const QUIZ = ["tests/integration/quizzes.test.ts", "tests/integration/quizzes-clock.test.ts", "tests/integration/quiz-integrity.test.ts", "tests/integration/teaching-rules.test.ts"];
@@ -78,6 +78,9 @@ const restore = () => {
   originals.clear();
 };
 let child = null;
+/** The lock the project's scripts take around builds (exclusive) and test runs (shared), where flock exists. */
+const LOCK = spawnSync("flock", ["--version"], { stdio: "ignore" }).status === 0 ? "/tmp/cohort-build.lock" : null;
+const rebuild = () => (LOCK ? spawnSync("flock", [LOCK, bin("remix"), "vite:build", "--logLevel", "warn"], { cwd: root, env, stdio: "inherit" }) : build());
 for (const signal of ["SIGINT", "SIGTERM"]) {
   process.on(signal, () => {
     child?.kill("SIGKILL");
@@ -91,7 +94,9 @@ for (const signal of ["SIGINT", "SIGTERM"]) {
 async function passes(files, label) {
   const report = join(out, `${label}.json`);
   const status = await new Promise((resolve) => {
-    child = spawn(bin("vitest"), ["run", "--config", "vitest.config.ts", "--reporter=json", `--outputFile.json=${report}`, ...files], { cwd: root, env, stdio: "ignore" });
+    const args = ["run", "--config", "vitest.config.ts", "--reporter=json", `--outputFile.json=${report}`, ...files];
+    // Under a shared lock where flock exists: a build by someone else must not change build/ under the tests.
+    child = LOCK ? spawn("flock", ["-s", LOCK, bin("vitest"), ...args], { cwd: root, env, stdio: "ignore" }) : spawn(bin("vitest"), args, { cwd: root, env, stdio: "ignore" });
     const timer = setTimeout(() => child.kill("SIGKILL"), 8 * 60_000);
     child.on("exit", (code) => {
       clearTimeout(timer);
@@ -106,7 +111,7 @@ async function passes(files, label) {
 
 const results = [];
 try {
-  for (const [i, [area, file, what, from, to, tests, rebuild, near]] of chosen.entries()) {
+  for (const [i, [area, file, what, from, to, tests, needsBuild, near]] of chosen.entries()) {
     const path = join(root, file);
     const text = readFileSync(path, "utf8");
     // `near`: the mutated text is the first occurrence after this anchor (for short, repeated texts).
@@ -121,17 +126,18 @@ try {
     originals.set(file, text);
     writeFileSync(path, text.slice(0, at) + to + text.slice(at + from.length));
     try {
-      if (rebuild) build();
+      if (needsBuild) rebuild();
       const killed = !(await passes(tests, `mutant-${i + 1}`));
       results.push({ area, what, status: killed ? "killed" : "survived" });
       console.log(`${String(i + 1).padStart(2)}  ${(killed ? "killed" : "SURVIVED").padEnd(8)}  [${area}] ${what}`);
     } finally {
       restore();
+      // The build must not keep the mistake: other test runs may read it.
+      if (needsBuild) rebuild();
     }
   }
 } finally {
   restore();
-  if (chosen.some((m) => m[6])) build();
 }
 
 const judged = results.filter((r) => r.status === "killed" || r.status === "survived");
