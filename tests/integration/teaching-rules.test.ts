@@ -229,3 +229,20 @@ describe("attendance", () => {
     expect(frame).toMatchObject({ counts: { present: 1, late: 0, excused: 1, absent: 0, members: 2 } });
   });
 });
+
+describe("who sees a group's inside", () => {
+  // Mistake: any membership row (a pending request, a refused, departed or removed student) opens the group's inside.
+  it("shows lectures and tasks to approved and special members only, not to pending, rejected, departed or removed ones", async () => {
+    const teacher = await signIn(await createUser({ role: "instructor" }));
+    const group = await createGroup({ instructorId: teacher.user.id });
+    expect((await call(`/api/lectures/group/${group.slug}`, { body: { title: "Inside", published: true }, token: teacher.accessToken })).status).toBe(201);
+    const statuses = ["pending", "approved", "special", "rejected", "left", "removed"] as const;
+    const seen: Record<string, number> = {};
+    for (const status of statuses) {
+      const who = await signIn(await createUser());
+      await addMember(who.user, group, status);
+      seen[status] = (await call(`/api/lectures/groups/${group.slug}/tasks`, { token: who.accessToken })).status;
+    }
+    expect(seen).toEqual({ pending: 403, approved: 200, special: 200, rejected: 403, left: 403, removed: 403 });
+  });
+});
