@@ -5,7 +5,7 @@
 // source back, whatever happens. It prints every mutant and the score; the goal is 90 % or more.
 //
 //   npm run mutants                 every mutant
-//   npm run mutants -- quiz runner  only the areas named
+//   npm run mutants -- quiz runner  only the areas named (or numbers: the mistakes of those lines)
 //
 // The mistakes are the kind a tired developer makes: a flipped comparison, a changed constant, a dropped check.
 // The first eleven are those of the issue "Tests that pin every teaching rule". Integration tests reach the services
@@ -69,8 +69,9 @@ export const MUTANTS = [
   ["exercises", "worker/services/exercises.ts", "a hand-in's score not scaled to the task's maximum", "Math.round((report.score / report.maxScore) * task.maxScore)", "report.score", EXERCISES],
 ];
 
+// Areas by name, or mistakes by their number in the list (`npm run mutants -- 26 31`).
 const only = process.argv.slice(2).filter((a) => !a.startsWith("-"));
-const chosen = MUTANTS.filter(([area]) => only.length === 0 || only.includes(area));
+const chosen = MUTANTS.filter(([area], i) => only.length === 0 || only.includes(area) || only.includes(String(i + 1)));
 const out = mkdtempSync(join(tmpdir(), "cohort-mutants-"));
 const originals = new Map();
 const restore = () => {
@@ -111,7 +112,9 @@ async function passes(files, label) {
 
 const results = [];
 try {
-  for (const [i, [area, file, what, from, to, tests, needsBuild, near]] of chosen.entries()) {
+  for (const mutant of chosen) {
+    const i = MUTANTS.indexOf(mutant);
+    const [area, file, what, from, to, tests, needsBuild, near] = mutant;
     const path = join(root, file);
     const text = readFileSync(path, "utf8");
     // `near`: the mutated text is the first occurrence after this anchor (for short, repeated texts).

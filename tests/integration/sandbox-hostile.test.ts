@@ -69,6 +69,12 @@ describe("hostile code with the clock frozen", () => {
     expect(report.results[0]!.passed).toBe(true);
   });
 
+  it("charges the host's side of console.log in steps: 1,000 calls of 20 arguments cost at least 100 ms of work", async () => {
+    const report = await runJavaScript("function chunk() { for (let i = 0; i < 1000; i++) console.log(...Array(20).fill(1)); return 1; }", [test("chunk()", "1")], { timeMs: 3_000, memoryMb: 16 });
+    expect(report.results[0]!.passed).toBe(true);
+    expect(report.results[0]!.ms).toBeGreaterThanOrEqual(100);
+  });
+
   it("keeps a whole report under 64 kB with 50 chatty tests", async () => {
     const tests = Array.from({ length: 50 }, (_, i) => test(`chunk(${i})`, "1"));
     const report = await runJavaScript("function chunk() { for (let i = 0; i < 100; i++) console.log('z'.repeat(2000)); return 1; }", tests, { timeMs: 500, memoryMb: 8 });
