@@ -3,7 +3,6 @@
  * (instructor and admin) and its CSV downloads, which the pages serve under the group's staff path because a
  * plain link carries the page's cookie session, not the API's bearer token.
  */
-import { detectLang } from "../i18n/config";
 import type { ServiceContext } from "../../worker/context";
 import { csvResponse } from "../../worker/http/csv";
 import { AppError } from "../../worker/http/errors";
@@ -23,14 +22,14 @@ export async function loadStaffProgress(svc: ServiceContext, viewer: Viewer, par
 }
 
 /** `{file}` is attendance.csv, grades.csv or progress.csv; anything else is a 404. */
-export async function progressDownload(svc: ServiceContext, viewer: Viewer, params: { slug?: string; file?: string }, request: Request): Promise<Response> {
+export async function progressDownload(svc: ServiceContext, viewer: Viewer, params: { slug?: string; file?: string }): Promise<Response> {
   const kind = EXPORTS.find((k) => `${k}.csv` === params.file) as ExportKind | undefined;
   // Answered, not thrown: a Response thrown from this resource route (nested under the staff layouts) surfaces in
   // workerd as an unhandled rejection, although the client gets its status (checked; the top-level calendar.ics
   // route throws without it).
   if (!params.slug || !kind) return notFoundResponse();
   try {
-    const file = await exportGroupCsv(svc, viewer, params.slug, kind, detectLang(request));
+    const file = await exportGroupCsv(svc, viewer, params.slug, kind);
     return csvResponse(file.filename, file.body);
   } catch (err) {
     if (err instanceof AppError && (err.status === 403 || err.status === 404)) return Response.json({ message: err.message, code: err.code }, { status: err.status });

@@ -87,7 +87,7 @@ describe("progress in the browser", () => {
     const bytes = Buffer.concat(chunks);
     expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     const lines = bytes.subarray(3).toString("utf8").trimEnd().split("\r\n");
-    expect(lines[0]).toMatch(/^Name,E-mail,Lectures attended,Lectures held,Attendance %/);
+    expect(lines[0]).toMatch(/^student_name,email,lectures_attended,lectures_held,attendance_percent,/);
     expect(lines.some((l) => l.startsWith("Nour Ali,student@example.com,"))).toBe(true);
     expect(lines.length).toBe(1 + (await page.locator(".progress-table tbody tr").count()));
   });

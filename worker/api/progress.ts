@@ -4,7 +4,6 @@
  * Thin handlers over worker/services/progress.ts and progress-export.ts, which the pages call too.
  */
 import { createRoute, z } from "@hono/zod-openapi";
-import { detectLang, isLang } from "../../app/i18n/config";
 import { idOrSlugParam } from "../../app/lib/schemas";
 import { noStore, requireAuth, viewerOf } from "../auth/middleware";
 import { csvResponse } from "../http/csv";
@@ -72,15 +71,16 @@ const exportRoute = (kind: ExportKind, what: string) =>
     method: "get",
     path: `/groups/{id}/export/${kind}.csv`,
     tags,
-    summary: `Staff: ${what} as CSV (UTF-8 with a BOM; headers in ?lang=en|ar, else the language cookie or Accept-Language)`,
+    summary: `Staff: ${what} as CSV (UTF-8 with a BOM, CRLF rows; one header row of ASCII column names and fixed status words, the same in every language)`,
     middleware: [noStore, requireAuth] as const,
-    request: { params: idOrSlugParam, query: z.object({ lang: z.enum(["en", "ar"]).optional() }) },
+    // `lang` is still accepted (older links carry it) and still checked, but the file is the same in every language.
+    request: { params: idOrSlugParam, query: z.object({ lang: z.enum(["en", "ar"]).optional().openapi({ description: "Ignored: the file is the same in every language" }) }) },
     responses: { 200: { description: "One row per member", content: { "text/csv": { schema: z.string() } } }, 400: errorResponse("Invalid id or language"), ...guards },
   });
 
 const WHAT: Record<ExportKind, string> = {
   attendance: "each member's attendance at every held lecture",
-  grades: "each member's task scores and best quiz scores",
+  grades: "each member's score, maximum and status for every task and opened quiz",
   progress: "each member's progress numbers",
 };
 
@@ -90,8 +90,7 @@ let api = createApi()
 
 for (const kind of EXPORTS) {
   api = api.openapi(exportRoute(kind, WHAT[kind]), async (c) => {
-    const { lang } = c.req.valid("query");
-    const file = await exportGroupCsv(c.var.svc, viewerOf(c), c.req.valid("param").id, kind, isLang(lang) ? lang : detectLang(c.req.raw));
+    const file = await exportGroupCsv(c.var.svc, viewerOf(c), c.req.valid("param").id, kind);
     return csvResponse(file.filename, file.body);
   }) as unknown as typeof api;
 }

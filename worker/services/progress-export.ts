@@ -1,14 +1,21 @@
 /**
  * The staff's CSV exports of a group (GET /api/groups/{id}/export/{attendance,grades,progress}.csv and the same
- * downloads on the staff pages): one row per current member, name and e-mail first, headers in the reader's
- * language. The numbers come from groupProgress, the one definition; the per-lecture and per-task cells from three
- * more statements (an export is as long as members x items, the page's queries are not).
+ * downloads on the staff pages): one row per current member. The numbers come from groupProgress, the one
+ * definition (app/lib/progress.ts) that the API and the progress screens show; the per-lecture, per-task and
+ * per-quiz cells from at most two more statements (an export is as long as members x items, its statements are not).
+ *
+ * The format is for programs as much as for people (docs/decisions/0015-progress.md, "CSV for spreadsheets"):
+ * - One header row, the same in every language: ASCII names in snake_case. Per-item columns are
+ *   `{kind}:{slug}:{field}` where kind is `lecture`, `task` or `quiz` and the slug is percent-encoded
+ *   (encodeURIComponent: an ASCII slug reads as itself, an Arabic one stays ASCII and decodes back; `:` never occurs
+ *   inside it). There is no second, translated header row: the human names are the rows' first column.
+ * - A number column holds a number or nothing, never a word. A score is a whole number of points out of the cell
+ *   beside it (`max_score`); a `*_percent` column is a whole percentage, empty when there is nothing to count
+ *   (as the screens' "—").
+ * - Each state is a separate `status` column with one value of a fixed, lower-case, English vocabulary (below),
+ *   whatever the reader's language.
  */
 import { and, eq, inArray, sql } from "drizzle-orm";
-import type { Lang } from "../../app/i18n/config";
-import { dictionary } from "../../app/i18n/index.server";
-import type { MessageKey } from "../../app/i18n/en";
-import { format, type Params } from "../../app/i18n/translate";
 import type { Actor } from "../../app/lib/permissions";
 import { attempts, attendance, lectures, memberships, MEMBER_STATUSES, quizzes, submissions, tasks } from "../../db/schema";
 import type { ServiceContext } from "../context";
@@ -18,35 +25,67 @@ import { groupProgress } from "./progress";
 export const EXPORTS = ["attendance", "grades", "progress"] as const;
 export type ExportKind = (typeof EXPORTS)[number];
 
-const day = (isoDate: string | null) => (isoDate ? isoDate.slice(0, 10) : "");
+/**
+ * `task:{slug}:status` in grades.csv, one per member and task (the rules of app/lib/progress.ts):
+ * - `graded`: handed in and scored; `score` holds the points and the hand-in counts in the task average.
+ * - `submitted`: handed in on time, not graded yet; left out of the average until graded; `score` is empty.
+ * - `late`: handed in after the due time, not graded yet; as `submitted`.
+ * - `missing`: due and not handed in; counts as 0 in the task rate; `score` is empty.
+ * - `not_due`: not handed in and not due yet (or without a due time); counts nowhere; `score` is empty.
+ */
+export const TASK_CELL_STATUSES = ["graded", "submitted", "late", "missing", "not_due"] as const;
+/**
+ * `quiz:{slug}:status` in grades.csv, one per member and opened quiz:
+ * - `taken`: handed in at least once; `score` holds the best attempt's points (best by score / max, as the quiz
+ *   average counts it) and `max_score` what that attempt was out of.
+ * - `not_taken`: no hand-in; counts as 0 in the quiz rate; `score` is empty and `max_score` the quiz's points.
+ */
+export const QUIZ_CELL_STATUSES = ["taken", "not_taken"] as const;
+/**
+ * `lecture:{slug}:status` in attendance.csv, one per member and lecture column (every held lecture, and any other
+ * lecture a member has a record for): the record's `present`, `late`, `excused` or `absent`; no record on a held
+ * lecture is `absent`; no record on a lecture not held (yet) is `not_held`. So attended = present + late and
+ * held = every cell but `excused` and `not_held`.
+ */
+export const ATTENDANCE_CELL_STATUSES = ["present", "late", "excused", "absent", "not_held"] as const;
 
-export async function exportGroupCsv(ctx: ServiceContext, viewer: Actor, groupKey: string, kind: ExportKind, lang: Lang, now = Date.now()): Promise<{ filename: string; body: string }> {
+export type TaskCellStatus = (typeof TASK_CELL_STATUSES)[number];
+export type QuizCellStatus = (typeof QUIZ_CELL_STATUSES)[number];
+export type AttendanceCellStatus = (typeof ATTENDANCE_CELL_STATUSES)[number];
+
+/** A per-item column's name: `task:{slug}:score`. */
+export const itemColumn = (kind: "lecture" | "task" | "quiz", slug: string, field: string) => `${kind}:${encodeURIComponent(slug)}:${field}`;
+
+const bool = (b: boolean) => (b ? "true" : "false");
+
+export async function exportGroupCsv(ctx: ServiceContext, viewer: Actor, groupKey: string, kind: ExportKind, now = Date.now()): Promise<{ filename: string; body: string }> {
   const report = await groupProgress(ctx, viewer, groupKey, now);
-  const messages = dictionary(lang);
-  const t = (k: MessageKey, params?: Params) => format(messages, k, params);
   const groupId = report.group._id;
   const member = (userCol: typeof attendance.userId | typeof submissions.userId | typeof attempts.userId, groupCol: typeof lectures.groupId | typeof quizzes.groupId) =>
     and(eq(memberships.userId, userCol), eq(memberships.groupId, groupCol), inArray(memberships.status, [...MEMBER_STATUSES]));
   const who = (s: (typeof report.students)[number]): CsvCell[] => [s.name, s.email];
-  const head = [t("progress.csv.name"), t("progress.csv.email")];
+  const head = ["student_name", "email"];
   let rows: CsvCell[][];
 
   if (kind === "progress") {
+    // Every number of the one definition, as the API's GET /api/groups/{id}/progress gives it.
     rows = [
       [
         ...head,
-        t("progress.csv.attended"),
-        t("progress.csv.held"),
-        t("progress.csv.attendanceRate"),
-        t("progress.csv.submitted"),
-        t("progress.csv.given"),
-        t("progress.csv.graded"),
-        t("progress.csv.taskAverage"),
-        t("progress.csv.taken"),
-        t("progress.csv.published"),
-        t("progress.csv.quizAverage"),
-        t("progress.csv.overall"),
-        t("progress.csv.atRisk"),
+        "lectures_attended",
+        "lectures_held",
+        "attendance_percent",
+        "tasks_submitted",
+        "tasks_given",
+        "tasks_graded",
+        "task_average_percent",
+        "task_rate_percent",
+        "quizzes_taken",
+        "quizzes_published",
+        "quiz_average_percent",
+        "quiz_rate_percent",
+        "overall_percent",
+        "at_risk",
       ],
       ...report.students.map((s) => {
         const p = s.progress;
@@ -59,11 +98,13 @@ export async function exportGroupCsv(ctx: ServiceContext, viewer: Actor, groupKe
           p.tasks.given,
           p.tasks.graded,
           p.tasks.averageScore,
+          p.tasks.rate,
           p.quizzes.taken,
           p.quizzes.published,
           p.quizzes.averageScore,
+          p.quizzes.rate,
           p.overall,
-          s.atRisk ? t("progress.csv.yes") : t("progress.csv.no"),
+          bool(s.atRisk),
         ];
       }),
     ];
@@ -79,29 +120,35 @@ export async function exportGroupCsv(ctx: ServiceContext, viewer: Actor, groupKe
     // Held lectures, and any other lecture a student already has a record for (it is held for them).
     const columns = report.lectures.filter((l) => l.held || withRecords.has(l._id));
     rows = [
-      [...head, ...columns.map((l) => t("progress.csv.lecture", { title: l.title, date: day(l.startsAt) })), t("progress.csv.attended"), t("progress.csv.held"), t("progress.csv.attendanceRate")],
+      [...head, ...columns.map((l) => itemColumn("lecture", l.slug, "status")), "lectures_attended", "lectures_held", "attendance_percent"],
       ...report.students.map((s) => [
         ...who(s),
-        ...columns.map((l) => {
-          const st = status.get(`${l._id}:${s._id}`);
-          return st ? t(`progress.csv.status.${st}`) : l.held ? t("progress.csv.status.absent") : "";
-        }),
+        ...columns.map((l): AttendanceCellStatus => status.get(`${l._id}:${s._id}`) ?? (l.held ? "absent" : "not_held")),
         s.progress.lectures.attended,
         s.progress.lectures.held,
         s.progress.lectures.rate,
       ]),
     ];
   } else {
+    const opened = report.quizzes.filter((q) => q.opened);
     const [handIns, bests] = await Promise.all([
       ctx.db
-        .select({ taskId: submissions.taskId, userId: submissions.userId, score: submissions.score })
+        .select({ taskId: submissions.taskId, userId: submissions.userId, score: submissions.score, late: submissions.late })
         .from(submissions)
         .innerJoin(tasks, eq(tasks.id, submissions.taskId))
         .innerJoin(lectures, eq(lectures.id, tasks.lectureId))
         .innerJoin(memberships, member(submissions.userId, lectures.groupId))
         .where(and(eq(lectures.groupId, groupId), eq(lectures.published, true))),
+      // The best attempt as the quiz average picks it: the highest score / max (clamped to 0-1) of the handed-in
+      // attempts. SQLite takes the bare columns (score, max_score) from the row that holds the max().
       ctx.db
-        .select({ quizId: attempts.quizId, userId: attempts.userId, best: sql<number>`max(${attempts.score})` })
+        .select({
+          quizId: attempts.quizId,
+          userId: attempts.userId,
+          score: attempts.score,
+          maxScore: attempts.maxScore,
+          best: sql<number | null>`max(min(1.0, max(0.0, ${attempts.score} * 1.0 / nullif(${attempts.maxScore}, 0))))`,
+        })
         .from(attempts)
         .innerJoin(quizzes, eq(quizzes.id, attempts.quizId))
         .innerJoin(memberships, member(attempts.userId, quizzes.groupId))
@@ -109,24 +156,27 @@ export async function exportGroupCsv(ctx: ServiceContext, viewer: Actor, groupKe
         .groupBy(attempts.quizId, attempts.userId),
     ]);
     const handIn = new Map(handIns.map((h) => [`${h.taskId}:${h.userId}`, h]));
-    const best = new Map(bests.map((b) => [`${b.quizId}:${b.userId}`, b.best]));
-    const opened = report.quizzes.filter((q) => q.opened);
+    const best = new Map(bests.map((b) => [`${b.quizId}:${b.userId}`, b]));
     rows = [
       [
         ...head,
-        ...report.tasks.map((task) => t("progress.csv.outOf", { title: task.title, max: task.maxScore })),
-        ...opened.map((q) => t("progress.csv.outOf", { title: q.title, max: q.maxScore })),
-        t("progress.csv.taskAverage"),
-        t("progress.csv.quizAverage"),
+        ...report.tasks.flatMap((task) => ["score", "max_score", "status"].map((f) => itemColumn("task", task.slug, f))),
+        ...opened.flatMap((q) => ["score", "max_score", "status"].map((f) => itemColumn("quiz", q.slug, f))),
+        "task_average_percent",
+        "quiz_average_percent",
       ],
       ...report.students.map((s) => [
         ...who(s),
-        ...report.tasks.map((task) => {
+        ...report.tasks.flatMap((task): CsvCell[] => {
           const h = handIn.get(`${task._id}:${s._id}`);
-          if (h) return h.score ?? t("progress.csv.ungraded");
-          return task.due ? t("progress.csv.missing") : "";
+          const status: TaskCellStatus = h ? (h.score !== null ? "graded" : h.late ? "late" : "submitted") : task.due ? "missing" : "not_due";
+          return [h?.score ?? null, task.maxScore, status];
         }),
-        ...opened.map((q) => best.get(`${q._id}:${s._id}`) ?? ""),
+        ...opened.flatMap((q): CsvCell[] => {
+          const b = best.get(`${q._id}:${s._id}`);
+          const status: QuizCellStatus = b ? "taken" : "not_taken";
+          return [b?.score ?? null, b?.maxScore ?? q.maxScore, status];
+        }),
         s.progress.tasks.averageScore,
         s.progress.quizzes.averageScore,
       ]),
