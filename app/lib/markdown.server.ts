@@ -8,6 +8,8 @@ import sql from "highlight.js/lib/languages/sql";
 import typescript from "highlight.js/lib/languages/typescript";
 import xml from "highlight.js/lib/languages/xml";
 import { micromark } from "micromark";
+import { gfm, gfmHtml, type Extension } from "micromark-extension-gfm";
+import { sanitiseMarkdownHtml } from "./sanitise-html.server";
 
 // The languages a web bootcamp writes about; other fences stay plain (escaped) text.
 for (const [name, lang] of Object.entries({ bash, css, javascript, json, python, sql, typescript, xml })) hljs.registerLanguage(name, lang);
@@ -17,15 +19,45 @@ const ENTITIES: Record<string, string> = { "&lt;": "<", "&gt;": ">", "&quot;": '
 const unescape = (html: string) => html.replace(/&(lt|gt|quot|amp|#x27|#39);/g, (e) => ENTITIES[e] ?? e);
 
 /**
- * Course Markdown to HTML, on the server. micromark follows CommonMark and escapes raw HTML by default
- * (no `allowDangerousHtml`), so author text can never inject markup or scripts into the page. Fenced code with a
- * known language is highlighted by highlight.js, whose output escapes the code again and adds only `<span class>`.
+ * GitHub-flavoured Markdown without footnotes: tables, task lists, ~~strikethrough~~ (two tildes; one tilde stays
+ * text, so "~5 to ~10 minutes" reads as written) and www./http(s) autolinks. Footnotes are left out because they
+ * bring ids, `<section>` and `<sup>` that nothing here needs; `[^1]` stays text. The footnote constructs are the ones
+ * micromark-extension-gfm names `gfmFootnote*` and `gfmPotentialFootnote*` (tests/integration/markdown-gfm.test.ts
+ * notices if that changes).
+ */
+function withoutFootnotes(extension: Extension): Extension {
+  const isFootnote = (construct: unknown) => /^gfm(Potential)?Footnote/.test((construct as { name?: string }).name ?? "");
+  const out: Record<string, unknown> = {};
+  for (const [field, byCode] of Object.entries(extension)) {
+    if (!byCode || typeof byCode !== "object") {
+      out[field] = byCode;
+      continue;
+    }
+    const kept: Record<string, unknown> = {};
+    for (const [code, constructs] of Object.entries(byCode as Record<string, unknown>)) {
+      const list = (Array.isArray(constructs) ? constructs : [constructs]).filter((c) => !isFootnote(c));
+      if (list.length > 0) kept[code] = list;
+    }
+    out[field] = kept;
+  }
+  return out as Extension;
+}
+const GFM = { extensions: [withoutFootnotes(gfm({ singleTilde: false }))], htmlExtensions: [gfmHtml()] };
+
+/**
+ * Course Markdown to HTML, on the server: the one renderer for lecture and task bodies, quiz text, course outline
+ * and feedback. micromark follows CommonMark (plus the GFM above) and escapes raw HTML by default (no
+ * `allowDangerousHtml`), so author text cannot inject markup or scripts. Fenced code with a known language is
+ * highlighted by highlight.js, whose output escapes the code again and adds only `<span class>`. Last, everything
+ * goes through the allowlist in `sanitise-html.server.ts` (links get rel="nofollow noopener", task-list boxes stay
+ * disabled, tables are wrapped in a box that scrolls sideways).
  */
 export function renderMarkdown(source: string): string {
-  return micromark(source).replace(/<pre><code class="language-([\w+-]+)">([\s\S]*?)<\/code><\/pre>/g, (whole, lang: string, code: string) => {
+  const html = micromark(source, GFM).replace(/<pre><code class="language-([\w+-]+)">([\s\S]*?)<\/code><\/pre>/g, (whole, lang: string, code: string) => {
     const name = ALIASES[lang.toLowerCase()] ?? lang.toLowerCase();
     if (!hljs.getLanguage(name)) return whole;
     const highlighted = hljs.highlight(unescape(code), { language: name, ignoreIllegals: true }).value;
     return `<pre><code class="hljs language-${name}" dir="ltr">${highlighted}</code></pre>`;
   });
+  return sanitiseMarkdownHtml(html);
 }
