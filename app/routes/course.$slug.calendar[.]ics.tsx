@@ -1,40 +1,40 @@
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { notFoundResponse } from "~/lib/not-found.server";
-import { orHttpError } from "~/lib/group-actions.server";
+import { detectLang } from "~/i18n/config";
+import { dictionary } from "~/i18n/index.server";
 import { idOrSlugParam } from "~/lib/schemas";
 import { requireViewer } from "../../worker/auth/viewer";
-import { listLectures } from "../../worker/services/lectures";
-import { getGroupForMember } from "../../worker/services/my-groups";
-
-/** iCalendar text: escape , ; \ and line breaks; fold nothing (our lines are short). */
-const esc = (s: string) => s.replace(/\\/g, "\\\\").replace(/([,;])/g, "\\$1").replace(/\r?\n/g, "\\n");
-const stamp = (iso: string) => iso.replace(/[-:]/g, "").replace(/\.\d{3}/, "");
+import { AppError } from "../../worker/http/errors";
+import { groupCalendar } from "../../worker/services/calendar";
 
 /**
- * /course/{slug}/calendar.ics: the group's dated lectures as a calendar file (RFC 5545) for the member's own
- * calendar app, each an hour and a half long, linking back to its page. Members and staff only.
+ * /course/{slug}/calendar.ics: the group's lectures, due times and quiz windows as a calendar file for the
+ * reader's own calendar app (worker/services/calendar.ts), with the words it adds in the reader's language.
+ * Members and staff only; a refusal is a short text in the reader's language.
  */
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const viewer = await requireViewer(context.svc, request);
-  const slug = idOrSlugParam.safeParse({ id: params.slug });
-  if (!slug.success) throw notFoundResponse();
-  const group = await orHttpError(getGroupForMember(context.svc, viewer, slug.data.id));
-  const lectures = await orHttpError(listLectures(context.svc, viewer, group._id));
-  const origin = new URL(request.url).origin;
-  const now = stamp(new Date().toISOString());
-  const events = lectures
-    .filter((l) => l.startsAt && l.published)
-    .map((l) => {
-      const end = new Date(Date.parse(l.startsAt!) + 90 * 60_000).toISOString();
-      const link = `${origin}/course/${group.slug}/lecture/${l.slug}`;
-      return ["BEGIN:VEVENT", `UID:${l._id}@cohort`, `DTSTAMP:${now}`, `DTSTART:${stamp(l.startsAt!)}`, `DTEND:${stamp(end)}`, `SUMMARY:${esc(l.title)}`, `DESCRIPTION:${esc(`${group.title}\n${link}`)}`, `URL:${link}`, "END:VEVENT"].join("\r\n");
+  const lang = detectLang(request);
+  const refuse = (status: 403 | 404) =>
+    new Response(dictionary(lang)[status === 403 ? "calendar.forbidden" : "calendar.notFound"], {
+      status,
+      headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "private, no-store" },
     });
-  const body = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Cohort//Lectures//EN", "CALSCALE:GREGORIAN", `X-WR-CALNAME:${esc(group.title)}`, ...events, "END:VCALENDAR", ""].join("\r\n");
-  return new Response(body, {
-    headers: {
-      "Content-Type": "text/calendar; charset=utf-8",
-      "Content-Disposition": `attachment; filename="${group.slug}.ics"`,
-      "Cache-Control": "private, no-store",
-    },
-  });
+  const slug = idOrSlugParam.safeParse({ id: params.slug });
+  if (!slug.success) return refuse(404);
+  try {
+    const file = await groupCalendar(context.svc, viewer, slug.data.id, { lang });
+    // A header carries only ASCII: an Arabic slug goes in the encoded `filename*` (RFC 6266), beside a plain name.
+    const plain = /^[A-Za-z0-9._-]+$/.test(file.filename) ? file.filename : "calendar.ics";
+    return new Response(file.body, {
+      headers: {
+        "Content-Type": "text/calendar; charset=utf-8",
+        "Content-Disposition": `attachment; filename="${plain}"; filename*=UTF-8''${encodeURIComponent(file.filename)}`,
+        "Cache-Control": "private, no-store",
+        "Content-Language": lang,
+      },
+    });
+  } catch (err) {
+    if (err instanceof AppError && (err.status === 403 || err.status === 404)) return refuse(err.status);
+    throw err;
+  }
 }
