@@ -26,7 +26,7 @@ export function CourseCatalogue({ courses, headingLevel = 2 }: { courses: Promis
         </header>
         <Suspense fallback={<CatalogueLoading />}>
           <Await resolve={courses} errorElement={<CatalogueEmpty />}>
-            {(list) => (Array.isArray(list) && list.length > 0 ? <CourseGrid courses={list as CatalogueCourse[]} /> : <CatalogueEmpty />)}
+            {(list) => (Array.isArray(list) && list.length > 0 ? <CourseGrid courses={list as CatalogueCourse[]} headingLevel={headingLevel} /> : <CatalogueEmpty />)}
           </Await>
         </Suspense>
       </div>
@@ -70,23 +70,25 @@ function CatalogueEmpty() {
   );
 }
 
-function CourseGrid({ courses }: { courses: CatalogueCourse[] }) {
+/** Cards' titles sit one level below the catalogue's heading (h2 under the page's h1, h3 under a section's h2). */
+function CourseGrid({ courses, headingLevel }: { courses: CatalogueCourse[]; headingLevel: 1 | 2 }) {
   return (
     <ul className="card-grid" role="list">
       {courses.map((c) => (
         <li key={c._id}>
-          <CourseCard course={c} />
+          <CourseCard course={c} headingLevel={headingLevel === 1 ? 2 : 3} />
         </li>
       ))}
     </ul>
   );
 }
 
-export function CourseCard({ course }: { course: CatalogueCourse }) {
+export function CourseCard({ course, headingLevel = 3 }: { course: CatalogueCourse; headingLevel?: 2 | 3 }) {
   const { t } = useT();
   const site = useSite();
   const start = startDateLabel(course.start_date);
   const titleId = `course-${course._id}-title`;
+  const Title = headingLevel === 2 ? "h2" : "h3";
   return (
     <article className="card course-card" aria-labelledby={titleId}>
       <div className="course-card-media">
@@ -110,9 +112,9 @@ export function CourseCard({ course }: { course: CatalogueCourse }) {
             <span data-testid="course-start">{t("courses.comingSoon")}</span>
           )}
         </p>
-        <h3 id={titleId} className="course-title">
+        <Title id={titleId} className="course-title">
           {course.title}
-        </h3>
+        </Title>
         <p className="course-instructor">
           <UserIcon />
           <span>

@@ -4,6 +4,17 @@ export type Lang = (typeof LANGUAGES)[number];
 export const DEFAULT_LANG: Lang = "en";
 export const LANG_COOKIE = "lang";
 
+/**
+ * The locale every number, percentage, date and time is formatted with (ADR "Western digits in both languages"):
+ * Arabic is Egyptian Arabic with Latin digits (`-u-nu-latn`), so a page shows the same digits the instructor
+ * projects, the codes students type and the CSVs hold; English is British English (day before month).
+ */
+export const LOCALES: Record<Lang, string> = { en: "en-GB", ar: "ar-EG-u-nu-latn" };
+
+export function localeOf(lang: Lang): string {
+  return LOCALES[lang];
+}
+
 export function dirOf(lang: Lang): "ltr" | "rtl" {
   return lang === "ar" ? "rtl" : "ltr";
 }

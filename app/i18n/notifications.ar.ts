@@ -10,7 +10,7 @@ export const notificationsAr: Record<keyof typeof notificationsEn, string> = {
   "notification.join-decision.restored": "أُعيدت إضافتك إلى {group}",
   "notification.membership-removed": "أُزلت من {group}",
   "notification.lecture-published": "محاضرة جديدة في {group}: {lecture}",
-  "notification.lectures-scheduled": "تمت جدولة {count} محاضرات في {group}",
+  "notification.lectures-scheduled": "{count, plural, zero {لم تُجدوَل أي محاضرة} one {جُدولت محاضرة واحدة} two {جُدولت محاضرتان} few {جُدولت # محاضرات} many {جُدولت # محاضرة} other {جُدولت # محاضرة}} في {group}",
   "notification.task-created": "مهمة جديدة في {group}: {task}",
   "notification.quiz-published": "اختبار جديد في {group}: {quiz}",
   "notification.submission-created": "سلّم {name} المهمة {task} ({group})",

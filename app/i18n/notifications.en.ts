@@ -12,7 +12,7 @@ export const notificationsEn = {
   "notification.join-decision.restored": "You were added back to {group}",
   "notification.membership-removed": "You were removed from {group}",
   "notification.lecture-published": "New lecture in {group}: {lecture}",
-  "notification.lectures-scheduled": "{count} lectures were scheduled in {group}",
+  "notification.lectures-scheduled": "{count, plural, one {# lecture was} other {# lectures were}} scheduled in {group}",
   "notification.task-created": "New task in {group}: {task}",
   "notification.quiz-published": "New quiz in {group}: {quiz}",
   "notification.submission-created": "{name} handed in {task} ({group})",

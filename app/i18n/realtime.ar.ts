@@ -51,7 +51,7 @@ export const realtimeAr: Record<keyof typeof realtimeEn, string> = {
   "chat.send": "إرسال",
   "chat.hint": "Enter للإرسال · Shift+Enter لسطر جديد",
   "chat.count": "{count}/{max}",
-  "chat.countLabel": "{count} من {max} حرف",
+  "chat.countLabel": "{count} من {max, plural, zero {# حرف} one {حرف واحد} two {حرفين} few {# أحرف} many {# حرفًا} other {# حرف}}",
   "chat.page.lead": "كل ما تقوله مجموعتك، مباشرة. يمكنك حذف أي رسالة من هنا.",
 
   "live.connecting": "جارٍ الاتصال…",
@@ -60,7 +60,7 @@ export const realtimeAr: Record<keyof typeof realtimeEn, string> = {
   "live.closed": "غير مباشر",
 
   "bell.label": "الإشعارات",
-  "bell.labelUnread": "الإشعارات، {count} غير مقروءة",
+  "bell.labelUnread": "الإشعارات، {count, plural, zero {لا جديد} one {إشعار واحد غير مقروء} two {إشعاران غير مقروءين} few {# إشعارات غير مقروءة} many {# إشعارًا غير مقروء} other {# إشعار غير مقروء}}",
   "bell.title": "الإشعارات",
   "bell.markAll": "تعليم الكل كمقروء",
   "bell.empty": "لا توجد إشعارات بعد. ستظهر هنا أخبار مجموعاتك ومهامك وطلباتك.",
@@ -76,8 +76,8 @@ export const realtimeAr: Record<keyof typeof realtimeEn, string> = {
   "contactInbox.filter.all": "الكل",
   "contactInbox.filter.unread": "غير المقروءة",
   "contactInbox.filter.read": "المقروءة",
-  "contactInbox.unreadCount": "{count} غير مقروءة",
-  "contactInbox.total": "{count} في هذا العرض",
+  "contactInbox.unreadCount": "{count, plural, zero {لا رسائل غير مقروءة} one {رسالة واحدة غير مقروءة} two {رسالتان غير مقروءتين} few {# رسائل غير مقروءة} many {# رسالة غير مقروءة} other {# رسالة غير مقروءة}}",
+  "contactInbox.total": "{count, plural, zero {لا رسائل} one {رسالة واحدة} two {رسالتان} few {# رسائل} many {# رسالة} other {# رسالة}} في هذا العرض",
   "contactInbox.empty.all.title": "لا توجد رسائل بعد",
   "contactInbox.empty.all.body": "تظهر هنا الرسائل المرسلة عبر نموذج التواصل.",
   "contactInbox.empty.unread.title": "لا توجد رسائل غير مقروءة",
@@ -103,7 +103,7 @@ export const realtimeAr: Record<keyof typeof realtimeEn, string> = {
 
   "feedbackAdmin.title": "الآراء",
   "feedbackAdmin.lead": "كل ما شاركه الطلاب عن مجموعاتهم. الآراء المخفية لا تظهر في القائمة العامة على الصفحة الرئيسية.",
-  "feedbackAdmin.count": "{count} رأي، {hidden} مخفي",
+  "feedbackAdmin.count": "{count, plural, zero {لا آراء} one {رأي واحد} two {رأيان} few {# آراء} many {# رأيًا} other {# رأي}}، المخفي منها: {hidden}",
   "feedbackAdmin.hidden": "مخفي",
   "feedbackAdmin.hide": "إخفاء",
   "feedbackAdmin.show": "إظهار",

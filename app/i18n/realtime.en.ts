@@ -53,7 +53,7 @@ export const realtimeEn = {
   "chat.send": "Send",
   "chat.hint": "Enter to send · Shift+Enter for a new line",
   "chat.count": "{count}/{max}",
-  "chat.countLabel": "{count} of {max} characters",
+  "chat.countLabel": "{count} of {max, plural, one {# character} other {# characters}}",
   "chat.page.lead": "Everything your group says, live. You can delete any message here.",
 
   "live.connecting": "Connecting…",
@@ -62,7 +62,7 @@ export const realtimeEn = {
   "live.closed": "Not live",
 
   "bell.label": "Notifications",
-  "bell.labelUnread": "Notifications, {count} unread",
+  "bell.labelUnread": "Notifications, {count, plural, other {# unread}}",
   "bell.title": "Notifications",
   "bell.markAll": "Mark all as read",
   "bell.empty": "No notifications yet. News about your groups, tasks and requests appears here.",
@@ -78,8 +78,8 @@ export const realtimeEn = {
   "contactInbox.filter.all": "All",
   "contactInbox.filter.unread": "Unread",
   "contactInbox.filter.read": "Read",
-  "contactInbox.unreadCount": "{count} unread",
-  "contactInbox.total": "{count} in this view",
+  "contactInbox.unreadCount": "{count, plural, other {# unread}}",
+  "contactInbox.total": "{count, plural, one {# message} other {# messages}} in this view",
   "contactInbox.empty.all.title": "No messages yet",
   "contactInbox.empty.all.body": "Messages sent through the contact form appear here.",
   "contactInbox.empty.unread.title": "No unread messages",
@@ -105,7 +105,7 @@ export const realtimeEn = {
 
   "feedbackAdmin.title": "Feedback",
   "feedbackAdmin.lead": "Everything students shared about their groups. Hidden feedback stays out of the public list on the home page.",
-  "feedbackAdmin.count": "{count} records, {hidden} hidden",
+  "feedbackAdmin.count": "{count, plural, one {# record} other {# records}}, {hidden} hidden",
   "feedbackAdmin.hidden": "Hidden",
   "feedbackAdmin.hide": "Hide",
   "feedbackAdmin.show": "Show",

@@ -7,6 +7,7 @@ import { data, redirect } from "@remix-run/server-runtime";
 import type { AccountIntent, AccountResult } from "~/components/account/types";
 import type { MessageKey } from "~/i18n/en";
 import { composePhone, countryById } from "~/lib/countries";
+import { toLatinDigits } from "~/lib/digits";
 import { changePasswordInput, deleteAccountInput, updateProfileInput } from "~/lib/schemas";
 import { clientInfo } from "../../worker/auth/cookies";
 import type { ServiceContext } from "../../worker/context";
@@ -42,7 +43,7 @@ export async function accountAction(svc: ServiceContext, viewer: Viewer, request
     switch (intent) {
       case "profile": {
         const country = countryById(text(form, "country"));
-        const digits = text(form, "phone").replace(/\D/g, "");
+        const digits = toLatinDigits(text(form, "phone")).replace(/\D/g, "");
         const parsed = updateProfileInput.safeParse({
           name: text(form, "name"),
           phone_number: country && digits ? composePhone(country, digits) : "",

@@ -3,6 +3,7 @@
  * order. Client-safe and small: the register and profile forms and their actions all use it.
  */
 import type { MessageKey } from "~/i18n/en";
+import { toLatinDigits } from "./digits";
 
 export interface Country {
   /** Stored in `users.country`. */
@@ -41,9 +42,9 @@ export function countryById(id: string | null | undefined): Country | null {
   return COUNTRIES.find((c) => c.id === id) ?? null;
 }
 
-/** What the phone field keeps of what was typed: digits only, at most the country's cap. */
+/** What the phone field keeps of what was typed: digits only (Arabic-Indic ones as 0-9), at most the country's cap. */
 export function phoneDigits(country: Country, raw: string): string {
-  return raw.replace(/\D/g, "").slice(0, country.maxDigits);
+  return toLatinDigits(raw).replace(/\D/g, "").slice(0, country.maxDigits);
 }
 
 /**

@@ -1,8 +1,11 @@
 import { useRouteLoaderData } from "@remix-run/react";
 import { useCallback } from "react";
-import { dirOf, type Lang } from "~/i18n/config";
+import { dirOf, localeOf, type Lang } from "~/i18n/config";
 import type { MessageKey, Messages } from "~/i18n/en";
 import { format, type Params } from "~/i18n/translate";
+
+/** Numbers, percentages and dates: Latin digits in both languages (config.ts `LOCALES`). */
+export { formatNumber, formatPercent } from "~/i18n/translate";
 
 export interface RootI18n {
   lang: Lang;
@@ -18,9 +21,13 @@ export function useT() {
   return { t, lang, dir: dirOf(lang) };
 }
 
-/** Dates shown to people, in their language (Arabic uses Arabic-Indic digits). */
+const dateFormats = new Map<Lang, Intl.DateTimeFormat>();
+
+/** Dates shown to people ("21 November 2026", "21 نوفمبر 2026"): month names in their language, Latin digits. */
 export function formatDate(iso: string, lang: Lang): string {
   const d = new Date(iso.length <= 10 ? `${iso}T00:00:00Z` : iso);
   if (Number.isNaN(d.getTime())) return iso;
-  return new Intl.DateTimeFormat(lang === "ar" ? "ar-EG" : "en-GB", { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" }).format(d);
+  let f = dateFormats.get(lang);
+  if (!f) dateFormats.set(lang, (f = new Intl.DateTimeFormat(localeOf(lang), { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" })));
+  return f.format(d);
 }

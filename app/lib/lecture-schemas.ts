@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import { calendarDate, dateTime, timeOfDay } from "./dates";
+import { toLatinDigits } from "./digits";
 import { freeText } from "./schemas";
 import { withoutControls } from "./text";
 
@@ -115,7 +116,7 @@ export const attendInput = z.object({
   slugLec: z.string({ error: "Which lecture? Send slugLec." }).trim().min(1, "Which lecture? Send slugLec.").max(120),
   code: z
     .string({ error: "Enter the 6-digit code." })
-    .transform((v) => v.replace(/\s/g, ""))
+    .transform((v) => toLatinDigits(v).replace(/\s/g, ""))
     .pipe(z.string().regex(/^\d{6}$/, "Enter the 6-digit code.")),
   /** The device id the spec's client sends with login and registration; used to flag shared devices. */
   fingerprint: z.string().trim().max(200).optional(),

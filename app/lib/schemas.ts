@@ -4,6 +4,7 @@
  */
 import { z } from "zod";
 import { calendarDate } from "./dates";
+import { toLatinDigits } from "./digits";
 import { chatFields, PARTIES } from "./realtime-protocol";
 import { cleanName, hasVisibleText, withoutControls } from "./text";
 
@@ -85,21 +86,21 @@ const personName = (missing = FILL_ALL) =>
 
 /**
  * Country code plus digits ("+201001234567"). Spaces, dashes and brackets are dropped first, so
- * "+20 100-123-4567" is accepted too.
+ * "+20 100-123-4567" is accepted too, and Arabic-Indic digits (an Arabic keyboard) are read as 0-9.
  */
 const phoneNumber = (missing = FILL_ALL) =>
   required(missing)
     .trim()
-    .overwrite((s) => s.replace(/[\s().-]/g, ""))
+    .overwrite((s) => toLatinDigits(s).replace(/[\s().-]/g, ""))
     .min(1, missing)
     .regex(/^\+\d{6,15}$/, "Enter the phone number with its country code, e.g. +201001234567.");
 
 const country = z.string().trim().min(2, "Choose a country.").max(60, "Choose a country.");
 
-/** A 6-digit code; spaces (as the reset form shows them) are removed. */
+/** A 6-digit code; spaces (as the reset form shows them) are removed, Arabic-Indic digits read as 0-9. */
 const oneTimeCode = (message: string) =>
   required(message)
-    .overwrite((s) => s.replace(/\s+/g, ""))
+    .overwrite((s) => toLatinDigits(s).replace(/\s+/g, ""))
     .regex(/^\d{6}$/, message);
 
 export const registerInput = z.object({
@@ -365,7 +366,7 @@ export const FEEDBACK_MAX_LENGTH = 1000;
 
 /** A form sends the rating as text; an empty field is a missing rating, never 0. */
 const rating = z.preprocess(
-  (v) => (typeof v === "string" && v.trim() !== "" ? Number(v) : v),
+  (v) => (typeof v === "string" && v.trim() !== "" ? Number(toLatinDigits(v)) : v),
   z
     .number({ error: "Choose a rating from 0 to 5." })
     .int("Choose a rating from 0 to 5.")

@@ -4,6 +4,7 @@
  */
 import { z } from "zod";
 import { dateTime } from "./dates";
+import { toLatinDigits } from "./digits";
 import { freeText } from "./schemas";
 import { withoutControls } from "./text";
 
@@ -47,7 +48,11 @@ export type SubmitTaskInput = z.infer<typeof submitTaskInput>;
 /** PUT .../submissions/{submissionId}: a grade with feedback, or a request for a new version. */
 export const gradeSubmissionInput = z.union([
   z.object({
-    score: z.number({ error: "Give a whole-number score." }).int("Give a whole-number score.").min(0, "The score cannot be negative."),
+    // The grader's form sends text, perhaps typed with Arabic-Indic digits; the API sends a number.
+    score: z.preprocess(
+      (v) => (typeof v === "string" && v.trim() !== "" ? Number(toLatinDigits(v.trim())) : v),
+      z.number({ error: "Give a whole-number score." }).int("Give a whole-number score.").min(0, "The score cannot be negative."),
+    ),
     feedback: z.string().overwrite(withoutControls).trim().max(TASK_LIMITS.feedback, `Feedback is limited to ${TASK_LIMITS.feedback} characters.`).optional(),
   }),
   z.object({ requestResubmission: z.literal(true), feedback: z.string().overwrite(withoutControls).trim().max(TASK_LIMITS.feedback).optional() }),

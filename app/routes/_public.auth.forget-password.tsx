@@ -8,6 +8,7 @@ import { useHydrated } from "~/hooks/use-hydrated";
 import type { MessageKey } from "~/i18n/en";
 import { expectedError, fieldErrors, formValues, messageKey, retryHeaders, type FieldErrors } from "~/lib/form-errors.server";
 import { revealAndFocus } from "~/lib/focus";
+import { toLatinDigits } from "~/lib/digits";
 import { useT } from "~/lib/i18n";
 import { metaT, pageMeta } from "~/lib/meta";
 import { CODE_DIGITS, PASSWORD_MIN_LENGTH, resetPasswordInput } from "~/lib/schemas";
@@ -140,7 +141,7 @@ export default function ResetPasswordPage() {
           required
           value={spaced(code)}
           // Digits only, at most six; the spaces are only for reading.
-          onChange={(e) => setCode(e.target.value.replace(/\D/g, "").slice(0, loaderData.codeDigits))}
+          onChange={(e) => setCode(toLatinDigits(e.target.value).replace(/\D/g, "").slice(0, loaderData.codeDigits))}
           hint={t("auth.reset.codeHint")}
           error={errors.resetCode ? t(errors.resetCode) : null}
           describedBy={formError ? "reset-form-error" : undefined}

@@ -7,7 +7,7 @@ import { FormAlert, PasswordField, TextField } from "~/components/form-field";
 import { PhoneField } from "~/components/phone-field";
 import { useHydrated } from "~/hooks/use-hydrated";
 import type { MessageKey } from "~/i18n/en";
-import { composePhone, countryById } from "~/lib/countries";
+import { composePhone, countryById, phoneDigits } from "~/lib/countries";
 import { expectedError, fieldErrors, formValues, retryHeaders, type FieldErrors } from "~/lib/form-errors.server";
 import { isolate } from "~/lib/bidi";
 import { revealAndFocus } from "~/lib/focus";
@@ -50,7 +50,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     password: values.password,
     confirmPassword: values.confirmPassword,
     // An empty number stays empty, so it reads as a missing field rather than a malformed one.
-    phone_number: country && values.phone.replace(/\D/g, "") ? composePhone(country, values.phone) : "",
+    phone_number: country && phoneDigits(country, values.phone) ? composePhone(country, values.phone) : "",
     country: country?.id ?? "",
     fingerprint: String(form.get("fingerprint") ?? "") || undefined,
   });

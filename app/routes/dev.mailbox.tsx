@@ -3,6 +3,7 @@ import { Form, Link, useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { InboxIcon, LogoMark } from "~/components/icons";
 import { LanguageSwitcher } from "~/components/language-switcher";
+import { localeOf } from "~/i18n/config";
 import { useT } from "~/lib/i18n";
 import { metaT, pageMeta } from "~/lib/meta";
 import { notFoundResponse } from "~/lib/not-found.server";
@@ -34,7 +35,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export default function DevMailbox() {
   const { to, invalid, mails } = useLoaderData<typeof loader>();
   const { t, lang } = useT();
-  const time = new Intl.DateTimeFormat(lang === "ar" ? "ar-EG" : "en-GB", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" });
+  const time = new Intl.DateTimeFormat(localeOf(lang), { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" });
   return (
     <div className="dev-shell">
       <header className="dev-header">

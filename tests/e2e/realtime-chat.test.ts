@@ -148,7 +148,7 @@ describe("group chat", () => {
     await box.press("Shift+Enter");
     await box.type("second");
     expect(await box.inputValue()).toBe("first line\nsecond");
-    expect(await nour.locator(".chat-count").textContent()).toContain("17/2000");
+    expect(await nour.locator(".chat-count").textContent()).toContain("17/2,000");
 
     const seeded = lines(nour, "Reminder: the profile card task is due on Sunday.");
     await seeded.hover();

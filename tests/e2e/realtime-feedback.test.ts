@@ -68,7 +68,7 @@ describe("shared feedback", () => {
 
     const text = unique("Six weeks in: the code reviews changed how I write React.");
     await student.getByRole("textbox", { name: "Your feedback" }).fill(text);
-    expect(await student.locator("#feedback-count").textContent()).toBe(`${text.length}/1000`);
+    expect(await student.locator("#feedback-count").textContent()).toBe(`${text.length}/1,000`);
     await student.getByRole("button", { name: "Update feedback" }).click();
     const toast = student.locator(".toast-region .toast");
     await toast.waitFor();

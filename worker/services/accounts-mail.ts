@@ -2,9 +2,13 @@
  * The e-mails of the account flows. Codes appear in the subject and the text, so a person can read them from
  * the notification preview (and tests can read them from the dev mailbox).
  */
+import { formatMessage } from "../../app/i18n/translate";
 import { escapeHtml, type OutgoingMail } from "./mail";
 
 type Mail = Omit<OutgoingMail, "to">;
+
+/** "It expires in 1 minute." / "It expires in 15 minutes." (the e-mails are in English). */
+const expiresIn = (minutes: number) => formatMessage("It expires in {minutes, plural, one {# minute} other {# minutes}}.", { minutes }, "en");
 
 function compose(subject: string, lines: string[]): Mail {
   return {
@@ -17,7 +21,7 @@ function compose(subject: string, lines: string[]): Mail {
 export function verificationMail(name: string, code: string, minutes: number): Mail {
   return compose(`Your Cohort verification code: ${code}`, [
     `Hello ${name},`,
-    `Your verification code is ${code}. It expires in ${minutes} minutes.`,
+    `Your verification code is ${code}. ${expiresIn(minutes)}`,
     "If you did not create a Cohort account, you can ignore this e-mail.",
   ]);
 }
@@ -25,7 +29,7 @@ export function verificationMail(name: string, code: string, minutes: number): M
 export function resetMail(name: string, code: string, minutes: number): Mail {
   return compose(`Your Cohort password reset code: ${code}`, [
     `Hello ${name},`,
-    `Your password reset code is ${code}. It expires in ${minutes} minutes.`,
+    `Your password reset code is ${code}. ${expiresIn(minutes)}`,
     "If you did not ask to reset your password, you can ignore this e-mail: your password stays the same.",
   ]);
 }

@@ -1,4 +1,5 @@
 import { useRef } from "react";
+import { toLatinDigits } from "~/lib/digits";
 import { useT } from "~/lib/i18n";
 
 /**
@@ -33,7 +34,7 @@ export function CodeInput({
 
   /** Writes `text` (digits only) into the boxes from `start`, then focuses the box after the last one written. */
   function fill(start: number, text: string) {
-    const incoming = text.replace(/\D/g, "");
+    const incoming = toLatinDigits(text).replace(/\D/g, "");
     if (!incoming) return;
     const from = incoming.length >= length ? 0 : start;
     const next = [...digits];
@@ -64,7 +65,7 @@ export function CodeInput({
             value={d}
             onFocus={(e) => e.currentTarget.select()}
             onChange={(e) => {
-              let value = e.currentTarget.value.replace(/\D/g, "");
+              let value = toLatinDigits(e.currentTarget.value).replace(/\D/g, "");
               // A key typed into a filled box: keep the new digit, not both.
               if (value.length === 2 && digits[i] && value.includes(digits[i]!)) value = value.replace(digits[i]!, "");
               if (value.length > 1) {
@@ -99,7 +100,7 @@ export function CodeInput({
             }}
             onPaste={(e) => {
               const text = e.clipboardData.getData("text");
-              if (!/\d/.test(text)) return;
+              if (!/\d/.test(toLatinDigits(text))) return;
               e.preventDefault();
               fill(i, text);
             }}

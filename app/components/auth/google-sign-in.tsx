@@ -45,7 +45,9 @@ export function GoogleSignIn({ enabled }: { enabled: boolean }) {
       const role = roleFromToken(message.accessToken) ?? "user";
       setAccessToken(message.accessToken, role);
       setDone(true);
-      navigate(role === "user" ? (takeRedirect() ?? "/") : roleHome(role));
+      // A student without a stored page goes through the login page's loader, which (signed in now) sends them to
+      // their course or My Courses, as the form does (app/lib/after-login.server.ts).
+      navigate(role === "user" ? (takeRedirect() ?? "/auth/login") : roleHome(role));
     }
     window.addEventListener("message", onMessage);
     return () => window.removeEventListener("message", onMessage);

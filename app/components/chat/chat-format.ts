@@ -1,6 +1,6 @@
-import type { Lang } from "~/i18n/config";
+import { localeOf, type Lang } from "~/i18n/config";
 
-const locale = (lang: Lang) => (lang === "ar" ? "ar-EG" : "en-GB");
+const locale = localeOf;
 
 /**
  * The server renders in UTC and cannot know the reader's time zone; the first client render must match it,

@@ -1,6 +1,6 @@
-import type { Lang } from "~/i18n/config";
+import { localeOf, type Lang } from "~/i18n/config";
 
-const locale = (lang: Lang) => (lang === "ar" ? "ar-EG" : "en-GB");
+const locale = localeOf;
 
 /** A moment as date and time in the reader's language and time zone ("21 November 2026 at 14:05"). */
 export function formatDateTime(iso: string, lang: Lang, timeZone?: string): string {

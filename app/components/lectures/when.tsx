@@ -1,8 +1,8 @@
 import { useHydrated } from "~/hooks/use-hydrated";
-import type { Lang } from "~/i18n/config";
+import { localeOf, type Lang } from "~/i18n/config";
 import { useT } from "~/lib/i18n";
 
-const locale = (lang: Lang) => (lang === "ar" ? "ar-EG" : "en-GB");
+const locale = localeOf;
 
 /** "Tue 1 Dec 2026, 18:00" in the reader's language and zone (UTC until hydrated: the server cannot know the zone). */
 export function formatWhen(iso: string, lang: Lang, timeZone?: string): string {
