@@ -11,6 +11,8 @@ export interface Bindings {
   GroupRoom: DurableObjectNamespace;
   UserHub: DurableObjectNamespace;
   StaffInbox: DurableObjectNamespace;
+  /** One per quiz: its alarm closes and grades attempts at their deadline (worker/realtime/quiz-clock.ts). */
+  QuizClock: DurableObjectNamespace<import("./realtime/quiz-clock").QuizClock>;
   /** The code runner Worker (wrangler.runner.toml) in production; absent locally, where the engine runs in-process. */
   RUNNER?: Service<import("./runner").CodeRunner>;
   ENVIRONMENT: string;

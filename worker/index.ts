@@ -20,6 +20,8 @@ import { registerRunner } from "./sandbox/registry";
 registerRunner(runInSandbox);
 
 export { GroupRoom, StaffInbox, UserHub } from "./realtime/rooms";
+/** The server's clock of each quiz: closes and grades attempts nobody hands in, at their deadline + 5 s. */
+export { QuizClock } from "./realtime/quiz-clock";
 
 const handleRemix = createRequestHandler(remixBuild as unknown as ServerBuild);
 
@@ -81,7 +83,8 @@ export default {
 
   /**
    * The daily Cron Trigger (wrangler.toml [triggers]): housekeeping of old sessions, codes, rate limits and mails,
-   * and closing quiz attempts left open past their deadline (reads close them too; this catches the unread ones).
+   * and closing quiz attempts left open past their deadline: each quiz's clock (QuizClock's alarm) closes them at
+   * deadline + 5 s and reads close any they meet; this is the safety net for what both missed.
    */
   async scheduled(_controller, env, ctx) {
     const svc = createServiceContext(env, ctx);

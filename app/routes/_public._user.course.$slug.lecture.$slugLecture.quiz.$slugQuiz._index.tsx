@@ -24,7 +24,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
 
 export default function QuizIntroRoute() {
   const { quiz, base, editPath } = useLoaderData<typeof loader>();
-  return <QuizIntro quiz={quiz} base={base} editPath={editPath} isStaff={quiz.isStaff} open={quiz.attempt} attemptsUsed={quiz.attemptsUsed} attemptsLeft={quiz.attemptsLeft} bestScore={quiz.bestScore} />;
+  return <QuizIntro quiz={quiz} base={base} editPath={editPath} isStaff={quiz.isStaff} open={quiz.attempt} attemptsUsed={quiz.attemptsUsed} attemptsLeft={quiz.attemptsLeft} bestScore={quiz.bestScore} serverNow={quiz.serverNow} />;
 }
 
 export function ErrorBoundary() {

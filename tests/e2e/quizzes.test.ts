@@ -9,6 +9,9 @@ import { baseURL, gotoHydrated, useBrowser } from "./browser";
 import { accessToken, api, INSTRUCTOR, memberOf } from "./groups-helpers";
 import { DEMO_LOGINS, signIn } from "./session";
 
+/** The two long journeys (a dozen page loads each) get more than the default 45 s on a loaded machine. */
+const LONG_JOURNEY_MS = 90_000;
+
 async function quizOnNewLecture(stamp: string, extra: Record<string, unknown> = {}) {
   const token = await accessToken(INSTRUCTOR);
   const lecture = (await api<{ slug: string }>(token, "POST", "/api/lectures/group/frontend-react", { title: `Quiz lecture ${stamp}`, published: true })).body;
@@ -56,9 +59,12 @@ describe("taking a quiz", () => {
     await expect.poll(() => status.getAttribute("data-status")).toBe("saving");
     await saved();
 
-    // A reload half-way finds every answer.
+    // A reload half-way finds every answer, at the question the student was on (the third, not the first).
     await page.reload();
     await page.waitForSelector("html[data-hydrated]", { state: "attached" });
+    await page.locator('.quiz-nav-item[aria-current="step"]', { hasText: "3" }).waitFor();
+    expect(await page.getByRole("radio", { name: "True" }).isChecked()).toBe(true);
+    await page.getByRole("button", { name: "Question 1 of 4, answered" }).click();
     expect(await page.getByRole("radio", { name: "grid" }).isChecked()).toBe(true);
     for (const n of [1, 2, 3]) expect(await page.getByRole("button", { name: `Question ${n} of 4, answered` }).count()).toBe(1);
     expect(await page.getByRole("button", { name: "Question 4 of 4, not answered" }).count()).toBe(1);
@@ -95,7 +101,7 @@ describe("taking a quiz", () => {
     await page.waitForURL(`**${path}/answers`);
     await page.locator(".quiz-review-item").first().waitFor();
     expect(await page.locator('.quiz-review-item[data-right="true"]').count()).toBe(4);
-  });
+  }, LONG_JOURNEY_MS);
 
   it("counts down from the server's deadline even when the device clock is an hour off", async () => {
     const stamp = Date.now().toString(36);
@@ -119,6 +125,121 @@ describe("taking a quiz", () => {
     expect(m! * 60 + s!).toBeLessThanOrEqual(10 * 60);
     expect(page.url()).toContain("/questions");
   });
+});
+
+describe("the quiz journey in Arabic, with Arabic titles", () => {
+  const newPage = useBrowser();
+
+  /** How far the timer's top is below the sticky site header's bottom (negative: slid under it). */
+  const timerBelowHeader = (page: import("playwright-core").Page) =>
+    page.evaluate(() => {
+      const header = document.querySelector(".site-header")!.getBoundingClientRect();
+      const timer = document.querySelector('[role="timer"]')!.getBoundingClientRect();
+      return { gap: timer.top - header.bottom, visible: timer.bottom <= window.innerHeight && timer.top >= 0, scrolled: window.scrollY };
+    });
+  const styleOf = (page: import("playwright-core").Page, selector: string) =>
+    page.locator(selector).first().evaluate((el) => {
+      const cs = getComputedStyle(el);
+      return { radius: cs.borderTopLeftRadius, padding: cs.paddingInlineStart, minHeight: cs.minHeight };
+    });
+
+  it("a student starts, answers, reloads in place, hands in and sees the result and the review; staff see the results", async () => {
+    const stamp = Date.now().toString(36);
+    const token = await accessToken(INSTRUCTOR);
+    const lecture = (await api<{ slug: string }>(token, "POST", "/api/lectures/group/frontend-react", { title: "الخطافات بالتفصيل", published: true })).body;
+    const created = await api<{ slug: string }>(token, "POST", "/api/quizzes", {
+      lectureId: lecture.slug,
+      title: "اختبار الخطافات",
+      durationMinutes: 10,
+      maxAttempts: 1,
+      showAnswers: "after-submit",
+      published: true,
+      questions: [
+        { text: "أي خطاف يحفظ حالة المكوّن؟", type: "single", options: ["useState", "useEffect", "useRef"], correct: 0 },
+        { text: "اكتب اسم الخطاف الذي يشغّل تأثيرًا جانبيًا بعد العرض.", type: "short-text", correct: ["useEffect"], points: 2 },
+        { text: "يمكن استدعاء الخطافات داخل شرط `if`.", type: "true-false", correct: 1 },
+      ],
+    });
+    expect(created.status).toBe(201);
+    const path = `/course/frontend-react/lecture/${encodeURIComponent(lecture.slug)}/quiz/${encodeURIComponent(created.body.slug)}`;
+    const user = await memberOf("frontend-react", "quiz-ar", `طالبة الخطافات ${stamp}`);
+    const page = await newPage({ width: 375, height: 700 });
+    await page.context().addCookies([{ name: "lang", value: "ar", url: baseURL() }]);
+    await signIn(page.context(), user.email, user.password);
+
+    // The intro, in Arabic, with the Arabic titles.
+    await gotoHydrated(page, path);
+    expect(await page.locator("html").getAttribute("dir")).toBe("rtl");
+    expect(await page.locator("h1").textContent()).toBe("اختبار الخطافات");
+    await page.locator(".breadcrumb").getByRole("link", { name: "الخطافات بالتفصيل" }).waitFor();
+    await page.getByRole("button", { name: "ابدأ الاختبار" }).click();
+    await page.waitForURL((url) => url.pathname.endsWith("/questions"));
+    await page.waitForSelector("html[data-hydrated]", { state: "attached" });
+    const saved = () => page.waitForFunction(() => document.querySelector(".quiz-save")?.getAttribute("data-status") === "saved");
+
+    await page.getByRole("radio", { name: "useState" }).check();
+    await page.getByRole("button", { name: "التالي" }).click();
+    const answerBox = page.getByLabel("إجابتك", { exact: true });
+    await answerBox.fill("useEffect");
+    await saved();
+    // The short answer box is styled like the site's fields, not the browser's bare input.
+    expect(await styleOf(page, ".quiz-text-answer")).toEqual({ radius: "10px", padding: "16px", minHeight: "46px" });
+
+    // A reload keeps the place: question 2, not question 1.
+    await page.reload();
+    await page.waitForSelector("html[data-hydrated]", { state: "attached" });
+    await page.locator('.quiz-nav-item[aria-current="step"]', { hasText: "2" }).waitFor();
+    expect(await answerBox.inputValue()).toBe("useEffect");
+
+    // The quiz bar stays under the sticky header (never beneath it) while the student scrolls through the questions,
+    // down to the last one, at 375 px and at 1280 px.
+    await page.getByRole("button", { name: "اعرض كل الأسئلة" }).click();
+    for (const width of [375, 1280]) {
+      await page.setViewportSize({ width, height: width === 375 ? 700 : 500 });
+      for (const question of [1, 2]) {
+        await page.evaluate((n) => document.querySelectorAll(".quiz-question")[n]!.scrollIntoView({ block: "end" }), question);
+        await page.waitForFunction(() => window.scrollY > 100);
+        const where = await timerBelowHeader(page);
+        expect(where.gap, `question ${question + 1} at ${width} px`).toBeGreaterThanOrEqual(0);
+        expect(where.visible, `question ${question + 1} at ${width} px`).toBe(true);
+      }
+    }
+    await page.setViewportSize({ width: 375, height: 700 });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(0);
+
+    await page.getByRole("radio", { name: "خطأ" }).check();
+    await saved();
+    await page.locator(".quiz-bar").getByRole("button", { name: "سلّم" }).click();
+    const dialog = page.getByRole("dialog", { name: "هل تسلّم إجاباتك؟" });
+    await dialog.getByRole("button", { name: "سلّم" }).click();
+    await page.waitForURL((url) => url.pathname.endsWith("/result"));
+    await page.waitForSelector("html[data-hydrated]", { state: "attached" });
+    expect(await page.locator("#score-title").textContent()).toBe("أفضل درجة لك");
+    expect((await page.locator(".quiz-score").textContent())?.replace(/\s+/g, "")).toBe("4/4");
+    expect(await page.locator("h1").textContent()).toContain("اختبار الخطافات");
+
+    await page.getByRole("link", { name: "اعرض إجاباتك" }).click();
+    await page.waitForURL((url) => url.pathname.endsWith("/answers"));
+    await page.locator(".quiz-review-item").first().waitFor();
+    expect(await page.locator('.quiz-review-item[data-right="true"]').count()).toBe(3);
+    expect(await page.locator(".quiz-review-item").first().getByText("صحيحة", { exact: true }).count()).toBe(1);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(0);
+
+    // Staff: the results, in Arabic, with the quiz's Arabic title as a column and the student's score.
+    const staff = await newPage({ width: 1280, height: 800 });
+    await staff.context().addCookies([{ name: "lang", value: "ar", url: baseURL() }]);
+    await signIn(staff.context(), INSTRUCTOR.email, INSTRUCTOR.password);
+    await gotoHydrated(staff, "/instructor/group/frontend-react/quizzes");
+    expect(await staff.locator("#results-title").textContent()).toBe("النتائج");
+    const heads = await staff.locator(".quiz-matrix thead th").allTextContents();
+    const column = heads.findIndex((h) => h.includes("اختبار الخطافات"));
+    expect(column).toBeGreaterThan(0);
+    const row = staff.locator(".quiz-matrix tbody tr", { hasText: `طالبة الخطافات ${stamp}` });
+    expect(await row.locator("td").nth(column - 1).locator("strong").textContent()).toBe("4 / 4");
+    // The lecture picker beside "New quiz" is styled like the site's fields.
+    expect(await styleOf(staff, "#new-quiz-lecture")).toEqual({ radius: "10px", padding: "12px", minHeight: "36px" });
+    await staff.getByRole("combobox").first().selectOption({ label: "الخطافات بالتفصيل" });
+  }, LONG_JOURNEY_MS);
 });
 
 describe("building a quiz", () => {

@@ -82,8 +82,25 @@ describe("quizzes: code questions", () => {
     const wrong = await submit(w.b, quiz.slug, { [q1]: 1, [q2]: "function double(n) { return n < 100 ? n * 2 : 0; }" });
     expect(((await wrong.json()) as { attempt: { score: number } }).attempt.score).toBe(1);
 
-    const review = (await (await call(`/api/quizzes/${quiz.slug}/result`, { token: w.b.accessToken })).json()) as { review: { questions: { right: boolean; correct: string[] }[] } };
+    const review = (await (await call(`/api/quizzes/${quiz.slug}/result`, { token: w.b.accessToken })).json()) as { review: { questions: { right: boolean; correct: string[]; tests: unknown }[] } };
     expect(review.review.questions[1]).toMatchObject({ right: false, correct: [REFERENCE] });
+    // Which test failed, not only "Wrong, 0 of 3 points" (as judged at the hand-in; nothing runs for the review).
+    expect(review.review.questions[1]!.tests).toEqual([
+      { name: "small", passed: true, hidden: false },
+      { name: "large", passed: false, hidden: false },
+    ]);
+    expect(review.review.questions[0]!.tests).toBeNull();
+    const rightReview = (await (await call(`/api/quizzes/${quiz.slug}/result`, { token: w.a.accessToken })).json()) as { review: { questions: { tests: unknown }[] } };
+    expect(rightReview.review.questions[1]!.tests).toEqual([
+      { name: "small", passed: true, hidden: false },
+      { name: "large", passed: true, hidden: false },
+    ]);
+    const page = async (lang: string) =>
+      (await (await call(`/course/${w.group.slug}/lecture/${w.lecture.slug}/quiz/${quiz.slug}/answers`, { cookie: `${w.b.cookie}; lang=${lang}` })).text()).replace(/<!-- -->/g, "");
+    const en = await page("en");
+    expect(en).toContain("1 of 2 tests passed");
+    expect(en).toMatch(/<li class="test-row" data-passed="false">[\s\S]*?large[\s\S]*?Failed/);
+    expect(await page("ar")).toContain("نجح 1 من اختبارين");
     const results = (await (await call(`/api/quizzes/groups/${w.group.slug}/results`, { token: w.teacher.accessToken })).json()) as { quizzes: { questions: { right: number; answered: number }[] }[] };
     expect(results.quizzes[0]!.questions[1]).toMatchObject({ right: 1, answered: 2 });
   });
@@ -110,5 +127,7 @@ describe("quizzes: code questions", () => {
     await settle();
     const [row] = await db().select().from(s.attempts).where(eq(s.attempts.id, attempt._id));
     expect(row).toMatchObject({ score: 3, maxScore: 3, verdicts: { [question.id]: true } });
+    // Each test's outcome is kept with the verdict (hidden tests: name and result only) for the review.
+    expect(row!.codeChecks?.[question.id]).toMatchObject({ passed: true, tests: [{ name: "small", passed: true, hidden: true }, { name: "large", passed: true, hidden: true }] });
   });
 });

@@ -324,7 +324,7 @@ describe("runner finding: code questions are never graded while someone reads", 
 
     for (let i = 0; i < 5; i++) {
       const matrix = await within(groupResults(ctx, w.staff, w.group.slug, AFTER + i * 1_000));
-      expect(matrix.students[0]!.results[0]).toEqual({ quizId: w.quiz.id, best: 1, attempts: 1 });
+      expect(matrix.students[0]!.results[0]).toEqual({ quizId: w.quiz.id, best: 1, attempts: 1, inProgress: false });
     }
     await within(getResult(ctx, me, w.quiz.slug, AFTER));
     await within(getScore(ctx, me, w.quiz.slug, AFTER));
@@ -409,14 +409,14 @@ describe("runner finding: code questions are never graded while someone reads", 
     const attemptId = (await json<{ attempt: { _id: string } }>(await call(`/api/quizzes/${quiz.slug}/start`, { method: "POST", token: student.accessToken }))).attempt._id;
     // Saved straight into the row (no background check), then the clock runs out.
     await db().update(s.attempts).set({ answers: { [quiz.questions[0]!._id]: REFERENCE }, deadlineAt: new Date(Date.now() - GRACE_MS - 1_000) }).where(eq(s.attempts.id, attemptId));
-    type Matrix = { students: { results: { best: number | null; attempts: number }[] }[] };
+    type Matrix = { students: { results: { best: number | null; attempts: number; inProgress: boolean }[] }[] };
     const matrix = async () => {
       const res = await call(`/api/quizzes/groups/${group.slug}/results`, { token: teacher.accessToken });
       expect(res.status).toBe(200);
       return (await json<Matrix>(res)).students[0]!.results[0]!;
     };
     // The read that closes the attempt answers without running the code: the code counts as not yet passed.
-    expect(await matrix()).toEqual({ quizId: quiz._id, best: 0, attempts: 1 });
+    expect(await matrix()).toEqual({ quizId: quiz._id, best: 0, attempts: 1, inProgress: false });
     const open = await db().select().from(s.attempts).where(and(eq(s.attempts.id, attemptId), isNull(s.attempts.submittedAt)));
     expect(open).toEqual([]);
     for (let i = 0; i < 4; i++) await matrix();

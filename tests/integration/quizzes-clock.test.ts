@@ -2,17 +2,19 @@
  * The server's clock for quizzes, with a fixed `now` passed to the services (the API passes Date.now()): the
  * deadline is min(start + duration, closesAt); answers arriving within 5 s after it count, a hand-in later than
  * that (accepted for 60 s) is graded on the answers saved in time; an attempt nobody hands in is closed and graded
- * at its deadline by the next read, or by the daily cron, without a browser (quiz-integrity.test.ts has the attacks).
+ * 5 s after its deadline by the quiz's clock (a Durable Object alarm, run here in workerd), by any read that meets it
+ * first, or by the daily cron, without a browser (quiz-integrity.test.ts has the attacks).
  */
-import { createExecutionContext, createScheduledController, env, waitOnExecutionContext } from "cloudflare:test";
+import { createExecutionContext, createScheduledController, env, runDurableObjectAlarm, runInDurableObject, waitOnExecutionContext } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import * as s from "../../db/schema";
 import worker from "../../worker/index";
+import type { QuizClock } from "../../worker/realtime/quiz-clock";
 import { newId } from "../../worker/services/ids";
-import { getQuiz, groupResults, listGroupQuizzes, saveAnswers, startAttempt, submitQuiz } from "../../worker/services/quizzes";
+import { getQuiz, getResult, groupResults, listGroupQuizzes, saveAnswers, startAttempt, submitQuiz } from "../../worker/services/quizzes";
 import type { Viewer } from "../../worker/services/sessions";
-import { addMember, createGroup, createUser } from "./factories";
+import { addMember, call, createGroup, createUser, signIn } from "./factories";
 import { db, serviceContext } from "./helpers";
 
 const T0 = Date.parse("2027-03-01T09:00:00Z");
@@ -30,7 +32,13 @@ async function world(quiz: { durationMinutes: number | null; closesAt?: number |
   const question = { id: newId(), quizId: q.id, text: "2 + 2?", type: "single" as const, options: ["3", "4"], correct: [1], points: 1, order: 0 };
   await db().insert(s.questions).values(question);
   const as = (u: typeof student | typeof teacher, role: Viewer["role"]): Viewer => ({ userId: u.id, role, sessionId: "clock", name: u.name, email: u.email });
-  return { ctx: serviceContext().ctx, quiz: q, question, me: as(student, "user"), staff: as(teacher, "instructor"), group };
+  /** Another student of the group. */
+  const classmate = async () => {
+    const u = await createUser();
+    await addMember(u, group);
+    return as(u, "user");
+  };
+  return { ctx: serviceContext().ctx, quiz: q, question, me: as(student, "user"), staff: as(teacher, "instructor"), group, classmate };
 }
 
 const row = async (id: string) => (await db().select().from(s.attempts).where(eq(s.attempts.id, id)))[0]!;
@@ -78,17 +86,127 @@ describe("quizzes: the server's clock", () => {
     await expect(saveAnswers(w.ctx, w.me, w.quiz.slug, { answers: { [w.question.id]: 1 } }, T0 + 10 * MIN + 5_000)).resolves.toMatchObject({ savedAt: new Date(T0 + 10 * MIN + 5_000).toISOString() });
   });
 
-  it("closes an abandoned attempt at its deadline on the next read, and not before the grace has passed", async () => {
+  it("closes an abandoned attempt 5 s after its deadline on the next read, and not while its answers still count", async () => {
     const w = await world({ durationMinutes: 10 });
     const { attempt } = await startAttempt(w.ctx, w.me, w.quiz.slug, T0);
     await saveAnswers(w.ctx, w.me, w.quiz.slug, { answers: { [w.question.id]: 1 } }, T0 + 2 * MIN);
-    // Inside the grace a read leaves it open (a submit may still be on its way).
-    await groupResults(w.ctx, w.staff, w.group.slug, T0 + 10 * MIN + 30_000);
+    // Within 5 s of the deadline a read leaves it open (a save or the hand-in sent at zero may still be on its way).
+    await groupResults(w.ctx, w.staff, w.group.slug, T0 + 10 * MIN + 5_000);
     expect((await row(attempt._id)).submittedAt).toBeNull();
-    // After it, the staff's matrix (or any read) closes and grades it, dated at the deadline.
-    const results = await groupResults(w.ctx, w.staff, w.group.slug, T0 + 10 * MIN + 61_000);
-    expect(results.students[0]!.results[0]).toMatchObject({ best: 1, attempts: 1 });
+    // After that, the staff's matrix (or any read) closes and grades it, dated at the deadline.
+    const results = await groupResults(w.ctx, w.staff, w.group.slug, T0 + 10 * MIN + 6_000);
+    expect(results.students[0]!.results[0]).toMatchObject({ best: 1, attempts: 1, inProgress: false });
     expect(await row(attempt._id)).toMatchObject({ score: 1, submittedAt: new Date(T0 + 10 * MIN) });
+  });
+
+  it("a 1-minute attempt nobody hands in: staff see it in progress, then graded 70 s in; the returning student gets the result, never Resume", async () => {
+    const w = await world({ durationMinutes: 1 });
+    const { attempt } = await startAttempt(w.ctx, w.me, w.quiz.slug, T0);
+    await saveAnswers(w.ctx, w.me, w.quiz.slug, { answers: { [w.question.id]: 1 }, attemptId: attempt._id }, T0 + 20_000);
+    // The tab is closed. While the attempt runs, staff see it in progress (not "Not taken").
+    for (const at of [T0 + 30_000, T0 + 64_000]) {
+      expect((await groupResults(w.ctx, w.staff, w.group.slug, at)).students[0]!.results[0]).toEqual({ quizId: w.quiz.id, best: null, attempts: 0, inProgress: true });
+    }
+    // 70 s after the start it is graded on what was saved.
+    expect((await groupResults(w.ctx, w.staff, w.group.slug, T0 + 70_000)).students[0]!.results[0]).toEqual({ quizId: w.quiz.id, best: 1, attempts: 1, inProgress: false });
+    // The student comes back 1 min 40 s after the start: no attempt to resume, the graded result, 1 min recorded.
+    const view = await getQuiz(w.ctx, w.me, w.quiz.slug, T0 + 100_000);
+    expect(view).toMatchObject({ attempt: null, attemptsUsed: 1, bestScore: 1 });
+    const result = await getResult(w.ctx, w.me, w.quiz.slug, T0 + 100_000);
+    expect(result).toMatchObject({ inProgress: false, score: 1 });
+    expect(result.attempts.map((a) => a.seconds)).toEqual([60]);
+    // A hand-in arriving then (within the 60 s grace, with other answers) answers that result; it is not a new attempt.
+    const late = await submitQuiz(w.ctx, w.me, w.quiz.slug, { answers: { [w.question.id]: 0 }, attemptId: attempt._id }, T0 + 100_000);
+    expect(late).toMatchObject({ created: false, gradedOnSaved: true, attempt: { _id: attempt._id, score: 1, submittedAt: new Date(T0 + MIN).toISOString() } });
+    // The same without the attempt's id (the spec's solve payload).
+    const solve = await submitQuiz(w.ctx, w.me, w.quiz.slug, { answers: { [w.question.id]: 0 } }, T0 + 110_000);
+    expect(solve).toMatchObject({ created: false, gradedOnSaved: true, attempt: { _id: attempt._id } });
+    expect(await db().select().from(s.attempts).where(eq(s.attempts.quizId, w.quiz.id))).toHaveLength(1);
+  });
+
+  it("the time an attempt records never exceeds its limit, even for answers that arrive inside the 5 s allowance", async () => {
+    const w = await world({ durationMinutes: 1 });
+    const { attempt } = await startAttempt(w.ctx, w.me, w.quiz.slug, T0);
+    const handedIn = await submitQuiz(w.ctx, w.me, w.quiz.slug, { answers: { [w.question.id]: 1 }, attemptId: attempt._id }, T0 + MIN + 4_000);
+    expect(handedIn).toMatchObject({ created: true, gradedOnSaved: false, attempt: { score: 1 } });
+    const seconds = (await getResult(w.ctx, w.me, w.quiz.slug, T0 + 2 * MIN)).attempts[0]!.seconds;
+    expect(seconds).toBeLessThanOrEqual(60);
+    // A hand-in 40 s late (inside the grace) records the minute too.
+    const other = await w.classmate();
+    const second = await startAttempt(w.ctx, other, w.quiz.slug, T0);
+    await submitQuiz(w.ctx, other, w.quiz.slug, { answers: { [w.question.id]: 1 }, attemptId: second.attempt._id }, T0 + 100_000);
+    expect((await getResult(w.ctx, other, w.quiz.slug, T0 + 2 * MIN)).attempts[0]!.seconds).toBe(60);
+  });
+
+  it("the quiz's clock (a Durable Object alarm) closes and grades an attempt nobody reads 5 s after its deadline, then rings for the next", async () => {
+    // The alarm runs at workerd's real clock, so the attempts start now and the test moves the first one's times back.
+    const w = await world({ durationMinutes: 1 });
+    const other = await w.classmate();
+    const first = await startAttempt(w.ctx, w.me, w.quiz.slug);
+    await saveAnswers(w.ctx, w.me, w.quiz.slug, { answers: { [w.question.id]: 1 }, attemptId: first.attempt._id });
+    const second = await startAttempt(w.ctx, other, w.quiz.slug, Date.now() + 20_000);
+    const clocks = (env as unknown as { QuizClock: DurableObjectNamespace<QuizClock> }).QuizClock;
+    const clock = clocks.get(clocks.idFromName(w.quiz.id));
+    const ringsAt = () => runInDurableObject(clock, (_instance: QuizClock, state) => state.storage.getAlarm());
+    // Set by the start: the first millisecond after the 5 s in which answers still count (the second one rings later).
+    expect((await ringsAt())! - Date.parse(first.attempt.deadline!)).toBe(5_001);
+
+    // Time passes: the first attempt started 66 s ago, its minute ended 6 s ago. Nobody reads anything.
+    const now = Date.now();
+    await db()
+      .update(s.attempts)
+      .set({ startedAt: new Date(now - 66_000), deadlineAt: new Date(now - 6_000), savedAt: new Date(now - 40_000) })
+      .where(eq(s.attempts.id, first.attempt._id));
+    expect(await runDurableObjectAlarm(clock)).toBe(true);
+    expect(await row(first.attempt._id)).toMatchObject({ score: 1, maxScore: 1, submittedAt: new Date(now - 6_000) });
+    // The other attempt is still running, and the clock now rings for it.
+    expect((await row(second.attempt._id)).submittedAt).toBeNull();
+    expect((await ringsAt())! - Date.parse(second.attempt.deadline!)).toBe(5_001);
+    // Staff see one graded, one in progress.
+    const results = await groupResults(w.ctx, w.staff, w.group.slug);
+    const cell = (id: string) => results.students.find((st) => st._id === id)!.results[0];
+    expect(cell(w.me.userId)).toEqual({ quizId: w.quiz.id, best: 1, attempts: 1, inProgress: false });
+    expect(cell(other.userId)).toEqual({ quizId: w.quiz.id, best: null, attempts: 0, inProgress: true });
+    // Once nothing is open, the clock rings no more.
+    await db().update(s.attempts).set({ deadlineAt: new Date(Date.now() - 6_000) }).where(eq(s.attempts.id, second.attempt._id));
+    expect(await runDurableObjectAlarm(clock)).toBe(true);
+    expect((await row(second.attempt._id)).submittedAt).not.toBeNull();
+    expect(await ringsAt()).toBeNull();
+  });
+
+  it("through the pages: a student back after the deadline is never offered Resume, and sees the graded result", async () => {
+    const teacher = await signIn(await createUser({ role: "instructor" }));
+    const group = await createGroup({ instructorId: teacher.user.id });
+    const student = await signIn(await createUser());
+    await addMember(student.user, group);
+    const lecture = (await (await call(`/api/lectures/group/${group.slug}`, { body: { title: "Hooks", published: true }, token: teacher.accessToken })).json()) as { slug: string };
+    const made = await call("/api/quizzes", {
+      body: { lectureId: lecture.slug, title: "One minute", durationMinutes: 1, maxAttempts: 2, published: true, questions: [{ text: "2 + 2?", type: "single", options: ["3", "4"], correct: 1 }] },
+      token: teacher.accessToken,
+    });
+    const quiz = (await made.json()) as { slug: string; questions: { _id: string }[] };
+    const started = (await (await call(`/api/quizzes/${quiz.slug}/start`, { method: "POST", token: student.accessToken })).json()) as { attempt: { _id: string } };
+    await call(`/api/quizzes/${quiz.slug}/answers`, { method: "PUT", body: { answers: { [quiz.questions[0]!._id]: 1 }, attemptId: started.attempt._id }, token: student.accessToken });
+    const base = `/course/${group.slug}/lecture/${lecture.slug}/quiz/${quiz.slug}`;
+    // The words as rendered (the page's data carries every message of the language, so a bare search would find them).
+    const page = async (path: string) => (await call(path, { cookie: student.cookie })).text();
+    expect(await page(base)).toContain(">Resume your attempt</button>");
+    // 2 s after the deadline (still inside the allowance): the server is handing it in; nothing to resume.
+    await db().update(s.attempts).set({ deadlineAt: new Date(Date.now() - 2_000) }).where(eq(s.attempts.id, started.attempt._id));
+    const handingIn = await page(base);
+    expect(handingIn).not.toContain(">Resume your attempt<");
+    expect(handingIn).toContain(">Your time is up. The server is handing in the answers you saved in time");
+    // 40 s after it: graded; the intro and the result say so, in both languages, with no Resume anywhere.
+    await db().update(s.attempts).set({ deadlineAt: new Date(Date.now() - 40_000) }).where(eq(s.attempts.id, started.attempt._id));
+    const intro = await page(base);
+    expect(intro).not.toContain(">Resume your attempt<");
+    expect(intro).toContain(">See your result</a>");
+    const result = await page(`${base}/result`);
+    expect(result).not.toContain(">Resume your attempt<");
+    expect(result.replace(/<!-- -->/g, "")).toMatch(/<strong>1<\/strong><span> \/ 1<\/span>/);
+    const arabic = await (await call(`${base}/result`, { cookie: `${student.cookie}; lang=ar` })).text();
+    expect(arabic).not.toContain(">أكمل محاولتك<");
+    expect(arabic).toContain(">أفضل درجة لك</h2>");
   });
 
   it("the student's own reads close it too, and the next start is a new attempt", async () => {

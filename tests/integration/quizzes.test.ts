@@ -395,8 +395,55 @@ describe("quizzes: results and the review policy", () => {
     expect(body.quizzes[0]).toMatchObject({ _id: w.quiz._id, taken: 2, averagePercent: Math.round(((7 + 1) / 2 / 7) * 100) });
     expect(body.quizzes[0]!.questions.map((q) => [q.right, q.answered])).toEqual([[2, 2], [1, 2], [1, 2], [1, 2]]);
     const row = (id: string) => body.students.find((st) => st._id === id)!.results[0];
-    expect(row(w.a.user.id)).toEqual({ quizId: w.quiz._id, best: 7, attempts: 2 });
-    expect(row(w.b.user.id)).toEqual({ quizId: w.quiz._id, best: 1, attempts: 1 });
+    expect(row(w.a.user.id)).toEqual({ quizId: w.quiz._id, best: 7, attempts: 2, inProgress: false });
+    expect(row(w.b.user.id)).toEqual({ quizId: w.quiz._id, best: 1, attempts: 1, inProgress: false });
+  });
+
+  it("shows staff an attempt in progress (the API and the page), not \"Not taken\"", async () => {
+    const w = await world({ maxAttempts: 2 });
+    await call(`/api/quizzes/${w.quiz.slug}/start`, { method: "POST", token: w.a.accessToken });
+    await submit(w.b, w, allRight(w));
+    await call(`/api/quizzes/${w.quiz.slug}/start`, { method: "POST", token: w.b.accessToken });
+    const body = await json<{ students: { _id: string; results: unknown[] }[] }>(await call(`/api/quizzes/groups/${w.group.slug}/results`, { token: w.teacher.accessToken }));
+    const row = (id: string) => body.students.find((st) => st._id === id)!.results[0];
+    expect(row(w.a.user.id)).toEqual({ quizId: w.quiz._id, best: null, attempts: 0, inProgress: true });
+    expect(row(w.b.user.id)).toEqual({ quizId: w.quiz._id, best: 7, attempts: 1, inProgress: true });
+    const cells = async (cookie: string) => {
+      const html = await (await call(`/instructor/group/${w.group.slug}/quizzes`, { cookie })).text();
+      const matrix = html.slice(html.indexOf('class="gtable quiz-matrix"'));
+      return [...matrix.matchAll(/<td data-label="[^"]*">([\s\S]*?)<\/td>/g)].map((m) => m[1]!.replace(/<[^>]+>/g, " ").replace(/\s+/g, " ").trim());
+    };
+    expect((await cells(w.teacher.cookie)).sort()).toEqual(["7 / 7 1 attempt In progress", "In progress"].sort());
+    expect((await cells(`${w.teacher.cookie}; lang=ar`)).filter((c) => c.includes("قيد الحل"))).toHaveLength(2);
+  });
+
+  it("gives two quizzes with the same title distinct columns, each with its lecture's title", async () => {
+    const w = await world();
+    const week3 = await json<{ slug: string }>(await call(`/api/lectures/group/${w.group.slug}`, { body: { title: "Week 3", published: true }, token: w.teacher.accessToken }));
+    const again = await call("/api/quizzes", { body: { lectureId: week3.slug, title: "CSS check", maxAttempts: 1, published: true, questions }, token: w.teacher.accessToken });
+    expect(again.status).toBe(201);
+    const third = await call("/api/quizzes", { body: { lectureId: week3.slug, title: "CSS check", maxAttempts: 1, published: true, questions }, token: w.teacher.accessToken });
+    expect(third.status).toBe(201);
+    const html = await (await call(`/instructor/group/${w.group.slug}/quizzes`, { cookie: w.teacher.cookie })).text();
+    const matrix = html.slice(html.indexOf('class="gtable quiz-matrix"'), html.indexOf("</thead>", html.indexOf('class="gtable quiz-matrix"')));
+    // Bidi isolates (U+2068, U+2069) keep a title's order beside other words; the test reads the words.
+    const heads = [...matrix.matchAll(/<th scope="col">([\s\S]*?)<\/th>/g)].map((m) => m[1]!.replace(/<!-- -->/g, "").replace(/[\u2068\u2069]/g, "").replace(/<[^>]+>/g, " ").replace(/\s+/g, " ").trim());
+    expect(heads.slice(1).sort()).toEqual(["CSS check Week 2", "CSS check (1) Week 3", "CSS check (2) Week 3"].sort());
+    expect(new Set(heads).size).toBe(heads.length);
+  });
+
+  it("the review shows the attempt whose score counts (the best), not the last one", async () => {
+    const w = await world({ maxAttempts: 2 });
+    await submit(w.a, w, allRight(w));
+    await submit(w.a, w, { [w.ids.q1]: 0 });
+    const result = await json<{ score: number; bestAttempt: number; review: { attemptNumber: number; questions: { answer: unknown; right: boolean; earned: number }[] } }>(
+      await call(`/api/quizzes/${w.quiz.slug}/result`, { token: w.a.accessToken }),
+    );
+    expect(result).toMatchObject({ score: 7, bestAttempt: 1, review: { attemptNumber: 1 } });
+    expect(result.review.questions.map((q) => q.earned)).toEqual([1, 2, 1, 3]);
+    const base = `/course/${w.group.slug}/lecture/${w.lecture.slug}/quiz/${w.quiz.slug}`;
+    expect((await (await call(`${base}/answers`, { cookie: w.a.cookie })).text()).replace(/<!-- -->/g, "")).toContain("Attempt 1: the attempt whose score counts.");
+    expect((await (await call(`${base}/answers`, { cookie: `${w.a.cookie}; lang=ar` })).text()).replace(/<!-- -->/g, "")).toContain("المحاولة 1: المحاولة التي تُحتسب درجتها.");
   });
 
   it("keeps strangers out", async () => {

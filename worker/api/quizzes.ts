@@ -94,14 +94,26 @@ const resultDto = z
     score: z.number(),
     maxScore: z.number(),
     attempts: z.array(graded.extend({ seconds: z.number() })),
+    bestAttempt: z.number().openapi({ description: "The number of the attempt whose score counts; the review shows that attempt" }),
     attemptsLeft: z.number(),
-    inProgress: z.boolean(),
+    inProgress: z.boolean().openapi({ description: "An open attempt with time left (one whose time is over is being handed in by the server)" }),
     grading: z.boolean().openapi({ description: "Code answers of a closed attempt are still being judged in the background; the score counts them wrong until then" }),
     reviewWhen: z.enum(["now", "after-attempts", "after-close", "never"]),
     review: z
       .object({
         attemptNumber: z.number(),
-        questions: z.array(question.extend({ answer: z.unknown(), correct: z.array(z.union([z.number(), z.string()])), right: z.boolean(), earned: z.number() })),
+        questions: z.array(
+          question.extend({
+            answer: z.unknown(),
+            correct: z.array(z.union([z.number(), z.string()])),
+            right: z.boolean(),
+            earned: z.number(),
+            tests: z
+              .array(z.object({ name: z.string(), passed: z.boolean(), hidden: z.boolean() }))
+              .nullable()
+              .openapi({ description: "A code question: each test's name and result when this answer was judged; null otherwise (or for an attempt graded before results were kept)" }),
+          }),
+        ),
       })
       .nullable(),
   })
@@ -127,7 +139,21 @@ const resultsDto = z
         questions: z.array(z.object({ _id: z.string(), number: z.number(), type: z.enum(QUESTION_TYPES), text: z.string(), points: z.number(), right: z.number(), answered: z.number() })),
       }),
     ),
-    students: z.array(z.object({ _id: z.string(), name: z.string(), slug: z.string(), results: z.array(z.object({ quizId: z.string(), best: z.number().nullable(), attempts: z.number() })) })),
+    students: z.array(
+      z.object({
+        _id: z.string(),
+        name: z.string(),
+        slug: z.string(),
+        results: z.array(
+          z.object({
+            quizId: z.string(),
+            best: z.number().nullable(),
+            attempts: z.number().openapi({ description: "Attempts handed in (or closed by the server at their deadline)" }),
+            inProgress: z.boolean().openapi({ description: "An attempt is open now" }),
+          }),
+        ),
+      }),
+    ),
   })
   .openapi("QuizResults");
 
@@ -219,7 +245,8 @@ const submitRoute = createRoute({
   method: "post",
   path: "/{id}/submit",
   tags,
-  summary: "Hand in and grade the open attempt (or a new one); a retried submit answers the same result. Accepted up to 60 s after the deadline, but answers sent later than 5 s after it do not count (gradedOnSaved)",
+  summary:
+    "Hand in and grade the open attempt (or a new one); a retried submit answers the same result. Accepted up to 60 s after the deadline, but answers sent later than 5 s after it do not count (gradedOnSaved); the server closes an attempt nobody hands in 5 s after its deadline, and a later hand-in answers that result (200)",
   middleware: [noStore, requireAuth] as const,
   request: { params: idOrSlugParam, body: jsonBody(submitQuizInput) },
   responses: submitResponses,

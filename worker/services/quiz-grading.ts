@@ -28,8 +28,23 @@ export interface GradableQuestion {
 /** questionId -> whether the code passed every test. */
 export type Verdicts = Record<string, boolean>;
 
-/** questionId -> the check of the code last judged for it (hash and verdict). */
-export type CodeChecks = Record<string, CodeCheck>;
+/**
+ * One test's outcome as the review shows it: its name, whether it passed and whether it is hidden. Nothing that
+ * depends on its inputs (see worker/sandbox/report.ts studentReport), so it is the same for hidden and visible tests.
+ */
+export interface TestOutcome {
+  name: string;
+  passed: boolean;
+  hidden: boolean;
+}
+
+/** A stored check with the outcome of each test, so the review can say which tests failed without running code. */
+export interface StoredCheck extends CodeCheck {
+  tests?: TestOutcome[];
+}
+
+/** questionId -> the check of the code last judged for it (hash, verdict, and each test's outcome). */
+export type CodeChecks = Record<string, StoredCheck>;
 
 /** A SHA-256 of a code answer, so a stored verdict is used only for exactly the code it judged. */
 export async function codeHash(code: string): Promise<string> {
@@ -66,11 +81,18 @@ export async function knownVerdicts(questions: GradableQuestion[], answers: Reco
   return { verdicts, missing };
 }
 
-/** Runs one code answer against its question's tests: whether every test passed. */
-export async function checkCode(runCode: RunCode, item: Pick<CodeToRun, "question" | "code">): Promise<boolean> {
+/** Runs one code answer against its question's tests: whether every test passed, and each test's outcome. */
+export async function checkCode(runCode: RunCode, item: Pick<CodeToRun, "question" | "code">): Promise<{ passed: boolean; tests: TestOutcome[] }> {
   const { code } = item.question;
   const report = await runCode("javascript", item.code, code.tests, { timeMs: code.timeMs, memoryMb: code.memoryMb });
-  return report.results.length > 0 && report.results.every((r) => r.passed);
+  const tests = report.results.map((r): TestOutcome => ({ name: r.name, passed: r.passed, hidden: !!r.hidden }));
+  return { passed: report.results.length > 0 && report.results.every((r) => r.passed), tests };
+}
+
+/** The stored outcome of each test for a code answer, when a stored check judged exactly this code (the review). */
+export async function testOutcomes(answer: unknown, check: StoredCheck | undefined): Promise<TestOutcome[] | null> {
+  if (typeof answer !== "string" || answer.trim() === "" || !check?.tests) return null;
+  return check.hash === (await codeHash(answer)) ? check.tests : null;
 }
 
 /**
@@ -82,9 +104,9 @@ export async function codeVerdicts(runCode: RunCode, questions: GradableQuestion
   const { verdicts, missing } = await knownVerdicts(questions, answers, checks);
   const next: CodeChecks = { ...(checks ?? {}) };
   for (const item of missing) {
-    const passed = await checkCode(runCode, item);
+    const { passed, tests } = await checkCode(runCode, item);
     verdicts[item.question.id] = passed;
-    next[item.question.id] = { hash: item.hash, passed };
+    next[item.question.id] = { hash: item.hash, passed, tests };
   }
   return { verdicts, checks: next };
 }

@@ -4,14 +4,16 @@
  * The server owns the clock and the grading. An attempt's deadline is fixed when it starts
  * (min(start + duration, closesAt)); answers are saved while it is open and count until QUIZ_NETWORK_MS after the
  * deadline (a request already on its way); a hand-in is accepted until QUIZ_GRACE_MS after it but, once the answers
- * no longer count, is graded on what was saved in time. An attempt nobody hands in is closed and graded at its
- * deadline by the next read that meets it ("settling"), so every list, result and matrix shows it graded even if the
- * browser never came back. A read never runs student code: code answers are judged in the background as they are
- * saved (or when a read closed an attempt), and at the hand-in for whatever is still missing. Questions reach a
+ * no longer count, is graded on what was saved in time. An attempt nobody hands in is closed and graded by the server
+ * once its answers can no longer count (deadline + QUIZ_NETWORK_MS): its quiz's clock (a Durable Object alarm,
+ * worker/realtime/quiz-clock.ts) rings then, any read that meets it first closes it too ("settling"), and the daily
+ * cron catches what both missed, so every list, result and matrix shows it graded even if the browser never came
+ * back. A read never runs student code: code answers are judged in the background as they are saved (or when a read
+ * closed an attempt), and at the hand-in for whatever is still missing. Questions reach a
  * student only with an open attempt (or an open untimed quiz); correct answers leave this module only for staff and
  * for the review, once the quiz's `showAnswers` policy allows it and no attempt can still be handed in.
  */
-import { and, asc, eq, inArray, isNull, or, sql, type SQLWrapper } from "drizzle-orm";
+import { and, asc, eq, inArray, isNotNull, isNull, or, sql, type SQLWrapper } from "drizzle-orm";
 import { can, type Actor } from "../../app/lib/permissions";
 import { renderMarkdown } from "../../app/lib/markdown.server";
 import {
@@ -32,7 +34,7 @@ import { AppError, forbidden, notFound } from "../http/errors";
 import { newId, slugCandidates } from "./ids";
 import { isMember, memberIds } from "./memberships";
 import { notifyUsers } from "./notifications";
-import { checkAnswers, checkCode, codeVerdicts, grade, isRight, knownVerdicts, maxScoreOf, type CodeToRun, type GradableQuestion } from "./quiz-grading";
+import { checkAnswers, checkCode, codeVerdicts, grade, isRight, knownVerdicts, maxScoreOf, testOutcomes, type CodeChecks, type CodeToRun, type GradableQuestion } from "./quiz-grading";
 
 type AttemptRow = typeof attempts.$inferSelect;
 type QuestionRow = typeof questions.$inferSelect;
@@ -132,23 +134,35 @@ const ownAttempts = (ctx: ServiceContext, userId: string, quizIds: string[]) =>
     ? Promise.resolve([] as AttemptRow[])
     : ctx.db.select().from(attempts).where(and(eq(attempts.userId, userId), inArray(attempts.quizId, quizIds))).orderBy(asc(attempts.number));
 
-const expired = (a: AttemptRow, now: number) => !a.submittedAt && a.deadlineAt !== null && now > a.deadlineAt.getTime() + QUIZ_GRACE_MS;
+/** An open attempt whose answers can no longer count (deadline plus the network allowance): the server closes it. */
+const expired = (a: AttemptRow, now: number) => !a.submittedAt && a.deadlineAt !== null && now > a.deadlineAt.getTime() + QUIZ_NETWORK_MS;
+
+/** When the server closes an attempt with this deadline: the first millisecond its answers no longer count. */
+export const closingTime = (deadline: number) => deadline + QUIZ_NETWORK_MS + 1;
 
 /**
- * Closes and grades, on the answers saved in time, every open attempt among `rows` whose deadline plus the grace
- * has passed; answers the rows as they now are. The UPDATE only touches a still-open attempt, so a submit that
- * lands at the same moment is never overwritten. No query at all when nothing has expired.
+ * Whether a student still has time in their open attempt (the intro offers "Resume", the result "Resume" too).
+ * Between the deadline and the server closing it, the attempt is still open but only being handed in.
+ */
+const running = (a: AttemptRow, now: number) => !a.submittedAt && (a.deadlineAt === null || now < a.deadlineAt.getTime());
+
+/**
+ * Closes and grades, on the answers saved in time, every open attempt among `rows` whose deadline plus the network
+ * allowance has passed; answers the rows as they now are. The UPDATE only touches a still-open attempt whose answers
+ * are still the ones graded (same `savedAt`), so a submit, or a save sent in time, that lands at the same moment is
+ * never overwritten: the attempt then stays open for the next pass. No query at all when nothing has expired.
  *
  * It never runs student code (a read must not wait for the sandbox): code answers use the checks stored as they
  * were saved, when their hash matches; any other code answer counts as wrong for now, the attempt is marked
  * `codePending`, and the runner judges it in the background, which then corrects the score. Attempts still pending
  * from an earlier read (background work lost with its isolate) are scheduled again.
  */
-async function settle(ctx: ServiceContext, rows: AttemptRow[], now: number, known?: QuestionRow[]): Promise<AttemptRow[]> {
+async function settle(ctx: ServiceContext, rows: AttemptRow[], now: number, known?: QuestionRow[], inline?: string[]): Promise<AttemptRow[]> {
   const due = rows.filter((a) => expired(a, now));
   const later = rows.filter((a) => a.submittedAt && a.codePending).map((a) => a.id);
+  const schedule = (ids: string[]) => (inline ? inline.push(...ids) : gradeLater(ctx, ids));
   if (due.length === 0) {
-    gradeLater(ctx, later);
+    schedule(later);
     return rows;
   }
   const quizIds = [...new Set(due.map((a) => a.quizId))];
@@ -166,11 +180,11 @@ async function settle(ctx: ServiceContext, rows: AttemptRow[], now: number, know
       ctx.db
         .update(attempts)
         .set({ ...result, verdicts, codePending, submittedAt: a.deadlineAt })
-        .where(and(eq(attempts.id, a.id), isNull(attempts.submittedAt))),
+        .where(and(eq(attempts.id, a.id), isNull(attempts.submittedAt), a.savedAt ? eq(attempts.savedAt, a.savedAt) : isNull(attempts.savedAt))),
     );
   }
   await ctx.db.batch(updates as [(typeof updates)[number], ...typeof updates]);
-  gradeLater(ctx, later);
+  schedule(later);
   return rows.map((a) => graded.get(a.id) ?? a);
 }
 
@@ -223,12 +237,12 @@ function checkLater(ctx: ServiceContext, attemptId: string, items: CodeToRun[]) 
     (async () => {
       try {
         for (const item of fresh) {
-          const passed = await checkCode(ctx.runCode, item);
+          const { passed, tests } = await checkCode(ctx.runCode, item);
           // Question ids are base64url (worker/services/ids.ts), safe inside a quoted JSON path.
           const path = `$."${item.question.id}"`;
           await ctx.db
             .update(attempts)
-            .set({ codeChecks: sql`json_set(coalesce(${attempts.codeChecks}, '{}'), ${path}, json(${JSON.stringify({ hash: item.hash, passed })}))` })
+            .set({ codeChecks: sql`json_set(coalesce(${attempts.codeChecks}, '{}'), ${path}, json(${JSON.stringify({ hash: item.hash, passed, tests })}))` })
             .where(eq(attempts.id, attemptId));
         }
       } finally {
@@ -247,7 +261,7 @@ export async function settleGroupAttempts(ctx: ServiceContext, groupScope: SQLWr
     .select({ attempt: attempts })
     .from(attempts)
     .innerJoin(quizzes, eq(quizzes.id, attempts.quizId))
-    .where(and(isNull(attempts.submittedAt), sql`${attempts.deadlineAt} < ${now - QUIZ_GRACE_MS}`, inArray(quizzes.groupId, groupScope)));
+    .where(and(isNull(attempts.submittedAt), sql`${attempts.deadlineAt} < ${now - QUIZ_NETWORK_MS}`, inArray(quizzes.groupId, groupScope)));
   await settle(
     ctx,
     open.map((r) => r.attempt),
@@ -256,15 +270,15 @@ export async function settleGroupAttempts(ctx: ServiceContext, groupScope: SQLWr
 }
 
 /**
- * Closes every expired attempt of the whole site (the daily cron, so nothing waits for a read forever), and judges
- * the code of attempts a read closed whose background grading was lost.
+ * Closes every expired attempt of the whole site (the daily cron: the safety net behind the quiz clocks' alarms and
+ * the reads), and judges the code of attempts a read closed whose background grading was lost.
  */
 export async function settleExpiredAttempts(ctx: ServiceContext, now = Date.now()): Promise<number> {
   const [open, pending] = await Promise.all([
     ctx.db
       .select()
       .from(attempts)
-      .where(and(isNull(attempts.submittedAt), sql`${attempts.deadlineAt} < ${now - QUIZ_GRACE_MS}`))
+      .where(and(isNull(attempts.submittedAt), sql`${attempts.deadlineAt} < ${now - QUIZ_NETWORK_MS}`))
       .limit(500),
     ctx.db.select({ id: attempts.id }).from(attempts).where(eq(attempts.codePending, true)).limit(100),
   ]);
@@ -274,6 +288,43 @@ export async function settleExpiredAttempts(ctx: ServiceContext, now = Date.now(
     pending.map((p) => p.id),
   );
   return open.length;
+}
+
+/**
+ * The quiz clock's alarm (worker/realtime/quiz-clock.ts): closes and grades the quiz's attempts whose time is over,
+ * judging their code before it returns (an alarm that fails is retried), and answers when it must ring next (the
+ * earliest closing time of the attempts still open), or null when none is open. Two statements when nothing is
+ * due; the questions and the grading batch only when something is.
+ */
+export async function closeDueAttempts(ctx: ServiceContext, quizId: string, now = Date.now()): Promise<number | null> {
+  const open = await ctx.db
+    .select()
+    .from(attempts)
+    .where(and(eq(attempts.quizId, quizId), isNull(attempts.submittedAt), isNotNull(attempts.deadlineAt)));
+  const pending: string[] = [];
+  await settle(ctx, open, now, undefined, pending);
+  for (const id of pending) await finishGrading(ctx, id);
+  // Read again: an attempt a save touched while it was graded (see settle) is still open, and needs another pass.
+  const [next] = await ctx.db
+    .select({ deadline: sql<number | null>`min(${attempts.deadlineAt})` })
+    .from(attempts)
+    .where(and(eq(attempts.quizId, quizId), isNull(attempts.submittedAt), isNotNull(attempts.deadlineAt)));
+  if (next?.deadline == null) return null;
+  return Math.max(closingTime(Number(next.deadline)), now + 1_000);
+}
+
+/**
+ * Sets the quiz's clock to ring when this attempt's time is over (it keeps an earlier ring). Without the binding
+ * (a script's bare Worker), or if the clock cannot be reached, the reads and the daily cron still close the attempt.
+ */
+async function armClock(ctx: ServiceContext, quizId: string, deadline: Date | null): Promise<void> {
+  const clocks = ctx.env.QuizClock as typeof ctx.env.QuizClock | undefined;
+  if (!deadline || !clocks) return;
+  try {
+    await clocks.get(clocks.idFromName(quizId)).arm(quizId, closingTime(deadline.getTime()));
+  } catch (err) {
+    console.warn("The quiz clock could not be set; reads and the daily cron will close the attempt.", err);
+  }
 }
 
 /* ---------------------------------------------------------------------------------------------------------------
@@ -365,7 +416,7 @@ async function listQuizzes(ctx: ServiceContext, viewer: Actor, scope: { groupKey
       questionCount: countOf.get(quiz.id)?.n ?? 0,
       maxScore: countOf.get(quiz.id)?.points ?? 0,
       window: windowOf(quiz, now),
-      mine: mine ? { attempts: done.length, inProgress: own.some((a) => !a.submittedAt), bestScore: done.length ? Math.max(...done.map((a) => a.score ?? 0)) : null } : null,
+      mine: mine ? { attempts: done.length, inProgress: own.some((a) => running(a, now)), bestScore: done.length ? Math.max(...done.map((a) => a.score ?? 0)) : null } : null,
     };
   });
 }
@@ -476,7 +527,10 @@ async function openAttempt(ctx: ServiceContext, viewer: Actor, quiz: QuizRecord,
     .values({ id: newId(), quizId: quiz.id, userId: viewer.userId, number, answers: {}, startedAt: new Date(now), deadlineAt: ((d) => (d === null ? null : new Date(d)))(attemptDeadline({ durationMinutes: quiz.durationMinutes, closesAt: ms(quiz.closesAt) }, now)) })
     .onConflictDoNothing()
     .returning();
-  if (row) return { created: true, attempt: row };
+  if (row) {
+    await armClock(ctx, quiz.id, row.deadlineAt);
+    return { created: true, attempt: row };
+  }
   // Another tab started (or finished) one at the same moment: use the open one if there is one.
   const [again] = await ctx.db.select().from(attempts).where(and(eq(attempts.quizId, quiz.id), eq(attempts.userId, viewer.userId), isNull(attempts.submittedAt)));
   if (again) return { created: false, attempt: again };
@@ -573,8 +627,15 @@ export async function submitQuiz(ctx: ServiceContext, viewer: Actor, key: string
   const [qs, own] = await Promise.all([questionsOf(ctx, [quiz.id]), ownAttempts(ctx, viewer.userId, [quiz.id])]);
   if (qs.length === 0) throw new AppError(409, "conflict", "This quiz has no questions yet.");
   const left = (rows: AttemptRow[]) => Math.max(0, quiz.maxAttempts - rows.length);
-  const repeat = (a: AttemptRow, rows: AttemptRow[]): SubmitResult => ({ created: false, attempt: toGraded(a), gradedOnSaved: false, attemptsLeft: left(rows) });
   const clean = checkAnswers(qs, input.answers);
+  // A hand-in of an attempt the server has closed answers its result; if its answers differ from those graded, they
+  // came too late to count (the server closes an attempt once its answers no longer count), as the page must say.
+  const repeat = (a: AttemptRow, rows: AttemptRow[]): SubmitResult => ({
+    created: false,
+    attempt: toGraded(a),
+    gradedOnSaved: a.deadlineAt !== null && now > a.deadlineAt.getTime() + QUIZ_NETWORK_MS && !sameAnswers(a.answers, clean),
+    attemptsLeft: left(rows),
+  });
 
   if (input.attemptId) {
     const named = own.find((a) => a.id === input.attemptId);
@@ -586,6 +647,9 @@ export async function submitQuiz(ctx: ServiceContext, viewer: Actor, key: string
   if (!open) {
     const last = mine.filter((a) => a.submittedAt).at(-1);
     if (last && now - last.submittedAt!.getTime() < RETRY_WINDOW_MS && sameAnswers(last.answers, clean)) return repeat(last, mine);
+    // The hand-in of an attempt the server closed at its deadline, arriving within the grace (without its id, as
+    // the spec's solve payload comes): that attempt's result, not a new attempt graded at once.
+    if (last && last.deadlineAt && last.submittedAt!.getTime() === last.deadlineAt.getTime() && now <= last.deadlineAt.getTime() + QUIZ_GRACE_MS) return repeat(last, mine);
     const opened = await openAttempt(ctx, viewer, quiz, mine, now);
     open = opened.attempt;
     mine = [...mine, open];
@@ -594,7 +658,8 @@ export async function submitQuiz(ctx: ServiceContext, viewer: Actor, key: string
   // grace, or closing an expired attempt) is graded on the answers saved in time and dated at the deadline.
   const inTime = answersCount(open, now);
   const answers = inTime ? clean : open.answers;
-  const submittedAt = new Date(inTime ? now : open.deadlineAt!.getTime());
+  // Never later than the deadline: the time an attempt records never exceeds its limit.
+  const submittedAt = new Date(open.deadlineAt ? Math.min(now, open.deadlineAt.getTime()) : now);
   const { verdicts, checks } = await codeVerdicts(ctx.runCode, qs as GradableQuestion[], answers, open.codeChecks);
   const result = grade(qs as GradableQuestion[], answers, verdicts);
   const [row] = await ctx.db
@@ -659,29 +724,37 @@ export async function getResult(ctx: ServiceContext, viewer: Actor, key: string,
   const mine = await settle(ctx, own, now, qs);
   const done = mine.filter((a) => a.submittedAt);
   if (done.length === 0) throw notFound("You have not handed in this quiz yet.");
+  // The attempt that counts: the best score (ties: the earlier attempt). The review shows this one.
   const best = done.reduce((b, a) => ((a.score ?? 0) > (b.score ?? 0) ? a : b));
-  const last = done.at(-1)!;
   const others = quiz.showAnswers !== "never" && quizOver(quiz, now) ? await anyoneCanHandIn(ctx, quiz.id, now) : false;
   const when = reviewWhen(quiz, mine, now, others);
+  const checks = (best.codeChecks ?? {}) as CodeChecks;
   return {
     quiz: quizSummary(quiz, qs, now),
     score: best.score ?? 0,
     maxScore: maxScoreOf(qs),
     attempts: done.map((a) => ({ ...toGraded(a), seconds: Math.max(0, Math.round((a.submittedAt!.getTime() - a.startedAt.getTime()) / 1000)) })),
+    /** The number of the attempt whose score counts (and that the review shows). */
+    bestAttempt: best.number,
     attemptsLeft: Math.max(0, quiz.maxAttempts - mine.length),
-    inProgress: mine.some((a) => !a.submittedAt),
+    /** An attempt with time left (one whose time is over is being handed in, never resumed). */
+    inProgress: mine.some((a) => running(a, now)),
     /** Code answers of a closed attempt are still being judged: the score counts them wrong until then. */
     grading: done.some((a) => a.codePending),
     reviewWhen: when,
     review:
       when === "now"
         ? {
-            attemptNumber: last.number,
-            questions: qs.map((q) => {
-              const answer = (last.answers as Record<string, unknown>)[q.id] ?? null;
-              const right = isRight(q as GradableQuestion, answer, last.verdicts);
-              return { ...toQuestion(q), answer, correct: q.correct, right, earned: right ? q.points : 0 };
-            }),
+            attemptNumber: best.number,
+            questions: await Promise.all(
+              qs.map(async (q) => {
+                const answer = (best.answers as Record<string, unknown>)[q.id] ?? null;
+                const right = isRight(q as GradableQuestion, answer, best.verdicts);
+                // A code question: each test's outcome, as stored when this very code was judged (never run here).
+                const tests = q.type === "code" ? await testOutcomes(answer, checks[q.id]) : null;
+                return { ...toQuestion(q), answer, correct: q.correct, right, earned: right ? q.points : 0, tests };
+              }),
+            ),
           }
         : null,
   };
@@ -731,11 +804,15 @@ export async function groupResults(ctx: ServiceContext, viewer: Actor, groupKey:
     now,
     questionRows,
   );
-  // Each member's best graded attempt per quiz (ties: the earlier attempt).
+  // Each member's best graded attempt per quiz (ties: the earlier attempt), and who has one open.
   const best = new Map<string, AttemptRow>();
   const tries = new Map<string, number>();
+  const open = new Set<string>();
   for (const a of settled) {
-    if (!a.submittedAt) continue;
+    if (!a.submittedAt) {
+      open.add(`${a.userId}:${a.quizId}`);
+      continue;
+    }
     const k = `${a.userId}:${a.quizId}`;
     tries.set(k, (tries.get(k) ?? 0) + 1);
     const b = best.get(k);
@@ -779,7 +856,7 @@ export async function groupResults(ctx: ServiceContext, viewer: Actor, groupKey:
       slug: m.slug,
       results: quizRows.map(({ quiz }) => {
         const b = best.get(`${m.id}:${quiz.id}`);
-        return { quizId: quiz.id, best: b ? (b.score ?? 0) : null, attempts: tries.get(`${m.id}:${quiz.id}`) ?? 0 };
+        return { quizId: quiz.id, best: b ? (b.score ?? 0) : null, attempts: tries.get(`${m.id}:${quiz.id}`) ?? 0, inProgress: open.has(`${m.id}:${quiz.id}`) };
       }),
     })),
   };

@@ -1,6 +1,7 @@
-import { Form, Link, useActionData, useNavigation, useSearchParams } from "@remix-run/react";
-import type { ReactNode } from "react";
-import { CheckIcon, ChevronIcon } from "~/components/icons";
+import { Form, Link, useActionData, useNavigation, useRevalidator, useSearchParams } from "@remix-run/react";
+import { useEffect, type ReactNode } from "react";
+import { AlertIcon, CheckIcon, ChevronIcon } from "~/components/icons";
+import { QUIZ_NETWORK_MS } from "~/lib/quiz-schemas";
 import { When } from "~/components/lectures/when";
 import type { MessageKey } from "~/i18n/en";
 import { useT } from "~/lib/i18n";
@@ -98,7 +99,11 @@ function QuizFacts({ quiz, attemptsUsed }: { quiz: PageQuiz; attemptsUsed: numbe
 
 type StartFailure = { ok: false; code: string; message: string } | undefined;
 
-/** The intro: what the quiz is, its rules, and start, resume or the result. */
+/**
+ * The intro: what the quiz is, its rules, and start, resume or the result. An open attempt whose time is over is
+ * not offered to resume: the server is closing it (within seconds of the deadline), and the page reloads its data
+ * once that is done, so the returning student sees the graded result.
+ */
 export function QuizIntro({
   quiz,
   base,
@@ -108,6 +113,7 @@ export function QuizIntro({
   attemptsUsed,
   attemptsLeft,
   bestScore,
+  serverNow,
 }: {
   quiz: PageQuiz;
   base: string;
@@ -117,10 +123,20 @@ export function QuizIntro({
   attemptsUsed: number;
   attemptsLeft: number;
   bestScore: number | null;
+  serverNow: string;
 }) {
   const { t } = useT();
   const failure = useActionData<StartFailure>();
   const busy = useNavigation().state !== "idle";
+  const revalidator = useRevalidator();
+  const overBy = open?.deadline ? Date.parse(serverNow) - Date.parse(open.deadline) : null;
+  const timeUp = overBy !== null && overBy >= 0;
+  useEffect(() => {
+    if (!timeUp || overBy === null) return;
+    const wait = window.setTimeout(() => revalidator.revalidate(), Math.max(0, QUIZ_NETWORK_MS - overBy) + 1_000);
+    return () => window.clearTimeout(wait);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once per loaded state
+  }, [timeUp, overBy]);
   const handedIn = attemptsUsed - (open ? 1 : 0) > 0;
   const errorKey = failure ? (`quiz.error.${failure.code}` as MessageKey) : null;
   return (
@@ -154,7 +170,11 @@ export function QuizIntro({
                   {t("quiz.result.best")}: <strong>{bestScore}</strong> / {quiz.maxScore}
                 </p>
               ) : null}
-              {open ? (
+              {open && timeUp ? (
+                <p className="quiz-state" role="status">
+                  {t("quiz.timeUpIntro")}
+                </p>
+              ) : open ? (
                 <Form method="post">
                   <button type="submit" name="intent" value="start" className="btn btn-primary btn-block" disabled={busy}>
                     {busy ? t("quiz.starting") : t("quiz.resume")}
@@ -193,11 +213,20 @@ export function QuizIntro({
   );
 }
 
+/** A code question's test as the review shows it: its name and result. */
+export interface ReviewTest {
+  name: string;
+  passed: boolean;
+  hidden: boolean;
+}
+
 export interface PageResult {
   quiz: PageQuiz;
   score: number;
   maxScore: number;
   attempts: { _id: string; number: number; score: number; maxScore: number; startedAt: string; submittedAt: string; seconds: number }[];
+  /** The number of the attempt whose score counts (the review shows it). */
+  bestAttempt: number;
   attemptsLeft: number;
   inProgress: boolean;
   /** Code answers still being judged in the background (the score counts them wrong until then). */
@@ -205,7 +234,7 @@ export interface PageResult {
   reviewWhen: ReviewWhen;
   review: {
     attemptNumber: number;
-    questions: (PageQuestion & { answer: unknown; correct: (number | string)[]; right: boolean; earned: number })[];
+    questions: (PageQuestion & { answer: unknown; correct: (number | string)[]; right: boolean; earned: number; tests: ReviewTest[] | null })[];
   } | null;
 }
 
@@ -282,8 +311,11 @@ export function QuizResult({ result, base }: { result: PageResult; base: string 
               </thead>
               <tbody>
                 {result.attempts.map((a) => (
-                  <tr key={a._id}>
-                    <th scope="row">{a.number}</th>
+                  <tr key={a._id} data-counts={a.number === result.bestAttempt || undefined}>
+                    <th scope="row">
+                      {a.number}
+                      {a.number === result.bestAttempt && result.attempts.length > 1 ? <span className="badge badge-green quiz-counts">{t("quiz.result.counts")}</span> : null}
+                    </th>
                     <td data-label={t("quiz.result.col.score")}>
                       {a.score} / {a.maxScore}
                     </td>
@@ -339,7 +371,7 @@ export function QuizAnswers({ result, base }: { result: PageResult; base: string
         </div>
       ) : (
         <>
-          <p className="muted">{t("quiz.answers.attempt", { n: review.attemptNumber })}</p>
+          <p className="muted">{t(result.attempts.length > 1 ? "quiz.answers.bestAttempt" : "quiz.answers.attempt", { n: review.attemptNumber })}</p>
           <ol className="quiz-review" role="list">
             {review.questions.map((q, i) => (
               <li key={q._id} className="card quiz-card quiz-review-item" data-right={q.right}>
@@ -364,6 +396,7 @@ export function QuizAnswers({ result, base }: { result: PageResult; base: string
                     <dd>{q.type === "short-text" ? <span dir="auto">{q.correct.join(" · ")}</span> : q.type === "code" ? <AnswerText q={q} value={q.correct[0]} /> : <AnswerText q={q} value={q.type === "multiple" ? q.correct : q.correct[0]} />}</dd>
                   </div>
                 </dl>
+                {q.type === "code" ? <ReviewTests id={`tests-${q._id}`} tests={q.tests} right={q.right} answered={q.answer !== null && q.answer !== ""} /> : null}
               </li>
             ))}
           </ol>
@@ -378,3 +411,38 @@ export function QuizAnswers({ result, base }: { result: PageResult; base: string
   );
 }
 
+
+/**
+ * A code question's tests in the review: which passed and which failed (names only for hidden tests), as judged
+ * when the attempt was graded. An attempt graded before tests were recorded says only whether all passed.
+ */
+function ReviewTests({ id, tests, right, answered }: { id: string; tests: ReviewTest[] | null; right: boolean; answered: boolean }) {
+  const { t } = useT();
+  if (!answered) return null;
+  if (!tests || tests.length === 0) return <p className="quiz-tests-summary">{t(right ? "quiz.answers.allPassed" : "quiz.answers.notAllPassed")}</p>;
+  const passed = tests.filter((r) => r.passed).length;
+  return (
+    <section className="quiz-tests" aria-labelledby={`${id}-title`}>
+      <h3 id={`${id}-title`} className="quiz-tests-title">
+        {t("quiz.answers.tests")}
+        <span className="muted"> · {t("quiz.answers.testsPassed", { passed, total: tests.length })}</span>
+      </h3>
+      <ol className="test-list" role="list">
+        {tests.map((r, i) => (
+          <li key={`${i}-${r.name}`} className="test-row" data-passed={r.passed}>
+            <div className="test-head">
+              <span className="test-mark" aria-hidden="true">
+                {r.passed ? <CheckIcon /> : <AlertIcon />}
+              </span>
+              <span className="test-name user-text" dir="auto">
+                {r.name}
+              </span>
+              {r.hidden ? <span className="badge test-hidden">{t("exercises.hiddenTest")}</span> : null}
+              <span className="test-verdict">{t(r.passed ? "exercises.passed" : "exercises.failed")}</span>
+            </div>
+          </li>
+        ))}
+      </ol>
+    </section>
+  );
+}

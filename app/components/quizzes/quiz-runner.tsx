@@ -18,6 +18,7 @@ type Reply = { status: number; body: { serverNow?: string; code?: string; messag
 const storageKey = (attemptId: string) => `cohort.quiz.${attemptId}`;
 const isEmpty = (v: AnswerValue | undefined) => v === undefined || v === "" || (Array.isArray(v) && v.length === 0);
 
+const placeKey = (attemptId: string) => `cohort.quiz.${attemptId}.place`;
 const readStored = (attemptId: string) => readKept<{ answers: AnswersMap; pending: boolean }>(storageKey(attemptId));
 const writeStored = (attemptId: string, answers: AnswersMap, pending: boolean) => keep(storageKey(attemptId), { answers, pending });
 
@@ -57,6 +58,7 @@ export function QuizRunner({ quiz, questions, attempt, base, saveUrl, serverNow 
   const timer = useRef<number | undefined>(undefined);
   const inFlight = useRef(false);
   const warned = useRef(false);
+  const placeRead = useRef(false);
   const deadline = attempt.deadline ? Date.parse(attempt.deadline) : null;
 
   const post = useCallback(
@@ -78,6 +80,7 @@ export function QuizRunner({ quiz, questions, attempt, base, saveUrl, serverNow 
   const toResult = useCallback(
     (onSaved: boolean) => {
       forget(storageKey(attempt._id));
+      forget(placeKey(attempt._id));
       navigate(`${base}/result${onSaved ? "?onSaved=1" : ""}`, { replace: true });
     },
     [attempt._id, base, navigate],
@@ -153,8 +156,9 @@ export function QuizRunner({ quiz, questions, attempt, base, saveUrl, serverNow 
     }
   }, [attempt._id, post, toResult]);
 
-  // On arrival: take back answers this browser kept but the server never acknowledged (a reload while offline),
-  // and save once at once, which also measures the server's clock.
+  // On arrival: take back answers this browser kept but the server never acknowledged (a reload while offline) and
+  // the place the student was at (the question shown, or all of them), and save once at once, which also measures
+  // the server's clock.
   useEffect(() => {
     offset.current = Date.parse(serverNow) - Date.now();
     const stored = readStored(attempt._id);
@@ -162,6 +166,12 @@ export function QuizRunner({ quiz, questions, attempt, base, saveUrl, serverNow 
       latest.current = stored.answers;
       setAnswers(stored.answers);
     }
+    const place = readKept<{ index: number; showAll: boolean }>(placeKey(attempt._id));
+    if (place) {
+      if (Number.isInteger(place.index)) setIndex(Math.min(Math.max(0, place.index), questions.length - 1));
+      setShowAll(place.showAll === true);
+    }
+    placeRead.current = true;
     schedule(0);
     const online = () => {
       if (phaseRef.current === "answering") schedule(0);
@@ -171,7 +181,13 @@ export function QuizRunner({ quiz, questions, attempt, base, saveUrl, serverNow 
       window.removeEventListener("online", online);
       window.clearTimeout(timer.current);
     };
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- questions are fixed for an attempt
   }, [attempt._id, schedule, serverNow]);
+
+  // Where the student is, kept for a reload (after the place above was read back, so it is not overwritten first).
+  useEffect(() => {
+    if (placeRead.current) keep(placeKey(attempt._id), { index, showAll });
+  }, [attempt._id, index, showAll]);
 
   // The countdown, recomputed from the clock each second (and when the tab wakes), never counted down by hand.
   useEffect(() => {

@@ -2,7 +2,7 @@ import { Link } from "@remix-run/react";
 import { BookIcon } from "~/components/icons";
 import { NewOnLecture } from "~/components/lectures/new-on-lecture";
 import { When } from "~/components/lectures/when";
-import { useT } from "~/lib/i18n";
+import { formatPercent, useT } from "~/lib/i18n";
 import type { QuizWindow, QuestionType } from "~/lib/quiz-schemas";
 
 export interface QuizResults {
@@ -22,12 +22,41 @@ export interface QuizResults {
     averagePercent: number | null;
     questions: { _id: string; number: number; type: QuestionType; text: string; points: number; right: number; answered: number }[];
   }[];
-  students: { _id: string; name: string; slug: string; results: { quizId: string; best: number | null; attempts: number }[] }[];
+  students: { _id: string; name: string; slug: string; results: { quizId: string; best: number | null; attempts: number; inProgress: boolean }[] }[];
+}
+
+/** A title isolated for the bidi algorithm, so an Arabic title beside Latin words (or the reverse) keeps its order. */
+const isolate = (text: string) => `\u2068${text}\u2069`;
+
+/**
+ * What tells each quiz apart in the matrix: its title, with its lecture's title when another quiz has the same title,
+ * and a number when both repeat. `sub` is the lecture (shown under the title), `text` the whole label in one line
+ * (each title isolated, for the phone layout's labels). `plain` when `title` is the quiz's title alone (shown as user
+ * text); otherwise it is a sentence of the page's language around the isolated title.
+ */
+export function quizLabels(quizzes: { title: string; lectureTitle: string }[], t: ReturnType<typeof useT>["t"]): { title: string; plain: boolean; sub: string | null; text: string }[] {
+  const count = (key: (q: { title: string; lectureTitle: string }) => string) => {
+    const n = new Map<string, number>();
+    for (const q of quizzes) n.set(key(q), (n.get(key(q)) ?? 0) + 1);
+    return n;
+  };
+  const byTitle = count((q) => q.title);
+  const byBoth = count((q) => `${q.title}\u0000${q.lectureTitle}`);
+  const seen = new Map<string, number>();
+  return quizzes.map((q) => {
+    if ((byTitle.get(q.title) ?? 0) < 2) return { title: q.title, plain: true, sub: null, text: q.title };
+    const both = `${q.title}\u0000${q.lectureTitle}`;
+    const nth = (seen.get(both) ?? 0) + 1;
+    seen.set(both, nth);
+    const plain = (byBoth.get(both) ?? 0) < 2;
+    const title = plain ? q.title : t("staffQuizzes.matrix.sameTitle", { title: isolate(q.title), n: nth });
+    return { title, plain, sub: q.lectureTitle, text: `${plain ? isolate(title) : title} · ${isolate(q.lectureTitle)}` };
+  });
 }
 
 /** A group's quizzes for its staff, the results matrix (students x quizzes) and question-by-question statistics. */
 export function StaffQuizzesScreen({ results, lectures, base }: { results: QuizResults; lectures: { slug: string; title: string }[]; base: string }) {
-  const { t } = useT();
+  const { t, lang } = useT();
   const quizzes = results.quizzes;
   const members = results.students.length;
   return (
@@ -91,7 +120,7 @@ export function StaffQuizzesScreen({ results, lectures, base }: { results: QuizR
                       </td>
                       <td data-label={t("staffQuizzes.col.questions")}>{t("staffQuizzes.questionsPoints", { n: quiz.questionCount, points: quiz.maxScore })}</td>
                       <td data-label={t("staffQuizzes.col.taken")}>{t("staffQuizzes.takenOf", { n: quiz.taken, members })}</td>
-                      <td data-label={t("staffQuizzes.col.average")}>{quiz.averagePercent !== null ? `${quiz.averagePercent}%` : "—"}</td>
+                      <td data-label={t("staffQuizzes.col.average")}>{quiz.averagePercent !== null ? formatPercent(quiz.averagePercent, lang) : "—"}</td>
                       <td className="row-actions">
                         <div className="row-actions-inner">
                           <Link to={`${base}/lecture/${quiz.lectureSlug}/quiz/updateQuiz/${quiz.slug}`} className="btn btn-outline btn-sm">
@@ -115,6 +144,7 @@ export function StaffQuizzesScreen({ results, lectures, base }: { results: QuizR
 
 function ResultsMatrix({ results }: { results: QuizResults }) {
   const { t } = useT();
+  const labels = quizLabels(results.quizzes, t);
   return (
     <section className="quizzes-results" aria-labelledby="results-title">
       <h2 id="results-title" className="block-title">
@@ -131,9 +161,10 @@ function ResultsMatrix({ results }: { results: QuizResults }) {
             <thead>
               <tr>
                 <th scope="col">{t("staffQuizzes.matrix.student")}</th>
-                {results.quizzes.map((q) => (
-                  <th scope="col" key={q._id} className="user-text">
-                    {q.title}
+                {results.quizzes.map((q, i) => (
+                  <th scope="col" key={q._id}>
+                    <span className={labels[i]!.plain ? "user-text" : undefined}>{labels[i]!.title}</span>
+                    {labels[i]!.sub ? <span className="row-sub muted user-text">{labels[i]!.sub}</span> : null}
                   </th>
                 ))}
               </tr>
@@ -146,16 +177,18 @@ function ResultsMatrix({ results }: { results: QuizResults }) {
                   </th>
                   {s.results.map((r, i) => {
                     const quiz = results.quizzes[i]!;
+                    const running = r.inProgress ? <span className="badge badge-amber">{t("staffQuizzes.matrix.inProgress")}</span> : null;
                     return (
-                      <td key={r.quizId} data-label={quiz.title}>
+                      <td key={r.quizId} data-label={labels[i]!.text}>
                         {r.best === null ? (
-                          <span className="muted">{t("staffQuizzes.matrix.none")}</span>
+                          (running ?? <span className="muted">{t("staffQuizzes.matrix.none")}</span>)
                         ) : (
                           <>
                             <strong>
                               {r.best} / {quiz.maxScore}
                             </strong>
                             <span className="row-sub muted">{r.attempts === 1 ? t("staffQuizzes.matrix.oneAttempt") : t("staffQuizzes.matrix.attempts", { n: r.attempts })}</span>
+                            {running ? <span className="row-sub">{running}</span> : null}
                           </>
                         )}
                       </td>
@@ -168,10 +201,16 @@ function ResultsMatrix({ results }: { results: QuizResults }) {
         </div>
       )}
       <h3 className="block-subtitle">{t("staffQuizzes.stats.title")}</h3>
-      {results.quizzes.map((quiz) => (
+      {results.quizzes.map((quiz, i) => (
         <details key={quiz._id} className="card quiz-stats">
           <summary>
-            <span className="user-text">{quiz.title}</span>
+            <span className={labels[i]!.plain ? "user-text" : undefined}>{labels[i]!.title}</span>
+            {labels[i]!.sub ? (
+              <>
+                <span className="muted"> · </span>
+                <span className="muted user-text">{labels[i]!.sub}</span>
+              </>
+            ) : null}
             <span className="muted"> · {t("staffQuizzes.takenOf", { n: quiz.taken, members: results.students.length })}</span>
           </summary>
           {quiz.taken === 0 ? (
