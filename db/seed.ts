@@ -129,7 +129,7 @@ export async function seedDemoData(ctx: ServiceContext): Promise<boolean> {
     membership(youssef, backend.id, "approved", 30, 27),
   ];
 
-  const lecture = (groupId: string, slug: string, title: string, body: string, order: number, startsAt: number) => ({
+  const lecture = (groupId: string, slug: string, title: string, body: string, startsAt: number) => ({
     id: newId(),
     groupId,
     slug,
@@ -138,18 +138,19 @@ export async function seedDemoData(ctx: ServiceContext): Promise<boolean> {
     videoUrl: null,
     resources: [{ title: "MDN Web Docs", url: "https://developer.mozilla.org/" }],
     startsAt: new Date(startsAt),
-    order,
+    // 0: the lectures follow their dates until staff reorder them (ADR 0012).
+    order: 0,
     published: true,
   });
-  const l1 = lecture(frontend.id, "html-foundations", "HTML and accessibility foundations", "## Today\n\nLandmarks, headings, forms and labels. Why a `<button>` beats a `<div>`.\n\n```html\n<button type=\"button\" aria-expanded=\"false\">Menu</button>\n```\n\n1. Structure the page with landmarks\n2. Label every form field\n3. Test with the keyboard only", 1, now - 14 * DAY);
-  const l2 = lecture(frontend.id, "modern-css-layouts", "Modern CSS layouts", "## Grid and Flexbox by example\n\nLogical properties keep one stylesheet right in Arabic and English.\n\n```css\n.card {\n  display: grid;\n  gap: 1rem;\n  padding-inline: 1.5rem;\n}\n```", 2, now - 7 * DAY);
+  const l1 = lecture(frontend.id, "html-foundations", "HTML and accessibility foundations", "## Today\n\nLandmarks, headings, forms and labels. Why a `<button>` beats a `<div>`.\n\n```html\n<button type=\"button\" aria-expanded=\"false\">Menu</button>\n```\n\n1. Structure the page with landmarks\n2. Label every form field\n3. Test with the keyboard only", now - 14 * DAY);
+  const l2 = lecture(frontend.id, "modern-css-layouts", "Modern CSS layouts", "## Grid and Flexbox by example\n\nLogical properties keep one stylesheet right in Arabic and English.\n\n```css\n.card {\n  display: grid;\n  gap: 1rem;\n  padding-inline: 1.5rem;\n}\n```", now - 7 * DAY);
   // Happening now: its attendance is open after `npm start`, so the projector view is alive.
-  const l3 = lecture(frontend.id, "react-components", "React components and state", "## Thinking in components\n\nProps flow down, events flow up.\n\n```jsx\nfunction Counter() {\n  const [count, setCount] = useState(0);\n  return <button onClick={() => setCount(count + 1)}>{count}</button>;\n}\n```", 3, now - 10 * 60_000);
-  const l4 = { ...lecture(frontend.id, "react-data-fetching", "Loading data in React", "Loaders, suspense and error states.", 4, now + 5 * DAY), published: false };
-  const b1 = lecture(backend.id, "http-basics", "HTTP from the ground up", "Methods, status codes, headers and caching.", 1, Date.parse("2027-01-10T17:00:00Z"));
-  const b2 = lecture(backend.id, "node-first-api", "Your first API with Node.js", "Routing, validation and JSON answers.", 2, Date.parse("2027-01-14T17:00:00Z"));
-  const m1 = lecture(mobile.id, "dart-essentials", "Dart essentials", "Types, null safety and async code.", 1, Date.parse("2027-02-14T16:00:00Z"));
-  const m2 = lecture(mobile.id, "flutter-first-screen", "Your first Flutter screen", "Widgets, layout and right-to-left support.", 2, Date.parse("2027-02-18T16:00:00Z"));
+  const l3 = lecture(frontend.id, "react-components", "React components and state", "## Thinking in components\n\nProps flow down, events flow up.\n\n```jsx\nfunction Counter() {\n  const [count, setCount] = useState(0);\n  return <button onClick={() => setCount(count + 1)}>{count}</button>;\n}\n```", now - 10 * 60_000);
+  const l4 = { ...lecture(frontend.id, "react-data-fetching", "Loading data in React", "Loaders, suspense and error states.", now + 5 * DAY), published: false };
+  const b1 = lecture(backend.id, "http-basics", "HTTP from the ground up", "Methods, status codes, headers and caching.", Date.parse("2027-01-10T17:00:00Z"));
+  const b2 = lecture(backend.id, "node-first-api", "Your first API with Node.js", "Routing, validation and JSON answers.", Date.parse("2027-01-14T17:00:00Z"));
+  const m1 = lecture(mobile.id, "dart-essentials", "Dart essentials", "Types, null safety and async code.", Date.parse("2027-02-14T16:00:00Z"));
+  const m2 = lecture(mobile.id, "flutter-first-screen", "Your first Flutter screen", "Widgets, layout and right-to-left support.", Date.parse("2027-02-18T16:00:00Z"));
   const liveSession = { id: newId(), lectureId: l3.id, opensAt: new Date(now - 5 * 60_000), closesAt: new Date(now + 12 * 3_600_000), rotateSeconds: 30, lateAfterMinutes: 15, createdBy: instructor.id };
 
   const t1 = { id: newId(), lectureId: l1.id, slug: "accessible-profile-card", title: "Build an accessible profile card", body: "Build a profile card with semantic HTML. It must work with a keyboard and read well in a screen reader. Submit the repository link.", dueAt: new Date(now - 10 * DAY), maxScore: 100, allowLate: true };

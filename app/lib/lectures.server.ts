@@ -7,7 +7,7 @@ import type { ServiceContext } from "../../worker/context";
 import type { CheckinClient } from "../../worker/services/attendance-client";
 import { attend, closeAttendance, getAttendanceState, markAttendance, openAttendance } from "../../worker/services/attendance";
 import { getManagedGroup } from "../../worker/services/groups-admin";
-import { createLecture, deleteLecture, getLecture, lectureWork, listLectures, reorderLectures, scheduleLectures, updateLecture } from "../../worker/services/lectures";
+import { createLecture, deleteLecture, getLecture, lectureWork, listLectures, reorderLectures, scheduleLectures, sortLecturesByDate, updateLecture } from "../../worker/services/lectures";
 import type { Viewer } from "../../worker/services/sessions";
 import { attempt, invalid, jsonField, orHttpError, text, unknownIntent } from "./group-actions.server";
 import { attendInput, createLectureInput, lectureOrderInput, lectureSeriesInput, markAttendanceInput, openAttendanceInput, updateLectureInput } from "./lecture-schemas";
@@ -29,7 +29,7 @@ export async function loadStaffLectures(svc: ServiceContext, viewer: Viewer, par
   return { group: { id: group._id, slug: group.slug, title: group.title }, lectures };
 }
 
-/** intent=create | schedule | order | publish | delete on the lecture list. */
+/** intent=create | schedule | order | order-by-date | publish | delete on the lecture list. */
 export async function staffLecturesAction(svc: ServiceContext, viewer: Viewer, params: { slug?: string }, form: FormData) {
   const slug = slugParam(params.slug);
   const intent = text(form, "intent");
@@ -49,6 +49,8 @@ export async function staffLecturesAction(svc: ServiceContext, viewer: Viewer, p
       if (!parsed.success) return invalid(intent, parsed.error);
       return attempt(intent, async () => ({ lectures: await reorderLectures(svc, viewer, slug, parsed.data) }));
     }
+    case "order-by-date":
+      return attempt(intent, async () => ({ lectures: await sortLecturesByDate(svc, viewer, slug) }));
     case "publish": {
       const id = text(form, "id");
       return attempt(intent, async () => ({ lecture: await updateLecture(svc, viewer, id, { published: text(form, "published") === "true" }) }), id);
@@ -95,7 +97,7 @@ export async function lectureEditorAction(svc: ServiceContext, viewer: Viewer, p
 export async function loadAttendanceScreen(svc: ServiceContext, viewer: Viewer, params: { slug?: string; slugLecture?: string }) {
   const { group, lecture } = await loadLectureEditor(svc, viewer, params);
   const state = await orHttpError(getAttendanceState(svc, viewer, lecture._id));
-  return { group, lecture: { id: lecture._id, slug: lecture.slug, title: lecture.title, startsAt: lecture.startsAt }, state };
+  return { group, lecture: { id: lecture._id, slug: lecture.slug, title: lecture.title, startsAt: lecture.startsAt, published: lecture.published }, state };
 }
 
 /** intent=open | close | mark on the attendance screen. */

@@ -4,6 +4,7 @@ import { data, redirect } from "@remix-run/server-runtime";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { AlertIcon } from "~/components/icons";
 import type { MessageKey } from "~/i18n/en";
+import { toLatinDigits } from "~/lib/digits";
 import { useT } from "~/lib/i18n";
 import { metaT, pageMeta } from "~/lib/meta";
 import { lecturePath } from "~/lib/paths";
@@ -38,7 +39,7 @@ const ERRORS: Record<string, MessageKey> = {
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const slug = params.slugLecture ?? "";
-  const code = (url.searchParams.get("code") ?? "").replace(/\D/g, "");
+  const code = toLatinDigits(url.searchParams.get("code") ?? "").replace(/\D/g, "");
   const pending = url.searchParams.get("pending");
   const viewer = await getViewer(context.svc, request);
   const browser = ensureBrowser(request);

@@ -11,7 +11,7 @@ export const links: LinksFunction = () => sheets("lectures");
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
   const t = metaT(matches);
-  return pageMeta(matches, data ? `${t("attendance.title")} · ${data.lecture.title}` : t("error.notFound.title"));
+  return pageMeta(matches, data ? `${t(data.state.session?.open ? "attendance.title" : "attendance.titleIdle")} · ${data.lecture.title}` : t("error.notFound.title"));
 };
 
 /** A lecture's live attendance (admin area): the projector view and the roster. */
@@ -28,7 +28,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
 export default function LectureAttendance() {
   const { group, lecture, state, origin } = useLoaderData<typeof loader>();
   const base = `/dashboard/admin/group/${group.slug}/lectures`;
-  return <AttendanceScreen lectureId={lecture.id} lectureSlug={lecture.slug} groupId={group.id} initial={state} origin={origin} />;
+  return <AttendanceScreen lectureId={lecture.id} lectureSlug={lecture.slug} groupId={group.id} initial={state} origin={origin} published={lecture.published} />;
 }
 
 export function ErrorBoundary() {

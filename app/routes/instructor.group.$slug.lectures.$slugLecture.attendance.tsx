@@ -13,7 +13,7 @@ export const links: LinksFunction = () => sheets("lectures");
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
   const t = metaT(matches);
-  return pageMeta(matches, data ? `${t("attendance.title")} · ${data.lecture.title}` : t("error.notFound.title"));
+  return pageMeta(matches, data ? `${t(data.state.session?.open ? "attendance.title" : "attendance.titleIdle")} · ${data.lecture.title}` : t("error.notFound.title"));
 };
 
 /** A lecture's live attendance (instructor area): the projector view and the roster. */
@@ -33,7 +33,7 @@ export default function LectureAttendance() {
   const base = `/instructor/group/${group.slug}/lectures`;
   return (
     <InstructorGroupPage group={group} section={lecture.title} parent={{ label: t("lectures.title"), to: base }}>
-      <AttendanceScreen lectureId={lecture.id} lectureSlug={lecture.slug} groupId={group.id} initial={state} origin={origin} />
+      <AttendanceScreen lectureId={lecture.id} lectureSlug={lecture.slug} groupId={group.id} initial={state} origin={origin} published={lecture.published} />
     </InstructorGroupPage>
   );
 }

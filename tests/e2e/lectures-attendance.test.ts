@@ -92,6 +92,150 @@ describe("live attendance", () => {
   });
 });
 
+describe("the attendance journey in Arabic (issue 20)", () => {
+  const newPage = useBrowser();
+  const ARABIC_TITLE = "الخطافات بالتفصيل";
+  const text = async (page: Page, selector: string) => ((await page.locator(selector).first().textContent()) ?? "").trim();
+
+  it("opens attendance on a draft (the form says it publishes), checks students in by code and by QR through the login, counts live, and closing marks the rest absent", async () => {
+    // A draft, in Arabic: its slug is Arabic too.
+    const created = await api<{ _id: string; slug: string; published: boolean }>(await accessToken(INSTRUCTOR), "POST", "/api/lectures/group/frontend-react", { title: ARABIC_TITLE });
+    expect(created.status).toBe(201);
+    expect(created.body.published).toBe(false);
+    const slug = created.body.slug;
+    const tag = Date.now().toString(36);
+    const byCode = await memberOf("frontend-react", "hooks-code", `طالب الرمز ${tag}`);
+    const byQr = await memberOf("frontend-react", "hooks-qr", `طالبة الباركود ${tag}`);
+    const away = await memberOf("frontend-react", "hooks-away", `طالب غائب ${tag}`);
+
+    const projector = await newPage({ width: 1280, height: 800 });
+    await projector.context().addCookies([{ name: "lang", value: "ar", url: baseURL() }]);
+    await signIn(projector.context(), INSTRUCTOR.email, INSTRUCTOR.password);
+    await gotoHydrated(projector, `/instructor/group/frontend-react/lectures/${encodeURIComponent(slug)}/attendance`);
+    // Before it opens: no "Live" anywhere, and the form says that opening publishes the draft.
+    expect(await text(projector, ".attendance-screen h2")).toBe("الحضور");
+    expect(await projector.locator(".attendance-screen .live-indicator").count()).toBe(0);
+    expect(await text(projector, "#att-draft")).toBe("هذه المحاضرة مسودّة. فتح الحضور ينشرها، فيراها طلاب المجموعة ويصلهم إشعار بها.");
+    await projector.locator("#att-rotate").selectOption("0");
+    await projector.getByRole("button", { name: "انشر المحاضرة وافتح الحضور" }).click();
+    const codeText = projector.locator(".projector-code");
+    await codeText.waitFor();
+    await projector.locator('.attendance-screen .live-indicator[data-status="open"]').waitFor();
+    expect(await text(projector, ".attendance-screen h2")).toBe("الحضور المباشر");
+    const code = (await codeText.textContent())!.replace(/\D/g, "");
+    expect(code).toMatch(/^\d{6}$/);
+    const count = async () => Number(await projector.getByTestId("present-count").textContent());
+    const before = await count();
+
+    // A student types the code on their phone (the lecture was published by opening attendance).
+    const phone = await newPage({ width: 375, height: 740 });
+    await phone.context().addCookies([{ name: "lang", value: "ar", url: baseURL() }]);
+    await signIn(phone.context(), byCode.email, byCode.password);
+    await gotoHydrated(phone, `/course/frontend-react/lecture/${encodeURIComponent(slug)}`);
+    expect(await text(phone, "h1")).toBe(ARABIC_TITLE);
+    await phone.getByLabel("رمز الحضور").fill(code);
+    await phone.getByRole("button", { name: "سجّل حضوري" }).click();
+    await phone.getByText("سُجّل حضورك: حاضر").waitFor();
+    await projector.locator(".arrival", { hasText: byCode.name }).waitFor({ timeout: 5_000 });
+    expect(await count()).toBe(before + 1);
+
+    // Another scans the QR code signed out, signs in, and is checked in without a second scan.
+    const scanner = await newPage({ width: 375, height: 740 });
+    await scanner.context().addCookies([{ name: "lang", value: "ar", url: baseURL() }]);
+    await scanner.goto(`${baseURL()}/attend/${encodeURIComponent(slug)}?code=${code}`);
+    await scanner.waitForURL((url) => url.pathname === "/auth/login");
+    await scanner.waitForSelector("html[data-hydrated]", { state: "attached" });
+    await scanner.locator('input[name="email"]').fill(byQr.email);
+    await scanner.locator('input[name="password"]').fill(byQr.password);
+    await scanner.getByRole("button", { name: "تسجيل الدخول", exact: true }).click();
+    await scanner.waitForURL((url) => decodeURIComponent(url.pathname) === `/course/frontend-react/lecture/${slug}`);
+    await scanner.getByText("سُجّل حضورك: حاضر").waitFor();
+    await projector.locator(".arrival", { hasText: byQr.name }).waitFor({ timeout: 5_000 });
+    expect(await count()).toBe(before + 2);
+
+    // Closing: no "Live" any more, and whoever did not check in is absent (not "not yet"); staff can still correct.
+    await projector.getByRole("button", { name: "أغلق الحضور" }).click();
+    await projector.locator('.session-badge[data-session="closed"]').waitFor();
+    expect(await text(projector, ".session-badge")).toBe("مُغلق");
+    expect(await text(projector, ".attendance-screen h2")).toBe("الحضور");
+    expect(await projector.locator(".attendance-screen .live-indicator").count()).toBe(0);
+    const rowOf = (name: string) => projector.locator(".roster-table tbody tr", { hasText: name });
+    expect(await rowOf(away.name).locator(".attendance-badge").getAttribute("data-status")).toBe("absent");
+    expect(await text(projector, `.roster-table tbody tr:has-text("${away.name}") .attendance-badge`)).toBe("غائب");
+    expect(await rowOf(byCode.name).locator(".attendance-badge").getAttribute("data-status")).toBe("present");
+    expect(await rowOf(byQr.name).locator(".attendance-badge").getAttribute("data-status")).toBe("present");
+    // Every member of the roster has a status now.
+    const rows = await projector.locator(".roster-table tbody tr").count();
+    expect(await projector.locator(".roster-table tbody tr .attendance-badge").count()).toBe(rows);
+    await rowOf(away.name).locator("select").selectOption("excused");
+    await rowOf(away.name).locator('.attendance-badge[data-status="excused"]').waitFor();
+    // The mark's round trip (and the page's revalidation after it) ends before the test closes the page.
+    await rowOf(away.name).locator("select:enabled").waitFor();
+    await projector.waitForLoadState("networkidle");
+    // Three new accounts and three browsers: more than the default 45 s on a loaded machine.
+  }, 120_000);
+
+  it("the projector's QR is large, and its full-screen button follows the full-screen state", async () => {
+    const projector = await newPage({ width: 1280, height: 800 });
+    await signIn(projector.context(), INSTRUCTOR.email, INSTRUCTOR.password);
+    // The demo lecture whose attendance is open (db/seed.ts).
+    await gotoHydrated(projector, "/instructor/group/frontend-react/lectures/react-components/attendance");
+    const qr = projector.locator(".projector-qr svg");
+    await qr.waitFor();
+    // Scannable from the back of a room: at least 320 px on a 1280 px screen.
+    expect((await qr.boundingBox())!.width).toBeGreaterThanOrEqual(320);
+
+    await projector.getByRole("button", { name: "Full screen", exact: true }).click();
+    await projector.getByRole("button", { name: "Exit full screen", exact: true }).waitFor();
+    expect(await projector.evaluate(() => document.fullscreenElement?.className)).toBe("projector");
+    const { width, height } = (await qr.boundingBox())!;
+    const screenHeight = await projector.evaluate(() => window.innerHeight);
+    expect(Math.min(width, height)).toBeGreaterThanOrEqual(screenHeight * 0.5);
+    // Leaving full screen another way (Esc, the browser's own controls) puts the label back too.
+    await projector.evaluate(() => document.exitFullscreen());
+    await projector.getByRole("button", { name: "Full screen", exact: true }).waitFor();
+    expect(await projector.evaluate(() => document.fullscreenElement)).toBeNull();
+    // And the button leaves full screen itself.
+    await projector.getByRole("button", { name: "Full screen", exact: true }).click();
+    await projector.getByRole("button", { name: "Exit full screen", exact: true }).click();
+    await projector.getByRole("button", { name: "Full screen", exact: true }).waitFor();
+  });
+});
+
+describe("a lecture's video (issue 20)", () => {
+  const newPage = useBrowser();
+
+  it("plays YouTube in the page through youtube-nocookie.com after a click, which the page's policy allows; the link stays", async () => {
+    const title = `Recorded ${Date.now().toString(36)}`;
+    const res = await api<{ slug: string }>(await accessToken(INSTRUCTOR), "POST", "/api/lectures/group/frontend-react", {
+      title,
+      published: true,
+      videoUrl: "https://youtu.be/dQw4w9WgXcQ?t=90",
+    });
+    expect(res.status).toBe(201);
+    const page = await newPage({ width: 1280, height: 800 });
+    // No network here: the player's host answers from the test, so only the policy decides whether it is framed.
+    const asked: string[] = [];
+    await page.context().route(/^https:\/\/www\.youtube-nocookie\.com\//, (route) => {
+      asked.push(route.request().url());
+      return route.fulfill({ status: 200, contentType: "text/html", body: "<!doctype html><title>player</title><p id=player>player</p>" });
+    });
+    await signIn(page.context(), "sara@example.com", "demo-student-pass");
+    await gotoHydrated(page, `/course/frontend-react/lecture/${res.body.slug}`);
+    expect(await page.locator(".lecture-video iframe").count()).toBe(0);
+    expect(asked).toEqual([]);
+    expect(await page.getByRole("link", { name: /Watch the video/ }).getAttribute("href")).toBe("https://youtu.be/dQw4w9WgXcQ?t=90");
+    await page.getByRole("button", { name: "Play the video here" }).click();
+    const frame = page.locator(".lecture-video iframe");
+    await frame.waitFor();
+    expect(await frame.getAttribute("title")).toBe(`Video: ${title}`);
+    expect(await frame.getAttribute("src")).toBe("https://www.youtube-nocookie.com/embed/dQw4w9WgXcQ?rel=0&start=90&autoplay=1");
+    // Framed (a policy refusal would leave the frame empty and print a console error, failing the test).
+    await page.frameLocator(".lecture-video iframe").locator("#player").waitFor();
+    expect(asked).toEqual(["https://www.youtube-nocookie.com/embed/dQw4w9WgXcQ?rel=0&start=90&autoplay=1"]);
+  });
+});
+
 describe("the projector and the lecture page in both languages", () => {
   const newPage = useBrowser();
 

@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import * as s from "../../db/schema";
 import { getSettings } from "../../worker/env";
 import { codeFor } from "../../worker/services/attendance-codes";
-import { attend, openAttendance, redeemPendingCheckin, scanCode } from "../../worker/services/attendance";
+import { attend, getAttendanceState, openAttendance, redeemPendingCheckin, scanCode } from "../../worker/services/attendance";
 import { AppError } from "../../worker/http/errors";
 import { addMember, call, createGroup, createUser, signIn, type ErrorBody, type SignedIn } from "./factories";
 import { db, serviceContext } from "./helpers";
@@ -268,5 +268,126 @@ describe("a QR scanned on a signed-out phone", () => {
     const stale = await scanCode(ctx, w.lecture.slug, code, { browser: phone }, Date.now() - 5 * 60_000 - 2_000);
     await expect(redeemPendingCheckin(ctx, viewerOf(w.members[0]!), { id: stale.pendingId, browser: phone })).rejects.toMatchObject({ status: 400 });
     expect((await redeemPendingCheckin(ctx, viewerOf(w.members[0]!), { id: fresh.pendingId, browser: phone })).status).toBe("present");
+  });
+});
+
+describe("opening attendance on a draft lecture (issue 20)", () => {
+  it("publishes the lecture (members told once), so the students' check-ins work", async () => {
+    const teacher = await signIn(await createUser({ role: "instructor" }));
+    const group = await createGroup({ instructorId: teacher.user.id });
+    const members = [await signIn(await createUser()), await signIn(await createUser())];
+    for (const m of members) await addMember(m.user, group);
+    const draft = (await (await call(`/api/lectures/group/${group.slug}`, { body: { title: "Draft session" }, token: teacher.accessToken })).json()) as { _id: string; slug: string; published: boolean };
+    expect(draft.published).toBe(false);
+    expect((await call(`/api/lectures/${draft.slug}`, { token: members[0]!.accessToken })).status).toBe(404);
+
+    const open = await call(`/api/lectures/${draft.slug}/attendance/open`, { body: { rotateSeconds: 0, durationMinutes: 30 }, token: teacher.accessToken });
+    expect(open.status).toBe(200);
+    const code = ((await open.json()) as { session: { code: string } }).session.code;
+    const [row] = await db().select().from(s.lectures).where(eq(s.lectures.id, draft._id));
+    expect(row!.published).toBe(true);
+    const res = await call("/api/lectures/attend", { body: { slugLec: draft.slug, code }, token: members[0]!.accessToken });
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { status: string }).status).toBe("present");
+    // Every member hears of the lecture once, also when attendance is opened again.
+    await call(`/api/lectures/${draft.slug}/attendance/open`, { body: { rotateSeconds: 0, durationMinutes: 30 }, token: teacher.accessToken });
+    for (const m of members) {
+      const notes = await db().select().from(s.notifications).where(eq(s.notifications.userId, m.user.id));
+      expect(notes.map((n) => [n.kind, n.link])).toEqual([["lecture-published", `/course/${group.slug}/lecture/${draft.slug}`]]);
+    }
+  });
+
+  it("the staff screen's form says it will publish a draft, and a published lecture's does not", async () => {
+    const teacher = await signIn(await createUser({ role: "instructor" }));
+    const group = await createGroup({ instructorId: teacher.user.id });
+    const draft = (await (await call(`/api/lectures/group/${group.slug}`, { body: { title: "Draft" }, token: teacher.accessToken })).json()) as { slug: string };
+    const page = (slug: string, lang: "en" | "ar") =>
+      call(`/instructor/group/${group.slug}/lectures/${slug}/attendance`, { cookie: `${teacher.cookie}; lang=${lang}`, headers: { accept: "text/html" } }).then((r) => r.text());
+    const en = await page(draft.slug, "en");
+    // (The page carries the whole dictionary for the browser: look for the markup, not only the words.)
+    expect(en).toMatch(/id="att-draft">This lecture is a draft\. Opening attendance publishes it/);
+    expect(en).toContain(">Publish and open attendance<");
+    const ar = await page(draft.slug, "ar");
+    expect(ar).toMatch(/id="att-draft">هذه المحاضرة مسودّة\. فتح الحضور ينشرها/);
+    expect(ar).toContain(">انشر المحاضرة وافتح الحضور<");
+    await call(`/api/lectures/${draft.slug}`, { method: "PUT", body: { published: true }, token: teacher.accessToken });
+    const published = await page(draft.slug, "en");
+    expect(published).not.toContain('id="att-draft"');
+    expect(published).toContain(">Open attendance<");
+  });
+});
+
+describe("closing attendance (issue 20)", () => {
+  type State = { session: { open: boolean } | null; counts: Record<string, number>; roster: { user: { _id: string }; status: string | null; method: string | null }[] };
+
+  it("marks every member who did not check in absent, leaves the others, and staff can still correct", async () => {
+    const w = await world(4);
+    const open = await call(`/api/lectures/${w.lecture.slug}/attendance/open`, { body: { rotateSeconds: 0, durationMinutes: 30 }, token: w.teacher.accessToken });
+    const code = ((await open.json()) as { session: { code: string } }).session.code;
+    const [here, excused, missing, alsoMissing] = w.members as [SignedIn, SignedIn, SignedIn, SignedIn];
+    expect((await call("/api/lectures/attend", { body: { slugLec: w.lecture.slug, code }, token: here.accessToken })).status).toBe(200);
+    expect((await call("/api/attendance", { body: { lectureId: w.lecture._id, userId: excused.user.id, status: "excused" }, token: w.teacher.accessToken })).status).toBe(200);
+
+    const closed = await call(`/api/lectures/${w.lecture.slug}/attendance/close`, { method: "POST", token: w.teacher.accessToken });
+    expect(closed.status).toBe(200);
+    const state = (await closed.json()) as State;
+    expect(state.session?.open).toBe(false);
+    expect(state.counts).toEqual({ present: 1, late: 0, excused: 1, absent: 2, members: 4 });
+    const statusOf = (who: SignedIn) => state.roster.find((r) => r.user._id === who.user.id)?.status;
+    expect([statusOf(here), statusOf(excused), statusOf(missing), statusOf(alsoMissing)]).toEqual(["present", "excused", "absent", "absent"]);
+    // Stored, not only shown: no "Not yet" (no record) is left for a member.
+    const rows = await db().select().from(s.attendance).where(eq(s.attendance.lectureId, w.lecture._id));
+    expect(rows).toHaveLength(4);
+    expect(rows.find((r) => r.userId === missing.user.id)).toMatchObject({ status: "absent", method: "code", markedBy: null });
+    expect(rows.find((r) => r.userId === excused.user.id)).toMatchObject({ status: "excused", method: "manual" });
+    // The student sees it too.
+    const own = await call(`/api/lectures/${w.lecture.slug}/get-user-attendance-status-in-group`, { token: missing.accessToken });
+    expect(await own.json()).toMatchObject({ status: "absent", attendanceOpen: false });
+
+    // Staff correct one by hand; a student who was only marked absent by the close can check in if attendance opens again.
+    const fix = await call("/api/attendance", { body: { lectureId: w.lecture._id, userId: missing.user.id, status: "late" }, token: w.teacher.accessToken });
+    expect(await fix.json()).toMatchObject({ status: "late", method: "manual" });
+    const again = await call(`/api/lectures/${w.lecture.slug}/attendance/open`, { body: { rotateSeconds: 0, durationMinutes: 30 }, token: w.teacher.accessToken });
+    const code2 = ((await again.json()) as { session: { code: string } }).session.code;
+    expect(await (await call("/api/lectures/attend", { body: { slugLec: w.lecture.slug, code: code2 }, token: alsoMissing.accessToken })).json()).toMatchObject({ status: "present" });
+  });
+
+  it("closing when nothing is open answers 409 and marks nobody", async () => {
+    const w = await world(2);
+    const res = await call(`/api/lectures/${w.lecture.slug}/attendance/close`, { method: "POST", token: w.teacher.accessToken });
+    expect(res.status).toBe(409);
+    expect(await db().select().from(s.attendance).where(eq(s.attendance.lectureId, w.lecture._id))).toEqual([]);
+  });
+
+  it("a session that ran out by itself settles the same way, for those who were members by then", async () => {
+    const w = await world(2);
+    const ctx = context();
+    const now = Date.now();
+    // Both members joined an hour ago; the session opened 3 minutes ago for 1 minute.
+    await db().update(s.memberships).set({ createdAt: new Date(now - 3_600_000) }).where(eq(s.memberships.groupId, w.group.id));
+    await openAttendance(ctx, viewerOf(w.teacher), w.lecture._id, { rotateSeconds: 0, lateAfterMinutes: null, durationMinutes: 1 }, now - 180_000);
+    const late = await signIn(await createUser());
+    await addMember(late.user, w.group);
+    const state = await getAttendanceState(ctx, viewerOf(w.teacher), w.lecture._id, now);
+    expect(state.session?.open).toBe(false);
+    const statusOf = (who: SignedIn) => state.roster.find((r) => r.user._id === who.user.id)?.status;
+    expect([statusOf(w.members[0]!), statusOf(w.members[1]!), statusOf(late)]).toEqual(["absent", "absent", null]);
+    expect(state.counts).toEqual({ present: 0, late: 0, excused: 0, absent: 3, members: 3 });
+  });
+
+  it("the staff screen says Closed, not Live, once attendance is closed (both languages)", async () => {
+    const w = await world(1);
+    const page = (lang: "en" | "ar") =>
+      call(`/instructor/group/${w.group.slug}/lectures/${w.lecture.slug}/attendance`, { cookie: `${w.teacher.cookie}; lang=${lang}`, headers: { accept: "text/html" } }).then((r) => r.text());
+    await call(`/api/lectures/${w.lecture.slug}/attendance/open`, { body: { rotateSeconds: 0, durationMinutes: 30 }, token: w.teacher.accessToken });
+    expect(await page("en")).toContain(">Live attendance<");
+    await call(`/api/lectures/${w.lecture.slug}/attendance/close`, { method: "POST", token: w.teacher.accessToken });
+    const en = await page("en");
+    expect(en).not.toContain(">Live attendance<");
+    expect(en).not.toContain('class="live-indicator"');
+    expect(en).toMatch(/data-session="closed"[^>]*>Closed</);
+    const ar = await page("ar");
+    expect(ar).not.toContain(">الحضور المباشر<");
+    expect(ar).toMatch(/data-session="closed"[^>]*>مُغلق</);
   });
 });

@@ -77,6 +77,24 @@ describe("security headers", () => {
     expect(await res.text()).toContain("<html");
   });
 
+  it("frame exactly Google sign-in and the lecture videos' privacy-enhanced players, nothing else (issue 20)", async () => {
+    const FRAMES = ["https://accounts.google.com", "https://www.youtube-nocookie.com", "https://player.vimeo.com"];
+    const frameSrc = (csp: string | null) => {
+      const directives = (csp ?? "").split(";").map((d) => d.trim().split(/\s+/));
+      // No child-src either (it would decide for frames where frame-src is missing).
+      expect(directives.filter((d) => d[0] === "child-src")).toEqual([]);
+      const found = directives.filter((d) => d[0] === "frame-src");
+      expect(found).toHaveLength(1);
+      return found[0]!.slice(1);
+    };
+    const page = await SELF.fetch("http://localhost/");
+    await page.text();
+    const api = await SELF.fetch("http://localhost/api/health");
+    for (const csp of [page.headers.get("content-security-policy"), api.headers.get("content-security-policy"), staticHeaders(staticHeadersFile)["Content-Security-Policy"]!]) {
+      expect(frameSrc(csp)).toEqual(FRAMES);
+    }
+  });
+
   it("match public/_headers, which static files get without running the Worker", () => {
     expect(staticHeaders(staticHeadersFile)).toEqual(SECURITY_HEADERS);
   });

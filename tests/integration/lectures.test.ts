@@ -30,7 +30,8 @@ describe("lectures", () => {
     const a = await newLecture(w.teacher, w.group.slug, { title: "Intro to the web", published: true, startsAt: "2026-12-01T16:00:00.000Z" });
     const b = await newLecture(w.teacher, w.group.slug, { title: "Intro to the web", published: false });
     expect(b.slug).not.toBe(a.slug);
-    expect([a.order, b.order]).toEqual([1, 2]);
+    // Neither follows a staff order: both follow their dates (order 0), the undated one after the dated one.
+    expect([a.order, b.order]).toEqual([0, 0]);
     const staffList = (await (await call(`/api/lectures/group/${w.group.slug}`, { token: w.teacher.accessToken })).json()) as { _id: string }[];
     expect(staffList.map((l) => l._id)).toEqual([a._id, b._id]);
     const studentList = (await (await call(`/api/lectures/group/${w.group.id}`, { token: w.student.accessToken })).json()) as { _id: string; startsAt: string }[];
@@ -109,6 +110,78 @@ describe("lectures", () => {
   });
 });
 
+describe("the schedule's order (issue 20)", () => {
+  const titles = async (path: string, who: SignedIn) => ((await (await call(path, { token: who.accessToken })).json()) as { title: string }[]).map((l) => l.title);
+
+  /** The order in which `names` appear in a page's list of lectures (from `marker` on; each title is unique here). */
+  async function onPage(path: string, who: SignedIn, names: string[], marker: string): Promise<string[]> {
+    const res = await call(path, { cookie: who.cookie, headers: { accept: "text/html" } });
+    expect(res.status, path).toBe(200);
+    const page = await res.text();
+    expect(page).toContain(marker);
+    const html = page.slice(page.indexOf(marker));
+    return names.filter((n) => html.includes(`>${n}<`)).sort((x, y) => html.indexOf(`>${x}<`) - html.indexOf(`>${y}<`));
+  }
+
+  async function outOfOrder(w: Awaited<ReturnType<typeof world>>) {
+    // Added out of date order, as staff do: the undated one in the middle, a draft among them.
+    await newLecture(w.teacher, w.group.slug, { title: "Third (Dec 20)", published: true, startsAt: "2026-12-20T16:00:00.000Z" });
+    await newLecture(w.teacher, w.group.slug, { title: "Undated", published: true });
+    await newLecture(w.teacher, w.group.slug, { title: "First (Dec 5)", published: true, startsAt: "2026-12-05T16:00:00.000Z" });
+    await newLecture(w.teacher, w.group.slug, { title: "Draft (Dec 8)", published: false, startsAt: "2026-12-08T16:00:00.000Z" });
+    await newLecture(w.teacher, w.group.slug, { title: "Second (Dec 12)", published: true, startsAt: "2026-12-12T16:00:00.000Z" });
+  }
+  const BY_DATE = ["First (Dec 5)", "Second (Dec 12)", "Third (Dec 20)", "Undated"];
+  // Where each page's list of lectures starts (the course home shows "up next" above it).
+  const COURSE_LIST = 'class="course-lecture-list"';
+  const STAFF_LIST = 'class="lecture-list"';
+
+  it("follows the dates, undated lectures last, the same for students and staff, in the API and on both pages", async () => {
+    const w = await world();
+    await outOfOrder(w);
+    expect(await titles(`/api/lectures/group/${w.group.slug}`, w.student)).toEqual(BY_DATE);
+    expect(await titles(`/api/lectures/group/${w.group.slug}`, w.teacher)).toEqual(["First (Dec 5)", "Draft (Dec 8)", "Second (Dec 12)", "Third (Dec 20)", "Undated"]);
+    expect(await onPage(`/course/${w.group.slug}`, w.student, BY_DATE, COURSE_LIST)).toEqual(BY_DATE);
+    expect(await onPage(`/instructor/group/${w.group.slug}/lectures`, w.teacher, BY_DATE, STAFF_LIST)).toEqual(BY_DATE);
+    // A new date moves a lecture; an undated lecture added later still comes after every dated one.
+    const [undated] = await db().select().from(s.lectures).where(eq(s.lectures.title, "Undated"));
+    expect((await call(`/api/lectures/${undated!.id}`, { method: "PUT", body: { startsAt: "2026-12-01T16:00:00.000Z" }, token: w.teacher.accessToken })).status).toBe(200);
+    await newLecture(w.teacher, w.group.slug, { title: "Later, undated", published: true });
+    expect(await titles(`/api/lectures/group/${w.group.slug}`, w.student)).toEqual(["Undated", "First (Dec 5)", "Second (Dec 12)", "Third (Dec 20)", "Later, undated"]);
+  });
+
+  it("a staff reorder wins over the dates, for everyone; new lectures join the end; Sort by date goes back", async () => {
+    const w = await world();
+    await outOfOrder(w);
+    const staffList = (await (await call(`/api/lectures/group/${w.group.slug}`, { token: w.teacher.accessToken })).json()) as { _id: string; title: string }[];
+    const wanted = ["Undated", "Third (Dec 20)", "Draft (Dec 8)", "First (Dec 5)", "Second (Dec 12)"];
+    const ids = wanted.map((title) => staffList.find((l) => l.title === title)!._id);
+    expect((await call(`/api/lectures/group/${w.group.slug}/order`, { method: "PUT", body: { ids }, token: w.teacher.accessToken })).status).toBe(200);
+    const students = ["Undated", "Third (Dec 20)", "First (Dec 5)", "Second (Dec 12)"];
+    expect(await titles(`/api/lectures/group/${w.group.slug}`, w.teacher)).toEqual(wanted);
+    expect(await titles(`/api/lectures/group/${w.group.slug}`, w.student)).toEqual(students);
+    expect(await onPage(`/course/${w.group.slug}`, w.student, students, COURSE_LIST)).toEqual(students);
+    expect(await onPage(`/instructor/group/${w.group.slug}/lectures`, w.teacher, students, STAFF_LIST)).toEqual(students);
+    // A lecture added after a reorder goes to the end of the staff's order, even with an earlier date.
+    const added = await newLecture(w.teacher, w.group.slug, { title: "Added (Dec 1)", published: true, startsAt: "2026-12-01T16:00:00.000Z" });
+    expect(added.order).toBe(6);
+    expect(await titles(`/api/lectures/group/${w.group.slug}`, w.student)).toEqual([...students, "Added (Dec 1)"]);
+
+    // "Sort by date" on the staff's lecture list: a student cannot, the group's instructor can.
+    const form = (intent: string) => {
+      const f = new FormData();
+      f.set("intent", intent);
+      return f;
+    };
+    const page = `/instructor/group/${w.group.slug}/lectures?index`;
+    expect((await call(page, { method: "POST", form: form("order-by-date"), cookie: w.student.cookie })).status).toBeGreaterThanOrEqual(400);
+    expect(await titles(`/api/lectures/group/${w.group.slug}`, w.student)).toEqual([...students, "Added (Dec 1)"]);
+    const sorted = await call(page, { method: "POST", form: form("order-by-date"), cookie: w.teacher.cookie });
+    expect(sorted.status).toBe(200);
+    expect(await titles(`/api/lectures/group/${w.group.slug}`, w.student)).toEqual(["Added (Dec 1)", ...BY_DATE]);
+  });
+});
+
 describe("the weekly series", () => {
   it("lists the chosen weekdays from the first day, N of them or up to a date", () => {
     // 2026-12-01 is a Tuesday; Sunday = 0, Tuesday = 2, Thursday = 4.
@@ -132,10 +205,10 @@ describe("the weekly series", () => {
     expect(res.status).toBe(201);
     const created = (await res.json()) as { title: string; startsAt: string; order: number; published: boolean }[];
     expect(created.map((l) => [l.title, l.startsAt, l.order])).toEqual([
-      ["Session 2", "2026-12-06T17:00:00.000Z", 2],
-      ["Session 3", "2026-12-09T17:00:00.000Z", 3],
-      ["Session 4", "2026-12-13T17:00:00.000Z", 4],
-      ["Session 5", "2026-12-16T17:00:00.000Z", 5],
+      ["Session 2", "2026-12-06T17:00:00.000Z", 0],
+      ["Session 3", "2026-12-09T17:00:00.000Z", 0],
+      ["Session 4", "2026-12-13T17:00:00.000Z", 0],
+      ["Session 5", "2026-12-16T17:00:00.000Z", 0],
     ]);
     const notes = await db().select().from(s.notifications).where(eq(s.notifications.userId, w.student.user.id));
     expect(notes.map((n) => n.kind)).toEqual(["lectures-scheduled"]);

@@ -2,6 +2,8 @@
  * Security headers for every response the Worker makes. Static files get the same set from
  * public/_headers (served without running the Worker); tests check both.
  */
+import { VIDEO_FRAME_ORIGINS } from "../../app/lib/video-embed";
+
 /** The websocket origin of a site origin (`https://x` -> `wss://x`), for pages' realtime connections. */
 function socketOrigin(origin: string): string {
   return origin.replace(/^http/, "ws");
@@ -23,7 +25,8 @@ export function contentSecurityPolicy(nonce?: string, origin?: string): string {
     "img-src 'self' data: https:",
     "font-src 'self' data:",
     origin ? `connect-src 'self' ${socketOrigin(origin)}` : "connect-src 'self'",
-    "frame-src https://accounts.google.com",
+    // Google sign-in, and the lecture page's video players (privacy-enhanced YouTube, Vimeo): nothing else is framed.
+    `frame-src https://accounts.google.com ${VIDEO_FRAME_ORIGINS.join(" ")}`,
     "frame-ancestors 'none'",
     "base-uri 'self'",
     "form-action 'self' https://accounts.google.com",

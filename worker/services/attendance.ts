@@ -5,18 +5,18 @@
  * screen catches up by reading the state again. Late is automatic after `lateAfterMinutes`; excused lectures do
  * not count against a student (services/progress.ts).
  */
-import { and, desc, eq, gt, inArray, lte, sql } from "drizzle-orm";
+import { and, desc, eq, gt, inArray, lte, sql, type SQL } from "drizzle-orm";
 import type { AttendInput, MarkAttendanceInput, OpenAttendanceInput } from "../../app/lib/lecture-schemas";
 import { can, type Actor } from "../../app/lib/permissions";
 import type { AttendanceCounts, AttendanceFlag, AttendanceRecordFrameBody, AttendanceSessionFrameBody } from "../../app/lib/realtime-protocol";
-import { attendance, attendancePendingCheckins, attendanceSessions, memberships, sessions, users, MEMBER_STATUSES } from "../../db/schema";
+import { attendance, attendancePendingCheckins, attendanceSessions, lectures, memberships, sessions, users, MEMBER_STATUSES } from "../../db/schema";
 import type { ServiceContext } from "../context";
 import { AppError, forbidden, notFound } from "../http/errors";
 import { publishToGroup, publishToGroupRoomStaff } from "../realtime/publish";
 import { keyedHash, type CheckinClient } from "./attendance-client";
 import { checkCode, currentCode, windowEndsAt, type CodeClock } from "./attendance-codes";
 import { newId } from "./ids";
-import { findLecture, requireManagedLecture, type LectureRecord } from "./lectures";
+import { announceLecture, findLecture, requireManagedLecture, type LectureRecord } from "./lectures";
 import { hitRateLimit, refundRateLimit } from "./rate-limit";
 import type { Viewer } from "./sessions";
 import { isMember } from "./memberships";
@@ -150,8 +150,32 @@ export async function getAttendanceState(ctx: ServiceContext, viewer: Actor, lec
   return stateOf(ctx, lecture, now);
 }
 
+/**
+ * The statement that marks absent every member of the lecture's group who has no record of it yet, as of `at`
+ * (method "code", no staff behind it: a check-in in a later session still replaces it, and staff can correct it).
+ * One INSERT ... SELECT whatever the group's size; a record that appears meanwhile is left as it is. `joinedBy`
+ * leaves out members who joined after that moment (a session that ended before they were in the group).
+ */
+function absentRemaining(ctx: ServiceContext, lecture: LectureRecord, at: number, joinedBy?: number, onlyIf?: SQL) {
+  return ctx.db
+    .insert(attendance)
+    .select(
+      sql`SELECT lower(hex(randomblob(16))), ${lecture.id}, m.user_id, 'absent', 'code', ${at}, NULL, NULL, NULL, NULL
+        FROM memberships m
+        WHERE m.group_id = ${lecture.groupId} AND m.status IN ('approved', 'special')
+          AND NOT EXISTS (SELECT 1 FROM attendance a WHERE a.lecture_id = ${lecture.id} AND a.user_id = m.user_id)
+          ${joinedBy === undefined ? sql`` : sql`AND coalesce(m.decided_at, m.created_at) <= ${joinedBy}`}
+          ${onlyIf ? sql`AND ${onlyIf}` : sql``}`,
+    )
+    .onConflictDoNothing()
+    .returning({ userId: attendance.userId });
+}
+
 async function stateOf(ctx: ServiceContext, lecture: LectureRecord, now: number): Promise<AttendanceStateDto> {
-  const [session, people] = await Promise.all([latestSession(ctx, lecture.id), roster(ctx, lecture)]);
+  const session = await latestSession(ctx, lecture.id);
+  // A session that ran out by itself (nobody pressed Close) settles like a closed one when its staff next look.
+  if (session?.closesAt && session.closesAt.getTime() <= now) await absentRemaining(ctx, lecture, session.closesAt.getTime(), session.closesAt.getTime());
+  const people = await roster(ctx, lecture);
   if (!session) return { session: null, ...people };
   const open = isOpen(session, now);
   const ends = open ? windowEndsAt(clockOf(session), now) : null;
@@ -166,7 +190,11 @@ async function stateOf(ctx: ServiceContext, lecture: LectureRecord, now: number)
   };
 }
 
-/** POST /api/lectures/{id}/attendance/open: a new session (an open one is closed first), announced to the room. */
+/**
+ * POST /api/lectures/{id}/attendance/open: a new session (an open one is closed first), announced to the room. A draft
+ * lecture is published in the same batch (students cannot check in to a lecture they cannot see) and its members are
+ * told, as when a draft is published from the editor.
+ */
 export async function openAttendance(ctx: ServiceContext, viewer: Viewer, lectureIdOrSlug: string, input: OpenAttendanceInput, now = Date.now()): Promise<AttendanceStateDto> {
   const lecture = await requireManagedLecture(ctx, viewer, lectureIdOrSlug);
   const row = {
@@ -178,25 +206,39 @@ export async function openAttendance(ctx: ServiceContext, viewer: Viewer, lectur
     lateAfterMinutes: input.lateAfterMinutes,
     createdBy: viewer.userId,
   };
-  await ctx.db.batch([
+  const [published] = await ctx.db.batch([
+    ctx.db
+      .update(lectures)
+      .set({ published: true })
+      .where(and(eq(lectures.id, lecture.id), eq(lectures.published, false)))
+      .returning({ id: lectures.id }),
     ctx.db
       .update(attendanceSessions)
       .set({ closesAt: new Date(now) })
       .where(and(eq(attendanceSessions.lectureId, lecture.id), gt(attendanceSessions.closesAt, new Date(now)))),
     ctx.db.insert(attendanceSessions).values(row),
   ]);
+  const live = { ...lecture, published: true };
+  if (published.length > 0) await announceLecture(ctx, { id: lecture.groupId, slug: lecture.groupSlug, title: lecture.groupTitle }, live);
   ctx.waitUntil(publishToGroup(ctx.env, lecture.groupId, { type: "attendance.opened", lectureId: lecture.id, session: sessionBody(row, now) }));
-  return stateOf(ctx, lecture, now);
+  return stateOf(ctx, live, now);
 }
 
-/** POST /api/lectures/{id}/attendance/close: ends the open session now. */
+/**
+ * POST /api/lectures/{id}/attendance/close: ends the open session now, and every member who has not checked in
+ * becomes absent in the same batch (staff can still correct anyone by hand).
+ */
 export async function closeAttendance(ctx: ServiceContext, viewer: Viewer, lectureIdOrSlug: string, now = Date.now()): Promise<AttendanceStateDto> {
   const lecture = await requireManagedLecture(ctx, viewer, lectureIdOrSlug);
-  const closed = await ctx.db
-    .update(attendanceSessions)
-    .set({ closesAt: new Date(now) })
-    .where(and(eq(attendanceSessions.lectureId, lecture.id), lte(attendanceSessions.opensAt, new Date(now)), gt(attendanceSessions.closesAt, new Date(now))))
-    .returning({ id: attendanceSessions.id });
+  const [closed] = await ctx.db.batch([
+    ctx.db
+      .update(attendanceSessions)
+      .set({ closesAt: new Date(now) })
+      .where(and(eq(attendanceSessions.lectureId, lecture.id), lte(attendanceSessions.opensAt, new Date(now)), gt(attendanceSessions.closesAt, new Date(now))))
+      .returning({ id: attendanceSessions.id }),
+    // Only when the statement above closed a session now (one transaction: nothing is marked if nothing closed).
+    absentRemaining(ctx, lecture, now, undefined, sql`EXISTS (SELECT 1 FROM attendance_sessions s WHERE s.lecture_id = ${lecture.id} AND s.closes_at = ${now})`),
+  ]);
   if (closed.length === 0) throw new AppError(409, "conflict", ATTEND_MESSAGES.notOpen);
   ctx.waitUntil(publishToGroup(ctx.env, lecture.groupId, { type: "attendance.closed", lectureId: lecture.id }));
   return stateOf(ctx, lecture, now);

@@ -140,6 +140,20 @@ export interface LectureListItem extends LectureDto {
   myAttendance: string | null;
 }
 
+/**
+ * The schedule's order, the same for the staff's list and the students': by date (undated lectures after
+ * the dated ones, then in the order they were added) until the staff reorder; a staff reorder numbers every lecture
+ * of the group 1..n and wins. `order` is 0 for a lecture that follows the date.
+ */
+export const LECTURE_ORDER = [asc(lectures.order), sql`${lectures.startsAt} is null`, asc(lectures.startsAt), asc(lectures.createdAt), asc(lectures.id)];
+
+/** The `order` a new lecture gets: 0 (by date) while the staff have not reordered the group, else after the last one. */
+async function nextOrders(ctx: ServiceContext, groupId: string): Promise<(i: number) => number> {
+  const [last] = await ctx.db.select({ n: max(lectures.order) }).from(lectures).where(eq(lectures.groupId, groupId));
+  const top = last?.n ?? 0;
+  return (i) => (top > 0 ? top + i + 1 : 0);
+}
+
 /** GET /api/lectures/group/{id}: the group's lectures in order; students see the published ones, with their attendance. */
 export async function listLectures(ctx: ServiceContext, viewer: Actor, groupIdOrSlug: string): Promise<LectureListItem[]> {
   const group = await requireGroupInside(ctx, viewer, groupIdOrSlug, false);
@@ -158,7 +172,7 @@ export async function listLectures(ctx: ServiceContext, viewer: Actor, groupIdOr
     .from(lectures)
     .leftJoin(attendance, and(eq(attendance.lectureId, lectures.id), eq(attendance.userId, viewer.userId)))
     .where(and(eq(lectures.groupId, group.id), group.isStaff ? undefined : eq(lectures.published, true)))
-    .orderBy(asc(lectures.order), asc(lectures.startsAt), asc(lectures.id));
+    .orderBy(...LECTURE_ORDER);
   return rows.map((r) => ({ ...toLectureDto(r), myAttendance: r.myAttendance ?? null }));
 }
 
@@ -234,8 +248,8 @@ async function freeSlug(ctx: ServiceContext, title: string, taken = new Set<stri
   throw new AppError(409, "conflict", "Please try again.");
 }
 
-/** Members hear of a lecture when it is published (once: on creation or when a draft is published). */
-async function announceLecture(ctx: ServiceContext, group: { id: string; slug: string; title: string }, lecture: { slug: string; title: string }) {
+/** Members hear of a lecture when it is published (once: on creation, when a draft is published, or when attendance is opened on a draft). */
+export async function announceLecture(ctx: ServiceContext, group: { id: string; slug: string; title: string }, lecture: { slug: string; title: string }) {
   await notifyUsers(ctx, await memberIds(ctx, group.id), {
     kind: "lecture-published",
     params: { lecture: lecture.title, group: group.title },
@@ -254,10 +268,10 @@ function lectureValues(input: CreateLectureInput | UpdateLectureInput) {
   };
 }
 
-/** POST /api/lectures/group/{id}: a new lecture at the end of the schedule. */
+/** POST /api/lectures/group/{id}: a new lecture, in date order (or at the end of the staff's own order). */
 export async function createLecture(ctx: ServiceContext, viewer: Viewer, groupIdOrSlug: string, input: CreateLectureInput): Promise<LectureDto> {
   const group = await requireGroupInside(ctx, viewer, groupIdOrSlug, true);
-  const [last] = await ctx.db.select({ n: max(lectures.order) }).from(lectures).where(eq(lectures.groupId, group.id));
+  const orderOf = await nextOrders(ctx, group.id);
   const row = {
     id: newId(),
     groupId: group.id,
@@ -267,7 +281,7 @@ export async function createLecture(ctx: ServiceContext, viewer: Viewer, groupId
     videoUrl: input.videoUrl || null,
     resources: input.resources ?? [],
     startsAt: input.startsAt ? new Date(input.startsAt) : null,
-    order: (last?.n ?? 0) + 1,
+    order: orderOf(0),
     published: input.published ?? false,
     createdAt: new Date(),
   };
@@ -305,7 +319,17 @@ export async function reorderLectures(ctx: ServiceContext, viewer: Viewer, group
     throw new AppError(400, "validation_failed", "Give every lecture of the group exactly once.", { ids: "Give every lecture of the group exactly once." });
   }
   await ctx.db.batch(ids.map((id, i) => ctx.db.update(lectures).set({ order: i + 1 }).where(eq(lectures.id, id!))) as [never, ...never[]]);
-  const sorted = await ctx.db.select().from(lectures).where(eq(lectures.groupId, group.id)).orderBy(asc(lectures.order));
+  const sorted = await ctx.db.select().from(lectures).where(eq(lectures.groupId, group.id)).orderBy(...LECTURE_ORDER);
+  return sorted.map(toLectureDto);
+}
+
+/** The staff's "Sort by date": forget their order; the schedule follows the dates again (undated lectures last). */
+export async function sortLecturesByDate(ctx: ServiceContext, viewer: Viewer, groupIdOrSlug: string): Promise<LectureDto[]> {
+  const group = await requireGroupInside(ctx, viewer, groupIdOrSlug, true);
+  const [, sorted] = await ctx.db.batch([
+    ctx.db.update(lectures).set({ order: 0 }).where(eq(lectures.groupId, group.id)),
+    ctx.db.select().from(lectures).where(eq(lectures.groupId, group.id)).orderBy(...LECTURE_ORDER),
+  ]);
   return sorted.map(toLectureDto);
 }
 
@@ -351,7 +375,7 @@ export function seriesDays(input: Pick<LectureSeriesInput, "days" | "from" | "co
   return out;
 }
 
-/** POST /api/lectures/group/{id}/schedule: the whole weekly series in one batch, after the existing lectures. */
+/** POST /api/lectures/group/{id}/schedule: the whole weekly series in one batch, numbered after the existing lectures. */
 export async function scheduleLectures(ctx: ServiceContext, viewer: Viewer, groupIdOrSlug: string, input: LectureSeriesInput): Promise<LectureDto[]> {
   const group = await requireGroupInside(ctx, viewer, groupIdOrSlug, true);
   const days = seriesDays(input);
@@ -360,14 +384,16 @@ export async function scheduleLectures(ctx: ServiceContext, viewer: Viewer, grou
     ctx.db.select({ n: max(lectures.order) }).from(lectures).where(eq(lectures.groupId, group.id)),
     ctx.db.select({ n: count() }).from(lectures).where(eq(lectures.groupId, group.id)),
   ]);
+  // By date (0) unless the staff ordered the group themselves: then after their last lecture.
   const start = last?.n ?? 0;
+  const orderOf = (i: number) => (start > 0 ? start + i + 1 : 0);
   const taken = new Set<string>();
   const rows = [];
   for (const [i, day] of days.entries()) {
     const title = `${input.title} ${(existing?.n ?? 0) + i + 1}`;
     const slug = await freeSlug(ctx, `${group.slug}-${title}`, taken);
     taken.add(slug);
-    rows.push({ id: newId(), groupId: group.id, slug, title, body: "", videoUrl: null, resources: [], startsAt: new Date(zonedTime(day, input.time, input.timeZone)), order: start + i + 1, published: input.published, createdAt: new Date() });
+    rows.push({ id: newId(), groupId: group.id, slug, title, body: "", videoUrl: null, resources: [], startsAt: new Date(zonedTime(day, input.time, input.timeZone)), order: orderOf(i), published: input.published, createdAt: new Date() });
   }
   for (let i = 0; i < rows.length; i += 8) await ctx.db.insert(lectures).values(rows.slice(i, i + 8));
   if (input.published) {

@@ -64,7 +64,22 @@ function useServerClock(state: AttendanceState) {
  * names as students check in, full screen), and the roster with manual marks and shared-device flags. Live through
  * the group's room; after every (re)connection and at every rotation the state is read again from the server.
  */
-export function AttendanceScreen({ lectureId, lectureSlug, groupId, initial, origin }: { lectureId: string; lectureSlug: string; groupId: string; initial: AttendanceState; origin: string }) {
+export function AttendanceScreen({
+  lectureId,
+  lectureSlug,
+  groupId,
+  initial,
+  origin,
+  published,
+}: {
+  lectureId: string;
+  lectureSlug: string;
+  groupId: string;
+  initial: AttendanceState;
+  origin: string;
+  /** False for a draft: opening attendance publishes it, and the form says so. */
+  published: boolean;
+}) {
   const { t } = useT();
   const hydrated = useHydrated();
   const [state, setState] = usePropState(initial);
@@ -138,18 +153,32 @@ export function AttendanceScreen({ lectureId, lectureSlug, groupId, initial, ori
         .sort((a, b) => (b.markedAt ?? "").localeCompare(a.markedAt ?? ""))
         .slice(0, 12);
 
+  // The button follows the browser's state (Esc, F11 and the browser's own controls leave full screen too).
+  const [isFullScreen, setFullScreen] = useState(false);
+  useEffect(() => {
+    const follow = () => setFullScreen(!!document.fullscreenElement && document.fullscreenElement === projector.current);
+    document.addEventListener("fullscreenchange", follow);
+    return () => document.removeEventListener("fullscreenchange", follow);
+  }, []);
   const fullScreen = () => {
     const el = projector.current;
     if (!el) return;
-    if (document.fullscreenElement) void document.exitFullscreen();
+    if (document.fullscreenElement) void document.exitFullscreen().catch(() => undefined);
     else void el.requestFullscreen?.().catch(() => undefined);
   };
 
   return (
     <div className="attendance-screen">
       <div className="section-head">
-        <h2 className="block-title">{t("attendance.title")}</h2>
-        <LiveIndicator status={status} />
+        <h2 className="block-title">{t(open ? "attendance.title" : "attendance.titleIdle")}</h2>
+        {/* "Live" only while the session runs (then the badge says how the connection is doing). */}
+        {open ? (
+          <LiveIndicator status={status} />
+        ) : (
+          <p className="badge session-badge" data-session={state.session ? "closed" : "none"}>
+            {t(state.session ? "attendance.sessionClosed" : "attendance.sessionNotOpened")}
+          </p>
+        )}
       </div>
 
       {open && state.session ? (
@@ -189,8 +218,8 @@ export function AttendanceScreen({ lectureId, lectureSlug, groupId, initial, ori
             </ul>
           </div>
           <div className="projector-actions">
-            <button type="button" className="btn btn-outline btn-sm" onClick={fullScreen}>
-              {t("attendance.fullScreen")}
+            <button type="button" className="btn btn-outline btn-sm" onClick={fullScreen} data-full-screen={isFullScreen || undefined}>
+              {t(isFullScreen ? "attendance.exitFullScreen" : "attendance.fullScreen")}
             </button>
             <fetcher.Form method="post">
               <button type="submit" name="intent" value="close" className="btn btn-ghost btn-sm btn-destructive-ghost" disabled={fetcher.state !== "idle"}>
@@ -203,7 +232,7 @@ export function AttendanceScreen({ lectureId, lectureSlug, groupId, initial, ori
           </div>
         </div>
       ) : (
-        <OpenForm fetcher={fetcher} lastClosed={state.session ? state.session.closesAt : null} />
+        <OpenForm fetcher={fetcher} lastClosed={state.session ? state.session.closesAt : null} draft={!published} />
       )}
 
       <Roster state={state} fetcher={fetcher} />
@@ -213,7 +242,7 @@ export function AttendanceScreen({ lectureId, lectureSlug, groupId, initial, ori
 
 type AttendanceFetcher = ReturnType<typeof useFetcher<Result>>;
 
-function OpenForm({ fetcher, lastClosed }: { fetcher: AttendanceFetcher; lastClosed: string | null }) {
+function OpenForm({ fetcher, lastClosed, draft }: { fetcher: AttendanceFetcher; lastClosed: string | null; draft: boolean }) {
   const { t } = useT();
   const failed = fetcher.data && !fetcher.data.ok && fetcher.data.intent === "open" ? fetcher.data : null;
   return (
@@ -228,6 +257,12 @@ function OpenForm({ fetcher, lastClosed }: { fetcher: AttendanceFetcher; lastClo
           t("attendance.openLead")
         )}
       </p>
+      {lastClosed ? <p className="muted">{t("attendance.closedAbsent")}</p> : null}
+      {draft ? (
+        <p className="attendance-draft" id="att-draft">
+          {t("attendance.draftNotice")}
+        </p>
+      ) : null}
       <div className="field-row">
         <div className="field">
           <label htmlFor="att-rotate">{t("attendance.rotate")}</label>
@@ -256,9 +291,16 @@ function OpenForm({ fetcher, lastClosed }: { fetcher: AttendanceFetcher; lastClo
         </p>
       ) : null}
       <div className="form-actions">
-        <button type="submit" name="intent" value="open" className="btn btn-primary" disabled={fetcher.state !== "idle"}>
+        <button
+          type="submit"
+          name="intent"
+          value="open"
+          className="btn btn-primary"
+          disabled={fetcher.state !== "idle"}
+          aria-describedby={draft ? "att-draft" : undefined}
+        >
           <UsersIcon />
-          {t("attendance.open")}
+          {t(draft ? "attendance.openAndPublish" : "attendance.open")}
         </button>
       </div>
     </fetcher.Form>

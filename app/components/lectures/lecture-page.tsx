@@ -4,12 +4,14 @@ import { ArrowIcon, CalendarIcon, CheckIcon, ChevronIcon, SettingsIcon } from "~
 import { ExternalIcon } from "~/components/groups/extra-icons";
 import type { MessageKey } from "~/i18n/en";
 import type { FailureLike } from "~/lib/group-errors";
+import { toLatinDigits } from "~/lib/digits";
 import { useT } from "~/lib/i18n";
 import type { SubmissionState } from "~/lib/task-schemas";
 import { STATE_KEYS } from "~/components/tasks/state";
 import type { ServerFrame } from "~/lib/realtime-protocol";
 import { deviceFingerprint } from "~/lib/session-client";
 import { useRoom } from "~/lib/use-room";
+import { videoEmbed, type VideoEmbed } from "~/lib/video-embed";
 import { When } from "./when";
 
 export interface PageLecture {
@@ -56,6 +58,7 @@ export function LecturePage({ lecture, work, manageHref, justCheckedIn }: { lect
   );
   useRoom({ party: "group-room", room: lecture.group._id, onFrame });
   const base = `/course/${lecture.group.slug}`;
+  const embed = videoEmbed(lecture.videoUrl);
 
   return (
     <main id="main" tabIndex={-1} className="page page-lecture">
@@ -88,6 +91,7 @@ export function LecturePage({ lecture, work, manageHref, justCheckedIn }: { lect
 
       <div className="container lecture-layout">
         <div className="lecture-content">
+          {embed && lecture.videoUrl ? <VideoPlayer embed={embed} link={lecture.videoUrl} title={lecture.title} /> : null}
           {lecture.bodyHtml.trim() ? (
             <article className="prose lecture-body" dir="auto" dangerouslySetInnerHTML={{ __html: lecture.bodyHtml }} />
           ) : (
@@ -152,7 +156,7 @@ export function LecturePage({ lecture, work, manageHref, justCheckedIn }: { lect
           ) : (
             <CheckInCard lecture={lecture} justCheckedIn={justCheckedIn} />
           )}
-          {lecture.videoUrl ? (
+          {lecture.videoUrl && !embed ? (
             <div className="card lecture-card">
               <h2 className="lecture-card-title">{t("lectures.video")}</h2>
               <a href={lecture.videoUrl} target="_blank" rel="noopener noreferrer" className="btn btn-primary btn-sm">
@@ -186,6 +190,58 @@ export function LecturePage({ lecture, work, manageHref, justCheckedIn }: { lect
         </aside>
       </div>
     </main>
+  );
+}
+
+/**
+ * A YouTube or Vimeo recording, played in the page: a poster (no request to the video's host) until the reader
+ * presses play, then the privacy-enhanced player in a titled iframe. The plain link stays underneath.
+ */
+function VideoPlayer({ embed, link, title }: { embed: VideoEmbed; link: string; title: string }) {
+  const { t } = useT();
+  const [playing, setPlaying] = useState(false);
+  const frame = useRef<HTMLIFrameElement>(null);
+  useEffect(() => {
+    if (playing) frame.current?.focus();
+  }, [playing]);
+  return (
+    <section className="lecture-video" aria-labelledby="lecture-video-title">
+      <h2 id="lecture-video-title" className="block-title">
+        {t("lectures.video")}
+      </h2>
+      <div className="video-frame" data-provider={embed.provider}>
+        {playing ? (
+          <iframe
+            ref={frame}
+            src={`${embed.src}&autoplay=1`}
+            title={t("lectures.videoFrame", { title })}
+            loading="lazy"
+            allow="autoplay; encrypted-media; fullscreen; picture-in-picture"
+            allowFullScreen
+            referrerPolicy="strict-origin-when-cross-origin"
+          />
+        ) : (
+          <button type="button" className="video-poster" data-embed-src={embed.src} onClick={() => setPlaying(true)} aria-describedby="lecture-video-note">
+            <span className="video-play" aria-hidden="true">
+              <svg viewBox="0 0 24 24" focusable="false">
+                <path d="M8 5.5v13l11-6.5z" fill="currentColor" />
+              </svg>
+            </span>
+            <span className="video-poster-text">{t("lectures.videoPlay")}</span>
+          </button>
+        )}
+      </div>
+      <p className="video-foot">
+        <span id="lecture-video-note" className="muted">
+          {t("lectures.videoNote", { provider: embed.provider })}
+        </span>
+        <a href={link} target="_blank" rel="noopener noreferrer" className="video-link">
+          {t("lectures.watch")}
+          <ExternalIcon />
+          <span className="visually-hidden"> {t("common.newTab")}</span>
+        </a>
+      </p>
+    </section>
   );
 }
 
@@ -248,7 +304,7 @@ function CheckInCard({ lecture, justCheckedIn }: { lecture: PageLecture; justChe
         dir="ltr"
         placeholder="000 000"
         value={code}
-        onChange={(e) => setCode(e.target.value.replace(/[^\d ]/g, ""))}
+        onChange={(e) => setCode(toLatinDigits(e.target.value).replace(/[^\d ]/g, ""))}
         aria-invalid={!!error || undefined}
         aria-describedby={error ? "checkin-error" : undefined}
         required

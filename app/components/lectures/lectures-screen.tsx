@@ -67,6 +67,7 @@ export function LecturesScreen({ lectures, base, groupTitle }: { lectures: Staff
       create: "lectures.created",
       schedule: "lectures.scheduled",
       order: "lectures.reordered",
+      "order-by-date": "lectures.sortedByDate",
       publish: "lectures.saved",
       delete: "lectures.deleted",
     };
@@ -75,6 +76,8 @@ export function LecturesScreen({ lectures, base, groupTitle }: { lectures: Staff
     if (result.intent === "delete") setDeleting(null);
   }, [result, fetcher.state, show, t]);
 
+  // Order 0 everywhere: the schedule follows the dates (worker/services/lectures.ts LECTURE_ORDER).
+  const byDate = lectures.every((l) => l.order === 0);
   const move = (index: number, by: -1 | 1) => {
     const ids = lectures.map((l) => l._id);
     const [moved] = ids.splice(index, 1);
@@ -103,6 +106,18 @@ export function LecturesScreen({ lectures, base, groupTitle }: { lectures: Staff
           </button>
         </div>
       </div>
+
+      {lectures.length > 1 ? (
+        <div className="lecture-order-note">
+          <p className="muted">{t(byDate ? "lectures.orderByDate" : "lectures.orderCustom")}</p>
+          {byDate ? null : (
+            <button type="button" className="btn btn-ghost btn-sm" disabled={busy} onClick={() => fetcher.submit({ intent: "order-by-date" }, { method: "post" })}>
+              <CalendarIcon />
+              {t("lectures.sortByDate")}
+            </button>
+          )}
+        </div>
+      ) : null}
 
       {form === "one" ? <NewLectureForm fetcher={fetcher} /> : null}
       {form === "series" ? <SeriesForm fetcher={fetcher} /> : null}
