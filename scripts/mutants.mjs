@@ -51,8 +51,8 @@ export const MUTANTS = [
   // Progress arithmetic.
   ["progress", "app/lib/progress.ts", "the needs-support threshold moves from 70 % to 60 %", "AT_RISK_BELOW_PERCENT = 70", "AT_RISK_BELOW_PERCENT = 60", PROGRESS],
   ["progress", "app/lib/progress.ts", "excused lectures count as held", "c.groupHeld - c.excusedHeld + c.extraHeld", "c.groupHeld + c.extraHeld", PROGRESS],
-  ["progress", "app/lib/progress.ts", "missing work no longer counts against the task rate", "rate: percent(c.gradedSum, c.graded + missing)", "rate: percent(c.gradedSum, c.graded)", PROGRESS],
-  ["progress", "app/lib/progress.ts", "overall leaves out the quiz rate", "if (published > 0) rates.push(clamp01(c.bestSum / published));", "", PROGRESS],
+  ["progress", "app/lib/progress.ts", "missing work no longer counts against the task rate", "const tasksCounted = c.graded + missing;", "const tasksCounted = c.graded;", PROGRESS],
+  ["progress", "app/lib/progress.ts", "overall leaves out the quiz rate", "[lectureRate, taskRate, quizRate].filter", "[lectureRate, taskRate].filter", PROGRESS],
   ["progress", "worker/services/progress.ts", "a task counts as due before its due time", "${tasks.dueAt} <= ${now})`", "${tasks.dueAt} >= ${now})`", PROGRESS],
   // Permissions.
   ["access", "app/lib/permissions.ts", "any instructor manages every group", 'actor.role === "admin" || (actor.role === "instructor" && group.instructorId === actor.userId)', 'actor.role === "admin" || actor.role === "instructor"', ACCESS],

@@ -3,39 +3,51 @@
  * The server counts records (worker/services/progress.ts) and this module turns the counts into the numbers every
  * API answer, page and export shows, so they can never disagree. Client-safe: no I/O.
  *
+ * Only work that is due counts, and work still open never counts against anyone:
  * - lectures: `attended` (present or late) of `held`. A lecture is held once its start time has passed (published
- *   lectures) or its attendance has been opened; a lecture the student has a record for counts as held for them;
- *   an excused lecture leaves their `held`.
- * - tasks: `submitted` of `given` (tasks of published lectures whose due time has passed, plus those the student
- *   handed in early or without a due time); `averageScore` over the `graded` ones. The task rate that enters
- *   `overall` counts each missing task (given, not handed in) as 0 and leaves ungraded hand-ins out until graded.
- * - quizzes: `taken` of `published` (published quizzes of published lectures that have opened); `averageScore` of
- *   the best attempt of each taken quiz. The quiz rate counts a quiz not taken as 0.
- * - `overall`: the mean of the rates that exist (attendance, task, quiz), or null while none exists.
- * Every percentage is a whole number from 0 to 100, and each comes with its "x of y".
+ *   lectures) or its attendance has been opened, except while its attendance is open right now (the student may
+ *   still check in). A lecture the student has a record for counts as held for them (also while it is open); an
+ *   excused lecture leaves their `held`.
+ * - tasks: the rate is the mean of score / max over the `counted` tasks: those graded (whenever handed in) and those
+ *   past their due time and not handed in (0). A hand-in waiting for a grade, a task not due yet and a task without
+ *   a due time that was not handed in count nowhere. `submitted` of `given` (tasks due, plus those handed in early
+ *   or without a due time) is shown beside it.
+ * - quizzes: the rate is the mean of the best attempt's score / max over the `counted` quizzes: those taken and those
+ *   closed without an attempt (0). A quiz still open (or without a closing time) that the student has not taken
+ *   counts nowhere. `taken` of `published` (published quizzes of published lectures that have opened) is beside it.
+ * - `overall`: the mean of the rates that exist, equal weights, computed from the whole percentages the screens show
+ *   (so anyone can check it from them); null while none exists.
+ * Every percentage is a whole number from 0 to 100. `averageScore` is the same number as `rate` (the name older
+ * clients read); there is no second task or quiz figure.
  */
 
-/** Students whose overall is below this percentage... */
+/** Staff see a student as needing support when their overall or their attendance is below this percentage... */
 export const AT_RISK_BELOW_PERCENT = 70;
-/** ...once their group has held at least this many lectures are flagged for staff. */
-export const AT_RISK_AFTER_HELD = 5;
+/** ...from the group's first held lecture on. */
+export const AT_RISK_AFTER_HELD = 1;
 
 export interface Progress {
   lectures: { attended: number; held: number; rate: number | null };
-  tasks: { submitted: number; given: number; graded: number; averageScore: number | null; rate: number | null };
-  quizzes: { taken: number; published: number; averageScore: number | null; rate: number | null };
+  tasks: { submitted: number; given: number; graded: number; counted: number; rate: number | null; averageScore: number | null };
+  quizzes: { taken: number; published: number; counted: number; rate: number | null; averageScore: number | null };
   overall: number | null;
+}
+
+/** Why a student needs support: the figure below the threshold and its value. */
+export interface AtRiskReason {
+  kind: "overall" | "attendance";
+  percent: number;
 }
 
 /** What the server counts for one student in one group (all from the records, at the time of the request). */
 export interface ProgressCounts {
-  /** Lectures the group has held (start passed, or attendance opened). */
+  /** Lectures the group has held (start passed, or attendance opened; not while attendance is open). */
   groupHeld: number;
   /** The student's present or late records. */
   attended: number;
   /** Their excused records on lectures the group has held. */
   excusedHeld: number;
-  /** Their present, late or absent records on lectures the group has not held (yet): held for them. */
+  /** Their present, late or absent records on lectures the group has not held (yet, or open now): held for them. */
   extraHeld: number;
   /** Tasks of published lectures whose due time has passed. */
   tasksDue: number;
@@ -46,14 +58,18 @@ export interface ProgressCounts {
   /** Their graded hand-ins, and the sum of score / maxScore over them (each 0 to 1). */
   graded: number;
   gradedSum: number;
-  /** Quizzes that have opened (published, on a published lecture). */
+  /** Quizzes that have opened (published, on a published lecture)... */
   quizzesOpened: number;
-  /** Opened quizzes they have handed in at least once, and the sum of their best score / maxScore (each 0 to 1). */
+  /** ...of which have closed. */
+  quizzesClosed: number;
+  /** Opened quizzes they have handed in at least once, and the sum of their best score / maxScore (each 0 to 1)... */
   taken: number;
   bestSum: number;
+  /** ...of which have closed. */
+  takenClosed: number;
 }
 
-export const EMPTY_COUNTS: Omit<ProgressCounts, "groupHeld" | "tasksDue" | "quizzesOpened"> = {
+export const EMPTY_COUNTS: Omit<ProgressCounts, "groupHeld" | "tasksDue" | "quizzesOpened" | "quizzesClosed"> = {
   attended: 0,
   excusedHeld: 0,
   extraHeld: 0,
@@ -63,6 +79,7 @@ export const EMPTY_COUNTS: Omit<ProgressCounts, "groupHeld" | "tasksDue" | "quiz
   gradedSum: 0,
   taken: 0,
   bestSum: 0,
+  takenClosed: 0,
 };
 
 const clamp01 = (x: number) => Math.min(1, Math.max(0, x));
@@ -74,24 +91,36 @@ export function progressFrom(c: ProgressCounts): Progress {
   const attended = Math.min(c.attended, held);
   const given = c.tasksDue + c.submittedNotDue;
   const submitted = Math.min(c.submitted, given);
-  const missing = given - submitted;
+  // Due and not handed in: 0 each. A hand-in waiting for a grade is in neither `graded` nor `missing`.
+  const missing = Math.max(0, c.tasksDue - (c.submitted - c.submittedNotDue));
+  const tasksCounted = c.graded + missing;
   const published = c.quizzesOpened;
   const taken = Math.min(c.taken, published);
+  // Closed and never handed in: 0 each. An open quiz not taken yet counts nowhere.
+  const notTakenClosed = Math.max(0, c.quizzesClosed - c.takenClosed);
+  const quizzesCounted = taken + notTakenClosed;
 
-  const rates: number[] = [];
-  if (held > 0) rates.push(attended / held);
-  if (c.graded + missing > 0) rates.push(clamp01(c.gradedSum / (c.graded + missing)));
-  if (published > 0) rates.push(clamp01(c.bestSum / published));
+  const lectureRate = percent(attended, held);
+  const taskRate = percent(c.gradedSum, tasksCounted);
+  const quizRate = percent(c.bestSum, quizzesCounted);
+  const rates = [lectureRate, taskRate, quizRate].filter((r): r is number => r !== null);
 
   return {
-    lectures: { attended, held, rate: percent(attended, held) },
-    tasks: { submitted, given, graded: c.graded, averageScore: percent(c.gradedSum, c.graded), rate: percent(c.gradedSum, c.graded + missing) },
-    quizzes: { taken, published, averageScore: percent(c.bestSum, taken), rate: percent(c.bestSum, published) },
-    overall: rates.length > 0 ? Math.round((rates.reduce((s, r) => s + r, 0) / rates.length) * 100) : null,
+    lectures: { attended, held, rate: lectureRate },
+    tasks: { submitted, given, graded: c.graded, counted: tasksCounted, rate: taskRate, averageScore: taskRate },
+    quizzes: { taken, published, counted: quizzesCounted, rate: quizRate, averageScore: quizRate },
+    overall: rates.length > 0 ? Math.round(rates.reduce((s, r) => s + r, 0) / rates.length) : null,
   };
 }
 
-/** Flagged for staff: below 70 % overall once the group has held 5 lectures. */
-export function isAtRisk(p: Progress, groupHeld: number): boolean {
-  return groupHeld >= AT_RISK_AFTER_HELD && p.overall !== null && p.overall < AT_RISK_BELOW_PERCENT;
+/**
+ * Why staff should look at a student (empty: they need not): overall below 70 %, attendance below 70 %, or both,
+ * from the group's first held lecture on. The group's held count, so one excused student is not flagged later.
+ */
+export function atRiskReasons(p: Progress, groupHeld: number): AtRiskReason[] {
+  if (groupHeld < AT_RISK_AFTER_HELD) return [];
+  const reasons: AtRiskReason[] = [];
+  if (p.overall !== null && p.overall < AT_RISK_BELOW_PERCENT) reasons.push({ kind: "overall", percent: p.overall });
+  if (p.lectures.rate !== null && p.lectures.rate < AT_RISK_BELOW_PERCENT) reasons.push({ kind: "attendance", percent: p.lectures.rate });
+  return reasons;
 }

@@ -197,9 +197,10 @@ export default function CourseHome() {
           )}
         </section>
 
-        <section className="course-home-chat group-chat-slot" aria-label={t("teach.group.messages")}>
+        {/* The panel is the landmark (a region named by its heading): a second one around it would repeat the name. */}
+        <div className="course-home-chat group-chat-slot">
           <GroupChatPanel groupId={group.id} groupSlug={group.slug} canModerate={manageHref !== null} />
-        </section>
+        </div>
       </div>
     </main>
   );

@@ -13,6 +13,11 @@ import { addMember, call, createGroup, createUser, signIn, type TestUser } from 
 import { db, serviceContext } from "./helpers";
 
 const DAY = 86_400_000;
+/** Karim's reasons, worked out in world(). */
+const KARIM = [
+  { kind: "overall", percent: 13 },
+  { kind: "attendance", percent: 25 },
+];
 const asViewer = (u: TestUser): Viewer => ({ userId: u.id, role: u.role, sessionId: "attention", name: u.name, email: u.email });
 
 async function world() {
@@ -31,7 +36,9 @@ async function world() {
   const task = { id: newId(), lectureId: lectures[0]!.id, slug: `at-${mine.slug}`, title: "Essay", body: "", dueAt: new Date(now - DAY), maxScore: 100, allowLate: true };
   await db().insert(s.tasks).values(task);
 
-  // Rania attends every lecture and hands in (ungraded); Karim attended 1 of 5 and handed in nothing: 20 % → flagged.
+  // Rania attends every lecture (checked in at the open one too) and hands in (ungraded): 100 %. Karim attended 1
+  // of the 4 held (the fifth is open and he has no record: not held for him yet) = 25 %, and missed the essay (0):
+  // overall (25 + 0) / 2 = 12.5 → 13. Flagged for both.
   const rania = await createUser({ name: "Rania Present" });
   const karim = await createUser({ name: "Karim Absent" });
   for (const u of [rania, karim]) await addMember(u, mine);
@@ -55,7 +62,7 @@ describe("what needs attention", () => {
     // Rania is checked in at the open lecture; Karim is not: 1 of 2.
     expect(a.live).toEqual([{ groupSlug: w.mine.slug, groupTitle: "Mine", lectureSlug: w.lectures[4]!.slug, lectureTitle: "Week 5", checkedIn: 1, members: 2 }]);
     expect(a.unreadMessages).toBeNull();
-    expect(a.atRisk).toEqual({ total: 1, groups: [{ slug: w.mine.slug, title: "Mine", count: 1, students: [{ name: "Karim Absent", slug: w.karim.slug }] }] });
+    expect(a.atRisk).toEqual({ total: 1, groups: [{ slug: w.mine.slug, title: "Mine", count: 1, students: [{ name: "Karim Absent", slug: w.karim.slug, reasons: KARIM }] }] });
 
     const theirs = await staffAttention(ctx, asViewer(w.other));
     expect(theirs.requests.groups.map((g) => g.slug)).toEqual([w.theirs.slug]);
@@ -71,7 +78,7 @@ describe("what needs attention", () => {
     expect(a.unreadMessages).toBe(unread!.n);
     expect(a.unreadMessages).toBeGreaterThanOrEqual(1);
     expect(a.requests.groups).toEqual(expect.arrayContaining([{ slug: w.mine.slug, title: "Mine", count: 2 }, { slug: w.theirs.slug, title: "Theirs", count: 1 }]));
-    expect(a.atRisk.groups.find((g) => g.slug === w.mine.slug)?.students).toEqual([{ name: "Karim Absent", slug: w.karim.slug }]);
+    expect(a.atRisk.groups.find((g) => g.slug === w.mine.slug)?.students).toEqual([{ name: "Karim Absent", slug: w.karim.slug, reasons: KARIM }]);
   });
 
   it("students cannot ask, and the landings show the list with links to where the work is done", async () => {
@@ -86,6 +93,11 @@ describe("what needs attention", () => {
     expect(html).toContain(`href="/instructor/group/${w.mine.slug}/lectures/${w.lectures[4]!.slug}/attendance"`);
     expect(html).toContain(`href="/instructor/group/${w.mine.slug}/tasks"`);
     expect(html).toContain(`href="/instructor/${w.mine.slug}/student/${w.karim.slug}"`);
+    // Why, beside the name, in the reader's language.
+    expect(html).toContain('data-reason="overall">Overall 13%</li>');
+    expect(html).toContain('data-reason="attendance">Attendance 25%</li>');
+    const arabic = (await (await call("/instructor", { cookie: `${(await signIn(w.teacher)).cookie}; lang=ar`, headers: { accept: "text/html" } })).text()).replace(/[\u200e\u200f\u061c]/g, ""); // bidi marks around numbers aside
+    expect(arabic).toContain('data-reason="attendance">الحضور 25%</li>');
     expect(html).toContain(`href="/instructor/group/${w.mine.slug}/progress"`);
 
     const admin = await call("/dashboard", { cookie: (await signIn(w.admin)).cookie, headers: { accept: "text/html" } });

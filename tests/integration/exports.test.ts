@@ -19,8 +19,8 @@ const DAY = 86_400_000;
 const HOUR = 3_600_000;
 
 const TASK_STATUSES = ["graded", "submitted", "late", "missing", "not_due"];
-const QUIZ_STATUSES = ["taken", "not_taken"];
-const ATTENDANCE_STATUSES = ["present", "late", "excused", "absent", "not_held"];
+const QUIZ_STATUSES = ["taken", "not_taken", "open"];
+const ATTENDANCE_STATUSES = ["present", "late", "excused", "absent", "open", "not_held"];
 /** A number as a spreadsheet reads one: optional minus, digits, optional decimals. */
 const NUMBER = /^-?\d+(\.\d+)?$/;
 const isNumberOrEmpty = (cell: string) => cell === "" || NUMBER.test(cell);
@@ -106,8 +106,9 @@ const handIn = (task: { id: string }, user: { id: string }, score: number | null
 
 /**
  * Group G. Lectures: L1 and the Arabic-slugged LA held (2 days ago, yesterday); L3 in 3 days (C has a record on it,
- * so it is held for C). Tasks: T1 due yesterday /100, TA (Arabic slug) due yesterday /10, T2 due in 3 days /50, T3
- * without a due time /20. Quizzes, both opened: Q1 worth 4 points now, QA (Arabic slug) worth 2.
+ * so it is held for C); LO started 10 minutes ago and its attendance is open now (B has checked in). Tasks: T1 due
+ * yesterday /100, TA (Arabic slug) due an hour ago /10, T2 due in 3 days /50, T3 without a due time /20. Quizzes, both
+ * opened: Q1 worth 4 points now, open for 7 more days; QA (Arabic slug) worth 2, closed an hour ago.
  * Members A (nothing), B, C (a name a spreadsheet would run), D (special, Arabic name); E was removed.
  */
 async function world() {
@@ -118,11 +119,13 @@ async function world() {
   const L1 = await lectureIn(G, `l1-${tag}`, now - 2 * DAY, 1);
   const LA = await lectureIn(G, `محاضرة-${tag}`, now - DAY, 2);
   const L3 = await lectureIn(G, `l3-${tag}`, now + 3 * DAY, 3);
+  const LO = await lectureIn(G, `lo-${tag}`, now - 10 * 60_000, 4);
+  await db().insert(s.attendanceSessions).values({ id: newId(), lectureId: LO.id, opensAt: new Date(now - 10 * 60_000), closesAt: new Date(now + 50 * 60_000), createdBy: teacher.id });
   const T1 = await taskOn(L1, `t1-${tag}`, now - DAY, 100);
   const TA = await taskOn(LA, `مهمة-${tag}`, now - HOUR, 10);
   const T2 = await taskOn(LA, `t2-${tag}`, now + 3 * DAY, 50);
   const T3 = await taskOn(L1, `t3-${tag}`, null, 20);
-  const quiz = (slug: string, lecture: { id: string }) => ({
+  const quiz = (slug: string, lecture: { id: string }, closesAt = now + 7 * DAY) => ({
     id: newId(),
     lectureId: lecture.id,
     groupId: G.id,
@@ -130,12 +133,12 @@ async function world() {
     title: `Quiz ${slug}`,
     durationMinutes: 10,
     opensAt: new Date(now - 2 * DAY),
-    closesAt: new Date(now + 7 * DAY),
+    closesAt: new Date(closesAt),
     maxAttempts: 3,
     published: true,
   });
   const Q1 = quiz(`q1-${tag}`, L1);
-  const QA = quiz(`اختبار-${tag}`, LA);
+  const QA = quiz(`اختبار-${tag}`, LA, now - HOUR);
   await db().insert(s.quizzes).values([Q1, QA]);
   await db()
     .insert(s.questions)
@@ -153,11 +156,12 @@ async function world() {
   await addMember(D, G, "special");
   await addMember(E, G, "removed");
 
-  // B: present at L1, late at LA. T1 graded 80/100; TA handed in late, not graded; T2 handed in early (on time),
+  // B: present at L1, late at LA, checked in at LO (open). T1 graded 80/100; TA handed in late, not graded; T2 handed in early (on time),
   // not graded; T3 graded 12/20. Q1 twice: 3 of 4, then 4 of 8 (the quiz had more points then): the best is the
   // first (75 % > 50 %) although its raw score is lower.
   await mark(L1, B, "present");
   await mark(LA, B, "late");
+  await mark(LO, B, "present");
   await handIn(T1, B, 80);
   await handIn(TA, B, null, true);
   await handIn(T2, B, null);
@@ -195,7 +199,7 @@ async function world() {
   await handIn(T1, E, 100);
   await db().insert(s.attempts).values(attempt(Q1.id, E, 1, 4, 4));
 
-  return { now, G, L1, LA, L3, T1, TA, T2, T3, Q1, QA, teacher, A, B, C, D, E };
+  return { now, G, L1, LA, L3, LO, T1, TA, T2, T3, Q1, QA, teacher, A, B, C, D, E };
 }
 
 let shared: ReturnType<typeof world> | undefined;
@@ -210,10 +214,11 @@ interface ApiStudent {
   name: string;
   email: string;
   atRisk: boolean;
+  atRiskReasons: { kind: string; percent: number }[];
   progress: {
     lectures: { attended: number; held: number; rate: number | null };
-    tasks: { submitted: number; given: number; graded: number; averageScore: number | null; rate: number | null };
-    quizzes: { taken: number; published: number; averageScore: number | null; rate: number | null };
+    tasks: { submitted: number; given: number; graded: number; counted: number; averageScore: number | null; rate: number | null };
+    quizzes: { taken: number; published: number; counted: number; averageScore: number | null; rate: number | null };
     overall: number | null;
   };
 }
@@ -273,7 +278,7 @@ describe("exports: grades.csv", () => {
     expect(header).toContain(`task:${encodeURIComponent(w.TA.slug)}:score`);
     for (const slug of items("task")) for (const f of ["score", "max_score", "status"]) expect(header).toContain(`task:${slug}:${f}`);
     for (const slug of items("quiz")) for (const f of ["score", "max_score", "status"]) expect(header).toContain(`quiz:${slug}:${f}`);
-    expect(header.slice(-2)).toEqual(["task_average_percent", "quiz_average_percent"]);
+    expect(header.slice(-2)).toEqual(["task_percent", "quiz_percent"]);
     expect(body).toHaveLength(4);
 
     for (const row of body) {
@@ -300,40 +305,50 @@ describe("exports: grades.csv", () => {
     const cells = [
       ...[w.T1, w.TA, w.T2, w.T3].flatMap((x) => ["score", "max_score", "status"].map((f) => t(x.slug, f))),
       ...[w.Q1, w.QA].flatMap((x) => ["score", "max_score", "status"].map((f) => q(x.slug, f))),
-      "task_average_percent",
-      "quiz_average_percent",
+      "task_percent",
+      "quiz_percent",
     ];
-    // A: T1 and TA due and missing, T2 not due, T3 without a due time; no quiz.
-    expect(pick(row(w.A), cells)).toEqual(["", "100", "missing", "", "10", "missing", "", "50", "not_due", "", "20", "not_due", "", "4", "not_taken", "", "2", "not_taken", "", ""]);
-    // B: T1 80, TA late ungraded, T2 early ungraded, T3 12/20. Task average: (0.8 + 0.6) / 2 = 70 %.
-    // Q1's best is 3 of 4 (75 %), not the raw 4 of 8 (50 %).
-    expect(pick(row(w.B), cells)).toEqual(["80", "100", "graded", "", "10", "late", "", "50", "submitted", "12", "20", "graded", "3", "4", "taken", "", "2", "not_taken", "70", "75"]);
-    // C: T1 50 (late, graded), TA 10/10, the rest as A. Task average (0.5 + 1) / 2 = 75; QA 1 of 2 = 50.
-    expect(pick(row(w.C), cells)).toEqual(["50", "100", "graded", "10", "10", "graded", "", "50", "not_due", "", "20", "not_due", "", "4", "not_taken", "1", "2", "taken", "75", "50"]);
-    // D: T1 handed in on time, not graded: no average yet.
-    expect(pick(row(w.D), cells)).toEqual(["", "100", "submitted", "", "10", "missing", "", "50", "not_due", "", "20", "not_due", "", "4", "not_taken", "", "2", "not_taken", "", ""]);
+    // A: T1 and TA due and missing (0, 0): 0 %; T2 not due, T3 without a due time. Q1 still open, not taken: `open`
+    // (counts nowhere); QA closed, not taken: `not_taken` (0): 0 %.
+    expect(pick(row(w.A), cells)).toEqual(["", "100", "missing", "", "10", "missing", "", "50", "not_due", "", "20", "not_due", "", "4", "open", "", "2", "not_taken", "0", "0"]);
+    // B: T1 80, TA late ungraded, T2 early ungraded (both count nowhere yet), T3 12/20: (0.8 + 0.6) / 2 = 70 %.
+    // Q1's best is 3 of 4 (75 %), not the raw 4 of 8 (50 %); QA closed, not taken (0): (0.75 + 0) / 2 = 37.5 → 38.
+    expect(pick(row(w.B), cells)).toEqual(["80", "100", "graded", "", "10", "late", "", "50", "submitted", "12", "20", "graded", "3", "4", "taken", "", "2", "not_taken", "70", "38"]);
+    // C: T1 50 (late, graded), TA 10/10, the rest not due: (0.5 + 1) / 2 = 75; Q1 open; QA 1 of 2 = 50.
+    expect(pick(row(w.C), cells)).toEqual(["50", "100", "graded", "10", "10", "graded", "", "50", "not_due", "", "20", "not_due", "", "4", "open", "1", "2", "taken", "75", "50"]);
+    // D: T1 handed in on time, not graded (counts nowhere yet); TA missing: 0 %. QA not taken: 0 %.
+    expect(pick(row(w.D), cells)).toEqual(["", "100", "submitted", "", "10", "missing", "", "50", "not_due", "", "20", "not_due", "", "4", "open", "", "2", "not_taken", "0", "0"]);
     // The formula-looking name is escaped, the quoted one read back whole; the removed member is absent.
     expect(row(w.C).student_name).toBe(`'${w.C.name}`);
     expect(row(w.B).student_name).toBe(w.B.name);
     expect(body.some((r) => r[1] === w.E.email)).toBe(false);
   });
 
-  it("the averages equal those recomputed from the file's own cells and the API's (the screens' numbers)", async () => {
+  it("the percentages equal those recomputed from the file's own cells and the API's (the screens' numbers)", async () => {
     const w = await theWorld();
     const { header, body } = await apiExport(w, "grades.csv");
     const students = await apiProgress(w);
     const mean = (xs: number[]) => (xs.length ? Math.round((xs.reduce((a, b) => a + b, 0) / xs.length) * 100) : null);
     for (const row of body) {
       const r = record(header, row);
-      const ratios = (kind: string) =>
+      // Counted: a graded task or taken quiz at its score / max, a missing task or a closed quiz not taken at 0;
+      // submitted-not-graded, late-not-graded, not_due and open cells count nowhere.
+      const counted = (kind: string, zero: string) =>
         header
-          .filter((h) => h.startsWith(`${kind}:`) && h.endsWith(":score") && r[h] !== "")
-          .map((h) => Math.min(1, Math.max(0, Number(r[h]) / Number(r[h.replace(/:score$/, ":max_score")]))));
+          .filter((h) => h.startsWith(`${kind}:`) && h.endsWith(":status") && r[h] !== "")
+          .flatMap((h) => {
+            const score = h.replace(/:status$/, ":score");
+            if (r[score] !== "") return [Math.min(1, Math.max(0, Number(r[score]) / Number(r[h.replace(/:status$/, ":max_score")])))];
+            return r[h] === zero ? [0] : [];
+          });
       const api = students.find((s) => s.email === r.email)!;
-      expect(r.task_average_percent).toBe(cell(mean(ratios("task"))));
-      expect(r.quiz_average_percent).toBe(cell(mean(ratios("quiz"))));
-      expect(r.task_average_percent).toBe(cell(api.progress.tasks.averageScore));
-      expect(r.quiz_average_percent).toBe(cell(api.progress.quizzes.averageScore));
+      expect(r.task_percent).toBe(cell(mean(counted("task", "missing"))));
+      expect(r.quiz_percent).toBe(cell(mean(counted("quiz", "not_taken"))));
+      expect(r.task_percent).toBe(cell(api.progress.tasks.rate));
+      expect(r.quiz_percent).toBe(cell(api.progress.quizzes.rate));
+      expect(counted("task", "missing")).toHaveLength(api.progress.tasks.counted);
+      expect(counted("quiz", "not_taken")).toHaveLength(api.progress.quizzes.counted);
+      expect(header.filter((h) => h.startsWith("quiz:") && h.endsWith(":status"))).toHaveLength(api.progress.quizzes.published);
       // Graded and taken counts match too.
       expect(header.filter((h) => h.startsWith("task:") && h.endsWith(":status") && r[h] === "graded")).toHaveLength(api.progress.tasks.graded);
       expect(header.filter((h) => h.startsWith("quiz:") && h.endsWith(":status") && r[h] === "taken")).toHaveLength(api.progress.quizzes.taken);
@@ -350,8 +365,8 @@ describe("exports: attendance.csv", () => {
     const w = await theWorld();
     const { header, body } = await apiExport(w, "attendance.csv");
     const lectureCols = header.filter((h) => h.startsWith("lecture:"));
-    // L1 and LA held; L3 has C's record, so it is a column too.
-    expect(lectureCols).toEqual([w.L1, w.LA, w.L3].map((l) => `lecture:${encodeURIComponent(l.slug)}:status`));
+    // L1 and LA held; L3 has C's record, so it is a column too; LO's attendance is open.
+    expect(lectureCols).toEqual([w.L1, w.LA, w.L3, w.LO].map((l) => `lecture:${encodeURIComponent(l.slug)}:status`));
     expect(header.slice(-3)).toEqual(["lectures_attended", "lectures_held", "attendance_percent"]);
     const students = await apiProgress(w);
     expect(body).toHaveLength(students.length);
@@ -361,17 +376,19 @@ describe("exports: attendance.csv", () => {
       for (const c of cells) expect(ATTENDANCE_STATUSES).toContain(c);
       for (const h of ["lectures_attended", "lectures_held", "attendance_percent"]) expect(isNumberOrEmpty(r[h]!), `${h}=${r[h]}`).toBe(true);
       const attended = cells.filter((c) => c === "present" || c === "late").length;
-      const held = cells.filter((c) => c !== "excused" && c !== "not_held").length;
+      const held = cells.filter((c) => c !== "excused" && c !== "open" && c !== "not_held").length;
       expect([r.lectures_attended, r.lectures_held]).toEqual([String(attended), String(held)]);
       expect(r.attendance_percent).toBe(cell(held ? Math.round((attended / held) * 100) : null));
       const api = students.find((s) => s.email === r.email)!.progress.lectures;
       expect([r.lectures_attended, r.lectures_held, r.attendance_percent]).toEqual([String(api.attended), String(api.held), cell(api.rate)]);
     }
     const row = (u: TestUser) => body.find((r) => r[1] === u.email)!.slice(2);
-    expect(row(w.A)).toEqual(["absent", "absent", "not_held", "0", "2", "0"]);
-    expect(row(w.B)).toEqual(["present", "late", "not_held", "2", "2", "100"]);
-    // C: excused from L1 (not held for C), absent at LA, present at L3 (held for C): 1 of 2.
-    expect(row(w.C)).toEqual(["excused", "absent", "present", "1", "2", "50"]);
+    // A: no record at LO while its attendance is open: `open`, not absent, and not held for A.
+    expect(row(w.A)).toEqual(["absent", "absent", "not_held", "open", "0", "2", "0"]);
+    // B checked in at LO: held for B and attended, 3 of 3.
+    expect(row(w.B)).toEqual(["present", "late", "not_held", "present", "3", "3", "100"]);
+    // C: excused from L1 (not held for C), absent at LA, present at L3 (held for C), LO open: 1 of 2.
+    expect(row(w.C)).toEqual(["excused", "absent", "present", "open", "1", "2", "50"]);
   });
 });
 
@@ -388,14 +405,15 @@ describe("exports: progress.csv", () => {
       "tasks_submitted",
       "tasks_given",
       "tasks_graded",
-      "task_average_percent",
-      "task_rate_percent",
+      "tasks_counted",
+      "task_percent",
       "quizzes_taken",
       "quizzes_published",
-      "quiz_average_percent",
-      "quiz_rate_percent",
+      "quizzes_counted",
+      "quiz_percent",
       "overall_percent",
       "at_risk",
+      "at_risk_reasons",
     ]);
     const students = await apiProgress(w);
     expect(body.map((r) => r[1]).sort()).toEqual(students.map((s) => s.email).sort());
@@ -409,21 +427,28 @@ describe("exports: progress.csv", () => {
         String(p.tasks.submitted),
         String(p.tasks.given),
         String(p.tasks.graded),
-        cell(p.tasks.averageScore),
+        String(p.tasks.counted),
         cell(p.tasks.rate),
         String(p.quizzes.taken),
         String(p.quizzes.published),
-        cell(p.quizzes.averageScore),
+        String(p.quizzes.counted),
         cell(p.quizzes.rate),
         cell(p.overall),
         s.atRisk ? "true" : "false",
+        s.atRiskReasons.map((x) => x.kind).join(" "),
       ]);
-      for (const c of row.slice(2, -1)) expect(isNumberOrEmpty(c)).toBe(true);
+      for (const c of row.slice(2, -2)) expect(isNumberOrEmpty(c)).toBe(true);
+      expect(["", "overall", "attendance", "overall attendance"]).toContain(row[row.length - 1]);
     }
-    // One worked by hand: B attended 2 of 2; tasks 4 of 4 handed in (T1, TA due; T2 early; T3 without a due time),
-    // 2 graded, average 70; task rate over graded and missing (none missing) 70; Q1 75 %, QA not taken: quiz rate
-    // (0.75 + 0) / 2 = 37.5 -> 38; overall (1 + 0.7 + 0.375) / 3 = 69.
-    expect(body.find((r) => r[1] === w.B.email)!.slice(2)).toEqual(["2", "2", "100", "4", "4", "2", "70", "70", "1", "2", "75", "38", "69", "false"]);
+    // Worked by hand. B attended 3 of 3 (L1, LA, and LO where B checked in while it is open); tasks 4 of 4 handed
+    // in (T1, TA due; T2 early; T3 without a due time), 2 graded and none missing: (0.8 + 0.6) / 2 = 70; Q1 75 %
+    // (open, but taken), QA closed and not taken (0): 2 counted, 37.5 → 38; overall (100 + 70 + 38) / 3 = 69.3 → 69,
+    // below 70.
+    expect(body.find((r) => r[1] === w.B.email)!.slice(2)).toEqual(["3", "3", "100", "4", "4", "2", "2", "70", "1", "2", "2", "38", "69", "true", "overall"]);
+    // A: 0 of 2 (LO open); T1 and TA missing; QA not taken (Q1 open counts nowhere): 0, 0, 0 → 0, both reasons.
+    expect(body.find((r) => r[1] === w.A.email)!.slice(2)).toEqual(["0", "2", "0", "0", "2", "0", "2", "0", "0", "2", "1", "0", "0", "true", "overall attendance"]);
+    // D: 1 of 2 = 50; T1 waiting for a grade, TA missing: 0 over 1 counted; QA 0: (50 + 0 + 0) / 3 = 16.7 → 17.
+    expect(body.find((r) => r[1] === w.D.email)!.slice(2)).toEqual(["1", "2", "50", "1", "2", "0", "1", "0", "0", "2", "1", "0", "17", "true", "overall attendance"]);
   });
 });
 

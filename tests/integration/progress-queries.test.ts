@@ -77,5 +77,7 @@ describe("progress: query count", () => {
     expect(large.tab).toBe(small.tab);
     expect(large.landing).toBe(small.landing);
     expect(small.staff).toBeLessThanOrEqual(14);
-  });
+    // Inserting 1,010 students' records takes most of the time (about 10 s on a busy two-core machine); the
+    // progress reads themselves take well under a second. The limit is for the inserts, not a timing assertion.
+  }, 60_000);
 });

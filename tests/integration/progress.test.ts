@@ -40,10 +40,11 @@ async function get(path: string, who: { accessToken: string } | null) {
 }
 
 /**
- * Group G, now = the test's start. Held: L1 (2 days ago), L2 (yesterday), L3 (starts in 2 days, but its attendance
- * was opened an hour ago). Not held: L4 (in 5 days), L5 (a draft that "started" yesterday). Tasks of published
- * lectures: T1 due yesterday (out of 100), T2 due in 3 days (out of 50), T4 without a due time; T3 sits on the
- * draft lecture and never counts. Quizzes: Q1 opened 2 days ago (4 points); Q2 opens tomorrow; Q3 is a draft.
+ * Group G, now = the test's start. Held: L1 (2 days ago), L2 (yesterday). Open: L3 (starts in 2 days, its
+ * attendance opened an hour ago and closes in an hour: not held until it closes). Not held: L4 (in 5 days), L5 (a
+ * draft that "started" yesterday). Tasks of published lectures: T1 due yesterday (out of 100), T2 due in 3 days (out
+ * of 50), T4 without a due time; T3 sits on the draft lecture and never counts. Quizzes: Q1 opened 2 days ago (4
+ * points) and closes in 7 days (still open); Q2 opens tomorrow; Q3 is a draft.
  */
 async function world() {
   const now = Date.now();
@@ -154,65 +155,81 @@ describe("progress: the numbers", () => {
     expect(status).toBe(200);
     expect(body).toMatchObject({
       lectures: { attended: 0, held: 0, rate: null },
-      tasks: { submitted: 0, given: 0, graded: 0, averageScore: null, rate: null },
-      quizzes: { taken: 0, published: 0, averageScore: null, rate: null },
+      tasks: { submitted: 0, given: 0, graded: 0, counted: 0, averageScore: null, rate: null },
+      quizzes: { taken: 0, published: 0, counted: 0, averageScore: null, rate: null },
       overall: null,
       atRisk: false,
+      atRiskReasons: [],
     });
   });
 
-  it("a member who has done nothing in a running group scores 0 of everything held, given and opened", async () => {
+  it("a member who has done nothing in a running group scores 0 of what is due, and nothing for what is still open", async () => {
     const w = await theWorld();
     const { body } = await get(`/api/users/groups/${w.G.id}/progress`, await as(w.A));
-    // Held: L1, L2, L3 (3). Given: T1 (1). Opened: Q1 (1). Every rate 0, so the overall is 0.
+    // Held: L1, L2 (2; L3's attendance is still open). Given: T1 (due, missing: 0). Q1 is open and not taken: it is
+    // published but counts nowhere, so there is no quiz rate. Overall (0 + 0) / 2 = 0.
     expect(body).toMatchObject({
-      lectures: { attended: 0, held: 3, rate: 0 },
-      tasks: { submitted: 0, given: 1, graded: 0, averageScore: null, rate: 0 },
-      quizzes: { taken: 0, published: 1, averageScore: null, rate: 0 },
+      lectures: { attended: 0, held: 2, rate: 0 },
+      tasks: { submitted: 0, given: 1, graded: 0, counted: 1, averageScore: 0, rate: 0 },
+      quizzes: { taken: 0, published: 1, counted: 0, averageScore: null, rate: null },
       overall: 0,
+      atRisk: true,
+      atRiskReasons: [
+        { kind: "overall", percent: 0 },
+        { kind: "attendance", percent: 0 },
+      ],
     });
   });
 
-  it("partial work: 1 of 3 lectures, tasks due or handed in early, the best of two attempts", async () => {
+  it("partial work: 1 of 2 lectures, tasks due or handed in early, the best of two attempts", async () => {
     const w = await theWorld();
     const { body } = await get(`/api/users/groups/${w.G.slug}/progress`, await as(w.B));
-    // Lectures 1/3 = 33 %. Tasks: T1 (due) + T2 (early) = 2 given, both in; (80/100 + 25/50) / 2 = 65 %.
-    // T3 on the draft lecture and H's task do not count. Quiz: best of 1/4 and 3/4 = 75 %.
-    // Overall: (1/3 + 0.65 + 0.75) / 3 = 57.8 → 58.
+    // Lectures 1/2 = 50 %. Tasks: T1 (due) + T2 (early) = 2 given, both in and graded; (80/100 + 25/50) / 2 = 65 %.
+    // T3 on the draft lecture and H's task do not count. Quiz: taken (so it counts though open), best of 1/4 and
+    // 3/4 = 75 %. Overall: (50 + 65 + 75) / 3 = 63.3 → 63, below 70, and attendance 50 below 70 too.
     expect(body).toMatchObject({
-      lectures: { attended: 1, held: 3, rate: 33 },
-      tasks: { submitted: 2, given: 2, graded: 2, averageScore: 65, rate: 65 },
-      quizzes: { taken: 1, published: 1, averageScore: 75, rate: 75 },
-      overall: 58,
+      lectures: { attended: 1, held: 2, rate: 50 },
+      tasks: { submitted: 2, given: 2, graded: 2, counted: 2, averageScore: 65, rate: 65 },
+      quizzes: { taken: 1, published: 1, counted: 1, averageScore: 75, rate: 75 },
+      overall: 63,
+      atRiskReasons: [
+        { kind: "overall", percent: 63 },
+        { kind: "attendance", percent: 50 },
+      ],
       user: { _id: w.B.id },
       group: { _id: w.G.id, slug: w.G.slug },
     });
   });
 
-  it("excused and late: an excused lecture leaves held, late counts as attended, missing work counts 0 in the overall", async () => {
+  it("excused and late: an excused lecture leaves held, late counts as attended, missing work counts 0, an open quiz not at all", async () => {
     const w = await theWorld();
     const { body } = await get(`/api/users/groups/${w.G.slug}/progress`, await as(w.C));
-    // Held for C: L1, L3 (L2 excused) + L4 (has a record) = 3, all attended. Tasks: T1 (due, missing) + T4 (handed
-    // in, no due time) = 2 given, 1 in, 100 %; with T1 as 0 the task rate is 50 %. Quiz not taken: 0.
-    // Overall: (1 + 0.5 + 0) / 3 = 50.
+    // Held for C: L1 (L2 excused) + L3 (open, but C checked in) + L4 (has a record) = 3, all attended. Tasks: T1
+    // (due, missing: 0) + T4 (handed in, no due time, 100) = 2 counted: 50 %. Q1 still open and not taken: no quiz
+    // rate (before, it counted 0 and the overall read 50). Overall: (100 + 50) / 2 = 75.
     expect(body).toMatchObject({
       lectures: { attended: 3, held: 3, rate: 100 },
-      tasks: { submitted: 1, given: 2, graded: 1, averageScore: 100, rate: 50 },
-      quizzes: { taken: 0, published: 1, averageScore: null, rate: 0 },
-      overall: 50,
+      tasks: { submitted: 1, given: 2, graded: 1, counted: 2, averageScore: 50, rate: 50 },
+      quizzes: { taken: 0, published: 1, counted: 0, averageScore: null, rate: null },
+      overall: 75,
+      atRisk: false,
+      atRiskReasons: [],
     });
   });
 
   it("ungraded work stays out of the averages until graded, and an abandoned attempt is graded by the read", async () => {
     const w = await theWorld();
     const { body } = await get(`/api/users/groups/${w.G.slug}/progress`, await as(w.D));
-    // Lectures 1/3. T1 in, not graded: no task average and no task rate yet. Q1: the open attempt's deadline
-    // passed two days ago; its saved answers (b, " WRAP ") are worth 4/4 = 100 %. Overall: (1/3 + 1) / 2 = 66.7 → 67.
+    // Lectures 1/2. T1 in, not graded: it counts nowhere yet, so no task rate. Q1: the open attempt's deadline
+    // passed two days ago; its saved answers (b, " WRAP ") are worth 4/4 = 100 %. Overall: (50 + 100) / 2 = 75,
+    // not below 70, but attendance 50 is: flagged for attendance alone.
     expect(body).toMatchObject({
-      lectures: { attended: 1, held: 3, rate: 33 },
-      tasks: { submitted: 1, given: 1, graded: 0, averageScore: null, rate: null },
-      quizzes: { taken: 1, published: 1, averageScore: 100, rate: 100 },
-      overall: 67,
+      lectures: { attended: 1, held: 2, rate: 50 },
+      tasks: { submitted: 1, given: 1, graded: 0, counted: 0, averageScore: null, rate: null },
+      quizzes: { taken: 1, published: 1, counted: 1, averageScore: 100, rate: 100 },
+      overall: 75,
+      atRisk: true,
+      atRiskReasons: [{ kind: "attendance", percent: 50 }],
     });
     const [graded] = await db().select().from(s.attempts).where(eq(s.attempts.userId, w.D.id));
     expect(graded).toMatchObject({ score: 4, maxScore: 4 });
@@ -246,53 +263,204 @@ describe("progress: the numbers", () => {
     };
     // Members A, B, C (approved) and D (special seat), by name; never E.
     expect(report.students.map((x) => x._id)).toEqual([w.A.id, w.B.id, w.C.id, w.D.id]);
-    expect(report.students.map((x) => x.progress.overall)).toEqual([0, 58, 50, 67]);
-    expect(report.heldLectures).toBe(3);
+    expect(report.students.map((x) => x.progress.overall)).toEqual([0, 63, 75, 75]);
+    expect(report.heldLectures).toBe(2);
     const lecture = (slug: string) => report.lectures.find((l) => l.slug === slug);
     // L1: B and D present, C late, A absent (E's record is not counted). L2: C excused, the other 3 absent.
-    expect(lecture(w.L1.slug)).toMatchObject({ held: true, present: 2, late: 1, excused: 0, absent: 1 });
-    expect(lecture(w.L2.slug)).toMatchObject({ held: true, present: 0, late: 0, excused: 1, absent: 3 });
-    expect(lecture(w.L3.slug)).toMatchObject({ held: true, present: 1, absent: 3 });
+    expect(lecture(w.L1.slug)).toMatchObject({ held: true, open: false, present: 2, late: 1, excused: 0, absent: 1 });
+    expect(lecture(w.L2.slug)).toMatchObject({ held: true, open: false, present: 0, late: 0, excused: 1, absent: 3 });
+    // L3's attendance is open: not held, and the three without a record are not absent (yet).
+    expect(lecture(w.L3.slug)).toMatchObject({ held: false, open: true, present: 1, absent: 0 });
     const task = (slug: string) => report.tasks.find((t) => t.slug === slug);
     // T1: B (80) and D (ungraded); E's 10 is not counted, or the average would be 45.
     expect(task(w.T1.slug)).toMatchObject({ due: true, submitted: 2, graded: 1, averageScore: 80 });
     expect(task(w.T2.slug)).toMatchObject({ due: false, submitted: 1, graded: 1, averageScore: 50 });
     expect(report.tasks.map((t) => t.slug)).not.toContain(`t3-l5-${w.G.slug}`);
     // Q1: B's best 75 % and D's 100 % → 87.5 → 88. Q2 is published but not open yet.
-    expect(report.quizzes.find((q) => q.slug === w.Q1.slug)).toMatchObject({ opened: true, taken: 2, averageScore: 88 });
+    expect(report.quizzes.find((q) => q.slug === w.Q1.slug)).toMatchObject({ opened: true, closed: false, taken: 2, averageScore: 88 });
     expect(report.quizzes.map((q) => q.opened)).toEqual([true, false]);
   });
 });
 
 describe("progress: flags for staff", () => {
-  /** A group with `held` lectures held and one graded task per student. */
-  async function flagged(held: number, students: { attended: number; score?: number }[]) {
+  type Flagged = { _id: string; atRisk: boolean; atRiskReasons: { kind: string; percent: number }[]; progress: { overall: number | null; lectures: { rate: number | null } } };
+  /** A group with `held` lectures held and one task due an hour ago (out of 100); each student's plan. */
+  async function flagged(held: number, students: { attended: number; excused?: number; score?: number }[]) {
     const now = Date.now();
     const teacher = await createUser({ role: "instructor" });
     const group = await createGroup({ instructorId: teacher.id });
     const lectures = [];
     for (let i = 0; i < held; i++) lectures.push(await lectureIn(group, `l${i + 1}`, now - (held - i) * DAY));
-    const task = await taskOn(lectures[0]!, "t", now - HOUR);
+    // The task sits on a lecture of its own when none is held (a future one: its task can still be due).
+    const task = await taskOn(lectures[0] ?? (await lectureIn(group, "l99", now + DAY)), "t", now - HOUR);
+    const ids: string[] = [];
     for (const plan of students) {
       const u = await createUser();
+      ids.push(u.id);
       await addMember(u, group);
       for (let i = 0; i < plan.attended; i++) await mark(lectures[i]!, u, "present");
+      for (let i = 0; i < (plan.excused ?? 0); i++) await mark(lectures[plan.attended + i]!, u, "excused");
       if (plan.score !== undefined) await handIn(task, u, plan.score);
     }
     const { body } = await get(`/api/groups/${group.slug}/progress`, await as(teacher));
-    return (body as unknown as { students: { atRisk: boolean; progress: { overall: number } }[] }).students;
+    const list = (body as unknown as { students: Flagged[] }).students;
+    return { group, teacher, students: ids.map((id) => list.find((x) => x._id === id)!) };
   }
+  const summary = (x: Flagged) => [x.progress.overall, x.progress.lectures.rate, x.atRisk, x.atRiskReasons];
 
-  it("flags a student below 70 % overall once 5 lectures have been held, not at 70 %, and not before 5", async () => {
-    // 5 held: 5/5 and 38/100 → (1 + 0.38) / 2 = 69 → flagged; 5/5 and 40/100 → 70 → not flagged.
-    const five = await flagged(5, [{ attended: 5, score: 38 }, { attended: 5, score: 40 }]);
-    expect(five.map((x) => [x.progress.overall, x.atRisk]).sort()).toEqual([
-      [69, true],
-      [70, false],
+  it("the issue's student: 29 % overall and 50 % attendance after 2 held lectures is flagged, with both reasons", async () => {
+    // 1 of 2 lectures = 50 %; the task 8/100 = 8 %; overall (50 + 8) / 2 = 29. Before: not flagged (under 5 held).
+    const { students } = await flagged(2, [{ attended: 1, score: 8 }]);
+    expect(summary(students[0]!)).toEqual([
+      29,
+      50,
+      true,
+      [
+        { kind: "overall", percent: 29 },
+        { kind: "attendance", percent: 50 },
+      ],
     ]);
-    // 4 held: 1/4 and no work at all (25 % and 0 %) are not flagged yet.
-    const four = await flagged(4, [{ attended: 1, score: 0 }]);
-    expect(four.map((x) => [x.progress.overall, x.atRisk])).toEqual([[13, false]]);
+  });
+
+  it("attendance alone: 50 % attendance after 2 held lectures with a fine overall is flagged for attendance", async () => {
+    // 1 of 2 = 50 %; the task 100/100; overall (50 + 100) / 2 = 75, not below 70.
+    const { students } = await flagged(2, [{ attended: 1, score: 100 }]);
+    expect(summary(students[0]!)).toEqual([75, 50, true, [{ kind: "attendance", percent: 50 }]]);
+  });
+
+  it("overall alone after the first held lecture: 29 % overall with no attendance to count (excused) is flagged", async () => {
+    // Excused from the only held lecture: no attendance rate; the task 29/100; overall 29. The group has held 1.
+    const { students } = await flagged(1, [{ attended: 0, excused: 1, score: 29 }]);
+    expect(summary(students[0]!)).toEqual([29, null, true, [{ kind: "overall", percent: 29 }]]);
+  });
+
+  it("the line is below 70 %, for overall and for attendance alike: 70 is not flagged, 69 and 60 are", async () => {
+    // 1 held, attended: (100 + 40) / 2 = 70 → not flagged; (100 + 38) / 2 = 69 → flagged.
+    const one = await flagged(1, [{ attended: 1, score: 40 }, { attended: 1, score: 38 }]);
+    expect(one.students.map(summary)).toEqual([
+      [70, 100, false, []],
+      [69, 100, true, [{ kind: "overall", percent: 69 }]],
+    ]);
+    // 10 held: 7 of 10 = 70 % (overall (70 + 100) / 2 = 85) → not flagged; 6 of 10 = 60 % (overall 80) → flagged.
+    const ten = await flagged(10, [{ attended: 7, score: 100 }, { attended: 6, score: 100 }]);
+    expect(ten.students.map(summary)).toEqual([
+      [85, 70, false, []],
+      [80, 60, true, [{ kind: "attendance", percent: 60 }]],
+    ]);
+  });
+
+  it("nothing is flagged before the first lecture is held, though a missed task reads 0 %", async () => {
+    const { students } = await flagged(0, [{ attended: 0 }]);
+    expect(summary(students[0]!)).toEqual([0, null, false, []]);
+  });
+
+  it("staff read the reason on the progress tab and on the student's page, in English and in Arabic", async () => {
+    const { group, teacher, students } = await flagged(2, [{ attended: 1, score: 8 }]);
+    const cookie = (await signIn(teacher)).cookie;
+    const [student] = await db().select().from(s.users).where(eq(s.users.id, students[0]!._id));
+    const html = async (path: string, lang: string) => (await (await call(path, { cookie: `${cookie}; lang=${lang}`, headers: { accept: "text/html" } })).text()).replace(/<!-- -->/g, "").replace(/[\u200e\u200f\u061c]/g, ""); // bidi marks around numbers aside
+    for (const path of [`/instructor/group/${group.slug}/progress`, `/instructor/${group.slug}/student/${student!.slug}`]) {
+      const en = await html(path, "en");
+      expect(en, path).toContain('data-reason="overall">Overall 29%</li>');
+      expect(en, path).toContain('data-reason="attendance">Attendance 50%</li>');
+      const ar = await html(path, "ar");
+      expect(ar, path).toContain('data-reason="overall">الإجمالي 29%</li>');
+      expect(ar, path).toContain('data-reason="attendance">الحضور 50%</li>');
+    }
+    expect(await html(`/instructor/group/${group.slug}/progress`, "en")).toContain("A student needs support when their overall or attendance is below 70%, from the first lecture held.");
+  });
+});
+
+/**
+ * The issue's numbers ("Progress Overall disagrees with the numbers beside it"): a student at 75 % attendance,
+ * 94 % tasks and 100 % quizzes read 73 % overall, because a quiz still open with days left counted as 0. Group I:
+ * lectures M1-M4 held (3 attended, 1 absent), M5's attendance open now (no record yet); task K1 due yesterday,
+ * 94/100; task K2 due in 3 days and K3 without a due time, neither handed in; quiz Z1 closed yesterday, 5/5; quiz Z2
+ * open, closing in 3 days, not taken.
+ */
+describe("progress: work still open does not count against anyone", () => {
+  async function issueWorld() {
+    const now = Date.now();
+    const teacher = await createUser({ role: "instructor" });
+    const I = await createGroup({ instructorId: teacher.id });
+    const lectures = [];
+    for (let i = 1; i <= 5; i++) lectures.push(await lectureIn(I, `m${i}`, now - (6 - i) * DAY));
+    const [M1, M2, M3, M4, M5] = lectures as [Lecture & { id: string }, Lecture & { id: string }, Lecture & { id: string }, Lecture & { id: string }, Lecture & { id: string }];
+    await db().insert(s.attendanceSessions).values({ id: newId(), lectureId: M5.id, opensAt: new Date(now - 10 * 60_000), closesAt: new Date(now + 50 * 60_000), createdBy: teacher.id });
+    const K1 = await taskOn(M1, "k1", now - DAY, 100);
+    await taskOn(M2, "k2", now + 3 * DAY, 100);
+    await taskOn(M2, "k3", null, 100);
+    const quiz = (name: string, closesAt: number) => ({ id: newId(), lectureId: M1.id, groupId: I.id, slug: `${name}-${I.slug}`, title: `Quiz ${name}`, durationMinutes: 10, opensAt: new Date(now - 4 * DAY), closesAt: new Date(closesAt), maxAttempts: 1, published: true });
+    const Z1 = quiz("z1", now - DAY);
+    const Z2 = quiz("z2", now + 3 * DAY);
+    await db().insert(s.quizzes).values([Z1, Z2]);
+    await db().insert(s.questions).values([Z1, Z2].map((q) => ({ id: newId(), quizId: q.id, text: "Yes?", type: "true-false" as const, options: ["True", "False"], correct: [0], points: 5, order: 0 })));
+    const student = await createUser({ name: `Issue Student ${newId().slice(0, 6)}` });
+    await addMember(student, I);
+    for (const l of [M1, M2, M3]) await mark(l, student, "present");
+    await mark(M4, student, "absent");
+    await handIn(K1, student, 94);
+    await db().insert(s.attempts).values({ id: newId(), quizId: Z1.id, userId: student.id, answers: {}, score: 5, maxScore: 5, number: 1, startedAt: new Date(now - 2 * DAY), deadlineAt: new Date(now - 2 * DAY + 600_000), submittedAt: new Date(now - 2 * DAY + 300_000) });
+    return { I, teacher, student, M5, Z2 };
+  }
+  let shared: ReturnType<typeof issueWorld> | undefined;
+  const issue = () => (shared ??= issueWorld());
+
+  it("75 % attendance, 94 % tasks and 100 % quizzes read 90 % overall, not 73 %", async () => {
+    const w = await issue();
+    const { body } = await get(`/api/users/groups/${w.I.slug}/progress`, await as(w.student));
+    // Attendance: M1-M4 held (M5's attendance is still open and the student has no record: not held for them), 3 of
+    // 4 = 75 %. Tasks: only K1 counts (K2 not due, K3 without a due time, neither handed in): 94 %. Quizzes: Z1
+    // closed and taken, 5/5 = 100 %; Z2 open with days left, not taken: counts nowhere. Overall, the mean of the
+    // three percentages: (75 + 94 + 100) / 3 = 89.67 → 90. Counting Z2 as 0 gave a quiz rate of 50 % and
+    // (75 + 94 + 50) / 3 = 73, the issue's number.
+    expect(body).toMatchObject({
+      lectures: { attended: 3, held: 4, rate: 75 },
+      tasks: { submitted: 1, given: 1, graded: 1, counted: 1, rate: 94, averageScore: 94 },
+      quizzes: { taken: 1, published: 2, counted: 1, rate: 100, averageScore: 100 },
+      overall: 90,
+      atRisk: false,
+    });
+  });
+
+  it("the same numbers on the staff's API, in progress.csv and grades.csv, and on the course home, to the digit", async () => {
+    const w = await issue();
+    const token = (await as(w.teacher)).accessToken;
+    const report = (await get(`/api/groups/${w.I.slug}/progress`, await as(w.teacher))).body as unknown as { students: { _id: string; progress: { overall: number } }[] };
+    expect(report.students.find((x) => x._id === w.student.id)!.progress.overall).toBe(90);
+    const csv = async (file: string) => {
+      const rows = parseCsv(new TextDecoder().decode(new Uint8Array(await (await call(`/api/groups/${w.I.slug}/export/${file}`, { token })).arrayBuffer()).slice(3)));
+      const row = rows.find((r) => r[1] === w.student.email)!;
+      return Object.fromEntries(rows[0]!.map((h, i) => [h, row[i]]));
+    };
+    const progress = await csv("progress.csv");
+    expect([progress.attendance_percent, progress.task_percent, progress.quiz_percent, progress.overall_percent]).toEqual(["75", "94", "100", "90"]);
+    const grades = await csv("grades.csv");
+    expect([grades.task_percent, grades.quiz_percent]).toEqual(["94", "100"]);
+    // Z2 is open and not taken: `open`, not `not_taken` (which counts as 0).
+    expect(grades[`quiz:${w.Z2.slug}:status`]).toBe("open");
+    const home = await (await call(`/course/${w.I.slug}`, { cookie: (await signIn(w.student)).cookie, headers: { accept: "text/html" } })).text();
+    const values = [...home.matchAll(/class="progress-(?:overall|meter)-value" dir="ltr">([^<]*)</g)].map((m) => m[1]);
+    expect(values).toEqual(["90%", "75%", "94%", "100%"]);
+    expect(home).toContain("Overall is the average of the attendance, task and quiz percentages");
+  });
+
+  it("a session still open shows `open` in attendance.csv and does not lower attendance; closing it makes it count", async () => {
+    const w = await issueWorld();
+    const token = (await as(w.teacher)).accessToken;
+    const attendance = async () => {
+      const rows = parseCsv(new TextDecoder().decode(new Uint8Array(await (await call(`/api/groups/${w.I.slug}/export/attendance.csv`, { token })).arrayBuffer()).slice(3)));
+      const row = rows.find((r) => r[1] === w.student.email)!;
+      return Object.fromEntries(rows[0]!.map((h, i) => [h, row[i]]));
+    };
+    const open = await attendance();
+    expect(open[`lecture:${w.M5.slug}:status`]).toBe("open");
+    expect([open.lectures_attended, open.lectures_held, open.attendance_percent]).toEqual(["3", "4", "75"]);
+    // Once the session has closed, a member without a record was absent: 3 of 5 = 60 %.
+    await db().update(s.attendanceSessions).set({ closesAt: new Date(Date.now() - 1000) }).where(eq(s.attendanceSessions.lectureId, w.M5.id));
+    const closed = await attendance();
+    expect(closed[`lecture:${w.M5.slug}:status`]).toBe("absent");
+    expect([closed.lectures_attended, closed.lectures_held, closed.attendance_percent]).toEqual(["3", "5", "60"]);
   });
 });
 
@@ -310,7 +478,7 @@ describe("progress: who may read it", () => {
     for (const staff of [w.teacher, w.admin]) {
       const one = await get(`${path}?user=${w.B.slug}`, await as(staff));
       expect(one.status).toBe(200);
-      expect(one.body).toMatchObject({ overall: 58, user: { _id: w.B.id } });
+      expect(one.body).toMatchObject({ overall: 63, user: { _id: w.B.id } });
     }
     expect((await get(`${path}?user=${w.B.id}`, await as(w.otherTeacher))).status).toBe(403);
     // A member may not read another member's numbers.
@@ -393,41 +561,46 @@ describe("progress: CSV exports", () => {
       "tasks_submitted",
       "tasks_given",
       "tasks_graded",
-      "task_average_percent",
-      "task_rate_percent",
+      "tasks_counted",
+      "task_percent",
       "quizzes_taken",
       "quizzes_published",
-      "quiz_average_percent",
-      "quiz_rate_percent",
+      "quizzes_counted",
+      "quiz_percent",
       "overall_percent",
       "at_risk",
+      "at_risk_reasons",
     ]);
     expect(rows).toHaveLength(5);
-    // B: task rate over 2 graded and 0 missing = the average, 65; quiz rate 0.75 of 1 published = 75.
-    expect(rows.find((r) => r[1] === w.B.email)).toEqual([w.B.name, w.B.email, "1", "3", "33", "2", "2", "2", "65", "65", "1", "1", "75", "75", "58", "false"]);
-    // D: nothing graded and nothing missing: no task rate.
-    expect(rows.find((r) => r[1] === w.D.email)).toEqual([w.D.name, w.D.email, "1", "3", "33", "1", "1", "0", "", "", "1", "1", "100", "100", "67", "false"]);
+    // B: 1 of 2 lectures; 2 graded, none missing: 65; Q1 taken: 75; overall 63, flagged for overall and attendance.
+    expect(rows.find((r) => r[1] === w.B.email)).toEqual([w.B.name, w.B.email, "1", "2", "50", "2", "2", "2", "2", "65", "1", "1", "1", "75", "63", "true", "overall attendance"]);
+    // D: nothing graded and nothing missing: no task percentage; flagged for attendance alone.
+    expect(rows.find((r) => r[1] === w.D.email)).toEqual([w.D.name, w.D.email, "1", "2", "50", "1", "1", "0", "0", "", "1", "1", "1", "100", "75", "true", "attendance"]);
+    // C: Q1 is open and not taken: published 1, counted 0, no quiz percentage; overall (100 + 50) / 2 = 75.
+    expect(rows.find((r) => r[1] === w.C.email)).toEqual([w.C.name, w.C.email, "3", "3", "100", "1", "2", "1", "2", "50", "0", "1", "0", "", "75", "false", ""]);
     expect(rows.some((r) => r[1] === w.E.email)).toBe(false);
   });
 
-  it("attendance.csv: a column per held lecture with each member's status; no record on a held lecture is absent", async () => {
+  it("attendance.csv: a column per held or open lecture with each member's status; no record on a held lecture is absent, on an open one open", async () => {
     const { w, rows } = await exportOf("attendance.csv");
     const header = rows[0]!;
     expect(header.slice(0, 2)).toEqual(["student_name", "email"]);
-    // L1, L2, L3 are held; L4 has a record (C's), so it is a column too; L5 never is.
+    // L1, L2 are held; L3's attendance is open; L4 has a record (C's), so it is a column too; L5 never is.
     expect(header.slice(2, 6)).toEqual(["l1", "l2", "l3", "l4"].map((l) => `lecture:${l}-${w.G.slug}:status`));
     expect(header.slice(6)).toEqual(["lectures_attended", "lectures_held", "attendance_percent"]);
     expect(rows.find((r) => r[1] === w.C.email)!.slice(2)).toEqual(["late", "excused", "present", "present", "3", "3", "100"]);
-    expect(rows.find((r) => r[1] === w.A.email)!.slice(2)).toEqual(["absent", "absent", "absent", "not_held", "0", "3", "0"]);
+    // A has no record at L3 while its attendance is open: `open`, and not held for A (0 of 2, not 0 of 3).
+    expect(rows.find((r) => r[1] === w.A.email)!.slice(2)).toEqual(["absent", "absent", "open", "not_held", "0", "2", "0"]);
   });
 
   it("grades.csv: each task's and opened quiz's score (a number or empty), what it is out of, and a status word", async () => {
     const { w, rows } = await exportOf("grades.csv");
     const header = rows[0]!;
     const item = (kind: string, slug: string) => ["score", "max_score", "status"].map((f) => `${kind}:${slug}:${f}`);
-    expect(header).toEqual(["student_name", "email", ...item("task", w.T4.slug), ...item("task", w.T1.slug), ...item("task", w.T2.slug), ...item("quiz", w.Q1.slug), "task_average_percent", "quiz_average_percent"]);
+    expect(header).toEqual(["student_name", "email", ...item("task", w.T4.slug), ...item("task", w.T1.slug), ...item("task", w.T2.slug), ...item("quiz", w.Q1.slug), "task_percent", "quiz_percent"]);
     expect(rows.find((r) => r[1] === w.B.email)!.slice(2)).toEqual(["", "100", "not_due", "80", "100", "graded", "25", "50", "graded", "3", "4", "taken", "65", "75"]);
-    expect(rows.find((r) => r[1] === w.C.email)!.slice(2)).toEqual(["100", "100", "graded", "", "100", "missing", "", "50", "not_due", "", "4", "not_taken", "100", ""]);
+    // C: T4 100 and T1 missing (0): (1 + 0) / 2 = 50 %, the number the overall uses. Q1 open, not taken: `open`.
+    expect(rows.find((r) => r[1] === w.C.email)!.slice(2)).toEqual(["100", "100", "graded", "", "100", "missing", "", "50", "not_due", "", "4", "open", "50", ""]);
     expect(rows.find((r) => r[1] === w.D.email)!.slice(2)).toEqual(["", "100", "not_due", "", "100", "submitted", "", "50", "not_due", "4", "4", "taken", "", "100"]);
   });
 
@@ -446,7 +619,7 @@ describe("progress: CSV exports", () => {
     );
     // The quoted cell is written as RFC 4180 asks.
     expect(text).toContain('"Quote ""Q"", comma"');
-    expect(rows.slice(1).every((r) => r[r.length - 1] === "false")).toBe(true);
+    expect(rows.slice(1).every((r) => r[r.length - 2] === "false" && r[r.length - 1] === "")).toBe(true);
   });
 });
 
@@ -461,8 +634,8 @@ describe("progress: the pages", () => {
     const home = await page(`/course/${w.G.slug}`, w.B);
     expect(home.status).toBe(200);
     expect(home.text).toContain('class="card progress-card"');
-    expect(home.text).toContain("58%");
-    expect(home.text).toContain("1 of 3 lectures attended");
+    expect(home.text).toContain("63%");
+    expect(home.text).toContain("1 of 2 lectures attended");
     // Up next: T2 (due in 3 days, handed in) is not listed; Q1 has attempts left (3 allowed, 2 used).
     expect(home.text).toContain("Attempts left: 1");
     const staffView = await page(`/course/${w.G.slug}`, w.teacher);
@@ -500,8 +673,8 @@ describe("progress: the pages", () => {
     const mine = await page(`/instructor/${w.G.slug}/student/${w.B.slug}`, w.teacher);
     expect(mine.status).toBe(200);
     expect(mine.text).toContain("Progress in their groups");
-    // G: 58 % overall; H: 100 %.
-    expect(mine.text).toContain("58%");
+    // G: 63 % overall; H: 100 %.
+    expect(mine.text).toContain("63%");
     expect(mine.text).toContain("100%");
     const admin = await page(`/dashboard/admin/allStudent/student/${w.B.slug}`, w.admin);
     expect(admin.text).toContain(`href="/dashboard/admin/group/${w.H.slug}/progress"`);

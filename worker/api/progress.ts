@@ -16,15 +16,36 @@ const tags = ["Progress"];
 const guards = { 401: errorResponse("Not signed in"), 403: errorResponse("Not a member (own progress) or not the group's staff"), 404: errorResponse("No such group, or no such student in it") };
 
 const percent = z.number().int().min(0).max(100).nullable();
+const alias = percent.openapi({ description: "The same number as rate (the name older clients read)" });
 const progressDto = {
-  lectures: z.object({ attended: z.number(), held: z.number(), rate: percent }),
-  tasks: z.object({ submitted: z.number(), given: z.number(), graded: z.number(), averageScore: percent, rate: percent }),
-  quizzes: z.object({ taken: z.number(), published: z.number(), averageScore: percent, rate: percent }),
-  overall: percent.openapi({ description: "Mean of the attendance, task and quiz rates that exist; null while none does" }),
+  lectures: z.object({
+    attended: z.number(),
+    held: z.number().openapi({ description: "Lectures held (not while attendance is open), less excused ones, plus any other the student has a record for" }),
+    rate: percent,
+  }),
+  tasks: z.object({
+    submitted: z.number(),
+    given: z.number(),
+    graded: z.number(),
+    counted: z.number().openapi({ description: "Tasks the rate is over: graded ones, and those past their due time not handed in (as 0)" }),
+    rate: percent,
+    averageScore: alias,
+  }),
+  quizzes: z.object({
+    taken: z.number(),
+    published: z.number(),
+    counted: z.number().openapi({ description: "Quizzes the rate is over: taken ones, and closed ones not taken (as 0); an open quiz not taken counts nowhere" }),
+    rate: percent,
+    averageScore: alias,
+  }),
+  overall: percent.openapi({ description: "Mean of the attendance, task and quiz rates that exist (as whole percentages); null while none does" }),
 };
+const reasons = z
+  .array(z.object({ kind: z.enum(["overall", "attendance"]), percent: z.number().int() }))
+  .openapi({ description: "Why the student needs support: overall or attendance below 70 %, from the group's first held lecture; empty when not at risk" });
 const ref = z.object({ _id: z.string(), slug: z.string(), title: z.string() });
 const memberDto = z
-  .object({ ...progressDto, atRisk: z.boolean(), user: z.object({ _id: z.string(), name: z.string(), slug: z.string() }), group: ref })
+  .object({ ...progressDto, atRisk: z.boolean(), atRiskReasons: reasons, user: z.object({ _id: z.string(), name: z.string(), slug: z.string() }), group: ref })
   .openapi("MemberProgress");
 const groupDto = z
   .object({
@@ -32,16 +53,16 @@ const groupDto = z
     generatedAt: z.string(),
     heldLectures: z.number(),
     students: z.array(
-      z.object({ _id: z.string(), name: z.string(), email: z.string(), slug: z.string(), status: z.string(), progress: z.object(progressDto), atRisk: z.boolean() }),
+      z.object({ _id: z.string(), name: z.string(), email: z.string(), slug: z.string(), status: z.string(), progress: z.object(progressDto), atRisk: z.boolean(), atRiskReasons: reasons }),
     ),
     lectures: z.array(
-      z.object({ _id: z.string(), slug: z.string(), title: z.string(), startsAt: z.string().nullable(), held: z.boolean(), present: z.number(), late: z.number(), excused: z.number(), absent: z.number() }),
+      z.object({ _id: z.string(), slug: z.string(), title: z.string(), startsAt: z.string().nullable(), held: z.boolean(), open: z.boolean(), present: z.number(), late: z.number(), excused: z.number(), absent: z.number() }),
     ),
     tasks: z.array(
       z.object({ _id: z.string(), slug: z.string(), title: z.string(), lectureSlug: z.string(), dueAt: z.string().nullable(), due: z.boolean(), maxScore: z.number(), submitted: z.number(), graded: z.number(), averageScore: percent }),
     ),
     quizzes: z.array(
-      z.object({ _id: z.string(), slug: z.string(), title: z.string(), lectureSlug: z.string(), opensAt: z.string().nullable(), opened: z.boolean(), maxScore: z.number(), taken: z.number(), averageScore: percent }),
+      z.object({ _id: z.string(), slug: z.string(), title: z.string(), lectureSlug: z.string(), opensAt: z.string().nullable(), closesAt: z.string().nullable(), opened: z.boolean(), closed: z.boolean(), maxScore: z.number(), taken: z.number(), averageScore: percent }),
     ),
   })
   .openapi("GroupProgress");
@@ -80,7 +101,7 @@ const exportRoute = (kind: ExportKind, what: string) =>
 
 const WHAT: Record<ExportKind, string> = {
   attendance: "each member's attendance at every held lecture",
-  grades: "each member's score, maximum and status for every task and opened quiz",
+  grades: "each member's score, maximum and status for every task and opened quiz, and their task and quiz percentages",
   progress: "each member's progress numbers",
 };
 

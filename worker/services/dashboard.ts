@@ -5,6 +5,7 @@
  */
 import { and, asc, count, eq, gt, inArray, isNull, lte, ne, or, sql } from "drizzle-orm";
 import { can } from "../../app/lib/permissions";
+import type { AtRiskReason } from "../../app/lib/progress";
 import { attendanceSessions, contactMessages, groups, GROUP_STATUSES, lectures, memberships, MEMBER_STATUSES, ROLES, submissions, tasks, users, type GroupStatus, type Role } from "../../db/schema";
 import { computeProgress } from "./progress";
 import type { ServiceContext } from "../context";
@@ -62,7 +63,8 @@ export interface Attention {
   live: { groupSlug: string; groupTitle: string; lectureSlug: string; lectureTitle: string; checkedIn: number; members: number }[];
   /** Unread contact messages: admins only (null for instructors). */
   unreadMessages: number | null;
-  atRisk: { total: number; groups: (GroupCount & { students: { name: string; slug: string }[] })[] };
+  /** Students who need support, with why (overall or attendance below the line: app/lib/progress.ts). */
+  atRisk: { total: number; groups: (GroupCount & { students: { name: string; slug: string; reasons: AtRiskReason[] }[] })[] };
 }
 
 /** At most this many students are named per group on a landing; the rest are on the group's progress tab. */
@@ -125,8 +127,8 @@ export async function staffAttention(ctx: ServiceContext, viewer: Viewer, now = 
     return { total: list.reduce((sum, g) => sum + g.count, 0), groups: list };
   };
   const memberCount = new Map(memberCounts.map((r) => [r.groupId, r.n]));
-  const risky = new Map<string, { name: string; slug: string }[]>();
-  for (const m of progress.members) if (m.atRisk) risky.set(m.groupId, [...(risky.get(m.groupId) ?? []), { name: m.name, slug: m.slug }]);
+  const risky = new Map<string, { name: string; slug: string; reasons: AtRiskReason[] }[]>();
+  for (const m of progress.members) if (m.atRisk) risky.set(m.groupId, [...(risky.get(m.groupId) ?? []), { name: m.name, slug: m.slug, reasons: m.atRiskReasons }]);
   const atRiskGroups = [...risky.entries()].flatMap(([groupId, students]) => {
     const g = byId.get(groupId);
     return g ? [{ slug: g.slug, title: g.title, count: students.length, students: students.slice(0, AT_RISK_NAMED) }] : [];

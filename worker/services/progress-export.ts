@@ -27,27 +27,32 @@ export type ExportKind = (typeof EXPORTS)[number];
 
 /**
  * `task:{slug}:status` in grades.csv, one per member and task (the rules of app/lib/progress.ts):
- * - `graded`: handed in and scored; `score` holds the points and the hand-in counts in the task average.
- * - `submitted`: handed in on time, not graded yet; left out of the average until graded; `score` is empty.
+ * - `graded`: handed in and scored; `score` holds the points and the hand-in counts in `task_percent`.
+ * - `submitted`: handed in on time, not graded yet; counts nowhere until graded; `score` is empty.
  * - `late`: handed in after the due time, not graded yet; as `submitted`.
- * - `missing`: due and not handed in; counts as 0 in the task rate; `score` is empty.
+ * - `missing`: past its due time and not handed in; counts as 0 in `task_percent`; `score` is empty.
  * - `not_due`: not handed in and not due yet (or without a due time); counts nowhere; `score` is empty.
+ * So task_percent = the mean of score / max_score over the `graded` and `missing` cells (a missing one as 0).
  */
 export const TASK_CELL_STATUSES = ["graded", "submitted", "late", "missing", "not_due"] as const;
 /**
  * `quiz:{slug}:status` in grades.csv, one per member and opened quiz:
  * - `taken`: handed in at least once; `score` holds the best attempt's points (best by score / max, as the quiz
- *   average counts it) and `max_score` what that attempt was out of.
- * - `not_taken`: no hand-in; counts as 0 in the quiz rate; `score` is empty and `max_score` the quiz's points.
+ *   percentage counts it) and `max_score` what that attempt was out of.
+ * - `not_taken`: closed without a hand-in; counts as 0 in `quiz_percent`; `score` is empty and `max_score` the
+ *   quiz's points.
+ * - `open`: still open (or without a closing time) and not taken yet; counts nowhere; as `not_taken` otherwise.
+ * So quiz_percent = the mean of score / max_score over the `taken` and `not_taken` cells (a not_taken one as 0).
  */
-export const QUIZ_CELL_STATUSES = ["taken", "not_taken"] as const;
+export const QUIZ_CELL_STATUSES = ["taken", "not_taken", "open"] as const;
 /**
- * `lecture:{slug}:status` in attendance.csv, one per member and lecture column (every held lecture, and any other
- * lecture a member has a record for): the record's `present`, `late`, `excused` or `absent`; no record on a held
- * lecture is `absent`; no record on a lecture not held (yet) is `not_held`. So attended = present + late and
- * held = every cell but `excused` and `not_held`.
+ * `lecture:{slug}:status` in attendance.csv, one per member and lecture column (every held lecture, every lecture
+ * whose attendance is open now, and any other lecture a member has a record for): the record's `present`, `late`,
+ * `excused` or `absent`; no record on a held lecture is `absent`; no record on a lecture whose attendance is still
+ * open is `open` (they may still check in; closing attendance decides); no record on a lecture not held (yet) is
+ * `not_held`. So attended = present + late and held = every cell but `excused`, `open` and `not_held`.
  */
-export const ATTENDANCE_CELL_STATUSES = ["present", "late", "excused", "absent", "not_held"] as const;
+export const ATTENDANCE_CELL_STATUSES = ["present", "late", "excused", "absent", "open", "not_held"] as const;
 
 export type TaskCellStatus = (typeof TASK_CELL_STATUSES)[number];
 export type QuizCellStatus = (typeof QUIZ_CELL_STATUSES)[number];
@@ -78,14 +83,15 @@ export async function exportGroupCsv(ctx: ServiceContext, viewer: Actor, groupKe
         "tasks_submitted",
         "tasks_given",
         "tasks_graded",
-        "task_average_percent",
-        "task_rate_percent",
+        "tasks_counted",
+        "task_percent",
         "quizzes_taken",
         "quizzes_published",
-        "quiz_average_percent",
-        "quiz_rate_percent",
+        "quizzes_counted",
+        "quiz_percent",
         "overall_percent",
         "at_risk",
+        "at_risk_reasons",
       ],
       ...report.students.map((s) => {
         const p = s.progress;
@@ -97,14 +103,17 @@ export async function exportGroupCsv(ctx: ServiceContext, viewer: Actor, groupKe
           p.tasks.submitted,
           p.tasks.given,
           p.tasks.graded,
-          p.tasks.averageScore,
+          p.tasks.counted,
           p.tasks.rate,
           p.quizzes.taken,
           p.quizzes.published,
-          p.quizzes.averageScore,
+          p.quizzes.counted,
           p.quizzes.rate,
           p.overall,
           bool(s.atRisk),
+          // Fixed words, space-separated (`overall`, `attendance`); empty when not at risk. The values are the
+          // overall_percent and attendance_percent cells.
+          s.atRiskReasons.map((r) => r.kind).join(" "),
         ];
       }),
     ];
@@ -117,13 +126,14 @@ export async function exportGroupCsv(ctx: ServiceContext, viewer: Actor, groupKe
       .where(eq(lectures.groupId, groupId));
     const status = new Map(records.map((r) => [`${r.lectureId}:${r.userId}`, r.status]));
     const withRecords = new Set(records.map((r) => r.lectureId));
-    // Held lectures, and any other lecture a student already has a record for (it is held for them).
-    const columns = report.lectures.filter((l) => l.held || withRecords.has(l._id));
+    // Held lectures, lectures whose attendance is open now, and any other lecture a student already has a record
+    // for (it is held for them).
+    const columns = report.lectures.filter((l) => l.held || l.open || withRecords.has(l._id));
     rows = [
       [...head, ...columns.map((l) => itemColumn("lecture", l.slug, "status")), "lectures_attended", "lectures_held", "attendance_percent"],
       ...report.students.map((s) => [
         ...who(s),
-        ...columns.map((l): AttendanceCellStatus => status.get(`${l._id}:${s._id}`) ?? (l.held ? "absent" : "not_held")),
+        ...columns.map((l): AttendanceCellStatus => status.get(`${l._id}:${s._id}`) ?? (l.held ? "absent" : l.open ? "open" : "not_held")),
         s.progress.lectures.attended,
         s.progress.lectures.held,
         s.progress.lectures.rate,
@@ -162,8 +172,8 @@ export async function exportGroupCsv(ctx: ServiceContext, viewer: Actor, groupKe
         ...head,
         ...report.tasks.flatMap((task) => ["score", "max_score", "status"].map((f) => itemColumn("task", task.slug, f))),
         ...opened.flatMap((q) => ["score", "max_score", "status"].map((f) => itemColumn("quiz", q.slug, f))),
-        "task_average_percent",
-        "quiz_average_percent",
+        "task_percent",
+        "quiz_percent",
       ],
       ...report.students.map((s) => [
         ...who(s),
@@ -174,11 +184,11 @@ export async function exportGroupCsv(ctx: ServiceContext, viewer: Actor, groupKe
         }),
         ...opened.flatMap((q): CsvCell[] => {
           const b = best.get(`${q._id}:${s._id}`);
-          const status: QuizCellStatus = b ? "taken" : "not_taken";
+          const status: QuizCellStatus = b ? "taken" : q.closed ? "not_taken" : "open";
           return [b?.score ?? null, b?.maxScore ?? q.maxScore, status];
         }),
-        s.progress.tasks.averageScore,
-        s.progress.quizzes.averageScore,
+        s.progress.tasks.rate,
+        s.progress.quizzes.rate,
       ]),
     ];
   }

@@ -7,7 +7,7 @@
  */
 import { and, asc, eq, inArray, or, sql, type SQL, type SQLWrapper } from "drizzle-orm";
 import { can, type Actor } from "../../app/lib/permissions";
-import { EMPTY_COUNTS, isAtRisk, progressFrom, type Progress, type ProgressCounts } from "../../app/lib/progress";
+import { atRiskReasons, EMPTY_COUNTS, progressFrom, type AtRiskReason, type Progress, type ProgressCounts } from "../../app/lib/progress";
 import { attempts, attendance, groups, lectures, memberships, MEMBER_STATUSES, quizzes, submissions, tasks, users, type ATTENDANCE_STATUSES } from "../../db/schema";
 import type { ServiceContext } from "../context";
 import { forbidden, notFound } from "../http/errors";
@@ -26,11 +26,17 @@ interface Scope {
   details?: boolean;
 }
 
-/** A lecture counts as held once its start has passed (published lectures) or its attendance has been opened. */
+// Written with qualified names: drizzle leaves columns unqualified in a one-table select, where "id" inside the
+// subqueries would mean the session's own id.
+/** The lecture's attendance is open right now: a session has opened and has not closed. */
+const openSql = (now: number) =>
+  sql<number>`exists (select 1 from "attendance_sessions" s where s."lecture_id" = "lectures"."id" and s."opens_at" <= ${now} and (s."closes_at" is null or s."closes_at" > ${now}))`;
+/**
+ * A lecture counts as held once its start has passed (published lectures) or its attendance has been opened, but
+ * not while its attendance is open: until it closes, a student without a record may still check in.
+ */
 const heldSql = (now: number) =>
-  // Written with qualified names: drizzle leaves columns unqualified in a one-table select, where "id" inside the
-  // subquery would mean the session's own id.
-  sql<number>`(("lectures"."published" = 1 and "lectures"."starts_at" <= ${now}) or exists (select 1 from "attendance_sessions" s where s."lecture_id" = "lectures"."id" and s."opens_at" <= ${now}))`;
+  sql<number>`((("lectures"."published" = 1 and "lectures"."starts_at" <= ${now}) or exists (select 1 from "attendance_sessions" s where s."lecture_id" = "lectures"."id" and s."opens_at" <= ${now})) and not ${openSql(now)})`;
 
 /** Joins a record's author to a current membership of the record's group: removed students' records never count. */
 const asMember = (userCol: SQL | SQLWrapper | typeof attendance.userId, groupCol: typeof lectures.groupId | typeof quizzes.groupId) =>
@@ -46,10 +52,12 @@ export interface LectureFigure {
   title: string;
   startsAt: string | null;
   held: boolean;
+  /** Attendance is open right now (the lecture is not held until it closes). */
+  open: boolean;
   present: number;
   late: number;
   excused: number;
-  /** Members with an absent record or no record at all (on a held lecture). */
+  /** On a held lecture, members with an absent record or no record at all; otherwise the absent records. */
   absent: number;
 }
 
@@ -74,7 +82,10 @@ export interface QuizFigure {
   title: string;
   lectureSlug: string;
   opensAt: string | null;
+  closesAt: string | null;
   opened: boolean;
+  /** Closed: a member who did not take it scores 0 on it. */
+  closed: boolean;
   maxScore: number;
   taken: number;
   averageScore: number | null;
@@ -89,6 +100,8 @@ export interface MemberProgress {
   status: string;
   progress: Progress;
   atRisk: boolean;
+  /** Why they need support (empty when they do not). */
+  atRiskReasons: AtRiskReason[];
 }
 
 export interface ScopeProgress {
@@ -107,9 +120,11 @@ export async function computeProgress(ctx: ServiceContext, scope: Scope, now = D
   // Attempts whose time ran out are graded first, so a quiz abandoned mid-way counts with what was saved.
   await settleGroupAttempts(ctx, scope.groups, now);
   const held = heldSql(now);
+  const open = openSql(now);
   const onlyUser = <C extends typeof memberships.userId>(col: C) => (scope.userId ? eq(col, scope.userId) : undefined);
   const due = sql<number>`(${tasks.dueAt} is not null and ${tasks.dueAt} <= ${now})`;
   const opened = sql<number>`(${quizzes.opensAt} is null or ${quizzes.opensAt} <= ${now})`;
+  const closed = sql<number>`(${quizzes.closesAt} is not null and ${quizzes.closesAt} <= ${now})`;
   const liveQuiz = and(eq(quizzes.published, true), eq(lectures.published, true), opened);
 
   // Best attempt per student and opened quiz: the inner grouping of the quiz figures.
@@ -119,6 +134,7 @@ export async function computeProgress(ctx: ServiceContext, scope: Scope, now = D
       quizId: attempts.quizId,
       groupId: quizzes.groupId,
       best: sql<number>`max(${ratio(attempts.score, attempts.maxScore)})`.as("best"),
+      closed: sql<number>`max(${closed})`.as("closed"),
     })
     .from(attempts)
     .innerJoin(quizzes, eq(quizzes.id, attempts.quizId))
@@ -136,7 +152,7 @@ export async function computeProgress(ctx: ServiceContext, scope: Scope, now = D
       .where(and(inArray(memberships.groupId, scope.groups), inArray(memberships.status, memberStatuses), onlyUser(memberships.userId)))
       .orderBy(asc(users.name), asc(users.id)),
     ctx.db
-      .select({ _id: lectures.id, groupId: lectures.groupId, slug: lectures.slug, title: lectures.title, startsAt: lectures.startsAt, held })
+      .select({ _id: lectures.id, groupId: lectures.groupId, slug: lectures.slug, title: lectures.title, startsAt: lectures.startsAt, held, open })
       .from(lectures)
       .where(inArray(lectures.groupId, scope.groups))
       .orderBy(asc(lectures.order), asc(lectures.startsAt)),
@@ -182,7 +198,9 @@ export async function computeProgress(ctx: ServiceContext, scope: Scope, now = D
         title: quizzes.title,
         lectureSlug: lectures.slug,
         opensAt: quizzes.opensAt,
+        closesAt: quizzes.closesAt,
         opened,
+        closed,
         maxScore: sql<number>`(select coalesce(sum(q."points"), 0) from "questions" q where q."quiz_id" = "quizzes"."id")`,
       })
       .from(quizzes)
@@ -190,7 +208,13 @@ export async function computeProgress(ctx: ServiceContext, scope: Scope, now = D
       .where(and(inArray(quizzes.groupId, scope.groups), eq(quizzes.published, true), eq(lectures.published, true)))
       .orderBy(asc(quizzes.opensAt), asc(quizzes.title)),
     ctx.db
-      .select({ userId: best.userId, groupId: best.groupId, taken: sql<number>`count(*)`, bestSum: sql<number>`coalesce(sum(${best.best}), 0)` })
+      .select({
+        userId: best.userId,
+        groupId: best.groupId,
+        taken: sql<number>`count(*)`,
+        bestSum: sql<number>`coalesce(sum(${best.best}), 0)`,
+        takenClosed: sql<number>`coalesce(sum(${best.closed}), 0)`,
+      })
       .from(best)
       .groupBy(best.userId, best.groupId),
     scope.details
@@ -233,6 +257,7 @@ export async function computeProgress(ctx: ServiceContext, scope: Scope, now = D
   const heldByGroup = perGroup(lectureRows.map((l) => ({ groupId: l.groupId, flag: l.held })));
   const dueByGroup = perGroup(taskRows.map((t) => ({ groupId: t.groupId, flag: t.due })));
   const openedByGroup = perGroup(quizRows.map((q) => ({ groupId: q.groupId, flag: q.opened })));
+  const closedByGroup = perGroup(quizRows.map((q) => ({ groupId: q.groupId, flag: num(q.opened) && num(q.closed) })));
   const byMember = <T extends { userId: string; groupId: string }>(rows: T[]) => new Map(rows.map((r) => [key(r.groupId, r.userId), r]));
   const att = byMember(attendanceRows);
   const subs = byMember(submissionRows);
@@ -248,12 +273,14 @@ export async function computeProgress(ctx: ServiceContext, scope: Scope, now = D
       groupHeld: heldByGroup.get(m.groupId) ?? 0,
       tasksDue: dueByGroup.get(m.groupId) ?? 0,
       quizzesOpened: openedByGroup.get(m.groupId) ?? 0,
+      quizzesClosed: closedByGroup.get(m.groupId) ?? 0,
       ...(a ? { attended: num(a.attended), excusedHeld: num(a.excusedHeld), extraHeld: num(a.extraHeld) } : {}),
       ...(s ? { submitted: num(s.submitted), submittedNotDue: num(s.submittedNotDue), graded: num(s.graded), gradedSum: num(s.gradedSum) } : {}),
-      ...(q ? { taken: num(q.taken), bestSum: num(q.bestSum) } : {}),
+      ...(q ? { taken: num(q.taken), bestSum: num(q.bestSum), takenClosed: num(q.takenClosed) } : {}),
     };
     const progress = progressFrom(counts);
-    return { ...m, progress, atRisk: isAtRisk(progress, counts.groupHeld) };
+    const reasons = atRiskReasons(progress, counts.groupHeld);
+    return { ...m, progress, atRisk: reasons.length > 0, atRiskReasons: reasons };
   });
 
   const membersByGroup = new Map<string, number>();
@@ -272,17 +299,19 @@ export async function computeProgress(ctx: ServiceContext, scope: Scope, now = D
       const present = count(l._id, "present");
       const late = count(l._id, "late");
       const excused = count(l._id, "excused");
+      const isHeld = num(l.held) > 0;
       return {
         _id: l._id,
         groupId: l.groupId,
         slug: l.slug,
         title: l.title,
         startsAt: iso(l.startsAt),
-        held: num(l.held) > 0,
+        held: isHeld,
+        open: num(l.open) > 0,
         present,
         late,
         excused,
-        absent: Math.max(0, (membersByGroup.get(l.groupId) ?? 0) - present - late - excused),
+        absent: isHeld ? Math.max(0, (membersByGroup.get(l.groupId) ?? 0) - present - late - excused) : count(l._id, "absent"),
       };
     }),
     tasks: taskRows.map((t) => {
@@ -310,7 +339,9 @@ export async function computeProgress(ctx: ServiceContext, scope: Scope, now = D
         title: q.title,
         lectureSlug: q.lectureSlug,
         opensAt: iso(q.opensAt),
+        closesAt: iso(q.closesAt),
         opened: num(q.opened) > 0,
+        closed: num(q.closed) > 0,
         maxScore: num(q.maxScore),
         taken: num(c?.taken),
         averageScore: pct(num(c?.bestSum), num(c?.taken)),
@@ -348,6 +379,7 @@ const isStaff = (viewer: Actor, g: GroupRow) => can(viewer, "group.manage", { gr
 
 export type StudentProgress = Progress & {
   atRisk: boolean;
+  atRiskReasons: AtRiskReason[];
   user: { _id: string; name: string; slug: string };
   group: { _id: string; slug: string; title: string };
 };
@@ -374,7 +406,7 @@ export async function memberProgress(ctx: ServiceContext, viewer: Actor, groupKe
   const result = await computeProgress(ctx, { groups: oneGroup(ctx, group.id), userId }, now);
   const me = result.members[0];
   if (!me) throw notFound("No such student in this group.");
-  return { ...me.progress, atRisk: me.atRisk, user: { _id: me._id, name: me.name, slug: me.slug }, group: groupDto(group) };
+  return { ...me.progress, atRisk: me.atRisk, atRiskReasons: me.atRiskReasons, user: { _id: me._id, name: me.name, slug: me.slug }, group: groupDto(group) };
 }
 
 /** GET /api/groups/{id}/progress (staff): every member's numbers, and per-lecture, per-task and per-quiz figures. */
@@ -413,6 +445,6 @@ export async function progressAcrossGroups(ctx: ServiceContext, viewer: Actor, u
   const byId = new Map(groupRows.map((g) => [g.id, g]));
   return result.members.flatMap((m) => {
     const g = byId.get(m.groupId);
-    return g ? [{ group: { _id: g.id, slug: g.slug, title: g.title }, progress: m.progress, atRisk: m.atRisk, heldLectures: result.heldByGroup.get(m.groupId) ?? 0 }] : [];
+    return g ? [{ group: { _id: g.id, slug: g.slug, title: g.title }, progress: m.progress, atRisk: m.atRisk, atRiskReasons: m.atRiskReasons, heldLectures: result.heldByGroup.get(m.groupId) ?? 0 }] : [];
   });
 }

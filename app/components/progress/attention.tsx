@@ -3,6 +3,7 @@ import type { ReactNode } from "react";
 import { AlertIcon, BookIcon, CheckIcon, InboxIcon, MailIcon, UsersIcon } from "~/components/icons";
 import { useT } from "~/lib/i18n";
 import type { Attention } from "../../../worker/services/dashboard";
+import { AtRiskReasons } from "./progress-summary";
 
 function Item({ icon, title, tone, children }: { icon: ReactNode; title: string; tone?: "live"; children: ReactNode }) {
   return (
@@ -74,11 +75,12 @@ export function AttentionList({ attention: a, area }: { attention: Attention; ar
                   </Link>
                   {": "}
                   {g.students.map((s, i) => (
-                    <span key={s.slug}>
+                    <span key={s.slug} className="attention-student">
                       {i > 0 ? ", " : null}
                       <Link to={studentHref(g.slug, s.slug)} className="user-text">
                         {s.name}
                       </Link>
+                      <AtRiskReasons reasons={s.reasons} />
                     </span>
                   ))}
                   {g.count > g.students.length ? ` ${t("attention.more", { count: g.count - g.students.length })}` : null}

@@ -1,16 +1,16 @@
 import type { ReactNode } from "react";
-import { useT } from "~/lib/i18n";
-import type { Progress } from "~/lib/progress";
+import { formatPercent, useT } from "~/lib/i18n";
+import type { AtRiskReason, Progress } from "~/lib/progress";
 
 /** A 0-100 bar with its number; "—" when there is nothing to count. */
 function Meter({ label, value, detail }: { label: string; value: number | null; detail: ReactNode }) {
-  const { t } = useT();
+  const { t, lang } = useT();
   return (
     <div className="progress-meter" data-empty={value === null || undefined}>
       <div className="progress-meter-head">
         <span className="progress-meter-label">{label}</span>
         <span className="progress-meter-value" dir="ltr">
-          {value === null ? "—" : `${value}%`}
+          {value === null ? "—" : formatPercent(value, lang)}
         </span>
       </div>
       {value === null ? (
@@ -32,25 +32,48 @@ function Meter({ label, value, detail }: { label: string; value: number | null; 
   );
 }
 
-/**
- * One student's numbers in one group (app/lib/progress.ts): the overall, then attendance, tasks and quizzes, each
- * with its "x of y", and how they are counted. `heading` is the level of the card's title.
- */
-export function ProgressSummary({ progress, title, heading = "h2", atRisk = false, id = "progress-title" }: { progress: Progress; title: string; heading?: "h2" | "h3"; atRisk?: boolean; id?: string }) {
+/** Why a student needs support, one short item per reason ("Attendance 50%"), for staff. */
+export function AtRiskReasons({ reasons }: { reasons: AtRiskReason[] }) {
   const { t } = useT();
+  if (reasons.length === 0) return null;
+  return (
+    <ul role="list" className="risk-reasons">
+      {reasons.map((r) => (
+        <li key={r.kind} data-reason={r.kind}>
+          {t(r.kind === "overall" ? "progress.reason.overall" : "progress.reason.attendance", { percent: r.percent })}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/**
+ * One student's numbers in one group (app/lib/progress.ts): the overall, the one sentence that says how it is
+ * counted, then attendance, tasks and quizzes, each with its percentage (the three the overall averages) and its
+ * "x of y". `heading` is the level of the card's title; staff pass `reasons` to show why a student needs support.
+ */
+export function ProgressSummary({ progress, title, heading = "h2", reasons = [], id = "progress-title" }: { progress: Progress; title: string; heading?: "h2" | "h3"; reasons?: AtRiskReason[]; id?: string }) {
+  const { t, lang } = useT();
   const H = heading;
   const { lectures, tasks, quizzes, overall } = progress;
+  const waiting = tasks.submitted - tasks.graded;
+  const stillOpen = quizzes.published - quizzes.counted;
   return (
     <section className="card progress-card" aria-labelledby={id}>
       <div className="progress-card-head">
         <H id={id} className="block-title">
           {title}
         </H>
-        {atRisk ? <span className="badge badge-amber">{t("progress.atRisk")}</span> : null}
+        {reasons.length > 0 ? (
+          <div className="progress-card-risk">
+            <span className="badge badge-amber">{t("progress.atRisk")}</span>
+            <AtRiskReasons reasons={reasons} />
+          </div>
+        ) : null}
       </div>
       <div className="progress-overall" data-empty={overall === null || undefined}>
         <span className="progress-overall-value" dir="ltr">
-          {overall === null ? "—" : `${overall}%`}
+          {overall === null ? "—" : formatPercent(overall, lang)}
         </span>
         <span className="progress-overall-label">{overall === null ? t("progress.overallNone") : t("progress.overall")}</span>
       </div>
@@ -59,35 +82,36 @@ export function ProgressSummary({ progress, title, heading = "h2", atRisk = fals
         <Meter label={t("progress.attendance")} value={lectures.rate} detail={t("progress.lecturesOf", { attended: lectures.attended, held: lectures.held })} />
         <Meter
           label={t("progress.tasks")}
-          value={tasks.averageScore}
+          value={tasks.rate}
           detail={
             <>
               {t("progress.submittedOf", { submitted: tasks.submitted, given: tasks.given })}
-              {" · "}
-              {tasks.averageScore === null ? t("progress.noneGraded") : t("progress.averageOfGraded", { score: tasks.averageScore, graded: tasks.graded })}
+              {waiting > 0 ? (
+                <>
+                  {" · "}
+                  {t("progress.awaitingGrade", { count: waiting })}
+                </>
+              ) : null}
             </>
           }
         />
         <Meter
           label={t("progress.quizzes")}
-          value={quizzes.averageScore}
+          value={quizzes.rate}
           detail={
             <>
               {t("progress.takenOf", { taken: quizzes.taken, published: quizzes.published })}
-              {quizzes.averageScore === null ? null : ` · ${t("progress.average", { score: quizzes.averageScore })}`}
+              {stillOpen > 0 ? (
+                <>
+                  {" · "}
+                  {t("progress.stillOpen", { count: stillOpen })}
+                </>
+              ) : null}
             </>
           }
         />
       </div>
-      <details className="progress-explain">
-        <summary>{t("progress.explain.title")}</summary>
-        <ul>
-          <li>{t("progress.explain.lectures")}</li>
-          <li>{t("progress.explain.tasks")}</li>
-          <li>{t("progress.explain.quizzes")}</li>
-          <li>{t("progress.explain.overall")}</li>
-        </ul>
-      </details>
+      <p className="progress-rule-text">{t("progress.rule")}</p>
     </section>
   );
 }

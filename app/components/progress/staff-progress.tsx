@@ -3,29 +3,30 @@ import { useMemo, useState } from "react";
 import { AlertIcon, BookIcon, CalendarIcon, UsersIcon } from "~/components/icons";
 import { ArrowDownIcon } from "~/components/realtime-icons";
 import type { MessageKey } from "~/i18n/en";
-import { useT } from "~/lib/i18n";
-import { AT_RISK_AFTER_HELD, type Progress } from "~/lib/progress";
+import type { Lang } from "~/i18n/config";
+import { formatPercent, useT } from "~/lib/i18n";
+import { AT_RISK_AFTER_HELD, AT_RISK_BELOW_PERCENT, type AtRiskReason, type Progress } from "~/lib/progress";
 import { AttendanceChart, binCounts, ScoreDistribution } from "./charts";
+import { AtRiskReasons } from "./progress-summary";
 
 export interface StaffProgressReport {
   generatedAt: string;
   heldLectures: number;
-  students: { _id: string; name: string; email: string; slug: string; status: string; progress: Progress; atRisk: boolean }[];
+  students: { _id: string; name: string; email: string; slug: string; status: string; progress: Progress; atRisk: boolean; atRiskReasons: AtRiskReason[] }[];
   lectures: { _id: string; title: string; held: boolean; present: number; late: number; excused: number; absent: number }[];
   tasks: { _id: string; title: string; due: boolean; maxScore: number; submitted: number; graded: number; averageScore: number | null }[];
   quizzes: { _id: string; title: string; opened: boolean; maxScore: number; taken: number; averageScore: number | null }[];
 }
 
 type Student = StaffProgressReport["students"][number];
-type SortKey = "name" | "attendance" | "tasks" | "taskAverage" | "quizzes" | "quizAverage" | "overall";
+type SortKey = "name" | "attendance" | "tasks" | "quizzes" | "overall";
 
+/** The three percentages the overall averages, and the overall: the same numbers as the student's own card. */
 const COLUMNS: { key: SortKey; label: MessageKey; value: (s: Student) => number | string | null }[] = [
   { key: "name", label: "staffProgress.col.student", value: (s) => s.name },
   { key: "attendance", label: "staffProgress.col.attendance", value: (s) => s.progress.lectures.rate },
-  { key: "tasks", label: "staffProgress.col.tasks", value: (s) => (s.progress.tasks.given ? s.progress.tasks.submitted / s.progress.tasks.given : null) },
-  { key: "taskAverage", label: "staffProgress.col.taskAverage", value: (s) => s.progress.tasks.averageScore },
-  { key: "quizzes", label: "staffProgress.col.quizzes", value: (s) => (s.progress.quizzes.published ? s.progress.quizzes.taken / s.progress.quizzes.published : null) },
-  { key: "quizAverage", label: "staffProgress.col.quizAverage", value: (s) => s.progress.quizzes.averageScore },
+  { key: "tasks", label: "staffProgress.col.tasks", value: (s) => s.progress.tasks.rate },
+  { key: "quizzes", label: "staffProgress.col.quizzes", value: (s) => s.progress.quizzes.rate },
   { key: "overall", label: "staffProgress.col.overall", value: (s) => s.progress.overall },
 ];
 
@@ -35,7 +36,7 @@ const EXPORTS = [
   ["grades", "staffProgress.export.grades"],
 ] as const;
 
-const percent = (n: number | null) => (n === null ? "—" : `${n}%`);
+const percent = (n: number | null, lang: Lang) => (n === null ? "—" : formatPercent(n, lang));
 
 function sortStudents(list: Student[], key: SortKey, descending: boolean, lang: string): Student[] {
   const column = COLUMNS.find((c) => c.key === key)!;
@@ -63,8 +64,9 @@ export function StaffProgressScreen({ report, exportBase, studentHref }: { repor
   const overalls = report.students.map((s) => s.progress.overall).filter((n): n is number => n !== null);
   const classAverage = overalls.length ? Math.round(overalls.reduce((a, b) => a + b, 0) / overalls.length) : null;
   const held = report.lectures.filter((l) => l.held);
-  const taskBins = binCounts(report.students.map((s) => s.progress.tasks.averageScore));
-  const quizBins = binCounts(report.students.map((s) => s.progress.quizzes.averageScore));
+  const taskBins = binCounts(report.students.map((s) => s.progress.tasks.rate));
+  const quizBins = binCounts(report.students.map((s) => s.progress.quizzes.rate));
+  const rule = t("staffProgress.atRiskRule", { threshold: AT_RISK_BELOW_PERCENT });
 
   const sortBy = (key: SortKey) => setSort((s) => ({ key, descending: s.key === key ? !s.descending : key !== "name" }));
 
@@ -86,7 +88,7 @@ export function StaffProgressScreen({ report, exportBase, studentHref }: { repor
             <BookIcon />
             <span className="progress-stat-label">{t("staffProgress.average")}</span>
             <span className="progress-stat-value" dir="ltr">
-              {percent(classAverage)}
+              {percent(classAverage, lang)}
             </span>
           </li>
           <li className="card progress-stat" data-tone={atRisk.length > 0 ? "attention" : undefined}>
@@ -96,7 +98,7 @@ export function StaffProgressScreen({ report, exportBase, studentHref }: { repor
           </li>
         </ul>
         <p className="muted progress-rule">
-          {report.heldLectures < AT_RISK_AFTER_HELD ? t("staffProgress.atRiskNotYet", { held: report.heldLectures }) : t("staffProgress.atRiskRule")}
+          {report.heldLectures < AT_RISK_AFTER_HELD ? t("staffProgress.atRiskNotYet") : rule}
         </p>
         <div className="progress-exports" role="group" aria-label={t("staffProgress.export")}>
           {EXPORTS.map(([file, label]) => (
@@ -113,24 +115,24 @@ export function StaffProgressScreen({ report, exportBase, studentHref }: { repor
           <h2 id="risk-title" className="block-title">
             {t("staffProgress.atRisk")}: {atRisk.length}
           </h2>
-          <p className="muted">{t("staffProgress.atRiskRule")}</p>
           <ul role="list" className="progress-risk-list">
             {atRisk.map((s) => (
               <li key={s._id}>
                 <Link to={studentHref(s.slug)} className="user-text">
                   {s.name}
                 </Link>
-                <span dir="ltr">{percent(s.progress.overall)}</span>
+                <AtRiskReasons reasons={s.atRiskReasons} />
               </li>
             ))}
           </ul>
         </section>
       ) : null}
 
-      <section aria-labelledby="progress-table-title" className="progress-table-section">
+      <section className="progress-table-section">
         <h2 id="progress-table-title" className="block-title">
           {t("staffProgress.table.title")}
         </h2>
+        <p className="muted progress-rule">{t("progress.rule")}</p>
         {report.students.length === 0 ? (
           <div className="empty-state">
             <span className="empty-icon" aria-hidden="true">
@@ -171,24 +173,19 @@ export function StaffProgressScreen({ report, exportBase, studentHref }: { repor
                         {s.atRisk ? <span className="badge badge-amber progress-flag">{t("staffProgress.flag")}</span> : null}
                       </th>
                       <td>
-                        <span className="cell-main" dir="ltr">{percent(p.lectures.rate)}</span>
+                        <span className="cell-main" dir="ltr">{percent(p.lectures.rate, lang)}</span>
                         <span className="cell-sub">{t("progress.ofTotal", { part: p.lectures.attended, whole: p.lectures.held })}</span>
                       </td>
                       <td>
-                        <span className="cell-main">{t("progress.ofTotal", { part: p.tasks.submitted, whole: p.tasks.given })}</span>
+                        <span className="cell-main" dir="ltr">{percent(p.tasks.rate, lang)}</span>
+                        <span className="cell-sub">{t("progress.submittedOf", { submitted: p.tasks.submitted, given: p.tasks.given })}</span>
                       </td>
                       <td>
-                        <span className="cell-main" dir="ltr">{percent(p.tasks.averageScore)}</span>
-                        <span className="cell-sub">{t("progress.ofTotal", { part: p.tasks.graded, whole: p.tasks.submitted })}</span>
+                        <span className="cell-main" dir="ltr">{percent(p.quizzes.rate, lang)}</span>
+                        <span className="cell-sub">{t("progress.takenOf", { taken: p.quizzes.taken, published: p.quizzes.published })}</span>
                       </td>
                       <td>
-                        <span className="cell-main">{t("progress.ofTotal", { part: p.quizzes.taken, whole: p.quizzes.published })}</span>
-                      </td>
-                      <td>
-                        <span className="cell-main" dir="ltr">{percent(p.quizzes.averageScore)}</span>
-                      </td>
-                      <td>
-                        <strong className="cell-main" dir="ltr">{percent(p.overall)}</strong>
+                        <strong className="cell-main" dir="ltr">{percent(p.overall, lang)}</strong>
                       </td>
                     </tr>
                   );
@@ -204,7 +201,7 @@ export function StaffProgressScreen({ report, exportBase, studentHref }: { repor
         <ScoreDistribution tasks={taskBins} quizzes={quizBins} />
       </div>
 
-      <section aria-labelledby="progress-items-title" className="progress-table-section">
+      <section className="progress-table-section">
         <h2 id="progress-items-title" className="block-title">
           {t("staffProgress.items.title")}
         </h2>
@@ -232,7 +229,7 @@ export function StaffProgressScreen({ report, exportBase, studentHref }: { repor
                       {t("staffProgress.items.ofStudents", { n: task.submitted, total: report.students.length })}
                       {task.due ? null : <span className="cell-sub">{t("staffProgress.items.notDue")}</span>}
                     </td>
-                    <td dir="ltr">{percent(task.averageScore)}</td>
+                    <td dir="ltr">{percent(task.averageScore, lang)}</td>
                   </tr>
                 ))}
                 {report.quizzes.map((quiz) => (
@@ -245,7 +242,7 @@ export function StaffProgressScreen({ report, exportBase, studentHref }: { repor
                       {t("staffProgress.items.ofStudents", { n: quiz.taken, total: report.students.length })}
                       {quiz.opened ? null : <span className="cell-sub">{t("staffProgress.items.notOpen")}</span>}
                     </td>
-                    <td dir="ltr">{percent(quiz.averageScore)}</td>
+                    <td dir="ltr">{percent(quiz.averageScore, lang)}</td>
                   </tr>
                 ))}
               </tbody>

@@ -1,12 +1,13 @@
 import { Link } from "@remix-run/react";
 import { useT } from "~/lib/i18n";
-import type { Progress } from "~/lib/progress";
+import type { AtRiskReason, Progress } from "~/lib/progress";
 import { ProgressSummary } from "./progress-summary";
 
 export interface GroupProgressItem {
   group: { _id: string; slug: string; title: string };
   progress: Progress;
   atRisk: boolean;
+  atRiskReasons: AtRiskReason[];
 }
 
 /** A student's numbers in each group of theirs the viewer runs (the staff's student pages). */
@@ -23,7 +24,7 @@ export function StudentProgressList({ items, groupHref }: { items: GroupProgress
         <ul role="list" className="student-progress-list">
           {items.map((item) => (
             <li key={item.group._id}>
-              <ProgressSummary progress={item.progress} title={item.group.title} heading="h3" atRisk={item.atRisk} id={`progress-${item.group._id}`} />
+              <ProgressSummary progress={item.progress} title={item.group.title} heading="h3" reasons={item.atRiskReasons} id={`progress-${item.group._id}`} />
               <Link to={groupHref(item.group.slug)} className="student-progress-link">
                 {t("studentProgress.open")}
               </Link>
