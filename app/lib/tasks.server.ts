@@ -129,7 +129,7 @@ export async function graderAction(svc: ServiceContext, viewer: Viewer, params: 
   const input =
     intent === "return"
       ? { requestResubmission: true as const, feedback: String(form.get("feedback") ?? "") || undefined }
-      : { score: text(form, "score") === "" ? Number.NaN : Number(text(form, "score")), feedback: String(form.get("feedback") ?? "") };
+      : { score: text(form, "score"), feedback: String(form.get("feedback") ?? "") };
   const parsed = gradeSubmissionInput.safeParse(input);
   if (!parsed.success) return invalid(intent, parsed.error, id);
   return attempt(intent, async () => ({ submission: await gradeSubmission(svc, viewer, params.slugLecture ?? "", params.slugTask ?? "", id, parsed.data) }), id);

@@ -11,7 +11,7 @@ import { expectedError, fieldErrors, formValues, messageKey, retryHeaders, type 
 import { revealAndFocus } from "~/lib/focus";
 import { useT } from "~/lib/i18n";
 import { metaT, pageMeta } from "~/lib/meta";
-import type { Role } from "~/lib/permissions";
+import { afterLogin, isPendingCheckIn } from "~/lib/after-login.server";
 import { emailOnlyInput, loginInput, PASSWORD_MIN_LENGTH } from "~/lib/schemas";
 import { AppError } from "../../worker/http/errors";
 import { deviceFingerprint, peekRedirect, rememberRedirect } from "~/lib/session-client";
@@ -32,25 +32,14 @@ export const meta: MetaFunction = ({ matches }) => {
   return pageMeta(matches, t("auth.login.title"), t("auth.login.subtitle"));
 };
 
-/**
- * Where a person goes after signing in (platform-spec §2): admins to /dashboard and instructors to
- * /instructor (or the page of their own area they were sent away from), users to `redirectTo` or home.
- */
-function afterLogin(role: Role, redirectTo: FormDataEntryValue | string | null): string {
-  const to = safeRedirectPath(redirectTo, "");
-  const within = (area: string) => to === area || to.startsWith(`${area}/`) || to.startsWith(`${area}?`);
-  if (role === "admin") return within("/dashboard") ? to : "/dashboard";
-  if (role === "instructor") return within("/instructor") ? to : "/instructor";
-  return to && !to.startsWith("/auth/") && !within("/dashboard") && !within("/instructor") ? to : "/";
-}
-
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const redirectTo = safeRedirectPath(url.searchParams.get("redirectTo"), "");
   const viewer = await getViewer(context.svc, request);
-  if (viewer) throw redirect(afterLogin(viewer.role, redirectTo));
+  // Where to go is decided in one place (app/lib/after-login.server.ts), for the form, Google and a second visit.
+  if (viewer) throw redirect(await afterLogin(context.svc, viewer, redirectTo));
   // The limit travels through the loader so the browser bundle gets the number without zod.
-  return { googleEnabled: context.svc.settings.google !== null, redirectTo, minPassword: PASSWORD_MIN_LENGTH };
+  return { googleEnabled: context.svc.settings.google !== null, redirectTo, minPassword: PASSWORD_MIN_LENGTH, checkIn: isPendingCheckIn(redirectTo) };
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -77,7 +66,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
   try {
     const session = await login(context.svc, parsed.data, clientInfo(request));
-    return redirect(afterLogin(session.role, values.redirectTo), { headers: { "Set-Cookie": session.setCookie } });
+    const to = await afterLogin(context.svc, { userId: session.user._id, role: session.role }, values.redirectTo);
+    return redirect(to, { headers: { "Set-Cookie": session.setCookie } });
   } catch (e) {
     if (!(e instanceof AppError)) {
       // Spec §8: a server failure gets its own words instead of the error screen; it is still logged as a bug.
@@ -91,7 +81,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 
 export default function LoginPage() {
   const { t } = useT();
-  const { googleEnabled, redirectTo, minPassword } = useLoaderData<typeof loader>();
+  const { googleEnabled, redirectTo, minPassword, checkIn } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const navigation = useNavigation();
   const navigate = useNavigate();
@@ -168,6 +158,11 @@ export default function LoginPage() {
     <main id="main" tabIndex={-1} className="auth-card card">
       <h1 className="auth-title">{t("auth.login.title")}</h1>
       <p className="auth-subtitle">{t("auth.login.subtitle")}</p>
+      {checkIn ? (
+        <p className="auth-check-in" id="login-check-in">
+          {t("auth.login.checkIn")}
+        </p>
+      ) : null}
 
       <div ref={noticeRef} tabIndex={-1} className="auth-notice-slot" role="status">
         {forgotDone ? <p className="form-success">{t("auth.forgot.sent")}</p> : null}
@@ -181,7 +176,7 @@ export default function LoginPage() {
         </p>
       ) : null}
 
-      <Form method="post" noValidate onSubmit={check} className="form-fields" aria-describedby={formError ? "login-form-error" : undefined}>
+      <Form method="post" noValidate onSubmit={check} className="form-fields" aria-describedby={[checkIn ? "login-check-in" : "", formError ? "login-form-error" : ""].join(" ").trim() || undefined}>
         {/* Enter in a field submits with the form's first submit button: make that "log in", not "forgot password". */}
         <button type="submit" name="intent" value="login" className="visually-hidden" tabIndex={-1} aria-hidden="true" disabled={hydrated && submitting} />
         <input type="hidden" name="redirectTo" value={storedRedirect} />

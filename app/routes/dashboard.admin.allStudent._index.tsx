@@ -1,4 +1,5 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { data } from "@remix-run/server-runtime";
 import { Form, Link, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
 import { ROLE_LABEL } from "~/components/account/labels";
 import { AreaPageHeader } from "~/components/area-shell";
@@ -7,26 +8,68 @@ import { SearchIcon, UsersIcon } from "~/components/icons";
 import { countryById } from "~/lib/countries";
 import { formatDate, useT } from "~/lib/i18n";
 import { metaT, pageMeta } from "~/lib/meta";
-import { listUsersQuery, USER_ROLES } from "~/lib/schemas";
+import type { MessageKey } from "~/i18n/en";
+import { PEOPLE_FILTERS, type PeopleFilter } from "~/lib/admin-people";
+import { loadPeople, PeopleQueryError } from "~/lib/admin-people.server";
 import { requireRole } from "../../worker/auth/viewer";
-import { listUsers } from "../../worker/services/users";
 
-export const meta: MetaFunction = ({ matches }) => pageMeta(matches, metaT(matches)("admin.users.title"));
+const TITLE: Record<PeopleFilter, MessageKey> = {
+  user: "admin.users.title",
+  instructor: "admin.users.title.instructor",
+  admin: "admin.users.title.admin",
+  all: "admin.users.title.all",
+};
+const LEAD: Record<PeopleFilter, MessageKey> = {
+  user: "admin.users.lead.user",
+  instructor: "admin.users.lead.instructor",
+  admin: "admin.users.lead.admin",
+  all: "admin.users.lead",
+};
+const FILTER: Record<PeopleFilter, MessageKey> = {
+  user: "admin.users.filter.user",
+  instructor: "admin.users.filter.instructor",
+  admin: "admin.users.filter.admin",
+  all: "admin.users.filter.all",
+};
 
-/** Every account, newest first: search by name or e-mail, filter by role, 20 a page. */
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => pageMeta(matches, metaT(matches)(TITLE[data && "role" in data ? data.role : "user"]));
+
+/** Students by default (the page is "Students"), or the accounts of one role, or everyone: search, 20 a page. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const viewer = await requireRole(context.svc, request, "admin");
-  const params = Object.fromEntries(new URL(request.url).searchParams);
-  // A hand-edited address with a bad value shows the first page of everyone rather than an error.
-  const parsed = listUsersQuery.safeParse({ search: params.search || undefined, role: params.role || undefined, page: params.page || undefined });
-  const query = parsed.success ? parsed.data : listUsersQuery.parse({});
-  const page = await listUsers(context.svc, viewer, query);
-  return { ...page, search: query.search ?? "", role: query.role ?? "", roles: USER_ROLES };
+  try {
+    return await loadPeople(context.svc, viewer, new URL(request.url));
+  } catch (e) {
+    // Answered, not thrown: the page says what is wrong with the address and links back to the list.
+    if (e instanceof PeopleQueryError) return data({ invalid: e.message }, { status: 400 });
+    throw e;
+  }
 }
 
-export default function AdminUsersPage() {
+export default function AdminUsersRoute() {
+  const loaded = useLoaderData<typeof loader>();
+  return "invalid" in loaded ? <InvalidQuery message={loaded.invalid} /> : <AdminUsersPage {...loaded} />;
+}
+
+function InvalidQuery({ message }: { message: string }) {
+  const { t } = useT();
+  return (
+    <main id="main" tabIndex={-1} className="area-page">
+      <AreaPageHeader title={t("admin.users.title")} lead={t("admin.users.lead.user")} />
+      <div className="empty-state" role="alert">
+        <p>{message}</p>
+        <Link to="/dashboard/admin/allStudent" className="btn btn-primary">
+          {t("admin.users.title")}
+        </Link>
+      </div>
+    </main>
+  );
+}
+
+type People = Awaited<ReturnType<typeof loadPeople>>;
+
+function AdminUsersPage({ users, total, page, pageSize, search, role, counts }: People) {
   const { t, lang } = useT();
-  const { users, total, page, pageSize, search, role, roles } = useLoaderData<typeof loader>();
   const [params] = useSearchParams();
   const navigation = useNavigation();
   const searching = navigation.state === "loading" && navigation.location.pathname === "/dashboard/admin/allStudent";
@@ -38,10 +81,19 @@ export default function AdminUsersPage() {
     return `?${next}`;
   };
   const deleted = params.get("deleted");
+  const filterLink = (r: PeopleFilter) => {
+    const next = new URLSearchParams();
+    if (search) next.set("search", search);
+    if (r !== "user") next.set("role", r);
+    const q = next.toString();
+    return q ? `/dashboard/admin/allStudent?${q}` : "/dashboard/admin/allStudent";
+  };
+  const countFor = (r: PeopleFilter) => (r === "all" ? counts.admin + counts.instructor + counts.user : counts[r]);
+  const title = t(TITLE[role]);
 
   return (
     <main id="main" tabIndex={-1} className="area-page">
-      <AreaPageHeader title={t("admin.users.title")} lead={t("admin.users.lead")} />
+      <AreaPageHeader title={title} lead={t(LEAD[role])} />
       {deleted ? (
         <p className="form-success" role="status">
           {t("admin.user.deleted", { name: deleted })}
@@ -52,22 +104,23 @@ export default function AdminUsersPage() {
           <label htmlFor="users-search">{t("admin.users.search")}</label>
           <input id="users-search" name="search" type="search" defaultValue={search} placeholder={t("admin.users.searchPlaceholder")} />
         </div>
-        <div className="field">
-          <label htmlFor="users-role">{t("account.role")}</label>
-          <select id="users-role" name="role" defaultValue={role}>
-            <option value="">{t("admin.users.allRoles")}</option>
-            {roles.map((r) => (
-              <option key={r} value={r}>
-                {t(ROLE_LABEL[r])}
-              </option>
-            ))}
-          </select>
-        </div>
+        {role !== "user" ? <input type="hidden" name="role" value={role} /> : null}
         <button type="submit" className="btn btn-primary">
           <SearchIcon />
           {t("admin.users.searchButton")}
         </button>
       </Form>
+
+      <nav className="segmented user-role-filter" aria-label={t("admin.users.filterLabel")}>
+        {PEOPLE_FILTERS.map((r) => (
+          <Link key={r} to={filterLink(r)} className="segmented-link" aria-current={r === role ? "page" : undefined} preventScrollReset>
+            {t(FILTER[r])}
+            <span className="count-pill" data-testid={`role-count-${r}`}>
+              {countFor(r)}
+            </span>
+          </Link>
+        ))}
+      </nav>
 
       <p className="list-count" aria-live="polite" aria-busy={searching}>
         {t("admin.users.showing", { from, to, total })}
@@ -83,7 +136,7 @@ export default function AdminUsersPage() {
       ) : (
         <div className="table-wrap">
           <table className="data-table user-table">
-            <caption className="visually-hidden">{t("admin.users.title")}</caption>
+            <caption className="visually-hidden">{title}</caption>
             <thead>
               <tr>
                 <th scope="col">{t("auth.field.name")}</th>

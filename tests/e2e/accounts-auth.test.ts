@@ -2,6 +2,7 @@ import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { allowStatus, createVerifiedUser, DEMO, mailedCode, RESET_SUBJECT, uniqueEmail, VERIFY_SUBJECT } from "./accounts-helpers";
 import { baseURL, useBrowser } from "./browser";
+import { accessToken, ADMIN, api, INSTRUCTOR, memberOf } from "./groups-helpers";
 
 const digitBoxes = (page: Page) => page.locator(".code-boxes input");
 const boxValues = (page: Page) => digitBoxes(page).evaluateAll((els) => els.map((e) => (e as HTMLInputElement).value).join(""));
@@ -76,7 +77,8 @@ describe("sign-up, e-mail verification and login", () => {
 
     await page.getByLabel("Password", { exact: true }).fill("salma-password-1");
     await page.getByRole("button", { name: "Log In", exact: true }).click();
-    await page.waitForURL(`${baseURL()}/`);
+    // A student without a course goes to My Courses (its empty state leads to the catalogue), not the sales page.
+    await page.waitForURL(`${baseURL()}/my-courses`);
     const header = page.locator("header.site-header");
     await header.getByRole("button", { name: "Log out" }).waitFor();
     expect(await header.getByRole("link", { name: "Profile" }).count()).toBe(1);
@@ -141,15 +143,16 @@ describe("sign-up, e-mail verification and login", () => {
     await page.getByLabel("Email").fill(DEMO.student.email);
     await page.getByLabel("Password", { exact: true }).fill(DEMO.student.password);
     await page.getByLabel("Password", { exact: true }).press("Enter");
-    await page.waitForURL(`${baseURL()}/`);
+    await page.waitForURL(`${baseURL()}/course/frontend-react`);
     await page.locator("header.site-header").getByRole("button", { name: "Log out" }).waitFor();
   });
 
-  it("sends each role to its own area after login", async () => {
+  it("sends each role to its own area after login; a student with one course straight to it", async () => {
+    // The demo student is approved in one group (frontend-react) and pending in another (db/seed.ts).
     for (const [who, path] of [
       ["admin", "/dashboard"],
       ["instructor", "/instructor"],
-      ["student", "/"],
+      ["student", "/course/frontend-react"],
     ] as const) {
       const page = await newPage();
       await page.goto("/auth/login");
@@ -181,7 +184,7 @@ describe("sign-up, e-mail verification and login", () => {
     await page.waitForURL(`**/auth/login?email=${encodeURIComponent(user.email)}`);
     await page.getByLabel("Password", { exact: true }).fill("brand-new-password");
     await page.getByRole("button", { name: "Log In", exact: true }).click();
-    await page.waitForURL(`${baseURL()}/`);
+    await page.waitForURL(`${baseURL()}/my-courses`);
     await page.locator("header.site-header").getByRole("button", { name: "Log out" }).waitFor();
   });
 
@@ -198,5 +201,60 @@ describe("sign-up, e-mail verification and login", () => {
     await page.getByRole("button", { name: "Reset password" }).click();
     await page.getByRole("alert").filter({ hasText: "Error: Invalid Reset Code" }).waitFor();
     expect(problems).toEqual([]);
+  });
+});
+
+/**
+ * Issue 20: a student with several courses lands on My Courses, and a signed-out QR attendance scan reaches the login
+ * page, which says (in the reader's language) that signing in finishes the check-in; signing in does.
+ */
+describe("after login", () => {
+  const newPage = useBrowser();
+
+  it("sends a student with two courses to My Courses", async () => {
+    const user = await memberOf("frontend-react", "two-courses", "Two Courses");
+    const asked = await api<{ request: { _id: string } }>(await accessToken(user), "POST", "/api/users/joinGroupRequest", { groupSlug: "backend-node" });
+    expect(asked.status).toBe(201);
+    expect((await api(await accessToken(ADMIN), "PUT", `/api/membership-requests/${asked.body.request._id}`, { decision: "approved" })).status).toBe(200);
+    const page = await newPage();
+    await page.goto("/auth/login");
+    await logInWithForm(page, user.email, user.password);
+    await page.waitForURL(`${baseURL()}/my-courses`);
+    await page.locator("h1", { hasText: "My Courses" }).waitFor();
+  });
+
+  for (const lang of ["en", "ar"] as const) {
+    it(`a signed-out QR scan says on the login page that signing in finishes the check-in (${lang === "en" ? "English" : "Arabic"})`, async () => {
+      const stamp = Date.now().toString(36);
+      const token = await accessToken(INSTRUCTOR);
+      const lecture = (await api<{ slug: string }>(token, "POST", "/api/lectures/group/frontend-react", { title: `QR login ${lang} ${stamp}`, published: true })).body;
+      const opened = await api<{ session: { code: string } }>(token, "POST", `/api/lectures/${lecture.slug}/attendance/open`, { rotateSeconds: 0, durationMinutes: 30 });
+      expect(opened.status).toBe(200);
+      const student = await memberOf("frontend-react", `qr-${lang}`, `QR ${lang} ${stamp}`);
+
+      const page = await newPage({ width: 375, height: 740 });
+      await page.context().addCookies([{ name: "lang", value: lang, url: baseURL() }]);
+      await page.goto(`/attend/${lecture.slug}?code=${opened.body.session.code}`);
+      await page.waitForURL((url) => url.pathname === "/auth/login");
+      await page.waitForSelector("html[data-hydrated]", { state: "attached" });
+      const notice = page.locator("#login-check-in");
+      expect(await notice.textContent()).toBe(
+        lang === "en" ? "Your attendance code was accepted. Log in to finish checking in to the lecture." : "قُبل رمز الحضور. سجّل الدخول لإتمام تسجيل حضورك في المحاضرة.",
+      );
+      expect(await page.locator("main form.form-fields").getAttribute("aria-describedby")).toContain("login-check-in");
+      expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(0);
+      await page.locator('input[name="email"]').fill(student.email);
+      await page.locator('input[name="password"]').fill(student.password);
+      await page.getByRole("button", { name: lang === "en" ? "Log In" : "تسجيل الدخول", exact: true }).click();
+      await page.waitForURL((url) => url.pathname === `/course/frontend-react/lecture/${lecture.slug}`);
+      const state = await api<{ status: string | null }>(await accessToken(student), "GET", `/api/lectures/${lecture.slug}/get-user-attendance-status-in-group`);
+      expect(state.body.status).toBe("present");
+    });
+  }
+
+  it("says nothing of a check-in on an ordinary login", async () => {
+    const page = await newPage();
+    await page.goto("/auth/login?redirectTo=%2Fprofile");
+    expect(await page.locator("#login-check-in").count()).toBe(0);
   });
 });

@@ -39,7 +39,7 @@ describe("code exercises", () => {
     await page.getByRole("button", { name: "Run the visible tests" }).click();
     const run = page.locator(".exercise-run");
     await run.locator(".test-report-summary").waitFor({ timeout: 20_000 });
-    expect(await run.locator(".test-error").first().textContent()).toBe("Time limit exceeded (1000 ms of work): is there an endless loop, or one very slow step?");
+    expect(await run.locator(".test-error").first().textContent()).toBe("Time limit exceeded (1,000 ms of work): is there an endless loop, or one very slow step?");
     // The page kept answering while the loop ran in its worker.
     expect(await page.getByRole("button", { name: "Run the visible tests" }).isEnabled()).toBe(true);
 
@@ -91,12 +91,12 @@ describe("code exercises", () => {
     expect(await publish.isDisabled()).toBe(true);
 
     await page.getByRole("button", { name: "Run against the reference solution" }).click();
-    await expect.poll(() => page.locator(".exercise-editor-result .test-report-summary").textContent(), { timeout: 20_000 }).toBe("0 of 1 tests passed · 0 of 1 points");
+    await expect.poll(() => page.locator(".exercise-editor-result .test-report-summary").textContent(), { timeout: 20_000 }).toBe("0 of 1 test passed · 0 of 1 point");
     expect(await publish.isDisabled()).toBe(true);
 
     await setCode(page, "#ex-reference", "function triple(n) { return n * 3; }");
     await page.getByRole("button", { name: "Run against the reference solution" }).click();
-    await expect.poll(() => page.locator(".exercise-editor-result .test-report-summary").textContent(), { timeout: 20_000 }).toBe("1 of 1 tests passed · 1 of 1 points");
+    await expect.poll(() => page.locator(".exercise-editor-result .test-report-summary").textContent(), { timeout: 20_000 }).toBe("1 of 1 test passed · 1 of 1 point");
     await expect.poll(() => publish.isEnabled()).toBe(true);
     // Any change after the run asks for a new one.
     await row.getByLabel("Expected value (JSON)").fill("7");
@@ -201,4 +201,67 @@ describe("the code exercise screens in both languages", () => {
       });
     }
   }
+});
+
+/**
+ * Issue 20: on the exercise editor, "Not published" is a draft state: its own neutral colour (not the green of
+ * "Published") and only as wide as its words (the card's head is a grid, which stretched it across the card).
+ */
+describe("the exercise's published state", () => {
+  const newPage = useBrowser();
+
+  it("shows a draft in a neutral pill as wide as its words, and a published one in green, in both languages", async () => {
+    const stamp = Date.now().toString(36);
+    const token = await accessToken(INSTRUCTOR);
+    const lecture = (await api<{ slug: string }>(token, "POST", "/api/lectures/group/frontend-react", { title: `Pills ${stamp}`, published: true })).body;
+    const task = (await api<{ _id: string; slug: string }>(token, "POST", `/api/lectures/${lecture.slug}/tasks`, { title: `Double ${stamp}`, maxScore: 10 })).body;
+    const exercise = (published: boolean) => ({
+      starterCode: "function double(n) {\n}\n",
+      tests: [{ name: "doubles 2", call: "double(2)", expected: "4", points: 1 }],
+      referenceSolution: "function double(n) { return n * 2; }",
+      published,
+    });
+    expect((await api(token, "PUT", `/api/exercises/${task._id}`, exercise(false))).status).toBe(200);
+    const path = `/instructor/group/frontend-react/lecture/${lecture.slug}/tasks/updateTask/${task.slug}`;
+    const pill = async (page: Page) => {
+      const badge = page.locator(".exercise-editor .task-form-head .badge");
+      await badge.waitFor();
+      const [box, head] = [await badge.boundingBox(), await page.locator(".exercise-editor .task-form-head").boundingBox()];
+      const colours = await badge.evaluate((el) => ({ background: getComputedStyle(el).backgroundColor, color: getComputedStyle(el).color }));
+      return { text: await badge.textContent(), width: box!.width, headWidth: head!.width, ...colours };
+    };
+    const green = "rgb(236, 253, 245)"; // --green-50, the published pill
+
+    const seen: Record<string, Awaited<ReturnType<typeof pill>>> = {};
+    for (const lang of ["en", "ar"] as const) {
+      for (const width of [1280, 375]) {
+        const page = await newPage({ width, height: 800 });
+        await page.context().addCookies([{ name: "lang", value: lang, url: baseURL() }]);
+        await signIn(page.context(), INSTRUCTOR.email, INSTRUCTOR.password);
+        await gotoHydrated(page, path);
+        const draft = await pill(page);
+        expect(draft.text).toBe(lang === "en" ? "Not published" : "غير منشور");
+        // As wide as its words: well under half of the head, even on a phone.
+        expect(draft.width).toBeLessThan(draft.headWidth / 2);
+        expect(draft.background).not.toBe(green);
+        // Neutral: no green or teal cast (red at least as strong as green and blue), on a visible tint.
+        const [r, g, b] = draft.background.match(/\d+/g)!.map(Number) as [number, number, number];
+        expect(r >= g && r >= b && r < 250, draft.background).toBe(true);
+        seen[`${lang}-${width}`] = draft;
+        expect(await sideways(page)).toBeLessThanOrEqual(0);
+      }
+    }
+
+    expect((await api(token, "PUT", `/api/exercises/${task._id}`, exercise(true))).status).toBe(200);
+    const page = await newPage();
+    await signIn(page.context(), INSTRUCTOR.email, INSTRUCTOR.password);
+    await gotoHydrated(page, path);
+    const published = await pill(page);
+    expect(published.text).toBe("Published");
+    expect(published.background).toBe(green);
+    expect(published.width).toBeLessThan(published.headWidth / 2);
+    // The draft's colours are its own, not the published pill's.
+    expect(seen["en-1280"]!.background).not.toBe(published.background);
+    expect(seen["en-1280"]!.color).not.toBe(published.color);
+  }, 120_000); // five pages in four sizes and languages, not a timing check
 });

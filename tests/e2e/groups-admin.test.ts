@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { baseURL, useBrowser } from "./browser";
-import { ADMIN } from "./groups-helpers";
+import { ADMIN, INSTRUCTOR } from "./groups-helpers";
 import { signIn } from "./session";
 
 /** A 1×1 PNG: real magic bytes, so the upload service accepts it. */
@@ -95,4 +95,85 @@ describe("admin group management", () => {
     const outline = await page.locator(".outline .outline-title").allTextContents();
     expect(outline.map((t) => t.replace(/^Part \d+ of \d+: /, ""))).toEqual(["Async", "Ownership"]);
   });
+});
+
+/**
+ * Issue 20: every staff page of a group marks its own section in the group's links (aria-current="page", exactly
+ * one): a new task, a task's form and the grader are Tasks; a new quiz and a quiz's form are Quizzes; the rest of a
+ * lecture's pages are Lectures. Instructor and admin areas, on the demo group's pages.
+ */
+describe("the group's section links", () => {
+  const newPage = useBrowser();
+  const G = "frontend-react";
+  const pages: [path: string, section: string][] = [
+    ["students", "students"],
+    ["lectures", "lectures"],
+    ["lectures/update/html-foundations", "lectures"],
+    ["lectures/html-foundations/attendance", "lectures"],
+    ["lectures/html-foundations/newTask", "tasks"],
+    ["tasks", "tasks"],
+    ["lecture/html-foundations/tasks/accessible-profile-card/submissions", "tasks"],
+    ["lecture/html-foundations/tasks/updateTask/accessible-profile-card", "tasks"],
+    ["lectures/modern-css-layouts/newQuiz", "quizzes"],
+    ["quizzes", "quizzes"],
+    ["lecture/modern-css-layouts/quiz/updateQuiz/css-layouts-check", "quizzes"],
+    ["progress", "progress"],
+  ];
+  const current = async (page: import("playwright-core").Page) => {
+    const marked = page.locator('.group-tabs [aria-current="page"]');
+    await marked.first().waitFor();
+    expect(await marked.count()).toBe(1);
+    return marked.getAttribute("href");
+  };
+
+  it("marks the page's own section on every instructor page of a group", async () => {
+    const page = await newPage();
+    await signIn(page.context(), INSTRUCTOR.email, INSTRUCTOR.password);
+    const base = `/instructor/group/${G}`;
+    for (const [path, section] of [...pages, ["messages", "messages"] as [string, string]]) {
+      const res = await page.goto(`${base}/${path}`);
+      expect(res?.status(), path).toBe(200);
+      expect(await current(page), path).toBe(`${base}/${section}`);
+    }
+  });
+
+  it("marks the page's own section on every admin page of a group", async () => {
+    const page = await newPage();
+    await signIn(page.context(), ADMIN.email, ADMIN.password);
+    const base = `/dashboard/admin/group/${G}`;
+    // The admin's quizzes section lives at /quiz (platform-spec §2).
+    const adminSection = (s: string) => (s === "quizzes" ? "quiz" : s);
+    for (const [path, section] of [["", ""], ...pages.map(([p, s]) => [p.replace(/^quizzes$/, "quiz"), adminSection(s)]), ["update", "update"]] as [string, string][]) {
+      const res = await page.goto(path ? `${base}/${path}` : base);
+      expect(res?.status(), path).toBe(200);
+      expect(await current(page), path).toBe(section ? `${base}/${section}` : base);
+    }
+  });
+});
+
+/**
+ * Issue 20: the admin's Students page lists students, and its role filters change the heading and the list; it
+ * fits a phone in both languages.
+ */
+describe("the admin's Students page", () => {
+  const newPage = useBrowser();
+  for (const lang of ["en", "ar"] as const) {
+    it(`filters by role at 375 px in ${lang === "en" ? "English" : "Arabic"}`, async () => {
+      const words = lang === "en" ? { students: "Students", instructors: "Instructors", student: "Student" } : { students: "الطلاب", instructors: "المدرّبون", student: "طالب" };
+      const page = await newPage({ width: 375, height: 800 });
+      await page.context().addCookies([{ name: "lang", value: lang, url: baseURL() }]);
+      await signIn(page.context(), ADMIN.email, ADMIN.password);
+      await page.goto("/dashboard/admin/allStudent");
+      expect(await page.locator("h1").textContent()).toBe(words.students);
+      // Only students are listed by default.
+      expect(new Set(await page.locator(".role-badge").allTextContents())).toEqual(new Set([words.student]));
+      expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(0);
+      await page.locator(".user-role-filter").getByRole("link", { name: new RegExp(`^${words.instructors}`) }).click();
+      await page.waitForURL(/role=instructor/);
+      await expect.poll(() => page.locator("h1").textContent()).toBe(words.instructors);
+      expect(await page.locator('.user-role-filter [aria-current="page"]').getAttribute("href")).toBe("/dashboard/admin/allStudent?role=instructor");
+      expect(new Set(await page.locator(".role-badge").allTextContents())).toEqual(new Set([lang === "en" ? "Instructor" : "مدرّب"]));
+      expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(0);
+    });
+  }
 });

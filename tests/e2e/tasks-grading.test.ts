@@ -2,6 +2,8 @@
  * Tasks end to end: a student hands in a link on the task page, the instructor grades with the keyboard in the
  * grader and moves on to the next ungraded student, and the student sees the grade and the formatted feedback.
  */
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { describe, expect, it } from "vitest";
 import { baseURL, gotoHydrated, useBrowser } from "./browser";
 import { accessToken, api, INSTRUCTOR, memberOf } from "./groups-helpers";
@@ -55,7 +57,7 @@ describe("tasks and grading", () => {
     // The counter moves at once; the server must end up with both grades too (the second save, sent while the first
     // was still in flight, once aborted it and lost a grade).
     await expect
-      .poll(async () => (await api<{ submissions: { score: number | null }[] }>(token, "GET", `/api/lectures/${lecture.slug}/tasks/${task.slug}/submissions`)).body.submissions.map((x) => x.score).sort())
+      .poll(async () => (await api<{ submissions: { score: number | null }[] }>(token, "GET", `/api/lectures/${lecture.slug}/tasks/${task.slug}/submissions`)).body.submissions.map((x) => x.score).sort(), { timeout: 10_000 })
       .toEqual([40, 45]);
 
     await gotoHydrated(student, taskPath);
@@ -123,4 +125,209 @@ describe("the task screens in both languages", () => {
       });
     }
   }
+});
+
+/** Presses a key as a keyboard with another layout sends it: the typed character (`key`) and the physical key (`code`). */
+async function pressOnLayout(page: import("playwright-core").Page, key: string, code: string, keyCode: number) {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send("Input.dispatchKeyEvent", { type: "keyDown", key, code, text: key, unmodifiedText: key, windowsVirtualKeyCode: keyCode, nativeVirtualKeyCode: keyCode });
+  await cdp.send("Input.dispatchKeyEvent", { type: "keyUp", key, code, windowsVirtualKeyCode: keyCode, nativeVirtualKeyCode: keyCode });
+  await cdp.detach();
+}
+
+/** axe-core's nested-interactive rule (and the list/ARIA rules around it) on one part of the page. */
+async function axeViolations(page: import("playwright-core").Page, selector: string): Promise<{ id: string; nodes: number }[]> {
+  const source = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
+  // Evaluated through the DevTools protocol, so the page's CSP does not apply to it.
+  await page.evaluate(source);
+  return page.evaluate(async (sel) => {
+    const axe = (window as unknown as { axe: { run: (ctx: string, opts: unknown) => Promise<{ violations: { id: string; nodes: unknown[] }[] }> } }).axe;
+    const result = await axe.run(sel, {
+      runOnly: { type: "rule", values: ["nested-interactive", "list", "listitem", "aria-required-children", "aria-required-parent", "aria-allowed-attr", "aria-valid-attr-value", "button-name"] },
+    });
+    return result.violations.map((v) => ({ id: v.id, nodes: v.nodes.length }));
+  }, selector);
+}
+
+describe("the grader explains a score it cannot save", () => {
+  const newPage = useBrowser();
+
+  it("says why next to the field, ties it to the field, and Ctrl+Enter moves the focus there; the list has no control inside another", async () => {
+    const stamp = Date.now().toString(36);
+    const token = await accessToken(INSTRUCTOR);
+    const lecture = (await api<{ slug: string }>(token, "POST", "/api/lectures/group/frontend-react", { title: `Scores ${stamp}`, published: true })).body;
+    const task = (await api<{ slug: string }>(token, "POST", `/api/lectures/${lecture.slug}/tasks`, { title: `Portfolio ${stamp}`, maxScore: 50 })).body;
+    const student = await memberOf("frontend-react", "score-a", `Score Student ${stamp}`);
+    expect((await api(await accessToken(student), "POST", `/api/lectures/${lecture.slug}/submit-task/${task.slug}`, { link: "https://score.example.dev" })).status).toBe(201);
+
+    const page = await newPage();
+    await signIn(page.context(), INSTRUCTOR.email, INSTRUCTOR.password);
+    await gotoHydrated(page, `/instructor/group/frontend-react/lecture/${lecture.slug}/tasks/${task.slug}/submissions`);
+    // No button inside an option (axe "nested-interactive", serious); the student on screen is aria-current.
+    expect(await axeViolations(page, ".grader")).toEqual([]);
+    expect(await page.locator(".grader-list button[aria-current='true']").count()).toBe(1);
+
+    const score = page.locator("#grader-score");
+    // Nothing is said before anyone tries.
+    expect(await page.locator("#grader-score-error").count()).toBe(0);
+    expect(await score.getAttribute("aria-invalid")).toBeNull();
+
+    // Above the maximum: said at once, next to the field, tied to it.
+    await score.fill("60");
+    const error = page.locator("#grader-score-error");
+    await error.waitFor();
+    expect(await error.textContent()).toBe("60 is more than this task's maximum of 50.");
+    expect(await score.getAttribute("aria-invalid")).toBe("true");
+    expect(await score.getAttribute("aria-describedby")).toBe("grader-score-error");
+    // Announced to screen readers too.
+    await expect.poll(() => page.locator(".grader [role=status]").textContent()).toBe("60 is more than this task's maximum of 50.");
+    // Ctrl+Enter from the feedback field does not save: the focus goes back to the score.
+    await page.locator("#grader-feedback").focus();
+    await page.keyboard.press("Control+Enter");
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe("grader-score");
+    expect(await page.getByTestId("graded-count").textContent()).toBe("Graded 0 of 1");
+    // The buttons are not silently disabled: clicking Save says the same and focuses the field.
+    await page.locator("#grader-feedback").focus();
+    await page.getByRole("button", { name: "Save", exact: true }).click();
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe("grader-score");
+
+    // Empty: said once someone tries to save.
+    await score.fill("");
+    expect(await page.locator("#grader-score-error").count()).toBe(0);
+    await page.locator("#grader-feedback").focus();
+    await page.keyboard.press("Control+Enter");
+    await expect.poll(() => error.textContent()).toBe("Give a score first: a whole number from 0 to 50.");
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe("grader-score");
+    // Not a whole number.
+    await score.fill("-3");
+    await expect.poll(() => error.textContent()).toBe("Give a whole-number score from 0 to 50.");
+
+    // The maximum itself is a valid score: saved, and the message is gone.
+    await score.fill("50");
+    expect(await page.locator("#grader-score-error").count()).toBe(0);
+    expect(await score.getAttribute("aria-invalid")).toBeNull();
+    await page.keyboard.press("Control+Enter");
+    await expect.poll(() => page.getByTestId("graded-count").textContent()).toBe("Graded 1 of 1");
+    await expect
+      .poll(async () => (await api<{ submissions: { score: number | null }[] }>(token, "GET", `/api/lectures/${lecture.slug}/tasks/${task.slug}/submissions`)).body.submissions.map((x) => x.score), { timeout: 10_000 })
+      .toEqual([50]);
+  });
+});
+
+/**
+ * Issue 20: the whole journey with Arabic titles, in Arabic. A lecture "الخطافات بالتفصيل" with a task and a code
+ * exercise titled in Arabic: the student opens both from the lecture page and hands in; staff grade in the grader
+ * with the keyboard, J and K pressed on an Arabic layout (the keys type ت and ن; `code` is KeyJ and KeyK).
+ */
+describe("the task journey with Arabic titles", () => {
+  const newPage = useBrowser();
+
+  it("a student hands in a task and a code exercise titled in Arabic; staff grade by keyboard on an Arabic layout", async () => {
+    const stamp = Date.now().toString(36);
+    const token = await accessToken(INSTRUCTOR);
+    const lecture = (await api<{ slug: string; title: string }>(token, "POST", "/api/lectures/group/frontend-react", { title: "الخطافات بالتفصيل", published: true })).body;
+    expect(lecture.title).toBe("الخطافات بالتفصيل");
+    const L = encodeURIComponent(lecture.slug);
+    const created = await api<{ _id: string; slug: string }>(token, "POST", `/api/lectures/${L}/tasks`, { title: `عدّاد بالخطافات ${stamp}`, maxScore: 50 });
+    expect(created.status).toBe(201);
+    const task = created.body;
+    const codeTask = (await api<{ _id: string; slug: string }>(token, "POST", `/api/lectures/${L}/tasks`, { title: `دالة المضاعفة ${stamp}`, maxScore: 10 })).body;
+    const exercise = await api(token, "PUT", `/api/exercises/${codeTask._id}`, {
+      starterCode: "function double(n) {\n}\n",
+      tests: [{ name: "ضعف العدد 2", call: "double(2)", expected: "4", points: 1 }],
+      referenceSolution: "function double(n) { return n * 2; }",
+      published: true,
+    });
+    expect(exercise.status).toBe(200);
+    const [first, second] = [await memberOf("frontend-react", "arabic-a", `أحمد ${stamp}`), await memberOf("frontend-react", "arabic-b", `بسمة ${stamp}`)];
+
+    // The student, in Arabic on a phone, opens both from the lecture page and hands in.
+    const student = await newPage({ width: 375, height: 800 });
+    await student.context().addCookies([{ name: "lang", value: "ar", url: baseURL() }]);
+    await signIn(student.context(), first.email, first.password);
+    const lecturePage = `/course/frontend-react/lecture/${L}`;
+    await gotoHydrated(student, lecturePage);
+    expect(await student.locator("h1").textContent()).toBe("الخطافات بالتفصيل");
+    await student.locator(".lecture-work-item", { hasText: `عدّاد بالخطافات ${stamp}` }).getByRole("link").first().click();
+    await student.waitForURL(`**/Add-Task/${encodeURIComponent(task.slug)}`);
+    await student.waitForSelector("html[data-hydrated]", { state: "attached" });
+    expect(await student.locator("h1").textContent()).toBe(`عدّاد بالخطافات ${stamp}`);
+    await student.getByLabel("رابط عملك").fill(`https://github.com/ahmad/${stamp}`);
+    await student.getByRole("button", { name: "سلّم عملك" }).click();
+    await student.getByText("تم تسليم عملك.").waitFor();
+    expect(await student.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(0);
+
+    await gotoHydrated(student, lecturePage);
+    await student.locator(".lecture-work-item", { hasText: `دالة المضاعفة ${stamp}` }).getByRole("link").first().click();
+    await student.waitForURL(`**/Add-Task/${encodeURIComponent(codeTask.slug)}`);
+    await student.waitForSelector("html[data-hydrated]", { state: "attached" });
+    const editor = student.locator("#exercise-code");
+    await editor.waitFor();
+    await editor.click();
+    await student.keyboard.press("Control+a");
+    await student.keyboard.insertText("function double(n) { return n + n; }");
+    await student.getByRole("button", { name: "سلّم", exact: true }).click();
+    await student.locator(".exercise-handin .form-success").waitFor({ timeout: 20_000 });
+    expect(await student.locator(".exercise-handin .form-success").textContent()).toBe("سُلّمت وصُحّحت: 10 من 10.");
+    expect(await student.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(0);
+
+    // The second student hands in through the API.
+    expect((await api(await accessToken(second), "POST", `/api/lectures/${L}/submit-task/${encodeURIComponent(task.slug)}`, { link: "https://basma.example.dev" })).status).toBe(201);
+
+    // The instructor grades in Arabic, with the keyboard only.
+    const staff = await newPage();
+    await staff.context().addCookies([{ name: "lang", value: "ar", url: baseURL() }]);
+    await signIn(staff.context(), INSTRUCTOR.email, INSTRUCTOR.password);
+    await gotoHydrated(staff, `/instructor/group/frontend-react/lecture/${L}/tasks/${encodeURIComponent(task.slug)}/submissions`);
+    expect(await staff.locator("h1").textContent()).toBe(`عدّاد بالخطافات ${stamp}`);
+    // The grader belongs to Tasks in the group's links.
+    expect(await staff.locator('.group-tabs [aria-current="page"]').getAttribute("href")).toBe("/instructor/group/frontend-react/tasks");
+    expect(await staff.getByTestId("graded-count").textContent()).toBe("قُيِّم 0 من 2");
+    const name = staff.locator("#grader-name");
+    const firstShown = await name.textContent();
+    // J and K on an Arabic layout: the keys type ت and ن; the physical keys are KeyJ and KeyK.
+    await pressOnLayout(staff, "ت", "KeyJ", 74);
+    await expect.poll(() => name.textContent()).not.toBe(firstShown);
+    await pressOnLayout(staff, "ن", "KeyK", 75);
+    await expect.poll(() => name.textContent()).toBe(firstShown);
+
+    // A score above the maximum is explained in Arabic; Ctrl+Enter brings the focus back to the score.
+    await staff.locator("#grader-score").focus();
+    await staff.keyboard.type("60");
+    expect(await staff.locator("#grader-score-error").textContent()).toBe("الدرجة 60 أعلى من الحد الأقصى لهذه المهمة (50).");
+    await staff.keyboard.press("Tab");
+    await staff.keyboard.type("عمل **ممتاز**.");
+    await staff.keyboard.press("Control+Enter");
+    await expect.poll(() => staff.evaluate(() => document.activeElement?.id)).toBe("grader-score");
+    expect(await staff.getByTestId("graded-count").textContent()).toBe("قُيِّم 0 من 2");
+    await staff.keyboard.press("Control+a");
+    await staff.keyboard.type("45");
+    await staff.keyboard.press("Control+Enter");
+    await expect.poll(() => staff.getByTestId("graded-count").textContent()).toBe("قُيِّم 1 من 2");
+    await expect.poll(() => name.textContent()).not.toBe(firstShown);
+    // The next one: Ctrl+Enter with no score says so in Arabic; then a score saves it.
+    await staff.locator("#grader-feedback").focus();
+    await staff.keyboard.press("Control+Enter");
+    await expect.poll(() => staff.locator("#grader-score-error").textContent()).toBe("ضع الدرجة أولًا: عددًا صحيحًا من 0 إلى 50.");
+    expect(await staff.evaluate(() => document.activeElement?.id)).toBe("grader-score");
+    await staff.keyboard.type("40");
+    await staff.keyboard.press("Control+Enter");
+    await expect.poll(() => staff.getByTestId("graded-count").textContent()).toBe("قُيِّم 2 من 2");
+    await expect
+      .poll(async () => (await api<{ submissions: { score: number | null }[] }>(token, "GET", `/api/lectures/${L}/tasks/${encodeURIComponent(task.slug)}/submissions`)).body.submissions.map((x) => x.score).sort(), { timeout: 10_000 })
+      .toEqual([40, 45]);
+
+    // The code exercise's grader shows the Arabic title and the hand-in's code; J/K on the Arabic layout work there too.
+    await gotoHydrated(staff, `/instructor/group/frontend-react/lecture/${L}/tasks/${encodeURIComponent(codeTask.slug)}/submissions`);
+    expect(await staff.locator("h1").textContent()).toBe(`دالة المضاعفة ${stamp}`);
+    await staff.locator("#grader-filter").selectOption("all");
+    await staff.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    await pressOnLayout(staff, "ت", "KeyJ", 74);
+    await staff.locator(".code-hand-in").waitFor();
+    expect(await staff.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(0);
+
+    // The student sees the grade and the feedback in Arabic.
+    await gotoHydrated(student, `/course/frontend-react/lecture/${L}/Add-Task/${encodeURIComponent(task.slug)}`);
+    expect(["الدرجة: 45 / 50", "الدرجة: 40 / 50"]).toContain(await student.locator(".task-grade").textContent());
+  }, 120_000); // two people, two tasks, code run on the server: a long journey, not a timing check
 });

@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import * as s from "../../db/schema";
 import { hashPassword, PBKDF2_ITERATIONS, verifyPassword } from "../../worker/auth/password";
 import { getSettings } from "../../worker/env";
-import { COOKIE, call, createUser, login, refreshTokenSet, type ErrorBody } from "./factories";
+import { addMember, COOKIE, call, createGroup, createUser, login, refreshTokenSet, signIn, type ErrorBody, type TestUser } from "./factories";
 import { db, randomIp, unique } from "./helpers";
 
 const pepper = () => getSettings(env).passwordPepper;
@@ -180,5 +180,90 @@ describe("login limits", () => {
     const limited = results.filter((r) => r.status === 429);
     expect(limited).toHaveLength(3);
     expect(Number(limited[0]!.headers.get("retry-after"))).toBeGreaterThan(0);
+  });
+});
+
+/**
+ * Issue 20: after signing in, a student is sent to their course (when they have exactly one) or to My Courses,
+ * never to the sales page; staff to their areas; a safe redirectTo still wins. The same rule answers a signed-in
+ * visitor of the login page. The login page reached from a signed-out QR scan says that signing in finishes it.
+ */
+describe("where the login page sends people", () => {
+  const formLogin = (user: { email: string; password: string }, redirectTo?: string) =>
+    SELF.fetch("http://localhost/auth/login", {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", origin: "http://localhost", "cf-connecting-ip": randomIp(), accept: "text/html" },
+      body: new URLSearchParams({ intent: "login", email: user.email, password: user.password, ...(redirectTo === undefined ? {} : { redirectTo }) }).toString(),
+      redirect: "manual",
+    });
+  const landing = async (user: { email: string; password: string }, redirectTo?: string) => {
+    const res = await formLogin(user, redirectTo);
+    expect(res.status).toBe(302);
+    return res.headers.get("location");
+  };
+  const signedInVisit = async (user: TestUser, redirectTo?: string) => {
+    const session = await signIn(user);
+    const q = redirectTo === undefined ? "" : `?${new URLSearchParams({ redirectTo })}`;
+    const res = await SELF.fetch(`http://localhost/auth/login${q}`, { headers: { cookie: session.cookie }, redirect: "manual" });
+    expect(res.status).toBe(302);
+    return res.headers.get("location");
+  };
+
+  it("sends a student with no group to My Courses, not to the landing page", async () => {
+    const student = await createUser();
+    expect(await landing(student)).toBe("/my-courses");
+    // A stored "/" (the landing page) is not a destination either.
+    expect(await landing(student, "/")).toBe("/my-courses");
+    expect(await signedInVisit(student)).toBe("/my-courses");
+  });
+
+  it("sends a student with exactly one course straight to it, its slug encoded (an Arabic slug too)", async () => {
+    const student = await createUser();
+    const group = await createGroup();
+    const slug = `الخطافات-${group.slug}`;
+    await db().update(s.groups).set({ slug }).where(eq(s.groups.id, group.id));
+    await addMember(student, group, "special");
+    // A pending request elsewhere is not a course.
+    await addMember(student, await createGroup(), "pending");
+    await addMember(student, await createGroup(), "left");
+    const course = `/course/${encodeURIComponent(slug)}`;
+    expect(await landing(student)).toBe(course);
+    expect(await signedInVisit(student)).toBe(course);
+  });
+
+  it("sends a student with two courses, or only a draft one, to My Courses", async () => {
+    const two = await createUser();
+    await addMember(two, await createGroup(), "approved");
+    await addMember(two, await createGroup(), "approved");
+    expect(await landing(two)).toBe("/my-courses");
+    const draft = await createUser();
+    await addMember(draft, await createGroup({ status: "draft" }), "approved");
+    expect(await landing(draft)).toBe("/my-courses");
+  });
+
+  it("keeps a safe redirectTo for a student, and sends staff to their areas", async () => {
+    const student = await createUser();
+    await addMember(student, await createGroup(), "approved");
+    expect(await landing(student, "/content/some-course")).toBe("/content/some-course");
+    expect(await landing(student, "//evil.example/x")).not.toContain("evil");
+    expect(await landing(await createUser({ role: "instructor" }))).toBe("/instructor");
+    expect(await landing(await createUser({ role: "admin" }))).toBe("/dashboard");
+    expect(await signedInVisit(await createUser({ role: "admin" }), "/")).toBe("/dashboard");
+  });
+
+  it("says, in both languages, that signing in finishes a check-in begun by a QR scan", async () => {
+    const back = `/attend/week-1?${new URLSearchParams({ pending: "p123" })}`;
+    const page = async (redirectTo: string, lang?: "ar") => {
+      const res = await SELF.fetch(`http://localhost/auth/login?${new URLSearchParams({ redirectTo })}`, { headers: lang ? { cookie: `lang=${lang}` } : {} });
+      expect(res.status).toBe(200);
+      return res.text();
+    };
+    const en = await page(back);
+    expect(en).toContain("Your attendance code was accepted. Log in to finish checking in to the lecture.");
+    expect(en).toMatch(/aria-describedby="login-check-in"/);
+    expect(await page(back, "ar")).toContain("قُبل رمز الحضور. سجّل الدخول لإتمام تسجيل حضورك في المحاضرة.");
+    // Any other redirect says nothing of the kind.
+    expect(await page("/attend/week-1")).not.toContain("login-check-in");
+    expect(await page("/my-courses")).not.toContain("login-check-in");
   });
 });

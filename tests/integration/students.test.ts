@@ -4,7 +4,8 @@ import * as s from "../../db/schema";
 import { getGroupForMember, listMyGroups, membershipStatus, NotAMemberError } from "../../worker/services/my-groups";
 import type { Viewer } from "../../worker/services/sessions";
 import { addCourseContent, addMember, call, createGroup, createUser, signIn, type ErrorBody, type SignedIn, type TestUser } from "./factories";
-import { db, serviceContext, unique } from "./helpers";
+import { countingContext, db, serviceContext, unique } from "./helpers";
+import { loadPeople } from "../../app/lib/admin-people.server";
 import { openRoom } from "./live-socket";
 
 type Student = { _id: string; status: string; requestedAt: string; decidedAt: string | null; user: { _id: string; name: string; email: string; slug: string } };
@@ -221,5 +222,96 @@ describe("student area services", () => {
     const draft = await createGroup({ status: "draft" });
     const hidden = await getGroupForMember(ctx, viewerOf(await createUser()), draft.slug).catch((e: unknown) => e);
     expect((hidden as { status: number }).status).toBe(404);
+  });
+});
+
+/**
+ * Issue 20: the admin's "Students" page (/dashboard/admin/allStudent; the API stays GET /api/users) lists students
+ * unless a role filter says otherwise (?role=instructor, admin or all), with the heading, the counts and the total
+ * following the filter; a role that is none of these is a 400; the statements do not grow with the accounts.
+ */
+describe("the admin's Students page", () => {
+  async function people(students: number, instructors: number, admins: number) {
+    const tag = unique("ppl");
+    for (let i = 0; i < students; i++) await createUser({ name: `${tag} student ${i}` });
+    for (let i = 0; i < instructors; i++) await createUser({ role: "instructor", name: `${tag} teacher ${i}` });
+    for (let i = 0; i < admins; i++) await createUser({ role: "admin", name: `${tag} admin ${i}` });
+    return tag;
+  }
+  const html = async (who: SignedIn, query: string) => {
+    const res = await call(`/dashboard/admin/allStudent${query}`, { cookie: who.cookie, headers: { accept: "text/html" } });
+    return { status: res.status, text: await res.text() };
+  };
+  const heading = (text: string) => /<h1[^>]*>([^<]*)<\/h1>/.exec(text)?.[1];
+  const count = (text: string, role: string) => new RegExp(`data-testid="role-count-${role}">(\\d+)<`).exec(text)?.[1];
+  const listCount = (text: string) => /class="list-count"[^>]*>([^<]*)</.exec(text)?.[1];
+
+  it("shows students by default; a role filter changes the list, the heading and the total; the counts stay per role", async () => {
+    const me = await admin();
+    const tag = await people(3, 2, 1);
+    const page = await html(me, `?search=${tag}`);
+    expect(page.status).toBe(200);
+    expect(heading(page.text)).toBe("Students");
+    expect(listCount(page.text)).toBe("Showing 1-3 of 3");
+    const rows = (text: string) => [...text.matchAll(new RegExp(`>(${tag} [a-z]+ \\d+)</a>`, "g"))].map((m) => m[1]).sort();
+    expect(rows(page.text)).toEqual([`${tag} student 0`, `${tag} student 1`, `${tag} student 2`]);
+    expect([count(page.text, "user"), count(page.text, "instructor"), count(page.text, "admin"), count(page.text, "all")]).toEqual(["3", "2", "1", "6"]);
+
+    const teachers = await html(me, `?search=${tag}&role=instructor`);
+    expect(heading(teachers.text)).toBe("Instructors");
+    expect(listCount(teachers.text)).toBe("Showing 1-2 of 2");
+    expect(rows(teachers.text)).toEqual([`${tag} teacher 0`, `${tag} teacher 1`]);
+    const everyone = await html(me, `?search=${tag}&role=all`);
+    expect(heading(everyone.text)).toBe("Everyone");
+    expect(listCount(everyone.text)).toBe("Showing 1-6 of 6");
+    expect(heading((await html(me, `?search=${tag}&role=admin`)).text)).toBe("Admins");
+    // The filter links keep the search, and the current one is marked.
+    expect(everyone.text).toMatch(new RegExp(`href="/dashboard/admin/allStudent\\?search=${tag}&amp;role=instructor"`));
+    expect(everyone.text).toMatch(/aria-current="page"[^>]*>Everyone</);
+  });
+
+  it("names the heading in Arabic too", async () => {
+    const me = await admin();
+    const tag = await people(1, 1, 0);
+    const ar = async (query: string) => heading((await (await call(`/dashboard/admin/allStudent${query}`, { cookie: `${me.cookie}; lang=ar` })).text()));
+    expect(await ar(`?search=${tag}`)).toBe("الطلاب");
+    expect(await ar(`?search=${tag}&role=instructor`)).toBe("المدرّبون");
+    expect(await ar(`?search=${tag}&role=all`)).toBe("كل الحسابات");
+  });
+
+  it.each([["?role=owner"], ["?role=users"], ["?page=0"], ["?page=abc"]])("answers 400 to %s", async (query) => {
+    expect((await html(await admin(), query)).status).toBe(400);
+  });
+
+  it("is for admins only", async () => {
+    expect((await html(await instructor(), "")).status).toBe(403);
+  });
+
+  it("runs the same statements for 3 accounts and for 60", async () => {
+    const me = await createUser({ role: "admin" });
+    const viewer = viewerOf(me);
+    const measure = async (n: number) => {
+      const tag = await people(n, 1, 1);
+      const counter = countingContext();
+      const page = await loadPeople(counter.ctx, viewer, new URL(`http://localhost/dashboard/admin/allStudent?search=${tag}`));
+      return { statements: counter.count(), total: page.total, shown: page.users.length };
+    };
+    const small = await measure(3);
+    const large = await measure(60);
+    expect([small.total, small.shown, large.total, large.shown]).toEqual([3, 3, 60, 20]);
+    expect(large.statements).toBe(small.statements);
+    expect(small.statements).toBeLessThanOrEqual(2);
+  });
+
+  it("GET /api/users answers the counts per role beside the filtered total", async () => {
+    const me = await admin();
+    const tag = await people(2, 1, 0);
+    const res = await call(`/api/users?search=${tag}&role=user`, { token: me.accessToken });
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { total: number; counts: Record<string, number> };
+    expect(body.total).toBe(2);
+    expect(body.counts).toEqual({ admin: 0, instructor: 1, user: 2 });
+    // Without a role, everyone (as before).
+    expect(((await (await call(`/api/users?search=${tag}`, { token: me.accessToken })).json()) as { total: number }).total).toBe(3);
   });
 });

@@ -46,7 +46,14 @@ export const profileDto = userDto
   .openapi("Profile");
 
 export const userPageDto = z
-  .object({ users: z.array(userDto), total: z.number().int(), page: z.number().int(), pageSize: z.number().int() })
+  .object({
+    users: z.array(userDto),
+    total: z.number().int(),
+    page: z.number().int(),
+    pageSize: z.number().int(),
+    /** The search's matches per role, whatever the role filter. */
+    counts: z.object({ admin: z.number().int(), instructor: z.number().int(), user: z.number().int() }),
+  })
   .openapi("UserPage");
 
 export const deviceSessionDto = z

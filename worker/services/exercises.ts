@@ -22,6 +22,7 @@ import { hitRateLimit } from "./rate-limit";
 import { findTask, isStaff, ownSubmission, storeSubmission, type TaskRecord } from "./tasks";
 import type { Viewer } from "./sessions";
 import { isMember } from "./memberships";
+import { formatMessage } from "../../app/i18n/translate";
 
 type ExerciseRow = typeof exercises.$inferSelect;
 type ExerciseTask = TaskRecord & { exercise: ExerciseRow | null };
@@ -115,7 +116,8 @@ export async function saveExercise(ctx: ServiceContext, viewer: Actor, key: stri
   const passed = allPassed(report);
   if (input.published && !passed) {
     const failing = report.results.filter((r) => !r.passed);
-    throw new AppError(409, "conflict", `The reference solution fails ${failing.length} of ${report.results.length} tests: fix it or the tests before publishing.`, {
+    const fails = formatMessage("The reference solution fails {failing} of {total, plural, one {# test} other {# tests}}: fix it or the tests before publishing.", { failing: failing.length, total: report.results.length }, "en");
+    throw new AppError(409, "conflict", fails, {
       referenceSolution: failing.map((r) => `${r.name}: ${r.error ?? `got ${r.actual}, expected ${r.expected}`}`).join("\n"),
     });
   }

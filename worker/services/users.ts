@@ -158,24 +158,26 @@ export async function listUsers(
   ctx: ServiceContext,
   actor: Viewer,
   query: ListUsersQuery,
-): Promise<{ users: UserDto[]; total: number; page: number; pageSize: number }> {
+): Promise<{ users: UserDto[]; total: number; page: number; pageSize: number; counts: Record<Role, number> }> {
   requireAdmin(actor);
   const pattern = query.search ? `%${query.search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
-  const where = and(
-    query.role ? eq(users.role, query.role) : undefined,
-    pattern ? sql`(lower(${users.name}) LIKE ${pattern} ESCAPE '\\' OR ${users.email} LIKE ${pattern} ESCAPE '\\')` : undefined,
-  );
-  const [rows, [total]] = await ctx.db.batch([
+  const matches = pattern ? sql`(lower(${users.name}) LIKE ${pattern} ESCAPE '\\' OR ${users.email} LIKE ${pattern} ESCAPE '\\')` : undefined;
+  // Two statements whatever the filter: the page, and the search's matches counted per role (the filter's total is
+  // one of them, the unfiltered total their sum), so the role filters can show their counts at no extra cost.
+  const [rows, perRole] = await ctx.db.batch([
     ctx.db
       .select(userColumns)
       .from(users)
-      .where(where)
+      .where(and(query.role ? eq(users.role, query.role) : undefined, matches))
       .orderBy(desc(users.createdAt), desc(users.id))
       .limit(query.pageSize)
       .offset((query.page - 1) * query.pageSize),
-    ctx.db.select({ n: count() }).from(users).where(where),
+    ctx.db.select({ role: users.role, n: count() }).from(users).where(matches).groupBy(users.role),
   ]);
-  return { users: rows.map(toDto), total: total?.n ?? 0, page: query.page, pageSize: query.pageSize };
+  const counts: Record<Role, number> = { admin: 0, instructor: 0, user: 0 };
+  for (const r of perRole) counts[r.role] = r.n;
+  const total = query.role ? counts[query.role] : counts.admin + counts.instructor + counts.user;
+  return { users: rows.map(toDto), total, page: query.page, pageSize: query.pageSize, counts };
 }
 
 /**

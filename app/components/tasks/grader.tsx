@@ -1,6 +1,7 @@
 import { useFetcher } from "@remix-run/react";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { When } from "~/components/lectures/when";
+import { toLatinDigits } from "~/lib/digits";
 import { useT } from "~/lib/i18n";
 import { usePropState } from "~/lib/use-prop-state";
 import type { FailureLike } from "~/lib/group-errors";
@@ -26,14 +27,35 @@ export interface GraderSubmission {
 
 type Result = ({ ok: true; intent: string; submission: GraderSubmission } | (FailureLike & { ok: false; intent: string })) & { target?: string };
 type Filter = "ungraded" | "late" | "all";
+/** Why a score cannot be saved: none given, above the task's maximum, or not a whole number from 0. */
+type ScoreProblem = "empty" | "max" | "invalid" | null;
+
+function scoreProblem(score: string, maxScore: number): ScoreProblem {
+  const value = score.trim();
+  if (value === "") return "empty";
+  // Digits only: "4.5", "-3", "1e2" or "0x10" are not scores a person means to give.
+  if (!/^\d+$/.test(value)) return "invalid";
+  return Number(value) > maxScore ? "max" : null;
+}
+
+/**
+ * J and K are matched by the physical key (`KeyboardEvent.code`), so they work whatever the keyboard layout: on an
+ * Arabic layout the same keys type "ت" and "ن". The typed letter counts too, for events that carry no code.
+ */
+function graderMove(e: Pick<KeyboardEvent, "key" | "code">): 1 | -1 | 0 {
+  if (e.code === "KeyJ" || e.key === "ArrowDown" || (!e.code && e.key === "j")) return 1;
+  if (e.code === "KeyK" || e.key === "ArrowUp" || (!e.code && e.key === "k")) return -1;
+  return 0;
+}
 
 const isUngraded = (s: GraderSubmission) => s.state !== "graded";
 
 /**
  * The grader, made for going through a whole group: the students down the side (filter ungraded / late / all, a
  * "graded x of y" counter), the current submission with its link, notes and time, and a score and feedback that save
- * in the background. J or ↓ moves to the next student, K or ↑ to the previous (outside the text fields); "Save and
- * next ungraded" (Ctrl+Enter) grades and moves on.
+ * in the background. J or ↓ moves to the next student, K or ↑ to the previous (outside the text fields, by physical
+ * key); "Save and next ungraded" (Ctrl+Enter) grades and moves on. A score that cannot be saved says why under the
+ * field (tied to it with aria-describedby); trying to save it moves the focus there.
  */
 export function Grader({ taskId, maxScore, initial, missing }: { taskId: string; maxScore: number; initial: GraderSubmission[]; missing: { _id: string; name: string }[] }) {
   const { t } = useT();
@@ -44,6 +66,8 @@ export function Grader({ taskId, maxScore, initial, missing }: { taskId: string;
   const [score, setScore] = useState("");
   const [feedback, setFeedback] = useState("");
   const [announce, setAnnounce] = useState("");
+  // An empty score is only a problem once someone tries to save it; a wrong one is said at once.
+  const [triedEmpty, setTriedEmpty] = useState(false);
   const scoreRef = useRef<HTMLInputElement>(null);
   const handled = useRef<unknown>(null);
 
@@ -55,6 +79,7 @@ export function Grader({ taskId, maxScore, initial, missing }: { taskId: string;
   useEffect(() => {
     setScore(current?.score !== null && current?.score !== undefined ? String(current.score) : "");
     setFeedback(current?.feedback ?? "");
+    setTriedEmpty(false);
   }, [current?._id, current?.score, current?.feedback]);
 
   useEffect(() => {
@@ -95,8 +120,16 @@ export function Grader({ taskId, maxScore, initial, missing }: { taskId: string;
     if (next) send(next);
   });
 
+  const problem = scoreProblem(score, maxScore);
+  const shownProblem = problem === "empty" && !triedEmpty ? null : problem;
+
   const save = (intent: "grade" | "return", thenNext: boolean) => {
     if (!current) return;
+    if (intent === "grade" && problem) {
+      setTriedEmpty(true);
+      scoreRef.current?.focus();
+      return;
+    }
     const payload = { intent, submissionId: current._id, score, feedback };
     if (sending.current) queue.current.push(payload);
     else send(payload);
@@ -118,19 +151,29 @@ export function Grader({ taskId, maxScore, initial, missing }: { taskId: string;
         return;
       }
       if (inField || e.altKey || e.ctrlKey || e.metaKey) return;
-      if (e.key === "j" || e.key === "ArrowDown") {
+      const by = graderMove(e);
+      if (by !== 0) {
         e.preventDefault();
-        move(1);
-      } else if (e.key === "k" || e.key === "ArrowUp") {
-        e.preventDefault();
-        move(-1);
+        move(by);
       }
     };
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
   }, [move]);
 
-  const scoreValid = score !== "" && Number.isInteger(Number(score)) && Number(score) >= 0 && Number(score) <= maxScore;
+  const problemText =
+    shownProblem === "max"
+      ? t("grader.error.scoreMax", { score: score.trim(), max: maxScore })
+      : shownProblem === "empty"
+        ? t("grader.error.scoreEmpty", { max: maxScore })
+        : shownProblem === "invalid"
+          ? t("grader.error.score", { max: maxScore })
+          : null;
+
+  // Said once to screen readers when it appears (the status line below); the field keeps it as its description.
+  useEffect(() => {
+    if (problemText) setAnnounce(problemText);
+  }, [problemText]);
 
   return (
     <div className="grader">
@@ -154,10 +197,18 @@ export function Grader({ taskId, maxScore, initial, missing }: { taskId: string;
         {shown.length === 0 ? (
           <p className="empty-inline">{t(items.length === 0 ? "grader.none" : "grader.allDone")}</p>
         ) : (
-          <ul className="grader-list" role="listbox" aria-label={t("grader.students")}>
+          // A list of buttons (not a listbox of options holding buttons: no control inside another); the one on screen
+          // is aria-current.
+          <ul className="grader-list" role="list" aria-label={t("grader.students")}>
             {shown.map((s) => (
-              <li key={s._id} role="option" aria-selected={s._id === currentId}>
-                <button type="button" className="grader-student" data-current={s._id === currentId || undefined} onClick={() => setCurrentId(s._id)}>
+              <li key={s._id}>
+                <button
+                  type="button"
+                  className="grader-student"
+                  data-current={s._id === currentId || undefined}
+                  aria-current={s._id === currentId ? "true" : undefined}
+                  onClick={() => setCurrentId(s._id)}
+                >
                   <span className="user-text" dir="auto">
                     {s.user.name}
                   </span>
@@ -208,16 +259,24 @@ export function Grader({ taskId, maxScore, initial, missing }: { taskId: string;
             <input
               ref={scoreRef}
               id="grader-score"
-              type="number"
+              type="text"
               inputMode="numeric"
-              min={0}
-              max={maxScore}
-              step={1}
+              autoComplete="off"
               value={score}
-              onChange={(e) => setScore(e.target.value)}
+              // Text, not type=number: a score typed on an Arabic keyboard (٧) is read as 7 instead of being dropped.
+              onChange={(e) => {
+                setScore(toLatinDigits(e.target.value));
+                setTriedEmpty(false);
+              }}
               className="input-narrow"
-              aria-invalid={(score !== "" && !scoreValid) || undefined}
+              aria-invalid={problemText ? true : undefined}
+              aria-describedby={problemText ? "grader-score-error" : undefined}
             />
+            {problemText ? (
+              <p id="grader-score-error" className="field-error">
+                {problemText}
+              </p>
+            ) : null}
           </div>
           <div className="field">
             <label htmlFor="grader-feedback">{t("grader.feedback")}</label>
@@ -227,10 +286,10 @@ export function Grader({ taskId, maxScore, initial, missing }: { taskId: string;
             </p>
           </div>
           <div className="form-actions">
-            <button id="grader-save-next" type="button" className="btn btn-primary" disabled={!scoreValid} onClick={() => save("grade", true)}>
+            <button id="grader-save-next" type="button" className="btn btn-primary" onClick={() => save("grade", true)}>
               {t("grader.saveNext")}
             </button>
-            <button type="button" className="btn btn-outline" disabled={!scoreValid} onClick={() => save("grade", false)}>
+            <button type="button" className="btn btn-outline" onClick={() => save("grade", false)}>
               {t("grader.save")}
             </button>
             <button type="button" className="btn btn-ghost" onClick={() => save("return", false)}>
