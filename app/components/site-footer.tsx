@@ -87,7 +87,7 @@ export function SiteFooter() {
         </div>
       </div>
       <div className="container footer-bottom">
-        <p>{t("footer.rights", { year: new Date().getFullYear() })}</p>
+        <p>{t("footer.rights", { year: String(new Date().getFullYear()) })}</p>
       </div>
     </footer>
   );

@@ -89,7 +89,10 @@ function decodeAttr(value: string): string | null {
   return unknown ? null : decoded;
 }
 
-/** Rendered Markdown through the allowlist. Tables come out wrapped in a box that scrolls sideways on its own. */
+/**
+ * Rendered Markdown through the allowlist. Tables come out wrapped in a box that scrolls sideways on its own, and code
+ * blocks (which scroll sideways too) can take the keyboard's focus.
+ */
 export function sanitiseMarkdownHtml(html: string): string {
   return html.replace(TAG, (whole, closing: string, rawName: string | undefined, attrs: string | undefined) => {
     if (rawName === undefined) return "&lt;";
@@ -116,6 +119,9 @@ export function sanitiseMarkdownHtml(html: string): string {
         break;
       case "table":
         return '<div class="md-table" tabindex="0"><table>';
+      case "pre":
+        // A code block scrolls sideways on a phone: a keyboard reaches it to scroll it (WCAG 2.1.1).
+        return '<pre tabindex="0">';
     }
     const attrText = kept.map(([k, v]) => ` ${k}="${v}"`).join("");
     return VOID.has(name) ? `<${name}${attrText} />` : `<${name}${attrText}>`;

@@ -96,6 +96,6 @@ describe("course catalogue", () => {
     await page.goto("/content/frontend-react");
     const href = await page.locator(".outline-link").nth(1).getAttribute("href");
     const html = await (await fetch(`${baseURL()}${href}`)).text();
-    expect(html).toContain('<pre><code class="hljs language-css" dir="ltr"><span class="hljs-selector-class">.card</span> { <span class="hljs-attribute">display</span>: grid;');
+    expect(html).toContain('<pre tabindex="0"><code class="hljs language-css" dir="ltr"><span class="hljs-selector-class">.card</span> { <span class="hljs-attribute">display</span>: grid;');
   });
 });

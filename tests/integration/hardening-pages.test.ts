@@ -73,7 +73,8 @@ describe("login never redirects off the site", () => {
     const before = await db().select({ id: s.sessions.id }).from(s.sessions).where(eq(s.sessions.userId, user.id));
     const res = await postPage("/auth/login", form({ email: user.email, password: DEFAULT_PASSWORD, redirectTo: target }));
     expect(res.status).toBe(302);
-    expect(res.headers.get("location")).toBe("/");
+    // A student without a group goes to My Courses (issue 20), never to the target.
+    expect(res.headers.get("location")).toBe("/my-courses");
     const after = await db().select({ id: s.sessions.id }).from(s.sessions).where(eq(s.sessions.userId, user.id));
     expect(after.length - before.length).toBe(1);
   });
@@ -82,7 +83,7 @@ describe("login never redirects off the site", () => {
     const session = await signIn(await createUser());
     const res = await SELF.fetch(`${ORIGIN}/auth/login?redirectTo=${encodeURIComponent(target)}`, { headers: { cookie: session.cookie }, redirect: "manual" });
     expect(res.status).toBe(302);
-    expect(res.headers.get("location")).toBe("/");
+    expect(res.headers.get("location")).toBe("/my-courses");
   });
 
   it("keeps a plain same-site redirectTo", async () => {

@@ -114,6 +114,14 @@ describe("GFM in the renderer", () => {
     expect(inputs(html)).toEqual([]);
     expect(html).not.toMatch(/<script/i);
   });
+
+  it("lets the keyboard reach every code block, which scrolls sideways on a phone (axe scrollable-region-focusable)", () => {
+    // Highlighted, plain (unknown language) and indented code alike; an author cannot take it away or add another.
+    for (const source of ["```css\n.card { display: grid; }\n```", "```\nplain text\n```", "    indented code", "```sh\nls\n```"]) {
+      expect(renderMarkdown(source), source).toMatch(/^<pre tabindex="0"><code[ >]/);
+    }
+    expect(sanitiseMarkdownHtml('<pre tabindex="-1" class="x">a</pre>')).toBe('<pre tabindex="0">a</pre>');
+  });
 });
 
 describe("the allowlist on its own", () => {
