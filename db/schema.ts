@@ -325,6 +325,11 @@ export const tasks = sqliteTable(
     dueAt: integer("due_at", { mode: "timestamp_ms" }),
     maxScore: integer("max_score").notNull().default(100),
     allowLate: integer("allow_late", { mode: "boolean" }).notNull().default(true),
+    /**
+     * Grades staff give are held from students until staff release them (Canvas's "post grades"): while true a graded
+     * hand-in reads "handed in" to its student, with no score, no feedback and no notification (ADR 0021).
+     */
+    gradesHeld: integer("grades_held", { mode: "boolean" }).notNull().default(false),
     createdAt: createdAt(),
   },
   (t) => [

@@ -154,7 +154,7 @@ export async function seedDemoData(ctx: ServiceContext): Promise<boolean> {
   const liveSession = { id: newId(), lectureId: l3.id, opensAt: new Date(now - 5 * 60_000), closesAt: new Date(now + 12 * 3_600_000), rotateSeconds: 30, lateAfterMinutes: 15, createdBy: instructor.id };
 
   const t1 = { id: newId(), lectureId: l1.id, slug: "accessible-profile-card", title: "Build an accessible profile card", body: "Build a profile card with semantic HTML. It must work with a keyboard and read well in a screen reader. Submit the repository link.", dueAt: new Date(now - 10 * DAY), maxScore: 100, allowLate: true };
-  const t2 = { id: newId(), lectureId: l2.id, slug: "responsive-landing-page", title: "Responsive landing page", body: "Recreate the landing page from the design using Grid and Flexbox. It must work from 375 px to desktop, in English and Arabic.", dueAt: new Date(now + 3 * DAY), maxScore: 100, allowLate: false };
+  const t2 = { id: newId(), lectureId: l2.id, slug: "responsive-landing-page", title: "Responsive landing page", body: "Recreate the landing page from the design using Grid and Flexbox. It must work from 375 px to desktop, in English and Arabic.", dueAt: new Date(now + 3 * DAY), maxScore: 100, allowLate: false, gradesHeld: true };
 
   // Two code exercises (issue "Code exercises"): tests run in the Worker's sandbox when a student hands in.
   const t3 = { id: newId(), lectureId: l3.id, slug: "slugify-titles", title: "Code exercise: slugify a title", body: "Write `slugify(title)`: it turns a lecture title into the last part of its address.\n\n- lower case only\n- words joined by one `-`\n- no punctuation, no spaces at the ends\n\n```js\nslugify(\"Hello World\") // \"hello-world\"\n```", dueAt: new Date(now + 5 * DAY), maxScore: 100, allowLate: true };
@@ -214,7 +214,9 @@ export async function seedDemoData(ctx: ServiceContext): Promise<boolean> {
   const subs = [
     { id: newId(), taskId: t1.id, userId: student.id, link: "https://github.com/nour-ali/profile-card", notes: "Tested with VoiceOver and keyboard only.", submittedAt: new Date(now - 11 * DAY), late: false, score: 92, feedback: "Great semantics. Add a visible focus style to the links.", gradedBy: instructor.id, gradedAt: new Date(now - 9 * DAY) },
     { id: newId(), taskId: t1.id, userId: sara.id, link: "https://github.com/sara-m/profile-card", notes: null, submittedAt: new Date(now - 9 * DAY - 3_600_000), late: true, score: null, feedback: null, gradedBy: null, gradedAt: null },
-    { id: newId(), taskId: t2.id, userId: omar.id, link: "https://omar-landing.pages.dev", notes: "Checked at 375 px and in Arabic.", submittedAt: new Date(now - DAY), late: false, score: null, feedback: null, gradedBy: null, gradedAt: null },
+    // Graded but held: the landing-page task holds its grades until staff release them (ADR 0021), so Omar still sees
+    // "handed in" and the grader offers "Release 1 grade".
+    { id: newId(), taskId: t2.id, userId: omar.id, link: "https://omar-landing.pages.dev", notes: "Checked at 375 px and in Arabic.", submittedAt: new Date(now - DAY), late: false, score: 88, feedback: "Solid grid work. The hero image needs an `alt` text in both languages.", gradedBy: instructor.id, gradedAt: new Date(now - DAY / 2) },
     { id: newId(), taskId: t3.id, userId: sara.id, link: "", notes: null, code: slugifyReference, report: saraReport, submittedAt: new Date(now - 3 * 60_000), late: false, score: 100, feedback: null, gradedBy: null, gradedAt: new Date(now - 3 * 60_000) },
   ];
 

@@ -18,4 +18,5 @@ export const notificationsEn = {
   "notification.submission-created": "{name} handed in {task} ({group})",
   "notification.submission-graded": "Your work on {task} was graded: {score}/{max}",
   "notification.submission-returned": "A new version of your work on {task} was asked for",
+  "notification.grades-released": "Your grade for {task} is out",
 } as const;

@@ -20,6 +20,8 @@ export const createTaskInput = z.object({
   dueAt: dueAt.optional(),
   maxScore: z.number({ error: "The maximum score is a whole number from 1 to 1000." }).int().min(1).max(TASK_LIMITS.maxScore).optional(),
   allowLate: z.boolean({ error: "Say allowLate: true or false." }).optional(),
+  /** Hold staff-given grades from students until released (POST .../release-grades); false only on creation. */
+  gradesHeld: z.boolean({ error: "Say gradesHeld: true or false." }).optional(),
 });
 export type CreateTaskInput = z.infer<typeof createTaskInput>;
 

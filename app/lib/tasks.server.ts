@@ -6,7 +6,7 @@ import type { ServiceContext } from "../../worker/context";
 import { exerciseForPage, saveExercise, startExercise, submitCode, tryReference } from "../../worker/services/exercises";
 import { getManagedGroup } from "../../worker/services/groups-admin";
 import { getLecture, listLectures } from "../../worker/services/lectures";
-import { createTask, deleteTask, getTask, gradeSubmission, listSubmissions, listTasksForStaff, submitTask, updateTask } from "../../worker/services/tasks";
+import { createTask, deleteTask, getTask, gradeSubmission, listSubmissions, listTasksForStaff, releaseGrades, submitTask, updateTask } from "../../worker/services/tasks";
 import type { Viewer } from "../../worker/services/sessions";
 import { attempt, invalid, jsonField, orHttpError, text, unknownIntent } from "./group-actions.server";
 import { renderMarkdown } from "./markdown.server";
@@ -63,6 +63,8 @@ function taskValues(form: FormData) {
     dueAt: due ? due : null,
     maxScore: Number(text(form, "maxScore") || "100"),
     allowLate: form.get("allowLate") === "on" || form.get("allowLate") === "true",
+    // Sent only when ticked: unticking does not release (the grader's Release button does, and tells the students).
+    ...(form.get("gradesHeld") === "on" || form.get("gradesHeld") === "true" ? { gradesHeld: true } : {}),
   };
 }
 
@@ -122,9 +124,13 @@ export async function loadGrader(svc: ServiceContext, viewer: Viewer, params: { 
   return { group: { id: group._id, slug: group.slug, title: group.title }, task, submissions: list.submissions, missing: list.missing };
 }
 
-/** intent=grade (score, feedback) or intent=return (ask for a new version) on one submission. */
+/**
+ * intent=grade (score, feedback) or intent=return (ask for a new version) on one submission; intent=release releases
+ * the task's held grades.
+ */
 export async function graderAction(svc: ServiceContext, viewer: Viewer, params: { slugLecture?: string; slugTask?: string }, form: FormData) {
   const intent = text(form, "intent");
+  if (intent === "release") return attempt(intent, async () => ({ released: (await releaseGrades(svc, viewer, params.slugLecture ?? "", params.slugTask ?? "")).released }));
   const id = text(form, "submissionId");
   const input =
     intent === "return"

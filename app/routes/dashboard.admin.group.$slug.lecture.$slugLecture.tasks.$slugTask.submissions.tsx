@@ -4,6 +4,7 @@ import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { metaT, pageMeta } from "~/lib/meta";
 import { sheets } from "~/styles/sheets";
 import { requireRole } from "../../worker/auth/viewer";
+import { GradeRelease } from "~/components/tasks/grade-release";
 import { Grader } from "~/components/tasks/grader";
 import { graderAction, loadGrader } from "~/lib/tasks.server";
 
@@ -24,7 +25,12 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
 
 export default function Submissions() {
   const data = useLoaderData<typeof loader>();
-  return <Grader key={data.task._id} taskId={data.task._id} maxScore={data.task.maxScore} initial={data.submissions} missing={data.missing} />;
+  return (
+    <>
+      <GradeRelease held={data.task.gradesHeld} graded={data.submissions.filter((x) => x.state === "graded").length} />
+      <Grader key={data.task._id} taskId={data.task._id} maxScore={data.task.maxScore} initial={data.submissions} missing={data.missing} />
+    </>
+  );
 }
 
 export function ErrorBoundary() {

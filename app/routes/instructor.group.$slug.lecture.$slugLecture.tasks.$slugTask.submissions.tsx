@@ -4,6 +4,7 @@ import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { metaT, pageMeta } from "~/lib/meta";
 import { sheets } from "~/styles/sheets";
 import { requireRole } from "../../worker/auth/viewer";
+import { GradeRelease } from "~/components/tasks/grade-release";
 import { Grader } from "~/components/tasks/grader";
 import { graderAction, loadGrader } from "~/lib/tasks.server";
 import { InstructorGroupPage } from "~/components/lectures/instructor-group-page";
@@ -30,6 +31,7 @@ export default function Submissions() {
   const { t } = useT();
   return (
     <InstructorGroupPage group={data.group} section={data.task.title} parent={{ label: t("staffTasks.title"), to: `${groupBase}/tasks` }}>
+      <GradeRelease held={data.task.gradesHeld} graded={data.submissions.filter((x) => x.state === "graded").length} />
       <Grader key={data.task._id} taskId={data.task._id} maxScore={data.task.maxScore} initial={data.submissions} missing={data.missing} />
     </InstructorGroupPage>
   );

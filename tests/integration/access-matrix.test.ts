@@ -421,6 +421,14 @@ const MATRIX: Record<string, Row> = {
     },
     expect: staffOfGroup(200),
   },
+  "POST /api/lectures/:lectureId/tasks/:taskId/release-grades": {
+    request: async (w) => {
+      const { lecture, task } = await taskIn(w);
+      await db().update(schema.tasks).set({ gradesHeld: true }).where(eq(schema.tasks.id, task.id));
+      return { path: `/api/lectures/${lecture.slug}/tasks/${task.slug}/release-grades`, method: "POST" };
+    },
+    expect: staffOfGroup(200),
+  },
   // Quizzes: members and staff read; the group's students take them; the group's staff write them and see results.
   "GET /api/quizzes/groups/:id": { request: async (w) => (await quizIn(w), { path: `/api/quizzes/groups/${w.group.slug}` }), expect: groupInside(200) },
   "GET /api/quizzes/lecture/:id": { request: async (w) => ({ path: `/api/quizzes/lecture/${(await quizIn(w)).lecture.slug}` }), expect: groupInside(200) },

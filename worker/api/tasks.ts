@@ -7,7 +7,7 @@ import { report } from "./report-dto";
 import { idOrSlugParam } from "../../app/lib/schemas";
 import { createTaskInput, gradeSubmissionInput, submitTaskInput, updateTaskInput } from "../../app/lib/task-schemas";
 import { noStore, requireAuth, viewerOf } from "../auth/middleware";
-import { createTask, deleteTask, getSubmission, getTask, gradeSubmission, listGroupTasks, listSubmissions, submitTask, updateTask } from "../services/tasks";
+import { createTask, deleteTask, getSubmission, getTask, gradeSubmission, listGroupTasks, listSubmissions, releaseGrades, submitTask, updateTask } from "../services/tasks";
 import { createApi, errorResponse } from "./app";
 import { jsonBody, jsonResponse, messageDto } from "./users-dto";
 
@@ -19,9 +19,25 @@ const submissionParams = taskParams.extend({ submissionId: key });
 
 const state = z.enum(["not-submitted", "submitted", "late", "graded", "resubmission-requested"]);
 const taskDto = z
-  .object({ _id: z.string(), slug: z.string(), title: z.string(), dueAt: z.string().nullable(), maxScore: z.number(), allowLate: z.boolean(), lectureSlug: z.string() })
+  .object({
+    _id: z.string(),
+    slug: z.string(),
+    title: z.string(),
+    dueAt: z.string().nullable(),
+    maxScore: z.number(),
+    allowLate: z.boolean(),
+    gradesHeld: z.boolean().openapi({ description: "Staff-given grades are held from students until released (POST .../release-grades)." }),
+    lectureSlug: z.string(),
+  })
   .openapi("Task");
-const taskListDto = z.array(taskDto.extend({ submission: z.object({ state, score: z.number().nullable(), submittedAt: z.string().nullable() }).nullable() }));
+const taskListDto = z.array(
+  taskDto.extend({
+    submission: z
+      .object({ state, score: z.number().nullable(), feedback: z.string().nullable(), submittedAt: z.string().nullable() })
+      .nullable()
+      .openapi({ description: "The student's own hand-in; a held grade reads as handed in, with no score or feedback." }),
+  }),
+);
 const taskDetailDto = taskDto
   .extend({
     body: z.string(),
@@ -44,6 +60,7 @@ const submissionDto = z
     feedback: z.string().nullable(),
     gradedAt: z.string().nullable(),
     state,
+    locked: z.boolean().openapi({ description: "Graded by staff (released or held) with no new version asked for: it can no longer be replaced." }),
   })
   .openapi("Submission");
 const submissionsDto = z.object({ task: taskDto, submissions: z.array(submissionDto), missing: z.array(z.object({ _id: z.string(), name: z.string() })) });
@@ -136,6 +153,20 @@ const gradeRoute = createRoute({
   responses: { 200: jsonResponse("The submission", submissionDto), 400: errorResponse("Invalid score"), ...guards },
 });
 
+const releaseRoute = createRoute({
+  method: "post",
+  path: "/{lectureId}/tasks/{taskId}/release-grades",
+  tags,
+  summary: "Release a task's held grades (staff): every graded student sees their grade and is notified and e-mailed at once",
+  middleware: [noStore, requireAuth] as const,
+  request: { params: taskParams },
+  responses: {
+    200: jsonResponse("How many grades were released", z.object({ released: z.number().int(), task: taskDto })),
+    409: errorResponse("The task's grades are not held"),
+    ...guards,
+  },
+});
+
 export const tasksApi = createApi()
   .openapi(listRoute, async (c) => c.json(await listGroupTasks(c.var.svc, viewerOf(c), c.req.valid("param").id), 200))
   .openapi(createTaskRoute, async (c) => c.json(await createTask(c.var.svc, viewerOf(c), c.req.valid("param").lectureId, c.req.valid("json")), 201))
@@ -163,6 +194,10 @@ export const tasksApi = createApi()
   .openapi(submissionRoute, async (c) => {
     const p = c.req.valid("param");
     return c.json(await getSubmission(c.var.svc, viewerOf(c), p.lectureId, p.taskId, p.submissionId), 200);
+  })
+  .openapi(releaseRoute, async (c) => {
+    const p = c.req.valid("param");
+    return c.json(await releaseGrades(c.var.svc, viewerOf(c), p.lectureId, p.taskId), 200);
   })
   .openapi(gradeRoute, async (c) => {
     const p = c.req.valid("param");

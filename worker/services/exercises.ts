@@ -19,7 +19,7 @@ import { AppError, forbidden, notFound } from "../http/errors";
 import { studentReport } from "../sandbox/report";
 import type { RunReport } from "../sandbox/types";
 import { hitRateLimit } from "./rate-limit";
-import { findTask, isStaff, ownSubmission, storeSubmission, type TaskRecord } from "./tasks";
+import { asStudentSees, findTask, isStaff, ownSubmission, storeSubmission, type TaskRecord } from "./tasks";
 import type { Viewer } from "./sessions";
 import { isMember } from "./memberships";
 import { formatMessage } from "../../app/i18n/translate";
@@ -82,14 +82,16 @@ async function present(ctx: ServiceContext, viewer: Actor, task: ExerciseTask & 
     ctx.db.select().from(exerciseDrafts).where(and(eq(exerciseDrafts.taskId, task.id), eq(exerciseDrafts.userId, viewer.userId))),
     ownSubmission(ctx, task.id, viewer.userId),
   ]);
+  const seen = own ? asStudentSees(task, own) : undefined;
   return {
     ...base,
     isStaff: false as const,
     visibleTests: e.tests.filter((t) => !t.hidden).map(({ name, call, expected, points }) => ({ name, call, expected, points })),
     hiddenTests: e.tests.filter((t) => t.hidden).map(({ name, points }) => ({ name, points })),
     draft: draft ? { code: draft.code, savedAt: draft.savedAt.toISOString() } : null,
-    submission: own
-      ? { code: own.code, score: own.score, submittedAt: own.submittedAt.toISOString(), late: own.late, gradedByStaff: own.gradedBy !== null, feedback: own.feedback, report: own.report ? studentReport(own.report) : null }
+    // A staff grade on a task that holds its grades reads as handed in until released (ADR 0021).
+    submission: seen
+      ? { code: seen.code, score: seen.score, submittedAt: seen.submittedAt.toISOString(), late: seen.late, gradedByStaff: seen.gradedBy !== null, feedback: seen.feedback, report: seen.report ? studentReport(seen.report) : null }
       : null,
   };
 }

@@ -9,7 +9,7 @@ import type { CreateLectureInput, LectureOrderInput, LectureSeriesInput, UpdateL
 import { renderMarkdown } from "../../app/lib/markdown.server";
 import { attendance, attendanceSessions, groups, lectures, memberships, quizzes, submissions, tasks } from "../../db/schema";
 import { memberIds } from "./memberships";
-import { submissionState } from "./tasks";
+import { asStudentSees, submissionState } from "./tasks";
 import type { ServiceContext } from "../context";
 import { AppError, forbidden, notFound } from "../http/errors";
 import { newId, slugCandidates } from "./ids";
@@ -214,6 +214,8 @@ export async function lectureWork(ctx: ServiceContext, lectureId: string, studen
         late: submissions.late,
         score: submissions.score,
         gradedAt: submissions.gradedAt,
+        gradedBy: submissions.gradedBy,
+        gradesHeld: tasks.gradesHeld,
         resubmitRequestedAt: submissions.resubmitRequestedAt,
         submissionId: submissions.id,
       })
@@ -232,7 +234,14 @@ export async function lectureWork(ctx: ServiceContext, lectureId: string, studen
       slug: t.slug,
       title: t.title,
       dueAt: t.dueAt ? t.dueAt.toISOString() : null,
-      state: studentId ? submissionState(t.submissionId ? { late: t.late ?? false, score: t.score, gradedAt: t.gradedAt, resubmitRequestedAt: t.resubmitRequestedAt } : null) : null,
+      // A held grade reads as handed in (asStudentSees, ADR 0021).
+      state: studentId
+        ? submissionState(
+            t.submissionId
+              ? asStudentSees(t, { late: t.late ?? false, score: t.score, feedback: null, gradedAt: t.gradedAt, gradedBy: t.gradedBy, resubmitRequestedAt: t.resubmitRequestedAt })
+              : null,
+          )
+        : null,
     })),
     quizzes: quizRows.map((q) => ({ slug: q.slug, title: q.title, opensAt: q.opensAt ? q.opensAt.toISOString() : null, closesAt: q.closesAt ? q.closesAt.toISOString() : null })),
   };

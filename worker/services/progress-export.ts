@@ -21,6 +21,7 @@ import { attempts, attendance, lectures, memberships, MEMBER_STATUSES, quizzes, 
 import type { ServiceContext } from "../context";
 import { toCsv, type CsvCell } from "../http/csv";
 import { groupProgress } from "./progress";
+import { gradeHeld } from "./tasks";
 
 export const EXPORTS = ["attendance", "grades", "progress"] as const;
 export type ExportKind = (typeof EXPORTS)[number];
@@ -28,13 +29,15 @@ export type ExportKind = (typeof EXPORTS)[number];
 /**
  * `task:{slug}:status` in grades.csv, one per member and task (the rules of app/lib/progress.ts):
  * - `graded`: handed in and scored; `score` holds the points and the hand-in counts in `task_percent`.
+ * - `held`: graded by staff on a task whose grades are held (ADR 0021); `score` holds the points, which the student
+ *   does not see yet and which count nowhere until released (as `submitted`).
  * - `submitted`: handed in on time, not graded yet; counts nowhere until graded; `score` is empty.
  * - `late`: handed in after the due time, not graded yet; as `submitted`.
  * - `missing`: past its due time and not handed in; counts as 0 in `task_percent`; `score` is empty.
  * - `not_due`: not handed in and not due yet (or without a due time); counts nowhere; `score` is empty.
  * So task_percent = the mean of score / max_score over the `graded` and `missing` cells (a missing one as 0).
  */
-export const TASK_CELL_STATUSES = ["graded", "submitted", "late", "missing", "not_due"] as const;
+export const TASK_CELL_STATUSES = ["graded", "held", "submitted", "late", "missing", "not_due"] as const;
 /**
  * `quiz:{slug}:status` in grades.csv, one per member and opened quiz:
  * - `taken`: handed in at least once; `score` holds the best attempt's points (best by score / max, as the quiz
@@ -143,7 +146,7 @@ export async function exportGroupCsv(ctx: ServiceContext, viewer: Actor, groupKe
     const opened = report.quizzes.filter((q) => q.opened);
     const [handIns, bests] = await Promise.all([
       ctx.db
-        .select({ taskId: submissions.taskId, userId: submissions.userId, score: submissions.score, late: submissions.late })
+        .select({ taskId: submissions.taskId, userId: submissions.userId, score: submissions.score, late: submissions.late, gradedAt: submissions.gradedAt, gradedBy: submissions.gradedBy, gradesHeld: tasks.gradesHeld })
         .from(submissions)
         .innerJoin(tasks, eq(tasks.id, submissions.taskId))
         .innerJoin(lectures, eq(lectures.id, tasks.lectureId))
@@ -179,7 +182,7 @@ export async function exportGroupCsv(ctx: ServiceContext, viewer: Actor, groupKe
         ...who(s),
         ...report.tasks.flatMap((task): CsvCell[] => {
           const h = handIn.get(`${task._id}:${s._id}`);
-          const status: TaskCellStatus = h ? (h.score !== null ? "graded" : h.late ? "late" : "submitted") : task.due ? "missing" : "not_due";
+          const status: TaskCellStatus = h ? (h.score !== null ? (gradeHeld(h, h) ? "held" : "graded") : h.late ? "late" : "submitted") : task.due ? "missing" : "not_due";
           return [h?.score ?? null, task.maxScore, status];
         }),
         ...opened.flatMap((q): CsvCell[] => {

@@ -113,6 +113,11 @@ export interface ScopeProgress {
   quizzes: QuizFigure[];
 }
 
+/**
+ * A hand-in's score as progress counts it: none while the task holds staff-given grades (ADR 0021), so a held grade
+ * counts as "handed in, not graded yet" for everyone until it is released (one definition for students and staff).
+ */
+const shownScore = sql`(case when ${tasks.gradesHeld} and ${submissions.gradedBy} is not null then null else ${submissions.score} end)`;
 const ratio = (score: SQLWrapper | SQL, max: SQLWrapper | SQL) => sql`min(1.0, max(0.0, ${score} * 1.0 / nullif(${max}, 0)))`;
 
 /** The numbers for every current member of the scope's groups (or the one student), in constant statements. */
@@ -181,8 +186,8 @@ export async function computeProgress(ctx: ServiceContext, scope: Scope, now = D
         groupId: lectures.groupId,
         submitted: sql<number>`count(*)`,
         submittedNotDue: sql<number>`sum(case when ${due} then 0 else 1 end)`,
-        graded: sql<number>`count(${submissions.score})`,
-        gradedSum: sql<number>`coalesce(sum(${ratio(submissions.score, tasks.maxScore)}), 0)`,
+        graded: sql<number>`count(${shownScore})`,
+        gradedSum: sql<number>`coalesce(sum(${ratio(shownScore, tasks.maxScore)}), 0)`,
       })
       .from(submissions)
       .innerJoin(tasks, eq(tasks.id, submissions.taskId))
@@ -231,8 +236,8 @@ export async function computeProgress(ctx: ServiceContext, scope: Scope, now = D
           .select({
             taskId: submissions.taskId,
             submitted: sql<number>`count(*)`,
-            graded: sql<number>`count(${submissions.score})`,
-            gradedSum: sql<number>`coalesce(sum(${ratio(submissions.score, tasks.maxScore)}), 0)`,
+            graded: sql<number>`count(${shownScore})`,
+            gradedSum: sql<number>`coalesce(sum(${ratio(shownScore, tasks.maxScore)}), 0)`,
           })
           .from(submissions)
           .innerJoin(tasks, eq(tasks.id, submissions.taskId))

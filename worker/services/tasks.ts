@@ -25,6 +25,8 @@ export interface TaskDto {
   dueAt: string | null;
   maxScore: number;
   allowLate: boolean;
+  /** Staff-given grades are held from students until released (ADR 0021). */
+  gradesHeld: boolean;
   lectureSlug: string;
 }
 
@@ -42,9 +44,25 @@ export interface SubmissionDto {
   feedback: string | null;
   gradedAt: string | null;
   state: SubmissionState;
+  /** Staff have graded it (released or held) and asked for no new version: its student cannot replace it. */
+  locked: boolean;
 }
 
 type SubmissionRow = typeof submissions.$inferSelect;
+
+/**
+ * Whether a hand-in's grade is held from its student (ADR 0021): the task holds its grades and staff graded it. A code
+ * exercise's own score (gradedBy null) is never held: its test report, which the student sees at once, says it anyway.
+ */
+export function gradeHeld(task: { gradesHeld: boolean }, row: Pick<SubmissionRow, "gradedAt" | "gradedBy">): boolean {
+  return task.gradesHeld && row.gradedAt !== null && row.gradedBy !== null;
+}
+
+/** A hand-in as its student may see it: a held grade reads as handed in (submitted or late), with no score or feedback. */
+export function asStudentSees<T extends Pick<SubmissionRow, "gradedAt" | "gradedBy" | "score" | "feedback" | "resubmitRequestedAt">>(task: { gradesHeld: boolean }, row: T): T {
+  if (!gradeHeld(task, row) || row.resubmitRequestedAt) return row;
+  return { ...row, score: null, feedback: null, gradedAt: null };
+}
 
 /** One clear state for a submission (or its absence). */
 export function submissionState(row: Pick<SubmissionRow, "late" | "score" | "gradedAt" | "resubmitRequestedAt"> | null | undefined): SubmissionState {
@@ -72,6 +90,7 @@ function toSubmissionDto(row: SubmissionRow, name: string, staff: boolean, whole
     feedback: row.feedback,
     gradedAt: row.gradedAt ? row.gradedAt.toISOString() : null,
     state: submissionState(row),
+    locked: row.gradedBy !== null && row.resubmitRequestedAt === null,
   };
 }
 
@@ -83,6 +102,7 @@ export interface TaskRecord {
   dueAt: Date | null;
   maxScore: number;
   allowLate: boolean;
+  gradesHeld: boolean;
   lectureId: string;
   lectureSlug: string;
   lectureTitle: string;
@@ -94,13 +114,14 @@ export interface TaskRecord {
   membershipStatus: string | null;
 }
 
-const toTaskDto = (t: Pick<TaskRecord, "id" | "slug" | "title" | "dueAt" | "maxScore" | "allowLate" | "lectureSlug">): TaskDto => ({
+const toTaskDto = (t: Pick<TaskRecord, "id" | "slug" | "title" | "dueAt" | "maxScore" | "allowLate" | "gradesHeld" | "lectureSlug">): TaskDto => ({
   _id: t.id,
   slug: t.slug,
   title: t.title,
   dueAt: t.dueAt ? t.dueAt.toISOString() : null,
   maxScore: t.maxScore,
   allowLate: t.allowLate,
+  gradesHeld: t.gradesHeld,
   lectureSlug: t.lectureSlug,
 });
 
@@ -120,6 +141,7 @@ export async function findTask(ctx: ServiceContext, viewer: Actor, lectureKey: s
       dueAt: tasks.dueAt,
       maxScore: tasks.maxScore,
       allowLate: tasks.allowLate,
+      gradesHeld: tasks.gradesHeld,
       lectureId: lectures.id,
       lectureSlug: lectures.slug,
       lectureTitle: lectures.title,
@@ -181,18 +203,21 @@ export async function listGroupTasks(ctx: ServiceContext, viewer: Actor, groupKe
     .leftJoin(submissions, and(eq(submissions.taskId, tasks.id), eq(submissions.userId, viewer.userId)))
     .where(and(eq(lectures.groupId, group.id), staff ? undefined : eq(lectures.published, true)))
     .orderBy(asc(tasks.dueAt), asc(tasks.title));
-  return rows.map((r) => ({
+  return rows.map((r) => {
+    const seen = r.submission ? asStudentSees(r.task, r.submission) : null;
+    return {
     ...toTaskDto({ ...r.task, lectureSlug: r.lectureSlug }),
     submission: staff
       ? null
       : {
-          state: submissionState(r.submission),
+          state: submissionState(seen),
           // The grade and feedback show once staff have graded (they stay visible while a new version is asked for).
-          score: r.submission?.gradedAt ? r.submission.score : null,
-          feedback: r.submission?.gradedAt || r.submission?.resubmitRequestedAt ? r.submission.feedback : null,
-          submittedAt: r.submission ? r.submission.submittedAt.toISOString() : null,
+          score: seen?.gradedAt ? seen.score : null,
+          feedback: seen?.gradedAt || seen?.resubmitRequestedAt ? seen.feedback : null,
+          submittedAt: seen ? seen.submittedAt.toISOString() : null,
         },
-  }));
+    };
+  });
 }
 
 export interface StaffTaskItem extends TaskDto {
@@ -275,6 +300,7 @@ export async function createTask(ctx: ServiceContext, viewer: Viewer, lectureKey
     dueAt: input.dueAt ? new Date(input.dueAt) : null,
     maxScore: input.maxScore ?? 100,
     allowLate: input.allowLate ?? true,
+    gradesHeld: input.gradesHeld ?? false,
     createdAt: new Date(),
   };
   await ctx.db.insert(tasks).values(row);
@@ -297,7 +323,12 @@ export async function updateTask(ctx: ServiceContext, viewer: Viewer, lectureKey
     ...(input.dueAt !== undefined ? { dueAt: input.dueAt === null ? null : new Date(input.dueAt) } : {}),
     ...(input.maxScore !== undefined ? { maxScore: input.maxScore } : {}),
     ...(input.allowLate !== undefined ? { allowLate: input.allowLate } : {}),
+    // Holding again is allowed; releasing is its own call (POST .../release-grades), which tells the students.
+    ...(input.gradesHeld === true ? { gradesHeld: true } : {}),
   };
+  if (input.gradesHeld === false && task.gradesHeld) {
+    throw new AppError(409, "conflict", "Release held grades with POST .../release-grades, which also tells the students.");
+  }
   const [row] = await ctx.db.update(tasks).set(values).where(eq(tasks.id, task.id)).returning();
   return toTaskDto({ ...row!, lectureSlug: task.lectureSlug });
 }
@@ -370,7 +401,7 @@ export async function submitTask(ctx: ServiceContext, viewer: Viewer, lectureKey
     replaceable: or(isNull(submissions.gradedAt), isNotNull(submissions.resubmitRequestedAt)),
     refused: "This work was already graded. Ask your instructor if you want to hand in a new version.",
   });
-  return { created, submission: toSubmissionDto(row, viewer.name, false) };
+  return { created, submission: toSubmissionDto(asStudentSees(task, row), viewer.name, false) };
 }
 
 /** GET .../tasks/{taskId}/submissions: staff get every member (with or without a submission); a student their own. */
@@ -378,7 +409,7 @@ export async function listSubmissions(ctx: ServiceContext, viewer: Viewer, lectu
   const task = await requireReadableTask(ctx, viewer, lectureKey, taskKey);
   if (!isStaff(viewer, task)) {
     const [own] = await ctx.db.select().from(submissions).where(and(eq(submissions.taskId, task.id), eq(submissions.userId, viewer.userId)));
-    return { task: toTaskDto(task), submissions: own ? [toSubmissionDto(own, viewer.name, false)] : [], missing: [] as { _id: string; name: string }[] };
+    return { task: toTaskDto(task), submissions: own ? [toSubmissionDto(asStudentSees(task, own), viewer.name, false)] : [], missing: [] as { _id: string; name: string }[] };
   }
   const rows = await ctx.db
     .select({ userId: users.id, name: users.name, submission: submissions })
@@ -408,7 +439,7 @@ export async function getSubmission(ctx: ServiceContext, viewer: Viewer, lecture
     .innerJoin(users, eq(users.id, submissions.userId))
     .where(and(eq(submissions.id, submissionId), eq(submissions.taskId, task.id)));
   if (!row || (!staff && row.submission.userId !== viewer.userId)) throw notFound("No such submission.");
-  return toSubmissionDto(row.submission, row.name, staff);
+  return toSubmissionDto(staff ? row.submission : asStudentSees(task, row.submission), row.name, staff);
 }
 
 /** PUT .../submissions/{submissionId} (staff): a score (0 to maxScore) with feedback, or a request for a new version. */
@@ -429,8 +460,11 @@ export async function gradeSubmission(ctx: ServiceContext, viewer: Viewer, lectu
     values = { score: input.score, feedback: input.feedback || null, gradedBy: viewer.userId, gradedAt: now, resubmitRequestedAt: null };
   }
   const [row] = await ctx.db.update(submissions).set(values).where(eq(submissions.id, submissionId)).returning();
-  const link = `/course/${task.groupSlug}/lecture/${task.lectureSlug}/Add-Task/${task.slug}`;
   const graded = !("requestResubmission" in input);
+  // A held grade tells nobody yet: releasing the task's grades does (releaseGrades). A request for a new version is
+  // not a grade and always goes out.
+  if (graded && task.gradesHeld) return toSubmissionDto(row!, current.name, true);
+  const link = taskLink(task);
   await notifyUsers(ctx, [current.submission.userId], {
     kind: graded ? "submission-graded" : "submission-returned",
     params: graded ? { task: task.title, score: input.score, max: task.maxScore } : { task: task.title },
@@ -440,4 +474,31 @@ export async function gradeSubmission(ctx: ServiceContext, viewer: Viewer, lectu
   const text = [`Hello ${current.name},`, graded ? `Your work on "${task.title}" got ${input.score} of ${task.maxScore}.` : `Your instructor asked for a new version of your work on "${task.title}".`, row!.feedback ? `Feedback:\n${row!.feedback}` : "", `Open the task: ${ctx.settings.publicOrigin}${link}`].filter(Boolean);
   ctx.waitUntil(sendMail(ctx, { to: current.email, subject, text: text.join("\n\n"), html: text.map((l) => `<p>${escapeHtml(l)}</p>`).join("") }));
   return toSubmissionDto(row!, current.name, true);
+}
+
+const taskLink = (task: Pick<TaskRecord, "groupSlug" | "lectureSlug" | "slug">) =>
+  `/course/${encodeURIComponent(task.groupSlug)}/lecture/${encodeURIComponent(task.lectureSlug)}/Add-Task/${encodeURIComponent(task.slug)}`;
+
+/**
+ * POST .../tasks/{taskId}/release-grades (staff): the task's grades stop being held and every graded student is told
+ * at once (one notification each, in one batch, and an e-mail). Answers how many were released. Releasing a task that
+ * holds nothing is a 409 with a message, so a second click cannot notify twice.
+ */
+export async function releaseGrades(ctx: ServiceContext, viewer: Viewer, lectureKey: string, taskKey: string): Promise<{ released: number; task: TaskDto }> {
+  const task = await requireManagedTask(ctx, viewer, lectureKey, taskKey);
+  // The flag flips only if it is still set: of two staff releasing at once, one tells the students.
+  const [flipped] = await ctx.db.update(tasks).set({ gradesHeld: false }).where(and(eq(tasks.id, task.id), eq(tasks.gradesHeld, true))).returning({ id: tasks.id });
+  if (!flipped) throw new AppError(409, "conflict", "This task's grades are not held: students already see them.");
+  const graded = await ctx.db
+    .select({ userId: submissions.userId, name: users.name, email: users.email, score: submissions.score })
+    .from(submissions)
+    .innerJoin(users, eq(users.id, submissions.userId))
+    .where(and(eq(submissions.taskId, task.id), isNotNull(submissions.gradedAt), isNotNull(submissions.gradedBy), isNull(submissions.resubmitRequestedAt)));
+  const link = taskLink(task);
+  await notifyUsers(ctx, graded.map((g) => g.userId), { kind: "grades-released", params: { task: task.title }, link });
+  for (const g of graded) {
+    const text = [`Hello ${g.name},`, `Your work on "${task.title}" got ${g.score} of ${task.maxScore}.`, `Open the task: ${ctx.settings.publicOrigin}${link}`];
+    ctx.waitUntil(sendMail(ctx, { to: g.email, subject: `Your work on "${task.title}" was graded: ${g.score}/${task.maxScore}`, text: text.join("\n\n"), html: text.map((l) => `<p>${escapeHtml(l)}</p>`).join("") }));
+  }
+  return { released: graded.length, task: toTaskDto({ ...task, gradesHeld: false }) };
 }

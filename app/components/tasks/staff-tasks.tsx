@@ -12,6 +12,7 @@ export interface StaffTask {
   title: string;
   dueAt: string | null;
   maxScore: number;
+  gradesHeld: boolean;
   lectureSlug: string;
   lectureTitle: string;
   submitted: number;
@@ -63,7 +64,10 @@ export function StaffTasksScreen({ tasks, lectures, base }: { tasks: StaffTask[]
                   </th>
                   <td data-label={t("staffTasks.col.due")}>{task.dueAt ? <When iso={task.dueAt} /> : "—"}</td>
                   <td data-label={t("staffTasks.col.submitted")}>{t("staffTasks.ofMembers", { n: task.submitted, members: task.members })}</td>
-                  <td data-label={t("staffTasks.col.graded")}>{t("staffTasks.ofSubmitted", { n: task.graded, submitted: task.submitted })}</td>
+                  <td data-label={t("staffTasks.col.graded")}>
+                    {t("staffTasks.ofSubmitted", { n: task.graded, submitted: task.submitted })}
+                    {task.gradesHeld ? <span className="badge held-pill">{t("staffTasks.held")}</span> : null}
+                  </td>
                   <td className="row-actions">
                     <div className="row-actions-inner">
                       <Link to={`${base}/lecture/${task.lectureSlug}/tasks/${task.slug}/submissions`} className="btn btn-outline btn-sm">
@@ -91,7 +95,7 @@ export function TaskForm({
   lectureTitle,
   editPath,
 }: {
-  task: { title: string; body: string; dueAt: string | null; maxScore: number; allowLate: boolean } | null;
+  task: { title: string; body: string; dueAt: string | null; maxScore: number; allowLate: boolean; gradesHeld: boolean } | null;
   listPath: string;
   lectureTitle: string;
   /** Where a new code exercise goes next (its edit page, to write the tests). */
@@ -146,6 +150,14 @@ export function TaskForm({
         <input type="checkbox" name="allowLate" defaultChecked={task?.allowLate ?? true} />
         <span>{t("staffTasks.field.allowLate")}</span>
       </label>
+      {task?.gradesHeld ? (
+        <p className="field-hint">{t("staffTasks.field.gradesHeldOn")}</p>
+      ) : (
+        <label className="check-field">
+          <input type="checkbox" name="gradesHeld" defaultChecked={false} />
+          <span>{t("staffTasks.field.gradesHeld")}</span>
+        </label>
+      )}
       {!task ? (
         <fieldset className="kind-field">
           <legend>{t("exerciseEditor.kind")}</legend>

@@ -19,6 +19,8 @@ export interface PageTask {
   dueAt: string | null;
   maxScore: number;
   allowLate: boolean;
+  /** Grades are released together by staff (ADR 0021): a handed-in task says so instead of waiting silently. */
+  gradesHeld: boolean;
   bodyHtml: string;
   lecture: { slug: string; title: string };
   group: { slug: string; title: string };
@@ -32,6 +34,8 @@ export interface PageSubmission {
   score: number | null;
   feedbackHtml: string | null;
   state: SubmissionState;
+  /** Graded by staff (perhaps held) with no new version asked for. */
+  locked: boolean;
 }
 
 type Result = ({ ok: true; intent: string } | (FailureLike & { ok: false; intent: string })) & { target?: string };
@@ -67,7 +71,7 @@ export function TaskPage({ task, submission, isStaff, serverNow, exercise = null
   const closed = pastDue && !task.allowLate;
   const code = typeof exercise === "object" ? exercise : null;
   // An auto-graded hand-in can be replaced until the instructor grades it (or asks for a new version).
-  const canSubmit = !isStaff && !closed && (code ? !code.submission?.gradedByStaff || state === "resubmission-requested" : state !== "graded");
+  const canSubmit = !isStaff && !closed && (code ? !code.submission?.gradedByStaff || state === "resubmission-requested" : state !== "graded" && !submission?.locked);
   const base = `/course/${task.group.slug}`;
   return (
     <main id="main" tabIndex={-1} className="page page-task">
@@ -125,6 +129,9 @@ export function TaskPage({ task, submission, isStaff, serverNow, exercise = null
                   </span>
                 </p>
                 {submission ? <SubmittedWork submission={submission} maxScore={task.maxScore} auto={code ? !code.submission?.gradedByStaff : null} /> : null}
+                {submission && task.gradesHeld && (state === "submitted" || state === "late") ? (
+                  <p className="muted task-held-note">{t(submission.locked ? "tasks.gradesHeldLocked" : "tasks.gradesHeld")}</p>
+                ) : null}
               </div>
               {canSubmit && !code ? <SubmitForm submission={submission} /> : null}
             </>

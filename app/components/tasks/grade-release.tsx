@@ -1,0 +1,52 @@
+import { useFetcher } from "@remix-run/react";
+import { useEffect, useRef } from "react";
+import { useT } from "~/lib/i18n";
+
+type ReleaseResult = { ok: true; intent: string; released: number } | { ok: false; intent: string; message: string };
+
+/**
+ * Above the grader of a task whose grades are held (ADR 0021): says that students see "handed in" until release, and
+ * releases every grade at once (the students are notified then). After a release it says how many went out. Rendered
+ * nothing for a task that holds nothing and has released nothing in this visit.
+ */
+export function GradeRelease({ held, graded }: { held: boolean; graded: number }) {
+  const { t } = useT();
+  const fetcher = useFetcher<ReleaseResult>();
+  const done = fetcher.data?.ok === true && fetcher.data.intent === "release" ? fetcher.data.released : null;
+  const failed = fetcher.data?.ok === false && fetcher.data.intent === "release" ? fetcher.data.message : null;
+  const said = useRef<HTMLParagraphElement>(null);
+  useEffect(() => {
+    if (done !== null) said.current?.focus();
+  }, [done]);
+
+  if (done !== null && !held) {
+    return (
+      <p className="grade-release grade-release-done" role="status" tabIndex={-1} ref={said}>
+        {t("grader.release.done", { n: done })}
+      </p>
+    );
+  }
+  if (!held) return null;
+  const busy = fetcher.state !== "idle";
+  return (
+    <section className="grade-release" aria-labelledby="grade-release-title">
+      <div>
+        <h2 id="grade-release-title" className="grade-release-title">
+          {t("grader.release.title")}
+        </h2>
+        <p className="grade-release-text">{t("grader.release.text", { n: graded })}</p>
+        {failed ? (
+          <p className="field-error" role="alert">
+            {failed}
+          </p>
+        ) : null}
+      </div>
+      <fetcher.Form method="post">
+        <input type="hidden" name="intent" value="release" />
+        <button type="submit" className="btn btn-primary" disabled={busy || graded === 0} aria-describedby="grade-release-title">
+          {busy ? t("grader.release.busy") : t("grader.release.button", { n: graded })}
+        </button>
+      </fetcher.Form>
+    </section>
+  );
+}

@@ -1,0 +1,1 @@
+ALTER TABLE `tasks` ADD `grades_held` integer DEFAULT false NOT NULL;

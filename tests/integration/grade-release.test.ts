@@ -1,0 +1,175 @@
+/**
+ * Grade release (issue 21, ADR 0021): a task can hold the grades staff give until staff release them. Until then no
+ * student-facing response or page says the score or the feedback (the API's lists and reads, the lecture and task
+ * pages, the student's progress), nobody is notified or e-mailed, and progress counts the hand-in as not graded yet;
+ * staff see everything, and the grades CSV says `held`. Releasing tells every graded student at once.
+ */
+import { and, eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import * as s from "../../db/schema";
+import { addMember, call, createGroup, createUser, mailbox, signIn, waitForMails, type SignedIn } from "./factories";
+import { db, unique } from "./helpers";
+
+const FEEDBACK = "Tidy grid; the alt texts are missing";
+
+async function world(gradesHeld = true) {
+  const teacher = await signIn(await createUser({ role: "instructor" }));
+  const group = await createGroup({ instructorId: teacher.user.id });
+  const [a, b] = [await signIn(await createUser()), await signIn(await createUser())];
+  await addMember(a.user, group);
+  await addMember(b.user, group);
+  const lecture = (await (await call(`/api/lectures/group/${group.slug}`, { body: { title: unique("Week"), published: true }, token: teacher.accessToken })).json()) as { _id: string; slug: string };
+  const created = await call(`/api/lectures/${lecture.slug}/tasks`, {
+    body: { title: unique("Landing page"), dueAt: new Date(Date.now() + 86_400_000).toISOString(), maxScore: 100, gradesHeld },
+    token: teacher.accessToken,
+  });
+  expect(created.status).toBe(201);
+  const task = (await created.json()) as { _id: string; slug: string; title: string; gradesHeld: boolean };
+  const base = `/api/lectures/${lecture.slug}/tasks/${task.slug}`;
+  return { teacher, group, a, b, lecture, task, base };
+}
+type World = Awaited<ReturnType<typeof world>>;
+
+async function handInAndGrade(w: World, who: SignedIn, score: number) {
+  expect((await call(`/api/lectures/${w.lecture.slug}/submit-task/${w.task.slug}`, { body: { link: "https://github.com/me/landing" }, token: who.accessToken })).status).toBe(201);
+  const [row] = await db().select().from(s.submissions).where(and(eq(s.submissions.taskId, w.task._id), eq(s.submissions.userId, who.user.id)));
+  const graded = await call(`${w.base}/submissions/${row!.id}`, { method: "PUT", body: { score, feedback: FEEDBACK }, token: w.teacher.accessToken });
+  expect(graded.status).toBe(200);
+  // Staff always see the grade they gave.
+  expect(await graded.json()).toMatchObject({ score, feedback: FEEDBACK, state: "graded" });
+  return row!.id;
+}
+
+/** Everything the student can read about their hand-in, through the API and the pages. */
+async function studentSees(w: World, who: SignedIn, submissionId: string) {
+  const list = (await (await call(`/api/lectures/groups/${w.group.slug}/tasks`, { token: who.accessToken })).json()) as { submission: { state: string; score: number | null; feedback: string | null } }[];
+  const own = (await (await call(`${w.base}/submissions`, { token: who.accessToken })).json()) as { submissions: { state: string; score: number | null; feedback: string | null; gradedAt: string | null }[] };
+  const one = (await (await call(`${w.base}/submissions/${submissionId}`, { token: who.accessToken })).json()) as { state: string; score: number | null; feedback: string | null; gradedAt: string | null; locked: boolean };
+  const progress = (await (await call(`/api/users/groups/${w.group.slug}/progress`, { token: who.accessToken })).json()) as { tasks: { graded: number; rate: number | null } };
+  const page = async (path: string) => {
+    const res = await call(path, { cookie: who.cookie, headers: { accept: "text/html" } });
+    expect(res.status, path).toBe(200);
+    return res.text();
+  };
+  const taskPage = await page(`/course/${w.group.slug}/lecture/${w.lecture.slug}/Add-Task/${w.task.slug}`);
+  const lecturePage = await page(`/course/${w.group.slug}/lecture/${w.lecture.slug}`);
+  const coursePage = await page(`/course/${w.group.slug}`);
+  // The state badges the pages draw (data-state on the lecture's work list and the task card).
+  const states = [...(taskPage + lecturePage).matchAll(/class="badge task-state" data-state="([a-z-]+)"/g)].map((m) => m[1]);
+  return { listed: list[0]!.submission, own: own.submissions[0]!, one, tasks: progress.tasks, pages: taskPage + lecturePage + coursePage, states };
+}
+
+async function notificationsOf(who: SignedIn) {
+  return (await db().select().from(s.notifications).where(eq(s.notifications.userId, who.user.id))).map((n) => n.kind);
+}
+
+describe("grade release", () => {
+  it("holds a grade from every student-facing response and page until staff release it, then tells every graded student at once", async () => {
+    const w = await world();
+    expect(w.task.gradesHeld).toBe(true);
+    const idA = await handInAndGrade(w, w.a, 83);
+
+    const held = await studentSees(w, w.a, idA);
+    expect(held.listed).toMatchObject({ state: "submitted", score: null, feedback: null });
+    expect(held.own).toMatchObject({ state: "submitted", score: null, feedback: null, gradedAt: null });
+    expect(held.one).toMatchObject({ state: "submitted", score: null, feedback: null, gradedAt: null });
+    // Not graded yet as far as progress goes: open work counts against nobody.
+    expect(held.tasks).toMatchObject({ graded: 0, rate: null });
+    expect(held.pages).not.toContain(FEEDBACK);
+    expect(held.states.length).toBeGreaterThanOrEqual(2);
+    expect(new Set(held.states)).toEqual(new Set(["submitted"]));
+    expect(held.pages).not.toMatch(/83\s*\/\s*100|83 of 100/);
+    // The task page says why no grade shows yet, and offers no form to replace the hand-in (it is graded: locked).
+    expect(held.one).toMatchObject({ locked: true });
+    expect(held.pages).toContain("releases the task&#x27;s grades together");
+    expect(held.pages).not.toMatch(/<input[^>]*name="link"/);
+    expect(await notificationsOf(w.a)).not.toContain("submission-graded");
+    expect((await mailbox(w.a.user.email)).filter((m) => /graded/.test(m.subject))).toEqual([]);
+
+    // Staff: the grader's list has the grade; the grades CSV says held, with the points, counting nowhere yet.
+    const staffList = (await (await call(`${w.base}/submissions`, { token: w.teacher.accessToken })).json()) as { submissions: { score: number | null; state: string }[] };
+    expect(staffList.submissions).toEqual([expect.objectContaining({ score: 83, state: "graded" })]);
+    const csv = await (await call(`/api/groups/${w.group.slug}/export/grades.csv`, { token: w.teacher.accessToken })).text();
+    const [head, ...rows] = csv.replace(/^\uFEFF/, "").trim().split("\r\n");
+    const cols = head!.split(",");
+    const rowOf = (email: string) => rows.find((r) => r.includes(email))!.split(",");
+    const at = (name: string) => cols.indexOf(name);
+    const aRow = rowOf(w.a.user.email);
+    expect([aRow[at(`task:${w.task.slug}:score`)], aRow[at(`task:${w.task.slug}:status`)], aRow[at("task_percent")]]).toEqual(["83", "held", ""]);
+
+    // Release: one call, every graded student told (b handed in nothing, so b hears nothing).
+    const released = await call(`${w.base}/release-grades`, { method: "POST", token: w.teacher.accessToken });
+    expect(released.status).toBe(200);
+    expect(await released.json()).toMatchObject({ released: 1, task: { gradesHeld: false } });
+    const after = await studentSees(w, w.a, idA);
+    expect(after.listed).toMatchObject({ state: "graded", score: 83, feedback: FEEDBACK });
+    expect(after.one).toMatchObject({ state: "graded", score: 83, feedback: FEEDBACK });
+    expect(after.tasks).toMatchObject({ graded: 1, rate: 83 });
+    expect(after.pages).toContain("Tidy grid");
+    expect(new Set(after.states)).toEqual(new Set(["graded"]));
+    expect(await notificationsOf(w.a)).toContain("grades-released");
+    expect(await notificationsOf(w.b)).not.toContain("grades-released");
+    const [mail] = await waitForMails(w.a.user.email, /was graded: 83\/100/);
+    expect(mail!.text).toContain("got 83 of 100");
+
+    // A second release has nothing to release and notifies nobody twice.
+    const again = await call(`${w.base}/release-grades`, { method: "POST", token: w.teacher.accessToken });
+    expect(again.status).toBe(409);
+    expect(((await notificationsOf(w.a)).filter((k) => k === "grades-released")).length).toBe(1);
+  });
+
+  it("shows a grade given after release at once; holding again hides the grades until the next release", async () => {
+    const w = await world();
+    expect((await call(`${w.base}/release-grades`, { method: "POST", token: w.teacher.accessToken })).status).toBe(200);
+    const idA = await handInAndGrade(w, w.a, 70);
+    expect((await studentSees(w, w.a, idA)).one).toMatchObject({ state: "graded", score: 70 });
+    expect(await notificationsOf(w.a)).toContain("submission-graded");
+
+    const hold = await call(w.base, { method: "PUT", body: { gradesHeld: true }, token: w.teacher.accessToken });
+    expect(hold.status).toBe(200);
+    expect((await studentSees(w, w.a, idA)).one).toMatchObject({ state: "submitted", score: null, feedback: null });
+    // Un-holding through an edit is refused: only a release (which notifies) shows the grades again.
+    const unhold = await call(w.base, { method: "PUT", body: { gradesHeld: false }, token: w.teacher.accessToken });
+    expect(unhold.status).toBe(409);
+    expect(((await unhold.json()) as { message: string }).message).toMatch(/release-grades/);
+  });
+
+  it("never holds a request for a new version: the student is told at once and may hand in again", async () => {
+    const w = await world();
+    expect((await call(`/api/lectures/${w.lecture.slug}/submit-task/${w.task.slug}`, { body: { link: "https://github.com/me/landing" }, token: w.a.accessToken })).status).toBe(201);
+    const [row] = await db().select().from(s.submissions).where(eq(s.submissions.taskId, w.task._id));
+    expect((await call(`${w.base}/submissions/${row!.id}`, { method: "PUT", body: { requestResubmission: true, feedback: "Add the alt texts." }, token: w.teacher.accessToken })).status).toBe(200);
+    const seen = (await (await call(`${w.base}/submissions/${row!.id}`, { token: w.a.accessToken })).json()) as { state: string; feedback: string };
+    expect(seen).toMatchObject({ state: "resubmission-requested", feedback: "Add the alt texts." });
+    expect(await notificationsOf(w.a)).toContain("submission-returned");
+  });
+
+  it("releases from the grader page too (intent=release), for the group's staff only", async () => {
+    const w = await world();
+    await handInAndGrade(w, w.a, 91);
+    const page = `/instructor/group/${w.group.slug}/lecture/${w.lecture.slug}/tasks/${w.task.slug}/submissions`;
+    const html = await (await call(page, { cookie: w.teacher.cookie, headers: { accept: "text/html" } })).text();
+    expect(html).toContain("Release 1 grade");
+    const form = () => {
+      const f = new FormData();
+      f.set("intent", "release");
+      return f;
+    };
+    const stranger = await signIn(await createUser({ role: "instructor" }));
+    const refused = await call(page, { cookie: stranger.cookie, form: form(), headers: { accept: "text/html" } });
+    expect(refused.status).toBe(403);
+    const res = await call(page, { cookie: w.teacher.cookie, form: form(), headers: { accept: "text/html" } });
+    expect(res.status).toBe(200);
+    const [task] = await db().select({ held: s.tasks.gradesHeld }).from(s.tasks).where(eq(s.tasks.id, w.task._id));
+    expect(task!.held).toBe(false);
+    expect(await notificationsOf(w.a)).toContain("grades-released");
+  });
+
+  it("does not hold a task's grades unless asked", async () => {
+    const w = await world(false);
+    expect(w.task.gradesHeld).toBe(false);
+    const idA = await handInAndGrade(w, w.a, 64);
+    expect((await studentSees(w, w.a, idA)).one).toMatchObject({ state: "graded", score: 64 });
+    expect((await call(`${w.base}/release-grades`, { method: "POST", token: w.teacher.accessToken })).status).toBe(409);
+  });
+});
