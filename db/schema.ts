@@ -196,6 +196,11 @@ export const memberships = sqliteTable(
     requestMessage: text("request_message"),
     decidedBy: text("decided_by").references(() => users.id, { onDelete: "set null" }),
     decidedAt: integer("decided_at", { mode: "timestamp_ms" }),
+    /**
+     * An accommodation: the student's time on every timed quiz of the group, in percent of the quiz's duration (150:
+     * half as long again). Applied when an attempt starts (its stored deadline), still capped by the quiz's close.
+     */
+    quizTimePercent: integer("quiz_time_percent").notNull().default(100),
     createdAt: createdAt(),
   },
   (t) => [

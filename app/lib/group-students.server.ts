@@ -6,10 +6,10 @@
 import type { ServiceContext } from "../../worker/context";
 import { getManagedGroup } from "../../worker/services/groups-admin";
 import type { Viewer } from "../../worker/services/sessions";
-import { listGroupStudents, setStudentStatus } from "../../worker/services/students";
+import { listGroupStudents, setQuizTime, setStudentStatus } from "../../worker/services/students";
 import { attempt, invalid, orHttpError, text, unknownIntent } from "./group-actions.server";
 import { notFoundResponse } from "./not-found.server";
-import { groupStudentsQuery, idOrSlugParam, studentStatusInput } from "./schemas";
+import { groupStudentsQuery, idOrSlugParam, quizTimeInput, studentStatusInput } from "./schemas";
 
 export function groupSlugParam(params: Record<string, string | undefined>): string {
   const slug = idOrSlugParam.safeParse({ id: params.slug });
@@ -36,9 +36,18 @@ export async function loadGroupStudents(svc: ServiceContext, viewer: Viewer, slu
   };
 }
 
-/** intent=status: switch a member between approved and special, remove them, or restore a removed student. */
+/**
+ * intent=status: switch a member between approved and special, remove them, or restore a removed student;
+ * intent=quizTime: the member's time on timed quizzes (an accommodation).
+ */
 export async function groupStudentsAction(svc: ServiceContext, viewer: Viewer, slug: string, form: FormData) {
   const intent = text(form, "intent");
+  if (intent === "quizTime") {
+    const userId = text(form, "userId");
+    const parsed = quizTimeInput.safeParse({ timeMultiplier: text(form, "timeMultiplier") });
+    if (!parsed.success) return invalid(intent, parsed.error, userId);
+    return attempt(intent, async () => ({ student: await setQuizTime(svc, viewer, slug, userId, parsed.data) }), userId);
+  }
   if (intent !== "status") return unknownIntent(intent);
   const userId = text(form, "userId");
   const parsed = studentStatusInput.safeParse({ status: text(form, "status") });

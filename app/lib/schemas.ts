@@ -2,6 +2,7 @@
  * Input schemas shared by the browser forms, the Remix actions and the Hono API (which also
  * turns them into the OpenAPI document). Client-safe: no server imports here.
  */
+import { QUIZ_TIME_MULTIPLIERS } from "./quiz-time";
 import { z } from "zod";
 import { calendarDate } from "./dates";
 import { toLatinDigits } from "./digits";
@@ -316,6 +317,19 @@ export const studentStatusInput = z.object({
   status: z.enum(["approved", "special", "removed"], "Choose approved, special or removed."),
 });
 export type StudentStatusInput = z.infer<typeof studentStatusInput>;
+
+export { QUIZ_TIME_MULTIPLIERS };
+
+/** PUT /api/groups/{id}/students/{userId}/quiz-time: the student's time on every timed quiz of the group. */
+export const quizTimeInput = z.object({
+  timeMultiplier: z.preprocess(
+    (v) => (typeof v === "string" && v.trim() !== "" ? Number(v) : v),
+    z
+      .number({ error: "Choose a time multiplier: 1, 1.25, 1.5, 2 or 3." })
+      .refine((v) => (QUIZ_TIME_MULTIPLIERS as readonly number[]).includes(v), "Choose a time multiplier: 1, 1.25, 1.5, 2 or 3."),
+  ),
+});
+export type QuizTimeInput = z.infer<typeof quizTimeInput>;
 
 /* ------------------------------------------------------------------------------------------------
  * Realtime backbone: group chat, notifications, the admins' inbox and shared feedback.

@@ -251,6 +251,10 @@ const MATRIX: Record<string, Row> = {
     request: (w) => ({ path: `/api/groups/${w.group.id}/students/${w.as.student.user.id}`, method: "PUT", body: { status: "special" } }),
     expect: staffOfGroup(200),
   },
+  "PUT /api/groups/:id/students/:userId/quiz-time": {
+    request: (w) => ({ path: `/api/groups/${w.group.id}/students/${w.as.student.user.id}/quiz-time`, method: "PUT", body: { timeMultiplier: 1.5 } }),
+    expect: staffOfGroup(200),
+  },
   "GET /api/users/instructors": { request: () => ({ path: "/api/users/instructors" }), expect: adminOnly(200) },
   "POST /api/uploads/course-image": { request: () => ({ path: "/api/uploads/course-image", form: fileForm(imageFile("image/png")) }), expect: staff(201) },
 

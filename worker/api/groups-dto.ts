@@ -62,6 +62,7 @@ export const groupStudentDto = z
     status: membershipStatus,
     requestedAt: z.string(),
     decidedAt: z.string().nullable().openapi({ description: "For members: when they were approved" }),
+    quizTimeMultiplier: z.number().openapi({ description: "An accommodation: the member's time on every timed quiz of the group, as a multiple of its duration" }),
     user: studentRef,
   })
   .openapi("GroupStudent");

@@ -82,6 +82,7 @@ const quizDto = z
     attempt: openAttempt.nullable(),
     attemptsUsed: z.number(),
     attemptsLeft: z.number(),
+    yourMinutes: z.number().nullable().openapi({ description: "A timed quiz: the caller's own time in minutes (the duration times their accommodation, PUT /api/groups/{id}/students/{userId}/quiz-time)" }),
     bestScore: z.number().nullable(),
     serverNow: z.string(),
   })

@@ -64,6 +64,8 @@ interface QuizRecord {
   groupTitle: string;
   instructorId: string | null;
   membershipStatus: string | null;
+  /** The viewer's accommodation on timed quizzes of the group, in percent of the duration (null: not a member). */
+  quizTimePercent: number | null;
 }
 
 const facts = (r: { instructorId: string | null; membershipStatus?: string | null }) => ({ instructorId: r.instructorId, membershipStatus: r.membershipStatus ?? null });
@@ -93,6 +95,7 @@ async function findQuiz(ctx: ServiceContext, viewer: Actor, key: string): Promis
       groupTitle: groups.title,
       instructorId: groups.instructorId,
       membershipStatus: memberships.status,
+      quizTimePercent: memberships.quizTimePercent,
     })
     .from(quizzes)
     .innerJoin(lectures, eq(lectures.id, quizzes.lectureId))
@@ -504,9 +507,17 @@ export async function getQuiz(ctx: ServiceContext, viewer: Actor, key: string, n
     attempt: open ? toOpenAttempt(open) : null,
     attemptsUsed: mine.length,
     attemptsLeft: Math.max(0, quiz.maxAttempts - mine.length),
+    // The member's own time on it (an accommodation), in minutes; the quiz's duration for staff.
+    yourMinutes: staff ? quiz.durationMinutes : ownMinutes(quiz),
     bestScore: done.length ? Math.max(...done.map((a) => a.score ?? 0)) : null,
     serverNow: new Date(now).toISOString(),
   };
+}
+
+/** The viewer's time on a timed quiz: its duration times their accommodation (ADR 0021), still capped by the close. */
+function ownMinutes(quiz: Pick<QuizRecord, "durationMinutes" | "quizTimePercent">): number | null {
+  if (quiz.durationMinutes === null) return null;
+  return (quiz.durationMinutes * (quiz.quizTimePercent ?? 100)) / 100;
 }
 
 function refuseToStart(quiz: QuizRecord, used: number, now: number) {
@@ -524,7 +535,7 @@ async function openAttempt(ctx: ServiceContext, viewer: Actor, quiz: QuizRecord,
   const number = Math.max(0, ...mine.map((a) => a.number)) + 1;
   const [row] = await ctx.db
     .insert(attempts)
-    .values({ id: newId(), quizId: quiz.id, userId: viewer.userId, number, answers: {}, startedAt: new Date(now), deadlineAt: ((d) => (d === null ? null : new Date(d)))(attemptDeadline({ durationMinutes: quiz.durationMinutes, closesAt: ms(quiz.closesAt) }, now)) })
+    .values({ id: newId(), quizId: quiz.id, userId: viewer.userId, number, answers: {}, startedAt: new Date(now), deadlineAt: ((d) => (d === null ? null : new Date(d)))(attemptDeadline({ durationMinutes: ownMinutes(quiz), closesAt: ms(quiz.closesAt) }, now)) })
     .onConflictDoNothing()
     .returning();
   if (row) {

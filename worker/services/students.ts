@@ -4,7 +4,7 @@
  */
 import { and, asc, desc, eq, inArray, or } from "drizzle-orm";
 import { can } from "../../app/lib/permissions";
-import type { GroupStudentsQuery, StudentStatusInput } from "../../app/lib/schemas";
+import type { GroupStudentsQuery, QuizTimeInput, StudentStatusInput } from "../../app/lib/schemas";
 import { groups, memberships, users, MEMBER_STATUSES, type MembershipStatus, type Role } from "../../db/schema";
 import type { ServiceContext } from "../context";
 import { AppError, forbidden, notFound } from "../http/errors";
@@ -30,6 +30,8 @@ export interface GroupStudentDto {
   requestedAt: string;
   /** When staff last decided (approved, special, removed); for members, the day they joined. */
   decidedAt: string | null;
+  /** The member's time on timed quizzes of the group, as a multiple of each quiz's duration (an accommodation). */
+  quizTimeMultiplier: number;
   user: StudentRef;
 }
 
@@ -46,6 +48,7 @@ const studentColumns = {
   status: memberships.status,
   createdAt: memberships.createdAt,
   decidedAt: memberships.decidedAt,
+  quizTimePercent: memberships.quizTimePercent,
   userId: users.id,
   name: users.name,
   email: users.email,
@@ -65,6 +68,7 @@ function toStudentDto(r: StudentRow): GroupStudentDto {
     status: r.status,
     requestedAt: r.createdAt.toISOString(),
     decidedAt: r.decidedAt?.toISOString() ?? null,
+    quizTimeMultiplier: r.quizTimePercent / 100,
     user: { _id: r.userId, name: r.name, email: r.email, phone_number: r.phone, slug: r.slug },
   };
 }
@@ -141,6 +145,19 @@ export async function setStudentStatus(
     await notifyUsers(ctx, [current.userId], { kind: "join-decision", params: { group: group.title, variant: "restored" }, link: `/course/${group.slug}` });
   }
   return toStudentDto({ ...current, status: input.status, decidedAt });
+}
+
+/**
+ * PUT /api/groups/{id}/students/{userId}/quiz-time (staff): an accommodation, the member's time on every timed quiz of
+ * the group (1.5: half as long again). Attempts started from now on get it; one already running keeps its deadline.
+ */
+export async function setQuizTime(ctx: ServiceContext, viewer: Viewer, groupIdOrSlug: string, userIdOrSlug: string, input: QuizTimeInput): Promise<GroupStudentDto> {
+  const group = await requireManagedGroup(ctx, viewer, groupIdOrSlug);
+  const current = await findMembership(ctx, group, userIdOrSlug);
+  if (!(MEMBER_STATUSES as readonly string[]).includes(current.status)) throw new AppError(409, "not_member", "Only members of the group take its quizzes.");
+  const quizTimePercent = Math.round(input.timeMultiplier * 100);
+  await ctx.db.update(memberships).set({ quizTimePercent }).where(eq(memberships.id, current.id));
+  return toStudentDto({ ...current, quizTimePercent });
 }
 
 /**

@@ -3,6 +3,7 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import type { MessageKey } from "~/i18n/en";
 import { failureText, type FailureLike } from "~/lib/group-errors";
 import { formatDate, useT } from "~/lib/i18n";
+import { QUIZ_TIME_MULTIPLIERS } from "~/lib/quiz-time";
 import { CheckIcon, InboxIcon, SearchIcon, UsersIcon } from "../icons";
 import { MembershipBadge, type MembershipStatus } from "./badges";
 import { ConfirmDialog } from "./confirm-dialog";
@@ -13,6 +14,8 @@ export interface GroupStudent {
   status: MembershipStatus;
   requestedAt: string;
   decidedAt: string | null;
+  /** The member's time on timed quizzes, as a multiple of each quiz's duration (an accommodation). */
+  quizTimeMultiplier: number;
   user: { _id: string; name: string; email: string; phone_number: string | null; slug: string };
 }
 
@@ -127,6 +130,7 @@ export function StudentsScreen({ group, search, status, students, studentHref, i
                 <th scope="col">{t("groups.students.phone")}</th>
                 <th scope="col">{t("groups.students.status")}</th>
                 <th scope="col">{t("groups.students.since")}</th>
+                <th scope="col">{t("groups.students.quizTime")}</th>
                 <th scope="col">
                   <span className="visually-hidden">{t("groups.students.actions")}</span>
                 </th>
@@ -208,8 +212,11 @@ function StudentRow({
       <td data-label={t("groups.students.status")}>
         <MembershipBadge status={shown} />
       </td>
-      <td data-label={t("groups.students.since")} className="nowrap">
+      <td data-label={t("groups.students.since")}>
         <time dateTime={since}>{formatDate(since, lang)}</time>
+      </td>
+      <td data-label={t("groups.students.quizTime")}>
+        {student.status === "approved" || student.status === "special" ? <QuizTime student={student} onAnnounce={onAnnounce} /> : <span className="muted">—</span>}
       </td>
       <td className="row-actions">
         <div className="row-actions-inner">
@@ -267,5 +274,47 @@ function StudentRow({
         </ConfirmDialog>
       </td>
     </tr>
+  );
+}
+
+/**
+ * An accommodation: the member's time on every timed quiz of the group (1× to 3× each quiz's duration). Saved when
+ * chosen; said to screen readers through the screen's status line.
+ */
+function QuizTime({ student, onAnnounce }: { student: GroupStudent; onAnnounce: (text: string) => void }) {
+  const { t } = useT();
+  const fetcher = useFetcher<Result>();
+  const handled = useRef<unknown>(null);
+  const busy = fetcher.state !== "idle";
+  const asked = busy ? Number(fetcher.formData?.get("timeMultiplier")) : null;
+  const value = asked ?? student.quizTimeMultiplier;
+  const result = fetcher.data;
+  const name = student.user.name;
+  useEffect(() => {
+    if (!result || busy || handled.current === result) return;
+    handled.current = result;
+    onAnnounce(result.ok ? t("groups.students.quizTimeSaved", { name, times: result.student.quizTimeMultiplier }) : failureText(t, result));
+  }, [result, busy, name, onAnnounce, t]);
+  return (
+    <>
+      <select
+        className="quiz-time-select"
+        aria-label={t("groups.students.quizTimeFor", { name })}
+        value={String(value)}
+        disabled={busy}
+        onChange={(e) => fetcher.submit({ intent: "quizTime", userId: student.user._id, timeMultiplier: e.target.value }, { method: "post" })}
+      >
+        {QUIZ_TIME_MULTIPLIERS.map((m) => (
+          <option key={m} value={String(m)}>
+            {t("groups.students.quizTimeOption", { times: m })}
+          </option>
+        ))}
+      </select>
+      {result && !result.ok && !busy ? (
+        <p className="field-error row-error" role="alert">
+          {failureText(t, result)}
+        </p>
+      ) : null}
+    </>
   );
 }

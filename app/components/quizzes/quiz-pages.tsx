@@ -71,7 +71,14 @@ function QuizFacts({ quiz, attemptsUsed }: { quiz: PageQuiz; attemptsUsed: numbe
       </div>
       <div>
         <dt>{t("quiz.time")}</dt>
-        <dd>{quiz.durationMinutes ? t("quiz.timed", { n: quiz.durationMinutes }) : t(quiz.closesAt ? "quiz.homeworkUntil" : "quiz.homework")}</dd>
+        <dd>
+          {quiz.durationMinutes
+            ? quiz.yourMinutes && quiz.yourMinutes !== quiz.durationMinutes
+              ? // An accommodation: the student's own time, and what it is a multiple of.
+                t("quiz.timedYours", { n: quiz.yourMinutes, times: quiz.yourMinutes / quiz.durationMinutes })
+              : t("quiz.timed", { n: quiz.durationMinutes })
+            : t(quiz.closesAt ? "quiz.homeworkUntil" : "quiz.homework")}
+        </dd>
       </div>
       {quiz.opensAt ? (
         <div>

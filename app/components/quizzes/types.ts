@@ -19,6 +19,8 @@ export interface PageQuiz {
   title: string;
   descriptionHtml: string;
   durationMinutes: number | null;
+  /** A student's own time on a timed quiz (the duration times their accommodation); absent where not known. */
+  yourMinutes?: number | null;
   opensAt: string | null;
   closesAt: string | null;
   maxAttempts: number;

@@ -1,0 +1,1 @@
+ALTER TABLE `memberships` ADD `quiz_time_percent` integer DEFAULT 100 NOT NULL;
