@@ -335,6 +335,12 @@ export const tasks = sqliteTable(
      * hand-in reads "handed in" to its student, with no score, no feedback and no notification (ADR 0021).
      */
     gradesHeld: integer("grades_held", { mode: "boolean" }).notNull().default(false),
+    /**
+     * A late penalty (with allowLate): the percent of the grade taken off per started day late, never more than
+     * 100 - `latePenaltyFloor` percent in all (the floor is the share of the grade a late hand-in always keeps).
+     */
+    latePenaltyPerDay: integer("late_penalty_per_day").notNull().default(0),
+    latePenaltyFloor: integer("late_penalty_floor").notNull().default(0),
     createdAt: createdAt(),
   },
   (t) => [
@@ -359,6 +365,8 @@ export const submissions = sqliteTable(
     submittedAt: integer("submitted_at", { mode: "timestamp_ms" }).notNull(),
     late: integer("late", { mode: "boolean" }).notNull().default(false),
     score: integer("score"),
+    /** The score staff gave before a late penalty took its share (null: no penalty applied); `score` is what counts. */
+    rawScore: integer("raw_score"),
     feedback: text("feedback"),
     gradedBy: text("graded_by").references(() => users.id, { onDelete: "set null" }),
     gradedAt: integer("graded_at", { mode: "timestamp_ms" }),

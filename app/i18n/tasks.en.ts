@@ -89,4 +89,13 @@ export const tasksEn = {
   "grader.release.done": "{n, plural, =0 {Grades released. Grades you give from now on show at once.} one {# grade released; its student was notified.} other {# grades released; the students were notified.}}",
   "tasks.gradesHeld": "Your instructor releases this task's grades together: you will be notified when yours is out.",
   "tasks.gradesHeldLocked": "Your instructor has graded this hand-in and releases the task's grades together: you will be notified when yours is out. Ask them if you want to hand in a new version.",
+  "grader.penalty": "{days, plural, one {Handed in # day late} other {Handed in # days late}}: the late penalty takes {percent}%.",
+  "grader.penalty.counts": "{days, plural, one {Handed in # day late} other {Handed in # days late}}: the late penalty takes {percent}%, so {score} counts as {final}.",
+  "staffTasks.field.latePenalty": "Late penalty (% of the grade per day late)",
+  "staffTasks.field.latePenaltyFloor": "A late hand-in keeps at least (% of the grade)",
+  "staffTasks.field.latePenaltyHint": "0 for no penalty. Each started day after the due time takes this share; students see the rule before they hand in.",
+  "tasks.penaltyRule": "Late work loses {perDay}% a day, {max}% at most",
+  "tasks.penaltyNow": "{days, plural, one {Handing in now, # day late, loses {percent}% of the grade.} other {Handing in now, # days late, loses {percent}% of the grade.}}",
+  "tasks.beforePenalty": "{raw} before the {percent}% late penalty",
+  "staffTasks.error.percent": "A whole percent from 0 to 100.",
 } as const;

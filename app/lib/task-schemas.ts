@@ -22,6 +22,10 @@ export const createTaskInput = z.object({
   allowLate: z.boolean({ error: "Say allowLate: true or false." }).optional(),
   /** Hold staff-given grades from students until released (POST .../release-grades); false only on creation. */
   gradesHeld: z.boolean({ error: "Say gradesHeld: true or false." }).optional(),
+  /** Percent of the grade taken off per started day late (0: no penalty). */
+  latePenaltyPerDay: z.number({ error: "The late penalty is a whole percent from 0 to 100 per day." }).int("The late penalty is a whole percent from 0 to 100 per day.").min(0, "The late penalty is a whole percent from 0 to 100 per day.").max(100, "The late penalty is a whole percent from 0 to 100 per day.").optional(),
+  /** The share of the grade a late hand-in always keeps, in percent. */
+  latePenaltyFloor: z.number({ error: "The floor is a whole percent from 0 to 100." }).int("The floor is a whole percent from 0 to 100.").min(0, "The floor is a whole percent from 0 to 100.").max(100, "The floor is a whole percent from 0 to 100.").optional(),
 });
 export type CreateTaskInput = z.infer<typeof createTaskInput>;
 
@@ -60,6 +64,8 @@ export const gradeSubmissionInput = z.union([
   z.object({ requestResubmission: z.literal(true), feedback: z.string().overwrite(withoutControls).trim().max(TASK_LIMITS.feedback).optional() }),
 ]);
 export type GradeSubmissionInput = z.infer<typeof gradeSubmissionInput>;
+
+export { afterPenalty, latePenalty } from "./late-penalty";
 
 /** A submission's one clear state. */
 export const SUBMISSION_STATES = ["not-submitted", "submitted", "late", "graded", "resubmission-requested"] as const;

@@ -11,6 +11,7 @@ import type { Viewer } from "../../worker/services/sessions";
 import { attempt, invalid, jsonField, orHttpError, text, unknownIntent } from "./group-actions.server";
 import { renderMarkdown } from "./markdown.server";
 import { notFoundResponse } from "./not-found.server";
+import { toLatinDigits } from "./digits";
 import { codeInput, exerciseInput } from "./exercise-schemas";
 import { createTaskInput, gradeSubmissionInput, submitTaskInput, updateTaskInput } from "./task-schemas";
 
@@ -55,6 +56,11 @@ export async function loadStaffTasks(svc: ServiceContext, viewer: Viewer, params
   return { group: { id: group._id, slug: group.slug, title: group.title }, tasks: taskList, lectures: lectureList.map((l) => ({ slug: l.slug, title: l.title })) };
 }
 
+function percentField(form: FormData, name: string): number {
+  const raw = toLatinDigits(text(form, name));
+  return raw === "" ? 0 : Number(raw);
+}
+
 function taskValues(form: FormData) {
   const due = text(form, "dueAt");
   return {
@@ -63,6 +69,9 @@ function taskValues(form: FormData) {
     dueAt: due ? due : null,
     maxScore: Number(text(form, "maxScore") || "100"),
     allowLate: form.get("allowLate") === "on" || form.get("allowLate") === "true",
+    // Whole percents; digits typed in Arabic-Indic count (an empty field is no penalty).
+    latePenaltyPerDay: percentField(form, "latePenaltyPerDay"),
+    latePenaltyFloor: percentField(form, "latePenaltyFloor"),
     // Sent only when ticked: unticking does not release (the grader's Release button does, and tells the students).
     ...(form.get("gradesHeld") === "on" || form.get("gradesHeld") === "true" ? { gradesHeld: true } : {}),
   };

@@ -27,6 +27,8 @@ const taskDto = z
     maxScore: z.number(),
     allowLate: z.boolean(),
     gradesHeld: z.boolean().openapi({ description: "Staff-given grades are held from students until released (POST .../release-grades)." }),
+    latePenaltyPerDay: z.number().int().openapi({ description: "Percent of the grade taken off per started day late (0: none)" }),
+    latePenaltyFloor: z.number().int().openapi({ description: "The share of the grade, in percent, a late hand-in always keeps" }),
     lectureSlug: z.string(),
   })
   .openapi("Task");
@@ -56,7 +58,9 @@ const submissionDto = z
     report: report.nullable(),
     submittedAt: z.string(),
     late: z.boolean(),
-    score: z.number().nullable(),
+    score: z.number().nullable().openapi({ description: "The score that counts (after any late penalty)" }),
+    rawScore: z.number().nullable().openapi({ description: "The score staff gave before the late penalty; null when none applied" }),
+    latePenalty: z.object({ days: z.number().int(), percent: z.number().int() }).openapi({ description: "Started days late and the percent the task's late penalty takes" }),
     feedback: z.string().nullable(),
     gradedAt: z.string().nullable(),
     state,

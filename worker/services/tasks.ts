@@ -6,7 +6,7 @@
 import { and, asc, eq, inArray, isNotNull, isNull, or, sql, type SQL } from "drizzle-orm";
 import { can, type Actor } from "../../app/lib/permissions";
 import { renderMarkdown } from "../../app/lib/markdown.server";
-import type { CreateTaskInput, GradeSubmissionInput, SubmissionState, SubmitTaskInput, UpdateTaskInput } from "../../app/lib/task-schemas";
+import { afterPenalty, latePenalty, type CreateTaskInput, type GradeSubmissionInput, type SubmissionState, type SubmitTaskInput, type UpdateTaskInput } from "../../app/lib/task-schemas";
 import { exercises, groups, lectures, memberships, submissions, tasks, users, MEMBER_STATUSES } from "../../db/schema";
 import { isMember, memberIds } from "./memberships";
 import type { ServiceContext } from "../context";
@@ -27,6 +27,9 @@ export interface TaskDto {
   allowLate: boolean;
   /** Staff-given grades are held from students until released (ADR 0021). */
   gradesHeld: boolean;
+  /** Late penalty: percent of the grade off per started day late, and the share a late hand-in always keeps. */
+  latePenaltyPerDay: number;
+  latePenaltyFloor: number;
   lectureSlug: string;
 }
 
@@ -41,6 +44,10 @@ export interface SubmissionDto {
   submittedAt: string;
   late: boolean;
   score: number | null;
+  /** The score staff gave before the late penalty (null when no penalty was applied); `score` is what counts. */
+  rawScore: number | null;
+  /** This hand-in's late penalty: started days late and the percent it takes (0 when on time or without a penalty). */
+  latePenalty: { days: number; percent: number };
   feedback: string | null;
   gradedAt: string | null;
   state: SubmissionState;
@@ -59,10 +66,12 @@ export function gradeHeld(task: { gradesHeld: boolean }, row: Pick<SubmissionRow
 }
 
 /** A hand-in as its student may see it: a held grade reads as handed in (submitted or late), with no score or feedback. */
-export function asStudentSees<T extends Pick<SubmissionRow, "gradedAt" | "gradedBy" | "score" | "feedback" | "resubmitRequestedAt">>(task: { gradesHeld: boolean }, row: T): T {
+export function asStudentSees<T extends Pick<SubmissionRow, "gradedAt" | "gradedBy" | "score" | "feedback" | "resubmitRequestedAt"> & { rawScore?: number | null }>(task: { gradesHeld: boolean }, row: T): T {
   if (!gradeHeld(task, row) || row.resubmitRequestedAt) return row;
-  return { ...row, score: null, feedback: null, gradedAt: null };
+  return { ...row, score: null, rawScore: null, feedback: null, gradedAt: null };
 }
+
+type PenaltyRules = Pick<TaskRecord, "dueAt" | "latePenaltyPerDay" | "latePenaltyFloor">;
 
 /** One clear state for a submission (or its absence). */
 export function submissionState(row: Pick<SubmissionRow, "late" | "score" | "gradedAt" | "resubmitRequestedAt"> | null | undefined): SubmissionState {
@@ -76,7 +85,7 @@ export function submissionState(row: Pick<SubmissionRow, "late" | "score" | "gra
  * `staff`: staff see a code hand-in's whole report (`whole`) or, in lists, its summary; its student sees hidden tests
  * by name and result only.
  */
-function toSubmissionDto(row: SubmissionRow, name: string, staff: boolean, whole = true): SubmissionDto {
+function toSubmissionDto(row: SubmissionRow, name: string, staff: boolean, rules: PenaltyRules, whole = true): SubmissionDto {
   return {
     _id: row.id,
     user: { _id: row.userId, name },
@@ -87,6 +96,8 @@ function toSubmissionDto(row: SubmissionRow, name: string, staff: boolean, whole
     submittedAt: row.submittedAt.toISOString(),
     late: row.late,
     score: row.score,
+    rawScore: row.rawScore,
+    latePenalty: row.late ? latePenalty(rules, row.submittedAt) : { days: 0, percent: 0 },
     feedback: row.feedback,
     gradedAt: row.gradedAt ? row.gradedAt.toISOString() : null,
     state: submissionState(row),
@@ -103,6 +114,8 @@ export interface TaskRecord {
   maxScore: number;
   allowLate: boolean;
   gradesHeld: boolean;
+  latePenaltyPerDay: number;
+  latePenaltyFloor: number;
   lectureId: string;
   lectureSlug: string;
   lectureTitle: string;
@@ -114,7 +127,7 @@ export interface TaskRecord {
   membershipStatus: string | null;
 }
 
-const toTaskDto = (t: Pick<TaskRecord, "id" | "slug" | "title" | "dueAt" | "maxScore" | "allowLate" | "gradesHeld" | "lectureSlug">): TaskDto => ({
+const toTaskDto = (t: Pick<TaskRecord, "id" | "slug" | "title" | "dueAt" | "maxScore" | "allowLate" | "gradesHeld" | "latePenaltyPerDay" | "latePenaltyFloor" | "lectureSlug">): TaskDto => ({
   _id: t.id,
   slug: t.slug,
   title: t.title,
@@ -122,6 +135,8 @@ const toTaskDto = (t: Pick<TaskRecord, "id" | "slug" | "title" | "dueAt" | "maxS
   maxScore: t.maxScore,
   allowLate: t.allowLate,
   gradesHeld: t.gradesHeld,
+  latePenaltyPerDay: t.latePenaltyPerDay,
+  latePenaltyFloor: t.latePenaltyFloor,
   lectureSlug: t.lectureSlug,
 });
 
@@ -142,6 +157,8 @@ export async function findTask(ctx: ServiceContext, viewer: Actor, lectureKey: s
       maxScore: tasks.maxScore,
       allowLate: tasks.allowLate,
       gradesHeld: tasks.gradesHeld,
+      latePenaltyPerDay: tasks.latePenaltyPerDay,
+      latePenaltyFloor: tasks.latePenaltyFloor,
       lectureId: lectures.id,
       lectureSlug: lectures.slug,
       lectureTitle: lectures.title,
@@ -301,6 +318,8 @@ export async function createTask(ctx: ServiceContext, viewer: Viewer, lectureKey
     maxScore: input.maxScore ?? 100,
     allowLate: input.allowLate ?? true,
     gradesHeld: input.gradesHeld ?? false,
+    latePenaltyPerDay: input.latePenaltyPerDay ?? 0,
+    latePenaltyFloor: input.latePenaltyFloor ?? 0,
     createdAt: new Date(),
   };
   await ctx.db.insert(tasks).values(row);
@@ -325,6 +344,8 @@ export async function updateTask(ctx: ServiceContext, viewer: Viewer, lectureKey
     ...(input.allowLate !== undefined ? { allowLate: input.allowLate } : {}),
     // Holding again is allowed; releasing is its own call (POST .../release-grades), which tells the students.
     ...(input.gradesHeld === true ? { gradesHeld: true } : {}),
+    ...(input.latePenaltyPerDay !== undefined ? { latePenaltyPerDay: input.latePenaltyPerDay } : {}),
+    ...(input.latePenaltyFloor !== undefined ? { latePenaltyFloor: input.latePenaltyFloor } : {}),
   };
   if (input.gradesHeld === false && task.gradesHeld) {
     throw new AppError(409, "conflict", "Release held grades with POST .../release-grades, which also tells the students.");
@@ -401,7 +422,7 @@ export async function submitTask(ctx: ServiceContext, viewer: Viewer, lectureKey
     replaceable: or(isNull(submissions.gradedAt), isNotNull(submissions.resubmitRequestedAt)),
     refused: "This work was already graded. Ask your instructor if you want to hand in a new version.",
   });
-  return { created, submission: toSubmissionDto(asStudentSees(task, row), viewer.name, false) };
+  return { created, submission: toSubmissionDto(asStudentSees(task, row), viewer.name, false, task) };
 }
 
 /** GET .../tasks/{taskId}/submissions: staff get every member (with or without a submission); a student their own. */
@@ -409,7 +430,7 @@ export async function listSubmissions(ctx: ServiceContext, viewer: Viewer, lectu
   const task = await requireReadableTask(ctx, viewer, lectureKey, taskKey);
   if (!isStaff(viewer, task)) {
     const [own] = await ctx.db.select().from(submissions).where(and(eq(submissions.taskId, task.id), eq(submissions.userId, viewer.userId)));
-    return { task: toTaskDto(task), submissions: own ? [toSubmissionDto(asStudentSees(task, own), viewer.name, false)] : [], missing: [] as { _id: string; name: string }[] };
+    return { task: toTaskDto(task), submissions: own ? [toSubmissionDto(asStudentSees(task, own), viewer.name, false, task)] : [], missing: [] as { _id: string; name: string }[] };
   }
   const rows = await ctx.db
     .select({ userId: users.id, name: users.name, submission: submissions })
@@ -420,7 +441,7 @@ export async function listSubmissions(ctx: ServiceContext, viewer: Viewer, lectu
     .orderBy(asc(users.name));
   return {
     task: toTaskDto(task),
-    submissions: rows.filter((r) => r.submission).map((r) => toSubmissionDto(r.submission!, r.name, true, false)),
+    submissions: rows.filter((r) => r.submission).map((r) => toSubmissionDto(r.submission!, r.name, true, task, false)),
     missing: rows.filter((r) => !r.submission).map((r) => ({ _id: r.userId, name: r.name })),
   };
 }
@@ -439,7 +460,7 @@ export async function getSubmission(ctx: ServiceContext, viewer: Viewer, lecture
     .innerJoin(users, eq(users.id, submissions.userId))
     .where(and(eq(submissions.id, submissionId), eq(submissions.taskId, task.id)));
   if (!row || (!staff && row.submission.userId !== viewer.userId)) throw notFound("No such submission.");
-  return toSubmissionDto(staff ? row.submission : asStudentSees(task, row.submission), row.name, staff);
+  return toSubmissionDto(staff ? row.submission : asStudentSees(task, row.submission), row.name, staff, task);
 }
 
 /** PUT .../submissions/{submissionId} (staff): a score (0 to maxScore) with feedback, or a request for a new version. */
@@ -457,23 +478,27 @@ export async function gradeSubmission(ctx: ServiceContext, viewer: Viewer, lectu
     values = { resubmitRequestedAt: now, feedback: input.feedback ?? current.submission.feedback, gradedBy: viewer.userId };
   } else {
     if (input.score > task.maxScore) throw new AppError(400, "validation_failed", `The score is at most ${task.maxScore}.`, { score: `The score is at most ${task.maxScore}.` });
-    values = { score: input.score, feedback: input.feedback || null, gradedBy: viewer.userId, gradedAt: now, resubmitRequestedAt: null };
+    // A late hand-in on a task with a late penalty keeps the share its lateness leaves (the grader shows both).
+    const penalty = current.submission.late ? latePenalty(task, current.submission.submittedAt) : { days: 0, percent: 0 };
+    const score = penalty.percent > 0 ? afterPenalty(input.score, penalty.percent) : input.score;
+    values = { score, rawScore: penalty.percent > 0 ? input.score : null, feedback: input.feedback || null, gradedBy: viewer.userId, gradedAt: now, resubmitRequestedAt: null };
   }
   const [row] = await ctx.db.update(submissions).set(values).where(eq(submissions.id, submissionId)).returning();
   const graded = !("requestResubmission" in input);
   // A held grade tells nobody yet: releasing the task's grades does (releaseGrades). A request for a new version is
   // not a grade and always goes out.
-  if (graded && task.gradesHeld) return toSubmissionDto(row!, current.name, true);
+  if (graded && task.gradesHeld) return toSubmissionDto(row!, current.name, true, task);
   const link = taskLink(task);
   await notifyUsers(ctx, [current.submission.userId], {
     kind: graded ? "submission-graded" : "submission-returned",
-    params: graded ? { task: task.title, score: input.score, max: task.maxScore } : { task: task.title },
+    params: graded ? { task: task.title, score: row!.score ?? 0, max: task.maxScore } : { task: task.title },
     link,
   });
-  const subject = graded ? `Your work on "${task.title}" was graded: ${input.score}/${task.maxScore}` : `A new version of "${task.title}" was asked for`;
-  const text = [`Hello ${current.name},`, graded ? `Your work on "${task.title}" got ${input.score} of ${task.maxScore}.` : `Your instructor asked for a new version of your work on "${task.title}".`, row!.feedback ? `Feedback:\n${row!.feedback}` : "", `Open the task: ${ctx.settings.publicOrigin}${link}`].filter(Boolean);
+  const subject = graded ? `Your work on "${task.title}" was graded: ${row!.score}/${task.maxScore}` : `A new version of "${task.title}" was asked for`;
+  const penaltyLine = graded && row!.rawScore !== null ? `It was handed in late: ${row!.rawScore} before the late penalty.` : "";
+  const text = [`Hello ${current.name},`, graded ? `Your work on "${task.title}" got ${row!.score} of ${task.maxScore}.` : `Your instructor asked for a new version of your work on "${task.title}".`, penaltyLine, row!.feedback ? `Feedback:\n${row!.feedback}` : "", `Open the task: ${ctx.settings.publicOrigin}${link}`].filter(Boolean);
   ctx.waitUntil(sendMail(ctx, { to: current.email, subject, text: text.join("\n\n"), html: text.map((l) => `<p>${escapeHtml(l)}</p>`).join("") }));
-  return toSubmissionDto(row!, current.name, true);
+  return toSubmissionDto(row!, current.name, true, task);
 }
 
 const taskLink = (task: Pick<TaskRecord, "groupSlug" | "lectureSlug" | "slug">) =>

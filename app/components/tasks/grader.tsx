@@ -2,6 +2,7 @@ import { useFetcher } from "@remix-run/react";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { When } from "~/components/lectures/when";
 import { toLatinDigits } from "~/lib/digits";
+import { afterPenalty } from "~/lib/late-penalty";
 import { useT } from "~/lib/i18n";
 import { usePropState } from "~/lib/use-prop-state";
 import type { FailureLike } from "~/lib/group-errors";
@@ -21,6 +22,10 @@ export interface GraderSubmission {
   submittedAt: string;
   late: boolean;
   score: number | null;
+  /** The score given before the late penalty (null when none applied). */
+  rawScore?: number | null;
+  /** This hand-in's late penalty (started days late, percent off). */
+  latePenalty?: { days: number; percent: number };
   feedback: string | null;
   state: SubmissionState;
 }
@@ -77,10 +82,12 @@ export function Grader({ taskId, maxScore, initial, missing }: { taskId: string;
 
   // The form follows the student on screen.
   useEffect(() => {
-    setScore(current?.score !== null && current?.score !== undefined ? String(current.score) : "");
+    // The field holds what staff gave; a late penalty's result is shown beside it.
+    const given = current?.rawScore ?? current?.score;
+    setScore(given !== null && given !== undefined ? String(given) : "");
     setFeedback(current?.feedback ?? "");
     setTriedEmpty(false);
-  }, [current?._id, current?.score, current?.feedback]);
+  }, [current?._id, current?.score, current?.rawScore, current?.feedback]);
 
   useEffect(() => {
     const result = fetcher.data;
@@ -275,6 +282,13 @@ export function Grader({ taskId, maxScore, initial, missing }: { taskId: string;
             {problemText ? (
               <p id="grader-score-error" className="field-error">
                 {problemText}
+              </p>
+            ) : null}
+            {current.latePenalty && current.latePenalty.percent > 0 ? (
+              <p id="grader-penalty" className="field-hint grader-penalty" aria-live="polite">
+                {problem === null
+                  ? t("grader.penalty.counts", { days: current.latePenalty.days, percent: current.latePenalty.percent, score: Number(score), final: afterPenalty(Number(score), current.latePenalty.percent) })
+                  : t("grader.penalty", { days: current.latePenalty.days, percent: current.latePenalty.percent })}
               </p>
             ) : null}
           </div>

@@ -95,7 +95,7 @@ export function TaskForm({
   lectureTitle,
   editPath,
 }: {
-  task: { title: string; body: string; dueAt: string | null; maxScore: number; allowLate: boolean; gradesHeld: boolean } | null;
+  task: { title: string; body: string; dueAt: string | null; maxScore: number; allowLate: boolean; gradesHeld: boolean; latePenaltyPerDay: number; latePenaltyFloor: number } | null;
   listPath: string;
   lectureTitle: string;
   /** Where a new code exercise goes next (its edit page, to write the tests). */
@@ -150,6 +150,21 @@ export function TaskForm({
         <input type="checkbox" name="allowLate" defaultChecked={task?.allowLate ?? true} />
         <span>{t("staffTasks.field.allowLate")}</span>
       </label>
+      <div className="field-row">
+        <div className="field">
+          <label htmlFor="task-penalty">{t("staffTasks.field.latePenalty")}</label>
+          <input id="task-penalty" name="latePenaltyPerDay" type="text" inputMode="numeric" defaultValue={task?.latePenaltyPerDay ?? 0} className="input-narrow" aria-describedby="task-penalty-hint" aria-invalid={!!failure?.fields?.latePenaltyPerDay || undefined} />
+          {failure?.fields?.latePenaltyPerDay ? <p className="field-error">{t("staffTasks.error.percent")}</p> : null}
+        </div>
+        <div className="field">
+          <label htmlFor="task-floor">{t("staffTasks.field.latePenaltyFloor")}</label>
+          <input id="task-floor" name="latePenaltyFloor" type="text" inputMode="numeric" defaultValue={task?.latePenaltyFloor ?? 0} className="input-narrow" aria-describedby="task-penalty-hint" aria-invalid={!!failure?.fields?.latePenaltyFloor || undefined} />
+          {failure?.fields?.latePenaltyFloor ? <p className="field-error">{t("staffTasks.error.percent")}</p> : null}
+        </div>
+      </div>
+      <p id="task-penalty-hint" className="field-hint">
+        {t("staffTasks.field.latePenaltyHint")}
+      </p>
       {task?.gradesHeld ? (
         <p className="field-hint">{t("staffTasks.field.gradesHeldOn")}</p>
       ) : (

@@ -8,6 +8,7 @@ import { useHydrated } from "~/hooks/use-hydrated";
 import type { MessageKey } from "~/i18n/en";
 import type { FailureLike } from "~/lib/group-errors";
 import { useT } from "~/lib/i18n";
+import { latePenalty } from "~/lib/late-penalty";
 import { type SubmissionState } from "~/lib/task-schemas";
 import { STATE_KEYS } from "./state";
 import { WorkLink } from "./work-link";
@@ -21,6 +22,8 @@ export interface PageTask {
   allowLate: boolean;
   /** Grades are released together by staff (ADR 0021): a handed-in task says so instead of waiting silently. */
   gradesHeld: boolean;
+  latePenaltyPerDay: number;
+  latePenaltyFloor: number;
   bodyHtml: string;
   lecture: { slug: string; title: string };
   group: { slug: string; title: string };
@@ -36,6 +39,9 @@ export interface PageSubmission {
   state: SubmissionState;
   /** Graded by staff (perhaps held) with no new version asked for. */
   locked: boolean;
+  /** The score given before the late penalty (null when none applied). */
+  rawScore: number | null;
+  latePenalty: { days: number; percent: number };
 }
 
 type Result = ({ ok: true; intent: string } | (FailureLike & { ok: false; intent: string })) & { target?: string };
@@ -73,6 +79,9 @@ export function TaskPage({ task, submission, isStaff, serverNow, exercise = null
   // An auto-graded hand-in can be replaced until the instructor grades it (or asks for a new version).
   const canSubmit = !isStaff && !closed && (code ? !code.submission?.gradedByStaff || state === "resubmission-requested" : state !== "graded" && !submission?.locked);
   const base = `/course/${task.group.slug}`;
+  // What handing in now would cost (the server applies the same rule to the time it receives the work).
+  // Before hydration (and without JavaScript) it is the server's time at load.
+  const penaltyNow = task.dueAt && left !== null ? latePenalty(task, Date.parse(task.dueAt) - left) : latePenalty(task, serverNow);
   return (
     <main id="main" tabIndex={-1} className="page page-task">
       <div className="page-band page-band-compact">
@@ -103,6 +112,7 @@ export function TaskPage({ task, submission, isStaff, serverNow, exercise = null
             </li>
             {left !== null ? <li className={pastDue ? "task-past" : undefined}>{pastDue ? t(task.allowLate ? "tasks.pastLateOk" : "tasks.pastClosed") : timeLeftText(t, left)}</li> : null}
             <li>{t("tasks.maxScore", { max: task.maxScore })}</li>
+            {task.allowLate && task.dueAt && task.latePenaltyPerDay > 0 ? <li>{t("tasks.penaltyRule", { perDay: task.latePenaltyPerDay, max: Math.max(0, 100 - task.latePenaltyFloor) })}</li> : null}
             {exercise ? <li className="task-kind">{t("exercises.kind")}</li> : null}
           </ul>
         </div>
@@ -133,6 +143,11 @@ export function TaskPage({ task, submission, isStaff, serverNow, exercise = null
                   <p className="muted task-held-note">{t(submission.locked ? "tasks.gradesHeldLocked" : "tasks.gradesHeld")}</p>
                 ) : null}
               </div>
+              {canSubmit && task.allowLate && penaltyNow.percent > 0 ? (
+                <p className="task-penalty-now" role="note">
+                  {t("tasks.penaltyNow", { days: penaltyNow.days, percent: penaltyNow.percent })}
+                </p>
+              ) : null}
               {canSubmit && !code ? <SubmitForm submission={submission} /> : null}
             </>
           )}
@@ -174,6 +189,7 @@ function SubmittedWork({ submission, maxScore, auto }: { submission: PageSubmiss
         <p className="task-grade">
           <CheckIcon />
           {t("tasks.grade", { score: submission.score, max: maxScore })}
+          {submission.rawScore !== null && submission.rawScore !== undefined ? <span className="muted"> ({t("tasks.beforePenalty", { raw: submission.rawScore, percent: submission.latePenalty.percent })})</span> : null}
         </p>
       ) : null}
       {auto !== null && submission.score !== null ? <p className="muted">{t(auto ? "exercises.gradedByTests" : "exercises.gradedByStaff")}</p> : null}
