@@ -198,4 +198,7 @@ export const quizzesAr: Record<keyof typeof quizzesEn, string> = {
   "quizEditor.error.needsClosing": "عرض الإجابات بعد إغلاق الاختبار يحتاج إلى موعد إغلاق.",
   "quizEditor.error.form": "راجع الاختبار: {message}",
   "quizEditor.studentView": "افتح صفحة الطالب",
+  "staffQuizzes.stats.choices": "الإجابات المختارة في السؤال {n}",
+  "staffQuizzes.stats.key": "الصحيحة",
+  "staffQuizzes.stats.chosen": "{n, plural, zero {لم يخترها أحد} one {اختارها طالب واحد} two {اختارها طالبان} few {اختارها # طلاب} many {اختارها # طالبًا} other {اختارها # طالب}}",
 };

@@ -196,4 +196,7 @@ export const quizzesEn = {
   "quizEditor.error.needsClosing": "Answers shown after the quiz closes need a closing time.",
   "quizEditor.error.form": "Please check the quiz: {message}",
   "quizEditor.studentView": "Open the student page",
+  "staffQuizzes.stats.choices": "Answers chosen for question {n}",
+  "staffQuizzes.stats.key": "Correct",
+  "staffQuizzes.stats.chosen": "{n, plural, =0 {chosen by nobody} one {chosen by # student} other {chosen by # students}}",
 } as const;

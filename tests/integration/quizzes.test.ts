@@ -394,6 +394,25 @@ describe("quizzes: results and the review policy", () => {
     const body = await json<{ quizzes: { _id: string; taken: number; averagePercent: number; questions: { right: number; answered: number }[] }[]; students: { _id: string; results: { best: number | null; attempts: number }[] }[] }>(res);
     expect(body.quizzes[0]).toMatchObject({ _id: w.quiz._id, taken: 2, averagePercent: Math.round(((7 + 1) / 2 / 7) * 100) });
     expect(body.quizzes[0]!.questions.map((q) => [q.right, q.answered])).toEqual([[2, 2], [1, 2], [1, 2], [1, 2]]);
+    // Item statistics: how many best attempts chose each option (the key marked); none for a text answer.
+    const choices = (body.quizzes[0]!.questions as unknown as { choices: { text: string; chosen: number; correct: boolean }[] | null }[]).map((q) => q.choices);
+    expect(choices).toEqual([
+      [
+        { text: "display: flex", chosen: 0, correct: false },
+        { text: "display: grid", chosen: 2, correct: true },
+        { text: "position: grid", chosen: 0, correct: false },
+      ],
+      [
+        { text: "margin-inline-start", chosen: 1, correct: true },
+        { text: "padding-left", chosen: 0, correct: false },
+        { text: "inset-inline-end", chosen: 1, correct: true },
+      ],
+      [
+        { text: "True", chosen: 1, correct: true },
+        { text: "False", chosen: 1, correct: false },
+      ],
+      null,
+    ]);
     const row = (id: string) => body.students.find((st) => st._id === id)!.results[0];
     expect(row(w.a.user.id)).toEqual({ quizId: w.quiz._id, best: 7, attempts: 2, inProgress: false });
     expect(row(w.b.user.id)).toEqual({ quizId: w.quiz._id, best: 1, attempts: 1, inProgress: false });

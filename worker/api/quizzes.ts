@@ -137,7 +137,21 @@ const resultsDto = z
         maxScore: z.number(),
         taken: z.number(),
         averagePercent: z.number().nullable(),
-        questions: z.array(z.object({ _id: z.string(), number: z.number(), type: z.enum(QUESTION_TYPES), text: z.string(), points: z.number(), right: z.number(), answered: z.number() })),
+        questions: z.array(
+          z.object({
+            _id: z.string(),
+            number: z.number(),
+            type: z.enum(QUESTION_TYPES),
+            text: z.string(),
+            points: z.number(),
+            right: z.number(),
+            answered: z.number(),
+            choices: z
+              .array(z.object({ text: z.string(), chosen: z.number(), correct: z.boolean() }))
+              .nullable()
+              .openapi({ description: "Choice questions: how many best attempts chose each option (a bad question shows itself); null for text and code" }),
+          }),
+        ),
       }),
     ),
     students: z.array(

@@ -858,6 +858,14 @@ export async function groupResults(ctx: ServiceContext, viewer: Actor, groupKey:
           points: q.points,
           right: bests.filter((a) => isRight(q as GradableQuestion, (a.answers as Record<string, unknown>)[q.id], a.verdicts)).length,
           answered: bests.length,
+          // Item statistics: how often each option was chosen in the attempts that count.
+          choices: CHOICE_TYPES.has(q.type)
+            ? q.options.map((option, i) => ({
+                text: plainText(option).slice(0, 140),
+                chosen: bests.filter((a) => chosenIndexes((a.answers as Record<string, unknown>)[q.id]).includes(i)).length,
+                correct: (q.correct as unknown[]).includes(i),
+              }))
+            : null,
         })),
       };
     }),
@@ -872,6 +880,12 @@ export async function groupResults(ctx: ServiceContext, viewer: Actor, groupKey:
     })),
   };
 }
+
+const CHOICE_TYPES = new Set<string>(["single", "multiple", "true-false"]);
+/** The option indexes an answer holds (one index, or a list of them; anything else: none). */
+const chosenIndexes = (answer: unknown): number[] => (typeof answer === "number" ? [answer] : Array.isArray(answer) ? answer.filter((x): x is number => typeof x === "number") : []);
+/** A question's or option's Markdown as one plain line for the statistics. */
+const plainText = (source: string) => source.replace(/```[\s\S]*?```/g, "[code]").replace(/[`*_#>]/g, "").replace(/\s+/g, " ").trim();
 
 /* ---------------------------------------------------------------------------------------------------------------
  * Staff: create, edit, delete

@@ -20,7 +20,7 @@ export interface QuizResults {
     maxScore: number;
     taken: number;
     averagePercent: number | null;
-    questions: { _id: string; number: number; type: QuestionType; text: string; points: number; right: number; answered: number }[];
+    questions: { _id: string; number: number; type: QuestionType; text: string; points: number; right: number; answered: number; choices?: { text: string; chosen: number; correct: boolean }[] | null }[];
   }[];
   students: { _id: string; name: string; slug: string; results: { quizId: string; best: number | null; attempts: number; inProgress: boolean }[] }[];
 }
@@ -228,6 +228,18 @@ function ResultsMatrix({ results }: { results: QuizResults }) {
                       <span style={{ inlineSize: `${percent}%` }} />
                     </span>
                     <span className="quiz-stats-n">{t("staffQuizzes.stats.right", { right: q.right, answered: q.answered })}</span>
+                    {q.choices ? (
+                      // Item statistics: how often each option was chosen; a distractor chosen more than the key shows itself.
+                      <ul className="quiz-stats-choices" role="list" aria-label={t("staffQuizzes.stats.choices", { n: q.number })}>
+                        {q.choices.map((c, ci) => (
+                          <li key={ci} data-correct={c.correct || undefined}>
+                            <span dir="auto">{q.type === "true-false" ? t(ci === 0 ? "quiz.true" : "quiz.false") : c.text}</span>
+                            {c.correct ? <span className="badge quiz-key-pill">{t("staffQuizzes.stats.key")}</span> : null}
+                            <span className="quiz-stats-chosen">{t("staffQuizzes.stats.chosen", { n: c.chosen })}</span>
+                          </li>
+                        ))}
+                      </ul>
+                    ) : null}
                   </li>
                 );
               })}
