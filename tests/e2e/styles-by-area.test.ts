@@ -184,7 +184,8 @@ describe("styles by area", () => {
   };
 
   for (const role of ["visitor", "student", "instructor", "admin"] as const) {
-    it(`no page loses a style (${role})`, async () => {
+    // Each role's list is a dozen pages at two widths: allow for a busy two-core machine.
+    it(`no page loses a style (${role})`, { timeout: 120_000 }, async () => {
       const page = await newPage();
       if (role !== "visitor") {
         const login = role === "student" ? DEMO_LOGINS.student : DEMO_LOGINS[role];
