@@ -1,3 +1,4 @@
+import type { ReactNode } from "react";
 import { AlertIcon, CheckIcon } from "~/components/icons";
 import { useT } from "~/lib/i18n";
 import type { RunReport } from "../../../worker/sandbox/types";
@@ -21,6 +22,24 @@ function errorText(t: T, error: string): string {
  * the call, the expected and returned values, the error and the console output. Hidden tests (as students get
  * them) carry only their name and result.
  */
+/** One test's line: its mark, name, "hidden" badge and verdict (the code exercise's report and a quiz's code review). */
+export function TestHead({ test, children }: { test: { name: string; passed: boolean; hidden?: boolean }; children?: ReactNode }) {
+  const { t } = useT();
+  return (
+    <div className="test-head">
+      <span className="test-mark" aria-hidden="true">
+        {test.passed ? <CheckIcon /> : <AlertIcon />}
+      </span>
+      <span className="test-name user-text" dir="auto">
+        {test.name}
+      </span>
+      {test.hidden ? <span className="badge test-hidden">{t("exercises.hiddenTest")}</span> : null}
+      <span className="test-verdict">{t(test.passed ? "exercises.passed" : "exercises.failed")}</span>
+      {children}
+    </div>
+  );
+}
+
 export function TestReport({ report, calls = {}, label }: { report: RunReport; calls?: Record<string, string>; label: string }) {
   const { t } = useT();
   const passed = report.results.filter((r) => r.passed).length;
@@ -40,17 +59,9 @@ export function TestReport({ report, calls = {}, label }: { report: RunReport; c
           const detail = !r.passed && (r.error || r.actual !== undefined);
           return (
             <li key={`${i}-${r.name}`} className="test-row" data-passed={r.passed}>
-              <div className="test-head">
-                <span className="test-mark" aria-hidden="true">
-                  {r.passed ? <CheckIcon /> : <AlertIcon />}
-                </span>
-                <span className="test-name user-text" dir="auto">
-                  {r.name}
-                </span>
-                {r.hidden ? <span className="badge test-hidden">{t("exercises.hiddenTest")}</span> : null}
-                <span className="test-verdict">{t(r.passed ? "exercises.passed" : "exercises.failed")}</span>
+              <TestHead test={r}>
                 <span className="test-points">{t("exercises.points", { n: r.points })}</span>
-              </div>
+              </TestHead>
               {call || detail || r.output ? (
                 <dl className="test-detail" dir="ltr">
                   {call ? (

@@ -1,7 +1,8 @@
 import { Form, Link, useActionData, useNavigation, useRevalidator, useSearchParams } from "@remix-run/react";
 import { useEffect, type ReactNode } from "react";
-import { AlertIcon, CheckIcon, ChevronIcon } from "~/components/icons";
+import { CheckIcon, ChevronIcon } from "~/components/icons";
 import { QUIZ_NETWORK_MS } from "~/lib/quiz-schemas";
+import { TestHead } from "~/components/exercises/test-report";
 import { When } from "~/components/lectures/when";
 import type { MessageKey } from "~/i18n/en";
 import { useT } from "~/lib/i18n";
@@ -437,16 +438,7 @@ function ReviewTests({ id, tests, right, answered }: { id: string; tests: Review
       <ol className="test-list" role="list">
         {tests.map((r, i) => (
           <li key={`${i}-${r.name}`} className="test-row" data-passed={r.passed}>
-            <div className="test-head">
-              <span className="test-mark" aria-hidden="true">
-                {r.passed ? <CheckIcon /> : <AlertIcon />}
-              </span>
-              <span className="test-name user-text" dir="auto">
-                {r.name}
-              </span>
-              {r.hidden ? <span className="badge test-hidden">{t("exercises.hiddenTest")}</span> : null}
-              <span className="test-verdict">{t(r.passed ? "exercises.passed" : "exercises.failed")}</span>
-            </div>
+            <TestHead test={r} />
           </li>
         ))}
       </ol>
