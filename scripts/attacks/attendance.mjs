@@ -117,7 +117,7 @@ export default async function attendance(t) {
     const join = await json(await t.api("/api/users/joinGroupRequest", { body: { groupSlug: group.slug }, token: stranger.token }));
     const approve = join.body?.request?._id ? await json(await t.api(`/api/membership-requests/${join.body.request._id}`, { method: "PUT", body: { decision: "approved" }, token: staff.token })) : { status: join.status };
     if (approve.status !== 200) {
-      t.check("attendance: a fresh account joins the demo group for the flag replays", false, `join ${join.status}, approve ${approve.status}`);
+      t.check("attendance: a fresh account joins the demo group for the flag replays", false, `join ${join.status} ${join.body?.code ?? ""}, approve ${approve.status}`);
     } else {
       friend = stranger;
       const flags = await newLecture("Attack replay: flags");

@@ -3,7 +3,7 @@
  * and a fresh student who is already a member of a group (request + admin approval through the API), so
  * tests that change memberships never touch the demo accounts others rely on.
  */
-import { expect } from "vitest";
+import { expect, onTestFinished } from "vitest";
 import { createVerifiedUser, type TestUser } from "./accounts-helpers";
 import { baseURL } from "./browser";
 
@@ -39,5 +39,10 @@ export async function memberOf(groupSlug: string, prefix: string, name: string):
   expect(asked.status).toBe(201);
   const decided = await api(await accessToken(ADMIN), "PUT", `/api/membership-requests/${asked.body.request._id}`, { decision: "approved" });
   expect(decided.status).toBe(200);
+  // The demo groups have a capacity (30 seats in frontend-react): give the seat back when the test ends, so the
+  // suite's order never decides whether a later test (or the attack replay) can still join.
+  onTestFinished(async () => {
+    await api(await accessToken(user), "POST", "/api/users/leave-group", { groupSlug });
+  });
   return user;
 }
