@@ -8,6 +8,7 @@
  */
 import { sql } from "drizzle-orm";
 import { QUESTION_TYPES, SHOW_ANSWERS } from "../app/lib/quiz-schemas";
+import type { RubricAssessment, RubricCriterion } from "../app/lib/rubric-schemas";
 import { CODE_LANGUAGES, type CodeTest, type RunReport } from "../worker/sandbox/types";
 
 /** A quiz code question's own part (questions.code). */
@@ -317,6 +318,25 @@ export const attendancePendingCheckins = sqliteTable(
   ],
 );
 
+/**
+ * A group's rubric (app/lib/rubric-schemas.ts): criteria with levels and points, reusable on any task of the group.
+ * A task that carries one has the rubric's total as its maximum score.
+ */
+export const rubrics = sqliteTable(
+  "rubrics",
+  {
+    id: id(),
+    groupId: text("group_id")
+      .notNull()
+      .references(() => groups.id, { onDelete: "cascade" }),
+    title: text("title").notNull(),
+    criteria: text("criteria", { mode: "json" }).$type<RubricCriterion[]>().notNull(),
+    createdAt: createdAt(),
+    updatedAt: integer("updated_at", { mode: "timestamp_ms" }).notNull(),
+  },
+  (t) => [index("rubrics_group_idx").on(t.groupId)],
+);
+
 export const tasks = sqliteTable(
   "tasks",
   {
@@ -341,9 +361,12 @@ export const tasks = sqliteTable(
      */
     latePenaltyPerDay: integer("late_penalty_per_day").notNull().default(0),
     latePenaltyFloor: integer("late_penalty_floor").notNull().default(0),
+    /** Graded with this rubric (its total is `maxScore`); a deleted rubric leaves the task without one. */
+    rubricId: text("rubric_id").references(() => rubrics.id, { onDelete: "set null" }),
     createdAt: createdAt(),
   },
   (t) => [
+    index("tasks_rubric_idx").on(t.rubricId),
     // Task slugs are unique across the platform (pages name a task by slug under its lecture).
     uniqueIndex("tasks_slug_uq").on(t.slug),
     index("tasks_lecture_due_idx").on(t.lectureId, t.dueAt),
@@ -367,6 +390,8 @@ export const submissions = sqliteTable(
     score: integer("score"),
     /** The score staff gave before a late penalty took its share (null: no penalty applied); `score` is what counts. */
     rawScore: integer("raw_score"),
+    /** The filled rubric as it was when graded (null: graded with a plain score, or not graded). */
+    rubric: text("rubric", { mode: "json" }).$type<RubricAssessment>(),
     feedback: text("feedback"),
     gradedBy: text("graded_by").references(() => users.id, { onDelete: "set null" }),
     gradedAt: integer("graded_at", { mode: "timestamp_ms" }),

@@ -153,7 +153,21 @@ export async function seedDemoData(ctx: ServiceContext): Promise<boolean> {
   const m2 = lecture(mobile.id, "flutter-first-screen", "Your first Flutter screen", "Widgets, layout and right-to-left support.", Date.parse("2027-02-18T16:00:00Z"));
   const liveSession = { id: newId(), lectureId: l3.id, opensAt: new Date(now - 5 * 60_000), closesAt: new Date(now + 12 * 3_600_000), rotateSeconds: 30, lateAfterMinutes: 15, createdBy: instructor.id };
 
-  const t1 = { id: newId(), lectureId: l1.id, slug: "accessible-profile-card", title: "Build an accessible profile card", body: "Build a profile card with semantic HTML. It must work with a keyboard and read well in a screen reader. Submit the repository link.", dueAt: new Date(now - 10 * DAY), maxScore: 100, allowLate: true };
+  // A rubric of the demo group (issue 21), on the profile-card task: its best levels add up to the task's 100 points.
+  const level = (title: string, points: number, description = "") => ({ title, description, points });
+  const profileRubric = {
+    id: newId(),
+    groupId: frontend.id,
+    title: "Accessible component",
+    criteria: [
+      { id: "semantics", title: "Semantic HTML", description: "Landmarks, headings and native elements", levels: [level("Excellent", 40, "Every part uses the right element"), level("Good", 32, "One or two generic elements"), level("Partial", 16, "Mostly divs and spans"), level("Missing", 0)] },
+      { id: "keyboard", title: "Keyboard", description: "Reachable and visible focus", levels: [level("Excellent", 30, "Every control reachable, focus always visible"), level("Good", 22, "Reachable, focus hard to see"), level("Partial", 10, "Some controls unreachable"), level("Missing", 0)] },
+      { id: "screen-reader", title: "Screen reader", description: "Names, roles and reading order", levels: [level("Excellent", 30, "Reads in order with clear names"), level("Good", 22, "A name or two missing"), level("Partial", 10, "Hard to follow"), level("Missing", 0)] },
+    ],
+    createdAt: new Date(now - 20 * DAY),
+    updatedAt: new Date(now - 20 * DAY),
+  };
+  const t1 = { id: newId(), lectureId: l1.id, slug: "accessible-profile-card", title: "Build an accessible profile card", body: "Build a profile card with semantic HTML. It must work with a keyboard and read well in a screen reader. Submit the repository link.", dueAt: new Date(now - 10 * DAY), maxScore: 100, allowLate: true, rubricId: profileRubric.id };
   const t2 = { id: newId(), lectureId: l2.id, slug: "responsive-landing-page", title: "Responsive landing page", body: "Recreate the landing page from the design using Grid and Flexbox. It must work from 375 px to desktop, in English and Arabic.", dueAt: new Date(now + 3 * DAY), maxScore: 100, allowLate: false, gradesHeld: true };
 
   // Two code exercises (issue "Code exercises"): tests run in the Worker's sandbox when a student hands in.
@@ -212,7 +226,7 @@ export async function seedDemoData(ctx: ServiceContext): Promise<boolean> {
   };
 
   const subs = [
-    { id: newId(), taskId: t1.id, userId: student.id, link: "https://github.com/nour-ali/profile-card", notes: "Tested with VoiceOver and keyboard only.", submittedAt: new Date(now - 11 * DAY), late: false, score: 92, feedback: "Great semantics. Add a visible focus style to the links.", gradedBy: instructor.id, gradedAt: new Date(now - 9 * DAY) },
+    { id: newId(), taskId: t1.id, userId: student.id, link: "https://github.com/nour-ali/profile-card", notes: "Tested with VoiceOver and keyboard only.", submittedAt: new Date(now - 11 * DAY), late: false, score: 92, feedback: "Great semantics. Add a visible focus style to the links.", gradedBy: instructor.id, gradedAt: new Date(now - 9 * DAY), rubric: { rubricId: profileRubric.id, title: profileRubric.title, criteria: profileRubric.criteria.map((c, i) => ({ ...c, chosen: [0, 1, 0][i]! })) } },
     { id: newId(), taskId: t1.id, userId: sara.id, link: "https://github.com/sara-m/profile-card", notes: null, submittedAt: new Date(now - 9 * DAY - 3_600_000), late: true, score: null, feedback: null, gradedBy: null, gradedAt: null },
     // Graded but held: the landing-page task holds its grades until staff release them (ADR 0021), so Omar still sees
     // "handed in" and the grader offers "Release 1 grade".
@@ -280,6 +294,7 @@ export async function seedDemoData(ctx: ServiceContext): Promise<boolean> {
     db.insert(s.memberships).values(members),
     db.insert(s.lectures).values([l1, l2, l3, l4, b1, b2, m1, m2]),
     db.insert(s.attendanceSessions).values(liveSession),
+    db.insert(s.rubrics).values(profileRubric),
     db.insert(s.tasks).values([t1, t2, t3, t4]),
     db.insert(s.exercises).values(exerciseRows),
     db.insert(s.submissions).values(subs),

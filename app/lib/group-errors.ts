@@ -26,6 +26,7 @@ const CODES: Record<string, MessageKey> = {
   payload_too_large: "groups.error.imageTooLarge",
   forbidden: "groups.error.forbidden",
   not_found: "groups.error.notFound",
+  rubric_in_use: "rubrics.error.inUse",
   validation_failed: "groups.error.validation",
   rate_limited: "groups.error.rateLimited",
 };

@@ -5,6 +5,7 @@
 import { z } from "zod";
 import { dateTime } from "./dates";
 import { toLatinDigits } from "./digits";
+import { rubricChoices } from "./rubric-schemas";
 import { freeText } from "./schemas";
 import { withoutControls } from "./text";
 
@@ -26,6 +27,8 @@ export const createTaskInput = z.object({
   latePenaltyPerDay: z.number({ error: "The late penalty is a whole percent from 0 to 100 per day." }).int("The late penalty is a whole percent from 0 to 100 per day.").min(0, "The late penalty is a whole percent from 0 to 100 per day.").max(100, "The late penalty is a whole percent from 0 to 100 per day.").optional(),
   /** The share of the grade a late hand-in always keeps, in percent. */
   latePenaltyFloor: z.number({ error: "The floor is a whole percent from 0 to 100." }).int("The floor is a whole percent from 0 to 100.").min(0, "The floor is a whole percent from 0 to 100.").max(100, "The floor is a whole percent from 0 to 100.").optional(),
+  /** Grade with one of the group's rubrics (its total becomes the maximum score); null takes it off. */
+  rubricId: z.string({ error: "Choose one of the group's rubrics." }).regex(/^[A-Za-z0-9_-]{1,64}$/, "Choose one of the group's rubrics.").nullable().optional(),
 });
 export type CreateTaskInput = z.infer<typeof createTaskInput>;
 
@@ -62,6 +65,11 @@ export const gradeSubmissionInput = z.union([
     feedback: z.string().overwrite(withoutControls).trim().max(TASK_LIMITS.feedback, `Feedback is limited to ${TASK_LIMITS.feedback} characters.`).optional(),
   }),
   z.object({ requestResubmission: z.literal(true), feedback: z.string().overwrite(withoutControls).trim().max(TASK_LIMITS.feedback).optional() }),
+  // A task with a rubric: a level per criterion (criterion id -> level index); the score is the levels' points.
+  z.object({
+    rubric: rubricChoices,
+    feedback: z.string().overwrite(withoutControls).trim().max(TASK_LIMITS.feedback, `Feedback is limited to ${TASK_LIMITS.feedback} characters.`).optional(),
+  }),
 ]);
 export type GradeSubmissionInput = z.infer<typeof gradeSubmissionInput>;
 

@@ -7,12 +7,14 @@ import { exerciseForPage, saveExercise, startExercise, submitCode, tryReference 
 import { getManagedGroup } from "../../worker/services/groups-admin";
 import { getLecture, listLectures } from "../../worker/services/lectures";
 import { createTask, deleteTask, getTask, gradeSubmission, listSubmissions, listTasksForStaff, releaseGrades, submitTask, updateTask } from "../../worker/services/tasks";
+import { createRubric, deleteRubric, listRubrics, updateRubric } from "../../worker/services/rubrics";
 import type { Viewer } from "../../worker/services/sessions";
 import { attempt, invalid, jsonField, orHttpError, text, unknownIntent } from "./group-actions.server";
 import { renderMarkdown } from "./markdown.server";
 import { notFoundResponse } from "./not-found.server";
 import { toLatinDigits } from "./digits";
 import { codeInput, exerciseInput } from "./exercise-schemas";
+import { rubricInput } from "./rubric-schemas";
 import { createTaskInput, gradeSubmissionInput, submitTaskInput, updateTaskInput } from "./task-schemas";
 
 export async function loadTaskPage(svc: ServiceContext, viewer: Viewer, params: { slug?: string; slugLecture?: string; slugTask?: string }) {
@@ -52,8 +54,24 @@ export async function taskPageAction(svc: ServiceContext, viewer: Viewer, params
 export async function loadStaffTasks(svc: ServiceContext, viewer: Viewer, params: { slug?: string }) {
   if (!params.slug) throw notFoundResponse();
   const group = await orHttpError(getManagedGroup(svc, viewer, params.slug));
-  const [taskList, lectureList] = await Promise.all([orHttpError(listTasksForStaff(svc, viewer, group._id)), orHttpError(listLectures(svc, viewer, group._id))]);
-  return { group: { id: group._id, slug: group.slug, title: group.title }, tasks: taskList, lectures: lectureList.map((l) => ({ slug: l.slug, title: l.title })) };
+  const [taskList, lectureList, rubricList] = await Promise.all([
+    orHttpError(listTasksForStaff(svc, viewer, group._id)),
+    orHttpError(listLectures(svc, viewer, group._id)),
+    orHttpError(listRubrics(svc, viewer, group._id)),
+  ]);
+  return { group: { id: group._id, slug: group.slug, title: group.title }, tasks: taskList, lectures: lectureList.map((l) => ({ slug: l.slug, title: l.title })), rubrics: rubricList };
+}
+
+/** The Tasks tab's rubric intents: save one (new without rubricId) or delete one. */
+export async function staffTasksAction(svc: ServiceContext, viewer: Viewer, params: { slug?: string }, form: FormData) {
+  const intent = text(form, "intent");
+  const group = params.slug ?? "";
+  const rubricId = text(form, "rubricId");
+  if (intent === "rubric-delete") return attempt(intent, () => deleteRubric(svc, viewer, group, rubricId), rubricId);
+  if (intent !== "rubric-save") return unknownIntent(intent);
+  const parsed = rubricInput.safeParse(jsonField(form, "rubric"));
+  if (!parsed.success) return invalid(intent, parsed.error, rubricId);
+  return attempt(intent, async () => ({ rubric: rubricId ? await updateRubric(svc, viewer, group, rubricId, parsed.data) : await createRubric(svc, viewer, group, parsed.data) }), rubricId);
 }
 
 function percentField(form: FormData, name: string): number {
@@ -72,6 +90,8 @@ function taskValues(form: FormData) {
     // Whole percents; digits typed in Arabic-Indic count (an empty field is no penalty).
     latePenaltyPerDay: percentField(form, "latePenaltyPerDay"),
     latePenaltyFloor: percentField(form, "latePenaltyFloor"),
+    // The form's rubric picker: "" is none (the task keeps its maximum score).
+    ...(form.has("rubricId") ? { rubricId: text(form, "rubricId") || null } : {}),
     // Sent only when ticked: unticking does not release (the grader's Release button does, and tells the students).
     ...(form.get("gradesHeld") === "on" || form.get("gradesHeld") === "true" ? { gradesHeld: true } : {}),
   };
@@ -83,7 +103,8 @@ export async function loadNewTask(svc: ServiceContext, viewer: Viewer, params: {
   const group = await orHttpError(getManagedGroup(svc, viewer, params.slug));
   const lecture = await orHttpError(getLecture(svc, viewer, params.slugLecture));
   if (lecture.group._id !== group._id) throw notFoundResponse();
-  return { group: { id: group._id, slug: group.slug, title: group.title }, lecture: { slug: lecture.slug, title: lecture.title }, task: null };
+  const rubrics = (await orHttpError(listRubrics(svc, viewer, group._id))).map((r) => ({ _id: r._id, title: r.title, total: r.total }));
+  return { group: { id: group._id, slug: group.slug, title: group.title }, lecture: { slug: lecture.slug, title: lecture.title }, task: null, rubrics };
 }
 
 /** kind=code makes the new task a code exercise (unpublished and empty: its author fills it in next). */
@@ -141,10 +162,13 @@ export async function graderAction(svc: ServiceContext, viewer: Viewer, params: 
   const intent = text(form, "intent");
   if (intent === "release") return attempt(intent, async () => ({ released: (await releaseGrades(svc, viewer, params.slugLecture ?? "", params.slugTask ?? "")).released }));
   const id = text(form, "submissionId");
+  const rubric = jsonField(form, "rubric");
   const input =
     intent === "return"
       ? { requestResubmission: true as const, feedback: String(form.get("feedback") ?? "") || undefined }
-      : { score: text(form, "score"), feedback: String(form.get("feedback") ?? "") };
+      : rubric !== null
+        ? { rubric, feedback: String(form.get("feedback") ?? "") }
+        : { score: text(form, "score"), feedback: String(form.get("feedback") ?? "") };
   const parsed = gradeSubmissionInput.safeParse(input);
   if (!parsed.success) return invalid(intent, parsed.error, id);
   return attempt(intent, async () => ({ submission: await gradeSubmission(svc, viewer, params.slugLecture ?? "", params.slugTask ?? "", id, parsed.data) }), id);

@@ -27,7 +27,7 @@ export default function EditTask() {
   const data = useLoaderData<typeof loader>();
   const groupBase = `/dashboard/admin/group/${data.group.slug}`;
   return <>
-      <TaskForm key={data.task._id} task={data.task} listPath={`${groupBase}/tasks`} lectureTitle={data.lecture.title} />
+      <TaskForm rubrics={data.rubrics} key={data.task._id} task={data.task} listPath={`${groupBase}/tasks`} lectureTitle={data.lecture.title} />
       {data.exercise ? <ExerciseEditor key={`exercise-${data.task._id}`} exercise={data.exercise} /> : null}
     </>;
 }

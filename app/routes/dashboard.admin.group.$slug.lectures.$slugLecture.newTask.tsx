@@ -25,7 +25,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
 export default function NewTask() {
   const data = useLoaderData<typeof loader>();
   const groupBase = `/dashboard/admin/group/${data.group.slug}`;
-  return <TaskForm task={null} listPath={`${groupBase}/tasks`} lectureTitle={data.lecture.title} editPath={(slug) => `${groupBase}/lecture/${data.lecture.slug}/tasks/updateTask/${slug}`} />;
+  return <TaskForm rubrics={data.rubrics} task={null} listPath={`${groupBase}/tasks`} lectureTitle={data.lecture.title} editPath={(slug) => `${groupBase}/lecture/${data.lecture.slug}/tasks/updateTask/${slug}`} />;
 }
 
 export function ErrorBoundary() {

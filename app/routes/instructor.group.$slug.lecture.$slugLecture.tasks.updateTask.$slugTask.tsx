@@ -32,7 +32,7 @@ export default function EditTask() {
   return (
     <InstructorGroupPage group={data.group} section={data.task.title} parent={{ label: t("staffTasks.title"), to: `${groupBase}/tasks` }}>
       <>
-      <TaskForm key={data.task._id} task={data.task} listPath={`${groupBase}/tasks`} lectureTitle={data.lecture.title} />
+      <TaskForm rubrics={data.rubrics} key={data.task._id} task={data.task} listPath={`${groupBase}/tasks`} lectureTitle={data.lecture.title} />
       {data.exercise ? <ExerciseEditor key={`exercise-${data.task._id}`} exercise={data.exercise} /> : null}
     </>
     </InstructorGroupPage>

@@ -30,7 +30,7 @@ export default function NewTask() {
   const { t } = useT();
   return (
     <InstructorGroupPage group={data.group} section={data.lecture.title} parent={{ label: t("staffTasks.title"), to: `${groupBase}/tasks` }}>
-      <TaskForm task={null} listPath={`${groupBase}/tasks`} lectureTitle={data.lecture.title} editPath={(slug) => `${groupBase}/lecture/${data.lecture.slug}/tasks/updateTask/${slug}`} />
+      <TaskForm rubrics={data.rubrics} task={null} listPath={`${groupBase}/tasks`} lectureTitle={data.lecture.title} editPath={(slug) => `${groupBase}/lecture/${data.lecture.slug}/tasks/updateTask/${slug}`} />
     </InstructorGroupPage>
   );
 }

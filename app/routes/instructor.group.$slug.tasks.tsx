@@ -1,11 +1,12 @@
-import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { metaT, pageMeta } from "~/lib/meta";
 import { sheets } from "~/styles/sheets";
 import { requireRole } from "../../worker/auth/viewer";
 import { StaffTasksScreen } from "~/components/tasks/staff-tasks";
-import { loadStaffTasks } from "~/lib/tasks.server";
+import { RubricsSection } from "~/components/tasks/rubrics";
+import { loadStaffTasks, staffTasksAction } from "~/lib/tasks.server";
 import { InstructorGroupPage } from "~/components/lectures/instructor-group-page";
 import { useT } from "~/lib/i18n";
 
@@ -19,6 +20,12 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   return loadStaffTasks(context.svc, viewer, params);
 }
 
+/** The rubric intents (save, delete) of the tab's rubrics section. */
+export async function action({ request, params, context }: ActionFunctionArgs) {
+  const viewer = await requireRole(context.svc, request, "instructor");
+  return staffTasksAction(context.svc, viewer, params, await request.formData());
+}
+
 export default function GroupTasks() {
   const data = useLoaderData<typeof loader>();
   const groupBase = `/instructor/group/${data.group.slug}`;
@@ -26,6 +33,7 @@ export default function GroupTasks() {
   return (
     <InstructorGroupPage group={data.group} section={t("staffTasks.title")}>
       <StaffTasksScreen tasks={data.tasks} lectures={data.lectures} base={groupBase} />
+      <RubricsSection rubrics={data.rubrics} />
     </InstructorGroupPage>
   );
 }

@@ -75,6 +75,15 @@ async function taskIn(w: World) {
   return { lecture, task };
 }
 
+const RUBRIC = { title: "A rubric", criteria: [{ id: "c1", title: "Quality", description: "", levels: [{ title: "Good", description: "", points: 5 }, { title: "Poor", description: "", points: 0 }] }] };
+
+/** A rubric of the world's group. */
+async function rubricIn(w: World) {
+  const id = newId();
+  await db().insert(schema.rubrics).values({ id, groupId: w.group.id, title: "A rubric", criteria: RUBRIC.criteria, updatedAt: new Date() });
+  return id;
+}
+
 const EXERCISE = { tests: [{ name: "one", call: "f()", expected: "1" }], referenceSolution: "function f() { return 1; }", published: true, timeMs: 200, memoryMb: 8 };
 
 /** A published code exercise on a task of a published lecture of the world's group. */
@@ -253,6 +262,17 @@ const MATRIX: Record<string, Row> = {
   },
   "PUT /api/groups/:id/students/:userId/quiz-time": {
     request: (w) => ({ path: `/api/groups/${w.group.id}/students/${w.as.student.user.id}/quiz-time`, method: "PUT", body: { timeMultiplier: 1.5 } }),
+    expect: staffOfGroup(200),
+  },
+  // Rubrics: the group's staff only (other instructors of the site included, as for the group's other staff routes).
+  "GET /api/groups/:id/rubrics": { request: (w) => ({ path: `/api/groups/${w.group.slug}/rubrics` }), expect: staffOfGroup(200) },
+  "POST /api/groups/:id/rubrics": { request: (w) => ({ path: `/api/groups/${w.group.id}/rubrics`, method: "POST", body: RUBRIC }), expect: staffOfGroup(201) },
+  "PUT /api/groups/:id/rubrics/:rubricId": {
+    request: async (w) => ({ path: `/api/groups/${w.group.id}/rubrics/${await rubricIn(w)}`, method: "PUT", body: { ...RUBRIC, title: "Renamed" } }),
+    expect: staffOfGroup(200),
+  },
+  "DELETE /api/groups/:id/rubrics/:rubricId": {
+    request: async (w) => ({ path: `/api/groups/${w.group.id}/rubrics/${await rubricIn(w)}`, method: "DELETE" }),
     expect: staffOfGroup(200),
   },
   "GET /api/users/instructors": { request: () => ({ path: "/api/users/instructors" }), expect: adminOnly(200) },

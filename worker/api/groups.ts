@@ -12,6 +12,7 @@ import { catalogueGroupDetailDto, catalogueGroupDto } from "./groups-dto";
 import { groupsContentApi } from "./groups-content";
 import { groupsManageApi } from "./groups-manage";
 import { groupsStudentsApi } from "./groups-students";
+import { rubricsApi } from "./rubrics";
 
 const list = createRoute({
   method: "get",
@@ -41,4 +42,5 @@ export const groupsApi = createApi()
   .route("/", groupsManageApi)
   .route("/", groupsContentApi)
   .route("/", groupsStudentsApi)
+  .route("/", rubricsApi)
   .openapi(one, async (c) => c.json(await getPublicGroup(c.var.svc, c.req.valid("param").id, c.var.viewer), 200));

@@ -29,6 +29,7 @@ const taskDto = z
     gradesHeld: z.boolean().openapi({ description: "Staff-given grades are held from students until released (POST .../release-grades)." }),
     latePenaltyPerDay: z.number().int().openapi({ description: "Percent of the grade taken off per started day late (0: none)" }),
     latePenaltyFloor: z.number().int().openapi({ description: "The share of the grade, in percent, a late hand-in always keeps" }),
+    rubricId: z.string().nullable().openapi({ description: "Graded with this rubric of the group (its total is maxScore); null: a plain score" }),
     lectureSlug: z.string(),
   })
   .openapi("Task");
@@ -40,8 +41,13 @@ const taskListDto = z.array(
       .openapi({ description: "The student's own hand-in; a held grade reads as handed in, with no score or feedback." }),
   }),
 );
+const criterion = z.object({ id: z.string(), title: z.string(), description: z.string(), levels: z.array(z.object({ title: z.string(), description: z.string(), points: z.number().int() })) });
 const taskDetailDto = taskDto
   .extend({
+    rubric: z
+      .object({ _id: z.string(), title: z.string(), criteria: z.array(criterion), total: z.number().int() })
+      .nullable()
+      .openapi({ description: "The rubric the task is graded with, for everyone who reads the task" }),
     body: z.string(),
     bodyHtml: z.string(),
     lecture: z.object({ _id: z.string(), slug: z.string(), title: z.string() }),
@@ -62,6 +68,10 @@ const submissionDto = z
     rawScore: z.number().nullable().openapi({ description: "The score staff gave before the late penalty; null when none applied" }),
     latePenalty: z.object({ days: z.number().int(), percent: z.number().int() }).openapi({ description: "Started days late and the percent the task's late penalty takes" }),
     feedback: z.string().nullable(),
+    rubric: z
+      .object({ rubricId: z.string(), title: z.string(), criteria: z.array(criterion.extend({ chosen: z.number().int().openapi({ description: "The index of the level given" }) })) })
+      .nullable()
+      .openapi({ description: "The filled rubric as it was when graded; null for a plain score, or while the grade is held from its student" }),
     gradedAt: z.string().nullable(),
     state,
     locked: z.boolean().openapi({ description: "Graded by staff (released or held) with no new version asked for: it can no longer be replaced." }),
@@ -151,7 +161,7 @@ const gradeRoute = createRoute({
   method: "put",
   path: "/{lectureId}/tasks/{taskId}/submissions/{submissionId}",
   tags,
-  summary: "Grade (score 0 to maxScore, feedback) or ask for a new version (staff); the student is notified and e-mailed",
+  summary: "Grade with a score (0 to maxScore) or, on a task with a rubric, a level per criterion ({ rubric: { criterionId: levelIndex } }), with feedback, or ask for a new version (staff); the student is notified and e-mailed",
   middleware: [noStore, requireAuth] as const,
   request: { params: submissionParams, body: jsonBody(gradeSubmissionInput) },
   responses: { 200: jsonResponse("The submission", submissionDto), 400: errorResponse("Invalid score"), ...guards },

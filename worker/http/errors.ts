@@ -37,7 +37,9 @@ export type ErrorCode =
   | "no_attempts_left"
   | "time_up"
   | "attempt_closed"
-  | "quiz_started";
+  | "quiz_started"
+  // Rubrics (worker/services/rubrics.ts)
+  | "rubric_in_use";
 
 export class AppError extends Error {
   constructor(

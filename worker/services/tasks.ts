@@ -7,7 +7,9 @@ import { and, asc, eq, inArray, isNotNull, isNull, or, sql, type SQL } from "dri
 import { can, type Actor } from "../../app/lib/permissions";
 import { renderMarkdown } from "../../app/lib/markdown.server";
 import { afterPenalty, latePenalty, type CreateTaskInput, type GradeSubmissionInput, type SubmissionState, type SubmitTaskInput, type UpdateTaskInput } from "../../app/lib/task-schemas";
+import { fillRubric, rubricTotal, type RubricAssessment } from "../../app/lib/rubric-schemas";
 import { exercises, groups, lectures, memberships, submissions, tasks, users, MEMBER_STATUSES } from "../../db/schema";
+import { rubricOfGroup, rubricsByIds } from "./rubrics";
 import { isMember, memberIds } from "./memberships";
 import type { ServiceContext } from "../context";
 import { AppError, forbidden, notFound } from "../http/errors";
@@ -30,6 +32,8 @@ export interface TaskDto {
   /** Late penalty: percent of the grade off per started day late, and the share a late hand-in always keeps. */
   latePenaltyPerDay: number;
   latePenaltyFloor: number;
+  /** Graded with this rubric of the group (its total is `maxScore`), or null. */
+  rubricId: string | null;
   lectureSlug: string;
 }
 
@@ -49,6 +53,8 @@ export interface SubmissionDto {
   /** This hand-in's late penalty: started days late and the percent it takes (0 when on time or without a penalty). */
   latePenalty: { days: number; percent: number };
   feedback: string | null;
+  /** The filled rubric as it was when graded (null: a plain score, not graded, or held from its student). */
+  rubric: RubricAssessment | null;
   gradedAt: string | null;
   state: SubmissionState;
   /** Staff have graded it (released or held) and asked for no new version: its student cannot replace it. */
@@ -66,9 +72,9 @@ export function gradeHeld(task: { gradesHeld: boolean }, row: Pick<SubmissionRow
 }
 
 /** A hand-in as its student may see it: a held grade reads as handed in (submitted or late), with no score or feedback. */
-export function asStudentSees<T extends Pick<SubmissionRow, "gradedAt" | "gradedBy" | "score" | "feedback" | "resubmitRequestedAt"> & { rawScore?: number | null }>(task: { gradesHeld: boolean }, row: T): T {
+export function asStudentSees<T extends Pick<SubmissionRow, "gradedAt" | "gradedBy" | "score" | "feedback" | "resubmitRequestedAt"> & { rawScore?: number | null; rubric?: RubricAssessment | null }>(task: { gradesHeld: boolean }, row: T): T {
   if (!gradeHeld(task, row) || row.resubmitRequestedAt) return row;
-  return { ...row, score: null, rawScore: null, feedback: null, gradedAt: null };
+  return { ...row, score: null, rawScore: null, feedback: null, gradedAt: null, rubric: null };
 }
 
 type PenaltyRules = Pick<TaskRecord, "dueAt" | "latePenaltyPerDay" | "latePenaltyFloor">;
@@ -99,6 +105,7 @@ function toSubmissionDto(row: SubmissionRow, name: string, staff: boolean, rules
     rawScore: row.rawScore,
     latePenalty: row.late ? latePenalty(rules, row.submittedAt) : { days: 0, percent: 0 },
     feedback: row.feedback,
+    rubric: row.rubric ?? null,
     gradedAt: row.gradedAt ? row.gradedAt.toISOString() : null,
     state: submissionState(row),
     locked: row.gradedBy !== null && row.resubmitRequestedAt === null,
@@ -116,6 +123,7 @@ export interface TaskRecord {
   gradesHeld: boolean;
   latePenaltyPerDay: number;
   latePenaltyFloor: number;
+  rubricId: string | null;
   lectureId: string;
   lectureSlug: string;
   lectureTitle: string;
@@ -127,7 +135,7 @@ export interface TaskRecord {
   membershipStatus: string | null;
 }
 
-const toTaskDto = (t: Pick<TaskRecord, "id" | "slug" | "title" | "dueAt" | "maxScore" | "allowLate" | "gradesHeld" | "latePenaltyPerDay" | "latePenaltyFloor" | "lectureSlug">): TaskDto => ({
+const toTaskDto = (t: Pick<TaskRecord, "id" | "slug" | "title" | "dueAt" | "maxScore" | "allowLate" | "gradesHeld" | "latePenaltyPerDay" | "latePenaltyFloor" | "rubricId" | "lectureSlug">): TaskDto => ({
   _id: t.id,
   slug: t.slug,
   title: t.title,
@@ -137,6 +145,7 @@ const toTaskDto = (t: Pick<TaskRecord, "id" | "slug" | "title" | "dueAt" | "maxS
   gradesHeld: t.gradesHeld,
   latePenaltyPerDay: t.latePenaltyPerDay,
   latePenaltyFloor: t.latePenaltyFloor,
+  rubricId: t.rubricId,
   lectureSlug: t.lectureSlug,
 });
 
@@ -159,6 +168,7 @@ export async function findTask(ctx: ServiceContext, viewer: Actor, lectureKey: s
       gradesHeld: tasks.gradesHeld,
       latePenaltyPerDay: tasks.latePenaltyPerDay,
       latePenaltyFloor: tasks.latePenaltyFloor,
+      rubricId: tasks.rubricId,
       lectureId: lectures.id,
       lectureSlug: lectures.slug,
       lectureTitle: lectures.title,
@@ -281,8 +291,11 @@ export async function listTasksForStaff(ctx: ServiceContext, viewer: Actor, grou
 /** GET /api/lectures/{lectureId}/tasks/{taskId}: the task with its Markdown body rendered. */
 export async function getTask(ctx: ServiceContext, viewer: Actor, lectureKey: string, taskKey: string) {
   const task = await requireReadableTask(ctx, viewer, lectureKey, taskKey);
+  const rubric = task.rubricId ? ((await rubricsByIds(ctx, [task.rubricId])).get(task.rubricId) ?? null) : null;
   return {
     ...toTaskDto(task),
+    // Everyone who reads the task sees how it will be graded.
+    rubric: rubric ? { _id: rubric.id, title: rubric.title, criteria: rubric.criteria, total: rubricTotal(rubric.criteria) } : null,
     body: task.body,
     bodyHtml: renderMarkdown(task.body),
     lecture: { _id: task.lectureId, slug: task.lectureSlug, title: task.lectureTitle },
@@ -298,6 +311,16 @@ async function freeTaskSlug(ctx: ServiceContext, title: string): Promise<string>
   throw new AppError(409, "conflict", "Please try again.");
 }
 
+/** A rubric of the task's group for a task form: another group's (or a deleted) rubric is a field error. */
+async function rubricFor(ctx: ServiceContext, groupId: string, rubricId: string) {
+  try {
+    return await rubricOfGroup(ctx, groupId, rubricId);
+  } catch (err) {
+    if (err instanceof AppError && err.status === 404) throw new AppError(400, "validation_failed", "Choose one of the group's rubrics.", { rubricId: "Choose one of the group's rubrics." });
+    throw err;
+  }
+}
+
 /** POST /api/lectures/{lectureId}/tasks (staff): members of a published lecture are told of the new task. */
 export async function createTask(ctx: ServiceContext, viewer: Viewer, lectureKey: string, input: CreateTaskInput): Promise<TaskDto> {
   const [lecture] = await ctx.db
@@ -308,6 +331,7 @@ export async function createTask(ctx: ServiceContext, viewer: Viewer, lectureKey
     .limit(1);
   if (!lecture) throw notFound("No such lecture.");
   if (!can(viewer, "group.manage", { group: { instructorId: lecture.instructorId } })) throw forbidden("Only this group's instructor or an admin can do that.");
+  const rubric = input.rubricId ? await rubricFor(ctx, lecture.groupId, input.rubricId) : null;
   const row = {
     id: newId(),
     lectureId: lecture.id,
@@ -315,7 +339,9 @@ export async function createTask(ctx: ServiceContext, viewer: Viewer, lectureKey
     title: input.title,
     body: input.body ?? "",
     dueAt: input.dueAt ? new Date(input.dueAt) : null,
-    maxScore: input.maxScore ?? 100,
+    // A rubric sets the maximum: its best levels added up.
+    maxScore: rubric ? rubricTotal(rubric.criteria) : (input.maxScore ?? 100),
+    rubricId: rubric?.id ?? null,
     allowLate: input.allowLate ?? true,
     gradesHeld: input.gradesHeld ?? false,
     latePenaltyPerDay: input.latePenaltyPerDay ?? 0,
@@ -336,11 +362,20 @@ export async function createTask(ctx: ServiceContext, viewer: Viewer, lectureKey
 /** PUT /api/lectures/{lectureId}/tasks/{taskId} (staff). */
 export async function updateTask(ctx: ServiceContext, viewer: Viewer, lectureKey: string, taskKey: string, input: UpdateTaskInput): Promise<TaskDto> {
   const task = await requireManagedTask(ctx, viewer, lectureKey, taskKey);
+  // With a rubric the maximum is the rubric's total, whatever maxScore says; taking the rubric off keeps the maximum.
+  const rubricId = input.rubricId === undefined ? task.rubricId : input.rubricId;
+  const rubric = rubricId ? await rubricFor(ctx, task.groupId, rubricId) : null;
+  const maxScore = rubric ? rubricTotal(rubric.criteria) : (input.maxScore ?? task.maxScore);
+  if (rubricId !== task.rubricId && maxScore !== task.maxScore) {
+    const [graded] = await ctx.db.select({ id: submissions.id }).from(submissions).where(and(eq(submissions.taskId, task.id), isNotNull(submissions.gradedAt))).limit(1);
+    if (graded) throw new AppError(409, "conflict", `Work on this task was already graded out of ${task.maxScore}: choose a rubric worth ${task.maxScore} points, or none.`);
+  }
   const values = {
     ...(input.title !== undefined ? { title: input.title } : {}),
     ...(input.body !== undefined ? { body: input.body } : {}),
     ...(input.dueAt !== undefined ? { dueAt: input.dueAt === null ? null : new Date(input.dueAt) } : {}),
-    ...(input.maxScore !== undefined ? { maxScore: input.maxScore } : {}),
+    ...(input.maxScore !== undefined || maxScore !== task.maxScore ? { maxScore } : {}),
+    ...(input.rubricId !== undefined ? { rubricId: rubric?.id ?? null } : {}),
     ...(input.allowLate !== undefined ? { allowLate: input.allowLate } : {}),
     // Holding again is allowed; releasing is its own call (POST .../release-grades), which tells the students.
     ...(input.gradesHeld === true ? { gradesHeld: true } : {}),
@@ -416,7 +451,7 @@ export async function submitTask(ctx: ServiceContext, viewer: Viewer, lectureKey
   if (exercise) throw new AppError(409, "conflict", "This task is a code exercise: hand in your code on its page.");
   const late = task.dueAt !== null && now > task.dueAt.getTime();
   if (late && !task.allowLate) throw new AppError(409, "conflict", "The due time has passed and this task does not accept late work.");
-  const values = { link: input.link, notes: input.notes || null, submittedAt: new Date(now), late, score: null, feedback: null, gradedBy: null, gradedAt: null, resubmitRequestedAt: null };
+  const values = { link: input.link, notes: input.notes || null, submittedAt: new Date(now), late, score: null, rawScore: null, rubric: null, feedback: null, gradedBy: null, gradedAt: null, resubmitRequestedAt: null };
   const { created, row } = await storeSubmission(ctx, viewer, task, await ownSubmission(ctx, task.id, viewer.userId), values, {
     // Replaceable until graded, or again once a new version was asked for.
     replaceable: or(isNull(submissions.gradedAt), isNotNull(submissions.resubmitRequestedAt)),
@@ -477,11 +512,12 @@ export async function gradeSubmission(ctx: ServiceContext, viewer: Viewer, lectu
   if ("requestResubmission" in input) {
     values = { resubmitRequestedAt: now, feedback: input.feedback ?? current.submission.feedback, gradedBy: viewer.userId };
   } else {
-    if (input.score > task.maxScore) throw new AppError(400, "validation_failed", `The score is at most ${task.maxScore}.`, { score: `The score is at most ${task.maxScore}.` });
+    const { given, rubric } = "rubric" in input ? await scoreByRubric(ctx, task, input.rubric) : { given: input.score, rubric: null };
+    if (given > task.maxScore) throw new AppError(400, "validation_failed", `The score is at most ${task.maxScore}.`, { score: `The score is at most ${task.maxScore}.` });
     // A late hand-in on a task with a late penalty keeps the share its lateness leaves (the grader shows both).
     const penalty = current.submission.late ? latePenalty(task, current.submission.submittedAt) : { days: 0, percent: 0 };
-    const score = penalty.percent > 0 ? afterPenalty(input.score, penalty.percent) : input.score;
-    values = { score, rawScore: penalty.percent > 0 ? input.score : null, feedback: input.feedback || null, gradedBy: viewer.userId, gradedAt: now, resubmitRequestedAt: null };
+    const score = penalty.percent > 0 ? afterPenalty(given, penalty.percent) : given;
+    values = { score, rawScore: penalty.percent > 0 ? given : null, rubric, feedback: input.feedback || null, gradedBy: viewer.userId, gradedAt: now, resubmitRequestedAt: null };
   }
   const [row] = await ctx.db.update(submissions).set(values).where(eq(submissions.id, submissionId)).returning();
   const graded = !("requestResubmission" in input);
@@ -499,6 +535,15 @@ export async function gradeSubmission(ctx: ServiceContext, viewer: Viewer, lectu
   const text = [`Hello ${current.name},`, graded ? `Your work on "${task.title}" got ${row!.score} of ${task.maxScore}.` : `Your instructor asked for a new version of your work on "${task.title}".`, penaltyLine, row!.feedback ? `Feedback:\n${row!.feedback}` : "", `Open the task: ${ctx.settings.publicOrigin}${link}`].filter(Boolean);
   ctx.waitUntil(sendMail(ctx, { to: current.email, subject, text: text.join("\n\n"), html: text.map((l) => `<p>${escapeHtml(l)}</p>`).join("") }));
   return toSubmissionDto(row!, current.name, true, task);
+}
+
+/** A level per criterion of the task's rubric: the points they add up to and the filled rubric kept with the grade. */
+async function scoreByRubric(ctx: ServiceContext, task: TaskRecord, choices: Record<string, number>): Promise<{ given: number; rubric: RubricAssessment }> {
+  if (!task.rubricId) throw new AppError(400, "validation_failed", "This task has no rubric: give a score.", { rubric: "This task has no rubric: give a score." });
+  const rubric = await rubricOfGroup(ctx, task.groupId, task.rubricId);
+  const filled = fillRubric(rubric.criteria, choices);
+  if (!filled.ok) throw new AppError(400, "validation_failed", `Pick a level for "${filled.missing}".`, { rubric: `Pick a level for "${filled.missing}".` });
+  return { given: filled.points, rubric: { rubricId: rubric.id, title: rubric.title, criteria: filled.criteria } };
 }
 
 const taskLink = (task: Pick<TaskRecord, "groupSlug" | "lectureSlug" | "slug">) =>

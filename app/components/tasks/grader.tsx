@@ -9,6 +9,8 @@ import type { FailureLike } from "~/lib/group-errors";
 import { type SubmissionState } from "~/lib/task-schemas";
 import type { RunReport } from "../../../worker/sandbox/types";
 import { CodeHandIn } from "~/components/exercises/code-hand-in";
+import { fillRubric, type RubricAssessment, type RubricCriterion } from "~/lib/rubric-schemas";
+import { RubricScorer } from "./rubrics";
 import { STATE_KEYS } from "./state";
 import { WorkLink } from "./work-link";
 
@@ -27,6 +29,8 @@ export interface GraderSubmission {
   /** This hand-in's late penalty (started days late, percent off). */
   latePenalty?: { days: number; percent: number };
   feedback: string | null;
+  /** The filled rubric of a grade given with one. */
+  rubric?: RubricAssessment | null;
   state: SubmissionState;
 }
 
@@ -62,7 +66,20 @@ const isUngraded = (s: GraderSubmission) => s.state !== "graded";
  * key); "Save and next ungraded" (Ctrl+Enter) grades and moves on. A score that cannot be saved says why under the
  * field (tied to it with aria-describedby); trying to save it moves the focus there.
  */
-export function Grader({ taskId, maxScore, initial, missing }: { taskId: string; maxScore: number; initial: GraderSubmission[]; missing: { _id: string; name: string }[] }) {
+export function Grader({
+  taskId,
+  maxScore,
+  initial,
+  missing,
+  rubric = null,
+}: {
+  taskId: string;
+  maxScore: number;
+  initial: GraderSubmission[];
+  missing: { _id: string; name: string }[];
+  /** The task's rubric: scored a level per criterion, the total being the score. */
+  rubric?: { _id: string; title: string; criteria: RubricCriterion[] } | null;
+}) {
   const { t } = useT();
   const fetcher = useFetcher<Result>();
   const [items, setItems] = usePropState(initial);
@@ -70,6 +87,7 @@ export function Grader({ taskId, maxScore, initial, missing }: { taskId: string;
   const [currentId, setCurrentId] = useState<string | null>(() => (initial.find(isUngraded) ?? initial[0])?._id ?? null);
   const [score, setScore] = useState("");
   const [feedback, setFeedback] = useState("");
+  const [choices, setChoices] = useState<Record<string, number>>({});
   const [announce, setAnnounce] = useState("");
   // An empty score is only a problem once someone tries to save it; a wrong one is said at once.
   const [triedEmpty, setTriedEmpty] = useState(false);
@@ -86,8 +104,10 @@ export function Grader({ taskId, maxScore, initial, missing }: { taskId: string;
     const given = current?.rawScore ?? current?.score;
     setScore(given !== null && given !== undefined ? String(given) : "");
     setFeedback(current?.feedback ?? "");
+    // The levels given last time, when the grade was given with this rubric.
+    setChoices(current?.rubric && rubric && current.rubric.rubricId === rubric._id ? Object.fromEntries(current.rubric.criteria.map((c) => [c.id, c.chosen])) : {});
     setTriedEmpty(false);
-  }, [current?._id, current?.score, current?.rawScore, current?.feedback]);
+  }, [current?._id, current?.score, current?.rawScore, current?.feedback, current?.rubric, rubric]);
 
   useEffect(() => {
     const result = fetcher.data;
@@ -127,20 +147,25 @@ export function Grader({ taskId, maxScore, initial, missing }: { taskId: string;
     if (next) send(next);
   });
 
-  const problem = scoreProblem(score, maxScore);
+  const filled = rubric ? fillRubric(rubric.criteria, choices) : null;
+  // With a rubric, the score is the levels' points; a criterion without a level is the problem.
+  const problem: ScoreProblem | "rubric" = filled ? (filled.ok ? null : "rubric") : scoreProblem(score, maxScore);
+  const rubricScore = filled?.ok ? String(filled.points) : "";
   const shownProblem = problem === "empty" && !triedEmpty ? null : problem;
 
   const save = (intent: "grade" | "return", thenNext: boolean) => {
     if (!current) return;
     if (intent === "grade" && problem) {
       setTriedEmpty(true);
-      scoreRef.current?.focus();
+      if (problem === "rubric") document.querySelector<HTMLInputElement>(".rubric-criterion:not(:has(input:checked)) input")?.focus();
+      else scoreRef.current?.focus();
       return;
     }
-    const payload = { intent, submissionId: current._id, score, feedback };
+    const given = rubric ? rubricScore : score;
+    const payload: Record<string, string> = rubric ? { intent, submissionId: current._id, rubric: JSON.stringify(choices), feedback } : { intent, submissionId: current._id, score, feedback };
     if (sending.current) queue.current.push(payload);
     else send(payload);
-    if (intent === "grade") setItems((list) => list.map((s) => (s._id === current._id ? { ...s, score: Number(score), feedback, state: "graded" } : s)));
+    if (intent === "grade") setItems((list) => list.map((s) => (s._id === current._id ? { ...s, score: Number(given), feedback, state: "graded" } : s)));
     if (thenNext) {
       const order = items.filter((s) => s._id !== current._id && isUngraded(s));
       const after = order.find((s) => items.indexOf(s) > items.indexOf(current)) ?? order[0];
@@ -169,7 +194,9 @@ export function Grader({ taskId, maxScore, initial, missing }: { taskId: string;
   }, [move]);
 
   const problemText =
-    shownProblem === "max"
+    shownProblem === "rubric"
+      ? t("rubrics.error.pick")
+      : shownProblem === "max"
       ? t("grader.error.scoreMax", { score: score.trim(), max: maxScore })
       : shownProblem === "empty"
         ? t("grader.error.scoreEmpty", { max: maxScore })
@@ -261,6 +288,26 @@ export function Grader({ taskId, maxScore, initial, missing }: { taskId: string;
               {current.notes}
             </p>
           ) : null}
+          {rubric && filled ? (
+            <div className="field">
+              <RubricScorer criteria={rubric.criteria} choices={choices} onChoose={(id, level) => setChoices((c) => ({ ...c, [id]: level }))} idPrefix="grader-rubric" after="grader-feedback" />
+              <p id="grader-rubric-total" className="rubric-total" aria-live="polite">
+                {t("rubrics.scoreTotal", { got: rubric.criteria.reduce((sum, c) => sum + (c.levels[choices[c.id] ?? -1]?.points ?? 0), 0), max: maxScore })}
+              </p>
+              {problemText ? (
+                <p id="grader-score-error" className="field-error">
+                  {problemText}
+                </p>
+              ) : null}
+              {current.latePenalty && current.latePenalty.percent > 0 ? (
+                <p className="field-hint grader-penalty">
+                  {filled.ok
+                    ? t("grader.penalty.counts", { days: current.latePenalty.days, percent: current.latePenalty.percent, score: filled.points, final: afterPenalty(filled.points, current.latePenalty.percent) })
+                    : t("grader.penalty", { days: current.latePenalty.days, percent: current.latePenalty.percent })}
+                </p>
+              ) : null}
+            </div>
+          ) : (
           <div className="field">
             <label htmlFor="grader-score">{t("grader.score", { max: maxScore })}</label>
             <input
@@ -292,6 +339,7 @@ export function Grader({ taskId, maxScore, initial, missing }: { taskId: string;
               </p>
             ) : null}
           </div>
+          )}
           <div className="field">
             <label htmlFor="grader-feedback">{t("grader.feedback")}</label>
             <textarea id="grader-feedback" rows={6} value={feedback} onChange={(e) => setFeedback(e.target.value)} dir="auto" aria-describedby="grader-feedback-hint" />

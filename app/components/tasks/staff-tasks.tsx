@@ -91,11 +91,14 @@ type Result = ({ ok: true; intent: string; task?: { slug: string }; code?: boole
 /** A task's form (new or edit): title, statement (Markdown), due time, maximum score and whether late work counts. */
 export function TaskForm({
   task,
+  rubrics,
   listPath,
   lectureTitle,
   editPath,
 }: {
-  task: { title: string; body: string; dueAt: string | null; maxScore: number; allowLate: boolean; gradesHeld: boolean; latePenaltyPerDay: number; latePenaltyFloor: number } | null;
+  task: { title: string; body: string; dueAt: string | null; maxScore: number; allowLate: boolean; gradesHeld: boolean; latePenaltyPerDay: number; latePenaltyFloor: number; rubricId: string | null } | null;
+  /** The group's rubrics (made on the Tasks tab): one can grade the task, its total becoming the maximum. */
+  rubrics: { _id: string; title: string; total: number }[];
   listPath: string;
   lectureTitle: string;
   /** Where a new code exercise goes next (its edit page, to write the tests). */
@@ -106,6 +109,8 @@ export function TaskForm({
   const navigation = useNavigation();
   const navigate = useNavigate();
   const [due, setDue] = useState(() => toLocalInput(task?.dueAt ?? null));
+  const [rubricId, setRubricId] = useState(task?.rubricId ?? "");
+  const rubric = rubrics.find((r) => r._id === rubricId) ?? null;
   useEffect(() => setDue(toLocalInput(task?.dueAt ?? null)), [task?.dueAt]);
   // Once per result: `editPath` is a new function at every render, and navigating again would restart the load.
   const followed = useRef<Result>(undefined);
@@ -143,8 +148,27 @@ export function TaskForm({
         </div>
         <div className="field">
           <label htmlFor="task-max">{t("staffTasks.field.maxScore")}</label>
-          <input id="task-max" name="maxScore" type="number" min={1} max={1000} defaultValue={task?.maxScore ?? 100} className="input-narrow" />
+          {rubric ? (
+            // The rubric decides the maximum; the field shows it (and sends nothing).
+            <input id="task-max" type="number" value={rubric.total} readOnly aria-describedby="task-rubric-hint" className="input-narrow" />
+          ) : (
+            <input id="task-max" name="maxScore" type="number" min={1} max={1000} defaultValue={task?.maxScore ?? 100} className="input-narrow" />
+          )}
         </div>
+      </div>
+      <div className="field">
+        <label htmlFor="task-rubric">{t("staffTasks.field.rubric")}</label>
+        <select id="task-rubric" name="rubricId" value={rubricId} onChange={(e) => setRubricId(e.target.value)} aria-describedby="task-rubric-hint" aria-invalid={!!failure?.fields?.rubricId || undefined}>
+          <option value="">{t("staffTasks.field.rubricNone")}</option>
+          {rubrics.map((r) => (
+            <option key={r._id} value={r._id}>
+              {t("staffTasks.field.rubricOption", { title: r.title, n: r.total })}
+            </option>
+          ))}
+        </select>
+        <p id="task-rubric-hint" className="field-hint">
+          {t(rubrics.length === 0 ? "staffTasks.field.rubricNoneYet" : rubric ? "staffTasks.field.rubricSets" : "staffTasks.field.rubricHint")}
+        </p>
       </div>
       <label className="check-field">
         <input type="checkbox" name="allowLate" defaultChecked={task?.allowLate ?? true} />

@@ -7,6 +7,8 @@ import { When } from "~/components/lectures/when";
 import { useHydrated } from "~/hooks/use-hydrated";
 import type { MessageKey } from "~/i18n/en";
 import type { FailureLike } from "~/lib/group-errors";
+import { RubricView } from "./rubrics";
+import type { RubricAssessment, RubricCriterion } from "~/lib/rubric-schemas";
 import { useT } from "~/lib/i18n";
 import { latePenalty } from "~/lib/late-penalty";
 import { type SubmissionState } from "~/lib/task-schemas";
@@ -24,6 +26,8 @@ export interface PageTask {
   gradesHeld: boolean;
   latePenaltyPerDay: number;
   latePenaltyFloor: number;
+  /** The rubric the task is graded with, shown before the work is handed in. */
+  rubric?: { title: string; criteria: RubricCriterion[] } | null;
   bodyHtml: string;
   lecture: { slug: string; title: string };
   group: { slug: string; title: string };
@@ -42,6 +46,8 @@ export interface PageSubmission {
   /** The score given before the late penalty (null when none applied). */
   rawScore: number | null;
   latePenalty: { days: number; percent: number };
+  /** The filled rubric of a grade given with one (never while the grade is held). */
+  rubric?: RubricAssessment | null;
 }
 
 type Result = ({ ok: true; intent: string } | (FailureLike & { ok: false; intent: string })) & { target?: string };
@@ -153,6 +159,21 @@ export function TaskPage({ task, submission, isStaff, serverNow, exercise = null
           )}
         </aside>
       </div>
+      {submission?.rubric && submission.state === "graded" ? (
+        <section className="container task-rubric" aria-labelledby="task-rubric-title">
+          <h2 id="task-rubric-title" className="block-title">
+            {t("rubrics.yourGrade")}
+          </h2>
+          <RubricView title={submission.rubric.title} criteria={submission.rubric.criteria} caption={t("rubrics.yourGrade")} />
+        </section>
+      ) : task.rubric ? (
+        <section className="container task-rubric" aria-labelledby="task-rubric-title">
+          <h2 id="task-rubric-title" className="block-title">
+            {t("rubrics.howGraded")}
+          </h2>
+          <RubricView title={task.rubric.title} criteria={task.rubric.criteria} caption={t("rubrics.howGraded")} />
+        </section>
+      ) : null}
       {code ? (
         <div className="container">
           <ExerciseWorkspace taskId={task._id} exercise={code} saveUrl={`/course/${task.group.slug}/exercise/${task.slug}/save`} maxScore={task.maxScore} canSubmit={canSubmit} />

@@ -1,0 +1,89 @@
+/**
+ * Rubrics (issue 21): a group's reusable scoring guides. A rubric has criteria, each with levels (a title, a
+ * description and the points that level earns); a task that carries one is graded by picking a level per criterion,
+ * and its maximum score is the rubric's total (the best level of every criterion). The filled rubric is kept on the
+ * hand-in as it was when graded, so a later edit of the rubric never rewrites a grade a student has seen.
+ * Client-safe: the staff editor, the grader, the Remix actions and the API share these rules.
+ */
+import { z } from "zod";
+import { freeText } from "./schemas";
+import { withoutControls } from "./text";
+
+export const RUBRIC_LIMITS = { title: 120, criteria: 20, levels: 8, text: 160, description: 600, points: 1000 } as const;
+
+const description = z
+  .string()
+  .overwrite(withoutControls)
+  .trim()
+  .max(RUBRIC_LIMITS.description, `A description is at most ${RUBRIC_LIMITS.description} characters.`)
+  .default("");
+
+const points = z
+  .number({ error: "Points are a whole number from 0 to 1000." })
+  .int("Points are a whole number from 0 to 1000.")
+  .min(0, "Points are a whole number from 0 to 1000.")
+  .max(RUBRIC_LIMITS.points, "Points are a whole number from 0 to 1000.");
+
+export const rubricLevel = z.object({
+  title: freeText("Give every level a title.").max(RUBRIC_LIMITS.text, `A level's title is at most ${RUBRIC_LIMITS.text} characters.`),
+  description,
+  points,
+});
+
+export const rubricCriterion = z.object({
+  /** Stable across edits (the grader's choices name it); the editor makes one for a new criterion. */
+  id: z.string().regex(/^[A-Za-z0-9_-]{1,40}$/, "A criterion's id is 1 to 40 letters, digits, - or _."),
+  title: freeText("Give every criterion a title.").max(RUBRIC_LIMITS.text, `A criterion's title is at most ${RUBRIC_LIMITS.text} characters.`),
+  description,
+  levels: z
+    .array(rubricLevel, { error: "Give each criterion its levels." })
+    .min(2, "A criterion needs at least 2 levels.")
+    .max(RUBRIC_LIMITS.levels, `A criterion has at most ${RUBRIC_LIMITS.levels} levels.`),
+});
+
+/** POST /api/groups/{id}/rubrics and PUT .../rubrics/{rubricId}. */
+export const rubricInput = z
+  .object({
+    title: freeText("Give the rubric a title.").max(RUBRIC_LIMITS.title, `The title is at most ${RUBRIC_LIMITS.title} characters.`),
+    criteria: z
+      .array(rubricCriterion, { error: "Give the rubric its criteria." })
+      .min(1, "A rubric needs at least one criterion.")
+      .max(RUBRIC_LIMITS.criteria, `A rubric has at most ${RUBRIC_LIMITS.criteria} criteria.`),
+  })
+  .refine((r) => new Set(r.criteria.map((c) => c.id)).size === r.criteria.length, { message: "Two criteria have the same id.", path: ["criteria"] })
+  .refine((r) => rubricTotal(r.criteria) >= 1, { message: "The best levels must add up to at least 1 point.", path: ["criteria"] });
+export type RubricInput = z.infer<typeof rubricInput>;
+export type RubricCriterion = z.infer<typeof rubricCriterion>;
+
+/** The most a criterion earns: its best level. */
+export const criterionMax = (c: { levels: { points: number }[] }) => Math.max(0, ...c.levels.map((l) => l.points));
+
+/** The rubric's total: the best level of every criterion (a task that carries the rubric has this maximum score). */
+export const rubricTotal = (criteria: { levels: { points: number }[] }[]) => criteria.reduce((sum, c) => sum + criterionMax(c), 0);
+
+/** The grader's choice: criterion id -> the index of the level picked (0 is the first level listed). */
+export const rubricChoices = z.record(z.string().max(40), z.number().int().min(0).max(RUBRIC_LIMITS.levels - 1), { error: "Pick a level for every criterion." });
+export type RubricChoices = z.infer<typeof rubricChoices>;
+
+/** A filled rubric as kept on a hand-in: the criteria as they were, each with the level picked. */
+export interface RubricAssessment {
+  rubricId: string;
+  title: string;
+  criteria: (RubricCriterion & { chosen: number })[];
+}
+
+/**
+ * Fills `criteria` with `choices`: every criterion needs a level that exists. Returns the assessment's criteria and
+ * its points, or the first criterion without a valid level.
+ */
+export function fillRubric(criteria: RubricCriterion[], choices: RubricChoices): { ok: true; criteria: RubricAssessment["criteria"]; points: number } | { ok: false; missing: string } {
+  const filled: RubricAssessment["criteria"] = [];
+  let total = 0;
+  for (const c of criteria) {
+    const chosen = choices[c.id];
+    if (chosen === undefined || !c.levels[chosen]) return { ok: false, missing: c.title };
+    filled.push({ ...c, chosen });
+    total += c.levels[chosen]!.points;
+  }
+  return { ok: true, criteria: filled, points: total };
+}

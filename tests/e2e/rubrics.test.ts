@@ -1,0 +1,64 @@
+/**
+ * Rubrics in the browser (issue 21): the instructor makes a rubric on the Tasks tab, puts it on a task, grades a
+ * hand-in from the keyboard (a digit per criterion, Ctrl+Enter to save and move on) and the student sees the filled
+ * rubric on the task page.
+ */
+import { describe, expect, it } from "vitest";
+import { gotoHydrated, useBrowser } from "./browser";
+import { accessToken, api, INSTRUCTOR, memberOf } from "./groups-helpers";
+import { signIn } from "./session";
+
+describe("rubrics", () => {
+  const newPage = useBrowser();
+
+  it("an instructor makes a rubric on the Tasks tab, grades with it from the keyboard, and the student sees the filled rubric", async () => {
+    const stamp = Date.now().toString(36);
+    const token = await accessToken(INSTRUCTOR);
+    const page = await newPage();
+    await signIn(page.context(), INSTRUCTOR.email, INSTRUCTOR.password);
+
+    // The editor: a title, two criteria (the starter levels are 10, 5 and 0 points).
+    await gotoHydrated(page, "/instructor/group/frontend-react/tasks");
+    await page.getByRole("button", { name: "New rubric" }).click();
+    await page.getByLabel("Title", { exact: true }).fill(`Portfolio ${stamp}`);
+    await page.getByLabel("Criterion", { exact: true }).fill("Layout");
+    await page.getByRole("button", { name: "Add a criterion" }).click();
+    await page.getByLabel("Criterion", { exact: true }).nth(1).fill("Accessibility");
+    await expect.poll(() => page.locator(".rubric-editor .task-form-head p").textContent()).toBe("Total: 20 points");
+    await page.getByRole("button", { name: "Save rubric" }).click();
+    const card = page.locator(".rubric-card", { hasText: `Portfolio ${stamp}` });
+    await card.waitFor();
+    expect(await card.locator(".badge").textContent()).toBe("20 points");
+
+    const rubrics = (await api<{ _id: string; title: string; criteria: { id: string }[] }[]>(token, "GET", "/api/groups/frontend-react/rubrics")).body;
+    const rubric = rubrics.find((r) => r.title === `Portfolio ${stamp}`)!;
+    const lecture = (await api<{ slug: string }>(token, "POST", "/api/lectures/group/frontend-react", { title: `Rubric week ${stamp}`, published: true })).body;
+    const task = (await api<{ slug: string; maxScore: number }>(token, "POST", `/api/lectures/${lecture.slug}/tasks`, { title: `Portfolio ${stamp}`, rubricId: rubric._id })).body;
+    expect(task.maxScore).toBe(20);
+    const student = await memberOf("frontend-react", "rubric", `Rubric Student ${stamp}`);
+    expect((await api(await accessToken(student), "POST", `/api/lectures/${lecture.slug}/submit-task/${task.slug}`, { link: `https://github.com/rubric/${stamp}` })).status).toBe(201);
+
+    // The grader: focus the first criterion, type 1 (Excellent, 10) then 2 (Partly there, 5); the focus moves on to
+    // the feedback after the last criterion; Ctrl+Enter saves.
+    await gotoHydrated(page, `/instructor/group/frontend-react/lecture/${lecture.slug}/tasks/${task.slug}/submissions`);
+    await page.locator(".rubric-criterion").first().locator("input").first().focus();
+    await page.keyboard.press("1");
+    await expect.poll(() => page.evaluate(() => document.activeElement?.closest(".rubric-criterion")?.querySelector("legend")?.textContent ?? "")).toContain("Accessibility");
+    await page.keyboard.press("2");
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe("grader-feedback");
+    expect(await page.locator("#grader-rubric-total").textContent()).toBe("Score: 15 of 20");
+    await page.keyboard.type("Clear layout; label the icons.");
+    await page.keyboard.press("Control+Enter");
+    await expect.poll(() => page.getByTestId("graded-count").textContent()).toBe("Graded 1 of 1");
+    await expect
+      .poll(async () => (await api<{ submissions: { score: number | null }[] }>(token, "GET", `/api/lectures/${lecture.slug}/tasks/${task.slug}/submissions`)).body.submissions[0]?.score, { timeout: 10_000 })
+      .toBe(15);
+
+    const reader = await newPage({ width: 375, height: 800 });
+    await signIn(reader.context(), student.email, student.password);
+    await gotoHydrated(reader, `/course/frontend-react/lecture/${lecture.slug}/Add-Task/${task.slug}`);
+    expect(await reader.locator(".task-grade").textContent()).toBe("Grade: 15 / 20");
+    const given = await reader.locator(".rubric-level[data-chosen] .rubric-level-title").allTextContents();
+    expect(given).toEqual(["Excellent", "Partly there"]);
+  });
+});

@@ -1,0 +1,190 @@
+/**
+ * Rubrics (issue 21): a group's staff make rubrics (criteria with levels and points) and put one on any task of the
+ * group; the task's maximum becomes the rubric's total; the grader gives a level per criterion and the score is their
+ * points (then the late penalty, as for a typed score); the student sees the rubric on the task and the filled rubric
+ * with the grade, never while the grade is held; a rubric's points cannot change under grades given with it.
+ */
+import { and, eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import * as s from "../../db/schema";
+import { addMember, call, createGroup, createUser, signIn, type SignedIn } from "./factories";
+import { db, unique } from "./helpers";
+
+const level = (title: string, points: number) => ({ title, description: `${title} work`, points });
+/** Two criteria whose best levels add up to 10 + 6 = 16 points. */
+const RUBRIC = {
+  title: "Landing page rubric",
+  criteria: [
+    { id: "layout", title: "Layout", description: "Grid and Flexbox", levels: [level("Excellent", 10), level("Good", 7), level("Missing", 0)] },
+    { id: "a11y", title: "Accessibility", description: "", levels: [level("Excellent", 6), level("Partial", 3)] },
+  ],
+};
+
+async function world() {
+  const teacher = await signIn(await createUser({ role: "instructor" }));
+  const group = await createGroup({ instructorId: teacher.user.id });
+  const student = await signIn(await createUser());
+  await addMember(student.user, group);
+  const lecture = (await (await call(`/api/lectures/group/${group.slug}`, { body: { title: unique("Week"), published: true }, token: teacher.accessToken })).json()) as { _id: string; slug: string };
+  const made = await call(`/api/groups/${group.slug}/rubrics`, { body: RUBRIC, token: teacher.accessToken });
+  expect(made.status).toBe(201);
+  const rubric = (await made.json()) as { _id: string; total: number };
+  return { teacher, group, student, lecture, rubric };
+}
+type World = Awaited<ReturnType<typeof world>>;
+
+async function newTask(w: World, body: Record<string, unknown>) {
+  const res = await call(`/api/lectures/${w.lecture.slug}/tasks`, { body: { title: unique("Task"), maxScore: 50, ...body }, token: w.teacher.accessToken });
+  return { status: res.status, body: (await res.json()) as { _id: string; slug: string; maxScore: number; rubricId: string | null; code?: string; fields?: Record<string, string> } };
+}
+
+async function handIn(w: World, task: { _id: string; slug: string }, who: SignedIn = w.student) {
+  expect((await call(`/api/lectures/${w.lecture.slug}/submit-task/${task.slug}`, { body: { link: "https://github.com/me/landing" }, token: who.accessToken })).status).toBe(201);
+  const [row] = await db().select().from(s.submissions).where(and(eq(s.submissions.taskId, task._id), eq(s.submissions.userId, who.user.id)));
+  return row!.id;
+}
+
+const grade = (w: World, task: { slug: string }, id: string, body: unknown) =>
+  call(`/api/lectures/${w.lecture.slug}/tasks/${task.slug}/submissions/${id}`, { method: "PUT", body, token: w.teacher.accessToken });
+
+describe("rubrics", () => {
+  it("sets a task's maximum to the rubric's total and scores a level per criterion, the student seeing the filled rubric", async () => {
+    const w = await world();
+    expect(w.rubric.total).toBe(16);
+    const { status, body: task } = await newTask(w, { rubricId: w.rubric._id });
+    expect(status).toBe(201);
+    // maxScore 50 was asked, but the rubric decides: 10 + 6.
+    expect(task).toMatchObject({ maxScore: 16, rubricId: w.rubric._id });
+
+    // Everyone who reads the task sees how it is graded.
+    const read = (await (await call(`/api/lectures/${w.lecture.slug}/tasks/${task.slug}`, { token: w.student.accessToken })).json()) as { rubric: { criteria: { id: string }[]; total: number } };
+    expect(read.rubric.total).toBe(16);
+    expect(read.rubric.criteria.map((c) => c.id)).toEqual(["layout", "a11y"]);
+
+    const id = await handIn(w, task);
+    // "Good" layout (7) and "Partial" accessibility (3).
+    const graded = await grade(w, task, id, { rubric: { layout: 1, a11y: 1 }, feedback: "Nice grid" });
+    expect(graded.status).toBe(200);
+    expect(await graded.json()).toMatchObject({ score: 10, state: "graded", rubric: { rubricId: w.rubric._id, criteria: [{ id: "layout", chosen: 1 }, { id: "a11y", chosen: 1 }] } });
+
+    const own = (await (await call(`/api/lectures/${w.lecture.slug}/tasks/${task.slug}/submissions/${id}`, { token: w.student.accessToken })).json()) as { score: number; rubric: { criteria: { chosen: number; levels: { title: string }[] }[] } };
+    expect(own.score).toBe(10);
+    expect(own.rubric.criteria.map((c) => c.levels[c.chosen]!.title)).toEqual(["Good", "Partial"]);
+    // The task page draws the filled rubric, the given levels marked.
+    const page = await (await call(`/course/${w.group.slug}/lecture/${w.lecture.slug}/Add-Task/${task.slug}`, { cookie: w.student.cookie, headers: { accept: "text/html" } })).text();
+    const chosen = [...page.matchAll(/<li class="rubric-level" data-chosen="true"><span class="rubric-level-title user-text">([^<]+)</g)].map((m) => m[1]);
+    expect(chosen).toEqual(["Good", "Partial"]);
+  });
+
+  it("refuses a rubric grade that misses a criterion or names a level that does not exist, and changes nothing", async () => {
+    const w = await world();
+    const { body: task } = await newTask(w, { rubricId: w.rubric._id });
+    const id = await handIn(w, task);
+    for (const rubric of [{ layout: 0 }, { layout: 0, a11y: 2 }, { layout: 3, a11y: 0 }]) {
+      const res = await grade(w, task, id, { rubric });
+      expect(res.status, JSON.stringify(rubric)).toBe(400);
+      const body = (await res.json()) as { message: string; fields?: Record<string, string> };
+      expect(body.fields?.rubric ?? body.message).toMatch(/Pick a level for/);
+    }
+    const [row] = await db().select().from(s.submissions).where(eq(s.submissions.id, id));
+    expect(row).toMatchObject({ score: null, gradedAt: null, rubric: null });
+    // A plain task takes no rubric grade.
+    const { body: plain } = await newTask(w, {});
+    const plainId = await handIn(w, plain);
+    expect((await grade(w, plain, plainId, { rubric: { layout: 0, a11y: 0 } })).status).toBe(400);
+  });
+
+  it("applies the late penalty to the rubric's points", async () => {
+    const w = await world();
+    const { body: task } = await newTask(w, { rubricId: w.rubric._id, dueAt: new Date(Date.now() - 30 * 3_600_000).toISOString(), allowLate: true, latePenaltyPerDay: 10 });
+    const id = await handIn(w, task);
+    // 10 + 6 = 16 raw; two started days late at 10 % a day keep 80 %: 12.8, rounded to 13.
+    const res = await grade(w, task, id, { rubric: { layout: 0, a11y: 0 } });
+    expect(await res.json()).toMatchObject({ rawScore: 16, score: 13 });
+  });
+
+  it("holds the filled rubric with the grade until release", async () => {
+    const w = await world();
+    const { body: task } = await newTask(w, { rubricId: w.rubric._id, gradesHeld: true });
+    const id = await handIn(w, task);
+    expect((await grade(w, task, id, { rubric: { layout: 0, a11y: 0 } })).status).toBe(200);
+    const own = (await (await call(`/api/lectures/${w.lecture.slug}/tasks/${task.slug}/submissions/${id}`, { token: w.student.accessToken })).json()) as { score: number | null; rubric: unknown };
+    expect(own).toMatchObject({ score: null, rubric: null });
+    const page = await (await call(`/course/${w.group.slug}/lecture/${w.lecture.slug}/Add-Task/${task.slug}`, { cookie: w.student.cookie, headers: { accept: "text/html" } })).text();
+    expect(page).not.toMatch(/data-chosen="true"/);
+    expect((await call(`/api/lectures/${w.lecture.slug}/tasks/${task.slug}/release-grades`, { method: "POST", token: w.teacher.accessToken })).status).toBe(200);
+    const after = (await (await call(`/api/lectures/${w.lecture.slug}/tasks/${task.slug}/submissions/${id}`, { token: w.student.accessToken })).json()) as { score: number | null; rubric: { criteria: unknown[] } | null };
+    expect(after.score).toBe(16);
+    expect(after.rubric?.criteria).toHaveLength(2);
+  });
+
+  it("is reused across the group's tasks, follows edits of its points until work is graded with it, and keeps grades when deleted", async () => {
+    const w = await world();
+    const first = (await newTask(w, { rubricId: w.rubric._id })).body;
+    const second = (await newTask(w, { rubricId: w.rubric._id })).body;
+    const base = `/api/groups/${w.group.slug}/rubrics/${w.rubric._id}`;
+    const listed = (await (await call(`/api/groups/${w.group.slug}/rubrics`, { token: w.teacher.accessToken })).json()) as { _id: string; tasks: { _id: string }[] }[];
+    expect(listed.find((r) => r._id === w.rubric._id)!.tasks.map((t) => t._id).sort()).toEqual([first._id, second._id].sort());
+
+    // Before any grade, points may change and both tasks take the new total (12 + 6).
+    const bigger = { ...RUBRIC, criteria: [{ ...RUBRIC.criteria[0]!, levels: [level("Excellent", 12), level("Good", 7), level("Missing", 0)] }, RUBRIC.criteria[1]!] };
+    expect((await call(base, { method: "PUT", body: bigger, token: w.teacher.accessToken })).status).toBe(200);
+    const maxOf = async (id: string) => (await db().select({ max: s.tasks.maxScore }).from(s.tasks).where(eq(s.tasks.id, id)))[0]!.max;
+    expect([await maxOf(first._id), await maxOf(second._id)]).toEqual([18, 18]);
+
+    const id = await handIn(w, first);
+    expect((await grade(w, first, id, { rubric: { layout: 0, a11y: 0 } })).status).toBe(200);
+    // Now points are fixed (409 with a code), words are not.
+    const refused = await call(base, { method: "PUT", body: RUBRIC, token: w.teacher.accessToken });
+    expect(refused.status).toBe(409);
+    expect(((await refused.json()) as { code: string }).code).toBe("rubric_in_use");
+    const renamed = await call(base, { method: "PUT", body: { ...bigger, title: "Renamed rubric" }, token: w.teacher.accessToken });
+    expect(renamed.status).toBe(200);
+
+    // Deleted: the tasks keep their maximum and lose the rubric; the grade keeps its filled rubric.
+    expect((await call(base, { method: "DELETE", token: w.teacher.accessToken })).status).toBe(200);
+    const [task] = await db().select().from(s.tasks).where(eq(s.tasks.id, first._id));
+    expect(task).toMatchObject({ rubricId: null, maxScore: 18 });
+    const [kept] = await db().select().from(s.submissions).where(eq(s.submissions.id, id));
+    expect(kept!.score).toBe(18);
+    expect(kept!.rubric?.title).toBe("Landing page rubric");
+  });
+
+  it("refuses another group's rubric on a task, and a rubric whose total differs from grades already given", async () => {
+    const w = await world();
+    const other = await world();
+    const foreign = await newTask(w, { rubricId: other.rubric._id });
+    expect(foreign.status).toBe(400);
+    expect(foreign.body.fields?.rubricId).toBeTruthy();
+    // Other staff cannot read, edit or delete this group's rubrics.
+    expect((await call(`/api/groups/${w.group.slug}/rubrics`, { token: other.teacher.accessToken })).status).toBe(403);
+    expect((await call(`/api/groups/${w.group.slug}/rubrics/${w.rubric._id}`, { method: "DELETE", token: other.teacher.accessToken })).status).toBe(403);
+    expect((await call(`/api/groups/${other.group.slug}/rubrics/${w.rubric._id}`, { method: "DELETE", token: other.teacher.accessToken })).status).toBe(404);
+
+    const { body: plain } = await newTask(w, { maxScore: 50 });
+    const id = await handIn(w, plain);
+    expect((await grade(w, plain, id, { score: 40 })).status).toBe(200);
+    const swap = await call(`/api/lectures/${w.lecture.slug}/tasks/${plain.slug}`, { method: "PUT", body: { rubricId: w.rubric._id }, token: w.teacher.accessToken });
+    expect(swap.status).toBe(409);
+    const [task] = await db().select().from(s.tasks).where(eq(s.tasks.id, plain._id));
+    expect(task).toMatchObject({ rubricId: null, maxScore: 50 });
+  });
+
+  it("refuses a malformed rubric with the field's message", async () => {
+    const w = await world();
+    const cases: [unknown, RegExp][] = [
+      [{ title: "One level", criteria: [{ id: "x", title: "X", levels: [level("Only", 5)] }] }, /at least 2 levels/],
+      [{ title: "No points", criteria: [{ id: "x", title: "X", levels: [level("A", 0), level("B", 0)] }] }, /at least 1 point/],
+      [{ title: "Twins", criteria: [{ id: "x", title: "X", levels: [level("A", 1), level("B", 0)] }, { id: "x", title: "Y", levels: [level("A", 1), level("B", 0)] }] }, /same id/],
+      [{ title: "Fraction", criteria: [{ id: "x", title: "X", levels: [level("A", 1.5), level("B", 0)] }] }, /whole number/],
+      [{ title: "", criteria: [{ id: "x", title: "X", levels: [level("A", 1), level("B", 0)] }] }, /title/],
+    ];
+    for (const [body, message] of cases) {
+      const res = await call(`/api/groups/${w.group.slug}/rubrics`, { body, token: w.teacher.accessToken });
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(JSON.stringify(await res.json())).toMatch(message);
+    }
+    // Nothing was written.
+    expect((await db().select().from(s.rubrics).where(eq(s.rubrics.groupId, w.group.id))).length).toBe(1);
+  });
+});

@@ -1,0 +1,109 @@
+/**
+ * A group's rubrics (app/lib/rubric-schemas.ts): its staff write them once and put them on any task of the group; a
+ * task that carries one takes the rubric's total as its maximum score, and the grader scores it a level per criterion.
+ */
+import { and, asc, eq, inArray, isNotNull, sql } from "drizzle-orm";
+import { rubricTotal, type RubricInput } from "../../app/lib/rubric-schemas";
+import { lectures, rubrics, submissions, tasks } from "../../db/schema";
+import type { ServiceContext } from "../context";
+import { AppError, notFound } from "../http/errors";
+import { requireManagedGroup } from "./group-access";
+import { newId } from "./ids";
+import type { Viewer } from "./sessions";
+
+export interface RubricDto {
+  _id: string;
+  title: string;
+  criteria: RubricInput["criteria"];
+  /** The best level of every criterion added up: the maximum score of a task that carries it. */
+  total: number;
+  /** The tasks of the group that carry it. */
+  tasks: { _id: string; slug: string; title: string }[];
+  updatedAt: string;
+}
+
+type RubricRow = typeof rubrics.$inferSelect;
+
+const toDto = (row: RubricRow, using: RubricDto["tasks"]): RubricDto => ({
+  _id: row.id,
+  title: row.title,
+  criteria: row.criteria,
+  total: rubricTotal(row.criteria),
+  tasks: using,
+  updatedAt: row.updatedAt.toISOString(),
+});
+
+/** The group's rubrics by title, each with the tasks that carry it (two statements, whatever the counts). */
+export async function listRubrics(ctx: ServiceContext, viewer: Viewer, groupKey: string): Promise<RubricDto[]> {
+  const group = await requireManagedGroup(ctx, viewer, groupKey);
+  const [rows, using] = await Promise.all([
+    ctx.db.select().from(rubrics).where(eq(rubrics.groupId, group.id)).orderBy(asc(rubrics.title), asc(rubrics.id)),
+    ctx.db
+      .select({ rubricId: tasks.rubricId, _id: tasks.id, slug: tasks.slug, title: tasks.title })
+      .from(tasks)
+      .innerJoin(lectures, eq(lectures.id, tasks.lectureId))
+      .where(and(eq(lectures.groupId, group.id), isNotNull(tasks.rubricId)))
+      .orderBy(asc(tasks.title)),
+  ]);
+  return rows.map((r) => toDto(r, using.filter((t) => t.rubricId === r.id).map(({ _id, slug, title }) => ({ _id, slug, title }))));
+}
+
+/** A rubric of the group (by id), or 404: a rubric of another group is not this group's to use. */
+export async function rubricOfGroup(ctx: ServiceContext, groupId: string, rubricId: string): Promise<RubricRow> {
+  const [row] = await ctx.db.select().from(rubrics).where(and(eq(rubrics.id, rubricId), eq(rubrics.groupId, groupId)));
+  if (!row) throw notFound("No such rubric in this group.");
+  return row;
+}
+
+/** POST /api/groups/{id}/rubrics (the group's staff). */
+export async function createRubric(ctx: ServiceContext, viewer: Viewer, groupKey: string, input: RubricInput): Promise<RubricDto> {
+  const group = await requireManagedGroup(ctx, viewer, groupKey);
+  const now = new Date();
+  const [row] = await ctx.db.insert(rubrics).values({ id: newId(), groupId: group.id, title: input.title, criteria: input.criteria, createdAt: now, updatedAt: now }).returning();
+  return toDto(row!, []);
+}
+
+/**
+ * PUT /api/groups/{id}/rubrics/{rubricId}: words may always change (grades keep the rubric as it was when given).
+ * Points may change only while no task carrying it has a grade given with it, since the tasks' maximum follows the
+ * total; the tasks that carry it take the new total in the same batch.
+ */
+export async function updateRubric(ctx: ServiceContext, viewer: Viewer, groupKey: string, rubricId: string, input: RubricInput): Promise<RubricDto> {
+  const group = await requireManagedGroup(ctx, viewer, groupKey);
+  const current = await rubricOfGroup(ctx, group.id, rubricId);
+  const pointsOf = (criteria: RubricInput["criteria"]) => JSON.stringify(criteria.map((c) => [c.id, c.levels.map((l) => l.points)]));
+  if (pointsOf(current.criteria) !== pointsOf(input.criteria)) {
+    const [graded] = await ctx.db
+      .select({ n: sql<number>`count(*)` })
+      .from(submissions)
+      .innerJoin(tasks, eq(tasks.id, submissions.taskId))
+      .where(and(eq(tasks.rubricId, current.id), isNotNull(submissions.rubric)));
+    if ((graded?.n ?? 0) > 0) {
+      throw new AppError(409, "rubric_in_use", "Work was already graded with this rubric, so its points and criteria cannot change. Change the words, or make a new rubric.");
+    }
+  }
+  const total = rubricTotal(input.criteria);
+  const [[row]] = await ctx.db.batch([
+    ctx.db.update(rubrics).set({ title: input.title, criteria: input.criteria, updatedAt: new Date() }).where(eq(rubrics.id, current.id)).returning(),
+    ctx.db.update(tasks).set({ maxScore: total }).where(eq(tasks.rubricId, current.id)),
+  ]);
+  const [dto] = (await listRubrics(ctx, viewer, group.id)).filter((r) => r._id === row!.id);
+  return dto!;
+}
+
+/** DELETE /api/groups/{id}/rubrics/{rubricId}: the tasks that carried it keep their maximum score, graded with points. */
+export async function deleteRubric(ctx: ServiceContext, viewer: Viewer, groupKey: string, rubricId: string): Promise<{ message: string }> {
+  const group = await requireManagedGroup(ctx, viewer, groupKey);
+  const current = await rubricOfGroup(ctx, group.id, rubricId);
+  await ctx.db.delete(rubrics).where(eq(rubrics.id, current.id));
+  return { message: "The rubric was deleted. Tasks that used it keep their maximum score." };
+}
+
+/** The rubrics of some tasks by id, in one statement (the task pages and the grader show the one they carry). */
+export async function rubricsByIds(ctx: ServiceContext, ids: (string | null)[]): Promise<Map<string, RubricRow>> {
+  const wanted = [...new Set(ids.filter((id): id is string => id !== null))];
+  if (wanted.length === 0) return new Map();
+  const rows = await ctx.db.select().from(rubrics).where(inArray(rubrics.id, wanted));
+  return new Map(rows.map((r) => [r.id, r]));
+}
+
