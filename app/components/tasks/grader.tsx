@@ -151,7 +151,8 @@ export function Grader({
   // With a rubric, the score is the levels' points; a criterion without a level is the problem.
   const problem: ScoreProblem | "rubric" = filled ? (filled.ok ? null : "rubric") : scoreProblem(score, maxScore);
   const rubricScore = filled?.ok ? String(filled.points) : "";
-  const shownProblem = problem === "empty" && !triedEmpty ? null : problem;
+  // An empty score or an unfinished rubric is a problem only once someone tries to save it.
+  const shownProblem = (problem === "empty" || problem === "rubric") && !triedEmpty ? null : problem;
 
   const save = (intent: "grade" | "return", thenNext: boolean) => {
     if (!current) return;
@@ -289,7 +290,7 @@ export function Grader({
             </p>
           ) : null}
           {rubric && filled ? (
-            <div className="field">
+            <div className="grader-rubric">
               <RubricScorer criteria={rubric.criteria} choices={choices} onChoose={(id, level) => setChoices((c) => ({ ...c, [id]: level }))} idPrefix="grader-rubric" after="grader-feedback" />
               <p id="grader-rubric-total" className="rubric-total" aria-live="polite">
                 {t("rubrics.scoreTotal", { got: rubric.criteria.reduce((sum, c) => sum + (c.levels[choices[c.id] ?? -1]?.points ?? 0), 0), max: maxScore })}
