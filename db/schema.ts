@@ -24,6 +24,7 @@ export interface CodeCheck {
   passed: boolean;
 }
 import {
+  check,
   index,
   integer,
   primaryKey,
@@ -534,6 +535,40 @@ export const attempts = sqliteTable(
     index("attempts_open_deadline_idx").on(t.deadlineAt).where(sql`${t.submittedAt} is null`),
     index("attempts_user_idx").on(t.userId),
     index("attempts_code_pending_idx").on(t.codePending).where(sql`${t.codePending} = 1`),
+  ],
+);
+
+/**
+ * An exception for one student (issue 21): a later due time on a task, or a later close, extra minutes or extra
+ * attempts on a quiz. Exactly one of `taskId` and `quizId` is set. The student's screens, the server's checks, the
+ * late rules and progress all read the student's own times through it (worker/services/extensions.ts).
+ */
+export const extensions = sqliteTable(
+  "extensions",
+  {
+    id: id(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    taskId: text("task_id").references(() => tasks.id, { onDelete: "cascade" }),
+    quizId: text("quiz_id").references(() => quizzes.id, { onDelete: "cascade" }),
+    /** A task's due time for this student. */
+    dueAt: integer("due_at", { mode: "timestamp_ms" }),
+    /** A quiz's closing time for this student (null: the quiz's own). */
+    closesAt: integer("closes_at", { mode: "timestamp_ms" }),
+    /** Minutes added to each timed attempt (after any accommodation). */
+    extraMinutes: integer("extra_minutes").notNull().default(0),
+    /** Attempts beyond the quiz's maximum. */
+    extraAttempts: integer("extra_attempts").notNull().default(0),
+    grantedBy: text("granted_by").references(() => users.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    // NULLs are distinct in SQLite unique indexes: a quiz's row never collides with a task's.
+    uniqueIndex("extensions_task_user_uq").on(t.taskId, t.userId),
+    uniqueIndex("extensions_quiz_user_uq").on(t.quizId, t.userId),
+    index("extensions_user_idx").on(t.userId),
+    check("extensions_one_target", sql`(${t.taskId} is null) <> (${t.quizId} is null)`),
   ],
 );
 

@@ -301,6 +301,12 @@ export async function seedDemoData(ctx: ServiceContext): Promise<boolean> {
     db.insert(s.quizzes).values(quiz),
     db.insert(s.questions).values(quizQuestions),
     db.insert(s.attempts).values(attemptRow),
+    // Extensions (issue 21): the demo student has three more days on the list exercise and five more minutes on
+    // the layouts quiz; both show on her pages and in the staff's edit pages.
+    db.insert(s.extensions).values([
+      { id: newId(), userId: student.id, taskId: t4.id, dueAt: new Date(now + 9 * DAY), grantedBy: instructor.id, createdAt: new Date(now - DAY) },
+      { id: newId(), userId: student.id, quizId: quiz.id, extraMinutes: 5, grantedBy: instructor.id, createdAt: new Date(now - DAY) },
+    ]),
     db.insert(s.attendance).values(attendanceRows),
     db.insert(s.messages).values(chatRows),
     db.insert(s.feedback).values(feedbackRows),

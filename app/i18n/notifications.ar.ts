@@ -17,4 +17,5 @@ export const notificationsAr: Record<keyof typeof notificationsEn, string> = {
   "notification.submission-graded": "قُيّم عملك في {task}: {score}/{max}",
   "notification.submission-returned": "طُلبت نسخة جديدة من عملك في {task}",
   "notification.grades-released": "ظهرت درجتك في {task}",
+  "notification.extension-granted": "لديك وقت إضافي لـ{work}",
 };

@@ -19,4 +19,5 @@ export const notificationsEn = {
   "notification.submission-graded": "Your work on {task} was graded: {score}/{max}",
   "notification.submission-returned": "A new version of your work on {task} was asked for",
   "notification.grades-released": "Your grade for {task} is out",
+  "notification.extension-granted": "You have more time for {work}",
 } as const;

@@ -17,6 +17,8 @@
  *   counts nowhere. `taken` of `published` (published quizzes of published lectures that have opened) is beside it.
  * - `overall`: the mean of the rates that exist, equal weights, computed from the whole percentages the screens show
  *   (so anyone can check it from them); null while none exists.
+ * "Due" and "closed" are the student's own: an extension (issue 21) moves a task's due time or a quiz's close for
+ * that student only, so work given more time does not count against them until their own time has passed.
  * Every percentage is a whole number from 0 to 100. `averageScore` is the same number as `rate` (the name older
  * clients read); there is no second task or quiz figure.
  */

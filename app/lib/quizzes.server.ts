@@ -12,7 +12,11 @@ import { getManagedGroup } from "../../worker/services/groups-admin";
 import { getLecture, listLectures } from "../../worker/services/lectures";
 import { createQuiz, deleteQuiz, getQuiz, getResult, groupResults, quizStarted, saveAnswers, startAttempt, submitQuiz, updateQuiz } from "../../worker/services/quizzes";
 import type { Viewer } from "../../worker/services/sessions";
-import { attempt, jsonField, orHttpError, text } from "./group-actions.server";
+import { listQuizExtensions, removeQuizExtension, setQuizExtensions } from "../../worker/services/extensions";
+import { listGroupStudents } from "../../worker/services/students";
+import { toLatinDigits } from "./digits";
+import { quizExtensionInput } from "./extension-schemas";
+import { attempt, invalid, jsonField, orHttpError, text } from "./group-actions.server";
 import { renderMarkdown } from "./markdown.server";
 import { notFoundResponse } from "./not-found.server";
 import { answersMap, createQuizInput, updateQuizInput } from "./quiz-schemas";
@@ -115,7 +119,21 @@ export async function loadEditQuiz(svc: ServiceContext, viewer: Viewer, params: 
   const base = await loadNewQuiz(svc, viewer, params);
   const quiz = await orHttpError(getQuiz(svc, viewer, params.slugQuiz ?? ""));
   if (quiz.group._id !== base.group.id || quiz.lecture.slug !== base.lecture.slug) throw notFoundResponse();
-  return { ...base, quiz, started: await quizStarted(svc, quiz._id) };
+  const [started, extensions, students] = await Promise.all([
+    quizStarted(svc, quiz._id),
+    orHttpError(listQuizExtensions(svc, viewer, quiz._id)),
+    orHttpError(listGroupStudents(svc, viewer, base.group.id, {})),
+  ]);
+  return { ...base, quiz, started, extensions, students: students.map((s) => ({ _id: s.user._id, name: s.user.name })) };
+}
+
+/** The extension panel's intents on a quiz's edit page: a later close, extra minutes and/or attempts. */
+function quizExtensionAction(svc: ServiceContext, viewer: Viewer, quizKey: string, intent: string, form: FormData) {
+  if (intent === "extension-remove") return attempt(intent, () => removeQuizExtension(svc, viewer, quizKey, text(form, "userId")), text(form, "userId"));
+  const whole = (name: string) => (text(form, name) === "" ? undefined : Number(toLatinDigits(text(form, name))));
+  const parsed = quizExtensionInput.safeParse({ userIds: jsonField(form, "userIds"), closesAt: text(form, "closesAt") || null, extraMinutes: whole("extraMinutes"), extraAttempts: whole("extraAttempts") });
+  if (!parsed.success) return invalid(intent, parsed.error);
+  return attempt(intent, async () => ({ extensions: await setQuizExtensions(svc, viewer, quizKey, parsed.data) }));
 }
 
 function editorFailure(intent: string, error: ZodError) {
@@ -141,6 +159,7 @@ export async function editQuizAction(svc: ServiceContext, viewer: Viewer, params
   const intent = text(form, "intent");
   if (intent === "preview") return preview(intent, form);
   if (intent === "delete") return attempt("delete", () => deleteQuiz(svc, viewer, params.slugQuiz ?? ""));
+  if (intent === "extension-save" || intent === "extension-remove") return quizExtensionAction(svc, viewer, params.slugQuiz ?? "", intent, form);
   const payload = jsonField(form, "payload") as Record<string, unknown> | null;
   const parsed = updateQuizInput.safeParse(payload ?? {});
   if (!parsed.success) return editorFailure("save", parsed.error);

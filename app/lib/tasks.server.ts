@@ -8,6 +8,8 @@ import { getManagedGroup } from "../../worker/services/groups-admin";
 import { getLecture, listLectures } from "../../worker/services/lectures";
 import { createTask, deleteTask, getTask, gradeSubmission, listSubmissions, listTasksForStaff, releaseGrades, submitTask, updateTask } from "../../worker/services/tasks";
 import { createRubric, deleteRubric, listRubrics, updateRubric } from "../../worker/services/rubrics";
+import { listTaskExtensions, removeTaskExtension, setTaskExtensions } from "../../worker/services/extensions";
+import { listGroupStudents } from "../../worker/services/students";
 import type { Viewer } from "../../worker/services/sessions";
 import { attempt, invalid, jsonField, orHttpError, text, unknownIntent } from "./group-actions.server";
 import { renderMarkdown } from "./markdown.server";
@@ -15,6 +17,7 @@ import { notFoundResponse } from "./not-found.server";
 import { toLatinDigits } from "./digits";
 import { codeInput, exerciseInput } from "./exercise-schemas";
 import { rubricInput } from "./rubric-schemas";
+import { taskExtensionInput } from "./extension-schemas";
 import { createTaskInput, gradeSubmissionInput, submitTaskInput, updateTaskInput } from "./task-schemas";
 
 export async function loadTaskPage(svc: ServiceContext, viewer: Viewer, params: { slug?: string; slugLecture?: string; slugTask?: string }) {
@@ -123,8 +126,26 @@ export async function newTaskAction(svc: ServiceContext, viewer: Viewer, params:
 export async function loadEditTask(svc: ServiceContext, viewer: Viewer, params: { slug?: string; slugLecture?: string; slugTask?: string }) {
   const base = await loadNewTask(svc, viewer, params);
   const task = await orHttpError(getTask(svc, viewer, params.slugLecture ?? "", params.slugTask ?? ""));
-  const exercise = await orHttpError(exerciseForPage(svc, viewer, task._id));
-  return { ...base, task, exercise: exercise && "isStaff" in exercise && exercise.isStaff ? exercise : null };
+  const [exercise, extensions, students] = await Promise.all([
+    orHttpError(exerciseForPage(svc, viewer, task._id)),
+    orHttpError(listTaskExtensions(svc, viewer, params.slugLecture ?? "", task._id)),
+    orHttpError(listGroupStudents(svc, viewer, base.group.id, {})),
+  ]);
+  return {
+    ...base,
+    task,
+    exercise: exercise && "isStaff" in exercise && exercise.isStaff ? exercise : null,
+    extensions,
+    students: students.map((s) => ({ _id: s.user._id, name: s.user.name })),
+  };
+}
+
+/** The extension panel's intents on a task's edit page. */
+export function taskExtensionAction(svc: ServiceContext, viewer: Viewer, lectureKey: string, taskKey: string, intent: string, form: FormData) {
+  if (intent === "extension-remove") return attempt(intent, () => removeTaskExtension(svc, viewer, lectureKey, taskKey, text(form, "userId")), text(form, "userId"));
+  const parsed = taskExtensionInput.safeParse({ userIds: jsonField(form, "userIds"), dueAt: text(form, "dueAt") });
+  if (!parsed.success) return invalid(intent, parsed.error);
+  return attempt(intent, async () => ({ extensions: await setTaskExtensions(svc, viewer, lectureKey, taskKey, parsed.data) }));
 }
 
 /** The exercise editor's intents: run the form's reference (nothing saved) or save it (publishing needs a pass). */
@@ -139,6 +160,7 @@ export async function editTaskAction(svc: ServiceContext, viewer: Viewer, params
   const intent = text(form, "intent");
   if (intent === "delete") return attempt("delete", () => deleteTask(svc, viewer, params.slugLecture ?? "", params.slugTask ?? ""));
   if (intent === "exercise-check" || intent === "exercise-save") return exerciseAction(svc, viewer, params.slugTask ?? "", intent, form);
+  if (intent === "extension-save" || intent === "extension-remove") return taskExtensionAction(svc, viewer, params.slugLecture ?? "", params.slugTask ?? "", intent, form);
   const parsed = updateTaskInput.safeParse(taskValues(form));
   if (!parsed.success) return invalid("save", parsed.error);
   return attempt("save", async () => ({ task: await updateTask(svc, viewer, params.slugLecture ?? "", params.slugTask ?? "", parsed.data) }));

@@ -6,6 +6,7 @@ import { sheets } from "~/styles/sheets";
 import { requireRole } from "../../worker/auth/viewer";
 import { ExerciseEditor } from "~/components/exercises/exercise-editor";
 import { TaskForm } from "~/components/tasks/staff-tasks";
+import { ExtensionsPanel } from "~/components/extensions-panel";
 import { editTaskAction, loadEditTask } from "~/lib/tasks.server";
 
 export const links: LinksFunction = () => sheets("lectures", "tasks", "exercises");
@@ -29,6 +30,7 @@ export default function EditTask() {
   return <>
       <TaskForm rubrics={data.rubrics} key={data.task._id} task={data.task} listPath={`${groupBase}/tasks`} lectureTitle={data.lecture.title} />
       {data.exercise ? <ExerciseEditor key={`exercise-${data.task._id}`} exercise={data.exercise} /> : null}
+      <ExtensionsPanel kind="task" extensions={data.extensions} students={data.students} defaultTime={data.task.dueAt} />
     </>;
 }
 

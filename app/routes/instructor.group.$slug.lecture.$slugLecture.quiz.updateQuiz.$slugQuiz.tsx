@@ -3,6 +3,7 @@ import { useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { InstructorGroupPage } from "~/components/lectures/instructor-group-page";
 import { QuizEditor } from "~/components/quizzes/quiz-editor";
+import { ExtensionsPanel } from "~/components/extensions-panel";
 import { useT } from "~/lib/i18n";
 import { metaT, pageMeta } from "~/lib/meta";
 import { editQuizAction, loadEditQuiz } from "~/lib/quizzes.server";
@@ -27,7 +28,14 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
 export default function QuizEditorRoute() {
   const data = useLoaderData<typeof loader>();
   const groupBase = `/instructor/group/${data.group.slug}`;
-  const editor = <QuizEditor key={data.quiz._id} quiz={data.quiz} started={data.started} listPath={`${groupBase}/quizzes`} lectureTitle={data.lecture.title} studentPath={`/course/${data.group.slug}/lecture/${data.lecture.slug}/quiz/${data.quiz.slug}`} />;
+  const editor = (
+    <>
+      <QuizEditor key={data.quiz._id} quiz={data.quiz} started={data.started} listPath={`${groupBase}/quizzes`} lectureTitle={data.lecture.title} studentPath={`/course/${data.group.slug}/lecture/${data.lecture.slug}/quiz/${data.quiz.slug}`} />
+      <div className="extensions-after-editor">
+        <ExtensionsPanel kind="quiz" extensions={data.extensions} students={data.students} defaultTime={data.quiz.closesAt} />
+      </div>
+    </>
+  );
   const { t } = useT();
   return (
     <InstructorGroupPage group={data.group} section={data.quiz.title} parent={{ label: t("staffQuizzes.title"), to: `${groupBase}/quizzes` }}>

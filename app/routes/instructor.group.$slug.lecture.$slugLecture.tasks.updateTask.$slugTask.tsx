@@ -6,6 +6,7 @@ import { sheets } from "~/styles/sheets";
 import { requireRole } from "../../worker/auth/viewer";
 import { ExerciseEditor } from "~/components/exercises/exercise-editor";
 import { TaskForm } from "~/components/tasks/staff-tasks";
+import { ExtensionsPanel } from "~/components/extensions-panel";
 import { editTaskAction, loadEditTask } from "~/lib/tasks.server";
 import { InstructorGroupPage } from "~/components/lectures/instructor-group-page";
 import { useT } from "~/lib/i18n";
@@ -34,6 +35,7 @@ export default function EditTask() {
       <>
       <TaskForm rubrics={data.rubrics} key={data.task._id} task={data.task} listPath={`${groupBase}/tasks`} lectureTitle={data.lecture.title} />
       {data.exercise ? <ExerciseEditor key={`exercise-${data.task._id}`} exercise={data.exercise} /> : null}
+      <ExtensionsPanel kind="task" extensions={data.extensions} students={data.students} defaultTime={data.task.dueAt} />
     </>
     </InstructorGroupPage>
   );

@@ -453,6 +453,42 @@ const MATRIX: Record<string, Row> = {
     },
     expect: staffOfGroup(200),
   },
+  // Extensions: the group's staff give and take back a student's own times.
+  "GET /api/lectures/:lectureId/tasks/:taskId/extensions": {
+    request: async (w) => {
+      const { lecture, task } = await taskIn(w);
+      return { path: `/api/lectures/${lecture.slug}/tasks/${task.slug}/extensions` };
+    },
+    expect: staffOfGroup(200),
+  },
+  "PUT /api/lectures/:lectureId/tasks/:taskId/extensions": {
+    request: async (w) => {
+      const { lecture, task } = await taskIn(w);
+      return { path: `/api/lectures/${lecture.slug}/tasks/${task.slug}/extensions`, method: "PUT", body: { userIds: [w.as.student.user.id], dueAt: new Date(Date.now() + 86_400_000).toISOString() } };
+    },
+    expect: staffOfGroup(200),
+  },
+  "DELETE /api/lectures/:lectureId/tasks/:taskId/extensions/:userId": {
+    request: async (w) => {
+      const { lecture, task } = await taskIn(w);
+      await db().insert(schema.extensions).values({ id: newId(), userId: w.as.student.user.id, taskId: task.id, dueAt: new Date(Date.now() + 86_400_000) });
+      return { path: `/api/lectures/${lecture.slug}/tasks/${task.slug}/extensions/${w.as.student.user.id}`, method: "DELETE" };
+    },
+    expect: staffOfGroup(200),
+  },
+  "GET /api/quizzes/:id/extensions": { request: async (w) => ({ path: `/api/quizzes/${(await quizIn(w)).quiz.slug}/extensions` }), expect: staffOfGroup(200) },
+  "PUT /api/quizzes/:id/extensions": {
+    request: async (w) => ({ path: `/api/quizzes/${(await quizIn(w)).quiz.slug}/extensions`, method: "PUT", body: { userIds: [w.as.student.user.id], extraMinutes: 10 } }),
+    expect: staffOfGroup(200),
+  },
+  "DELETE /api/quizzes/:id/extensions/:userId": {
+    request: async (w) => {
+      const { quiz } = await quizIn(w);
+      await db().insert(schema.extensions).values({ id: newId(), userId: w.as.student.user.id, quizId: quiz.id, extraAttempts: 1 });
+      return { path: `/api/quizzes/${quiz.id}/extensions/${w.as.student.user.id}`, method: "DELETE" };
+    },
+    expect: staffOfGroup(200),
+  },
   // Quizzes: members and staff read; the group's students take them; the group's staff write them and see results.
   "GET /api/quizzes/groups/:id": { request: async (w) => (await quizIn(w), { path: `/api/quizzes/groups/${w.group.slug}` }), expect: groupInside(200) },
   "GET /api/quizzes/lecture/:id": { request: async (w) => ({ path: `/api/quizzes/lecture/${(await quizIn(w)).lecture.slug}` }), expect: groupInside(200) },

@@ -9,6 +9,7 @@ import { contactMessagesApi } from "./contact-messages";
 import { devApi } from "./dev";
 import { renderApiReference } from "./docs";
 import { exercisesApi } from "./exercises";
+import { quizExtensionsApi, taskExtensionsApi } from "./extensions";
 import { feedbackApi } from "./feedback";
 import { groupsApi } from "./groups";
 import { healthApi } from "./health";
@@ -60,7 +61,9 @@ api.route("/students", studentsApi);
 api.route("/uploads", uploadsApi);
 api.route("/lectures", lecturesApi);
 api.route("/lectures", tasksApi);
+api.route("/lectures", taskExtensionsApi);
 api.route("/attendance", attendanceApi);
+api.route("/quizzes", quizExtensionsApi);
 api.route("/quizzes", quizzesApi);
 api.route("/exercises", exercisesApi);
 

@@ -82,7 +82,11 @@ const quizDto = z
     attempt: openAttempt.nullable(),
     attemptsUsed: z.number(),
     attemptsLeft: z.number(),
-    yourMinutes: z.number().nullable().openapi({ description: "A timed quiz: the caller's own time in minutes (the duration times their accommodation, PUT /api/groups/{id}/students/{userId}/quiz-time)" }),
+    yourMinutes: z.number().nullable().openapi({ description: "A timed quiz: the caller's own time in minutes (the duration times their accommodation, PUT /api/groups/{id}/students/{userId}/quiz-time, plus an extension's extra minutes)" }),
+    extension: z
+      .object({ originalClosesAt: z.string().nullable(), originalMaxAttempts: z.number().int(), extraMinutes: z.number().int() })
+      .nullable()
+      .openapi({ description: "The caller's extension (PUT /api/quizzes/{id}/extensions): closesAt and maxAttempts above are already theirs; these are the quiz's own" }),
     bestScore: z.number().nullable(),
     serverNow: z.string(),
   })

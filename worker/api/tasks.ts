@@ -30,6 +30,7 @@ const taskDto = z
     latePenaltyPerDay: z.number().int().openapi({ description: "Percent of the grade taken off per started day late (0: none)" }),
     latePenaltyFloor: z.number().int().openapi({ description: "The share of the grade, in percent, a late hand-in always keeps" }),
     rubricId: z.string().nullable().openapi({ description: "Graded with this rubric of the group (its total is maxScore); null: a plain score" }),
+    extendedFrom: z.string().nullable().openapi({ description: "The task's own due time when the reader has an extension (dueAt is then theirs); null otherwise" }),
     lectureSlug: z.string(),
   })
   .openapi("Task");

@@ -4,8 +4,8 @@
  * published on published lectures; the group's staff: everything, drafts marked). Four statements whatever the
  * size of the group: the group with the reader's membership, then lectures, tasks and quizzes.
  */
-import { and, asc, eq, isNotNull, or } from "drizzle-orm";
-import { groups, lectures, memberships, quizzes, tasks } from "../../db/schema";
+import { and, asc, eq, isNotNull, or, sql } from "drizzle-orm";
+import { extensions, groups, lectures, memberships, quizzes, tasks } from "../../db/schema";
 import type { Lang } from "../../app/i18n/config";
 import type { MessageKey } from "../../app/i18n/en";
 import { dictionary } from "../../app/i18n/index.server";
@@ -144,9 +144,11 @@ export async function groupCalendar(ctx: ServiceContext, viewer: Actor, groupKey
       .where(and(eq(lectures.groupId, group.id), isNotNull(lectures.startsAt), staff ? undefined : eq(lectures.published, true)))
       .orderBy(asc(lectures.startsAt), asc(lectures.id)),
     ctx.db
-      .select({ id: tasks.id, slug: tasks.slug, title: tasks.title, dueAt: tasks.dueAt, lectureSlug: lectures.slug, lecturePublished: lectures.published })
+      // The reader's own due time and close (an extension's, issue 21).
+      .select({ id: tasks.id, slug: tasks.slug, title: tasks.title, dueAt: sql<Date>`coalesce(${extensions.dueAt}, ${tasks.dueAt})`.mapWith(tasks.dueAt), lectureSlug: lectures.slug, lecturePublished: lectures.published })
       .from(tasks)
       .innerJoin(lectures, eq(lectures.id, tasks.lectureId))
+      .leftJoin(extensions, and(eq(extensions.taskId, tasks.id), eq(extensions.userId, viewer.userId)))
       .where(and(eq(lectures.groupId, group.id), isNotNull(tasks.dueAt), staff ? undefined : eq(lectures.published, true)))
       .orderBy(asc(tasks.dueAt), asc(tasks.id)),
     ctx.db
@@ -155,13 +157,14 @@ export async function groupCalendar(ctx: ServiceContext, viewer: Actor, groupKey
         slug: quizzes.slug,
         title: quizzes.title,
         opensAt: quizzes.opensAt,
-        closesAt: quizzes.closesAt,
+        closesAt: sql<Date | null>`coalesce(${extensions.closesAt}, ${quizzes.closesAt})`.mapWith(quizzes.closesAt),
         published: quizzes.published,
         lectureSlug: lectures.slug,
         lecturePublished: lectures.published,
       })
       .from(quizzes)
       .innerJoin(lectures, eq(lectures.id, quizzes.lectureId))
+      .leftJoin(extensions, and(eq(extensions.quizId, quizzes.id), eq(extensions.userId, viewer.userId)))
       .where(
         and(
           eq(quizzes.groupId, group.id),

@@ -7,7 +7,7 @@ import { can, type Actor } from "../../app/lib/permissions";
 import { isCalendarDate } from "../../app/lib/dates";
 import type { CreateLectureInput, LectureOrderInput, LectureSeriesInput, UpdateLectureInput } from "../../app/lib/lecture-schemas";
 import { renderMarkdown } from "../../app/lib/markdown.server";
-import { attendance, attendanceSessions, groups, lectures, memberships, quizzes, submissions, tasks } from "../../db/schema";
+import { attendance, attendanceSessions, extensions, groups, lectures, memberships, quizzes, submissions, tasks } from "../../db/schema";
 import { memberIds } from "./memberships";
 import { asStudentSees, submissionState } from "./tasks";
 import type { ServiceContext } from "../context";
@@ -210,7 +210,6 @@ export async function lectureWork(ctx: ServiceContext, lectureId: string, studen
       .select({
         slug: tasks.slug,
         title: tasks.title,
-        dueAt: tasks.dueAt,
         late: submissions.late,
         score: submissions.score,
         gradedAt: submissions.gradedAt,
@@ -218,14 +217,19 @@ export async function lectureWork(ctx: ServiceContext, lectureId: string, studen
         gradesHeld: tasks.gradesHeld,
         resubmitRequestedAt: submissions.resubmitRequestedAt,
         submissionId: submissions.id,
+        // The student's own due time (an extension's, issue 21). An expression, not a second `due_at` column: a D1
+        // batch keys its rows by column name (docs/decisions/0013).
+        ownDueAt: sql<number | null>`coalesce(${extensions.dueAt}, ${tasks.dueAt})`,
       })
       .from(tasks)
       .leftJoin(submissions, and(eq(submissions.taskId, tasks.id), eq(submissions.userId, studentId ?? "")))
+      .leftJoin(extensions, and(eq(extensions.taskId, tasks.id), eq(extensions.userId, studentId ?? "")))
       .where(eq(tasks.lectureId, lectureId))
       .orderBy(asc(tasks.dueAt), asc(tasks.title)),
     ctx.db
-      .select({ slug: quizzes.slug, title: quizzes.title, opensAt: quizzes.opensAt, closesAt: quizzes.closesAt })
+      .select({ slug: quizzes.slug, title: quizzes.title, opensAt: quizzes.opensAt, closesAt: sql<number | null>`coalesce(${extensions.closesAt}, ${quizzes.closesAt})` })
       .from(quizzes)
+      .leftJoin(extensions, and(eq(extensions.quizId, quizzes.id), eq(extensions.userId, studentId ?? "")))
       .where(and(eq(quizzes.lectureId, lectureId), eq(quizzes.published, true)))
       .orderBy(asc(quizzes.opensAt), asc(quizzes.title)),
   ]);
@@ -233,7 +237,7 @@ export async function lectureWork(ctx: ServiceContext, lectureId: string, studen
     tasks: taskRows.map((t) => ({
       slug: t.slug,
       title: t.title,
-      dueAt: t.dueAt ? t.dueAt.toISOString() : null,
+      dueAt: t.ownDueAt !== null ? new Date(Number(t.ownDueAt)).toISOString() : null,
       // A held grade reads as handed in (asStudentSees, ADR 0021).
       state: studentId
         ? submissionState(
@@ -243,7 +247,7 @@ export async function lectureWork(ctx: ServiceContext, lectureId: string, studen
           )
         : null,
     })),
-    quizzes: quizRows.map((q) => ({ slug: q.slug, title: q.title, opensAt: q.opensAt ? q.opensAt.toISOString() : null, closesAt: q.closesAt ? q.closesAt.toISOString() : null })),
+    quizzes: quizRows.map((q) => ({ slug: q.slug, title: q.title, opensAt: q.opensAt ? q.opensAt.toISOString() : null, closesAt: q.closesAt !== null ? new Date(Number(q.closesAt)).toISOString() : null })),
   };
 }
 

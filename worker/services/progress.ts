@@ -8,7 +8,7 @@
 import { and, asc, eq, inArray, or, sql, type SQL, type SQLWrapper } from "drizzle-orm";
 import { can, type Actor } from "../../app/lib/permissions";
 import { atRiskReasons, EMPTY_COUNTS, progressFrom, type AtRiskReason, type Progress, type ProgressCounts } from "../../app/lib/progress";
-import { attempts, attendance, groups, lectures, memberships, MEMBER_STATUSES, quizzes, submissions, tasks, users, type ATTENDANCE_STATUSES } from "../../db/schema";
+import { attempts, attendance, extensions, groups, lectures, memberships, MEMBER_STATUSES, quizzes, submissions, tasks, users, type ATTENDANCE_STATUSES } from "../../db/schema";
 import type { ServiceContext } from "../context";
 import { forbidden, notFound } from "../http/errors";
 import { settleGroupAttempts } from "./quizzes";
@@ -130,6 +130,10 @@ export async function computeProgress(ctx: ServiceContext, scope: Scope, now = D
   const due = sql<number>`(${tasks.dueAt} is not null and ${tasks.dueAt} <= ${now})`;
   const opened = sql<number>`(${quizzes.opensAt} is null or ${quizzes.opensAt} <= ${now})`;
   const closed = sql<number>`(${quizzes.closesAt} is not null and ${quizzes.closesAt} <= ${now})`;
+  // A student's own due time and close (extensions, issue 21): "due" and "closed" are per student. Used where the
+  // extension joined is the row's student's.
+  const ownDue = sql<number>`(coalesce(${extensions.dueAt}, ${tasks.dueAt}) is not null and coalesce(${extensions.dueAt}, ${tasks.dueAt}) <= ${now})`;
+  const ownClosed = sql<number>`(coalesce(${extensions.closesAt}, ${quizzes.closesAt}) is not null and coalesce(${extensions.closesAt}, ${quizzes.closesAt}) <= ${now})`;
   const liveQuiz = and(eq(quizzes.published, true), eq(lectures.published, true), opened);
 
   // Best attempt per student and opened quiz: the inner grouping of the quiz figures.
@@ -139,17 +143,18 @@ export async function computeProgress(ctx: ServiceContext, scope: Scope, now = D
       quizId: attempts.quizId,
       groupId: quizzes.groupId,
       best: sql<number>`max(${ratio(attempts.score, attempts.maxScore)})`.as("best"),
-      closed: sql<number>`max(${closed})`.as("closed"),
+      closed: sql<number>`max(${ownClosed})`.as("closed"),
     })
     .from(attempts)
     .innerJoin(quizzes, eq(quizzes.id, attempts.quizId))
     .innerJoin(lectures, eq(lectures.id, quizzes.lectureId))
     .innerJoin(memberships, asMember(attempts.userId as never, quizzes.groupId))
+    .leftJoin(extensions, and(eq(extensions.quizId, quizzes.id), eq(extensions.userId, attempts.userId)))
     .where(and(inArray(quizzes.groupId, scope.groups), liveQuiz, sql`${attempts.submittedAt} is not null`, onlyUser(attempts.userId as never)))
     .groupBy(attempts.userId, attempts.quizId)
     .as("best_attempts");
 
-  const [memberRows, lectureRows, attendanceRows, taskRows, submissionRows, quizRows, quizTotals, lectureCounts, taskCounts, quizCounts] = await Promise.all([
+  const [memberRows, lectureRows, attendanceRows, taskRows, submissionRows, quizRows, quizTotals, lectureCounts, taskCounts, quizCounts, exceptions] = await Promise.all([
     ctx.db
       .select({ _id: users.id, groupId: memberships.groupId, name: users.name, email: users.email, slug: users.slug, status: memberships.status })
       .from(memberships)
@@ -185,7 +190,7 @@ export async function computeProgress(ctx: ServiceContext, scope: Scope, now = D
         userId: submissions.userId,
         groupId: lectures.groupId,
         submitted: sql<number>`count(*)`,
-        submittedNotDue: sql<number>`sum(case when ${due} then 0 else 1 end)`,
+        submittedNotDue: sql<number>`sum(case when ${ownDue} then 0 else 1 end)`,
         graded: sql<number>`count(${shownScore})`,
         gradedSum: sql<number>`coalesce(sum(${ratio(shownScore, tasks.maxScore)}), 0)`,
       })
@@ -193,6 +198,7 @@ export async function computeProgress(ctx: ServiceContext, scope: Scope, now = D
       .innerJoin(tasks, eq(tasks.id, submissions.taskId))
       .innerJoin(lectures, eq(lectures.id, tasks.lectureId))
       .innerJoin(memberships, asMember(submissions.userId as never, lectures.groupId))
+      .leftJoin(extensions, and(eq(extensions.taskId, tasks.id), eq(extensions.userId, submissions.userId)))
       .where(and(inArray(lectures.groupId, scope.groups), eq(lectures.published, true), onlyUser(submissions.userId as never)))
       .groupBy(submissions.userId, lectures.groupId),
     ctx.db
@@ -252,6 +258,22 @@ export async function computeProgress(ctx: ServiceContext, scope: Scope, now = D
           .from(best)
           .groupBy(best.quizId)
       : Promise.resolve([]),
+    // Per student, how their extensions move the group's counts of tasks due and quizzes closed: -1 for work the
+    // group has due (or closed) that is not yet due for them, +1 the other way round.
+    ctx.db
+      .select({
+        userId: extensions.userId,
+        groupId: lectures.groupId,
+        dueDelta: sql<number>`coalesce(sum(case when ${extensions.taskId} is null then 0 when ${due} and not ${ownDue} then -1 when not ${due} and ${ownDue} then 1 else 0 end), 0)`,
+        closedDelta: sql<number>`coalesce(sum(case when ${extensions.quizId} is null or not (${opened}) or not ${liveQuiz} then 0 when ${closed} and not ${ownClosed} then -1 when not ${closed} and ${ownClosed} then 1 else 0 end), 0)`,
+      })
+      .from(extensions)
+      .leftJoin(tasks, eq(tasks.id, extensions.taskId))
+      .leftJoin(quizzes, eq(quizzes.id, extensions.quizId))
+      .innerJoin(lectures, eq(lectures.id, sql`coalesce(${tasks.lectureId}, ${quizzes.lectureId})`))
+      .innerJoin(memberships, asMember(extensions.userId as never, lectures.groupId))
+      .where(and(inArray(lectures.groupId, scope.groups), eq(lectures.published, true), onlyUser(extensions.userId as never)))
+      .groupBy(extensions.userId, lectures.groupId),
   ]);
 
   const perGroup = (rows: { groupId: string; flag: unknown }[]) => {
@@ -267,18 +289,20 @@ export async function computeProgress(ctx: ServiceContext, scope: Scope, now = D
   const att = byMember(attendanceRows);
   const subs = byMember(submissionRows);
   const quiz = byMember(quizTotals);
+  const moved = byMember(exceptions);
 
   const members = memberRows.map((m) => {
     const k = key(m.groupId, m._id);
     const a = att.get(k);
     const s = subs.get(k);
     const q = quiz.get(k);
+    const x = moved.get(k);
     const counts: ProgressCounts = {
       ...EMPTY_COUNTS,
       groupHeld: heldByGroup.get(m.groupId) ?? 0,
-      tasksDue: dueByGroup.get(m.groupId) ?? 0,
+      tasksDue: (dueByGroup.get(m.groupId) ?? 0) + num(x?.dueDelta),
       quizzesOpened: openedByGroup.get(m.groupId) ?? 0,
-      quizzesClosed: closedByGroup.get(m.groupId) ?? 0,
+      quizzesClosed: (closedByGroup.get(m.groupId) ?? 0) + num(x?.closedDelta),
       ...(a ? { attended: num(a.attended), excusedHeld: num(a.excusedHeld), extraHeld: num(a.extraHeld) } : {}),
       ...(s ? { submitted: num(s.submitted), submittedNotDue: num(s.submittedNotDue), graded: num(s.graded), gradedSum: num(s.gradedSum) } : {}),
       ...(q ? { taken: num(q.taken), bestSum: num(q.bestSum), takenClosed: num(q.takenClosed) } : {}),

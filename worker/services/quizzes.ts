@@ -28,7 +28,7 @@ import {
   type ShowAnswers,
   type UpdateQuizInput,
 } from "../../app/lib/quiz-schemas";
-import { attempts, groups, lectures, memberships, questions, quizzes, users, MEMBER_STATUSES } from "../../db/schema";
+import { attempts, extensions, groups, lectures, memberships, questions, quizzes, users, MEMBER_STATUSES } from "../../db/schema";
 import type { ServiceContext } from "../context";
 import { AppError, forbidden, notFound } from "../http/errors";
 import { newId, slugCandidates } from "./ids";
@@ -66,6 +66,10 @@ interface QuizRecord {
   membershipStatus: string | null;
   /** The viewer's accommodation on timed quizzes of the group, in percent of the duration (null: not a member). */
   quizTimePercent: number | null;
+  /** The viewer's extension's extra minutes per attempt (0 without one). `closesAt` and `maxAttempts` are theirs. */
+  extraMinutes: number;
+  /** The quiz's own close and attempts when the viewer has an extension that changes them; null otherwise. */
+  extendedFrom: { closesAt: Date | null; maxAttempts: number } | null;
 }
 
 const facts = (r: { instructorId: string | null; membershipStatus?: string | null }) => ({ instructorId: r.instructorId, membershipStatus: r.membershipStatus ?? null });
@@ -96,14 +100,32 @@ async function findQuiz(ctx: ServiceContext, viewer: Actor, key: string): Promis
       instructorId: groups.instructorId,
       membershipStatus: memberships.status,
       quizTimePercent: memberships.quizTimePercent,
+      extension: { id: extensions.id, closesAt: extensions.closesAt, extraMinutes: extensions.extraMinutes, extraAttempts: extensions.extraAttempts },
     })
     .from(quizzes)
     .innerJoin(lectures, eq(lectures.id, quizzes.lectureId))
     .innerJoin(groups, eq(groups.id, quizzes.groupId))
     .leftJoin(memberships, and(eq(memberships.groupId, groups.id), eq(memberships.userId, viewer.userId)))
+    .leftJoin(extensions, and(eq(extensions.quizId, quizzes.id), eq(extensions.userId, viewer.userId)))
     .where(or(eq(quizzes.id, key), eq(quizzes.slug, key)))
     .limit(1);
-  return row ?? null;
+  return row ? withExtension(row) : null;
+}
+
+/**
+ * A quiz as one student has it (issue 21): their extension's later close and extra attempts replace the quiz's, so
+ * every check (the window, starting, the deadline, the review) follows the exception without knowing of it.
+ */
+function withExtension<T extends { closesAt: Date | null; maxAttempts: number }>(row: T & { extension: { id: string | null; closesAt: Date | null; extraMinutes: number | null; extraAttempts: number | null } | null }) {
+  const { extension, ...quiz } = row;
+  if (!extension?.id) return { ...quiz, extraMinutes: 0, extendedFrom: null };
+  return {
+    ...quiz,
+    closesAt: extension.closesAt ?? quiz.closesAt,
+    maxAttempts: quiz.maxAttempts + (extension.extraAttempts ?? 0),
+    extraMinutes: extension.extraMinutes ?? 0,
+    extendedFrom: { closesAt: quiz.closesAt, maxAttempts: quiz.maxAttempts },
+  };
 }
 
 /** Members see a published quiz of a published lecture; staff see every quiz of their groups. */
@@ -115,7 +137,7 @@ async function requireReadableQuiz(ctx: ServiceContext, viewer: Actor, key: stri
   return quiz;
 }
 
-async function requireManagedQuiz(ctx: ServiceContext, viewer: Actor, key: string): Promise<QuizRecord> {
+export async function requireManagedQuiz(ctx: ServiceContext, viewer: Actor, key: string): Promise<QuizRecord> {
   const quiz = await findQuiz(ctx, viewer, key);
   if (!quiz) throw notFound("No such quiz.");
   if (!isStaffOf(viewer, quiz)) throw forbidden("Only this group's instructor or an admin can do that.");
@@ -387,9 +409,16 @@ async function listQuizzes(ctx: ServiceContext, viewer: Actor, scope: { groupKey
   // Separate statements, not one D1 batch: a batch keys rows by column name (docs/decisions/0013).
   const [rows, counts] = await Promise.all([
     ctx.db
-      .select({ quiz: quizzes, lectureSlug: lectures.slug, lectureTitle: lectures.title })
+      .select({
+        quiz: quizzes,
+        lectureSlug: lectures.slug,
+        lectureTitle: lectures.title,
+        extension: { id: extensions.id, closesAt: extensions.closesAt, extraMinutes: extensions.extraMinutes, extraAttempts: extensions.extraAttempts },
+      })
       .from(quizzes)
       .innerJoin(lectures, eq(lectures.id, quizzes.lectureId))
+      // The viewer's own extensions (none for staff): a student's list shows their own close and attempts.
+      .leftJoin(extensions, and(eq(extensions.quizId, quizzes.id), eq(extensions.userId, viewer.userId)))
       .where(where)
       .orderBy(asc(quizzes.opensAt), asc(quizzes.title)),
     ctx.db
@@ -401,7 +430,8 @@ async function listQuizzes(ctx: ServiceContext, viewer: Actor, scope: { groupKey
   ]);
   const mine = staff || !isMember(group) ? null : await settle(ctx, await ownAttempts(ctx, viewer.userId, rows.map((r) => r.quiz.id)), now);
   const countOf = new Map(counts.map((c) => [c.quizId, c]));
-  return rows.map(({ quiz, lectureSlug, lectureTitle }) => {
+  return rows.map(({ quiz: own_, lectureSlug, lectureTitle, extension }) => {
+    const quiz = withExtension({ ...own_, extension });
     const own = mine?.filter((a) => a.quizId === quiz.id) ?? [];
     const done = own.filter((a) => a.submittedAt);
     return {
@@ -509,15 +539,19 @@ export async function getQuiz(ctx: ServiceContext, viewer: Actor, key: string, n
     attemptsLeft: Math.max(0, quiz.maxAttempts - mine.length),
     // The member's own time on it (an accommodation), in minutes; the quiz's duration for staff.
     yourMinutes: staff ? quiz.durationMinutes : ownMinutes(quiz),
+    // The student's extension: the quiz's own close and attempts it replaced, and the minutes it adds (closesAt,
+    // maxAttempts and yourMinutes above are already theirs).
+    extension: quiz.extendedFrom ? { originalClosesAt: iso(quiz.extendedFrom.closesAt), originalMaxAttempts: quiz.extendedFrom.maxAttempts, extraMinutes: quiz.extraMinutes } : null,
     bestScore: done.length ? Math.max(...done.map((a) => a.score ?? 0)) : null,
     serverNow: new Date(now).toISOString(),
   };
 }
 
 /** The viewer's time on a timed quiz: its duration times their accommodation (ADR 0021), still capped by the close. */
-function ownMinutes(quiz: Pick<QuizRecord, "durationMinutes" | "quizTimePercent">): number | null {
+function ownMinutes(quiz: Pick<QuizRecord, "durationMinutes" | "quizTimePercent" | "extraMinutes">): number | null {
   if (quiz.durationMinutes === null) return null;
-  return (quiz.durationMinutes * (quiz.quizTimePercent ?? 100)) / 100;
+  // The accommodation multiplies the duration; an extension's extra minutes come on top.
+  return (quiz.durationMinutes * (quiz.quizTimePercent ?? 100)) / 100 + quiz.extraMinutes;
 }
 
 function refuseToStart(quiz: QuizRecord, used: number, now: number) {
@@ -720,12 +754,20 @@ const quizOver = (quiz: { closesAt: Date | null }, now: number) => quiz.closesAt
 
 /** Whether anyone's attempt at the quiz can still be handed in (one indexed lookup; see reviewWhen). */
 async function anyoneCanHandIn(ctx: ServiceContext, quizId: string, now: number): Promise<boolean> {
-  const [row] = await ctx.db
-    .select({ id: attempts.id })
-    .from(attempts)
-    .where(and(eq(attempts.quizId, quizId), isNull(attempts.submittedAt), or(isNull(attempts.deadlineAt), sql`${attempts.deadlineAt} >= ${now - QUIZ_GRACE_MS}`)))
-    .limit(1);
-  return !!row;
+  const [[open], [extended]] = await Promise.all([
+    ctx.db
+      .select({ id: attempts.id })
+      .from(attempts)
+      .where(and(eq(attempts.quizId, quizId), isNull(attempts.submittedAt), or(isNull(attempts.deadlineAt), sql`${attempts.deadlineAt} >= ${now - QUIZ_GRACE_MS}`)))
+      .limit(1),
+    // A student whose extension closes later can still start: answers shown now would reach them.
+    ctx.db
+      .select({ id: extensions.id })
+      .from(extensions)
+      .where(and(eq(extensions.quizId, quizId), sql`${extensions.closesAt} >= ${now - QUIZ_GRACE_MS}`))
+      .limit(1),
+  ]);
+  return !!open || !!extended;
 }
 
 /** GET /api/quizzes/{id}/result: the caller's graded attempts, their best score and, when allowed, the review. */

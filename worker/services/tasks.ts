@@ -8,7 +8,7 @@ import { can, type Actor } from "../../app/lib/permissions";
 import { renderMarkdown } from "../../app/lib/markdown.server";
 import { afterPenalty, latePenalty, type CreateTaskInput, type GradeSubmissionInput, type SubmissionState, type SubmitTaskInput, type UpdateTaskInput } from "../../app/lib/task-schemas";
 import { fillRubric, rubricTotal, type RubricAssessment } from "../../app/lib/rubric-schemas";
-import { exercises, groups, lectures, memberships, submissions, tasks, users, MEMBER_STATUSES } from "../../db/schema";
+import { exercises, extensions, groups, lectures, memberships, submissions, tasks, users, MEMBER_STATUSES } from "../../db/schema";
 import { rubricOfGroup, rubricsByIds } from "./rubrics";
 import { isMember, memberIds } from "./memberships";
 import type { ServiceContext } from "../context";
@@ -34,6 +34,8 @@ export interface TaskDto {
   latePenaltyFloor: number;
   /** Graded with this rubric of the group (its total is `maxScore`), or null. */
   rubricId: string | null;
+  /** The task's own due time when the reader has an extension (then `dueAt` is theirs); null otherwise. */
+  extendedFrom: string | null;
   lectureSlug: string;
 }
 
@@ -124,6 +126,8 @@ export interface TaskRecord {
   latePenaltyPerDay: number;
   latePenaltyFloor: number;
   rubricId: string | null;
+  /** The task's own due time when the viewer has an extension (`dueAt` is then the viewer's); null otherwise. */
+  extendedFrom: Date | null;
   lectureId: string;
   lectureSlug: string;
   lectureTitle: string;
@@ -135,7 +139,7 @@ export interface TaskRecord {
   membershipStatus: string | null;
 }
 
-const toTaskDto = (t: Pick<TaskRecord, "id" | "slug" | "title" | "dueAt" | "maxScore" | "allowLate" | "gradesHeld" | "latePenaltyPerDay" | "latePenaltyFloor" | "rubricId" | "lectureSlug">): TaskDto => ({
+const toTaskDto = (t: Pick<TaskRecord, "id" | "slug" | "title" | "dueAt" | "maxScore" | "allowLate" | "gradesHeld" | "latePenaltyPerDay" | "latePenaltyFloor" | "rubricId" | "lectureSlug"> & { extendedFrom?: Date | null }): TaskDto => ({
   _id: t.id,
   slug: t.slug,
   title: t.title,
@@ -146,6 +150,7 @@ const toTaskDto = (t: Pick<TaskRecord, "id" | "slug" | "title" | "dueAt" | "maxS
   latePenaltyPerDay: t.latePenaltyPerDay,
   latePenaltyFloor: t.latePenaltyFloor,
   rubricId: t.rubricId,
+  extendedFrom: t.extendedFrom ? t.extendedFrom.toISOString() : null,
   lectureSlug: t.lectureSlug,
 });
 
@@ -178,15 +183,32 @@ export async function findTask(ctx: ServiceContext, viewer: Actor, lectureKey: s
       groupTitle: groups.title,
       instructorId: groups.instructorId,
       membershipStatus: memberships.status,
+      extendedDueAt: extensions.dueAt,
     })
     .from(tasks)
     .innerJoin(lectures, eq(lectures.id, tasks.lectureId))
     .innerJoin(groups, eq(groups.id, lectures.groupId))
     .leftJoin(memberships, and(eq(memberships.groupId, groups.id), eq(memberships.userId, viewer.userId)))
+    .leftJoin(extensions, and(eq(extensions.taskId, tasks.id), eq(extensions.userId, viewer.userId)))
     .where(and(byKey(tasks.id, taskKey, tasks.slug), lectureKey === null ? undefined : byKey(lectures.id, lectureKey, lectures.slug)))
     .limit(1);
-  return row ?? null;
+  if (!row) return null;
+  // The viewer's own due time: an extension's when they have one (the late rules and the pages follow it).
+  const { extendedDueAt, ...task } = row;
+  return extendedDueAt ? { ...task, dueAt: extendedDueAt, extendedFrom: task.dueAt } : { ...task, extendedFrom: null };
 }
+
+/** Students' own due times on a task (their extensions), for the staff lists and the late rules of their hand-ins. */
+export async function extendedDueTimes(ctx: ServiceContext, taskId: string, userIds?: string[]): Promise<Map<string, Date>> {
+  const rows = await ctx.db
+    .select({ userId: extensions.userId, dueAt: extensions.dueAt })
+    .from(extensions)
+    .where(and(eq(extensions.taskId, taskId), userIds ? inArray(extensions.userId, userIds) : undefined));
+  return new Map(rows.filter((r) => r.dueAt).map((r) => [r.userId, r.dueAt!]));
+}
+
+/** The late rules of one student's hand-in: the task's, with their own due time. */
+const rulesOf = (task: PenaltyRules, own: Map<string, Date>, userId: string): PenaltyRules => ({ ...task, dueAt: own.get(userId) ?? task.dueAt });
 
 const facts = (t: { instructorId: string | null; membershipStatus: string | null }) => ({ instructorId: t.instructorId, membershipStatus: t.membershipStatus });
 export const isStaff = (viewer: Actor, t: TaskRecord) => can(viewer, "group.manage", { group: facts(t) });
@@ -224,16 +246,17 @@ export async function listGroupTasks(ctx: ServiceContext, viewer: Actor, groupKe
   if (!can(viewer, "group.viewInside", { group: facts(group) })) throw forbidden("Only the group's members and staff can see its tasks.");
   const staff = can(viewer, "group.manage", { group: facts(group) });
   const rows = await ctx.db
-    .select({ task: tasks, lectureSlug: lectures.slug, submission: submissions })
+    .select({ task: tasks, lectureSlug: lectures.slug, submission: submissions, extendedDueAt: extensions.dueAt })
     .from(tasks)
     .innerJoin(lectures, eq(lectures.id, tasks.lectureId))
     .leftJoin(submissions, and(eq(submissions.taskId, tasks.id), eq(submissions.userId, viewer.userId)))
+    .leftJoin(extensions, and(eq(extensions.taskId, tasks.id), eq(extensions.userId, viewer.userId)))
     .where(and(eq(lectures.groupId, group.id), staff ? undefined : eq(lectures.published, true)))
     .orderBy(asc(tasks.dueAt), asc(tasks.title));
   return rows.map((r) => {
     const seen = r.submission ? asStudentSees(r.task, r.submission) : null;
     return {
-    ...toTaskDto({ ...r.task, lectureSlug: r.lectureSlug }),
+    ...toTaskDto({ ...r.task, lectureSlug: r.lectureSlug, ...(r.extendedDueAt ? { dueAt: r.extendedDueAt, extendedFrom: r.task.dueAt } : {}) }),
     submission: staff
       ? null
       : {
@@ -467,16 +490,19 @@ export async function listSubmissions(ctx: ServiceContext, viewer: Viewer, lectu
     const [own] = await ctx.db.select().from(submissions).where(and(eq(submissions.taskId, task.id), eq(submissions.userId, viewer.userId)));
     return { task: toTaskDto(task), submissions: own ? [toSubmissionDto(asStudentSees(task, own), viewer.name, false, task)] : [], missing: [] as { _id: string; name: string }[] };
   }
-  const rows = await ctx.db
+  const [rows, own] = await Promise.all([
+    ctx.db
     .select({ userId: users.id, name: users.name, submission: submissions })
     .from(memberships)
     .innerJoin(users, eq(users.id, memberships.userId))
     .leftJoin(submissions, and(eq(submissions.taskId, task.id), eq(submissions.userId, memberships.userId)))
     .where(and(eq(memberships.groupId, task.groupId), inArray(memberships.status, [...MEMBER_STATUSES])))
-    .orderBy(asc(users.name));
+    .orderBy(asc(users.name)),
+    extendedDueTimes(ctx, task.id),
+  ]);
   return {
     task: toTaskDto(task),
-    submissions: rows.filter((r) => r.submission).map((r) => toSubmissionDto(r.submission!, r.name, true, task, false)),
+    submissions: rows.filter((r) => r.submission).map((r) => toSubmissionDto(r.submission!, r.name, true, rulesOf(task, own, r.userId), false)),
     missing: rows.filter((r) => !r.submission).map((r) => ({ _id: r.userId, name: r.name })),
   };
 }
@@ -495,7 +521,9 @@ export async function getSubmission(ctx: ServiceContext, viewer: Viewer, lecture
     .innerJoin(users, eq(users.id, submissions.userId))
     .where(and(eq(submissions.id, submissionId), eq(submissions.taskId, task.id)));
   if (!row || (!staff && row.submission.userId !== viewer.userId)) throw notFound("No such submission.");
-  return toSubmissionDto(staff ? row.submission : asStudentSees(task, row.submission), row.name, staff, task);
+  // A student's `task` already carries their own due time; staff read the student's extension.
+  const rules = staff ? rulesOf(task, await extendedDueTimes(ctx, task.id, [row.submission.userId]), row.submission.userId) : task;
+  return toSubmissionDto(staff ? row.submission : asStudentSees(task, row.submission), row.name, staff, rules);
 }
 
 /** PUT .../submissions/{submissionId} (staff): a score (0 to maxScore) with feedback, or a request for a new version. */
@@ -507,6 +535,7 @@ export async function gradeSubmission(ctx: ServiceContext, viewer: Viewer, lectu
     .innerJoin(users, eq(users.id, submissions.userId))
     .where(and(eq(submissions.id, submissionId), eq(submissions.taskId, task.id)));
   if (!current) throw notFound("No such submission.");
+  const rules = rulesOf(task, await extendedDueTimes(ctx, task.id, [current.submission.userId]), current.submission.userId);
   const now = new Date();
   let values;
   if ("requestResubmission" in input) {
@@ -515,7 +544,7 @@ export async function gradeSubmission(ctx: ServiceContext, viewer: Viewer, lectu
     const { given, rubric } = "rubric" in input ? await scoreByRubric(ctx, task, input.rubric) : { given: input.score, rubric: null };
     if (given > task.maxScore) throw new AppError(400, "validation_failed", `The score is at most ${task.maxScore}.`, { score: `The score is at most ${task.maxScore}.` });
     // A late hand-in on a task with a late penalty keeps the share its lateness leaves (the grader shows both).
-    const penalty = current.submission.late ? latePenalty(task, current.submission.submittedAt) : { days: 0, percent: 0 };
+    const penalty = current.submission.late ? latePenalty(rules, current.submission.submittedAt) : { days: 0, percent: 0 };
     const score = penalty.percent > 0 ? afterPenalty(given, penalty.percent) : given;
     values = { score, rawScore: penalty.percent > 0 ? given : null, rubric, feedback: input.feedback || null, gradedBy: viewer.userId, gradedAt: now, resubmitRequestedAt: null };
   }
@@ -523,7 +552,7 @@ export async function gradeSubmission(ctx: ServiceContext, viewer: Viewer, lectu
   const graded = !("requestResubmission" in input);
   // A held grade tells nobody yet: releasing the task's grades does (releaseGrades). A request for a new version is
   // not a grade and always goes out.
-  if (graded && task.gradesHeld) return toSubmissionDto(row!, current.name, true, task);
+  if (graded && task.gradesHeld) return toSubmissionDto(row!, current.name, true, rules);
   const link = taskLink(task);
   await notifyUsers(ctx, [current.submission.userId], {
     kind: graded ? "submission-graded" : "submission-returned",
@@ -534,7 +563,7 @@ export async function gradeSubmission(ctx: ServiceContext, viewer: Viewer, lectu
   const penaltyLine = graded && row!.rawScore !== null ? `It was handed in late: ${row!.rawScore} before the late penalty.` : "";
   const text = [`Hello ${current.name},`, graded ? `Your work on "${task.title}" got ${row!.score} of ${task.maxScore}.` : `Your instructor asked for a new version of your work on "${task.title}".`, penaltyLine, row!.feedback ? `Feedback:\n${row!.feedback}` : "", `Open the task: ${ctx.settings.publicOrigin}${link}`].filter(Boolean);
   ctx.waitUntil(sendMail(ctx, { to: current.email, subject, text: text.join("\n\n"), html: text.map((l) => `<p>${escapeHtml(l)}</p>`).join("") }));
-  return toSubmissionDto(row!, current.name, true, task);
+  return toSubmissionDto(row!, current.name, true, rules);
 }
 
 /** A level per criterion of the task's rubric: the points they add up to and the filled rubric kept with the grade. */
@@ -546,7 +575,7 @@ async function scoreByRubric(ctx: ServiceContext, task: TaskRecord, choices: Rec
   return { given: filled.points, rubric: { rubricId: rubric.id, title: rubric.title, criteria: filled.criteria } };
 }
 
-const taskLink = (task: Pick<TaskRecord, "groupSlug" | "lectureSlug" | "slug">) =>
+export const taskLink = (task: Pick<TaskRecord, "groupSlug" | "lectureSlug" | "slug">) =>
   `/course/${encodeURIComponent(task.groupSlug)}/lecture/${encodeURIComponent(task.lectureSlug)}/Add-Task/${encodeURIComponent(task.slug)}`;
 
 /**

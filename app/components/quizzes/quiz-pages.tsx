@@ -74,7 +74,9 @@ function QuizFacts({ quiz, attemptsUsed }: { quiz: PageQuiz; attemptsUsed: numbe
         <dt>{t("quiz.time")}</dt>
         <dd>
           {quiz.durationMinutes
-            ? quiz.yourMinutes && quiz.yourMinutes !== quiz.durationMinutes
+            ? quiz.extension && quiz.extension.extraMinutes > 0 && quiz.yourMinutes
+              ? t("quiz.timedExtra", { n: quiz.yourMinutes, extra: quiz.extension.extraMinutes })
+              : quiz.yourMinutes && quiz.yourMinutes !== quiz.durationMinutes
               ? // An accommodation: the student's own time, and what it is a multiple of.
                 t("quiz.timedYours", { n: quiz.yourMinutes, times: quiz.yourMinutes / quiz.durationMinutes })
               : t("quiz.timed", { n: quiz.durationMinutes })
@@ -101,6 +103,12 @@ function QuizFacts({ quiz, attemptsUsed }: { quiz: PageQuiz; attemptsUsed: numbe
         <dt>{t("quiz.result.attempts")}</dt>
         <dd>{t("quiz.attempts", { used: attemptsUsed, max: quiz.maxAttempts })}</dd>
       </div>
+      {quiz.extension ? (
+        <div className="quiz-extended">
+          <dt>{t("extensions.title")}</dt>
+          <dd>{t("quiz.extended")}</dd>
+        </div>
+      ) : null}
     </dl>
   );
 }

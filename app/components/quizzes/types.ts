@@ -21,6 +21,8 @@ export interface PageQuiz {
   durationMinutes: number | null;
   /** A student's own time on a timed quiz (the duration times their accommodation); absent where not known. */
   yourMinutes?: number | null;
+  /** The student's extension (closesAt and maxAttempts are already theirs): the quiz's own, and minutes added. */
+  extension?: { originalClosesAt: string | null; originalMaxAttempts: number; extraMinutes: number } | null;
   opensAt: string | null;
   closesAt: string | null;
   maxAttempts: number;

@@ -26,6 +26,8 @@ export interface PageTask {
   gradesHeld: boolean;
   latePenaltyPerDay: number;
   latePenaltyFloor: number;
+  /** The task's own due time when the reader has an extension (`dueAt` is then theirs). */
+  extendedFrom?: string | null;
   /** The rubric the task is graded with, shown before the work is handed in. */
   rubric?: { title: string; criteria: RubricCriterion[] } | null;
   bodyHtml: string;
@@ -116,6 +118,11 @@ export function TaskPage({ task, submission, isStaff, serverNow, exercise = null
             <li>
               {t("tasks.due")}: {task.dueAt ? <When iso={task.dueAt} /> : t("tasks.noDue")}
             </li>
+            {task.extendedFrom ? (
+              <li className="task-extended">
+                {t("tasks.extendedFrom")} <When iso={task.extendedFrom} />
+              </li>
+            ) : null}
             {left !== null ? <li className={pastDue ? "task-past" : undefined}>{pastDue ? t(task.allowLate ? "tasks.pastLateOk" : "tasks.pastClosed") : timeLeftText(t, left)}</li> : null}
             <li>{t("tasks.maxScore", { max: task.maxScore })}</li>
             {task.allowLate && task.dueAt && task.latePenaltyPerDay > 0 ? <li>{t("tasks.penaltyRule", { perDay: task.latePenaltyPerDay, max: Math.max(0, 100 - task.latePenaltyFloor) })}</li> : null}

@@ -1,0 +1,154 @@
+import { useFetcher } from "@remix-run/react";
+import { useEffect, useId, useState } from "react";
+import { When, fromLocalInput, toLocalInput } from "~/components/lectures/when";
+import { toLatinDigits } from "~/lib/digits";
+import { failureText, type FailureLike } from "~/lib/group-errors";
+import { useT } from "~/lib/i18n";
+
+export interface PanelExtension {
+  user: { _id: string; name: string };
+  dueAt: string | null;
+  closesAt: string | null;
+  extraMinutes: number;
+  extraAttempts: number;
+}
+
+type Result = ({ ok: true; intent: string } | (FailureLike & { ok: false; intent: string })) & { target?: string };
+
+/**
+ * Extensions on a task or a quiz, on its staff edit page (issue 21): who has their own times, each with a button to
+ * take it back, and a form to give one or several students a later due time (task) or a later close, extra minutes
+ * and extra attempts (quiz). Saves through the page's action (intent=extension-save / extension-remove).
+ */
+export function ExtensionsPanel({
+  kind,
+  extensions,
+  students,
+  defaultTime,
+}: {
+  kind: "task" | "quiz";
+  extensions: PanelExtension[];
+  students: { _id: string; name: string }[];
+  /** Where the new time starts: the task's due time or the quiz's close. */
+  defaultTime: string | null;
+}) {
+  const { t } = useT();
+  const uid = useId();
+  const saver = useFetcher<Result>();
+  const remover = useFetcher<Result>();
+  const [chosen, setChosen] = useState<string[]>([]);
+  const [when, setWhen] = useState(() => toLocalInput(defaultTime));
+  const [minutes, setMinutes] = useState("");
+  const [attempts, setAttempts] = useState("");
+  const failure = saver.data && !saver.data.ok ? saver.data : null;
+  useEffect(() => {
+    if (saver.state === "idle" && saver.data?.ok) setChosen([]);
+  }, [saver.state, saver.data]);
+  const toggle = (id: string) => setChosen((list) => (list.includes(id) ? list.filter((x) => x !== id) : [...list, id]));
+
+  return (
+    <section className="card form-card extensions-panel" aria-labelledby={`${uid}-title`}>
+      <div className="task-form-head">
+        <h2 id={`${uid}-title`} className="task-card-title">
+          {t("extensions.title")}
+        </h2>
+        <p className="muted">{t(kind === "task" ? "extensions.leadTask" : "extensions.leadQuiz")}</p>
+      </div>
+      {extensions.length === 0 ? (
+        <p className="empty-inline">{t("extensions.none")}</p>
+      ) : (
+        <ul className="extension-list" role="list">
+          {extensions.map((x) => (
+            <li key={x.user._id} className="extension-row">
+              <span className="user-text extension-name">{x.user.name}</span>
+              <span className="extension-what">
+                {kind === "task" && x.dueAt ? (
+                  <>
+                    {t("extensions.dueOn")} <When iso={x.dueAt} />
+                  </>
+                ) : (
+                  [
+                    x.closesAt ? (
+                      <span key="c">
+                        {t("extensions.closesOn")} <When iso={x.closesAt} />
+                      </span>
+                    ) : null,
+                    x.extraMinutes > 0 ? <span key="m">{t("extensions.plusMinutes", { n: x.extraMinutes })}</span> : null,
+                    x.extraAttempts > 0 ? <span key="a">{t("extensions.plusAttempts", { n: x.extraAttempts })}</span> : null,
+                  ]
+                )}
+              </span>
+              <remover.Form method="post">
+                <input type="hidden" name="intent" value="extension-remove" />
+                <input type="hidden" name="userId" value={x.user._id} />
+                <button type="submit" className="btn btn-ghost btn-sm btn-destructive-ghost" disabled={remover.state !== "idle"}>
+                  {t("extensions.remove")}
+                  <span className="visually-hidden"> {x.user.name}</span>
+                </button>
+              </remover.Form>
+            </li>
+          ))}
+        </ul>
+      )}
+      {students.length === 0 ? (
+        <p className="muted">{t("extensions.noStudents")}</p>
+      ) : (
+        <saver.Form method="post" className="extension-form">
+          <input type="hidden" name="intent" value="extension-save" />
+          <input type="hidden" name="userIds" value={JSON.stringify(chosen)} />
+          <fieldset className="extension-students" aria-describedby={failure?.fields?.userIds ? `${uid}-who-error` : undefined}>
+            <legend>{t("extensions.who")}</legend>
+            <div className="extension-student-list">
+              {students.map((s) => (
+                <label key={s._id} className="check-field">
+                  <input type="checkbox" checked={chosen.includes(s._id)} onChange={() => toggle(s._id)} />
+                  <span className="user-text">{s.name}</span>
+                </label>
+              ))}
+            </div>
+            {failure?.fields?.userIds ? (
+              <p id={`${uid}-who-error`} className="field-error">
+                {t("extensions.error.who")}
+              </p>
+            ) : null}
+          </fieldset>
+          <div className="field-row">
+            <div className="field">
+              <label htmlFor={`${uid}-when`}>{t(kind === "task" ? "extensions.field.due" : "extensions.field.closes")}</label>
+              <input id={`${uid}-when`} type="datetime-local" value={when} onChange={(e) => setWhen(e.target.value)} required={kind === "task"} />
+              <input type="hidden" name={kind === "task" ? "dueAt" : "closesAt"} value={fromLocalInput(when) ?? ""} />
+            </div>
+            {kind === "quiz" ? (
+              <>
+                <div className="field">
+                  <label htmlFor={`${uid}-minutes`}>{t("extensions.field.minutes")}</label>
+                  <input id={`${uid}-minutes`} name="extraMinutes" inputMode="numeric" className="input-narrow" value={minutes} onChange={(e) => setMinutes(toLatinDigits(e.target.value))} />
+                </div>
+                <div className="field">
+                  <label htmlFor={`${uid}-attempts`}>{t("extensions.field.attempts")}</label>
+                  <input id={`${uid}-attempts`} name="extraAttempts" inputMode="numeric" className="input-narrow" value={attempts} onChange={(e) => setAttempts(toLatinDigits(e.target.value))} />
+                </div>
+              </>
+            ) : null}
+          </div>
+          {kind === "quiz" ? <p className="field-hint">{t("extensions.quizHint")}</p> : null}
+          {failure && !failure.fields?.userIds ? (
+            <p className="form-error" role="alert">
+              {failure.code === "validation_failed" ? t(kind === "task" ? "extensions.error.task" : "extensions.error.quiz") : failureText(t, failure)}
+            </p>
+          ) : null}
+          {saver.data?.ok && saver.state === "idle" ? (
+            <p className="form-success" role="status">
+              {t("extensions.saved")}
+            </p>
+          ) : null}
+          <div className="form-actions">
+            <button type="submit" className="btn btn-primary" disabled={saver.state !== "idle" || chosen.length === 0}>
+              {t("extensions.give", { n: chosen.length })}
+            </button>
+          </div>
+        </saver.Form>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,191 @@
+/**
+ * Extensions (issue 21): staff give one student (or several) a later due time on a task, or a later close, extra
+ * minutes or extra attempts on a quiz. The student's screens, the server's checks, the late rules and progress follow
+ * the exception; the other students keep the original times; answers shown after the close wait for the extension.
+ */
+import { and, eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import * as s from "../../db/schema";
+import { newId } from "../../worker/services/ids";
+import { getQuiz, getResult, startAttempt, submitQuiz } from "../../worker/services/quizzes";
+import type { Viewer } from "../../worker/services/sessions";
+import { addMember, call, createGroup, createUser, signIn, type SignedIn } from "./factories";
+import { db, serviceContext, unique } from "./helpers";
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+const MIN = 60_000;
+
+async function taskWorld(task: { dueAt: number; allowLate?: boolean; latePenaltyPerDay?: number }) {
+  const teacher = await signIn(await createUser({ role: "instructor" }));
+  const group = await createGroup({ instructorId: teacher.user.id });
+  const [given, other] = [await signIn(await createUser()), await signIn(await createUser())];
+  await addMember(given.user, group);
+  await addMember(other.user, group);
+  const lecture = (await (await call(`/api/lectures/group/${group.slug}`, { body: { title: unique("Week"), published: true }, token: teacher.accessToken })).json()) as { slug: string };
+  const made = await call(`/api/lectures/${lecture.slug}/tasks`, {
+    body: { title: unique("Portfolio"), maxScore: 100, dueAt: new Date(task.dueAt).toISOString(), allowLate: task.allowLate ?? true, latePenaltyPerDay: task.latePenaltyPerDay ?? 0 },
+    token: teacher.accessToken,
+  });
+  expect(made.status).toBe(201);
+  const t = (await made.json()) as { _id: string; slug: string };
+  const base = `/api/lectures/${lecture.slug}/tasks/${t.slug}`;
+  const extend = (body: unknown, token = teacher.accessToken) => call(`${base}/extensions`, { method: "PUT", body, token });
+  const handIn = (who: SignedIn) => call(`/api/lectures/${lecture.slug}/submit-task/${t.slug}`, { body: { link: "https://github.com/me/portfolio" }, token: who.accessToken });
+  return { teacher, group, given, other, lecture, task: t, base, extend, handIn };
+}
+
+describe("task extensions", () => {
+  it("lets the extended student hand in on time after the task's due time, while the others are late or refused", async () => {
+    const w = await taskWorld({ dueAt: Date.now() - 2 * HOUR, allowLate: false });
+    const due = new Date(Date.now() + 2 * DAY).toISOString();
+    const res = await w.extend({ userIds: [w.given.user.id], dueAt: due });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject([{ user: { _id: w.given.user.id }, dueAt: due }]);
+
+    // The student's reads say their own time, with the task's own beside it; the others' and staff's say the task's.
+    const mine = (await (await call(`${w.base}`, { token: w.given.accessToken })).json()) as { dueAt: string; extendedFrom: string | null };
+    expect(mine.dueAt).toBe(due);
+    expect(mine.extendedFrom).not.toBeNull();
+    const theirs = (await (await call(`${w.base}`, { token: w.other.accessToken })).json()) as { dueAt: string; extendedFrom: string | null };
+    expect(theirs.extendedFrom).toBeNull();
+    expect(theirs.dueAt).toBe(mine.extendedFrom);
+    const listed = (await (await call(`/api/lectures/groups/${w.group.slug}/tasks`, { token: w.given.accessToken })).json()) as { dueAt: string }[];
+    expect(listed[0]!.dueAt).toBe(due);
+
+    // The server's check follows: on time for them, refused for the other (the task takes no late work).
+    const handed = await w.handIn(w.given);
+    expect(handed.status).toBe(201);
+    expect(((await handed.json()) as { submission: { late: boolean; state: string } }).submission).toMatchObject({ late: false, state: "submitted" });
+    expect((await w.handIn(w.other)).status).toBe(409);
+
+    // A notification told them.
+    const [note] = await db().select().from(s.notifications).where(and(eq(s.notifications.userId, w.given.user.id), eq(s.notifications.kind, "extension-granted")));
+    expect(note?.params).toMatchObject({ work: expect.any(String) });
+  });
+
+  it("counts the late penalty from the student's own due time", async () => {
+    // Due 3 days ago at 10 % a day; the student's own time ran out 20 hours ago: one started day late, not three.
+    const w = await taskWorld({ dueAt: Date.now() - 3 * DAY, latePenaltyPerDay: 10 });
+    expect((await w.extend({ userIds: [w.given.user.id], dueAt: new Date(Date.now() - 20 * HOUR).toISOString() })).status).toBe(200);
+    const handed = (await (await w.handIn(w.given)).json()) as { submission: { _id: string; late: boolean; latePenalty: { days: number; percent: number } } };
+    expect(handed.submission).toMatchObject({ late: true, latePenalty: { days: 1, percent: 10 } });
+    const graded = await call(`${w.base}/submissions/${handed.submission._id}`, { method: "PUT", body: { score: 80 }, token: w.teacher.accessToken });
+    expect(await graded.json()).toMatchObject({ rawScore: 80, score: 72, latePenalty: { days: 1, percent: 10 } });
+  });
+
+  it("keeps work not yet due for the extended student out of their progress, while it counts 0 for the others", async () => {
+    const w = await taskWorld({ dueAt: Date.now() - HOUR });
+    expect((await w.extend({ userIds: [w.given.user.id], dueAt: new Date(Date.now() + DAY).toISOString() })).status).toBe(200);
+    const progress = async (who: SignedIn) => ((await (await call(`/api/users/groups/${w.group.slug}/progress`, { token: who.accessToken })).json()) as { tasks: { counted: number; rate: number | null } }).tasks;
+    expect(await progress(w.other)).toMatchObject({ counted: 1, rate: 0 });
+    expect(await progress(w.given)).toMatchObject({ counted: 0, rate: null });
+    // The staff's view of the same students agrees.
+    const staff = (await (await call(`/api/groups/${w.group.slug}/progress`, { token: w.teacher.accessToken })).json()) as { students: { _id: string; progress: { tasks: { counted: number } } }[] };
+    const counted = Object.fromEntries(staff.students.map((r) => [r._id, r.progress.tasks.counted]));
+    expect(counted).toEqual({ [w.given.user.id]: 0, [w.other.user.id]: 1 });
+
+    // Taken back: the task's time is theirs again.
+    expect((await call(`${w.base}/extensions/${w.given.user.id}`, { method: "DELETE", token: w.teacher.accessToken })).status).toBe(200);
+    expect(await progress(w.given)).toMatchObject({ counted: 1, rate: 0 });
+  });
+
+  it("refuses someone who is not a student of the group, and another group's staff, writing nothing", async () => {
+    const w = await taskWorld({ dueAt: Date.now() + DAY });
+    const stranger = await createUser();
+    const due = new Date(Date.now() + 2 * DAY).toISOString();
+    const res = await w.extend({ userIds: [w.given.user.id, stranger.id], dueAt: due });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { fields: Record<string, string> }).fields.userIds).toMatch(/students of the group/);
+    const other = await signIn(await createUser({ role: "instructor" }));
+    expect((await w.extend({ userIds: [w.given.user.id], dueAt: due }, other.accessToken)).status).toBe(403);
+    expect((await w.extend({ userIds: [], dueAt: due })).status).toBe(400);
+    expect((await w.extend({ userIds: [w.given.user.id], dueAt: "2026-02-30T10:00" })).status).toBe(400);
+    expect(await db().select().from(s.extensions).where(eq(s.extensions.taskId, w.task._id))).toEqual([]);
+  });
+});
+
+const T0 = Date.parse("2027-03-01T09:00:00Z");
+
+async function quizWorld(quiz: { durationMinutes: number | null; closesAt: number; showAnswers?: "after-close" | "after-submit"; maxAttempts?: number }) {
+  const teacher = await signIn(await createUser({ role: "instructor" }));
+  const group = await createGroup({ instructorId: teacher.user.id });
+  const [given, other] = [await createUser(), await createUser()];
+  await addMember(given, group);
+  await addMember(other, group);
+  const lecture = { id: newId(), groupId: group.id, slug: `l-${group.slug}`, title: "Week 1", body: "", order: 1, published: true };
+  await db().insert(s.lectures).values(lecture);
+  const q = { id: newId(), lectureId: lecture.id, groupId: group.id, slug: `quiz-${group.slug}`, title: "Hooks", durationMinutes: quiz.durationMinutes, opensAt: new Date(Math.min(T0, quiz.closesAt) - DAY), closesAt: new Date(quiz.closesAt), maxAttempts: quiz.maxAttempts ?? 1, showAnswers: quiz.showAnswers ?? "after-close", published: true };
+  await db().insert(s.quizzes).values(q);
+  const question = { id: newId(), quizId: q.id, text: "2 + 2?", type: "single" as const, options: ["3", "4"], correct: [1], points: 1, order: 0 };
+  await db().insert(s.questions).values(question);
+  const as = (u: typeof given): Viewer => ({ userId: u.id, role: "user", sessionId: "ext", name: u.name, email: u.email });
+  const extend = (body: Record<string, unknown>, token = teacher.accessToken) => call(`/api/quizzes/${q.slug}/extensions`, { method: "PUT", body, token });
+  return { ctx: serviceContext().ctx, quiz: q, question, given: as(given), other: as(other), teacher, group, extend };
+}
+
+describe("quiz extensions", () => {
+  it("lets the extended student start after the quiz's close, with extra minutes, while the others are refused", async () => {
+    const w = await quizWorld({ durationMinutes: 10, closesAt: T0 });
+    const res = await w.extend({ userIds: [w.given.userId], closesAt: new Date(T0 + 2 * HOUR).toISOString(), extraMinutes: 5 });
+    expect(res.status).toBe(200);
+    const later = T0 + HOUR;
+    const seen = await getQuiz(w.ctx, w.given, w.quiz.slug, later);
+    expect(seen).toMatchObject({ window: "open", closesAt: new Date(T0 + 2 * HOUR).toISOString(), yourMinutes: 15, extension: { originalClosesAt: new Date(T0).toISOString(), extraMinutes: 5 } });
+    expect((await getQuiz(w.ctx, w.other, w.quiz.slug, later)).window).toBe("closed");
+    // The server's deadline: 10 + 5 minutes from the start.
+    const started = await startAttempt(w.ctx, w.given, w.quiz.slug, later);
+    expect(started.attempt.deadline).toBe(new Date(later + 15 * MIN).toISOString());
+    await expect(startAttempt(w.ctx, w.other, w.quiz.slug, later)).rejects.toMatchObject({ status: 409, code: "quiz_closed" });
+  });
+
+  it("caps the extended attempt by the student's own close", async () => {
+    const w = await quizWorld({ durationMinutes: 30, closesAt: T0 });
+    expect((await w.extend({ userIds: [w.given.userId], closesAt: new Date(T0 + 20 * MIN).toISOString() })).status).toBe(200);
+    const started = await startAttempt(w.ctx, w.given, w.quiz.slug, T0 + 10 * MIN);
+    expect(started.attempt.deadline).toBe(new Date(T0 + 20 * MIN).toISOString());
+  });
+
+  it("gives extra attempts", async () => {
+    const w = await quizWorld({ durationMinutes: null, closesAt: T0 + DAY, showAnswers: "after-close", maxAttempts: 1 });
+    expect((await w.extend({ userIds: [w.given.userId], extraAttempts: 2 })).status).toBe(200);
+    // Different answers each time (the same answers again within seconds are one hand-in sent twice).
+    for (let i = 0; i < 3; i++) await submitQuiz(w.ctx, w.given, w.quiz.slug, { answers: { [w.question.id]: i % 2 } }, T0 + i * MIN);
+    await expect(submitQuiz(w.ctx, w.given, w.quiz.slug, { answers: { [w.question.id]: 1 } }, T0 + 5 * MIN)).rejects.toMatchObject({ code: "no_attempts_left" });
+    await submitQuiz(w.ctx, w.other, w.quiz.slug, { answers: { [w.question.id]: 0 } }, T0);
+    await expect(submitQuiz(w.ctx, w.other, w.quiz.slug, { answers: { [w.question.id]: 1 } }, T0 + MIN)).rejects.toMatchObject({ code: "no_attempts_left" });
+  });
+
+  it("keeps answers shown after the close hidden from everyone until the latest extension has closed", async () => {
+    const w = await quizWorld({ durationMinutes: null, closesAt: T0 });
+    await submitQuiz(w.ctx, w.other, w.quiz.slug, { answers: { [w.question.id]: 1 } }, T0 - HOUR);
+    expect((await w.extend({ userIds: [w.given.userId], closesAt: new Date(T0 + 3 * HOUR).toISOString() })).status).toBe(200);
+    // An hour after the quiz's own close: the extended student can still take it, so no review for the other.
+    const early = await getResult(w.ctx, w.other, w.quiz.slug, T0 + HOUR);
+    expect(early.reviewWhen).toBe("after-close");
+    expect(early.review).toBeNull();
+    // After the extension's close (and the grace), the review opens.
+    const late = await getResult(w.ctx, w.other, w.quiz.slug, T0 + 4 * HOUR);
+    expect(late.reviewWhen).toBe("now");
+  });
+
+  it("refuses more attempts for a student who already sees the answers", async () => {
+    const w = await quizWorld({ durationMinutes: null, closesAt: Date.now() + DAY, showAnswers: "after-submit", maxAttempts: 1 });
+    await submitQuiz(w.ctx, w.given, w.quiz.slug, { answers: { [w.question.id]: 0 } });
+    const res = await w.extend({ userIds: [w.given.userId], extraAttempts: 1 });
+    expect(res.status).toBe(409);
+    expect(((await res.json()) as { message: string }).message).toContain("can already see the answers");
+    // Extra minutes alone are harmless and allowed; nothing else changes.
+    expect((await w.extend({ userIds: [w.given.userId], extraMinutes: 5 })).status).toBe(200);
+    const [row] = await db().select().from(s.extensions).where(eq(s.extensions.quizId, w.quiz.id));
+    expect(row).toMatchObject({ extraAttempts: 0, extraMinutes: 5, closesAt: null });
+  });
+
+  it("refuses an extension that gives nothing, or a close before the quiz opens", async () => {
+    const w = await quizWorld({ durationMinutes: null, closesAt: T0 });
+    expect((await w.extend({ userIds: [w.given.userId] })).status).toBe(400);
+    expect((await w.extend({ userIds: [w.given.userId], closesAt: new Date(T0 - 2 * DAY).toISOString() })).status).toBe(400);
+    expect((await w.extend({ userIds: [w.given.userId], extraAttempts: 11 })).status).toBe(400);
+    expect(await db().select().from(s.extensions).where(eq(s.extensions.quizId, w.quiz.id))).toEqual([]);
+  });
+});

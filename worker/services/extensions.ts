@@ -1,0 +1,155 @@
+/**
+ * Extensions (issue 21): the group's staff give one student, or several, more time. On a task, a later due time; on
+ * a quiz, a later close, extra minutes per attempt and/or extra attempts. The rules read them where they read the
+ * times (findTask and findQuiz give a student their own times; progress counts "due" per student), so this module
+ * only writes and lists them. Each student given one is told, in their language, through a notification.
+ */
+import { and, asc, eq, inArray } from "drizzle-orm";
+import type { QuizExtensionInput, TaskExtensionInput } from "../../app/lib/extension-schemas";
+import { attempts, extensions, memberships, users, MEMBER_STATUSES } from "../../db/schema";
+import type { ServiceContext } from "../context";
+import { AppError, forbidden, notFound } from "../http/errors";
+import { newId } from "./ids";
+import { notifyUsers } from "./notifications";
+import { requireManagedQuiz, reviewWhen } from "./quizzes";
+import type { Viewer } from "./sessions";
+import { findTask, isStaff, taskLink, type TaskRecord } from "./tasks";
+
+export interface ExtensionDto {
+  user: { _id: string; name: string };
+  /** A task's due time for this student. */
+  dueAt: string | null;
+  /** A quiz's closing time for this student (null: the quiz's own). */
+  closesAt: string | null;
+  extraMinutes: number;
+  extraAttempts: number;
+  createdAt: string;
+}
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+async function requireManagedTask(ctx: ServiceContext, viewer: Viewer, lectureKey: string, taskKey: string): Promise<TaskRecord> {
+  const task = await findTask(ctx, viewer, lectureKey, taskKey);
+  if (!task) throw notFound("No such task.");
+  if (!isStaff(viewer, task)) throw forbidden("Only this group's instructor or an admin can do that.");
+  return task;
+}
+
+/** Every id must be a current student of the group; otherwise a 400 naming the field, and nothing is written. */
+async function requireStudents(ctx: ServiceContext, groupId: string, userIds: string[]): Promise<string[]> {
+  const wanted = [...new Set(userIds)];
+  const found = await ctx.db
+    .select({ id: memberships.userId })
+    .from(memberships)
+    .where(and(eq(memberships.groupId, groupId), inArray(memberships.userId, wanted), inArray(memberships.status, [...MEMBER_STATUSES])));
+  if (found.length !== wanted.length) {
+    const message = "Choose students of the group.";
+    throw new AppError(400, "validation_failed", message, { userIds: message });
+  }
+  return wanted;
+}
+
+async function listWhere(ctx: ServiceContext, where: ReturnType<typeof eq>): Promise<ExtensionDto[]> {
+  const rows = await ctx.db
+    .select({ extension: extensions, name: users.name })
+    .from(extensions)
+    .innerJoin(users, eq(users.id, extensions.userId))
+    .where(where)
+    .orderBy(asc(users.name), asc(users.id));
+  return rows.map(({ extension: e, name }) => ({
+    user: { _id: e.userId, name },
+    dueAt: iso(e.dueAt),
+    closesAt: iso(e.closesAt),
+    extraMinutes: e.extraMinutes,
+    extraAttempts: e.extraAttempts,
+    createdAt: e.createdAt.toISOString(),
+  }));
+}
+
+/* ---- Tasks -------------------------------------------------------------------------------------------------- */
+
+/** GET .../tasks/{taskId}/extensions (staff): the students with their own due time, by name. */
+export async function listTaskExtensions(ctx: ServiceContext, viewer: Viewer, lectureKey: string, taskKey: string): Promise<ExtensionDto[]> {
+  const task = await requireManagedTask(ctx, viewer, lectureKey, taskKey);
+  return listWhere(ctx, eq(extensions.taskId, task.id));
+}
+
+/**
+ * PUT .../tasks/{taskId}/extensions (staff): these students' due time, replacing any extension they had, in one
+ * statement. A hand-in already made keeps its "late" mark as the server recorded it; the late penalty of an
+ * ungraded or regraded hand-in follows the new time.
+ */
+export async function setTaskExtensions(ctx: ServiceContext, viewer: Viewer, lectureKey: string, taskKey: string, input: TaskExtensionInput): Promise<ExtensionDto[]> {
+  const task = await requireManagedTask(ctx, viewer, lectureKey, taskKey);
+  const ids = await requireStudents(ctx, task.groupId, input.userIds);
+  const dueAt = new Date(input.dueAt);
+  const now = new Date();
+  await ctx.db
+    .insert(extensions)
+    .values(ids.map((userId) => ({ id: newId(), userId, taskId: task.id, dueAt, grantedBy: viewer.userId, createdAt: now })))
+    .onConflictDoUpdate({ target: [extensions.taskId, extensions.userId], set: { dueAt, grantedBy: viewer.userId, createdAt: now } });
+  await notifyUsers(ctx, ids, { kind: "extension-granted", params: { work: task.title }, link: taskLink(task) });
+  return listTaskExtensions(ctx, viewer, lectureKey, taskKey);
+}
+
+/** DELETE .../tasks/{taskId}/extensions/{userId} (staff): the student's due time is the task's again. */
+export async function removeTaskExtension(ctx: ServiceContext, viewer: Viewer, lectureKey: string, taskKey: string, userId: string): Promise<{ message: string }> {
+  const task = await requireManagedTask(ctx, viewer, lectureKey, taskKey);
+  const gone = await ctx.db.delete(extensions).where(and(eq(extensions.taskId, task.id), eq(extensions.userId, userId))).returning({ id: extensions.id });
+  if (gone.length === 0) throw notFound("That student has no extension on this task.");
+  return { message: "The extension was removed." };
+}
+
+/* ---- Quizzes ------------------------------------------------------------------------------------------------ */
+
+/** GET /api/quizzes/{id}/extensions (staff). */
+export async function listQuizExtensions(ctx: ServiceContext, viewer: Viewer, quizKey: string): Promise<ExtensionDto[]> {
+  const quiz = await requireManagedQuiz(ctx, viewer, quizKey);
+  return listWhere(ctx, eq(extensions.quizId, quiz.id));
+}
+
+/**
+ * PUT /api/quizzes/{id}/extensions (staff): a later close, extra minutes per attempt and/or extra attempts for these
+ * students, replacing any they had. The close must come after the quiz opens; an attempt already running keeps the
+ * deadline it started with.
+ */
+export async function setQuizExtensions(ctx: ServiceContext, viewer: Viewer, quizKey: string, input: QuizExtensionInput): Promise<ExtensionDto[]> {
+  const quiz = await requireManagedQuiz(ctx, viewer, quizKey);
+  const closesAt = input.closesAt != null ? new Date(input.closesAt) : null;
+  if (closesAt && quiz.opensAt && closesAt <= quiz.opensAt) {
+    throw new AppError(400, "validation_failed", "The new close must come after the quiz opens.", { closesAt: "The new close must come after the quiz opens." });
+  }
+  const ids = await requireStudents(ctx, quiz.groupId, input.userIds);
+  // More attempts, or a later close, for a student the review already shows the answers to would let them answer
+  // with the key in front of them: refused, naming them (they keep what they have).
+  const taken = await ctx.db
+    .select({ attempt: attempts, name: users.name })
+    .from(attempts)
+    .innerJoin(users, eq(users.id, attempts.userId))
+    .where(and(eq(attempts.quizId, quiz.id), inArray(attempts.userId, ids)));
+  const seen = [...new Set(taken.map((t) => t.attempt.userId))].filter((userId) => {
+    const own = taken.filter((t) => t.attempt.userId === userId).map((t) => t.attempt);
+    return reviewWhen(quiz, own, Date.now(), false) === "now";
+  });
+  if (seen.length > 0 && ((input.extraAttempts ?? 0) > 0 || input.closesAt != null)) {
+    const names = taken.filter((t) => seen.includes(t.attempt.userId)).map((t) => t.name);
+    throw new AppError(409, "conflict", `${[...new Set(names)].join(", ")} can already see the answers, so more attempts or a later close would let them answer with the key. Give extra minutes only, or leave them out.`);
+  }
+  const now = new Date();
+  const values = { closesAt, extraMinutes: input.extraMinutes ?? 0, extraAttempts: input.extraAttempts ?? 0, grantedBy: viewer.userId, createdAt: now };
+  await ctx.db
+    .insert(extensions)
+    .values(ids.map((userId) => ({ id: newId(), userId, quizId: quiz.id, ...values })))
+    .onConflictDoUpdate({ target: [extensions.quizId, extensions.userId], set: values });
+  const link = `/course/${encodeURIComponent(quiz.groupSlug)}/lecture/${encodeURIComponent(quiz.lectureSlug)}/quiz/${encodeURIComponent(quiz.slug)}`;
+  await notifyUsers(ctx, ids, { kind: "extension-granted", params: { work: quiz.title }, link });
+  return listQuizExtensions(ctx, viewer, quizKey);
+}
+
+/** DELETE /api/quizzes/{id}/extensions/{userId} (staff). */
+export async function removeQuizExtension(ctx: ServiceContext, viewer: Viewer, quizKey: string, userId: string): Promise<{ message: string }> {
+  const quiz = await requireManagedQuiz(ctx, viewer, quizKey);
+  const gone = await ctx.db.delete(extensions).where(and(eq(extensions.quizId, quiz.id), eq(extensions.userId, userId))).returning({ id: extensions.id });
+  if (gone.length === 0) throw notFound("That student has no extension on this quiz.");
+  return { message: "The extension was removed." };
+}
