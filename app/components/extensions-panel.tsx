@@ -131,7 +131,7 @@ export function ExtensionsPanel({
               </>
             ) : null}
           </div>
-          {kind === "quiz" ? <p className="field-hint">{t("extensions.quizHint")}</p> : null}
+          {kind === "quiz" ? <p className="field-hint field-hint-block">{t("extensions.quizHint")}</p> : null}
           {failure && !failure.fields?.userIds ? (
             <p className="form-error" role="alert">
               {failure.code === "validation_failed" ? t(kind === "task" ? "extensions.error.task" : "extensions.error.quiz") : failureText(t, failure)}

@@ -409,7 +409,7 @@ export function RubricScorer({
           </div>
         </fieldset>
       ))}
-      <p id={`${idPrefix}-keys`} className="field-hint">
+      <p id={`${idPrefix}-keys`} className="field-hint field-hint-block">
         {t("rubrics.keys")}
       </p>
     </div>

@@ -166,7 +166,7 @@ export function TaskForm({
             </option>
           ))}
         </select>
-        <p id="task-rubric-hint" className="field-hint">
+        <p id="task-rubric-hint" className="field-hint field-hint-block">
           {t(rubrics.length === 0 ? "staffTasks.field.rubricNoneYet" : rubric ? "staffTasks.field.rubricSets" : "staffTasks.field.rubricHint")}
         </p>
       </div>
