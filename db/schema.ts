@@ -527,6 +527,11 @@ export const attempts = sqliteTable(
     codeChecks: text("code_checks", { mode: "json" }).$type<Record<string, CodeCheck>>(),
     /** Closed by a read with code answers not yet judged: its score counts them wrong until the runner has run. */
     codePending: integer("code_pending", { mode: "boolean" }).notNull().default(false),
+    /**
+     * Staff's points for single answers (issue 21): questionId -> the points given instead of the automatic ones,
+     * with a note the student sees in the review. Regrading keeps them.
+     */
+    overrides: text("overrides", { mode: "json" }).$type<Record<string, { points: number; note: string; by: string | null; at: number }>>(),
   },
   (t) => [
     uniqueIndex("attempts_quiz_user_number_uq").on(t.quizId, t.userId, t.number),

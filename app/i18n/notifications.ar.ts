@@ -18,4 +18,5 @@ export const notificationsAr: Record<keyof typeof notificationsEn, string> = {
   "notification.submission-returned": "طُلبت نسخة جديدة من عملك في {task}",
   "notification.grades-released": "ظهرت درجتك في {task}",
   "notification.extension-granted": "لديك وقت إضافي لـ{work}",
+  "notification.quiz-regraded": "أصبحت درجتك في {quiz} الآن {score}/{max}",
 };

@@ -20,4 +20,5 @@ export const notificationsEn = {
   "notification.submission-returned": "A new version of your work on {task} was asked for",
   "notification.grades-released": "Your grade for {task} is out",
   "notification.extension-granted": "You have more time for {work}",
+  "notification.quiz-regraded": "Your score on {quiz} is now {score}/{max}",
 } as const;

@@ -15,6 +15,7 @@ export const SHOW_ANSWERS = ["after-submit", "after-close", "never"] as const;
 export type ShowAnswers = (typeof SHOW_ANSWERS)[number];
 
 export const QUIZ_LIMITS = {
+  note: 500,
   title: 160,
   description: 5_000,
   questionText: 5_000,
@@ -205,3 +206,27 @@ export function attemptDeadline(q: { durationMinutes: number | null; closesAt: n
   if (byDuration === null) return q.closesAt;
   return q.closesAt === null ? byDuration : Math.min(byDuration, q.closesAt);
 }
+
+/**
+ * PUT /api/quizzes/{id}/attempts/{attemptId}/answers/{questionId} (staff): the points one answer earns instead of the
+ * key's (0 to the question's points), with a note the student sees in the review; null points take the override back.
+ */
+export const answerPointsInput = z.object({
+  points: z
+    .number({ error: "Points are a whole number from 0 to the question's points, or null to use the key again." })
+    .int("Points are a whole number from 0 to the question's points, or null to use the key again.")
+    .min(0, "Points cannot be negative.")
+    .nullable(),
+  note: z.string({ error: "The note is text." }).overwrite(withoutControls).trim().max(QUIZ_LIMITS.note, `The note is at most ${QUIZ_LIMITS.note} characters.`).optional(),
+});
+export type AnswerPointsInput = z.infer<typeof answerPointsInput>;
+
+/**
+ * PUT /api/quizzes/{id}/questions/{questionId}/key (staff): a corrected answer key (and points) for a question of a
+ * quiz students have taken; every handed-in attempt is regraded. Code questions are judged by their tests instead.
+ */
+export const questionKeyInput = z.object({
+  correct: z.union([optionIndex, z.array(z.union([optionIndex, z.string().max(QUIZ_LIMITS.shortAnswer)])).max(QUIZ_LIMITS.accepted)], { error: "Say which answer is correct." }),
+  points: z.number({ error: "Points are a whole number from 0 to 100." }).int("Points are a whole number from 0 to 100.").min(0, "Points cannot be negative.").max(QUIZ_LIMITS.points, "Points are at most 100.").optional(),
+});
+export type QuestionKeyInput = z.infer<typeof questionKeyInput>;

@@ -489,6 +489,32 @@ const MATRIX: Record<string, Row> = {
     },
     expect: staffOfGroup(200),
   },
+  // Override and regrade: the quiz's staff only.
+  "GET /api/quizzes/:id/attempts/:attemptId": {
+    request: async (w) => {
+      const { quiz } = await quizIn(w);
+      const id = newId();
+      await db().insert(schema.attempts).values({ id, quizId: quiz.id, userId: w.as.student.user.id, number: 1, answers: {}, startedAt: new Date(), score: 0, maxScore: 1, submittedAt: new Date() });
+      return { path: `/api/quizzes/${quiz.slug}/attempts/${id}` };
+    },
+    expect: staffOfGroup(200),
+  },
+  "PUT /api/quizzes/:id/attempts/:attemptId/answers/:questionId": {
+    request: async (w) => {
+      const { quiz, question } = await quizIn(w);
+      const id = newId();
+      await db().insert(schema.attempts).values({ id, quizId: quiz.id, userId: w.as.student.user.id, number: 1, answers: { [question.id]: 0 }, startedAt: new Date(), score: 0, maxScore: 1, submittedAt: new Date() });
+      return { path: `/api/quizzes/${quiz.slug}/attempts/${id}/answers/${question.id}`, method: "PUT", body: { points: 1, note: "Fair" } };
+    },
+    expect: staffOfGroup(200),
+  },
+  "PUT /api/quizzes/:id/questions/:questionId/key": {
+    request: async (w) => {
+      const { quiz, question } = await quizIn(w);
+      return { path: `/api/quizzes/${quiz.slug}/questions/${question.id}/key`, method: "PUT", body: { correct: 0 } };
+    },
+    expect: staffOfGroup(200),
+  },
   // Quizzes: members and staff read; the group's students take them; the group's staff write them and see results.
   "GET /api/quizzes/groups/:id": { request: async (w) => (await quizIn(w), { path: `/api/quizzes/groups/${w.group.slug}` }), expect: groupInside(200) },
   "GET /api/quizzes/lecture/:id": { request: async (w) => ({ path: `/api/quizzes/lecture/${(await quizIn(w)).lecture.slug}` }), expect: groupInside(200) },

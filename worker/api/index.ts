@@ -10,6 +10,7 @@ import { devApi } from "./dev";
 import { renderApiReference } from "./docs";
 import { exercisesApi } from "./exercises";
 import { quizExtensionsApi, taskExtensionsApi } from "./extensions";
+import { quizRegradeApi } from "./quiz-regrade";
 import { feedbackApi } from "./feedback";
 import { groupsApi } from "./groups";
 import { healthApi } from "./health";
@@ -64,6 +65,7 @@ api.route("/lectures", tasksApi);
 api.route("/lectures", taskExtensionsApi);
 api.route("/attendance", attendanceApi);
 api.route("/quizzes", quizExtensionsApi);
+api.route("/quizzes", quizRegradeApi);
 api.route("/quizzes", quizzesApi);
 api.route("/exercises", exercisesApi);
 

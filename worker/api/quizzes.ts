@@ -113,6 +113,7 @@ const resultDto = z
             correct: z.array(z.union([z.number(), z.string()])),
             right: z.boolean(),
             earned: z.number(),
+            override: z.object({ points: z.number(), note: z.string() }).nullable().openapi({ description: "Staff gave this answer these points instead of the key's, with a note for the student" }),
             tests: z
               .array(z.object({ name: z.string(), passed: z.boolean(), hidden: z.boolean() }))
               .nullable()

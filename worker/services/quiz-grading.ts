@@ -136,9 +136,19 @@ export function maxScoreOf(questions: GradableQuestion[]): number {
   return questions.reduce((sum, q) => sum + q.points, 0);
 }
 
-export function grade(questions: GradableQuestion[], answers: Record<string, unknown>, verdicts?: Verdicts | null): { score: number; maxScore: number } {
+/** Staff's points for single answers (questionId -> points), which replace what the key would give. */
+export type Overrides = Record<string, { points: number }> | null | undefined;
+
+/** The points one answer earns: staff's override when there is one, else the question's points when right. */
+export function earned(q: GradableQuestion, answer: unknown, verdicts?: Verdicts | null, overrides?: Overrides): number {
+  const given = overrides?.[q.id];
+  if (given) return Math.min(q.points, Math.max(0, given.points));
+  return isRight(q, answer, verdicts) ? q.points : 0;
+}
+
+export function grade(questions: GradableQuestion[], answers: Record<string, unknown>, verdicts?: Verdicts | null, overrides?: Overrides): { score: number; maxScore: number } {
   let score = 0;
-  for (const q of questions) if (isRight(q, answers[q.id], verdicts)) score += q.points;
+  for (const q of questions) score += earned(q, answers[q.id], verdicts, overrides);
   return { score, maxScore: maxScoreOf(questions) };
 }
 

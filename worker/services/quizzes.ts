@@ -34,7 +34,7 @@ import { AppError, forbidden, notFound } from "../http/errors";
 import { newId, slugCandidates } from "./ids";
 import { isMember, memberIds } from "./memberships";
 import { notifyUsers } from "./notifications";
-import { checkAnswers, checkCode, codeVerdicts, grade, isRight, knownVerdicts, maxScoreOf, testOutcomes, type CodeChecks, type CodeToRun, type GradableQuestion } from "./quiz-grading";
+import { checkAnswers, checkCode, codeVerdicts, earned, grade, isRight, knownVerdicts, maxScoreOf, testOutcomes, type CodeChecks, type CodeToRun, type GradableQuestion } from "./quiz-grading";
 
 type AttemptRow = typeof attempts.$inferSelect;
 type QuestionRow = typeof questions.$inferSelect;
@@ -151,7 +151,7 @@ async function requireTakeableQuiz(ctx: ServiceContext, viewer: Actor, key: stri
   return quiz;
 }
 
-const questionsOf = (ctx: ServiceContext, quizIds: string[]) =>
+export const questionsOf = (ctx: ServiceContext, quizIds: string[]) =>
   quizIds.length === 0 ? Promise.resolve([] as QuestionRow[]) : ctx.db.select().from(questions).where(inArray(questions.quizId, quizIds)).orderBy(asc(questions.order));
 
 const ownAttempts = (ctx: ServiceContext, userId: string, quizIds: string[]) =>
@@ -197,7 +197,7 @@ async function settle(ctx: ServiceContext, rows: AttemptRow[], now: number, know
   for (const a of due) {
     const own = qs.filter((q) => q.quizId === a.quizId) as GradableQuestion[];
     const { verdicts, missing } = await knownVerdicts(own, a.answers, a.codeChecks);
-    const result = grade(own, a.answers, verdicts);
+    const result = grade(own, a.answers, verdicts, a.overrides);
     const codePending = missing.length > 0;
     if (codePending) later.push(a.id);
     graded.set(a.id, { ...a, ...result, verdicts, codePending, submittedAt: a.deadlineAt });
@@ -241,7 +241,7 @@ export async function finishGrading(ctx: ServiceContext, attemptId: string): Pro
   if (!a || !a.submittedAt || !a.codePending) return;
   const qs = (await questionsOf(ctx, [a.quizId])) as GradableQuestion[];
   const { verdicts, checks } = await codeVerdicts(ctx.runCode, qs, a.answers, a.codeChecks);
-  const result = grade(qs, a.answers, verdicts);
+  const result = grade(qs, a.answers, verdicts, a.overrides);
   await ctx.db
     .update(attempts)
     .set({ ...result, verdicts, codeChecks: checks, codePending: false })
@@ -483,7 +483,7 @@ const toOpenAttempt = (a: AttemptRow): OpenAttemptDto => ({
 });
 
 /** A question as a student may see it: never its correct answer. */
-const toQuestion = (q: QuestionRow) => ({
+export const toQuestion = (q: QuestionRow) => ({
   _id: q.id,
   text: q.text,
   textHtml: renderMarkdown(q.text),
@@ -603,7 +603,7 @@ const answersCount = (a: AttemptRow, now: number) => a.deadlineAt === null || no
  */
 async function handInSaved(ctx: ServiceContext, a: AttemptRow, qs: QuestionRow[]): Promise<AttemptRow | null> {
   const { verdicts, checks } = await codeVerdicts(ctx.runCode, qs as GradableQuestion[], a.answers, a.codeChecks);
-  const result = grade(qs as GradableQuestion[], a.answers, verdicts);
+  const result = grade(qs as GradableQuestion[], a.answers, verdicts, a.overrides);
   const [row] = await ctx.db
     .update(attempts)
     .set({ ...result, verdicts, codeChecks: checks, codePending: false, submittedAt: a.deadlineAt })
@@ -805,7 +805,9 @@ export async function getResult(ctx: ServiceContext, viewer: Actor, key: string,
                 const right = isRight(q as GradableQuestion, answer, best.verdicts);
                 // A code question: each test's outcome, as stored when this very code was judged (never run here).
                 const tests = q.type === "code" ? await testOutcomes(answer, checks[q.id]) : null;
-                return { ...toQuestion(q), answer, correct: q.correct, right, earned: right ? q.points : 0, tests };
+                // Staff's points for this answer, with the note they wrote for the student, replace the key's.
+                const override = best.overrides?.[q.id] ?? null;
+                return { ...toQuestion(q), answer, correct: q.correct, right, earned: earned(q as GradableQuestion, answer, best.verdicts, best.overrides), override: override ? { points: override.points, note: override.note } : null, tests };
               }),
             ),
           }

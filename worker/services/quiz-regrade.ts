@@ -1,0 +1,165 @@
+/**
+ * Manual override and regrade (issue 21). Staff may give one answer other points than the key gives (with a note the
+ * student reads in the review), and correct a question's key after students have answered it: every handed-in
+ * attempt is then graded again on the stored answers (overrides kept, code verdicts kept), in one batch. Scores,
+ * best scores and progress follow, since they are read from the attempts; each student whose best score changed is
+ * notified.
+ */
+import { and, asc, eq, isNotNull } from "drizzle-orm";
+import { questionInput, type AnswerPointsInput, type QuestionKeyInput } from "../../app/lib/quiz-schemas";
+import { attempts, questions, users } from "../../db/schema";
+import type { ServiceContext } from "../context";
+import { AppError, notFound } from "../http/errors";
+import { notifyUsers } from "./notifications";
+import { earned, grade, isRight, type GradableQuestion } from "./quiz-grading";
+import { questionsOf, requireManagedQuiz, toQuestion } from "./quizzes";
+import type { Viewer } from "./sessions";
+
+type AttemptRow = typeof attempts.$inferSelect;
+type QuizRecord = Awaited<ReturnType<typeof requireManagedQuiz>>;
+/** One statement of a D1 batch (the project's other batches type their lists the same way). */
+type BatchItem = never;
+
+const quizLink = (quiz: QuizRecord) =>
+  `/course/${encodeURIComponent(quiz.groupSlug)}/lecture/${encodeURIComponent(quiz.lectureSlug)}/quiz/${encodeURIComponent(quiz.slug)}/result`;
+
+const bestOf = (rows: Pick<AttemptRow, "userId" | "score">[]) => {
+  const best = new Map<string, number>();
+  for (const r of rows) best.set(r.userId, Math.max(best.get(r.userId) ?? 0, r.score ?? 0));
+  return best;
+};
+
+/**
+ * Grades `rows` again with `qs` and writes those whose score changed (one batch), then tells each student whose best
+ * score moved. Answers how many attempts changed.
+ */
+async function regradeRows(ctx: ServiceContext, quiz: QuizRecord, qs: GradableQuestion[], rows: AttemptRow[], all: AttemptRow[], first: BatchItem[] = []): Promise<number> {
+  const before = bestOf(all);
+  const updated = new Map<string, number>();
+  const writes: BatchItem[] = [];
+  let maxScore = 0;
+  for (const a of rows) {
+    const result = grade(qs, a.answers, a.verdicts, a.overrides);
+    maxScore = result.maxScore;
+    if (result.score === a.score && result.maxScore === a.maxScore) continue;
+    updated.set(a.id, result.score);
+    writes.push(ctx.db.update(attempts).set(result).where(eq(attempts.id, a.id)) as never);
+  }
+  // One batch: the key's change (when there is one) and the scores it gives land together or not at all.
+  const batch = [...first, ...writes];
+  if (batch.length > 0) await ctx.db.batch(batch as [BatchItem, ...BatchItem[]]);
+  const after = bestOf(all.map((a) => ({ userId: a.userId, score: updated.get(a.id) ?? a.score })));
+  const moved = [...after].filter(([userId, score]) => before.get(userId) !== score);
+  for (const [userId, score] of moved) {
+    await notifyUsers(ctx, [userId], { kind: "quiz-regraded", params: { quiz: quiz.title, score, max: maxScore }, link: quizLink(quiz) });
+  }
+  return writes.length;
+}
+
+export interface StaffAttemptView {
+  _id: string;
+  number: number;
+  user: { _id: string; name: string };
+  score: number;
+  maxScore: number;
+  submittedAt: string | null;
+  questions: (ReturnType<typeof toQuestion> & { answer: unknown; correct: (number | string)[]; right: boolean; earned: number; override: { points: number; note: string } | null })[];
+}
+
+async function attemptOf(ctx: ServiceContext, quizId: string, attemptId: string) {
+  const [row] = await ctx.db
+    .select({ attempt: attempts, name: users.name })
+    .from(attempts)
+    .innerJoin(users, eq(users.id, attempts.userId))
+    .where(and(eq(attempts.id, attemptId), eq(attempts.quizId, quizId)));
+  if (!row) throw notFound("No such attempt at this quiz.");
+  return row;
+}
+
+const view = (row: { attempt: AttemptRow; name: string }, qs: GradableQuestion[]): StaffAttemptView => {
+  const a = row.attempt;
+  return {
+    _id: a.id,
+    number: a.number,
+    user: { _id: a.userId, name: row.name },
+    score: a.score ?? 0,
+    maxScore: a.maxScore ?? 0,
+    submittedAt: a.submittedAt ? a.submittedAt.toISOString() : null,
+    questions: qs.map((q) => {
+      const answer = (a.answers as Record<string, unknown>)[q.id] ?? null;
+      const override = a.overrides?.[q.id] ?? null;
+      return {
+        ...toQuestion(q as never),
+        answer,
+        correct: q.correct,
+        right: isRight(q, answer, a.verdicts),
+        earned: earned(q, answer, a.verdicts, a.overrides),
+        override: override ? { points: override.points, note: override.note } : null,
+      };
+    }),
+  };
+};
+
+/** GET /api/quizzes/{id}/attempts/{attemptId} (staff): one attempt, answer by answer, beside the key. */
+export async function getAttemptForStaff(ctx: ServiceContext, viewer: Viewer, quizKey: string, attemptId: string): Promise<StaffAttemptView> {
+  const quiz = await requireManagedQuiz(ctx, viewer, quizKey);
+  const [row, qs] = await Promise.all([attemptOf(ctx, quiz.id, attemptId), questionsOf(ctx, [quiz.id])]);
+  return view(row, qs as GradableQuestion[]);
+}
+
+/**
+ * PUT /api/quizzes/{id}/attempts/{attemptId}/answers/{questionId} (staff): the points one handed-in answer earns, with
+ * a note for the student (null points: the key decides again). The attempt's score follows at once.
+ */
+export async function setAnswerPoints(ctx: ServiceContext, viewer: Viewer, quizKey: string, attemptId: string, questionId: string, input: AnswerPointsInput): Promise<StaffAttemptView> {
+  const quiz = await requireManagedQuiz(ctx, viewer, quizKey);
+  const [row, qs] = await Promise.all([attemptOf(ctx, quiz.id, attemptId), questionsOf(ctx, [quiz.id])]);
+  if (!row.attempt.submittedAt) throw new AppError(409, "conflict", "This attempt is still open: change its points once it is handed in.");
+  const question = qs.find((q) => q.id === questionId);
+  if (!question) throw notFound("No such question in this quiz.");
+  if (input.points !== null && input.points > question.points) {
+    const message = `This question is worth at most ${question.points} points.`;
+    throw new AppError(400, "validation_failed", message, { points: message });
+  }
+  const overrides = { ...(row.attempt.overrides ?? {}) };
+  if (input.points === null) delete overrides[questionId];
+  else overrides[questionId] = { points: input.points, note: input.note ?? "", by: viewer.userId, at: Date.now() };
+  // The override is written with the score it gives, in one statement; then the student hears of a changed best.
+  const all = await ctx.db.select().from(attempts).where(and(eq(attempts.quizId, quiz.id), eq(attempts.userId, row.attempt.userId), isNotNull(attempts.submittedAt)));
+  const before = bestOf(all);
+  const result = grade(qs as GradableQuestion[], row.attempt.answers, row.attempt.verdicts, overrides);
+  const [saved] = await ctx.db.update(attempts).set({ overrides, ...result }).where(eq(attempts.id, row.attempt.id)).returning();
+  const after = bestOf(all.map((a) => (a.id === saved!.id ? saved! : a)));
+  const best = after.get(row.attempt.userId) ?? 0;
+  if (before.get(row.attempt.userId) !== best) {
+    await notifyUsers(ctx, [row.attempt.userId], { kind: "quiz-regraded", params: { quiz: quiz.title, score: best, max: result.maxScore }, link: quizLink(quiz) });
+  }
+  return view({ attempt: saved!, name: row.name }, qs as GradableQuestion[]);
+}
+
+/**
+ * PUT /api/quizzes/{id}/questions/{questionId}/key (staff): corrects a question's key (and points) after students have
+ * answered it, then regrades every handed-in attempt. The question's text and options stay as the students saw them.
+ */
+export async function correctKey(ctx: ServiceContext, viewer: Viewer, quizKey: string, questionId: string, input: QuestionKeyInput): Promise<{ question: { _id: string; correct: (number | string)[]; points: number }; regraded: number }> {
+  const quiz = await requireManagedQuiz(ctx, viewer, quizKey);
+  const [question] = await ctx.db.select().from(questions).where(and(eq(questions.id, questionId), eq(questions.quizId, quiz.id)));
+  if (!question) throw notFound("No such question in this quiz.");
+  if (question.type === "code") throw new AppError(400, "validation_failed", "A code question is judged by its tests: change them in the editor of a new quiz.", { correct: "A code question is judged by its tests." });
+  // The question as it stands with the new key, through the editor's own rules (option numbers that exist, one for
+  // single and true-false, accepted texts for short-text).
+  const parsed = questionInput.safeParse({ text: question.text, type: question.type, options: question.options, correct: input.correct, points: input.points ?? question.points });
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new AppError(400, "validation_failed", issue.message, { correct: issue.message });
+  }
+  const [current, all] = await Promise.all([
+    questionsOf(ctx, [quiz.id]),
+    ctx.db.select().from(attempts).where(and(eq(attempts.quizId, quiz.id), isNotNull(attempts.submittedAt))).orderBy(asc(attempts.userId), asc(attempts.number)),
+  ]);
+  const qs = current.map((q) => (q.id === question.id ? { ...q, correct: parsed.data.correct, points: parsed.data.points } : q));
+  const keyChange = ctx.db.update(questions).set({ correct: parsed.data.correct, points: parsed.data.points }).where(eq(questions.id, question.id));
+  const regraded = await regradeRows(ctx, quiz, qs as GradableQuestion[], all, all, [keyChange as never]);
+  return { question: { _id: question.id, correct: parsed.data.correct, points: parsed.data.points }, regraded };
+}
+
