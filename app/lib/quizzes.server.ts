@@ -13,13 +13,14 @@ import { getLecture, listLectures } from "../../worker/services/lectures";
 import { createQuiz, deleteQuiz, getQuiz, getResult, groupResults, quizStarted, saveAnswers, startAttempt, submitQuiz, updateQuiz } from "../../worker/services/quizzes";
 import type { Viewer } from "../../worker/services/sessions";
 import { listQuizExtensions, removeQuizExtension, setQuizExtensions } from "../../worker/services/extensions";
+import { correctKey, getAttemptForStaff, setAnswerPoints } from "../../worker/services/quiz-regrade";
 import { listGroupStudents } from "../../worker/services/students";
 import { toLatinDigits } from "./digits";
 import { quizExtensionInput } from "./extension-schemas";
-import { attempt, invalid, jsonField, orHttpError, text } from "./group-actions.server";
+import { attempt, invalid, jsonField, orHttpError, text, unknownIntent } from "./group-actions.server";
 import { renderMarkdown } from "./markdown.server";
 import { notFoundResponse } from "./not-found.server";
-import { answersMap, createQuizInput, updateQuizInput } from "./quiz-schemas";
+import { answerPointsInput, answersMap, createQuizInput, questionKeyInput, updateQuizInput } from "./quiz-schemas";
 
 type QuizParams = { slug?: string; slugLecture?: string; slugQuiz?: string };
 
@@ -164,4 +165,29 @@ export async function editQuizAction(svc: ServiceContext, viewer: Viewer, params
   const parsed = updateQuizInput.safeParse(payload ?? {});
   if (!parsed.success) return editorFailure("save", parsed.error);
   return attempt("save", async () => ({ quiz: await updateQuiz(svc, viewer, params.slugQuiz ?? "", parsed.data) }));
+}
+
+/** A student's attempt for the quiz's staff (issue 21), reached from the results matrix. */
+export async function loadStaffAttempt(svc: ServiceContext, viewer: Viewer, params: { slug?: string; slugQuiz?: string; attemptId?: string }) {
+  if (!params.slug || !params.slugQuiz || !params.attemptId) throw notFoundResponse();
+  const group = await orHttpError(getManagedGroup(svc, viewer, params.slug));
+  const attempt = await orHttpError(getAttemptForStaff(svc, viewer, params.slugQuiz, params.attemptId));
+  if (attempt.quiz.groupId !== group._id) throw notFoundResponse();
+  return { group: { id: group._id, slug: group.slug, title: group.title }, attempt };
+}
+
+/** intent=points (points and a note for one answer), points-clear (the key decides again) or key (a corrected key). */
+export async function staffAttemptAction(svc: ServiceContext, viewer: Viewer, params: { slugQuiz?: string; attemptId?: string }, form: FormData) {
+  const intent = text(form, "intent");
+  const questionId = text(form, "questionId");
+  if (intent === "key") {
+    const parsed = questionKeyInput.safeParse({ correct: jsonField(form, "correct") });
+    if (!parsed.success) return invalid(intent, parsed.error, questionId);
+    return attempt(intent, async () => ({ regraded: (await correctKey(svc, viewer, params.slugQuiz ?? "", questionId, parsed.data)).regraded }), questionId);
+  }
+  if (intent !== "points" && intent !== "points-clear") return unknownIntent(intent);
+  const raw = toLatinDigits(text(form, "points"));
+  const parsed = answerPointsInput.safeParse({ points: intent === "points-clear" ? null : raw === "" ? undefined : Number(raw), note: String(form.get("note") ?? "") });
+  if (!parsed.success) return invalid(intent, parsed.error, questionId);
+  return attempt(intent, async () => ({ attempt: await setAnswerPoints(svc, viewer, params.slugQuiz ?? "", params.attemptId ?? "", questionId, parsed.data) }), questionId);
 }

@@ -18,6 +18,7 @@ const id = z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/, "Invalid id");
 
 const attemptDto = z
   .object({
+    quiz: z.object({ _id: z.string(), slug: z.string(), title: z.string(), lectureSlug: z.string(), groupId: z.string() }),
     _id: z.string(),
     number: z.number().int(),
     user: z.object({ _id: z.string(), name: z.string() }),

@@ -168,6 +168,7 @@ const resultsDto = z
           z.object({
             quizId: z.string(),
             best: z.number().nullable(),
+            bestAttemptId: z.string().nullable().openapi({ description: "The attempt that counts (GET /api/quizzes/{id}/attempts/{attemptId})" }),
             attempts: z.number().openapi({ description: "Attempts handed in (or closed by the server at their deadline)" }),
             inProgress: z.boolean().openapi({ description: "An attempt is open now" }),
           }),

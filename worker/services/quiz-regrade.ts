@@ -57,6 +57,7 @@ async function regradeRows(ctx: ServiceContext, quiz: QuizRecord, qs: GradableQu
 }
 
 export interface StaffAttemptView {
+  quiz: { _id: string; slug: string; title: string; lectureSlug: string; groupId: string };
   _id: string;
   number: number;
   user: { _id: string; name: string };
@@ -76,9 +77,10 @@ async function attemptOf(ctx: ServiceContext, quizId: string, attemptId: string)
   return row;
 }
 
-const view = (row: { attempt: AttemptRow; name: string }, qs: GradableQuestion[]): StaffAttemptView => {
+const view = (quiz: QuizRecord, row: { attempt: AttemptRow; name: string }, qs: GradableQuestion[]): StaffAttemptView => {
   const a = row.attempt;
   return {
+    quiz: { _id: quiz.id, slug: quiz.slug, title: quiz.title, lectureSlug: quiz.lectureSlug, groupId: quiz.groupId },
     _id: a.id,
     number: a.number,
     user: { _id: a.userId, name: row.name },
@@ -104,7 +106,7 @@ const view = (row: { attempt: AttemptRow; name: string }, qs: GradableQuestion[]
 export async function getAttemptForStaff(ctx: ServiceContext, viewer: Viewer, quizKey: string, attemptId: string): Promise<StaffAttemptView> {
   const quiz = await requireManagedQuiz(ctx, viewer, quizKey);
   const [row, qs] = await Promise.all([attemptOf(ctx, quiz.id, attemptId), questionsOf(ctx, [quiz.id])]);
-  return view(row, qs as GradableQuestion[]);
+  return view(quiz, row, qs as GradableQuestion[]);
 }
 
 /**
@@ -134,7 +136,7 @@ export async function setAnswerPoints(ctx: ServiceContext, viewer: Viewer, quizK
   if (before.get(row.attempt.userId) !== best) {
     await notifyUsers(ctx, [row.attempt.userId], { kind: "quiz-regraded", params: { quiz: quiz.title, score: best, max: result.maxScore }, link: quizLink(quiz) });
   }
-  return view({ attempt: saved!, name: row.name }, qs as GradableQuestion[]);
+  return view(quiz, { attempt: saved!, name: row.name }, qs as GradableQuestion[]);
 }
 
 /**

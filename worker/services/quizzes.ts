@@ -919,7 +919,7 @@ export async function groupResults(ctx: ServiceContext, viewer: Actor, groupKey:
       slug: m.slug,
       results: quizRows.map(({ quiz }) => {
         const b = best.get(`${m.id}:${quiz.id}`);
-        return { quizId: quiz.id, best: b ? (b.score ?? 0) : null, attempts: tries.get(`${m.id}:${quiz.id}`) ?? 0, inProgress: open.has(`${m.id}:${quiz.id}`) };
+        return { quizId: quiz.id, best: b ? (b.score ?? 0) : null, bestAttemptId: b?.id ?? null, attempts: tries.get(`${m.id}:${quiz.id}`) ?? 0, inProgress: open.has(`${m.id}:${quiz.id}`) };
       }),
     })),
   };

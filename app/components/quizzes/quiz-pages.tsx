@@ -250,7 +250,7 @@ export interface PageResult {
   reviewWhen: ReviewWhen;
   review: {
     attemptNumber: number;
-    questions: (PageQuestion & { answer: unknown; correct: (number | string)[]; right: boolean; earned: number; tests: ReviewTest[] | null })[];
+    questions: (PageQuestion & { answer: unknown; correct: (number | string)[]; right: boolean; earned: number; override?: { points: number; note: string } | null; tests: ReviewTest[] | null })[];
   } | null;
 }
 
@@ -413,6 +413,11 @@ export function QuizAnswers({ result, base }: { result: PageResult; base: string
                   </div>
                 </dl>
                 {q.type === "code" ? <ReviewTests id={`tests-${q._id}`} tests={q.tests} right={q.right} answered={q.answer !== null && q.answer !== ""} /> : null}
+                {q.override?.note ? (
+                  <p className="quiz-review-note">
+                    <strong>{t("quiz.review.staffNote")}</strong> <span dir="auto">{q.override.note}</span>
+                  </p>
+                ) : null}
               </li>
             ))}
           </ol>

@@ -22,7 +22,7 @@ export interface QuizResults {
     averagePercent: number | null;
     questions: { _id: string; number: number; type: QuestionType; text: string; points: number; right: number; answered: number; choices?: { text: string; chosen: number; correct: boolean }[] | null }[];
   }[];
-  students: { _id: string; name: string; slug: string; results: { quizId: string; best: number | null; attempts: number; inProgress: boolean }[] }[];
+  students: { _id: string; name: string; slug: string; results: { quizId: string; best: number | null; bestAttemptId?: string | null; attempts: number; inProgress: boolean }[] }[];
 }
 
 /** A title isolated for the bidi algorithm, so an Arabic title beside Latin words (or the reverse) keeps its order. */
@@ -137,12 +137,12 @@ export function StaffQuizzesScreen({ results, lectures, base }: { results: QuizR
           </div>
         )}
       </section>
-      {quizzes.length > 0 ? <ResultsMatrix results={results} /> : null}
+      {quizzes.length > 0 ? <ResultsMatrix results={results} base={base} /> : null}
     </>
   );
 }
 
-function ResultsMatrix({ results }: { results: QuizResults }) {
+function ResultsMatrix({ results, base }: { results: QuizResults; base: string }) {
   const { t } = useT();
   const labels = quizLabels(results.quizzes, t);
   return (
@@ -184,9 +184,19 @@ function ResultsMatrix({ results }: { results: QuizResults }) {
                           (running ?? <span className="muted">{t("staffQuizzes.matrix.none")}</span>)
                         ) : (
                           <>
-                            <strong>
-                              {r.best} / {quiz.maxScore}
-                            </strong>
+                            {r.bestAttemptId ? (
+                              // The attempt that counts, answer by answer: points for one answer, a corrected key.
+                              <Link to={`${base}/quiz-attempt/${quiz.slug}/${r.bestAttemptId}`} className="quiz-matrix-score">
+                                <strong>
+                                  {r.best} / {quiz.maxScore}
+                                </strong>
+                                <span className="visually-hidden"> {t("staffAttempt.open", { name: s.name })}</span>
+                              </Link>
+                            ) : (
+                              <strong>
+                                {r.best} / {quiz.maxScore}
+                              </strong>
+                            )}
                             <span className="row-sub muted">{r.attempts === 1 ? t("staffQuizzes.matrix.oneAttempt") : t("staffQuizzes.matrix.attempts", { n: r.attempts })}</span>
                             {running ? <span className="row-sub">{running}</span> : null}
                           </>

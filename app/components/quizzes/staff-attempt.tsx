@@ -1,0 +1,226 @@
+import { Link, useFetcher } from "@remix-run/react";
+import { useEffect, useId, useState } from "react";
+import { When } from "~/components/lectures/when";
+import { toLatinDigits } from "~/lib/digits";
+import { failureText, type FailureLike } from "~/lib/group-errors";
+import { useT } from "~/lib/i18n";
+
+export interface StaffAttemptQuestion {
+  _id: string;
+  textHtml: string;
+  type: string;
+  options: string[];
+  optionsHtml: string[];
+  points: number;
+  answer: unknown;
+  correct: (number | string)[];
+  right: boolean;
+  earned: number;
+  override: { points: number; note: string } | null;
+}
+
+export interface StaffAttempt {
+  quiz: { slug: string; title: string };
+  _id: string;
+  number: number;
+  user: { _id: string; name: string };
+  score: number;
+  maxScore: number;
+  submittedAt: string | null;
+  questions: StaffAttemptQuestion[];
+}
+
+type Result = ({ ok: true; intent: string; regraded?: number } | (FailureLike & { ok: false; intent: string })) & { target?: string };
+
+const chosen = (answer: unknown): number[] => (typeof answer === "number" ? [answer] : Array.isArray(answer) ? answer.filter((x): x is number => typeof x === "number") : []);
+
+/**
+ * One student's attempt for the quiz's staff (issue 21): each answer beside the key with the points it earned; staff
+ * give an answer other points with a note the student reads, or correct a question's key, which regrades everyone.
+ */
+export function StaffAttemptScreen({ attempt, backTo }: { attempt: StaffAttempt; backTo: string }) {
+  const { t } = useT();
+  return (
+    <section className="staff-attempt" aria-labelledby="attempt-title">
+      <div className="section-head">
+        <div>
+          <h2 id="attempt-title" className="block-title">
+            <span className="user-text">{attempt.user.name}</span> · <span className="user-text">{attempt.quiz.title}</span>
+          </h2>
+          <p className="muted">
+            {t("staffAttempt.lead", { number: attempt.number, score: attempt.score, max: attempt.maxScore })}
+            {attempt.submittedAt ? (
+              <>
+                {" · "}
+                <When iso={attempt.submittedAt} />
+              </>
+            ) : null}
+          </p>
+        </div>
+        <Link to={backTo} className="btn btn-ghost">
+          {t("staffAttempt.back")}
+        </Link>
+      </div>
+      <ol className="staff-attempt-list" role="list">
+        {attempt.questions.map((q, i) => (
+          <li key={q._id}>
+            <AttemptQuestion q={q} n={i + 1} open={attempt.submittedAt === null} />
+          </li>
+        ))}
+      </ol>
+    </section>
+  );
+}
+
+function AttemptQuestion({ q, n, open }: { q: StaffAttemptQuestion; n: number; open: boolean }) {
+  const { t } = useT();
+  const uid = useId();
+  const points = useFetcher<Result>();
+  const key = useFetcher<Result>();
+  const [given, setGiven] = useState(q.override ? String(q.override.points) : "");
+  const [note, setNote] = useState(q.override?.note ?? "");
+  const [newKey, setNewKey] = useState<number[]>(q.type === "short-text" ? [] : (q.correct as number[]));
+  const [accepted, setAccepted] = useState(q.type === "short-text" ? (q.correct as string[]).join("\n") : "");
+  useEffect(() => {
+    setGiven(q.override ? String(q.override.points) : "");
+    setNote(q.override?.note ?? "");
+  }, [q.override]);
+  const picked = chosen(q.answer);
+  const choice = q.type === "single" || q.type === "multiple" || q.type === "true-false";
+  const pointsFailure = points.data && !points.data.ok ? points.data : null;
+  const keyFailure = key.data && !key.data.ok ? key.data : null;
+
+  return (
+    <article className="card quiz-card staff-attempt-q" aria-labelledby={`${uid}-h`}>
+      <div className="staff-attempt-head">
+        <h3 id={`${uid}-h`} className="task-card-title">
+          {t("staffAttempt.question", { n })}
+        </h3>
+        <span className="badge task-state" data-state={q.earned === q.points ? "graded" : q.earned > 0 ? "late" : "not-submitted"}>
+          {t("staffAttempt.earned", { earned: q.earned, points: q.points })}
+        </span>
+      </div>
+      <div className="prose" dir="auto" dangerouslySetInnerHTML={{ __html: q.textHtml }} />
+      {choice ? (
+        <ul className="staff-attempt-options" role="list">
+          {q.optionsHtml.map((html, i) => (
+            <li key={i} data-chosen={picked.includes(i) || undefined} data-key={(q.correct as unknown[]).includes(i) || undefined}>
+              <span dir="auto" dangerouslySetInnerHTML={{ __html: html }} />
+              {picked.includes(i) ? <span className="badge">{t("staffAttempt.theirChoice")}</span> : null}
+              {(q.correct as unknown[]).includes(i) ? <span className="badge badge-green">{t("staffAttempt.key")}</span> : null}
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <div className="staff-attempt-answer">
+          <p className="field-label">{t("staffAttempt.theirAnswer")}</p>
+          {typeof q.answer === "string" && q.answer !== "" ? (
+            q.type === "code" ? (
+              <pre className="code-block" dir="ltr">
+                <code>{q.answer}</code>
+              </pre>
+            ) : (
+              <p dir="auto" className="user-text">
+                {q.answer}
+              </p>
+            )
+          ) : (
+            <p className="muted">{t("staffAttempt.noAnswer")}</p>
+          )}
+          {q.type === "short-text" ? <p className="muted">{t("staffAttempt.accepted", { answers: (q.correct as string[]).join(" · ") })}</p> : null}
+        </div>
+      )}
+      {q.override?.note ? (
+        <p className="staff-attempt-note">
+          <strong>{t("staffAttempt.noteShown")}</strong> <span dir="auto">{q.override.note}</span>
+        </p>
+      ) : null}
+
+      {open ? null : (
+        <details className="staff-attempt-tools">
+          <summary>{t("staffAttempt.change")}</summary>
+          <points.Form method="post" className="staff-attempt-form">
+            <input type="hidden" name="questionId" value={q._id} />
+            <div className="field-row">
+              <div className="field">
+                <label htmlFor={`${uid}-p`}>{t("staffAttempt.points", { max: q.points })}</label>
+                <input id={`${uid}-p`} name="points" inputMode="numeric" className="input-narrow" value={given} onChange={(e) => setGiven(toLatinDigits(e.target.value))} aria-invalid={!!pointsFailure?.fields?.points || undefined} />
+              </div>
+              <div className="field staff-attempt-note-field">
+                <label htmlFor={`${uid}-n`}>{t("staffAttempt.note")}</label>
+                <input id={`${uid}-n`} name="note" value={note} onChange={(e) => setNote(e.target.value)} maxLength={500} dir="auto" />
+              </div>
+            </div>
+            <p className="field-hint field-hint-block">{t("staffAttempt.pointsHint")}</p>
+            {pointsFailure ? (
+              <p className="form-error" role="alert">
+                {pointsFailure.fields?.points ? t("staffAttempt.error.points", { max: q.points }) : failureText(t, pointsFailure)}
+              </p>
+            ) : null}
+            <div className="form-actions">
+              <button type="submit" name="intent" value="points" className="btn btn-primary btn-sm" disabled={points.state !== "idle"}>
+                {t("staffAttempt.savePoints")}
+              </button>
+              {q.override ? (
+                <button type="submit" name="intent" value="points-clear" className="btn btn-ghost btn-sm" disabled={points.state !== "idle"}>
+                  {t("staffAttempt.useKey")}
+                </button>
+              ) : null}
+            </div>
+          </points.Form>
+
+          {q.type !== "code" ? (
+            <key.Form
+              method="post"
+              className="staff-attempt-form"
+              onSubmit={(e) => {
+                if (!window.confirm(t("staffAttempt.keyConfirm"))) e.preventDefault();
+              }}
+            >
+              <input type="hidden" name="intent" value="key" />
+              <input type="hidden" name="questionId" value={q._id} />
+              <input type="hidden" name="correct" value={JSON.stringify(q.type === "short-text" ? accepted.split("\n").map((a) => a.trim()).filter(Boolean) : q.type === "multiple" ? newKey : (newKey[0] ?? null))} />
+              <fieldset className="staff-attempt-key">
+                <legend>{t("staffAttempt.keyTitle")}</legend>
+                {choice ? (
+                  q.options.map((option, i) => (
+                    <label key={i} className="check-field">
+                      <input
+                        type={q.type === "multiple" ? "checkbox" : "radio"}
+                        name={`${uid}-key`}
+                        checked={newKey.includes(i)}
+                        onChange={() => setNewKey((list) => (q.type === "multiple" ? (list.includes(i) ? list.filter((x) => x !== i) : [...list, i].sort()) : [i]))}
+                      />
+                      <span dir="auto">{option}</span>
+                    </label>
+                  ))
+                ) : (
+                  <div className="field">
+                    <label htmlFor={`${uid}-acc`}>{t("staffAttempt.acceptedField")}</label>
+                    <textarea id={`${uid}-acc`} rows={3} value={accepted} onChange={(e) => setAccepted(e.target.value)} dir="auto" />
+                  </div>
+                )}
+              </fieldset>
+              <p className="field-hint field-hint-block">{t("staffAttempt.keyHint")}</p>
+              {keyFailure ? (
+                <p className="form-error" role="alert">
+                  {keyFailure.code === "validation_failed" ? t("staffAttempt.error.key") : failureText(t, keyFailure)}
+                </p>
+              ) : null}
+              {key.data?.ok && key.state === "idle" ? (
+                <p className="form-success" role="status">
+                  {t("staffAttempt.regraded", { n: key.data.regraded ?? 0 })}
+                </p>
+              ) : null}
+              <div className="form-actions">
+                <button type="submit" className="btn btn-outline btn-sm" disabled={key.state !== "idle"}>
+                  {t("staffAttempt.saveKey")}
+                </button>
+              </div>
+            </key.Form>
+          ) : null}
+        </details>
+      )}
+    </article>
+  );
+}

@@ -1,0 +1,40 @@
+import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { useLoaderData } from "@remix-run/react";
+import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { InstructorGroupPage } from "~/components/lectures/instructor-group-page";
+import { StaffAttemptScreen } from "~/components/quizzes/staff-attempt";
+import { useT } from "~/lib/i18n";
+import { metaT, pageMeta } from "~/lib/meta";
+import { loadStaffAttempt, staffAttemptAction } from "~/lib/quizzes.server";
+import { sheets } from "~/styles/sheets";
+import { requireRole } from "../../worker/auth/viewer";
+
+export const links: LinksFunction = () => sheets("lectures", "tasks", "quizzes");
+
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => pageMeta(matches, data ? `${data.attempt.user.name} · ${data.attempt.quiz.title}` : metaT(matches)("error.notFound.title"));
+
+/** One student's attempt, answer by answer: points for one answer, a corrected key (issue 21). */
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
+  const viewer = await requireRole(context.svc, request, "instructor");
+  return loadStaffAttempt(context.svc, viewer, params);
+}
+
+export async function action({ request, params, context }: ActionFunctionArgs) {
+  const viewer = await requireRole(context.svc, request, "instructor");
+  return staffAttemptAction(context.svc, viewer, params, await request.formData());
+}
+
+export default function StaffAttemptRoute() {
+  const data = useLoaderData<typeof loader>();
+  const groupBase = `/instructor/group/${data.group.slug}`;
+  const { t } = useT();
+  return (
+    <InstructorGroupPage group={data.group} section={data.attempt.quiz.title} parent={{ label: t("staffQuizzes.title"), to: `${groupBase}/quizzes` }}>
+      <StaffAttemptScreen key={data.attempt._id} attempt={data.attempt} backTo={`${groupBase}/quizzes`} />
+    </InstructorGroupPage>
+  );
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
+}
