@@ -27,7 +27,7 @@ export function groupSection(rest: string): GroupSection | null {
     if ((first === "lectures" && page === "newQuiz") || (first === "lecture" && page === "quiz")) return "quizzes";
     return first === "lectures" ? "lectures" : null;
   }
-  if (first === "quiz" || first === "quizzes") return "quizzes";
+  if (first === "quiz" || first === "quizzes" || first === "quiz-attempt") return "quizzes";
   if (first === "students" || first === "tasks" || first === "progress" || first === "messages" || first === "update") return first;
   return null;
 }

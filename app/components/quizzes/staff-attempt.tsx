@@ -183,7 +183,7 @@ function AttemptQuestion({ q, n, open }: { q: StaffAttemptQuestion; n: number; o
               <fieldset className="staff-attempt-key">
                 <legend>{t("staffAttempt.keyTitle")}</legend>
                 {choice ? (
-                  q.options.map((option, i) => (
+                  q.options.map((_, i) => (
                     <label key={i} className="check-field">
                       <input
                         type={q.type === "multiple" ? "checkbox" : "radio"}
@@ -191,7 +191,7 @@ function AttemptQuestion({ q, n, open }: { q: StaffAttemptQuestion; n: number; o
                         checked={newKey.includes(i)}
                         onChange={() => setNewKey((list) => (q.type === "multiple" ? (list.includes(i) ? list.filter((x) => x !== i) : [...list, i].sort()) : [i]))}
                       />
-                      <span dir="auto">{option}</span>
+                      <span dir="auto" dangerouslySetInnerHTML={{ __html: q.optionsHtml[i] ?? "" }} />
                     </label>
                   ))
                 ) : (
