@@ -577,6 +577,23 @@ export const extensions = sqliteTable(
   ],
 );
 
+/**
+ * A staff member's comment bank (issue 21): feedback snippets they insert into the grader's feedback with a keystroke.
+ * Their own, across every group they grade.
+ */
+export const commentSnippets = sqliteTable(
+  "comment_snippets",
+  {
+    id: id(),
+    ownerId: text("owner_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    text: text("text").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("comment_snippets_owner_idx").on(t.ownerId, t.createdAt)],
+);
+
 export const messages = sqliteTable(
   "messages",
   {

@@ -90,3 +90,12 @@ export function githubRepo(link: string): string | null {
     return null;
   }
 }
+
+/** The comment bank (issue 21): a staff member keeps at most this many snippets, each at most this long. */
+export const COMMENT_BANK_LIMITS = { snippets: 50, text: 2_000 } as const;
+
+/** POST /api/comment-bank: one feedback snippet. */
+export const commentSnippetInput = z.object({
+  text: freeText("Write the snippet's text.").max(COMMENT_BANK_LIMITS.text, `A snippet is at most ${COMMENT_BANK_LIMITS.text} characters.`),
+});
+export type CommentSnippetInput = z.infer<typeof commentSnippetInput>;

@@ -10,6 +10,7 @@ import { createTask, deleteTask, getTask, gradeSubmission, listSubmissions, list
 import { createRubric, deleteRubric, listRubrics, updateRubric } from "../../worker/services/rubrics";
 import { listTaskExtensions, removeTaskExtension, setTaskExtensions } from "../../worker/services/extensions";
 import { listGroupStudents } from "../../worker/services/students";
+import { addSnippet, deleteSnippet, listSnippets } from "../../worker/services/comment-bank";
 import type { Viewer } from "../../worker/services/sessions";
 import { attempt, invalid, jsonField, orHttpError, text, unknownIntent } from "./group-actions.server";
 import { renderMarkdown } from "./markdown.server";
@@ -18,7 +19,8 @@ import { toLatinDigits } from "./digits";
 import { codeInput, exerciseInput } from "./exercise-schemas";
 import { rubricInput } from "./rubric-schemas";
 import { taskExtensionInput } from "./extension-schemas";
-import { createTaskInput, gradeSubmissionInput, submitTaskInput, updateTaskInput } from "./task-schemas";
+import { commentSnippetInput, createTaskInput, gradeSubmissionInput, submitTaskInput, updateTaskInput } from "./task-schemas";
+import { data } from "@remix-run/server-runtime";
 
 export async function loadTaskPage(svc: ServiceContext, viewer: Viewer, params: { slug?: string; slugLecture?: string; slugTask?: string }) {
   if (!params.slug || !params.slugLecture || !params.slugTask) throw notFoundResponse();
@@ -172,8 +174,8 @@ export async function loadGrader(svc: ServiceContext, viewer: Viewer, params: { 
   const group = await orHttpError(getManagedGroup(svc, viewer, params.slug));
   const task = await orHttpError(getTask(svc, viewer, params.slugLecture, params.slugTask));
   if (task.group._id !== group._id) throw notFoundResponse();
-  const list = await orHttpError(listSubmissions(svc, viewer, params.slugLecture, params.slugTask));
-  return { group: { id: group._id, slug: group.slug, title: group.title }, task, submissions: list.submissions, missing: list.missing };
+  const [list, snippets] = await Promise.all([orHttpError(listSubmissions(svc, viewer, params.slugLecture, params.slugTask)), orHttpError(listSnippets(svc, viewer))]);
+  return { group: { id: group._id, slug: group.slug, title: group.title }, task, submissions: list.submissions, missing: list.missing, snippets: snippets.map((x) => ({ _id: x._id, text: x.text })) };
 }
 
 /**
@@ -183,6 +185,14 @@ export async function loadGrader(svc: ServiceContext, viewer: Viewer, params: { 
 export async function graderAction(svc: ServiceContext, viewer: Viewer, params: { slugLecture?: string; slugTask?: string }, form: FormData) {
   const intent = text(form, "intent");
   if (intent === "release") return attempt(intent, async () => ({ released: (await releaseGrades(svc, viewer, params.slugLecture ?? "", params.slugTask ?? "")).released }));
+  // The feedback's preview: Markdown rendered by the server exactly as the student will see it (nothing is saved).
+  if (intent === "preview") return data({ ok: true as const, intent, html: renderMarkdown(String(form.get("text") ?? "").slice(0, 5_000)) });
+  if (intent === "snippet-delete") return attempt(intent, () => deleteSnippet(svc, viewer, text(form, "snippetId")));
+  if (intent === "snippet-add") {
+    const parsed = commentSnippetInput.safeParse({ text: text(form, "text") });
+    if (!parsed.success) return invalid(intent, parsed.error);
+    return attempt(intent, async () => ({ snippet: await addSnippet(svc, viewer, parsed.data) }));
+  }
   const id = text(form, "submissionId");
   const rubric = jsonField(form, "rubric");
   const input =

@@ -1,4 +1,5 @@
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import type { ShouldRevalidateFunction } from "@remix-run/react";
 import { useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { metaT, pageMeta } from "~/lib/meta";
@@ -18,6 +19,9 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   return loadGrader(context.svc, viewer, params);
 }
 
+/** The feedback's preview changes nothing: the grader's data is not loaded again for it. */
+export const shouldRevalidate: ShouldRevalidateFunction = ({ formData, defaultShouldRevalidate }) => (formData?.get("intent") === "preview" ? false : defaultShouldRevalidate);
+
 export async function action({ request, params, context }: ActionFunctionArgs) {
   const viewer = await requireRole(context.svc, request, "admin");
   return graderAction(context.svc, viewer, params, await request.formData());
@@ -28,7 +32,7 @@ export default function Submissions() {
   return (
     <>
       <GradeRelease held={data.task.gradesHeld} graded={data.submissions.filter((x) => x.state === "graded").length} />
-      <Grader key={data.task._id} taskId={data.task._id} maxScore={data.task.maxScore} initial={data.submissions} missing={data.missing} rubric={data.task.rubric} />
+      <Grader key={data.task._id} taskId={data.task._id} maxScore={data.task.maxScore} initial={data.submissions} missing={data.missing} rubric={data.task.rubric} snippets={data.snippets} />
     </>
   );
 }

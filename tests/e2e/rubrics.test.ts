@@ -1,7 +1,7 @@
 /**
  * Rubrics in the browser (issue 21): the instructor makes a rubric on the Tasks tab, puts it on a task, grades a
  * hand-in from the keyboard (a digit per criterion, Ctrl+Enter to save and move on) and the student sees the filled
- * rubric on the task page.
+ * rubric on the task page; the feedback takes a comment-bank snippet with Alt+1 and shows its Markdown preview.
  */
 import { describe, expect, it } from "vitest";
 import { gotoHydrated, useBrowser } from "./browser";
@@ -30,6 +30,10 @@ describe("rubrics", () => {
     await card.waitFor();
     expect(await card.locator(".badge").textContent()).toBe("20 points");
 
+    // A snippet in the instructor's comment bank (their first: Alt+1).
+    for (const snippet of (await api<{ _id: string }[]>(token, "GET", "/api/comment-bank")).body) await api(token, "DELETE", `/api/comment-bank/${snippet._id}`);
+    expect((await api(token, "POST", "/api/comment-bank", { text: `Label **every** icon ${stamp}.` })).status).toBe(201);
+
     const rubrics = (await api<{ _id: string; title: string; criteria: { id: string }[] }[]>(token, "GET", "/api/groups/frontend-react/rubrics")).body;
     const rubric = rubrics.find((r) => r.title === `Portfolio ${stamp}`)!;
     const lecture = (await api<{ slug: string }>(token, "POST", "/api/lectures/group/frontend-react", { title: `Rubric week ${stamp}`, published: true })).body;
@@ -47,7 +51,14 @@ describe("rubrics", () => {
     await page.keyboard.press("2");
     await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe("grader-feedback");
     expect(await page.locator("#grader-rubric-total").textContent()).toBe("Score: 15 of 20");
-    await page.keyboard.type("Clear layout; label the icons.");
+    await page.keyboard.type("Clear layout;");
+    // The comment bank: Alt+1 puts the first snippet in at the cursor; the preview shows it as the student will.
+    await page.keyboard.press("Alt+Digit1");
+    await expect.poll(() => page.locator("#grader-feedback").inputValue()).toBe(`Clear layout; Label **every** icon ${stamp}.`);
+    await page.getByRole("button", { name: "Preview" }).click();
+    await expect.poll(() => page.locator(".feedback-preview strong").textContent()).toBe("every");
+    await page.getByRole("button", { name: "Write" }).click();
+    await page.locator("#grader-feedback").focus();
     await page.keyboard.press("Control+Enter");
     await expect.poll(() => page.getByTestId("graded-count").textContent()).toBe("Graded 1 of 1");
     await expect
@@ -60,5 +71,6 @@ describe("rubrics", () => {
     expect(await reader.locator(".task-grade").textContent()).toBe("Grade: 15 / 20");
     const given = await reader.locator(".rubric-level[data-chosen] .rubric-level-title").allTextContents();
     expect(given).toEqual(["Excellent", "Partly there"]);
+    expect(await reader.locator(".task-feedback strong").textContent()).toBe("every");
   });
 });

@@ -489,6 +489,19 @@ const MATRIX: Record<string, Row> = {
     },
     expect: staffOfGroup(200),
   },
+  // The comment bank: every grader's own (instructors of any group and admins), never students.
+  "GET /api/comment-bank": { request: () => ({ path: "/api/comment-bank" }), expect: staff(200) },
+  "POST /api/comment-bank": { request: () => ({ path: "/api/comment-bank", method: "POST", body: { text: "Well structured." } }), expect: staff(201) },
+  "DELETE /api/comment-bank/:id": {
+    request: async (w, actor) => {
+      // Each grader deletes a snippet of their own (students and visitors have none to name).
+      const owner = actor === "anonymous" ? w.as.instructor : w.as[actor];
+      const id = newId();
+      await db().insert(schema.commentSnippets).values({ id, ownerId: owner.user.id, text: "Mine" });
+      return { path: `/api/comment-bank/${id}`, method: "DELETE" };
+    },
+    expect: staff(200),
+  },
   // Override and regrade: the quiz's staff only.
   "GET /api/quizzes/:id/attempts/:attemptId": {
     request: async (w) => {

@@ -11,6 +11,7 @@ import type { RunReport } from "../../../worker/sandbox/types";
 import { CodeHandIn } from "~/components/exercises/code-hand-in";
 import { fillRubric, type RubricAssessment, type RubricCriterion } from "~/lib/rubric-schemas";
 import { RubricScorer } from "./rubrics";
+import { FeedbackField, type Snippet } from "./feedback-field";
 import { STATE_KEYS } from "./state";
 import { WorkLink } from "./work-link";
 
@@ -72,6 +73,7 @@ export function Grader({
   initial,
   missing,
   rubric = null,
+  snippets = [],
 }: {
   taskId: string;
   maxScore: number;
@@ -79,6 +81,8 @@ export function Grader({
   missing: { _id: string; name: string }[];
   /** The task's rubric: scored a level per criterion, the total being the score. */
   rubric?: { _id: string; title: string; criteria: RubricCriterion[] } | null;
+  /** The grader's comment bank (Alt+1 to Alt+9 in the feedback). */
+  snippets?: Snippet[];
 }) {
   const { t } = useT();
   const fetcher = useFetcher<Result>();
@@ -341,13 +345,7 @@ export function Grader({
             ) : null}
           </div>
           )}
-          <div className="field">
-            <label htmlFor="grader-feedback">{t("grader.feedback")}</label>
-            <textarea id="grader-feedback" rows={6} value={feedback} onChange={(e) => setFeedback(e.target.value)} dir="auto" aria-describedby="grader-feedback-hint" />
-            <p id="grader-feedback-hint" className="field-hint">
-              {t("grader.feedbackHint")}
-            </p>
-          </div>
+          <FeedbackField value={feedback} onChange={setFeedback} snippets={snippets} />
           <div className="form-actions">
             <button id="grader-save-next" type="button" className="btn btn-primary" onClick={() => save("grade", true)}>
               {t("grader.saveNext")}
