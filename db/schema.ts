@@ -9,6 +9,7 @@
 import { sql } from "drizzle-orm";
 import { QUESTION_TYPES, SHOW_ANSWERS } from "../app/lib/quiz-schemas";
 import type { RubricAssessment, RubricCriterion } from "../app/lib/rubric-schemas";
+import type { Paper, QuizDraw } from "../app/lib/quiz-paper";
 import { CODE_LANGUAGES, type CodeTest, type RunReport } from "../worker/sandbox/types";
 
 /** A quiz code question's own part (questions.code). */
@@ -465,6 +466,11 @@ export const quizzes = sqliteTable(
     maxAttempts: integer("max_attempts").notNull().default(1),
     showAnswers: text("show_answers", { enum: SHOW_ANSWERS }).notNull().default("after-submit"),
     published: integer("published", { mode: "boolean" }).notNull().default(false),
+    /** Questions drawn from the group's bank for each attempt: N of a tag, each worth `points` here (issue 21). */
+    draws: text("draws", { mode: "json" }).$type<QuizDraw[]>().notNull().default(sql`'[]'`),
+    /** Each student's attempt shows the questions, and the options of choice questions, in its own order. */
+    shuffleQuestions: integer("shuffle_questions", { mode: "boolean" }).notNull().default(false),
+    shuffleOptions: integer("shuffle_options", { mode: "boolean" }).notNull().default(false),
     createdAt: createdAt(),
   },
   (t) => [
@@ -494,6 +500,29 @@ export const questions = sqliteTable(
     order: integer("order").notNull().default(0),
   },
   (t) => [index("questions_quiz_order_idx").on(t.quizId, t.order)],
+);
+
+/**
+ * A group's question bank (issue 21): questions kept with tags, from which quizzes draw N at random per attempt.
+ * The same shape as a quiz's question (no code questions: those live in their quiz).
+ */
+export const bankQuestions = sqliteTable(
+  "bank_questions",
+  {
+    id: id(),
+    groupId: text("group_id")
+      .notNull()
+      .references(() => groups.id, { onDelete: "cascade" }),
+    text: text("text").notNull(),
+    type: text("type", { enum: QUESTION_TYPES }).notNull(),
+    options: text("options", { mode: "json" }).$type<string[]>().notNull().default(sql`'[]'`),
+    correct: text("correct", { mode: "json" }).$type<(number | string)[]>().notNull(),
+    points: integer("points").notNull().default(1),
+    tags: text("tags", { mode: "json" }).$type<string[]>().notNull().default(sql`'[]'`),
+    createdAt: createdAt(),
+    updatedAt: integer("updated_at", { mode: "timestamp_ms" }).notNull(),
+  },
+  (t) => [index("bank_questions_group_idx").on(t.groupId)],
 );
 
 export const attempts = sqliteTable(
@@ -527,6 +556,11 @@ export const attempts = sqliteTable(
     codeChecks: text("code_checks", { mode: "json" }).$type<Record<string, CodeCheck>>(),
     /** Closed by a read with code answers not yet judged: its score counts them wrong until the runner has run. */
     codePending: integer("code_pending", { mode: "boolean" }).notNull().default(false),
+    /**
+     * What this attempt was given (issue 21), for quizzes that draw or shuffle: the questions in their order, each
+     * choice question's option order, and a copy of the bank questions drawn. Null: the quiz's questions as written.
+     */
+    paper: text("paper", { mode: "json" }).$type<Paper>(),
     /**
      * Staff's points for single answers (issue 21): questionId -> the points given instead of the automatic ones,
      * with a note the student sees in the review. Regrading keeps them.

@@ -110,6 +110,22 @@ export const questionInput = z
   });
 export type QuestionInput = z.output<typeof questionInput>;
 
+/** A bank tag: a short word or phrase ("hooks", "css grid", "الخطافات"). */
+export const bankTag = z
+  .string({ error: "A tag is a word or two." })
+  .overwrite(withoutControls)
+  .trim()
+  .min(1, "A tag is a word or two.")
+  .max(40, "A tag is at most 40 characters.");
+
+/** POST /api/groups/{id}/question-bank and PUT .../question-bank/{questionId}: a question with its tags (no code). */
+export const bankQuestionInput = z
+  .object({ question: questionInput, tags: z.array(bankTag, { error: "Give the tags as a list." }).min(1, "Give the question at least one tag.").max(10, "At most 10 tags.") })
+  .superRefine((v, ctx) => {
+    if (v.question.type === "code") ctx.addIssue({ code: "custom", message: "Code questions stay in their quiz: the bank keeps choice and short-text questions.", path: ["question"] });
+  });
+export type BankQuestionInput = z.infer<typeof bankQuestionInput>;
+
 const quizFields = {
   title: freeText("Please enter a title.", { name: true }).max(QUIZ_LIMITS.title, `Title must be at most ${QUIZ_LIMITS.title} characters.`),
   description: z.string({ error: "The description is text." }).overwrite(withoutControls).max(QUIZ_LIMITS.description, `The description is at most ${QUIZ_LIMITS.description} characters.`),
@@ -123,8 +139,32 @@ const quizFields = {
   maxAttempts: z.number({ error: "Attempts are a whole number from 1 to 10." }).int("Attempts are a whole number from 1 to 10.").min(1, "Allow at least one attempt.").max(QUIZ_LIMITS.maxAttempts, "At most 10 attempts."),
   showAnswers: z.enum(SHOW_ANSWERS, { error: "showAnswers is after-submit, after-close or never." }),
   published: z.boolean({ error: "Say published: true or false." }),
-  questions: z.array(questionInput, { error: "Give the questions as a list." }).min(1, "Add at least one question.").max(QUIZ_LIMITS.questions, `A quiz has at most ${QUIZ_LIMITS.questions} questions.`),
+  // At least one question in all: its own, or drawn from the bank (checked with the draws, see checkSize).
+  questions: z.array(questionInput, { error: "Give the questions as a list." }).max(QUIZ_LIMITS.questions, `A quiz has at most ${QUIZ_LIMITS.questions} questions.`),
+  /** Questions drawn from the group's bank per attempt (issue 21). */
+  draws: z
+    .array(
+      z.object({
+        tag: bankTag,
+        count: z.number({ error: "Draw a whole number of questions from 1 to 50." }).int("Draw a whole number of questions from 1 to 50.").min(1, "Draw at least one question.").max(50, "Draw at most 50 questions."),
+        points: z.number({ error: "Points are a whole number from 0 to 100." }).int("Points are a whole number from 0 to 100.").min(0, "Points cannot be negative.").max(QUIZ_LIMITS.points, "Points are at most 100."),
+      }),
+      { error: "Give the draws as a list." },
+    )
+    .max(10, "A quiz draws from at most 10 tags."),
+  shuffleQuestions: z.boolean({ error: "Say shuffleQuestions: true or false." }),
+  shuffleOptions: z.boolean({ error: "Say shuffleOptions: true or false." }),
 };
+
+/** A quiz needs at least one question, its own or drawn, and at most the limit in all; a tag is drawn from once. */
+function checkSize(v: { questions?: unknown[]; draws?: { tag: string; count: number }[] }, ctx: z.RefinementCtx) {
+  if (v.questions === undefined && v.draws === undefined) return;
+  const total = (v.questions?.length ?? 0) + (v.draws ?? []).reduce((sum, d) => sum + d.count, 0);
+  if (v.questions !== undefined && total < 1) ctx.addIssue({ code: "custom", message: "Add at least one question.", path: ["questions"] });
+  if (total > QUIZ_LIMITS.questions) ctx.addIssue({ code: "custom", message: `A quiz has at most ${QUIZ_LIMITS.questions} questions.`, path: ["draws"] });
+  const tags = (v.draws ?? []).map((d) => d.tag);
+  if (new Set(tags).size !== tags.length) ctx.addIssue({ code: "custom", message: "Draw from each tag once (give it a larger count).", path: ["draws"] });
+}
 
 type TimeFields = { opensAt?: number | null; closesAt?: number | null; showAnswers?: ShowAnswers };
 /** Rules across fields: the window is in order, and "after-close" needs a closing time. */
@@ -146,8 +186,14 @@ export const createQuizInput = z
     showAnswers: quizFields.showAnswers.optional(),
     published: quizFields.published.optional(),
     questions: quizFields.questions,
+    draws: quizFields.draws.optional(),
+    shuffleQuestions: quizFields.shuffleQuestions.optional(),
+    shuffleOptions: quizFields.shuffleOptions.optional(),
   })
-  .superRefine((v, ctx) => checkWindow({ ...v, closesAt: v.closesAt ?? null }, ctx));
+  .superRefine((v, ctx) => {
+    checkWindow({ ...v, closesAt: v.closesAt ?? null }, ctx);
+    checkSize(v, ctx);
+  });
 export type CreateQuizInput = z.infer<typeof createQuizInput>;
 
 /** PUT /api/quizzes/{id}: any field but the lecture, at least one. Questions, when sent, replace the whole list. */
@@ -162,8 +208,12 @@ export const updateQuizInput = z
     showAnswers: quizFields.showAnswers.optional(),
     published: quizFields.published.optional(),
     questions: quizFields.questions.optional(),
+    draws: quizFields.draws.optional(),
+    shuffleQuestions: quizFields.shuffleQuestions.optional(),
+    shuffleOptions: quizFields.shuffleOptions.optional(),
   })
-  .refine((v) => Object.keys(v).length > 0, "Send at least one field to change.");
+  .refine((v) => Object.keys(v).length > 0, "Send at least one field to change.")
+  .superRefine(checkSize);
 export type UpdateQuizInput = z.infer<typeof updateQuizInput>;
 
 /** One answer: an option index (single, true-false), a list of them (multiple) or a text (short-text, code). */

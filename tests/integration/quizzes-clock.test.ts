@@ -105,10 +105,10 @@ describe("quizzes: the server's clock", () => {
     await saveAnswers(w.ctx, w.me, w.quiz.slug, { answers: { [w.question.id]: 1 }, attemptId: attempt._id }, T0 + 20_000);
     // The tab is closed. While the attempt runs, staff see it in progress (not "Not taken").
     for (const at of [T0 + 30_000, T0 + 64_000]) {
-      expect((await groupResults(w.ctx, w.staff, w.group.slug, at)).students[0]!.results[0]).toEqual({ quizId: w.quiz.id, best: null, attempts: 0, inProgress: true });
+      expect((await groupResults(w.ctx, w.staff, w.group.slug, at)).students[0]!.results[0]).toEqual({ quizId: w.quiz.id, best: null, bestAttemptId: null, attempts: 0, inProgress: true });
     }
     // 70 s after the start it is graded on what was saved.
-    expect((await groupResults(w.ctx, w.staff, w.group.slug, T0 + 70_000)).students[0]!.results[0]).toEqual({ quizId: w.quiz.id, best: 1, attempts: 1, inProgress: false });
+    expect((await groupResults(w.ctx, w.staff, w.group.slug, T0 + 70_000)).students[0]!.results[0]).toEqual({ quizId: w.quiz.id, best: 1, bestAttemptId: expect.any(String), attempts: 1, inProgress: false });
     // The student comes back 1 min 40 s after the start: no attempt to resume, the graded result, 1 min recorded.
     const view = await getQuiz(w.ctx, w.me, w.quiz.slug, T0 + 100_000);
     expect(view).toMatchObject({ attempt: null, attemptsUsed: 1, bestScore: 1 });
@@ -165,8 +165,8 @@ describe("quizzes: the server's clock", () => {
     // Staff see one graded, one in progress.
     const results = await groupResults(w.ctx, w.staff, w.group.slug);
     const cell = (id: string) => results.students.find((st) => st._id === id)!.results[0];
-    expect(cell(w.me.userId)).toEqual({ quizId: w.quiz.id, best: 1, attempts: 1, inProgress: false });
-    expect(cell(other.userId)).toEqual({ quizId: w.quiz.id, best: null, attempts: 0, inProgress: true });
+    expect(cell(w.me.userId)).toEqual({ quizId: w.quiz.id, best: 1, bestAttemptId: expect.any(String), attempts: 1, inProgress: false });
+    expect(cell(other.userId)).toEqual({ quizId: w.quiz.id, best: null, bestAttemptId: null, attempts: 0, inProgress: true });
     // Once nothing is open, the clock rings no more.
     await db().update(s.attempts).set({ deadlineAt: new Date(Date.now() - 6_000) }).where(eq(s.attempts.id, second.attempt._id));
     expect(await runDurableObjectAlarm(clock)).toBe(true);

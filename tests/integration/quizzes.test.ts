@@ -414,8 +414,8 @@ describe("quizzes: results and the review policy", () => {
       null,
     ]);
     const row = (id: string) => body.students.find((st) => st._id === id)!.results[0];
-    expect(row(w.a.user.id)).toEqual({ quizId: w.quiz._id, best: 7, attempts: 2, inProgress: false });
-    expect(row(w.b.user.id)).toEqual({ quizId: w.quiz._id, best: 1, attempts: 1, inProgress: false });
+    expect(row(w.a.user.id)).toEqual({ quizId: w.quiz._id, best: 7, bestAttemptId: expect.any(String), attempts: 2, inProgress: false });
+    expect(row(w.b.user.id)).toEqual({ quizId: w.quiz._id, best: 1, bestAttemptId: expect.any(String), attempts: 1, inProgress: false });
   });
 
   it("shows staff an attempt in progress (the API and the page), not \"Not taken\"", async () => {
@@ -425,12 +425,13 @@ describe("quizzes: results and the review policy", () => {
     await call(`/api/quizzes/${w.quiz.slug}/start`, { method: "POST", token: w.b.accessToken });
     const body = await json<{ students: { _id: string; results: unknown[] }[] }>(await call(`/api/quizzes/groups/${w.group.slug}/results`, { token: w.teacher.accessToken }));
     const row = (id: string) => body.students.find((st) => st._id === id)!.results[0];
-    expect(row(w.a.user.id)).toEqual({ quizId: w.quiz._id, best: null, attempts: 0, inProgress: true });
-    expect(row(w.b.user.id)).toEqual({ quizId: w.quiz._id, best: 7, attempts: 1, inProgress: true });
+    expect(row(w.a.user.id)).toEqual({ quizId: w.quiz._id, best: null, bestAttemptId: null, attempts: 0, inProgress: true });
+    expect(row(w.b.user.id)).toEqual({ quizId: w.quiz._id, best: 7, bestAttemptId: expect.any(String), attempts: 1, inProgress: true });
     const cells = async (cookie: string) => {
       const html = await (await call(`/instructor/group/${w.group.slug}/quizzes`, { cookie })).text();
       const matrix = html.slice(html.indexOf('class="gtable quiz-matrix"'));
-      return [...matrix.matchAll(/<td data-label="[^"]*">([\s\S]*?)<\/td>/g)].map((m) => m[1]!.replace(/<[^>]+>/g, " ").replace(/\s+/g, " ").trim());
+      // What the cell shows (its link's words for screen readers aside).
+      return [...matrix.matchAll(/<td data-label="[^"]*">([\s\S]*?)<\/td>/g)].map((m) => m[1]!.replace(/<span class="visually-hidden">[\s\S]*?<\/span>/g, "").replace(/<[^>]+>/g, " ").replace(/\s+/g, " ").trim());
     };
     expect((await cells(w.teacher.cookie)).sort()).toEqual(["7 / 7 1 attempt In progress", "In progress"].sort());
     expect((await cells(`${w.teacher.cookie}; lang=ar`)).filter((c) => c.includes("قيد الحل"))).toHaveLength(2);

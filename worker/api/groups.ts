@@ -13,6 +13,7 @@ import { groupsContentApi } from "./groups-content";
 import { groupsManageApi } from "./groups-manage";
 import { groupsStudentsApi } from "./groups-students";
 import { rubricsApi } from "./rubrics";
+import { questionBankApi } from "./question-bank";
 
 const list = createRoute({
   method: "get",
@@ -43,4 +44,5 @@ export const groupsApi = createApi()
   .route("/", groupsContentApi)
   .route("/", groupsStudentsApi)
   .route("/", rubricsApi)
+  .route("/", questionBankApi)
   .openapi(one, async (c) => c.json(await getPublicGroup(c.var.svc, c.req.valid("param").id, c.var.viewer), 200));

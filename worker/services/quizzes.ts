@@ -22,6 +22,7 @@ import {
   attemptDeadline,
   quizWindow,
   type AnswersMap,
+  type AnswerValue,
   type CreateQuizInput,
   type QuestionInput,
   type QuizWindow,
@@ -29,6 +30,8 @@ import {
   type UpdateQuizInput,
 } from "../../app/lib/quiz-schemas";
 import { attempts, extensions, groups, lectures, memberships, questions, quizzes, users, MEMBER_STATUSES } from "../../db/schema";
+import { makePaper, originalOption, paperQuestions, type QuizDraw } from "../../app/lib/quiz-paper";
+import { bankOf, tagCounts } from "./question-bank";
 import type { ServiceContext } from "../context";
 import { AppError, forbidden, notFound } from "../http/errors";
 import { newId, slugCandidates } from "./ids";
@@ -55,6 +58,10 @@ interface QuizRecord {
   maxAttempts: number;
   showAnswers: ShowAnswers;
   published: boolean;
+  /** Bank draws and shuffles (issue 21): each attempt then gets its own paper (app/lib/quiz-paper.ts). */
+  draws: QuizDraw[];
+  shuffleQuestions: boolean;
+  shuffleOptions: boolean;
   lectureId: string;
   lectureSlug: string;
   lectureTitle: string;
@@ -90,6 +97,9 @@ async function findQuiz(ctx: ServiceContext, viewer: Actor, key: string): Promis
       maxAttempts: quizzes.maxAttempts,
       showAnswers: quizzes.showAnswers,
       published: quizzes.published,
+      draws: quizzes.draws,
+      shuffleQuestions: quizzes.shuffleQuestions,
+      shuffleOptions: quizzes.shuffleOptions,
       lectureId: lectures.id,
       lectureSlug: lectures.slug,
       lectureTitle: lectures.title,
@@ -154,6 +164,25 @@ async function requireTakeableQuiz(ctx: ServiceContext, viewer: Actor, key: stri
 export const questionsOf = (ctx: ServiceContext, quizIds: string[]) =>
   quizIds.length === 0 ? Promise.resolve([] as QuestionRow[]) : ctx.db.select().from(questions).where(inArray(questions.quizId, quizIds)).orderBy(asc(questions.order));
 
+/** Whether each attempt gets its own paper: the quiz draws from the bank or shuffles (issue 21). */
+const usesPaper = (quiz: { draws: QuizDraw[]; shuffleQuestions: boolean; shuffleOptions: boolean }) => quiz.draws.length > 0 || quiz.shuffleQuestions || quiz.shuffleOptions;
+
+/** How many questions and points one attempt has: the quiz's own and those its draws add. */
+export const quizSize = (quiz: { draws: QuizDraw[] }, own: Pick<QuestionRow, "points">[]) => ({
+  questionCount: own.length + quiz.draws.reduce((n, d) => n + d.count, 0),
+  maxScore: own.reduce((n, q) => n + q.points, 0) + quiz.draws.reduce((n, d) => n + d.count * d.points, 0),
+});
+
+/**
+ * The questions an attempt was given, as it was given them: its paper's order, options and drawn copies, or the
+ * quiz's own questions when it has no paper. `qs` are the quiz's own questions. Answers are read against these.
+ */
+export function questionsFor(qs: QuestionRow[], a: Pick<AttemptRow, "quizId" | "paper"> | null | undefined): QuestionRow[] {
+  const own = a ? qs.filter((q) => q.quizId === a.quizId) : qs;
+  if (!a?.paper) return own;
+  return paperQuestions(own, a.paper, (d) => ({ ...d, quizId: a.quizId, code: null, order: 0 }));
+}
+
 const ownAttempts = (ctx: ServiceContext, userId: string, quizIds: string[]) =>
   quizIds.length === 0
     ? Promise.resolve([] as AttemptRow[])
@@ -195,7 +224,7 @@ async function settle(ctx: ServiceContext, rows: AttemptRow[], now: number, know
   const graded = new Map<string, AttemptRow>();
   const updates = [];
   for (const a of due) {
-    const own = qs.filter((q) => q.quizId === a.quizId) as GradableQuestion[];
+    const own = questionsFor(qs, a) as GradableQuestion[];
     const { verdicts, missing } = await knownVerdicts(own, a.answers, a.codeChecks);
     const result = grade(own, a.answers, verdicts, a.overrides);
     const codePending = missing.length > 0;
@@ -239,7 +268,7 @@ function gradeLater(ctx: ServiceContext, attemptIds: string[]) {
 export async function finishGrading(ctx: ServiceContext, attemptId: string): Promise<void> {
   const [a] = await ctx.db.select().from(attempts).where(eq(attempts.id, attemptId));
   if (!a || !a.submittedAt || !a.codePending) return;
-  const qs = (await questionsOf(ctx, [a.quizId])) as GradableQuestion[];
+  const qs = questionsFor(await questionsOf(ctx, [a.quizId]), a) as GradableQuestion[];
   const { verdicts, checks } = await codeVerdicts(ctx.runCode, qs, a.answers, a.codeChecks);
   const result = grade(qs, a.answers, verdicts, a.overrides);
   await ctx.db
@@ -446,8 +475,8 @@ async function listQuizzes(ctx: ServiceContext, viewer: Actor, scope: { groupKey
       maxAttempts: quiz.maxAttempts,
       showAnswers: quiz.showAnswers,
       published: quiz.published,
-      questionCount: countOf.get(quiz.id)?.n ?? 0,
-      maxScore: countOf.get(quiz.id)?.points ?? 0,
+      questionCount: (countOf.get(quiz.id)?.n ?? 0) + quiz.draws.reduce((n, d) => n + d.count, 0),
+      maxScore: (countOf.get(quiz.id)?.points ?? 0) + quiz.draws.reduce((n, d) => n + d.count * d.points, 0),
       window: windowOf(quiz, now),
       mine: mine ? { attempts: done.length, inProgress: own.some((a) => running(a, now)), bestScore: done.length ? Math.max(...done.map((a) => a.score ?? 0)) : null } : null,
     };
@@ -508,8 +537,8 @@ const quizSummary = (quiz: QuizRecord, qs: QuestionRow[], now: number) => ({
   showAnswers: quiz.showAnswers,
   published: quiz.published,
   window: windowOf(quiz, now),
-  questionCount: qs.length,
-  maxScore: maxScoreOf(qs),
+  // With bank draws: the quiz's own questions and those each attempt draws.
+  ...quizSize(quiz, qs),
   lecture: { _id: quiz.lectureId, slug: quiz.lectureSlug, title: quiz.lectureTitle },
   group: { _id: quiz.groupId, slug: quiz.groupSlug, title: quiz.groupTitle },
 });
@@ -529,10 +558,13 @@ export async function getQuiz(ctx: ServiceContext, viewer: Actor, key: string, n
   const mine = await settle(ctx, own, now, qs);
   const open = mine.find((a) => !a.submittedAt) ?? null;
   const done = mine.filter((a) => a.submittedAt);
-  const answerable = staff || open !== null || (quiz.durationMinutes === null && windowOf(quiz, now) === "open");
+  // A quiz with papers gives its questions with the attempt (each student's own draw and order), never before.
+  const answerable = staff || open !== null || (!usesPaper(quiz) && quiz.durationMinutes === null && windowOf(quiz, now) === "open");
   return {
     ...quizSummary(quiz, qs, now),
-    questions: !answerable ? [] : qs.map((q) => (staff ? { ...toQuestion(q), correct: q.correct, codeTests: q.code?.tests ?? null } : toQuestion(q))),
+    questions: !answerable ? [] : staff ? qs.map((q) => ({ ...toQuestion(q), correct: q.correct, codeTests: q.code?.tests ?? null })) : questionsFor(qs, open).map(toQuestion),
+    // The bank draws and shuffles, for the staff's editor.
+    ...(staff ? { draws: quiz.draws, shuffleQuestions: quiz.shuffleQuestions, shuffleOptions: quiz.shuffleOptions } : {}),
     isStaff: staff,
     attempt: open ? toOpenAttempt(open) : null,
     attemptsUsed: mine.length,
@@ -562,14 +594,18 @@ function refuseToStart(quiz: QuizRecord, used: number, now: number) {
 }
 
 /** Inserts the next attempt unless one is open already (the unique indexes decide any race between two tabs). */
-async function openAttempt(ctx: ServiceContext, viewer: Actor, quiz: QuizRecord, mine: AttemptRow[], now: number): Promise<{ created: boolean; attempt: AttemptRow }> {
+async function openAttempt(ctx: ServiceContext, viewer: Actor, quiz: QuizRecord, mine: AttemptRow[], now: number, qs: QuestionRow[]): Promise<{ created: boolean; attempt: AttemptRow }> {
   const open = mine.find((a) => !a.submittedAt);
   if (open) return { created: false, attempt: open };
   refuseToStart(quiz, mine.length, now);
   const number = Math.max(0, ...mine.map((a) => a.number)) + 1;
+  // The attempt's own paper, fixed now: the same student, quiz and attempt number always give the same one.
+  const paper = usesPaper(quiz)
+    ? makePaper(`${quiz.id}:${viewer.userId}:${number}`, qs, quiz.draws.length > 0 ? await bankOf(ctx, quiz.groupId) : [], quiz)
+    : null;
   const [row] = await ctx.db
     .insert(attempts)
-    .values({ id: newId(), quizId: quiz.id, userId: viewer.userId, number, answers: {}, startedAt: new Date(now), deadlineAt: ((d) => (d === null ? null : new Date(d)))(attemptDeadline({ durationMinutes: ownMinutes(quiz), closesAt: ms(quiz.closesAt) }, now)) })
+    .values({ id: newId(), quizId: quiz.id, userId: viewer.userId, number, answers: {}, paper, startedAt: new Date(now), deadlineAt: ((d) => (d === null ? null : new Date(d)))(attemptDeadline({ durationMinutes: ownMinutes(quiz), closesAt: ms(quiz.closesAt) }, now)) })
     .onConflictDoNothing()
     .returning();
   if (row) {
@@ -586,9 +622,9 @@ async function openAttempt(ctx: ServiceContext, viewer: Actor, quiz: QuizRecord,
 export async function startAttempt(ctx: ServiceContext, viewer: Actor, key: string, now = Date.now()) {
   const quiz = await requireTakeableQuiz(ctx, viewer, key);
   const [qs, own] = await Promise.all([questionsOf(ctx, [quiz.id]), ownAttempts(ctx, viewer.userId, [quiz.id])]);
-  if (qs.length === 0) throw new AppError(409, "conflict", "This quiz has no questions yet.");
+  if (qs.length === 0 && quiz.draws.length === 0) throw new AppError(409, "conflict", "This quiz has no questions yet.");
   const mine = await settle(ctx, own, now, qs);
-  const { created, attempt } = await openAttempt(ctx, viewer, quiz, mine, now);
+  const { created, attempt } = await openAttempt(ctx, viewer, quiz, mine, now, qs);
   return { created, attempt: toOpenAttempt(attempt), attemptsLeft: Math.max(0, quiz.maxAttempts - mine.length - (created ? 1 : 0)), serverNow: new Date(now).toISOString() };
 }
 
@@ -601,7 +637,8 @@ const answersCount = (a: AttemptRow, now: number) => a.deadlineAt === null || no
  * Hands in an open attempt on the answers it already holds, dated at its deadline (a save or a hand-in whose answers
  * came too late). The caller's own write, so missing code verdicts are judged here. Answers the row as stored.
  */
-async function handInSaved(ctx: ServiceContext, a: AttemptRow, qs: QuestionRow[]): Promise<AttemptRow | null> {
+async function handInSaved(ctx: ServiceContext, a: AttemptRow, quizQs: QuestionRow[]): Promise<AttemptRow | null> {
+  const qs = questionsFor(quizQs, a);
   const { verdicts, checks } = await codeVerdicts(ctx.runCode, qs as GradableQuestion[], a.answers, a.codeChecks);
   const result = grade(qs as GradableQuestion[], a.answers, verdicts, a.overrides);
   const [row] = await ctx.db
@@ -628,7 +665,8 @@ export async function saveAnswers(ctx: ServiceContext, viewer: Actor, key: strin
     throw new AppError(409, "attempt_closed", "This attempt was already handed in. Start a new attempt to answer again.");
   }
   if (input.attemptId && input.attemptId !== open.id) throw new AppError(409, "attempt_closed", "This attempt was already handed in. Reload the page to see your current attempt.");
-  const clean = checkAnswers(qs, input.answers);
+  const given = questionsFor(qs, open);
+  const clean = checkAnswers(given, input.answers);
   if (!answersCount(open, now)) {
     await handInSaved(ctx, open, qs);
     throw timeIsUp();
@@ -639,7 +677,7 @@ export async function saveAnswers(ctx: ServiceContext, viewer: Actor, key: strin
     .where(and(eq(attempts.id, open.id), isNull(attempts.submittedAt)))
     .returning({ id: attempts.id });
   if (!row) throw new AppError(409, "attempt_closed", "This attempt was just handed in from another tab.");
-  const { missing } = await knownVerdicts(qs as GradableQuestion[], clean, open.codeChecks);
+  const { missing } = await knownVerdicts(given as GradableQuestion[], clean, open.codeChecks);
   if (missing.length > 0) checkLater(ctx, open.id, missing);
   return { attemptId: open.id, savedAt: new Date(now).toISOString(), deadline: iso(open.deadlineAt), serverNow: new Date(now).toISOString() };
 }
@@ -670,9 +708,10 @@ const toGraded = (a: AttemptRow) => ({ _id: a.id, number: a.number, score: a.sco
 export async function submitQuiz(ctx: ServiceContext, viewer: Actor, key: string, input: { answers: AnswersMap; attemptId?: string }, now = Date.now()): Promise<SubmitResult> {
   const quiz = await requireTakeableQuiz(ctx, viewer, key);
   const [qs, own] = await Promise.all([questionsOf(ctx, [quiz.id]), ownAttempts(ctx, viewer.userId, [quiz.id])]);
-  if (qs.length === 0) throw new AppError(409, "conflict", "This quiz has no questions yet.");
+  if (qs.length === 0 && quiz.draws.length === 0) throw new AppError(409, "conflict", "This quiz has no questions yet.");
   const left = (rows: AttemptRow[]) => Math.max(0, quiz.maxAttempts - rows.length);
-  const clean = checkAnswers(qs, input.answers);
+  // A quiz with papers checks the answers against the attempt's own questions, once it is known (below).
+  let clean = usesPaper(quiz) ? (input.answers as Record<string, AnswerValue>) : checkAnswers(qs, input.answers);
   // A hand-in of an attempt the server has closed answers its result; if its answers differ from those graded, they
   // came too late to count (the server closes an attempt once its answers no longer count), as the page must say.
   const repeat = (a: AttemptRow, rows: AttemptRow[]): SubmitResult => ({
@@ -695,18 +734,20 @@ export async function submitQuiz(ctx: ServiceContext, viewer: Actor, key: string
     // The hand-in of an attempt the server closed at its deadline, arriving within the grace (without its id, as
     // the spec's solve payload comes): that attempt's result, not a new attempt graded at once.
     if (last && last.deadlineAt && last.submittedAt!.getTime() === last.deadlineAt.getTime() && now <= last.deadlineAt.getTime() + QUIZ_GRACE_MS) return repeat(last, mine);
-    const opened = await openAttempt(ctx, viewer, quiz, mine, now);
+    const opened = await openAttempt(ctx, viewer, quiz, mine, now, qs);
     open = opened.attempt;
     mine = [...mine, open];
   }
+  const given = questionsFor(qs, open);
+  if (usesPaper(quiz)) clean = checkAnswers(given, input.answers);
   // The answers sent count until the deadline plus the network allowance; a later hand-in (accepted within the
   // grace, or closing an expired attempt) is graded on the answers saved in time and dated at the deadline.
   const inTime = answersCount(open, now);
   const answers = inTime ? clean : open.answers;
   // Never later than the deadline: the time an attempt records never exceeds its limit.
   const submittedAt = new Date(open.deadlineAt ? Math.min(now, open.deadlineAt.getTime()) : now);
-  const { verdicts, checks } = await codeVerdicts(ctx.runCode, qs as GradableQuestion[], answers, open.codeChecks);
-  const result = grade(qs as GradableQuestion[], answers, verdicts);
+  const { verdicts, checks } = await codeVerdicts(ctx.runCode, given as GradableQuestion[], answers, open.codeChecks);
+  const result = grade(given as GradableQuestion[], answers, verdicts);
   const [row] = await ctx.db
     .update(attempts)
     .set({ answers, ...result, verdicts, codeChecks: checks, codePending: false, submittedAt, savedAt: inTime ? new Date(now) : open.savedAt })
@@ -782,10 +823,12 @@ export async function getResult(ctx: ServiceContext, viewer: Actor, key: string,
   const others = quiz.showAnswers !== "never" && quizOver(quiz, now) ? await anyoneCanHandIn(ctx, quiz.id, now) : false;
   const when = reviewWhen(quiz, mine, now, others);
   const checks = (best.codeChecks ?? {}) as CodeChecks;
+  // The review shows what this attempt was given: its own draw, order and option order.
+  const given = questionsFor(qs, best);
   return {
     quiz: quizSummary(quiz, qs, now),
     score: best.score ?? 0,
-    maxScore: maxScoreOf(qs),
+    maxScore: best.maxScore ?? maxScoreOf(given),
     attempts: done.map((a) => ({ ...toGraded(a), seconds: Math.max(0, Math.round((a.submittedAt!.getTime() - a.startedAt.getTime()) / 1000)) })),
     /** The number of the attempt whose score counts (and that the review shows). */
     bestAttempt: best.number,
@@ -800,7 +843,7 @@ export async function getResult(ctx: ServiceContext, viewer: Actor, key: string,
         ? {
             attemptNumber: best.number,
             questions: await Promise.all(
-              qs.map(async (q) => {
+              given.map(async (q) => {
                 const answer = (best.answers as Record<string, unknown>)[q.id] ?? null;
                 const right = isRight(q as GradableQuestion, answer, best.verdicts);
                 // A code question: each test's outcome, as stored when this very code was judged (never run here).
@@ -820,7 +863,7 @@ export async function getScore(ctx: ServiceContext, viewer: Actor, key: string, 
   const quiz = await requireTakeableQuiz(ctx, viewer, key);
   const [qs, own] = await Promise.all([questionsOf(ctx, [quiz.id]), ownAttempts(ctx, viewer.userId, [quiz.id])]);
   const done = (await settle(ctx, own, now, qs)).filter((a) => a.submittedAt);
-  return { score: done.length ? Math.max(...done.map((a) => a.score ?? 0)) : null, maxScore: maxScoreOf(qs) };
+  return { score: done.length ? Math.max(...done.map((a) => a.score ?? 0)) : null, maxScore: quizSize(quiz, qs).maxScore };
 }
 
 /**
@@ -879,7 +922,16 @@ export async function groupResults(ctx: ServiceContext, viewer: Actor, groupKey:
     quizzes: quizRows.map(({ quiz, lectureSlug, lectureTitle }) => {
       const own = questionRows.filter((q) => q.quizId === quiz.id);
       const bests = [...best.values()].filter((a) => a.quizId === quiz.id && memberIdSet.has(a.userId));
-      const maxScore = maxScoreOf(own);
+      const maxScore = quizSize(quiz, own).maxScore;
+      // Item statistics follow what each student was given: per attempt its own questions (drawn copies included)
+      // and option order, mapped back to the options as written.
+      const givenTo = new Map(bests.map((a) => [a.id, questionsFor(own, a)]));
+      const seen = [...own];
+      for (const list of givenTo.values()) for (const q of list) if (!seen.some((x) => x.id === q.id)) seen.push(unshuffled(q, bests));
+      const answersTo = (q: QuestionRow) => bests.flatMap((a) => {
+        const mine = givenTo.get(a.id)!.find((x) => x.id === q.id);
+        return mine ? [{ a, q: mine }] : [];
+      });
       return {
         _id: quiz.id,
         slug: quiz.slug,
@@ -890,27 +942,30 @@ export async function groupResults(ctx: ServiceContext, viewer: Actor, groupKey:
         closesAt: iso(quiz.closesAt),
         window: windowOf(quiz, now),
         published: quiz.published,
-        questionCount: own.length,
+        questionCount: quizSize(quiz, own).questionCount,
         maxScore,
         taken: bests.length,
         averagePercent: bests.length && maxScore ? Math.round((bests.reduce((s, a) => s + (a.score ?? 0), 0) / bests.length / maxScore) * 100) : null,
-        questions: own.map((q, i) => ({
-          _id: q.id,
-          number: i + 1,
-          type: q.type,
-          text: q.text.replace(/```[\s\S]*?```/g, "[code]").replace(/[`*_#>]/g, "").replace(/\s+/g, " ").trim().slice(0, 140),
-          points: q.points,
-          right: bests.filter((a) => isRight(q as GradableQuestion, (a.answers as Record<string, unknown>)[q.id], a.verdicts)).length,
-          answered: bests.length,
-          // Item statistics: how often each option was chosen in the attempts that count.
-          choices: CHOICE_TYPES.has(q.type)
-            ? q.options.map((option, i) => ({
-                text: plainText(option).slice(0, 140),
-                chosen: bests.filter((a) => chosenIndexes((a.answers as Record<string, unknown>)[q.id]).includes(i)).length,
-                correct: (q.correct as unknown[]).includes(i),
-              }))
-            : null,
-        })),
+        questions: seen.map((q, i) => {
+          const taken = answersTo(q);
+          return {
+            _id: q.id,
+            number: i + 1,
+            type: q.type,
+            text: q.text.replace(/```[\s\S]*?```/g, "[code]").replace(/[`*_#>]/g, "").replace(/\s+/g, " ").trim().slice(0, 140),
+            points: q.points,
+            right: taken.filter(({ a, q: given }) => isRight(given as GradableQuestion, (a.answers as Record<string, unknown>)[q.id], a.verdicts)).length,
+            answered: taken.length,
+            // Item statistics: how often each option (as written) was chosen in the attempts that count.
+            choices: CHOICE_TYPES.has(q.type)
+              ? q.options.map((option, i) => ({
+                  text: plainText(option).slice(0, 140),
+                  chosen: taken.filter(({ a }) => chosenIndexes((a.answers as Record<string, unknown>)[q.id]).some((shown) => originalOption(a.paper, q.id, shown) === i)).length,
+                  correct: (q.correct as unknown[]).includes(i),
+                }))
+              : null,
+          };
+        }),
       };
     }),
     students: members.map((m) => ({
@@ -926,6 +981,15 @@ export async function groupResults(ctx: ServiceContext, viewer: Actor, groupKey:
 }
 
 const CHOICE_TYPES = new Set<string>(["single", "multiple", "true-false"]);
+
+/** A drawn question as written (its options in the bank's order), from the paper copy of any attempt that drew it. */
+function unshuffled(q: QuestionRow, bests: AttemptRow[]): QuestionRow {
+  for (const a of bests) {
+    const copy = a.paper?.drawn.find((d) => d.id === q.id);
+    if (copy) return { ...copy, quizId: a.quizId, code: null, order: 0 };
+  }
+  return q;
+}
 /** The option indexes an answer holds (one index, or a list of them; anything else: none). */
 const chosenIndexes = (answer: unknown): number[] => (typeof answer === "number" ? [answer] : Array.isArray(answer) ? answer.filter((x): x is number => typeof x === "number") : []);
 /** A question's or option's Markdown as one plain line for the statistics. */
@@ -981,6 +1045,7 @@ export async function createQuiz(ctx: ServiceContext, viewer: Actor, input: Crea
   if (!lecture) throw notFound("No such lecture.");
   if (!isStaffOf(viewer, lecture)) throw forbidden("Only this group's instructor or an admin can do that.");
   await checkCodeQuestions(ctx, input.questions);
+  await checkDraws(ctx, lecture.groupId, input.draws ?? []);
   const quiz = {
     id: newId(),
     lectureId: lecture.id,
@@ -996,11 +1061,28 @@ export async function createQuiz(ctx: ServiceContext, viewer: Actor, input: Crea
     // quiz that never closes shows none unless staff choose otherwise.
     showAnswers: input.showAnswers ?? (input.closesAt != null ? "after-close" : "never"),
     published: input.published ?? false,
+    draws: input.draws ?? [],
+    shuffleQuestions: input.shuffleQuestions ?? false,
+    shuffleOptions: input.shuffleOptions ?? false,
     createdAt: new Date(now),
   };
-  await ctx.db.batch([ctx.db.insert(quizzes).values(quiz), ctx.db.insert(questions).values(questionRows(quiz.id, input.questions))]);
+  // A quiz made only of bank draws has no questions of its own to insert.
+  await ctx.db.batch([ctx.db.insert(quizzes).values(quiz), ...(input.questions.length ? [ctx.db.insert(questions).values(questionRows(quiz.id, input.questions))] : [])]);
   if (quiz.published && lecture.published) await announce(ctx, quiz, { groupId: lecture.groupId, groupSlug: lecture.groupSlug, groupTitle: lecture.groupTitle, lectureSlug: lecture.slug });
   return getQuiz(ctx, viewer, quiz.id, now);
+}
+
+/** Every draw needs as many questions of its tag in the group's bank as it takes (a 400 naming the tag otherwise). */
+async function checkDraws(ctx: ServiceContext, groupId: string, draws: QuizDraw[]): Promise<void> {
+  if (draws.length === 0) return;
+  const counts = tagCounts(await bankOf(ctx, groupId));
+  for (const d of draws) {
+    const have = counts[d.tag] ?? 0;
+    if (have < d.count) {
+      const message = `The bank has ${have} question${have === 1 ? "" : "s"} tagged "${d.tag}": a draw of ${d.count} needs as many.`;
+      throw new AppError(400, "validation_failed", message, { draws: message });
+    }
+  }
 }
 
 /** Whether any student has started the quiz (its questions are then frozen). One indexed lookup. */
@@ -1023,9 +1105,12 @@ export async function updateQuiz(ctx: ServiceContext, viewer: Actor, key: string
   if (merged.opensAt !== null && merged.closesAt !== null && merged.closesAt <= merged.opensAt) throw new AppError(400, "validation_failed", "The quiz must close after it opens.", { closesAt: "The quiz must close after it opens." });
   if (merged.showAnswers === "after-close" && merged.closesAt === null)
     throw new AppError(400, "validation_failed", "Answers shown after the quiz closes need a closing time.", { closesAt: "Answers shown after the quiz closes need a closing time." });
-  if (input.questions && (await quizStarted(ctx, quiz.id))) {
+  const paperChange = input.draws !== undefined || input.shuffleQuestions !== undefined || input.shuffleOptions !== undefined;
+  const sameRules = JSON.stringify(input.draws ?? quiz.draws) === JSON.stringify(quiz.draws) && (input.shuffleQuestions ?? quiz.shuffleQuestions) === quiz.shuffleQuestions && (input.shuffleOptions ?? quiz.shuffleOptions) === quiz.shuffleOptions;
+  if ((input.questions || (paperChange && !sameRules)) && (await quizStarted(ctx, quiz.id))) {
     throw new AppError(409, "quiz_started", "Students have already started this quiz, so its questions can no longer change. Make a new quiz instead.");
   }
+  if (input.draws) await checkDraws(ctx, quiz.groupId, input.draws);
   if (input.questions) await checkCodeQuestions(ctx, input.questions);
   const values = {
     ...(input.title !== undefined ? { title: input.title } : {}),
@@ -1036,10 +1121,13 @@ export async function updateQuiz(ctx: ServiceContext, viewer: Actor, key: string
     ...(input.maxAttempts !== undefined ? { maxAttempts: input.maxAttempts } : {}),
     ...(input.showAnswers !== undefined ? { showAnswers: input.showAnswers } : {}),
     ...(input.published !== undefined ? { published: input.published } : {}),
+    ...(input.draws !== undefined ? { draws: input.draws } : {}),
+    ...(input.shuffleQuestions !== undefined ? { shuffleQuestions: input.shuffleQuestions } : {}),
+    ...(input.shuffleOptions !== undefined ? { shuffleOptions: input.shuffleOptions } : {}),
   };
   const statements = [
     ...(Object.keys(values).length ? [ctx.db.update(quizzes).set(values).where(eq(quizzes.id, quiz.id))] : []),
-    ...(input.questions ? [ctx.db.delete(questions).where(eq(questions.quizId, quiz.id)), ctx.db.insert(questions).values(questionRows(quiz.id, input.questions))] : []),
+    ...(input.questions ? [ctx.db.delete(questions).where(eq(questions.quizId, quiz.id)), ...(input.questions.length ? [ctx.db.insert(questions).values(questionRows(quiz.id, input.questions))] : [])] : []),
   ];
   if (statements.length) await ctx.db.batch(statements as [(typeof statements)[number], ...typeof statements]);
   if (input.published === true && !quiz.published && quiz.lecturePublished) await announce(ctx, { title: input.title ?? quiz.title, slug: quiz.slug }, quiz);
