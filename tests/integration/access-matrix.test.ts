@@ -84,6 +84,13 @@ async function rubricIn(w: World) {
   return id;
 }
 
+/** A question in the world's group's bank. */
+async function bankQuestionIn(w: World) {
+  const id = newId();
+  await db().insert(schema.bankQuestions).values({ id, groupId: w.group.id, text: "1 + 1?", type: "single", options: ["1", "2"], correct: [1], points: 1, tags: ["sums"], updatedAt: new Date() });
+  return id;
+}
+
 const EXERCISE = { tests: [{ name: "one", call: "f()", expected: "1" }], referenceSolution: "function f() { return 1; }", published: true, timeMs: 200, memoryMb: 8 };
 
 /** A published code exercise on a task of a published lecture of the world's group. */
@@ -501,6 +508,20 @@ const MATRIX: Record<string, Row> = {
       return { path: `/api/comment-bank/${id}`, method: "DELETE" };
     },
     expect: staff(200),
+  },
+  // The question bank: the group's staff only.
+  "GET /api/groups/:id/question-bank": { request: (w) => ({ path: `/api/groups/${w.group.slug}/question-bank` }), expect: staffOfGroup(200) },
+  "POST /api/groups/:id/question-bank": {
+    request: (w) => ({ path: `/api/groups/${w.group.id}/question-bank`, method: "POST", body: { question: { text: "2 + 2?", type: "single", options: ["3", "4"], correct: 1 }, tags: ["sums"] } }),
+    expect: staffOfGroup(201),
+  },
+  "PUT /api/groups/:id/question-bank/:questionId": {
+    request: async (w) => ({ path: `/api/groups/${w.group.id}/question-bank/${await bankQuestionIn(w)}`, method: "PUT", body: { question: { text: "3 + 3?", type: "single", options: ["6", "7"], correct: 0 }, tags: ["sums"] } }),
+    expect: staffOfGroup(200),
+  },
+  "DELETE /api/groups/:id/question-bank/:questionId": {
+    request: async (w) => ({ path: `/api/groups/${w.group.id}/question-bank/${await bankQuestionIn(w)}`, method: "DELETE" }),
+    expect: staffOfGroup(200),
   },
   // Override and regrade: the quiz's staff only.
   "GET /api/quizzes/:id/attempts/:attemptId": {

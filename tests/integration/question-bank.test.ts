@@ -1,0 +1,182 @@
+/**
+ * Question banks (issue 21): a group's staff keep tagged questions; a quiz draws N of a tag for each attempt, at the
+ * points the draw sets, and can shuffle questions and options. Each attempt's paper is fixed when it opens (the same
+ * on every reload), copies what it drew, and is what every read, grade, review and statistic follows. A drawn quiz
+ * never shows a student a question they were not given.
+ */
+import { and, eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import * as s from "../../db/schema";
+import { getQuiz, getResult, groupResults, startAttempt, submitQuiz } from "../../worker/services/quizzes";
+import type { Viewer } from "../../worker/services/sessions";
+import { addMember, call, createGroup, createUser, signIn } from "./factories";
+import { db, serviceContext } from "./helpers";
+
+/** Six bank questions tagged "hooks" (single choice, the right option's text says "RIGHT"), two tagged "css". */
+async function world(quiz: { draws?: { tag: string; count: number; points: number }[]; shuffleQuestions?: boolean; shuffleOptions?: boolean; students?: number; maxAttempts?: number } = {}) {
+  const teacher = await signIn(await createUser({ role: "instructor" }));
+  const group = await createGroup({ instructorId: teacher.user.id });
+  const students: Viewer[] = [];
+  for (let i = 0; i < (quiz.students ?? 2); i++) {
+    const u = await createUser();
+    await addMember(u, group);
+    students.push({ userId: u.id, role: "user", sessionId: "bank", name: u.name, email: u.email });
+  }
+  const bank = [];
+  for (let i = 1; i <= 6; i++) {
+    const res = await call(`/api/groups/${group.slug}/question-bank`, {
+      body: { question: { text: `Hooks question ${i}`, type: "single", options: [`wrong ${i}a`, `RIGHT ${i}`, `wrong ${i}b`], correct: 1, points: 1 }, tags: ["hooks"] },
+      token: teacher.accessToken,
+    });
+    expect(res.status).toBe(201);
+    bank.push((await res.json()) as { _id: string; text: string });
+  }
+  for (let i = 1; i <= 2; i++) {
+    await call(`/api/groups/${group.slug}/question-bank`, { body: { question: { text: `CSS question ${i}`, type: "true-false", correct: 0 }, tags: ["css"] }, token: teacher.accessToken });
+  }
+  const lecture = (await (await call(`/api/lectures/group/${group.slug}`, { body: { title: "Week 3", published: true }, token: teacher.accessToken })).json()) as { slug: string };
+  const made = await call("/api/quizzes", {
+    body: {
+      lectureId: lecture.slug,
+      title: "Hooks draw",
+      maxAttempts: quiz.maxAttempts ?? 2,
+      showAnswers: "after-submit",
+      published: true,
+      questions: [{ text: "Own question", type: "multiple", options: ["own RIGHT a", "own wrong", "own RIGHT b", "own wrong 2"], correct: [0, 2], points: 2 }],
+      draws: quiz.draws ?? [{ tag: "hooks", count: 2, points: 3 }],
+      shuffleQuestions: quiz.shuffleQuestions ?? true,
+      shuffleOptions: quiz.shuffleOptions ?? true,
+    },
+    token: teacher.accessToken,
+  });
+  expect(made.status).toBe(201);
+  const q = (await made.json()) as { _id: string; slug: string; questionCount: number; maxScore: number };
+  return { ctx: serviceContext().ctx, teacher, group, students, bank, quiz: q };
+}
+
+type Shown = { _id: string; text: string; type: string; options: string[] };
+/** The right answer for a question as shown: the options whose text says RIGHT. */
+const rightAnswer = (q: Shown) => {
+  const idx = q.options.flatMap((o, i) => (o.includes("RIGHT") ? [i] : []));
+  return q.type === "multiple" ? idx : idx[0]!;
+};
+
+describe("question banks", () => {
+  it("keeps tagged questions for the group's staff, refuses code questions and other staff", async () => {
+    const w = await world();
+    const bank = (await (await call(`/api/groups/${w.group.slug}/question-bank`, { token: w.teacher.accessToken })).json()) as { questions: unknown[]; tags: Record<string, number> };
+    expect(bank.tags).toEqual({ hooks: 6, css: 2 });
+    const code = await call(`/api/groups/${w.group.slug}/question-bank`, {
+      body: { question: { text: "Write f", type: "code", correct: "function f() { return 1; }", code: { starterCode: "", tests: [{ name: "one", call: "f()", expected: "1" }], timeMs: 200, memoryMb: 8 } }, tags: ["code"] },
+      token: w.teacher.accessToken,
+    });
+    expect(code.status).toBe(400);
+    const stranger = await signIn(await createUser({ role: "instructor" }));
+    expect((await call(`/api/groups/${w.group.slug}/question-bank`, { token: stranger.accessToken })).status).toBe(403);
+    const student = await signIn(await createUser());
+    expect((await call(`/api/groups/${w.group.slug}/question-bank`, { token: student.accessToken })).status).toBe(403);
+  });
+
+  it("refuses a draw the bank cannot fill", async () => {
+    const w = await world();
+    const lecture = (await (await call(`/api/lectures/group/${w.group.slug}`, { body: { title: "Week 4", published: true }, token: w.teacher.accessToken })).json()) as { slug: string };
+    const res = await call("/api/quizzes", { body: { lectureId: lecture.slug, title: "Too many", questions: [], draws: [{ tag: "css", count: 3, points: 1 }] }, token: w.teacher.accessToken });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { fields: Record<string, string> }).fields.draws).toContain('2 questions tagged "css"');
+  });
+
+  it("gives each attempt its own paper, the same on every reload, and never a question it was not given", async () => {
+    const w = await world();
+    const [me] = w.students;
+    // 1 own question (2 points) + 2 drawn at 3 points each.
+    expect(w.quiz).toMatchObject({ questionCount: 3, maxScore: 8 });
+    // No question before the attempt starts, though the quiz is untimed and open.
+    expect((await getQuiz(w.ctx, me!, w.quiz.slug)).questions).toEqual([]);
+
+    const started = await startAttempt(w.ctx, me!, w.quiz.slug);
+    const first = (await getQuiz(w.ctx, me!, w.quiz.slug)).questions as Shown[];
+    const again = (await getQuiz(w.ctx, me!, w.quiz.slug)).questions as Shown[];
+    expect(again).toEqual(first);
+    expect(first).toHaveLength(3);
+    const drawn = first.filter((q) => q.text.startsWith("Hooks"));
+    expect(drawn).toHaveLength(2);
+    // The paper stored on the attempt is what was shown.
+    const [row] = await db().select().from(s.attempts).where(eq(s.attempts.id, started.attempt._id));
+    expect(row!.paper!.order).toEqual(first.map((q) => q._id));
+
+    // Nothing the student can read names a bank question they were not given.
+    const notGiven = w.bank.filter((b) => !drawn.some((d) => d._id === b._id)).map((b) => b.text);
+    const answers = Object.fromEntries(first.map((q) => [q._id, rightAnswer(q)]));
+    const submitted = await submitQuiz(w.ctx, me!, w.quiz.slug, { answers, attemptId: started.attempt._id });
+    expect(submitted.attempt).toMatchObject({ score: 8, maxScore: 8 });
+    const everything = JSON.stringify([started, first, submitted, await getQuiz(w.ctx, me!, w.quiz.slug), await getResult(w.ctx, me!, w.quiz.slug)]);
+    for (const text of notGiven) expect(everything).not.toContain(text);
+    expect(everything).not.toContain("CSS question");
+
+    // An answer naming a question of the bank this attempt was not given is refused.
+    await startAttempt(w.ctx, me!, w.quiz.slug);
+    const foreign = w.bank.find((b) => !drawn.some((d) => d._id === b._id))!;
+    await expect(submitQuiz(w.ctx, me!, w.quiz.slug, { answers: { [foreign._id]: 1 } })).rejects.toMatchObject({ status: 400 });
+  });
+
+  it("shuffles per student, reviews what each was given, and counts statistics on the options as written", async () => {
+    const w = await world({ students: 8, draws: [{ tag: "hooks", count: 3, points: 1 }], maxAttempts: 1 });
+    const papers: string[] = [];
+    for (const who of w.students) {
+      await startAttempt(w.ctx, who, w.quiz.slug);
+      const shown = (await getQuiz(w.ctx, who, w.quiz.slug)).questions as Shown[];
+      papers.push(JSON.stringify(shown.map((q) => [q._id, q.options])));
+      // Everyone answers the own question right and every drawn one wrong (its first "wrong" option as written).
+      const answers = Object.fromEntries(shown.map((q) => [q._id, q.text.startsWith("Hooks") ? q.options.findIndex((o) => o.includes("a") && o.startsWith("wrong")) : rightAnswer(q)]));
+      await submitQuiz(w.ctx, who, w.quiz.slug, { answers });
+      const review = (await getResult(w.ctx, who, w.quiz.slug)).review!;
+      expect(review.questions.map((q) => q._id)).toEqual(shown.map((q) => q._id));
+      expect(review.questions.map((q) => q.options)).toEqual(shown.map((q) => q.options));
+    }
+    // Eight students, 6 choose 3 draws in shuffled orders: not all the same paper.
+    expect(new Set(papers).size).toBeGreaterThan(1);
+
+    const results = await groupResults(w.ctx, { userId: w.teacher.user.id, role: "instructor" }, w.group.slug);
+    const stats = results.quizzes[0]!.questions;
+    const own = stats.find((q) => q.text === "Own question")!;
+    expect(own).toMatchObject({ answered: 8, right: 8 });
+    // Options as written: the two RIGHT ones chosen by all eight, the wrong ones by none, whatever order each saw.
+    expect(own.choices!.map((c) => c.chosen)).toEqual([8, 0, 8, 0]);
+    const hooks = stats.filter((q) => q.text.startsWith("Hooks"));
+    // 24 drawn questions handed in, each counted once, all wrong, always the first option as written.
+    expect(hooks.reduce((n, q) => n + q.answered, 0)).toBe(24);
+    expect(hooks.every((q) => q.right === 0 && q.choices![0]!.chosen === q.answered && q.choices![0]!.text.startsWith("wrong"))).toBe(true);
+  });
+
+  it("keeps what an attempt was given when the bank changes, and freezes the draws once students started", async () => {
+    const w = await world();
+    const [me] = w.students;
+    await startAttempt(w.ctx, me!, w.quiz.slug);
+    const shown = (await getQuiz(w.ctx, me!, w.quiz.slug)).questions as Shown[];
+    const drawn = shown.find((q) => q.text.startsWith("Hooks"))!;
+    const edited = await call(`/api/groups/${w.group.slug}/question-bank/${drawn._id}`, {
+      method: "PUT",
+      body: { question: { text: "Rewritten", type: "single", options: ["x", "y"], correct: 0 }, tags: ["hooks"] },
+      token: w.teacher.accessToken,
+    });
+    expect(edited.status).toBe(200);
+    expect((await call(`/api/groups/${w.group.slug}/question-bank/${shown.filter((q) => q.text.startsWith("Hooks"))[1]!._id}`, { method: "DELETE", token: w.teacher.accessToken })).status).toBe(200);
+    expect((await getQuiz(w.ctx, me!, w.quiz.slug)).questions).toEqual(shown);
+
+    const frozen = await call(`/api/quizzes/${w.quiz.slug}`, { method: "PUT", body: { draws: [{ tag: "hooks", count: 1, points: 3 }] }, token: w.teacher.accessToken });
+    expect(frozen.status).toBe(409);
+    // The same rules again (an editor saving its settings) are fine.
+    expect((await call(`/api/quizzes/${w.quiz.slug}`, { method: "PUT", body: { title: "Renamed", draws: [{ tag: "hooks", count: 2, points: 3 }], shuffleQuestions: true, shuffleOptions: true }, token: w.teacher.accessToken })).status).toBe(200);
+    const [quiz] = await db().select().from(s.quizzes).where(and(eq(s.quizzes.slug, w.quiz.slug)));
+    expect(quiz!.draws).toEqual([{ tag: "hooks", count: 2, points: 3 }]);
+  });
+
+  it("leaves a quiz without draws or shuffles as written: no paper, questions before the start when untimed", async () => {
+    const w = await world({ draws: [], shuffleQuestions: false, shuffleOptions: false });
+    const [me] = w.students;
+    expect(((await getQuiz(w.ctx, me!, w.quiz.slug)).questions as Shown[]).map((q) => q.text)).toEqual(["Own question"]);
+    const started = await startAttempt(w.ctx, me!, w.quiz.slug);
+    const [row] = await db().select().from(s.attempts).where(eq(s.attempts.id, started.attempt._id));
+    expect(row!.paper).toBeNull();
+  });
+});
