@@ -237,6 +237,21 @@ export async function seedDemoData(ctx: ServiceContext): Promise<boolean> {
   const quiz = { id: newId(), lectureId: l2.id, groupId: frontend.id, slug: "css-layouts-check", title: "CSS layouts check", description: "Five minutes on Flexbox, Grid and logical properties.", durationMinutes: 10, opensAt: new Date(now - 7 * DAY), closesAt: new Date(now + 7 * DAY), maxAttempts: 2, showAnswers: "after-submit" as const, published: true };
   const q = (text: string, type: (typeof s.QUESTION_TYPES)[number], options: string[], correct: (number | string)[], order: number, points = 1) => ({ id: newId(), quizId: quiz.id, text, type, options, correct, points, order });
   const columnsReference = "function columns(width) {\n  return Math.max(1, Math.floor(width / 300));\n}\n";
+  // The demo group's question bank (issue 21) and a quiz that draws from it: three hooks questions per attempt, the
+  // questions and their options shuffled for each student.
+  const bank = (text: string, options: string[], correct: number, tags: string[]) => ({ id: newId(), groupId: frontend.id, text, type: "single" as const, options, correct: [correct], points: 1, tags, createdAt: new Date(now - 20 * DAY), updatedAt: new Date(now - 20 * DAY) });
+  const bankRows = [
+    bank("Which hook keeps a value between renders and re-renders when it changes?", ["`useRef`", "`useState`", "`useMemo`", "`useId`"], 1, ["hooks"]),
+    bank("Which hook runs code after React has updated the page?", ["`useEffect`", "`useState`", "`useContext`", "`useId`"], 0, ["hooks"]),
+    bank("Where may hooks be called?", ["Inside loops", "In conditions", "At the top level of a component or custom hook", "In event handlers only"], 2, ["hooks"]),
+    bank("What does an empty dependency list (`[]`) make an effect do?", ["Run after every render", "Run once after the first render", "Never run", "Run before rendering"], 1, ["hooks"]),
+    bank("Which hook reads a value from the nearest provider?", ["`useReducer`", "`useContext`", "`useRef`", "`useEffect`"], 1, ["hooks"]),
+    bank("Which hook keeps a value between renders without re-rendering when it changes?", ["`useRef`", "`useState`", "`useEffect`", "`useContext`"], 0, ["hooks"]),
+    bank("Which unit is relative to the root element's font size?", ["`em`", "`rem`", "`px`", "`vh`"], 1, ["css"]),
+    bank("Which property sets the space between grid tracks?", ["`margin`", "`padding`", "`gap`", "`border-spacing`"], 2, ["css"]),
+  ];
+  const drawnQuiz = { id: newId(), lectureId: l3.id, groupId: frontend.id, slug: "react-hooks-draw", title: "React hooks: drawn check", description: "Three questions drawn for you from the group's bank, in your own order.", durationMinutes: 10, opensAt: new Date(now - DAY), closesAt: new Date(now + 10 * DAY), maxAttempts: 1, showAnswers: "after-close" as const, published: true, draws: [{ tag: "hooks", count: 3, points: 1 }], shuffleQuestions: true, shuffleOptions: true };
+
   const quizQuestions = [
     q("Which property turns an element into a grid container?", "single", ["`display: flex`", "`display: grid`", "`position: grid`", "`grid: on`"], [1], 1),
     q("Which of these are logical properties that flip in right-to-left layouts?", "multiple", ["`margin-inline-start`", "`padding-left`", "`inset-inline-end`", "`border-right`"], [0, 2], 2, 2),
@@ -298,7 +313,8 @@ export async function seedDemoData(ctx: ServiceContext): Promise<boolean> {
     db.insert(s.tasks).values([t1, t2, t3, t4]),
     db.insert(s.exercises).values(exerciseRows),
     db.insert(s.submissions).values(subs),
-    db.insert(s.quizzes).values(quiz),
+    db.insert(s.quizzes).values([quiz, drawnQuiz]),
+    db.insert(s.bankQuestions).values(bankRows),
     db.insert(s.questions).values(quizQuestions),
     db.insert(s.attempts).values(attemptRow),
     // Extensions (issue 21): the demo student has three more days on the list exercise and five more minutes on

@@ -14,13 +14,14 @@ import { createQuiz, deleteQuiz, getQuiz, getResult, groupResults, quizStarted, 
 import type { Viewer } from "../../worker/services/sessions";
 import { listQuizExtensions, removeQuizExtension, setQuizExtensions } from "../../worker/services/extensions";
 import { correctKey, getAttemptForStaff, setAnswerPoints } from "../../worker/services/quiz-regrade";
+import { addBankQuestion, deleteBankQuestion, listBank, updateBankQuestion } from "../../worker/services/question-bank";
 import { listGroupStudents } from "../../worker/services/students";
 import { toLatinDigits } from "./digits";
 import { quizExtensionInput } from "./extension-schemas";
 import { attempt, invalid, jsonField, orHttpError, text, unknownIntent } from "./group-actions.server";
 import { renderMarkdown } from "./markdown.server";
 import { notFoundResponse } from "./not-found.server";
-import { answerPointsInput, answersMap, createQuizInput, questionKeyInput, updateQuizInput } from "./quiz-schemas";
+import { answerPointsInput, answersMap, bankQuestionInput, createQuizInput, questionKeyInput, updateQuizInput } from "./quiz-schemas";
 
 type QuizParams = { slug?: string; slugLecture?: string; slugQuiz?: string };
 
@@ -102,8 +103,21 @@ export async function quizSaveAction(svc: ServiceContext, viewer: Viewer, params
 export async function loadStaffQuizzes(svc: ServiceContext, viewer: Viewer, params: { slug?: string }) {
   if (!params.slug) throw notFoundResponse();
   const group = await orHttpError(getManagedGroup(svc, viewer, params.slug));
-  const [results, lectureList] = await Promise.all([orHttpError(groupResults(svc, viewer, group._id)), orHttpError(listLectures(svc, viewer, group._id))]);
-  return { group: { id: group._id, slug: group.slug, title: group.title }, results, lectures: lectureList.map((l) => ({ slug: l.slug, title: l.title })) };
+  const [results, lectureList, bank] = await Promise.all([orHttpError(groupResults(svc, viewer, group._id)), orHttpError(listLectures(svc, viewer, group._id)), orHttpError(listBank(svc, viewer, group._id))]);
+  return { group: { id: group._id, slug: group.slug, title: group.title }, results, lectures: lectureList.map((l) => ({ slug: l.slug, title: l.title })), bank };
+}
+
+/** The Quizzes tab's question bank: intent=preview (a question's Markdown), bank-save (new without questionId), bank-delete. */
+export async function staffQuizzesAction(svc: ServiceContext, viewer: Viewer, params: { slug?: string }, form: FormData) {
+  const intent = text(form, "intent");
+  const group = params.slug ?? "";
+  const questionId = text(form, "questionId");
+  if (intent === "preview") return preview(intent, form);
+  if (intent === "bank-delete") return attempt(intent, () => deleteBankQuestion(svc, viewer, group, questionId), questionId);
+  if (intent !== "bank-save") return unknownIntent(intent);
+  const parsed = bankQuestionInput.safeParse(jsonField(form, "payload"));
+  if (!parsed.success) return invalid(intent, parsed.error, questionId);
+  return attempt(intent, async () => ({ question: questionId ? await updateBankQuestion(svc, viewer, group, questionId, parsed.data) : await addBankQuestion(svc, viewer, group, parsed.data) }), questionId);
 }
 
 /** The editor of a new quiz on a lecture. */
@@ -112,7 +126,9 @@ export async function loadNewQuiz(svc: ServiceContext, viewer: Viewer, params: {
   const group = await orHttpError(getManagedGroup(svc, viewer, params.slug));
   const lecture = await orHttpError(getLecture(svc, viewer, params.slugLecture));
   if (lecture.group._id !== group._id) throw notFoundResponse();
-  return { group: { id: group._id, slug: group.slug, title: group.title }, lecture: { slug: lecture.slug, title: lecture.title }, quiz: null };
+  // The bank's tags for the editor's draws.
+  const { tags: bankTags } = await orHttpError(listBank(svc, viewer, group._id));
+  return { group: { id: group._id, slug: group.slug, title: group.title }, lecture: { slug: lecture.slug, title: lecture.title }, quiz: null, bankTags };
 }
 
 /** The editor of an existing quiz, with its correct answers (staff only) and whether students have started it. */

@@ -1,11 +1,12 @@
-import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { InstructorGroupPage } from "~/components/lectures/instructor-group-page";
 import { StaffQuizzesScreen } from "~/components/quizzes/staff-quizzes";
 import { useT } from "~/lib/i18n";
 import { metaT, pageMeta } from "~/lib/meta";
-import { loadStaffQuizzes } from "~/lib/quizzes.server";
+import { loadStaffQuizzes, staffQuizzesAction } from "~/lib/quizzes.server";
+import { QuestionBankSection } from "~/components/quizzes/question-bank";
 import { sheets } from "~/styles/sheets";
 import { requireRole } from "../../worker/auth/viewer";
 
@@ -19,6 +20,12 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   return loadStaffQuizzes(context.svc, viewer, params);
 }
 
+/** The question bank's intents (save, delete, a question's preview). */
+export async function action({ request, params, context }: ActionFunctionArgs) {
+  const viewer = await requireRole(context.svc, request, "instructor");
+  return staffQuizzesAction(context.svc, viewer, params, await request.formData());
+}
+
 export default function GroupQuizzes() {
   const data = useLoaderData<typeof loader>();
   const groupBase = `/instructor/group/${data.group.slug}`;
@@ -26,6 +33,7 @@ export default function GroupQuizzes() {
   return (
     <InstructorGroupPage group={data.group} section={t("staffQuizzes.title")}>
       <StaffQuizzesScreen results={data.results} lectures={data.lectures} base={groupBase} />
+      <QuestionBankSection questions={data.bank.questions} tags={data.bank.tags} />
     </InstructorGroupPage>
   );
 }

@@ -9,9 +9,10 @@ import { rowsToTests, TestsEditor, toTestRow, type TestRow } from "~/components/
 import { EXERCISE_LIMITS } from "~/lib/exercise-schemas";
 import { QUESTION_TYPES, QUIZ_LIMITS, SHOW_ANSWERS, type QuestionType, type ShowAnswers } from "~/lib/quiz-schemas";
 import type { CodeTest } from "../../../worker/sandbox/types";
+import type { QuizDraw } from "~/lib/quiz-paper";
 
 /** A question as the editor holds it: options and correct answers in the shape of its type. */
-interface Draft {
+export interface Draft {
   key: string;
   text: string;
   type: QuestionType;
@@ -39,6 +40,10 @@ export interface EditorQuiz {
   maxAttempts: number;
   showAnswers: ShowAnswers;
   published: boolean;
+  /** Bank draws and shuffles (issue 21). */
+  draws?: QuizDraw[];
+  shuffleQuestions?: boolean;
+  shuffleOptions?: boolean;
   questions: {
     _id: string;
     text: string;
@@ -56,9 +61,9 @@ type SaveResult = { ok: true; intent: string } | { ok: false; intent: string; co
 let counter = 0;
 const newKey = () => `q${++counter}`;
 const codeDefaults = { starter: "", reference: "", timeMs: EXERCISE_LIMITS.timeMs.default, memoryMb: EXERCISE_LIMITS.memoryMb.default };
-const blank = (): Draft => ({ key: newKey(), text: "", type: "single", options: ["", ""], correct: [0], accepted: "", points: 1, ...codeDefaults, tests: [toTestRow()] });
+export const blank = (): Draft => ({ key: newKey(), text: "", type: "single", options: ["", ""], correct: [0], accepted: "", points: 1, ...codeDefaults, tests: [toTestRow()] });
 
-function toDraft(q: EditorQuiz["questions"][number]): Draft {
+export function toDraft(q: EditorQuiz["questions"][number]): Draft {
   const correct = q.correct ?? [];
   return {
     key: newKey(),
@@ -76,7 +81,7 @@ function toDraft(q: EditorQuiz["questions"][number]): Draft {
   };
 }
 
-function toPayload(d: Draft) {
+export function toPayload(d: Draft) {
   // Quiz tests are never shown to students, so they are all "hidden".
   if (d.type === "code")
     return { text: d.text, type: d.type, correct: d.reference, code: { starterCode: d.starter, tests: rowsToTests(d.tests).map((test) => ({ ...test, hidden: true })), timeMs: d.timeMs, memoryMb: d.memoryMb }, points: d.points };
@@ -90,7 +95,22 @@ function toPayload(d: Draft) {
  * type, options with their correct marks, accepted short answers, points, a Markdown preview rendered by the
  * server exactly as students will see it). The whole quiz is sent as one JSON payload and validated by the server.
  */
-export function QuizEditor({ quiz, started, listPath, lectureTitle, studentPath }: { quiz: EditorQuiz | null; started: boolean; listPath: string; lectureTitle: string; studentPath: string | null }) {
+export function QuizEditor({
+  quiz,
+  started,
+  listPath,
+  lectureTitle,
+  studentPath,
+  bankTags = {},
+}: {
+  quiz: EditorQuiz | null;
+  started: boolean;
+  listPath: string;
+  lectureTitle: string;
+  studentPath: string | null;
+  /** The group's question bank: each tag with how many questions it has (draws choose from these). */
+  bankTags?: Record<string, number>;
+}) {
   const { t } = useT();
   const result = useActionData<SaveResult>();
   const navigation = useNavigation();
@@ -106,6 +126,9 @@ export function QuizEditor({ quiz, started, listPath, lectureTitle, studentPath 
   const [showAnswers, setShowAnswers] = useState<ShowAnswers>(quiz?.showAnswers ?? "after-close");
   const [published, setPublished] = useState(quiz?.published ?? false);
   const [drafts, setDrafts] = useState<Draft[]>(() => (quiz ? quiz.questions.map(toDraft) : [blank()]));
+  const [draws, setDraws] = useState<QuizDraw[]>(() => quiz?.draws ?? []);
+  const [shuffleQuestions, setShuffleQuestions] = useState(quiz?.shuffleQuestions ?? false);
+  const [shuffleOptions, setShuffleOptions] = useState(quiz?.shuffleOptions ?? false);
   const busy = navigation.state !== "idle";
 
   useEffect(() => {
@@ -120,7 +143,9 @@ export function QuizEditor({ quiz, started, listPath, lectureTitle, studentPath 
       next.splice(i + by, 0, item!);
       return next;
     });
-  const totals = drafts.reduce((sum, d) => sum + (Number.isFinite(d.points) ? d.points : 0), 0);
+  const totals = drafts.reduce((sum, d) => sum + (Number.isFinite(d.points) ? d.points : 0), 0) + draws.reduce((sum, d) => sum + d.count * d.points, 0);
+  const questionTotal = drafts.length + draws.reduce((sum, d) => sum + d.count, 0);
+  const tagNames = Object.keys(bankTags).sort((a, b) => a.localeCompare(b));
 
   const payload = {
     title,
@@ -131,7 +156,7 @@ export function QuizEditor({ quiz, started, listPath, lectureTitle, studentPath 
     maxAttempts,
     showAnswers,
     published,
-    ...(started ? {} : { questions: drafts.map(toPayload) }),
+    ...(started ? {} : { questions: drafts.map(toPayload), draws, shuffleQuestions, shuffleOptions }),
   };
   const failure = result && !result.ok ? result : null;
   const fieldError = (name: string) => failure?.fields?.[name];
@@ -139,7 +164,7 @@ export function QuizEditor({ quiz, started, listPath, lectureTitle, studentPath 
   const windowError = (message: string) =>
     message.startsWith("The quiz must close after") ? t("quizEditor.error.closesBeforeOpens") : message.startsWith("Answers shown after") ? t("quizEditor.error.needsClosing") : t("quizEditor.error.dateTime");
   const questionError = (i: number) => Object.entries(failure?.fields ?? {}).find(([k]) => k.startsWith(`questions.${i}.`) || k === `questions.${i}`)?.[1];
-  const formError = failure && !Object.keys(failure.fields ?? {}).some((k) => k.startsWith("questions.") || ["title", "durationMinutes", "opensAt", "closesAt", "maxAttempts"].includes(k)) ? failure.message : null;
+  const formError = failure && !Object.keys(failure.fields ?? {}).some((k) => k.startsWith("questions.") || ["title", "durationMinutes", "opensAt", "closesAt", "maxAttempts", "draws"].includes(k)) ? failure.message : null;
 
   return (
     <Form method="post" className="quiz-editor" aria-labelledby="quiz-editor-title">
@@ -224,7 +249,7 @@ export function QuizEditor({ quiz, started, listPath, lectureTitle, studentPath 
           <h2 id="quiz-questions-title" className="block-title">
             {t("quizEditor.questions")}
           </h2>
-          <p className="muted">{t("quizEditor.totals", { n: drafts.length, points: totals })}</p>
+          <p className="muted">{t("quizEditor.totals", { n: questionTotal, points: totals })}</p>
         </div>
         {started ? (
           <p className="notice" role="note">
@@ -237,7 +262,8 @@ export function QuizEditor({ quiz, started, listPath, lectureTitle, studentPath 
               <QuestionEditor
                 draft={d}
                 n={i + 1}
-                total={drafts.length}
+                // With bank draws the quiz may keep no question of its own.
+                total={drafts.length + (draws.length > 0 ? 1 : 0)}
                 locked={started}
                 error={questionError(i)}
                 onChange={(change) => update(i, change)}
@@ -253,6 +279,55 @@ export function QuizEditor({ quiz, started, listPath, lectureTitle, studentPath 
             {t("quizEditor.add")}
           </button>
         ) : null}
+      </section>
+
+      <section className="card form-card quiz-editor-bank" aria-labelledby="quiz-bank-title">
+        <h2 id="quiz-bank-title" className="task-card-title">
+          {t("quizEditor.bank.title")}
+        </h2>
+        <p className="field-hint field-hint-block">{t(tagNames.length ? "quizEditor.bank.lead" : "quizEditor.bank.none")}</p>
+        <fieldset className="quiz-editor-draws" disabled={started}>
+          <legend className="visually-hidden">{t("quizEditor.bank.title")}</legend>
+          {draws.map((d, i) => (
+            <div key={i} className="field-row quiz-editor-draw">
+              <div className="field">
+                <label htmlFor={`draw-tag-${i}`}>{t("quizEditor.bank.tag")}</label>
+                <select id={`draw-tag-${i}`} value={d.tag} onChange={(e) => setDraws((list) => list.map((x, j) => (j === i ? { ...x, tag: e.target.value } : x)))}>
+                  {[...new Set([d.tag, ...tagNames])].map((name) => (
+                    <option key={name} value={name}>
+                      {t("quizEditor.bank.tagOption", { tag: name, n: bankTags[name] ?? 0 })}
+                    </option>
+                  ))}
+                </select>
+              </div>
+              <div className="field">
+                <label htmlFor={`draw-count-${i}`}>{t("quizEditor.bank.count")}</label>
+                <input id={`draw-count-${i}`} type="number" min={1} max={Math.max(1, bankTags[d.tag] ?? 1)} className="input-narrow" value={d.count} onChange={(e) => setDraws((list) => list.map((x, j) => (j === i ? { ...x, count: e.target.valueAsNumber } : x)))} />
+              </div>
+              <div className="field">
+                <label htmlFor={`draw-points-${i}`}>{t("quizEditor.bank.points")}</label>
+                <input id={`draw-points-${i}`} type="number" min={0} max={QUIZ_LIMITS.points} className="input-narrow" value={d.points} onChange={(e) => setDraws((list) => list.map((x, j) => (j === i ? { ...x, points: e.target.valueAsNumber } : x)))} />
+              </div>
+              <button type="button" className="btn btn-ghost btn-sm btn-destructive-ghost quiz-editor-draw-remove" onClick={() => setDraws((list) => list.filter((_, j) => j !== i))}>
+                {t("quizEditor.bank.remove")}
+              </button>
+            </div>
+          ))}
+          {tagNames.length ? (
+            <button type="button" className="btn btn-outline btn-sm" onClick={() => setDraws((list) => [...list, { tag: tagNames.find((n) => !list.some((x) => x.tag === n)) ?? tagNames[0]!, count: 1, points: 1 }])} disabled={draws.length >= 10}>
+              {t("quizEditor.bank.add")}
+            </button>
+          ) : null}
+          {fieldError("draws") ? <p className="field-error">{t("quizEditor.bank.error")}</p> : null}
+          <label className="check-field">
+            <input type="checkbox" checked={shuffleQuestions} onChange={(e) => setShuffleQuestions(e.target.checked)} />
+            <span>{t("quizEditor.bank.shuffleQuestions")}</span>
+          </label>
+          <label className="check-field">
+            <input type="checkbox" checked={shuffleOptions} onChange={(e) => setShuffleOptions(e.target.checked)} />
+            <span>{t("quizEditor.bank.shuffleOptions")}</span>
+          </label>
+        </fieldset>
       </section>
 
       {formError ? (
@@ -296,7 +371,7 @@ export function QuizEditor({ quiz, started, listPath, lectureTitle, studentPath 
   );
 }
 
-function QuestionEditor({
+export function QuestionEditor({
   draft,
   n,
   total,
@@ -305,7 +380,10 @@ function QuestionEditor({
   onChange,
   onMove,
   onRemove,
+  types = QUESTION_TYPES,
 }: {
+  /** The types on offer (the question bank keeps no code questions). */
+  types?: readonly QuestionType[];
   draft: Draft;
   n: number;
   total: number;
@@ -343,7 +421,7 @@ function QuestionEditor({
         <div className="field">
           <label htmlFor={`${id}-type`}>{t("quizEditor.field.type")}</label>
           <select id={`${id}-type`} value={draft.type} onChange={(e) => setType(e.target.value as QuestionType)}>
-            {QUESTION_TYPES.map((type) => (
+            {types.map((type) => (
               <option key={type} value={type}>
                 {t(`quizEditor.type.${type}` as MessageKey)}
               </option>

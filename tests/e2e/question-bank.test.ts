@@ -1,0 +1,97 @@
+/**
+ * A drawn, shuffled quiz in the browser (issue 21): a quiz draws three questions tagged "hooks" from the demo group's
+ * bank for each attempt and shuffles questions and options. The student sees their own paper, the same after a
+ * reload, answers by the options' words (wherever the shuffle put them), hands in, and the review shows exactly the
+ * questions they were given.
+ */
+import { describe, expect, it } from "vitest";
+import { gotoHydrated, useBrowser } from "./browser";
+import { accessToken, api, INSTRUCTOR, memberOf } from "./groups-helpers";
+import { signIn } from "./session";
+
+interface BankQuestion {
+  text: string;
+  options: string[];
+  correct: number[];
+  tags: string[];
+}
+
+/** A question's or option's Markdown as the page shows it in words (`useState` reads useState). */
+const words = (markdown: string) => markdown.replace(/`/g, "").trim();
+
+describe("question banks", () => {
+  const newPage = useBrowser();
+
+  it("a student takes a drawn, shuffled quiz: their own paper, stable across a reload, reviewed as given", async () => {
+    const stamp = Date.now().toString(36);
+    const token = await accessToken(INSTRUCTOR);
+    const bank = (await api<{ questions: BankQuestion[] }>(token, "GET", "/api/groups/frontend-react/question-bank")).body.questions;
+    const hooks = bank.filter((q) => q.tags.includes("hooks"));
+    expect(hooks.length).toBeGreaterThanOrEqual(3);
+    const lecture = (await api<{ slug: string }>(token, "POST", "/api/lectures/group/frontend-react", { title: `Drawn ${stamp}`, published: true })).body;
+    const quiz = await api<{ slug: string; questionCount: number; maxScore: number }>(token, "POST", "/api/quizzes", {
+      lectureId: lecture.slug,
+      title: `Hooks draw ${stamp}`,
+      published: true,
+      maxAttempts: 1,
+      showAnswers: "after-submit",
+      questions: [],
+      draws: [{ tag: "hooks", count: 3, points: 2 }],
+      shuffleQuestions: true,
+      shuffleOptions: true,
+    });
+    expect(quiz.status).toBe(201);
+    expect(quiz.body).toMatchObject({ questionCount: 3, maxScore: 6 });
+
+    const student = await memberOf("frontend-react", "drawn", `Drawn Student ${stamp}`);
+    const page = await newPage({ width: 375, height: 800 });
+    await signIn(page.context(), student.email, student.password);
+    const path = `/course/frontend-react/lecture/${lecture.slug}/quiz/${quiz.body.slug}`;
+    await gotoHydrated(page, path);
+    await page.getByRole("button", { name: "Start the quiz" }).click();
+    await page.waitForURL((url) => url.pathname.endsWith("/questions"));
+    await page.waitForSelector("html[data-hydrated]", { state: "attached" });
+    await page.getByRole("button", { name: "Show all questions" }).click();
+
+    const paper = async () =>
+      page.locator(".quiz-question").evaluateAll((items) =>
+        items.map((q) => ({
+          text: (q.querySelector(".quiz-q-text")?.textContent ?? "").trim(),
+          options: [...q.querySelectorAll("label")].map((l) => (l.textContent ?? "").trim()),
+        })),
+      );
+    const shown = await paper();
+    expect(shown).toHaveLength(3);
+    // Every question on the paper is a hooks question of the bank; none of the CSS ones.
+    const given = shown.map((q) => hooks.find((b) => words(b.text) === q.text));
+    expect(given.every(Boolean)).toBe(true);
+    for (const [i, q] of shown.entries()) expect([...q.options].sort()).toEqual(given[i]!.options.map(words).sort());
+
+    // The same paper after a reload: the same questions in the same order, with the same option order.
+    await page.reload();
+    await page.waitForSelector("html[data-hydrated]", { state: "attached" });
+    const all = page.getByRole("button", { name: "Show all questions" });
+    if (await all.count()) await all.click();
+    expect(await paper()).toEqual(shown);
+
+    // Answer each by its right option's words, wherever the shuffle put it.
+    for (const i of shown.keys()) {
+      const right = words(given[i]!.options[given[i]!.correct[0]!]!);
+      await page.locator(".quiz-question").nth(i).getByRole("radio", { name: right, exact: true }).check();
+    }
+    await page.waitForFunction(() => document.querySelector(".quiz-save")?.getAttribute("data-status") === "saved");
+    await page.locator(".quiz-bar").getByRole("button", { name: "Hand in" }).click();
+    await page.getByRole("dialog", { name: "Hand in your answers?" }).getByRole("button", { name: "Hand in" }).click();
+    await page.waitForURL((url) => url.pathname.endsWith("/result"));
+    await page.waitForSelector("html[data-hydrated]", { state: "attached" });
+    expect((await page.locator(".quiz-score").textContent())?.replace(/\s+/g, "")).toBe("6/6");
+
+    // The review: exactly the questions given, in the order given, all right.
+    await page.getByRole("link", { name: "See your answers" }).click();
+    await page.waitForURL((url) => url.pathname.endsWith("/answers"));
+    await page.locator(".quiz-review-item").first().waitFor();
+    const reviewed = await page.locator(".quiz-review-item .quiz-q-text").allTextContents();
+    expect(reviewed.map((t) => t.trim())).toEqual(shown.map((q) => q.text));
+    expect(await page.locator('.quiz-review-item[data-right="true"]').count()).toBe(3);
+  });
+});
