@@ -409,6 +409,38 @@ export const submissions = sqliteTable(
   ],
 );
 
+/** Every version of a hand-in, as it was handed in (issue 21): the submission row holds the latest. */
+export const submissionVersions = sqliteTable(
+  "submission_versions",
+  {
+    id: id(),
+    submissionId: text("submission_id")
+      .notNull()
+      .references(() => submissions.id, { onDelete: "cascade" }),
+    link: text("link").notNull(),
+    notes: text("notes"),
+    code: text("code"),
+    submittedAt: integer("submitted_at", { mode: "timestamp_ms" }).notNull(),
+    late: integer("late", { mode: "boolean" }).notNull().default(false),
+  },
+  (t) => [index("submission_versions_submission_idx").on(t.submissionId, t.submittedAt)],
+);
+
+/** The private conversation about one hand-in, between its student and the group's staff (issue 21). */
+export const submissionComments = sqliteTable(
+  "submission_comments",
+  {
+    id: id(),
+    submissionId: text("submission_id")
+      .notNull()
+      .references(() => submissions.id, { onDelete: "cascade" }),
+    authorId: text("author_id").references(() => users.id, { onDelete: "set null" }),
+    body: text("body").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("submission_comments_submission_idx").on(t.submissionId, t.createdAt)],
+);
+
 /**
  * A task that is a code exercise (docs/decisions/0016-code-exercises.md): its language, starter code, tests
  * (visible and hidden), limits and the reference solution. Its own table, so the hidden tests and the reference are

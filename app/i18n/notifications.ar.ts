@@ -19,4 +19,5 @@ export const notificationsAr: Record<keyof typeof notificationsEn, string> = {
   "notification.grades-released": "ظهرت درجتك في {task}",
   "notification.extension-granted": "لديك وقت إضافي لـ{work}",
   "notification.quiz-regraded": "أصبحت درجتك في {quiz} الآن {score}/{max}",
+  "notification.submission-comment": "كتب {name} عن {task}",
 };

@@ -21,4 +21,5 @@ export const notificationsEn = {
   "notification.grades-released": "Your grade for {task} is out",
   "notification.extension-granted": "You have more time for {work}",
   "notification.quiz-regraded": "Your score on {quiz} is now {score}/{max}",
+  "notification.submission-comment": "{name} wrote about {task}",
 } as const;

@@ -99,3 +99,9 @@ export const commentSnippetInput = z.object({
   text: freeText("Write the snippet's text.").max(COMMENT_BANK_LIMITS.text, `A snippet is at most ${COMMENT_BANK_LIMITS.text} characters.`),
 });
 export type CommentSnippetInput = z.infer<typeof commentSnippetInput>;
+
+/** POST .../submissions/{submissionId}/comments: a message in a hand-in's private conversation. */
+export const submissionCommentInput = z.object({
+  body: freeText("Write a message.").max(TASK_LIMITS.feedback, `A message is at most ${TASK_LIMITS.feedback} characters.`),
+});
+export type SubmissionCommentInput = z.infer<typeof submissionCommentInput>;

@@ -11,6 +11,7 @@ import { createRubric, deleteRubric, listRubrics, updateRubric } from "../../wor
 import { listTaskExtensions, removeTaskExtension, setTaskExtensions } from "../../worker/services/extensions";
 import { listGroupStudents } from "../../worker/services/students";
 import { addSnippet, deleteSnippet, listSnippets } from "../../worker/services/comment-bank";
+import { addComment, historyOfTask, listComments, listVersions } from "../../worker/services/submission-history";
 import type { Viewer } from "../../worker/services/sessions";
 import { attempt, invalid, jsonField, orHttpError, text, unknownIntent } from "./group-actions.server";
 import { renderMarkdown } from "./markdown.server";
@@ -19,7 +20,7 @@ import { toLatinDigits } from "./digits";
 import { codeInput, exerciseInput } from "./exercise-schemas";
 import { rubricInput } from "./rubric-schemas";
 import { taskExtensionInput } from "./extension-schemas";
-import { commentSnippetInput, createTaskInput, gradeSubmissionInput, submitTaskInput, updateTaskInput } from "./task-schemas";
+import { commentSnippetInput, submissionCommentInput, createTaskInput, gradeSubmissionInput, submitTaskInput, updateTaskInput } from "./task-schemas";
 import { data } from "@remix-run/server-runtime";
 
 export async function loadTaskPage(svc: ServiceContext, viewer: Viewer, params: { slug?: string; slugLecture?: string; slugTask?: string }) {
@@ -28,7 +29,12 @@ export async function loadTaskPage(svc: ServiceContext, viewer: Viewer, params: 
   if (task.group.slug !== params.slug && task.group._id !== params.slug) throw notFoundResponse();
   const [{ submissions }, exercise] = await Promise.all([orHttpError(listSubmissions(svc, viewer, params.slugLecture, params.slugTask)), orHttpError(exerciseForPage(svc, viewer, task._id))]);
   const mine = viewer.role === "user" ? (submissions[0] ?? null) : null;
+  // The hand-in's history and its conversation with the staff (issue 21).
+  const [versions, comments] = mine
+    ? await Promise.all([orHttpError(listVersions(svc, viewer, params.slugLecture, params.slugTask, mine._id)), orHttpError(listComments(svc, viewer, params.slugLecture, params.slugTask, mine._id))])
+    : [[], []];
   return {
+    thread: mine ? { submissionId: mine._id, versions, comments } : null,
     task,
     // Staff get no test data here: they edit the exercise on the group's task pages.
     exercise: exercise === null ? null : "preparing" in exercise ? ("preparing" as const) : exercise.isStaff ? ("staff" as const) : exercise,
@@ -46,10 +52,19 @@ export async function taskPageAction(svc: ServiceContext, viewer: Viewer, params
     if (!parsed.success) return invalid(intent, parsed.error);
     return attempt(intent, () => submitCode(svc, viewer, params.slugTask ?? "", parsed.data.code));
   }
+  if (intent === "comment") return commentAction(svc, viewer, params, form);
   if (intent !== "submit") return unknownIntent(intent);
   const parsed = submitTaskInput.safeParse({ link: text(form, "link"), notes: text(form, "notes") || undefined });
   if (!parsed.success) return invalid(intent, parsed.error);
   return attempt(intent, () => submitTask(svc, viewer, params.slugLecture ?? "", params.slugTask ?? "", parsed.data));
+}
+
+/** intent=comment: a message in a hand-in's private conversation (the task page and the grader). */
+function commentAction(svc: ServiceContext, viewer: Viewer, params: { slugLecture?: string; slugTask?: string }, form: FormData) {
+  const submissionId = text(form, "submissionId");
+  const parsed = submissionCommentInput.safeParse({ body: String(form.get("body") ?? "") });
+  if (!parsed.success) return invalid("comment", parsed.error, submissionId);
+  return attempt("comment", async () => ({ comment: await addComment(svc, viewer, params.slugLecture ?? "", params.slugTask ?? "", submissionId, parsed.data) }), submissionId);
 }
 
 /* ---------------------------------------------------------------------------------------------------------------
@@ -174,8 +189,15 @@ export async function loadGrader(svc: ServiceContext, viewer: Viewer, params: { 
   const group = await orHttpError(getManagedGroup(svc, viewer, params.slug));
   const task = await orHttpError(getTask(svc, viewer, params.slugLecture, params.slugTask));
   if (task.group._id !== group._id) throw notFoundResponse();
-  const [list, snippets] = await Promise.all([orHttpError(listSubmissions(svc, viewer, params.slugLecture, params.slugTask)), orHttpError(listSnippets(svc, viewer))]);
-  return { group: { id: group._id, slug: group.slug, title: group.title }, task, submissions: list.submissions, missing: list.missing, snippets: snippets.map((x) => ({ _id: x._id, text: x.text })) };
+  const [list, snippets, history] = await Promise.all([orHttpError(listSubmissions(svc, viewer, params.slugLecture, params.slugTask)), orHttpError(listSnippets(svc, viewer)), historyOfTask(svc, task._id)]);
+  return {
+    group: { id: group._id, slug: group.slug, title: group.title },
+    task,
+    // Each hand-in with its versions and its conversation (two statements for the whole task).
+    submissions: list.submissions.map((x) => ({ ...x, versions: history.get(x._id)?.versions ?? [], comments: history.get(x._id)?.comments ?? [] })),
+    missing: list.missing,
+    snippets: snippets.map((x) => ({ _id: x._id, text: x.text })),
+  };
 }
 
 /**
@@ -187,6 +209,7 @@ export async function graderAction(svc: ServiceContext, viewer: Viewer, params: 
   if (intent === "release") return attempt(intent, async () => ({ released: (await releaseGrades(svc, viewer, params.slugLecture ?? "", params.slugTask ?? "")).released }));
   // The feedback's preview: Markdown rendered by the server exactly as the student will see it (nothing is saved).
   if (intent === "preview") return data({ ok: true as const, intent, html: renderMarkdown(String(form.get("text") ?? "").slice(0, 5_000)) });
+  if (intent === "comment") return commentAction(svc, viewer, params, form);
   if (intent === "snippet-delete") return attempt(intent, () => deleteSnippet(svc, viewer, text(form, "snippetId")));
   if (intent === "snippet-add") {
     const parsed = commentSnippetInput.safeParse({ text: text(form, "text") });

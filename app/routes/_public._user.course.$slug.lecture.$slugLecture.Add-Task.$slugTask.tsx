@@ -24,8 +24,8 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
 }
 
 export default function TaskRoute() {
-  const { task, submission, isStaff, serverNow, exercise } = useLoaderData<typeof loader>();
-  return <TaskPage key={task._id} task={task} submission={submission} isStaff={isStaff} serverNow={serverNow} exercise={exercise} />;
+  const { task, submission, isStaff, serverNow, exercise, thread } = useLoaderData<typeof loader>();
+  return <TaskPage key={task._id} task={task} submission={submission} isStaff={isStaff} serverNow={serverNow} exercise={exercise} thread={thread} />;
 }
 
 export function ErrorBoundary() {

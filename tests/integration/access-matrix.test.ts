@@ -91,6 +91,14 @@ async function bankQuestionIn(w: World) {
   return id;
 }
 
+/** The world's student's hand-in on a task of the group: the API path of that submission. */
+async function ownHandIn(w: World) {
+  const { lecture, task } = await taskIn(w);
+  const id = newId();
+  await db().insert(schema.submissions).values({ id, taskId: task.id, userId: w.as.student.user.id, link: "https://github.com/me/work", submittedAt: new Date() });
+  return `/api/lectures/${lecture.slug}/tasks/${task.slug}/submissions/${id}`;
+}
+
 const EXERCISE = { tests: [{ name: "one", call: "f()", expected: "1" }], referenceSolution: "function f() { return 1; }", published: true, timeMs: 200, memoryMb: 8 };
 
 /** A published code exercise on a task of a published lecture of the world's group. */
@@ -459,6 +467,19 @@ const MATRIX: Record<string, Row> = {
       return { path: `/api/lectures/${lecture.slug}/tasks/${task.slug}/release-grades`, method: "POST" };
     },
     expect: staffOfGroup(200),
+  },
+  // A hand-in's history and conversation: its student and the group's staff (others: 404, as for the hand-in itself).
+  "GET /api/lectures/:lectureId/tasks/:taskId/submissions/:submissionId/versions": {
+    request: async (w) => ({ path: `${await ownHandIn(w)}/versions` }),
+    expect: { ...staffOfGroup(200), student: 200, studentOtherGroup: 404, instructorOtherGroup: 404 },
+  },
+  "GET /api/lectures/:lectureId/tasks/:taskId/submissions/:submissionId/comments": {
+    request: async (w) => ({ path: `${await ownHandIn(w)}/comments` }),
+    expect: { ...staffOfGroup(200), student: 200, studentOtherGroup: 404, instructorOtherGroup: 404 },
+  },
+  "POST /api/lectures/:lectureId/tasks/:taskId/submissions/:submissionId/comments": {
+    request: async (w) => ({ path: `${await ownHandIn(w)}/comments`, method: "POST", body: { body: "A question about my work" } }),
+    expect: { ...staffOfGroup(201), student: 201, studentOtherGroup: 404, instructorOtherGroup: 404 },
   },
   // Extensions: the group's staff give and take back a student's own times.
   "GET /api/lectures/:lectureId/tasks/:taskId/extensions": {

@@ -8,7 +8,7 @@ import { can, type Actor } from "../../app/lib/permissions";
 import { renderMarkdown } from "../../app/lib/markdown.server";
 import { afterPenalty, latePenalty, type CreateTaskInput, type GradeSubmissionInput, type SubmissionState, type SubmitTaskInput, type UpdateTaskInput } from "../../app/lib/task-schemas";
 import { fillRubric, rubricTotal, type RubricAssessment } from "../../app/lib/rubric-schemas";
-import { exercises, extensions, groups, lectures, memberships, submissions, tasks, users, MEMBER_STATUSES } from "../../db/schema";
+import { exercises, extensions, groups, lectures, memberships, submissions, submissionVersions, tasks, users, MEMBER_STATUSES } from "../../db/schema";
 import { rubricOfGroup, rubricsByIds } from "./rubrics";
 import { isMember, memberIds } from "./memberships";
 import type { ServiceContext } from "../context";
@@ -438,20 +438,22 @@ export async function storeSubmission(
   values: Omit<typeof submissions.$inferInsert, "id" | "taskId" | "userId">,
   rule: { replaceable: SQL | undefined; refused: string },
 ): Promise<{ created: boolean; row: SubmissionRow }> {
+  // Every version is kept (issue 21): the same batch copies the hand-in just written into its history, only if this
+  // write is the one that landed (its id and its new hand-in time), so a refused replace copies nothing.
+  const keep = (id: string) =>
+    ctx.db.insert(submissionVersions).select(
+      ctx.db
+        .select({ id: sql`${newId()}`.as("vid"), submissionId: submissions.id, link: submissions.link, notes: submissions.notes, code: submissions.code, submittedAt: submissions.submittedAt, late: submissions.late })
+        .from(submissions)
+        .where(and(eq(submissions.id, id), eq(submissions.submittedAt, values.submittedAt))),
+    );
   if (existing) {
-    const [row] = await ctx.db
-      .update(submissions)
-      .set(values)
-      .where(and(eq(submissions.id, existing.id), rule.replaceable))
-      .returning();
+    const [[row]] = await ctx.db.batch([ctx.db.update(submissions).set(values).where(and(eq(submissions.id, existing.id), rule.replaceable)).returning(), keep(existing.id)]);
     if (!row) throw new AppError(409, "conflict", rule.refused);
     return { created: false, row };
   }
-  const [row] = await ctx.db
-    .insert(submissions)
-    .values({ id: newId(), taskId: task.id, userId: viewer.userId, ...values })
-    .onConflictDoNothing()
-    .returning();
+  const id = newId();
+  const [[row]] = await ctx.db.batch([ctx.db.insert(submissions).values({ id, taskId: task.id, userId: viewer.userId, ...values }).onConflictDoNothing().returning(), keep(id)]);
   if (!row) throw new AppError(409, "conflict", "Your work was just submitted from another tab. Reload to see it.");
   const staff = await ctx.db.select({ id: users.id }).from(users).where(or(eq(users.role, "admin"), task.instructorId ? eq(users.id, task.instructorId) : undefined));
   await notifyUsers(ctx, staff.map((s) => s.id), {

@@ -12,6 +12,7 @@ import { CodeHandIn } from "~/components/exercises/code-hand-in";
 import { fillRubric, type RubricAssessment, type RubricCriterion } from "~/lib/rubric-schemas";
 import { RubricScorer } from "./rubrics";
 import { FeedbackField, type Snippet } from "./feedback-field";
+import { SubmissionThread, type ThreadComment, type ThreadVersion } from "./submission-thread";
 import { STATE_KEYS } from "./state";
 import { WorkLink } from "./work-link";
 
@@ -33,6 +34,9 @@ export interface GraderSubmission {
   /** The filled rubric of a grade given with one. */
   rubric?: RubricAssessment | null;
   state: SubmissionState;
+  /** Every version handed in, and the private conversation about this hand-in. */
+  versions?: ThreadVersion[];
+  comments?: ThreadComment[];
 }
 
 type Result = ({ ok: true; intent: string; submission: GraderSubmission } | (FailureLike & { ok: false; intent: string })) & { target?: string };
@@ -357,6 +361,7 @@ export function Grader({
               {t("grader.return")}
             </button>
           </div>
+          <SubmissionThread key={`thread-${current._id}`} submissionId={current._id} versions={current.versions ?? []} comments={current.comments ?? []} viewerIsStaff />
         </section>
       ) : null}
     </div>

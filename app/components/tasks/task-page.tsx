@@ -8,6 +8,7 @@ import { useHydrated } from "~/hooks/use-hydrated";
 import type { MessageKey } from "~/i18n/en";
 import type { FailureLike } from "~/lib/group-errors";
 import { RubricView } from "./rubrics";
+import { SubmissionThread, type ThreadComment, type ThreadVersion } from "./submission-thread";
 import type { RubricAssessment, RubricCriterion } from "~/lib/rubric-schemas";
 import { useT } from "~/lib/i18n";
 import { latePenalty } from "~/lib/late-penalty";
@@ -77,7 +78,22 @@ export type PageExercise = StudentExercise | "preparing" | "staff" | null;
  * to the work and notes), the one clear state of their submission, and the grade with its feedback. A code exercise
  * has the editor and its tests instead of the link form.
  */
-export function TaskPage({ task, submission, isStaff, serverNow, exercise = null }: { task: PageTask; submission: PageSubmission | null; isStaff: boolean; serverNow: string; exercise?: PageExercise }) {
+export function TaskPage({
+  task,
+  submission,
+  isStaff,
+  serverNow,
+  exercise = null,
+  thread = null,
+}: {
+  task: PageTask;
+  submission: PageSubmission | null;
+  isStaff: boolean;
+  serverNow: string;
+  exercise?: PageExercise;
+  /** The hand-in's versions and its private conversation with the staff (issue 21). */
+  thread?: { submissionId: string; versions: ThreadVersion[]; comments: ThreadComment[] } | null;
+}) {
   const { t } = useT();
   const left = useTimeLeft(task.dueAt, serverNow);
   const state: SubmissionState = submission?.state ?? "not-submitted";
@@ -179,6 +195,13 @@ export function TaskPage({ task, submission, isStaff, serverNow, exercise = null
             {t("rubrics.howGraded")}
           </h2>
           <RubricView title={task.rubric.title} criteria={task.rubric.criteria} caption={t("rubrics.howGraded")} />
+        </section>
+      ) : null}
+      {thread ? (
+        <section className="container task-thread" aria-label={t("thread.title")}>
+          <div className="card task-card">
+            <SubmissionThread submissionId={thread.submissionId} versions={thread.versions} comments={thread.comments} viewerIsStaff={false} />
+          </div>
         </section>
       ) : null}
       {code ? (

@@ -1,0 +1,116 @@
+/**
+ * A hand-in's history and its private conversation (issue 21): every version the student handed in, and messages
+ * between the student and the group's staff about this one hand-in. Only the hand-in's student and the group's staff
+ * read them; each message notifies the other side (the student, or the group's instructor and the admins).
+ */
+import { and, asc, eq, or } from "drizzle-orm";
+import type { SubmissionCommentInput } from "../../app/lib/task-schemas";
+import { submissionComments, submissions, submissionVersions, users } from "../../db/schema";
+import type { ServiceContext } from "../context";
+import { notFound } from "../http/errors";
+import { newId } from "./ids";
+import { notifyUsers } from "./notifications";
+import type { Viewer } from "./sessions";
+import { findTask, isStaff, taskLink, type TaskRecord } from "./tasks";
+
+export interface VersionDto {
+  number: number;
+  link: string;
+  notes: string | null;
+  code: string | null;
+  submittedAt: string;
+  late: boolean;
+}
+
+export interface CommentDto {
+  _id: string;
+  author: { _id: string | null; name: string; staff: boolean };
+  body: string;
+  createdAt: string;
+}
+
+/** The hand-in, if the viewer may read it: its student, or staff of its group (404 otherwise, for both). */
+async function readable(ctx: ServiceContext, viewer: Viewer, lectureKey: string, taskKey: string, submissionId: string): Promise<{ task: TaskRecord; studentId: string; staff: boolean }> {
+  const task = await findTask(ctx, viewer, lectureKey, taskKey);
+  if (!task) throw notFound("No such submission.");
+  const [row] = await ctx.db.select({ userId: submissions.userId }).from(submissions).where(and(eq(submissions.id, submissionId), eq(submissions.taskId, task.id)));
+  const staff = isStaff(viewer, task);
+  if (!row || (!staff && row.userId !== viewer.userId)) throw notFound("No such submission.");
+  return { task, studentId: row.userId, staff };
+}
+
+/** GET .../submissions/{submissionId}/versions: every version, the first first. */
+export async function listVersions(ctx: ServiceContext, viewer: Viewer, lectureKey: string, taskKey: string, submissionId: string): Promise<VersionDto[]> {
+  await readable(ctx, viewer, lectureKey, taskKey, submissionId);
+  const rows = await ctx.db.select().from(submissionVersions).where(eq(submissionVersions.submissionId, submissionId)).orderBy(asc(submissionVersions.submittedAt), asc(submissionVersions.id));
+  return rows.map((r, i) => ({ number: i + 1, link: r.link, notes: r.notes, code: r.code, submittedAt: r.submittedAt.toISOString(), late: r.late }));
+}
+
+/** GET .../submissions/{submissionId}/comments: the conversation, oldest first. */
+export async function listComments(ctx: ServiceContext, viewer: Viewer, lectureKey: string, taskKey: string, submissionId: string): Promise<CommentDto[]> {
+  const { studentId } = await readable(ctx, viewer, lectureKey, taskKey, submissionId);
+  const rows = await ctx.db
+    .select({ comment: submissionComments, name: users.name })
+    .from(submissionComments)
+    .leftJoin(users, eq(users.id, submissionComments.authorId))
+    .where(eq(submissionComments.submissionId, submissionId))
+    .orderBy(asc(submissionComments.createdAt), asc(submissionComments.id));
+  return rows.map(({ comment: c, name }) => ({
+    _id: c.id,
+    author: { _id: c.authorId, name: name ?? "", staff: c.authorId !== studentId },
+    body: c.body,
+    createdAt: c.createdAt.toISOString(),
+  }));
+}
+
+/** POST .../submissions/{submissionId}/comments: a message; the other side is notified. */
+export async function addComment(ctx: ServiceContext, viewer: Viewer, lectureKey: string, taskKey: string, submissionId: string, input: SubmissionCommentInput): Promise<CommentDto> {
+  const { task, studentId, staff } = await readable(ctx, viewer, lectureKey, taskKey, submissionId);
+  const now = new Date();
+  const [row] = await ctx.db.insert(submissionComments).values({ id: newId(), submissionId, authorId: viewer.userId, body: input.body, createdAt: now }).returning();
+  const params = { name: viewer.name, task: task.title };
+  if (viewer.userId === studentId) {
+    // Staff are taken to the grader of the task, in their own area.
+    const team = await ctx.db.select({ id: users.id, role: users.role }).from(users).where(or(eq(users.role, "admin"), task.instructorId ? eq(users.id, task.instructorId) : undefined));
+    const grader = (area: string) => `/${area}/group/${encodeURIComponent(task.groupSlug)}/lecture/${encodeURIComponent(task.lectureSlug)}/tasks/${encodeURIComponent(task.slug)}/submissions`;
+    const admins = team.filter((u) => u.role === "admin").map((u) => u.id);
+    const instructors = team.filter((u) => u.role !== "admin").map((u) => u.id);
+    await notifyUsers(ctx, instructors, { kind: "submission-comment", params, link: grader("instructor") });
+    await notifyUsers(ctx, admins, { kind: "submission-comment", params, link: grader("dashboard/admin") });
+  } else {
+    await notifyUsers(ctx, [studentId], { kind: "submission-comment", params, link: taskLink(task) });
+  }
+  return { _id: row!.id, author: { _id: viewer.userId, name: viewer.name, staff: staff && viewer.userId !== studentId }, body: row!.body, createdAt: row!.createdAt.toISOString() };
+}
+
+/**
+ * The versions and messages of every hand-in to a task, for the grader (staff only; the caller checked): two
+ * statements whatever the number of hand-ins, grouped by submission.
+ */
+export async function historyOfTask(ctx: ServiceContext, taskId: string): Promise<Map<string, { versions: VersionDto[]; comments: CommentDto[] }>> {
+  const [versions, comments] = await Promise.all([
+    ctx.db
+      .select({ version: submissionVersions })
+      .from(submissionVersions)
+      .innerJoin(submissions, eq(submissions.id, submissionVersions.submissionId))
+      .where(eq(submissions.taskId, taskId))
+      .orderBy(asc(submissionVersions.submittedAt), asc(submissionVersions.id)),
+    ctx.db
+      .select({ comment: submissionComments, name: users.name, studentId: submissions.userId })
+      .from(submissionComments)
+      .innerJoin(submissions, eq(submissions.id, submissionComments.submissionId))
+      .leftJoin(users, eq(users.id, submissionComments.authorId))
+      .where(eq(submissions.taskId, taskId))
+      .orderBy(asc(submissionComments.createdAt), asc(submissionComments.id)),
+  ]);
+  const out = new Map<string, { versions: VersionDto[]; comments: CommentDto[] }>();
+  const entry = (id: string) => out.get(id) ?? (out.set(id, { versions: [], comments: [] }), out.get(id)!);
+  for (const { version: v } of versions) {
+    const e = entry(v.submissionId);
+    e.versions.push({ number: e.versions.length + 1, link: v.link, notes: v.notes, code: v.code, submittedAt: v.submittedAt.toISOString(), late: v.late });
+  }
+  for (const { comment: c, name, studentId } of comments) {
+    entry(c.submissionId).comments.push({ _id: c.id, author: { _id: c.authorId, name: name ?? "", staff: c.authorId !== studentId }, body: c.body, createdAt: c.createdAt.toISOString() });
+  }
+  return out;
+}
