@@ -363,6 +363,12 @@ export const tasks = sqliteTable(
      */
     latePenaltyPerDay: integer("late_penalty_per_day").notNull().default(0),
     latePenaltyFloor: integer("late_penalty_floor").notNull().default(0),
+    /**
+     * A file hand-in (issue 21): the kinds of file accepted (app/lib/hand-in-files.ts; empty: a link is handed in)
+     * and the largest file, in megabytes.
+     */
+    fileKinds: text("file_kinds", { mode: "json" }).$type<string[]>().notNull().default(sql`'[]'`),
+    maxFileMb: integer("max_file_mb").notNull().default(10),
     /** Graded with this rubric (its total is `maxScore`); a deleted rubric leaves the task without one. */
     rubricId: text("rubric_id").references(() => rubrics.id, { onDelete: "set null" }),
     createdAt: createdAt(),
@@ -399,6 +405,11 @@ export const submissions = sqliteTable(
     gradedAt: integer("graded_at", { mode: "timestamp_ms" }),
     /** Staff asked for a new version: the student may submit again (the grade is kept until then). */
     resubmitRequestedAt: integer("resubmit_requested_at", { mode: "timestamp_ms" }),
+    /** A file hand-in: its key in R2 (`hand-ins/...`), its name as uploaded, its type by content, and its size. */
+    fileKey: text("file_key"),
+    fileName: text("file_name"),
+    fileType: text("file_type"),
+    fileSize: integer("file_size"),
     /** A code exercise's hand-in: the code, and the runner's per-test report (its score is `score`). */
     code: text("code"),
     report: text("report", { mode: "json" }).$type<RunReport>(),
@@ -420,6 +431,10 @@ export const submissionVersions = sqliteTable(
     link: text("link").notNull(),
     notes: text("notes"),
     code: text("code"),
+    fileKey: text("file_key"),
+    fileName: text("file_name"),
+    fileType: text("file_type"),
+    fileSize: integer("file_size"),
     submittedAt: integer("submitted_at", { mode: "timestamp_ms" }).notNull(),
     late: integer("late", { mode: "boolean" }).notNull().default(false),
   },

@@ -5,6 +5,7 @@
 import { z } from "zod";
 import { dateTime } from "./dates";
 import { toLatinDigits } from "./digits";
+import { FILE_KINDS, MAX_FILE_MB } from "./hand-in-files";
 import { rubricChoices } from "./rubric-schemas";
 import { freeText } from "./schemas";
 import { withoutControls } from "./text";
@@ -27,6 +28,9 @@ export const createTaskInput = z.object({
   latePenaltyPerDay: z.number({ error: "The late penalty is a whole percent from 0 to 100 per day." }).int("The late penalty is a whole percent from 0 to 100 per day.").min(0, "The late penalty is a whole percent from 0 to 100 per day.").max(100, "The late penalty is a whole percent from 0 to 100 per day.").optional(),
   /** The share of the grade a late hand-in always keeps, in percent. */
   latePenaltyFloor: z.number({ error: "The floor is a whole percent from 0 to 100." }).int("The floor is a whole percent from 0 to 100.").min(0, "The floor is a whole percent from 0 to 100.").max(100, "The floor is a whole percent from 0 to 100.").optional(),
+  /** A file hand-in: the kinds accepted (empty: a link is handed in) and the largest file in megabytes. */
+  fileKinds: z.array(z.enum(FILE_KINDS, { error: "File kinds are pdf, image, text or zip." }), { error: "Give the file kinds as a list." }).max(FILE_KINDS.length).optional(),
+  maxFileMb: z.number({ error: "The largest file is a whole number of megabytes from 1 to 20." }).int("The largest file is a whole number of megabytes from 1 to 20.").min(MAX_FILE_MB.min, "The largest file is a whole number of megabytes from 1 to 20.").max(MAX_FILE_MB.max, "The largest file is a whole number of megabytes from 1 to 20.").optional(),
   /** Grade with one of the group's rubrics (its total becomes the maximum score); null takes it off. */
   rubricId: z.string({ error: "Choose one of the group's rubrics." }).regex(/^[A-Za-z0-9_-]{1,64}$/, "Choose one of the group's rubrics.").nullable().optional(),
 });

@@ -6,7 +6,7 @@ import type { ServiceContext } from "../../worker/context";
 import { exerciseForPage, saveExercise, startExercise, submitCode, tryReference } from "../../worker/services/exercises";
 import { getManagedGroup } from "../../worker/services/groups-admin";
 import { getLecture, listLectures } from "../../worker/services/lectures";
-import { createTask, deleteTask, getTask, gradeSubmission, listSubmissions, listTasksForStaff, releaseGrades, submitTask, updateTask } from "../../worker/services/tasks";
+import { createTask, deleteTask, submitFile, getTask, gradeSubmission, listSubmissions, listTasksForStaff, releaseGrades, submitTask, updateTask } from "../../worker/services/tasks";
 import { createRubric, deleteRubric, listRubrics, updateRubric } from "../../worker/services/rubrics";
 import { listTaskExtensions, removeTaskExtension, setTaskExtensions } from "../../worker/services/extensions";
 import { listGroupStudents } from "../../worker/services/students";
@@ -53,6 +53,12 @@ export async function taskPageAction(svc: ServiceContext, viewer: Viewer, params
     return attempt(intent, () => submitCode(svc, viewer, params.slugTask ?? "", parsed.data.code));
   }
   if (intent === "comment") return commentAction(svc, viewer, params, form);
+  if (intent === "submit-file") {
+    // A file hand-in (issue 21): the same service as POST .../submit-task/{taskId}/file.
+    const file = form.get("file");
+    if (!(file instanceof File) || file.size === 0) return data({ ok: false as const, intent, code: "validation_failed", message: "Choose a file.", fields: { file: "Choose a file." } }, { status: 400 });
+    return attempt(intent, () => submitFile(svc, viewer, params.slugLecture ?? "", params.slugTask ?? "", file, text(form, "notes") || undefined));
+  }
   if (intent !== "submit") return unknownIntent(intent);
   const parsed = submitTaskInput.safeParse({ link: text(form, "link"), notes: text(form, "notes") || undefined });
   if (!parsed.success) return invalid(intent, parsed.error);
@@ -110,6 +116,8 @@ function taskValues(form: FormData) {
     // Whole percents; digits typed in Arabic-Indic count (an empty field is no penalty).
     latePenaltyPerDay: percentField(form, "latePenaltyPerDay"),
     latePenaltyFloor: percentField(form, "latePenaltyFloor"),
+    // The file hand-in's kinds (checkboxes, sent with a marker so that none ticked means a link) and largest file.
+    ...(form.has("fileKindsShown") ? { fileKinds: form.getAll("fileKinds").map(String) as ("pdf" | "image" | "text" | "zip")[], maxFileMb: Number(toLatinDigits(text(form, "maxFileMb") || "10")) } : {}),
     // The form's rubric picker: "" is none (the task keeps its maximum score).
     ...(form.has("rubricId") ? { rubricId: text(form, "rubricId") || null } : {}),
     // Sent only when ticked: unticking does not release (the grader's Release button does, and tells the students).

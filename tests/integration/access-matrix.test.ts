@@ -8,6 +8,7 @@
  * "OtherGroup" actors are a student and an instructor of a different group than the one the request is about.
  */
 import { eq } from "drizzle-orm";
+import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { api } from "../../worker/api";
 import * as schema from "../../db/schema";
@@ -480,6 +481,28 @@ const MATRIX: Record<string, Row> = {
   "POST /api/lectures/:lectureId/tasks/:taskId/submissions/:submissionId/comments": {
     request: async (w) => ({ path: `${await ownHandIn(w)}/comments`, method: "POST", body: { body: "A question about my work" } }),
     expect: { ...staffOfGroup(201), student: 201, studentOtherGroup: 404, instructorOtherGroup: 404 },
+  },
+  // File hand-ins: the group's students hand in; its student and its staff read the file.
+  "POST /api/lectures/:lectureId/submit-task/:taskId/file": {
+    request: async (w) => {
+      const { lecture, task } = await taskIn(w);
+      await db().update(schema.tasks).set({ fileKinds: ["text"] }).where(eq(schema.tasks.id, task.id));
+      const form = new FormData();
+      form.append("file", new File([new TextEncoder().encode("my notes")], "notes.txt", { type: "text/plain" }));
+      return { path: `/api/lectures/${lecture.slug}/submit-task/${task.slug}/file`, form };
+    },
+    expect: { ...all(403), anonymous: 401, student: 201, studentOtherGroup: 403 },
+  },
+  "GET /api/lectures/:lectureId/tasks/:taskId/submissions/:submissionId/file": {
+    request: async (w) => {
+      const path = await ownHandIn(w);
+      const id = path.split("/").pop()!;
+      const key = `hand-ins/${newId()}`;
+      await env.IMAGES.put(key, new TextEncoder().encode("my notes"), { httpMetadata: { contentType: "text/plain; charset=utf-8" } });
+      await db().update(schema.submissions).set({ fileKey: key, fileName: "notes.txt", fileType: "text/plain; charset=utf-8", fileSize: 8 }).where(eq(schema.submissions.id, id));
+      return { path: `${path}/file` };
+    },
+    expect: groupInside(200),
   },
   // Extensions: the group's staff give and take back a student's own times.
   "GET /api/lectures/:lectureId/tasks/:taskId/extensions": {

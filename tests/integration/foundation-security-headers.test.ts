@@ -77,8 +77,8 @@ describe("security headers", () => {
     expect(await res.text()).toContain("<html");
   });
 
-  it("frame exactly Google sign-in and the lecture videos' privacy-enhanced players, nothing else (issue 20)", async () => {
-    const FRAMES = ["https://accounts.google.com", "https://www.youtube-nocookie.com", "https://player.vimeo.com"];
+  it("frame exactly the site's own (sandboxed) hand-in files, Google sign-in and the lecture videos' privacy-enhanced players, nothing else (issues 20, 21)", async () => {
+    const FRAMES = ["'self'", "https://accounts.google.com", "https://www.youtube-nocookie.com", "https://player.vimeo.com"];
     const frameSrc = (csp: string | null) => {
       const directives = (csp ?? "").split(";").map((d) => d.trim().split(/\s+/));
       // No child-src either (it would decide for frames where frame-src is missing).

@@ -13,6 +13,7 @@ import { exercisesApi } from "./exercises";
 import { quizExtensionsApi, taskExtensionsApi } from "./extensions";
 import { quizRegradeApi } from "./quiz-regrade";
 import { submissionHistoryApi } from "./submission-history";
+import { HAND_IN_UPLOAD_PATH, handInFilesApi } from "./hand-in-files";
 import { feedbackApi } from "./feedback";
 import { groupsApi } from "./groups";
 import { healthApi } from "./health";
@@ -45,7 +46,8 @@ const generalBodyLimit = bodyLimit({
   },
 });
 // Course images have their own, larger limit on their one route (uploads.ts).
-api.use("*", (c, next) => (c.req.path === COURSE_IMAGE_UPLOAD_PATH ? next() : generalBodyLimit(c, next)));
+// File hand-ins likewise (hand-in-files.ts).
+api.use("*", (c, next) => (c.req.path === COURSE_IMAGE_UPLOAD_PATH || HAND_IN_UPLOAD_PATH.test(c.req.path) ? next() : generalBodyLimit(c, next)));
 api.route("/health", healthApi);
 // Before /groups and /users: its paths (/groups/{id}/progress, /users/groups/{id}/progress) sit under both.
 api.route("/", progressApi);
@@ -66,6 +68,7 @@ api.route("/lectures", lecturesApi);
 api.route("/lectures", tasksApi);
 api.route("/lectures", taskExtensionsApi);
 api.route("/lectures", submissionHistoryApi);
+api.route("/lectures", handInFilesApi);
 api.route("/attendance", attendanceApi);
 api.route("/comment-bank", commentBankApi);
 api.route("/quizzes", quizExtensionsApi);

@@ -31,6 +31,8 @@ const taskDto = z
     latePenaltyFloor: z.number().int().openapi({ description: "The share of the grade, in percent, a late hand-in always keeps" }),
     rubricId: z.string().nullable().openapi({ description: "Graded with this rubric of the group (its total is maxScore); null: a plain score" }),
     extendedFrom: z.string().nullable().openapi({ description: "The task's own due time when the reader has an extension (dueAt is then theirs); null otherwise" }),
+    fileKinds: z.array(z.string()).openapi({ description: "A file hand-in: the kinds accepted (pdf, image, text, zip), judged by content; empty: a link is handed in" }),
+    maxFileMb: z.number().int().openapi({ description: "The largest file a student may hand in, in MB" }),
     lectureSlug: z.string(),
   })
   .openapi("Task");
@@ -61,6 +63,10 @@ const submissionDto = z
     user: z.object({ _id: z.string(), name: z.string() }),
     link: z.string(),
     notes: z.string().nullable(),
+    file: z
+      .object({ name: z.string(), type: z.string(), size: z.number().int() })
+      .nullable()
+      .openapi({ description: "A file hand-in (GET .../submissions/{submissionId}/file); null for a link or code" }),
     code: z.string().nullable().openapi({ description: "A code exercise's hand-in; null for a link." }),
     report: report.nullable(),
     submittedAt: z.string(),

@@ -14,6 +14,7 @@
 import { COURSE_IMAGE } from "../../app/lib/schemas";
 import type { Settings } from "../env";
 import { FOREIGN_ORIGIN_MESSAGE, isOwnOrigin } from "./origin";
+import { MAX_FILE_MB } from "../../app/lib/hand-in-files";
 
 /** The page that shows a refused submission with the site's normal error screen (app/routes/_public.request-refused.tsx). */
 export const REFUSED_PAGE_PATH = "/request-refused";
@@ -24,6 +25,9 @@ export const MAX_PAGE_BODY_BYTES = 64 * 1024;
 const UPLOAD_BODY_BYTES = COURSE_IMAGE.maxBytes + 32 * 1024;
 /** Pages whose form may carry a course image (the group form: new group, group settings). */
 const UPLOAD_PAGES = [/^\/dashboard\/admin\/newGroup\/?$/, /^\/dashboard\/admin\/group\/[^/]+\/update\/?$/];
+/** The task page, whose form may carry a file hand-in (issue 21): the largest a task may take, and its framing. */
+const HAND_IN_PAGE = /^\/course\/[^/]+\/lecture\/[^/]+\/Add-Task\/[^/]+\/?$/;
+const HAND_IN_BODY_BYTES = MAX_FILE_MB.max * 1024 * 1024 + 64 * 1024;
 
 export interface Refusal {
   status: 400 | 403 | 413 | 415;
@@ -42,6 +46,7 @@ export function isSubmission(request: Request): boolean {
 
 function bodyLimitFor(pathname: string): number {
   const path = pathname.replace(/\.data$/, "");
+  if (HAND_IN_PAGE.test(path)) return HAND_IN_BODY_BYTES;
   return UPLOAD_PAGES.some((p) => p.test(path)) ? UPLOAD_BODY_BYTES : MAX_PAGE_BODY_BYTES;
 }
 

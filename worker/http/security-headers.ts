@@ -25,8 +25,9 @@ export function contentSecurityPolicy(nonce?: string, origin?: string): string {
     "img-src 'self' data: https:",
     "font-src 'self' data:",
     origin ? `connect-src 'self' ${socketOrigin(origin)}` : "connect-src 'self'",
-    // Google sign-in, and the lecture page's video players (privacy-enhanced YouTube, Vimeo): nothing else is framed.
-    `frame-src https://accounts.google.com ${VIDEO_FRAME_ORIGINS.join(" ")}`,
+    // Google sign-in, the lecture page's video players (privacy-enhanced YouTube, Vimeo) and the grader's preview of a
+    // PDF hand-in ('self': served sandboxed and nosniff, worker/api/hand-in-files.ts): nothing else is framed.
+    `frame-src 'self' https://accounts.google.com ${VIDEO_FRAME_ORIGINS.join(" ")}`,
     "frame-ancestors 'none'",
     "base-uri 'self'",
     "form-action 'self' https://accounts.google.com",
@@ -51,6 +52,7 @@ export function withSecurityHeaders(response: Response, nonce?: string, origin?:
   for (const [k, v] of Object.entries(SECURITY_HEADERS)) {
     if (!res.headers.has(k)) res.headers.set(k, v);
   }
-  if (nonce) res.headers.set("Content-Security-Policy", contentSecurityPolicy(nonce, origin));
+  // A response with a policy of its own keeps it (a hand-in's file: sandboxed, worker/http/hand-in-file.ts).
+  if (nonce && !response.headers.has("Content-Security-Policy")) res.headers.set("Content-Security-Policy", contentSecurityPolicy(nonce, origin));
   return res;
 }

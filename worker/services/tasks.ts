@@ -8,6 +8,7 @@ import { can, type Actor } from "../../app/lib/permissions";
 import { renderMarkdown } from "../../app/lib/markdown.server";
 import { afterPenalty, latePenalty, type CreateTaskInput, type GradeSubmissionInput, type SubmissionState, type SubmitTaskInput, type UpdateTaskInput } from "../../app/lib/task-schemas";
 import { fillRubric, rubricTotal, type RubricAssessment } from "../../app/lib/rubric-schemas";
+import { KIND_OF_TYPE, sniffHandIn } from "../../app/lib/hand-in-files";
 import { exercises, extensions, groups, lectures, memberships, submissions, submissionVersions, tasks, users, MEMBER_STATUSES } from "../../db/schema";
 import { rubricOfGroup, rubricsByIds } from "./rubrics";
 import { isMember, memberIds } from "./memberships";
@@ -36,6 +37,9 @@ export interface TaskDto {
   rubricId: string | null;
   /** The task's own due time when the reader has an extension (then `dueAt` is theirs); null otherwise. */
   extendedFrom: string | null;
+  /** A file hand-in: the kinds accepted (empty: a link) and the largest file in megabytes. */
+  fileKinds: string[];
+  maxFileMb: number;
   lectureSlug: string;
 }
 
@@ -44,6 +48,8 @@ export interface SubmissionDto {
   user: { _id: string; name: string };
   link: string;
   notes: string | null;
+  /** A file hand-in: its name, type (by content) and size; read it at .../submissions/{id}/file. */
+  file: { name: string; type: string; size: number } | null;
   /** A code exercise's hand-in and its test report (see toSubmissionDto for who sees how much). */
   code: string | null;
   report: RunReport | null;
@@ -99,6 +105,7 @@ function toSubmissionDto(row: SubmissionRow, name: string, staff: boolean, rules
     user: { _id: row.userId, name },
     link: row.link,
     notes: row.notes,
+    file: row.fileKey ? { name: row.fileName ?? "file", type: row.fileType ?? "application/octet-stream", size: row.fileSize ?? 0 } : null,
     code: row.code,
     report: row.report ? (staff ? (whole ? row.report : summaryReport(row.report)) : studentReport(row.report)) : null,
     submittedAt: row.submittedAt.toISOString(),
@@ -128,6 +135,8 @@ export interface TaskRecord {
   rubricId: string | null;
   /** The task's own due time when the viewer has an extension (`dueAt` is then the viewer's); null otherwise. */
   extendedFrom: Date | null;
+  fileKinds: string[];
+  maxFileMb: number;
   lectureId: string;
   lectureSlug: string;
   lectureTitle: string;
@@ -139,7 +148,7 @@ export interface TaskRecord {
   membershipStatus: string | null;
 }
 
-const toTaskDto = (t: Pick<TaskRecord, "id" | "slug" | "title" | "dueAt" | "maxScore" | "allowLate" | "gradesHeld" | "latePenaltyPerDay" | "latePenaltyFloor" | "rubricId" | "lectureSlug"> & { extendedFrom?: Date | null }): TaskDto => ({
+const toTaskDto = (t: Pick<TaskRecord, "id" | "slug" | "title" | "dueAt" | "maxScore" | "allowLate" | "gradesHeld" | "latePenaltyPerDay" | "latePenaltyFloor" | "rubricId" | "fileKinds" | "maxFileMb" | "lectureSlug"> & { extendedFrom?: Date | null }): TaskDto => ({
   _id: t.id,
   slug: t.slug,
   title: t.title,
@@ -151,6 +160,8 @@ const toTaskDto = (t: Pick<TaskRecord, "id" | "slug" | "title" | "dueAt" | "maxS
   latePenaltyFloor: t.latePenaltyFloor,
   rubricId: t.rubricId,
   extendedFrom: t.extendedFrom ? t.extendedFrom.toISOString() : null,
+  fileKinds: t.fileKinds,
+  maxFileMb: t.maxFileMb,
   lectureSlug: t.lectureSlug,
 });
 
@@ -174,6 +185,8 @@ export async function findTask(ctx: ServiceContext, viewer: Actor, lectureKey: s
       latePenaltyPerDay: tasks.latePenaltyPerDay,
       latePenaltyFloor: tasks.latePenaltyFloor,
       rubricId: tasks.rubricId,
+      fileKinds: tasks.fileKinds,
+      maxFileMb: tasks.maxFileMb,
       lectureId: lectures.id,
       lectureSlug: lectures.slug,
       lectureTitle: lectures.title,
@@ -365,6 +378,8 @@ export async function createTask(ctx: ServiceContext, viewer: Viewer, lectureKey
     // A rubric sets the maximum: its best levels added up.
     maxScore: rubric ? rubricTotal(rubric.criteria) : (input.maxScore ?? 100),
     rubricId: rubric?.id ?? null,
+    fileKinds: input.fileKinds ?? [],
+    maxFileMb: input.maxFileMb ?? 10,
     allowLate: input.allowLate ?? true,
     gradesHeld: input.gradesHeld ?? false,
     latePenaltyPerDay: input.latePenaltyPerDay ?? 0,
@@ -399,6 +414,8 @@ export async function updateTask(ctx: ServiceContext, viewer: Viewer, lectureKey
     ...(input.dueAt !== undefined ? { dueAt: input.dueAt === null ? null : new Date(input.dueAt) } : {}),
     ...(input.maxScore !== undefined || maxScore !== task.maxScore ? { maxScore } : {}),
     ...(input.rubricId !== undefined ? { rubricId: rubric?.id ?? null } : {}),
+    ...(input.fileKinds !== undefined ? { fileKinds: [...new Set(input.fileKinds)] } : {}),
+    ...(input.maxFileMb !== undefined ? { maxFileMb: input.maxFileMb } : {}),
     ...(input.allowLate !== undefined ? { allowLate: input.allowLate } : {}),
     // Holding again is allowed; releasing is its own call (POST .../release-grades), which tells the students.
     ...(input.gradesHeld === true ? { gradesHeld: true } : {}),
@@ -443,7 +460,19 @@ export async function storeSubmission(
   const keep = (id: string) =>
     ctx.db.insert(submissionVersions).select(
       ctx.db
-        .select({ id: sql`${newId()}`.as("vid"), submissionId: submissions.id, link: submissions.link, notes: submissions.notes, code: submissions.code, submittedAt: submissions.submittedAt, late: submissions.late })
+        .select({
+          id: sql`${newId()}`.as("vid"),
+          submissionId: submissions.id,
+          link: submissions.link,
+          notes: submissions.notes,
+          code: submissions.code,
+          fileKey: submissions.fileKey,
+          fileName: submissions.fileName,
+          fileType: submissions.fileType,
+          fileSize: submissions.fileSize,
+          submittedAt: submissions.submittedAt,
+          late: submissions.late,
+        })
         .from(submissions)
         .where(and(eq(submissions.id, id), eq(submissions.submittedAt, values.submittedAt))),
     );
@@ -474,9 +503,10 @@ export async function submitTask(ctx: ServiceContext, viewer: Viewer, lectureKey
   if (!isMember(task)) throw forbidden("Only the group's students submit its tasks.");
   const [exercise] = await ctx.db.select({ taskId: exercises.taskId }).from(exercises).where(eq(exercises.taskId, task.id));
   if (exercise) throw new AppError(409, "conflict", "This task is a code exercise: hand in your code on its page.");
+  if (task.fileKinds.length > 0) throw new AppError(409, "conflict", "This task asks for a file: upload it on the task's page (POST .../submit-task/{taskId}/file).");
   const late = task.dueAt !== null && now > task.dueAt.getTime();
   if (late && !task.allowLate) throw new AppError(409, "conflict", "The due time has passed and this task does not accept late work.");
-  const values = { link: input.link, notes: input.notes || null, submittedAt: new Date(now), late, score: null, rawScore: null, rubric: null, feedback: null, gradedBy: null, gradedAt: null, resubmitRequestedAt: null };
+  const values = { link: input.link, notes: input.notes || null, fileKey: null, fileName: null, fileType: null, fileSize: null, submittedAt: new Date(now), late, score: null, rawScore: null, rubric: null, feedback: null, gradedBy: null, gradedAt: null, resubmitRequestedAt: null };
   const { created, row } = await storeSubmission(ctx, viewer, task, await ownSubmission(ctx, task.id, viewer.userId), values, {
     // Replaceable until graded, or again once a new version was asked for.
     replaceable: or(isNull(submissions.gradedAt), isNotNull(submissions.resubmitRequestedAt)),
@@ -602,4 +632,59 @@ export async function releaseGrades(ctx: ServiceContext, viewer: Viewer, lecture
     ctx.waitUntil(sendMail(ctx, { to: g.email, subject: `Your work on "${task.title}" was graded: ${g.score}/${task.maxScore}`, text: text.join("\n\n"), html: text.map((l) => `<p>${escapeHtml(l)}</p>`).join("") }));
   }
   return { released: graded.length, task: toTaskDto({ ...task, gradesHeld: false }) };
+}
+
+/** Where hand-in files live in the bucket; they are only ever read through the submission's file route. */
+const HAND_IN_PREFIX = "hand-ins/";
+
+/**
+ * POST .../submit-task/{taskId}/file: a file hand-in, for a task that asks for one. The same rules as a link (the due
+ * time, replacing until graded); the size is the task's limit (413 above it), and the kind is decided by the file's
+ * first bytes (a page renamed .pdf is refused). Stored in R2 under a random key; earlier versions keep their files.
+ */
+export async function submitFile(ctx: ServiceContext, viewer: Viewer, lectureKey: string, taskKey: string, file: File, notes: string | undefined, now = Date.now()) {
+  const task = await requireReadableTask(ctx, viewer, lectureKey, taskKey);
+  if (!isMember(task)) throw forbidden("Only the group's students submit its tasks.");
+  if (task.fileKinds.length === 0) throw new AppError(409, "conflict", "This task asks for a link to your work, not a file.");
+  const late = task.dueAt !== null && now > task.dueAt.getTime();
+  if (late && !task.allowLate) throw new AppError(409, "conflict", "The due time has passed and this task does not accept late work.");
+  if (file.size > task.maxFileMb * 1024 * 1024) throw new AppError(413, "payload_too_large", `Files for this task are limited to ${task.maxFileMb} MB.`);
+  const refuse = (message: string) => new AppError(400, "validation_failed", message, { file: message });
+  if (file.size === 0) throw refuse("The file is empty.");
+  const bytes = new Uint8Array(await file.arrayBuffer());
+  const type = sniffHandIn(bytes);
+  const kind = type ? KIND_OF_TYPE[type] : undefined;
+  if (!type || !kind || !task.fileKinds.includes(kind)) throw refuse(`This task takes ${task.fileKinds.join(", ")} files, judged by their content.`);
+  const existing = await ownSubmission(ctx, task.id, viewer.userId);
+  if (existing?.gradedAt && !existing.resubmitRequestedAt) throw new AppError(409, "conflict", "This work was already graded. Ask your instructor if you want to hand in a new version.");
+  const key = `${HAND_IN_PREFIX}${newId()}`;
+  await ctx.env.IMAGES.put(key, bytes, { httpMetadata: { contentType: type } });
+  const name = file.name.replace(/[\u0000-\u001f\u007f/\\]/g, "_").slice(-200) || "file";
+  const values = { link: "", notes: notes || null, fileKey: key, fileName: name, fileType: type, fileSize: file.size, submittedAt: new Date(now), late, score: null, rawScore: null, rubric: null, feedback: null, gradedBy: null, gradedAt: null, resubmitRequestedAt: null };
+  const { created, row } = await storeSubmission(ctx, viewer, task, existing, values, {
+    replaceable: or(isNull(submissions.gradedAt), isNotNull(submissions.resubmitRequestedAt)),
+    refused: "This work was already graded. Ask your instructor if you want to hand in a new version.",
+  });
+  return { created, submission: toSubmissionDto(asStudentSees(task, row), viewer.name, false, task) };
+}
+
+/**
+ * GET .../submissions/{submissionId}/file: the file of a hand-in (or of one of its versions), for its student and the
+ * group's staff. Answers the object with the type its content was stored as; the route serves it as an attachment,
+ * or inline only for images, PDFs and text, always with nosniff and a sandbox policy.
+ */
+export async function readSubmissionFile(ctx: ServiceContext, viewer: Viewer, lectureKey: string, taskKey: string, submissionId: string, version?: number) {
+  const task = await requireReadableTask(ctx, viewer, lectureKey, taskKey);
+  const [row] = await ctx.db.select().from(submissions).where(and(eq(submissions.id, submissionId), eq(submissions.taskId, task.id)));
+  if (!row || (!isStaff(viewer, task) && row.userId !== viewer.userId)) throw notFound("No such file.");
+  let file: { key: string | null; name: string | null; type: string | null } = { key: row.fileKey, name: row.fileName, type: row.fileType };
+  if (version !== undefined) {
+    const versions = await ctx.db.select().from(submissionVersions).where(eq(submissionVersions.submissionId, row.id)).orderBy(asc(submissionVersions.submittedAt), asc(submissionVersions.id));
+    const v = versions[version - 1];
+    file = { key: v?.fileKey ?? null, name: v?.fileName ?? null, type: v?.fileType ?? null };
+  }
+  if (!file.key) throw notFound("No such file.");
+  const object = await ctx.env.IMAGES.get(file.key);
+  if (!object) throw notFound("No such file.");
+  return { body: object.body, size: object.size, name: file.name ?? "file", type: file.type ?? "application/octet-stream" };
 }

@@ -15,12 +15,15 @@ import { FeedbackField, type Snippet } from "./feedback-field";
 import { SubmissionThread, type ThreadComment, type ThreadVersion } from "./submission-thread";
 import { STATE_KEYS } from "./state";
 import { WorkLink } from "./work-link";
+import { HandInFile, type HandInFileInfo } from "./hand-in-file";
 
 export interface GraderSubmission {
   _id: string;
   user: { _id: string; name: string };
   link: string;
   notes: string | null;
+  /** A file hand-in (issue 21). */
+  file?: HandInFileInfo | null;
   code: string | null;
   report: RunReport | null;
   submittedAt: string;
@@ -78,6 +81,7 @@ export function Grader({
   missing,
   rubric = null,
   snippets = [],
+  fileBase = null,
 }: {
   taskId: string;
   maxScore: number;
@@ -87,6 +91,8 @@ export function Grader({
   rubric?: { _id: string; title: string; criteria: RubricCriterion[] } | null;
   /** The grader's comment bank (Alt+1 to Alt+9 in the feedback). */
   snippets?: Snippet[];
+  /** Where this task's hand-in files are read: `${fileBase}/${submissionId}`. */
+  fileBase?: string | null;
 }) {
   const { t } = useT();
   const fetcher = useFetcher<Result>();
@@ -285,6 +291,8 @@ export function Grader({
           </h2>
           {current.code !== null ? (
             <CodeHandIn key={current._id} code={current.code} report={current.report} wholeReportUrl={`/staff/submission/${taskId}/${current._id}`} />
+          ) : current.file && fileBase ? (
+            <HandInFile key={current._id} file={current.file} url={`${fileBase}/${current._id}`} preview />
           ) : (
             <WorkLink link={current.link} />
           )}

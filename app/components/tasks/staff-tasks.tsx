@@ -5,6 +5,8 @@ import { NewOnLecture } from "~/components/lectures/new-on-lecture";
 import { When, fromLocalInput, toLocalInput } from "~/components/lectures/when";
 import type { FailureLike } from "~/lib/group-errors";
 import { useT } from "~/lib/i18n";
+import type { MessageKey } from "~/i18n/en";
+import { FILE_KINDS, MAX_FILE_MB } from "~/lib/hand-in-files";
 
 export interface StaffTask {
   _id: string;
@@ -96,7 +98,7 @@ export function TaskForm({
   lectureTitle,
   editPath,
 }: {
-  task: { title: string; body: string; dueAt: string | null; maxScore: number; allowLate: boolean; gradesHeld: boolean; latePenaltyPerDay: number; latePenaltyFloor: number; rubricId: string | null } | null;
+  task: { title: string; body: string; dueAt: string | null; maxScore: number; allowLate: boolean; gradesHeld: boolean; latePenaltyPerDay: number; latePenaltyFloor: number; rubricId: string | null; fileKinds?: string[]; maxFileMb?: number } | null;
   /** The group's rubrics (made on the Tasks tab): one can grade the task, its total becoming the maximum. */
   rubrics: { _id: string; title: string; total: number }[];
   listPath: string;
@@ -170,6 +172,23 @@ export function TaskForm({
           {t(rubrics.length === 0 ? "staffTasks.field.rubricNoneYet" : rubric ? "staffTasks.field.rubricSets" : "staffTasks.field.rubricHint")}
         </p>
       </div>
+      <fieldset className="kind-field task-files">
+        <legend>{t("staffTasks.field.files")}</legend>
+        <input type="hidden" name="fileKindsShown" value="1" />
+        <p className="field-hint field-hint-block">{t("staffTasks.field.filesHint")}</p>
+        <div className="task-file-kinds">
+          {FILE_KINDS.map((kind) => (
+            <label key={kind} className="check-field">
+              <input type="checkbox" name="fileKinds" value={kind} defaultChecked={task?.fileKinds?.includes(kind) ?? false} />
+              <span>{t(`tasks.fileKind.${kind}` as MessageKey)}</span>
+            </label>
+          ))}
+        </div>
+        <div className="field">
+          <label htmlFor="task-max-file">{t("staffTasks.field.maxFileMb")}</label>
+          <input id="task-max-file" name="maxFileMb" type="number" min={MAX_FILE_MB.min} max={MAX_FILE_MB.max} defaultValue={task?.maxFileMb ?? MAX_FILE_MB.default} className="input-narrow" aria-invalid={!!failure?.fields?.maxFileMb || undefined} />
+        </div>
+      </fieldset>
       <label className="check-field">
         <input type="checkbox" name="allowLate" defaultChecked={task?.allowLate ?? true} />
         <span>{t("staffTasks.field.allowLate")}</span>

@@ -15,6 +15,8 @@ import { latePenalty } from "~/lib/late-penalty";
 import { type SubmissionState } from "~/lib/task-schemas";
 import { STATE_KEYS } from "./state";
 import { WorkLink } from "./work-link";
+import { HandInFile } from "./hand-in-file";
+import { segment } from "~/lib/paths";
 
 export interface PageTask {
   _id: string;
@@ -29,6 +31,9 @@ export interface PageTask {
   latePenaltyFloor: number;
   /** The task's own due time when the reader has an extension (`dueAt` is then theirs). */
   extendedFrom?: string | null;
+  /** A file hand-in: the kinds accepted (empty: a link) and the largest file in megabytes. */
+  fileKinds?: string[];
+  maxFileMb?: number;
   /** The rubric the task is graded with, shown before the work is handed in. */
   rubric?: { title: string; criteria: RubricCriterion[] } | null;
   bodyHtml: string;
@@ -37,7 +42,9 @@ export interface PageTask {
 }
 
 export interface PageSubmission {
+  _id?: string;
   link: string;
+  file?: { name: string; type: string; size: number } | null;
   notes: string | null;
   submittedAt: string;
   late: boolean;
@@ -167,7 +174,14 @@ export function TaskPage({
                     {t(STATE_KEYS[state])}
                   </span>
                 </p>
-                {submission ? <SubmittedWork submission={submission} maxScore={task.maxScore} auto={code ? !code.submission?.gradedByStaff : null} /> : null}
+                {submission ? (
+                  <SubmittedWork
+                    submission={submission}
+                    maxScore={task.maxScore}
+                    auto={code ? !code.submission?.gradedByStaff : null}
+                    fileUrl={submission._id ? `/course/${segment(task.group.slug)}/lecture/${segment(task.lecture.slug)}/task-file/${segment(task.slug)}/${submission._id}` : null}
+                  />
+                ) : null}
                 {submission && task.gradesHeld && (state === "submitted" || state === "late") ? (
                   <p className="muted task-held-note">{t(submission.locked ? "tasks.gradesHeldLocked" : "tasks.gradesHeld")}</p>
                 ) : null}
@@ -177,7 +191,7 @@ export function TaskPage({
                   {t("tasks.penaltyNow", { days: penaltyNow.days, percent: penaltyNow.percent })}
                 </p>
               ) : null}
-              {canSubmit && !code ? <SubmitForm submission={submission} /> : null}
+              {canSubmit && !code ? task.fileKinds && task.fileKinds.length > 0 ? <FileSubmitForm submission={submission} kinds={task.fileKinds} maxMb={task.maxFileMb ?? 10} /> : <SubmitForm submission={submission} /> : null}
             </>
           )}
         </aside>
@@ -222,11 +236,11 @@ function timeLeftText(t: (key: MessageKey, params?: Record<string, string | numb
 }
 
 /** `auto`: null for a link hand-in; for code, whether the grade is still the tests' own. */
-function SubmittedWork({ submission, maxScore, auto }: { submission: PageSubmission; maxScore: number; auto: boolean | null }) {
+function SubmittedWork({ submission, maxScore, auto, fileUrl }: { submission: PageSubmission; maxScore: number; auto: boolean | null; fileUrl: string | null }) {
   const { t } = useT();
   return (
     <div className="submitted-work">
-      {auto === null ? <WorkLink link={submission.link} /> : null}
+      {auto === null ? submission.file && fileUrl ? <HandInFile file={submission.file} url={fileUrl} /> : <WorkLink link={submission.link} /> : null}
       <p className="muted">
         {t("tasks.submittedAt")} <When iso={submission.submittedAt} />
         {submission.late ? ` · ${t("tasks.state.late")}` : ""}
@@ -255,6 +269,61 @@ function SubmittedWork({ submission, maxScore, auto }: { submission: PageSubmiss
 }
 
 const FIELD_KEYS: Record<string, MessageKey> = { link: "tasks.error.link", notes: "tasks.error.notes" };
+
+/** What a file input accepts for the task's kinds (the server judges the content anyway). */
+const ACCEPT: Record<string, string> = { pdf: "application/pdf,.pdf", image: "image/png,image/jpeg,image/webp", text: "text/plain,.txt,.md,.js,.ts,.tsx,.jsx,.css,.html,.py,.json", zip: "application/zip,.zip" };
+
+function FileSubmitForm({ submission, kinds, maxMb }: { submission: PageSubmission | null; kinds: string[]; maxMb: number }) {
+  const { t } = useT();
+  const fetcher = useFetcher<Result>();
+  const result = fetcher.data;
+  const failure = result && !result.ok ? result : null;
+  const busy = fetcher.state !== "idle";
+  const [tooBig, setTooBig] = useState(false);
+  return (
+    <fetcher.Form method="post" encType="multipart/form-data" className="card form-card task-card" aria-labelledby="submit-title">
+      <h2 id="submit-title" className="task-card-title">
+        {t(submission ? "tasks.replace" : "tasks.submit")}
+      </h2>
+      <input type="hidden" name="intent" value="submit-file" />
+      <div className="field">
+        <label htmlFor="task-file">{t("tasks.file")}</label>
+        <input
+          id="task-file"
+          name="file"
+          type="file"
+          required
+          accept={kinds.map((k) => ACCEPT[k] ?? "").join(",")}
+          aria-describedby="task-file-hint"
+          aria-invalid={tooBig || !!failure?.fields?.file || undefined}
+          onChange={(e) => setTooBig((e.target.files?.[0]?.size ?? 0) > maxMb * 1024 * 1024)}
+        />
+        <p id="task-file-hint" className="field-hint field-hint-block">
+          {t("tasks.fileHint", { kinds: kinds.map((k) => t(`tasks.fileKind.${k}` as MessageKey)).join(", "), mb: maxMb })}
+        </p>
+        {tooBig ? <p className="field-error">{t("tasks.error.fileSize", { mb: maxMb })}</p> : null}
+        {failure?.fields?.file ? <p className="field-error">{t("tasks.error.fileKind")}</p> : null}
+      </div>
+      <div className="field">
+        <label htmlFor="task-notes">{t("tasks.notes")}</label>
+        <textarea id="task-notes" name="notes" rows={3} maxLength={2000} dir="auto" defaultValue={submission?.notes ?? ""} />
+      </div>
+      {failure && !failure.fields ? (
+        <p className="form-error" role="alert">
+          {failure.code === "payload_too_large" ? t("tasks.error.fileSize", { mb: maxMb }) : failure.code === "conflict" ? t("tasks.error.closed") : failure.message}
+        </p>
+      ) : null}
+      {result?.ok ? (
+        <p className="form-success" role="status">
+          {t("tasks.sent")}
+        </p>
+      ) : null}
+      <button type="submit" className="btn btn-primary" disabled={busy || tooBig}>
+        {busy ? t("tasks.sending") : t(submission ? "tasks.replace" : "tasks.submit")}
+      </button>
+    </fetcher.Form>
+  );
+}
 
 function SubmitForm({ submission }: { submission: PageSubmission | null }) {
   const { t } = useT();

@@ -1,0 +1,18 @@
+import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { requireViewer } from "../../worker/auth/viewer";
+import { fileResponse } from "../../worker/http/hand-in-file";
+import { readSubmissionFile } from "../../worker/services/tasks";
+import { orHttpError } from "~/lib/group-actions.server";
+
+/**
+ * A hand-in's file for the pages (issue 21): the student's own task page and the grader read it here with the session
+ * cookie; the API's route is the same service and the same response. `?inline=1` previews an image, PDF or text;
+ * `?version=N` reads an earlier version's file.
+ */
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
+  const viewer = await requireViewer(context.svc, request);
+  const url = new URL(request.url);
+  const version = Number(url.searchParams.get("version") ?? "");
+  const file = await orHttpError(readSubmissionFile(context.svc, viewer, params.slugLecture ?? "", params.slugTask ?? "", params.submissionId ?? "", Number.isInteger(version) && version > 0 ? version : undefined));
+  return fileResponse(file, url.searchParams.get("inline") === "1");
+}

@@ -1,0 +1,107 @@
+/**
+ * File hand-ins (issue 21): a task may ask for files of set kinds and size; the kind is judged by the file's bytes,
+ * not its name or declared type; the file is stored in R2 and served only to its student and the group's staff, never
+ * as HTML: its judged type, nosniff, a sandbox policy, an attachment unless an inline preview is asked for.
+ */
+import { describe, expect, it } from "vitest";
+import { sniffHandIn } from "../../app/lib/hand-in-files";
+import { addMember, call, createGroup, createUser, signIn } from "./factories";
+import { unique } from "./helpers";
+
+const PDF = new TextEncoder().encode("%PDF-1.7\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n");
+const PAGE = new TextEncoder().encode("<!doctype html><script>document.cookie</script>");
+
+async function world(fileKinds: string[] = ["pdf"], maxFileMb = 1) {
+  const teacher = await signIn(await createUser({ role: "instructor" }));
+  const group = await createGroup({ instructorId: teacher.user.id });
+  const [me, mate] = [await signIn(await createUser()), await signIn(await createUser())];
+  await addMember(me.user, group);
+  await addMember(mate.user, group);
+  const lecture = (await (await call(`/api/lectures/group/${group.slug}`, { body: { title: unique("Week"), published: true }, token: teacher.accessToken })).json()) as { slug: string };
+  const made = await call(`/api/lectures/${lecture.slug}/tasks`, { body: { title: unique("Report"), maxScore: 10, fileKinds, maxFileMb }, token: teacher.accessToken });
+  expect(made.status).toBe(201);
+  const task = (await made.json()) as { slug: string; fileKinds: string[]; maxFileMb: number };
+  const upload = (bytes: Uint8Array<ArrayBuffer>, name: string, type: string, who = me) => {
+    const form = new FormData();
+    form.append("file", new File([bytes], name, { type }));
+    form.append("notes", "My report");
+    return call(`/api/lectures/${lecture.slug}/submit-task/${task.slug}/file`, { form, token: who.accessToken });
+  };
+  return { teacher, group, me, mate, lecture, task, upload };
+}
+
+describe("file hand-ins", () => {
+  it("takes a PDF, keeps its name and size, and serves it to its student and the staff only, never as a page", async () => {
+    const w = await world();
+    expect(w.task).toMatchObject({ fileKinds: ["pdf"], maxFileMb: 1 });
+    const res = await w.upload(PDF, "report.pdf", "application/pdf");
+    expect(res.status).toBe(201);
+    const { submission } = (await res.json()) as { submission: { _id: string; file: { name: string; type: string; size: number } } };
+    expect(submission.file).toEqual({ name: "report.pdf", type: "application/pdf", size: PDF.length });
+
+    const path = `/api/lectures/${w.lecture.slug}/tasks/${w.task.slug}/submissions/${submission._id}/file`;
+    for (const who of [w.me, w.teacher]) {
+      const file = await call(path, { token: who.accessToken });
+      expect(file.status).toBe(200);
+      expect(new Uint8Array(await file.arrayBuffer())).toEqual(PDF);
+      expect(file.headers.get("content-type")).toBe("application/pdf");
+      expect(file.headers.get("x-content-type-options")).toBe("nosniff");
+      expect(file.headers.get("content-disposition")).toMatch(/^attachment;/);
+      expect(file.headers.get("content-security-policy")).toMatch(/^sandbox;/);
+    }
+    expect((await call(path, { token: w.mate.accessToken })).status).toBe(404);
+    expect((await call(path)).status).toBe(401);
+    // The pages' route (session cookie) serves the same file, inline when asked.
+    const page = await call(`/course/${w.group.slug}/lecture/${w.lecture.slug}/task-file/${w.task.slug}/${submission._id}?inline=1`, { cookie: w.me.cookie });
+    expect(page.status).toBe(200);
+    expect(page.headers.get("content-type")).toBe("application/pdf");
+    expect(page.headers.get("content-disposition")).toMatch(/^inline;/);
+    expect(page.headers.get("x-frame-options")).toBe("SAMEORIGIN");
+    expect((await call(`/course/${w.group.slug}/lecture/${w.lecture.slug}/task-file/${w.task.slug}/${submission._id}`, { cookie: w.mate.cookie })).status).toBe(404);
+  });
+
+  it("judges the kind by content: a page named report.pdf is refused, and text is only ever text/plain", async () => {
+    const w = await world(["pdf"]);
+    const disguised = await w.upload(PAGE, "report.pdf", "application/pdf");
+    expect(disguised.status).toBe(400);
+    expect(((await disguised.json()) as { fields: Record<string, string> }).fields.file).toContain("judged by their content");
+
+    const t = await world(["text"]);
+    const res = await t.upload(PAGE, "index.html", "text/html");
+    expect(res.status).toBe(201);
+    const { submission } = (await res.json()) as { submission: { _id: string } };
+    const file = await call(`/api/lectures/${t.lecture.slug}/tasks/${t.task.slug}/submissions/${submission._id}/file?inline=1`, { token: t.teacher.accessToken });
+    expect(file.headers.get("content-type")).toBe("text/plain; charset=utf-8");
+    expect(file.headers.get("content-security-policy")).toMatch(/^sandbox;/);
+  });
+
+  it("refuses a file above the task's limit (413) and a link on a file task, keeping nothing", async () => {
+    const w = await world(["pdf"], 1);
+    const big = new Uint8Array(1024 * 1024 + 1);
+    big.set(PDF);
+    expect((await w.upload(big, "big.pdf", "application/pdf")).status).toBe(413);
+    expect((await call(`/api/lectures/${w.lecture.slug}/submit-task/${w.task.slug}`, { body: { link: "https://github.com/me/x" }, token: w.me.accessToken })).status).toBe(409);
+    const mine = (await (await call(`/api/lectures/${w.lecture.slug}/tasks/${w.task.slug}/submissions`, { token: w.me.accessToken })).json()) as { submissions: unknown[] };
+    expect(mine.submissions).toEqual([]);
+  });
+
+  it("keeps each version's file", async () => {
+    const w = await world(["pdf", "text"]);
+    const first = (await (await w.upload(PDF, "v1.pdf", "application/pdf")).json()) as { submission: { _id: string } };
+    expect((await w.upload(new TextEncoder().encode("notes v2"), "v2.txt", "text/plain")).status).toBe(200);
+    const base = `/api/lectures/${w.lecture.slug}/tasks/${w.task.slug}/submissions/${first.submission._id}`;
+    const versions = (await (await call(`${base}/versions`, { token: w.teacher.accessToken })).json()) as unknown[];
+    expect(versions).toHaveLength(2);
+    expect(new Uint8Array(await (await call(`${base}/file?version=1`, { token: w.teacher.accessToken })).arrayBuffer())).toEqual(PDF);
+    expect(await (await call(`${base}/file`, { token: w.teacher.accessToken })).text()).toBe("notes v2");
+  });
+
+  it("sniffs the kinds it takes and nothing else", () => {
+    expect(sniffHandIn(PDF)).toBe("application/pdf");
+    expect(sniffHandIn(new Uint8Array([0x50, 0x4b, 0x03, 0x04, 1, 2]))).toBe("application/zip");
+    expect(sniffHandIn(new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))).toBe("image/png");
+    expect(sniffHandIn(new TextEncoder().encode("const x = 1;\n"))).toBe("text/plain; charset=utf-8");
+    expect(sniffHandIn(new Uint8Array([0x7f, 0x45, 0x4c, 0x46, 0, 1]))).toBeNull();
+    expect(sniffHandIn(new Uint8Array([0xc3, 0x28]))).toBeNull();
+  });
+});
