@@ -192,7 +192,7 @@ export const tasksAr: Record<keyof typeof tasksEn, string> = {
   "grader.bank.inserted": "أُدرج المقطع.",
   "grader.bank.saved": "حُفظ المقطع في بنك تعليقاتك.",
   "grader.bank.deleted": "حُذف المقطع.",
-  "thread.versions": "{n, plural, zero {لا نسخ} one {نسخة واحدة مسلّمة} two {النسختان المسلّمتان} few {كل النسخ الـ# المسلّمة} many {كل النسخ الـ# المسلّمة} other {كل النسخ الـ# المسلّمة}}",
+  "thread.versions": "{n, plural, zero {لا نسخ مسلّمة} one {نسخة واحدة مسلّمة} two {النسختان المسلّمتان} few {النسخ المسلّمة كلها: # نسخ} many {النسخ المسلّمة كلها: # نسخة} other {النسخ المسلّمة كلها: # نسخة}}",
   "thread.version": "النسخة {n}",
   "thread.current": "الحالية",
   "thread.title": "المحادثة",

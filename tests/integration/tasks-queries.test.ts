@@ -55,7 +55,8 @@ describe("the grader's query count", () => {
     expect(large.screen).toBe(small.screen);
     expect(large.api).toBe(small.api);
     expect(large.tasks).toBe(small.tasks);
-    // And they are few: a handful of lookups, not one per student.
-    expect(small.screen).toBeLessThanOrEqual(8);
+    // And they are few: a handful of lookups, not one per student (with issue 21's rubric, students' own due times, the
+    // grader's comment bank, and every hand-in's versions and messages: one statement each, two for the history).
+    expect(small.screen).toBeLessThanOrEqual(12);
   });
 });
