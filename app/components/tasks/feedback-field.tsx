@@ -128,7 +128,8 @@ export function FeedbackField({ value, onChange, snippets }: { value: string; on
           {t("grader.bank.keep")}
         </button>
       </details>
-      <p className="visually-hidden" role="status" aria-live="polite">
+      {/* Said to screen readers; not a second status region beside the grader's own. */}
+      <p className="visually-hidden" aria-live="polite">
         {said}
       </p>
     </div>

@@ -212,11 +212,11 @@ export function TaskPage({
         </section>
       ) : null}
       {thread ? (
-        <section className="container task-thread" aria-label={t("thread.title")}>
+        <div className="container task-thread">
           <div className="card task-card">
             <SubmissionThread submissionId={thread.submissionId} versions={thread.versions} comments={thread.comments} viewerIsStaff={false} />
           </div>
-        </section>
+        </div>
       ) : null}
       {code ? (
         <div className="container">
