@@ -83,12 +83,13 @@ export async function updateRubric(ctx: ServiceContext, viewer: Viewer, groupKey
     }
   }
   const total = rubricTotal(input.criteria);
-  const [[row]] = await ctx.db.batch([
+  const [[row], , using] = await ctx.db.batch([
     ctx.db.update(rubrics).set({ title: input.title, criteria: input.criteria, updatedAt: new Date() }).where(eq(rubrics.id, current.id)).returning(),
     ctx.db.update(tasks).set({ maxScore: total }).where(eq(tasks.rubricId, current.id)),
+    // The tasks that carry it, read in the same batch (the group's access was checked above).
+    ctx.db.select({ _id: tasks.id, slug: tasks.slug, title: tasks.title }).from(tasks).where(eq(tasks.rubricId, current.id)).orderBy(asc(tasks.title)),
   ]);
-  const [dto] = (await listRubrics(ctx, viewer, group.id)).filter((r) => r._id === row!.id);
-  return dto!;
+  return toDto(row!, using);
 }
 
 /** DELETE /api/groups/{id}/rubrics/{rubricId}: the tasks that carried it keep their maximum score, graded with points. */

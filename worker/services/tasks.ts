@@ -493,6 +493,19 @@ export async function storeSubmission(
   return { created: true, row };
 }
 
+/** Whether a hand-in now is late; past the due time of a task that takes no late work, a 409 (links and files alike). */
+function lateness(task: Pick<TaskRecord, "dueAt" | "allowLate">, now: number): boolean {
+  const late = task.dueAt !== null && now > task.dueAt.getTime();
+  if (late && !task.allowLate) throw new AppError(409, "conflict", "The due time has passed and this task does not accept late work.");
+  return late;
+}
+
+/** A link or file hand-in is replaceable until graded, or again once a new version was asked for. */
+const REPLACEABLE_UNTIL_GRADED = {
+  replaceable: or(isNull(submissions.gradedAt), isNotNull(submissions.resubmitRequestedAt)),
+  refused: "This work was already graded. Ask your instructor if you want to hand in a new version.",
+};
+
 /**
  * POST /api/lectures/{lectureId}/submit-task/{taskId}: the member's link and notes, dated by the server. A first
  * submission is created (201), a later one replaces it (200) until it is graded (409) unless staff asked for a new
@@ -504,14 +517,9 @@ export async function submitTask(ctx: ServiceContext, viewer: Viewer, lectureKey
   const [exercise] = await ctx.db.select({ taskId: exercises.taskId }).from(exercises).where(eq(exercises.taskId, task.id));
   if (exercise) throw new AppError(409, "conflict", "This task is a code exercise: hand in your code on its page.");
   if (task.fileKinds.length > 0) throw new AppError(409, "conflict", "This task asks for a file: upload it on the task's page (POST .../submit-task/{taskId}/file).");
-  const late = task.dueAt !== null && now > task.dueAt.getTime();
-  if (late && !task.allowLate) throw new AppError(409, "conflict", "The due time has passed and this task does not accept late work.");
+  const late = lateness(task, now);
   const values = { link: input.link, notes: input.notes || null, fileKey: null, fileName: null, fileType: null, fileSize: null, submittedAt: new Date(now), late, score: null, rawScore: null, rubric: null, feedback: null, gradedBy: null, gradedAt: null, resubmitRequestedAt: null };
-  const { created, row } = await storeSubmission(ctx, viewer, task, await ownSubmission(ctx, task.id, viewer.userId), values, {
-    // Replaceable until graded, or again once a new version was asked for.
-    replaceable: or(isNull(submissions.gradedAt), isNotNull(submissions.resubmitRequestedAt)),
-    refused: "This work was already graded. Ask your instructor if you want to hand in a new version.",
-  });
+  const { created, row } = await storeSubmission(ctx, viewer, task, await ownSubmission(ctx, task.id, viewer.userId), values, REPLACEABLE_UNTIL_GRADED);
   return { created, submission: toSubmissionDto(asStudentSees(task, row), viewer.name, false, task) };
 }
 
@@ -646,8 +654,7 @@ export async function submitFile(ctx: ServiceContext, viewer: Viewer, lectureKey
   const task = await requireReadableTask(ctx, viewer, lectureKey, taskKey);
   if (!isMember(task)) throw forbidden("Only the group's students submit its tasks.");
   if (task.fileKinds.length === 0) throw new AppError(409, "conflict", "This task asks for a link to your work, not a file.");
-  const late = task.dueAt !== null && now > task.dueAt.getTime();
-  if (late && !task.allowLate) throw new AppError(409, "conflict", "The due time has passed and this task does not accept late work.");
+  const late = lateness(task, now);
   if (file.size > task.maxFileMb * 1024 * 1024) throw new AppError(413, "payload_too_large", `Files for this task are limited to ${task.maxFileMb} MB.`);
   const refuse = (message: string) => new AppError(400, "validation_failed", message, { file: message });
   if (file.size === 0) throw refuse("The file is empty.");
@@ -656,15 +663,13 @@ export async function submitFile(ctx: ServiceContext, viewer: Viewer, lectureKey
   const kind = type ? KIND_OF_TYPE[type] : undefined;
   if (!type || !kind || !task.fileKinds.includes(kind)) throw refuse(`This task takes ${task.fileKinds.join(", ")} files, judged by their content.`);
   const existing = await ownSubmission(ctx, task.id, viewer.userId);
-  if (existing?.gradedAt && !existing.resubmitRequestedAt) throw new AppError(409, "conflict", "This work was already graded. Ask your instructor if you want to hand in a new version.");
+  // Checked before the file is stored as well, so a refused hand-in leaves nothing in the bucket.
+  if (existing?.gradedAt && !existing.resubmitRequestedAt) throw new AppError(409, "conflict", REPLACEABLE_UNTIL_GRADED.refused);
   const key = `${HAND_IN_PREFIX}${newId()}`;
   await ctx.env.IMAGES.put(key, bytes, { httpMetadata: { contentType: type } });
   const name = file.name.replace(/[\u0000-\u001f\u007f/\\]/g, "_").slice(-200) || "file";
   const values = { link: "", notes: notes || null, fileKey: key, fileName: name, fileType: type, fileSize: file.size, submittedAt: new Date(now), late, score: null, rawScore: null, rubric: null, feedback: null, gradedBy: null, gradedAt: null, resubmitRequestedAt: null };
-  const { created, row } = await storeSubmission(ctx, viewer, task, existing, values, {
-    replaceable: or(isNull(submissions.gradedAt), isNotNull(submissions.resubmitRequestedAt)),
-    refused: "This work was already graded. Ask your instructor if you want to hand in a new version.",
-  });
+  const { created, row } = await storeSubmission(ctx, viewer, task, existing, values, REPLACEABLE_UNTIL_GRADED);
   return { created, submission: toSubmissionDto(asStudentSees(task, row), viewer.name, false, task) };
 }
 

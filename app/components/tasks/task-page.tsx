@@ -308,9 +308,20 @@ function FileSubmitForm({ submission, kinds, maxMb }: { submission: PageSubmissi
         <label htmlFor="task-notes">{t("tasks.notes")}</label>
         <textarea id="task-notes" name="notes" rows={3} maxLength={2000} dir="auto" defaultValue={submission?.notes ?? ""} />
       </div>
+      <HandInOutcome result={result} busy={busy} replacing={!!submission} disabled={tooBig} failureText={(f) => (f.code === "payload_too_large" ? t("tasks.error.fileSize", { mb: maxMb }) : null)} />
+    </fetcher.Form>
+  );
+}
+
+/** The end of a hand-in form (link or file): the refusal or the confirmation, and the button. */
+function HandInOutcome({ result, busy, replacing, disabled = false, failureText }: { result: Result | undefined; busy: boolean; replacing: boolean; disabled?: boolean; failureText?: (failure: FailureLike) => string | null }) {
+  const { t } = useT();
+  const failure = result && !result.ok ? result : null;
+  return (
+    <>
       {failure && !failure.fields ? (
         <p className="form-error" role="alert">
-          {failure.code === "payload_too_large" ? t("tasks.error.fileSize", { mb: maxMb }) : failure.code === "conflict" ? t("tasks.error.closed") : failure.message}
+          {failureText?.(failure) ?? (failure.code === "conflict" ? t("tasks.error.closed") : failure.message)}
         </p>
       ) : null}
       {result?.ok ? (
@@ -318,10 +329,10 @@ function FileSubmitForm({ submission, kinds, maxMb }: { submission: PageSubmissi
           {t("tasks.sent")}
         </p>
       ) : null}
-      <button type="submit" className="btn btn-primary" disabled={busy || tooBig}>
-        {busy ? t("tasks.sending") : t(submission ? "tasks.replace" : "tasks.submit")}
+      <button type="submit" className="btn btn-primary" disabled={busy || disabled}>
+        {busy ? t("tasks.sending") : t(replacing ? "tasks.replace" : "tasks.submit")}
       </button>
-    </fetcher.Form>
+    </>
   );
 }
 
@@ -351,19 +362,7 @@ function SubmitForm({ submission }: { submission: PageSubmission | null }) {
         <textarea id="task-notes" name="notes" rows={4} maxLength={2000} dir="auto" defaultValue={submission?.notes ?? ""} />
         {fieldError("notes") ? <p className="field-error">{fieldError("notes")}</p> : null}
       </div>
-      {failure && !failure.fields ? (
-        <p className="form-error" role="alert">
-          {failure.code === "conflict" ? t("tasks.error.closed") : failure.message}
-        </p>
-      ) : null}
-      {result?.ok ? (
-        <p className="form-success" role="status">
-          {t("tasks.sent")}
-        </p>
-      ) : null}
-      <button type="submit" className="btn btn-primary" disabled={busy}>
-        {busy ? t("tasks.sending") : t(submission ? "tasks.replace" : "tasks.submit")}
-      </button>
+      <HandInOutcome result={result} busy={busy} replacing={!!submission} />
     </fetcher.Form>
   );
 }
