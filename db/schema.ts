@@ -59,6 +59,8 @@ export const users = sqliteTable(
     emailVerifiedAt: integer("email_verified_at", { mode: "timestamp_ms" }),
     googleSub: text("google_sub"),
     fingerprint: text("fingerprint"),
+    /** The language the person last chose while signed in (en or ar): e-mails and certificates are written in it. */
+    locale: text("locale", { enum: ["en", "ar"] }),
     createdAt: createdAt(),
   },
   (t) => [
@@ -150,6 +152,11 @@ export const groups = sqliteTable(
     instructorId: text("instructor_id").references(() => users.id, { onDelete: "set null" }),
     status: text("status", { enum: GROUP_STATUSES }).notNull().default("draft"),
     capacity: integer("capacity"),
+    /** The IANA time zone the group meets in: copies keep lecture weekdays and hours in it (issue 22). */
+    timeZone: text("time_zone").notNull().default("Africa/Cairo"),
+    /** The completion rule (issue 22): a certificate needs at least this Overall and this attendance, in percent. */
+    completionOverall: integer("completion_overall"),
+    completionAttendance: integer("completion_attendance"),
     createdAt: createdAt(),
   },
   (t) => [
@@ -229,9 +236,12 @@ export const lectures = sqliteTable(
     startsAt: integer("starts_at", { mode: "timestamp_ms" }),
     order: integer("order").notNull().default(0),
     published: integer("published", { mode: "boolean" }).notNull().default(false),
+    /** A draft the server publishes (and announces) at this time (issue 22, worker/services/schedule.ts). */
+    publishAt: integer("publish_at", { mode: "timestamp_ms" }),
     createdAt: createdAt(),
   },
   (t) => [
+    index("lectures_publish_at_idx").on(t.publishAt).where(sql`${t.publishAt} is not null`),
     // Lecture slugs are unique across the platform: the spec's attend call names a lecture by slug alone.
     uniqueIndex("lectures_slug_uq").on(t.slug),
     index("lectures_group_order_idx").on(t.groupId, t.order),
@@ -371,9 +381,15 @@ export const tasks = sqliteTable(
     maxFileMb: integer("max_file_mb").notNull().default(10),
     /** Graded with this rubric (its total is `maxScore`); a deleted rubric leaves the task without one. */
     rubricId: text("rubric_id").references(() => rubrics.id, { onDelete: "set null" }),
+    /**
+     * Scheduled (issue 22): students do not see the task until the server publishes it at this time and clears it.
+     * Null: the task shows with its lecture.
+     */
+    publishAt: integer("publish_at", { mode: "timestamp_ms" }),
     createdAt: createdAt(),
   },
   (t) => [
+    index("tasks_publish_at_idx").on(t.publishAt).where(sql`${t.publishAt} is not null`),
     index("tasks_rubric_idx").on(t.rubricId),
     // Task slugs are unique across the platform (pages name a task by slug under its lecture).
     uniqueIndex("tasks_slug_uq").on(t.slug),
@@ -518,9 +534,12 @@ export const quizzes = sqliteTable(
     /** Each student's attempt shows the questions, and the options of choice questions, in its own order. */
     shuffleQuestions: integer("shuffle_questions", { mode: "boolean" }).notNull().default(false),
     shuffleOptions: integer("shuffle_options", { mode: "boolean" }).notNull().default(false),
+    /** A draft the server publishes (and announces) at this time (issue 22). */
+    publishAt: integer("publish_at", { mode: "timestamp_ms" }),
     createdAt: createdAt(),
   },
   (t) => [
+    index("quizzes_publish_at_idx").on(t.publishAt).where(sql`${t.publishAt} is not null`),
     // Slugs are unique site-wide: POST /api/quizzes/solve names a quiz by its slug alone.
     uniqueIndex("quizzes_slug_uq").on(t.slug),
     index("quizzes_group_idx").on(t.groupId),
@@ -766,4 +785,87 @@ export const mails = sqliteTable(
     error: text("error"),
   },
   (t) => [index("mails_to_created_idx").on(t.to, t.createdAt)],
+);
+
+/**
+ * A staff announcement to a group (issue 22): Markdown kept as written and as sanitised HTML rendered once when saved.
+ * Pinned on the course home until the member dismisses it or it expires.
+ */
+export const announcements = sqliteTable(
+  "announcements",
+  {
+    id: id(),
+    groupId: text("group_id")
+      .notNull()
+      .references(() => groups.id, { onDelete: "cascade" }),
+    authorId: text("author_id").references(() => users.id, { onDelete: "set null" }),
+    title: text("title").notNull(),
+    body: text("body").notNull(),
+    bodyHtml: text("body_html").notNull(),
+    expiresAt: integer("expires_at", { mode: "timestamp_ms" }),
+    createdAt: createdAt(),
+  },
+  (t) => [index("announcements_group_created_idx").on(t.groupId, t.createdAt)],
+);
+
+export const announcementDismissals = sqliteTable(
+  "announcement_dismissals",
+  {
+    announcementId: text("announcement_id")
+      .notNull()
+      .references(() => announcements.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    dismissedAt: integer("dismissed_at", { mode: "timestamp_ms" }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.announcementId, t.userId] }), index("announcement_dismissals_user_idx").on(t.userId)],
+);
+
+/**
+ * A completion certificate (issue 22). What it says is copied when it is issued (name, course, instructor, dates), so
+ * it reads the same after the group changes or is deleted. `code` is its public address: an identifier the graduate
+ * shares, not a secret that signs anyone in (ADR 0023).
+ */
+export const certificates = sqliteTable(
+  "certificates",
+  {
+    id: id(),
+    code: text("code").notNull(),
+    groupId: text("group_id").references(() => groups.id, { onDelete: "set null" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    recipientName: text("recipient_name").notNull(),
+    courseTitle: text("course_title").notNull(),
+    instructorName: text("instructor_name"),
+    /** The course's first and last day (YYYY-MM-DD, in the group's time zone). */
+    startsOn: text("starts_on"),
+    endsOn: text("ends_on"),
+    language: text("language", { enum: ["en", "ar"] }).notNull().default("en"),
+    issuedAt: integer("issued_at", { mode: "timestamp_ms" }).notNull(),
+    issuedBy: text("issued_by").references(() => users.id, { onDelete: "set null" }),
+    revokedAt: integer("revoked_at", { mode: "timestamp_ms" }),
+    revokedReason: text("revoked_reason"),
+    revokedBy: text("revoked_by").references(() => users.id, { onDelete: "set null" }),
+  },
+  (t) => [
+    uniqueIndex("certificates_code_uq").on(t.code),
+    uniqueIndex("certificates_group_user_uq").on(t.groupId, t.userId),
+    index("certificates_user_idx").on(t.userId),
+  ],
+);
+
+/**
+ * Scratch space of a course copy (issue 22, worker/services/course-copy.ts): old id -> new id for one copy, written and
+ * emptied inside the copy's own batch, so a copy of any size is a fixed number of INSERT ... SELECT statements.
+ */
+export const copyMap = sqliteTable(
+  "copy_map",
+  {
+    batchId: text("batch_id").notNull(),
+    oldId: text("old_id").notNull(),
+    newId: text("new_id").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.batchId, t.oldId] })],
 );

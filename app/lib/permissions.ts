@@ -27,6 +27,8 @@ export type Action =
   | "group.manage"
   /** Create groups, assign instructors, change any group's status. */
   | "group.create"
+  /** Start a new group from this one's material (its instructor: a draft of their own; admins: any group). */
+  | "group.copy"
   /** Ask to join a group (students only). */
   | "group.requestJoin"
   /** Delete a chat message. */
@@ -49,6 +51,7 @@ export function can(actor: Actor | null, action: Action, resource: Resource = {}
     case "group.viewInside":
       return !!resource.group && (isStaffOf(actor, resource.group) || MEMBER.has(resource.group.membershipStatus ?? ""));
     case "group.manage":
+    case "group.copy":
       return !!resource.group && isStaffOf(actor, resource.group);
     case "group.create":
     case "site.admin":

@@ -14,6 +14,7 @@ import { groupsManageApi } from "./groups-manage";
 import { groupsStudentsApi } from "./groups-students";
 import { rubricsApi } from "./rubrics";
 import { questionBankApi } from "./question-bank";
+import { groupCopyApi } from "./course-copy";
 
 const list = createRoute({
   method: "get",
@@ -45,4 +46,5 @@ export const groupsApi = createApi()
   .route("/", groupsStudentsApi)
   .route("/", rubricsApi)
   .route("/", questionBankApi)
+  .route("/", groupCopyApi)
   .openapi(one, async (c) => c.json(await getPublicGroup(c.var.svc, c.req.valid("param").id, c.var.viewer), 200));

@@ -121,7 +121,7 @@ async function requireInstructor(ctx: ServiceContext, instructorId: string | nul
 }
 
 /** The first free slug for a title: `title`, then `title-2`, `title-3`, ... */
-async function freeSlug(ctx: ServiceContext, title: string): Promise<string> {
+export async function freeGroupSlug(ctx: ServiceContext, title: string): Promise<string> {
   const base = slugify(title);
   const escaped = base.replace(/[\\%_]/g, (c) => `\\${c}`);
   const rows = await ctx.db
@@ -147,7 +147,7 @@ export async function createGroup(ctx: ServiceContext, viewer: Viewer, input: Cr
       .insert(groups)
       .values({
         id,
-        slug: await freeSlug(ctx, input.title),
+        slug: await freeGroupSlug(ctx, input.title),
         title: input.title,
         description: input.description ?? "",
         imageCourse: input.imageCourse ?? null,

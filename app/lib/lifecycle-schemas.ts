@@ -1,0 +1,93 @@
+/**
+ * Inputs of a cohort's life (issue 22): copying a course or a lecture, scheduled publishing, announcements and
+ * certificates. Shared by the API (OpenAPI) and the pages' actions.
+ */
+import { z } from "zod";
+import { calendarDate, dateTime } from "./dates";
+import { freeText } from "./schemas";
+
+export const timeZone = z
+  .string({ error: "Choose a time zone." })
+  .trim()
+  .max(64)
+  .refine((tz) => {
+    try {
+      new Intl.DateTimeFormat("en", { timeZone: tz });
+      return true;
+    } catch {
+      return false;
+    }
+  }, "Unknown time zone.");
+
+export const COPY_LIMITS = { title: 120 } as const;
+
+/** POST /api/groups/{id}/copy: a new draft group from this one, its first lecture on `startDate`. */
+export const copyGroupInput = z.object({
+  title: freeText("Please enter a title.", { name: true }).max(COPY_LIMITS.title, `Title must be at most ${COPY_LIMITS.title} characters.`),
+  startDate: calendarDate("Give the new start date as YYYY-MM-DD.", "That date does not exist."),
+  timeZone: timeZone.optional(),
+  /** Admins only: who runs the copy (default: the same instructor). An instructor's copy is always their own. */
+  instructorId: z.string().trim().min(1).max(64).nullable().optional(),
+});
+export type CopyGroupInput = z.infer<typeof copyGroupInput>;
+
+/** POST /api/lectures/{id}/copy: this lecture with its tasks and quizzes into another group the viewer runs. */
+export const copyLectureInput = z.object({
+  groupId: z.string().trim().min(1, "Choose a group.").max(120).regex(/^[\p{L}\p{N}_-]+$/u, "Choose a group."),
+  /** The copy's start; its tasks and quizzes move by as much. Absent: the dates are copied as they are. */
+  startsAt: dateTime("Give the start as a date and time.").nullable().optional(),
+});
+export type CopyLectureInput = z.infer<typeof copyLectureInput>;
+
+/** PUT /api/schedule/{kind}/{id}: publish a draft at a set time (null: take the schedule off). */
+export const scheduleInput = z.object({
+  publishAt: dateTime("Give the publishing time as a date and time.").nullable(),
+});
+export type ScheduleInput = z.infer<typeof scheduleInput>;
+export const SCHEDULE_KINDS = ["lecture", "task", "quiz"] as const;
+export type ScheduleKind = (typeof SCHEDULE_KINDS)[number];
+
+export const ANNOUNCEMENT_LIMITS = { title: 150, body: 10_000, days: 365 } as const;
+
+/** POST /api/groups/{id}/announcements. */
+export const announcementInput = z.object({
+  title: freeText("Please enter a title.").max(ANNOUNCEMENT_LIMITS.title, `Title must be at most ${ANNOUNCEMENT_LIMITS.title} characters.`),
+  body: freeText("Please write the announcement.").max(ANNOUNCEMENT_LIMITS.body, `The announcement must be at most ${ANNOUNCEMENT_LIMITS.body} characters.`),
+  /** When it stops being pinned (null: until each member dismisses it). */
+  expiresAt: dateTime("Give the end as a date and time.").nullable().optional(),
+});
+export type AnnouncementInput = z.infer<typeof announcementInput>;
+
+const percent = (label: string) =>
+  z
+    .number({ error: `${label} must be a whole number from 0 to 100.` })
+    .int(`${label} must be a whole number from 0 to 100.`)
+    .min(0, `${label} must be a whole number from 0 to 100.`)
+    .max(100, `${label} must be a whole number from 0 to 100.`);
+
+/** PUT /api/groups/{id}/completion-rule: both thresholds in percent of the one progress definition (null: no rule). */
+export const completionRuleInput = z.object({
+  overall: percent("Overall").nullable(),
+  attendance: percent("Attendance").nullable(),
+});
+export type CompletionRuleInput = z.infer<typeof completionRuleInput>;
+
+/** POST /api/groups/{id}/certificates: everyone who meets the rule, or the members named (by hand, rule or not). */
+export const issueCertificatesInput = z.object({
+  userIds: z.array(z.string().trim().min(1).max(64)).min(1, "Choose at least one member.").max(1000).optional(),
+});
+export type IssueCertificatesInput = z.infer<typeof issueCertificatesInput>;
+
+export const CERTIFICATE_LIMITS = { reason: 500 } as const;
+
+/** POST /api/certificates/{id}/revoke. */
+export const revokeCertificateInput = z.object({
+  reason: freeText("Please give a reason.").max(CERTIFICATE_LIMITS.reason, `The reason must be at most ${CERTIFICATE_LIMITS.reason} characters.`),
+});
+export type RevokeCertificateInput = z.infer<typeof revokeCertificateInput>;
+
+/** PUT /api/certificates/{id}/language: the graduate's choice of language for their certificate. */
+export const certificateLanguageInput = z.object({ language: z.enum(["en", "ar"], "Choose English or Arabic.") });
+
+/** A certificate's public code: 16 letters and digits of an alphabet without look-alikes, in four groups. */
+export const CERTIFICATE_CODE = /^[A-HJ-NP-Z2-9]{4}(-[A-HJ-NP-Z2-9]{4}){3}$/;

@@ -1,0 +1,232 @@
+/**
+ * Reusing a course (issue 22): a new group from an existing one has every lecture, task, exercise, rubric, quiz
+ * (with questions), bank question and outline item, unpublished, with every date moved so the first lecture falls on
+ * the new start date at the same wall-clock hour in the group's time zone (daylight saving included); no student data
+ * goes along. One lecture can be copied into another group the same staff member runs. A copy is a fixed number of
+ * D1 statements whatever the group's size.
+ */
+import { eq, inArray } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import * as s from "../../db/schema";
+import { copyGroup } from "../../worker/services/course-copy";
+import { newId } from "../../worker/services/ids";
+import { addCourseContent, addMember, call, createGroup, createUser, signIn, type ErrorBody } from "./factories";
+import { countingContext, db, unique } from "./helpers";
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+/** Cairo's wall clock of an instant, as "YYYY-MM-DD HH:MM" and its weekday. */
+function cairo(at: Date | null) {
+  if (!at) return null;
+  const f = new Intl.DateTimeFormat("en-CA", { timeZone: "Africa/Cairo", year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", hourCycle: "h23", weekday: "short" });
+  const p = Object.fromEntries(f.formatToParts(at).map((x) => [x.type, x.value]));
+  return `${p.weekday} ${p.year}-${p.month}-${p.day} ${p.hour}:${p.minute}`;
+}
+
+/** A group run by `teacher` with two lectures in January 2027 (Cairo winter time), their work, and student data. */
+async function sourceGroup(lectureCount = 2) {
+  const teacher = await signIn(await createUser({ role: "instructor" }));
+  const student = await createUser();
+  const group = await createGroup({ instructorId: teacher.user.id });
+  await db().update(s.groups).set({ completionOverall: 70, completionAttendance: 80, description: "Learn the web", capacity: 25 }).where(eq(s.groups.id, group.id));
+  await addMember(student, group);
+  await addCourseContent(group, 0, "HTML");
+  await addCourseContent(group, 1, "CSS");
+  const rubricId = newId();
+  await db().insert(s.rubrics).values({ id: rubricId, groupId: group.id, title: "Page rubric", criteria: [{ id: "c", title: "Layout", description: "", levels: [{ title: "Good", description: "", points: 5 }, { title: "None", description: "", points: 0 }] }], updatedAt: new Date() });
+  await db().insert(s.bankQuestions).values({ id: newId(), groupId: group.id, text: "2 + 2?", type: "single", options: ["3", "4"], correct: [1], tags: ["math"], updatedAt: new Date() });
+  const ids = { lectures: [] as string[], tasks: [] as string[], quizzes: [] as string[] };
+  // Monday 11 January 2027, 18:00 in Cairo (UTC+2 in winter), then every Wednesday and Monday.
+  const first = Date.UTC(2027, 0, 11, 16, 0);
+  for (let i = 0; i < lectureCount; i++) {
+    const lectureId = newId();
+    ids.lectures.push(lectureId);
+    const startsAt = new Date(first + (i % 2 === 0 ? (i / 2) * 7 : (i - 1) / 2 * 7 + 2) * DAY);
+    await db().insert(s.lectures).values({ id: lectureId, groupId: group.id, slug: unique("lec"), title: `Week ${i + 1}`, body: "# Notes", videoUrl: "https://www.youtube.com/watch?v=dQw4w9WgXcQ", resources: [{ title: "MDN", url: "https://developer.mozilla.org" }], startsAt, order: i, published: true });
+    const taskId = newId();
+    ids.tasks.push(taskId);
+    await db().insert(s.tasks).values({ id: taskId, lectureId, slug: unique("task"), title: `Task ${i + 1}`, body: "Build it", dueAt: new Date(startsAt.getTime() + 6 * DAY + 5 * HOUR + 59 * 60_000), maxScore: 5, rubricId });
+    const codeTaskId = newId();
+    ids.tasks.push(codeTaskId);
+    await db().insert(s.tasks).values({ id: codeTaskId, lectureId, slug: unique("code"), title: `Exercise ${i + 1}`, dueAt: null });
+    await db().insert(s.exercises).values({ taskId: codeTaskId, starterCode: "function add(a, b) {}", tests: [{ name: "adds", call: "add(1, 2)", expected: "3", hidden: false, points: 1 }] as never, referenceSolution: "function add(a, b) { return a + b }", published: true, verifiedAt: new Date(), updatedAt: new Date() });
+    const quizId = newId();
+    ids.quizzes.push(quizId);
+    await db().insert(s.quizzes).values({ id: quizId, lectureId, groupId: group.id, slug: unique("quiz"), title: `Quiz ${i + 1}`, durationMinutes: 20, opensAt: startsAt, closesAt: new Date(startsAt.getTime() + 2 * DAY), maxAttempts: 2, showAnswers: "after-close", published: true });
+    await db().insert(s.questions).values([
+      { id: newId(), quizId, text: "Which tag is a link?", type: "single", options: ["<a>", "<p>"], correct: [0], points: 2, order: 0 },
+      { id: newId(), quizId, text: "Name the box model's outer layer", type: "short-text", options: [], correct: ["margin"], points: 1, order: 1 },
+    ]);
+    // Student data that must not travel.
+    await db().insert(s.submissions).values({ id: newId(), taskId, userId: student.id, link: "https://github.com/me/x", submittedAt: new Date(), score: 4 } as never);
+    await db().insert(s.attempts).values({ id: newId(), quizId, userId: student.id, answers: { a: 0 }, startedAt: new Date(), submittedAt: new Date(), score: 2, maxScore: 3 });
+    await db().insert(s.attendance).values({ id: newId(), lectureId, userId: student.id, status: "present", method: "manual", markedAt: new Date() });
+  }
+  await db().insert(s.messages).values({ groupId: group.id, authorId: student.id, text: "Hello class" });
+  return { teacher, student, group, rubricId, ids, first };
+}
+
+async function copy(token: string, from: string, body: Record<string, unknown>) {
+  const res = await call(`/api/groups/${from}/copy`, { body, token });
+  return { status: res.status, body: (await res.json()) as { group: { _id: string; slug: string; status: string; instructorId: string | null; start_date: string | null }; copied: Record<string, number>; shiftedDays: number } & ErrorBody };
+}
+
+describe("copying a group", () => {
+  it("copies the material, unpublished, with every date on the new calendar at its Cairo hour, and no student data", async () => {
+    const w = await sourceGroup(2);
+    // Saturday 3 July 2027 would break the weekdays; Monday 5 July 2027 keeps them (Cairo is on summer time, UTC+3).
+    const { status, body } = await copy(w.teacher.accessToken, w.group.slug, { title: "Web basics, July cohort", startDate: "2027-07-05" });
+    expect(status).toBe(201);
+    expect(body.copied).toEqual({ lectures: 2, tasks: 4, quizzes: 2, questions: 4 });
+    expect(body.shiftedDays).toBe(175);
+    const g = body.group;
+    expect(g).toMatchObject({ status: "draft", start_date: "2027-07-05" });
+    const [row] = await db().select().from(s.groups).where(eq(s.groups.id, g._id));
+    expect(row).toMatchObject({ instructorId: w.teacher.user.id, description: "Learn the web", capacity: 25, completionOverall: 70, completionAttendance: 80, timeZone: "Africa/Cairo" });
+
+    const lectures = await db().select().from(s.lectures).where(eq(s.lectures.groupId, g._id)).orderBy(s.lectures.order);
+    expect(lectures.map((l) => [l.title, l.published, cairo(l.startsAt)])).toEqual([
+      ["Week 1", false, "Mon 2027-07-05 18:00"],
+      ["Week 2", false, "Wed 2027-07-07 18:00"],
+    ]);
+    expect(lectures[0]).toMatchObject({ body: "# Notes", videoUrl: "https://www.youtube.com/watch?v=dQw4w9WgXcQ", resources: [{ title: "MDN", url: "https://developer.mozilla.org" }] });
+    // Summer time: the same 18:00 is an hour earlier in UTC.
+    expect(lectures[0]!.startsAt!.getTime()).toBe(Date.UTC(2027, 6, 5, 15, 0));
+    for (const l of lectures) expect(w.ids.lectures).not.toContain(l.id);
+
+    const tasks = await db().select().from(s.tasks).where(inArray(s.tasks.lectureId, lectures.map((l) => l.id))).orderBy(s.tasks.title);
+    expect(tasks.map((t) => [t.title, cairo(t.dueAt)])).toEqual([
+      ["Exercise 1", null],
+      ["Exercise 2", null],
+      ["Task 1", "Sun 2027-07-11 23:59"],
+      ["Task 2", "Tue 2027-07-13 23:59"],
+    ]);
+    const rubrics = await db().select().from(s.rubrics).where(eq(s.rubrics.groupId, g._id));
+    expect(rubrics.map((r) => r.title)).toEqual(["Page rubric"]);
+    expect(tasks.filter((t) => t.title.startsWith("Task")).every((t) => t.rubricId === rubrics[0]!.id)).toBe(true);
+    const exercises = await db().select().from(s.exercises).where(inArray(s.exercises.taskId, tasks.map((t) => t.id)));
+    expect(exercises).toHaveLength(2);
+    expect(exercises[0]).toMatchObject({ referenceSolution: "function add(a, b) { return a + b }", starterCode: "function add(a, b) {}" });
+
+    const quizzes = await db().select().from(s.quizzes).where(eq(s.quizzes.groupId, g._id)).orderBy(s.quizzes.title);
+    expect(quizzes.map((q) => [q.title, q.published, cairo(q.opensAt), cairo(q.closesAt), q.lectureId === lectures[Number(q.title.slice(-1)) - 1]!.id])).toEqual([
+      ["Quiz 1", false, "Mon 2027-07-05 18:00", "Wed 2027-07-07 18:00", true],
+      ["Quiz 2", false, "Wed 2027-07-07 18:00", "Fri 2027-07-09 18:00", true],
+    ]);
+    const questions = await db().select().from(s.questions).where(inArray(s.questions.quizId, quizzes.map((q) => q.id))).orderBy(s.questions.order);
+    expect(questions.map((q) => q.correct)).toEqual([[0], [0], ["margin"], ["margin"]]);
+    expect((await db().select().from(s.bankQuestions).where(eq(s.bankQuestions.groupId, g._id))).map((q) => q.tags)).toEqual([["math"]]);
+    expect((await db().select().from(s.courseContents).where(eq(s.courseContents.groupId, g._id)).orderBy(s.courseContents.order)).map((c) => c.title)).toEqual(["HTML", "CSS"]);
+
+    // Nothing of the students: no members, hand-ins, attempts, attendance or chat.
+    expect(await db().select().from(s.memberships).where(eq(s.memberships.groupId, g._id))).toEqual([]);
+    expect(await db().select().from(s.submissions).where(inArray(s.submissions.taskId, tasks.map((t) => t.id)))).toEqual([]);
+    expect(await db().select().from(s.attempts).where(inArray(s.attempts.quizId, quizzes.map((q) => q.id)))).toEqual([]);
+    expect(await db().select().from(s.attendance).where(inArray(s.attendance.lectureId, lectures.map((l) => l.id)))).toEqual([]);
+    expect(await db().select().from(s.messages).where(eq(s.messages.groupId, g._id))).toEqual([]);
+    // The scratch map is empty again, and the source is untouched.
+    expect(await db().select().from(s.copyMap)).toEqual([]);
+    const source = await db().select().from(s.lectures).where(eq(s.lectures.groupId, w.group.id));
+    expect(source.every((l) => l.published)).toBe(true);
+  });
+
+  it("moves dates across a daylight-saving change the other way and into another zone's calendar", async () => {
+    const w = await sourceGroup(1);
+    // From Cairo winter to Cairo winter a year on (no change), then to New York summer time.
+    const same = await copy(w.teacher.accessToken, w.group.slug, { title: "January again", startDate: "2028-01-10" });
+    expect(same.status).toBe(201);
+    const [l1] = await db().select().from(s.lectures).where(eq(s.lectures.groupId, same.body.group._id));
+    expect(cairo(l1!.startsAt)).toBe("Mon 2028-01-10 18:00");
+    const ny = await copy(w.teacher.accessToken, w.group.slug, { title: "New York summer", startDate: "2027-06-07", timeZone: "America/New_York" });
+    expect(ny.status).toBe(201);
+    const [l2] = await db().select().from(s.lectures).where(eq(s.lectures.groupId, ny.body.group._id));
+    // 18:00 Cairo winter wall-clock kept as 18:00 New York summer wall-clock: 22:00 UTC.
+    expect(l2!.startsAt!.getTime()).toBe(Date.UTC(2027, 5, 7, 22, 0));
+  });
+
+  it("lets admins give the copy to another instructor; instructors copy only their own groups, for themselves", async () => {
+    const w = await sourceGroup(1);
+    const admin = await signIn(await createUser({ role: "admin" }));
+    const other = await signIn(await createUser({ role: "instructor" }));
+    const stranger = await signIn(await createUser());
+    const member = await signIn(w.student);
+    const body = { title: "Next cohort", startDate: "2027-09-06" };
+    expect((await call(`/api/groups/${w.group.slug}/copy`, { body })).status).toBe(401);
+    expect((await copy(stranger.accessToken, w.group.slug, body)).status).toBe(403);
+    expect((await copy(member.accessToken, w.group.slug, body)).status).toBe(403);
+    expect((await copy(other.accessToken, w.group.slug, body)).status).toBe(403);
+    const naming = await copy(w.teacher.accessToken, w.group.slug, { ...body, instructorId: other.user.id });
+    expect(naming.status).toBe(403);
+    const given = await copy(admin.accessToken, w.group.slug, { ...body, instructorId: other.user.id });
+    expect(given.status).toBe(201);
+    expect(given.body.group.instructorId).toBe(other.user.id);
+    const toStudent = await copy(admin.accessToken, w.group.slug, { ...body, instructorId: w.student.id });
+    expect(toStudent.status).toBe(400);
+    expect(toStudent.body.fields?.instructorId).toBe("Choose one of the instructors.");
+    const badDate = await copy(w.teacher.accessToken, w.group.slug, { ...body, startDate: "2027-02-30" });
+    expect(badDate.status).toBe(400);
+    expect(badDate.body.fields?.startDate).toBe("That date does not exist.");
+    const badZone = await copy(w.teacher.accessToken, w.group.slug, { ...body, timeZone: "Mars/Olympus" });
+    expect(badZone.status).toBe(400);
+    expect((await copy(w.teacher.accessToken, "no-such-group", body)).status).toBe(404);
+    // None of the refused copies left anything behind.
+    expect((await db().select().from(s.groups).where(eq(s.groups.title, "Next cohort"))).length).toBe(1);
+  });
+
+  it("takes the same number of D1 statements for a group of 1 lecture and of 12", async () => {
+    const small = await sourceGroup(1);
+    const large = await sourceGroup(12);
+    const { ctx, count, reset } = countingContext();
+    const viewer = { userId: small.teacher.user.id, role: "instructor" as const, sessionId: small.teacher.sessionId, name: "", email: "", slug: "" } as never;
+    reset();
+    await copyGroup(ctx, viewer, small.group.id, { title: "Small copy", startDate: "2027-03-01" });
+    const forSmall = count();
+    const viewerLarge = { userId: large.teacher.user.id, role: "instructor" as const, sessionId: large.teacher.sessionId, name: "", email: "", slug: "" } as never;
+    reset();
+    const big = await copyGroup(ctx, viewerLarge, large.group.id, { title: "Large copy", startDate: "2027-03-01" });
+    expect(big.copied).toEqual({ lectures: 12, tasks: 24, quizzes: 12, questions: 24 });
+    expect(count()).toBe(forSmall);
+  });
+});
+
+describe("copying one lecture", () => {
+  it("copies a lecture with its tasks and quizzes into another group the instructor runs, at a chosen start", async () => {
+    const w = await sourceGroup(1);
+    const target = await createGroup({ instructorId: w.teacher.user.id });
+    const [lecture] = await db().select().from(s.lectures).where(eq(s.lectures.groupId, w.group.id));
+    // The Tuesday after: tasks and quizzes move with it by whole days, at their own hours.
+    const res = await call(`/api/lectures/${lecture!.slug}/copy`, { body: { groupId: target.slug, startsAt: "2027-02-02T17:30:00.000Z" }, token: w.teacher.accessToken });
+    expect(res.status).toBe(201);
+    const out = (await res.json()) as { lecture: { _id: string }; copied: Record<string, number> };
+    expect(out.copied).toEqual({ lectures: 1, tasks: 2, quizzes: 1, questions: 2 });
+    const [copyRow] = await db().select().from(s.lectures).where(eq(s.lectures.id, out.lecture._id));
+    expect(copyRow).toMatchObject({ groupId: target.id, published: false, title: "Week 1" });
+    expect(cairo(copyRow!.startsAt)).toBe("Tue 2027-02-02 19:30");
+    const tasks = await db().select().from(s.tasks).where(eq(s.tasks.lectureId, out.lecture._id)).orderBy(s.tasks.title);
+    expect(cairo(tasks[1]!.dueAt)).toBe("Mon 2027-02-08 23:59");
+    // Its rubric came along into the target group.
+    const [rubric] = await db().select().from(s.rubrics).where(eq(s.rubrics.groupId, target.id));
+    expect(tasks[1]!.rubricId).toBe(rubric!.id);
+    const [quiz] = await db().select().from(s.quizzes).where(eq(s.quizzes.lectureId, out.lecture._id));
+    expect(quiz).toMatchObject({ groupId: target.id, published: false });
+    expect(cairo(quiz!.opensAt)).toBe("Tue 2027-02-02 18:00");
+
+    // Within its own group the copy keeps the group's rubric.
+    const again = (await (await call(`/api/lectures/${lecture!.slug}/copy`, { body: { groupId: w.group.slug }, token: w.teacher.accessToken })).json()) as { lecture: { _id: string } };
+    const sameGroupTasks = await db().select().from(s.tasks).where(eq(s.tasks.lectureId, again.lecture._id));
+    expect(sameGroupTasks.some((t) => t.rubricId === w.rubricId)).toBe(true);
+    expect((await db().select().from(s.rubrics).where(eq(s.rubrics.groupId, w.group.id))).length).toBe(1);
+  });
+
+  it("refuses a group the instructor does not run, and strangers", async () => {
+    const w = await sourceGroup(1);
+    const foreign = await createGroup({ instructorId: (await createUser({ role: "instructor" })).id });
+    const [lecture] = await db().select().from(s.lectures).where(eq(s.lectures.groupId, w.group.id));
+    expect((await call(`/api/lectures/${lecture!.slug}/copy`, { body: { groupId: foreign.slug }, token: w.teacher.accessToken })).status).toBe(403);
+    const other = await signIn(await createUser({ role: "instructor" }));
+    const own = await createGroup({ instructorId: other.user.id });
+    expect((await call(`/api/lectures/${lecture!.slug}/copy`, { body: { groupId: own.slug }, token: other.accessToken })).status).toBe(403);
+    expect((await call(`/api/lectures/${lecture!.slug}/copy`, { body: { groupId: "" }, token: w.teacher.accessToken })).status).toBe(400);
+    expect(await db().select().from(s.lectures).where(eq(s.lectures.groupId, foreign.id))).toEqual([]);
+  });
+});
