@@ -13,6 +13,8 @@ export interface Bindings {
   StaffInbox: DurableObjectNamespace;
   /** One per quiz: its alarm closes and grades attempts at their deadline (worker/realtime/quiz-clock.ts). */
   QuizClock: DurableObjectNamespace<import("./realtime/quiz-clock").QuizClock>;
+  /** One per group: its alarm publishes scheduled lectures, tasks and quizzes on time (worker/realtime/publisher.ts). */
+  Publisher: DurableObjectNamespace<import("./realtime/publisher").Publisher>;
   /** The code runner Worker (wrangler.runner.toml) in production; absent locally, where the engine runs in-process. */
   RUNNER?: Service<import("./runner").CodeRunner>;
   ENVIRONMENT: string;

@@ -15,6 +15,7 @@ import { settleExpiredAttempts } from "./services/quizzes";
 import { base64url } from "./services/ids";
 import { runInSandbox } from "./sandbox";
 import { registerRunner } from "./sandbox/registry";
+import { publishDue } from "./services/schedule";
 
 // The code runner (QuickJS in WebAssembly) is bundled here only: see worker/sandbox/registry.ts.
 registerRunner(runInSandbox);
@@ -22,6 +23,10 @@ registerRunner(runInSandbox);
 export { GroupRoom, StaffInbox, UserHub } from "./realtime/rooms";
 /** The server's clock of each quiz: closes and grades attempts nobody hands in, at their deadline + 5 s. */
 export { QuizClock } from "./realtime/quiz-clock";
+export { Publisher } from "./realtime/publisher";
+
+/** The daily housekeeping trigger (wrangler.toml); the other one publishes scheduled work. */
+const DAILY_CRON = "17 3 * * *";
 
 const handleRemix = createRequestHandler(remixBuild as unknown as ServerBuild);
 
@@ -82,12 +87,18 @@ export default {
   },
 
   /**
-   * The daily Cron Trigger (wrangler.toml [triggers]): housekeeping of old sessions, codes, rate limits and mails,
-   * and closing quiz attempts left open past their deadline: each quiz's clock (QuizClock's alarm) closes them at
-   * deadline + 5 s and reads close any they meet; this is the safety net for what both missed.
+   * Cron Triggers (wrangler.toml [triggers]). Every five minutes: publishing whatever is scheduled and due (each
+   * group's Publisher alarm does it on time; this is its safety net). Daily: housekeeping of old sessions, codes,
+   * rate limits and mails, and closing quiz attempts left open past their deadline: each quiz's clock (QuizClock's
+   * alarm) closes them at deadline + 5 s and reads close any they meet; this is the safety net for what both missed.
    */
-  async scheduled(_controller, env, ctx) {
+  async scheduled(controller, env, ctx) {
     const svc = createServiceContext(env, ctx);
+    const published = await publishDue(svc, null, Date.now());
+    if (controller.cron !== DAILY_CRON) {
+      if (published.lectures + published.tasks + published.quizzes > 0) console.log("publish", JSON.stringify(published));
+      return;
+    }
     const result = await cleanUp(svc);
     const attempts = await settleExpiredAttempts(svc);
     console.log("cleanup", JSON.stringify({ ...result, quizAttemptsClosed: attempts }));

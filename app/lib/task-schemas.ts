@@ -33,11 +33,13 @@ export const createTaskInput = z.object({
   maxFileMb: z.number({ error: "The largest file is a whole number of megabytes from 1 to 20." }).int("The largest file is a whole number of megabytes from 1 to 20.").min(MAX_FILE_MB.min, "The largest file is a whole number of megabytes from 1 to 20.").max(MAX_FILE_MB.max, "The largest file is a whole number of megabytes from 1 to 20.").optional(),
   /** Grade with one of the group's rubrics (its total becomes the maximum score); null takes it off. */
   rubricId: z.string({ error: "Choose one of the group's rubrics." }).regex(/^[A-Za-z0-9_-]{1,64}$/, "Choose one of the group's rubrics.").nullable().optional(),
+  /** Scheduled (issue 22): students see the task from this time, when the server shows it and tells them. */
+  publishAt: dateTime("Give the publishing time as a date and time.").nullable().optional(),
 });
 export type CreateTaskInput = z.infer<typeof createTaskInput>;
 
 /** PUT /api/lectures/{lectureId}/tasks/{taskId}: any of the fields, at least one. */
-export const updateTaskInput = createTaskInput.partial().refine((v) => Object.keys(v).length > 0, "Send at least one field to change.");
+export const updateTaskInput = createTaskInput.omit({ publishAt: true }).partial().refine((v) => Object.keys(v).length > 0, "Send at least one field to change.");
 export type UpdateTaskInput = z.infer<typeof updateTaskInput>;
 
 /** POST /api/lectures/{lectureId}/submit-task/{taskId}: a link to the work (a repository or a deployed site). */

@@ -6,6 +6,7 @@ import { AppError } from "../http/errors";
 import type { ApiEnv } from "./app";
 import { commentBankApi } from "./comment-bank";
 import { lectureCopyApi } from "./course-copy";
+import { scheduleApi } from "./schedule";
 import { contactApi } from "./contact";
 import { contactMessagesApi } from "./contact-messages";
 import { devApi } from "./dev";
@@ -77,6 +78,7 @@ api.route("/quizzes", quizExtensionsApi);
 api.route("/quizzes", quizRegradeApi);
 api.route("/quizzes", quizzesApi);
 api.route("/exercises", exercisesApi);
+api.route("/schedule", scheduleApi);
 
 api.doc31("/openapi.json", (c) => ({
   openapi: "3.1.0",

@@ -31,6 +31,7 @@ const lectureDto = z
     startsAt: z.string().nullable(),
     order: z.number().openapi({ description: "0: the lecture follows its date (undated ones last); 1..n: the staff's own order, which wins" }),
     published: z.boolean(),
+    publishAt: z.string().nullable().openapi({ description: "A draft the server publishes (and announces) at this time; null when not scheduled" }),
     videoUrl: z.string().nullable(),
     resources: z.array(z.object({ title: z.string(), url: z.string() })),
   })

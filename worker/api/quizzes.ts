@@ -29,6 +29,7 @@ const listItem = z
     maxAttempts: z.number(),
     showAnswers: z.enum(SHOW_ANSWERS),
     published: z.boolean(),
+    publishAt: z.string().nullable().openapi({ description: "A draft the server publishes (and announces) at this time; null when not scheduled" }),
     questionCount: z.number(),
     maxScore: z.number(),
     window,

@@ -30,6 +30,7 @@ const taskDto = z
     latePenaltyPerDay: z.number().int().openapi({ description: "Percent of the grade taken off per started day late (0: none)" }),
     latePenaltyFloor: z.number().int().openapi({ description: "The share of the grade, in percent, a late hand-in always keeps" }),
     rubricId: z.string().nullable().openapi({ description: "Graded with this rubric of the group (its total is maxScore); null: a plain score" }),
+    publishAt: z.string().nullable().openapi({ description: "Scheduled: students see the task from this time, when the server publishes it and tells them; null: it shows with its lecture" }),
     extendedFrom: z.string().nullable().openapi({ description: "The task's own due time when the reader has an extension (dueAt is then theirs); null otherwise" }),
     fileKinds: z.array(z.string()).openapi({ description: "A file hand-in: the kinds accepted (pdf, image, text, zip), judged by content; empty: a link is handed in" }),
     maxFileMb: z.number().int().openapi({ description: "The largest file a student may hand in, in MB" }),

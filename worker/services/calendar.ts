@@ -14,6 +14,7 @@ import { lecturePath, quizPath, segment } from "../../app/lib/paths";
 import { can, type Actor } from "../../app/lib/permissions";
 import type { ServiceContext } from "../context";
 import { forbidden, notFound } from "../http/errors";
+import { studentSeesTask } from "./released";
 
 /** A lecture has no end time in the model; the file gives it the usual session length. */
 export const LECTURE_MINUTES = 90;
@@ -149,7 +150,7 @@ export async function groupCalendar(ctx: ServiceContext, viewer: Actor, groupKey
       .from(tasks)
       .innerJoin(lectures, eq(lectures.id, tasks.lectureId))
       .leftJoin(extensions, and(eq(extensions.taskId, tasks.id), eq(extensions.userId, viewer.userId)))
-      .where(and(eq(lectures.groupId, group.id), isNotNull(tasks.dueAt), staff ? undefined : eq(lectures.published, true)))
+      .where(and(eq(lectures.groupId, group.id), isNotNull(tasks.dueAt), staff ? undefined : studentSeesTask))
       .orderBy(asc(tasks.dueAt), asc(tasks.id)),
     ctx.db
       .select({

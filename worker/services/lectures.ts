@@ -2,7 +2,7 @@
  * Lectures (PRODUCT.md §2 "Lecture"): a group's schedule. Members and staff read them (students only the
  * published ones); the group's staff write them. Every rule goes through `can()`; the API and the pages call these.
  */
-import { and, asc, count, eq, max, or, sql } from "drizzle-orm";
+import { and, isNull, asc, count, eq, max, or, sql } from "drizzle-orm";
 import { can, type Actor } from "../../app/lib/permissions";
 import { isCalendarDate } from "../../app/lib/dates";
 import type { CreateLectureInput, LectureOrderInput, LectureSeriesInput, UpdateLectureInput } from "../../app/lib/lecture-schemas";
@@ -25,6 +25,8 @@ export interface LectureDto {
   published: boolean;
   videoUrl: string | null;
   resources: { title: string; url: string }[];
+  /** A draft the server publishes at this time (issue 22); null when not scheduled. */
+  publishAt: string | null;
 }
 
 export interface LectureDetailDto extends LectureDto {
@@ -48,6 +50,7 @@ export interface LectureRecord {
   startsAt: Date | null;
   order: number;
   published: boolean;
+  publishAt?: Date | null;
   groupId: string;
   groupSlug: string;
   groupTitle: string;
@@ -65,13 +68,14 @@ const lectureColumns = {
   startsAt: lectures.startsAt,
   order: lectures.order,
   published: lectures.published,
+  publishAt: lectures.publishAt,
   groupId: groups.id,
   groupSlug: groups.slug,
   groupTitle: groups.title,
   instructorId: groups.instructorId,
 };
 
-export function toLectureDto(r: Pick<LectureRecord, "id" | "slug" | "title" | "startsAt" | "order" | "published" | "videoUrl" | "resources">): LectureDto {
+export function toLectureDto(r: Pick<LectureRecord, "id" | "slug" | "title" | "startsAt" | "order" | "published" | "videoUrl" | "resources" | "publishAt">): LectureDto {
   return {
     _id: r.id,
     slug: r.slug,
@@ -81,6 +85,7 @@ export function toLectureDto(r: Pick<LectureRecord, "id" | "slug" | "title" | "s
     published: r.published,
     videoUrl: r.videoUrl,
     resources: r.resources,
+    publishAt: r.publishAt ? r.publishAt.toISOString() : null,
   };
 }
 
@@ -167,6 +172,7 @@ export async function listLectures(ctx: ServiceContext, viewer: Actor, groupIdOr
       published: lectures.published,
       videoUrl: lectures.videoUrl,
       resources: lectures.resources,
+      publishAt: lectures.publishAt,
       myAttendance: attendance.status,
     })
     .from(lectures)
@@ -224,7 +230,8 @@ export async function lectureWork(ctx: ServiceContext, lectureId: string, studen
       .from(tasks)
       .leftJoin(submissions, and(eq(submissions.taskId, tasks.id), eq(submissions.userId, studentId ?? "")))
       .leftJoin(extensions, and(eq(extensions.taskId, tasks.id), eq(extensions.userId, studentId ?? "")))
-      .where(eq(tasks.lectureId, lectureId))
+      // A student does not see a task scheduled for later (issue 22).
+      .where(and(eq(tasks.lectureId, lectureId), studentId === null ? undefined : isNull(tasks.publishAt)))
       .orderBy(asc(tasks.dueAt), asc(tasks.title)),
     ctx.db
       .select({ slug: quizzes.slug, title: quizzes.title, opensAt: quizzes.opensAt, closesAt: sql<number | null>`coalesce(${extensions.closesAt}, ${quizzes.closesAt})` })
@@ -277,7 +284,8 @@ function lectureValues(input: CreateLectureInput | UpdateLectureInput) {
     ...(input.videoUrl !== undefined ? { videoUrl: input.videoUrl || null } : {}),
     ...(input.resources !== undefined ? { resources: input.resources } : {}),
     ...(input.startsAt !== undefined ? { startsAt: input.startsAt === null ? null : new Date(input.startsAt) } : {}),
-    ...(input.published !== undefined ? { published: input.published } : {}),
+    // Published by hand: a schedule it had is done with.
+    ...(input.published !== undefined ? { published: input.published, ...(input.published ? { publishAt: null } : {}) } : {}),
   };
 }
 

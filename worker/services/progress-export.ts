@@ -22,6 +22,7 @@ import type { ServiceContext } from "../context";
 import { toCsv, type CsvCell } from "../http/csv";
 import { groupProgress } from "./progress";
 import { gradeHeld } from "./tasks";
+import { studentSeesTask } from "./released";
 
 export const EXPORTS = ["attendance", "grades", "progress"] as const;
 export type ExportKind = (typeof EXPORTS)[number];
@@ -151,7 +152,7 @@ export async function exportGroupCsv(ctx: ServiceContext, viewer: Actor, groupKe
         .innerJoin(tasks, eq(tasks.id, submissions.taskId))
         .innerJoin(lectures, eq(lectures.id, tasks.lectureId))
         .innerJoin(memberships, member(submissions.userId, lectures.groupId))
-        .where(and(eq(lectures.groupId, groupId), eq(lectures.published, true))),
+        .where(and(eq(lectures.groupId, groupId), studentSeesTask)),
       // The best attempt as the quiz average picks it: the highest score / max (clamped to 0-1) of the handed-in
       // attempts. SQLite takes the bare columns (score, max_score) from the row that holds the max().
       ctx.db

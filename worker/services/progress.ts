@@ -13,6 +13,7 @@ import type { ServiceContext } from "../context";
 import { forbidden, notFound } from "../http/errors";
 import { settleGroupAttempts } from "./quizzes";
 import { isMember } from "./memberships";
+import { studentSeesTask } from "./released";
 
 const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
 const memberStatuses = [...MEMBER_STATUSES];
@@ -183,7 +184,7 @@ export async function computeProgress(ctx: ServiceContext, scope: Scope, now = D
       .select({ _id: tasks.id, groupId: lectures.groupId, slug: tasks.slug, title: tasks.title, lectureSlug: lectures.slug, dueAt: tasks.dueAt, maxScore: tasks.maxScore, due })
       .from(tasks)
       .innerJoin(lectures, eq(lectures.id, tasks.lectureId))
-      .where(and(inArray(lectures.groupId, scope.groups), eq(lectures.published, true)))
+      .where(and(inArray(lectures.groupId, scope.groups), studentSeesTask))
       .orderBy(asc(tasks.dueAt), asc(tasks.title)),
     ctx.db
       .select({
@@ -199,7 +200,7 @@ export async function computeProgress(ctx: ServiceContext, scope: Scope, now = D
       .innerJoin(lectures, eq(lectures.id, tasks.lectureId))
       .innerJoin(memberships, asMember(submissions.userId as never, lectures.groupId))
       .leftJoin(extensions, and(eq(extensions.taskId, tasks.id), eq(extensions.userId, submissions.userId)))
-      .where(and(inArray(lectures.groupId, scope.groups), eq(lectures.published, true), onlyUser(submissions.userId as never)))
+      .where(and(inArray(lectures.groupId, scope.groups), studentSeesTask, onlyUser(submissions.userId as never)))
       .groupBy(submissions.userId, lectures.groupId),
     ctx.db
       .select({

@@ -397,6 +397,8 @@ export interface QuizListItem {
   maxAttempts: number;
   showAnswers: ShowAnswers;
   published: boolean;
+  /** A draft the server publishes at this time (issue 22); null when not scheduled. */
+  publishAt: string | null;
   questionCount: number;
   maxScore: number;
   window: QuizWindow;
@@ -475,6 +477,7 @@ async function listQuizzes(ctx: ServiceContext, viewer: Actor, scope: { groupKey
       maxAttempts: quiz.maxAttempts,
       showAnswers: quiz.showAnswers,
       published: quiz.published,
+      publishAt: iso(quiz.publishAt),
       questionCount: (countOf.get(quiz.id)?.n ?? 0) + quiz.draws.reduce((n, d) => n + d.count, 0),
       maxScore: (countOf.get(quiz.id)?.points ?? 0) + quiz.draws.reduce((n, d) => n + d.count * d.points, 0),
       window: windowOf(quiz, now),
@@ -1120,7 +1123,8 @@ export async function updateQuiz(ctx: ServiceContext, viewer: Actor, key: string
     ...(input.closesAt !== undefined ? { closesAt: input.closesAt === null ? null : new Date(input.closesAt) } : {}),
     ...(input.maxAttempts !== undefined ? { maxAttempts: input.maxAttempts } : {}),
     ...(input.showAnswers !== undefined ? { showAnswers: input.showAnswers } : {}),
-    ...(input.published !== undefined ? { published: input.published } : {}),
+    // Published by hand: a schedule it had is done with.
+    ...(input.published !== undefined ? { published: input.published, ...(input.published ? { publishAt: null } : {}) } : {}),
     ...(input.draws !== undefined ? { draws: input.draws } : {}),
     ...(input.shuffleQuestions !== undefined ? { shuffleQuestions: input.shuffleQuestions } : {}),
     ...(input.shuffleOptions !== undefined ? { shuffleOptions: input.shuffleOptions } : {}),

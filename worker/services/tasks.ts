@@ -19,6 +19,8 @@ import { escapeHtml, sendMail } from "./mail";
 import { notifyUsers } from "./notifications";
 import type { Viewer } from "./sessions";
 import { studentReport, summaryReport } from "../sandbox/report";
+import { studentSeesTask } from "./released";
+import { armPublisher, SCHEDULE_SLACK_MS } from "./publisher-client";
 import type { RunReport } from "../sandbox/types";
 
 export interface TaskDto {
@@ -41,6 +43,8 @@ export interface TaskDto {
   fileKinds: string[];
   maxFileMb: number;
   lectureSlug: string;
+  /** Scheduled (issue 22): students see the task from this time, when the server publishes it; null: with its lecture. */
+  publishAt: string | null;
 }
 
 export interface SubmissionDto {
@@ -123,6 +127,7 @@ function toSubmissionDto(row: SubmissionRow, name: string, staff: boolean, rules
 
 export interface TaskRecord {
   id: string;
+  publishAt: Date | null;
   slug: string;
   title: string;
   body: string;
@@ -148,7 +153,7 @@ export interface TaskRecord {
   membershipStatus: string | null;
 }
 
-const toTaskDto = (t: Pick<TaskRecord, "id" | "slug" | "title" | "dueAt" | "maxScore" | "allowLate" | "gradesHeld" | "latePenaltyPerDay" | "latePenaltyFloor" | "rubricId" | "fileKinds" | "maxFileMb" | "lectureSlug"> & { extendedFrom?: Date | null }): TaskDto => ({
+const toTaskDto = (t: Pick<TaskRecord, "id" | "slug" | "title" | "dueAt" | "maxScore" | "allowLate" | "gradesHeld" | "latePenaltyPerDay" | "latePenaltyFloor" | "rubricId" | "fileKinds" | "maxFileMb" | "lectureSlug" | "publishAt"> & { extendedFrom?: Date | null }): TaskDto => ({
   _id: t.id,
   slug: t.slug,
   title: t.title,
@@ -163,6 +168,7 @@ const toTaskDto = (t: Pick<TaskRecord, "id" | "slug" | "title" | "dueAt" | "maxS
   fileKinds: t.fileKinds,
   maxFileMb: t.maxFileMb,
   lectureSlug: t.lectureSlug,
+  publishAt: t.publishAt ? t.publishAt.toISOString() : null,
 });
 
 const byKey = (column: typeof tasks.id | typeof lectures.id, key: string, slugColumn: typeof tasks.slug | typeof lectures.slug) => or(eq(column, key), eq(slugColumn, key));
@@ -175,6 +181,7 @@ export async function findTask(ctx: ServiceContext, viewer: Actor, lectureKey: s
   const [row] = await ctx.db
     .select({
       id: tasks.id,
+      publishAt: tasks.publishAt,
       slug: tasks.slug,
       title: tasks.title,
       body: tasks.body,
@@ -231,7 +238,7 @@ async function requireReadableTask(ctx: ServiceContext, viewer: Actor, lectureKe
   const task = await findTask(ctx, viewer, lectureKey, taskKey);
   if (!task) throw notFound("No such task.");
   if (!can(viewer, "group.viewInside", { group: facts(task) })) throw forbidden("Only the group's members and staff can see its tasks.");
-  if (!task.lecturePublished && !isStaff(viewer, task)) throw notFound("No such task.");
+  if ((!task.lecturePublished || task.publishAt) && !isStaff(viewer, task)) throw notFound("No such task.");
   return task;
 }
 
@@ -264,7 +271,7 @@ export async function listGroupTasks(ctx: ServiceContext, viewer: Actor, groupKe
     .innerJoin(lectures, eq(lectures.id, tasks.lectureId))
     .leftJoin(submissions, and(eq(submissions.taskId, tasks.id), eq(submissions.userId, viewer.userId)))
     .leftJoin(extensions, and(eq(extensions.taskId, tasks.id), eq(extensions.userId, viewer.userId)))
-    .where(and(eq(lectures.groupId, group.id), staff ? undefined : eq(lectures.published, true)))
+    .where(and(eq(lectures.groupId, group.id), staff ? undefined : studentSeesTask))
     .orderBy(asc(tasks.dueAt), asc(tasks.title));
   return rows.map((r) => {
     const seen = r.submission ? asStudentSees(r.task, r.submission) : null;
@@ -368,6 +375,11 @@ export async function createTask(ctx: ServiceContext, viewer: Viewer, lectureKey
   if (!lecture) throw notFound("No such lecture.");
   if (!can(viewer, "group.manage", { group: { instructorId: lecture.instructorId } })) throw forbidden("Only this group's instructor or an admin can do that.");
   const rubric = input.rubricId ? await rubricFor(ctx, lecture.groupId, input.rubricId) : null;
+  const now = Date.now();
+  if (input.publishAt != null && input.publishAt < now - SCHEDULE_SLACK_MS) {
+    throw new AppError(400, "validation_failed", "Choose a time in the future.", { publishAt: "Choose a time in the future." });
+  }
+  const publishAt = input.publishAt != null && input.publishAt > now ? new Date(input.publishAt) : null;
   const row = {
     id: newId(),
     lectureId: lecture.id,
@@ -384,10 +396,12 @@ export async function createTask(ctx: ServiceContext, viewer: Viewer, lectureKey
     gradesHeld: input.gradesHeld ?? false,
     latePenaltyPerDay: input.latePenaltyPerDay ?? 0,
     latePenaltyFloor: input.latePenaltyFloor ?? 0,
+    publishAt,
     createdAt: new Date(),
   };
   await ctx.db.insert(tasks).values(row);
-  if (lecture.published) {
+  if (publishAt) await armPublisher(ctx, lecture.groupId, publishAt.getTime());
+  else if (lecture.published) {
     await notifyUsers(ctx, await memberIds(ctx, lecture.groupId), {
       kind: "task-created",
       params: { task: row.title, group: lecture.groupTitle },

@@ -1,0 +1,154 @@
+/**
+ * Scheduled publishing (issue 22): staff set a time at which a draft lecture or quiz is published, or a task shown,
+ * and the server does it then and tells the members, with nobody reading anything: the group's Publisher (a Durable
+ * Object alarm, run here in workerd) and, as a safety net, the five-minute cron. Until then students see nothing of it.
+ */
+import { createExecutionContext, createScheduledController, env, runDurableObjectAlarm, runInDurableObject, waitOnExecutionContext } from "cloudflare:test";
+import { and, eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import * as s from "../../db/schema";
+import worker from "../../worker/index";
+import type { Publisher } from "../../worker/realtime/publisher";
+import { addMember, call, createGroup, createUser, signIn, type ErrorBody } from "./factories";
+import { db, unique } from "./helpers";
+
+const publishers = () => (env as unknown as { Publisher: DurableObjectNamespace<Publisher> }).Publisher;
+const publisherOf = (groupId: string) => publishers().get(publishers().idFromName(groupId));
+const ringsAt = (groupId: string) => runInDurableObject(publisherOf(groupId), (_i: Publisher, state) => state.storage.getAlarm());
+
+async function world() {
+  const teacher = await signIn(await createUser({ role: "instructor" }));
+  const group = await createGroup({ instructorId: teacher.user.id });
+  const student = await signIn(await createUser());
+  await addMember(student.user, group);
+  const lecture = (await (await call(`/api/lectures/group/${group.slug}`, { body: { title: unique("Week"), published: true }, token: teacher.accessToken })).json()) as { _id: string; slug: string };
+  return { teacher, group, student, lecture };
+}
+type World = Awaited<ReturnType<typeof world>>;
+
+const schedule = async (w: World, kind: string, id: string, publishAt: string | null, token = w.teacher.accessToken) => {
+  const res = await call(`/api/schedule/${kind}/${id}`, { method: "PUT", body: { publishAt }, token });
+  return { status: res.status, body: (await res.json()) as { publishAt: string | null; published: boolean } & ErrorBody };
+};
+const notes = (userId: string, kind: string) => db().select().from(s.notifications).where(and(eq(s.notifications.userId, userId), eq(s.notifications.kind, kind))).orderBy(s.notifications.createdAt);
+/** Moves every schedule of the group to one second ago, as if the time had come. */
+async function timeComes(table: typeof s.lectures | typeof s.quizzes | typeof s.tasks, id: string) {
+  await db().update(table).set({ publishAt: new Date(Date.now() - 1_000) }).where(eq(table.id, id));
+}
+
+describe("scheduled publishing", () => {
+  it("hides a scheduled task from students until the group's alarm shows it and tells them, with nobody reading", async () => {
+    const w = await world();
+    const at = new Date(Date.now() + 3 * 3_600_000);
+    const made = await call(`/api/lectures/${w.lecture.slug}/tasks`, { body: { title: "Portfolio", publishAt: at.toISOString() }, token: w.teacher.accessToken });
+    expect(made.status).toBe(201);
+    const task = (await made.json()) as { _id: string; slug: string; publishAt: string };
+    expect(task.publishAt).toBe(at.toISOString());
+    // The Publisher rings at that time.
+    expect(await ringsAt(w.group.id)).toBe(at.getTime());
+    // Nothing yet for the student: not the task, not in the lists, no notification.
+    expect((await call(`/api/lectures/${w.lecture.slug}/tasks/${task.slug}`, { token: w.student.accessToken })).status).toBe(404);
+    const list = (await (await call(`/api/lectures/groups/${w.group.slug}/tasks`, { token: w.student.accessToken })).json()) as { slug: string }[];
+    expect(list.map((t) => t.slug)).not.toContain(task.slug);
+    expect((await call(`/api/lectures/${w.lecture.slug}/submit-task/${task.slug}`, { body: { link: "https://github.com/me/site" }, token: w.student.accessToken })).status).toBe(404);
+    expect(await notes(w.student.user.id, "task-created")).toEqual([]);
+    // Staff see it, scheduled.
+    const staffList = (await (await call(`/api/lectures/groups/${w.group.slug}/tasks`, { token: w.teacher.accessToken })).json()) as { slug: string; publishAt: string | null }[];
+    expect(staffList.find((t) => t.slug === task.slug)?.publishAt).toBe(at.toISOString());
+
+    await timeComes(s.tasks, task._id);
+    expect(await runDurableObjectAlarm(publisherOf(w.group.id))).toBe(true);
+    expect((await call(`/api/lectures/${w.lecture.slug}/tasks/${task.slug}`, { token: w.student.accessToken })).status).toBe(200);
+    const [note] = await notes(w.student.user.id, "task-created");
+    expect(note).toMatchObject({ link: `/course/${w.group.slug}/lecture/${w.lecture.slug}/Add-Task/${task.slug}` });
+    // Once: the alarm ringing again announces nothing more, and rings no more.
+    expect(await runDurableObjectAlarm(publisherOf(w.group.id))).toBe(false);
+    expect(await ringsAt(w.group.id)).toBeNull();
+    expect(await notes(w.student.user.id, "task-created")).toHaveLength(1);
+  });
+
+  it("publishes a draft lecture and a quiz at their times, one alarm after the other", async () => {
+    const w = await world();
+    const draft = (await (await call(`/api/lectures/group/${w.group.slug}`, { body: { title: "Week later" }, token: w.teacher.accessToken })).json()) as { _id: string; slug: string };
+    const quizRes = await call("/api/quizzes", {
+      body: { lectureId: w.lecture.slug, title: "Check", questions: [{ text: "1 + 1?", type: "single", options: ["1", "2"], correct: [1], points: 1 }] },
+      token: w.teacher.accessToken,
+    });
+    expect(quizRes.status).toBe(201);
+    const quiz = (await quizRes.json()) as { _id: string; slug: string };
+    const soon = Date.now() + 3_600_000;
+    const later = soon + 3_600_000;
+    expect((await schedule(w, "lecture", draft.slug, new Date(later).toISOString())).body).toMatchObject({ publishAt: new Date(later).toISOString(), published: false });
+    expect((await schedule(w, "quiz", quiz.slug, new Date(soon).toISOString())).status).toBe(200);
+    // The earlier of the two.
+    expect(await ringsAt(w.group.id)).toBe(soon);
+    const lectures = (await (await call(`/api/lectures/group/${w.group.slug}`, { token: w.teacher.accessToken })).json()) as { slug: string; publishAt: string | null }[];
+    expect(lectures.find((l) => l.slug === draft.slug)?.publishAt).toBe(new Date(later).toISOString());
+
+    await timeComes(s.quizzes, quiz._id);
+    expect(await runDurableObjectAlarm(publisherOf(w.group.id))).toBe(true);
+    const [q] = await db().select().from(s.quizzes).where(eq(s.quizzes.id, quiz._id));
+    expect(q).toMatchObject({ published: true, publishAt: null });
+    expect(await notes(w.student.user.id, "quiz-published")).toHaveLength(1);
+    // The lecture is still a draft, and the alarm now rings for it.
+    expect((await db().select().from(s.lectures).where(eq(s.lectures.id, draft._id)))[0]!.published).toBe(false);
+    expect(await ringsAt(w.group.id)).toBe(later);
+
+    await timeComes(s.lectures, draft._id);
+    expect(await runDurableObjectAlarm(publisherOf(w.group.id))).toBe(true);
+    expect((await db().select().from(s.lectures).where(eq(s.lectures.id, draft._id)))[0]).toMatchObject({ published: true, publishAt: null });
+    // (The first note is the lecture the world published at once.)
+    const links = (await notes(w.student.user.id, "lecture-published")).map((n) => n.link);
+    expect(links).toEqual([`/course/${w.group.slug}/lecture/${w.lecture.slug}`, `/course/${w.group.slug}/lecture/${draft.slug}`]);
+  });
+
+  it("the five-minute cron publishes what an alarm missed", async () => {
+    const w = await world();
+    const draft = (await (await call(`/api/lectures/group/${w.group.slug}`, { body: { title: "Missed" }, token: w.teacher.accessToken })).json()) as { _id: string; slug: string };
+    await db().update(s.lectures).set({ publishAt: new Date(Date.now() - 60_000) }).where(eq(s.lectures.id, draft._id));
+    const ctx = createExecutionContext();
+    await worker.scheduled!(createScheduledController({ scheduledTime: new Date(), cron: "*/5 * * * *" }), env, ctx);
+    await waitOnExecutionContext(ctx);
+    expect((await db().select().from(s.lectures).where(eq(s.lectures.id, draft._id)))[0]).toMatchObject({ published: true, publishAt: null });
+    expect((await notes(w.student.user.id, "lecture-published")).filter((n) => n.link?.endsWith(`/lecture/${draft.slug}`))).toHaveLength(1);
+  });
+
+  it("null takes a quiz's schedule off and shows a scheduled task now; publishing by hand ends a schedule", async () => {
+    const w = await world();
+    const draft = (await (await call(`/api/lectures/group/${w.group.slug}`, { body: { title: "By hand" }, token: w.teacher.accessToken })).json()) as { _id: string; slug: string };
+    const at = new Date(Date.now() + 86_400_000).toISOString();
+    await schedule(w, "lecture", draft.slug, at);
+    expect((await call(`/api/lectures/${draft.slug}`, { method: "PUT", body: { published: true }, token: w.teacher.accessToken })).status).toBe(200);
+    expect((await db().select().from(s.lectures).where(eq(s.lectures.id, draft._id)))[0]).toMatchObject({ published: true, publishAt: null });
+
+    const task = (await (await call(`/api/lectures/${w.lecture.slug}/tasks`, { body: { title: "Later", publishAt: at }, token: w.teacher.accessToken })).json()) as { _id: string; slug: string };
+    const now = await schedule(w, "task", task.slug, null);
+    expect(now.body).toMatchObject({ publishAt: null, published: true });
+    expect((await call(`/api/lectures/${w.lecture.slug}/tasks/${task.slug}`, { token: w.student.accessToken })).status).toBe(200);
+    expect(await notes(w.student.user.id, "task-created")).toHaveLength(1);
+  });
+
+  it("refuses past times, published drafts, handed-in tasks, strangers and bad input", async () => {
+    const w = await world();
+    const other = await signIn(await createUser({ role: "instructor" }));
+    const future = new Date(Date.now() + 3_600_000).toISOString();
+    const past = await schedule(w, "lecture", w.lecture.slug, new Date(Date.now() - 3_600_000).toISOString());
+    expect(past.status).toBe(400);
+    expect(past.body.fields?.publishAt).toBe("Choose a time in the future.");
+    // The lecture is published already.
+    expect((await schedule(w, "lecture", w.lecture.slug, future)).status).toBe(409);
+    const task = (await (await call(`/api/lectures/${w.lecture.slug}/tasks`, { body: { title: "Shown" }, token: w.teacher.accessToken })).json()) as { slug: string };
+    expect((await call(`/api/lectures/${w.lecture.slug}/submit-task/${task.slug}`, { body: { link: "https://github.com/me/site" }, token: w.student.accessToken })).status).toBe(201);
+    const handedIn = await schedule(w, "task", task.slug, future);
+    expect(handedIn.status).toBe(409);
+    expect(handedIn.body.message).toBe("Students already handed this task in, so it cannot be hidden until later.");
+    expect((await schedule(w, "task", task.slug, future, w.student.accessToken)).status).toBe(403);
+    expect((await schedule(w, "task", task.slug, future, other.accessToken)).status).toBe(403);
+    expect((await call(`/api/schedule/task/${task.slug}`, { method: "PUT", body: { publishAt: future } })).status).toBe(401);
+    expect((await schedule(w, "group", task.slug, future)).status).toBe(400);
+    expect((await schedule(w, "task", "no-such-task", future)).status).toBe(404);
+    expect((await schedule(w, "task", task.slug, "tomorrow")).status).toBe(400);
+    const pastTask = await call(`/api/lectures/${w.lecture.slug}/tasks`, { body: { title: "Past", publishAt: new Date(Date.now() - 3_600_000).toISOString() }, token: w.teacher.accessToken });
+    expect(pastTask.status).toBe(400);
+  });
+});

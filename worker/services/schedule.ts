@@ -1,0 +1,169 @@
+/**
+ * Scheduled publishing (issue 22, ADR 0023): staff set a time at which the server publishes a draft lecture or quiz,
+ * or shows a task to students, and tells the members, whether or not anyone is online. The group's Publisher
+ * (a Durable Object, worker/realtime/publisher.ts) rings at the earliest time set; the cron every five minutes
+ * (worker/index.ts `scheduled`) is the safety net. Publishing claims rows with a conditional UPDATE ... RETURNING,
+ * so two runs never announce the same item twice.
+ */
+import { and, eq, inArray, isNotNull, lte, min, sql } from "drizzle-orm";
+import type { ScheduleKind } from "../../app/lib/lifecycle-schemas";
+import type { Actor } from "../../app/lib/permissions";
+import { groups, lectures, quizzes, submissions, tasks } from "../../db/schema";
+import type { ServiceContext } from "../context";
+import { AppError, forbidden, notFound } from "../http/errors";
+import { announceLecture, requireManagedLecture } from "./lectures";
+import { memberIds } from "./memberships";
+import { notifyUsers } from "./notifications";
+import { armPublisher, SCHEDULE_SLACK_MS } from "./publisher-client";
+import { requireManagedQuiz } from "./quizzes";
+import { findTask, isStaff } from "./tasks";
+
+export interface ScheduleResult {
+  kind: ScheduleKind;
+  _id: string;
+  slug: string;
+  publishAt: string | null;
+  published: boolean;
+}
+
+
+/**
+ * PUT /api/schedule/{kind}/{id}: `publishAt` in the future schedules the item; null takes a lecture's or quiz's
+ * schedule off (it stays a draft) and shows a scheduled task now. A published lecture or quiz cannot be scheduled
+ * (unpublish it first); nor can a task students already handed in.
+ */
+export async function setSchedule(ctx: ServiceContext, viewer: Actor, kind: ScheduleKind, key: string, publishAt: number | null, now = Date.now()): Promise<ScheduleResult> {
+  if (publishAt !== null && publishAt < now - SCHEDULE_SLACK_MS) {
+    throw new AppError(400, "validation_failed", "Choose a time in the future.", { publishAt: "Choose a time in the future." });
+  }
+  const at = publishAt === null ? null : new Date(Math.max(publishAt, now));
+  let groupId: string;
+  let result: ScheduleResult;
+  if (kind === "lecture") {
+    const lecture = await requireManagedLecture(ctx, viewer, key);
+    if (lecture.published) throw new AppError(409, "conflict", "This lecture is already published. Make it a draft first to schedule it.");
+    await ctx.db.update(lectures).set({ publishAt: at }).where(eq(lectures.id, lecture.id));
+    groupId = lecture.groupId;
+    result = { kind, _id: lecture.id, slug: lecture.slug, publishAt: at?.toISOString() ?? null, published: false };
+  } else if (kind === "quiz") {
+    const quiz = await requireManagedQuiz(ctx, viewer, key);
+    if (quiz.published) throw new AppError(409, "conflict", "This quiz is already published. Make it a draft first to schedule it.");
+    await ctx.db.update(quizzes).set({ publishAt: at }).where(eq(quizzes.id, quiz.id));
+    groupId = quiz.groupId;
+    result = { kind, _id: quiz.id, slug: quiz.slug, publishAt: at?.toISOString() ?? null, published: false };
+  } else {
+    // Tasks are addressed by their own id or slug (unique site-wide).
+    const task = await requireTaskAnywhere(ctx, viewer, key);
+    if (at) {
+      const [handedIn] = await ctx.db.select({ id: submissions.id }).from(submissions).where(eq(submissions.taskId, task.id)).limit(1);
+      if (handedIn) throw new AppError(409, "conflict", "Students already handed this task in, so it cannot be hidden until later.");
+      await ctx.db.update(tasks).set({ publishAt: at }).where(eq(tasks.id, task.id));
+    } else if (task.publishAt) {
+      // Shown now: claimed like a due one, so it is announced once.
+      const [claimed] = await ctx.db.update(tasks).set({ publishAt: null }).where(and(eq(tasks.id, task.id), isNotNull(tasks.publishAt))).returning({ id: tasks.id });
+      if (claimed && task.lecturePublished) await announceTask(ctx, { slug: task.slug, title: task.title, lectureSlug: task.lectureSlug, groupId: task.groupId, groupSlug: task.groupSlug, groupTitle: task.groupTitle });
+    }
+    groupId = task.groupId;
+    result = { kind, _id: task.id, slug: task.slug, publishAt: at?.toISOString() ?? null, published: at === null && task.lecturePublished };
+  }
+  if (at) await armPublisher(ctx, groupId, at.getTime());
+  return result;
+}
+
+async function requireTaskAnywhere(ctx: ServiceContext, viewer: Actor, key: string) {
+  const task = await findTask(ctx, viewer, null, key);
+  if (!task) throw notFound("No such task.");
+  if (!isStaff(viewer, task)) throw forbidden("Only this group's instructor or an admin can do that.");
+  return task;
+}
+
+async function announceTask(ctx: ServiceContext, t: { slug: string; title: string; lectureSlug: string; groupId: string; groupSlug: string; groupTitle: string }) {
+  await notifyUsers(ctx, await memberIds(ctx, t.groupId), {
+    kind: "task-created",
+    params: { task: t.title, group: t.groupTitle },
+    link: `/course/${t.groupSlug}/lecture/${t.lectureSlug}/Add-Task/${t.slug}`,
+  });
+}
+
+export interface Published {
+  lectures: number;
+  tasks: number;
+  quizzes: number;
+}
+
+/**
+ * Publishes everything due by `now` (in one group, or in all), then tells the members: a lecture as when staff
+ * publish it, a quiz or task once its lecture is published too. Returns what was published.
+ */
+export async function publishDue(ctx: ServiceContext, groupId: string | null, now = Date.now()): Promise<Published> {
+  const due = new Date(now);
+  const inGroup = (column: typeof lectures.groupId | typeof quizzes.groupId) => (groupId ? eq(column, groupId) : undefined);
+  const [lectureRows, quizRows, taskRows] = await ctx.db.batch([
+    ctx.db
+      .update(lectures)
+      .set({ published: true, publishAt: null })
+      .where(and(lte(lectures.publishAt, due), inGroup(lectures.groupId)))
+      .returning({ id: lectures.id, slug: lectures.slug, title: lectures.title, groupId: lectures.groupId }),
+    ctx.db
+      .update(quizzes)
+      .set({ published: true, publishAt: null })
+      .where(and(lte(quizzes.publishAt, due), inGroup(quizzes.groupId)))
+      .returning({ id: quizzes.id, slug: quizzes.slug, title: quizzes.title, groupId: quizzes.groupId, lectureId: quizzes.lectureId }),
+    ctx.db
+      .update(tasks)
+      .set({ publishAt: null })
+      .where(and(lte(tasks.publishAt, due), groupId ? inArray(tasks.lectureId, ctx.db.select({ id: lectures.id }).from(lectures).where(eq(lectures.groupId, groupId))) : undefined))
+      .returning({ id: tasks.id, slug: tasks.slug, title: tasks.title, lectureId: tasks.lectureId }),
+  ]);
+  if (lectureRows.length + quizRows.length + taskRows.length === 0) return { lectures: 0, tasks: 0, quizzes: 0 };
+
+  // Where each item lives (its lecture and group), in one read.
+  const lectureIds = [...new Set([...quizRows.map((q) => q.lectureId), ...taskRows.map((t) => t.lectureId)].filter((id): id is string => !!id))];
+  const groupIds = [...new Set(lectureRows.map((l) => l.groupId))];
+  const [places, groupRows] = await Promise.all([
+    lectureIds.length
+      ? ctx.db
+          .select({ id: lectures.id, slug: lectures.slug, published: lectures.published, groupId: groups.id, groupSlug: groups.slug, groupTitle: groups.title })
+          .from(lectures)
+          .innerJoin(groups, eq(groups.id, lectures.groupId))
+          .where(inArray(lectures.id, lectureIds))
+      : Promise.resolve([]),
+    groupIds.length ? ctx.db.select({ id: groups.id, slug: groups.slug, title: groups.title }).from(groups).where(inArray(groups.id, groupIds)) : Promise.resolve([]),
+  ]);
+  const place = new Map(places.map((p) => [p.id, p]));
+  const group = new Map(groupRows.map((g) => [g.id, g]));
+  for (const l of lectureRows) {
+    const g = group.get(l.groupId);
+    if (g) await announceLecture(ctx, g, l);
+  }
+  for (const q of quizRows) {
+    const p = q.lectureId ? place.get(q.lectureId) : undefined;
+    if (!p?.published) continue;
+    await notifyUsers(ctx, await memberIds(ctx, p.groupId), {
+      kind: "quiz-published",
+      params: { quiz: q.title, group: p.groupTitle },
+      link: `/course/${p.groupSlug}/lecture/${p.slug}/quiz/${q.slug}`,
+    });
+  }
+  for (const t of taskRows) {
+    const p = place.get(t.lectureId);
+    if (!p?.published) continue;
+    await announceTask(ctx, { slug: t.slug, title: t.title, lectureSlug: p.slug, groupId: p.groupId, groupSlug: p.groupSlug, groupTitle: p.groupTitle });
+  }
+  return { lectures: lectureRows.length, tasks: taskRows.length, quizzes: quizRows.length };
+}
+
+/** The earliest time still scheduled in a group (null: nothing), for the Publisher's next ring. */
+export async function nextPublishAt(ctx: ServiceContext, groupId: string): Promise<number | null> {
+  const [[l], [q], [t]] = await ctx.db.batch([
+    ctx.db.select({ at: min(lectures.publishAt) }).from(lectures).where(and(eq(lectures.groupId, groupId), isNotNull(lectures.publishAt))),
+    ctx.db.select({ at: min(quizzes.publishAt) }).from(quizzes).where(and(eq(quizzes.groupId, groupId), isNotNull(quizzes.publishAt))),
+    ctx.db
+      .select({ at: sql<number | null>`min(${tasks.publishAt})` })
+      .from(tasks)
+      .innerJoin(lectures, eq(lectures.id, tasks.lectureId))
+      .where(and(eq(lectures.groupId, groupId), isNotNull(tasks.publishAt))),
+  ]);
+  const times = [l?.at, q?.at, t?.at].map((x) => (x == null ? null : x instanceof Date ? x.getTime() : Number(x))).filter((x): x is number => x !== null);
+  return times.length ? Math.min(...times) : null;
+}
