@@ -7,6 +7,7 @@ import { quizzesAr } from "./quizzes.ar";
 import { progressAr } from "./progress.ar";
 import { exercisesAr } from "./exercises.ar";
 import { tasksAr } from "./tasks.ar";
+import { lifecycleAr } from "./lifecycle.ar";
 
 /** Arabic (right to left). Same keys as en.ts. */
 export const ar: Messages = {
@@ -426,6 +427,7 @@ export const ar: Messages = {
   ...exercisesAr,
   ...quizzesAr,
   ...progressAr,
+  ...lifecycleAr,
   "account.devices.showAll": "عرض كل الأجهزة ({count, plural, zero {لا أجهزة} one {جهاز واحد} two {جهازان} few {# أجهزة} many {# جهازًا} other {# جهاز}})",
   "account.devices.showFewer": "عرض أقل",
 };

@@ -6,6 +6,7 @@ import { quizzesEn } from "./quizzes.en";
 import { progressEn } from "./progress.en";
 import { exercisesEn } from "./exercises.en";
 import { tasksEn } from "./tasks.en";
+import { lifecycleEn } from "./lifecycle.en";
 
 /**
  * English, the default language. Every user-visible string of the product lives here under a key;
@@ -429,6 +430,7 @@ export const en = {
   ...exercisesEn,
   ...quizzesEn,
   ...progressEn,
+  ...lifecycleEn,
   "account.devices.showAll": "Show all {count, plural, one {# device} other {# devices}}",
   "account.devices.showFewer": "Show fewer",
 } as const;

@@ -20,4 +20,7 @@ export const notificationsAr: Record<keyof typeof notificationsEn, string> = {
   "notification.extension-granted": "لديك وقت إضافي لـ{work}",
   "notification.quiz-regraded": "أصبحت درجتك في {quiz} الآن {score}/{max}",
   "notification.submission-comment": "كتب {name} عن {task}",
+  "notification.announcement": "{group}: {title}",
+  "notification.certificate-issued": "شهادتك في {course} جاهزة",
+  "notification.certificate-revoked": "أُلغيت شهادتك في {course}",
 };

@@ -22,4 +22,7 @@ export const notificationsEn = {
   "notification.extension-granted": "You have more time for {work}",
   "notification.quiz-regraded": "Your score on {quiz} is now {score}/{max}",
   "notification.submission-comment": "{name} wrote about {task}",
+  "notification.announcement": "{group}: {title}",
+  "notification.certificate-issued": "Your certificate for {course} is ready",
+  "notification.certificate-revoked": "Your certificate for {course} was revoked",
 } as const;

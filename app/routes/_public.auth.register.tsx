@@ -7,6 +7,7 @@ import { FormAlert, PasswordField, TextField } from "~/components/form-field";
 import { PhoneField } from "~/components/phone-field";
 import { useHydrated } from "~/hooks/use-hydrated";
 import type { MessageKey } from "~/i18n/en";
+import { detectLang } from "~/i18n/config";
 import { composePhone, countryById, phoneDigits } from "~/lib/countries";
 import { expectedError, fieldErrors, formValues, retryHeaders, type FieldErrors } from "~/lib/form-errors.server";
 import { isolate } from "~/lib/bidi";
@@ -60,7 +61,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return data<ActionResult>({ ok: false, errors, formError, values: keep }, { status: 400 });
   }
   try {
-    await register(context.svc, parsed.data);
+    await register(context.svc, parsed.data, detectLang(request));
   } catch (err) {
     const e = expectedError(err);
     return data<ActionResult>({ ok: false, errors: {}, formError: "auth.register.failed", values: keep }, { status: e.status, headers: retryHeaders(e) });

@@ -161,6 +161,7 @@ export interface Mail {
   to: string;
   subject: string;
   text: string;
+  html: string;
   createdAt: string;
 }
 

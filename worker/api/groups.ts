@@ -15,6 +15,7 @@ import { groupsStudentsApi } from "./groups-students";
 import { rubricsApi } from "./rubrics";
 import { questionBankApi } from "./question-bank";
 import { groupCopyApi } from "./course-copy";
+import { announcementsApi } from "./announcements";
 
 const list = createRoute({
   method: "get",
@@ -47,4 +48,5 @@ export const groupsApi = createApi()
   .route("/", rubricsApi)
   .route("/", questionBankApi)
   .route("/", groupCopyApi)
+  .route("/", announcementsApi)
   .openapi(one, async (c) => c.json(await getPublicGroup(c.var.svc, c.req.valid("param").id, c.var.viewer), 200));

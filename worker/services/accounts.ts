@@ -44,7 +44,7 @@ export const MESSAGES = {
 
 const invalidCredentials = () => new AppError(401, "invalid_credentials", MESSAGES.badCredentials);
 
-type NewUser = Pick<typeof users.$inferInsert, "name" | "email" | "passwordHash" | "phoneNumber" | "country" | "fingerprint" | "emailVerifiedAt" | "googleSub">;
+type NewUser = Pick<typeof users.$inferInsert, "name" | "email" | "passwordHash" | "phoneNumber" | "country" | "fingerprint" | "emailVerifiedAt" | "googleSub" | "locale">;
 
 /**
  * Inserts a user with a unique slug (the name's slug, or with a random suffix when taken).
@@ -91,7 +91,7 @@ async function findByEmail(ctx: ServiceContext, email: string) {
  * account), or (unverified account) the newest registration replaces the unproven one and gets a fresh code,
  * so an attacker cannot plant a password on an address before its owner signs up.
  */
-export async function register(ctx: ServiceContext, input: RegisterInput): Promise<{ message: string }> {
+export async function register(ctx: ServiceContext, input: RegisterInput, locale: "en" | "ar" | null = null): Promise<{ message: string }> {
   await limitCodeRequests(ctx, input.email);
   const profile = {
     name: input.name,
@@ -100,6 +100,7 @@ export async function register(ctx: ServiceContext, input: RegisterInput): Promi
     phoneNumber: input.phone_number,
     country: input.country ?? null,
     fingerprint: input.fingerprint ?? null,
+    locale,
   };
   const created = await insertUser(ctx, profile);
   ctx.waitUntil(created ? sendCode(ctx, { id: created.id, email: profile.email, name: profile.name }, "verify-email") : registerAgain(ctx, profile));

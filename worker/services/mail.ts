@@ -38,6 +38,43 @@ export async function sendMail(ctx: ServiceContext, mail: OutgoingMail): Promise
   }
 }
 
+/** Resend takes at most 100 messages per batch call; D1 binds at most 100 values per statement (6 per mail row). */
+const RESEND_BATCH = 100;
+const MAIL_ROWS_PER_INSERT = 16;
+
+/**
+ * Sends many e-mails (an announcement to a group): recorded in the outbox in one D1 batch, then through Resend's
+ * batch call, 100 at a time, each delivery result stored. Call it after the answer (`waitUntil`).
+ */
+export async function sendMails(ctx: ServiceContext, list: OutgoingMail[]): Promise<void> {
+  if (list.length === 0) return;
+  const now = Date.now();
+  const rows = list.map((m, i) => ({ id: newId(), to: m.to.toLowerCase(), subject: m.subject, text: m.text, html: m.html, createdAt: new Date(now + i) }));
+  const inserts = [];
+  for (let i = 0; i < rows.length; i += MAIL_ROWS_PER_INSERT) inserts.push(ctx.db.insert(mails).values(rows.slice(i, i + MAIL_ROWS_PER_INSERT)));
+  await ctx.db.batch(inserts as [(typeof inserts)[number], ...(typeof inserts)[number][]]);
+  if (!ctx.settings.resend) return;
+  const resend = new Resend(ctx.settings.resend.apiKey, { baseUrl: ctx.settings.resend.baseUrl });
+  for (let i = 0; i < rows.length; i += RESEND_BATCH) {
+    const part = rows.slice(i, i + RESEND_BATCH);
+    try {
+      const { data, error } = await resend.batch.send(part.map((r) => ({ from: ctx.settings.mailFrom, to: r.to, subject: r.subject, text: r.text, html: r.html })));
+      const sentAt = new Date();
+      await ctx.db.batch(
+        part.map((r, j) =>
+          ctx.db
+            .update(mails)
+            .set(error ? { error: `${error.name}: ${error.message}` } : { sentAt, providerId: data?.data[j]?.id ?? null })
+            .where(eq(mails.id, r.id)),
+        ) as never,
+      );
+    } catch (e) {
+      const message = e instanceof Error ? e.message : String(e);
+      await ctx.db.batch(part.map((r) => ctx.db.update(mails).set({ error: message }).where(eq(mails.id, r.id))) as never);
+    }
+  }
+}
+
 /** The local outbox for one address, newest first (development only; the routes check the environment). */
 export async function listOutbox(ctx: ServiceContext, to?: string, limit = 50) {
   return ctx.db

@@ -3,7 +3,7 @@
  * user management. Every function takes the acting `Viewer` and checks permission itself, so a Remix action
  * calling it directly is exactly as safe as the API.
  */
-import { and, count, desc, eq, or, sql, type SQL } from "drizzle-orm";
+import { and, count, desc, eq, isNull, ne, or, sql, type SQL } from "drizzle-orm";
 import { can } from "../../app/lib/permissions";
 import type { ChangePasswordInput, ChangeRoleInput, DeleteAccountInput, ListUsersQuery, UpdateProfileInput } from "../../app/lib/schemas";
 import { groups, memberships, users, type MembershipStatus, type Role } from "../../db/schema";
@@ -210,4 +210,9 @@ export async function deleteUser(ctx: ServiceContext, actor: Viewer, idOrSlug: s
   await deleteWhere(ctx, eq(users.id, user.userId));
   closeSocketsOf(ctx, user.userId, rooms, "The account was deleted.");
   return { message: "The user was deleted." };
+}
+
+/** The language a signed-in person chose (the language switch): their e-mails and certificates are written in it. */
+export async function setLocale(ctx: ServiceContext, userId: string, locale: "en" | "ar"): Promise<void> {
+  await ctx.db.update(users).set({ locale }).where(and(eq(users.id, userId), or(isNull(users.locale), ne(users.locale, locale))));
 }
