@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { DEV_CERTIFICATE_KEY } from "./services/certificate-dev-key";
 
 /**
  * The Worker's bindings and variables, parsed once per isolate (not per request).
@@ -28,6 +29,8 @@ export interface Bindings {
   PASSWORD_PEPPER?: string;
   RESEND_API_KEY?: string;
   RESEND_BASE_URL?: string;
+  /** The RSA private key (a JWK, JSON) that signs certificates; required in production (issue 22). */
+  CERTIFICATE_SIGNING_KEY?: string;
   GOOGLE_CLIENT_ID?: string;
   GOOGLE_CLIENT_SECRET?: string;
   /** Google's OAuth endpoints; only tests (a local stand-in) and special deployments change them. */
@@ -73,6 +76,17 @@ const settingsSchema = z
     AUTH_SECRET: z.string().min(32).optional(),
     PASSWORD_PEPPER: z.string().min(16).optional(),
     RESEND_API_KEY: z.string().min(1).optional(),
+    CERTIFICATE_SIGNING_KEY: z
+      .string()
+      .refine((v) => {
+        try {
+          const k = JSON.parse(v) as Record<string, unknown>;
+          return k.kty === "RSA" && typeof k.n === "string" && typeof k.d === "string";
+        } catch {
+          return false;
+        }
+      }, "CERTIFICATE_SIGNING_KEY must be an RSA private key as a JWK (JSON)")
+      .optional(),
     RESEND_BASE_URL: z.url().optional(),
     GOOGLE_CLIENT_ID: z.string().min(1).optional(),
     GOOGLE_CLIENT_SECRET: z.string().min(1).optional(),
@@ -83,8 +97,11 @@ const settingsSchema = z
   })
   .superRefine((v, ctx) => {
     if (v.ENVIRONMENT === "production") {
-      for (const key of ["AUTH_SECRET", "PASSWORD_PEPPER"] as const) {
+      for (const key of ["AUTH_SECRET", "PASSWORD_PEPPER", "CERTIFICATE_SIGNING_KEY"] as const) {
         if (!v[key]) ctx.addIssue({ code: "custom", path: [key], message: `${key} is required in production` });
+      }
+      if (v.CERTIFICATE_SIGNING_KEY?.includes(DEV_CERTIFICATE_KEY.n)) {
+        ctx.addIssue({ code: "custom", path: ["CERTIFICATE_SIGNING_KEY"], message: "CERTIFICATE_SIGNING_KEY must be a key of your own, not the published development key" });
       }
     }
   });
@@ -100,6 +117,8 @@ export interface Settings {
   mailFrom: string;
   authSecret: string;
   passwordPepper: string;
+  /** The certificates' signing key (a private JWK); the published development key outside production. */
+  certificateKey: Record<string, string>;
   resend: { apiKey: string; baseUrl?: string } | null;
   /** Google sign-in, or null when GOOGLE_CLIENT_ID / GOOGLE_CLIENT_SECRET are not set. */
   google: GoogleSettings | null;
@@ -137,6 +156,7 @@ export function getSettings(env: Bindings): Settings {
     mailFrom: v.MAIL_FROM,
     authSecret: v.AUTH_SECRET ?? DEV_SECRET,
     passwordPepper: v.PASSWORD_PEPPER ?? DEV_SECRET,
+    certificateKey: v.CERTIFICATE_SIGNING_KEY ? (JSON.parse(v.CERTIFICATE_SIGNING_KEY) as Record<string, string>) : DEV_CERTIFICATE_KEY,
     resend: v.RESEND_API_KEY ? { apiKey: v.RESEND_API_KEY, baseUrl: v.RESEND_BASE_URL } : null,
     google:
       v.GOOGLE_CLIENT_ID && v.GOOGLE_CLIENT_SECRET

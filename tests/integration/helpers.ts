@@ -62,7 +62,14 @@ export function serviceContext(bindings: Bindings = env): { ctx: ServiceContext;
 
 /** The test env as a production deployment would see it (valid secrets, no dev helpers). */
 export function productionEnv(): Bindings {
-  return { ...env, ENVIRONMENT: "production", AUTH_SECRET: "x".repeat(40), PASSWORD_PEPPER: "y".repeat(20) };
+  return {
+    ...env,
+    ENVIRONMENT: "production",
+    AUTH_SECRET: "x".repeat(40),
+    PASSWORD_PEPPER: "y".repeat(20),
+    // The shape of a key of one's own (no test signs with it).
+    CERTIFICATE_SIGNING_KEY: JSON.stringify({ kty: "RSA", n: "production-modulus", e: "AQAB", d: "production-exponent" }),
+  };
 }
 
 type IncomingRequest = Request<unknown, IncomingRequestCfProperties>;

@@ -121,7 +121,7 @@ describe("the runner Worker (RUNNER service binding)", () => {
     const ctx = createServiceContext({ ...env, RUNNER: { run } as never }, { waitUntil: () => {} });
     await ctx.runCode("javascript", "1", [], { timeMs: 100, memoryMb: 8 });
     expect(run).toHaveBeenCalledOnce();
-    const broken = createServiceContext({ ...env, ENVIRONMENT: "production", AUTH_SECRET: "a".repeat(40), PASSWORD_PEPPER: "p".repeat(20), RUNNER: { run: async () => { throw new Error("runner down"); } } as never }, { waitUntil: () => {} });
+    const broken = createServiceContext({ ...env, ENVIRONMENT: "production", AUTH_SECRET: "a".repeat(40), PASSWORD_PEPPER: "p".repeat(20), CERTIFICATE_SIGNING_KEY: JSON.stringify({ kty: "RSA", n: "m", e: "AQAB", d: "d" }), RUNNER: { run: async () => { throw new Error("runner down"); } } as never }, { waitUntil: () => {} });
     await expect(broken.runCode("javascript", "1", [test("1", "1")], { timeMs: 100, memoryMb: 8 })).rejects.toThrow("runner down");
   });
 });

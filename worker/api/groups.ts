@@ -16,6 +16,7 @@ import { rubricsApi } from "./rubrics";
 import { questionBankApi } from "./question-bank";
 import { groupCopyApi } from "./course-copy";
 import { announcementsApi } from "./announcements";
+import { groupCertificatesApi } from "./certificates";
 
 const list = createRoute({
   method: "get",
@@ -49,4 +50,5 @@ export const groupsApi = createApi()
   .route("/", questionBankApi)
   .route("/", groupCopyApi)
   .route("/", announcementsApi)
+  .route("/", groupCertificatesApi)
   .openapi(one, async (c) => c.json(await getPublicGroup(c.var.svc, c.req.valid("param").id, c.var.viewer), 200));

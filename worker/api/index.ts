@@ -7,6 +7,7 @@ import type { ApiEnv } from "./app";
 import { commentBankApi } from "./comment-bank";
 import { lectureCopyApi } from "./course-copy";
 import { scheduleApi } from "./schedule";
+import { certificatesApi } from "./certificates";
 import { contactApi } from "./contact";
 import { contactMessagesApi } from "./contact-messages";
 import { devApi } from "./dev";
@@ -79,6 +80,7 @@ api.route("/quizzes", quizRegradeApi);
 api.route("/quizzes", quizzesApi);
 api.route("/exercises", exercisesApi);
 api.route("/schedule", scheduleApi);
+api.route("/certificates", certificatesApi);
 
 api.doc31("/openapi.json", (c) => ({
   openapi: "3.1.0",

@@ -1,0 +1,162 @@
+/**
+ * Graduation (issue 22): a group's completion rule on the one progress definition; certificates issued to every
+ * member who meets it or to members chosen by hand; a public, signed statement (Open Badges 3.0 credential as a JWT
+ * checked against the issuer's published key); revocation with a reason; the graduate's choice of language.
+ */
+import { eq } from "drizzle-orm";
+import { createLocalJWKSet, decodeProtectedHeader, jwtVerify } from "jose";
+import { describe, expect, it } from "vitest";
+import * as s from "../../db/schema";
+import { newId } from "../../worker/services/ids";
+import { addMember, call, createGroup, createUser, signIn, waitForMails, type ErrorBody, type SignedIn } from "./factories";
+import { db } from "./helpers";
+
+const DAY = 86_400_000;
+
+/**
+ * Two lectures held (10 and 3 days ago): Amal attended both (100 %), Badr one (50 %), Camil none. With no tasks or
+ * quizzes, Overall is the attendance rate.
+ */
+async function world() {
+  const teacher = await signIn(await createUser({ role: "instructor", name: "Mona Instructor" }));
+  const group = await createGroup({ instructorId: teacher.user.id, title: "Full-stack Web" });
+  const amal = await signIn(await createUser({ name: "Amal Said" }));
+  const badr = await signIn(await createUser({ name: "Badr Nabil" }));
+  const camil = await signIn(await createUser({ name: "Camil Fares" }));
+  for (const m of [amal, badr, camil]) await addMember(m.user, group);
+  await db().update(s.users).set({ locale: "ar" }).where(eq(s.users.id, badr.user.id));
+  const now = Date.now();
+  const lectureIds = [newId(), newId()];
+  await db().insert(s.lectures).values([
+    { id: lectureIds[0]!, groupId: group.id, slug: `l-${lectureIds[0]!.slice(0, 8).toLowerCase()}`, title: "One", startsAt: new Date(now - 10 * DAY), published: true },
+    { id: lectureIds[1]!, groupId: group.id, slug: `l-${lectureIds[1]!.slice(0, 8).toLowerCase()}`, title: "Two", startsAt: new Date(now - 3 * DAY), published: true },
+  ]);
+  const present = (userId: string, lectureId: string) => ({ id: newId(), lectureId, userId, status: "present" as const, method: "manual" as const, markedAt: new Date() });
+  await db().insert(s.attendance).values([present(amal.user.id, lectureIds[0]!), present(amal.user.id, lectureIds[1]!), present(badr.user.id, lectureIds[0]!)]);
+  return { teacher, group, amal, badr, camil };
+}
+type World = Awaited<ReturnType<typeof world>>;
+type Roster = { rule: { overall: number | null; attendance: number | null }; members: { _id: string; name: string; overall: number | null; attendance: number | null; meetsRule: boolean; certificate: { _id: string; code: string; revokedAt: string | null } | null }[] };
+
+const roster = async (w: World, who: SignedIn = w.teacher) => (await (await call(`/api/groups/${w.group.slug}/certificates`, { token: who.accessToken })).json()) as Roster;
+const issue = (w: World, body: unknown = {}, who: SignedIn = w.teacher) => call(`/api/groups/${w.group.slug}/certificates`, { body, token: who.accessToken });
+const setRule = (w: World, overall: number | null, attendance: number | null) => call(`/api/groups/${w.group.slug}/completion-rule`, { method: "PUT", body: { overall, attendance }, token: w.teacher.accessToken });
+
+describe("completion rule and issuing", () => {
+  it("issues to the members who meet Overall 70 % and attendance 80 %, then to one chosen by hand, each told once", async () => {
+    const w = await world();
+    expect((await setRule(w, 70, 80)).status).toBe(200);
+    const before = await roster(w);
+    expect(before.rule).toEqual({ overall: 70, attendance: 80 });
+    expect(before.members.map((m) => [m.name, m.overall, m.attendance, m.meetsRule])).toEqual([
+      ["Amal Said", 100, 100, true],
+      ["Badr Nabil", 50, 50, false],
+      ["Camil Fares", 0, 0, false],
+    ]);
+    // Exactly at the threshold counts: attendance 50 meets a rule of 50.
+    expect((await setRule(w, 50, 50)).status).toBe(200);
+    expect((await roster(w)).members.map((m) => m.meetsRule)).toEqual([true, true, false]);
+    await setRule(w, 70, 80);
+
+    const res = await issue(w);
+    expect(res.status).toBe(201);
+    expect(((await res.json()) as { issued: number }).issued).toBe(1);
+    const after = await roster(w);
+    const amal = after.members[0]!.certificate!;
+    expect(amal.code).toMatch(/^[A-HJ-NP-Z2-9]{4}(-[A-HJ-NP-Z2-9]{4}){3}$/);
+    expect(after.members[1]!.certificate).toBeNull();
+    const [note] = await db().select().from(s.notifications).where(eq(s.notifications.userId, w.amal.user.id));
+    expect(note).toMatchObject({ kind: "certificate-issued", link: `/certificates/${amal.code}` });
+    const [mail] = await waitForMails(w.amal.user.email, /Your certificate for Full-stack Web/);
+    expect(mail!.text).toContain(`/certificates/${amal.code}`);
+
+    // By hand, rule or not; Badr reads Arabic.
+    const byHand = await issue(w, { userIds: [w.badr.user.id] });
+    expect(((await byHand.json()) as { issued: number }).issued).toBe(1);
+    await waitForMails(w.badr.user.email, /شهادتك في Full-stack Web/);
+    // Again: holders are skipped.
+    expect(((await (await issue(w)).json()) as { issued: number }).issued).toBe(0);
+    expect((await db().select().from(s.certificates).where(eq(s.certificates.groupId, w.group.id))).length).toBe(2);
+  });
+
+  it("refuses strangers, non-members and issuing with neither a rule nor names", async () => {
+    const w = await world();
+    const other = await signIn(await createUser({ role: "instructor" }));
+    const outsider = await createUser();
+    expect((await call(`/api/groups/${w.group.slug}/certificates`)).status).toBe(401);
+    expect((await call(`/api/groups/${w.group.slug}/certificates`, { token: w.amal.accessToken })).status).toBe(403);
+    expect((await call(`/api/groups/${w.group.slug}/certificates`, { token: other.accessToken })).status).toBe(403);
+    expect((await issue(w, {}, w.amal)).status).toBe(403);
+    expect((await call(`/api/groups/${w.group.slug}/completion-rule`, { method: "PUT", body: { overall: 70, attendance: 80 }, token: w.amal.accessToken })).status).toBe(403);
+    const noRule = await issue(w);
+    expect(noRule.status).toBe(400);
+    expect(((await noRule.json()) as ErrorBody).message).toBe("Set the group's completion rule first, or choose the members by hand.");
+    const stranger = await issue(w, { userIds: [outsider.id] });
+    expect(stranger.status).toBe(400);
+    expect((await setRule(w, 101, null)).status).toBe(400);
+    expect((await setRule(w, 70.5, null)).status).toBe(400);
+    expect(await db().select().from(s.certificates).where(eq(s.certificates.groupId, w.group.id))).toEqual([]);
+  });
+});
+
+describe("a certificate's statement", () => {
+  it("is public, signed with the issuer's published key, and says when it is revoked", async () => {
+    const w = await world();
+    await issue(w, { userIds: [w.amal.user.id] });
+    const { members } = await roster(w);
+    const cert = members[0]!.certificate!;
+
+    // Anyone, signed out, with the address.
+    const res = await call(`/api/certificates/${cert.code}`);
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { certificate: { recipientName: string; courseTitle: string; instructorName: string; revoked: unknown; url: string }; credential: Record<string, unknown>; jwt: string; verification: { kid: string } };
+    expect(body.certificate).toMatchObject({ recipientName: "Amal Said", courseTitle: "Full-stack Web", instructorName: "Mona Instructor", revoked: null });
+    expect(body.credential).toMatchObject({ type: ["VerifiableCredential", "OpenBadgeCredential"], id: body.certificate.url });
+    // The JWT checks out against the published key set, and says what the credential says.
+    const jwks = (await (await call("/api/certificates/jwks")).json()) as { keys: JsonWebKey[] };
+    expect(jwks.keys[0]).not.toHaveProperty("d");
+    const { payload, protectedHeader } = await jwtVerify(body.jwt, createLocalJWKSet(jwks as never), { algorithms: ["RS256"] });
+    expect(protectedHeader.kid).toBe(body.verification.kid);
+    expect(payload.vc).toEqual(body.credential);
+    expect((payload.credentialSubject as { identifier: { identityHash: string }[] }).identifier[0]!.identityHash).toBe("Amal Said");
+    // A changed statement does not.
+    const [h, p, sig] = body.jwt.split(".");
+    const forged = JSON.parse(atob(p!.replace(/-/g, "+").replace(/_/g, "/"))) as Record<string, unknown>;
+    forged.name = "Something else";
+    const forgedJwt = `${h}.${btoa(JSON.stringify(forged)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "")}.${sig}`;
+    await expect(jwtVerify(forgedJwt, createLocalJWKSet(jwks as never))).rejects.toThrow();
+    expect(decodeProtectedHeader(body.jwt).alg).toBe("RS256");
+
+    // Revoked with a reason: the statement says so; the student was told.
+    expect((await call(`/api/certificates/${cert._id}/revoke`, { body: { reason: "Plagiarism found" }, token: w.amal.accessToken })).status).toBe(403);
+    const other = await signIn(await createUser({ role: "instructor" }));
+    expect((await call(`/api/certificates/${cert._id}/revoke`, { body: { reason: "x" }, token: other.accessToken })).status).toBe(403);
+    expect((await call(`/api/certificates/${cert._id}/revoke`, { body: { reason: " " }, token: w.teacher.accessToken })).status).toBe(400);
+    expect((await call(`/api/certificates/${cert._id}/revoke`, { body: { reason: "Plagiarism found" }, token: w.teacher.accessToken })).status).toBe(200);
+    expect((await call(`/api/certificates/${cert._id}/revoke`, { body: { reason: "Again" }, token: w.teacher.accessToken })).status).toBe(409);
+    const revoked = (await (await call(`/api/certificates/${cert.code}`)).json()) as { certificate: { revoked: { reason: string } | null } };
+    expect(revoked.certificate.revoked?.reason).toBe("Plagiarism found");
+    const kinds = (await db().select().from(s.notifications).where(eq(s.notifications.userId, w.amal.user.id))).map((n) => n.kind);
+    expect(kinds).toContain("certificate-revoked");
+    // Issued again: the same address, no longer revoked.
+    await issue(w, { userIds: [w.amal.user.id] });
+    const again = (await (await call(`/api/certificates/${cert.code}`)).json()) as { certificate: { revoked: unknown } };
+    expect(again.certificate.revoked).toBeNull();
+  });
+
+  it("lets only the graduate choose its language; unknown and malformed codes are refused", async () => {
+    const w = await world();
+    await issue(w, { userIds: [w.amal.user.id] });
+    const cert = (await roster(w)).members[0]!.certificate!;
+    expect((await call(`/api/certificates/${cert._id}/language`, { method: "PUT", body: { language: "ar" }, token: w.badr.accessToken })).status).toBe(403);
+    expect((await call(`/api/certificates/${cert._id}/language`, { method: "PUT", body: { language: "fr" }, token: w.amal.accessToken })).status).toBe(400);
+    expect((await call(`/api/certificates/${cert._id}/language`, { method: "PUT", body: { language: "ar" }, token: w.amal.accessToken })).status).toBe(200);
+    expect(((await (await call(`/api/certificates/${cert.code}`)).json()) as { certificate: { language: string } }).certificate.language).toBe("ar");
+    const mine = (await (await call("/api/certificates/mine", { token: w.amal.accessToken })).json()) as { code: string }[];
+    expect(mine.map((c) => c.code)).toEqual([cert.code]);
+    // Lower case is the same address; a well-formed code that was never issued is a 404; anything else a 400.
+    expect((await call(`/api/certificates/${cert.code.toLowerCase()}`)).status).toBe(200);
+    expect((await call("/api/certificates/AAAA-BBBB-CCCC-DDDD")).status).toBe(404);
+    expect((await call("/api/certificates/not-a-code")).status).toBe(400);
+  });
+});

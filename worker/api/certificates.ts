@@ -1,0 +1,191 @@
+/**
+ * Graduation (issue 22). For a group's staff: GET/PUT /api/groups/{id}/completion-rule is read with the roster
+ * (GET /api/groups/{id}/certificates), POST /api/groups/{id}/certificates issues, POST /api/certificates/{id}/revoke
+ * revokes. For the graduate: GET /api/certificates/mine, PUT /api/certificates/{id}/language. For anyone:
+ * GET /api/certificates/{code} (the signed statement), /api/certificates/issuer and /api/certificates/jwks.
+ */
+import { createRoute, z } from "@hono/zod-openapi";
+import { CERTIFICATE_CODE, certificateLanguageInput, completionRuleInput, issueCertificatesInput, revokeCertificateInput } from "../../app/lib/lifecycle-schemas";
+import { idOrSlugParam } from "../../app/lib/schemas";
+import { noStore, requireAuth, viewerOf } from "../auth/middleware";
+import {
+  certificateRoster,
+  issueCertificates,
+  issuerKeys,
+  issuerProfile,
+  myCertificates,
+  revokeCertificate,
+  setCertificateLanguage,
+  setCompletionRule,
+  signedCertificate,
+} from "../services/certificates";
+import { createApi, errorResponse } from "./app";
+import { jsonBody, jsonResponse } from "./users-dto";
+
+const tags = ["Certificates"];
+const staffGuards = { 401: errorResponse("Not signed in"), 403: errorResponse("Not this group's instructor or an admin"), 404: errorResponse("No such group") };
+
+const ruleDto = z
+  .object({ overall: z.number().int().nullable(), attendance: z.number().int().nullable() })
+  .openapi("CompletionRule", { description: "Thresholds in percent of the one progress definition (Overall, attendance); null: not part of the rule" });
+const summaryDto = z
+  .object({ _id: z.string(), code: z.string(), issuedAt: z.string(), language: z.enum(["en", "ar"]), revokedAt: z.string().nullable(), revokedReason: z.string().nullable() })
+  .openapi("CertificateSummary");
+const rosterDto = z
+  .object({
+    rule: ruleDto,
+    members: z.array(
+      z.object({
+        _id: z.string(),
+        name: z.string(),
+        slug: z.string(),
+        overall: z.number().nullable(),
+        attendance: z.number().nullable(),
+        meetsRule: z.boolean(),
+        certificate: summaryDto.nullable(),
+      }),
+    ),
+  })
+  .openapi("CertificateRoster");
+
+const codeParam = z.object({
+  code: z.string().trim().toUpperCase().regex(CERTIFICATE_CODE, "No such certificate.").openapi({ param: { name: "code", in: "path" }, example: "ABCD-EFGH-JKLM-NPQR" }),
+});
+const idParam = z.object({ id: z.string().trim().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/, "Invalid id").openapi({ param: { name: "id", in: "path" } }) });
+
+export const groupCertificatesApi = createApi()
+  .openapi(
+    createRoute({
+      method: "put",
+      path: "/{id}/completion-rule",
+      tags,
+      summary: "Set the group's completion rule: Overall and attendance thresholds in percent (null leaves one out)",
+      middleware: [noStore, requireAuth] as const,
+      request: { params: idOrSlugParam, body: jsonBody(completionRuleInput) },
+      responses: { 200: jsonResponse("The rule", ruleDto), 400: errorResponse("Invalid fields"), ...staffGuards },
+    }),
+    async (c) => c.json(await setCompletionRule(c.var.svc, viewerOf(c), c.req.valid("param").id, c.req.valid("json")), 200),
+  )
+  .openapi(
+    createRoute({
+      method: "get",
+      path: "/{id}/certificates",
+      tags,
+      summary: "The rule, and every member with Overall, attendance, whether they meet the rule, and their certificate",
+      middleware: [noStore, requireAuth] as const,
+      request: { params: idOrSlugParam },
+      responses: { 200: jsonResponse("The roster", rosterDto), ...staffGuards },
+    }),
+    async (c) => c.json(await certificateRoster(c.var.svc, viewerOf(c), c.req.valid("param").id), 200),
+  )
+  .openapi(
+    createRoute({
+      method: "post",
+      path: "/{id}/certificates",
+      tags,
+      summary: "Issue certificates: to the members named in userIds (by hand), or else to every member who meets the rule. Holders are skipped; a revoked one is issued again. Each graduate is told in the bell and by e-mail.",
+      middleware: [noStore, requireAuth] as const,
+      request: { params: idOrSlugParam, body: jsonBody(issueCertificatesInput) },
+      responses: {
+        201: jsonResponse("What was issued", z.object({ issued: z.number().int(), certificates: z.array(summaryDto) }).openapi("IssuedCertificates")),
+        400: errorResponse("No rule and nobody named, or someone who is not a member"),
+        ...staffGuards,
+      },
+    }),
+    async (c) => c.json(await issueCertificates(c.var.svc, viewerOf(c), c.req.valid("param").id, c.req.valid("json")), 201),
+  );
+
+const signedDto = z
+  .object({
+    certificate: z.object({
+      code: z.string(),
+      url: z.string(),
+      recipientName: z.string(),
+      courseTitle: z.string(),
+      instructorName: z.string().nullable(),
+      startsOn: z.string().nullable(),
+      endsOn: z.string().nullable(),
+      issuedAt: z.string(),
+      language: z.enum(["en", "ar"]),
+      revoked: z.object({ at: z.string(), reason: z.string() }).nullable(),
+    }),
+    credential: z.record(z.string(), z.unknown()).openapi({ description: "An OpenBadgeCredential (Open Badges 3.0, W3C Verifiable Credential)" }),
+    jwt: z.string().openapi({ description: "The credential secured as a JWT (RS256); check it with the key in verification.jwks" }),
+    verification: z.object({ jwks: z.string(), kid: z.string(), alg: z.literal("RS256") }),
+  })
+  .openapi("SignedCertificate");
+
+export const certificatesApi = createApi()
+  .openapi(
+    createRoute({
+      method: "get",
+      path: "/issuer",
+      tags,
+      summary: "The issuer's Open Badges profile with its public key",
+      responses: { 200: jsonResponse("The issuer", z.record(z.string(), z.unknown())) },
+    }),
+    async (c) => c.json(await issuerProfile(c.var.svc), 200),
+  )
+  .openapi(
+    createRoute({
+      method: "get",
+      path: "/jwks",
+      tags,
+      summary: "The public key set that checks certificates' signatures",
+      responses: { 200: jsonResponse("JWKS", z.object({ keys: z.array(z.record(z.string(), z.unknown())) })) },
+    }),
+    async (c) => c.json(await issuerKeys(c.var.svc), 200),
+  )
+  .openapi(
+    createRoute({
+      method: "get",
+      path: "/mine",
+      tags,
+      summary: "The caller's own certificates, newest first",
+      middleware: [noStore, requireAuth] as const,
+      responses: { 200: jsonResponse("Certificates", z.array(summaryDto.extend({ groupId: z.string().nullable(), courseTitle: z.string() }))), 401: errorResponse("Not signed in") },
+    }),
+    async (c) => c.json(await myCertificates(c.var.svc, viewerOf(c)), 200),
+  )
+  .openapi(
+    createRoute({
+      method: "get",
+      path: "/{code}",
+      tags,
+      summary: "A certificate's signed statement, for anyone with its address: what it says, the Open Badges 3.0 credential, the same as a JWT, and where the key is. A revoked certificate says so.",
+      request: { params: codeParam },
+      responses: { 200: jsonResponse("The signed certificate", signedDto), 400: errorResponse("Not a certificate code"), 404: errorResponse("No such certificate") },
+    }),
+    async (c) => c.json(await signedCertificate(c.var.svc, c.req.valid("param").code), 200),
+  )
+  .openapi(
+    createRoute({
+      method: "post",
+      path: "/{id}/revoke",
+      tags,
+      summary: "Revoke a certificate with a reason (the group's staff); its page and statement say so from then on",
+      middleware: [noStore, requireAuth] as const,
+      request: { params: idParam, body: jsonBody(revokeCertificateInput) },
+      responses: {
+        200: jsonResponse("Revoked", summaryDto),
+        400: errorResponse("No reason"),
+        401: errorResponse("Not signed in"),
+        403: errorResponse("Not the group's instructor or an admin"),
+        404: errorResponse("No such certificate"),
+        409: errorResponse("Already revoked"),
+      },
+    }),
+    async (c) => c.json(await revokeCertificate(c.var.svc, viewerOf(c), c.req.valid("param").id, c.req.valid("json")), 200),
+  )
+  .openapi(
+    createRoute({
+      method: "put",
+      path: "/{id}/language",
+      tags,
+      summary: "The graduate chooses the language their certificate is written in",
+      middleware: [noStore, requireAuth] as const,
+      request: { params: idParam, body: jsonBody(certificateLanguageInput) },
+      responses: { 200: jsonResponse("The certificate", summaryDto), 400: errorResponse("Not en or ar"), 401: errorResponse("Not signed in"), 403: errorResponse("Not the graduate"), 404: errorResponse("No such certificate") },
+    }),
+    async (c) => c.json(await setCertificateLanguage(c.var.svc, viewerOf(c), c.req.valid("param").id, c.req.valid("json").language), 200),
+  );

@@ -1,0 +1,371 @@
+/**
+ * Graduation (issue 22, ADR 0023): a group's completion rule (Overall and attendance thresholds of the one progress
+ * definition, app/lib/progress.ts), certificates issued to every member who meets it or to members chosen by hand,
+ * revoked with a reason, and each certificate's public view and signed statement: an Open Badges 3.0 credential
+ * (a W3C Verifiable Credential) secured as a JWT with the site's RS256 key, checkable against the issuer's public key.
+ */
+import { and, desc, eq, inArray, isNotNull, isNull, lte, max, min, or, sql } from "drizzle-orm";
+import { calculateJwkThumbprint, importJWK, SignJWT, type JWK } from "jose";
+import { can } from "../../app/lib/permissions";
+import type { CompletionRuleInput, IssueCertificatesInput, RevokeCertificateInput } from "../../app/lib/lifecycle-schemas";
+import { ar } from "../../app/i18n/ar";
+import { en } from "../../app/i18n/en";
+import { format } from "../../app/i18n/translate";
+import { certificates, groups, lectures, users } from "../../db/schema";
+import type { ServiceContext } from "../context";
+import { AppError, forbidden, notFound } from "../http/errors";
+import { requireManagedGroup } from "./group-access";
+import { newId } from "./ids";
+import { escapeHtml, sendMails } from "./mail";
+import { notifyUsers } from "./notifications";
+import { computeProgress } from "./progress";
+import type { Viewer } from "./sessions";
+import { zonedDay } from "./time-shift";
+
+export type Language = "en" | "ar";
+
+export interface CompletionRule {
+  overall: number | null;
+  attendance: number | null;
+}
+
+export interface CertificateSummary {
+  _id: string;
+  code: string;
+  issuedAt: string;
+  language: Language;
+  revokedAt: string | null;
+  revokedReason: string | null;
+}
+
+export interface RosterRow {
+  _id: string;
+  name: string;
+  slug: string;
+  overall: number | null;
+  attendance: number | null;
+  meetsRule: boolean;
+  certificate: CertificateSummary | null;
+}
+
+/** Whether a member's numbers meet the rule: each threshold set must be reached by a figure that exists. */
+export function meetsRule(rule: CompletionRule, figures: { overall: number | null; attendance: number | null }): boolean {
+  if (rule.overall === null && rule.attendance === null) return false;
+  const ok = (threshold: number | null, value: number | null) => threshold === null || (value !== null && value >= threshold);
+  return ok(rule.overall, figures.overall) && ok(rule.attendance, figures.attendance);
+}
+
+/* ------------------------------------------------------------------------------------------------------------- */
+/* Codes                                                                                                          */
+
+/** 32 letters and digits without look-alikes (no I, O, 0, 1): 5 bits each, so 16 of them are 80 random bits. */
+const ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
+
+export function newCertificateCode(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  const chars = [...bytes].map((b) => ALPHABET[b % 32]!).join("");
+  return chars.match(/.{4}/g)!.join("-");
+}
+
+const toSummary = (r: typeof certificates.$inferSelect): CertificateSummary => ({
+  _id: r.id,
+  code: r.code,
+  issuedAt: r.issuedAt.toISOString(),
+  language: r.language,
+  revokedAt: r.revokedAt ? r.revokedAt.toISOString() : null,
+  revokedReason: r.revokedReason,
+});
+
+/* ------------------------------------------------------------------------------------------------------------- */
+/* Staff                                                                                                          */
+
+/** PUT /api/groups/{id}/completion-rule (staff). */
+export async function setCompletionRule(ctx: ServiceContext, viewer: Viewer, groupKey: string, input: CompletionRuleInput): Promise<CompletionRule> {
+  const group = await requireManagedGroup(ctx, viewer, groupKey);
+  await ctx.db.update(groups).set({ completionOverall: input.overall, completionAttendance: input.attendance }).where(eq(groups.id, group.id));
+  return { overall: input.overall, attendance: input.attendance };
+}
+
+/**
+ * GET /api/groups/{id}/certificates (staff): the rule, and every current member with their Overall and attendance
+ * (the one progress definition), whether they meet the rule and their certificate. A constant number of statements.
+ */
+export async function certificateRoster(ctx: ServiceContext, viewer: Viewer, groupKey: string, now = Date.now()): Promise<{ rule: CompletionRule; members: RosterRow[] }> {
+  const group = await requireManagedGroup(ctx, viewer, groupKey);
+  const [[ruleRow], progress, issued] = await Promise.all([
+    ctx.db.select({ overall: groups.completionOverall, attendance: groups.completionAttendance }).from(groups).where(eq(groups.id, group.id)),
+    computeProgress(ctx, { groups: ctx.db.select({ id: groups.id }).from(groups).where(eq(groups.id, group.id)) }, now),
+    ctx.db.select().from(certificates).where(eq(certificates.groupId, group.id)),
+  ]);
+  const rule: CompletionRule = { overall: ruleRow?.overall ?? null, attendance: ruleRow?.attendance ?? null };
+  const byUser = new Map(issued.map((c) => [c.userId, c]));
+  const members = progress.members
+    .map((m) => {
+      const figures = { overall: m.progress.overall, attendance: m.progress.lectures.rate };
+      const cert = byUser.get(m._id);
+      return { _id: m._id, name: m.name, slug: m.slug, ...figures, meetsRule: meetsRule(rule, figures), certificate: cert ? toSummary(cert) : null };
+    })
+    .sort((a, b) => a.name.localeCompare(b.name) || a._id.localeCompare(b._id));
+  return { rule, members };
+}
+
+function certificateMail(lang: Language, name: string, course: string, url: string) {
+  const dict = lang === "ar" ? ar : en;
+  const body = format(dict, "mail.certificate.body", { name, course });
+  const open = format(dict, "mail.certificate.open");
+  return {
+    subject: format(dict, "mail.certificate.subject", { course }),
+    text: `${body}\n\n${url}`,
+    html: `<div dir="${lang === "ar" ? "rtl" : "ltr"}" lang="${lang}"><p>${escapeHtml(body)}</p><p><a href="${escapeHtml(url)}">${escapeHtml(open)}</a></p></div>`,
+  };
+}
+
+/** The course's first and last day (YYYY-MM-DD in the group's zone): its first lecture and its last one held by now. */
+async function courseDays(ctx: ServiceContext, groupId: string, timeZone: string, startDate: string | null, now: number) {
+  const [[first], [last]] = await ctx.db.batch([
+    ctx.db.select({ at: min(lectures.startsAt) }).from(lectures).where(and(eq(lectures.groupId, groupId), isNotNull(lectures.startsAt))),
+    ctx.db.select({ at: max(lectures.startsAt) }).from(lectures).where(and(eq(lectures.groupId, groupId), lte(lectures.startsAt, new Date(now)))),
+  ]);
+  const day = (at: Date | null | undefined) => (at ? zonedDay(new Date(at).getTime(), timeZone) : null);
+  return { startsOn: day(first?.at) ?? startDate?.slice(0, 10) ?? null, endsOn: day(last?.at) ?? zonedDay(now, timeZone) };
+}
+
+/**
+ * POST /api/groups/{id}/certificates (staff): to the members named (by hand, rule or not), or else to every member
+ * who meets the rule. Members who hold one are skipped; a revoked one is issued again under the same address.
+ * Each new graduate is told in the bell and by e-mail in their language.
+ */
+export async function issueCertificates(ctx: ServiceContext, viewer: Viewer, groupKey: string, input: IssueCertificatesInput, now = Date.now()) {
+  const group = await requireManagedGroup(ctx, viewer, groupKey);
+  const roster = await certificateRoster(ctx, viewer, group.id, now);
+  let chosen: RosterRow[];
+  if (input.userIds) {
+    const byId = new Map(roster.members.map((m) => [m._id, m]));
+    const strangers = input.userIds.filter((id) => !byId.has(id));
+    if (strangers.length > 0) throw new AppError(400, "validation_failed", "Certificates go to the group's current members only.", { userIds: "Certificates go to the group's current members only." });
+    chosen = [...new Set(input.userIds)].map((id) => byId.get(id)!);
+  } else {
+    if (roster.rule.overall === null && roster.rule.attendance === null) {
+      throw new AppError(400, "validation_failed", "Set the group's completion rule first, or choose the members by hand.");
+    }
+    chosen = roster.members.filter((m) => m.meetsRule);
+  }
+  const targets = chosen.filter((m) => !m.certificate || m.certificate.revokedAt);
+  if (targets.length === 0) return { issued: 0, certificates: [] as CertificateSummary[] };
+
+  const [[info], people] = await Promise.all([
+    ctx.db
+      .select({ title: groups.title, slug: groups.slug, timeZone: groups.timeZone, startDate: groups.startDate, instructor: users.name })
+      .from(groups)
+      .leftJoin(users, eq(users.id, groups.instructorId))
+      .where(eq(groups.id, group.id)),
+    ctx.db.select({ id: users.id, name: users.name, email: users.email, locale: users.locale }).from(users).where(inArray(users.id, targets.map((t) => t._id))),
+  ]);
+  const days = await courseDays(ctx, group.id, info!.timeZone, info!.startDate, now);
+  const person = new Map(people.map((p) => [p.id, p]));
+  const issuedAt = new Date(now);
+  const rows = targets.map((t) => {
+    const p = person.get(t._id)!;
+    return {
+      id: t.certificate?._id ?? newId(),
+      code: t.certificate?.code ?? newCertificateCode(),
+      groupId: group.id,
+      userId: t._id,
+      recipientName: p.name,
+      courseTitle: info!.title,
+      instructorName: info!.instructor ?? null,
+      startsOn: days.startsOn,
+      endsOn: days.endsOn,
+      language: (p.locale === "ar" ? "ar" : "en") as Language,
+      issuedAt,
+      issuedBy: viewer.userId,
+      revokedAt: null,
+      revokedReason: null,
+      revokedBy: null,
+    };
+  });
+  // One statement per certificate at most 100 values each: slices of 6 rows (15 columns), all in one batch.
+  const statements = [];
+  for (let i = 0; i < rows.length; i += 6) {
+    statements.push(
+      ctx.db
+        .insert(certificates)
+        .values(rows.slice(i, i + 6))
+        .onConflictDoUpdate({
+          target: [certificates.groupId, certificates.userId],
+          set: { issuedAt, issuedBy: viewer.userId, revokedAt: null, revokedReason: null, revokedBy: null, recipientName: sqlExcluded("recipient_name"), courseTitle: sqlExcluded("course_title"), instructorName: sqlExcluded("instructor_name"), startsOn: sqlExcluded("starts_on"), endsOn: sqlExcluded("ends_on") },
+        }),
+    );
+  }
+  await ctx.db.batch(statements as [(typeof statements)[number], ...(typeof statements)[number][]]);
+  const saved = await ctx.db.select().from(certificates).where(and(eq(certificates.groupId, group.id), inArray(certificates.userId, rows.map((r) => r.userId))));
+  const origin = ctx.settings.publicOrigin;
+  for (const c of saved) {
+    await notifyUsers(ctx, [c.userId], { kind: "certificate-issued", params: { course: c.courseTitle }, link: `/certificates/${c.code}` });
+  }
+  ctx.waitUntil(
+    sendMails(
+      ctx,
+      saved.map((c) => ({ to: person.get(c.userId)!.email, ...certificateMail(c.language, c.recipientName, c.courseTitle, `${origin}/certificates/${c.code}`) })),
+    ),
+  );
+  return { issued: saved.length, certificates: saved.map(toSummary) };
+}
+
+/** The value an upsert tried to insert (SQLite's `excluded` row). */
+const sqlExcluded = (column: string) => sql.raw(`excluded.${column}`);
+
+async function findCertificate(ctx: ServiceContext, id: string) {
+  const [row] = await ctx.db
+    .select({ c: certificates, instructorId: groups.instructorId })
+    .from(certificates)
+    .leftJoin(groups, eq(groups.id, certificates.groupId))
+    .where(or(eq(certificates.id, id), eq(certificates.code, id)))
+    .limit(1);
+  if (!row) throw notFound("No such certificate.");
+  return row;
+}
+
+/** POST /api/certificates/{id}/revoke (the group's staff): the page and the signed statement say so from now on. */
+export async function revokeCertificate(ctx: ServiceContext, viewer: Viewer, id: string, input: RevokeCertificateInput): Promise<CertificateSummary> {
+  const row = await findCertificate(ctx, id);
+  if (!can(viewer, "group.manage", { group: { instructorId: row.instructorId } })) throw forbidden("Only the group's instructor or an admin can revoke a certificate.");
+  if (row.c.revokedAt) throw new AppError(409, "conflict", "This certificate is already revoked.");
+  const [updated] = await ctx.db
+    .update(certificates)
+    .set({ revokedAt: new Date(), revokedReason: input.reason, revokedBy: viewer.userId })
+    .where(and(eq(certificates.id, row.c.id), isNull(certificates.revokedAt)))
+    .returning();
+  if (!updated) throw new AppError(409, "conflict", "This certificate is already revoked.");
+  await notifyUsers(ctx, [updated.userId], { kind: "certificate-revoked", params: { course: updated.courseTitle }, link: `/certificates/${updated.code}` });
+  return toSummary(updated);
+}
+
+/** PUT /api/certificates/{id}/language (the graduate): the language their certificate is written in. */
+export async function setCertificateLanguage(ctx: ServiceContext, viewer: Viewer, id: string, language: Language): Promise<CertificateSummary> {
+  const row = await findCertificate(ctx, id);
+  if (row.c.userId !== viewer.userId) throw forbidden("Only the graduate chooses their certificate's language.");
+  const [updated] = await ctx.db.update(certificates).set({ language }).where(eq(certificates.id, row.c.id)).returning();
+  return toSummary(updated!);
+}
+
+/** The viewer's own certificates, newest first (course home, My Courses). */
+export async function myCertificates(ctx: ServiceContext, viewer: Pick<Viewer, "userId">) {
+  const rows = await ctx.db.select().from(certificates).where(eq(certificates.userId, viewer.userId)).orderBy(desc(certificates.issuedAt));
+  return rows.map((r) => ({ ...toSummary(r), groupId: r.groupId, courseTitle: r.courseTitle }));
+}
+
+/* ------------------------------------------------------------------------------------------------------------- */
+/* Public                                                                                                         */
+
+export interface PublicCertificate {
+  code: string;
+  url: string;
+  recipientName: string;
+  courseTitle: string;
+  instructorName: string | null;
+  startsOn: string | null;
+  endsOn: string | null;
+  issuedAt: string;
+  language: Language;
+  revoked: { at: string; reason: string } | null;
+}
+
+/** A certificate as anyone with its address reads it (no account needed); 404 for an unknown code. */
+export async function publicCertificate(ctx: ServiceContext, code: string): Promise<PublicCertificate> {
+  const normal = code.toUpperCase();
+  const [c] = await ctx.db.select().from(certificates).where(eq(certificates.code, normal)).limit(1);
+  if (!c) throw notFound("No such certificate.");
+  return {
+    code: c.code,
+    url: `${ctx.settings.publicOrigin}/certificates/${c.code}`,
+    recipientName: c.recipientName,
+    courseTitle: c.courseTitle,
+    instructorName: c.instructorName,
+    startsOn: c.startsOn,
+    endsOn: c.endsOn,
+    issuedAt: c.issuedAt.toISOString(),
+    language: c.language,
+    revoked: c.revokedAt ? { at: c.revokedAt.toISOString(), reason: c.revokedReason ?? "" } : null,
+  };
+}
+
+const keys = new Map<string, Promise<{ privateKey: CryptoKey; publicJwk: JWK; kid: string }>>();
+
+/** The signing key (imported once per isolate) with its public half and its RFC 7638 thumbprint as `kid`. */
+function signingKey(ctx: ServiceContext) {
+  const jwk = ctx.settings.certificateKey;
+  let key = keys.get(jwk.n!);
+  if (!key) {
+    key = (async () => {
+      const publicJwk: JWK = { kty: "RSA", n: jwk.n, e: jwk.e };
+      const kid = await calculateJwkThumbprint(publicJwk);
+      const privateKey = (await importJWK({ ...jwk, alg: "RS256" } as JWK, "RS256")) as CryptoKey;
+      return { privateKey, publicJwk: { ...publicJwk, kid, alg: "RS256", use: "sig" }, kid };
+    })();
+    keys.set(jwk.n!, key);
+  }
+  return key;
+}
+
+/** The issuer's Open Badges profile, with the public key that checks its credentials. */
+export async function issuerProfile(ctx: ServiceContext) {
+  const origin = ctx.settings.publicOrigin;
+  const { publicJwk } = await signingKey(ctx);
+  return {
+    "@context": ["https://www.w3.org/ns/credentials/v2", "https://purl.imsglobal.org/spec/ob/v3p0/context-3.0.3.json"],
+    id: `${origin}/api/certificates/issuer`,
+    type: ["Profile"],
+    name: "Cohort",
+    url: origin,
+    publicKey: publicJwk,
+  };
+}
+
+/** GET /api/certificates/jwks: the key set employers' tools check the signatures with. */
+export async function issuerKeys(ctx: ServiceContext) {
+  const { publicJwk } = await signingKey(ctx);
+  return { keys: [publicJwk] };
+}
+
+/**
+ * The signed statement of a certificate: an OpenBadgeCredential (Open Badges 3.0, a W3C Verifiable Credential) and
+ * the same credential secured as a JWT (RS256, `kid` = the key's thumbprint, published at /api/certificates/jwks).
+ */
+export async function signedCertificate(ctx: ServiceContext, code: string) {
+  const cert = await publicCertificate(ctx, code);
+  const origin = ctx.settings.publicOrigin;
+  const issuer = { id: `${origin}/api/certificates/issuer`, type: ["Profile"], name: "Cohort", url: origin };
+  const credential = {
+    "@context": ["https://www.w3.org/ns/credentials/v2", "https://purl.imsglobal.org/spec/ob/v3p0/context-3.0.3.json"],
+    id: cert.url,
+    type: ["VerifiableCredential", "OpenBadgeCredential"],
+    issuer,
+    validFrom: cert.issuedAt,
+    name: `${cert.courseTitle}: certificate of completion`,
+    credentialSubject: {
+      type: ["AchievementSubject"],
+      identifier: [{ type: "IdentityObject", identityType: "name", hashed: false, identityHash: cert.recipientName }],
+      achievement: {
+        id: `${cert.url}#achievement`,
+        type: ["Achievement"],
+        achievementType: "Certificate",
+        name: cert.courseTitle,
+        description: `Completed the course ${cert.courseTitle}${cert.instructorName ? `, taught by ${cert.instructorName}` : ""}${cert.startsOn ? `, from ${cert.startsOn} to ${cert.endsOn}` : ""}.`,
+        criteria: { narrative: "Met the course's completion rule (overall progress and attendance), as judged by its instructor." },
+      },
+    },
+    credentialStatus: { id: `${origin}/api/certificates/${cert.code}`, type: "1EdTechRevocationList" },
+  };
+  const { privateKey, kid } = await signingKey(ctx);
+  const issuedAt = Math.floor(Date.parse(cert.issuedAt) / 1000);
+  const jwt = await new SignJWT({ ...credential, vc: credential })
+    .setProtectedHeader({ alg: "RS256", typ: "JWT", kid })
+    .setIssuer(issuer.id)
+    .setJti(cert.url)
+    .setNotBefore(issuedAt)
+    .setIssuedAt(issuedAt)
+    .sign(privateKey);
+  return { certificate: cert, credential, jwt, verification: { jwks: `${origin}/api/certificates/jwks`, kid, alg: "RS256" as const } };
+}
+
