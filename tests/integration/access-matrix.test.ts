@@ -15,6 +15,7 @@ import * as schema from "../../db/schema";
 import { issueCode } from "../../worker/services/codes";
 import { openAttendance } from "../../worker/services/attendance";
 import { newId } from "../../worker/services/ids";
+import { newCertificateCode } from "../../worker/services/certificates";
 import { addCourseContent, addMember, call, createGroup, createUser, DEFAULT_PASSWORD, fileForm, imageFile, signIn, type SignedIn } from "./factories";
 import { db, insertFeedback, serviceContext, unique } from "./helpers";
 
@@ -86,6 +87,23 @@ async function rubricIn(w: World) {
 }
 
 /** A question in the world's group's bank. */
+/** An announcement in the world's group. */
+async function announcementIn(w: World) {
+  const id = newId();
+  await db().insert(schema.announcements).values({ id, groupId: w.group.id, authorId: w.as.instructor.user.id, title: "Note", body: "Hi", bodyHtml: "<p>Hi</p>" });
+  return id;
+}
+
+/** The world's student's certificate in its group (one per student and group). */
+async function certificateIn(w: World) {
+  await db()
+    .insert(schema.certificates)
+    .values({ id: newId(), code: newCertificateCode(), groupId: w.group.id, userId: w.as.student.user.id, recipientName: "A student", courseTitle: "A course", issuedAt: new Date() })
+    .onConflictDoNothing();
+  const [row] = await db().select().from(schema.certificates).where(eq(schema.certificates.userId, w.as.student.user.id));
+  return row!;
+}
+
 async function bankQuestionIn(w: World) {
   const id = newId();
   await db().insert(schema.bankQuestions).values({ id, groupId: w.group.id, text: "1 + 1?", type: "single", options: ["1", "2"], correct: [1], points: 1, tags: ["sums"], updatedAt: new Date() });
@@ -552,6 +570,51 @@ const MATRIX: Record<string, Row> = {
       return { path: `/api/comment-bank/${id}`, method: "DELETE" };
     },
     expect: staff(200),
+  },
+  // Reusing a course (issue 22): the group's staff copy it (an instructor's copy is theirs); a lecture goes into a
+  // group the caller runs (here its own group).
+  "POST /api/groups/:id/copy": { request: (w) => ({ path: `/api/groups/${w.group.slug}/copy`, method: "POST", body: { title: "Next cohort", startDate: "2027-09-06" } }), expect: staffOfGroup(201) },
+  "POST /api/lectures/:id/copy": { request: async (w) => ({ path: `/api/lectures/${(await lectureIn(w)).slug}/copy`, method: "POST", body: { groupId: w.group.slug } }), expect: staffOfGroup(201) },
+  // Scheduling: the group's staff.
+  "PUT /api/schedule/:kind/:id": {
+    request: async (w) => {
+      const draft = { id: newId(), groupId: w.group.id, slug: unique("draft"), title: "A draft", published: false, order: 2 };
+      await db().insert(schema.lectures).values(draft);
+      return { path: `/api/schedule/lecture/${draft.slug}`, method: "PUT", body: { publishAt: new Date(Date.now() + 86_400_000).toISOString() } };
+    },
+    expect: staffOfGroup(200),
+  },
+  // Announcements: the group's staff post and delete; its members (and staff) read and dismiss.
+  "GET /api/groups/:id/announcements": { request: (w) => ({ path: `/api/groups/${w.group.slug}/announcements` }), expect: groupInside(200) },
+  "POST /api/groups/:id/announcements": { request: (w) => ({ path: `/api/groups/${w.group.slug}/announcements`, method: "POST", body: { title: "Hello", body: "Welcome" } }), expect: staffOfGroup(201) },
+  "DELETE /api/groups/:id/announcements/:announcementId": {
+    request: async (w) => ({ path: `/api/groups/${w.group.slug}/announcements/${await announcementIn(w)}`, method: "DELETE" }),
+    expect: staffOfGroup(200),
+  },
+  "POST /api/groups/:id/announcements/:announcementId/dismiss": {
+    request: async (w) => ({ path: `/api/groups/${w.group.slug}/announcements/${await announcementIn(w)}/dismiss`, method: "POST" }),
+    expect: groupInside(200),
+  },
+  // Certificates: the group's staff set the rule, read the roster, issue and revoke; the graduate chooses the
+  // language; anyone reads a certificate's signed statement and the issuer's key.
+  "PUT /api/groups/:id/completion-rule": { request: (w) => ({ path: `/api/groups/${w.group.slug}/completion-rule`, method: "PUT", body: { overall: 70, attendance: 80 } }), expect: staffOfGroup(200) },
+  "GET /api/groups/:id/certificates": { request: (w) => ({ path: `/api/groups/${w.group.slug}/certificates` }), expect: staffOfGroup(200) },
+  "POST /api/groups/:id/certificates": { request: (w) => ({ path: `/api/groups/${w.group.slug}/certificates`, method: "POST", body: { userIds: [w.as.student.user.id] } }), expect: staffOfGroup(201) },
+  "GET /api/certificates/issuer": { request: () => ({ path: "/api/certificates/issuer" }), expect: all(200) },
+  "GET /api/certificates/jwks": { request: () => ({ path: "/api/certificates/jwks" }), expect: all(200) },
+  "GET /api/certificates/mine": { request: () => ({ path: "/api/certificates/mine" }), expect: signedIn(200) },
+  "GET /api/certificates/:code": { request: async (w) => ({ path: `/api/certificates/${(await certificateIn(w)).code}` }), expect: all(200) },
+  "POST /api/certificates/:id/revoke": {
+    request: async (w) => {
+      const cert = await certificateIn(w);
+      await db().update(schema.certificates).set({ revokedAt: null }).where(eq(schema.certificates.id, cert.id));
+      return { path: `/api/certificates/${cert.id}/revoke`, method: "POST", body: { reason: "Issued by mistake" } };
+    },
+    expect: staffOfGroup(200),
+  },
+  "PUT /api/certificates/:id/language": {
+    request: async (w) => ({ path: `/api/certificates/${(await certificateIn(w)).id}/language`, method: "PUT", body: { language: "ar" } }),
+    expect: { anonymous: 401, student: 200, studentOtherGroup: 403, instructor: 403, instructorOtherGroup: 403, admin: 403 },
   },
   // The question bank: the group's staff only.
   "GET /api/groups/:id/question-bank": { request: (w) => ({ path: `/api/groups/${w.group.slug}/question-bank` }), expect: staffOfGroup(200) },
