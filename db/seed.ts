@@ -7,6 +7,8 @@ import type { ServiceContext } from "../worker/context";
 import { hashPassword } from "../worker/auth/password";
 import { newId } from "../worker/services/ids";
 import * as s from "./schema";
+import { renderMarkdown } from "../app/lib/markdown.server";
+import { armPublisher } from "../worker/services/publisher-client";
 
 export const DEMO_ACCOUNTS = {
   admin: { email: "admin@example.com", password: "demo-admin-pass", name: "Mona Admin" },
@@ -15,6 +17,11 @@ export const DEMO_ACCOUNTS = {
 } as const;
 
 const DAY = 86_400_000;
+
+/** The demo graduate's certificate (Sara Mahmoud, Frontend Development with React): /certificates/SARA-MAHM-WEBD-RE26. */
+export const DEMO_CERTIFICATE_CODE = "SARA-MAHM-WEBD-RE26";
+const SCHEDULED_IN = 2 * 86_400_000;
+const DEMO_ANNOUNCEMENT = "Each of you shows **five minutes** of your portfolio project on Thursday at 18:00.\n\n- Deploy it first\n- Bring one thing you would do differently";
 
 export async function seedDemoData(ctx: ServiceContext): Promise<boolean> {
   const { db } = ctx;
@@ -332,10 +339,48 @@ export async function seedDemoData(ctx: ServiceContext): Promise<boolean> {
       { id: newId(), userId: instructor.id, kind: "join-request", title: `${layla.name} asked to join ${backend.title}`, params: { name: layla.name, group: backend.title }, link: "/instructor/email-request", createdAt: new Date(now - DAY) },
       { id: newId(), userId: instructor.id, kind: "join-request", title: `${student.name} asked to join ${backend.title}`, params: { name: student.name, group: backend.title }, link: "/instructor/email-request", createdAt: new Date(now - 2 * DAY) },
     ]),
+    // Issue 22: the completion rule of the demo group and its graduate's certificate (Sara meets it: every lecture
+    // she could attend, full marks), an announcement pinned for the members, and a task scheduled to show in two days.
+    db.update(s.groups).set({ completionOverall: 70, completionAttendance: 80 }).where(eq(s.groups.id, frontend.id)),
+    db.insert(s.certificates).values({
+      id: newId(),
+      code: DEMO_CERTIFICATE_CODE,
+      groupId: frontend.id,
+      userId: sara.id,
+      recipientName: sara.name,
+      courseTitle: frontend.title,
+      instructorName: instructor.name,
+      startsOn: frontend.startDate,
+      endsOn: new Date(now - 4 * 60_000).toISOString().slice(0, 10),
+      language: "en",
+      issuedAt: new Date(now - 60_000),
+      issuedBy: instructor.id,
+    }),
+    db.insert(s.announcements).values({
+      id: newId(),
+      groupId: frontend.id,
+      authorId: instructor.id,
+      title: "Demo day on Thursday",
+      body: DEMO_ANNOUNCEMENT,
+      bodyHtml: renderMarkdown(DEMO_ANNOUNCEMENT),
+      createdAt: new Date(now - DAY),
+    }),
+    db.insert(s.tasks).values({
+      id: newId(),
+      lectureId: l3.id,
+      slug: "code-review-checklist",
+      title: "Review a classmate's pull request",
+      body: "Review one pull request of a classmate with the checklist from the lecture. Hand in the link to your review.",
+      dueAt: new Date(now + 9 * DAY),
+      maxScore: 20,
+      publishAt: new Date(now + SCHEDULED_IN),
+    }),
     db.insert(s.contactMessages).values([
       { id: newId(), name: "Mariam Samir", email: "mariam@example.com", message: "Do you offer weekend groups for working students?", createdAt: new Date(now - 2 * DAY) },
       { id: newId(), name: "Tarek Nabil", email: "tarek@example.com", message: "Is there a discount for university students?", createdAt: new Date(now - DAY), readAt: new Date(now - DAY / 2) },
     ]),
   ]);
+  // The scheduled task shows itself on time: the group's Publisher rings then (npm start does not run crons).
+  await armPublisher(ctx, frontend.id, now + SCHEDULED_IN);
   return true;
 }

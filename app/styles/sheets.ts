@@ -6,6 +6,7 @@
 import type { LinkDescriptor } from "@remix-run/cloudflare";
 import accounts from "./accounts.css?url";
 import base from "./base.css?url";
+import certificate from "./certificate.css?url";
 import chat from "./chat.css?url";
 import contact from "./contact.css?url";
 import coursePages from "./course-pages.css?url";
@@ -20,7 +21,7 @@ import quizzes from "./quizzes.css?url";
 import staff from "./staff.css?url";
 import tasks from "./tasks.css?url";
 
-const SHEETS = { accounts, base, chat, contact, coursePages, dev, exercises, feedbackForm, groups, landing, lectures, progress, quizzes, staff, tasks };
+const SHEETS = { accounts, base, certificate, chat, contact, coursePages, dev, exercises, feedbackForm, groups, landing, lectures, progress, quizzes, staff, tasks };
 export type Sheet = keyof typeof SHEETS;
 
 /** `links` entries for these sheets, in the order given. */
