@@ -40,8 +40,7 @@ export const lifecycleAr: Record<keyof typeof lifecycleEn, string> = {
   "cohort.announce.submit": "انشر الإعلان",
   "cohort.announce.posted": "نُشر الإعلان.",
   "cohort.announce.empty": "لا إعلانات بعد.",
-  "cohort.announce.by": "{name}، {date}",
-  "cohort.announce.expires": "مثبّت حتى {date}",
+  "cohort.announce.expires": "مثبّت حتى",
   "cohort.announce.dismissed": "{count, plural, =0 {لم يغلقه أحد بعد} zero {لم يغلقه أحد بعد} one {أغلقه عضو واحد} two {أغلقه عضوان} few {أغلقه # أعضاء} many {أغلقه # عضوًا} other {أغلقه # عضو}}",
   "cohort.announce.delete": "احذف",
   "cohort.announce.deleteTitle": "أتحذف هذا الإعلان؟",
@@ -87,6 +86,14 @@ export const lifecycleAr: Record<keyof typeof lifecycleEn, string> = {
   "cohort.copy.done": "أُنشئت «{title}» مسودةً: {lectures, plural, zero {لا محاضرات} one {محاضرة واحدة} two {محاضرتان} few {# محاضرات} many {# محاضرة} other {# محاضرة}}، {tasks, plural, zero {لا مهام} one {مهمة واحدة} two {مهمتان} few {# مهام} many {# مهمة} other {# مهمة}}، {quizzes, plural, zero {لا اختبارات} one {اختبار واحد} two {اختباران} few {# اختبارات} many {# اختبارًا} other {# اختبار}}.",
   "cohort.copy.open": "افتح المجموعة الجديدة",
 
+  "cohort.field.title": "اكتب عنوانًا (150 حرفًا على الأكثر؛ وعنوان المجموعة 120 على الأكثر).",
+  "cohort.field.body": "اكتب الإعلان (10000 حرف على الأكثر).",
+  "cohort.field.expiresAt": "اختر نهاية في المستقبل.",
+  "cohort.field.percent": "اكتب عددًا صحيحًا من 0 إلى 100، أو اتركه فارغًا.",
+  "cohort.field.reason": "اكتب سببًا (500 حرف على الأكثر).",
+  "cohort.field.startDate": "اختر تاريخ أول محاضرة.",
+  "cohort.field.timeZone": "اختر منطقة زمنية من القائمة.",
+
   "schedule.title": "انشر لاحقًا",
   "schedule.leadDraft": "ينشره الخادم في هذا الوقت ويبلّغ الأعضاء، سواء كان أحد متصلًا أم لا.",
   "schedule.leadTask": "يرى الطلاب المهمة من هذا الوقت؛ يعرضها الخادم حينها ويبلّغ الأعضاء.",
@@ -96,7 +103,7 @@ export const lifecycleAr: Record<keyof typeof lifecycleEn, string> = {
   "schedule.showNow": "اعرضها الآن",
   "schedule.saved": "جُدول النشر.",
   "schedule.cleared": "أُلغيت الجدولة.",
-  "schedule.badge": "مجدول {date}",
+  "schedule.badge": "مجدول في",
   "schedule.published": "منشور بالفعل: اجعله مسودة لتجدوله.",
 
   "lectureCopy.title": "انسخ إلى مجموعة",

@@ -41,8 +41,7 @@ export const lifecycleEn = {
   "cohort.announce.submit": "Post announcement",
   "cohort.announce.posted": "Announcement posted.",
   "cohort.announce.empty": "No announcements yet.",
-  "cohort.announce.by": "By {name}, {date}",
-  "cohort.announce.expires": "Pinned until {date}",
+  "cohort.announce.expires": "Pinned until",
   "cohort.announce.dismissed": "{count, plural, =0 {Nobody dismissed it yet} one {# member dismissed it} other {# members dismissed it}}",
   "cohort.announce.delete": "Delete",
   "cohort.announce.deleteTitle": "Delete this announcement?",
@@ -88,6 +87,14 @@ export const lifecycleEn = {
   "cohort.copy.done": "“{title}” was created as a draft: {lectures, plural, one {# lecture} other {# lectures}}, {tasks, plural, one {# task} other {# tasks}}, {quizzes, plural, one {# quiz} other {# quizzes}}.",
   "cohort.copy.open": "Open the new group",
 
+  "cohort.field.title": "Enter a title (at most 150 characters; a group's title at most 120).",
+  "cohort.field.body": "Write the announcement (at most 10,000 characters).",
+  "cohort.field.expiresAt": "Choose an end in the future.",
+  "cohort.field.percent": "Give a whole number from 0 to 100, or leave it empty.",
+  "cohort.field.reason": "Give a reason (at most 500 characters).",
+  "cohort.field.startDate": "Choose the date of the first lecture.",
+  "cohort.field.timeZone": "Choose a time zone from the list.",
+
   /* Scheduling, on the lecture, task and quiz forms */
   "schedule.title": "Publish later",
   "schedule.leadDraft": "The server publishes it at this time and tells the members, whether or not anyone is online.",
@@ -98,7 +105,7 @@ export const lifecycleEn = {
   "schedule.showNow": "Show it now",
   "schedule.saved": "Scheduled.",
   "schedule.cleared": "The schedule was taken off.",
-  "schedule.badge": "Scheduled {date}",
+  "schedule.badge": "Scheduled for",
   "schedule.published": "Already published: make it a draft to schedule it.",
 
   /* Copying one lecture */

@@ -14,6 +14,7 @@ import { attendInput, createLectureInput, lectureOrderInput, lectureSeriesInput,
 import { renderMarkdown } from "./markdown.server";
 import { idOrSlugParam } from "./schemas";
 import { notFoundResponse } from "./not-found.server";
+import { copyTargets } from "../../worker/services/course-copy";
 
 function slugParam(value: string | undefined): string {
   const parsed = idOrSlugParam.safeParse({ id: value ?? "" });
@@ -69,7 +70,9 @@ export async function loadLectureEditor(svc: ServiceContext, viewer: Viewer, par
   const group = await orHttpError(getManagedGroup(svc, viewer, slugParam(params.slug)));
   const lecture = await orHttpError(getLecture(svc, viewer, slugParam(params.slugLecture)));
   if (lecture.group._id !== group._id) throw notFoundResponse();
-  return { group: { id: group._id, slug: group.slug, title: group.title }, lecture };
+  // The groups the lecture can be copied into: the ones the viewer runs (issue 22).
+  const copyTo = await copyTargets(svc, viewer);
+  return { group: { id: group._id, slug: group.slug, title: group.title }, lecture, copyTo };
 }
 
 /** intent=save | preview | delete in the editor. */

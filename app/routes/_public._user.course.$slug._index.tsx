@@ -1,4 +1,4 @@
-import type { LoaderFunctionArgs, MetaFunction, LinksFunction } from "@remix-run/cloudflare";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction, LinksFunction } from "@remix-run/cloudflare";
 import { isRouteErrorResponse, Link, useLoaderData, useParams, useRouteError } from "@remix-run/react";
 import { data } from "@remix-run/server-runtime";
 import { GroupChatPanel } from "~/components/chat/group-chat-panel";
@@ -13,6 +13,7 @@ import { notFoundResponse, orNotFound } from "~/lib/not-found.server";
 import { can } from "~/lib/permissions";
 import { idOrSlugParam } from "~/lib/schemas";
 import { requireViewer } from "../../worker/auth/viewer";
+import { AppError } from "../../worker/http/errors";
 import { getGroupForMember, NotAMemberError } from "../../worker/services/my-groups";
 import { listLectures } from "../../worker/services/lectures";
 import { CourseLectures } from "~/components/lectures/course-lectures";
@@ -26,8 +27,13 @@ import { ProgressSummary } from "~/components/progress/progress-summary";
 import { UpNext } from "~/components/progress/up-next";
 import { upNext } from "~/lib/up-next";
 import { sheets } from "~/styles/sheets";
+import { CourseAnnouncements, CourseCertificate } from "~/components/lifecycle/course-home-extras";
+import { attempt, text, unknownIntent } from "~/lib/group-actions.server";
+import { certificateLanguageInput } from "~/lib/lifecycle-schemas";
+import { dismissAnnouncement, pinnedAnnouncements } from "../../worker/services/announcements";
+import { certificateInGroup, setCertificateLanguage } from "../../worker/services/certificates";
 
-export const links: LinksFunction = () => sheets("coursePages", "chat", "lectures", "tasks", "quizzes", "progress");
+export const links: LinksFunction = () => sheets("coursePages", "chat", "lectures", "tasks", "quizzes", "progress", "lifecycle");
 
 export const meta: MetaFunction<typeof loader> = ({ data: loaded, matches }) => {
   const t = metaT(matches);
@@ -53,13 +59,17 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     const staff = can(viewer, "group.manage", { group: { instructorId: group.instructor?._id ?? null } });
     const isMember = group.membershipStatus === "approved" || group.membershipStatus === "special";
     const now = Date.now();
-    const [lectures, tasks, quizzes, progress] = await Promise.all([
+    const [lectures, tasks, quizzes, progress, announcements, certificate] = await Promise.all([
       listLectures(context.svc, viewer, group._id),
       listGroupTasks(context.svc, viewer, group._id),
       listGroupQuizzes(context.svc, viewer, group._id, now),
       isMember ? memberProgress(context.svc, viewer, group._id, undefined, now) : null,
+      pinnedAnnouncements(context.svc, group._id, viewer.userId, now),
+      isMember ? certificateInGroup(context.svc, group._id, viewer.userId) : null,
     ]);
     return {
+      announcements: announcements.map(({ _id, title, bodyHtml, author, createdAt }) => ({ _id, title, bodyHtml, author, createdAt })),
+      certificate,
       progress: progress ? { lectures: progress.lectures, tasks: progress.tasks, quizzes: progress.quizzes, overall: progress.overall } : null,
       upNext: isMember ? upNext({ groupSlug: group.slug, lectures, tasks, quizzes }, now) : [],
       tasks: tasks.map(({ _id, slug: taskSlug, title, dueAt, maxScore, lectureSlug, submission }) => ({
@@ -96,9 +106,25 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   }
 }
 
+/** A member dismisses a pinned announcement, or the graduate chooses their certificate's language. */
+export async function action({ request, params, context }: ActionFunctionArgs) {
+  const viewer = await requireViewer(context.svc, request);
+  const slug = idOrSlugParam.safeParse({ id: params.slug });
+  if (!slug.success) throw notFoundResponse();
+  const form = await request.formData();
+  const intent = text(form, "intent");
+  if (intent === "dismiss-announcement") return attempt(intent, () => dismissAnnouncement(context.svc, viewer, slug.data.id, text(form, "announcementId")));
+  if (intent === "certificate-language") {
+    const parsed = certificateLanguageInput.safeParse({ language: text(form, "language") });
+    if (!parsed.success) return attempt(intent, async () => Promise.reject(new AppError(400, "validation_failed", "Choose English or Arabic.")));
+    return attempt(intent, async () => ({ certificate: await setCertificateLanguage(context.svc, viewer, text(form, "certificateId"), parsed.data.language) }));
+  }
+  return unknownIntent(intent);
+}
+
 export default function CourseHome() {
   const { t, lang } = useT();
-  const { group, manageHref, lectures, tasks, quizzes, isMember, progress, upNext: next } = useLoaderData<typeof loader>();
+  const { group, manageHref, lectures, tasks, quizzes, isMember, progress, upNext: next, announcements, certificate } = useLoaderData<typeof loader>();
   const start = group.startDate ? formatDate(group.startDate, lang) : t("courses.comingSoon");
   return (
     <main id="main" tabIndex={-1} className="page page-course-home">
@@ -147,6 +173,8 @@ export default function CourseHome() {
       </div>
 
       <div className="container course-home">
+        <CourseAnnouncements announcements={announcements} />
+        {certificate ? <CourseCertificate certificate={certificate} /> : null}
         {progress ? (
           <div className="course-home-progress">
             <ProgressSummary progress={progress} title={t("progress.title")} />

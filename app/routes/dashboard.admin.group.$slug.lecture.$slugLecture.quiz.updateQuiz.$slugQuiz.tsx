@@ -8,9 +8,10 @@ import { ExtensionsPanel } from "~/components/extensions-panel";
 import { metaT, pageMeta } from "~/lib/meta";
 import { editQuizAction, loadEditQuiz } from "~/lib/quizzes.server";
 import { sheets } from "~/styles/sheets";
+import { ScheduleBox } from "~/components/lifecycle/schedule-box";
 import { requireRole } from "../../worker/auth/viewer";
 
-export const links: LinksFunction = () => sheets("lectures", "tasks", "quizzes", "exercises");
+export const links: LinksFunction = () => sheets("lectures", "tasks", "quizzes", "exercises", "lifecycle");
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => pageMeta(matches, data ? `${metaT(matches)("quizEditor.edit")} · ${data.quiz.title}` : metaT(matches)("error.notFound.title"));
 
@@ -33,6 +34,9 @@ export default function QuizEditorRoute() {
       <QuizEditor bankTags={data.bankTags} key={data.quiz._id} quiz={data.quiz} started={data.started} listPath={`${groupBase}/quiz`} lectureTitle={data.lecture.title} studentPath={`/course/${data.group.slug}/lecture/${data.lecture.slug}/quiz/${data.quiz.slug}`} />
       <div className="extensions-after-editor">
         <ExtensionsPanel kind="quiz" extensions={data.extensions} students={data.students} defaultTime={data.quiz.closesAt} />
+      </div>
+      <div className="lifecycle-boxes">
+        <ScheduleBox kind="quiz" id={data.quiz._id} publishAt={data.quiz.publishAt ?? null} published={data.quiz.published} />
       </div>
     </>
   );

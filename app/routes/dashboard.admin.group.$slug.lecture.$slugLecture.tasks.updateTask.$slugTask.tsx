@@ -3,13 +3,14 @@ import { useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { metaT, pageMeta } from "~/lib/meta";
 import { sheets } from "~/styles/sheets";
+import { ScheduleBox } from "~/components/lifecycle/schedule-box";
 import { requireRole } from "../../worker/auth/viewer";
 import { ExerciseEditor } from "~/components/exercises/exercise-editor";
 import { TaskForm } from "~/components/tasks/staff-tasks";
 import { ExtensionsPanel } from "~/components/extensions-panel";
 import { editTaskAction, loadEditTask } from "~/lib/tasks.server";
 
-export const links: LinksFunction = () => sheets("lectures", "tasks", "exercises");
+export const links: LinksFunction = () => sheets("lectures", "tasks", "exercises", "lifecycle");
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => pageMeta(matches, data ? `${data.task.title} · ${data.lecture.title}` : metaT(matches)("error.notFound.title"));
 
@@ -31,6 +32,9 @@ export default function EditTask() {
       <TaskForm rubrics={data.rubrics} key={data.task._id} task={data.task} listPath={`${groupBase}/tasks`} lectureTitle={data.lecture.title} />
       {data.exercise ? <ExerciseEditor key={`exercise-${data.task._id}`} exercise={data.exercise} /> : null}
       <ExtensionsPanel kind="task" extensions={data.extensions} students={data.students} defaultTime={data.task.dueAt} />
+      <div className="lifecycle-boxes">
+        <ScheduleBox kind="task" id={data.task._id} publishAt={data.task.publishAt} published={false} />
+      </div>
     </>;
 }
 

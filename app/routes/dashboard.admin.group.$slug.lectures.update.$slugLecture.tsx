@@ -3,11 +3,12 @@ import { useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { metaT, pageMeta } from "~/lib/meta";
 import { sheets } from "~/styles/sheets";
+import { CopyLectureBox, ScheduleBox } from "~/components/lifecycle/schedule-box";
 import { requireRole } from "../../worker/auth/viewer";
 import { LectureEditor } from "~/components/lectures/lecture-editor";
 import { lectureEditorAction, loadLectureEditor } from "~/lib/lectures.server";
 
-export const links: LinksFunction = () => sheets("coursePages", "lectures");
+export const links: LinksFunction = () => sheets("coursePages", "lectures", "lifecycle");
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
   const t = metaT(matches);
@@ -26,9 +27,17 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
 }
 
 export default function EditLecture() {
-  const { group, lecture } = useLoaderData<typeof loader>();
+  const { group, lecture, copyTo } = useLoaderData<typeof loader>();
   const base = `/dashboard/admin/group/${group.slug}/lectures`;
-  return <LectureEditor key={lecture._id} lecture={lecture} listPath={base} attendancePath={`${base}/${lecture.slug}/attendance`} />;
+  return (
+    <>
+      <LectureEditor key={lecture._id} lecture={lecture} listPath={base} attendancePath={`${base}/${lecture.slug}/attendance`} />
+      <div className="lifecycle-boxes">
+        <ScheduleBox kind="lecture" id={lecture._id} publishAt={lecture.publishAt} published={lecture.published} />
+        <CopyLectureBox lectureId={lecture._id} groups={copyTo} area="admin" />
+      </div>
+    </>
+  );
 }
 
 export function ErrorBoundary() {

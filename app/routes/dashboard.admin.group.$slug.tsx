@@ -37,6 +37,7 @@ const TABS: GroupTab[] = [
   { to: "tasks", key: "staffTasks.title" },
   { to: "quiz", key: "staffQuizzes.title" },
   { to: "progress", key: "staffProgress.title" },
+  { to: "cohort", key: "cohort.tab" },
   { to: "update", key: "groups.tabs.update" },
 ];
 

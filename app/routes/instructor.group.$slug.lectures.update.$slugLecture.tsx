@@ -7,9 +7,10 @@ import { requireRole } from "../../worker/auth/viewer";
 import { LectureEditor } from "~/components/lectures/lecture-editor";
 import { InstructorGroupPage } from "~/components/lectures/instructor-group-page";
 import { useT } from "~/lib/i18n";
+import { CopyLectureBox, ScheduleBox } from "~/components/lifecycle/schedule-box";
 import { lectureEditorAction, loadLectureEditor } from "~/lib/lectures.server";
 
-export const links: LinksFunction = () => sheets("coursePages", "lectures");
+export const links: LinksFunction = () => sheets("coursePages", "lectures", "lifecycle");
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
   const t = metaT(matches);
@@ -29,11 +30,15 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
 
 export default function EditLecture() {
   const { t } = useT();
-  const { group, lecture } = useLoaderData<typeof loader>();
+  const { group, lecture, copyTo } = useLoaderData<typeof loader>();
   const base = `/instructor/group/${group.slug}/lectures`;
   return (
     <InstructorGroupPage group={group} section={lecture.title} parent={{ label: t("lectures.title"), to: base }}>
       <LectureEditor key={lecture._id} lecture={lecture} listPath={base} attendancePath={`${base}/${lecture.slug}/attendance`} />
+      <div className="lifecycle-boxes">
+        <ScheduleBox kind="lecture" id={lecture._id} publishAt={lecture.publishAt} published={lecture.published} />
+        <CopyLectureBox lectureId={lecture._id} groups={copyTo} area="instructor" />
+      </div>
     </InstructorGroupPage>
   );
 }

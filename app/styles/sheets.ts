@@ -16,12 +16,13 @@ import feedbackForm from "./feedback-form.css?url";
 import groups from "./groups.css?url";
 import landing from "./landing.css?url";
 import lectures from "./lectures.css?url";
+import lifecycle from "./lifecycle.css?url";
 import progress from "./progress.css?url";
 import quizzes from "./quizzes.css?url";
 import staff from "./staff.css?url";
 import tasks from "./tasks.css?url";
 
-const SHEETS = { accounts, base, certificate, chat, contact, coursePages, dev, exercises, feedbackForm, groups, landing, lectures, progress, quizzes, staff, tasks };
+const SHEETS = { accounts, base, certificate, chat, contact, coursePages, dev, exercises, feedbackForm, groups, landing, lectures, lifecycle, progress, quizzes, staff, tasks };
 export type Sheet = keyof typeof SHEETS;
 
 /** `links` entries for these sheets, in the order given. */

@@ -369,3 +369,9 @@ export async function signedCertificate(ctx: ServiceContext, code: string) {
   return { certificate: cert, credential, jwt, verification: { jwks: `${origin}/api/certificates/jwks`, kid, alg: "RS256" as const } };
 }
 
+
+/** A member's certificate in one group (the course home's card), or null. */
+export async function certificateInGroup(ctx: ServiceContext, groupId: string, userId: string) {
+  const [row] = await ctx.db.select().from(certificates).where(and(eq(certificates.groupId, groupId), eq(certificates.userId, userId))).limit(1);
+  return row ? { ...toSummary(row), courseTitle: row.courseTitle } : null;
+}

@@ -48,6 +48,8 @@ const ms = (d: Date | null | undefined) => (d ? d.getTime() : null);
 const inlineHtml = (source: string) => renderMarkdown(source).trim().replace(/^<p>([\s\S]*)<\/p>$/, "$1");
 
 interface QuizRecord {
+  /** A draft the server publishes at this time (issue 22). */
+  publishAt?: Date | null;
   id: string;
   slug: string;
   title: string;
@@ -97,6 +99,7 @@ async function findQuiz(ctx: ServiceContext, viewer: Actor, key: string): Promis
       maxAttempts: quizzes.maxAttempts,
       showAnswers: quizzes.showAnswers,
       published: quizzes.published,
+      publishAt: quizzes.publishAt,
       draws: quizzes.draws,
       shuffleQuestions: quizzes.shuffleQuestions,
       shuffleOptions: quizzes.shuffleOptions,
@@ -567,7 +570,7 @@ export async function getQuiz(ctx: ServiceContext, viewer: Actor, key: string, n
     ...quizSummary(quiz, qs, now),
     questions: !answerable ? [] : staff ? qs.map((q) => ({ ...toQuestion(q), correct: q.correct, codeTests: q.code?.tests ?? null })) : questionsFor(qs, open).map(toQuestion),
     // The bank draws and shuffles, for the staff's editor.
-    ...(staff ? { draws: quiz.draws, shuffleQuestions: quiz.shuffleQuestions, shuffleOptions: quiz.shuffleOptions } : {}),
+    ...(staff ? { draws: quiz.draws, shuffleQuestions: quiz.shuffleQuestions, shuffleOptions: quiz.shuffleOptions, publishAt: iso(quiz.publishAt ?? null) } : {}),
     isStaff: staff,
     attempt: open ? toOpenAttempt(open) : null,
     attemptsUsed: mine.length,

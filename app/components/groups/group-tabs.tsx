@@ -9,7 +9,7 @@ export interface GroupTab {
   key: MessageKey;
 }
 
-export type GroupSection = "overview" | "students" | "lectures" | "tasks" | "quizzes" | "progress" | "messages" | "update";
+export type GroupSection = "overview" | "students" | "lectures" | "tasks" | "quizzes" | "progress" | "messages" | "cohort" | "update";
 
 /**
  * Which section a page below a group's base path belongs to, for both areas (instructor: `quizzes`, admin: `quiz`).
@@ -28,7 +28,7 @@ export function groupSection(rest: string): GroupSection | null {
     return first === "lectures" ? "lectures" : null;
   }
   if (first === "quiz" || first === "quizzes" || first === "quiz-attempt") return "quizzes";
-  if (first === "students" || first === "tasks" || first === "progress" || first === "messages" || first === "update") return first;
+  if (first === "students" || first === "tasks" || first === "progress" || first === "messages" || first === "cohort" || first === "update") return first;
   return null;
 }
 

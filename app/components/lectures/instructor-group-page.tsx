@@ -12,6 +12,7 @@ export const INSTRUCTOR_GROUP_TABS: GroupTab[] = [
   { to: "quizzes", key: "staffQuizzes.title" },
   { to: "progress", key: "staffProgress.title" },
   { to: "messages", key: "teach.group.messages" },
+  { to: "cohort", key: "cohort.tab" },
 ];
 
 /**

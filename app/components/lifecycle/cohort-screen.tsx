@@ -1,0 +1,321 @@
+import { Link, useFetcher } from "@remix-run/react";
+import { useEffect, useRef, useState } from "react";
+import { ConfirmDialog } from "~/components/confirm-dialog";
+import { fromLocalInput, When } from "~/components/lectures/when";
+import type { MessageKey } from "~/i18n/en";
+import { localeOf } from "~/i18n/config";
+import { failureText, type FailureLike } from "~/lib/group-errors";
+import { formatPercent, useT } from "~/lib/i18n";
+import type { CohortData } from "~/lib/cohort.server";
+import { ANNOUNCEMENT_LIMITS, CERTIFICATE_LIMITS, COPY_LIMITS } from "~/lib/lifecycle-schemas";
+
+type Result = ({ ok: true; intent: string } & Record<string, unknown>) | (FailureLike & { intent: string; target?: string });
+
+/** The words for a failed form: the field's own sentence where the page has one, else the error code's. */
+function problem(t: ReturnType<typeof useT>["t"], data: Result | undefined, fields: Record<string, MessageKey>): string | null {
+  if (!data || data.ok) return null;
+  for (const [field, key] of Object.entries(fields)) if (data.fields?.[field]) return t(key);
+  if (data.code === "validation_failed" && !data.fields) return data.message === "Set the group's completion rule first, or choose the members by hand." ? t("cohort.rule.none") : failureText(t, data);
+  return failureText(t, data);
+}
+
+/**
+ * The Cohort tab (issue 22): announcements, the completion rule and certificates, and the next cohort's copy. One
+ * screen for the instructor and admin areas; `base` is the group's base path in the area.
+ */
+export function CohortScreen({ data, area }: { data: CohortData; area: "instructor" | "admin" }) {
+  const { t } = useT();
+  return (
+    <div className="cohort-screen">
+      <p className="area-page-lead">{t("cohort.lead")}</p>
+      <AnnouncementsSection data={data} />
+      <CertificatesSection data={data} />
+      <CopySection data={data} area={area} />
+    </div>
+  );
+}
+
+function AnnouncementsSection({ data }: { data: CohortData }) {
+  const { t } = useT();
+  const poster = useFetcher<Result>();
+  const remover = useFetcher<Result>();
+  const formRef = useRef<HTMLFormElement>(null);
+  const [deleting, setDeleting] = useState<string | null>(null);
+  const [expires, setExpires] = useState("");
+  useEffect(() => {
+    if (poster.state === "idle" && poster.data?.ok) {
+      formRef.current?.reset();
+      setExpires("");
+    }
+  }, [poster.state, poster.data]);
+  useEffect(() => {
+    if (remover.state === "idle" && remover.data?.ok) setDeleting(null);
+  }, [remover.state, remover.data]);
+  const error = problem(t, poster.data, { title: "cohort.field.title", body: "cohort.field.body", expiresAt: "cohort.field.expiresAt" });
+  return (
+    <section className="card form-card cohort-section" aria-labelledby="cohort-announce-title" id="announcements">
+      <h2 id="cohort-announce-title" className="block-title">
+        {t("cohort.announce.title")}
+      </h2>
+      <p className="field-hint field-hint-block">{t("cohort.announce.lead")}</p>
+      <poster.Form method="post" ref={formRef} className="cohort-form">
+        <input type="hidden" name="intent" value="announce" />
+        <input type="hidden" name="expiresAt" value={fromLocalInput(expires) ?? ""} />
+        <div className="field">
+          <label htmlFor="announce-title">{t("cohort.announce.titleLabel")}</label>
+          <input id="announce-title" name="title" required maxLength={ANNOUNCEMENT_LIMITS.title} dir="auto" />
+        </div>
+        <div className="field">
+          <label htmlFor="announce-body">{t("cohort.announce.bodyLabel")}</label>
+          <textarea id="announce-body" name="body" required rows={4} maxLength={ANNOUNCEMENT_LIMITS.body} dir="auto" />
+        </div>
+        <div className="field">
+          <label htmlFor="announce-expires">{t("cohort.announce.expiresLabel")}</label>
+          <input id="announce-expires" type="datetime-local" value={expires} onChange={(e) => setExpires(e.target.value)} aria-describedby="announce-expires-hint" />
+          <p id="announce-expires-hint" className="field-hint field-hint-block">
+            {t("cohort.announce.expiresHint")}
+          </p>
+        </div>
+        <div className="form-actions">
+          <button type="submit" className="btn btn-primary" disabled={poster.state !== "idle"}>
+            {poster.state !== "idle" ? <span className="spinner spinner-sm" aria-hidden="true" /> : null}
+            {t("cohort.announce.submit")}
+          </button>
+          <p role="status" className={error ? "form-error" : "form-ok"}>
+            {error ?? (poster.state === "idle" && poster.data?.ok ? t("cohort.announce.posted") : "")}
+          </p>
+        </div>
+      </poster.Form>
+      {data.announcements.length === 0 ? (
+        <p className="muted">{t("cohort.announce.empty")}</p>
+      ) : (
+        <ul role="list" className="cohort-list">
+          {data.announcements.map((a) => (
+            <li key={a._id} className="cohort-announcement">
+              <div className="cohort-announcement-head">
+                <h3 className="cohort-item-title user-text">{a.title}</h3>
+                <button type="button" className="btn btn-ghost btn-sm" onClick={() => setDeleting(a._id)} aria-label={`${t("cohort.announce.delete")}: ${a.title}`}>
+                  {t("cohort.announce.delete")}
+                </button>
+              </div>
+              <div className="markdown user-text" dangerouslySetInnerHTML={{ __html: a.bodyHtml }} />
+              <p className="cohort-meta">
+                <span className="user-text">{a.author ?? ""}</span> · <When iso={a.createdAt} /> · {t("cohort.announce.dismissed", { count: a.dismissed })}
+                {a.expiresAt ? (
+                  <>
+                    {" · "}
+                    {t("cohort.announce.expires")} <When iso={a.expiresAt} />
+                  </>
+                ) : null}
+              </p>
+            </li>
+          ))}
+        </ul>
+      )}
+      <remover.Form method="post" id="announcement-delete-form">
+        <input type="hidden" name="intent" value="delete-announcement" />
+        <input type="hidden" name="announcementId" value={deleting ?? ""} />
+      </remover.Form>
+      <ConfirmDialog open={deleting !== null} onClose={() => setDeleting(null)} title={t("cohort.announce.deleteTitle")} confirmLabel={t("cohort.announce.delete")} form="announcement-delete-form" busy={remover.state !== "idle"} danger>
+        <p>{t("cohort.announce.deleteBody")}</p>
+        {remover.data && !remover.data.ok ? <p className="form-error">{failureText(t, remover.data)}</p> : null}
+      </ConfirmDialog>
+    </section>
+  );
+}
+
+function CertificatesSection({ data }: { data: CohortData }) {
+  const { t, lang } = useT();
+  const rule = useFetcher<Result>();
+  const issuer = useFetcher<Result>();
+  const single = useFetcher<Result>();
+  const revoker = useFetcher<Result>();
+  const [revoking, setRevoking] = useState<{ id: string; name: string } | null>(null);
+  useEffect(() => {
+    if (revoker.state === "idle" && revoker.data?.ok) setRevoking(null);
+  }, [revoker.state, revoker.data]);
+  const { roster } = data;
+  const ruleError = problem(t, rule.data, { overall: "cohort.field.percent", attendance: "cohort.field.percent" });
+  const issued = (d: Result | undefined) => (d?.ok && typeof d.issued === "number" ? t("cohort.certs.issued", { count: d.issued }) : null);
+  const issueError = problem(t, issuer.data, {});
+  const percent = (v: number | null) => (v === null ? "—" : formatPercent(v, lang));
+  const day = (iso: string) => new Intl.DateTimeFormat(localeOf(lang), { day: "numeric", month: "short", year: "numeric" }).format(new Date(iso));
+  return (
+    <section className="card form-card cohort-section" aria-labelledby="cohort-certs-title">
+      <h2 id="cohort-certs-title" className="block-title">
+        {t("cohort.certs.title")}
+      </h2>
+      <rule.Form method="post" className="cohort-form cohort-rule" aria-labelledby="cohort-rule-title">
+        <h3 id="cohort-rule-title" className="cohort-item-title">
+          {t("cohort.rule.title")}
+        </h3>
+        <p className="field-hint field-hint-block">{t("cohort.rule.lead")}</p>
+        <input type="hidden" name="intent" value="rule" />
+        <div className="cohort-rule-fields">
+          <div className="field">
+            <label htmlFor="rule-overall">{t("cohort.rule.overall")}</label>
+            <input id="rule-overall" name="overall" type="number" min={0} max={100} step={1} inputMode="numeric" defaultValue={roster.rule.overall ?? ""} />
+          </div>
+          <div className="field">
+            <label htmlFor="rule-attendance">{t("cohort.rule.attendance")}</label>
+            <input id="rule-attendance" name="attendance" type="number" min={0} max={100} step={1} inputMode="numeric" defaultValue={roster.rule.attendance ?? ""} />
+          </div>
+        </div>
+        <div className="form-actions">
+          <button type="submit" className="btn btn-outline" disabled={rule.state !== "idle"}>
+            {t("cohort.rule.save")}
+          </button>
+          <p role="status" className={ruleError ? "form-error" : "form-ok"}>
+            {ruleError ?? (rule.state === "idle" && rule.data?.ok ? t("cohort.rule.saved") : "")}
+          </p>
+        </div>
+      </rule.Form>
+
+      <p className="field-hint field-hint-block">{t("cohort.certs.lead")}</p>
+      <issuer.Form method="post" className="form-actions">
+        <input type="hidden" name="intent" value="issue-all" />
+        <button type="submit" className="btn btn-primary" disabled={issuer.state !== "idle" || (roster.rule.overall === null && roster.rule.attendance === null)}>
+          {issuer.state !== "idle" ? <span className="spinner spinner-sm" aria-hidden="true" /> : null}
+          {t("cohort.certs.issueAll")}
+        </button>
+        <p role="status" className={issueError ? "form-error" : "form-ok"}>
+          {issueError ?? issued(issuer.state === "idle" ? issuer.data : undefined) ?? (roster.rule.overall === null && roster.rule.attendance === null ? t("cohort.rule.none") : "")}
+        </p>
+      </issuer.Form>
+      {single.data ? (
+        <p className={single.data.ok ? "form-ok" : "form-error"} role="alert">
+          {single.data.ok ? issued(single.data) : problem(t, single.data, {})}
+        </p>
+      ) : null}
+
+      {roster.members.length === 0 ? (
+        <p className="muted">{t("cohort.certs.empty")}</p>
+      ) : (
+        <div className="cohort-table-scroll" role="region" aria-labelledby="cohort-certs-title" tabIndex={0}>
+          <table className="data-table cohort-table">
+            <thead>
+              <tr>
+                <th scope="col">{t("cohort.certs.member")}</th>
+                <th scope="col" className="num">
+                  {t("cohort.certs.overall")}
+                </th>
+                <th scope="col" className="num">
+                  {t("cohort.certs.attendance")}
+                </th>
+                <th scope="col">{t("cohort.certs.status")}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {roster.members.map((m) => {
+                const c = m.certificate;
+                const holds = c && !c.revokedAt;
+                return (
+                  <tr key={m._id}>
+                    <th scope="row" className="user-text">
+                      {m.name}
+                      <span className={m.meetsRule ? "cohort-pill cohort-pill-ok" : "cohort-pill"}>{m.meetsRule ? t("cohort.certs.meets") : t("cohort.certs.notYet")}</span>
+                    </th>
+                    <td className="num">{percent(m.overall)}</td>
+                    <td className="num">{percent(m.attendance)}</td>
+                    <td>
+                      <div className="cohort-cert-cell">
+                        <span>{holds ? t("cohort.certs.holds", { date: day(c.issuedAt) }) : c?.revokedAt ? t("cohort.certs.revokedOn", { date: day(c.revokedAt) }) : t("cohort.certs.none")}</span>
+                        {c ? (
+                          <a className="btn btn-ghost btn-sm" href={`/certificates/${c.code}`} target="_blank" rel="noopener">
+                            {t("cohort.certs.view")}
+                          </a>
+                        ) : null}
+                        {holds ? (
+                          <button type="button" className="btn btn-ghost btn-sm" onClick={() => setRevoking({ id: c._id, name: m.name })}>
+                            {t("cohort.certs.revoke")}
+                          </button>
+                        ) : (
+                          <single.Form method="post">
+                            <input type="hidden" name="intent" value="issue-one" />
+                            <input type="hidden" name="userId" value={m._id} />
+                            <button type="submit" className="btn btn-outline btn-sm" disabled={single.state !== "idle"} aria-label={`${t(c ? "cohort.certs.issueAgain" : "cohort.certs.issueOne")}: ${m.name}`}>
+                              {t(c ? "cohort.certs.issueAgain" : "cohort.certs.issueOne")}
+                            </button>
+                          </single.Form>
+                        )}
+                      </div>
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <revoker.Form method="post" id="certificate-revoke-form">
+        <input type="hidden" name="intent" value="revoke" />
+        <input type="hidden" name="certificateId" value={revoking?.id ?? ""} />
+      </revoker.Form>
+      <ConfirmDialog open={revoking !== null} onClose={() => setRevoking(null)} title={t("cohort.certs.revokeTitle", { name: revoking?.name ?? "" })} confirmLabel={t("cohort.certs.revoke")} form="certificate-revoke-form" busy={revoker.state !== "idle"} danger>
+        <p>{t("cohort.certs.revokeBody")}</p>
+        <div className="field">
+          <label htmlFor="revoke-reason">{t("cohort.certs.reason")}</label>
+          <textarea id="revoke-reason" name="reason" form="certificate-revoke-form" required rows={3} maxLength={CERTIFICATE_LIMITS.reason} dir="auto" />
+        </div>
+        {revoker.data && !revoker.data.ok ? <p className="form-error">{problem(t, revoker.data, { reason: "cohort.field.reason" })}</p> : null}
+      </ConfirmDialog>
+    </section>
+  );
+}
+
+function CopySection({ data, area }: { data: CohortData; area: "instructor" | "admin" }) {
+  const { t, lang } = useT();
+  const copier = useFetcher<Result>();
+  const weekday = data.firstLecture ? new Intl.DateTimeFormat(localeOf(lang), { weekday: "long", timeZone: data.group.timeZone }).format(new Date(data.firstLecture)) : null;
+  const error = problem(t, copier.data, { title: "cohort.field.title", startDate: "cohort.field.startDate", timeZone: "cohort.field.timeZone" });
+  const done = copier.state === "idle" && copier.data?.ok ? (copier.data as unknown as { copy: { slug: string; title: string }; copied: { lectures: number; tasks: number; quizzes: number } }) : null;
+  const newBase = area === "admin" ? "/dashboard/admin/group" : "/instructor/group";
+  return (
+    <section className="card form-card cohort-section" aria-labelledby="cohort-copy-title">
+      <h2 id="cohort-copy-title" className="block-title">
+        {t("cohort.copy.title")}
+      </h2>
+      <p className="field-hint field-hint-block">{t("cohort.copy.lead")}</p>
+      <copier.Form method="post" className="cohort-form">
+        <input type="hidden" name="intent" value="copy" />
+        <div className="field">
+          <label htmlFor="copy-title">{t("cohort.copy.titleLabel")}</label>
+          <input id="copy-title" name="title" required maxLength={COPY_LIMITS.title} dir="auto" defaultValue={data.group.title} />
+        </div>
+        <div className="cohort-rule-fields">
+          <div className="field">
+            <label htmlFor="copy-start">{t("cohort.copy.startLabel")}</label>
+            <input id="copy-start" name="startDate" type="date" required aria-describedby="copy-start-hint" />
+          </div>
+          <div className="field">
+            <label htmlFor="copy-zone">{t("cohort.copy.zoneLabel")}</label>
+            <select id="copy-zone" name="timeZone" defaultValue={data.group.timeZone}>
+              {data.timeZones.map((z) => (
+                <option key={z} value={z}>
+                  {z}
+                </option>
+              ))}
+            </select>
+          </div>
+        </div>
+        <p id="copy-start-hint" className="field-hint field-hint-block">
+          {weekday ? t("cohort.copy.startHint", { weekday }) : t("cohort.copy.startHintNone")}
+        </p>
+        <div className="form-actions">
+          <button type="submit" className="btn btn-primary" disabled={copier.state !== "idle"}>
+            {copier.state !== "idle" ? <span className="spinner spinner-sm" aria-hidden="true" /> : null}
+            {t("cohort.copy.submit")}
+          </button>
+          <p role="status" className={error ? "form-error" : "form-ok"}>
+            {error ?? (done ? t("cohort.copy.done", { title: done.copy.title, lectures: done.copied.lectures, tasks: done.copied.tasks, quizzes: done.copied.quizzes }) : "")}
+          </p>
+          {done ? (
+            <Link className="btn btn-outline btn-sm" to={`${newBase}/${done.copy.slug}/lectures`}>
+              {t("cohort.copy.open")}
+            </Link>
+          ) : null}
+        </div>
+      </copier.Form>
+    </section>
+  );
+}

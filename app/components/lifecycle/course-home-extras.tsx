@@ -1,0 +1,106 @@
+import { useFetcher } from "@remix-run/react";
+import { When } from "~/components/lectures/when";
+import { failureText, type FailureLike } from "~/lib/group-errors";
+import { useT } from "~/lib/i18n";
+
+type Result = { ok: true } | FailureLike;
+
+export interface PinnedAnnouncement {
+  _id: string;
+  title: string;
+  bodyHtml: string;
+  author: string | null;
+  createdAt: string;
+}
+
+/** The group's announcements pinned for this member (issue 22), each with its own Dismiss. */
+export function CourseAnnouncements({ announcements }: { announcements: PinnedAnnouncement[] }) {
+  const { t } = useT();
+  if (announcements.length === 0) return null;
+  return (
+    <section className="course-announcements" aria-labelledby="announcements-title" id="announcements">
+      <h2 id="announcements-title" className="block-title">
+        {t("announcements.title")}
+      </h2>
+      {announcements.map((a) => (
+        <Announcement key={a._id} announcement={a} />
+      ))}
+    </section>
+  );
+}
+
+function Announcement({ announcement: a }: { announcement: PinnedAnnouncement }) {
+  const { t } = useT();
+  const dismisser = useFetcher<Result>();
+  // Gone at once; it stays gone after the reload unless the dismissal failed.
+  if (dismisser.state !== "idle" || dismisser.data?.ok) return null;
+  return (
+    <article className="course-announcement" aria-labelledby={`announcement-${a._id}`}>
+      <div className="cohort-announcement-head">
+        <h3 id={`announcement-${a._id}`} className="cohort-item-title user-text">
+          {a.title}
+        </h3>
+        <dismisser.Form method="post">
+          <input type="hidden" name="intent" value="dismiss-announcement" />
+          <input type="hidden" name="announcementId" value={a._id} />
+          <button type="submit" className="btn btn-ghost btn-sm" aria-label={t("announcements.dismissLabel", { title: a.title })}>
+            {t("announcements.dismiss")}
+          </button>
+        </dismisser.Form>
+      </div>
+      <div className="markdown user-text" dangerouslySetInnerHTML={{ __html: a.bodyHtml }} />
+      <p className="cohort-meta">
+        <span className="user-text">{a.author ?? ""}</span> · <When iso={a.createdAt} />
+      </p>
+      {dismisser.data && !dismisser.data.ok ? <p className="form-error">{failureText(t, dismisser.data)}</p> : null}
+    </article>
+  );
+}
+
+export interface OwnCertificate {
+  _id: string;
+  code: string;
+  language: "en" | "ar";
+  revokedAt: string | null;
+  revokedReason: string | null;
+}
+
+/** The graduate's certificate of this course: open it, and choose the language it is written in. */
+export function CourseCertificate({ certificate: c }: { certificate: OwnCertificate }) {
+  const { t } = useT();
+  const chooser = useFetcher<Result>();
+  return (
+    <section className="card form-card course-certificate" aria-labelledby="certificate-title">
+      <h2 id="certificate-title" className="block-title">
+        {t("myCertificate.title")}
+      </h2>
+      {c.revokedAt ? <p className="form-error user-text">{t("myCertificate.revoked", { reason: c.revokedReason ?? "" })}</p> : <p>{t("myCertificate.body")}</p>}
+      <div className="course-certificate-actions">
+        <a className="btn btn-primary" href={`/certificates/${c.code}`}>
+          {t("myCertificate.open")}
+        </a>
+        <chooser.Form method="post" className="course-certificate-actions">
+          <input type="hidden" name="intent" value="certificate-language" />
+          <input type="hidden" name="certificateId" value={c._id} />
+          <div className="field">
+            <label htmlFor="certificate-language">{t("myCertificate.language")}</label>
+            <select id="certificate-language" name="language" defaultValue={c.language}>
+              <option value="en" lang="en">
+                English
+              </option>
+              <option value="ar" lang="ar">
+                العربية
+              </option>
+            </select>
+          </div>
+          <button type="submit" className="btn btn-outline" disabled={chooser.state !== "idle"}>
+            {t("myCertificate.languageSave")}
+          </button>
+        </chooser.Form>
+      </div>
+      <p role="status" className={chooser.data && !chooser.data.ok ? "form-error" : "form-ok"}>
+        {chooser.state === "idle" && chooser.data ? (chooser.data.ok ? t("myCertificate.languageSaved") : failureText(t, chooser.data)) : ""}
+      </p>
+    </section>
+  );
+}
