@@ -57,6 +57,7 @@ export const lifecycleAr: Record<keyof typeof lifecycleEn, string> = {
   "cohort.certs.lead": "امنحها دفعة واحدة لكل من يستوفي الشرط، أو لعضو بعينه يدويًا. يُبلَّغ كل خرّيج في الإشعارات وبالبريد.",
   "cohort.certs.issueAll": "امنحها لكل من يستوفي الشرط",
   "cohort.certs.issued": "{count, plural, =0 {لا شهادات جديدة: كل من يستوفي الشرط لديه شهادة} zero {لا شهادات جديدة: كل من يستوفي الشرط لديه شهادة} one {مُنحت شهادة واحدة} two {مُنحت شهادتان} few {مُنحت # شهادات} many {مُنحت # شهادة} other {مُنحت # شهادة}}",
+  "cohort.certs.table": "الأعضاء وشهاداتهم",
   "cohort.certs.member": "العضو",
   "cohort.certs.overall": "الإجمالي",
   "cohort.certs.attendance": "الحضور",

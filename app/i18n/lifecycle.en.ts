@@ -58,6 +58,7 @@ export const lifecycleEn = {
   "cohort.certs.lead": "Issue to everyone who meets the rule at once, or to one member by hand. Each graduate is told in the bell and by e-mail.",
   "cohort.certs.issueAll": "Issue to everyone who meets the rule",
   "cohort.certs.issued": "{count, plural, =0 {No new certificates: everyone who meets the rule has one} one {# certificate issued} other {# certificates issued}}",
+  "cohort.certs.table": "Members and their certificates",
   "cohort.certs.member": "Member",
   "cohort.certs.overall": "Overall",
   "cohort.certs.attendance": "Attendance",

@@ -119,6 +119,7 @@ describe("axe finds no violation on any screen", () => {
       const part = await page.locator(`a[href^="/content/${G}/course/"]`).first().getAttribute("href");
       expect(part, "a link to a part of the course's content").toBeTruthy();
       found.push(...(await visit(page, part!, "/content/{slug}/course/{contentId}")));
+      found.push(...(await visit(page, "/certificates/SARA-MAHM-WEBD-RE26", "/certificates/{code}")));
       found.push(...(await visit(page, "/add-feedback")));
       found.push(...(await visit(page, "/contact")));
       found.push(...(await visit(page, "/auth/login")));
@@ -225,6 +226,8 @@ describe("axe finds no violation on any screen", () => {
         `/instructor/${G}/student/nour-ali`,
         `${I}/messages`,
         `${I}/lectures/html-foundations/attendance`,
+        `${I}/cohort`,
+        `${I}/lecture/react-components/tasks/updateTask/code-review-checklist`,
       ]) {
         found.push(...(await visit(page, path)));
       }
@@ -267,6 +270,7 @@ describe("axe finds no violation on any screen", () => {
         `${A}/quiz`,
         `${A}/lecture/modern-css-layouts/quiz/updateQuiz/css-layouts-check`,
         `${A}/progress`,
+        `${A}/cohort`,
       ]) {
         found.push(...(await visit(page, path)));
       }

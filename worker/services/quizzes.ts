@@ -948,6 +948,7 @@ export async function groupResults(ctx: ServiceContext, viewer: Actor, groupKey:
         closesAt: iso(quiz.closesAt),
         window: windowOf(quiz, now),
         published: quiz.published,
+        publishAt: iso(quiz.publishAt ?? null),
         questionCount: quizSize(quiz, own).questionCount,
         maxScore,
         taken: bests.length,

@@ -8,6 +8,7 @@ import type { MessageKey } from "~/i18n/en";
 import type { FailureLike } from "~/lib/group-errors";
 import { useT } from "~/lib/i18n";
 import { fromLocalInput, When } from "./when";
+import { ScheduledBadge } from "~/components/lifecycle/schedule-box";
 
 export interface StaffLecture {
   _id: string;
@@ -16,6 +17,8 @@ export interface StaffLecture {
   startsAt: string | null;
   order: number;
   published: boolean;
+  /** A draft the server publishes at this time (issue 22). */
+  publishAt?: string | null;
 }
 
 type Result = ({ ok: true; intent: string } | (FailureLike & { ok: false; intent: string })) & { target?: string };
@@ -145,7 +148,7 @@ export function LecturesScreen({ lectures, base, groupTitle }: { lectures: Staff
                   <When iso={l.startsAt} />
                 </span>
               </div>
-              <span className={`badge ${l.published ? "badge-green" : "badge-amber"}`}>{t(l.published ? "lectures.published" : "lectures.draft")}</span>
+              {l.publishAt ? <ScheduledBadge iso={l.publishAt} /> : <span className={`badge ${l.published ? "badge-green" : "badge-amber"}`}>{t(l.published ? "lectures.published" : "lectures.draft")}</span>}
               <div className="lecture-actions">
                 <button
                   type="button"

@@ -42,10 +42,7 @@ export function ScheduleBox({ kind, id, publishAt, published }: { kind: Schedule
       <p className="field-hint field-hint-block">{t(kind === "task" ? "schedule.leadTask" : "schedule.leadDraft")}</p>
       {publishAt ? (
         <p>
-          <span className="schedule-badge">
-            {t("schedule.badge")}{" "}
-            <When iso={publishAt} />
-          </span>
+          <ScheduledBadge iso={publishAt} />
         </p>
       ) : null}
       {blocked ? (
@@ -75,6 +72,16 @@ export function ScheduleBox({ kind, id, publishAt, published }: { kind: Schedule
         </fetcher.Form>
       )}
     </section>
+  );
+}
+
+/** "Scheduled for <time>" in the staff lists (styles in base.css: the lists live in several areas). */
+export function ScheduledBadge({ iso }: { iso: string }) {
+  const { t } = useT();
+  return (
+    <span className="badge badge-amber">
+      {t("schedule.badge")} <When iso={iso} />
+    </span>
   );
 }
 

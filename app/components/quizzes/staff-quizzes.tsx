@@ -4,6 +4,7 @@ import { NewOnLecture } from "~/components/lectures/new-on-lecture";
 import { When } from "~/components/lectures/when";
 import { formatPercent, useT } from "~/lib/i18n";
 import type { QuizWindow, QuestionType } from "~/lib/quiz-schemas";
+import { ScheduledBadge } from "~/components/lifecycle/schedule-box";
 
 export interface QuizResults {
   quizzes: {
@@ -16,6 +17,7 @@ export interface QuizResults {
     closesAt: string | null;
     window: QuizWindow;
     published: boolean;
+    publishAt?: string | null;
     questionCount: number;
     maxScore: number;
     taken: number;
@@ -100,7 +102,7 @@ export function StaffQuizzesScreen({ results, lectures, base }: { results: QuizR
                           {quiz.title}
                         </Link>
                         <span className="row-sub muted">
-                          <span className="user-text">{quiz.lectureTitle}</span> · <span className={`badge ${quiz.published ? "badge-green" : ""}`}>{t(quiz.published ? "staffQuizzes.published" : "staffQuizzes.draft")}</span>
+                          <span className="user-text">{quiz.lectureTitle}</span> · {quiz.publishAt ? <ScheduledBadge iso={quiz.publishAt} /> : <span className={`badge ${quiz.published ? "badge-green" : ""}`}>{t(quiz.published ? "staffQuizzes.published" : "staffQuizzes.draft")}</span>}
                         </span>
                       </th>
                       <td data-label={t("staffQuizzes.col.window")}>

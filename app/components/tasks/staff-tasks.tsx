@@ -7,6 +7,7 @@ import type { FailureLike } from "~/lib/group-errors";
 import { useT } from "~/lib/i18n";
 import type { MessageKey } from "~/i18n/en";
 import { FILE_KINDS, MAX_FILE_MB } from "~/lib/hand-in-files";
+import { ScheduledBadge } from "~/components/lifecycle/schedule-box";
 
 export interface StaffTask {
   _id: string;
@@ -15,6 +16,8 @@ export interface StaffTask {
   dueAt: string | null;
   maxScore: number;
   gradesHeld: boolean;
+  /** Hidden from students until this time (issue 22). */
+  publishAt?: string | null;
   lectureSlug: string;
   lectureTitle: string;
   submitted: number;
@@ -69,6 +72,7 @@ export function StaffTasksScreen({ tasks, lectures, base }: { tasks: StaffTask[]
                   <td data-label={t("staffTasks.col.graded")}>
                     {t("staffTasks.ofSubmitted", { n: task.graded, submitted: task.submitted })}
                     {task.gradesHeld ? <span className="badge held-pill">{t("staffTasks.held")}</span> : null}
+                    {task.publishAt ? <ScheduledBadge iso={task.publishAt} /> : null}
                   </td>
                   <td className="row-actions">
                     <div className="row-actions-inner">

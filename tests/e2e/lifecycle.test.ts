@@ -1,0 +1,201 @@
+/**
+ * A cohort's life in the browser (issue 22): a new cohort made from the demo group has every lecture, task, exercise
+ * and quiz, unpublished and on the new dates; an announcement reaches a member live and by e-mail and stays pinned
+ * until dismissed; a scheduled task shows itself and tells the members; the demo graduate's certificate page, its
+ * print view (one page, A4 and Letter) and its signed statement agree, in English and in Arabic; a revoked
+ * certificate says so.
+ */
+import { describe, expect, it } from "vitest";
+import { baseURL, gotoHydrated, useBrowser } from "./browser";
+import { accessToken, api, INSTRUCTOR, memberOf } from "./groups-helpers";
+import { signIn } from "./session";
+
+const G = "frontend-react";
+const SARA = { email: "sara@example.com", password: "demo-student-pass" };
+const CODE = "SARA-MAHM-WEBD-RE26";
+
+interface Mail {
+  subject: string;
+  text: string;
+}
+async function mailsTo(to: string): Promise<Mail[]> {
+  return (await (await fetch(`${baseURL()}/api/dev/mailbox?to=${encodeURIComponent(to)}`)).json()) as Mail[];
+}
+
+describe("a cohort's life", () => {
+  const newPage = useBrowser();
+
+  it("an instructor starts the next cohort from the demo group: everything copied, unpublished, on the new dates", async () => {
+    const stamp = Date.now().toString(36);
+    const token = await accessToken(INSTRUCTOR);
+    const page = await newPage();
+    await signIn(page.context(), INSTRUCTOR.email, INSTRUCTOR.password);
+    await gotoHydrated(page, `/instructor/group/${G}/cohort`);
+    // The form says which weekday the first lecture is on; the copy starts a whole number of weeks later.
+    const hint = await page.locator("#copy-start-hint").textContent();
+    const weekday = /on a (\w+):/.exec(hint ?? "")?.[1];
+    expect(weekday, hint ?? "").toBeTruthy();
+    const source = (await api<{ slug: string; title: string; startsAt: string | null; published: boolean }[]>(token, "GET", `/api/lectures/group/${G}`)).body;
+    const firstDated = source.filter((l) => l.startsAt).sort((a, b) => Date.parse(a.startsAt!) - Date.parse(b.startsAt!))[0]!;
+    const cairoDay = (iso: string) => new Intl.DateTimeFormat("en-CA", { timeZone: "Africa/Cairo" }).format(new Date(iso));
+    const start = new Date(`${cairoDay(firstDated.startsAt!)}T12:00:00Z`);
+    start.setUTCDate(start.getUTCDate() + 7 * 20);
+    const startDate = start.toISOString().slice(0, 10);
+
+    await page.getByLabel("New group's title").fill(`React, next cohort ${stamp}`);
+    await page.getByLabel("First lecture on").fill(startDate);
+    await page.getByRole("button", { name: "Create the copy" }).click();
+    await page.getByRole("link", { name: "Open the new group" }).click();
+    await page.waitForURL(/\/instructor\/group\/react-next-cohort-[^/]+\/lectures$/);
+    const copySlug = decodeURIComponent(new URL(page.url()).pathname.split("/")[3]!);
+
+    // Every lecture, task and quiz, none published, every date 140 days later at the same Cairo hour.
+    const copy = (await api<{ title: string; startsAt: string | null; published: boolean }[]>(token, "GET", `/api/lectures/group/${copySlug}`)).body;
+    expect(copy.map((l) => l.title)).toEqual(source.map((l) => l.title));
+    expect(copy.every((l) => !l.published)).toBe(true);
+    const hour = (iso: string) => new Intl.DateTimeFormat("en-GB", { timeZone: "Africa/Cairo", weekday: "short", hour: "2-digit", minute: "2-digit" }).format(new Date(iso));
+    for (const [i, l] of copy.entries()) {
+      if (!l.startsAt) continue;
+      expect(hour(l.startsAt)).toBe(hour(source[i]!.startsAt!));
+      expect(Math.round((Date.parse(cairoDay(l.startsAt)) - Date.parse(cairoDay(source[i]!.startsAt!))) / 86_400_000)).toBe(140);
+    }
+    const tasks = async (slug: string) => (await api<{ title: string }[]>(token, "GET", `/api/lectures/groups/${slug}/tasks`)).body.map((t) => t.title).sort();
+    expect(await tasks(copySlug)).toEqual(await tasks(G));
+    const quizzes = async (slug: string) => (await api<{ title: string; published: boolean }[]>(token, "GET", `/api/quizzes/groups/${slug}`)).body;
+    const copiedQuizzes = await quizzes(copySlug);
+    expect(copiedQuizzes.map((q) => q.title).sort()).toEqual((await quizzes(G)).map((q) => q.title).sort());
+    expect(copiedQuizzes.every((q) => !q.published)).toBe(true);
+    // The new group is a draft nobody has joined.
+    const students = await api<{ total: number }>(token, "GET", `/api/groups/${copySlug}/students`);
+    expect(students.status).toBe(200);
+  });
+
+  it("an announcement reaches a member live and by e-mail, and stays pinned until dismissed", async () => {
+    const stamp = Date.now().toString(36);
+    const student = await memberOf(G, "announce", `Announce Student ${stamp}`);
+    const studentPage = await newPage();
+    await signIn(studentPage.context(), student.email, student.password);
+    await gotoHydrated(studentPage, `/course/${G}`);
+    await studentPage.locator('.bell[data-live="open"]').waitFor();
+    const unreadBefore = Number((await studentPage.locator(".bell-badge").textContent().catch(() => "0")) || 0);
+
+    const teacher = await newPage();
+    await signIn(teacher.context(), INSTRUCTOR.email, INSTRUCTOR.password);
+    await gotoHydrated(teacher, `/instructor/group/${G}/cohort`);
+    await teacher.getByLabel("Title", { exact: true }).fill(`Room change ${stamp}`);
+    await teacher.getByLabel("Announcement (Markdown)").fill("We meet in **room 4** from now on.");
+    await teacher.getByRole("button", { name: "Post announcement" }).click();
+    await teacher.getByText("Announcement posted.").waitFor();
+
+    // Live: the bell counts it without a reload, and its panel names it.
+    await expect.poll(async () => Number((await studentPage.locator(".bell-badge").textContent().catch(() => "0")) || 0), { timeout: 10_000 }).toBe(unreadBefore + 1);
+    await studentPage.locator(".bell-button").click();
+    await studentPage.locator(".bell-panel", { hasText: `Room change ${stamp}` }).waitFor();
+    await studentPage.keyboard.press("Escape");
+    // By e-mail.
+    await expect.poll(async () => (await mailsTo(student.email)).some((m) => m.subject.includes(`Room change ${stamp}`) && m.text.includes("room 4")), { timeout: 10_000 }).toBe(true);
+    // Pinned on the course home until dismissed, and gone after a reload.
+    await gotoHydrated(studentPage, `/course/${G}`);
+    const pinned = studentPage.locator(".course-announcement", { hasText: `Room change ${stamp}` });
+    expect(await pinned.locator("strong").textContent()).toBe("room 4");
+    await pinned.getByRole("button", { name: `Dismiss “Room change ${stamp}”` }).click();
+    await pinned.waitFor({ state: "detached" });
+    await gotoHydrated(studentPage, `/course/${G}`);
+    expect(await studentPage.locator(".course-announcement", { hasText: `Room change ${stamp}` }).count()).toBe(0);
+
+    // The staff delete it (the demo group keeps its own announcement only).
+    const token = await accessToken(INSTRUCTOR);
+    const list = (await api<{ _id: string; title: string }[]>(token, "GET", `/api/groups/${G}/announcements`)).body;
+    for (const a of list.filter((x) => x.title === `Room change ${stamp}`)) await api(token, "DELETE", `/api/groups/${G}/announcements/${a._id}`);
+  });
+
+  it("a scheduled task shows itself at its time and tells the members, with nobody reading", async () => {
+    const stamp = Date.now().toString(36);
+    const token = await accessToken(INSTRUCTOR);
+    const student = await memberOf(G, "scheduled", `Scheduled Student ${stamp}`);
+    const studentToken = await accessToken(student);
+    const lecture = (await api<{ slug: string }>(token, "POST", `/api/lectures/group/${G}`, { title: `Scheduled week ${stamp}`, published: true })).body;
+    const made = await api<{ slug: string; publishAt: string }>(token, "POST", `/api/lectures/${lecture.slug}/tasks`, { title: `Later task ${stamp}`, publishAt: new Date(Date.now() + 4_000).toISOString() });
+    expect(made.status).toBe(201);
+    expect((await api(studentToken, "GET", `/api/lectures/${lecture.slug}/tasks/${made.body.slug}`)).status).toBe(404);
+    await expect
+      .poll(async () => (await api(studentToken, "GET", `/api/lectures/${lecture.slug}/tasks/${made.body.slug}`)).status, { timeout: 20_000, interval: 500 })
+      .toBe(200);
+    const notes = (await api<{ notifications: { kind: string; link: string }[] }>(studentToken, "GET", "/api/notifications")).body.notifications;
+    expect(notes.some((n) => n.kind === "task-created" && n.link.endsWith(`/Add-Task/${made.body.slug}`))).toBe(true);
+    await api(token, "DELETE", `/api/lectures/${lecture.slug}`);
+  });
+
+  it("the demo graduate's certificate: page, print view and signed statement agree in English and Arabic", async () => {
+    const visitor = await newPage();
+    const statement = async () => (await (await fetch(`${baseURL()}/api/certificates/${CODE}`)).json()) as { certificate: { recipientName: string; courseTitle: string; instructorName: string; language: string; revoked: unknown }; credential: { name: string } };
+    await gotoHydrated(visitor, `/certificates/${CODE}`);
+    const signed = await statement();
+    expect(await visitor.locator(".certificate-name").textContent()).toBe(signed.certificate.recipientName);
+    expect(await visitor.locator(".certificate-course").textContent()).toBe(signed.certificate.courseTitle);
+    expect(await visitor.locator(".certificate").getAttribute("lang")).toBe("en");
+    expect(await visitor.locator(".certificate-heading").textContent()).toBe("Certificate of completion");
+    expect(signed.credential.name).toContain(signed.certificate.courseTitle);
+    // The QR code holds the page's own address (uqr draws it as SVG), and LinkedIn gets it too.
+    expect(await visitor.locator(".certificate-qr svg").count()).toBe(1);
+    const linkedIn = new URL((await visitor.getByRole("link", { name: "Add to LinkedIn" }).getAttribute("href"))!);
+    expect(linkedIn.searchParams.get("certId")).toBe(CODE);
+    expect(linkedIn.searchParams.get("name")).toBe(signed.certificate.courseTitle);
+    // Printed: one page, landscape A4 or Letter, the document only.
+    await visitor.emulateMedia({ media: "print" });
+    expect(await visitor.locator(".site-header").isVisible()).toBe(false);
+    expect(await visitor.locator(".certificate-actions").isVisible()).toBe(false);
+    await visitor.emulateMedia({ media: "screen" });
+    for (const format of ["A4", "Letter"] as const) {
+      const pdf = await visitor.pdf({ format, preferCSSPageSize: true });
+      expect((pdf.toString("latin1").match(/\/Type\s*\/Page[^s]/g) ?? []).length, format).toBe(1);
+    }
+
+    // The graduate chooses Arabic on her course home: the page and the statement follow.
+    const sara = await newPage();
+    await signIn(sara.context(), SARA.email, SARA.password);
+    await gotoHydrated(sara, `/course/${G}`);
+    await sara.getByLabel("Certificate language").selectOption("ar");
+    await sara.getByRole("button", { name: "Change language" }).click();
+    await sara.getByText("Your certificate's language was changed.").waitFor();
+    try {
+      await gotoHydrated(visitor, `/certificates/${CODE}`);
+      expect(await visitor.locator(".certificate").getAttribute("dir")).toBe("rtl");
+      expect(await visitor.locator(".certificate-heading").textContent()).toBe("شهادة إتمام");
+      expect(await visitor.locator(".certificate-name").textContent()).toBe(signed.certificate.recipientName);
+      expect((await statement()).certificate.language).toBe("ar");
+      const pdf = await visitor.pdf({ format: "A4", preferCSSPageSize: true });
+      expect((pdf.toString("latin1").match(/\/Type\s*\/Page[^s]/g) ?? []).length).toBe(1);
+    } finally {
+      await sara.getByLabel("Certificate language").selectOption("en");
+      await sara.getByRole("button", { name: "Change language" }).click();
+      await sara.getByText("Your certificate's language was changed.").waitFor();
+    }
+  });
+
+  it("a certificate issued by hand and revoked from the Cohort tab says so, with the reason", async () => {
+    const stamp = Date.now().toString(36);
+    const student = await memberOf(G, "revoked", `Revoked Student ${stamp}`);
+    const token = await accessToken(INSTRUCTOR);
+    const teacher = await newPage();
+    await signIn(teacher.context(), INSTRUCTOR.email, INSTRUCTOR.password);
+    await gotoHydrated(teacher, `/instructor/group/${G}/cohort`);
+    const row = teacher.locator("tr", { hasText: `Revoked Student ${stamp}` });
+    await row.getByRole("button", { name: `Issue: Revoked Student ${stamp}` }).click();
+    await row.getByRole("button", { name: "Revoke" }).waitFor();
+    const roster = (await api<{ members: { name: string; certificate: { code: string } | null }[] }>(token, "GET", `/api/groups/${G}/certificates`)).body;
+    const code = roster.members.find((m) => m.name === student.name)!.certificate!.code;
+
+    await row.getByRole("button", { name: "Revoke" }).click();
+    await teacher.getByLabel("Reason").fill("Issued to the wrong person");
+    await teacher.locator("dialog").getByRole("button", { name: "Revoke" }).click();
+    await row.getByText(/^Revoked /).waitFor();
+
+    const visitor = await newPage();
+    await gotoHydrated(visitor, `/certificates/${code}`);
+    expect(await visitor.locator(".certificate-revoked-banner").textContent()).toContain("Issued to the wrong person");
+    expect(await visitor.getByRole("link", { name: "Add to LinkedIn" }).count()).toBe(0);
+    const signed = (await (await fetch(`${baseURL()}/api/certificates/${code}`)).json()) as { certificate: { revoked: { reason: string } | null } };
+    expect(signed.certificate.revoked?.reason).toBe("Issued to the wrong person");
+  });
+});
