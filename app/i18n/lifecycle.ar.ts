@@ -95,6 +95,9 @@ export const lifecycleAr: Record<keyof typeof lifecycleEn, string> = {
   "cohort.field.startDate": "اختر تاريخ أول محاضرة.",
   "cohort.field.timeZone": "اختر منطقة زمنية من القائمة.",
 
+  "schedule.newTaskLabel": "تظهر للطلاب في (اختياري)",
+  "schedule.newTaskHint": "إن تُرك فارغًا يراها الطلاب مع محاضرتها. وإن حُدد وقت يعرضها الخادم حينها ويبلّغ الأعضاء.",
+  "schedule.error": "اختر وقتًا في المستقبل.",
   "schedule.title": "انشر لاحقًا",
   "schedule.leadDraft": "ينشره الخادم في هذا الوقت ويبلّغ الأعضاء، سواء كان أحد متصلًا أم لا.",
   "schedule.leadTask": "يرى الطلاب المهمة من هذا الوقت؛ يعرضها الخادم حينها ويبلّغ الأعضاء.",

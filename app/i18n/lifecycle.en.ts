@@ -97,6 +97,9 @@ export const lifecycleEn = {
   "cohort.field.timeZone": "Choose a time zone from the list.",
 
   /* Scheduling, on the lecture, task and quiz forms */
+  "schedule.newTaskLabel": "Show to students at (optional)",
+  "schedule.newTaskHint": "Empty: students see it with its lecture. A time: the server shows it then and tells the members.",
+  "schedule.error": "Choose a time in the future.",
   "schedule.title": "Publish later",
   "schedule.leadDraft": "The server publishes it at this time and tells the members, whether or not anyone is online.",
   "schedule.leadTask": "Students see the task from this time; the server shows it and tells the members then.",

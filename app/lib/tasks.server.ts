@@ -122,6 +122,8 @@ function taskValues(form: FormData) {
     ...(form.has("rubricId") ? { rubricId: text(form, "rubricId") || null } : {}),
     // Sent only when ticked: unticking does not release (the grader's Release button does, and tells the students).
     ...(form.get("gradesHeld") === "on" || form.get("gradesHeld") === "true" ? { gradesHeld: true } : {}),
+    // New tasks only (the edit page has its own "Publish later" box): hidden from students until then.
+    ...(text(form, "publishAt") ? { publishAt: text(form, "publishAt") } : {}),
   };
 }
 

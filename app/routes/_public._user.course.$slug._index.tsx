@@ -13,7 +13,6 @@ import { notFoundResponse, orNotFound } from "~/lib/not-found.server";
 import { can } from "~/lib/permissions";
 import { idOrSlugParam } from "~/lib/schemas";
 import { requireViewer } from "../../worker/auth/viewer";
-import { AppError } from "../../worker/http/errors";
 import { getGroupForMember, NotAMemberError } from "../../worker/services/my-groups";
 import { listLectures } from "../../worker/services/lectures";
 import { CourseLectures } from "~/components/lectures/course-lectures";
@@ -28,7 +27,7 @@ import { UpNext } from "~/components/progress/up-next";
 import { upNext } from "~/lib/up-next";
 import { sheets } from "~/styles/sheets";
 import { CourseAnnouncements, CourseCertificate } from "~/components/lifecycle/course-home-extras";
-import { attempt, text, unknownIntent } from "~/lib/group-actions.server";
+import { attempt, invalid, text, unknownIntent } from "~/lib/group-actions.server";
 import { certificateLanguageInput } from "~/lib/lifecycle-schemas";
 import { dismissAnnouncement, pinnedAnnouncements } from "../../worker/services/announcements";
 import { certificateInGroup, setCertificateLanguage } from "../../worker/services/certificates";
@@ -116,7 +115,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   if (intent === "dismiss-announcement") return attempt(intent, () => dismissAnnouncement(context.svc, viewer, slug.data.id, text(form, "announcementId")));
   if (intent === "certificate-language") {
     const parsed = certificateLanguageInput.safeParse({ language: text(form, "language") });
-    if (!parsed.success) return attempt(intent, async () => Promise.reject(new AppError(400, "validation_failed", "Choose English or Arabic.")));
+    if (!parsed.success) return invalid(intent, parsed.error);
     return attempt(intent, async () => ({ certificate: await setCertificateLanguage(context.svc, viewer, text(form, "certificateId"), parsed.data.language) }));
   }
   return unknownIntent(intent);

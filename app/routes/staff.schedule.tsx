@@ -1,9 +1,8 @@
 import type { ActionFunctionArgs } from "@remix-run/cloudflare";
 import { redirect } from "@remix-run/server-runtime";
-import { attempt, invalid, text } from "~/lib/group-actions.server";
+import { attempt, invalid, text, unknownIntent } from "~/lib/group-actions.server";
 import { SCHEDULE_KINDS, scheduleInput, type ScheduleKind } from "~/lib/lifecycle-schemas";
 import { requireRole } from "../../worker/auth/viewer";
-import { AppError } from "../../worker/http/errors";
 import { setSchedule } from "../../worker/services/schedule";
 
 /**
@@ -15,7 +14,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const form = await request.formData();
   const kind = text(form, "kind");
   const intent = text(form, "intent") === "clear" ? "clear" : "schedule";
-  if (!(SCHEDULE_KINDS as readonly string[]).includes(kind)) return attempt(intent, () => Promise.reject(new AppError(400, "bad_request", "The kind is lecture, task or quiz.")));
+  if (!(SCHEDULE_KINDS as readonly string[]).includes(kind)) return unknownIntent(intent);
   const parsed = scheduleInput.safeParse({ publishAt: intent === "clear" ? null : text(form, "publishAt") });
   if (!parsed.success) return invalid(intent, parsed.error);
   return attempt(intent, async () => ({ schedule: await setSchedule(context.svc, viewer, kind as ScheduleKind, text(form, "id"), parsed.data.publishAt) }));

@@ -26,7 +26,7 @@ export function ScheduleBox({ kind, id, publishAt, published }: { kind: Schedule
   const error =
     fetcher.data && !fetcher.data.ok
       ? fetcher.data.fields?.publishAt
-        ? t("cohort.field.expiresAt")
+        ? t("schedule.error")
         : fetcher.data.code === "conflict"
           ? kind === "task"
             ? fetcher.data.message

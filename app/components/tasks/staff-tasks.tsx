@@ -115,6 +115,7 @@ export function TaskForm({
   const navigation = useNavigation();
   const navigate = useNavigate();
   const [due, setDue] = useState(() => toLocalInput(task?.dueAt ?? null));
+  const [publishAt, setPublishAt] = useState("");
   const [rubricId, setRubricId] = useState(task?.rubricId ?? "");
   const rubric = rubrics.find((r) => r._id === rubricId) ?? null;
   useEffect(() => setDue(toLocalInput(task?.dueAt ?? null)), [task?.dueAt]);
@@ -152,6 +153,17 @@ export function TaskForm({
           <input type="hidden" name="dueAt" value={fromLocalInput(due) ?? ""} />
           {failure?.fields?.dueAt ? <p className="field-error">{t("staffTasks.error.due")}</p> : null}
         </div>
+        {task ? null : (
+          <div className="field">
+            <label htmlFor="task-publish-at">{t("schedule.newTaskLabel")}</label>
+            <input id="task-publish-at" type="datetime-local" value={publishAt} onChange={(e) => setPublishAt(e.target.value)} aria-describedby="task-publish-at-hint" aria-invalid={!!failure?.fields?.publishAt || undefined} />
+            <input type="hidden" name="publishAt" value={fromLocalInput(publishAt) ?? ""} />
+            <p id="task-publish-at-hint" className="field-hint field-hint-block">
+              {t("schedule.newTaskHint")}
+            </p>
+            {failure?.fields?.publishAt ? <p className="field-error">{t("schedule.error")}</p> : null}
+          </div>
+        )}
         <div className="field">
           <label htmlFor="task-max">{t("staffTasks.field.maxScore")}</label>
           {rubric ? (

@@ -1,0 +1,141 @@
+/**
+ * A cohort's life through the pages (issue 22): the Cohort tab's loader and intents, the course home's pinned
+ * announcements and certificate, the "Publish later" and "Copy to a group" routes, and the public certificate page,
+ * each for who may and refused to who may not.
+ */
+import { and, eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import * as s from "../../db/schema";
+import { newCertificateCode } from "../../worker/services/certificates";
+import { newId } from "../../worker/services/ids";
+import { addMember, call, createGroup, createUser, signIn, type SignedIn } from "./factories";
+import { db, unique } from "./helpers";
+
+const form = (fields: Record<string, string>) => {
+  const f = new FormData();
+  for (const [k, v] of Object.entries(fields)) f.set(k, v);
+  return f;
+};
+/** A page action as the browser's Remix sends it (single fetch: `{path}.data`). */
+const action = async (who: SignedIn, path: string, fields: Record<string, string>) => {
+  const res = await call(`${path}.data`, { method: "POST", form: form(fields), cookie: who.cookie });
+  return { status: res.status, text: await res.text() };
+};
+const page = async (who: SignedIn | null, path: string) => {
+  const res = await call(path, { cookie: who?.cookie, headers: { accept: "text/html" } });
+  return { status: res.status, text: await res.text() };
+};
+
+async function world() {
+  const teacher = await signIn(await createUser({ role: "instructor" }));
+  const other = await signIn(await createUser({ role: "instructor" }));
+  const group = await createGroup({ instructorId: teacher.user.id, title: "Pages group" });
+  const student = await signIn(await createUser({ name: "Hala Student" }));
+  await addMember(student.user, group);
+  const lecture = { id: newId(), groupId: group.id, slug: unique("plec"), title: "Week one", published: false, startsAt: new Date(Date.now() + 86_400_000) };
+  await db().insert(s.lectures).values(lecture);
+  return { teacher, other, group, student, lecture, cohort: `/instructor/group/${group.slug}/cohort` };
+}
+
+describe("the Cohort tab", () => {
+  it("shows its three sections to the group's instructor only", async () => {
+    const w = await world();
+    const own = await page(w.teacher, w.cohort);
+    expect(own.status).toBe(200);
+    for (const id of ["cohort-announce-title", "cohort-certs-title", "cohort-copy-title"]) expect(own.text).toContain(`id="${id}"`);
+    expect(own.text).toContain("Hala Student");
+    expect((await page(w.other, w.cohort)).status).toBe(403);
+    expect((await page(w.student, w.cohort)).text).not.toContain('id="cohort-announce-title"');
+    const admin = await signIn(await createUser({ role: "admin" }));
+    expect((await page(admin, `/dashboard/admin/group/${w.group.slug}/cohort`)).status).toBe(200);
+  });
+
+  it("announces, sets the rule, issues and revokes, and copies, through its intents; another instructor's are refused", async () => {
+    const w = await world();
+    expect((await action(w.other, w.cohort, { intent: "announce", title: "Not mine", body: "x" })).status).toBe(403);
+    expect((await action(w.teacher, w.cohort, { intent: "announce", title: "Welcome", body: "Hello **all**", expiresAt: "" })).status).toBe(200);
+    const [a] = await db().select().from(s.announcements).where(eq(s.announcements.groupId, w.group.id));
+    expect(a).toMatchObject({ title: "Welcome", bodyHtml: "<p>Hello <strong>all</strong></p>" });
+    expect((await action(w.teacher, w.cohort, { intent: "rule", overall: "70", attendance: "" })).status).toBe(200);
+    expect((await db().select().from(s.groups).where(eq(s.groups.id, w.group.id)))[0]).toMatchObject({ completionOverall: 70, completionAttendance: null });
+    expect((await action(w.teacher, w.cohort, { intent: "rule", overall: "170", attendance: "" })).status).toBe(400);
+    expect((await action(w.teacher, w.cohort, { intent: "issue-one", userId: w.student.user.id })).status).toBe(200);
+    const [cert] = await db().select().from(s.certificates).where(eq(s.certificates.userId, w.student.user.id));
+    expect(cert).toMatchObject({ groupId: w.group.id, recipientName: "Hala Student" });
+    expect((await action(w.teacher, w.cohort, { intent: "revoke", certificateId: cert!.id, reason: "" })).status).toBe(400);
+    expect((await action(w.teacher, w.cohort, { intent: "revoke", certificateId: cert!.id, reason: "Wrong person" })).status).toBe(200);
+    expect((await db().select().from(s.certificates).where(eq(s.certificates.id, cert!.id)))[0]!.revokedReason).toBe("Wrong person");
+    expect((await action(w.teacher, w.cohort, { intent: "copy", title: "Pages group, again", startDate: "2027-13-01", timeZone: "Africa/Cairo" })).status).toBe(400);
+    expect((await action(w.teacher, w.cohort, { intent: "copy", title: "Pages group, again", startDate: "2027-03-01", timeZone: "Africa/Cairo" })).status).toBe(200);
+    const [copy] = await db().select().from(s.groups).where(eq(s.groups.title, "Pages group, again"));
+    expect(copy).toMatchObject({ status: "draft", instructorId: w.teacher.user.id });
+    expect((await db().select().from(s.lectures).where(eq(s.lectures.groupId, copy!.id))).map((l) => l.title)).toEqual(["Week one"]);
+    expect((await action(w.teacher, w.cohort, { intent: "nonsense" })).status).toBe(400);
+  });
+});
+
+describe("the course home", () => {
+  it("pins the group's announcements for a member until dismissed, and shows the graduate's certificate with its language", async () => {
+    const w = await world();
+    await db().insert(s.announcements).values({ id: newId(), groupId: w.group.id, authorId: w.teacher.user.id, title: "Bring laptops", body: "x", bodyHtml: "<p>x</p>" });
+    const home = `/course/${w.group.slug}`;
+    const before = await page(w.student, home);
+    expect(before.text).toContain("Bring laptops");
+    const [a] = await db().select().from(s.announcements).where(eq(s.announcements.groupId, w.group.id));
+    expect((await action(w.student, home, { intent: "dismiss-announcement", announcementId: a!.id })).status).toBe(200);
+    expect((await page(w.student, home)).text).not.toContain("Bring laptops");
+    // A stranger cannot dismiss it for themselves (not a member).
+    const stranger = await signIn(await createUser());
+    expect((await action(stranger, home, { intent: "dismiss-announcement", announcementId: a!.id })).status).toBe(403);
+
+    const code = newCertificateCode();
+    const certId = newId();
+    await db().insert(s.certificates).values({ id: certId, code, groupId: w.group.id, userId: w.student.user.id, recipientName: "Hala Student", courseTitle: "Pages group", issuedAt: new Date() });
+    const withCert = await page(w.student, home);
+    expect(withCert.text).toContain(`href="/certificates/${code}"`);
+    expect((await action(w.student, home, { intent: "certificate-language", certificateId: certId, language: "ar" })).status).toBe(200);
+    expect((await db().select().from(s.certificates).where(eq(s.certificates.id, certId)))[0]!.language).toBe("ar");
+    expect((await action(w.student, home, { intent: "certificate-language", certificateId: certId, language: "de" })).status).toBe(400);
+  });
+});
+
+describe("the certificate page", () => {
+  it("is public, in the certificate's language, says when it is revoked, and is a 404 for unknown or malformed codes", async () => {
+    const w = await world();
+    const code = newCertificateCode();
+    await db().insert(s.certificates).values({ id: newId(), code, groupId: w.group.id, userId: w.student.user.id, recipientName: "Hala Student", courseTitle: "Pages group", instructorName: "Mona", language: "ar", issuedAt: new Date() });
+    const shown = await page(null, `/certificates/${code}`);
+    expect(shown.status).toBe(200);
+    expect(shown.text).toContain('lang="ar" dir="rtl"');
+    expect(shown.text).toContain("شهادة إتمام");
+    expect(shown.text).toContain("Hala Student");
+    // Its address in the QR code and the LinkedIn link, and the signed statement beside it.
+    expect(shown.text).toContain(`certId=${code}`);
+    expect(shown.text).toContain(`href="/api/certificates/${code}"`);
+    await db().update(s.certificates).set({ revokedAt: new Date(), revokedReason: "Copied work" }).where(and(eq(s.certificates.code, code)));
+    const revoked = await page(null, `/certificates/${code}`);
+    expect(revoked.text).toContain("أُلغيت هذه الشهادة");
+    expect(revoked.text).toContain("Copied work");
+    expect((await page(null, "/certificates/AAAA-BBBB-CCCC-DDDD")).status).toBe(404);
+    expect((await page(null, "/certificates/not-a-code")).status).toBe(404);
+  });
+});
+
+describe("Publish later and Copy to a group", () => {
+  it("schedule a draft and copy a lecture for the group's staff only", async () => {
+    const w = await world();
+    const at = new Date(Date.now() + 3 * 86_400_000).toISOString();
+    expect((await action(w.student, "/staff/schedule", { kind: "lecture", id: w.lecture.slug, publishAt: at, intent: "schedule" })).status).toBe(403);
+    expect((await action(w.other, "/staff/schedule", { kind: "lecture", id: w.lecture.slug, publishAt: at, intent: "schedule" })).status).toBe(403);
+    expect((await action(w.teacher, "/staff/schedule", { kind: "lecture", id: w.lecture.slug, publishAt: at, intent: "schedule" })).status).toBe(200);
+    expect((await db().select().from(s.lectures).where(eq(s.lectures.id, w.lecture.id)))[0]!.publishAt?.toISOString()).toBe(at);
+    expect((await action(w.teacher, "/staff/schedule", { kind: "lecture", id: w.lecture.slug, intent: "clear" })).status).toBe(200);
+    expect((await db().select().from(s.lectures).where(eq(s.lectures.id, w.lecture.id)))[0]!.publishAt).toBeNull();
+    expect((await action(w.teacher, "/staff/schedule", { kind: "group", id: w.lecture.slug, publishAt: at, intent: "schedule" })).status).toBe(400);
+
+    const target = await createGroup({ instructorId: w.teacher.user.id });
+    expect((await action(w.other, "/staff/copy-lecture", { lectureId: w.lecture.id, groupId: target.id, startsAt: "" })).status).toBe(403);
+    expect((await action(w.teacher, "/staff/copy-lecture", { lectureId: w.lecture.id, groupId: target.id, startsAt: "" })).status).toBe(200);
+    expect((await db().select().from(s.lectures).where(eq(s.lectures.groupId, target.id))).map((l) => [l.title, l.published])).toEqual([["Week one", false]]);
+  });
+});
