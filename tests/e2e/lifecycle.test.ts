@@ -98,8 +98,11 @@ describe("a cohort's life", () => {
     await gotoHydrated(studentPage, `/course/${G}`);
     const pinned = studentPage.locator(".course-announcement", { hasText: `Room change ${stamp}` });
     expect(await pinned.locator("strong").textContent()).toBe("room 4");
+    // It goes at once; the dismissal is stored when the page's action answers.
+    const stored = studentPage.waitForResponse((r) => r.request().method() === "POST" && r.url().includes(`/course/${G}.data`));
     await pinned.getByRole("button", { name: `Dismiss “Room change ${stamp}”` }).click();
     await pinned.waitFor({ state: "detached" });
+    expect((await stored).status()).toBe(200);
     await gotoHydrated(studentPage, `/course/${G}`);
     expect(await studentPage.locator(".course-announcement", { hasText: `Room change ${stamp}` }).count()).toBe(0);
 
