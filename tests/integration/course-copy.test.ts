@@ -6,9 +6,11 @@
  * D1 statements whatever the group's size.
  */
 import { eq, inArray } from "drizzle-orm";
+import { env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import * as s from "../../db/schema";
 import { copyGroup } from "../../worker/services/course-copy";
+import type { Publisher } from "../../worker/realtime/publisher";
 import { newId } from "../../worker/services/ids";
 import { addCourseContent, addMember, call, createGroup, createUser, signIn, type ErrorBody } from "./factories";
 import { countingContext, db, unique } from "./helpers";
@@ -186,6 +188,26 @@ describe("copying a group", () => {
     const big = await copyGroup(ctx, viewerLarge, large.group.id, { title: "Large copy", startDate: "2027-03-01" });
     expect(big.copied).toEqual({ lectures: 12, tasks: 24, quizzes: 12, questions: 24 });
     expect(count()).toBe(forSmall);
+  });
+});
+
+describe("copying schedules", () => {
+  it("a pending schedule moves with the dates and the new group's publisher rings for it", async () => {
+    const teacher = await signIn(await createUser({ role: "instructor" }));
+    const group = await createGroup({ instructorId: teacher.user.id });
+    const startsAt = Date.now() + 20 * DAY;
+    const publishAt = Date.now() + 10 * DAY;
+    await db().insert(s.lectures).values({ id: newId(), groupId: group.id, slug: unique("sched"), title: "Later", startsAt: new Date(startsAt), publishAt: new Date(publishAt), published: false });
+    const startDay = new Date(startsAt + 2 * 3_600_000 + 7 * DAY).toISOString().slice(0, 10);
+    const { status, body } = await copy(teacher.accessToken, group.slug, { title: "Scheduled copy", startDate: startDay });
+    expect(status).toBe(201);
+    const [l] = await db().select().from(s.lectures).where(eq(s.lectures.groupId, body.group._id));
+    expect(l!.published).toBe(false);
+    // Seven days later at the same Cairo hour.
+    expect(cairo(l!.publishAt)!.slice(4)).toBe(cairo(new Date(publishAt + 7 * DAY))!.slice(4));
+    const publishers = (env as unknown as { Publisher: DurableObjectNamespace<Publisher> }).Publisher;
+    const ring = await runInDurableObject(publishers.get(publishers.idFromName(body.group._id)), (_i: Publisher, state) => state.storage.getAlarm());
+    expect(ring).toBe(l!.publishAt!.getTime());
   });
 });
 

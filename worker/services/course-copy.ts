@@ -17,6 +17,8 @@ import { AppError, forbidden, notFound } from "../http/errors";
 import { findGroup, requireManagedGroup } from "./group-access";
 import { getManagedGroup, freeGroupSlug } from "./groups-admin";
 import { newId } from "./ids";
+import { armPublisher } from "./publisher-client";
+import { nextPublishAt } from "./schedule";
 import { requireManagedLecture } from "./lectures";
 import type { Viewer } from "./sessions";
 import { daysBetween, shiftSql, zonedDay } from "./time-shift";
@@ -56,6 +58,11 @@ function shifted(column: string, shift: Shift): SQL {
   return shiftSql(sql.raw(column), shift.days, shift.fromZone, shift.toZone, shift.from, shift.to);
 }
 
+/** A pending schedule moves with the rest, and is kept only if it still lies ahead (the copy starts unpublished). */
+function schedule(column: string, shift: Shift, now: number): SQL {
+  return sql`(CASE WHEN ${shifted(column, shift)} > ${now} THEN ${shifted(column, shift)} END)`;
+}
+
 /** The statements that copy the lectures chosen by `lectureWhere` (on `l`) and everything under them. */
 function lectureStatements(ctx: ServiceContext, o: { batch: string; target: string; lectureWhere: SQL; suffix: string; shift: Shift; orderBase: SQL; now: number; rubricsFrom: SQL; keepRubrics?: boolean }) {
   const { batch, target, lectureWhere, suffix, shift, now } = o;
@@ -68,10 +75,10 @@ function lectureStatements(ctx: ServiceContext, o: { batch: string; target: stri
     raw(ctx, sql`INSERT INTO rubrics (id, group_id, title, criteria, created_at, updated_at)
       SELECT m.new_id, ${target}, r.title, r.criteria, ${now}, ${now} FROM rubrics r JOIN copy_map m ON m.batch_id = ${batch} AND m.old_id = r.id WHERE ${o.rubricsFrom}`),
     raw(ctx, sql`INSERT INTO lectures (id, group_id, slug, title, body, video_url, resources, starts_at, "order", published, publish_at, created_at)
-      SELECT m.new_id, ${target}, l.slug || '-' || ${suffix}, l.title, l.body, l.video_url, l.resources, ${shifted("l.starts_at", shift)}, ${o.orderBase} + l."order", 0, NULL, ${now}
+      SELECT m.new_id, ${target}, l.slug || '-' || ${suffix}, l.title, l.body, l.video_url, l.resources, ${shifted("l.starts_at", shift)}, ${o.orderBase} + l."order", 0, ${schedule("l.publish_at", shift, now)}, ${now}
       FROM lectures l JOIN copy_map m ON m.batch_id = ${batch} AND m.old_id = l.id WHERE ${lectureWhere}`),
     raw(ctx, sql`INSERT INTO tasks (id, lecture_id, slug, title, body, due_at, max_score, allow_late, grades_held, late_penalty_per_day, late_penalty_floor, file_kinds, max_file_mb, rubric_id, publish_at, created_at)
-      SELECT mt.new_id, ml.new_id, t.slug || '-' || ${suffix}, t.title, t.body, ${shifted("t.due_at", shift)}, t.max_score, t.allow_late, t.grades_held, t.late_penalty_per_day, t.late_penalty_floor, t.file_kinds, t.max_file_mb, ${o.keepRubrics ? sql.raw("t.rubric_id") : sql.raw("mr.new_id")}, NULL, ${now}
+      SELECT mt.new_id, ml.new_id, t.slug || '-' || ${suffix}, t.title, t.body, ${shifted("t.due_at", shift)}, t.max_score, t.allow_late, t.grades_held, t.late_penalty_per_day, t.late_penalty_floor, t.file_kinds, t.max_file_mb, ${o.keepRubrics ? sql.raw("t.rubric_id") : sql.raw("mr.new_id")}, ${schedule("t.publish_at", shift, now)}, ${now}
       FROM tasks t JOIN lectures l ON l.id = t.lecture_id
       JOIN copy_map mt ON mt.batch_id = ${batch} AND mt.old_id = t.id
       JOIN copy_map ml ON ml.batch_id = ${batch} AND ml.old_id = l.id
@@ -82,7 +89,7 @@ function lectureStatements(ctx: ServiceContext, o: { batch: string; target: stri
       FROM exercises e JOIN tasks t ON t.id = e.task_id JOIN lectures l ON l.id = t.lecture_id
       JOIN copy_map mt ON mt.batch_id = ${batch} AND mt.old_id = t.id WHERE ${lectureWhere}`),
     raw(ctx, sql`INSERT INTO quizzes (id, lecture_id, group_id, slug, title, description, duration_minutes, opens_at, closes_at, max_attempts, show_answers, published, draws, shuffle_questions, shuffle_options, publish_at, created_at)
-      SELECT mq.new_id, ml.new_id, ${target}, q.slug || '-' || ${suffix}, q.title, q.description, q.duration_minutes, ${shifted("q.opens_at", shift)}, ${shifted("q.closes_at", shift)}, q.max_attempts, q.show_answers, 0, q.draws, q.shuffle_questions, q.shuffle_options, NULL, ${now}
+      SELECT mq.new_id, ml.new_id, ${target}, q.slug || '-' || ${suffix}, q.title, q.description, q.duration_minutes, ${shifted("q.opens_at", shift)}, ${shifted("q.closes_at", shift)}, q.max_attempts, q.show_answers, 0, q.draws, q.shuffle_questions, q.shuffle_options, ${schedule("q.publish_at", shift, now)}, ${now}
       FROM quizzes q JOIN lectures l ON l.id = q.lecture_id
       JOIN copy_map mq ON mq.batch_id = ${batch} AND mq.old_id = q.id
       JOIN copy_map ml ON ml.batch_id = ${batch} AND ml.old_id = l.id WHERE ${lectureWhere}`),
@@ -93,17 +100,26 @@ function lectureStatements(ctx: ServiceContext, o: { batch: string; target: stri
   ];
 }
 
-/** The earliest and latest date among a set of lectures and their tasks and quizzes, and the first lecture's start. */
+/**
+ * The earliest and latest date among a set of lectures and their tasks and quizzes (schedules included), and the first
+ * lecture's start: one statement of scalar subqueries (D1 allows few terms in a compound SELECT, so no UNION).
+ */
 async function dateSpan(ctx: ServiceContext, lectureWhere: SQL): Promise<{ first: number | null; from: number | null; to: number | null }> {
-  const [row] = await ctx.db.all<{ first: number | null; lo: number | null; hi: number | null }>(sql`
-    WITH d(at) AS (
-      SELECT l.starts_at FROM lectures l WHERE ${lectureWhere}
-      UNION ALL SELECT t.due_at FROM tasks t JOIN lectures l ON l.id = t.lecture_id WHERE ${lectureWhere}
-      UNION ALL SELECT q.opens_at FROM quizzes q JOIN lectures l ON l.id = q.lecture_id WHERE ${lectureWhere}
-      UNION ALL SELECT q.closes_at FROM quizzes q JOIN lectures l ON l.id = q.lecture_id WHERE ${lectureWhere}
-    )
-    SELECT (SELECT min(l.starts_at) FROM lectures l WHERE ${lectureWhere}) AS first, min(at) AS lo, max(at) AS hi FROM d`);
-  return { first: row?.first ?? null, from: row?.lo ?? null, to: row?.hi ?? null };
+  const sources = [
+    sql`SELECT l.starts_at AS at FROM lectures l WHERE ${lectureWhere}`,
+    sql`SELECT l.publish_at AS at FROM lectures l WHERE ${lectureWhere}`,
+    sql`SELECT t.due_at AS at FROM tasks t JOIN lectures l ON l.id = t.lecture_id WHERE ${lectureWhere}`,
+    sql`SELECT t.publish_at AS at FROM tasks t JOIN lectures l ON l.id = t.lecture_id WHERE ${lectureWhere}`,
+    sql`SELECT q.opens_at AS at FROM quizzes q JOIN lectures l ON l.id = q.lecture_id WHERE ${lectureWhere}`,
+    sql`SELECT q.closes_at AS at FROM quizzes q JOIN lectures l ON l.id = q.lecture_id WHERE ${lectureWhere}`,
+    sql`SELECT q.publish_at AS at FROM quizzes q JOIN lectures l ON l.id = q.lecture_id WHERE ${lectureWhere}`,
+  ];
+  const columns = sources.flatMap((source, i) => [sql`(SELECT min(at) FROM (${source})) AS ${sql.raw(`lo${i}`)}`, sql`(SELECT max(at) FROM (${source})) AS ${sql.raw(`hi${i}`)}`]);
+  const [row] = await ctx.db.all<Record<string, number | null>>(sql`SELECT (SELECT min(l.starts_at) FROM lectures l WHERE ${lectureWhere}) AS first, ${sql.join(columns, sql`, `)}`);
+  const values = (prefix: string) => sources.map((_, i) => row?.[`${prefix}${i}`]).filter((v): v is number => v !== null && v !== undefined).map(Number);
+  const los = values("lo");
+  const his = values("hi");
+  return { first: row?.first ?? null, from: los.length ? Math.min(...los) : null, to: his.length ? Math.max(...his) : null };
 }
 
 /** How many of each kind landed in the target (read in the copy's batch, after the inserts). */
@@ -181,6 +197,7 @@ export async function copyGroup(ctx: ServiceContext, viewer: Viewer, sourceIdOrS
         raw(ctx, sql`DELETE FROM copy_map WHERE batch_id = ${batch}`),
       ]);
       const counts = results[results.length - 2]!.results[0] as CopyCounts;
+      await armCopiedSchedules(ctx, id);
       return { group: await getManagedGroup(ctx, viewer, id), copied: counts, shiftedDays: days };
     } catch (e) {
       // Another copy took the same slug (of the group, or of a lecture, task or quiz): try again with new ones.
@@ -239,12 +256,19 @@ export async function copyLecture(ctx: ServiceContext, viewer: Viewer, lectureId
       ]);
       const [copy] = results[results.length - 3]!.results as { id: string; slug: string }[];
       const counts = results[results.length - 2]!.results[0] as CopyCounts;
+      await armCopiedSchedules(ctx, target.id);
       return { lecture: { _id: copy!.id, slug: copy!.slug }, group: { _id: target.id, slug: target.slug, title: target.title }, copied: counts };
     } catch (e) {
       if (!isUniqueViolation(e)) throw e;
     }
   }
   throw new AppError(409, "conflict", "Could not find free addresses for the copy; please try again.");
+}
+
+/** A copy that carried schedules sets its group's Publisher for the first of them. */
+async function armCopiedSchedules(ctx: ServiceContext, groupId: string) {
+  const next = await nextPublishAt(ctx, groupId);
+  if (next !== null) await armPublisher(ctx, groupId, next);
 }
 
 /** The groups a staff member could copy a lecture into (the ones they run), for the copy form. */
