@@ -148,7 +148,8 @@ describe("a cohort's life", () => {
     await visitor.emulateMedia({ media: "print" });
     expect(await visitor.locator(".site-header").isVisible()).toBe(false);
     expect(await visitor.locator(".certificate-actions").isVisible()).toBe(false);
-    await visitor.emulateMedia({ media: "screen" });
+    // Back to the browser's own choice (media "screen" would make the PDF below use the screen's styles).
+    await visitor.emulateMedia({ media: null });
     for (const format of ["A4", "Letter"] as const) {
       const pdf = await visitor.pdf({ format, preferCSSPageSize: true });
       expect((pdf.toString("latin1").match(/\/Type\s*\/Page[^s]/g) ?? []).length, format).toBe(1);
