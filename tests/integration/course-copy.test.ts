@@ -191,6 +191,22 @@ describe("copying a group", () => {
   });
 });
 
+describe("copying order", () => {
+  it("lists the copy's lectures in the source's order, undated ones with equal positions included", async () => {
+    const teacher = await signIn(await createUser({ role: "instructor" }));
+    const group = await createGroup({ instructorId: teacher.user.id });
+    const t0 = Date.now() - 10 * DAY;
+    // Same position, no date: the lecture list falls back to when each was made.
+    for (const [i, title] of ["Zeta", "Alpha", "Mu", "Beta"].entries()) {
+      await db().insert(s.lectures).values({ id: newId(), groupId: group.id, slug: unique("ord"), title, order: 0, createdAt: new Date(t0 + i * 60_000) });
+    }
+    const { body } = await copy(teacher.accessToken, group.slug, { title: "Ordered copy", startDate: "2027-05-03" });
+    const titles = async (slug: string) => ((await (await call(`/api/lectures/group/${slug}`, { token: teacher.accessToken })).json()) as { title: string }[]).map((l) => l.title);
+    expect(await titles(body.group.slug)).toEqual(["Zeta", "Alpha", "Mu", "Beta"]);
+    expect(await titles(body.group.slug)).toEqual(await titles(group.slug));
+  });
+});
+
 describe("copying schedules", () => {
   it("a pending schedule moves with the dates and the new group's publisher rings for it", async () => {
     const teacher = await signIn(await createUser({ role: "instructor" }));

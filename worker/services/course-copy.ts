@@ -75,7 +75,7 @@ function lectureStatements(ctx: ServiceContext, o: { batch: string; target: stri
     raw(ctx, sql`INSERT INTO rubrics (id, group_id, title, criteria, created_at, updated_at)
       SELECT m.new_id, ${target}, r.title, r.criteria, ${now}, ${now} FROM rubrics r JOIN copy_map m ON m.batch_id = ${batch} AND m.old_id = r.id WHERE ${o.rubricsFrom}`),
     raw(ctx, sql`INSERT INTO lectures (id, group_id, slug, title, body, video_url, resources, starts_at, "order", published, publish_at, created_at)
-      SELECT m.new_id, ${target}, l.slug || '-' || ${suffix}, l.title, l.body, l.video_url, l.resources, ${shifted("l.starts_at", shift)}, ${o.orderBase} + l."order", 0, ${schedule("l.publish_at", shift, now)}, ${now}
+      SELECT m.new_id, ${target}, l.slug || '-' || ${suffix}, l.title, l.body, l.video_url, l.resources, ${shifted("l.starts_at", shift)}, ${o.orderBase} + l."order", 0, ${schedule("l.publish_at", shift, now)}, l.created_at
       FROM lectures l JOIN copy_map m ON m.batch_id = ${batch} AND m.old_id = l.id WHERE ${lectureWhere}`),
     raw(ctx, sql`INSERT INTO tasks (id, lecture_id, slug, title, body, due_at, max_score, allow_late, grades_held, late_penalty_per_day, late_penalty_floor, file_kinds, max_file_mb, rubric_id, publish_at, created_at)
       SELECT mt.new_id, ml.new_id, t.slug || '-' || ${suffix}, t.title, t.body, ${shifted("t.due_at", shift)}, t.max_score, t.allow_late, t.grades_held, t.late_penalty_per_day, t.late_penalty_floor, t.file_kinds, t.max_file_mb, ${o.keepRubrics ? sql.raw("t.rubric_id") : sql.raw("mr.new_id")}, ${schedule("t.publish_at", shift, now)}, ${now}
