@@ -15,6 +15,8 @@ import { renderMarkdown } from "./markdown.server";
 import { idOrSlugParam } from "./schemas";
 import { notFoundResponse } from "./not-found.server";
 import { copyTargets } from "../../worker/services/course-copy";
+import { can } from "./permissions";
+import { findLecture } from "../../worker/services/lectures";
 
 function slugParam(value: string | undefined): string {
   const parsed = idOrSlugParam.safeParse({ id: value ?? "" });
@@ -134,7 +136,10 @@ export async function attendanceAction(svc: ServiceContext, viewer: Viewer, para
 export async function loadLecturePage(svc: ServiceContext, viewer: Viewer, params: { slug?: string; slugLecture?: string }) {
   const lecture = await orHttpError(getLecture(svc, viewer, slugParam(params.slugLecture)));
   if (lecture.group.slug !== slugParam(params.slug) && lecture.group._id !== params.slug) throw notFoundResponse();
-  return { lecture, work: await lectureWork(svc, lecture._id, viewer.role === "user" ? viewer.userId : null) };
+  // The group's staff see all of its work; anyone else (a member, whatever their role) what students see.
+  const record = await findLecture(svc, viewer, lecture._id);
+  const staff = !!record && can(viewer, "group.manage", { group: { instructorId: record.instructorId } });
+  return { lecture, work: await lectureWork(svc, lecture._id, staff ? null : viewer.userId) };
 }
 
 /** intent=attend on the lecture page: the typed code. */

@@ -98,6 +98,10 @@ describe("announcements", () => {
     const past = await post(w.teacher.accessToken, w.group.slug, { title: "Late", body: "x", expiresAt: new Date(Date.now() - 60_000).toISOString() });
     expect(past.status).toBe(400);
     expect((await post(w.teacher.accessToken, w.group.slug, { title: "Long", body: "x".repeat(10_001) })).status).toBe(400);
+    // Pinned for a year at most: 365 days is fine, 366 is not.
+    const yearish = (days: number) => new Date(Date.now() + days * 86_400_000 - 60_000).toISOString();
+    expect((await post(w.teacher.accessToken, w.group.slug, { title: "Too long", body: "x", expiresAt: yearish(366 + 1) })).status).toBe(400);
     expect((await db().select().from(s.announcements).where(eq(s.announcements.groupId, w.group.id))).length).toBe(1);
+    expect((await post(w.teacher.accessToken, w.group.slug, { title: "A year", body: "x", expiresAt: yearish(365) })).status).toBe(201);
   });
 });

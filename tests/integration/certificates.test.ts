@@ -134,8 +134,10 @@ describe("a certificate's statement", () => {
     expect((await call(`/api/certificates/${cert._id}/revoke`, { body: { reason: " " }, token: w.teacher.accessToken })).status).toBe(400);
     expect((await call(`/api/certificates/${cert._id}/revoke`, { body: { reason: "Plagiarism found" }, token: w.teacher.accessToken })).status).toBe(200);
     expect((await call(`/api/certificates/${cert._id}/revoke`, { body: { reason: "Again" }, token: w.teacher.accessToken })).status).toBe(409);
-    const revoked = (await (await call(`/api/certificates/${cert.code}`)).json()) as { certificate: { revoked: { reason: string } | null } };
+    const revoked = (await (await call(`/api/certificates/${cert.code}`)).json()) as { certificate: { revoked: { reason: string } | null }; jwt: string | null };
     expect(revoked.certificate.revoked?.reason).toBe("Plagiarism found");
+    // Not signed again once revoked: nothing a checker could take for a valid credential.
+    expect(revoked.jwt).toBeNull();
     const kinds = (await db().select().from(s.notifications).where(eq(s.notifications.userId, w.amal.user.id))).map((n) => n.kind);
     expect(kinds).toContain("certificate-revoked");
     // Issued again: the same address, no longer revoked.

@@ -99,6 +99,21 @@ describe("the course home", () => {
   });
 });
 
+describe("the lecture page", () => {
+  it("lists a scheduled task to the group's staff only, not to a member whose role is instructor elsewhere", async () => {
+    const w = await world();
+    await db().update(s.lectures).set({ published: true }).where(eq(s.lectures.id, w.lecture.id));
+    await db().insert(s.tasks).values({ id: newId(), lectureId: w.lecture.id, slug: unique("later"), title: "Hidden until Friday", publishAt: new Date(Date.now() + 86_400_000) });
+    await addMember(w.other.user, w.group);
+    const path = `/course/${w.group.slug}/lecture/${w.lecture.slug}`;
+    expect((await page(w.teacher, path)).text).toContain("Hidden until Friday");
+    expect((await page(w.student, path)).text).not.toContain("Hidden until Friday");
+    const asMember = await page(w.other, path);
+    expect(asMember.status).toBe(200);
+    expect(asMember.text).not.toContain("Hidden until Friday");
+  });
+});
+
 describe("the certificate page", () => {
   it("is public, in the certificate's language, says when it is revoked, and is a 404 for unknown or malformed codes", async () => {
     const w = await world();

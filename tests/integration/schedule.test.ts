@@ -52,6 +52,9 @@ describe("scheduled publishing", () => {
     expect(list.map((t) => t.slug)).not.toContain(task.slug);
     expect((await call(`/api/lectures/${w.lecture.slug}/submit-task/${task.slug}`, { body: { link: "https://github.com/me/site" }, token: w.student.accessToken })).status).toBe(404);
     expect(await notes(w.student.user.id, "task-created")).toEqual([]);
+    // Nor as a code exercise (its own API), even with the exercise published.
+    await db().insert(s.exercises).values({ taskId: task._id, tests: [{ name: "t", call: "f()", expected: "1", hidden: false, points: 1 }] as never, referenceSolution: "function f() { return 1 }", published: true, verifiedAt: new Date(), updatedAt: new Date() });
+    expect((await call(`/api/exercises/${task.slug}`, { token: w.student.accessToken })).status).toBe(404);
     // Staff see it, scheduled.
     const staffList = (await (await call(`/api/lectures/groups/${w.group.slug}/tasks`, { token: w.teacher.accessToken })).json()) as { slug: string; publishAt: string | null }[];
     expect(staffList.find((t) => t.slug === task.slug)?.publishAt).toBe(at.toISOString());
@@ -59,6 +62,7 @@ describe("scheduled publishing", () => {
     await timeComes(s.tasks, task._id);
     expect(await runDurableObjectAlarm(publisherOf(w.group.id))).toBe(true);
     expect((await call(`/api/lectures/${w.lecture.slug}/tasks/${task.slug}`, { token: w.student.accessToken })).status).toBe(200);
+    expect((await call(`/api/exercises/${task.slug}`, { token: w.student.accessToken })).status).toBe(200);
     const [note] = await notes(w.student.user.id, "task-created");
     expect(note).toMatchObject({ link: `/course/${w.group.slug}/lecture/${w.lecture.slug}/Add-Task/${task.slug}` });
     // Once: the alarm ringing again announces nothing more, and rings no more.

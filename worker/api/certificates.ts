@@ -110,7 +110,7 @@ const signedDto = z
       revoked: z.object({ at: z.string(), reason: z.string() }).nullable(),
     }),
     credential: z.record(z.string(), z.unknown()).openapi({ description: "An OpenBadgeCredential (Open Badges 3.0, W3C Verifiable Credential)" }),
-    jwt: z.string().openapi({ description: "The credential secured as a JWT (RS256); check it with the key in verification.jwks" }),
+    jwt: z.string().nullable().openapi({ description: "The credential secured as a JWT (RS256); check it with the key in verification.jwks. null for a revoked certificate: it is not signed again" }),
     verification: z.object({ jwks: z.string(), kid: z.string(), alg: z.literal("RS256") }),
   })
   .openapi("SignedCertificate");

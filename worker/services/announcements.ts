@@ -5,7 +5,7 @@
  */
 import { and, desc, eq, gt, inArray, isNull, or, sql } from "drizzle-orm";
 import { can } from "../../app/lib/permissions";
-import type { AnnouncementInput } from "../../app/lib/lifecycle-schemas";
+import { ANNOUNCEMENT_LIMITS, type AnnouncementInput } from "../../app/lib/lifecycle-schemas";
 import { renderMarkdown } from "../../app/lib/markdown.server";
 import { ar } from "../../app/i18n/ar";
 import { en } from "../../app/i18n/en";
@@ -64,6 +64,9 @@ export async function postAnnouncement(ctx: ServiceContext, viewer: Viewer, grou
   const group = await requireManagedGroup(ctx, viewer, groupKey);
   if (input.expiresAt != null && input.expiresAt <= now) {
     throw new AppError(400, "validation_failed", "The end must be in the future.", { expiresAt: "The end must be in the future." });
+  }
+  if (input.expiresAt != null && input.expiresAt > now + ANNOUNCEMENT_LIMITS.days * 86_400_000) {
+    throw new AppError(400, "validation_failed", `An announcement is pinned for at most ${ANNOUNCEMENT_LIMITS.days} days.`, { expiresAt: `An announcement is pinned for at most ${ANNOUNCEMENT_LIMITS.days} days.` });
   }
   const row: Row = {
     id: newId(),

@@ -18,6 +18,7 @@ import { requireManagedGroup } from "./group-access";
 import { newId } from "./ids";
 import { escapeHtml, sendMails } from "./mail";
 import { notifyUsers } from "./notifications";
+import { chunked } from "./chunks";
 import { computeProgress } from "./progress";
 import type { Viewer } from "./sessions";
 import { zonedDay } from "./time-shift";
@@ -159,7 +160,7 @@ export async function issueCertificates(ctx: ServiceContext, viewer: Viewer, gro
       .from(groups)
       .leftJoin(users, eq(users.id, groups.instructorId))
       .where(eq(groups.id, group.id)),
-    ctx.db.select({ id: users.id, name: users.name, email: users.email, locale: users.locale }).from(users).where(inArray(users.id, targets.map((t) => t._id))),
+    chunked(targets.map((t) => t._id), (ids) => ctx.db.select({ id: users.id, name: users.name, email: users.email, locale: users.locale }).from(users).where(inArray(users.id, ids))),
   ]);
   const days = await courseDays(ctx, group.id, info!.timeZone, info!.startDate, now);
   const person = new Map(people.map((p) => [p.id, p]));
@@ -193,12 +194,17 @@ export async function issueCertificates(ctx: ServiceContext, viewer: Viewer, gro
         .values(rows.slice(i, i + 6))
         .onConflictDoUpdate({
           target: [certificates.groupId, certificates.userId],
+          // Only a revoked certificate is issued again; a holder's stays as it is.
+          setWhere: isNotNull(certificates.revokedAt),
           set: { issuedAt, issuedBy: viewer.userId, revokedAt: null, revokedReason: null, revokedBy: null, recipientName: sqlExcluded("recipient_name"), courseTitle: sqlExcluded("course_title"), instructorName: sqlExcluded("instructor_name"), startsOn: sqlExcluded("starts_on"), endsOn: sqlExcluded("ends_on") },
         }),
     );
   }
   await ctx.db.batch(statements as [(typeof statements)[number], ...(typeof statements)[number][]]);
-  const saved = await ctx.db.select().from(certificates).where(and(eq(certificates.groupId, group.id), inArray(certificates.userId, rows.map((r) => r.userId))));
+  // The ones this run issued (a concurrent run's, or a holder's, keep their own issue time and are not told again).
+  const saved = await chunked(rows.map((r) => r.userId), (ids) =>
+    ctx.db.select().from(certificates).where(and(eq(certificates.groupId, group.id), inArray(certificates.userId, ids), eq(certificates.issuedAt, issuedAt), eq(certificates.issuedBy, viewer.userId))),
+  );
   const origin = ctx.settings.publicOrigin;
   for (const c of saved) {
     await notifyUsers(ctx, [c.userId], { kind: "certificate-issued", params: { course: c.courseTitle }, link: `/certificates/${c.code}` });
@@ -358,6 +364,9 @@ export async function signedCertificate(ctx: ServiceContext, code: string) {
     credentialStatus: { id: `${origin}/api/certificates/${cert.code}`, type: "1EdTechRevocationList" },
   };
   const { privateKey, kid } = await signingKey(ctx);
+  const verification = { jwks: `${origin}/api/certificates/jwks`, kid, alg: "RS256" as const };
+  // A revoked certificate is not signed again: the statement says it was revoked, and carries no credential to check.
+  if (cert.revoked) return { certificate: cert, credential, jwt: null, verification };
   const issuedAt = Math.floor(Date.parse(cert.issuedAt) / 1000);
   const jwt = await new SignJWT({ ...credential, vc: credential })
     .setProtectedHeader({ alg: "RS256", typ: "JWT", kid })
@@ -366,7 +375,7 @@ export async function signedCertificate(ctx: ServiceContext, code: string) {
     .setNotBefore(issuedAt)
     .setIssuedAt(issuedAt)
     .sign(privateKey);
-  return { certificate: cert, credential, jwt, verification: { jwks: `${origin}/api/certificates/jwks`, kid, alg: "RS256" as const } };
+  return { certificate: cert, credential, jwt, verification };
 }
 
 

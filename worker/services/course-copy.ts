@@ -75,10 +75,10 @@ function lectureStatements(ctx: ServiceContext, o: { batch: string; target: stri
     raw(ctx, sql`INSERT INTO rubrics (id, group_id, title, criteria, created_at, updated_at)
       SELECT m.new_id, ${target}, r.title, r.criteria, ${now}, ${now} FROM rubrics r JOIN copy_map m ON m.batch_id = ${batch} AND m.old_id = r.id WHERE ${o.rubricsFrom}`),
     raw(ctx, sql`INSERT INTO lectures (id, group_id, slug, title, body, video_url, resources, starts_at, "order", published, publish_at, created_at)
-      SELECT m.new_id, ${target}, l.slug || '-' || ${suffix}, l.title, l.body, l.video_url, l.resources, ${shifted("l.starts_at", shift)}, ${o.orderBase} + l."order", 0, ${schedule("l.publish_at", shift, now)}, l.created_at
+      SELECT m.new_id, ${target}, substr(l.slug, 1, 52) || '-' || ${suffix}, l.title, l.body, l.video_url, l.resources, ${shifted("l.starts_at", shift)}, ${o.orderBase} + l."order", 0, ${schedule("l.publish_at", shift, now)}, l.created_at
       FROM lectures l JOIN copy_map m ON m.batch_id = ${batch} AND m.old_id = l.id WHERE ${lectureWhere}`),
     raw(ctx, sql`INSERT INTO tasks (id, lecture_id, slug, title, body, due_at, max_score, allow_late, grades_held, late_penalty_per_day, late_penalty_floor, file_kinds, max_file_mb, rubric_id, publish_at, created_at)
-      SELECT mt.new_id, ml.new_id, t.slug || '-' || ${suffix}, t.title, t.body, ${shifted("t.due_at", shift)}, t.max_score, t.allow_late, t.grades_held, t.late_penalty_per_day, t.late_penalty_floor, t.file_kinds, t.max_file_mb, ${o.keepRubrics ? sql.raw("t.rubric_id") : sql.raw("mr.new_id")}, ${schedule("t.publish_at", shift, now)}, ${now}
+      SELECT mt.new_id, ml.new_id, substr(t.slug, 1, 52) || '-' || ${suffix}, t.title, t.body, ${shifted("t.due_at", shift)}, t.max_score, t.allow_late, t.grades_held, t.late_penalty_per_day, t.late_penalty_floor, t.file_kinds, t.max_file_mb, ${o.keepRubrics ? sql.raw("t.rubric_id") : sql.raw("mr.new_id")}, ${schedule("t.publish_at", shift, now)}, ${now}
       FROM tasks t JOIN lectures l ON l.id = t.lecture_id
       JOIN copy_map mt ON mt.batch_id = ${batch} AND mt.old_id = t.id
       JOIN copy_map ml ON ml.batch_id = ${batch} AND ml.old_id = l.id
@@ -89,7 +89,7 @@ function lectureStatements(ctx: ServiceContext, o: { batch: string; target: stri
       FROM exercises e JOIN tasks t ON t.id = e.task_id JOIN lectures l ON l.id = t.lecture_id
       JOIN copy_map mt ON mt.batch_id = ${batch} AND mt.old_id = t.id WHERE ${lectureWhere}`),
     raw(ctx, sql`INSERT INTO quizzes (id, lecture_id, group_id, slug, title, description, duration_minutes, opens_at, closes_at, max_attempts, show_answers, published, draws, shuffle_questions, shuffle_options, publish_at, created_at)
-      SELECT mq.new_id, ml.new_id, ${target}, q.slug || '-' || ${suffix}, q.title, q.description, q.duration_minutes, ${shifted("q.opens_at", shift)}, ${shifted("q.closes_at", shift)}, q.max_attempts, q.show_answers, 0, q.draws, q.shuffle_questions, q.shuffle_options, ${schedule("q.publish_at", shift, now)}, ${now}
+      SELECT mq.new_id, ml.new_id, ${target}, substr(q.slug, 1, 52) || '-' || ${suffix}, q.title, q.description, q.duration_minutes, ${shifted("q.opens_at", shift)}, ${shifted("q.closes_at", shift)}, q.max_attempts, q.show_answers, 0, q.draws, q.shuffle_questions, q.shuffle_options, ${schedule("q.publish_at", shift, now)}, ${now}
       FROM quizzes q JOIN lectures l ON l.id = q.lecture_id
       JOIN copy_map mq ON mq.batch_id = ${batch} AND mq.old_id = q.id
       JOIN copy_map ml ON ml.batch_id = ${batch} AND ml.old_id = l.id WHERE ${lectureWhere}`),

@@ -47,7 +47,8 @@ function assertReadable(viewer: Actor, task: ExerciseTask | null): asserts task 
   if (!task) throw notFound("No such exercise.");
   const staff = isStaff(viewer, task);
   if (!staff && !isMember(task)) throw forbidden("Only the group's members and staff can see its exercises.");
-  if (!task.exercise || (!staff && (!task.exercise.published || !task.lecturePublished))) throw notFound("No such exercise.");
+  // A task scheduled for later (issue 22) is not there yet for students.
+  if (!task.exercise || (!staff && (!task.exercise.published || !task.lecturePublished || task.publishAt))) throw notFound("No such exercise.");
 }
 
 async function requireReadable(ctx: ServiceContext, viewer: Actor, key: string) {

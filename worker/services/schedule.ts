@@ -16,6 +16,7 @@ import { memberIds } from "./memberships";
 import { notifyUsers } from "./notifications";
 import { armPublisher, SCHEDULE_SLACK_MS } from "./publisher-client";
 import { requireManagedQuiz } from "./quizzes";
+import { chunked } from "./chunks";
 import { findTask, isStaff } from "./tasks";
 
 export interface ScheduleResult {
@@ -121,14 +122,14 @@ export async function publishDue(ctx: ServiceContext, groupId: string | null, no
   const lectureIds = [...new Set([...quizRows.map((q) => q.lectureId), ...taskRows.map((t) => t.lectureId)].filter((id): id is string => !!id))];
   const groupIds = [...new Set(lectureRows.map((l) => l.groupId))];
   const [places, groupRows] = await Promise.all([
-    lectureIds.length
-      ? ctx.db
-          .select({ id: lectures.id, slug: lectures.slug, published: lectures.published, groupId: groups.id, groupSlug: groups.slug, groupTitle: groups.title })
-          .from(lectures)
-          .innerJoin(groups, eq(groups.id, lectures.groupId))
-          .where(inArray(lectures.id, lectureIds))
-      : Promise.resolve([]),
-    groupIds.length ? ctx.db.select({ id: groups.id, slug: groups.slug, title: groups.title }).from(groups).where(inArray(groups.id, groupIds)) : Promise.resolve([]),
+    chunked(lectureIds, (ids) =>
+      ctx.db
+        .select({ id: lectures.id, slug: lectures.slug, published: lectures.published, groupId: groups.id, groupSlug: groups.slug, groupTitle: groups.title })
+        .from(lectures)
+        .innerJoin(groups, eq(groups.id, lectures.groupId))
+        .where(inArray(lectures.id, ids)),
+    ),
+    chunked(groupIds, (ids) => ctx.db.select({ id: groups.id, slug: groups.slug, title: groups.title }).from(groups).where(inArray(groups.id, ids))),
   ]);
   const place = new Map(places.map((p) => [p.id, p]));
   const group = new Map(groupRows.map((g) => [g.id, g]));

@@ -37,13 +37,23 @@ export function daysBetween(from: string, to: string): number {
   return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY);
 }
 
-/** The offset at `from`, then each change of offset up to `to` (found day by day, then to the second). */
-export function offsetSteps(timeZone: string, from: number, to: number): { first: number; changes: { at: number; offset: number }[] } {
+/**
+ * Zones change their offset at most a few times a year, never twice within a week: the search steps a week at a time
+ * and bisects to the second. Only the 100 years around now are searched (a date further out keeps the offset at the
+ * span's edge), so a far-off date cannot make the work or the SQL grow without bound.
+ */
+const STEP = 7 * DAY;
+const REACH = 50 * 365 * DAY;
+
+/** The offset at `from`, then each change of offset up to `to`. */
+export function offsetSteps(timeZone: string, from: number, to: number, now = Date.now()): { first: number; changes: { at: number; offset: number }[] } {
+  from = Math.max(from, now - REACH);
+  to = Math.min(to, now + REACH);
   const first = zoneOffset(from, timeZone);
   const changes: { at: number; offset: number }[] = [];
   let prev = first;
   for (let t = from; t < to; ) {
-    const next = Math.min(t + DAY, to);
+    const next = Math.min(t + STEP, to);
     const offset = zoneOffset(next, timeZone);
     if (offset !== prev) {
       let lo = t;
