@@ -76,6 +76,21 @@ export const calendarDate = (format: string, impossible: string = NO_SUCH_DATE) 
     .regex(DATE, format)
     .refine((v) => !DATE.test(v) || isCalendarDate(v), impossible);
 
+/** An IANA time zone the runtime knows ("Africa/Cairo"). */
+export const timeZone = (message = "Unknown time zone.") =>
+  z
+    .string({ error: message })
+    .trim()
+    .max(64, message)
+    .refine((tz) => {
+      try {
+        new Intl.DateTimeFormat("en", { timeZone: tz });
+        return true;
+      } catch {
+        return false;
+      }
+    }, message);
+
 /** A wall-clock time as "HH:MM" (24-hour, 00:00 to 23:59). */
 export const timeOfDay = (message: string) => z.string({ error: message }).trim().regex(TIME, message);
 

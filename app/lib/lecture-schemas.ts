@@ -4,7 +4,7 @@
  * Client-safe: no server imports.
  */
 import { z } from "zod";
-import { calendarDate, dateTime, timeOfDay } from "./dates";
+import { calendarDate, timeZone, dateTime, timeOfDay } from "./dates";
 import { toLatinDigits } from "./digits";
 import { freeText } from "./schemas";
 import { withoutControls } from "./text";
@@ -74,18 +74,7 @@ export const lectureSeriesInput = z
     title: lectureFields.title,
     days: z.array(z.number().int().min(0).max(6)).min(1, "Choose at least one weekday.").max(7).refine((d) => new Set(d).size === d.length, "Each weekday once."),
     time: timeOfDay("Give the time as HH:MM (24-hour)."),
-    timeZone: z
-      .string()
-      .max(64)
-      .refine((tz) => {
-        try {
-          new Intl.DateTimeFormat("en", { timeZone: tz });
-          return true;
-        } catch {
-          return false;
-        }
-      }, "Unknown time zone.")
-      .default("Africa/Cairo"),
+    timeZone: timeZone().default("Africa/Cairo"),
     from: calendarDate("Give the first day as YYYY-MM-DD.", "The first day does not exist."),
     count: z.number().int().min(1).max(LECTURE_LIMITS.series).optional(),
     until: calendarDate("Give the last day as YYYY-MM-DD.", "The last day does not exist.").optional(),

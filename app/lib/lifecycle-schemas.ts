@@ -3,21 +3,10 @@
  * certificates. Shared by the API (OpenAPI) and the pages' actions.
  */
 import { z } from "zod";
-import { calendarDate, dateTime } from "./dates";
+import { calendarDate, dateTime, timeZone as zoneSchema } from "./dates";
 import { freeText } from "./schemas";
 
-export const timeZone = z
-  .string({ error: "Choose a time zone." })
-  .trim()
-  .max(64)
-  .refine((tz) => {
-    try {
-      new Intl.DateTimeFormat("en", { timeZone: tz });
-      return true;
-    } catch {
-      return false;
-    }
-  }, "Unknown time zone.");
+const timeZone = zoneSchema();
 
 export const COPY_LIMITS = { title: 120 } as const;
 

@@ -15,6 +15,7 @@ import { AppError, forbidden, notFound } from "../http/errors";
 import { newId, slugCandidates } from "./ids";
 import { notifyUsers } from "./notifications";
 import type { Viewer } from "./sessions";
+import { zoneOffset } from "./time-shift";
 
 export interface LectureDto {
   _id: string;
@@ -32,7 +33,7 @@ export interface LectureDto {
 export interface LectureDetailDto extends LectureDto {
   body: string;
   bodyHtml: string;
-  group: { _id: string; slug: string; title: string };
+  group: { _id: string; slug: string; title: string; instructorId: string | null };
   /** The caller's own attendance (students), null when none is recorded. */
   attendance: { status: string; markedAt: string } | null;
   /** Attendance is open right now (the check-in box shows). */
@@ -200,7 +201,7 @@ export async function getLecture(ctx: ServiceContext, viewer: Actor, idOrSlug: s
     ...toLectureDto(lecture),
     body: lecture.body,
     bodyHtml: renderMarkdown(lecture.body),
-    group: { _id: lecture.groupId, slug: lecture.groupSlug, title: lecture.groupTitle },
+    group: { _id: lecture.groupId, slug: lecture.groupSlug, title: lecture.groupTitle, instructorId: lecture.instructorId },
     attendance: mine ? { status: mine.status, markedAt: mine.markedAt.toISOString() } : null,
     attendanceOpen: !!open,
   };
@@ -269,8 +270,8 @@ async function freeSlug(ctx: ServiceContext, title: string, taken = new Set<stri
 }
 
 /** Members hear of a lecture when it is published (once: on creation, when a draft is published, or when attendance is opened on a draft). */
-export async function announceLecture(ctx: ServiceContext, group: { id: string; slug: string; title: string }, lecture: { slug: string; title: string }) {
-  await notifyUsers(ctx, await memberIds(ctx, group.id), {
+export async function announceLecture(ctx: ServiceContext, group: { id: string; slug: string; title: string }, lecture: { slug: string; title: string }, members?: string[]) {
+  await notifyUsers(ctx, members ?? (await memberIds(ctx, group.id)), {
     kind: "lecture-published",
     params: { lecture: lecture.title, group: group.title },
     link: `/course/${group.slug}/lecture/${lecture.slug}`,
@@ -357,21 +358,9 @@ export async function sortLecturesByDate(ctx: ServiceContext, viewer: Viewer, gr
 /** Milliseconds since the epoch of a wall-clock time (YYYY-MM-DD, HH:MM) in an IANA time zone. */
 export function zonedTime(day: string, time: string, timeZone: string): number {
   const guess = Date.parse(`${day}T${time}:00Z`);
-  // The zone's offset at that moment, read back through Intl; applied twice for days when it changes.
-  const offsetAt = (at: number) => {
-    const parts = Object.fromEntries(
-      new Intl.DateTimeFormat("en-US", { timeZone, hourCycle: "h23", year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", second: "2-digit" })
-        .formatToParts(new Date(at))
-        .map((p) => [p.type, p.value]),
-    );
-    // Not Date.UTC, which reads the years 0-99 as 1900-1999.
-    const wall = new Date(0);
-    wall.setUTCFullYear(+parts.year!, +parts.month! - 1, +parts.day!);
-    wall.setUTCHours(+parts.hour!, +parts.minute!, +parts.second!, 0);
-    return wall.getTime() - at;
-  };
-  const first = guess - offsetAt(guess);
-  return guess - offsetAt(first);
+  // The zone's offset at that moment, applied twice for days when it changes.
+  const first = guess - zoneOffset(guess, timeZone);
+  return guess - zoneOffset(first, timeZone);
 }
 
 /**
