@@ -108,6 +108,7 @@ export const lifecycleAr: Record<keyof typeof lifecycleEn, string> = {
   "schedule.saved": "جُدول النشر.",
   "schedule.cleared": "أُلغيت الجدولة.",
   "schedule.badge": "مجدول في",
+  "schedule.handedIn": "سلّم الطلاب هذه المهمة بالفعل، فلا يمكن إخفاؤها حتى وقت لاحق.",
   "schedule.published": "منشور بالفعل: اجعله مسودة لتجدوله.",
 
   "lectureCopy.title": "انسخ إلى مجموعة",

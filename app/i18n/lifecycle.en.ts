@@ -110,6 +110,7 @@ export const lifecycleEn = {
   "schedule.saved": "Scheduled.",
   "schedule.cleared": "The schedule was taken off.",
   "schedule.badge": "Scheduled for",
+  "schedule.handedIn": "Students already handed this task in, so it cannot be hidden until later.",
   "schedule.published": "Already published: make it a draft to schedule it.",
 
   /* Copying one lecture */

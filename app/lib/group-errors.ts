@@ -29,6 +29,9 @@ const CODES: Record<string, MessageKey> = {
   rubric_in_use: "rubrics.error.inUse",
   validation_failed: "groups.error.validation",
   rate_limited: "groups.error.rateLimited",
+  already_published: "schedule.published",
+  already_handed_in: "schedule.handedIn",
+  no_completion_rule: "cohort.rule.none",
 };
 
 /** Field name → the one message that field shows whatever its check was (it states the whole rule). */

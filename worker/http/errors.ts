@@ -38,6 +38,10 @@ export type ErrorCode =
   | "time_up"
   | "attempt_closed"
   | "quiz_started"
+  // A cohort's life (worker/services/schedule.ts, certificates.ts)
+  | "already_published"
+  | "already_handed_in"
+  | "no_completion_rule"
   // Rubrics (worker/services/rubrics.ts)
   | "rubric_in_use";
 

@@ -147,7 +147,7 @@ export async function issueCertificates(ctx: ServiceContext, viewer: Viewer, gro
     chosen = [...new Set(input.userIds)].map((id) => byId.get(id)!);
   } else {
     if (roster.rule.overall === null && roster.rule.attendance === null) {
-      throw new AppError(400, "validation_failed", "Set the group's completion rule first, or choose the members by hand.");
+      throw new AppError(400, "no_completion_rule", "Set the group's completion rule first, or choose the members by hand.");
     }
     chosen = roster.members.filter((m) => m.meetsRule);
   }

@@ -42,13 +42,13 @@ export async function setSchedule(ctx: ServiceContext, viewer: Actor, kind: Sche
   let result: ScheduleResult;
   if (kind === "lecture") {
     const lecture = await requireManagedLecture(ctx, viewer, key);
-    if (lecture.published) throw new AppError(409, "conflict", "This lecture is already published. Make it a draft first to schedule it.");
+    if (lecture.published) throw new AppError(409, "already_published", "This lecture is already published. Make it a draft first to schedule it.");
     await ctx.db.update(lectures).set({ publishAt: at }).where(eq(lectures.id, lecture.id));
     groupId = lecture.groupId;
     result = { kind, _id: lecture.id, slug: lecture.slug, publishAt: at?.toISOString() ?? null, published: false };
   } else if (kind === "quiz") {
     const quiz = await requireManagedQuiz(ctx, viewer, key);
-    if (quiz.published) throw new AppError(409, "conflict", "This quiz is already published. Make it a draft first to schedule it.");
+    if (quiz.published) throw new AppError(409, "already_published", "This quiz is already published. Make it a draft first to schedule it.");
     await ctx.db.update(quizzes).set({ publishAt: at }).where(eq(quizzes.id, quiz.id));
     groupId = quiz.groupId;
     result = { kind, _id: quiz.id, slug: quiz.slug, publishAt: at?.toISOString() ?? null, published: false };
@@ -57,7 +57,7 @@ export async function setSchedule(ctx: ServiceContext, viewer: Actor, kind: Sche
     const task = await requireTaskAnywhere(ctx, viewer, key);
     if (at) {
       const [handedIn] = await ctx.db.select({ id: submissions.id }).from(submissions).where(eq(submissions.taskId, task.id)).limit(1);
-      if (handedIn) throw new AppError(409, "conflict", "Students already handed this task in, so it cannot be hidden until later.");
+      if (handedIn) throw new AppError(409, "already_handed_in", "Students already handed this task in, so it cannot be hidden until later.");
       await ctx.db.update(tasks).set({ publishAt: at }).where(eq(tasks.id, task.id));
     } else if (task.publishAt) {
       // Shown now: claimed like a due one, so it is announced once.
@@ -78,8 +78,8 @@ async function requireTaskAnywhere(ctx: ServiceContext, viewer: Actor, key: stri
   return task;
 }
 
-async function announceTask(ctx: ServiceContext, t: { slug: string; title: string; lectureSlug: string; groupId: string; groupSlug: string; groupTitle: string }) {
-  await notifyUsers(ctx, await memberIds(ctx, t.groupId), {
+async function announceTask(ctx: ServiceContext, t: { slug: string; title: string; lectureSlug: string; groupId: string; groupSlug: string; groupTitle: string }, members?: string[]) {
+  await notifyUsers(ctx, members ?? (await memberIds(ctx, t.groupId)), {
     kind: "task-created",
     params: { task: t.title, group: t.groupTitle },
     link: `/course/${t.groupSlug}/lecture/${t.lectureSlug}/Add-Task/${t.slug}`,
@@ -133,14 +133,21 @@ export async function publishDue(ctx: ServiceContext, groupId: string | null, no
   ]);
   const place = new Map(places.map((p) => [p.id, p]));
   const group = new Map(groupRows.map((g) => [g.id, g]));
+  // Each group's members are read once, however many of its items are published now.
+  const memberCache = new Map<string, Promise<string[]>>();
+  const membersOf = (groupId: string) => {
+    let ids = memberCache.get(groupId);
+    if (!ids) memberCache.set(groupId, (ids = memberIds(ctx, groupId)));
+    return ids;
+  };
   for (const l of lectureRows) {
     const g = group.get(l.groupId);
-    if (g) await announceLecture(ctx, g, l);
+    if (g) await announceLecture(ctx, g, l, await membersOf(g.id));
   }
   for (const q of quizRows) {
     const p = q.lectureId ? place.get(q.lectureId) : undefined;
     if (!p?.published) continue;
-    await notifyUsers(ctx, await memberIds(ctx, p.groupId), {
+    await notifyUsers(ctx, await membersOf(p.groupId), {
       kind: "quiz-published",
       params: { quiz: q.title, group: p.groupTitle },
       link: `/course/${p.groupSlug}/lecture/${p.slug}/quiz/${q.slug}`,
@@ -149,7 +156,7 @@ export async function publishDue(ctx: ServiceContext, groupId: string | null, no
   for (const t of taskRows) {
     const p = place.get(t.lectureId);
     if (!p?.published) continue;
-    await announceTask(ctx, { slug: t.slug, title: t.title, lectureSlug: p.slug, groupId: p.groupId, groupSlug: p.groupSlug, groupTitle: p.groupTitle });
+    await announceTask(ctx, { slug: t.slug, title: t.title, lectureSlug: p.slug, groupId: p.groupId, groupSlug: p.groupSlug, groupTitle: p.groupTitle }, await membersOf(p.groupId));
   }
   return { lectures: lectureRows.length, tasks: taskRows.length, quizzes: quizRows.length };
 }

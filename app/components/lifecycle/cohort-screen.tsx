@@ -15,7 +15,6 @@ type Result = ({ ok: true; intent: string } & Record<string, unknown>) | (Failur
 function problem(t: ReturnType<typeof useT>["t"], data: Result | undefined, fields: Record<string, MessageKey>): string | null {
   if (!data || data.ok) return null;
   for (const [field, key] of Object.entries(fields)) if (data.fields?.[field]) return t(key);
-  if (data.code === "validation_failed" && !data.fields) return data.message === "Set the group's completion rule first, or choose the members by hand." ? t("cohort.rule.none") : failureText(t, data);
   return failureText(t, data);
 }
 
