@@ -41,7 +41,7 @@ const lectureDetailDto = lectureDto
   .extend({
     body: z.string(),
     bodyHtml: z.string(),
-    group: z.object({ _id: z.string(), slug: z.string(), title: z.string() }),
+    group: z.object({ _id: z.string(), slug: z.string(), title: z.string(), instructorId: z.string().nullable() }),
     attendance: z.object({ status: z.string(), markedAt: z.string() }).nullable(),
     attendanceOpen: z.boolean(),
   })
