@@ -16,12 +16,14 @@ export default async function handleRequest(
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), STREAM_TIMEOUT_MS);
   let status = responseStatusCode;
+  // A page cached for every visitor is rendered without a nonce (its scripts are trusted by hash instead).
+  const nonce = loadContext.nonce || undefined;
   const body = await renderToReadableStream(
     <NonceProvider value={loadContext.nonce}>
-      <RemixServer context={remixContext} url={request.url} abortDelay={STREAM_TIMEOUT_MS} nonce={loadContext.nonce} />
+      <RemixServer context={remixContext} url={request.url} abortDelay={STREAM_TIMEOUT_MS} nonce={nonce} />
     </NonceProvider>,
     {
-      nonce: loadContext.nonce,
+      nonce,
       signal: controller.signal,
       onError(error: unknown) {
         // A client that went away mid-stream is not a server error.

@@ -869,3 +869,13 @@ export const copyMap = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.batchId, t.oldId] })],
 );
+
+/**
+ * One row: the version of everything the public pages show (groups, outlines, instructors' names, feedback). SQLite
+ * triggers bump it on every change to those tables (migrations/0020_content_version.sql), so no write path can forget;
+ * the edge cache keys public pages by it (worker/http/page-cache.ts).
+ */
+export const contentVersion = sqliteTable("content_version", {
+  id: integer("id").primaryKey(),
+  version: integer("version").notNull().default(0),
+});

@@ -80,5 +80,5 @@ export const usersGoogleApi = createApi()
       if (!(e instanceof AppError) || (e.status !== 400 && e.status !== 409)) throw e;
       page = { status: e.status, message: { type: "cohort:google", error: e.message }, text: e.message };
     }
-    return withSecurityHeaders(c.html(popupPage(nonce, url.origin, page.message, page.text), page.status), nonce);
+    return withSecurityHeaders(c.html(popupPage(nonce, url.origin, page.message, page.text), page.status), { nonce });
   });

@@ -9,15 +9,27 @@ function socketOrigin(origin: string): string {
   return origin.replace(/^http/, "ws");
 }
 
+/** What a page's inline scripts are trusted by (a per-request nonce, or the hashes of a cached page's scripts). */
+export interface PageScripts {
+  nonce?: string;
+  /** `'sha256-...'` sources, one per inline script (worker/http/page-cache.ts). */
+  hashes?: string[];
+  /** The site's origin, so that the page may open websockets to its own site and nowhere else. */
+  origin?: string;
+}
+
 /**
- * `nonce` and `origin` are given for pages: the nonce for Remix's inline scripts, the origin so that the page may
- * open websockets to its own site and nowhere else (CSP 'self' does not cover ws: in every browser).
+ * The policy of every answer. Pages name how their inline scripts are trusted: a per-request nonce when rendered for
+ * one visitor, or the SHA-256 of each inline script when the page is cached for everyone (a nonce shared by every
+ * visitor would be no nonce). Either way 'strict-dynamic' lets only those scripts load the rest; the origin is given
+ * so that the page may open websockets to its own site (CSP 'self' does not cover ws: in every browser).
  */
-export function contentSecurityPolicy(nonce?: string, origin?: string): string {
+export function contentSecurityPolicy({ nonce, hashes, origin }: PageScripts = {}): string {
+  const trusted = nonce ? [`'nonce-${nonce}'`] : (hashes ?? []);
   return [
     "default-src 'self'",
-    // Pages carry a per-request nonce on Remix's inline scripts; everything else is same-origin.
-    nonce ? `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'` : "script-src 'self'",
+    // Pages trust their own inline scripts (by nonce or by hash) and what those load; everything else is same-origin.
+    nonce || hashes ? `script-src 'self' ${[...trusted, "'strict-dynamic'"].join(" ")}` : "script-src 'self'",
     // Workers only from the site itself (without it, worker-src falls back to script-src, whose 'strict-dynamic'
     // ignores 'self'): the code exercise's test runner is one.
     "worker-src 'self'",
@@ -45,14 +57,19 @@ export const SECURITY_HEADERS: Record<string, string> = {
   "Cross-Origin-Opener-Policy": "same-origin-allow-popups",
 };
 
-export function withSecurityHeaders(response: Response, nonce?: string, origin?: string): Response {
+/**
+ * Adds the security headers. A page passes how its scripts are trusted (or a finished `policy`, as the page cache
+ * does); a response with a policy of its own keeps it (a hand-in's file: sandboxed, worker/http/hand-in-file.ts).
+ */
+export function withSecurityHeaders(response: Response, scripts?: PageScripts | { policy: string }): Response {
   // A websocket upgrade response cannot be re-wrapped; it carries no document anyway.
   if (response.status === 101 || response.webSocket) return response;
   const res = new Response(response.body, response);
   for (const [k, v] of Object.entries(SECURITY_HEADERS)) {
     if (!res.headers.has(k)) res.headers.set(k, v);
   }
-  // A response with a policy of its own keeps it (a hand-in's file: sandboxed, worker/http/hand-in-file.ts).
-  if (nonce && !response.headers.has("Content-Security-Policy")) res.headers.set("Content-Security-Policy", contentSecurityPolicy(nonce, origin));
+  if (scripts && !response.headers.has("Content-Security-Policy")) {
+    res.headers.set("Content-Security-Policy", "policy" in scripts ? scripts.policy : contentSecurityPolicy(scripts));
+  }
   return res;
 }

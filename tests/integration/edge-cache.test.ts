@@ -1,0 +1,183 @@
+/**
+ * Public pages from the edge cache (issue 23, worker/http/page-cache.ts): what is stored, for whom, under which
+ * policy, and that a change to what they show is seen at once.
+ */
+import { SELF } from "cloudflare:test";
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import * as s from "../../db/schema";
+import { addCourseContent, addMember, call, createGroup, createUser, signIn } from "./factories";
+import { db, insertFeedback, unique } from "./helpers";
+
+const ORIGIN = "http://localhost";
+
+function get(path: string, headers: Record<string, string> = {}) {
+  return SELF.fetch(`${ORIGIN}${path}`, { headers, redirect: "manual" });
+}
+
+/** Reads the whole answer and what the cache said about it. */
+async function fetchPage(path: string, headers: Record<string, string> = {}) {
+  const res = await get(path, headers);
+  return { res, status: res.status, state: res.headers.get("x-cohort-cache"), body: await res.text() };
+}
+
+async function sha256(text: string): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)));
+  return btoa(String.fromCharCode(...digest));
+}
+
+/** A published group with one outline part, and its public paths. */
+async function publicCourse(title = `Cached ${unique("c")}`) {
+  const instructor = await createUser({ role: "instructor", name: `Instructor ${unique("n")}` });
+  const group = await createGroup({ title, instructorId: instructor.id });
+  const part = await addCourseContent(group, 0, `Part ${unique("p")}`);
+  return { group, part, instructor, details: `/content/${group.slug}`, content: `/content/${group.slug}/course/${part.id}` };
+}
+
+describe("public pages from the edge cache", () => {
+  it("are rendered once per language and then served from the cache: landing, catalogue, course details and content, feedback", async () => {
+    const course = await publicCourse();
+    for (const path of ["/", "/courses", course.details, course.content, "/api/feedback"]) {
+      const first = await fetchPage(path);
+      expect(first.status, path).toBe(200);
+      expect(first.state, path).toBe("miss");
+      const second = await fetchPage(path);
+      expect(second.state, path).toBe("hit");
+      expect(second.body, path).toBe(first.body);
+    }
+    // The language is part of the key: Arabic is rendered once (right to left), then served from the cache too.
+    const ar = await fetchPage("/courses", { cookie: "lang=ar" });
+    expect(ar.state).toBe("miss");
+    expect(ar.body.includes('dir="rtl"')).toBe(true);
+    expect((await fetchPage("/courses", { "accept-language": "ar-EG,ar;q=0.9" })).state).toBe("hit");
+    const en = await fetchPage("/courses", { cookie: "lang=en", "accept-language": "ar" });
+    expect(en.state).toBe("hit");
+    expect(en.body.includes('dir="ltr"')).toBe(true);
+  });
+
+  it("carry a policy that trusts exactly their inline scripts by SHA-256, with no nonce", async () => {
+    for (const path of ["/courses", "/courses"]) {
+      const { res, body } = await fetchPage(path);
+      const policy = res.headers.get("content-security-policy") ?? "";
+      expect(policy).not.toContain("nonce-");
+      expect(body).not.toMatch(/\bnonce=/);
+      const scriptSrc = /script-src ([^;]*)/.exec(policy)?.[1]?.split(" ") ?? [];
+      expect(scriptSrc).toContain("'strict-dynamic'");
+      const listed = scriptSrc.filter((src) => src.startsWith("'sha256-")).map((src) => src.slice(8, -1));
+      const inline = [...body.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/g)].filter((m) => !/\bsrc=/.test(m[1]!)).map((m) => m[2]!);
+      expect(inline.length).toBeGreaterThan(1);
+      expect(new Set(listed)).toEqual(new Set(await Promise.all(inline.map(sha256))));
+      // One more script (an injected one) would not match any of them.
+      expect(listed).not.toContain(await sha256("alert(1)"));
+    }
+  });
+
+  it("never store or show anything personal: no cookie, token, name, e-mail or CSRF value, and a signed-in render is never stored", async () => {
+    const course = await publicCourse();
+    const student = await createUser({ name: `Zainab ${unique("private")}` });
+    const session = await signIn(student);
+    for (const path of ["/courses", course.details, course.content]) {
+      // Signed in: rendered for them alone, never from or into the cache.
+      const own = await fetchPage(path, { cookie: session.cookie });
+      expect(own.status, path).toBe(200);
+      expect(own.state, path).toBeNull();
+      expect(own.res.headers.get("cache-control"), path).toBe("private, no-store");
+      expect(own.body.includes(student.name), path).toBe(true);
+      // The next visitor gets a fresh render (nothing of the signed-in one was stored), then the cached copy.
+      const visitor = await fetchPage(path);
+      expect(visitor.state, path).toBe("miss");
+      const cached = await fetchPage(path);
+      expect(cached.state, path).toBe("hit");
+      for (const answer of [visitor, cached]) {
+        expect(answer.res.headers.get("set-cookie"), path).toBeNull();
+        // (Booleans, not the bodies: a failure should not print a whole page.)
+        for (const secret of [student.name, student.email, session.refreshToken, session.accessToken, session.sessionId]) {
+          expect(answer.body.includes(secret), `${path} carries ${secret}`).toBe(false);
+        }
+        expect(/csrf/i.test(answer.body), `${path} carries a CSRF value`).toBe(false);
+        expect(answer.body.includes('href="/auth/login"'), `${path} offers to log in`).toBe(true);
+      }
+    }
+    // An API client with a token is never answered from the cache either.
+    const withToken = await get("/api/feedback", { authorization: `Bearer ${session.accessToken}` });
+    expect(withToken.headers.get("x-cohort-cache")).toBeNull();
+  });
+
+  it("are never stored for a query string, another method, an error or an answer that sets a cookie", async () => {
+    const course = await publicCourse();
+    for (let i = 0; i < 2; i++) expect((await fetchPage(`${course.details}?utm=x`)).state).toBeNull();
+    for (let i = 0; i < 2; i++) {
+      const missing = await fetchPage(`/content/no-such-course-${unique("x")}`);
+      expect(missing.status).toBe(404);
+      expect(missing.state).toBe("bypass");
+    }
+    const head = await SELF.fetch(`${ORIGIN}/courses`, { method: "HEAD" });
+    expect(head.headers.get("x-cohort-cache")).toBeNull();
+  });
+
+  it("show a change at once, whatever made it: the group, its outline, its instructor's name, feedback", async () => {
+    const course = await publicCourse();
+    const warm = async (path: string) => {
+      await fetchPage(path);
+      expect((await fetchPage(path)).state).toBe("hit");
+    };
+
+    await warm("/courses");
+    const renamed = `Renamed ${unique("t")}`;
+    await db().update(s.groups).set({ title: renamed }).where(eq(s.groups.id, course.group.id));
+    const afterTitle = await fetchPage("/courses");
+    expect(afterTitle.state).toBe("miss");
+    expect(afterTitle.body.includes(renamed)).toBe(true);
+
+    await warm(course.details);
+    const added = await addCourseContent(course.group, 1, `New part ${unique("p")}`);
+    expect((await fetchPage(course.details)).body.includes(added.title)).toBe(true);
+
+    await warm(course.content);
+    await db().update(s.courseContents).set({ body: "A **changed** body" }).where(eq(s.courseContents.id, course.part.id));
+    expect((await fetchPage(course.content)).body.includes("<strong>changed</strong>")).toBe(true);
+
+    await warm(course.details);
+    const newName = `Renamed Instructor ${unique("n")}`;
+    await db().update(s.users).set({ name: newName }).where(eq(s.users.id, course.instructor.id));
+    expect((await fetchPage(course.details)).body.includes(newName)).toBe(true);
+
+    await warm("/api/feedback");
+    const fb = await insertFeedback({ groupSlug: course.group.slug });
+    expect((await fetchPage("/api/feedback")).body.includes(fb.userFeedback)).toBe(true);
+    await db().update(s.feedback).set({ hidden: true }).where(eq(s.feedback.id, fb.id));
+    expect((await fetchPage("/api/feedback")).body.includes(fb.userFeedback)).toBe(false);
+
+    // Unpublishing (through the real API) takes the course off the catalogue and its page at once.
+    await warm(course.details);
+    const admin = await signIn(await createUser({ role: "admin" }));
+    const put = await call(`/api/groups/${course.group.id}`, { method: "PUT", token: `Bearer ${admin.accessToken}`, body: { status: "draft" } });
+    expect(put.status).toBe(200);
+    expect((await fetchPage(course.details)).status).toBe(404);
+    expect((await fetchPage("/courses")).body.includes(renamed)).toBe(false);
+  });
+
+  it("a change elsewhere (a membership, a message) does not empty the cache", async () => {
+    const course = await publicCourse();
+    await fetchPage("/courses");
+    const student = await createUser();
+    await addMember(student, course.group);
+    expect((await fetchPage("/courses")).state).toBe("hit");
+  });
+
+  it("answer a browser that holds the current copy with 304, and a changed page with a new ETag", async () => {
+    const course = await publicCourse();
+    const first = await get(course.details);
+    await first.text();
+    const etag = first.headers.get("etag")!;
+    expect(etag).toMatch(/^".+"$/);
+    expect(first.headers.get("cache-control")).toBe("public, max-age=0, must-revalidate");
+    const same = await get(course.details, { "if-none-match": etag });
+    expect(same.status).toBe(304);
+    await db().update(s.groups).set({ description: `Changed ${unique("d")}` }).where(eq(s.groups.id, course.group.id));
+    const changed = await get(course.details, { "if-none-match": etag });
+    expect(changed.status).toBe(200);
+    expect(changed.headers.get("etag")).not.toBe(etag);
+    await changed.text();
+  });
+});

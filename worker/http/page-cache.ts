@@ -1,0 +1,133 @@
+/**
+ * Public pages from the edge cache (issue 23, ADR 0024).
+ *
+ * The landing page, the catalogue, a course's details and each part of its outline, and the public feedback list are
+ * the same for every visitor who is not signed in and reads one language. Those answers are kept in Cloudflare's
+ * cache (the Cache API: the data centre nearest the visitor) under a key made of the build, the content version, the
+ * language and the path. The content version is one row that SQLite triggers bump on every change to what these pages
+ * show (groups, their outlines, instructors' names, feedback: migrations/0020), so a change shows at once everywhere:
+ * the next request reads the new version and looks under a key nobody has filled yet. Old entries are never read again
+ * and expire by themselves.
+ *
+ * Never cached: anything but GET, any request with a query string, a session cookie or an Authorization header, any
+ * answer but a 200 or one that sets a cookie. A cached page cannot carry a per-request CSP nonce, so it is rendered
+ * without one and its policy lists the SHA-256 of each inline script it contains instead (contentSecurityPolicy):
+ * exactly those scripts run, as with a nonce.
+ */
+import { detectLang, type Lang } from "../../app/i18n/config";
+import { REFRESH_COOKIE, REFRESH_COOKIE_INSECURE } from "../auth/cookies";
+import { contentSecurityPolicy } from "./security-headers";
+
+/** Paths whose answer is the same for every visitor of one language. */
+const PUBLIC_PAGES = [/^\/$/, /^\/courses$/, /^\/content\/[^/]+$/, /^\/content\/[^/]+\/course\/[^/]+$/];
+/** Public API answers that do not depend on the language either. */
+const PUBLIC_API = [/^\/api\/feedback$/];
+
+/** How long the edge keeps an entry it is not asked for again (a new version makes a new key before that). */
+const EDGE_TTL_SECONDS = 24 * 60 * 60;
+/** What the browser is told: keep it, but ask every time (a 304 when the version has not moved). */
+const BROWSER_CACHE_CONTROL = "public, max-age=0, must-revalidate";
+
+export type CacheablePage = { kind: "page" | "api"; lang: Lang | null };
+
+const SESSION_COOKIE = new RegExp(`(?:^|;\\s*)(?:${REFRESH_COOKIE}|${REFRESH_COOKIE_INSECURE})=`);
+
+/** Whether this request may be answered from (and fill) the cache; null when it must be rendered for its sender. */
+export function cacheable(request: Request, url: URL): CacheablePage | null {
+  if (request.method !== "GET" || url.search !== "") return null;
+  if (request.headers.has("authorization") || SESSION_COOKIE.test(request.headers.get("cookie") ?? "")) return null;
+  if (PUBLIC_PAGES.some((p) => p.test(url.pathname))) return { kind: "page", lang: detectLang(request) };
+  if (PUBLIC_API.some((p) => p.test(url.pathname))) return { kind: "api", lang: null };
+  return null;
+}
+
+/** The version every cached answer depends on: bumped by triggers on every change to public content. */
+export async function contentVersion(db: D1Database): Promise<number> {
+  const row = await db.prepare("select version from content_version where id = 1").first<{ version: number }>();
+  return row?.version ?? 0;
+}
+
+function cacheKey(url: URL, page: CacheablePage, build: string, version: number): Request {
+  const key = new URL(`/__cache/${encodeURIComponent(build)}/${version}/${page.lang ?? "-"}${url.pathname}`, url.origin);
+  return new Request(key.toString(), { method: "GET" });
+}
+
+function etagOf(build: string, version: number, page: CacheablePage): string {
+  return `"${build.slice(0, 16)}-${version}-${page.lang ?? "-"}"`;
+}
+
+/** The inline scripts of an HTML document (not those with a `src`), exactly as the browser hashes them. */
+export function inlineScripts(html: string): string[] {
+  const scripts: string[] = [];
+  const re = /<script\b([^>]*)>([\s\S]*?)<\/script>/gi;
+  for (let m = re.exec(html); m; m = re.exec(html)) {
+    if (/\bsrc\s*=/i.test(m[1]!)) continue;
+    scripts.push(m[2]!);
+  }
+  return scripts;
+}
+
+async function sha256Base64(text: string): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)));
+  let binary = "";
+  for (const byte of digest) binary += String.fromCharCode(byte);
+  return btoa(binary);
+}
+
+/** `'sha256-...'` sources for every distinct inline script of the document. */
+export async function scriptHashes(html: string): Promise<string[]> {
+  const unique = [...new Set(inlineScripts(html))];
+  return Promise.all(unique.map(async (s) => `'sha256-${await sha256Base64(s)}'`));
+}
+
+function answer(stored: Response, etag: string, request: Request, state: "hit" | "miss"): Response {
+  if (request.headers.get("if-none-match") === etag) {
+    return new Response(null, { status: 304, headers: { ETag: etag, "Cache-Control": BROWSER_CACHE_CONTROL, "X-Cohort-Cache": state } });
+  }
+  const res = new Response(stored.body, stored);
+  res.headers.set("Cache-Control", BROWSER_CACHE_CONTROL);
+  res.headers.set("X-Cohort-Cache", state);
+  return res;
+}
+
+/**
+ * Serves `request` from the cache, or renders it with `render` (no nonce), stores a shareable copy and serves it.
+ * `secure` adds the security headers to what is stored (a page's policy is built here, with its script hashes).
+ */
+export async function servePublic(
+  request: Request,
+  url: URL,
+  page: CacheablePage,
+  options: {
+    db: D1Database;
+    build: string;
+    waitUntil: (p: Promise<unknown>) => void;
+    render: () => Promise<Response>;
+    secure: (res: Response, policy?: string) => Response;
+  },
+): Promise<Response> {
+  const version = await contentVersion(options.db);
+  const key = cacheKey(url, page, options.build, version);
+  const etag = etagOf(options.build, version, page);
+  // The data centre's cache (Workers' `caches.default`; the DOM typings in scope do not know it).
+  const cache = (caches as unknown as { default: Cache }).default;
+  const hit = await cache.match(key);
+  if (hit) return answer(hit, etag, request, "hit");
+
+  const rendered = await options.render();
+  const body = await rendered.text();
+  const headers = new Headers(rendered.headers);
+  headers.delete("Content-Length");
+  // Rendered without a nonce: its inline scripts are trusted by their hashes, whether or not it is stored.
+  const policy = page.kind === "page" ? contentSecurityPolicy({ hashes: await scriptHashes(body), origin: url.origin }) : undefined;
+  if (rendered.status !== 200 || rendered.headers.has("set-cookie")) {
+    const res = options.secure(new Response(body, { status: rendered.status, statusText: rendered.statusText, headers }), policy);
+    res.headers.set("X-Cohort-Cache", "bypass");
+    return res;
+  }
+  headers.set("Cache-Control", `public, max-age=${EDGE_TTL_SECONDS}`);
+  headers.set("ETag", etag);
+  const stored = options.secure(new Response(body, { status: 200, headers }), policy);
+  options.waitUntil(cache.put(key, stored.clone()));
+  return answer(stored, etag, request, "miss");
+}
