@@ -8,6 +8,8 @@ import { createServiceContext } from "./context";
 import type { Bindings } from "./env";
 import { serveMedia } from "./http/media";
 import { checkPageSubmission, isSubmission, REFUSED_PAGE_PATH, type Refusal } from "./http/page-submissions";
+import { openSession } from "./http/d1-session";
+import { cacheable, servePublic } from "./http/page-cache";
 import { withSecurityHeaders } from "./http/security-headers";
 import { routeRealtime } from "./realtime/router";
 import { cleanUp } from "./services/cleanup";
@@ -29,6 +31,8 @@ export { Publisher } from "./realtime/publisher";
 const DAILY_CRON = "17 3 * * *";
 
 const handleRemix = createRequestHandler(remixBuild as unknown as ServerBuild);
+/** Changes with every build: cached pages of an older build (other asset names) are never served. */
+const BUILD_VERSION = (remixBuild as unknown as ServerBuild).assets.version;
 
 /**
  * A submission the gate refused: a browser navigation gets the error screen with the refusal's status (rendered
@@ -63,27 +67,43 @@ function privatePage(request: Request, response: Response): Response {
  * Objects, everything else to Remix. Static files never reach this code (see wrangler.toml [assets]).
  */
 export default {
-  async fetch(request, env, ctx) {
+  async fetch(request, bindings, ctx) {
     const url = new URL(request.url);
     const { pathname } = url;
-    if (pathname === "/api" || pathname.startsWith("/api/")) {
-      return withSecurityHeaders(await api.fetch(request, env, ctx));
+    if (pathname.startsWith("/parties/")) {
+      return withSecurityHeaders(await routeRealtime(request, bindings));
     }
     if (pathname.startsWith("/media/")) {
-      return withSecurityHeaders(await serveMedia(request, env));
+      return withSecurityHeaders(await serveMedia(request, bindings));
     }
-    if (pathname.startsWith("/parties/")) {
-      return withSecurityHeaders(await routeRealtime(request, env));
+    // Everything below reads and writes D1 through this request's session (reads near the visitor).
+    const session = openSession(request, bindings);
+    const env = session.env;
+    const isApi = pathname === "/api" || pathname.startsWith("/api/");
+    const shared = cacheable(request, url);
+    if (shared) {
+      return servePublic(request, url, shared, {
+        db: env.DB,
+        build: BUILD_VERSION,
+        waitUntil: (p) => ctx.waitUntil(p),
+        // Rendered for nobody in particular: no nonce (the page's scripts are trusted by their hashes).
+        render: async () => (isApi ? api.fetch(request, env, ctx) : handleRemix(request, { env, svc: createServiceContext(env, ctx, request), nonce: "" })),
+        secure: (res, policy) => withSecurityHeaders(res, policy ? { policy } : undefined),
+      });
+    }
+    if (isApi) {
+      return session.finish(withSecurityHeaders(await api.fetch(request, env, ctx)));
     }
     const nonce = base64url(crypto.getRandomValues(new Uint8Array(16)));
     const svc = createServiceContext(env, ctx, request);
+    const scripts = { nonce, origin: url.origin };
     let page = request;
     if (isSubmission(request)) {
       const checked = await checkPageSubmission(request, svc.settings);
-      if (!checked.ok) return withSecurityHeaders(await refusePage(request, checked.refusal, { env, svc, nonce }), nonce, url.origin);
+      if (!checked.ok) return session.finish(withSecurityHeaders(await refusePage(request, checked.refusal, { env, svc, nonce }), scripts));
       page = checked.request;
     }
-    return withSecurityHeaders(privatePage(request, await handleRemix(page, { env, svc, nonce })), nonce, url.origin);
+    return session.finish(withSecurityHeaders(privatePage(request, await handleRemix(page, { env, svc, nonce })), scripts));
   },
 
   /**

@@ -1,0 +1,82 @@
+/**
+ * Reads near the visitor (D1 read replication through the Sessions API, ADR 0024).
+ *
+ * Every request runs its queries in one D1 session. A read-only request without history starts anywhere
+ * ("first-unconstrained": the replica nearest the visitor); a write starts on the primary ("first-primary"). After a
+ * request that wrote, or of a signed-in visitor, the session's bookmark goes back to the browser in a cookie, and
+ * that visitor's next requests start their session from it: whatever replica answers has caught up with their own
+ * writes, so nobody ever reads a page older than what they just did. Anonymous reads set no cookie (their pages
+ * are shared through the edge cache).
+ *
+ * The session is handed to the services as the `DB` binding itself, so every query of the request (Drizzle's and
+ * the raw batches of the course copy) runs in it. Durable Objects, alarms and crons keep the plain binding.
+ */
+import { REFRESH_COOKIE, REFRESH_COOKIE_INSECURE, isSecureOrigin, readCookie, serializeCookie } from "../auth/cookies";
+import type { Bindings } from "../env";
+
+export const BOOKMARK_COOKIE = "cohort_d1";
+/** Long enough for any replica to catch up many times over; short enough that a stale cookie costs nothing. */
+const BOOKMARK_MAX_AGE_SECONDS = 10 * 60;
+/** D1 bookmarks are opaque but short and URL-safe; anything else is not ours and is ignored. */
+const BOOKMARK = /^[A-Za-z0-9._:-]{1,200}$/;
+const READS = new Set(["GET", "HEAD", "OPTIONS"]);
+const SIGNED_IN = new RegExp(`(?:^|;\\s*)(?:${REFRESH_COOKIE}|${REFRESH_COOKIE_INSECURE})=`);
+
+export function bookmarkFrom(request: Request): string | null {
+  const value = readCookie(request, BOOKMARK_COOKIE);
+  return value && BOOKMARK.test(value) ? value : null;
+}
+
+export interface RequestSession {
+  /** The bindings with `DB` replaced by this request's session. */
+  env: Bindings;
+  /** Adds the bookmark cookie to the answer when this visitor must carry it to their next request. */
+  finish(response: Response): Response;
+}
+
+/**
+ * In development only, the session counts the statements it prepares and the answer says how many
+ * (`X-D1-Statements`): tests hold each page to a constant number whatever its rows (issue 23).
+ */
+function counted(session: D1DatabaseSession): { db: D1DatabaseSession; count: () => number } {
+  let statements = 0;
+  const db = new Proxy(session, {
+    get(target, prop) {
+      if (prop === "prepare") {
+        return (query: string) => {
+          statements += 1;
+          return target.prepare(query);
+        };
+      }
+      const value = Reflect.get(target, prop, target) as unknown;
+      return typeof value === "function" ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+  return { db, count: () => statements };
+}
+
+export function openSession(request: Request, env: Bindings): RequestSession {
+  const incoming = bookmarkFrom(request);
+  const writes = !READS.has(request.method);
+  const session = env.DB.withSession(incoming ?? (writes ? "first-primary" : "first-unconstrained"));
+  const counter = env.ENVIRONMENT === "development" ? counted(session) : null;
+  return {
+    env: { ...env, DB: (counter?.db ?? session) as unknown as D1Database },
+    finish(response) {
+      if (counter && response.status !== 101 && !response.webSocket) {
+        response = new Response(response.body, response);
+        response.headers.set("X-D1-Statements", String(counter.count()));
+      }
+      const bookmark = session.getBookmark();
+      if (!bookmark || bookmark === incoming || !BOOKMARK.test(bookmark)) return response;
+      // Only ever move forwards (bookmarks sort in commit order); a plain anonymous read sets nothing.
+      if (incoming && bookmark < incoming) return response;
+      if (!writes && !incoming && !SIGNED_IN.test(request.headers.get("cookie") ?? "")) return response;
+      if (response.status === 101 || response.webSocket) return response;
+      const res = new Response(response.body, response);
+      const secure = isSecureOrigin(new URL(request.url));
+      res.headers.append("Set-Cookie", serializeCookie(BOOKMARK_COOKIE, bookmark, { maxAge: BOOKMARK_MAX_AGE_SECONDS, secure }));
+      return res;
+    },
+  };
+}
