@@ -22,6 +22,13 @@ export interface ServiceContext {
   ip: string;
   /** Runs untrusted code against tests in the WebAssembly sandbox (worker/sandbox). */
   runCode: RunCode;
+  /**
+   * Request-scoped reads: a question asked again in the same request (who the viewer is, asked by the root, layout
+   * and page loaders; a group with the viewer's membership, asked by each list of a page) is read once. Only a GET
+   * remembers anything (a write may change the answer); `remember` files an answer under another key too.
+   */
+  memo<T>(key: string, load: () => Promise<T>): Promise<T>;
+  remember<T>(key: string, value: T): void;
 }
 
 /**
@@ -54,7 +61,22 @@ function runnerFor(env: Bindings): RunCode {
 }
 
 export function createServiceContext(env: Bindings, exec: Pick<ExecutionContext, "waitUntil">, request?: Request): ServiceContext {
+  const reads = request && (request.method === "GET" || request.method === "HEAD") ? new Map<string, Promise<unknown>>() : null;
   return {
+    memo<T>(key: string, load: () => Promise<T>): Promise<T> {
+      if (!reads) return load();
+      let answer = reads.get(key) as Promise<T> | undefined;
+      if (!answer) {
+        answer = load();
+        reads.set(key, answer);
+        // A failed read is not remembered: the next caller asks again.
+        answer.catch(() => reads.delete(key));
+      }
+      return answer;
+    },
+    remember(key, value) {
+      if (reads && !reads.has(key)) reads.set(key, Promise.resolve(value));
+    },
     db: createDb(env.DB),
     env,
     settings: getSettings(env),

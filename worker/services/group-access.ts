@@ -2,12 +2,12 @@
  * Finding a group and deciding who may run it, shared by the staff services (group settings, outline,
  * students, join requests). Every decision goes through `can()` from app/lib/permissions.ts.
  */
-import { eq, sql, type AnyColumn, type SQL } from "drizzle-orm";
+import { and, eq, sql, type AnyColumn, type SQL } from "drizzle-orm";
 import { can } from "../../app/lib/permissions";
-import { groups, type GroupStatus } from "../../db/schema";
+import { groups, memberships, users, type GroupStatus, type MembershipStatus } from "../../db/schema";
 import type { ServiceContext } from "../context";
 import { forbidden, notFound } from "../http/errors";
-import { byIdOrSlug } from "./groups";
+import { byIdOrSlug, groupColumns, type GroupRow } from "./groups";
 import type { Viewer } from "./sessions";
 
 /** The facts about a group that the membership and staff rules need. */
@@ -32,6 +32,29 @@ export const groupRecordColumns = {
 export async function findGroup(ctx: ServiceContext, idOrSlug: string): Promise<GroupRecord | null> {
   const [row] = await ctx.db.select(groupRecordColumns).from(groups).where(byIdOrSlug(idOrSlug)).limit(1);
   return row ?? null;
+}
+
+/** A group with the asking user's membership in it: what every member page decides access from. */
+export type GroupForUser = GroupRow & { instructorId: string | null; membershipStatus: MembershipStatus | null };
+
+/**
+ * The group (by id or slug) with `userId`'s membership, read once per request whichever of its id or slug later
+ * callers ask by (a course home asks for it by slug, then its lectures, tasks, quizzes and progress by id).
+ */
+export function groupForUser(ctx: ServiceContext, userId: string, idOrSlug: string): Promise<GroupForUser | null> {
+  return ctx.memo(`group:${userId}:${idOrSlug}`, async () => {
+    const [row] = await ctx.db
+      .select({ ...groupColumns, instructorId: groups.instructorId, membershipStatus: memberships.status })
+      .from(groups)
+      .leftJoin(users, eq(users.id, groups.instructorId))
+      .leftJoin(memberships, and(eq(memberships.groupId, groups.id), eq(memberships.userId, userId)))
+      .where(byIdOrSlug(idOrSlug))
+      .limit(1);
+    if (!row) return null;
+    ctx.remember(`group:${userId}:${row.id}`, row);
+    ctx.remember(`group:${userId}:${row.slug}`, row);
+    return row;
+  });
 }
 
 /** The group if the viewer runs it (its instructor, or an admin); 404 when there is no such group, 403 otherwise. */

@@ -11,6 +11,7 @@ import { attendance, attendanceSessions, extensions, groups, lectures, membershi
 import { memberIds } from "./memberships";
 import { asStudentSees, submissionState } from "./tasks";
 import type { ServiceContext } from "../context";
+import { groupForUser } from "./group-access";
 import { AppError, forbidden, notFound } from "../http/errors";
 import { newId, slugCandidates } from "./ids";
 import { notifyUsers } from "./notifications";
@@ -127,12 +128,7 @@ export async function requireManagedLecture(ctx: ServiceContext, viewer: Actor, 
 
 /** The group (by id or slug) with the viewer's membership: 404 unknown, 403 for anyone who may not see inside. */
 async function requireGroupInside(ctx: ServiceContext, viewer: Actor, idOrSlug: string, manage: boolean) {
-  const [row] = await ctx.db
-    .select({ id: groups.id, slug: groups.slug, title: groups.title, instructorId: groups.instructorId, membershipStatus: memberships.status })
-    .from(groups)
-    .leftJoin(memberships, and(eq(memberships.groupId, groups.id), eq(memberships.userId, viewer.userId)))
-    .where(or(eq(groups.id, idOrSlug), eq(groups.slug, idOrSlug)))
-    .limit(1);
+  const row = await groupForUser(ctx, viewer.userId, idOrSlug);
   if (!row) throw notFound("No such group.");
   const group = groupFacts(row);
   if (manage ? !can(viewer, "group.manage", { group }) : !can(viewer, "group.viewInside", { group })) {

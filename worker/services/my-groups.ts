@@ -6,6 +6,7 @@ import { and, asc, desc, eq, inArray } from "drizzle-orm";
 import { can } from "../../app/lib/permissions";
 import { groups, memberships, users, MEMBER_STATUSES, type MembershipStatus } from "../../db/schema";
 import type { ServiceContext } from "../context";
+import { groupForUser } from "./group-access";
 import { AppError, notFound } from "../http/errors";
 import { byIdOrSlug, groupColumns, listCourseContent, toGroupDto, type CourseContentDto, type GroupDto } from "./groups";
 import type { Viewer } from "./sessions";
@@ -72,13 +73,7 @@ export async function listMyGroups(ctx: ServiceContext, viewer: Viewer): Promise
  * Throws 404 for an unknown group (or a draft, to anyone but its staff) and `NotAMemberError` (403) otherwise.
  */
 export async function getGroupForMember(ctx: ServiceContext, viewer: Viewer, idOrSlug: string): Promise<MemberGroupDto> {
-  const [row] = await ctx.db
-    .select({ ...groupColumns, instructorId: groups.instructorId, membershipStatus: memberships.status })
-    .from(groups)
-    .leftJoin(users, eq(users.id, groups.instructorId))
-    .leftJoin(memberships, and(eq(memberships.groupId, groups.id), eq(memberships.userId, viewer.userId)))
-    .where(byIdOrSlug(idOrSlug))
-    .limit(1);
+  const row = await groupForUser(ctx, viewer.userId, idOrSlug);
   if (!row) throw notFound("Course not found");
   const group = { instructorId: row.instructorId, membershipStatus: row.membershipStatus };
   const staff = can(viewer, "group.manage", { group });

@@ -10,6 +10,7 @@ import { can, type Actor } from "../../app/lib/permissions";
 import { atRiskReasons, EMPTY_COUNTS, progressFrom, type AtRiskReason, type Progress, type ProgressCounts } from "../../app/lib/progress";
 import { attempts, attendance, extensions, groups, lectures, memberships, MEMBER_STATUSES, quizzes, submissions, tasks, users, type ATTENDANCE_STATUSES } from "../../db/schema";
 import type { ServiceContext } from "../context";
+import { groupForUser } from "./group-access";
 import { forbidden, notFound } from "../http/errors";
 import { settleGroupAttempts } from "./quizzes";
 import { isMember } from "./memberships";
@@ -393,12 +394,7 @@ interface GroupRow {
 }
 
 async function findGroup(ctx: ServiceContext, viewer: Actor, groupKey: string): Promise<GroupRow> {
-  const [group] = await ctx.db
-    .select({ id: groups.id, slug: groups.slug, title: groups.title, instructorId: groups.instructorId, membershipStatus: memberships.status })
-    .from(groups)
-    .leftJoin(memberships, and(eq(memberships.groupId, groups.id), eq(memberships.userId, viewer.userId)))
-    .where(or(eq(groups.id, groupKey), eq(groups.slug, groupKey)))
-    .limit(1);
+  const group = await groupForUser(ctx, viewer.userId, groupKey);
   if (!group) throw notFound("No such group.");
   return group;
 }

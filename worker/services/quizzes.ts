@@ -33,6 +33,7 @@ import { attempts, extensions, groups, lectures, memberships, questions, quizzes
 import { makePaper, originalOption, paperQuestions, type QuizDraw } from "../../app/lib/quiz-paper";
 import { bankOf, tagCounts } from "./question-bank";
 import type { ServiceContext } from "../context";
+import { groupForUser } from "./group-access";
 import { AppError, forbidden, notFound } from "../http/errors";
 import { newId, slugCandidates } from "./ids";
 import { isMember, memberIds } from "./memberships";
@@ -413,12 +414,7 @@ async function listQuizzes(ctx: ServiceContext, viewer: Actor, scope: { groupKey
   let group: { id: string; instructorId: string | null; membershipStatus: string | null } | undefined;
   let lectureId: string | null = null;
   if ("groupKey" in scope) {
-    [group] = await ctx.db
-      .select({ id: groups.id, instructorId: groups.instructorId, membershipStatus: memberships.status })
-      .from(groups)
-      .leftJoin(memberships, and(eq(memberships.groupId, groups.id), eq(memberships.userId, viewer.userId)))
-      .where(or(eq(groups.id, scope.groupKey), eq(groups.slug, scope.groupKey)))
-      .limit(1);
+    group = (await groupForUser(ctx, viewer.userId, scope.groupKey)) ?? undefined;
     if (!group) throw notFound("No such group.");
   } else {
     const [lecture] = await ctx.db

@@ -108,6 +108,11 @@ export const PAGE_READ_GRACE_MS = 30_000;
  */
 export async function viewerFromRefreshToken(ctx: ServiceContext, token: string | null): Promise<Viewer | null> {
   if (!token) return null;
+  // The root, layout and page loaders of one page all ask: one read per request.
+  return ctx.memo(`viewer:${token}`, () => readViewer(ctx, token));
+}
+
+async function readViewer(ctx: ServiceContext, token: string): Promise<Viewer | null> {
   const hash = await hashToken(token);
   const now = Date.now();
   const justRotated = ctx.db

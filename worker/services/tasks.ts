@@ -13,6 +13,7 @@ import { exercises, extensions, groups, lectures, memberships, submissions, subm
 import { rubricOfGroup, rubricsByIds } from "./rubrics";
 import { isMember, memberIds } from "./memberships";
 import type { ServiceContext } from "../context";
+import { groupForUser } from "./group-access";
 import { AppError, forbidden, notFound } from "../http/errors";
 import { newId, slugCandidates } from "./ids";
 import { escapeHtml, sendMail } from "./mail";
@@ -256,12 +257,7 @@ export interface TaskListItem extends TaskDto {
 
 /** GET /api/lectures/groups/{id}/tasks: the group's tasks by due time; students see those of published lectures, with their state. */
 export async function listGroupTasks(ctx: ServiceContext, viewer: Actor, groupKey: string): Promise<TaskListItem[]> {
-  const [group] = await ctx.db
-    .select({ id: groups.id, instructorId: groups.instructorId, membershipStatus: memberships.status })
-    .from(groups)
-    .leftJoin(memberships, and(eq(memberships.groupId, groups.id), eq(memberships.userId, viewer.userId)))
-    .where(or(eq(groups.id, groupKey), eq(groups.slug, groupKey)))
-    .limit(1);
+  const group = await groupForUser(ctx, viewer.userId, groupKey);
   if (!group) throw notFound("No such group.");
   if (!can(viewer, "group.viewInside", { group: facts(group) })) throw forbidden("Only the group's members and staff can see its tasks.");
   const staff = can(viewer, "group.manage", { group: facts(group) });
