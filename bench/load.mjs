@@ -5,10 +5,10 @@ import { Agent, request } from "node:http";
 /** Upper bound per measured segment, whatever the duration: the loop always stops by itself. */
 const MAX_REQUESTS_PER_SEGMENT = 200_000;
 
-function once(agent, url) {
+function once(agent, url, headers) {
   return new Promise((resolve) => {
     const start = performance.now();
-    const req = request(url, { agent, headers: { "user-agent": "cohort-bench" } }, (res) => {
+    const req = request(url, { agent, headers: { "user-agent": "cohort-bench", ...headers } }, (res) => {
       // Read the whole body: a page is not served until its last byte is.
       res.on("data", () => {});
       res.on("end", () => resolve({ status: res.statusCode ?? 0, ms: performance.now() - start }));
@@ -21,10 +21,10 @@ function once(agent, url) {
 }
 
 /**
- * Runs `concurrency` request loops against `url` for `durationMs`. Returns every latency (ms) and
+ * Runs `concurrency` request loops against `url` for `durationMs` (with extra request `headers`, e.g. a cookie). Returns every latency (ms) and
  * the status counts. Requests still in flight at the deadline finish and are counted.
  */
-export async function measure(url, { concurrency, durationMs }) {
+export async function measure(url, { concurrency, durationMs, headers = {} }) {
   const agent = new Agent({ keepAlive: true, maxSockets: concurrency });
   const latencies = [];
   const statuses = {};
@@ -34,7 +34,7 @@ export async function measure(url, { concurrency, durationMs }) {
   async function loop() {
     while (performance.now() < deadline && issued < MAX_REQUESTS_PER_SEGMENT) {
       issued++;
-      const { status, ms } = await once(agent, url);
+      const { status, ms } = await once(agent, url, headers);
       latencies.push(ms);
       statuses[status] = (statuses[status] ?? 0) + 1;
     }
@@ -52,13 +52,13 @@ export function quantile(values, q) {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))];
 }
 
-/** Merges measured segments of one target into req/s, p50 and p99. */
-export function summarize(segments) {
+/** Merges measured segments of one target into req/s, p50 and p99; an answer other than `expected` is an error. */
+export function summarize(segments, expected = 200) {
   const latencies = segments.flatMap((s) => s.latencies);
   const elapsedMs = segments.reduce((sum, s) => sum + s.elapsedMs, 0);
   const statuses = {};
   for (const s of segments) for (const [k, v] of Object.entries(s.statuses)) statuses[k] = (statuses[k] ?? 0) + v;
-  const ok = statuses[200] ?? 0;
+  const ok = statuses[expected] ?? 0;
   return {
     requests: latencies.length,
     errors: latencies.length - ok,

@@ -15,16 +15,12 @@ import { chromium } from "playwright-core";
 import { bin, build, env, freePort, migrate, root, seed, startWorker } from "../scripts/lib.mjs";
 import { forgotTiming, printForgotTiming } from "./forgot-timing.mjs";
 import { measure, summarize } from "./load.mjs";
+import { pageTargets } from "./pages.mjs";
 
 const CONCURRENCY = 16;
-const WARMUP_MS = 1_000;
+const WARMUP_MS = 500;
 const ROUNDS = 3;
-const SEGMENT_MS = 2_000;
-const TARGETS = [
-  { name: "GET /api/health", path: "/api/health", baseline: true },
-  { name: "GET /api/groups", path: "/api/groups" },
-  { name: "GET /courses", path: "/courses" },
-];
+const SEGMENT_MS = 1_500;
 const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
 /** The whole run is stopped if it takes longer than this (normally about a minute after the build). */
@@ -57,16 +53,17 @@ setTimeout(() => {
   process.exit(1);
 }, WATCHDOG_MS).unref();
 
-/** (a), (b): interleaved rounds so that drift (other processes, thermal, JIT) hits every target alike. */
-async function loadTest(origin) {
-  for (const t of TARGETS) await measure(origin + t.path, { concurrency: CONCURRENCY, durationMs: WARMUP_MS });
-  const segments = new Map(TARGETS.map((t) => [t.path, []]));
+/** (a): interleaved rounds so that drift (other processes, thermal, JIT) hits every target alike. */
+async function loadTest(origin, targets) {
+  const opts = (t, durationMs) => ({ concurrency: CONCURRENCY, durationMs, headers: t.headers });
+  for (const t of targets) await measure(origin + t.path, opts(t, WARMUP_MS));
+  const segments = new Map(targets.map((t) => [t.name, []]));
   for (let round = 0; round < ROUNDS; round++) {
     // Rotate the order each round, so no target always runs first or last.
-    const order = TARGETS.map((_, i) => TARGETS[(i + round) % TARGETS.length]);
-    for (const t of order) segments.get(t.path).push(await measure(origin + t.path, { concurrency: CONCURRENCY, durationMs: SEGMENT_MS }));
+    const order = targets.map((_, i) => targets[(i + round) % targets.length]);
+    for (const t of order) segments.get(t.name).push(await measure(origin + t.path, opts(t, SEGMENT_MS)));
   }
-  return TARGETS.map((t) => ({ ...t, ...summarize(segments.get(t.path)) }));
+  return targets.map((t) => ({ ...t, ...summarize(segments.get(t.name), t.expected ?? 200) }));
 }
 
 /** (c): every script the landing page loads in a real browser, gzipped one by one. */
@@ -113,17 +110,19 @@ function workerBundle() {
 function printLoad(results) {
   const base = results.find((r) => r.baseline);
   console.log(`\nThroughput and latency (${CONCURRENCY} concurrent keep-alive connections; ${ROUNDS} interleaved rounds of ${SEGMENT_MS / 1000} s per target after ${WARMUP_MS / 1000} s warm-up)\n`);
-  console.log(`${pad("target", 18)}${lpad("requests", 9)}${lpad("non-200", 9)}${lpad("req/s", 9)}${lpad("p50 ms", 9)}${lpad("p99 ms", 9)}   req/s per round`);
+  console.log(`${pad("target", 26)}${lpad("requests", 9)}${lpad("errors", 8)}${lpad("req/s", 8)}${lpad("p50 ms", 9)}${lpad("p99 ms", 9)}   req/s per round`);
   for (const r of results) {
-    console.log(`${pad(r.name, 18)}${lpad(r.requests, 9)}${lpad(r.errors, 9)}${lpad(r.rps.toFixed(0), 9)}${lpad(ms(r.p50), 9)}${lpad(ms(r.p99), 9)}   ${r.roundRps.map((x) => x.toFixed(0)).join(" / ")}`);
+    console.log(`${pad(r.name, 26)}${lpad(r.requests, 9)}${lpad(r.errors, 8)}${lpad(r.rps.toFixed(0), 8)}${lpad(ms(r.p50), 9)}${lpad(ms(r.p99), 9)}   ${r.roundRps.map((x) => x.toFixed(0)).join(" / ")}`);
   }
   console.log(`\nRatios to ${base.name} (same Worker, same run; throughput: higher is better, p99: lower is better)\n`);
   for (const r of results.filter((x) => !x.baseline)) {
     if (r.errors > 0 || base.errors > 0) {
-      console.log(`  ${pad(r.name, 18)} n/a: non-200 answers ${JSON.stringify(r.errors > 0 ? r.statuses : base.statuses)}`);
+      console.log(`  ${pad(r.name, 26)} n/a: unexpected answers ${JSON.stringify(r.errors > 0 ? r.statuses : base.statuses)}`);
       continue;
     }
-    console.log(`  ${pad(r.name, 18)} throughput ${(r.rps / base.rps).toFixed(2)}x   p99 ${(r.p99 / base.p99).toFixed(2)}x`);
+    const ratio = r.rps / base.rps;
+    const goal = r.goal ? `   goal ${r.goal.toFixed(2)}x: ${ratio >= r.goal ? "met" : "NOT met"}` : "";
+    console.log(`  ${pad(r.name, 26)} throughput ${ratio.toFixed(2)}x   p99 ${(r.p99 / base.p99).toFixed(2)}x${goal}`);
   }
 }
 
@@ -150,14 +149,13 @@ async function main() {
   console.log(`Serving the built Worker at ${worker.origin} (fresh database, demo data)`);
 
   const loadBefore = loadavg()[0];
-  const load = await loadTest(worker.origin);
+  const load = await loadTest(worker.origin, await pageTargets(worker.origin));
+  printLoad(load);
   const scripts = await landingScripts(worker.origin);
   const forgot = await forgotTiming(worker.origin);
   worker.stop();
   const changed = buildChanged();
   const bundle = workerBundle();
-
-  printLoad(load);
 
   const raw = scripts.reduce((n, s) => n + s.raw, 0);
   const gz = scripts.reduce((n, s) => n + s.gzip, 0);
