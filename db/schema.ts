@@ -230,6 +230,8 @@ export const lectures = sqliteTable(
     slug: text("slug").notNull(),
     title: text("title").notNull(),
     body: text("body").notNull().default(""),
+    /** The rendered, sanitised HTML of the Markdown beside it, stored once (worker/services/stored-html.ts); null until first rendered. */
+    bodyHtml: text("body_html"),
     videoUrl: text("video_url"),
     /** JSON array of {title, url}. */
     resources: text("resources", { mode: "json" }).$type<{ title: string; url: string }[]>().notNull().default(sql`'[]'`),
@@ -359,6 +361,8 @@ export const tasks = sqliteTable(
     slug: text("slug").notNull(),
     title: text("title").notNull(),
     body: text("body").notNull().default(""),
+    /** The rendered, sanitised HTML of the Markdown beside it, stored once (worker/services/stored-html.ts); null until first rendered. */
+    bodyHtml: text("body_html"),
     dueAt: integer("due_at", { mode: "timestamp_ms" }),
     maxScore: integer("max_score").notNull().default(100),
     allowLate: integer("allow_late", { mode: "boolean" }).notNull().default(true),
@@ -417,6 +421,8 @@ export const submissions = sqliteTable(
     /** The filled rubric as it was when graded (null: graded with a plain score, or not graded). */
     rubric: text("rubric", { mode: "json" }).$type<RubricAssessment>(),
     feedback: text("feedback"),
+    /** The rendered, sanitised HTML of the Markdown beside it, stored once (worker/services/stored-html.ts); null until first rendered. */
+    feedbackHtml: text("feedback_html"),
     gradedBy: text("graded_by").references(() => users.id, { onDelete: "set null" }),
     gradedAt: integer("graded_at", { mode: "timestamp_ms" }),
     /** Staff asked for a new version: the student may submit again (the grade is kept until then). */
@@ -523,6 +529,8 @@ export const quizzes = sqliteTable(
     slug: text("slug").notNull(),
     title: text("title").notNull(),
     description: text("description").notNull().default(""),
+    /** The rendered, sanitised HTML of the Markdown beside it, stored once (worker/services/stored-html.ts); null until first rendered. */
+    descriptionHtml: text("description_html"),
     durationMinutes: integer("duration_minutes"),
     opensAt: integer("opens_at", { mode: "timestamp_ms" }),
     closesAt: integer("closes_at", { mode: "timestamp_ms" }),

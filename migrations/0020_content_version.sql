@@ -14,7 +14,7 @@ CREATE TRIGGER `content_version_groups_delete` AFTER DELETE ON `groups` BEGIN UP
 --> statement-breakpoint
 CREATE TRIGGER `content_version_course_contents_insert` AFTER INSERT ON `course_contents` BEGIN UPDATE `content_version` SET `version` = `version` + 1 WHERE `id` = 1; END;
 --> statement-breakpoint
-CREATE TRIGGER `content_version_course_contents_update` AFTER UPDATE ON `course_contents` BEGIN UPDATE `content_version` SET `version` = `version` + 1 WHERE `id` = 1; END;
+CREATE TRIGGER `content_version_course_contents_update` AFTER UPDATE OF `group_id`, `title`, `body`, `order` ON `course_contents` BEGIN UPDATE `content_version` SET `version` = `version` + 1 WHERE `id` = 1; END;
 --> statement-breakpoint
 CREATE TRIGGER `content_version_course_contents_delete` AFTER DELETE ON `course_contents` BEGIN UPDATE `content_version` SET `version` = `version` + 1 WHERE `id` = 1; END;
 --> statement-breakpoint

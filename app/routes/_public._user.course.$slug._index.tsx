@@ -18,7 +18,6 @@ import { listLectures } from "../../worker/services/lectures";
 import { CourseLectures } from "~/components/lectures/course-lectures";
 import { CourseQuizzes } from "~/components/quizzes/course-quizzes";
 import { CourseTasks } from "~/components/tasks/course-tasks";
-import { renderMarkdown } from "~/lib/markdown.server";
 import { listGroupQuizzes } from "../../worker/services/quizzes";
 import { listGroupTasks } from "../../worker/services/tasks";
 import { memberProgress } from "../../worker/services/progress";
@@ -79,7 +78,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
         maxScore,
         lectureSlug,
         submission: submission
-          ? { state: submission.state, score: submission.score, feedbackHtml: submission.feedback ? renderMarkdown(submission.feedback) : null }
+          ? { state: submission.state, score: submission.score, feedbackHtml: submission.feedbackHtml }
           : null,
       })),
       quizzes: quizzes.map(({ _id, slug: quizSlug, title, lectureSlug, opensAt, closesAt, maxScore, maxAttempts, window, mine }) => ({ _id, slug: quizSlug, title, lectureSlug, opensAt, closesAt, maxScore, maxAttempts, window, mine })),

@@ -37,7 +37,7 @@ describe("tasks", () => {
     const w = await world();
     const list = await call(`/api/lectures/groups/${w.group.slug}/tasks`, { token: w.a.accessToken });
     expect(await list.json()).toEqual([
-      expect.objectContaining({ _id: w.task._id, slug: w.task.slug, title: "Profile card", maxScore: 100, allowLate: true, lectureSlug: w.lecture.slug, submission: { state: "not-submitted", score: null, feedback: null, submittedAt: null } }),
+      expect.objectContaining({ _id: w.task._id, slug: w.task.slug, title: "Profile card", maxScore: 100, allowLate: true, lectureSlug: w.lecture.slug, submission: { state: "not-submitted", score: null, feedback: null, feedbackHtml: null, submittedAt: null } }),
     ]);
     const one = (await (await call(`/api/lectures/${w.lecture._id}/tasks/${w.task._id}`, { token: w.a.accessToken })).json()) as { bodyHtml: string };
     expect(one.bodyHtml).toContain("<strong>semantic</strong>");
@@ -154,7 +154,8 @@ describe("grading", () => {
     const notes = await db().select().from(s.notifications).where(eq(s.notifications.userId, w.a.user.id));
     expect(notes.find((n) => n.kind === "submission-graded")).toMatchObject({ title: "Your work on Profile card was graded: 20/20" });
     // The course home's list (the same call) now carries the grade and the feedback.
-    expect(await myTasks()).toEqual({ state: "graded", score: 20, feedback: "Perfect.", submittedAt: expect.any(String) });
+    // The feedback comes rendered as it was stored when given (worker/services/stored-html.ts).
+    expect(await myTasks()).toEqual({ state: "graded", score: 20, feedback: "Perfect.", feedbackHtml: "<p>Perfect.</p>", submittedAt: expect.any(String) });
   });
 
   it("lets only the group's staff grade; a student never reads another's submission; another group's instructor reads nothing", async () => {

@@ -40,7 +40,7 @@ const taskDto = z
 const taskListDto = z.array(
   taskDto.extend({
     submission: z
-      .object({ state, score: z.number().nullable(), feedback: z.string().nullable(), submittedAt: z.string().nullable() })
+      .object({ state, score: z.number().nullable(), feedback: z.string().nullable(), feedbackHtml: z.string().nullable(), submittedAt: z.string().nullable() })
       .nullable()
       .openapi({ description: "The student's own hand-in; a held grade reads as handed in, with no score or feedback." }),
   }),

@@ -6,11 +6,11 @@ import { and, isNull, asc, count, eq, max, or, sql } from "drizzle-orm";
 import { can, type Actor } from "../../app/lib/permissions";
 import { isCalendarDate } from "../../app/lib/dates";
 import type { CreateLectureInput, LectureOrderInput, LectureSeriesInput, UpdateLectureInput } from "../../app/lib/lecture-schemas";
-import { renderMarkdown } from "../../app/lib/markdown.server";
 import { attendance, attendanceSessions, extensions, groups, lectures, memberships, quizzes, submissions, tasks } from "../../db/schema";
 import { memberIds } from "./memberships";
 import { asStudentSees, submissionState } from "./tasks";
 import type { ServiceContext } from "../context";
+import { htmlOf, withHtml } from "./stored-html";
 import { groupForUser } from "./group-access";
 import { AppError, forbidden, notFound } from "../http/errors";
 import { newId, slugCandidates } from "./ids";
@@ -47,6 +47,7 @@ export interface LectureRecord {
   slug: string;
   title: string;
   body: string;
+  bodyHtml: string | null;
   videoUrl: string | null;
   resources: { title: string; url: string }[];
   startsAt: Date | null;
@@ -65,6 +66,7 @@ const lectureColumns = {
   slug: lectures.slug,
   title: lectures.title,
   body: lectures.body,
+  bodyHtml: lectures.bodyHtml,
   videoUrl: lectures.videoUrl,
   resources: lectures.resources,
   startsAt: lectures.startsAt,
@@ -196,7 +198,7 @@ export async function getLecture(ctx: ServiceContext, viewer: Actor, idOrSlug: s
   return {
     ...toLectureDto(lecture),
     body: lecture.body,
-    bodyHtml: renderMarkdown(lecture.body),
+    bodyHtml: htmlOf(ctx, "lectures", { id: lecture.id, source: lecture.body, html: lecture.bodyHtml }),
     group: { _id: lecture.groupId, slug: lecture.groupSlug, title: lecture.groupTitle, instructorId: lecture.instructorId },
     attendance: mine ? { status: mine.status, markedAt: mine.markedAt.toISOString() } : null,
     attendanceOpen: !!open,
@@ -277,7 +279,8 @@ export async function announceLecture(ctx: ServiceContext, group: { id: string; 
 function lectureValues(input: CreateLectureInput | UpdateLectureInput) {
   return {
     ...(input.title !== undefined ? { title: input.title } : {}),
-    ...(input.body !== undefined ? { body: input.body } : {}),
+    // The HTML is rendered here, once, and stored beside the Markdown (stored-html.ts).
+    ...(input.body !== undefined ? { body: input.body, bodyHtml: withHtml(input.body) } : {}),
     ...(input.videoUrl !== undefined ? { videoUrl: input.videoUrl || null } : {}),
     ...(input.resources !== undefined ? { resources: input.resources } : {}),
     ...(input.startsAt !== undefined ? { startsAt: input.startsAt === null ? null : new Date(input.startsAt) } : {}),
@@ -296,6 +299,7 @@ export async function createLecture(ctx: ServiceContext, viewer: Viewer, groupId
     slug: await freeSlug(ctx, input.title),
     title: input.title,
     body: input.body ?? "",
+    bodyHtml: withHtml(input.body ?? ""),
     videoUrl: input.videoUrl || null,
     resources: input.resources ?? [],
     startsAt: input.startsAt ? new Date(input.startsAt) : null,

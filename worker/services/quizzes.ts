@@ -33,6 +33,7 @@ import { attempts, extensions, groups, lectures, memberships, questions, quizzes
 import { makePaper, originalOption, paperQuestions, type QuizDraw } from "../../app/lib/quiz-paper";
 import { bankOf, tagCounts } from "./question-bank";
 import type { ServiceContext } from "../context";
+import { withHtml } from "./stored-html";
 import { groupForUser } from "./group-access";
 import { AppError, forbidden, notFound } from "../http/errors";
 import { newId, slugCandidates } from "./ids";
@@ -55,6 +56,8 @@ interface QuizRecord {
   slug: string;
   title: string;
   description: string;
+  /** Stored when saved (stored-html.ts); null for a row saved by another path, rendered then. */
+  descriptionHtml: string | null;
   durationMinutes: number | null;
   opensAt: Date | null;
   closesAt: Date | null;
@@ -94,6 +97,7 @@ async function findQuiz(ctx: ServiceContext, viewer: Actor, key: string): Promis
       slug: quizzes.slug,
       title: quizzes.title,
       description: quizzes.description,
+      descriptionHtml: quizzes.descriptionHtml,
       durationMinutes: quizzes.durationMinutes,
       opensAt: quizzes.opensAt,
       closesAt: quizzes.closesAt,
@@ -531,7 +535,7 @@ const quizSummary = (quiz: QuizRecord, qs: QuestionRow[], now: number) => ({
   slug: quiz.slug,
   title: quiz.title,
   description: quiz.description,
-  descriptionHtml: renderMarkdown(quiz.description),
+  descriptionHtml: quiz.descriptionHtml ?? renderMarkdown(quiz.description),
   durationMinutes: quiz.durationMinutes,
   opensAt: iso(quiz.opensAt),
   closesAt: iso(quiz.closesAt),
@@ -1056,6 +1060,7 @@ export async function createQuiz(ctx: ServiceContext, viewer: Actor, input: Crea
     slug: await freeQuizSlug(ctx, input.title),
     title: input.title,
     description: input.description ?? "",
+    descriptionHtml: withHtml(input.description ?? ""),
     durationMinutes: input.durationMinutes ?? null,
     opensAt: input.opensAt != null ? new Date(input.opensAt) : null,
     closesAt: input.closesAt != null ? new Date(input.closesAt) : null,
@@ -1117,7 +1122,7 @@ export async function updateQuiz(ctx: ServiceContext, viewer: Actor, key: string
   if (input.questions) await checkCodeQuestions(ctx, input.questions);
   const values = {
     ...(input.title !== undefined ? { title: input.title } : {}),
-    ...(input.description !== undefined ? { description: input.description } : {}),
+    ...(input.description !== undefined ? { description: input.description, descriptionHtml: withHtml(input.description) } : {}),
     ...(input.durationMinutes !== undefined ? { durationMinutes: input.durationMinutes } : {}),
     ...(input.opensAt !== undefined ? { opensAt: input.opensAt === null ? null : new Date(input.opensAt) } : {}),
     ...(input.closesAt !== undefined ? { closesAt: input.closesAt === null ? null : new Date(input.closesAt) } : {}),

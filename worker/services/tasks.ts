@@ -5,7 +5,6 @@
  */
 import { and, asc, eq, inArray, isNotNull, isNull, or, sql, type SQL } from "drizzle-orm";
 import { can, type Actor } from "../../app/lib/permissions";
-import { renderMarkdown } from "../../app/lib/markdown.server";
 import { afterPenalty, latePenalty, type CreateTaskInput, type GradeSubmissionInput, type SubmissionState, type SubmitTaskInput, type UpdateTaskInput } from "../../app/lib/task-schemas";
 import { fillRubric, rubricTotal, type RubricAssessment } from "../../app/lib/rubric-schemas";
 import { KIND_OF_TYPE, sniffHandIn } from "../../app/lib/hand-in-files";
@@ -13,6 +12,7 @@ import { exercises, extensions, groups, lectures, memberships, submissions, subm
 import { rubricOfGroup, rubricsByIds } from "./rubrics";
 import { isMember, memberIds } from "./memberships";
 import type { ServiceContext } from "../context";
+import { htmlOf, withHtml } from "./stored-html";
 import { groupForUser } from "./group-access";
 import { AppError, forbidden, notFound } from "../http/errors";
 import { newId, slugCandidates } from "./ids";
@@ -132,6 +132,7 @@ export interface TaskRecord {
   slug: string;
   title: string;
   body: string;
+  bodyHtml: string | null;
   dueAt: Date | null;
   maxScore: number;
   allowLate: boolean;
@@ -186,6 +187,7 @@ export async function findTask(ctx: ServiceContext, viewer: Actor, lectureKey: s
       slug: tasks.slug,
       title: tasks.title,
       body: tasks.body,
+      bodyHtml: tasks.bodyHtml,
       dueAt: tasks.dueAt,
       maxScore: tasks.maxScore,
       allowLate: tasks.allowLate,
@@ -252,7 +254,7 @@ async function requireManagedTask(ctx: ServiceContext, viewer: Actor, lectureKey
 
 export interface TaskListItem extends TaskDto {
   /** The caller's own submission state (students), or null for staff. */
-  submission: { state: SubmissionState; score: number | null; feedback: string | null; submittedAt: string | null } | null;
+  submission: { state: SubmissionState; score: number | null; feedback: string | null; feedbackHtml: string | null; submittedAt: string | null } | null;
 }
 
 /** GET /api/lectures/groups/{id}/tasks: the group's tasks by due time; students see those of published lectures, with their state. */
@@ -271,6 +273,7 @@ export async function listGroupTasks(ctx: ServiceContext, viewer: Actor, groupKe
     .orderBy(asc(tasks.dueAt), asc(tasks.title));
   return rows.map((r) => {
     const seen = r.submission ? asStudentSees(r.task, r.submission) : null;
+    const shown = seen?.gradedAt || seen?.resubmitRequestedAt ? seen.feedback : null;
     return {
     ...toTaskDto({ ...r.task, lectureSlug: r.lectureSlug, ...(r.extendedDueAt ? { dueAt: r.extendedDueAt, extendedFrom: r.task.dueAt } : {}) }),
     submission: staff
@@ -279,7 +282,9 @@ export async function listGroupTasks(ctx: ServiceContext, viewer: Actor, groupKe
           state: submissionState(seen),
           // The grade and feedback show once staff have graded (they stay visible while a new version is asked for).
           score: seen?.gradedAt ? seen.score : null,
-          feedback: seen?.gradedAt || seen?.resubmitRequestedAt ? seen.feedback : null,
+          feedback: shown,
+          // Rendered when it was given (stored-html.ts), not at every read.
+          feedbackHtml: shown && r.submission ? htmlOf(ctx, "submissions", { id: r.submission.id, source: shown, html: r.submission.feedback === shown ? r.submission.feedbackHtml : null }) : null,
           submittedAt: seen ? seen.submittedAt.toISOString() : null,
         },
     };
@@ -336,7 +341,7 @@ export async function getTask(ctx: ServiceContext, viewer: Actor, lectureKey: st
     // Everyone who reads the task sees how it will be graded.
     rubric: rubric ? { _id: rubric.id, title: rubric.title, criteria: rubric.criteria, total: rubricTotal(rubric.criteria) } : null,
     body: task.body,
-    bodyHtml: renderMarkdown(task.body),
+    bodyHtml: htmlOf(ctx, "tasks", { id: task.id, source: task.body, html: task.bodyHtml }),
     lecture: { _id: task.lectureId, slug: task.lectureSlug, title: task.lectureTitle },
     group: { _id: task.groupId, slug: task.groupSlug, title: task.groupTitle },
   };
@@ -382,6 +387,7 @@ export async function createTask(ctx: ServiceContext, viewer: Viewer, lectureKey
     slug: await freeTaskSlug(ctx, input.title),
     title: input.title,
     body: input.body ?? "",
+    bodyHtml: withHtml(input.body ?? ""),
     dueAt: input.dueAt ? new Date(input.dueAt) : null,
     // A rubric sets the maximum: its best levels added up.
     maxScore: rubric ? rubricTotal(rubric.criteria) : (input.maxScore ?? 100),
@@ -420,7 +426,7 @@ export async function updateTask(ctx: ServiceContext, viewer: Viewer, lectureKey
   }
   const values = {
     ...(input.title !== undefined ? { title: input.title } : {}),
-    ...(input.body !== undefined ? { body: input.body } : {}),
+    ...(input.body !== undefined ? { body: input.body, bodyHtml: withHtml(input.body) } : {}),
     ...(input.dueAt !== undefined ? { dueAt: input.dueAt === null ? null : new Date(input.dueAt) } : {}),
     ...(input.maxScore !== undefined || maxScore !== task.maxScore ? { maxScore } : {}),
     ...(input.rubricId !== undefined ? { rubricId: rubric?.id ?? null } : {}),
@@ -589,14 +595,15 @@ export async function gradeSubmission(ctx: ServiceContext, viewer: Viewer, lectu
   const now = new Date();
   let values;
   if ("requestResubmission" in input) {
-    values = { resubmitRequestedAt: now, feedback: input.feedback ?? current.submission.feedback, gradedBy: viewer.userId };
+    const feedback = input.feedback ?? current.submission.feedback;
+    values = { resubmitRequestedAt: now, feedback, feedbackHtml: withHtml(feedback), gradedBy: viewer.userId };
   } else {
     const { given, rubric } = "rubric" in input ? await scoreByRubric(ctx, task, input.rubric) : { given: input.score, rubric: null };
     if (given > task.maxScore) throw new AppError(400, "validation_failed", `The score is at most ${task.maxScore}.`, { score: `The score is at most ${task.maxScore}.` });
     // A late hand-in on a task with a late penalty keeps the share its lateness leaves (the grader shows both).
     const penalty = current.submission.late ? latePenalty(rules, current.submission.submittedAt) : { days: 0, percent: 0 };
     const score = penalty.percent > 0 ? afterPenalty(given, penalty.percent) : given;
-    values = { score, rawScore: penalty.percent > 0 ? given : null, rubric, feedback: input.feedback || null, gradedBy: viewer.userId, gradedAt: now, resubmitRequestedAt: null };
+    values = { score, rawScore: penalty.percent > 0 ? given : null, rubric, feedback: input.feedback || null, feedbackHtml: withHtml(input.feedback || null), gradedBy: viewer.userId, gradedAt: now, resubmitRequestedAt: null };
   }
   const [row] = await ctx.db.update(submissions).set(values).where(eq(submissions.id, submissionId)).returning();
   const graded = !("requestResubmission" in input);

@@ -1,0 +1,140 @@
+/**
+ * Member pages cheap to render (issue 23): a constant number of D1 statements per page whatever its rows, counted
+ * on the request's own session through the real Worker (`X-D1-Statements`, development only), and Markdown rendered
+ * once when saved rather than at every read (worker/services/stored-html.ts).
+ */
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import * as s from "../../db/schema";
+import { newId } from "../../worker/services/ids";
+import { addMember, call, createGroup, createUser, signIn } from "./factories";
+import { db, eventually, insertAll } from "./helpers";
+
+const DAY = 86_400_000;
+
+/** A group with `n` lectures, each with a task (graded, with feedback, for the student) and a quiz. */
+async function courseOf(n: number) {
+  const now = Date.now();
+  const teacher = await createUser({ role: "instructor" });
+  const group = await createGroup({ instructorId: teacher.id });
+  const student = await createUser();
+  await addMember(student, group);
+  const others = Array.from({ length: n }, (_, i) => ({ id: newId(), slug: `${group.slug}-o${i}`, name: `Other ${i}`, email: `${group.slug}-o${i}@test.example`, role: "user" as const }));
+  await insertAll(s.users, others);
+  await insertAll(s.memberships, others.map((u) => ({ id: newId(), userId: u.id, groupId: group.id, status: "approved" as const })));
+  const lectures = Array.from({ length: n }, (_, i) => ({ id: newId(), groupId: group.id, slug: `l${i}-${group.slug}`, title: `Week ${i + 1}`, body: `## Week ${i + 1}\n\nSome *Markdown*.`, order: i, startsAt: new Date(now + (i - n + 1) * DAY), published: true }));
+  await insertAll(s.lectures, lectures);
+  const tasks = lectures.map((l, i) => ({ id: newId(), lectureId: l.id, slug: `t${i}-${group.slug}`, title: `Task ${i}`, body: "Do **it**.", dueAt: new Date(now + (i - 1) * DAY), maxScore: 100 }));
+  await insertAll(s.tasks, tasks);
+  await insertAll(s.quizzes, lectures.map((l, i) => ({ id: newId(), lectureId: l.id, groupId: group.id, slug: `q${i}-${group.slug}`, title: `Quiz ${i}`, opensAt: new Date(now - DAY), closesAt: new Date(now + DAY), maxAttempts: 2, published: true })));
+  await insertAll(s.submissions, [...others, student].flatMap((u) => tasks.map((t, i) => ({ id: newId(), taskId: t.id, userId: u.id, link: "https://github.com/x/y", submittedAt: new Date(now), score: 80, gradedAt: new Date(now), feedback: `Good work on **part ${i}**.` }))));
+  await insertAll(s.attendance, [...others, student].flatMap((u) => lectures.map((l) => ({ id: newId(), lectureId: l.id, userId: u.id, status: "present" as const, method: "code" as const, markedAt: new Date(now) }))));
+  return { group, lectures, tasks, studentCookie: (await signIn(student)).cookie, teacherCookie: (await signIn(teacher)).cookie };
+}
+
+/**
+ * The statements of a page once its Markdown is stored: the first visit renders what no save stored (rows written
+ * straight into the tables here) and stores it in one statement per table; the second visit is the steady state.
+ */
+async function statements(path: string, cookie: string): Promise<number> {
+  for (let visit = 0; visit < 2; visit++) {
+    const res = await call(path, { cookie });
+    await res.text();
+    expect(res.status, path).toBe(200);
+    if (visit === 1) return Number(res.headers.get("x-d1-statements"));
+  }
+  throw new Error("unreachable");
+}
+
+async function pageCounts(n: number) {
+  const c = await courseOf(n);
+  const base = `/course/${c.group.slug}`;
+  const staff = `/instructor/group/${c.group.slug}`;
+  const lecture = c.lectures[0]!.slug;
+  const task = c.tasks[0]!.slug;
+  return {
+    courseHome: await statements(base, c.studentCookie),
+    lecturePage: await statements(`${base}/lecture/${lecture}`, c.studentCookie),
+    taskPage: await statements(`${base}/lecture/${lecture}/Add-Task/${task}`, c.studentCookie),
+    myCourses: await statements("/my-courses", c.studentCookie),
+    students: await statements(`${staff}/students`, c.teacherCookie),
+    lectures: await statements(`${staff}/lectures`, c.teacherCookie),
+    progress: await statements(`${staff}/progress`, c.teacherCookie),
+    tasks: await statements(`${staff}/tasks`, c.teacherCookie),
+    grader: await statements(`${staff}/lecture/${lecture}/tasks/${task}/submissions`, c.teacherCookie),
+  };
+}
+
+describe("member pages", () => {
+  it("prepare as many D1 statements for 2 lectures, tasks, quizzes and members as for 12", async () => {
+    const small = await pageCounts(2);
+    const large = await pageCounts(12);
+    for (const count of Object.values(small)) expect(count).toBeGreaterThan(0);
+    expect(large).toEqual(small);
+  });
+
+  it("reuse what one request already read: the course home asks for the viewer and the group once each", async () => {
+    const c = await courseOf(1);
+    const home = await statements(`/course/${c.group.slug}`, c.studentCookie);
+    // Before the request-scoped reads it took 27 (the viewer three times, the group five times).
+    expect(home).toBeLessThanOrEqual(21);
+  });
+});
+
+describe("Markdown rendered once", () => {
+  it("is stored when a lecture or task is saved, and a read serves the stored HTML without rendering again", async () => {
+    const teacher = await createUser({ role: "instructor" });
+    const group = await createGroup({ instructorId: teacher.id });
+    const token = `Bearer ${(await signIn(teacher)).accessToken}`;
+    const created = await call(`/api/lectures/group/${group.id}`, { token, body: { title: "Stored HTML", body: "Hello **world**", published: true } });
+    expect(created.status).toBe(201);
+    const { _id: lectureId } = (await created.json()) as { _id: string };
+    const [row] = await db().select({ bodyHtml: s.lectures.bodyHtml }).from(s.lectures).where(eq(s.lectures.id, lectureId));
+    expect(row!.bodyHtml).toContain("<strong>world</strong>");
+
+    // What a read shows is what was stored: a stand-in in the column is served as it is.
+    await db().update(s.lectures).set({ bodyHtml: "<p>from the column</p>" }).where(eq(s.lectures.id, lectureId));
+    const read = (await (await call(`/api/lectures/${lectureId}`, { token })).json()) as { bodyHtml: string };
+    expect(read.bodyHtml).toBe("<p>from the column</p>");
+
+    // Saving through the API stores the new HTML at once.
+    const put = await call(`/api/lectures/${lectureId}`, { method: "PUT", token, body: { body: "Now *emphasis*" } });
+    expect(put.status).toBe(200);
+    const [after] = await db().select({ bodyHtml: s.lectures.bodyHtml }).from(s.lectures).where(eq(s.lectures.id, lectureId));
+    expect(after!.bodyHtml).toContain("<em>emphasis</em>");
+
+    const task = await call(`/api/lectures/${lectureId}/tasks`, { token, body: { title: "A task", body: "Use `code`", maxScore: 10 } });
+    expect(task.status).toBe(201);
+    const { _id: taskId } = (await task.json()) as { _id: string };
+    const [t] = await db().select({ bodyHtml: s.tasks.bodyHtml }).from(s.tasks).where(eq(s.tasks.id, taskId));
+    expect(t!.bodyHtml).toContain("<code>code</code>");
+  });
+
+  it("is cleared when the Markdown changes by any other path, rendered by the next read and stored for the one after", async () => {
+    const teacher = await createUser({ role: "instructor" });
+    const group = await createGroup({ instructorId: teacher.id });
+    const token = `Bearer ${(await signIn(teacher)).accessToken}`;
+    const lectureId = newId();
+    await db().insert(s.lectures).values({ id: lectureId, groupId: group.id, slug: `raw-${lectureId.toLowerCase()}`, title: "Raw", body: "first", bodyHtml: "<p>first</p>", published: true });
+    await db().update(s.lectures).set({ body: "second **bold**" }).where(eq(s.lectures.id, lectureId));
+    const [cleared] = await db().select({ bodyHtml: s.lectures.bodyHtml }).from(s.lectures).where(eq(s.lectures.id, lectureId));
+    expect(cleared!.bodyHtml).toBeNull();
+
+    const read = (await (await call(`/api/lectures/${lectureId}`, { token })).json()) as { bodyHtml: string };
+    expect(read.bodyHtml).toContain("<strong>bold</strong>");
+    const stored = await eventually(async () => {
+      const [r] = await db().select({ bodyHtml: s.lectures.bodyHtml }).from(s.lectures).where(eq(s.lectures.id, lectureId));
+      return r?.bodyHtml ?? undefined;
+    }, 2_000, "the rendered HTML to be stored");
+    expect(stored).toBe(read.bodyHtml);
+  });
+
+  it("stores a grader's feedback as HTML when it is given, and the course home shows it", async () => {
+    const c = await courseOf(1);
+    const [sub] = await db().select({ id: s.submissions.id, html: s.submissions.feedbackHtml }).from(s.submissions).where(eq(s.submissions.taskId, c.tasks[0]!.id)).limit(1);
+    // Written by the test straight into the table: no HTML yet; the first read renders and stores it.
+    expect(sub!.html).toBeNull();
+    const home = await call(`/course/${c.group.slug}`, { cookie: c.studentCookie });
+    expect((await home.text()).includes("<strong>part 0</strong>")).toBe(true);
+  });
+});
