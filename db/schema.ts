@@ -886,4 +886,6 @@ export const copyMap = sqliteTable(
 export const contentVersion = sqliteTable("content_version", {
   id: integer("id").primaryKey(),
   version: integer("version").notNull().default(0),
+  /** Random, made with the database: keys of two databases never meet (a test's, a restored copy's). */
+  epoch: text("epoch").notNull(),
 });

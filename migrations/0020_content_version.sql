@@ -1,9 +1,10 @@
 CREATE TABLE `content_version` (
 	`id` integer PRIMARY KEY NOT NULL,
-	`version` integer DEFAULT 0 NOT NULL
+	`version` integer DEFAULT 0 NOT NULL,
+	`epoch` text NOT NULL
 );
 --> statement-breakpoint
-INSERT INTO `content_version` (`id`, `version`) VALUES (1, 0);
+INSERT INTO `content_version` (`id`, `version`, `epoch`) VALUES (1, 0, lower(hex(randomblob(8))));
 --> statement-breakpoint
 -- Everything the public pages show (worker/http/page-cache.ts): any change moves the version, whichever code made it.
 CREATE TRIGGER `content_version_groups_insert` AFTER INSERT ON `groups` BEGIN UPDATE `content_version` SET `version` = `version` + 1 WHERE `id` = 1; END;

@@ -30,6 +30,42 @@ const BROWSER_CACHE_CONTROL = "public, max-age=0, must-revalidate";
 
 export type CacheablePage = { kind: "page" | "api"; lang: Lang | null };
 
+/**
+ * The answers this isolate served last, in front of the Cache API: an isolate serves many visitors in a row, and
+ * a hit here costs no call to the cache at all. Same keys (so the same freshness), bounded in entries and bytes,
+ * least recently used out first.
+ */
+interface Kept {
+  body: string;
+  headers: [string, string][];
+}
+const kept = new Map<string, Kept>();
+const KEPT_MAX_ENTRIES = 64;
+const KEPT_MAX_BYTES = 4_000_000;
+let keptBytes = 0;
+
+function keep(key: string, value: Kept) {
+  const old = kept.get(key);
+  if (old) keptBytes -= old.body.length;
+  kept.delete(key);
+  kept.set(key, value);
+  keptBytes += value.body.length;
+  for (const [k, v] of kept) {
+    if (kept.size <= KEPT_MAX_ENTRIES && keptBytes <= KEPT_MAX_BYTES) break;
+    kept.delete(k);
+    keptBytes -= v.body.length;
+  }
+}
+
+function recall(key: string): Response | null {
+  const found = kept.get(key);
+  if (!found) return null;
+  // Most recently used last.
+  kept.delete(key);
+  kept.set(key, found);
+  return new Response(found.body, { status: 200, headers: found.headers });
+}
+
 const SESSION_COOKIE = new RegExp(`(?:^|;\\s*)(?:${REFRESH_COOKIE}|${REFRESH_COOKIE_INSECURE})=`);
 
 /** Whether this request may be answered from (and fill) the cache; null when it must be rendered for its sender. */
@@ -42,17 +78,17 @@ export function cacheable(request: Request, url: URL): CacheablePage | null {
 }
 
 /** The version every cached answer depends on: bumped by triggers on every change to public content. */
-export async function contentVersion(db: D1Database): Promise<number> {
-  const row = await db.prepare("select version from content_version where id = 1").first<{ version: number }>();
-  return row?.version ?? 0;
+export async function contentVersion(db: D1Database): Promise<string> {
+  const row = await db.prepare("select version, epoch from content_version where id = 1").first<{ version: number; epoch: string }>();
+  return row ? `${row.epoch}.${row.version}` : "none";
 }
 
-function cacheKey(url: URL, page: CacheablePage, build: string, version: number): Request {
+function cacheKey(url: URL, page: CacheablePage, build: string, version: string): Request {
   const key = new URL(`/__cache/${encodeURIComponent(build)}/${version}/${page.lang ?? "-"}${url.pathname}`, url.origin);
   return new Request(key.toString(), { method: "GET" });
 }
 
-function etagOf(build: string, version: number, page: CacheablePage): string {
+function etagOf(build: string, version: string, page: CacheablePage): string {
   return `"${build.slice(0, 16)}-${version}-${page.lang ?? "-"}"`;
 }
 
@@ -111,8 +147,14 @@ export async function servePublic(
   const etag = etagOf(options.build, version, page);
   // The data centre's cache (Workers' `caches.default`; the DOM typings in scope do not know it).
   const cache = (caches as unknown as { default: Cache }).default;
+  const near = recall(key.url);
+  if (near) return answer(near, etag, request, "hit");
   const hit = await cache.match(key);
-  if (hit) return answer(hit, etag, request, "hit");
+  if (hit) {
+    const body = await hit.text();
+    keep(key.url, { body, headers: [...hit.headers] });
+    return answer(new Response(body, hit), etag, request, "hit");
+  }
 
   const rendered = await options.render();
   const body = await rendered.text();
@@ -128,6 +170,7 @@ export async function servePublic(
   headers.set("Cache-Control", `public, max-age=${EDGE_TTL_SECONDS}`);
   headers.set("ETag", etag);
   const stored = options.secure(new Response(body, { status: 200, headers }), policy);
+  keep(key.url, { body, headers: [...stored.headers] });
   options.waitUntil(cache.put(key, stored.clone()));
   return answer(stored, etag, request, "miss");
 }
