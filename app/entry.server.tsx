@@ -3,6 +3,8 @@ import { isRouteErrorResponse, RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToReadableStream } from "react-dom/server";
 import { NonceProvider } from "./lib/nonce";
+// Both dictionaries, in memory: every page renders in its language without loading anything (i18n/store.ts).
+import "./i18n/index.server";
 
 const STREAM_TIMEOUT_MS = 5_000;
 

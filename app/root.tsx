@@ -1,4 +1,5 @@
 import type { LinksFunction, LoaderFunctionArgs } from "@remix-run/cloudflare";
+import type { ClientLoaderFunctionArgs } from "@remix-run/react";
 import {
   Links,
   Meta,
@@ -13,7 +14,7 @@ import type { ReactNode } from "react";
 import interLatinUrl from "@fontsource-variable/inter/files/inter-latin-wght-normal.woff2?url";
 import { GeneralErrorBoundary, useClearReloadMarker } from "./components/error-boundary";
 import { detectLang, dirOf, type Lang } from "./i18n/config";
-import { dictionary } from "./i18n/index.server";
+import { dictionaryUrl, loadMessages } from "./i18n/store";
 import { useSessionSync } from "./hooks/use-session-sync";
 import { useViewer } from "./hooks/use-viewer";
 import { useNonce } from "./lib/nonce";
@@ -30,7 +31,7 @@ export const links: LinksFunction = () => [
 ];
 
 /**
- * Language, dictionary, site settings and the signed-in viewer (from the refresh cookie; null for visitors).
+ * Language, site settings and the signed-in viewer (from the refresh cookie; null for visitors).
  * `hasCourses` decides the header's "My Courses" link (platform-spec §2); `unreadNotifications` is the bell's
  * count when the page was rendered (the bell then follows the viewer's live hub).
  */
@@ -44,7 +45,6 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     : [false, 0];
   return {
     lang,
-    messages: dictionary(lang),
     viewer,
     hasCourses,
     unreadNotifications,
@@ -59,6 +59,16 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 export type RootData = Awaited<ReturnType<typeof loader>>;
+
+/**
+ * In the browser, the root's data arrives with its language's messages already loaded (entry.client.tsx loads them
+ * before hydrating; a language switch loads the other file here before the page renders in it).
+ */
+export async function clientLoader({ serverLoader }: ClientLoaderFunctionArgs) {
+  const data = await serverLoader<typeof loader>();
+  await loadMessages(data.lang);
+  return data;
+}
 
 /** Which part of the site a path belongs to; moving between parts is when who-is-signed-in matters. */
 function areaOf(pathname: string): string {
@@ -96,6 +106,8 @@ export function Layout({ children }: { children: ReactNode }) {
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="theme-color" content="#0f766e" />
         <Meta />
+        {/* The language's messages (a static file, store.ts): fetched while the scripts load, not after. */}
+        <link rel="preload" href={dictionaryUrl(lang)} as="fetch" type="application/json" crossOrigin="anonymous" />
         <Links />
       </head>
       <body>

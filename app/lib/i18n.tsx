@@ -1,7 +1,8 @@
 import { useRouteLoaderData } from "@remix-run/react";
 import { useCallback } from "react";
 import { dirOf, localeOf, type Lang } from "~/i18n/config";
-import type { MessageKey, Messages } from "~/i18n/en";
+import type { MessageKey } from "~/i18n/en";
+import { messagesFor } from "~/i18n/store";
 import { format, type Params } from "~/i18n/translate";
 
 /** Numbers, percentages and dates: Latin digits in both languages (config.ts `LOCALES`). */
@@ -9,14 +10,13 @@ export { formatNumber, formatPercent } from "~/i18n/translate";
 
 export interface RootI18n {
   lang: Lang;
-  messages: Messages;
 }
 
 /** The active language and a `t(key, params)` bound to it. Works in every route and in error boundaries. */
 export function useT() {
   const data = useRouteLoaderData<RootI18n>("root");
   const lang: Lang = data?.lang ?? "en";
-  const messages = data?.messages;
+  const messages = messagesFor(lang);
   const t = useCallback((key: MessageKey, params?: Params) => (messages ? format(messages, key, params) : key), [messages]);
   return { t, lang, dir: dirOf(lang) };
 }

@@ -1,5 +1,7 @@
 import type { MetaDescriptor } from "@remix-run/react";
+import { isLang } from "~/i18n/config";
 import type { MessageKey, Messages } from "~/i18n/en";
+import { messagesFor } from "~/i18n/store";
 import { format, type Params } from "~/i18n/translate";
 
 interface MatchLike {
@@ -7,10 +9,10 @@ interface MatchLike {
   data: unknown;
 }
 
-/** The active dictionary, read from the root loader's data inside a `meta` function. */
+/** The active dictionary, for the language of the root loader's data, inside a `meta` function. */
 function rootMessages(matches: readonly MatchLike[]): Messages | null {
-  const root = matches.find((m) => m.id === "root")?.data as { messages?: Messages } | undefined;
-  return root?.messages ?? null;
+  const root = matches.find((m) => m.id === "root")?.data as { lang?: unknown } | undefined;
+  return (isLang(root?.lang) ? messagesFor(root.lang) : undefined) ?? null;
 }
 
 /** A `t()` for `meta` functions, where hooks are not available. */
