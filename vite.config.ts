@@ -1,5 +1,7 @@
 import { cloudflareDevProxyVitePlugin, vitePlugin as remix } from "@remix-run/dev";
-import { defineConfig } from "vite";
+import { relative, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { defineConfig, type UserConfig } from "vite";
 import { devLoadContext } from "./worker/dev-load-context";
 // @ts-ignore -- plain Node script: makes the code runner's metered engine when it is missing or stale
 import { ensureMeteredWasm } from "./scripts/meter-wasm.mjs";
@@ -12,7 +14,37 @@ declare module "@remix-run/cloudflare" {
   }
 }
 
-export default defineConfig(({ command }) => ({
+const root = fileURLToPath(new URL(".", import.meta.url));
+
+/**
+ * The project's own modules that wrangler bundles from the Worker's entry (worker/, db/ and the app/lib and app/i18n
+ * modules they import), as absolute paths, found with the same bundler wrangler uses (esbuild, wrangler's own
+ * dependency). The SSR build leaves its imports of these as relative imports (`../../worker/services/...`), so the
+ * Worker holds one copy of each, shared by pages and the API: one module state, one construction of their schemas
+ * and tables, instead of a second copy inside build/server/index.js (docs/decisions/0025-lean-cold-start.md).
+ */
+async function workerModules(): Promise<Set<string>> {
+  const { build } = await import("esbuild");
+  const result = await build({
+    entryPoints: ["worker/index.ts"],
+    absWorkingDir: root,
+    bundle: true,
+    write: false,
+    metafile: true,
+    format: "esm",
+    platform: "neutral",
+    logLevel: "silent",
+    packages: "external",
+    external: ["cloudflare:*", "node:*", "*.wasm"],
+    // The Remix build itself, which worker/pages.ts imports: what is being built here.
+    plugins: [{ name: "remix-build", setup: (b) => b.onResolve({ filter: /\/build\/server$/ }, ({ path }) => ({ path, external: true })) }],
+  });
+  return new Set(Object.keys(result.metafile.inputs).map((file) => resolve(root, file)));
+}
+
+export default defineConfig(async ({ command, isSsrBuild }): Promise<UserConfig> => {
+  const shared = isSsrBuild ? await workerModules() : null;
+  return {
   plugins: [
     // Loaders get D1 and the settings from wrangler in `vite dev`; the build needs no platform.
     command === "serve" ? cloudflareDevProxyVitePlugin({ getLoadContext: devLoadContext }) : null,
@@ -27,7 +59,18 @@ export default defineConfig(({ command }) => ({
     }),
   ],
   resolve: { alias: { "~": new URL("./app", import.meta.url).pathname } },
-  build: { target: "es2022" },
+  build: {
+    target: "es2022",
+    // Modules the Worker bundles anyway stay imports of the Worker's copy (workerModules above), written relative to
+    // build/server/index.js, where wrangler (and the tests' Vite) resolve them.
+    rollupOptions: shared
+      ? {
+          external: (id: string) => shared.has(id),
+          makeAbsoluteExternalsRelative: false,
+          output: { paths: (id: string) => (shared.has(id) ? relative(resolve(root, "build/server"), id) : id) },
+        }
+      : undefined,
+  },
   // The code exercise's test runner (a Web Worker with QuickJS in WebAssembly) goes to its own folder, which
   // public/_headers serves with a policy that allows compiling WebAssembly there and nowhere else.
   worker: {
@@ -44,4 +87,5 @@ export default defineConfig(({ command }) => ({
       }
     : undefined,
   ssr: { target: "webworker", resolve: { conditions: ["workerd", "worker", "browser"] } },
-}));
+  };
+});
