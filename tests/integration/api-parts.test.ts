@@ -1,8 +1,8 @@
 /**
  * The API is loaded a part at a time (worker/api/index.ts, docs/decisions/0025-lean-cold-start.md): a request to
- * /api/<segment>/... is answered by an app built from that segment's sub-apps and those mounted at "/". These tests
- * hold that each part answers exactly as the whole API does: it has every route of its segment, in the whole API's
- * order, and the same requests get the same answers from both.
+ * /api/<segment>/... is answered by an app built from the sub-apps whose routes sit under that segment. These tests
+ * hold that each part answers exactly as the whole API does: it has every route and middleware of its segment, in
+ * the whole API's order, and the same requests get the same answers from both.
  */
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";

@@ -4,8 +4,8 @@
  *
  * Each resource's module (its routes, zod schemas and services) is imported when a request first needs it, not when
  * the Worker starts (docs/decisions/0025-lean-cold-start.md): a request to /api/<segment>/... is answered by an app
- * built from the mounts that can match it (those at `<segment>` and those at "/"), with the same middleware, error
- * handling and route order as the whole API. Anything else (the OpenAPI document, the reference page, a segment no
+ * built from the mounts whose routes sit under `<segment>`, with the same middleware, error handling and route order
+ * as the whole API. Anything else (the OpenAPI document, the reference page, a segment no
  * mount has) is answered by the whole API, built from every mount.
  */
 import { OpenAPIHono } from "@hono/zod-openapi";
@@ -22,11 +22,20 @@ export { MAX_BODY_BYTES };
 
 type SubApi = OpenAPIHono<ApiEnv, any, any>;
 
-/** Where each sub-app is mounted, and how to load it. */
-const MOUNTS: readonly { path: string; load: () => Promise<SubApi> }[] = [
+/**
+ * Where each sub-app is mounted, and how to load it. A sub-app mounted at "/" names the segments its routes sit
+ * under (`under`): it goes into those segments' apps only (it adds no middleware of its own; tests/integration/
+ * api-parts.test.ts checks that every part has all of its segment's routes and middleware).
+ */
+interface Mount {
+  path: string;
+  under?: readonly string[];
+  load: () => Promise<SubApi>;
+}
+const MOUNTS: readonly Mount[] = [
   { path: "/health", load: () => import("./health").then((m) => m.healthApi) },
   // Before /groups and /users: its paths (/groups/{id}/progress, /users/groups/{id}/progress) sit under both.
-  { path: "/", load: () => import("./progress").then((m) => m.progressApi) },
+  { path: "/", under: ["groups", "users"], load: () => import("./progress").then((m) => m.progressApi) },
   { path: "/groups", load: () => import("./groups").then((m) => m.groupsApi) },
   { path: "/feedback", load: () => import("./feedback").then((m) => m.feedbackApi) },
   { path: "/contact", load: () => import("./contact").then((m) => m.contactApi) },
@@ -56,10 +65,10 @@ const MOUNTS: readonly { path: string; load: () => Promise<SubApi> }[] = [
   { path: "/certificates", load: () => import("./certificates").then((m) => m.certificatesApi) },
 ];
 
-/** The first segment of a mount's path ("" for "/"). */
-const segmentOf = (mountPath: string) => mountPath.split("/")[1] ?? "";
-/** The segments that have an app of their own: every mount's but "/" (whose routes go into every app). */
-const SEGMENTS = new Set(MOUNTS.map((m) => segmentOf(m.path)).filter((s) => s !== ""));
+/** The segments whose paths a mount's routes sit under. */
+const segmentsOf = (m: Mount) => (m.path === "/" ? (m.under ?? []) : [m.path.split("/")[1]!]);
+/** The segments that have an app of their own. */
+const SEGMENTS = new Set(MOUNTS.flatMap(segmentsOf));
 
 const generalBodyLimit = bodyLimit({
   maxSize: MAX_BODY_BYTES,
@@ -69,7 +78,7 @@ const generalBodyLimit = bodyLimit({
 });
 
 /** An API app with `mounts` (in MOUNTS order), and with the OpenAPI document and reference page when `docs`. */
-async function buildApi(mounts: readonly { path: string; load: () => Promise<SubApi> }[], docs: boolean): Promise<OpenAPIHono<ApiEnv>> {
+async function buildApi(mounts: readonly Mount[], docs: boolean): Promise<OpenAPIHono<ApiEnv>> {
   const subApps = await Promise.all(mounts.map((m) => m.load()));
   const api = new OpenAPIHono<ApiEnv>().basePath("/api");
   api.use("*", async (c, next) => {
@@ -134,13 +143,13 @@ export function fullApi(): Promise<OpenAPIHono<ApiEnv>> {
 }
 
 /**
- * The app for the API path `path` (as Hono reads it from the URL): the mounts of its first segment and those at
- * "/", or the whole API when no mount has that segment.
+ * The app for the API path `path` (as Hono reads it from the URL): the mounts of its first segment, or the whole API
+ * when no mount has that segment.
  */
 export function apiFor(path: string): Promise<OpenAPIHono<ApiEnv>> {
   const segment = path.startsWith("/api/") ? path.split("/")[2]! : "";
   if (!SEGMENTS.has(segment)) return fullApi();
-  return memo(segment, () => buildApi(MOUNTS.filter((m) => m.path === "/" || segmentOf(m.path) === segment), false));
+  return memo(segment, () => buildApi(MOUNTS.filter((m) => segmentsOf(m).includes(segment)), false));
 }
 
 /** The Worker's (and the tests') entry to the API. */
