@@ -1,8 +1,10 @@
 import { cloudflareDevProxyVitePlugin, vitePlugin as remix } from "@remix-run/dev";
-import { createHash } from "node:crypto";
-import { defineConfig, type Plugin } from "vite";
+import { relative, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { defineConfig, type Plugin, type UserConfig } from "vite";
 import { ar } from "./app/i18n/ar";
 import { en } from "./app/i18n/en";
+import { dictionariesVersion } from "./app/i18n/version";
 import { devLoadContext } from "./worker/dev-load-context";
 // @ts-ignore -- plain Node script: makes the code runner's metered engine when it is missing or stale
 import { ensureMeteredWasm } from "./scripts/meter-wasm.mjs";
@@ -15,33 +17,61 @@ declare module "@remix-run/cloudflare" {
   }
 }
 
-/**
- * The dictionaries as static files named by their content's hash (app/i18n/store.ts): written into the client build
- * (`build/client/i18n/`, served with the assets, cached for a year by public/_headers) and served the same way by
- * `vite dev`. Pages name the file through `__I18N_VERSION__`.
- */
-const DICTIONARIES = { en: JSON.stringify(en), ar: JSON.stringify(ar) };
-const I18N_VERSION = createHash("sha256").update(DICTIONARIES.en).update("\0").update(DICTIONARIES.ar).digest("hex").slice(0, 12);
+const root = fileURLToPath(new URL(".", import.meta.url));
 
+/**
+ * The project's own modules that wrangler bundles from the Worker's entry (worker/, db/ and the app/lib and app/i18n
+ * modules they import), as absolute paths, found with the same bundler wrangler uses (esbuild, wrangler's own
+ * dependency). The SSR build leaves its imports of these as relative imports (`../../worker/services/...`), so the
+ * Worker holds one copy of each, shared by pages and the API: one module state, one construction of their schemas
+ * and tables, instead of a second copy inside build/server/index.js (docs/decisions/0025-lean-cold-start.md).
+ */
+async function workerModules(): Promise<Set<string>> {
+  const { build } = await import("esbuild");
+  const result = await build({
+    entryPoints: ["worker/index.ts"],
+    absWorkingDir: root,
+    bundle: true,
+    write: false,
+    metafile: true,
+    format: "esm",
+    platform: "neutral",
+    logLevel: "silent",
+    packages: "external",
+    external: ["cloudflare:*", "node:*", "*.wasm"],
+    // The Remix build itself, which worker/pages.ts imports: what is being built here.
+    plugins: [{ name: "remix-build", setup: (b) => b.onResolve({ filter: /\/build\/server$/ }, ({ path }) => ({ path, external: true })) }],
+  });
+  return new Set(Object.keys(result.metafile.inputs).map((file) => resolve(root, file)));
+}
+
+/**
+ * The dictionaries as static files named by their version (app/i18n/store.ts, version.ts): written into the client
+ * build (`build/client/i18n/`, served with the assets, cached for a year by public/_headers) and served the same way
+ * by `vite dev`. The server names the same files from the dictionaries it holds.
+ */
 function dictionaryFiles(): Plugin {
+  const files = { en: JSON.stringify(en), ar: JSON.stringify(ar) };
+  const version = dictionariesVersion(en, ar);
   return {
     name: "cohort-dictionaries",
     generateBundle() {
-      for (const [lang, source] of Object.entries(DICTIONARIES)) this.emitFile({ type: "asset", fileName: `i18n/${lang}.${I18N_VERSION}.json`, source });
+      for (const [lang, source] of Object.entries(files)) this.emitFile({ type: "asset", fileName: `i18n/${lang}.${version}.json`, source });
     },
     configureServer(server) {
       server.middlewares.use((req, res, next) => {
         const m = /^\/i18n\/(en|ar)\.[0-9a-f]+\.json$/.exec(req.url ?? "");
         if (!m) return next();
         res.setHeader("Content-Type", "application/json; charset=utf-8");
-        res.end(DICTIONARIES[m[1] as "en" | "ar"]);
+        res.end(files[m[1] as "en" | "ar"]);
       });
     },
   };
 }
 
-export default defineConfig(({ command, isSsrBuild }) => ({
-  define: { __I18N_VERSION__: JSON.stringify(I18N_VERSION) },
+export default defineConfig(async ({ command, isSsrBuild }): Promise<UserConfig> => {
+  const shared = isSsrBuild ? await workerModules() : null;
+  return {
   plugins: [
     isSsrBuild ? null : dictionaryFiles(),
     // Loaders get D1 and the settings from wrangler in `vite dev`; the build needs no platform.
@@ -57,7 +87,18 @@ export default defineConfig(({ command, isSsrBuild }) => ({
     }),
   ],
   resolve: { alias: { "~": new URL("./app", import.meta.url).pathname } },
-  build: { target: "es2022" },
+  build: {
+    target: "es2022",
+    // Modules the Worker bundles anyway stay imports of the Worker's copy (workerModules above), written relative to
+    // build/server/index.js, where wrangler (and the tests' Vite) resolve them.
+    rollupOptions: shared
+      ? {
+          external: (id: string) => shared.has(id),
+          makeAbsoluteExternalsRelative: false,
+          output: { paths: (id: string) => (shared.has(id) ? relative(resolve(root, "build/server"), id) : id) },
+        }
+      : undefined,
+  },
   // The code exercise's test runner (a Web Worker with QuickJS in WebAssembly) goes to its own folder, which
   // public/_headers serves with a policy that allows compiling WebAssembly there and nowhere else.
   worker: {
@@ -74,4 +115,5 @@ export default defineConfig(({ command, isSsrBuild }) => ({
       }
     : undefined,
   ssr: { target: "webworker", resolve: { conditions: ["workerd", "worker", "browser"] } },
-}));
+  };
+});

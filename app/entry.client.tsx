@@ -10,7 +10,8 @@ import { loadMessages } from "./i18n/store";
  * instant) the server's page stays as it is rather than showing message keys.
  */
 const lang = document.documentElement.lang;
-loadMessages(isLang(lang) ? lang : "en").then(
+const file = document.querySelector<HTMLLinkElement>("link[data-i18n]")?.href ?? "";
+loadMessages(isLang(lang) ? lang : "en", file).then(
   () =>
     startTransition(() => {
       hydrateRoot(

@@ -14,7 +14,8 @@ import type { ReactNode } from "react";
 import interLatinUrl from "@fontsource-variable/inter/files/inter-latin-wght-normal.woff2?url";
 import { GeneralErrorBoundary, useClearReloadMarker } from "./components/error-boundary";
 import { detectLang, dirOf, type Lang } from "./i18n/config";
-import { dictionaryUrl, loadMessages } from "./i18n/store";
+import { dictionaryUrl } from "./i18n/index.server";
+import { loadMessages } from "./i18n/store";
 import { useSessionSync } from "./hooks/use-session-sync";
 import { useViewer } from "./hooks/use-viewer";
 import { useNonce } from "./lib/nonce";
@@ -45,6 +46,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     : [false, 0];
   return {
     lang,
+    /** The static file with this language's messages (app/i18n/store.ts). */
+    i18n: dictionaryUrl(lang),
     viewer,
     hasCourses,
     unreadNotifications,
@@ -66,7 +69,7 @@ export type RootData = Awaited<ReturnType<typeof loader>>;
  */
 export async function clientLoader({ serverLoader }: ClientLoaderFunctionArgs) {
   const data = await serverLoader<typeof loader>();
-  await loadMessages(data.lang);
+  await loadMessages(data.lang, data.i18n);
   return data;
 }
 
@@ -107,7 +110,7 @@ export function Layout({ children }: { children: ReactNode }) {
         <meta name="theme-color" content="#0f766e" />
         <Meta />
         {/* The language's messages (a static file, store.ts): fetched while the scripts load, not after. */}
-        <link rel="preload" href={dictionaryUrl(lang)} as="fetch" type="application/json" crossOrigin="anonymous" />
+        {data ? <link rel="preload" href={data.i18n} as="fetch" type="application/json" crossOrigin="anonymous" data-i18n="" /> : null}
         <Links />
       </head>
       <body>

@@ -11,8 +11,6 @@ import { micromark } from "micromark";
 import { gfm, gfmHtml, type Extension } from "micromark-extension-gfm";
 import { sanitiseMarkdownHtml } from "./sanitise-html.server";
 
-// The languages a web bootcamp writes about; other fences stay plain (escaped) text.
-for (const [name, lang] of Object.entries({ bash, css, javascript, json, python, sql, typescript, xml })) hljs.registerLanguage(name, lang);
 const ALIASES: Record<string, string> = { js: "javascript", jsx: "javascript", ts: "typescript", tsx: "typescript", html: "xml", sh: "bash", shell: "bash" };
 
 const ENTITIES: Record<string, string> = { "&lt;": "<", "&gt;": ">", "&quot;": '"', "&amp;": "&", "&#x27;": "'", "&#39;": "'" };
@@ -42,7 +40,19 @@ function withoutFootnotes(extension: Extension): Extension {
   }
   return out as Extension;
 }
-const GFM = { extensions: [withoutFootnotes(gfm({ singleTilde: false }))], htmlExtensions: [gfmHtml()] };
+
+/**
+ * The highlighter's languages and the GFM extensions, set up by the first render rather than when the Worker loads
+ * this module (every page and most API routes import it; docs/decisions/0025-lean-cold-start.md).
+ */
+let GFM: { extensions: Extension[]; htmlExtensions: ReturnType<typeof gfmHtml>[] } | null = null;
+function setUp() {
+  if (GFM) return GFM;
+  // The languages a web bootcamp writes about; other fences stay plain (escaped) text.
+  for (const [name, lang] of Object.entries({ bash, css, javascript, json, python, sql, typescript, xml })) hljs.registerLanguage(name, lang);
+  GFM = { extensions: [withoutFootnotes(gfm({ singleTilde: false }))], htmlExtensions: [gfmHtml()] };
+  return GFM;
+}
 
 /**
  * Course Markdown to HTML, on the server: the one renderer for lecture and task bodies, quiz text, course outline
@@ -53,7 +63,7 @@ const GFM = { extensions: [withoutFootnotes(gfm({ singleTilde: false }))], htmlE
  * disabled, tables are wrapped in a box that scrolls sideways).
  */
 export function renderMarkdown(source: string): string {
-  const html = micromark(source, GFM).replace(/<pre><code class="language-([\w+-]+)">([\s\S]*?)<\/code><\/pre>/g, (whole, lang: string, code: string) => {
+  const html = micromark(source, setUp()).replace(/<pre><code class="language-([\w+-]+)">([\s\S]*?)<\/code><\/pre>/g, (whole, lang: string, code: string) => {
     const name = ALIASES[lang.toLowerCase()] ?? lang.toLowerCase();
     if (!hljs.getLanguage(name)) return whole;
     const highlighted = hljs.highlight(unescape(code), { language: name, ignoreIllegals: true }).value;

@@ -6,15 +6,11 @@
 import { z } from "zod";
 import { hasVisibleText, withoutControls } from "./text";
 import { CHAT_TEXT_MAX } from "./chat-limits";
+import type { Party } from "./realtime-limits";
 
-/** Frames larger than this are refused without parsing. */
-export const MAX_FRAME_BYTES = 8 * 1024;
-/** Inbound frames allowed per connection per 10 seconds. */
-export const FRAME_RATE = { max: 40, windowMs: 10_000 } as const;
-
-/** Rooms that exist: `party` is the kebab-cased Durable Object binding, `room` its instance name. */
-export const PARTIES = ["group-room", "user-hub", "staff-inbox"] as const;
-export type Party = (typeof PARTIES)[number];
+/* The frame size and rate limits and the room names (`party` is the kebab-cased Durable Object binding, `room` its
+   instance name) live without zod in realtime-limits.ts. */
+export { FRAME_RATE, MAX_FRAME_BYTES, PARTIES, type Party } from "./realtime-limits";
 
 /* Group chat fields, shared by the `chat.send` frame and `POST /api/messages` (sendMessageInput in schemas.ts). */
 export { CHAT_TEXT_MAX };

@@ -111,8 +111,8 @@ describe("chat ordering and deletions", () => {
     // Local D1 answers strictly in order, which would hide a missing ordering lane; production D1 does not. A random
     // pause after each store, inside the room, lets stores finish out of order the way they can at the edge.
     const room = await getServerByName(env.GroupRoom as unknown as DurableObjectNamespace<GroupRoom>, w.group.id);
-    await runInDurableObject(room, (instance: GroupRoom) => {
-      const svc = (instance as unknown as { services(): { db: { batch: (...a: unknown[]) => Promise<unknown> } } }).services();
+    await runInDurableObject(room, async (instance: GroupRoom) => {
+      const svc = await (instance as unknown as { services(): Promise<{ db: { batch: (...a: unknown[]) => Promise<unknown> } }> }).services();
       const batch = svc.db.batch.bind(svc.db);
       svc.db.batch = async (...args: unknown[]) => {
         const result = await batch(...args);

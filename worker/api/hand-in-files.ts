@@ -20,9 +20,6 @@ const tags = ["Tasks and submissions"];
 const key = z.string().min(1).max(120).regex(/^[\p{L}\p{N}_-]+$/u, "Invalid id");
 const MULTIPART_OVERHEAD_BYTES = 64 * 1024;
 
-/** The upload's path, which the general body limit leaves to this route. */
-export const HAND_IN_UPLOAD_PATH = /^\/api\/lectures\/[^/]+\/submit-task\/[^/]+\/file$/;
-
 const uploadForm = z.object({
   file: z.custom<File>((v) => v instanceof File, "Attach the file as the form field `file`.").openapi({ type: "string", format: "binary", description: "A PDF, image, text or ZIP file, as the task allows" }),
   notes: z.string().max(2000, "Notes are limited to 2000 characters.").optional(),

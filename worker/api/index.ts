@@ -1,114 +1,160 @@
+/**
+ * The API under /api: one `OpenAPIHono` sub-app per resource, mounted in the order below (it decides which route
+ * answers where paths overlap).
+ *
+ * Each resource's module (its routes, zod schemas and services) is imported when a request first needs it, not when
+ * the Worker starts (docs/decisions/0025-lean-cold-start.md): a request to /api/<segment>/... is answered by an app
+ * built from the mounts whose routes sit under `<segment>`, with the same middleware, error handling and route order
+ * as the whole API. Anything else (the OpenAPI document, the reference page, a segment no
+ * mount has) is answered by the whole API, built from every mount.
+ */
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
+import { getPath } from "hono/utils/url";
 import { createServiceContext } from "../context";
+import type { Bindings } from "../env";
 import { AppError } from "../http/errors";
 import type { ApiEnv } from "./app";
-import { commentBankApi } from "./comment-bank";
-import { lectureCopyApi } from "./course-copy";
-import { scheduleApi } from "./schedule";
-import { certificatesApi } from "./certificates";
-import { contactApi } from "./contact";
-import { contactMessagesApi } from "./contact-messages";
-import { devApi } from "./dev";
-import { renderApiReference } from "./docs";
-import { exercisesApi } from "./exercises";
-import { quizExtensionsApi, taskExtensionsApi } from "./extensions";
-import { quizRegradeApi } from "./quiz-regrade";
-import { submissionHistoryApi } from "./submission-history";
-import { HAND_IN_UPLOAD_PATH, handInFilesApi } from "./hand-in-files";
-import { feedbackApi } from "./feedback";
-import { groupsApi } from "./groups";
-import { healthApi } from "./health";
-import { attendanceApi, lecturesApi } from "./lectures";
-import { progressApi } from "./progress";
-import { quizzesApi } from "./quizzes";
-import { tasksApi } from "./tasks";
-import { membershipRequestsApi } from "./membership-requests";
-import { messagesApi } from "./messages";
-import { notificationsApi } from "./notifications";
-import { realtimeApi } from "./realtime";
-import { studentsApi } from "./students";
-import { COURSE_IMAGE_UPLOAD_PATH, uploadsApi } from "./uploads";
-import { userApi } from "./user";
-import { usersApi } from "./users";
+import { COURSE_IMAGE_UPLOAD_PATH, HAND_IN_UPLOAD_PATH, MAX_BODY_BYTES } from "./body-limits";
 
-/** Request bodies above this are refused with 413 before they are read. */
-export const MAX_BODY_BYTES = 64 * 1024;
+export { MAX_BODY_BYTES };
 
-const api = new OpenAPIHono<ApiEnv>().basePath("/api");
+type SubApi = OpenAPIHono<ApiEnv, any, any>;
 
-api.use("*", async (c, next) => {
-  c.set("svc", createServiceContext(c.env, c.executionCtx, c.req.raw));
-  await next();
-});
+/**
+ * Where each sub-app is mounted, and how to load it. A sub-app mounted at "/" names the segments its routes sit
+ * under (`under`): it goes into those segments' apps only (it adds no middleware of its own; tests/integration/
+ * api-parts.test.ts checks that every part has all of its segment's routes and middleware).
+ */
+interface Mount {
+  path: string;
+  under?: readonly string[];
+  load: () => Promise<SubApi>;
+}
+const MOUNTS: readonly Mount[] = [
+  { path: "/health", load: () => import("./health").then((m) => m.healthApi) },
+  // Before /groups and /users: its paths (/groups/{id}/progress, /users/groups/{id}/progress) sit under both.
+  { path: "/", under: ["groups", "users"], load: () => import("./progress").then((m) => m.progressApi) },
+  { path: "/groups", load: () => import("./groups").then((m) => m.groupsApi) },
+  { path: "/feedback", load: () => import("./feedback").then((m) => m.feedbackApi) },
+  { path: "/contact", load: () => import("./contact").then((m) => m.contactApi) },
+  { path: "/dev", load: () => import("./dev").then((m) => m.devApi) },
+  { path: "/users", load: () => import("./users").then((m) => m.usersApi) },
+  { path: "/user", load: () => import("./user").then((m) => m.userApi) },
+  { path: "/realtime", load: () => import("./realtime").then((m) => m.realtimeApi) },
+  { path: "/messages", load: () => import("./messages").then((m) => m.messagesApi) },
+  { path: "/notifications", load: () => import("./notifications").then((m) => m.notificationsApi) },
+  { path: "/contact-messages", load: () => import("./contact-messages").then((m) => m.contactMessagesApi) },
+  { path: "/membership-requests", load: () => import("./membership-requests").then((m) => m.membershipRequestsApi) },
+  { path: "/students", load: () => import("./students").then((m) => m.studentsApi) },
+  { path: "/uploads", load: () => import("./uploads").then((m) => m.uploadsApi) },
+  { path: "/lectures", load: () => import("./lectures").then((m) => m.lecturesApi) },
+  { path: "/lectures", load: () => import("./tasks").then((m) => m.tasksApi) },
+  { path: "/lectures", load: () => import("./extensions").then((m) => m.taskExtensionsApi) },
+  { path: "/lectures", load: () => import("./submission-history").then((m) => m.submissionHistoryApi) },
+  { path: "/lectures", load: () => import("./hand-in-files").then((m) => m.handInFilesApi) },
+  { path: "/lectures", load: () => import("./course-copy").then((m) => m.lectureCopyApi) },
+  { path: "/attendance", load: () => import("./lectures").then((m) => m.attendanceApi) },
+  { path: "/comment-bank", load: () => import("./comment-bank").then((m) => m.commentBankApi) },
+  { path: "/quizzes", load: () => import("./extensions").then((m) => m.quizExtensionsApi) },
+  { path: "/quizzes", load: () => import("./quiz-regrade").then((m) => m.quizRegradeApi) },
+  { path: "/quizzes", load: () => import("./quizzes").then((m) => m.quizzesApi) },
+  { path: "/exercises", load: () => import("./exercises").then((m) => m.exercisesApi) },
+  { path: "/schedule", load: () => import("./schedule").then((m) => m.scheduleApi) },
+  { path: "/certificates", load: () => import("./certificates").then((m) => m.certificatesApi) },
+];
+
+/** The segments whose paths a mount's routes sit under. */
+const segmentsOf = (m: Mount) => (m.path === "/" ? (m.under ?? []) : [m.path.split("/")[1]!]);
+/** The segments that have an app of their own. */
+const SEGMENTS = new Set(MOUNTS.flatMap(segmentsOf));
+
 const generalBodyLimit = bodyLimit({
   maxSize: MAX_BODY_BYTES,
   onError: () => {
     throw new AppError(413, "payload_too_large", `Request bodies are limited to ${MAX_BODY_BYTES / 1024} KB.`);
   },
 });
-// Course images have their own, larger limit on their one route (uploads.ts).
-// File hand-ins likewise (hand-in-files.ts).
-api.use("*", (c, next) => (c.req.path === COURSE_IMAGE_UPLOAD_PATH || HAND_IN_UPLOAD_PATH.test(c.req.path) ? next() : generalBodyLimit(c, next)));
-api.route("/health", healthApi);
-// Before /groups and /users: its paths (/groups/{id}/progress, /users/groups/{id}/progress) sit under both.
-api.route("/", progressApi);
-api.route("/groups", groupsApi);
-api.route("/feedback", feedbackApi);
-api.route("/contact", contactApi);
-api.route("/dev", devApi);
-api.route("/users", usersApi);
-api.route("/user", userApi);
-api.route("/realtime", realtimeApi);
-api.route("/messages", messagesApi);
-api.route("/notifications", notificationsApi);
-api.route("/contact-messages", contactMessagesApi);
-api.route("/membership-requests", membershipRequestsApi);
-api.route("/students", studentsApi);
-api.route("/uploads", uploadsApi);
-api.route("/lectures", lecturesApi);
-api.route("/lectures", tasksApi);
-api.route("/lectures", taskExtensionsApi);
-api.route("/lectures", submissionHistoryApi);
-api.route("/lectures", handInFilesApi);
-api.route("/lectures", lectureCopyApi);
-api.route("/attendance", attendanceApi);
-api.route("/comment-bank", commentBankApi);
-api.route("/quizzes", quizExtensionsApi);
-api.route("/quizzes", quizRegradeApi);
-api.route("/quizzes", quizzesApi);
-api.route("/exercises", exercisesApi);
-api.route("/schedule", scheduleApi);
-api.route("/certificates", certificatesApi);
 
-api.doc31("/openapi.json", (c) => ({
-  openapi: "3.1.0",
-  info: {
-    title: "Cohort API",
-    version: "1.0.0",
-    description: "The API behind Cohort. JSON in, JSON out; every error is `{ message, code, fields? }`.",
+/** An API app with `mounts` (in MOUNTS order), and with the OpenAPI document and reference page when `docs`. */
+async function buildApi(mounts: readonly Mount[], docs: boolean): Promise<OpenAPIHono<ApiEnv>> {
+  const subApps = await Promise.all(mounts.map((m) => m.load()));
+  const api = new OpenAPIHono<ApiEnv>().basePath("/api");
+  api.use("*", async (c, next) => {
+    c.set("svc", createServiceContext(c.env, c.executionCtx, c.req.raw));
+    await next();
+  });
+  // Course images have their own, larger limit on their one route (uploads.ts).
+  // File hand-ins likewise (hand-in-files.ts).
+  api.use("*", (c, next) => (c.req.path === COURSE_IMAGE_UPLOAD_PATH || HAND_IN_UPLOAD_PATH.test(c.req.path) ? next() : generalBodyLimit(c, next)));
+  mounts.forEach((m, i) => api.route(m.path, subApps[i]!));
+
+  if (docs) {
+    api.doc31("/openapi.json", (c) => ({
+      openapi: "3.1.0",
+      info: {
+        title: "Cohort API",
+        version: "1.0.0",
+        description: "The API behind Cohort. JSON in, JSON out; every error is `{ message, code, fields? }`.",
+      },
+      servers: [{ url: new URL(c.req.url).origin }],
+    }));
+    api.get("/docs", async (c) => {
+      const { renderApiReference } = await import("./docs");
+      const doc = api.getOpenAPI31Document({ openapi: "3.1.0", info: { title: "Cohort API", version: "1.0.0" } });
+      return c.html(renderApiReference(doc as Parameters<typeof renderApiReference>[0]));
+    });
+  }
+
+  api.notFound((c) => c.json({ message: "No such API route.", code: "not_found" }, 404));
+
+  api.onError((err, c) => {
+    if (err instanceof AppError) {
+      if (err.retryAfterSeconds) c.header("Retry-After", String(err.retryAfterSeconds));
+      return c.json(err.toJSON(), err.status);
+    }
+    if (err instanceof HTTPException) {
+      const status = err.status >= 500 ? 500 : err.status;
+      return c.json({ message: err.message || "Bad request", code: status === 404 ? "not_found" : "bad_request" }, status);
+    }
+    console.error("Unhandled API error", err);
+    return c.json({ message: "An error occurred on the server. Please try again later", code: "internal_error" }, 500);
+  });
+  return api;
+}
+
+const apps = new Map<string, Promise<OpenAPIHono<ApiEnv>>>();
+
+/** Builds an app once per isolate; a failed build is not kept, so the next request tries again. */
+function memo(key: string, build: () => Promise<OpenAPIHono<ApiEnv>>): Promise<OpenAPIHono<ApiEnv>> {
+  let app = apps.get(key);
+  if (!app) {
+    app = build();
+    apps.set(key, app);
+    app.catch(() => apps.delete(key));
+  }
+  return app;
+}
+
+/** The whole API: every mount, the OpenAPI document (/api/openapi.json) and the reference page (/api/docs). */
+export function fullApi(): Promise<OpenAPIHono<ApiEnv>> {
+  return memo("", () => buildApi(MOUNTS, true));
+}
+
+/**
+ * The app for the API path `path` (as Hono reads it from the URL): the mounts of its first segment, or the whole API
+ * when no mount has that segment.
+ */
+export function apiFor(path: string): Promise<OpenAPIHono<ApiEnv>> {
+  const segment = path.startsWith("/api/") ? path.split("/")[2]! : "";
+  if (!SEGMENTS.has(segment)) return fullApi();
+  return memo(segment, () => buildApi(MOUNTS.filter((m) => segmentsOf(m).includes(segment)), false));
+}
+
+/** The Worker's (and the tests') entry to the API. */
+export const api = {
+  async fetch(request: Request, env: Bindings, ctx: ExecutionContext): Promise<Response> {
+    return (await apiFor(getPath(request))).fetch(request, env, ctx);
   },
-  servers: [{ url: new URL(c.req.url).origin }],
-}));
-api.get("/docs", async (c) => {
-  const doc = api.getOpenAPI31Document({ openapi: "3.1.0", info: { title: "Cohort API", version: "1.0.0" } });
-  return c.html(renderApiReference(doc as Parameters<typeof renderApiReference>[0]));
-});
-
-api.notFound((c) => c.json({ message: "No such API route.", code: "not_found" }, 404));
-
-api.onError((err, c) => {
-  if (err instanceof AppError) {
-    if (err.retryAfterSeconds) c.header("Retry-After", String(err.retryAfterSeconds));
-    return c.json(err.toJSON(), err.status);
-  }
-  if (err instanceof HTTPException) {
-    const status = err.status >= 500 ? 500 : err.status;
-    return c.json({ message: err.message || "Bad request", code: status === 404 ? "not_found" : "bad_request" }, status);
-  }
-  console.error("Unhandled API error", err);
-  return c.json({ message: "An error occurred on the server. Please try again later", code: "internal_error" }, 500);
-});
-
-export { api };
+};

@@ -1,6 +1,6 @@
 /**
  * POST /api/uploads/course-image: a course image into R2 (multipart/form-data, field `file`). The API's 64 KB
- * body limit skips this path (worker/api/index.ts); this route has its own, just above the 2 MB image limit
+ * body limit skips this path (worker/api/index.ts, body-limits.ts); this route has its own, just above the 2 MB image limit
  * so that an image of exactly 2 MB with its multipart framing still gets through to the precise check.
  */
 import { createRoute, z } from "@hono/zod-openapi";
@@ -13,8 +13,6 @@ import { createApi, errorResponse } from "./app";
 import { uploadDto } from "./groups-dto";
 import { jsonResponse } from "./users-dto";
 
-/** The path the general body limit leaves to this route. */
-export const COURSE_IMAGE_UPLOAD_PATH = "/api/uploads/course-image";
 const MULTIPART_OVERHEAD_BYTES = 16 * 1024;
 const TOO_LARGE = `Images are limited to ${COURSE_IMAGE.maxBytes / 1024 / 1024} MB.`;
 

@@ -1,10 +1,9 @@
 import type { Connection } from "partyserver";
 import type { Actor } from "../../app/lib/permissions";
 import type { ChatFrame, ClientFrame, DevClientFrame, ErrorFrameCode, ServerFrame } from "../../app/lib/realtime-protocol";
-import { createServiceContext, type ServiceContext } from "../context";
+import type { ServiceContext } from "../context";
 import { AppError } from "../http/errors";
-import { storeMessage, type MessageDraft, type MessageDto } from "../services/chat-store";
-import { sendMessage, syncMessages } from "../services/messages";
+import type { MessageDraft, MessageDto } from "../services/chat-store";
 import { Lane } from "./lane";
 import { Room, type ConnectionState } from "./room";
 
@@ -17,6 +16,16 @@ type ChatConnection = Connection<ChatState>;
 type SendFrame = Extract<ClientFrame, { type: "chat.send" }>;
 
 const CODES: Partial<Record<number, ErrorFrameCode>> = { 400: "invalid_input", 403: "forbidden", 404: "not_found", 409: "conflict", 429: "rate_limited" };
+
+/**
+ * The chat's services, imported by the first room that needs them rather than when the Worker starts (every
+ * isolate exports this class; docs/decisions/0025-lean-cold-start.md).
+ */
+let chatServices: Promise<[typeof import("../context"), typeof import("../services/chat-store"), typeof import("../services/messages")]> | null = null;
+function loadChat() {
+  chatServices ??= Promise.all([import("../context"), import("../services/chat-store"), import("../services/messages")]);
+  return chatServices;
+}
 
 /**
  * One per course group (room name = group id): its chat now, live attendance later.
@@ -33,7 +42,8 @@ export class GroupRoom extends Room {
   private readonly sending = new Map<string, Promise<void>>();
   private svc: ServiceContext | null = null;
 
-  private services(): ServiceContext {
+  private async services(): Promise<ServiceContext> {
+    const [{ createServiceContext }] = await loadChat();
     this.svc ??= createServiceContext(this.env, this.ctx);
     return this.svc;
   }
@@ -41,7 +51,8 @@ export class GroupRoom extends Room {
   /** RPC (and chat.send): stores the draft (idempotent per author and clientId) and broadcasts it if it is new. */
   commitMessage(draft: MessageDraft): Promise<{ message: MessageDto; created: boolean }> {
     return this.lane.write(async () => {
-      const result = await storeMessage(this.services(), draft);
+      const [, { storeMessage }] = await loadChat();
+      const result = await storeMessage(await this.services(), draft);
       if (result.created) this.fanOut({ type: "chat.message", message: result.message });
       return result;
     });
@@ -77,7 +88,8 @@ export class GroupRoom extends Room {
   private async send1(connection: ChatConnection, frame: SendFrame): Promise<void> {
     try {
       const input = { groupId: this.name, text: frame.text, clientId: frame.clientId, replyTo: frame.replyTo };
-      const { message } = await sendMessage(this.services(), actorOf(connection), input, (draft) => this.commitMessage(draft));
+      const [, , { sendMessage }] = await loadChat();
+      const { message } = await sendMessage(await this.services(), actorOf(connection), input, (draft) => this.commitMessage(draft));
       this.trySend(connection, { type: "chat.ack", clientId: frame.clientId, id: message.id });
     } catch (e) {
       this.refuse(connection, e, frame.clientId);
@@ -87,7 +99,8 @@ export class GroupRoom extends Room {
   private sync(connection: ChatConnection, after: number, from: number | undefined): Promise<void> {
     return this.lane.read(async () => {
       try {
-        const history = await syncMessages(this.services(), actorOf(connection), this.name, after, from);
+        const [, , { syncMessages }] = await loadChat();
+        const history = await syncMessages(await this.services(), actorOf(connection), this.name, after, from);
         if (!this.trySend(connection, { type: "chat.history", ...history })) return;
         if (!history.more && !connection.state?.synced) connection.setState({ ...connection.state!, synced: true });
       } catch (e) {

@@ -1,7 +1,5 @@
 import { DurableObject } from "cloudflare:workers";
-import { createServiceContext } from "../context";
 import type { Bindings } from "../env";
-import { nextPublishAt, publishDue } from "../services/schedule";
 
 /**
  * One per group (name = group id): scheduled publishing (issue 22). Scheduling a lecture, task or quiz sets the alarm
@@ -21,6 +19,8 @@ export class Publisher extends DurableObject<Bindings> {
   async alarm(): Promise<void> {
     const groupId = await this.ctx.storage.get<string>("groupId");
     if (!groupId) return;
+    // Imported when the alarm rings, not when the Worker starts (docs/decisions/0025-lean-cold-start.md).
+    const [{ createServiceContext }, { nextPublishAt, publishDue }] = await Promise.all([import("../context"), import("../services/schedule")]);
     const svc = createServiceContext(this.env, this.ctx);
     await publishDue(svc, groupId, Date.now());
     const next = await nextPublishAt(svc, groupId);

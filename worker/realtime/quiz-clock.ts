@@ -1,7 +1,5 @@
 import { DurableObject } from "cloudflare:workers";
-import { createServiceContext } from "../context";
 import type { Bindings } from "../env";
-import { closeDueAttempts } from "../services/quizzes";
 
 /**
  * One per quiz (name = quiz id): the server's clock for its attempts. Starting a timed attempt sets the alarm to
@@ -24,6 +22,8 @@ export class QuizClock extends DurableObject<Bindings> {
   async alarm(): Promise<void> {
     const quizId = await this.ctx.storage.get<string>("quizId");
     if (!quizId) return;
+    // Imported when the alarm rings, not when the Worker starts (docs/decisions/0025-lean-cold-start.md).
+    const [{ createServiceContext }, { closeDueAttempts }] = await Promise.all([import("../context"), import("../services/quizzes")]);
     const next = await closeDueAttempts(createServiceContext(this.env, this.ctx), quizId, Date.now());
     if (next !== null) await this.ringBy(next);
   }

@@ -1,16 +1,14 @@
 import { Server, type Connection, type ConnectionContext, type WSMessage } from "partyserver";
-import {
-  clientFrame,
-  devClientFrame,
-  FRAME_RATE,
-  MAX_FRAME_BYTES,
-  type ClientFrame,
-  type DevClientFrame,
-  type Party,
-  type ServerFrame,
-} from "../../app/lib/realtime-protocol";
-import { getSettings, type Bindings } from "../env";
-import { TICKET_TTL_SECONDS } from "./tickets";
+import { FRAME_RATE, MAX_FRAME_BYTES, TICKET_TTL_SECONDS, type Party } from "../../app/lib/realtime-limits";
+import type { ClientFrame, DevClientFrame, ServerFrame } from "../../app/lib/realtime-protocol";
+import type { Bindings } from "../env";
+
+/**
+ * The frame schemas (zod) and the settings: imported by the first frame a room receives, not when the Worker starts
+ * (every isolate exports the room classes; docs/decisions/0025-lean-cold-start.md).
+ */
+let parsing: Promise<[typeof import("../../app/lib/realtime-protocol"), typeof import("../env")]> | null = null;
+const loadParsing = () => (parsing ??= Promise.all([import("../../app/lib/realtime-protocol"), import("../env")]));
 
 /** Who a connection belongs to; set from the verified ticket, kept across hibernation. */
 export interface ConnectionState {
@@ -86,6 +84,7 @@ export abstract class Room extends Server<Bindings & Cloudflare.Env> {
     } catch {
       return this.send(connection, { type: "error", code: "invalid_frame", message: "Frames must be JSON." });
     }
+    const [{ clientFrame, devClientFrame }, { getSettings }] = await loadParsing();
     const frame = clientFrame.safeParse(data);
     if (frame.success) {
       if (frame.data.type === "ping") return this.send(connection, { type: "pong", t: frame.data.t });

@@ -1,6 +1,7 @@
 import { jwtVerify, SignJWT } from "jose";
 import { z } from "zod";
 import type { Settings } from "../env";
+import { TICKET_TTL_SECONDS } from "../../app/lib/realtime-limits";
 import type { Party } from "../../app/lib/realtime-protocol";
 import { hasAlgorithm } from "../auth/tokens";
 import { newId } from "../services/ids";
@@ -10,7 +11,7 @@ import { newId } from "../services/ids";
  * It is minted by an authenticated API call and checked before the Durable Object accepts the socket,
  * so a room never has to look up sessions itself.
  */
-export const TICKET_TTL_SECONDS = 60;
+export { TICKET_TTL_SECONDS };
 const ISSUER = "cohort";
 const AUDIENCE = "cohort-realtime";
 

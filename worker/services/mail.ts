@@ -1,5 +1,5 @@
 import { desc, eq } from "drizzle-orm";
-import { Resend } from "resend";
+import type { Resend as ResendClient } from "resend";
 import { mails } from "../../db/schema";
 import type { ServiceContext } from "../context";
 import { newId } from "./ids";
@@ -9,6 +9,15 @@ export interface OutgoingMail {
   subject: string;
   text: string;
   html: string;
+}
+
+/**
+ * A Resend client. Its library (with its MIME parser) is imported by the first mail that goes out through Resend,
+ * not by every isolate that loads this module (docs/decisions/0025-lean-cold-start.md).
+ */
+async function resendFor(settings: { apiKey: string; baseUrl?: string }): Promise<ResendClient> {
+  const { Resend } = await import("resend");
+  return new Resend(settings.apiKey, { baseUrl: settings.baseUrl });
 }
 
 /**
@@ -23,7 +32,7 @@ export async function sendMail(ctx: ServiceContext, mail: OutgoingMail): Promise
   await ctx.db.insert(mails).values({ id, to, subject: mail.subject, text: mail.text, html: mail.html, createdAt: new Date() });
   if (!ctx.settings.resend) return { id, delivered: false };
 
-  const resend = new Resend(ctx.settings.resend.apiKey, { baseUrl: ctx.settings.resend.baseUrl });
+  const resend = await resendFor(ctx.settings.resend);
   try {
     const { data, error } = await resend.emails.send({ from: ctx.settings.mailFrom, to, subject: mail.subject, text: mail.text, html: mail.html });
     if (error) {
@@ -54,7 +63,7 @@ export async function sendMails(ctx: ServiceContext, list: OutgoingMail[]): Prom
   for (let i = 0; i < rows.length; i += MAIL_ROWS_PER_INSERT) inserts.push(ctx.db.insert(mails).values(rows.slice(i, i + MAIL_ROWS_PER_INSERT)));
   await ctx.db.batch(inserts as [(typeof inserts)[number], ...(typeof inserts)[number][]]);
   if (!ctx.settings.resend) return;
-  const resend = new Resend(ctx.settings.resend.apiKey, { baseUrl: ctx.settings.resend.baseUrl });
+  const resend = await resendFor(ctx.settings.resend);
   for (let i = 0; i < rows.length; i += RESEND_BATCH) {
     const part = rows.slice(i, i + RESEND_BATCH);
     try {

@@ -1,0 +1,67 @@
+/**
+ * Page requests: everything that is not /api, /media or /parties goes to Remix here. The Worker's entry
+ * (worker/index.ts) imports this module on the first page request, so an isolate that only answers the API never
+ * loads React or the page routes (docs/decisions/0025-lean-cold-start.md).
+ */
+// server-runtime (ESM) rather than @remix-run/cloudflare (CJS with an import cycle that breaks under vitest)
+import { createRequestHandler, type ServerBuild } from "@remix-run/server-runtime";
+// @ts-ignore -- produced by `remix vite:build` (npm run build) before the Worker is bundled
+import * as remixBuild from "../build/server";
+import { refreshTokenFrom } from "./auth/cookies";
+import { createServiceContext } from "./context";
+import type { Bindings } from "./env";
+import { checkPageSubmission, isSubmission, REFUSED_PAGE_PATH, type Refusal } from "./http/page-submissions";
+import { withSecurityHeaders } from "./http/security-headers";
+import { base64url } from "./services/ids";
+
+const handleRemix = createRequestHandler(remixBuild as unknown as ServerBuild);
+/** Changes with every build: cached pages of an older build (other asset names) are never served (page-cache.ts). */
+export const BUILD_VERSION: string = (remixBuild as unknown as ServerBuild).assets.version;
+
+/**
+ * A submission the gate refused: a browser navigation gets the error screen with the refusal's status (rendered
+ * as a GET of the refusal page, so no action and no other page's loader runs); a script's data request gets JSON.
+ */
+async function refusePage(request: Request, refusal: Refusal, context: { env: Bindings; svc: ReturnType<typeof createServiceContext>; nonce: string }) {
+  const url = new URL(request.url);
+  if (url.pathname.endsWith(".data") || !(request.headers.get("accept") ?? "").includes("text/html")) {
+    return Response.json({ message: refusal.message, code: refusal.code }, { status: refusal.status });
+  }
+  const headers = new Headers();
+  for (const name of ["cookie", "accept", "accept-language", "user-agent"]) {
+    const value = request.headers.get(name);
+    if (value) headers.set(name, value);
+  }
+  return handleRemix(new Request(new URL(REFUSED_PAGE_PATH, url), { headers }), { ...context, refusal });
+}
+
+/**
+ * A page rendered for someone signed in is theirs alone: it is never stored by the browser or a shared cache, so
+ * after Log out the Back button loads the page afresh (signed out) instead of showing a stale signed-in copy.
+ */
+function privatePage(request: Request, response: Response): Response {
+  if (!refreshTokenFrom(request) || !(response.headers.get("content-type") ?? "").includes("text/html")) return response;
+  const res = new Response(response.body, response);
+  res.headers.set("Cache-Control", "private, no-store");
+  return res;
+}
+
+/** A page (or a page's data request or form submission), with the page's security headers. */
+export async function handlePage(request: Request, env: Bindings, ctx: ExecutionContext): Promise<Response> {
+  const url = new URL(request.url);
+  const nonce = base64url(crypto.getRandomValues(new Uint8Array(16)));
+  const svc = createServiceContext(env, ctx, request);
+  const scripts = { nonce, origin: url.origin };
+  let page = request;
+  if (isSubmission(request)) {
+    const checked = await checkPageSubmission(request, svc.settings);
+    if (!checked.ok) return withSecurityHeaders(await refusePage(request, checked.refusal, { env, svc, nonce }), scripts);
+    page = checked.request;
+  }
+  return withSecurityHeaders(privatePage(request, await handleRemix(page, { env, svc, nonce })), scripts);
+}
+
+/** A public page rendered for the edge cache: for nobody in particular, without a nonce (page-cache.ts adds the policy). */
+export function renderShared(request: Request, env: Bindings, ctx: ExecutionContext): Promise<Response> {
+  return handleRemix(request, { env, svc: createServiceContext(env, ctx, request), nonce: "" });
+}
