@@ -5,6 +5,7 @@
  * counts (bench/progress.mjs): 6 lectures (5 held), everyone's attendance, 3 tasks with hand-ins (some graded) and
  * a quiz everyone has taken.
  */
+import { getTableColumns, type Table } from "drizzle-orm";
 import type { ServiceContext } from "../worker/context";
 import { hashPassword } from "../worker/auth/password";
 import { base64url, newId } from "../worker/services/ids";
@@ -35,11 +36,11 @@ export async function seedSoakGroup(ctx: ServiceContext, count: number, opts: { 
     emailVerifiedAt: now,
   }));
   const members = users.map((u) => ({ id: newId(), userId: u.id, groupId: group.id, status: "approved" as const }));
-  // D1 binds at most 100 values per statement.
+  // D1 binds at most 100 values per statement, and Drizzle binds every column of the table for each row.
   const statements = [
     ctx.db.insert(s.groups).values(group),
-    ...chunk(users, 14).map((part) => ctx.db.insert(s.users).values(part)),
-    ...chunk(members, 25).map((part) => ctx.db.insert(s.memberships).values(part)),
+    ...chunk(users, rowsPerInsert(s.users)).map((part) => ctx.db.insert(s.users).values(part)),
+    ...chunk(members, rowsPerInsert(s.memberships)).map((part) => ctx.db.insert(s.memberships).values(part)),
   ] as const;
   await ctx.db.batch(statements);
   if (opts.coursework) await seedCoursework(ctx, group.id, group.slug, users.map((u) => u.id));
@@ -68,10 +69,15 @@ async function seedCoursework(ctx: ServiceContext, groupId: string, slug: string
     ctx.db.insert(s.tasks).values(tasks),
     ctx.db.insert(s.quizzes).values(quiz),
     ctx.db.insert(s.questions).values(question),
-    ...chunk(attendance, 12).map((part) => ctx.db.insert(s.attendance).values(part)),
-    ...chunk(submissions, 8).map((part) => ctx.db.insert(s.submissions).values(part)),
-    ...chunk(attempts, 7).map((part) => ctx.db.insert(s.attempts).values(part)),
+    ...chunk(attendance, rowsPerInsert(s.attendance)).map((part) => ctx.db.insert(s.attendance).values(part)),
+    ...chunk(submissions, rowsPerInsert(s.submissions)).map((part) => ctx.db.insert(s.submissions).values(part)),
+    ...chunk(attempts, rowsPerInsert(s.attempts)).map((part) => ctx.db.insert(s.attempts).values(part)),
   ]);
+}
+
+/** How many rows of `table` one INSERT may carry under D1's 100 bound values. */
+function rowsPerInsert(table: Table): number {
+  return Math.max(1, Math.floor(100 / Object.keys(getTableColumns(table)).length));
 }
 
 function chunk<T>(items: T[], size: number): T[][] {
