@@ -9,6 +9,7 @@ import { and, asc, count, eq, sql } from "drizzle-orm";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { ChatMessageFrameBody } from "../../app/lib/realtime-protocol";
 import * as s from "../../db/schema";
+import { RateLeases } from "../../worker/realtime/chat-rate";
 import type { GroupRoom } from "../../worker/realtime/group-room";
 import { reserveIdBlock, writeThrough, type StoredMessage } from "../../worker/services/chat-store";
 import { addMember, call, createGroup, createUser, signIn, type SignedIn } from "./factories";
@@ -295,6 +296,35 @@ describe("the rate limit follows the person across their groups", () => {
     here.send({ type: "chat.send", text: "and here", clientId });
     expect(await here.next("error", (f) => f.clientId === clientId)).toMatchObject({ code: "rate_limited" });
     expect((await post(w.bob, w.group.id, "someone else")).status).toBe(201);
+  });
+});
+
+describe("the rate counter's hand-over (chat-rate.ts, in a room's real storage)", () => {
+  it("refuses a grant that a release of its epoch overtook, and answers a repeated release with the same value", async () => {
+    const w = await world();
+    const limit = { max: 3, windowMs: 10_000 };
+    await runInDurableObject(groupRoomStub(w.group.id), (_room: GroupRoom, state) => {
+      const leases = new RateLeases(state.storage.sql);
+      const user = w.alice.user.id;
+      // The UserHub handed epoch 1 over, then took it back before the grant arrived: the late grant counts nothing here.
+      expect(leases.release(user, 1)).toBeNull();
+      leases.take(user, { epoch: 1, count: 0, resetAt: 0 });
+      expect(leases.holds(user)).toBe(false);
+      expect(leases.hit(user, limit, 1_000)).toBeUndefined();
+
+      leases.take(user, { epoch: 2, count: 2, resetAt: 5_000 });
+      expect(leases.hit(user, limit, 1_000)).toEqual({ retryAfter: null });
+      expect(leases.hit(user, limit, 1_000)).toEqual({ retryAfter: 4 });
+      expect(leases.release(user, 2)).toEqual({ count: 4, resetAt: 5_000 });
+      expect(leases.release(user, 2)).toEqual({ count: 4, resetAt: 5_000 });
+      expect(leases.hit(user, limit, 1_000)).toBeUndefined();
+      // A later epoch this room never got: nothing counted here.
+      expect(leases.release(user, 3)).toBeNull();
+      // After the window: a fresh count.
+      leases.take(user, { epoch: 4, count: 4, resetAt: 5_000 });
+      expect(leases.hit(user, limit, 5_000)).toEqual({ retryAfter: null });
+      expect(leases.release(user, 4)).toEqual({ count: 1, resetAt: 15_000 });
+    });
   });
 });
 

@@ -90,16 +90,21 @@ export class RateLeases {
     this.sql.exec(`INSERT OR REPLACE INTO chat_rate (user_id, epoch, held, count, reset_at) VALUES (?, ?, 1, ?, ?)`, userId, lease.epoch, lease.count, lease.resetAt);
   }
 
-  /** Gives the counter of lease `epoch` back: its value if this room held it, else null (and a later grant of that epoch is refused). */
+  /**
+   * Gives the counter of lease `epoch` back: its value if this room held it (asked again, the same value: a UserHub
+   * that went away mid-hand-over asks again), else null, and a later grant of that epoch is refused.
+   */
   release(userId: string, epoch: number): RateWindow | null {
     const row = this.row(userId);
     if (row?.held && row.epoch <= epoch) {
       this.sql.exec(`UPDATE chat_rate SET held = 0, epoch = ? WHERE user_id = ?`, epoch, userId);
       return { count: row.count, resetAt: row.reset_at };
     }
+    if (row && !row.held && row.epoch === epoch && row.count >= 0) return { count: row.count, resetAt: row.reset_at };
+    // Never held under this epoch (count -1: nothing counted here).
     this.sql.exec(
-      `INSERT INTO chat_rate (user_id, epoch, held, count, reset_at) VALUES (?, ?, 0, 0, 0)
-       ON CONFLICT (user_id) DO UPDATE SET epoch = max(epoch, excluded.epoch)`,
+      `INSERT INTO chat_rate (user_id, epoch, held, count, reset_at) VALUES (?, ?, 0, -1, 0)
+       ON CONFLICT (user_id) DO UPDATE SET epoch = max(epoch, excluded.epoch), count = CASE WHEN excluded.epoch > epoch THEN -1 ELSE count END`,
       userId,
       epoch,
     );
