@@ -155,7 +155,14 @@ async function main() {
   await Promise.all(deletions);
   await until(() => clients.every((c) => c.isSynced() && c.pendingCount() === 0), 60_000, "every client reconnected, synced, with no unacknowledged send");
 
-  const server = await serverMessages(origin, tokens[0], groupId);
+  // The room acknowledges a message once it is stored in the room, and writes it through to D1 just after
+  // (docs/decisions/0026-chat-persist-first.md): give D1 a moment to hold every acknowledged message and deletion.
+  const acked = new Set(clients.flatMap((c) => c.sentClientIds()));
+  let server = await serverMessages(origin, tokens[0], groupId);
+  for (let tries = 0; tries < 50 && (server.length < acked.size || server.filter((m) => m.deletedAt).length < deletions.length); tries++) {
+    await sleep(100);
+    server = await serverMessages(origin, tokens[0], groupId);
+  }
   const serverIds = server.map((m) => m.id);
   const serverDeleted = new Set(server.filter((m) => m.deletedAt).map((m) => m.id));
   await until(() => clients.every((c) => c.ids.length >= serverIds.length && c.deleted.size >= serverDeleted.size), 30_000, "every client to catch up").catch(() => {});

@@ -724,6 +724,21 @@ export const messages = sqliteTable(
   ],
 );
 
+/**
+ * The blocks of message ids a group's room reserved (docs/decisions/0026-chat-persist-first.md): the room numbers its
+ * messages from these without a D1 round trip and writes them through later, so an id the room handed out is found
+ * here (its group) before its row reaches `messages`. Blocks never overlap: they come from `messages`' own
+ * AUTOINCREMENT sequence, which the reservation moves past the block's end.
+ */
+export const messageIdBlocks = sqliteTable("message_id_blocks", {
+  start: integer("start").primaryKey(),
+  end: integer("end").notNull(),
+  groupId: text("group_id")
+    .notNull()
+    .references(() => groups.id, { onDelete: "cascade" }),
+  reservedAt: integer("reserved_at", { mode: "timestamp_ms" }).notNull(),
+});
+
 export const contactMessages = sqliteTable(
   "contact_messages",
   {

@@ -5,10 +5,10 @@
  * counts (bench/progress.mjs): 6 lectures (5 held), everyone's attendance, 3 tasks with hand-ins (some graded) and
  * a quiz everyone has taken.
  */
+import { getTableColumns, type Table } from "drizzle-orm";
 import type { ServiceContext } from "../worker/context";
 import { hashPassword } from "../worker/auth/password";
 import { base64url, newId } from "../worker/services/ids";
-import { getTableColumns, type Table } from "drizzle-orm";
 import * as s from "./schema";
 
 export const SOAK_MAX_USERS = 1000;
@@ -36,10 +36,11 @@ export async function seedSoakGroup(ctx: ServiceContext, count: number, opts: { 
     emailVerifiedAt: now,
   }));
   const members = users.map((u) => ({ id: newId(), userId: u.id, groupId: group.id, status: "approved" as const }));
+  // D1 binds at most 100 values per statement, and Drizzle binds every column of the table for each row.
   const statements = [
     ctx.db.insert(s.groups).values(group),
-    ...chunk(users, rowsPerStatement(s.users)).map((part) => ctx.db.insert(s.users).values(part)),
-    ...chunk(members, rowsPerStatement(s.memberships)).map((part) => ctx.db.insert(s.memberships).values(part)),
+    ...chunk(users, rowsPerInsert(s.users)).map((part) => ctx.db.insert(s.users).values(part)),
+    ...chunk(members, rowsPerInsert(s.memberships)).map((part) => ctx.db.insert(s.memberships).values(part)),
   ] as const;
   await ctx.db.batch(statements);
   if (opts.coursework) await seedCoursework(ctx, group.id, group.slug, users.map((u) => u.id));
@@ -62,20 +63,21 @@ async function seedCoursework(ctx: ServiceContext, groupId: string, slug: string
     tasks.slice(0, 2).map((t) => ({ id: newId(), taskId: t.id, userId, link: "https://github.com/soak/work", submittedAt: new Date(now), late: false, score: u % 3 ? 60 + (u % 40) : null })),
   );
   const attempts = userIds.map((userId, u) => ({ id: newId(), quizId: quiz.id, userId, answers: {}, score: u % 5, maxScore: 4, number: 1, startedAt: new Date(now - DAY), submittedAt: new Date(now - DAY + 60_000) }));
+  // Each statement stays under D1's 100 bound values.
   await ctx.db.batch([
     ctx.db.insert(s.lectures).values(lectures),
     ctx.db.insert(s.tasks).values(tasks),
     ctx.db.insert(s.quizzes).values(quiz),
     ctx.db.insert(s.questions).values(question),
-    ...chunk(attendance, rowsPerStatement(s.attendance)).map((part) => ctx.db.insert(s.attendance).values(part)),
-    ...chunk(submissions, rowsPerStatement(s.submissions)).map((part) => ctx.db.insert(s.submissions).values(part)),
-    ...chunk(attempts, rowsPerStatement(s.attempts)).map((part) => ctx.db.insert(s.attempts).values(part)),
+    ...chunk(attendance, rowsPerInsert(s.attendance)).map((part) => ctx.db.insert(s.attendance).values(part)),
+    ...chunk(submissions, rowsPerInsert(s.submissions)).map((part) => ctx.db.insert(s.submissions).values(part)),
+    ...chunk(attempts, rowsPerInsert(s.attempts)).map((part) => ctx.db.insert(s.attempts).values(part)),
   ]);
 }
 
-/** D1 binds at most 100 values per statement, and an insert binds every column (defaults included). */
-function rowsPerStatement(table: Table): number {
-  return Math.floor(100 / Object.keys(getTableColumns(table)).length);
+/** How many rows of `table` one INSERT may carry under D1's 100 bound values. */
+function rowsPerInsert(table: Table): number {
+  return Math.max(1, Math.floor(100 / Object.keys(getTableColumns(table)).length));
 }
 
 function chunk<T>(items: T[], size: number): T[][] {

@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import * as s from "../../db/schema";
 import { addMember, call, codeFromMail, createGroup, createUser, RESET_SUBJECT, signIn } from "./factories";
 import { db } from "./helpers";
-import { connectAs, joinChat, upgrade } from "./sockets";
+import { ageChatRights, connectAs, joinChat, upgrade } from "./sockets";
 
 describe("revoking a session closes its sockets", () => {
   it("logout (POST /api/users/logout) closes that device's hub and group sockets, not the other device's", async () => {
@@ -71,8 +71,10 @@ describe("revoking a session closes its sockets", () => {
     await addMember(user, group);
     const session = await signIn(user);
     const { client } = await joinChat(session, group.id);
-    // Revoked directly in D1 (no socket closing): the room itself must refuse what this socket sends.
+    // Revoked directly in D1 (no socket closing): the room itself must refuse what this socket sends, at the latest
+    // once the rights it read for the socket are FACTS_TTL_MS old.
     await db().update(s.sessions).set({ revokedAt: new Date() }).where(eq(s.sessions.id, session.sessionId));
+    expect(await ageChatRights(group.id)).toBeGreaterThan(0);
     client.send({ type: "chat.send", text: "after logout", clientId: "revoked-session-1" });
     const error = await client.next("error");
     expect(error.code).toBe("forbidden");

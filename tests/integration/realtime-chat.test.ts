@@ -12,7 +12,7 @@ import type { GroupRoom } from "../../worker/realtime/group-room";
 import { disconnectUserFromGroup } from "../../worker/realtime/publish";
 import { addMember, call, createGroup, createUser, signIn, type SignedIn } from "./factories";
 import { db, eventually, unique } from "./helpers";
-import { connectAs, joinChat, requestTicket, syncChat, ticketFor, upgrade } from "./sockets";
+import { ageChatRights, connectAs, joinChat, requestTicket, syncChat, ticketFor, upgrade } from "./sockets";
 
 async function chatWorld() {
   const [instructor, alice, bob, outsider] = await Promise.all([createUser({ role: "instructor" }), createUser(), createUser(), createUser()]);
@@ -324,10 +324,22 @@ describe("deleting", () => {
 });
 
 describe("rights that end while connected", () => {
-  it("refuses a removed member's chat.send and closes the socket", async () => {
+  it("closes a member's socket when the group's staff remove them; they cannot send over HTTP or come back", async () => {
+    const w = await chatWorld();
+    const { client } = await joinChat(w.bob, w.group.id);
+    const res = await call(`/api/groups/${w.group.id}/students/${w.bob.user.id}`, { method: "PUT", body: { status: "removed" }, token: w.instructor.accessToken });
+    expect(res.status).toBe(200);
+    expect((await client.waitClosed()).code).toBe(4403);
+    expect((await post(w.bob, w.group.id, "Still here?")).status).toBe(403);
+    expect((await requestTicket(w.bob, "group-room", w.group.id)).status).toBe(403);
+    expect((await page(w.alice, w.group.id)).messages).toHaveLength(0);
+  });
+
+  it("refuses a chat.send of a member removed behind the room's back once the rights it read are FACTS_TTL_MS old, and closes the socket", async () => {
     const w = await chatWorld();
     const { client } = await joinChat(w.bob, w.group.id);
     await db().update(s.memberships).set({ status: "removed" }).where(and(eq(s.memberships.userId, w.bob.user.id), eq(s.memberships.groupId, w.group.id)));
+    expect(await ageChatRights(w.group.id)).toBeGreaterThan(0);
     const clientId = cid();
     client.send({ type: "chat.send", text: "Am I still here?", clientId });
     expect(await client.next("error", (f) => f.clientId === clientId)).toMatchObject({ code: "forbidden" });

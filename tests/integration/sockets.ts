@@ -2,9 +2,10 @@
  * Realtime test clients that go through the real product path: a ticket from POST /api/realtime/ticket with the
  * user's access token, then a websocket upgrade through the Worker (Origin checked) into the Durable Object.
  */
-import { SELF } from "cloudflare:test";
+import { env, runInDurableObject, SELF } from "cloudflare:test";
 import { afterEach, expect } from "vitest";
 import type { Party, ServerFrame } from "../../app/lib/realtime-protocol";
+import { FACTS_TTL_MS, type GroupRoom } from "../../worker/realtime/group-room";
 import { call, ORIGIN, type SignedIn } from "./factories";
 import { eventually } from "./helpers";
 
@@ -102,4 +103,22 @@ export async function syncChat(client: SocketClient, after: number, from?: numbe
   client.send({ type: "chat.sync", after, ...(from === undefined ? {} : { from }) });
   await eventually(() => (client.of("chat.history").length > seen ? true : undefined), 3_000, "chat.history");
   return client.of("chat.history")[seen]!;
+}
+
+/** The group's room, for `runInDurableObject`, `runDurableObjectAlarm` and `evictDurableObject`. */
+export function groupRoomStub(groupId: string): DurableObjectStub<GroupRoom> {
+  const rooms = env.GroupRoom as unknown as DurableObjectNamespace<GroupRoom>;
+  return rooms.get(rooms.idFromName(groupId));
+}
+
+/**
+ * Lets FACTS_TTL_MS pass for the chat rights the group's room keeps per connection (group-room.ts): a right ended
+ * without telling the room (a direct change in D1) counts from the next send on.
+ */
+export async function ageChatRights(groupId: string): Promise<number> {
+  return runInDurableObject(groupRoomStub(groupId), (room: GroupRoom) => {
+    const facts = (room as unknown as { facts: Map<string, { checkedAt: number }> }).facts;
+    for (const entry of facts.values()) entry.checkedAt -= FACTS_TTL_MS;
+    return facts.size;
+  });
 }

@@ -1,9 +1,23 @@
 import type { Connection } from "partyserver";
 import type { Actor } from "../../app/lib/permissions";
-import type { ChatFrame, ClientFrame, DevClientFrame, ErrorFrameCode, ServerFrame } from "../../app/lib/realtime-protocol";
-import type { ServiceContext } from "../context";
-import { AppError } from "../http/errors";
-import type { MessageDraft, MessageDto } from "../services/chat-store";
+import { CHAT_HISTORY_MAX, type ClientFrame, type DevClientFrame, type ErrorFrameCode, type ServerFrame } from "../../app/lib/realtime-protocol";
+import { createServiceContext, type ServiceContext } from "../context";
+import { AppError, notFound } from "../http/errors";
+import {
+  groupMessageKeys,
+  markDeleted,
+  messageById,
+  messageInGroup,
+  reserveIdBlock,
+  storedToDto,
+  writeThrough,
+  type MessageDraft,
+  type MessageDto,
+} from "../services/chat-store";
+import { CHAT_SEND_LIMIT, replyNotInGroup, requireChat, sendingTooFast, syncMessages, type AllowedChat, type CommitResult } from "../services/messages";
+import { ChatLog } from "./chat-log";
+import { RateLeases, type RateWindow } from "./chat-rate";
+import { acquireChatRateFrom } from "./publish";
 import { Lane } from "./lane";
 import { Room, type ConnectionState } from "./room";
 
@@ -18,49 +32,134 @@ type SendFrame = Extract<ClientFrame, { type: "chat.send" }>;
 const CODES: Partial<Record<number, ErrorFrameCode>> = { 400: "invalid_input", 403: "forbidden", 404: "not_found", 409: "conflict", 429: "rate_limited" };
 
 /**
- * The chat's services, imported by the first room that needs them rather than when the Worker starts (every
- * isolate exports this class; docs/decisions/0025-lean-cold-start.md).
+ * A connection's chat rights as D1 last said (its sync, or a send): used for its sends for at most FACTS_TTL_MS
+ * (and never past its session's expiry), read again in the background after FACTS_REFRESH_MS. Every product path
+ * that ends a right closes the person's sockets in this room (disconnectUser, disconnectSessions), which drops
+ * their entries; the bound covers a right ended any other way.
  */
-let chatServices: Promise<[typeof import("../context"), typeof import("../services/chat-store"), typeof import("../services/messages")]> | null = null;
-function loadChat() {
-  chatServices ??= Promise.all([import("../context"), import("../services/chat-store"), import("../services/messages")]);
-  return chatServices;
+export const FACTS_TTL_MS = 30_000;
+const FACTS_REFRESH_MS = 10_000;
+/** Message ids reserved in D1 at a time; the next block is reserved when half of what is left is used. */
+const ID_BLOCK = 64;
+/** How long a socket send's write-through waits for others to join its batch. */
+const FLUSH_DELAY_MS = 20;
+/** Messages per write-through batch (two statements each). */
+const FLUSH_BATCH = 40;
+/** A failed write-through is retried by the alarm after 1 s, 2 s, 4 s... at most a minute apart. */
+const RETRY_FIRST_MS = 1_000;
+const RETRY_MAX_MS = 60_000;
+/** Set with each stored message: if the room is gone before its write-through finished, the alarm wakes it to finish. */
+const ALARM_SAFETY_MS = 10_000;
+
+interface CachedFacts {
+  actor: Actor;
+  name: string;
+  checkedAt: number;
+  /** When the acting session expires. */
+  until: number;
+  refreshing: boolean;
 }
 
 /**
  * One per course group (room name = group id): its chat now, live attendance later.
  *
+ * Persist first, locally (docs/decisions/0026-chat-persist-first.md): a message is numbered from ids the room
+ * reserved in D1, stored in the room's own SQLite storage (ChatLog), broadcast and acknowledged; then it is written
+ * through to D1, where every query reads it, retried by the alarm until D1 has it. A `chat.sync` merges what D1
+ * has with what the room has not written through yet.
+ *
  * Every store and broadcast of this group's chat runs in one lane (lane.ts), whether the message came over this
  * socket or over HTTP (`commitMessage` over RPC), so broadcasts leave in id order. A connection receives chat
  * frames only after its first complete `chat.sync`; from then on it gets each message once, in order, without
- * gaps. Messages live in D1, so an evicted or restarted room loses nothing: clients reconnect and sync.
+ * gaps. An evicted or restarted room loses nothing: its storage keeps what D1 does not have yet, and clients
+ * reconnect and sync.
  */
 export class GroupRoom extends Room {
   readonly party = "group-room" as const;
   private readonly lane = new Lane();
   /** Each connection's sends, one after another, so one person's messages keep the order they were typed in. */
   private readonly sending = new Map<string, Promise<void>>();
+  private readonly facts = new Map<string, CachedFacts>();
   private svc: ServiceContext | null = null;
+  private chatLog: ChatLog | null = null;
+  private rateLeases: RateLeases | null = null;
+  /** Lease requests in flight, per user (one at a time). */
+  private readonly acquiring = new Map<string, Promise<void>>();
+  private keysImported = false;
+  private readying: Promise<void> | null = null;
+  private reserving: Promise<void> | null = null;
+  /** A write-through run that has not started yet (callers share it), and the chain of runs. */
+  private flushQueued: Promise<boolean> | null = null;
+  private flushTail: Promise<unknown> = Promise.resolve();
+  private flushTimer: ReturnType<typeof setTimeout> | null = null;
+  private failures = 0;
+  private alarmArmed = false;
 
-  private async services(): Promise<ServiceContext> {
-    const [{ createServiceContext }] = await loadChat();
+  private services(): ServiceContext {
     this.svc ??= createServiceContext(this.env, this.ctx);
     return this.svc;
   }
 
-  /** RPC (and chat.send): stores the draft (idempotent per author and clientId) and broadcasts it if it is new. */
-  commitMessage(draft: MessageDraft): Promise<{ message: MessageDto; created: boolean }> {
-    return this.lane.write(async () => {
-      const [, { storeMessage }] = await loadChat();
-      const result = await storeMessage(await this.services(), draft);
-      if (result.created) this.fanOut({ type: "chat.message", message: result.message });
-      return result;
-    });
+  private log(): ChatLog {
+    this.chatLog ??= new ChatLog(this.ctx.storage);
+    return this.chatLog;
   }
 
-  /** RPC: pushes a chat frame whose change is already stored (a deletion) to the synced connections, in lane order. */
-  broadcastChat(frame: ChatFrame): Promise<number> {
-    return this.lane.write(() => this.fanOut(frame));
+  private sendRates(): RateLeases {
+    this.rateLeases ??= new RateLeases(this.ctx.storage.sql);
+    return this.rateLeases;
+  }
+
+  /**
+   * RPC (POST /api/messages, checks done by the caller): counts the send against the author's limit, stores the
+   * draft (idempotent per author and clientId), broadcasts it if new, then tries D1.
+   */
+  async commitMessage(draft: MessageDraft): Promise<CommitResult> {
+    try {
+      await this.admitRate(draft.authorId);
+    } catch (e) {
+      if (e instanceof AppError && e.status === 429) return { refused: "rate_limited", retryAfter: e.retryAfterSeconds ?? 1 };
+      throw e;
+    }
+    const result = await this.commit(draft);
+    // Over HTTP the answer waits for the write-through, so the sender's next GET sees the message; if D1 refused,
+    // the message is kept here all the same and the alarm retries.
+    if (result.created) await this.requestFlush();
+    return result;
+  }
+
+  /** RPC from a UserHub: gives back the user's chat rate counter of lease `epoch` (chat-rate.ts). */
+  releaseChatRate(userId: string, epoch: number): RateWindow | null {
+    return this.sendRates().release(userId, epoch);
+  }
+
+  /** RPC: whether message `id` is one of this group's that the room knows. */
+  hasMessage(id: number): boolean {
+    return this.log().has(id);
+  }
+
+  /** RPC: a message stored here and not written through yet, or null. */
+  pendingMessage(id: number): MessageDto | null {
+    const m = this.log().pending(id);
+    return m ? storedToDto(m) : null;
+  }
+
+  /**
+   * RPC (DELETE /api/messages/{id}, permission checked by the caller): erases the text and broadcasts `chat.deleted`
+   * in lane order. A message not written through yet is changed here and goes through again; one in D1 is changed
+   * there. Returns the deletion time, or null if it was deleted already (nothing is broadcast then).
+   */
+  async deleteChatMessage(id: number): Promise<string | null> {
+    const at = Date.now();
+    const local = this.log().markDeleted(id, at);
+    if (local === "already") return null;
+    let deletedAt: string | null = new Date(at).toISOString();
+    if (local === "deleted") this.armAlarm();
+    else deletedAt = (await markDeleted(this.services(), id))?.toISOString() ?? null;
+    if (!deletedAt) return null;
+    await this.lane.write(() => void this.fanOut({ type: "chat.deleted", id, groupId: this.name }));
+    if (local === "deleted") await this.requestFlush();
+    return deletedAt;
   }
 
   protected onFrame(connection: ChatConnection, frame: Exclude<ClientFrame, { type: "ping" }>): Promise<void> {
@@ -76,6 +175,28 @@ export class GroupRoom extends Room {
     return this.lane.write(() => void this.fanOut({ type: "dev.broadcast", t: frame.t }));
   }
 
+  /** The alarm: writes through what is left (after a failure, or a room that went away mid-write). */
+  async onAlarm(): Promise<void> {
+    this.alarmArmed = false;
+    const done = await this.requestFlush();
+    if (done && this.log().pendingCount() > 0) this.armAlarm();
+  }
+
+  onClose(connection: Connection) {
+    super.onClose(connection);
+    this.facts.delete(connection.id);
+  }
+
+  disconnectUser(userId: string, reason?: string): number {
+    for (const c of this.getConnections(`user:${userId}`)) this.facts.delete(c.id);
+    return super.disconnectUser(userId, reason);
+  }
+
+  disconnectSessions(sessionIds: string[], reason?: string): number {
+    for (const sessionId of sessionIds) for (const c of this.getConnections(`session:${sessionId}`)) this.facts.delete(c.id);
+    return super.disconnectSessions(sessionIds, reason);
+  }
+
   private queueSend(connection: ChatConnection, frame: SendFrame): Promise<void> {
     const next = (this.sending.get(connection.id) ?? Promise.resolve()).then(() => this.send1(connection, frame));
     this.sending.set(connection.id, next);
@@ -85,28 +206,228 @@ export class GroupRoom extends Room {
     return next;
   }
 
+  /** The socket's `chat.send`: the steps of sendMessage (services/messages.ts), with the rights this connection was last found to have. */
   private async send1(connection: ChatConnection, frame: SendFrame): Promise<void> {
     try {
-      const input = { groupId: this.name, text: frame.text, clientId: frame.clientId, replyTo: frame.replyTo };
-      const [, , { sendMessage }] = await loadChat();
-      const { message } = await sendMessage(await this.services(), actorOf(connection), input, (draft) => this.commitMessage(draft));
+      const facts = await this.factsFor(connection);
+      const replyTo = frame.replyTo ?? null;
+      if (replyTo && !this.log().has(replyTo) && !(await messageInGroup(this.services(), this.name, replyTo))) throw replyNotInGroup();
+      await this.admitRate(facts.actor.userId);
+      const draft = { groupId: this.name, authorId: facts.actor.userId, authorName: facts.name, authorRole: facts.actor.role, text: frame.text, clientId: frame.clientId, replyTo };
+      const { message } = await this.commit(draft);
       this.trySend(connection, { type: "chat.ack", clientId: frame.clientId, id: message.id });
     } catch (e) {
       this.refuse(connection, e, frame.clientId);
     }
   }
 
+  /** Counts one send against the person's limit (429 past it), with the counter this room holds or takes over. */
+  private async admitRate(userId: string): Promise<void> {
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const hit = this.sendRates().hit(userId, CHAT_SEND_LIMIT, Date.now());
+      if (hit) {
+        if (hit.retryAfter !== null) throw sendingTooFast(hit.retryAfter);
+        return;
+      }
+      // Another room took the counter (or nobody gave it here yet): ask the person's UserHub for it.
+      await this.acquireRate(userId);
+    }
+    throw new Error("The chat rate counter could not be taken over");
+  }
+
+  private acquireRate(userId: string): Promise<void> {
+    let pending = this.acquiring.get(userId);
+    if (!pending) {
+      pending = acquireChatRateFrom(this.env, userId, this.name)
+        .then((lease) => this.sendRates().take(userId, lease))
+        .finally(() => this.acquiring.delete(userId));
+      this.acquiring.set(userId, pending);
+    }
+    return pending;
+  }
+
+  /**
+   * Stores a draft unless its author's clientId is known (then answers that message), numbering it with the next
+   * reserved id, and broadcasts it; one lane write, which waits on D1 only when no reserved id is left.
+   */
+  private async commit(draft: MessageDraft): Promise<{ message: MessageDto; created: boolean }> {
+    await this.ready();
+    const result = await this.lane.write(async () => {
+      const log = this.log();
+      const existing = log.idOf(draft.authorId, draft.clientId);
+      if (existing !== null) return { created: false as const, id: existing };
+      const stamped = { ...draft, createdAt: Date.now() };
+      let stored = log.append(stamped);
+      if (!stored) {
+        await this.reserve();
+        stored = log.append(stamped);
+        if (!stored) throw new Error("No message id could be reserved");
+      }
+      this.armAlarm();
+      const message = storedToDto(stored);
+      this.fanOut({ type: "chat.message", message });
+      return { created: true as const, message };
+    });
+    if (!result.created) return { message: await this.messageOf(result.id), created: false };
+    this.topUp();
+    this.flushSoon();
+    return { message: result.message, created: true };
+  }
+
+  private async messageOf(id: number): Promise<MessageDto> {
+    const pending = this.log().pending(id);
+    if (pending) return storedToDto(pending);
+    const stored = await messageById(this.services(), id);
+    if (!stored) throw new Error(`Message ${id} is known to the room but not found in D1`);
+    return stored;
+  }
+
+  /** Before the first send: the keys D1 had before this room kept its own are imported, and ids are reserved. */
+  private ready(): Promise<void> {
+    const log = this.log();
+    if (!this.keysImported) this.keysImported = log.keysImported();
+    if (this.keysImported && log.idsLeft() > 0) {
+      this.topUp();
+      return Promise.resolve();
+    }
+    this.readying ??= (async () => {
+      if (!this.keysImported) {
+        log.importKeys(await groupMessageKeys(this.services(), this.name));
+        this.keysImported = true;
+      }
+      if (log.idsLeft() === 0) await this.reserve();
+    })().finally(() => {
+      this.readying = null;
+    });
+    return this.readying;
+  }
+
+  /** Reserves the next block of ids in D1 (one reservation at a time). */
+  private reserve(): Promise<void> {
+    this.reserving ??= (async () => {
+      const block = await reserveIdBlock(this.services(), this.name, ID_BLOCK);
+      this.log().addBlock(block.start, block.end);
+    })().finally(() => {
+      this.reserving = null;
+    });
+    return this.reserving;
+  }
+
+  /** Reserves more ids in the background once half a block is left, so sends do not wait for D1. */
+  private topUp() {
+    if (this.reserving || this.log().idsLeft() >= ID_BLOCK / 2) return;
+    this.reserve().catch((e) => console.warn(`group-room ${this.name}: reserving message ids failed; the next send tries again`, e));
+  }
+
+  /**
+   * Writes the outbox through shortly: the messages of a busy moment go to D1 in one batch, and the D1 write does
+   * not compete with the broadcast it follows.
+   */
+  private flushSoon() {
+    if (this.flushTimer) return;
+    this.flushTimer = setTimeout(() => {
+      this.flushTimer = null;
+      void this.requestFlush();
+    }, FLUSH_DELAY_MS);
+  }
+
+  /** Writes the outbox through to D1 in a run that starts after this call; true when the outbox is empty after it. */
+  private requestFlush(): Promise<boolean> {
+    if (this.flushQueued) return this.flushQueued;
+    const run = this.flushTail.then(() => {
+      this.flushQueued = null;
+      return this.flushOnce();
+    });
+    this.flushQueued = run;
+    this.flushTail = run.catch(() => undefined);
+    return run;
+  }
+
+  private async flushOnce(): Promise<boolean> {
+    const log = this.log();
+    for (;;) {
+      const rows = log.toFlush(FLUSH_BATCH);
+      if (rows.length === 0) {
+        this.failures = 0;
+        return true;
+      }
+      try {
+        await writeThrough(this.services(), rows);
+      } catch (e) {
+        this.failures++;
+        const delay = Math.min(RETRY_MAX_MS, RETRY_FIRST_MS * 2 ** Math.min(this.failures - 1, 10));
+        // Not an error: the messages are stored here and the alarm tries again.
+        console.warn(`group-room ${this.name}: writing ${rows.length} message(s) through to D1 failed (attempt ${this.failures}); retrying in ${delay} ms`, e);
+        this.alarmArmed = true;
+        await this.ctx.storage.setAlarm(Date.now() + delay);
+        return false;
+      }
+      log.confirm(rows);
+    }
+  }
+
+  private armAlarm() {
+    if (this.alarmArmed) return;
+    this.alarmArmed = true;
+    void this.ctx.storage.setAlarm(Date.now() + ALARM_SAFETY_MS);
+  }
+
   private sync(connection: ChatConnection, after: number, from: number | undefined): Promise<void> {
     return this.lane.read(async () => {
       try {
-        const [, , { syncMessages }] = await loadChat();
-        const history = await syncMessages(await this.services(), actorOf(connection), this.name, after, from);
+        // What the room holds that D1 may not have yet, read before D1 (see syncMessages).
+        const log = this.log();
+        const pending = {
+          messages: log.pendingAfter(after, CHAT_HISTORY_MAX + 1).map(storedToDto),
+          deleted: from !== undefined && from <= after ? log.pendingDeleted(from, after) : [],
+        };
+        const { facts, ...history } = await syncMessages(this.services(), actorOf(connection), this.name, after, from, pending);
+        this.remember(connection, facts);
         if (!this.trySend(connection, { type: "chat.history", ...history })) return;
         if (!history.more && !connection.state?.synced) connection.setState({ ...connection.state!, synced: true });
+        // Someone who syncs may send next: have keys, ids and their rate counter here before they do.
+        const warn = (e: unknown) => console.warn(`group-room ${this.name}: preparing to send failed; the next send tries again`, e);
+        this.ready().catch(warn);
+        if (!this.sendRates().holds(facts.actor.userId)) this.acquireRate(facts.actor.userId).catch(warn);
       } catch (e) {
         this.refuse(connection, e);
       }
     });
+  }
+
+  /** This connection's chat rights: as last read when recent enough (see FACTS_TTL_MS), else read from D1 now. */
+  private async factsFor(connection: ChatConnection): Promise<CachedFacts> {
+    const now = Date.now();
+    const known = this.facts.get(connection.id);
+    if (known && now - known.checkedAt < FACTS_TTL_MS && now < known.until) {
+      if (now - known.checkedAt > FACTS_REFRESH_MS && !known.refreshing) {
+        known.refreshing = true;
+        void this.readFacts(connection).catch((e) => {
+          known.refreshing = false;
+          // A right that ended: the same answer a send would get, and the socket closes.
+          if (e instanceof AppError && (e.status === 403 || e.status === 404)) this.refuse(connection, e);
+        });
+      }
+      return known;
+    }
+    return this.readFacts(connection);
+  }
+
+  private async readFacts(connection: ChatConnection): Promise<CachedFacts> {
+    try {
+      const facts = await requireChat(this.services(), actorOf(connection), this.name);
+      if (facts.groupId !== this.name) throw notFound("No such group.");
+      return this.remember(connection, facts);
+    } catch (e) {
+      this.facts.delete(connection.id);
+      throw e;
+    }
+  }
+
+  private remember(connection: ChatConnection, facts: AllowedChat): CachedFacts {
+    const entry = { actor: facts.actor, name: facts.actorName, checkedAt: Date.now(), until: facts.sessionExpiresAt, refreshing: false };
+    if (connection.readyState === WebSocket.OPEN) this.facts.set(connection.id, entry);
+    return entry;
   }
 
   /** Sends to every synced connection; returns how many got it. */
@@ -133,7 +454,10 @@ export class GroupRoom extends Room {
       return;
     }
     const open = this.trySend(connection, { type: "error", code: CODES[e.status] ?? "server_error", message: e.message, clientId });
-    if (open && (e.status === 403 || e.status === 404)) connection.close(4403, "Your access to this group has ended.");
+    if (open && (e.status === 403 || e.status === 404)) {
+      this.facts.delete(connection.id);
+      connection.close(4403, "Your access to this group has ended.");
+    }
   }
 
   /** False when the socket has closed meanwhile (its client syncs again when it reconnects). */

@@ -1,9 +1,12 @@
 import { getServerByName } from "partyserver";
-import type { ChatFrame, ServerFrame } from "../../app/lib/realtime-protocol";
+import type { ServerFrame } from "../../app/lib/realtime-protocol";
 import type { Bindings } from "../env";
 import type { MessageDraft, MessageDto } from "../services/chat-store";
+import type { CommitResult } from "../services/messages";
 import type { GroupRoom } from "./group-room";
 import type { Room } from "./room";
+import type { UserHub } from "./rooms";
+import type { RateLease, RateWindow } from "./chat-rate";
 
 /** The staff inbox is a single room. */
 export const STAFF_ROOM = "all";
@@ -67,15 +70,42 @@ function groupRoom(env: Bindings, groupId: string) {
 }
 
 /** Has the group's room store a chat message and broadcast it, in the room's commit order (see sendMessage). */
-export async function commitToGroupChat(env: Bindings, draft: MessageDraft): Promise<{ message: MessageDto; created: boolean }> {
+export async function commitToGroupChat(env: Bindings, draft: MessageDraft): Promise<CommitResult> {
   const stub = await groupRoom(env, draft.groupId);
   return stub.commitMessage(draft);
 }
 
-/** Pushes a chat frame (a deletion) to the group's synced connections, in the room's commit order. */
-export async function broadcastToGroupChat(env: Bindings, groupId: string, frame: ChatFrame): Promise<void> {
+/** Whether the group's room holds message `id` of its group (one not written through to D1 yet, for instance). */
+export async function groupChatHas(env: Bindings, groupId: string, id: number): Promise<boolean> {
   const stub = await groupRoom(env, groupId);
-  await stub.broadcastChat(frame);
+  return stub.hasMessage(id);
+}
+
+/** A message the group's room stored and has not written through to D1 yet, or null. */
+export async function pendingInGroupChat(env: Bindings, groupId: string, id: number): Promise<MessageDto | null> {
+  const stub = await groupRoom(env, groupId);
+  return stub.pendingMessage(id);
+}
+
+/** Has the group's room delete a chat message and broadcast `chat.deleted`; its deletion time, or null if it was deleted already. */
+export async function deleteFromGroupChat(env: Bindings, groupId: string, id: number): Promise<string | null> {
+  const stub = await groupRoom(env, groupId);
+  return stub.deleteChatMessage(id);
+}
+
+/**
+ * Asks the user's UserHub for their chat rate counter, for the group room `room` (worker/realtime/chat-rate.ts).
+ * Addressed by id, without partyserver's extra naming round trip (the room's name is its id's name).
+ */
+export function acquireChatRateFrom(env: Bindings, userId: string, room: string): Promise<RateLease> {
+  const hubs = env.UserHub as unknown as DurableObjectNamespace<UserHub>;
+  return hubs.get(hubs.idFromName(userId)).acquireChatRate(room);
+}
+
+/** Has group room `groupId` give back the user's chat rate counter of lease `epoch` (its value, or null if it did not hold it). */
+export function releaseChatRateIn(env: Bindings, groupId: string, userId: string, epoch: number): Promise<RateWindow | null> {
+  const rooms = env.GroupRoom as unknown as DurableObjectNamespace<GroupRoom>;
+  return rooms.get(rooms.idFromName(groupId)).releaseChatRate(userId, epoch);
 }
 
 /**

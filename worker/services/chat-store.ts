@@ -1,22 +1,33 @@
 /**
- * The chat's storage layer: who is asking about which group (one query), and how messages are read and written.
+ * The chat's D1 layer: who is asking about which group (one query), how messages are read, and how a group's room
+ * reserves message ids and writes its messages through (docs/decisions/0026-chat-persist-first.md).
  * Permission decisions are made by the callers in messages.ts; nothing here broadcasts.
  */
 import { and, asc, desc, eq, gt, gte, isNotNull, lt, lte, or, sql } from "drizzle-orm";
 import type { Actor, GroupFacts } from "../../app/lib/permissions";
 import type { ChatMessageFrameBody } from "../../app/lib/realtime-protocol";
-import { groups, memberships, messages, users, type Role } from "../../db/schema";
+import { groups, memberships, messageIdBlocks, messages, users, type Role } from "../../db/schema";
 import type { ServiceContext } from "../context";
 
 export type MessageDto = ChatMessageFrameBody;
 
-/** A message about to be stored: built by sendMessage after its checks, stored by the group's room. */
+/** A message about to be stored: built after the sender's checks, stored by the group's room. */
 export interface MessageDraft {
   groupId: string;
   authorId: string;
+  /** The author as the permission check read them, for the message's `author` until D1 has the row. */
+  authorName: string;
+  authorRole: Role;
   text: string;
   clientId: string;
   replyTo: number | null;
+}
+
+/** A message as the group's room stored it (in its own storage), on its way to D1. Times in ms. */
+export interface StoredMessage extends MessageDraft {
+  id: number;
+  createdAt: number;
+  deletedAt: number | null;
 }
 
 export interface ChatFacts {
@@ -24,8 +35,14 @@ export interface ChatFacts {
   group: GroupFacts;
   /** The asking person as the database knows them now (role included), or null when the account or the acting session is gone. */
   actor: Actor | null;
+  /** Their name now (for the messages they send). */
+  actorName: string;
+  /** When the acting session expires (ms); no limit when no session was named. */
+  sessionExpiresAt: number;
   /** Whether `replyTo` names a message of this group (true when there is no replyTo). */
   replyFound: boolean;
+  /** The group of the actor's message in D1 that carries `clientId`, if any (null when no clientId was given). */
+  clientIdGroup: string | null;
 }
 
 /**
@@ -33,19 +50,30 @@ export interface ChatFacts {
  * message replied to belongs to the group. The role is re-read here because a socket keeps the role its ticket
  * named, while rights follow the database.
  */
-export async function chatFacts(ctx: ServiceContext, actorId: string, idOrSlug: string, replyTo?: number | null, sessionId?: string): Promise<ChatFacts | null> {
+export async function chatFacts(
+  ctx: ServiceContext,
+  actorId: string,
+  idOrSlug: string,
+  replyTo?: number | null,
+  sessionId?: string,
+  clientId?: string,
+): Promise<ChatFacts | null> {
   const [row] = await ctx.db
     .select({
-      sessionLive: sessionId
-        ? sql<number>`exists (select 1 from sessions where sessions.id = ${sessionId} and sessions.user_id = ${actorId} and sessions.revoked_at is null and sessions.expires_at > ${Date.now()})`
-        : sql<number>`1`,
+      sessionExpiresAt: sessionId
+        ? sql<number | null>`(select expires_at from sessions where sessions.id = ${sessionId} and sessions.user_id = ${actorId} and sessions.revoked_at is null and sessions.expires_at > ${Date.now()})`
+        : sql<number | null>`${Number.MAX_SAFE_INTEGER}`,
       groupId: groups.id,
       instructorId: groups.instructorId,
       membershipStatus: memberships.status,
       role: users.role,
+      name: users.name,
       replyFound: replyTo
         ? sql<number>`exists (select 1 from messages where messages.id = ${replyTo} and messages.group_id = ${groups.id})`
         : sql<number>`1`,
+      clientIdGroup: clientId
+        ? sql<string | null>`(select group_id from messages where messages.author_id = ${actorId} and messages.client_id = ${clientId})`
+        : sql<string | null>`null`,
     })
     .from(groups)
     .leftJoin(memberships, and(eq(memberships.groupId, groups.id), eq(memberships.userId, actorId)))
@@ -57,8 +85,11 @@ export async function chatFacts(ctx: ServiceContext, actorId: string, idOrSlug: 
     groupId: row.groupId,
     group: { instructorId: row.instructorId, membershipStatus: row.membershipStatus },
     // A revoked session (a socket outliving its logout) acts for nobody.
-    actor: row.role && row.sessionLive ? { userId: actorId, role: row.role } : null,
+    actor: row.role && row.sessionExpiresAt ? { userId: actorId, role: row.role } : null,
+    actorName: row.name ?? "",
+    sessionExpiresAt: row.sessionExpiresAt ?? 0,
     replyFound: Boolean(row.replyFound),
+    clientIdGroup: row.clientIdGroup,
   };
 }
 
@@ -103,21 +134,114 @@ export function toMessageDto(r: Row): MessageDto {
 
 const selectMessages = (ctx: ServiceContext) => ctx.db.select(columns).from(messages).leftJoin(users, eq(users.id, messages.authorId));
 
+export function storedToDto(m: StoredMessage): MessageDto {
+  return {
+    id: m.id,
+    groupId: m.groupId,
+    author: { _id: m.authorId, name: m.authorName, role: m.authorRole },
+    text: m.deletedAt ? "" : m.text,
+    replyTo: m.replyTo,
+    createdAt: new Date(m.createdAt).toISOString(),
+    deletedAt: m.deletedAt ? new Date(m.deletedAt).toISOString() : null,
+    clientId: m.clientId,
+  };
+}
+
+/** One message by id, as D1 has it. */
+export async function messageById(ctx: ServiceContext, id: number): Promise<MessageDto | null> {
+  const [row] = await selectMessages(ctx).where(eq(messages.id, id)).limit(1);
+  return row ? toMessageDto(row) : null;
+}
+
+/** Whether message `id` is in D1 and belongs to the group. */
+export async function messageInGroup(ctx: ServiceContext, groupId: string, id: number): Promise<boolean> {
+  const [row] = await ctx.db.select({ id: messages.id }).from(messages).where(and(eq(messages.id, id), eq(messages.groupId, groupId))).limit(1);
+  return Boolean(row);
+}
+
+/** Every (author, clientId) of a group's messages in D1: a room learns the keys stored before it kept its own. */
+export function groupMessageKeys(ctx: ServiceContext, groupId: string) {
+  return ctx.db
+    .select({ id: messages.id, authorId: messages.authorId, clientId: messages.clientId })
+    .from(messages)
+    .where(and(eq(messages.groupId, groupId), isNotNull(messages.authorId), isNotNull(messages.clientId)));
+}
+
+/** The group whose room reserved message id `id` (whether or not the message reached D1 yet), or null. */
+export async function groupOfReservedId(ctx: ServiceContext, id: number): Promise<string | null> {
+  const [block] = await ctx.db
+    .select({ end: messageIdBlocks.end, groupId: messageIdBlocks.groupId })
+    .from(messageIdBlocks)
+    .where(lte(messageIdBlocks.start, id))
+    .orderBy(desc(messageIdBlocks.start))
+    .limit(1);
+  return block && block.end >= id ? block.groupId : null;
+}
+
 /**
- * Stores a message unless its author already stored one with this clientId, in one D1 batch (a transaction):
- * `INSERT ... ON CONFLICT (author_id, client_id) DO NOTHING`, then read the stored row. `created` says which.
+ * Reserves `size` consecutive message ids for a group's room, in one D1 batch (a transaction). The ids come from
+ * `messages`' AUTOINCREMENT sequence: a placeholder row takes the next id `start`, a second one is inserted with the
+ * explicit id `start + size - 1`, which moves the sequence past the block, the block is recorded, and both
+ * placeholders are deleted. So nothing else ever gets an id of the block (neither another room nor a plain insert),
+ * and every later block is higher: a group's ids increase. The placeholders' clientIds (`~...`) are ones no client
+ * may send, and nobody reads them: the batch commits or rolls back as a whole.
  */
-export async function storeMessage(ctx: ServiceContext, draft: MessageDraft): Promise<{ message: MessageDto; created: boolean }> {
-  const [inserted, [row]] = await ctx.db.batch([
-    ctx.db
-      .insert(messages)
-      .values({ ...draft, createdAt: new Date() })
-      .onConflictDoNothing({ target: [messages.authorId, messages.clientId] })
-      .returning({ id: messages.id }),
-    selectMessages(ctx).where(and(eq(messages.authorId, draft.authorId), eq(messages.clientId, draft.clientId))),
+export async function reserveIdBlock(ctx: ServiceContext, groupId: string, size: number): Promise<{ start: number; end: number }> {
+  if (size < 2) throw new Error("A block holds at least two ids");
+  const first = `~ids-${crypto.randomUUID()}`;
+  const last = `~ide-${crypto.randomUUID()}`;
+  const now = Date.now();
+  const d1 = ctx.env.DB;
+  const [, , blocks] = await d1.batch<{ start: number; end: number }>([
+    d1.prepare(`INSERT INTO messages (group_id, text, client_id, created_at) VALUES (?, '', ?, ?)`).bind(groupId, first, now),
+    d1
+      .prepare(`INSERT INTO messages (id, group_id, text, client_id, created_at) SELECT id + ?, group_id, '', ?, ? FROM messages WHERE author_id IS NULL AND client_id = ?`)
+      .bind(size - 1, last, now, first),
+    d1
+      .prepare(
+        `INSERT INTO message_id_blocks (start, "end", group_id, reserved_at)
+         SELECT a.id, b.id, ?, ? FROM messages a, messages b
+         WHERE a.author_id IS NULL AND a.client_id = ? AND b.author_id IS NULL AND b.client_id = ?
+         RETURNING start, "end"`,
+      )
+      .bind(groupId, now, first, last),
+    d1.prepare(`DELETE FROM messages WHERE author_id IS NULL AND client_id IN (?, ?)`).bind(first, last),
   ]);
-  if (!row) throw new Error("A stored message could not be read back");
-  return { message: toMessageDto(row), created: inserted.length > 0 };
+  const block = blocks?.results[0];
+  if (!block || block.end - block.start !== size - 1) throw new Error("Reserving message ids failed");
+  return block;
+}
+
+/**
+ * Writes messages a group's room stored through to D1, in one batch (a transaction: all or none), idempotently:
+ * a row already there (an earlier attempt that committed but whose answer was lost) only takes a deletion.
+ * A message whose author account is gone is kept without author (as D1 does for older ones); one whose group is
+ * gone is dropped with its group. If the author's clientId is already on another of their messages in D1 (used in
+ * another group before the rooms kept their own keys), the message is kept without its clientId rather than lost.
+ */
+export async function writeThrough(ctx: ServiceContext, rows: StoredMessage[]): Promise<void> {
+  if (rows.length === 0) return;
+  const d1 = ctx.env.DB;
+  const insert = `INSERT INTO messages (id, group_id, author_id, text, reply_to, client_id, created_at, deleted_at)
+    SELECT ?, g.id, (SELECT id FROM users WHERE id = ?), ?, ?, ?, ?, ? FROM groups g WHERE g.id = ?`;
+  const statements = rows.flatMap((m) => {
+    const text = m.deletedAt ? "" : m.text;
+    return [
+      d1
+        .prepare(
+          `${insert}
+           ON CONFLICT (id) DO UPDATE SET
+             deleted_at = coalesce(messages.deleted_at, excluded.deleted_at),
+             text = CASE WHEN coalesce(messages.deleted_at, excluded.deleted_at) IS NULL THEN messages.text ELSE '' END
+           ON CONFLICT DO NOTHING`,
+        )
+        .bind(m.id, m.authorId, text, m.replyTo, m.clientId, m.createdAt, m.deletedAt, m.groupId),
+      d1
+        .prepare(`${insert} AND NOT EXISTS (SELECT 1 FROM messages WHERE id = ?)`)
+        .bind(m.id, m.authorId, text, m.replyTo, null, m.createdAt, m.deletedAt, m.groupId, m.id),
+    ];
+  });
+  await d1.batch(statements);
 }
 
 /** One page of a group's messages, newest first, strictly before message `before` when given. */

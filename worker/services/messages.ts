@@ -2,33 +2,33 @@
  * Group chat (PRODUCT.md §3 "Messages"): the group's members and staff read and post; authors and staff delete.
  * The API, the Remix actions and the group's room (for frames sent over the socket) all call these functions.
  *
- * Delivery (docs/decisions/0007-realtime-delivery.md): a message is stored before it is broadcast, and the
- * group's room (GroupRoom) performs every store and broadcast of its group in one queue, so broadcasts leave
- * in id order; a retried clientId stores nothing new and answers the first message.
+ * Delivery (docs/decisions/0007-realtime-delivery.md, 0026-chat-persist-first.md): a message is stored in its
+ * group's room (GroupRoom, in the room's own Durable Object storage) before it is broadcast, and the room writes it
+ * through to D1 right after (retried until D1 has it). The room performs every store and broadcast of its group in
+ * one queue, so broadcasts leave in id order; a retried clientId stores nothing new and answers the first message.
+ * The room also counts every send against the person's rate limit (worker/realtime/chat-rate.ts).
  */
 import { can, type Actor } from "../../app/lib/permissions";
 import { CHAT_HISTORY_MAX } from "../../app/lib/realtime-protocol";
 import type { MessagePageQuery, SendMessageInput } from "../../app/lib/schemas";
 import type { ServiceContext } from "../context";
 import { AppError, forbidden, notFound } from "../http/errors";
-import { broadcastToGroupChat, commitToGroupChat } from "../realtime/publish";
+import { commitToGroupChat, deleteFromGroupChat, groupChatHas, pendingInGroupChat } from "../realtime/publish";
 import {
   chatFacts,
   deletedBetween,
-  markDeleted,
+  groupOfReservedId,
   messagesAfter,
   messageWithFacts,
   newestMessages,
   toMessageDto,
   type ChatFacts,
-  type MessageDraft,
   type MessageDto,
 } from "./chat-store";
-import { hitRateLimit } from "./rate-limit";
 
 export type { MessageDto };
 
-/** Per person, across their groups and tabs: a fast typist is fine, a script is not. */
+/** Per person, across their groups and tabs: a fast typist is fine, a script is not. Counted by the group rooms (chat-rate.ts). */
 export const CHAT_SEND_LIMIT = { max: 20, windowMs: 10_000 };
 /** A history frame stops early past this many bytes of text, so frames stay far below the 1 MiB socket limit. */
 const HISTORY_TEXT_BUDGET = 256 * 1024;
@@ -37,38 +37,57 @@ const DELETED_MAX = 1000;
 
 const NOT_IN_GROUP = "Only the group's members and staff can use its chat.";
 
-/** Stores a draft and broadcasts it if new. The group's room passes its own queue; everyone else goes through RPC. */
-export type CommitMessage = (draft: MessageDraft) => Promise<{ message: MessageDto; created: boolean }>;
+export type AllowedChat = ChatFacts & { actor: Actor };
 
 /** The facts for a group whose chat the actor may use; 404 for an unknown group, 403 for anyone else. */
-async function requireChat(ctx: ServiceContext, actor: Actor, idOrSlug: string, replyTo?: number | null): Promise<ChatFacts & { actor: Actor }> {
-  const facts = await chatFacts(ctx, actor.userId, idOrSlug, replyTo, actor.sessionId);
+export async function requireChat(ctx: ServiceContext, actor: Actor, idOrSlug: string, replyTo?: number | null, clientId?: string): Promise<AllowedChat> {
+  const facts = await chatFacts(ctx, actor.userId, idOrSlug, replyTo, actor.sessionId, clientId);
   if (!facts) throw notFound("No such group.");
   if (!facts.actor || !can(facts.actor, "group.viewInside", { group: facts.group })) throw forbidden(NOT_IN_GROUP);
   return { ...facts, actor: facts.actor };
 }
 
+export function replyNotInGroup(): AppError {
+  const message = "The message you are replying to is not in this group.";
+  return new AppError(400, "validation_failed", message, { replyTo: message });
+}
+
+/** Past CHAT_SEND_LIMIT (counted by the group's room, worker/realtime/chat-rate.ts). */
+export function sendingTooFast(retryAfter: number): AppError {
+  return new AppError(429, "rate_limited", "You are sending messages too fast. Please wait a moment.", undefined, retryAfter);
+}
+
+function clientIdUsedElsewhere(): AppError {
+  return new AppError(409, "conflict", "This clientId was already used for a message in another group.", { clientId: "Already used." });
+}
+
+/** What the group's room answers a commit: the message (stored now or before), or a refusal past the rate limit. */
+export type CommitResult = { message: MessageDto; created: boolean } | { refused: "rate_limited"; retryAfter: number };
+
 /**
- * POST /api/messages and the socket's `chat.send`: stores the message, then broadcasts it to the group's room.
- * Sending the same clientId again returns the message stored the first time (`created: false`) and broadcasts
- * nothing. Permission and role are read from D1 on every send, so a removed member cannot keep posting.
+ * POST /api/messages (and the Remix actions): checks, then the group's room counts the send against the person's
+ * limit, stores and broadcasts the message and answers once it tried to write it through to D1. Sending the same
+ * clientId again returns the message stored the first time (`created: false`) and broadcasts nothing; one that D1
+ * has on the author's message in another group is refused (409). Permission and role are read from D1 on every
+ * HTTP send. The socket's `chat.send` takes the same steps in the room (group-room.ts), with the permission facts
+ * it read last.
  */
-export async function sendMessage(
-  ctx: ServiceContext,
-  actor: Actor,
-  input: SendMessageInput,
-  commit: CommitMessage = (draft) => commitToGroupChat(ctx.env, draft),
-): Promise<{ message: MessageDto; created: boolean }> {
-  const facts = await requireChat(ctx, actor, input.groupId, input.replyTo);
-  if (!facts.replyFound) {
-    const message = "The message you are replying to is not in this group.";
-    throw new AppError(400, "validation_failed", message, { replyTo: message });
-  }
-  await hitRateLimit(ctx, `chat:user:${actor.userId}`, CHAT_SEND_LIMIT, "You are sending messages too fast. Please wait a moment.");
-  const result = await commit({ groupId: facts.groupId, authorId: actor.userId, text: input.text, clientId: input.clientId, replyTo: input.replyTo ?? null });
-  if (result.message.groupId !== facts.groupId) {
-    throw new AppError(409, "conflict", "This clientId was already used for a message in another group.", { clientId: "Already used." });
-  }
+export async function sendMessage(ctx: ServiceContext, actor: Actor, input: SendMessageInput): Promise<{ message: MessageDto; created: boolean }> {
+  const facts = await requireChat(ctx, actor, input.groupId, input.replyTo, input.clientId);
+  if (facts.clientIdGroup && facts.clientIdGroup !== facts.groupId) throw clientIdUsedElsewhere();
+  // A reply to a message still on its way to D1: the room knows it.
+  if (!facts.replyFound && !(input.replyTo && (await groupChatHas(ctx.env, facts.groupId, input.replyTo)))) throw replyNotInGroup();
+  const result = await commitToGroupChat(ctx.env, {
+    groupId: facts.groupId,
+    authorId: actor.userId,
+    authorName: facts.actorName,
+    authorRole: facts.actor.role,
+    text: input.text,
+    clientId: input.clientId,
+    replyTo: input.replyTo ?? null,
+  });
+  if ("refused" in result) throw sendingTooFast(result.retryAfter);
+  if (result.message.groupId !== facts.groupId) throw clientIdUsedElsewhere();
   return result;
 }
 
@@ -85,10 +104,18 @@ export async function listMessages(
   return { messages: page, nextBefore: rows.length > query.limit ? page[page.length - 1]!.id : null };
 }
 
+/** What the group's room holds that D1 may not have yet: messages after the cursor and deletions in `[from, after]`. */
+export interface PendingChat {
+  messages: MessageDto[];
+  deleted: number[];
+}
+
 /**
  * The answer to `chat.sync`: messages after `after`, oldest first (at most CHAT_HISTORY_MAX, fewer when their
- * text is large; `more` says there are more), and the ids of deleted messages in `[from, after]`.
- * The three reads run in parallel; nothing is returned unless the permission check passes.
+ * text is large; `more` says there are more), and the ids of deleted messages in `[from, after]`, from D1 merged
+ * with `pending`, the room's messages not yet written through (read *before* D1, so a message written through
+ * meanwhile is in one or the other). The reads run in parallel; nothing is returned unless the permission check
+ * passes, and the facts it read come back for the room to keep.
  */
 export async function syncMessages(
   ctx: ServiceContext,
@@ -96,38 +123,66 @@ export async function syncMessages(
   groupId: string,
   after: number,
   from?: number,
-): Promise<{ messages: MessageDto[]; more: boolean; deleted: number[] }> {
+  pending: PendingChat = { messages: [], deleted: [] },
+): Promise<{ messages: MessageDto[]; more: boolean; deleted: number[]; facts: AllowedChat }> {
   const [facts, rows, deleted] = await Promise.all([
     requireChat(ctx, actor, groupId),
     messagesAfter(ctx, groupId, after, CHAT_HISTORY_MAX + 1),
     from !== undefined && from <= after ? deletedBetween(ctx, groupId, from, after, DELETED_MAX) : Promise.resolve([]),
   ]);
   if (facts.groupId !== groupId) throw notFound("No such group.");
+  // Both lists hold the first CHAT_HISTORY_MAX + 1 after the cursor, so the first CHAT_HISTORY_MAX merged are right.
+  const byId = new Map<number, MessageDto>(rows.map((row) => [row.id, toMessageDto(row)]));
+  for (const m of pending.messages) {
+    const known = byId.get(m.id);
+    if (!known || (m.deletedAt && !known.deletedAt)) byId.set(m.id, m);
+  }
+  const merged = [...byId.values()].sort((a, b) => a.id - b.id);
   const messages: MessageDto[] = [];
   let bytes = 0;
-  for (const row of rows.slice(0, CHAT_HISTORY_MAX)) {
-    bytes += row.text.length * 3;
+  for (const m of merged.slice(0, CHAT_HISTORY_MAX)) {
+    bytes += m.text.length * 3;
     if (messages.length > 0 && bytes > HISTORY_TEXT_BUDGET) break;
-    messages.push(toMessageDto(row));
+    messages.push(m);
   }
-  return { messages, more: rows.length > messages.length, deleted: deleted.map((d) => d.id) };
+  const gone = [...new Set([...deleted.map((d) => d.id), ...pending.deleted])].sort((a, b) => a - b).slice(0, DELETED_MAX);
+  return { messages, more: merged.length > messages.length, deleted: gone, facts };
+}
+
+/**
+ * Finds message `id` with what deleting it needs: in D1, or, when it is not written through yet, in the room of
+ * the group that reserved its id (then D1 is asked again, in case it was written through meanwhile).
+ */
+async function locateMessage(ctx: ServiceContext, actorId: string, id: number) {
+  const row = await messageWithFacts(ctx, id, actorId);
+  if (row) return { message: toMessageDto(row.message), group: { instructorId: row.instructorId, membershipStatus: row.membershipStatus }, actorRole: row.actorRole };
+  const groupId = await groupOfReservedId(ctx, id);
+  if (!groupId) return null;
+  const pending = await pendingInGroupChat(ctx.env, groupId, id);
+  if (!pending) {
+    const again = await messageWithFacts(ctx, id, actorId);
+    return again ? { message: toMessageDto(again.message), group: { instructorId: again.instructorId, membershipStatus: again.membershipStatus }, actorRole: again.actorRole } : null;
+  }
+  const facts = await chatFacts(ctx, actorId, groupId);
+  if (!facts) return null;
+  return { message: pending, group: facts.group, actorRole: facts.actor?.role ?? null };
 }
 
 /**
  * DELETE /api/messages/{id}: the author or the group's staff, while they still belong to the group. The text is
  * erased and the id stays as a tombstone; `chat.deleted` reaches everyone in the room. Deleting twice is harmless.
+ * The group's room performs it, also for a message it has not written through to D1 yet.
  */
 export async function deleteMessage(ctx: ServiceContext, actor: Actor, id: number): Promise<MessageDto> {
-  const row = await messageWithFacts(ctx, id, actor.userId);
-  if (!row) throw notFound("No such message.");
-  const group = { instructorId: row.instructorId, membershipStatus: row.membershipStatus };
-  const current: Actor | null = row.actorRole ? { userId: actor.userId, role: row.actorRole } : null;
+  const found = await locateMessage(ctx, actor.userId, id);
+  if (!found) throw notFound("No such message.");
+  const { message, group } = found;
+  const current: Actor | null = found.actorRole ? { userId: actor.userId, role: found.actorRole } : null;
   if (!current || !can(current, "group.viewInside", { group })) throw forbidden(NOT_IN_GROUP);
-  if (!can(current, "message.delete", { message: { authorId: row.message.authorId, group } })) {
+  if (!can(current, "message.delete", { message: { authorId: message.author?._id ?? null, group } })) {
     throw forbidden("Only the author or the group's staff can delete this message.");
   }
-  const deletedAt = await markDeleted(ctx, id);
-  if (!deletedAt) return toMessageDto(row.message);
-  await broadcastToGroupChat(ctx.env, row.message.groupId, { type: "chat.deleted", id, groupId: row.message.groupId });
-  return toMessageDto({ ...row.message, deletedAt });
+  const deletedAt = await deleteFromGroupChat(ctx.env, message.groupId, id);
+  if (!deletedAt) return message;
+  return { ...message, text: "", deletedAt };
 }
