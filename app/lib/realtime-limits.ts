@@ -14,3 +14,6 @@ export type Party = (typeof PARTIES)[number];
 
 /** A realtime ticket's lifetime (worker/realtime/tickets.ts); a room remembers a used one for twice as long. */
 export const TICKET_TTL_SECONDS = 60;
+
+/** Messages per `chat.history` frame at most; `more: true` says "sync again after the last one". */
+export const CHAT_HISTORY_MAX = 200;

@@ -14,8 +14,8 @@ export { FRAME_RATE, MAX_FRAME_BYTES, PARTIES, type Party } from "./realtime-lim
 
 /* Group chat fields, shared by the `chat.send` frame and `POST /api/messages` (sendMessageInput in schemas.ts). */
 export { CHAT_TEXT_MAX };
-/** Messages per `chat.history` frame at most; `more: true` says "sync again after the last one". */
-export const CHAT_HISTORY_MAX = 200;
+export { CHAT_HISTORY_MAX } from "./realtime-limits";
+import { CHAT_HISTORY_MAX } from "./realtime-limits";
 
 export const chatFields = z.object({
   text: z

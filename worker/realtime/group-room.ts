@@ -1,20 +1,12 @@
 import type { Connection } from "partyserver";
 import type { Actor } from "../../app/lib/permissions";
-import { CHAT_HISTORY_MAX, type ClientFrame, type DevClientFrame, type ErrorFrameCode, type ServerFrame } from "../../app/lib/realtime-protocol";
-import { createServiceContext, type ServiceContext } from "../context";
+import type { ClientFrame, DevClientFrame, ErrorFrameCode, ServerFrame } from "../../app/lib/realtime-protocol";
+import { CHAT_HISTORY_MAX } from "../../app/lib/realtime-limits";
+import type { ServiceContext } from "../context";
 import { AppError, notFound } from "../http/errors";
-import {
-  groupMessageKeys,
-  markDeleted,
-  messageById,
-  messageInGroup,
-  reserveIdBlock,
-  storedToDto,
-  writeThrough,
-  type MessageDraft,
-  type MessageDto,
-} from "../services/chat-store";
-import { CHAT_SEND_LIMIT, replyNotInGroup, requireChat, sendingTooFast, syncMessages, type AllowedChat, type CommitResult } from "../services/messages";
+import type { MessageDraft, MessageDto, StoredMessage } from "../services/chat-store";
+import type { AllowedChat, CommitResult } from "../services/messages";
+import { storedToDto } from "../services/chat-dto";
 import { ChatLog } from "./chat-log";
 import { RateLeases, type RateWindow } from "./chat-rate";
 import { acquireChatRateFrom } from "./publish";
@@ -28,6 +20,27 @@ interface ChatState extends ConnectionState {
 
 type ChatConnection = Connection<ChatState>;
 type SendFrame = Extract<ClientFrame, { type: "chat.send" }>;
+
+/**
+ * The chat's services (D1 through Drizzle, the permission and rate rules), imported by the first room that needs
+ * them rather than when the Worker starts: every isolate exports this class (docs/decisions/0025-lean-cold-start.md).
+ * Every entry point (a frame, an RPC that reaches D1, the alarm) awaits `loadChat()` before it uses `chat()`.
+ */
+interface ChatModules {
+  context: typeof import("../context");
+  store: typeof import("../services/chat-store");
+  messages: typeof import("../services/messages");
+}
+let chatModules: ChatModules | null = null;
+let chatLoading: Promise<ChatModules> | null = null;
+function loadChat(): Promise<ChatModules> {
+  chatLoading ??= Promise.all([import("../context"), import("../services/chat-store"), import("../services/messages")]).then(([context, store, messages]) => (chatModules = { context, store, messages }));
+  return chatLoading;
+}
+function chat(): ChatModules {
+  if (!chatModules) throw new Error("group-room: the chat's services were used before loadChat()");
+  return chatModules;
+}
 
 const CODES: Partial<Record<number, ErrorFrameCode>> = { 400: "invalid_input", 403: "forbidden", 404: "not_found", 409: "conflict", 429: "rate_limited" };
 
@@ -96,7 +109,7 @@ export class GroupRoom extends Room {
   private alarmArmed = false;
 
   private services(): ServiceContext {
-    this.svc ??= createServiceContext(this.env, this.ctx);
+    this.svc ??= chat().context.createServiceContext(this.env, this.ctx);
     return this.svc;
   }
 
@@ -115,6 +128,7 @@ export class GroupRoom extends Room {
    * draft (idempotent per author and clientId), broadcasts it if new, then tries D1.
    */
   async commitMessage(draft: MessageDraft): Promise<CommitResult> {
+    await loadChat();
     try {
       await this.admitRate(draft.authorId);
     } catch (e) {
@@ -150,19 +164,21 @@ export class GroupRoom extends Room {
    * there. Returns the deletion time, or null if it was deleted already (nothing is broadcast then).
    */
   async deleteChatMessage(id: number): Promise<string | null> {
+    await loadChat();
     const at = Date.now();
     const local = this.log().markDeleted(id, at);
     if (local === "already") return null;
     let deletedAt: string | null = new Date(at).toISOString();
     if (local === "deleted") this.armAlarm();
-    else deletedAt = (await markDeleted(this.services(), id))?.toISOString() ?? null;
+    else deletedAt = (await chat().store.markDeleted(this.services(), id))?.toISOString() ?? null;
     if (!deletedAt) return null;
     await this.lane.write(() => void this.fanOut({ type: "chat.deleted", id, groupId: this.name }));
     if (local === "deleted") await this.requestFlush();
     return deletedAt;
   }
 
-  protected onFrame(connection: ChatConnection, frame: Exclude<ClientFrame, { type: "ping" }>): Promise<void> {
+  protected async onFrame(connection: ChatConnection, frame: Exclude<ClientFrame, { type: "ping" }>): Promise<void> {
+    await loadChat();
     switch (frame.type) {
       case "chat.send":
         return this.queueSend(connection, frame);
@@ -177,6 +193,7 @@ export class GroupRoom extends Room {
 
   /** The alarm: writes through what is left (after a failure, or a room that went away mid-write). */
   async onAlarm(): Promise<void> {
+    await loadChat();
     this.alarmArmed = false;
     const done = await this.requestFlush();
     if (done && this.log().pendingCount() > 0) this.armAlarm();
@@ -211,7 +228,7 @@ export class GroupRoom extends Room {
     try {
       const facts = await this.factsFor(connection);
       const replyTo = frame.replyTo ?? null;
-      if (replyTo && !this.log().has(replyTo) && !(await messageInGroup(this.services(), this.name, replyTo))) throw replyNotInGroup();
+      if (replyTo && !this.log().has(replyTo) && !(await chat().store.messageInGroup(this.services(), this.name, replyTo))) throw chat().messages.replyNotInGroup();
       await this.admitRate(facts.actor.userId);
       const draft = { groupId: this.name, authorId: facts.actor.userId, authorName: facts.name, authorRole: facts.actor.role, text: frame.text, clientId: frame.clientId, replyTo };
       const { message } = await this.commit(draft);
@@ -224,9 +241,9 @@ export class GroupRoom extends Room {
   /** Counts one send against the person's limit (429 past it), with the counter this room holds or takes over. */
   private async admitRate(userId: string): Promise<void> {
     for (let attempt = 0; attempt < 3; attempt++) {
-      const hit = this.sendRates().hit(userId, CHAT_SEND_LIMIT, Date.now());
+      const hit = this.sendRates().hit(userId, chat().messages.CHAT_SEND_LIMIT, Date.now());
       if (hit) {
-        if (hit.retryAfter !== null) throw sendingTooFast(hit.retryAfter);
+        if (hit.retryAfter !== null) throw chat().messages.sendingTooFast(hit.retryAfter);
         return;
       }
       // Another room took the counter (or nobody gave it here yet): ask the person's UserHub for it.
@@ -277,7 +294,7 @@ export class GroupRoom extends Room {
   private async messageOf(id: number): Promise<MessageDto> {
     const pending = this.log().pending(id);
     if (pending) return storedToDto(pending);
-    const stored = await messageById(this.services(), id);
+    const stored = await chat().store.messageById(this.services(), id);
     if (!stored) throw new Error(`Message ${id} is known to the room but not found in D1`);
     return stored;
   }
@@ -292,7 +309,7 @@ export class GroupRoom extends Room {
     }
     this.readying ??= (async () => {
       if (!this.keysImported) {
-        log.importKeys(await groupMessageKeys(this.services(), this.name));
+        log.importKeys(await chat().store.groupMessageKeys(this.services(), this.name));
         this.keysImported = true;
       }
       if (log.idsLeft() === 0) await this.reserve();
@@ -305,7 +322,7 @@ export class GroupRoom extends Room {
   /** Reserves the next block of ids in D1 (one reservation at a time). */
   private reserve(): Promise<void> {
     this.reserving ??= (async () => {
-      const block = await reserveIdBlock(this.services(), this.name, ID_BLOCK);
+      const block = await chat().store.reserveIdBlock(this.services(), this.name, ID_BLOCK);
       this.log().addBlock(block.start, block.end);
     })().finally(() => {
       this.reserving = null;
@@ -352,7 +369,7 @@ export class GroupRoom extends Room {
         return true;
       }
       try {
-        await writeThrough(this.services(), rows);
+        await chat().store.writeThrough(this.services(), rows);
       } catch (e) {
         this.failures++;
         const delay = Math.min(RETRY_MAX_MS, RETRY_FIRST_MS * 2 ** Math.min(this.failures - 1, 10));
@@ -381,7 +398,7 @@ export class GroupRoom extends Room {
           messages: log.pendingAfter(after, CHAT_HISTORY_MAX + 1).map(storedToDto),
           deleted: from !== undefined && from <= after ? log.pendingDeleted(from, after) : [],
         };
-        const { facts, ...history } = await syncMessages(this.services(), actorOf(connection), this.name, after, from, pending);
+        const { facts, ...history } = await chat().messages.syncMessages(this.services(), actorOf(connection), this.name, after, from, pending);
         this.remember(connection, facts);
         if (!this.trySend(connection, { type: "chat.history", ...history })) return;
         if (!history.more && !connection.state?.synced) connection.setState({ ...connection.state!, synced: true });
@@ -415,7 +432,7 @@ export class GroupRoom extends Room {
 
   private async readFacts(connection: ChatConnection): Promise<CachedFacts> {
     try {
-      const facts = await requireChat(this.services(), actorOf(connection), this.name);
+      const facts = await chat().messages.requireChat(this.services(), actorOf(connection), this.name);
       if (facts.groupId !== this.name) throw notFound("No such group.");
       return this.remember(connection, facts);
     } catch (e) {

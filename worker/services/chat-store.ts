@@ -134,18 +134,7 @@ export function toMessageDto(r: Row): MessageDto {
 
 const selectMessages = (ctx: ServiceContext) => ctx.db.select(columns).from(messages).leftJoin(users, eq(users.id, messages.authorId));
 
-export function storedToDto(m: StoredMessage): MessageDto {
-  return {
-    id: m.id,
-    groupId: m.groupId,
-    author: { _id: m.authorId, name: m.authorName, role: m.authorRole },
-    text: m.deletedAt ? "" : m.text,
-    replyTo: m.replyTo,
-    createdAt: new Date(m.createdAt).toISOString(),
-    deletedAt: m.deletedAt ? new Date(m.deletedAt).toISOString() : null,
-    clientId: m.clientId,
-  };
-}
+export { storedToDto } from "./chat-dto";
 
 /** One message by id, as D1 has it. */
 export async function messageById(ctx: ServiceContext, id: number): Promise<MessageDto | null> {
