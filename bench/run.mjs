@@ -4,6 +4,8 @@
 //   (c) the client JavaScript the landing page loads, gzipped
 //   (d) the Worker bundle that `wrangler deploy` would upload, raw and gzipped
 //   (e) forgot-password answer time for known vs unknown addresses (their median ratio)
+//   (f) chat: persist-first fan-out against broadcast-only fan-out (p99 and p50 ratios)
+//   (g) Worker startup (`wrangler check startup`) against a hello-world Worker with the same settings
 // Loopback only; every loop is bounded in time and count; the Worker and the browser are stopped at the end.
 // See bench/README.md for how to read the numbers.
 import { spawnSync } from "node:child_process";
@@ -16,6 +18,8 @@ import { bin, build, env, freePort, migrate, root, seed, startWorker } from "../
 import { forgotTiming, printForgotTiming } from "./forgot-timing.mjs";
 import { measure, summarize } from "./load.mjs";
 import { pageTargets } from "./pages.mjs";
+import { chatPersistVsBroadcast, printChatPersistVsBroadcast } from "./chat.mjs";
+import { measureStartup, printStartup } from "./startup.mjs";
 
 const CONCURRENCY = 16;
 const WARMUP_MS = 500;
@@ -24,7 +28,7 @@ const SEGMENT_MS = 1_500;
 const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
 /** The whole run is stopped if it takes longer than this (normally about a minute after the build). */
-const WATCHDOG_MS = 5 * 60_000;
+const WATCHDOG_MS = 10 * 60_000;
 
 const kB = (bytes) => (bytes / 1000).toFixed(1);
 const ms = (n) => n.toFixed(2);
@@ -153,7 +157,9 @@ async function main() {
   printLoad(load);
   const scripts = await landingScripts(worker.origin);
   const forgot = await forgotTiming(worker.origin);
+  const chat = await chatPersistVsBroadcast(worker.origin);
   worker.stop();
+  const startup = await measureStartup();
   const changed = buildChanged();
   const bundle = workerBundle();
 
@@ -164,6 +170,8 @@ async function main() {
     console.log(`  ${lpad(kB(s.gzip), 7)} kB gz  ${lpad(kB(s.raw), 7)} kB  ${new URL(s.url).pathname}${s.status === 200 ? "" : `  (status ${s.status})`}`);
   }
   printForgotTiming(forgot);
+  printChatPersistVsBroadcast(chat);
+  printStartup(startup);
   console.log(`\nWorker bundle (wrangler deploy --dry-run): ${kB(bundle.raw)} kB raw, ${kB(bundle.gzip)} kB gzipped (${bundle.files.join(", ")})`);
   console.log(`\nMachine load average (1 min) before the load test: ${loadBefore.toFixed(2)} on ${cpus().length} CPUs.`);
   if (changed) console.log("WARNING: build/ was rebuilt during the run (another build on this machine); the load numbers are unreliable, run again.");
