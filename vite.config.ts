@@ -72,48 +72,48 @@ function dictionaryFiles(): Plugin {
 export default defineConfig(async ({ command, isSsrBuild }): Promise<UserConfig> => {
   const shared = isSsrBuild ? await workerModules() : null;
   return {
-  plugins: [
-    isSsrBuild ? null : dictionaryFiles(),
-    // Loaders get D1 and the settings from wrangler in `vite dev`; the build needs no platform.
-    command === "serve" ? cloudflareDevProxyVitePlugin({ getLoadContext: devLoadContext }) : null,
-    remix({
-      future: {
-        v3_fetcherPersist: true,
-        v3_relativeSplatPath: true,
-        v3_throwAbortReason: true,
-        v3_singleFetch: true,
-        v3_lazyRouteDiscovery: true,
-      },
-    }),
-  ],
-  resolve: { alias: { "~": new URL("./app", import.meta.url).pathname } },
-  build: {
-    target: "es2022",
-    // Modules the Worker bundles anyway stay imports of the Worker's copy (workerModules above), written relative to
-    // build/server/index.js, where wrangler (and the tests' Vite) resolve them.
-    rollupOptions: shared
+    plugins: [
+      isSsrBuild ? null : dictionaryFiles(),
+      // Loaders get D1 and the settings from wrangler in `vite dev`; the build needs no platform.
+      command === "serve" ? cloudflareDevProxyVitePlugin({ getLoadContext: devLoadContext }) : null,
+      remix({
+        future: {
+          v3_fetcherPersist: true,
+          v3_relativeSplatPath: true,
+          v3_throwAbortReason: true,
+          v3_singleFetch: true,
+          v3_lazyRouteDiscovery: true,
+        },
+      }),
+    ],
+    resolve: { alias: { "~": new URL("./app", import.meta.url).pathname } },
+    build: {
+      target: "es2022",
+      // Modules the Worker bundles anyway stay imports of the Worker's copy (workerModules above), written relative to
+      // build/server/index.js, where wrangler (and the tests' Vite) resolve them.
+      rollupOptions: shared
+        ? {
+            external: (id: string) => shared.has(id),
+            makeAbsoluteExternalsRelative: false,
+            output: { paths: (id: string) => (shared.has(id) ? relative(resolve(root, "build/server"), id) : id) },
+          }
+        : undefined,
+    },
+    // The code exercise's test runner (a Web Worker with QuickJS in WebAssembly) goes to its own folder, which
+    // public/_headers serves with a policy that allows compiling WebAssembly there and nowhere else.
+    worker: {
+      format: "es",
+      rollupOptions: { output: { entryFileNames: "assets/sandbox/[name]-[hash].js", chunkFileNames: "assets/sandbox/[name]-[hash].js", assetFileNames: "assets/sandbox/[name]-[hash][extname]" } },
+    },
+    // `npm run dev`: /api and /parties are served by the running Worker (Durable Objects live there).
+    server: process.env.COHORT_WORKER_ORIGIN
       ? {
-          external: (id: string) => shared.has(id),
-          makeAbsoluteExternalsRelative: false,
-          output: { paths: (id: string) => (shared.has(id) ? relative(resolve(root, "build/server"), id) : id) },
+          proxy: {
+            "/api": { target: process.env.COHORT_WORKER_ORIGIN },
+            "/parties": { target: process.env.COHORT_WORKER_ORIGIN, ws: true },
+          },
         }
       : undefined,
-  },
-  // The code exercise's test runner (a Web Worker with QuickJS in WebAssembly) goes to its own folder, which
-  // public/_headers serves with a policy that allows compiling WebAssembly there and nowhere else.
-  worker: {
-    format: "es",
-    rollupOptions: { output: { entryFileNames: "assets/sandbox/[name]-[hash].js", chunkFileNames: "assets/sandbox/[name]-[hash].js", assetFileNames: "assets/sandbox/[name]-[hash][extname]" } },
-  },
-  // `npm run dev`: /api and /parties are served by the running Worker (Durable Objects live there).
-  server: process.env.COHORT_WORKER_ORIGIN
-    ? {
-        proxy: {
-          "/api": { target: process.env.COHORT_WORKER_ORIGIN },
-          "/parties": { target: process.env.COHORT_WORKER_ORIGIN, ws: true },
-        },
-      }
-    : undefined,
-  ssr: { target: "webworker", resolve: { conditions: ["workerd", "worker", "browser"] } },
+    ssr: { target: "webworker", resolve: { conditions: ["workerd", "worker", "browser"] } },
   };
 });

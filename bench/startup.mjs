@@ -121,7 +121,7 @@ export async function measureStartup({ rounds = 3 } = {}) {
 export function printStartup({ app, hello, ratio }) {
   const line = (name, r) =>
     `${name.padEnd(12)} Active median ${r.median.toFixed(1).padStart(6)} ms  (rounds: ${r.activeMs.map((v) => v.toFixed(1)).join(", ")})  bundle ${r.bundleKiB.toFixed(1)} KiB / gzip ${r.gzipKiB.toFixed(1)} KiB`;
-  console.log("Worker startup (wrangler check startup: CPU time of the module scope, local workerd)");
+  console.log("Worker startup (wrangler check startup, local workerd: Active = time busy evaluating the module scope)");
   console.log(line("app", app));
   console.log(line("hello world", hello));
   console.log(`ratio app/hello: ${ratio.toFixed(2)}x (goal: 2x or less)`);
