@@ -52,9 +52,9 @@ describe("D1 sessions", () => {
   });
 
   it("hand the bookmark back after a write and to signed-in readers, only forwards, and never to anonymous readers", () => {
-    const answer = (req: Request, bookmark: string | null) => {
+    const answer = (req: Request, bookmark: string | null, status = 200) => {
       const { bindings } = recordingDb(bookmark);
-      return bookmarkSet(openSession(req, bindings).finish(new Response("ok")));
+      return bookmarkSet(openSession(req, bindings).finish(new Response("ok", { status })));
     };
     expect(answer(request("POST"), "00000005-00000001-aa")).toBe("00000005-00000001-aa");
     expect(answer(request("GET", "cohort_refresh=abc"), "00000005-00000001-aa")).toBe("00000005-00000001-aa");
@@ -63,6 +63,9 @@ describe("D1 sessions", () => {
     expect(answer(request("GET", `${BOOKMARK_COOKIE}=00000004-00000001-aa`), "00000005-00000001-aa")).toBe("00000005-00000001-aa");
     expect(answer(request("GET", `${BOOKMARK_COOKIE}=00000006-00000001-aa`), "00000005-00000001-aa")).toBeNull();
     expect(answer(request("POST", `${BOOKMARK_COOKIE}=00000005-00000001-aa`), "00000005-00000001-aa")).toBeNull();
+    // A refused request sets nothing: a wrong password answers exactly as an unknown address does.
+    expect(answer(request("POST"), "00000005-00000001-aa", 401)).toBeNull();
+    expect(answer(request("POST"), "00000005-00000001-aa", 429)).toBeNull();
   });
 
   it("let a visitor read their own write on their next request, through the real Worker", async () => {

@@ -3,7 +3,8 @@
  *
  * Every request runs its queries in one D1 session. A read-only request without history starts anywhere
  * ("first-unconstrained": the replica nearest the visitor); a write starts on the primary ("first-primary"). After a
- * request that wrote, or of a signed-in visitor, the session's bookmark goes back to the browser in a cookie, and
+ * request that wrote, or of a signed-in visitor, and was not refused, the session's bookmark goes back to the
+ * browser in a cookie, and
  * that visitor's next requests start their session from it: whatever replica answers has caught up with their own
  * writes, so nobody ever reads a page older than what they just did. Anonymous reads set no cookie (their pages
  * are shared through the edge cache).
@@ -67,6 +68,9 @@ export function openSession(request: Request, env: Bindings): RequestSession {
         response = new Response(response.body, response);
         response.headers.set("X-D1-Statements", String(counter.count()));
       }
+      // A refused request (4xx, 5xx) changed nothing its sender reads back (a rate-limit count at most), and its answer
+      // must not differ by a cookie (a wrong password and an unknown address answer alike).
+      if (response.status >= 400) return response;
       const bookmark = session.getBookmark();
       if (!bookmark || bookmark === incoming || !BOOKMARK.test(bookmark)) return response;
       // Only ever move forwards (bookmarks sort in commit order); a plain anonymous read sets nothing.
