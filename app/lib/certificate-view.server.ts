@@ -8,10 +8,11 @@ import { localeOf } from "~/i18n/config";
 import { en } from "~/i18n/en";
 import { format } from "~/i18n/translate";
 import type { PublicCertificate } from "../../worker/services/certificates";
+import { dateTimeFormat } from "~/lib/intl-cache";
 
 function longDate(value: string, lang: "en" | "ar", timeZone = "UTC"): string {
   const at = value.length === 10 ? `${value}T12:00:00Z` : value;
-  return new Intl.DateTimeFormat(localeOf(lang), { day: "numeric", month: "long", year: "numeric", timeZone }).format(new Date(at));
+  return dateTimeFormat(localeOf(lang), { day: "numeric", month: "long", year: "numeric", timeZone }).format(new Date(at));
 }
 
 /** LinkedIn's "add to profile" form for a certification, filled in (https://addtoprofile.linkedin.com). */

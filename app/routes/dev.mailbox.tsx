@@ -10,6 +10,7 @@ import { notFoundResponse } from "~/lib/not-found.server";
 import { mailboxQuery } from "~/lib/schemas";
 import { listOutbox } from "../../worker/services/mail";
 import { sheets } from "~/styles/sheets";
+import { dateTimeFormat } from "~/lib/intl-cache";
 
 export const links: LinksFunction = () => sheets("dev");
 
@@ -35,7 +36,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export default function DevMailbox() {
   const { to, invalid, mails } = useLoaderData<typeof loader>();
   const { t, lang } = useT();
-  const time = new Intl.DateTimeFormat(localeOf(lang), { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" });
+  const time = dateTimeFormat(localeOf(lang), { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" });
   return (
     <div className="dev-shell">
       <header className="dev-header">

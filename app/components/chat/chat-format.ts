@@ -1,4 +1,5 @@
 import { localeOf, type Lang } from "~/i18n/config";
+import { dateTimeFormat } from "~/lib/intl-cache";
 
 const locale = localeOf;
 
@@ -12,17 +13,17 @@ export interface ZoneOption {
 
 /** "14:05" in the reader's language. */
 export function formatTime(iso: string, lang: Lang, { timeZone }: ZoneOption = {}): string {
-  return new Intl.DateTimeFormat(locale(lang), { hour: "numeric", minute: "2-digit", timeZone }).format(new Date(iso));
+  return dateTimeFormat(locale(lang), { hour: "numeric", minute: "2-digit", timeZone }).format(new Date(iso));
 }
 
 /** "21 November 2026 at 14:05", for a title attribute. */
 export function formatFull(iso: string, lang: Lang, { timeZone }: ZoneOption = {}): string {
-  return new Intl.DateTimeFormat(locale(lang), { dateStyle: "full", timeStyle: "short", timeZone }).format(new Date(iso));
+  return dateTimeFormat(locale(lang), { dateStyle: "full", timeStyle: "short", timeZone }).format(new Date(iso));
 }
 
 /** A calendar day as a stable key ("2026-11-21") in the given zone. */
 export function dayKey(iso: string, { timeZone }: ZoneOption = {}): string {
-  return new Intl.DateTimeFormat("en-CA", { year: "numeric", month: "2-digit", day: "2-digit", timeZone }).format(new Date(iso));
+  return dateTimeFormat("en-CA", { year: "numeric", month: "2-digit", day: "2-digit", timeZone }).format(new Date(iso));
 }
 
 /**
@@ -33,7 +34,7 @@ export function dayLabel(iso: string, lang: Lang, zone: ZoneOption, now: number 
   const key = dayKey(iso, zone);
   if (now !== null && key === dayKey(new Date(now).toISOString(), zone)) return relative.today;
   if (now !== null && key === dayKey(new Date(now - 86_400_000).toISOString(), zone)) return relative.yesterday;
-  return new Intl.DateTimeFormat(locale(lang), { weekday: "long", day: "numeric", month: "long", year: "numeric", timeZone: zone.timeZone }).format(new Date(iso));
+  return dateTimeFormat(locale(lang), { weekday: "long", day: "numeric", month: "long", year: "numeric", timeZone: zone.timeZone }).format(new Date(iso));
 }
 
 /** The first line of a message, shortened, for quotes and announcements. */

@@ -1,4 +1,5 @@
 import { localeOf, type Lang } from "~/i18n/config";
+import { dateTimeFormat, relativeTimeFormat } from "~/lib/intl-cache";
 
 const locale = localeOf;
 
@@ -6,13 +7,13 @@ const locale = localeOf;
 export function formatDateTime(iso: string, lang: Lang, timeZone?: string): string {
   const d = new Date(iso);
   if (Number.isNaN(d.getTime())) return iso;
-  return new Intl.DateTimeFormat(locale(lang), { dateStyle: "long", timeStyle: "short", timeZone }).format(d);
+  return dateTimeFormat(locale(lang), { dateStyle: "long", timeStyle: "short", timeZone }).format(d);
 }
 
 /** "5 minutes ago", "yesterday", "3 days ago", in the reader's language; `now` in milliseconds. */
 export function formatRelative(iso: string, lang: Lang, now: number): string {
   const seconds = Math.round((new Date(iso).getTime() - now) / 1000);
-  const rtf = new Intl.RelativeTimeFormat(locale(lang), { numeric: "auto" });
+  const rtf = relativeTimeFormat(locale(lang), { numeric: "auto" });
   const abs = Math.abs(seconds);
   if (abs < 45) return rtf.format(0, "second");
   if (abs < 45 * 60) return rtf.format(Math.round(seconds / 60), "minute");

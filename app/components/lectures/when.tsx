@@ -1,12 +1,13 @@
 import { useHydrated } from "~/hooks/use-hydrated";
 import { localeOf, type Lang } from "~/i18n/config";
 import { useT } from "~/lib/i18n";
+import { dateTimeFormat } from "~/lib/intl-cache";
 
 const locale = localeOf;
 
 /** "Tue 1 Dec 2026, 18:00" in the reader's language and zone (UTC until hydrated: the server cannot know the zone). */
 export function formatWhen(iso: string, lang: Lang, timeZone?: string): string {
-  return new Intl.DateTimeFormat(locale(lang), { weekday: "short", day: "numeric", month: "short", year: "numeric", hour: "2-digit", minute: "2-digit", timeZone }).format(new Date(iso));
+  return dateTimeFormat(locale(lang), { weekday: "short", day: "numeric", month: "short", year: "numeric", hour: "2-digit", minute: "2-digit", timeZone }).format(new Date(iso));
 }
 
 /** A lecture's start, or "No date yet". */

@@ -8,6 +8,7 @@ import { failureText, type FailureLike } from "~/lib/group-errors";
 import { formatPercent, useT } from "~/lib/i18n";
 import type { CohortData } from "~/lib/cohort.server";
 import { ANNOUNCEMENT_LIMITS, CERTIFICATE_LIMITS, COPY_LIMITS } from "~/lib/lifecycle-schemas";
+import { dateTimeFormat } from "~/lib/intl-cache";
 
 type Result = ({ ok: true; intent: string } & Record<string, unknown>) | (FailureLike & { intent: string; target?: string });
 
@@ -138,7 +139,7 @@ function CertificatesSection({ data }: { data: CohortData }) {
   const issued = (d: Result | undefined) => (d?.ok && typeof d.issued === "number" ? t("cohort.certs.issued", { count: d.issued }) : null);
   const issueError = problem(t, issuer.data, {});
   const percent = (v: number | null) => (v === null ? "—" : formatPercent(v, lang));
-  const day = (iso: string) => new Intl.DateTimeFormat(localeOf(lang), { day: "numeric", month: "short", year: "numeric" }).format(new Date(iso));
+  const day = (iso: string) => dateTimeFormat(localeOf(lang), { day: "numeric", month: "short", year: "numeric" }).format(new Date(iso));
   return (
     <section className="card form-card cohort-section" aria-labelledby="cohort-certs-title">
       <h2 id="cohort-certs-title" className="block-title">
@@ -265,7 +266,7 @@ function CertificatesSection({ data }: { data: CohortData }) {
 function CopySection({ data, area }: { data: CohortData; area: "instructor" | "admin" }) {
   const { t, lang } = useT();
   const copier = useFetcher<Result>();
-  const weekday = data.firstLecture ? new Intl.DateTimeFormat(localeOf(lang), { weekday: "long", timeZone: data.group.timeZone }).format(new Date(data.firstLecture)) : null;
+  const weekday = data.firstLecture ? dateTimeFormat(localeOf(lang), { weekday: "long", timeZone: data.group.timeZone }).format(new Date(data.firstLecture)) : null;
   const error = problem(t, copier.data, { title: "cohort.field.title", startDate: "cohort.field.startDate", timeZone: "cohort.field.timeZone" });
   const done = copier.state === "idle" && copier.data?.ok ? (copier.data as unknown as { copy: { slug: string; title: string }; copied: { lectures: number; tasks: number; quizzes: number } }) : null;
   const newBase = area === "admin" ? "/dashboard/admin/group" : "/instructor/group";
