@@ -135,10 +135,15 @@ export interface GoogleSettings {
 }
 
 let cached: { source: Bindings; settings: Settings } | null = null;
+/** The variables the settings are made of (bindings such as DB are not among them). */
+const SETTING_KEYS = Object.keys(settingsSchema.shape) as (keyof Bindings)[];
 
-/** Parse the environment once; the same `env` object is reused by workerd for the isolate's lifetime. */
+/**
+ * Parse the environment once per isolate. workerd hands every request the same `env`, but a request's copy differs
+ * (its `DB` is the request's D1 session, d1-session.ts): the same variables are the same settings.
+ */
 export function getSettings(env: Bindings): Settings {
-  if (cached?.source === env) return cached.settings;
+  if (cached && (cached.source === env || SETTING_KEYS.every((k) => cached!.source[k] === env[k]))) return cached.settings;
   const parsed = settingsSchema.safeParse(env);
   if (!parsed.success) {
     const detail = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");
