@@ -36,15 +36,16 @@ async function courseOf(n: number) {
  * The statements of a page once its Markdown is stored: the first visit renders what no save stored (rows written
  * straight into the tables here) and stores it in one statement per table; the second visit is the steady state.
  */
-async function statements(path: string, cookie: string): Promise<number> {
+async function cost(path: string, cookie: string): Promise<{ statements: number; roundTrips: number }> {
   for (let visit = 0; visit < 2; visit++) {
     const res = await call(path, { cookie });
     await res.text();
     expect(res.status, path).toBe(200);
-    if (visit === 1) return Number(res.headers.get("x-d1-statements"));
+    if (visit === 1) return { statements: Number(res.headers.get("x-d1-statements")), roundTrips: Number(res.headers.get("x-d1-round-trips")) };
   }
   throw new Error("unreachable");
 }
+const statements = async (path: string, cookie: string) => (await cost(path, cookie)).statements;
 
 async function pageCounts(n: number) {
   const c = await courseOf(n);
@@ -53,24 +54,33 @@ async function pageCounts(n: number) {
   const lecture = c.lectures[0]!.slug;
   const task = c.tasks[0]!.slug;
   return {
-    courseHome: await statements(base, c.studentCookie),
-    lecturePage: await statements(`${base}/lecture/${lecture}`, c.studentCookie),
-    taskPage: await statements(`${base}/lecture/${lecture}/Add-Task/${task}`, c.studentCookie),
-    myCourses: await statements("/my-courses", c.studentCookie),
-    students: await statements(`${staff}/students`, c.teacherCookie),
-    lectures: await statements(`${staff}/lectures`, c.teacherCookie),
-    progress: await statements(`${staff}/progress`, c.teacherCookie),
-    tasks: await statements(`${staff}/tasks`, c.teacherCookie),
-    grader: await statements(`${staff}/lecture/${lecture}/tasks/${task}/submissions`, c.teacherCookie),
+    courseHome: await cost(base, c.studentCookie),
+    lecturePage: await cost(`${base}/lecture/${lecture}`, c.studentCookie),
+    taskPage: await cost(`${base}/lecture/${lecture}/Add-Task/${task}`, c.studentCookie),
+    myCourses: await cost("/my-courses", c.studentCookie),
+    students: await cost(`${staff}/students`, c.teacherCookie),
+    lectures: await cost(`${staff}/lectures`, c.teacherCookie),
+    progress: await cost(`${staff}/progress`, c.teacherCookie),
+    tasks: await cost(`${staff}/tasks`, c.teacherCookie),
+    grader: await cost(`${staff}/lecture/${lecture}/tasks/${task}/submissions`, c.teacherCookie),
   };
 }
 
 describe("member pages", () => {
-  it("prepare as many D1 statements for 2 lectures, tasks, quizzes and members as for 12", async () => {
+  it("prepare as many D1 statements, in as many calls to D1, for 2 lectures, tasks, quizzes and members as for 12", async () => {
     const small = await pageCounts(2);
     const large = await pageCounts(12);
-    for (const count of Object.values(small)) expect(count).toBeGreaterThan(0);
+    for (const count of Object.values(small)) expect(count.statements).toBeGreaterThan(0);
     expect(large).toEqual(small);
+  });
+
+  it("send the reads they issue together to D1 together: the course home's statements in a few calls", async () => {
+    const c = await courseOf(2);
+    const home = await cost(`/course/${c.group.slug}`, c.studentCookie);
+    // 21 statements; the loaders read in parallel, so they reach D1 in a handful of calls (5 when this was written).
+    expect(home.roundTrips).toBeGreaterThan(0);
+    expect(home.roundTrips).toBeLessThanOrEqual(6);
+    expect(home.roundTrips).toBeLessThan(home.statements / 3);
   });
 
   it("reuse what one request already read: the course home asks for the viewer and the group once each", async () => {

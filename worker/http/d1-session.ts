@@ -9,11 +9,13 @@
  * writes, so nobody ever reads a page older than what they just did. Anonymous reads set no cookie (their pages
  * are shared through the edge cache).
  *
- * The session is handed to the services as the `DB` binding itself, so every query of the request (Drizzle's and
+ * The session (its reads coalesced into one call per turn of the event loop, d1-coalesce.ts) is handed to the
+ * services as the `DB` binding itself, so every query of the request (Drizzle's and
  * the raw batches of the course copy) runs in it. Durable Objects, alarms and crons keep the plain binding.
  */
 import { REFRESH_COOKIE, REFRESH_COOKIE_INSECURE, isSecureOrigin, readCookie, serializeCookie } from "../auth/cookies";
 import type { Bindings } from "../env";
+import { coalescing } from "./d1-coalesce";
 
 export const BOOKMARK_COOKIE = "cohort_d1";
 /** Long enough for any replica to catch up many times over; short enough that a stale cookie costs nothing. */
@@ -61,12 +63,15 @@ export function openSession(request: Request, env: Bindings): RequestSession {
   const writes = !READS.has(request.method);
   const session = env.DB.withSession(incoming ?? (writes ? "first-primary" : "first-unconstrained"));
   const counter = env.ENVIRONMENT === "development" ? counted(session) : null;
+  // The reads issued together go to D1 together (d1-coalesce.ts).
+  const together = coalescing(counter?.db ?? session);
   return {
-    env: { ...env, DB: (counter?.db ?? session) as unknown as D1Database },
+    env: { ...env, DB: together.db as unknown as D1Database },
     finish(response) {
       if (counter && response.status !== 101 && !response.webSocket) {
         response = new Response(response.body, response);
         response.headers.set("X-D1-Statements", String(counter.count()));
+        response.headers.set("X-D1-Round-Trips", String(together.roundTrips()));
       }
       // A refused request (4xx, 5xx) changed nothing its sender reads back (a rate-limit count at most), and its answer
       // must not differ by a cookie (a wrong password and an unknown address answer alike).

@@ -1,0 +1,184 @@
+/**
+ * One D1 round trip for the reads a request makes together (issue 23, ADR 0027).
+ *
+ * A page's loaders and services read in parallel (`Promise.all`, sibling loaders), each through Drizzle, each
+ * `SELECT` its own call to D1: on Cloudflare a round trip to the nearest replica per statement, locally a call into
+ * the simulated database. This wrapper of the request's D1 session holds every `SELECT` issued in the same turn of
+ * the event loop and sends them together, as one multi-statement request, answering each caller with its own rows.
+ * Nothing else changes for the code above it: the statements, their parameters and their results are the same.
+ *
+ * - Only plain `SELECT`s wait for company. Writes (`run`, `batch`, `exec`) go out on their own, after the reads
+ *   issued before them, so a request never reads its own write early nor writes before an earlier read.
+ * - Rows keep their columns in order, with duplicate names (joins select `id` twice; Drizzle maps by position):
+ *   the public `batch()` keys rows by column name and would lose one of them, so the held reads go through the
+ *   session's own multi-statement call, which answers columns and rows. That call is part of the binding's
+ *   implementation rather than its typed surface; it is looked for, and a binding without it (or an answer of
+ *   another shape) makes every read go out on its own, as it would without this file.
+ * - A failing statement fails its batch (D1 runs one as a transaction): the held statements are then sent one by one,
+ *   so each caller gets its own answer or its own error.
+ */
+
+type Row = unknown[];
+interface Columns {
+  columns: string[];
+  rows: Row[];
+  meta: Record<string, unknown>;
+}
+interface Held {
+  sql: string;
+  params: unknown[];
+  alone: D1PreparedStatement;
+  resolve(value: Columns): void;
+  reject(reason: unknown): void;
+}
+/** What the binding's multi-statement call answers for each statement (D1's ROWS_AND_COLUMNS format). */
+interface Upstream {
+  success?: boolean;
+  meta?: Record<string, unknown>;
+  results?: { columns?: unknown; rows?: unknown } | Record<string, unknown>[];
+}
+type SendOrThrow = (endpoint: string, query: string[], params: unknown[][], format: string, span: { setAttribute(): void }) => Promise<Upstream[] | Upstream>;
+
+/** D1 allows many statements per call; a bound keeps one request's answer small. */
+const MAX_HELD = 50;
+const SELECT = /^\s*select\b/i;
+const NO_SPAN = { setAttribute() {} };
+
+export interface Coalescing {
+  db: D1DatabaseSession;
+  /** Calls made to D1 so far (held reads count once per batch). */
+  roundTrips(): number;
+}
+
+export function coalescing(session: D1DatabaseSession): Coalescing {
+  const sendOrThrow = (session as unknown as { _sendOrThrow?: SendOrThrow })._sendOrThrow;
+  const send = typeof sendOrThrow === "function" ? sendOrThrow.bind(session) : null;
+  let held: Held[] = [];
+  let flushing: Promise<void> = Promise.resolve();
+  let trips = 0;
+
+  async function oneByOne(batch: Held[]) {
+    await Promise.all(
+      batch.map(async (h) => {
+        trips += 1;
+        try {
+          const [columns = [], ...rows] = await h.alone.raw({ columnNames: true });
+          h.resolve({ columns: columns as string[], rows, meta: {} });
+        } catch (e) {
+          h.reject(e);
+        }
+      }),
+    );
+  }
+
+  async function sendTogether(batch: Held[]) {
+    if (batch.length === 1 || !send) return oneByOne(batch);
+    trips += 1;
+    let answers: Upstream[];
+    try {
+      const answer = await send("/query", batch.map((h) => h.sql), batch.map((h) => h.params), "ROWS_AND_COLUMNS", NO_SPAN);
+      answers = Array.isArray(answer) ? answer : [answer];
+    } catch {
+      // One statement failed (or the call itself): let each find out alone.
+      return oneByOne(batch);
+    }
+    const shaped = answers.length === batch.length && answers.every(isColumns);
+    if (!shaped) return oneByOne(batch);
+    batch.forEach((h, i) => {
+      const a = answers[i] as Upstream & { results: { columns: string[]; rows: Row[] } };
+      h.resolve({ columns: a.results.columns, rows: a.results.rows, meta: a.meta ?? {} });
+    });
+  }
+
+  function flush() {
+    const batch = held;
+    held = [];
+    const chunks: Held[][] = [];
+    for (let i = 0; i < batch.length; i += MAX_HELD) chunks.push(batch.slice(i, i + MAX_HELD));
+    flushing = Promise.all(chunks.map(sendTogether)).then(() => undefined);
+  }
+
+  function hold(alone: D1PreparedStatement): Promise<Columns> {
+    return new Promise<Columns>((resolve, reject) => {
+      if (held.length === 0) setTimeout(flush, 0);
+      const bound = alone as unknown as { statement: string; params: unknown[] };
+      held.push({ sql: bound.statement, params: bound.params, alone, resolve, reject });
+    });
+  }
+
+  /** Before a write: the reads already issued go first, and are answered, so they never see it. */
+  async function settled() {
+    if (held.length > 0) flush();
+    await flushing;
+  }
+
+  const originals = new WeakMap<D1PreparedStatement, D1PreparedStatement>();
+  const statement = (alone: D1PreparedStatement): D1PreparedStatement => {
+    const bound = alone as unknown as { statement?: unknown; params?: unknown };
+    const readable = typeof bound.statement === "string" && Array.isArray(bound.params) && SELECT.test(bound.statement);
+    const wrapped = {
+      bind: (...values: unknown[]) => statement(alone.bind(...values)),
+      async all<T>() {
+        if (!readable) {
+          trips += 1;
+          return alone.all<T>();
+        }
+        const { columns, rows, meta } = await hold(alone);
+        return { success: true, meta, results: rows.map((row) => objectOf(columns, row) as T) } as unknown as D1Result<T>;
+      },
+      async raw<T>(options?: { columnNames?: boolean }) {
+        if (!readable) {
+          trips += 1;
+          return options?.columnNames ? alone.raw<T>({ columnNames: true }) : alone.raw<T>();
+        }
+        const { columns, rows } = await hold(alone);
+        return (options?.columnNames ? [columns, ...rows] : rows) as T[];
+      },
+      async first<T>(column?: string) {
+        if (!readable) {
+          trips += 1;
+          return column === undefined ? alone.first<T>() : alone.first<T>(column);
+        }
+        const { columns, rows } = await hold(alone);
+        if (rows.length === 0) return null;
+        const row = objectOf(columns, rows[0]!);
+        if (column === undefined) return row as T;
+        if (!(column in row)) throw new Error(`D1_COLUMN_NOTFOUND: Column not found (${column})`);
+        return row[column] as T;
+      },
+      async run<T>() {
+        await settled();
+        trips += 1;
+        return alone.run<T>();
+      },
+    } as D1PreparedStatement;
+    originals.set(wrapped, alone);
+    return wrapped;
+  };
+
+  const db = {
+    prepare: (sql: string) => statement(session.prepare(sql)),
+    async batch<T>(statements: D1PreparedStatement[]) {
+      await settled();
+      trips += 1;
+      // Our statements in, D1's own underneath.
+      return session.batch<T>(statements.map((s) => originals.get(s) ?? s));
+    },
+    getBookmark: () => session.getBookmark(),
+  };
+  return { db: db as unknown as D1DatabaseSession, roundTrips: () => trips };
+}
+
+function isColumns(a: Upstream): boolean {
+  const r = a?.results as { columns?: unknown; rows?: unknown } | undefined;
+  return a?.success !== false && !!r && !Array.isArray(r) && Array.isArray(r.columns) && Array.isArray(r.rows);
+}
+
+/** A row as D1's `all()` and `first()` answer it: keyed by column name (a later duplicate wins, as in D1). */
+function objectOf(columns: string[], row: Row): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  columns.forEach((c, i) => {
+    out[c] = row[i];
+  });
+  return out;
+}
