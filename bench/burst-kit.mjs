@@ -54,7 +54,7 @@ export async function runWorkerBench(name, { watchdogMs = 4 * 60_000, runner = t
   try {
     if (process.argv.includes("--build")) build();
     migrate(persistTo);
-    worker = await startWorker({ port: await freePort(), persistTo, runner });
+    worker = await startWorker({ port: await freePort(), persistTo, runner, production: true });
     const origin = worker.origin;
     await seed(origin);
     const post = (path, body, token, from = "10.99.0.1") =>

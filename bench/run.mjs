@@ -147,7 +147,7 @@ async function main() {
   cleanups.push(() => rmSync(persistTo, { recursive: true, force: true }));
   migrate(persistTo);
   const port = await freePort();
-  const worker = await startWorker({ port, persistTo });
+  const worker = await startWorker({ port, persistTo, production: true });
   cleanups.push(() => worker.stop());
   await seed(worker.origin);
   console.log(`Serving the built Worker at ${worker.origin} (fresh database, demo data)`);

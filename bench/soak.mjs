@@ -105,7 +105,7 @@ async function main() {
   const builtAt = statSync(BUILD_MARKER).mtimeMs;
   persistTo = mkdtempSync(join(tmpdir(), "cohort-soak-"));
   migrate(persistTo);
-  worker = await startWorker({ port: await freePort(), persistTo });
+  worker = await startWorker({ port: await freePort(), persistTo, production: true });
   const { origin } = worker;
   const { soak } = await json(await fetch(`${origin}/api/dev/seed`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ soak: { users: CLIENTS } }) }), "soak seed");
   const groupId = soak.group._id;

@@ -72,14 +72,16 @@ export function migrate(persistTo) {
 
 /**
  * Starts `wrangler dev` on a port and resolves once it answers. Returns a handle to stop it.
- * `vars` override wrangler.toml [vars] for this run.
+ * `vars` override wrangler.toml [vars] for this run. `production`: bundle the Worker as `wrangler deploy` does
+ * (NODE_ENV=production: React and the libraries without their development checks), for benchmarks; wrangler dev
+ * otherwise bundles for development (React's development build: slower renders than production's; ADR 0027).
  */
-export async function startWorker({ port, persistTo, vars = {}, quiet = true, runner = true }) {
+export async function startWorker({ port, persistTo, vars = {}, quiet = true, runner = true, production = false }) {
   // The code runner Worker first (wrangler.runner.toml): the main Worker finds it through wrangler's dev registry
   // by its name, as the RUNNER service binding finds it on Cloudflare. Without it, code runs in the main Worker.
   const codeRunner = runner ? await startRunner(quiet) : null;
   try {
-    const main = await startMain({ port, persistTo, vars, quiet });
+    const main = await startMain({ port, persistTo, vars, quiet, production });
     return { ...main, stop: () => (main.stop(), codeRunner?.stop()) };
   } catch (e) {
     codeRunner?.stop();
@@ -109,12 +111,13 @@ async function startRunner(quiet) {
   return { child, stop: () => stop(child) };
 }
 
-async function startMain({ port, persistTo, vars, quiet }) {
+async function startMain({ port, persistTo, vars, quiet, production }) {
   // --test-scheduled: /__scheduled runs the Cron Trigger on demand (npm run cleanup); wrangler dev only.
   const args = ["dev", "--port", String(port), "--ip", "127.0.0.1", "--show-interactive-dev-session=false", "--test-scheduled", "--log-level", quiet ? "error" : "info"];
   if (persistTo) args.push("--persist-to", persistTo);
   for (const [k, v] of Object.entries(vars)) args.push("--var", `${k}:${v}`);
-  const child = spawn(bin("wrangler"), args, { cwd: root, env, stdio: ["ignore", quiet ? "ignore" : "inherit", "inherit"], detached: true });
+  const childEnv = production ? { ...env, NODE_ENV: "production" } : env;
+  const child = spawn(bin("wrangler"), args, { cwd: root, env: childEnv, stdio: ["ignore", quiet ? "ignore" : "inherit", "inherit"], detached: true });
   const origin = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 60_000;
   for (;;) {
