@@ -47,7 +47,8 @@ export default {
     if (shared) {
       const pages = isApi ? null : await import("./pages");
       return servePublic(request, url, shared, {
-        db: env.DB,
+        // One read (the content version) before a hit: nothing to wait for company.
+        db: session.alone,
         build: pages?.BUILD_VERSION ?? "api",
         waitUntil: (p) => ctx.waitUntil(p),
         // Rendered for nobody in particular: no nonce (a page's scripts are trusted by their hashes).

@@ -33,6 +33,8 @@ export function bookmarkFrom(request: Request): string | null {
 export interface RequestSession {
   /** The bindings with `DB` replaced by this request's session. */
   env: Bindings;
+  /** The same session without holding reads for company: for a request that reads once (a cached page's version). */
+  alone: D1Database;
   /** Adds the bookmark cookie to the answer when this visitor must carry it to their next request. */
   finish(response: Response): Response;
 }
@@ -67,6 +69,7 @@ export function openSession(request: Request, env: Bindings): RequestSession {
   const together = coalescing(counter?.db ?? session);
   return {
     env: { ...env, DB: together.db as unknown as D1Database },
+    alone: (counter?.db ?? session) as unknown as D1Database,
     finish(response) {
       if (counter && response.status !== 101 && !response.webSocket) {
         response = new Response(response.body, response);

@@ -36,7 +36,9 @@ export type CacheablePage = { kind: "page" | "api"; lang: Lang | null };
  * least recently used out first.
  */
 interface Kept {
-  body: string;
+  /** The body as bytes (encoded once, not at every answer). */
+  body: Uint8Array<ArrayBuffer>;
+  /** The stored answer's headers with the browser's caching rule: what a hit sends, as is. */
   headers: [string, string][];
 }
 const kept = new Map<string, Kept>();
@@ -44,26 +46,31 @@ const KEPT_MAX_ENTRIES = 64;
 const KEPT_MAX_BYTES = 4_000_000;
 let keptBytes = 0;
 
-function keep(key: string, value: Kept) {
+function keep(key: string, body: string, stored: Headers) {
+  const headers = new Headers(stored);
+  headers.set("Cache-Control", BROWSER_CACHE_CONTROL);
+  const value: Kept = { body: new TextEncoder().encode(body), headers: [...headers] };
   const old = kept.get(key);
-  if (old) keptBytes -= old.body.length;
+  if (old) keptBytes -= old.body.byteLength;
   kept.delete(key);
   kept.set(key, value);
-  keptBytes += value.body.length;
+  keptBytes += value.body.byteLength;
   for (const [k, v] of kept) {
     if (kept.size <= KEPT_MAX_ENTRIES && keptBytes <= KEPT_MAX_BYTES) break;
     kept.delete(k);
-    keptBytes -= v.body.length;
+    keptBytes -= v.body.byteLength;
   }
 }
 
-function recall(key: string): Response | null {
+/** A hit in this isolate, answered in one go (a 304 when the browser has it). */
+function recall(key: string, etag: string, request: Request): Response | null {
   const found = kept.get(key);
   if (!found) return null;
   // Most recently used last.
   kept.delete(key);
   kept.set(key, found);
-  return new Response(found.body, { status: 200, headers: found.headers });
+  if (request.headers.get("if-none-match") === etag) return notModified(etag, "hit");
+  return new Response(found.body, { status: 200, headers: [...found.headers, ["X-Cohort-Cache", "hit"]] });
 }
 
 const SESSION_COOKIE = new RegExp(`(?:^|;\\s*)(?:${REFRESH_COOKIE}|${REFRESH_COOKIE_INSECURE})=`);
@@ -83,9 +90,9 @@ export async function contentVersion(db: D1Database): Promise<string> {
   return row ? `${row.epoch}.${row.version}` : "none";
 }
 
-function cacheKey(url: URL, page: CacheablePage, build: string, version: string): Request {
-  const key = new URL(`/__cache/${encodeURIComponent(build)}/${version}/${page.lang ?? "-"}${url.pathname}`, url.origin);
-  return new Request(key.toString(), { method: "GET" });
+/** The cache key's URL (the isolate's map and the Cache API share it); `url.pathname` is already normalised. */
+function cacheKey(url: URL, page: CacheablePage, build: string, version: string): string {
+  return `${url.origin}/__cache/${encodeURIComponent(build)}/${version}/${page.lang ?? "-"}${url.pathname}`;
 }
 
 function etagOf(build: string, version: string, page: CacheablePage): string {
@@ -116,10 +123,12 @@ export async function scriptHashes(html: string): Promise<string[]> {
   return Promise.all(unique.map(async (s) => `'sha256-${await sha256Base64(s)}'`));
 }
 
+function notModified(etag: string, state: "hit" | "miss"): Response {
+  return new Response(null, { status: 304, headers: { ETag: etag, "Cache-Control": BROWSER_CACHE_CONTROL, "X-Cohort-Cache": state } });
+}
+
 function answer(stored: Response, etag: string, request: Request, state: "hit" | "miss"): Response {
-  if (request.headers.get("if-none-match") === etag) {
-    return new Response(null, { status: 304, headers: { ETag: etag, "Cache-Control": BROWSER_CACHE_CONTROL, "X-Cohort-Cache": state } });
-  }
+  if (request.headers.get("if-none-match") === etag) return notModified(etag, state);
   const res = new Response(stored.body, stored);
   res.headers.set("Cache-Control", BROWSER_CACHE_CONTROL);
   res.headers.set("X-Cohort-Cache", state);
@@ -147,12 +156,12 @@ export async function servePublic(
   const etag = etagOf(options.build, version, page);
   // The data centre's cache (Workers' `caches.default`; the DOM typings in scope do not know it).
   const cache = (caches as unknown as { default: Cache }).default;
-  const near = recall(key.url);
-  if (near) return answer(near, etag, request, "hit");
+  const near = recall(key, etag, request);
+  if (near) return near;
   const hit = await cache.match(key);
   if (hit) {
     const body = await hit.text();
-    keep(key.url, { body, headers: [...hit.headers] });
+    keep(key, body, hit.headers);
     return answer(new Response(body, hit), etag, request, "hit");
   }
 
@@ -170,7 +179,7 @@ export async function servePublic(
   headers.set("Cache-Control", `public, max-age=${EDGE_TTL_SECONDS}`);
   headers.set("ETag", etag);
   const stored = options.secure(new Response(body, { status: 200, headers }), policy);
-  keep(key.url, { body, headers: [...stored.headers] });
+  keep(key, body, stored.headers);
   options.waitUntil(cache.put(key, stored.clone()));
   return answer(stored, etag, request, "miss");
 }
