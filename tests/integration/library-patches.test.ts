@@ -1,10 +1,16 @@
 /**
- * Route matching on the server (patches/@remix-run+router+1.23.3.patch, ADR 0027): every request used to flatten and
- * rank all page routes and compile each pattern it tried into a RegExp, three times per page. The patch keeps both
- * per route array and per pattern. Matching must answer exactly as before.
+ * The two libraries patched for speed (patches/, applied by patch-package on `npm install`; ADR 0027) answer exactly
+ * as before:
+ * - React Router's route matching: every request used to flatten and rank all page routes and compile each pattern it
+ *   tried into a RegExp, three times per page; the patch keeps both per route array and per pattern.
+ * - Drizzle's `is()`: whether a value is of an entity kind, asked for every chunk of every query it builds, walked the
+ *   value's class ancestry each time; the patch keeps the answer per class and kind.
  */
 import { matchPath, matchRoutes, type AgnosticRouteObject } from "@remix-run/router";
+import { Column, entityKind, is, SQL, sql, Table } from "drizzle-orm";
+import { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { describe, expect, it } from "vitest";
+import { groups, users } from "../../db/schema";
 
 const routes = (): AgnosticRouteObject[] => [
   {
@@ -55,5 +61,38 @@ describe("route matching", () => {
     // The ranking kept from the first match is used (a browser, whose routes grow, ranks afresh).
     expect(ids(r, "/late")).toBeNull();
     expect(ids(routes().concat([]), "/course/x")).toEqual(["course", { slug: "x" }]);
+  });
+});
+
+describe("drizzle is()", () => {
+  it("answers by class and entity kind, the same every time it is asked", () => {
+    const query = sql`select 1`;
+    for (let round = 0; round < 3; round++) {
+      expect(is(users, Table)).toBe(true);
+      expect(is(users, SQLiteTable)).toBe(true);
+      expect(is(users.id, Column)).toBe(true);
+      expect(is(users.id, SQLiteColumn)).toBe(true);
+      expect(is(users.id, Table)).toBe(false);
+      expect(is(groups, Column)).toBe(false);
+      expect(is(query, SQL)).toBe(true);
+      expect(is(query, Table)).toBe(false);
+      expect(is({}, SQL)).toBe(false);
+      expect(is(null, SQL)).toBe(false);
+      expect(is("select", SQL)).toBe(false);
+    }
+  });
+
+  it("still knows an entity of another copy of Drizzle by its kind, not its class", () => {
+    // A class that is not Drizzle's SQL but says it is of SQL's kind (what a second copy of the library looks like).
+    class ForeignSQL {
+      static readonly [entityKind] = (SQL as unknown as Record<symbol, string>)[entityKind];
+    }
+    class Stranger {
+      static readonly [entityKind] = "Stranger";
+    }
+    for (let round = 0; round < 2; round++) {
+      expect(is(new ForeignSQL(), SQL)).toBe(true);
+      expect(is(new Stranger(), SQL)).toBe(false);
+    }
   });
 });
