@@ -242,7 +242,7 @@ describe("ids", () => {
     expect(block!.end).toBeGreaterThan(first.id);
     const [plain] = await db().insert(s.messages).values({ groupId: w.group.id, authorId: w.bob.user.id, text: "plain" }).returning({ id: s.messages.id });
     expect(plain!.id).toBeGreaterThan(block!.end);
-    // No placeholder of the reservation is left behind.
+    // No reserving row of the block is left behind.
     expect(await db().select().from(s.messages).where(sql`${s.messages.clientId} like '~%'`)).toEqual([]);
   });
 });

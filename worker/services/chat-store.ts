@@ -169,10 +169,10 @@ export async function groupOfReservedId(ctx: ServiceContext, id: number): Promis
 
 /**
  * Reserves `size` consecutive message ids for a group's room, in one D1 batch (a transaction). The ids come from
- * `messages`' AUTOINCREMENT sequence: a placeholder row takes the next id `start`, a second one is inserted with the
+ * `messages`' AUTOINCREMENT sequence: a reserving row takes the next id `start`, a second one is inserted with the
  * explicit id `start + size - 1`, which moves the sequence past the block, the block is recorded, and both
- * placeholders are deleted. So nothing else ever gets an id of the block (neither another room nor a plain insert),
- * and every later block is higher: a group's ids increase. The placeholders' clientIds (`~...`) are ones no client
+ * reserving rows are deleted. So nothing else ever gets an id of the block (neither another room nor a plain insert),
+ * and every later block is higher: a group's ids increase. The reserving rows' clientIds (`~...`) are ones no client
  * may send, and nobody reads them: the batch commits or rolls back as a whole.
  */
 export async function reserveIdBlock(ctx: ServiceContext, groupId: string, size: number): Promise<{ start: number; end: number }> {
