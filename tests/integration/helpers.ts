@@ -10,6 +10,7 @@ import * as s from "../../db/schema";
 import { createServiceContext, type ServiceContext } from "../../worker/context";
 import type { Bindings } from "../../worker/env";
 import { newId } from "../../worker/services/ids";
+import { counted } from "../../worker/http/d1-session";
 
 export const db = () => createDb(env.DB);
 
@@ -100,21 +101,9 @@ export async function eventually<T>(check: () => T | undefined | Promise<T | und
 
 /** A ServiceContext whose D1 binding counts every statement prepared on it. */
 export function countingContext() {
-  let statements = 0;
-  const counted = new Proxy(env.DB, {
-    get(target, prop) {
-      if (prop === "prepare") {
-        return (sql: string) => {
-          statements += 1;
-          return target.prepare(sql);
-        };
-      }
-      const value = Reflect.get(target, prop, target) as unknown;
-      return typeof value === "function" ? (value as (...a: unknown[]) => unknown).bind(target) : value;
-    },
-  });
-  const { ctx } = serviceContext({ ...env, DB: counted });
-  return { ctx, count: () => statements, reset: () => void (statements = 0) };
+  const counter = counted(env.DB);
+  const { ctx } = serviceContext({ ...env, DB: counter.db });
+  return { ctx, count: counter.count, reset: counter.reset };
 }
 
 /** Inserts in slices that stay under D1's limit on bound parameters per statement. */

@@ -41,11 +41,12 @@ export interface RequestSession {
 
 /**
  * In development only, the session counts the statements it prepares and the answer says how many
- * (`X-D1-Statements`): tests hold each page to a constant number whatever its rows (issue 23).
+ * (`X-D1-Statements`): tests hold each page to a constant number whatever its rows (issue 23). Tests count a
+ * service's statements with it too.
  */
-function counted(session: D1DatabaseSession): { db: D1DatabaseSession; count: () => number } {
+export function counted<T extends D1Database | D1DatabaseSession>(db: T): { db: T; count: () => number; reset: () => void } {
   let statements = 0;
-  const db = new Proxy(session, {
+  const proxy = new Proxy(db, {
     get(target, prop) {
       if (prop === "prepare") {
         return (query: string) => {
@@ -57,7 +58,7 @@ function counted(session: D1DatabaseSession): { db: D1DatabaseSession; count: ()
       return typeof value === "function" ? (value as (...a: unknown[]) => unknown).bind(target) : value;
     },
   });
-  return { db, count: () => statements };
+  return { db: proxy, count: () => statements, reset: () => void (statements = 0) };
 }
 
 export function openSession(request: Request, env: Bindings): RequestSession {
