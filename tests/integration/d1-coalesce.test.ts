@@ -84,6 +84,15 @@ describe("coalesced D1 reads", () => {
     expect(roundTrips()).toBe(3);
   });
 
+  it("send a write read back with RETURNING after the reads issued before it", async () => {
+    const user = await createUser({ name: "Old" });
+    const { db, roundTrips } = fresh();
+    const earlier = db.prepare("select name from users where id = ?").bind(user.id).first<string>("name");
+    const written = db.prepare("update users set name = ? where id = ? returning name").bind("New", user.id).first<string>("name");
+    expect(await Promise.all([earlier, written])).toEqual(["Old", "New"]);
+    expect(roundTrips()).toBe(2);
+  });
+
   it("hand batches to D1 as they are (a write's batch is not held)", async () => {
     const user = await createUser({ name: "Batch" });
     const { db } = fresh();

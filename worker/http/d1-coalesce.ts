@@ -7,8 +7,8 @@
  * the event loop and sends them together, as one multi-statement request, answering each caller with its own rows.
  * Nothing else changes for the code above it: the statements, their parameters and their results are the same.
  *
- * - Only plain `SELECT`s wait for company. Writes (`run`, `batch`, `exec`) go out on their own, after the reads
- *   issued before them, so a request never reads its own write early nor writes before an earlier read.
+ * - Only plain `SELECT`s wait for company. Everything else (`run`, `batch`, a write read back with RETURNING) goes
+ *   out on its own, after the reads issued before them, so a request never reads its own write early nor writes before an earlier read.
  * - Rows keep their columns in order, with duplicate names (joins select `id` twice; Drizzle maps by position):
  *   the public `batch()` keys rows by column name and would lose one of them, so the held reads go through the
  *   session's own multi-statement call, which answers columns and rows. That call is part of the binding's
@@ -98,59 +98,50 @@ export function coalescing(session: D1DatabaseSession): Coalescing {
     flushing = Promise.all(chunks.map(sendTogether)).then(() => undefined);
   }
 
-  function hold(alone: D1PreparedStatement): Promise<Columns> {
+  function hold(alone: D1PreparedStatement, sql: string, params: unknown[]): Promise<Columns> {
     return new Promise<Columns>((resolve, reject) => {
       if (held.length === 0) setTimeout(flush, 0);
-      const bound = alone as unknown as { statement: string; params: unknown[] };
-      held.push({ sql: bound.statement, params: bound.params, alone, resolve, reject });
+      held.push({ sql, params, alone, resolve, reject });
     });
   }
 
-  /** Before a write: the reads already issued go first, and are answered, so they never see it. */
-  async function settled() {
+  /**
+   * Anything but a plain SELECT (a write, with or without RETURNING, or a batch) goes out on its own, after the reads
+   * already issued have been answered, so they never see it.
+   */
+  async function byItself<R>(call: () => Promise<R>): Promise<R> {
     if (held.length > 0) flush();
     await flushing;
+    trips += 1;
+    return call();
   }
 
   const originals = new WeakMap<D1PreparedStatement, D1PreparedStatement>();
   const statement = (alone: D1PreparedStatement): D1PreparedStatement => {
-    const bound = alone as unknown as { statement?: unknown; params?: unknown };
-    const readable = typeof bound.statement === "string" && Array.isArray(bound.params) && SELECT.test(bound.statement);
+    const { statement: sql, params } = alone as unknown as { statement?: unknown; params?: unknown };
+    const read = typeof sql === "string" && Array.isArray(params) && SELECT.test(sql) ? () => hold(alone, sql, params) : null;
     const wrapped = {
       bind: (...values: unknown[]) => statement(alone.bind(...values)),
       async all<T>() {
-        if (!readable) {
-          trips += 1;
-          return alone.all<T>();
-        }
-        const { columns, rows, meta } = await hold(alone);
+        if (!read) return byItself(() => alone.all<T>());
+        const { columns, rows, meta } = await read();
         return { success: true, meta, results: rows.map((row) => objectOf(columns, row) as T) } as unknown as D1Result<T>;
       },
       async raw<T>(options?: { columnNames?: boolean }) {
-        if (!readable) {
-          trips += 1;
-          return options?.columnNames ? alone.raw<T>({ columnNames: true }) : alone.raw<T>();
-        }
-        const { columns, rows } = await hold(alone);
+        if (!read) return byItself<T[]>(() => (options?.columnNames ? alone.raw<T>({ columnNames: true }) : alone.raw<T>()) as Promise<T[]>);
+        const { columns, rows } = await read();
         return (options?.columnNames ? [columns, ...rows] : rows) as T[];
       },
       async first<T>(column?: string) {
-        if (!readable) {
-          trips += 1;
-          return column === undefined ? alone.first<T>() : alone.first<T>(column);
-        }
-        const { columns, rows } = await hold(alone);
+        if (!read) return byItself(() => (column === undefined ? alone.first<T>() : alone.first<T>(column)));
+        const { columns, rows } = await read();
         if (rows.length === 0) return null;
         const row = objectOf(columns, rows[0]!);
         if (column === undefined) return row as T;
         if (!(column in row)) throw new Error(`D1_COLUMN_NOTFOUND: Column not found (${column})`);
         return row[column] as T;
       },
-      async run<T>() {
-        await settled();
-        trips += 1;
-        return alone.run<T>();
-      },
+      run: <T>() => byItself(() => alone.run<T>()),
     } as D1PreparedStatement;
     originals.set(wrapped, alone);
     return wrapped;
@@ -158,12 +149,8 @@ export function coalescing(session: D1DatabaseSession): Coalescing {
 
   const db = {
     prepare: (sql: string) => statement(session.prepare(sql)),
-    async batch<T>(statements: D1PreparedStatement[]) {
-      await settled();
-      trips += 1;
-      // Our statements in, D1's own underneath.
-      return session.batch<T>(statements.map((s) => originals.get(s) ?? s));
-    },
+    // Our statements in, D1's own underneath.
+    batch: <T>(statements: D1PreparedStatement[]) => byItself(() => session.batch<T>(statements.map((s) => originals.get(s) ?? s))),
     getBookmark: () => session.getBookmark(),
   };
   return { db: db as unknown as D1DatabaseSession, roundTrips: () => trips };
