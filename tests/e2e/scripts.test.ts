@@ -1,10 +1,13 @@
 /**
  * The project's own commands, as a newcomer runs them: `npm start` on a taken port says so and exits non-zero
  * (it used to print "Cohort is running" while another server answered), and `npm run cleanup` runs the daily
- * Cron Trigger against a running server; `npm run attack` replays the hardening findings.
+ * Cron Trigger against a running server; `npm run attack` replays the hardening findings. And the Worker as
+ * `wrangler deploy` bundles it carries the library patches that `npm install` applies (patches/, ADR 0027).
  */
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:http";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { baseURL } from "./browser";
@@ -54,4 +57,27 @@ describe("project scripts", () => {
     expect(output).toContain("Cleanup ran");
     expect(code).toBe(0);
   });
+
+  it("the Worker that deploys carries the library patches: one route matcher, the patched one, and Drizzle's patched is()", () => {
+    // The server runtime loads React Router's CommonJS build and the pages its ES module build: a patch of only one
+    // of them once left every page ranking all routes per request. What counts is what wrangler bundles.
+    const out = mkdtempSync(join(tmpdir(), "cohort-bundle-"));
+    try {
+      const res = spawnSync(join(root, "node_modules", ".bin", "wrangler"), ["deploy", "--dry-run", "--outdir", out], {
+        cwd: root,
+        env: { ...process.env, NODE_ENV: "production" },
+        encoding: "utf8",
+        timeout: 120_000,
+      });
+      expect(res.status, res.stderr).toBe(0);
+      const bundle = readFileSync(join(out, "index.js"), "utf8");
+      expect(bundle).toContain("rankedBranchesCache");
+      expect(bundle).toContain("compiledPaths");
+      expect(bundle).toContain("kindsOfClass");
+      // Upstream's matcher flattens and ranks the routes on every call; no copy of it may be left in the bundle.
+      expect(bundle).not.toMatch(/let branches\d* = flattenRoutes\(routes\d*\);\s*rankRouteBranches\(/);
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
+  }, 150_000);
 });

@@ -2,11 +2,15 @@
  * The two libraries patched for speed (patches/, applied by patch-package on `npm install`; ADR 0027) answer exactly
  * as before:
  * - React Router's route matching: every request used to flatten and rank all page routes and compile each pattern it
- *   tried into a RegExp, three times per page; the patch keeps both per route array and per pattern.
+ *   tried into a RegExp, three times per page; the patch keeps both per route array and per pattern. Both of its
+ *   builds are patched: the server runtime loads the CommonJS one, the pages the ES module one.
  * - Drizzle's `is()`: whether a value is of an entity kind, asked for every chunk of every query it builds, walked the
  *   value's class ancestry each time; the patch keeps the answer per class and kind.
  */
-import { matchPath, matchRoutes, type AgnosticRouteObject } from "@remix-run/router";
+import * as esmRouter from "@remix-run/router";
+import type { AgnosticRouteObject } from "@remix-run/router";
+// @ts-expect-error: the CommonJS build has no typings of its own; it is the copy the server runtime loads.
+import * as cjsRouter from "@remix-run/router/dist/router.cjs.js";
 import { Column, entityKind, is, SQL, sql, Table } from "drizzle-orm";
 import { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { describe, expect, it } from "vitest";
@@ -27,9 +31,14 @@ const routes = (): AgnosticRouteObject[] => [
   },
 ];
 
-const ids = (r: AgnosticRouteObject[], path: string) => matchRoutes(r, path)?.map((m) => [m.route.id, m.params]).at(-1) ?? null;
+const copies = [
+  ["ES module", esmRouter],
+  ["CommonJS", cjsRouter as typeof esmRouter],
+] as const;
 
-describe("route matching", () => {
+describe.each(copies)("route matching (%s build)", (_name, { matchPath, matchRoutes }) => {
+  const ids = (r: AgnosticRouteObject[], path: string) => matchRoutes(r, path)?.map((m) => [m.route.id, m.params]).at(-1) ?? null;
+
   it("picks the most specific route, with its parameters, every time it is asked", () => {
     const r = routes();
     for (let round = 0; round < 3; round++) {
