@@ -15,6 +15,7 @@ import { idOrSlugParam } from "~/lib/schemas";
 import { requireViewer } from "../../worker/auth/viewer";
 import { getGroupForMember, NotAMemberError } from "../../worker/services/my-groups";
 import { listLectures } from "../../worker/services/lectures";
+import { listCourseOutline } from "../../worker/services/groups";
 import { CourseLectures } from "~/components/lectures/course-lectures";
 import { CourseQuizzes } from "~/components/quizzes/course-quizzes";
 import { CourseTasks } from "~/components/tasks/course-tasks";
@@ -57,7 +58,8 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     const staff = can(viewer, "group.manage", { group: { instructorId: group.instructor?._id ?? null } });
     const isMember = group.membershipStatus === "approved" || group.membershipStatus === "special";
     const now = Date.now();
-    const [lectures, tasks, quizzes, progress, announcements, certificate] = await Promise.all([
+    const [outline, lectures, tasks, quizzes, progress, announcements, certificate] = await Promise.all([
+      listCourseOutline(context.svc, group._id),
       listLectures(context.svc, viewer, group._id),
       listGroupTasks(context.svc, viewer, group._id),
       listGroupQuizzes(context.svc, viewer, group._id, now),
@@ -92,7 +94,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
         startDate: group.start_date,
         instructorName: group.instructorName,
         status: group.membershipStatus,
-        outline: group.content.map(({ _id, title }) => ({ _id, title })),
+        outline,
       },
       manageHref: staff ? (viewer.role === "admin" ? `/dashboard/admin/group/${group.slug}` : `/instructor/group/${group.slug}/students`) : null,
     };

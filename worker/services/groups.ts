@@ -106,6 +106,15 @@ export async function listCourseContent(ctx: ServiceContext, groupId: string): P
     .orderBy(asc(courseContents.order), asc(courseContents.id));
 }
 
+/** A group's outline as its members' course home lists it: the titles in order, without the bodies. */
+export async function listCourseOutline(ctx: ServiceContext, groupId: string): Promise<{ _id: string; title: string }[]> {
+  return ctx.db
+    .select({ _id: courseContents.id, title: courseContents.title })
+    .from(courseContents)
+    .where(eq(courseContents.groupId, groupId))
+    .orderBy(asc(courseContents.order), asc(courseContents.id));
+}
+
 /**
  * One published group by id or slug, with its public outline. Drafts and archived groups are not public.
  * With a signed-in caller it carries their `membershipStatus`, so the page can show the right join button.

@@ -8,7 +8,7 @@ import { groups, memberships, users, MEMBER_STATUSES, type MembershipStatus } fr
 import type { ServiceContext } from "../context";
 import { groupForUser } from "./group-access";
 import { AppError, notFound } from "../http/errors";
-import { byIdOrSlug, groupColumns, listCourseContent, toGroupDto, type CourseContentDto, type GroupDto } from "./groups";
+import { byIdOrSlug, groupColumns, toGroupDto, type GroupDto } from "./groups";
 import type { Viewer } from "./sessions";
 
 export { membershipStatus } from "./memberships";
@@ -23,7 +23,6 @@ export interface MemberGroupDto extends GroupDto {
   instructor: { _id: string; name: string } | null;
   /** The viewer's own status (null for staff who are not members). */
   membershipStatus: MembershipStatus | null;
-  content: CourseContentDto[];
 }
 
 /**
@@ -69,7 +68,8 @@ export async function listMyGroups(ctx: ServiceContext, viewer: Viewer): Promise
 }
 
 /**
- * /course/{slug}: the group's overview (instructor, start date, outline) for its members and staff.
+ * /course/{slug}: the group's overview (instructor, start date) for its members and staff; its pages read the
+ * outline (listCourseOutline) together with their other lists, not after this.
  * Throws 404 for an unknown group (or a draft, to anyone but its staff) and `NotAMemberError` (403) otherwise.
  */
 export async function getGroupForMember(ctx: ServiceContext, viewer: Viewer, idOrSlug: string): Promise<MemberGroupDto> {
@@ -83,6 +83,5 @@ export async function getGroupForMember(ctx: ServiceContext, viewer: Viewer, idO
     ...toGroupDto(row),
     instructor: row.instructorId && row.instructorName ? { _id: row.instructorId, name: row.instructorName } : null,
     membershipStatus: row.membershipStatus,
-    content: await listCourseContent(ctx, row.id),
   };
 }
