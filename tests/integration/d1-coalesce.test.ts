@@ -103,4 +103,21 @@ describe("coalesced D1 reads", () => {
     expect(update!.success).toBe(true);
     expect(select!.results).toEqual([{ name: "Batched" }]);
   });
+
+  it("hold a batch of nothing but SELECTs with the other reads of its turn: one call, answered as D1's batch() answers", async () => {
+    const [a, b] = [await createUser({ name: "Hala" }), await createUser({ name: "Karim" })];
+    const { db, roundTrips } = fresh();
+    const statements = (d: D1Database | D1DatabaseSession) => [
+      d.prepare("select name from users where id = ?").bind(a.id),
+      d.prepare("select id, name from users where id in (?, ?) order by name").bind(a.id, b.id),
+      d.prepare("select name from users where id = ?").bind("nobody"),
+    ];
+    const [single, batched] = await Promise.all([db.prepare("select name from users where id = ?").bind(b.id).first<string>("name"), db.batch(statements(db))]);
+    expect(single).toBe("Karim");
+    expect(roundTrips()).toBe(1);
+    const direct = await env.DB.batch(statements(env.DB));
+    expect(batched.map((r) => r.results)).toEqual(direct.map((r) => r.results));
+    expect(batched.map((r) => r.results)).toEqual([[{ name: "Hala" }], [{ id: a.id, name: "Hala" }, { id: b.id, name: "Karim" }], []]);
+    expect(batched.every((r) => r.success)).toBe(true);
+  });
 });

@@ -7,8 +7,10 @@
  * the event loop and sends them together, as one multi-statement request, answering each caller with its own rows.
  * Nothing else changes for the code above it: the statements, their parameters and their results are the same.
  *
- * - Only plain `SELECT`s wait for company. Everything else (`run`, `batch`, a write read back with RETURNING) goes
- *   out on its own, after the reads issued before them, so a request never reads its own write early nor writes before an earlier read.
+ * - Only plain `SELECT`s wait for company, alone or as a `batch()` of nothing but SELECTs (held side by side, so they
+ *   still reach D1 in one call and read one snapshot). Everything else (`run`, a batch that writes, a write read back
+ *   with RETURNING) goes out on its own, after the reads issued before them, so a request never reads its own write
+ *   early nor writes before an earlier read.
  * - Rows keep their columns in order, with duplicate names (joins select `id` twice; Drizzle maps by position):
  *   the public `batch()` keys rows by column name and would lose one of them, so the held reads go through the
  *   session's own multi-statement call, which answers columns and rows. That call is part of the binding's
@@ -91,11 +93,14 @@ export function coalescing(session: D1DatabaseSession): Coalescing {
   }
 
   function flush() {
+    // A timer set for reads that were already sent early (a write or a batch flushed them) finds nothing to send.
+    if (held.length === 0) return;
     const batch = held;
     held = [];
     const chunks: Held[][] = [];
     for (let i = 0; i < batch.length; i += MAX_HELD) chunks.push(batch.slice(i, i + MAX_HELD));
-    flushing = Promise.all(chunks.map(sendTogether)).then(() => undefined);
+    // Writes wait for every read sent before them, not only the latest group.
+    flushing = Promise.all([flushing, ...chunks.map(sendTogether)]).then(() => undefined);
   }
 
   function hold(alone: D1PreparedStatement, sql: string, params: unknown[]): Promise<Columns> {
@@ -117,6 +122,8 @@ export function coalescing(session: D1DatabaseSession): Coalescing {
   }
 
   const originals = new WeakMap<D1PreparedStatement, D1PreparedStatement>();
+  /** Our statements that are plain SELECTs. */
+  const reads = new WeakSet<D1PreparedStatement>();
   const statement = (alone: D1PreparedStatement): D1PreparedStatement => {
     const { statement: sql, params } = alone as unknown as { statement?: unknown; params?: unknown };
     const read = typeof sql === "string" && Array.isArray(params) && SELECT.test(sql) ? () => hold(alone, sql, params) : null;
@@ -144,13 +151,21 @@ export function coalescing(session: D1DatabaseSession): Coalescing {
       run: <T>() => byItself(() => alone.run<T>()),
     } as D1PreparedStatement;
     originals.set(wrapped, alone);
+    if (read) reads.add(wrapped);
     return wrapped;
   };
 
   const db = {
     prepare: (sql: string) => statement(session.prepare(sql)),
-    // Our statements in, D1's own underneath.
-    batch: <T>(statements: D1PreparedStatement[]) => byItself(() => session.batch<T>(statements.map((s) => originals.get(s) ?? s))),
+    batch<T>(statements: D1PreparedStatement[]): Promise<D1Result<T>[]> {
+      if (statements.length > 0 && statements.length <= MAX_HELD && statements.every((s) => reads.has(s))) {
+        // Reads only: held with the others of this turn, in one chunk (one call, one snapshot), answered as batch() does.
+        if (held.length + statements.length > MAX_HELD) flush();
+        return Promise.all(statements.map((s) => s.all<T>()));
+      }
+      // Our statements in, D1's own underneath.
+      return byItself(() => session.batch<T>(statements.map((s) => originals.get(s) ?? s)));
+    },
     getBookmark: () => session.getBookmark(),
   };
   return { db: db as unknown as D1DatabaseSession, roundTrips: () => trips };
