@@ -236,6 +236,15 @@ describe("progress: the numbers", () => {
     expect(graded!.submittedAt).not.toBeNull();
   });
 
+  it("the very first read counts an attempt abandoned before it: closed and graded by that read, then counted", async () => {
+    // A world of its own: nothing has read D's progress yet, so their Q1 attempt is still open in the table.
+    const w = await world();
+    const [before] = await db().select().from(s.attempts).where(eq(s.attempts.userId, w.D.id));
+    expect(before!.submittedAt).toBeNull();
+    const { body } = await get(`/api/users/groups/${w.G.slug}/progress`, await as(w.D));
+    expect(body).toMatchObject({ quizzes: { taken: 1, counted: 1, averageScore: 100, rate: 100 }, overall: 75 });
+  });
+
   it("another group's records count in that group only", async () => {
     const w = await theWorld();
     const { body } = await get(`/api/users/groups/${w.H.slug}/progress`, await as(w.B));

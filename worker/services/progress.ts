@@ -124,8 +124,6 @@ const ratio = (score: SQLWrapper | SQL, max: SQLWrapper | SQL) => sql`min(1.0, m
 
 /** The numbers for every current member of the scope's groups (or the one student), in constant statements. */
 export async function computeProgress(ctx: ServiceContext, scope: Scope, now = Date.now()): Promise<ScopeProgress> {
-  // Attempts whose time ran out are graded first, so a quiz abandoned mid-way counts with what was saved.
-  await settleGroupAttempts(ctx, scope.groups, now);
   const held = heldSql(now);
   const open = openSql(now);
   const onlyUser = <C extends typeof memberships.userId>(col: C) => (scope.userId ? eq(col, scope.userId) : undefined);
@@ -156,7 +154,7 @@ export async function computeProgress(ctx: ServiceContext, scope: Scope, now = D
     .groupBy(attempts.userId, attempts.quizId)
     .as("best_attempts");
 
-  const [memberRows, lectureRows, attendanceRows, taskRows, submissionRows, quizRows, quizTotals, lectureCounts, taskCounts, quizCounts, exceptions] = await Promise.all([
+  const readAll = () => Promise.all([
     ctx.db
       .select({ _id: users.id, groupId: memberships.groupId, name: users.name, email: users.email, slug: users.slug, status: memberships.status })
       .from(memberships)
@@ -277,6 +275,11 @@ export async function computeProgress(ctx: ServiceContext, scope: Scope, now = D
       .where(and(inArray(lectures.groupId, scope.groups), eq(lectures.published, true), onlyUser(extensions.userId as never)))
       .groupBy(extensions.userId, lectures.groupId),
   ]);
+  // Attempts whose time ran out are graded first, so a quiz abandoned mid-way counts with what was saved. The figures
+  // are read alongside the search for such attempts (one call to D1); when it closed any, they are read again after.
+  const [settled, firstRead] = await Promise.all([settleGroupAttempts(ctx, scope.groups, now), readAll()]);
+  const [memberRows, lectureRows, attendanceRows, taskRows, submissionRows, quizRows, quizTotals, lectureCounts, taskCounts, quizCounts, exceptions] =
+    settled > 0 ? await readAll() : firstRead;
 
   const perGroup = (rows: { groupId: string; flag: unknown }[]) => {
     const out = new Map<string, number>();

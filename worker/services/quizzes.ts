@@ -316,9 +316,9 @@ function checkLater(ctx: ServiceContext, attemptId: string, items: CodeToRun[]) 
 
 /**
  * Closes the expired attempts of the given groups' quizzes before their scores are counted (progress): one
- * indexed lookup, and the grading batch only when something has expired.
+ * indexed lookup, and the grading batch only when something has expired. Answers how many it closed.
  */
-export async function settleGroupAttempts(ctx: ServiceContext, groupScope: SQLWrapper, now = Date.now()): Promise<void> {
+export async function settleGroupAttempts(ctx: ServiceContext, groupScope: SQLWrapper, now = Date.now()): Promise<number> {
   const open = await ctx.db
     .select({ attempt: attempts })
     .from(attempts)
@@ -329,6 +329,7 @@ export async function settleGroupAttempts(ctx: ServiceContext, groupScope: SQLWr
     open.map((r) => r.attempt),
     now,
   );
+  return open.length;
 }
 
 /**
