@@ -63,6 +63,20 @@ export async function orHttpError<T>(work: Promise<T>): Promise<T> {
   }
 }
 
+/**
+ * Several reads of one page started together (their statements reach D1 in one call), answered as if they had
+ * been awaited one after another: the first failure in argument order is the one thrown, so a page refuses
+ * (403, 404) for the same reason whichever read happened to fail first.
+ */
+export async function allInOrder<T extends readonly unknown[]>(...work: { [K in keyof T]: Promise<T[K]> }): Promise<T> {
+  const settled = await Promise.allSettled(work);
+  const values = settled.map((r) => {
+    if (r.status === "rejected") throw r.reason;
+    return r.value;
+  });
+  return values as unknown as T;
+}
+
 /** A form field as a trimmed string ("" when missing or a file). */
 export function text(form: FormData, name: string): string {
   const value = form.get(name);

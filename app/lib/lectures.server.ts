@@ -6,10 +6,10 @@
 import type { ServiceContext } from "../../worker/context";
 import type { CheckinClient } from "../../worker/services/attendance-client";
 import { attend, closeAttendance, getAttendanceState, markAttendance, openAttendance } from "../../worker/services/attendance";
-import { getManagedGroup } from "../../worker/services/groups-admin";
-import { createLecture, deleteLecture, getLecture, lectureWork, listLectures, reorderLectures, scheduleLectures, sortLecturesByDate, updateLecture } from "../../worker/services/lectures";
+import { managedGroupHeading } from "../../worker/services/group-access";
+import { createLecture, deleteLecture, getLecture, lectureWork, listLectures, reorderLectures, requireReadableLecture, scheduleLectures, sortLecturesByDate, updateLecture } from "../../worker/services/lectures";
 import type { Viewer } from "../../worker/services/sessions";
-import { attempt, invalid, jsonField, orHttpError, text, unknownIntent } from "./group-actions.server";
+import { allInOrder, attempt, invalid, jsonField, orHttpError, text, unknownIntent } from "./group-actions.server";
 import { attendInput, createLectureInput, lectureOrderInput, lectureSeriesInput, markAttendanceInput, openAttendanceInput, updateLectureInput } from "./lecture-schemas";
 import { renderMarkdown } from "./markdown.server";
 import { idOrSlugParam } from "./schemas";
@@ -26,7 +26,7 @@ function slugParam(value: string | undefined): string {
 
 /** The group's lectures for its staff. */
 export async function loadStaffLectures(svc: ServiceContext, viewer: Viewer, params: { slug?: string }) {
-  const group = await orHttpError(getManagedGroup(svc, viewer, slugParam(params.slug)));
+  const group = await orHttpError(managedGroupHeading(svc, viewer, slugParam(params.slug)));
   const lectures = await orHttpError(listLectures(svc, viewer, group._id));
   return { group: { id: group._id, slug: group.slug, title: group.title }, lectures };
 }
@@ -68,8 +68,7 @@ export async function staffLecturesAction(svc: ServiceContext, viewer: Viewer, p
 
 /** One lecture for its editor. */
 export async function loadLectureEditor(svc: ServiceContext, viewer: Viewer, params: { slug?: string; slugLecture?: string }) {
-  const group = await orHttpError(getManagedGroup(svc, viewer, slugParam(params.slug)));
-  const lecture = await orHttpError(getLecture(svc, viewer, slugParam(params.slugLecture)));
+  const [group, lecture] = await allInOrder(orHttpError(managedGroupHeading(svc, viewer, slugParam(params.slug))), orHttpError(getLecture(svc, viewer, slugParam(params.slugLecture))));
   if (lecture.group._id !== group._id) throw notFoundResponse();
   // The groups the lecture can be copied into: the ones the viewer runs (issue 22).
   const copyTo = await copyTargets(svc, viewer);
@@ -133,11 +132,13 @@ export async function attendanceAction(svc: ServiceContext, viewer: Viewer, para
 
 /** The student's lecture page (members and staff): the lecture with its rendered body and one's attendance. */
 export async function loadLecturePage(svc: ServiceContext, viewer: Viewer, params: { slug?: string; slugLecture?: string }) {
-  const lecture = await orHttpError(getLecture(svc, viewer, slugParam(params.slugLecture)));
-  if (lecture.group.slug !== slugParam(params.slug) && lecture.group._id !== params.slug) throw notFoundResponse();
+  const readable = await orHttpError(requireReadableLecture(svc, viewer, slugParam(params.slugLecture)));
+  if (readable.groupSlug !== slugParam(params.slug) && readable.groupId !== params.slug) throw notFoundResponse();
   // The group's staff see all of its work; anyone else (a member, whatever their role) what students see.
-  const staff = can(viewer, "group.manage", { group: { instructorId: lecture.group.instructorId } });
-  return { lecture, work: await lectureWork(svc, lecture._id, staff ? null : viewer.userId) };
+  const staff = can(viewer, "group.manage", { group: { instructorId: readable.instructorId } });
+  // The lecture's details and its work read together (the check above is remembered for getLecture).
+  const [lecture, work] = await Promise.all([orHttpError(getLecture(svc, viewer, readable.id)), lectureWork(svc, readable.id, staff ? null : viewer.userId)]);
+  return { lecture, work };
 }
 
 /** intent=attend on the lecture page: the typed code. */

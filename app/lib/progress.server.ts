@@ -6,7 +6,7 @@
 import type { ServiceContext } from "../../worker/context";
 import { csvResponse } from "../../worker/http/csv";
 import { AppError } from "../../worker/http/errors";
-import { getManagedGroup } from "../../worker/services/groups-admin";
+import { managedGroupHeading } from "../../worker/services/group-access";
 import { groupProgress } from "../../worker/services/progress";
 import { exportGroupCsv, EXPORTS, type ExportKind } from "../../worker/services/progress-export";
 import type { Viewer } from "../../worker/services/sessions";
@@ -16,7 +16,7 @@ import { notFoundResponse } from "./not-found.server";
 /** The progress tab: the group (checked as the viewer's to run) and every member's numbers. */
 export async function loadStaffProgress(svc: ServiceContext, viewer: Viewer, params: { slug?: string }) {
   if (!params.slug) throw notFoundResponse();
-  const group = await orHttpError(getManagedGroup(svc, viewer, params.slug));
+  const group = await orHttpError(managedGroupHeading(svc, viewer, params.slug));
   const report = await orHttpError(groupProgress(svc, viewer, group._id));
   return { group: { id: group._id, slug: group.slug, title: group.title }, report };
 }

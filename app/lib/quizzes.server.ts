@@ -8,7 +8,7 @@ import { data, redirect } from "@remix-run/server-runtime";
 import type { ZodError } from "zod";
 import type { ServiceContext } from "../../worker/context";
 import { AppError } from "../../worker/http/errors";
-import { getManagedGroup } from "../../worker/services/groups-admin";
+import { managedGroupHeading } from "../../worker/services/group-access";
 import { getLecture, listLectures } from "../../worker/services/lectures";
 import { createQuiz, deleteQuiz, getQuiz, getResult, groupResults, quizStarted, saveAnswers, startAttempt, submitQuiz, updateQuiz } from "../../worker/services/quizzes";
 import type { Viewer } from "../../worker/services/sessions";
@@ -18,7 +18,7 @@ import { addBankQuestion, deleteBankQuestion, listBank, updateBankQuestion } fro
 import { listGroupStudents } from "../../worker/services/students";
 import { toLatinDigits } from "./digits";
 import { quizExtensionInput } from "./extension-schemas";
-import { attempt, invalid, jsonField, orHttpError, text, unknownIntent } from "./group-actions.server";
+import { allInOrder, attempt, invalid, jsonField, orHttpError, text, unknownIntent } from "./group-actions.server";
 import { renderMarkdown } from "./markdown.server";
 import { notFoundResponse } from "./not-found.server";
 import { answerPointsInput, answersMap, bankQuestionInput, createQuizInput, questionKeyInput, updateQuizInput } from "./quiz-schemas";
@@ -102,7 +102,7 @@ export async function quizSaveAction(svc: ServiceContext, viewer: Viewer, params
 
 export async function loadStaffQuizzes(svc: ServiceContext, viewer: Viewer, params: { slug?: string }) {
   if (!params.slug) throw notFoundResponse();
-  const group = await orHttpError(getManagedGroup(svc, viewer, params.slug));
+  const group = await orHttpError(managedGroupHeading(svc, viewer, params.slug));
   const [results, lectureList, bank] = await Promise.all([orHttpError(groupResults(svc, viewer, group._id)), orHttpError(listLectures(svc, viewer, group._id)), orHttpError(listBank(svc, viewer, group._id))]);
   return { group: { id: group._id, slug: group.slug, title: group.title }, results, lectures: lectureList.map((l) => ({ slug: l.slug, title: l.title })), bank };
 }
@@ -123,8 +123,7 @@ export async function staffQuizzesAction(svc: ServiceContext, viewer: Viewer, pa
 /** The editor of a new quiz on a lecture. */
 export async function loadNewQuiz(svc: ServiceContext, viewer: Viewer, params: { slug?: string; slugLecture?: string }) {
   if (!params.slug || !params.slugLecture) throw notFoundResponse();
-  const group = await orHttpError(getManagedGroup(svc, viewer, params.slug));
-  const lecture = await orHttpError(getLecture(svc, viewer, params.slugLecture));
+  const [group, lecture] = await allInOrder(orHttpError(managedGroupHeading(svc, viewer, params.slug)), orHttpError(getLecture(svc, viewer, params.slugLecture)));
   if (lecture.group._id !== group._id) throw notFoundResponse();
   // The bank's tags for the editor's draws.
   const { tags: bankTags } = await orHttpError(listBank(svc, viewer, group._id));
@@ -186,8 +185,7 @@ export async function editQuizAction(svc: ServiceContext, viewer: Viewer, params
 /** A student's attempt for the quiz's staff (issue 21), reached from the results matrix. */
 export async function loadStaffAttempt(svc: ServiceContext, viewer: Viewer, params: { slug?: string; slugQuiz?: string; attemptId?: string }) {
   if (!params.slug || !params.slugQuiz || !params.attemptId) throw notFoundResponse();
-  const group = await orHttpError(getManagedGroup(svc, viewer, params.slug));
-  const attempt = await orHttpError(getAttemptForStaff(svc, viewer, params.slugQuiz, params.attemptId));
+  const [group, attempt] = await allInOrder(orHttpError(managedGroupHeading(svc, viewer, params.slug)), orHttpError(getAttemptForStaff(svc, viewer, params.slugQuiz, params.attemptId)));
   if (attempt.quiz.groupId !== group._id) throw notFoundResponse();
   return { group: { id: group._id, slug: group.slug, title: group.title }, attempt };
 }

@@ -4,7 +4,7 @@
  */
 import type { ServiceContext } from "../../worker/context";
 import { exerciseForPage, saveExercise, startExercise, submitCode, tryReference } from "../../worker/services/exercises";
-import { getManagedGroup } from "../../worker/services/groups-admin";
+import { managedGroupHeading } from "../../worker/services/group-access";
 import { getLecture, listLectures } from "../../worker/services/lectures";
 import { createTask, deleteTask, submitFile, getTask, gradeSubmission, listSubmissions, listTasksForStaff, releaseGrades, submitTask, updateTask } from "../../worker/services/tasks";
 import { createRubric, deleteRubric, listRubrics, updateRubric } from "../../worker/services/rubrics";
@@ -13,7 +13,7 @@ import { listGroupStudents } from "../../worker/services/students";
 import { addSnippet, deleteSnippet, listSnippets } from "../../worker/services/comment-bank";
 import { addComment, historyOfTask, listComments, listVersions } from "../../worker/services/submission-history";
 import type { Viewer } from "../../worker/services/sessions";
-import { attempt, invalid, jsonField, orHttpError, text, unknownIntent } from "./group-actions.server";
+import { allInOrder, attempt, invalid, jsonField, orHttpError, text, unknownIntent } from "./group-actions.server";
 import { renderMarkdown } from "./markdown.server";
 import { notFoundResponse } from "./not-found.server";
 import { toLatinDigits } from "./digits";
@@ -25,14 +25,16 @@ import { data } from "@remix-run/server-runtime";
 
 export async function loadTaskPage(svc: ServiceContext, viewer: Viewer, params: { slug?: string; slugLecture?: string; slugTask?: string }) {
   if (!params.slug || !params.slugLecture || !params.slugTask) throw notFoundResponse();
-  const task = await orHttpError(getTask(svc, viewer, params.slugLecture, params.slugTask));
+  // The task and the hand-ins read together; nothing is shown unless the task is the page's group's.
+  const [task, { submissions }] = await allInOrder(orHttpError(getTask(svc, viewer, params.slugLecture, params.slugTask)), orHttpError(listSubmissions(svc, viewer, params.slugLecture, params.slugTask)));
   if (task.group.slug !== params.slug && task.group._id !== params.slug) throw notFoundResponse();
-  const [{ submissions }, exercise] = await Promise.all([orHttpError(listSubmissions(svc, viewer, params.slugLecture, params.slugTask)), orHttpError(exerciseForPage(svc, viewer, task._id))]);
   const mine = viewer.role === "user" ? (submissions[0] ?? null) : null;
-  // The hand-in's history and its conversation with the staff (issue 21).
-  const [versions, comments] = mine
-    ? await Promise.all([orHttpError(listVersions(svc, viewer, params.slugLecture, params.slugTask, mine._id)), orHttpError(listComments(svc, viewer, params.slugLecture, params.slugTask, mine._id))])
-    : [[], []];
+  // The exercise, and the hand-in's history and its conversation with the staff (issue 21), read together.
+  const [exercise, versions, comments] = await Promise.all([
+    orHttpError(exerciseForPage(svc, viewer, task._id)),
+    mine ? orHttpError(listVersions(svc, viewer, params.slugLecture, params.slugTask, mine._id)) : [],
+    mine ? orHttpError(listComments(svc, viewer, params.slugLecture, params.slugTask, mine._id)) : [],
+  ]);
   return {
     thread: mine ? { submissionId: mine._id, versions, comments } : null,
     task,
@@ -79,7 +81,7 @@ function commentAction(svc: ServiceContext, viewer: Viewer, params: { slugLectur
 
 export async function loadStaffTasks(svc: ServiceContext, viewer: Viewer, params: { slug?: string }) {
   if (!params.slug) throw notFoundResponse();
-  const group = await orHttpError(getManagedGroup(svc, viewer, params.slug));
+  const group = await orHttpError(managedGroupHeading(svc, viewer, params.slug));
   const [taskList, lectureList, rubricList] = await Promise.all([
     orHttpError(listTasksForStaff(svc, viewer, group._id)),
     orHttpError(listLectures(svc, viewer, group._id)),
@@ -130,8 +132,7 @@ function taskValues(form: FormData) {
 /** The new-task form of a lecture. */
 export async function loadNewTask(svc: ServiceContext, viewer: Viewer, params: { slug?: string; slugLecture?: string }) {
   if (!params.slug || !params.slugLecture) throw notFoundResponse();
-  const group = await orHttpError(getManagedGroup(svc, viewer, params.slug));
-  const lecture = await orHttpError(getLecture(svc, viewer, params.slugLecture));
+  const [group, lecture] = await allInOrder(orHttpError(managedGroupHeading(svc, viewer, params.slug)), orHttpError(getLecture(svc, viewer, params.slugLecture)));
   if (lecture.group._id !== group._id) throw notFoundResponse();
   const rubrics = (await orHttpError(listRubrics(svc, viewer, group._id))).map((r) => ({ _id: r._id, title: r.title, total: r.total }));
   return { group: { id: group._id, slug: group.slug, title: group.title }, lecture: { slug: lecture.slug, title: lecture.title }, task: null, rubrics };
@@ -196,10 +197,15 @@ export async function editTaskAction(svc: ServiceContext, viewer: Viewer, params
 /** The grader: the task, every member's submission and who has not handed in. */
 export async function loadGrader(svc: ServiceContext, viewer: Viewer, params: { slug?: string; slugLecture?: string; slugTask?: string }) {
   if (!params.slug || !params.slugLecture || !params.slugTask) throw notFoundResponse();
-  const group = await orHttpError(getManagedGroup(svc, viewer, params.slug));
-  const task = await orHttpError(getTask(svc, viewer, params.slugLecture, params.slugTask));
+  // Read together; nothing is shown unless the group is the viewer's and the task is in it.
+  const [group, task, list, snippets] = await allInOrder(
+    orHttpError(managedGroupHeading(svc, viewer, params.slug)),
+    orHttpError(getTask(svc, viewer, params.slugLecture, params.slugTask)),
+    orHttpError(listSubmissions(svc, viewer, params.slugLecture, params.slugTask)),
+    orHttpError(listSnippets(svc, viewer)),
+  );
   if (task.group._id !== group._id) throw notFoundResponse();
-  const [list, snippets, history] = await Promise.all([orHttpError(listSubmissions(svc, viewer, params.slugLecture, params.slugTask)), orHttpError(listSnippets(svc, viewer)), historyOfTask(svc, task._id)]);
+  const history = await historyOfTask(svc, task._id);
   return {
     group: { id: group._id, slug: group.slug, title: group.title },
     task,

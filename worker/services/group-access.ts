@@ -3,7 +3,7 @@
  * students, join requests). Every decision goes through `can()` from app/lib/permissions.ts.
  */
 import { and, eq, sql, type AnyColumn, type SQL } from "drizzle-orm";
-import { can } from "../../app/lib/permissions";
+import { can, type Actor } from "../../app/lib/permissions";
 import { groups, memberships, users, type GroupStatus, type MembershipStatus } from "../../db/schema";
 import type { ServiceContext } from "../context";
 import { forbidden, notFound } from "../http/errors";
@@ -57,12 +57,23 @@ export function groupForUser(ctx: ServiceContext, userId: string, idOrSlug: stri
   });
 }
 
-/** The group if the viewer runs it (its instructor, or an admin); 404 when there is no such group, 403 otherwise. */
-export async function requireManagedGroup(ctx: ServiceContext, viewer: Viewer, idOrSlug: string): Promise<GroupRecord> {
-  const group = await findGroup(ctx, idOrSlug);
-  if (!group) throw notFound("No such group.");
+/**
+ * The group if the viewer runs it (its instructor, or an admin); 404 when there is no such group, 403 otherwise.
+ * Read through groupForUser: a staff page's header, lists and checks ask for the same group by slug and by id, and
+ * all of them are answered by one read per request.
+ */
+export async function requireManagedGroup(ctx: ServiceContext, viewer: Actor, idOrSlug: string): Promise<GroupRecord> {
+  const row = await groupForUser(ctx, viewer.userId, idOrSlug);
+  if (!row) throw notFound("No such group.");
+  const group: GroupRecord = { id: row.id, slug: row.slug, title: row.title, status: row.status, capacity: row.capacity, instructorId: row.instructorId };
   if (!can(viewer, "group.manage", { group })) throw forbidden("Only this group's instructor or an admin can do that.");
   return group;
+}
+
+/** A staff page's heading: the group's id, slug and title, once the viewer may run it (404, 403 as requireManagedGroup). */
+export async function managedGroupHeading(ctx: ServiceContext, viewer: Actor, idOrSlug: string): Promise<{ _id: string; slug: string; title: string }> {
+  const group = await requireManagedGroup(ctx, viewer, idOrSlug);
+  return { _id: group.id, slug: group.slug, title: group.title };
 }
 
 /** Staff are the people with a staff inbox: admins (every group) and instructors (their own groups). */

@@ -94,15 +94,21 @@ export function toLectureDto(r: Pick<LectureRecord, "id" | "slug" | "title" | "s
 }
 
 /** A lecture (by id or slug) with its group and the viewer's membership in it; null when there is none. */
-export async function findLecture(ctx: ServiceContext, viewer: Actor, idOrSlug: string): Promise<LectureRecord | null> {
-  const [row] = await ctx.db
-    .select({ ...lectureColumns, membershipStatus: memberships.status })
-    .from(lectures)
-    .innerJoin(groups, eq(groups.id, lectures.groupId))
-    .leftJoin(memberships, and(eq(memberships.groupId, groups.id), eq(memberships.userId, viewer.userId)))
-    .where(or(eq(lectures.id, idOrSlug), eq(lectures.slug, idOrSlug)))
-    .limit(1);
-  return row ?? null;
+export function findLecture(ctx: ServiceContext, viewer: Actor, idOrSlug: string): Promise<LectureRecord | null> {
+  // Read once per request (a GET's memo): a page checks the lecture, then its services ask for it again.
+  return ctx.memo(`lecture:${viewer.userId}:${idOrSlug}`, async () => {
+    const [row] = await ctx.db
+      .select({ ...lectureColumns, membershipStatus: memberships.status })
+      .from(lectures)
+      .innerJoin(groups, eq(groups.id, lectures.groupId))
+      .leftJoin(memberships, and(eq(memberships.groupId, groups.id), eq(memberships.userId, viewer.userId)))
+      .where(or(eq(lectures.id, idOrSlug), eq(lectures.slug, idOrSlug)))
+      .limit(1);
+    if (!row) return null;
+    ctx.remember(`lecture:${viewer.userId}:${row.id}`, row);
+    ctx.remember(`lecture:${viewer.userId}:${row.slug}`, row);
+    return row;
+  });
 }
 
 const groupFacts = (r: { instructorId: string | null; membershipStatus: string | null }) => ({ instructorId: r.instructorId, membershipStatus: r.membershipStatus });

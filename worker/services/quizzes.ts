@@ -441,8 +441,11 @@ async function listQuizzes(ctx: ServiceContext, viewer: Actor, scope: { groupKey
     lectureId ? eq(quizzes.lectureId, lectureId) : undefined,
     staff ? undefined : and(eq(quizzes.published, true), eq(lectures.published, true)),
   );
-  // Separate statements, not one D1 batch: a batch keys rows by column name (docs/decisions/0013).
-  const [rows, counts] = await Promise.all([
+  const member = !staff && isMember(group);
+  // Separate statements, not one D1 batch: a batch keys rows by column name (docs/decisions/0013). A member's own
+  // attempts are read with them, for the quizzes the same condition lists.
+  const listed = ctx.db.select({ id: quizzes.id }).from(quizzes).innerJoin(lectures, eq(lectures.id, quizzes.lectureId)).where(where);
+  const [rows, counts, ownRows] = await Promise.all([
     ctx.db
       .select({
         quiz: quizzes,
@@ -462,8 +465,11 @@ async function listQuizzes(ctx: ServiceContext, viewer: Actor, scope: { groupKey
       .innerJoin(quizzes, eq(quizzes.id, questions.quizId))
       .where(eq(quizzes.groupId, group.id))
       .groupBy(questions.quizId),
+    member
+      ? ctx.db.select().from(attempts).where(and(eq(attempts.userId, viewer.userId), inArray(attempts.quizId, listed))).orderBy(asc(attempts.number))
+      : null,
   ]);
-  const mine = staff || !isMember(group) ? null : await settle(ctx, await ownAttempts(ctx, viewer.userId, rows.map((r) => r.quiz.id)), now);
+  const mine = ownRows ? await settle(ctx, ownRows, now) : null;
   const countOf = new Map(counts.map((c) => [c.quizId, c]));
   return rows.map(({ quiz: own_, lectureSlug, lectureTitle, extension }) => {
     const quiz = withExtension({ ...own_, extension });

@@ -13,7 +13,7 @@ import { rubricOfGroup, rubricsByIds } from "./rubrics";
 import { isMember, memberIds } from "./memberships";
 import type { ServiceContext } from "../context";
 import { htmlOf, withHtml } from "./stored-html";
-import { groupForUser } from "./group-access";
+import { groupForUser, requireManagedGroup } from "./group-access";
 import { AppError, forbidden, notFound } from "../http/errors";
 import { newId, slugCandidates } from "./ids";
 import { escapeHtml, sendMail } from "./mail";
@@ -179,7 +179,12 @@ const byKey = (column: typeof tasks.id | typeof lectures.id, key: string, slugCo
  * A task (by id or slug) of a lecture (by id or slug; null: whichever lecture it is on), with its group and the
  * viewer's membership. Task slugs are unique, so the lecture only narrows the lookup to the address's lecture.
  */
-export async function findTask(ctx: ServiceContext, viewer: Actor, lectureKey: string | null, taskKey: string): Promise<TaskRecord | null> {
+export function findTask(ctx: ServiceContext, viewer: Actor, lectureKey: string | null, taskKey: string): Promise<TaskRecord | null> {
+  // Read once per request (a GET's memo): the task page's task, hand-ins, history and exercise all check it.
+  return ctx.memo(`task:${viewer.userId}:${lectureKey ?? "*"}:${taskKey}`, () => readTask(ctx, viewer, lectureKey, taskKey));
+}
+
+async function readTask(ctx: ServiceContext, viewer: Actor, lectureKey: string | null, taskKey: string): Promise<TaskRecord | null> {
   const [row] = await ctx.db
     .select({
       id: tasks.id,
@@ -300,13 +305,7 @@ export interface StaffTaskItem extends TaskDto {
 
 /** The group's tasks for its staff, each with how many members handed in and how many are graded (two queries). */
 export async function listTasksForStaff(ctx: ServiceContext, viewer: Actor, groupKey: string): Promise<StaffTaskItem[]> {
-  const [group] = await ctx.db
-    .select({ id: groups.id, instructorId: groups.instructorId })
-    .from(groups)
-    .where(or(eq(groups.id, groupKey), eq(groups.slug, groupKey)))
-    .limit(1);
-  if (!group) throw notFound("No such group.");
-  if (!can(viewer, "group.manage", { group })) throw forbidden("Only this group's instructor or an admin can do that.");
+  const group = await requireManagedGroup(ctx, viewer, groupKey);
   // Two statements side by side, not a D1 batch: a batch returns rows keyed by column name, so the task's and the
   // lecture's `slug` and `title` would overwrite each other (tests/integration/tasks-queries.test.ts).
   const [rows, [members]] = await Promise.all([
