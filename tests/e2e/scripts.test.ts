@@ -58,7 +58,7 @@ describe("project scripts", () => {
     expect(code).toBe(0);
   });
 
-  it("the Worker that deploys carries the library patches: one route matcher, the patched one, and Drizzle's patched is()", () => {
+  it("the Worker that deploys carries the library patches: one route matcher, the patched one, the render's route caches, Drizzle's is()", () => {
     // The server runtime loads React Router's CommonJS build and the pages its ES module build: a patch of only one
     // of them once left every page ranking all routes per request. What counts is what wrangler bundles.
     const out = mkdtempSync(join(tmpdir(), "cohort-bundle-"));
@@ -74,8 +74,11 @@ describe("project scripts", () => {
       expect(bundle).toContain("rankedBranchesCache");
       expect(bundle).toContain("compiledPaths");
       expect(bundle).toContain("kindsOfClass");
+      // The render side: server routes made once per build, their data routes once per route array.
+      expect(bundle).toContain("serverRoutesOf");
+      expect(bundle).toContain("staticDataRoutes");
       // Upstream's matcher flattens and ranks the routes on every call; no copy of it may be left in the bundle.
-      expect(bundle).not.toMatch(/let branches\d* = flattenRoutes\(routes\d*\);\s*rankRouteBranches\(/);
+      expect(bundle).not.toMatch(/let branches\d* = flattenRoutes\(routes\d*\);\s*rankRouteBranches\(branches\d*\);\s*let matches\d* = null;/);
     } finally {
       rmSync(out, { recursive: true, force: true });
     }
