@@ -66,14 +66,14 @@ describe.each(copies)("route matching (%s build)", (_name, { matchPath, matchRou
   it("answers a path asked again with copies: a caller that changes its answer changes nobody else's", () => {
     const r = routes();
     const first = matchRoutes(r, "/course/web-101")!;
-    first.at(-1)!.params.slug = "changed";
+    (first.at(-1)!.params as Record<string, string>).slug = "changed";
     first.pop();
     const again = matchRoutes(r, "/course/web-101")!;
     expect(again.map((m) => [m.route.id, m.params])).toEqual([
       ["root", { slug: "web-101" }],
       ["course", { slug: "web-101" }],
     ]);
-    again.at(-1)!.params.slug = "changed too";
+    (again.at(-1)!.params as Record<string, string>).slug = "changed too";
     expect(matchRoutes(r, "/course/web-101")!.at(-1)!.params).toEqual({ slug: "web-101" });
     expect(matchRoutes(r, "/nowhere")).toBeNull();
     expect(matchRoutes(r, "/nowhere")).toBeNull();
