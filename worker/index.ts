@@ -41,7 +41,6 @@ export default {
     }
     // Everything below reads and writes D1 through this request's session (reads near the visitor).
     const session = openSession(request, bindings);
-    const env = session.env;
     const isApi = pathname === "/api" || pathname.startsWith("/api/");
     const shared = cacheable(request, url);
     if (shared) {
@@ -52,10 +51,11 @@ export default {
         build: pages?.BUILD_VERSION ?? "api",
         waitUntil: (p) => ctx.waitUntil(p),
         // Rendered for nobody in particular: no nonce (a page's scripts are trusted by their hashes).
-        render: async () => (pages ? pages.renderShared(request, env, ctx) : (await import("./api")).api.fetch(request, env, ctx)),
+        render: async () => (pages ? pages.renderShared(request, session.env, ctx) : (await import("./api")).api.fetch(request, session.env, ctx)),
         secure: (res, policy) => withSecurityHeaders(res, policy ? { policy } : undefined),
       });
     }
+    const env = session.env;
     if (isApi) {
       const { api } = await import("./api");
       return session.finish(withSecurityHeaders(await api.fetch(request, env, ctx)));

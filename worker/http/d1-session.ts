@@ -66,16 +66,24 @@ export function openSession(request: Request, env: Bindings): RequestSession {
   const writes = !READS.has(request.method);
   const session = env.DB.withSession(incoming ?? (writes ? "first-primary" : "first-unconstrained"));
   const counter = env.ENVIRONMENT === "development" ? counted(session) : null;
-  // The reads issued together go to D1 together (d1-coalesce.ts).
-  const together = coalescing(counter?.db ?? session);
+  // The reads issued together go to D1 together (d1-coalesce.ts). Made when the request first needs the bindings:
+  // a cached public page's hit reads one version through `alone` and needs neither.
+  let together: ReturnType<typeof coalescing> | null = null;
+  let bindings: Bindings | null = null;
   return {
-    env: { ...env, DB: together.db as unknown as D1Database },
+    get env() {
+      if (!bindings) {
+        together = coalescing(counter?.db ?? session);
+        bindings = { ...env, DB: together.db as unknown as D1Database };
+      }
+      return bindings;
+    },
     alone: (counter?.db ?? session) as unknown as D1Database,
     finish(response) {
       if (counter && response.status !== 101 && !response.webSocket) {
         response = new Response(response.body, response);
         response.headers.set("X-D1-Statements", String(counter.count()));
-        response.headers.set("X-D1-Round-Trips", String(together.roundTrips()));
+        response.headers.set("X-D1-Round-Trips", String(together?.roundTrips() ?? 0));
       }
       // A refused request (4xx, 5xx) changed nothing its sender reads back (a rate-limit count at most), and its answer
       // must not differ by a cookie (a wrong password and an unknown address answer alike).
