@@ -6,23 +6,14 @@ import type { ReactNode, SVGProps } from "react";
  */
 export type IconProps = SVGProps<SVGSVGElement> & { flip?: boolean };
 
-/** The one SVG wrapper every icon module draws with. */
-export function Icon({ children, flip, className, ...rest }: IconProps & { children: ReactNode }) {
+/**
+ * The one SVG wrapper every icon module draws with. Its size and strokes come from the `.icon` rule (base.css), not
+ * from seven attributes repeated on every icon of a page (a course home draws over forty); `solid` icons are filled
+ * shapes without a stroke.
+ */
+export function Icon({ children, flip, solid, className, ...rest }: IconProps & { children: ReactNode; solid?: boolean }) {
   return (
-    <svg
-      viewBox="0 0 24 24"
-      width="1em"
-      height="1em"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth={2}
-      strokeLinecap="round"
-      strokeLinejoin="round"
-      aria-hidden="true"
-      focusable="false"
-      className={["icon", flip ? "icon-flip" : "", className ?? ""].filter(Boolean).join(" ")}
-      {...rest}
-    >
+    <svg viewBox="0 0 24 24" aria-hidden="true" className={["icon", flip ? "icon-flip" : "", solid ? "icon-solid" : "", className ?? ""].filter(Boolean).join(" ")} {...rest}>
       {children}
     </svg>
   );
@@ -129,7 +120,7 @@ export const AlertIcon = (p: IconProps) => (
   </Icon>
 );
 export const QuoteIcon = (p: IconProps) => (
-  <Icon {...p} fill="currentColor" stroke="none">
+  <Icon {...p} solid>
     <path d="M4 18v-5.5C4 8.4 6.2 5.8 10 5l.7 1.9C8.6 7.6 7.6 9 7.4 11H10v7zm10 0v-5.5c0-4.1 2.2-6.7 6-7.5l.7 1.9c-2.1.7-3.1 2.1-3.3 4.1H20v7z" />
   </Icon>
 );
@@ -143,7 +134,7 @@ export const InboxIcon = (p: IconProps) => (
 /** A star, filled or outlined. */
 export function StarIcon({ filled, ...p }: IconProps & { filled: boolean }) {
   return (
-    <Icon {...p} fill={filled ? "currentColor" : "none"} strokeWidth={1.6}>
+    <Icon {...p} className={["icon-star", filled ? "icon-star-filled" : "", p.className ?? ""].filter(Boolean).join(" ")}>
       <path d="M12 3.2l2.7 5.6 6.1.8-4.5 4.3 1.1 6.1L12 17.1 6.6 20l1.1-6.1-4.5-4.3 6.1-.8z" />
     </Icon>
   );
@@ -154,32 +145,32 @@ export function SocialIcon({ network, ...p }: IconProps & { network: string }) {
   switch (network) {
     case "facebook":
       return (
-        <Icon {...p} fill="currentColor" stroke="none">
+        <Icon {...p} solid>
           <path d="M13.5 21v-7.5h2.6l.4-3h-3V8.6c0-.9.3-1.5 1.5-1.5h1.6V4.4c-.3 0-1.2-.1-2.3-.1-2.3 0-3.9 1.4-3.9 4v2.2H7.8v3h2.6V21z" />
         </Icon>
       );
     case "x":
     case "twitter":
       return (
-        <Icon {...p} fill="currentColor" stroke="none">
+        <Icon {...p} solid>
           <path d="M17.2 3.5h3l-6.6 7.5 7.8 9.5h-6.1l-4.8-5.9-5.5 5.9H2l7.1-8L1.6 3.5h6.2l4.3 5.4zm-1 15.3h1.7L6.9 5.1H5.1z" />
         </Icon>
       );
     case "linkedin":
       return (
-        <Icon {...p} fill="currentColor" stroke="none">
+        <Icon {...p} solid>
           <path d="M5.3 8.7h3.1V19H5.3zM6.9 3.8a1.8 1.8 0 1 1 0 3.6 1.8 1.8 0 0 1 0-3.6zM10.4 8.7h3v1.4c.4-.8 1.5-1.7 3.1-1.7 3.3 0 3.9 2.2 3.9 5V19h-3.1v-4.9c0-1.2 0-2.7-1.6-2.7s-1.9 1.3-1.9 2.6v5h-3.1z" />
         </Icon>
       );
     case "youtube":
       return (
-        <Icon {...p} fill="currentColor" stroke="none">
+        <Icon {...p} solid>
           <path d="M21.6 7.2a2.5 2.5 0 0 0-1.8-1.8C18.2 5 12 5 12 5s-6.2 0-7.8.4a2.5 2.5 0 0 0-1.8 1.8C2 8.8 2 12 2 12s0 3.2.4 4.8a2.5 2.5 0 0 0 1.8 1.8C5.8 19 12 19 12 19s6.2 0 7.8-.4a2.5 2.5 0 0 0 1.8-1.8c.4-1.6.4-4.8.4-4.8s0-3.2-.4-4.8zM10 15V9l5.2 3z" />
         </Icon>
       );
     case "github":
       return (
-        <Icon {...p} fill="currentColor" stroke="none">
+        <Icon {...p} solid>
           <path d="M12 2.5a9.5 9.5 0 0 0-3 18.5c.5.1.7-.2.7-.5v-1.7c-2.7.6-3.2-1.2-3.2-1.2-.5-1.1-1.1-1.4-1.1-1.4-.9-.6.1-.6.1-.6 1 .1 1.5 1 1.5 1 .9 1.5 2.3 1.1 2.9.8.1-.6.3-1.1.6-1.3-2.1-.2-4.3-1.1-4.3-4.7 0-1 .4-1.9 1-2.6-.1-.2-.4-1.2.1-2.5 0 0 .8-.3 2.6 1a9 9 0 0 1 4.7 0c1.8-1.3 2.6-1 2.6-1 .5 1.3.2 2.3.1 2.5.6.7 1 1.6 1 2.6 0 3.7-2.2 4.5-4.3 4.7.3.3.6.9.6 1.8v2.6c0 .3.2.6.7.5A9.5 9.5 0 0 0 12 2.5z" />
         </Icon>
       );
