@@ -6,7 +6,7 @@ import type { ServiceContext } from "../../worker/context";
 import { exerciseForPage, saveExercise, startExercise, submitCode, tryReference } from "../../worker/services/exercises";
 import { managedGroupHeading } from "../../worker/services/group-access";
 import { getLecture, listLectures } from "../../worker/services/lectures";
-import { createTask, deleteTask, submitFile, getTask, gradeSubmission, listSubmissions, listTasksForStaff, releaseGrades, submitTask, updateTask } from "../../worker/services/tasks";
+import { createTask, deleteTask, submitFile, getTask, gradeSubmission, listSubmissions, listTasksForStaff, releaseGrades, submitTask, taskIdOf, updateTask } from "../../worker/services/tasks";
 import { createRubric, deleteRubric, listRubrics, updateRubric } from "../../worker/services/rubrics";
 import { listTaskExtensions, removeTaskExtension, setTaskExtensions } from "../../worker/services/extensions";
 import { listGroupStudents } from "../../worker/services/students";
@@ -197,15 +197,17 @@ export async function editTaskAction(svc: ServiceContext, viewer: Viewer, params
 /** The grader: the task, every member's submission and who has not handed in. */
 export async function loadGrader(svc: ServiceContext, viewer: Viewer, params: { slug?: string; slugLecture?: string; slugTask?: string }) {
   if (!params.slug || !params.slugLecture || !params.slugTask) throw notFoundResponse();
-  // Read together; nothing is shown unless the group is the viewer's and the task is in it.
-  const [group, task, list, snippets] = await allInOrder(
+  const { slugLecture, slugTask } = params;
+  // Read together; nothing is shown unless the group is the viewer's and the task is in it (getTask checks who may
+  // read it). The history names the task by a subquery, so it need not wait for the task's row.
+  const [group, task, list, snippets, history] = await allInOrder(
     orHttpError(managedGroupHeading(svc, viewer, params.slug)),
-    orHttpError(getTask(svc, viewer, params.slugLecture, params.slugTask)),
-    orHttpError(listSubmissions(svc, viewer, params.slugLecture, params.slugTask)),
+    orHttpError(getTask(svc, viewer, slugLecture, slugTask)),
+    orHttpError(listSubmissions(svc, viewer, slugLecture, slugTask)),
     orHttpError(listSnippets(svc, viewer)),
+    historyOfTask(svc, taskIdOf(svc, slugLecture, slugTask)),
   );
   if (task.group._id !== group._id) throw notFoundResponse();
-  const history = await historyOfTask(svc, task._id);
   return {
     group: { id: group._id, slug: group.slug, title: group.title },
     task,

@@ -3,7 +3,7 @@
  * between the student and the group's staff about this one hand-in. Only the hand-in's student and the group's staff
  * read them; each message notifies the other side (the student, or the group's instructor and the admins).
  */
-import { and, asc, eq, or } from "drizzle-orm";
+import { and, asc, eq, inArray, or, type SQLWrapper } from "drizzle-orm";
 import type { SubmissionCommentInput } from "../../app/lib/task-schemas";
 import { submissionComments, submissions, submissionVersions, users } from "../../db/schema";
 import type { ServiceContext } from "../context";
@@ -87,20 +87,21 @@ export async function addComment(ctx: ServiceContext, viewer: Viewer, lectureKey
  * The versions and messages of every hand-in to a task, for the grader (staff only; the caller checked): two
  * statements whatever the number of hand-ins, grouped by submission.
  */
-export async function historyOfTask(ctx: ServiceContext, taskId: string): Promise<Map<string, { versions: VersionDto[]; comments: CommentDto[] }>> {
+export async function historyOfTask(ctx: ServiceContext, taskId: string | SQLWrapper): Promise<Map<string, { versions: VersionDto[]; comments: CommentDto[] }>> {
+  const ofTask = typeof taskId === "string" ? eq(submissions.taskId, taskId) : inArray(submissions.taskId, taskId);
   const [versions, comments] = await Promise.all([
     ctx.db
       .select({ version: submissionVersions })
       .from(submissionVersions)
       .innerJoin(submissions, eq(submissions.id, submissionVersions.submissionId))
-      .where(eq(submissions.taskId, taskId))
+      .where(ofTask)
       .orderBy(asc(submissionVersions.submittedAt), asc(submissionVersions.id)),
     ctx.db
       .select({ comment: submissionComments, name: users.name, studentId: submissions.userId })
       .from(submissionComments)
       .innerJoin(submissions, eq(submissions.id, submissionComments.submissionId))
       .leftJoin(users, eq(users.id, submissionComments.authorId))
-      .where(eq(submissions.taskId, taskId))
+      .where(ofTask)
       .orderBy(asc(submissionComments.createdAt), asc(submissionComments.id)),
   ]);
   const out = new Map<string, { versions: VersionDto[]; comments: CommentDto[] }>();
