@@ -181,7 +181,9 @@ const byKey = (column: typeof tasks.id | typeof lectures.id, key: string, slugCo
  */
 export function findTask(ctx: ServiceContext, viewer: Actor, lectureKey: string | null, taskKey: string): Promise<TaskRecord | null> {
   // Read once per request (a GET's memo): the task page's task, hand-ins, history and exercise all check it.
-  return ctx.memo(`task:${viewer.userId}:${lectureKey ?? "*"}:${taskKey}`, () => readTask(ctx, viewer, lectureKey, taskKey));
+  // Any lecture (null) is keyed apart from every lecture key an address can carry.
+  const lecture = lectureKey === null ? "any" : `lecture=${lectureKey}`;
+  return ctx.memo(`task:${viewer.userId}:${lecture}:${taskKey}`, () => readTask(ctx, viewer, lectureKey, taskKey));
 }
 
 /**
