@@ -191,12 +191,12 @@ export function findTask(ctx: ServiceContext, viewer: Actor, lectureKey: string 
  * grader's history), whose results are used only once the task is checked.
  */
 export function taskIdOf(ctx: ServiceContext, lectureKey: string, taskKey: string) {
-  return ctx.db
-    .select({ id: tasks.id })
-    .from(tasks)
-    .innerJoin(lectures, eq(lectures.id, tasks.lectureId))
-    .where(and(byKey(tasks.id, taskKey, tasks.slug), byKey(lectures.id, lectureKey, lectures.slug)));
+  return ctx.db.select({ id: tasks.id }).from(tasks).innerJoin(lectures, eq(lectures.id, tasks.lectureId)).where(taskAt(lectureKey, taskKey));
 }
+
+/** The condition both lookups share: the task by id or slug, on the lecture by id or slug (null: any lecture). */
+const taskAt = (lectureKey: string | null, taskKey: string) =>
+  and(byKey(tasks.id, taskKey, tasks.slug), lectureKey === null ? undefined : byKey(lectures.id, lectureKey, lectures.slug));
 
 async function readTask(ctx: ServiceContext, viewer: Actor, lectureKey: string | null, taskKey: string): Promise<TaskRecord | null> {
   const [row] = await ctx.db
@@ -232,7 +232,7 @@ async function readTask(ctx: ServiceContext, viewer: Actor, lectureKey: string |
     .innerJoin(groups, eq(groups.id, lectures.groupId))
     .leftJoin(memberships, and(eq(memberships.groupId, groups.id), eq(memberships.userId, viewer.userId)))
     .leftJoin(extensions, and(eq(extensions.taskId, tasks.id), eq(extensions.userId, viewer.userId)))
-    .where(and(byKey(tasks.id, taskKey, tasks.slug), lectureKey === null ? undefined : byKey(lectures.id, lectureKey, lectures.slug)))
+    .where(taskAt(lectureKey, taskKey))
     .limit(1);
   if (!row) return null;
   // The viewer's own due time: an extension's when they have one (the late rules and the pages follow it).
