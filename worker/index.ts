@@ -7,7 +7,7 @@
  */
 import type { Bindings } from "./env";
 import { openSession } from "./http/d1-session";
-import { cacheable, servePublic } from "./http/page-cache";
+import { cacheable, forgetContentVersion, servePublic } from "./http/page-cache";
 import { withSecurityHeaders } from "./http/security-headers";
 import { registerRunner } from "./sandbox/registry";
 
@@ -19,6 +19,9 @@ export { GroupRoom, StaffInbox, UserHub } from "./realtime/rooms";
 /** The server's clock of each quiz: closes and grades attempts nobody hands in, at their deadline + 5 s. */
 export { QuizClock } from "./realtime/quiz-clock";
 export { Publisher } from "./realtime/publisher";
+
+/** Methods that change nothing. */
+const READS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 /** The daily housekeeping trigger (wrangler.toml); the other one publishes scheduled work. */
 const DAILY_CRON = "17 3 * * *";
@@ -56,12 +59,12 @@ export default {
       });
     }
     const env = session.env;
-    if (isApi) {
-      const { api } = await import("./api");
-      return session.finish(withSecurityHeaders(await api.fetch(request, env, ctx)));
-    }
-    const { handlePage } = await import("./pages");
-    return session.finish(await handlePage(request, env, ctx));
+    const response = isApi
+      ? withSecurityHeaders(await (await import("./api")).api.fetch(request, env, ctx))
+      : await (await import("./pages")).handlePage(request, env, ctx);
+    // What a write changed, a public page of this isolate shows at once (page-cache.ts, ADR 0029).
+    if (!READS.has(request.method)) forgetContentVersion();
+    return session.finish(response);
   },
 
   /**

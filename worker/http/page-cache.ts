@@ -7,7 +7,8 @@
  * language and the path. The content version is one row that SQLite triggers bump on every change to what these pages
  * show (groups, their outlines, instructors' names, feedback: migrations/0020), so a change shows at once everywhere:
  * the next request reads the new version and looks under a key nobody has filled yet. Old entries are never read again
- * and expire by themselves.
+ * and expire by themselves. An isolate trusts the version it read for a second (`VERSION_TRUSTED_MS`), and forgets it
+ * when a request it served may have changed it.
  *
  * Never cached: anything but GET, any request with a query string, a session cookie or an Authorization header, any
  * answer but a 200 or one that sets a cookie. A cached page cannot carry a per-request CSP nonce, so it is rendered
@@ -90,6 +91,41 @@ export async function contentVersion(db: D1Database): Promise<string> {
   return row ? `${row.epoch}.${row.version}` : "none";
 }
 
+/**
+ * How long this isolate answers from the version it read last (ADR 0029). An isolate serves many visitors at once;
+ * without this every hit waited on a D1 round trip (at the edge, to the nearest replica) for a row that changes a
+ * few times a day. A change made through this isolate shows at once (`forgetContentVersion`); one made elsewhere
+ * (another isolate, a cron, a Durable Object) within this bound, on top of the replica's own lag.
+ */
+export const VERSION_TRUSTED_MS = 1000;
+
+/**
+ * The last version read and when its read began. A plain value, never a promise: isolates are shared by concurrent
+ * requests, and a request that awaited a read another request started would be cancelled with it (workerd cancels
+ * the continuations of a request that ended). Each request that finds it too old reads for itself.
+ */
+let known: { version: string; readAt: number } | null = null;
+/** Moves at every change this isolate made: a read begun before it cannot be kept after it. */
+let generation = 0;
+
+/** A request that may have changed public content has finished: the next hit reads the version afresh. */
+export function forgetContentVersion() {
+  generation += 1;
+  known = null;
+}
+
+/** The content version, read at most once per `VERSION_TRUSTED_MS` in this isolate. */
+async function currentVersion(db: D1Database): Promise<string> {
+  // The request's clock (Workers move it at I/O, not during synchronous code): when this request arrived at the latest.
+  const startedAt = Date.now();
+  if (known && startedAt - known.readAt < VERSION_TRUSTED_MS) return known.version;
+  const before = generation;
+  const version = await contentVersion(db);
+  // Kept only if nothing changed here while it was read, and nothing read later is already kept.
+  if (before === generation && (!known || known.readAt <= startedAt)) known = { version, readAt: startedAt };
+  return version;
+}
+
 /** The cache key's URL (the isolate's map and the Cache API share it); `url.pathname` is already normalised. */
 function cacheKey(url: URL, page: CacheablePage, build: string, version: string): string {
   return `${url.origin}/__cache/${encodeURIComponent(build)}/${version}/${page.lang ?? "-"}${url.pathname}`;
@@ -151,7 +187,7 @@ export async function servePublic(
     secure: (res: Response, policy?: string) => Response;
   },
 ): Promise<Response> {
-  const version = await contentVersion(options.db);
+  const version = await currentVersion(options.db);
   const key = cacheKey(url, page, options.build, version);
   const etag = etagOf(options.build, version, page);
   // The data centre's cache (Workers' `caches.default`; the DOM typings in scope do not know it).
