@@ -8,7 +8,7 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import * as s from "../../db/schema";
 import { addCourseContent, addMember, call, createGroup, createUser, signIn } from "./factories";
-import { db, insertFeedback, unique } from "./helpers";
+import { aSecondLater, db, insertFeedback, unique } from "./helpers";
 
 const ORIGIN = "http://localhost";
 
@@ -20,14 +20,6 @@ function get(path: string, headers: Record<string, string> = {}) {
 async function fetchPage(path: string, headers: Record<string, string> = {}) {
   const res = await get(path, headers);
   return { res, status: res.status, state: res.headers.get("x-cohort-cache"), body: await res.text() };
-}
-
-/**
- * An isolate trusts the content version it read for one second (ADR 0029): a change made outside the Worker (here,
- * straight into D1, as another isolate or a cron would) must show once that second has passed.
- */
-function aSecondLater() {
-  return new Promise((resolve) => setTimeout(resolve, 1000 + 10));
 }
 
 async function sha256(text: string): Promise<string> {

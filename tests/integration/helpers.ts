@@ -113,3 +113,12 @@ export async function insertAll<T extends Record<string, unknown>>(table: Parame
   const slice = Math.max(1, Math.floor(90 / perRow));
   for (let i = 0; i < rows.length; i += slice) await db().insert(table).values(rows.slice(i, i + slice) as never);
 }
+
+/**
+ * An isolate trusts the content version behind cached public answers for one second (ADR 0029). A test that
+ * writes straight into D1 (as another isolate, a cron or a Durable Object would) and then reads a cached public
+ * answer (the landing page, the catalogue, a course's pages, `GET /api/feedback`) waits this long first.
+ */
+export function aSecondLater(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 1000 + 10));
+}
