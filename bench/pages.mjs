@@ -7,7 +7,10 @@ const LECTURE = "react-components";
 const GRADED_LECTURE = "html-foundations";
 const GRADED_TASK = "accessible-profile-card";
 
-/** Signs in through the real API and returns the refresh cookie (`name=value`) the pages read. */
+/**
+ * Signs in through the real API and opens one page, as a browser does, and returns the cookies (`a=b; c=d`) the
+ * next pages carry: the refresh cookie and the viewer hint that first page set (worker/auth/viewer-hint.ts).
+ */
 async function signIn(origin, email, password) {
   const res = await fetch(`${origin}/api/users/login`, {
     method: "POST",
@@ -17,7 +20,12 @@ async function signIn(origin, email, password) {
   if (!res.ok) throw new Error(`signing in ${email} answered ${res.status}`);
   const cookie = res.headers.getSetCookie().find((c) => /^(__Host-)?cohort_refresh=/.test(c));
   if (!cookie) throw new Error(`signing in ${email} set no session cookie`);
-  return cookie.split(";")[0];
+  const session = cookie.split(";")[0];
+  const page = await fetch(`${origin}/my-courses`, { headers: { cookie: session }, redirect: "manual" });
+  await page.arrayBuffer();
+  const hint = page.headers.getSetCookie().find((c) => /^(__Host-)?cohort_who=/.test(c));
+  if (!hint) throw new Error(`the first page of ${email} set no viewer hint`);
+  return `${session}; ${hint.split(";")[0]}`;
 }
 
 /** The first part of the demo course's outline, read from the public course page. */

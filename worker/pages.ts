@@ -8,6 +8,8 @@ import { createRequestHandler, type ServerBuild } from "@remix-run/server-runtim
 // @ts-ignore -- produced by `remix vite:build` (npm run build) before the Worker is bundled
 import * as remixBuild from "../build/server";
 import { refreshTokenFrom } from "./auth/cookies";
+import { hasViewerHint, sameViewer, viewerHint, viewerHintCookie } from "./auth/viewer-hint";
+import { assumeViewer, readViewer } from "./services/sessions";
 import { createServiceContext } from "./context";
 import type { Bindings } from "./env";
 import { checkPageSubmission, isSubmission, REFUSED_PAGE_PATH, type Refusal } from "./http/page-submissions";
@@ -52,13 +54,38 @@ export async function handlePage(request: Request, env: Bindings, ctx: Execution
   const nonce = base64url(crypto.getRandomValues(new Uint8Array(16)));
   const svc = createServiceContext(env, ctx, request);
   const scripts = { nonce, origin: url.origin };
-  let page = request;
   if (isSubmission(request)) {
     const checked = await checkPageSubmission(request, svc.settings);
     if (!checked.ok) return withSecurityHeaders(await refusePage(request, checked.refusal, { env, svc, nonce }), scripts);
-    page = checked.request;
+    return withSecurityHeaders(privatePage(request, await handleRemix(checked.request, { env, svc, nonce })), scripts);
   }
-  return withSecurityHeaders(privatePage(request, await handleRemix(page, { env, svc, nonce })), scripts);
+  const token = refreshTokenFrom(request);
+  if (!token || (request.method !== "GET" && request.method !== "HEAD")) {
+    return withSecurityHeaders(privatePage(request, await handleRemix(request, { env, svc, nonce })), scripts);
+  }
+
+  // Signed in, reading: start the page as the viewer the hint names, and read the session in the same call to D1
+  // as the page's own reads (worker/auth/viewer-hint.ts, ADR 0030).
+  const claimed = await viewerHint(request, svc.settings);
+  const reading = readViewer(svc, token);
+  // Awaited below; until then a failed read must not count as unhandled.
+  reading.catch(() => {});
+  assumeViewer(svc, token, claimed ?? reading);
+  let response = await handleRemix(request, { env, svc, nonce });
+  const viewer = await reading;
+  if (claimed && !sameViewer(claimed, viewer)) {
+    // Not the viewer it was started for: nothing of it is sent. Rendered again for the one the session names.
+    // (Read to its end and dropped rather than cancelled: React reports a cancelled render as a failure.)
+    await response.body?.pipeTo(new WritableStream());
+    const again = createServiceContext(env, ctx, request);
+    assumeViewer(again, token, viewer);
+    response = await handleRemix(request, { env, svc: again, nonce });
+  }
+  const answer = new Response(response.body, response);
+  if (!sameViewer(claimed, viewer) && (viewer || hasViewerHint(request))) {
+    answer.headers.append("Set-Cookie", await viewerHintCookie(url, svc.settings, viewer));
+  }
+  return withSecurityHeaders(privatePage(request, answer), scripts);
 }
 
 /** A public page rendered for the edge cache: for nobody in particular, without a nonce (page-cache.ts adds the policy). */

@@ -2,6 +2,7 @@
 import { createRoute } from "@hono/zod-openapi";
 import { deleteAccountInput } from "../../app/lib/schemas";
 import { clientInfo } from "../auth/cookies";
+import { clearViewerHintCookie } from "../auth/viewer-hint";
 import { noStore, requireAuth, viewerOf } from "../auth/middleware";
 import { deleteAccount } from "../services/users";
 import { createApi, errorResponse } from "./app";
@@ -26,5 +27,6 @@ const deleteOwn = createRoute({
 export const userApi = createApi().openapi(deleteOwn, async (c) => {
   const { setCookie, message } = await deleteAccount(c.var.svc, viewerOf(c), c.req.valid("json"), clientInfo(c.req.raw));
   c.header("Set-Cookie", setCookie);
+  c.header("Set-Cookie", clearViewerHintCookie(new URL(c.req.url)), { append: true });
   return c.json({ message }, 200);
 });

@@ -2,6 +2,7 @@
 import { createRoute } from "@hono/zod-openapi";
 import { emailOnlyInput, loginInput, registerInput, resetPasswordInput, verifyEmailInput } from "../../app/lib/schemas";
 import { clientInfo, refreshTokenFrom } from "../auth/cookies";
+import { clearViewerHintCookie } from "../auth/viewer-hint";
 import { requireSameOrigin } from "../auth/middleware";
 import { forgot, login, register, reset, resendCode, verifyEmail } from "../services/accounts";
 import { logout, refresh } from "../services/sessions";
@@ -107,6 +108,7 @@ export const usersAuthApi = createApi()
   .openapi({ ...logoutRoute, middleware: [requireSameOrigin] }, async (c) => {
     const { setCookie } = await logout(c.var.svc, refreshTokenFrom(c.req.raw), clientInfo(c.req.raw));
     c.header("Set-Cookie", setCookie);
+    c.header("Set-Cookie", clearViewerHintCookie(new URL(c.req.url)), { append: true });
     return c.json({ message: "You are signed out." }, 200);
   })
   .openapi(forgotRoute, async (c) => c.json(await forgot(c.var.svc, c.req.valid("json")), 200))

@@ -112,7 +112,16 @@ export async function viewerFromRefreshToken(ctx: ServiceContext, token: string 
   return ctx.memo(`viewer:${token}`, () => readViewer(ctx, token));
 }
 
-async function readViewer(ctx: ServiceContext, token: string): Promise<Viewer | null> {
+/**
+ * Pages of this request that ask for the viewer of `token` get `viewer` without reading it (worker/pages.ts: a page
+ * started on its viewer hint, or rendered again for the viewer the session named).
+ */
+export function assumeViewer(ctx: ServiceContext, token: string, viewer: Viewer | null | Promise<Viewer | null>): void {
+  ctx.remember(`viewer:${token}`, viewer);
+}
+
+/** The viewer of a refresh token as the database says now (not remembered: what a hint is checked against). */
+export async function readViewer(ctx: ServiceContext, token: string): Promise<Viewer | null> {
   const hash = await hashToken(token);
   const now = Date.now();
   const justRotated = ctx.db
