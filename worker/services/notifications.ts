@@ -53,12 +53,6 @@ async function unreadCounts(ctx: ServiceContext, userIds: string[]): Promise<Map
   return new Map(results.flat().map((r) => [r.userId, r.n]));
 }
 
-/** The viewer's unread count (the header bell). */
-export async function unreadNotificationCount(ctx: ServiceContext, viewer: Pick<Viewer, "userId">): Promise<number> {
-  const [row] = await ctx.db.select({ n: count() }).from(notifications).where(unreadOf(viewer.userId));
-  return row?.n ?? 0;
-}
-
 /**
  * Stores one notification per recipient in a single batch, then pushes each, with the recipient's new unread
  * count, to their live hub. The push happens after the write, in the background: a closed tab reads it later.
