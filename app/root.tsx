@@ -20,8 +20,7 @@ import { useSessionSync } from "./hooks/use-session-sync";
 import { useViewer } from "./hooks/use-viewer";
 import { useNonce } from "./lib/nonce";
 import { sheets } from "./styles/sheets";
-import { getViewer } from "../worker/auth/viewer";
-import { headerFigures } from "../worker/services/viewer-summary";
+import { getHeaderFigures, getViewer } from "../worker/auth/viewer";
 
 export const links: LinksFunction = () => [
   // The Latin face is needed on every page (English text, numbers, code), so it is fetched early.
@@ -40,7 +39,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const s = context.svc.settings;
   const found = await getViewer(context.svc, request);
   const viewer = found ? { userId: found.userId, role: found.role, name: found.name, email: found.email } : null;
-  const { hasCourses, unreadNotifications } = found ? await headerFigures(context.svc, found.userId) : { hasCourses: false, unreadNotifications: 0 };
+  const { hasCourses, unreadNotifications } = await getHeaderFigures(context.svc, request);
   return {
     lang,
     /** The static file with this language's messages (app/i18n/store.ts). */

@@ -9,7 +9,7 @@ import { createRequestHandler, type ServerBuild } from "@remix-run/server-runtim
 import * as remixBuild from "../build/server";
 import { refreshTokenFrom } from "./auth/cookies";
 import { hasViewerHint, sameViewer, viewerHint, viewerHintCookie } from "./auth/viewer-hint";
-import { assumeViewer, readViewer } from "./services/sessions";
+import { assumeViewer, readSession } from "./services/sessions";
 import { createServiceContext } from "./context";
 import type { Bindings } from "./env";
 import { checkPageSubmission, isSubmission, REFUSED_PAGE_PATH, type Refusal } from "./http/page-submissions";
@@ -67,18 +67,19 @@ export async function handlePage(request: Request, env: Bindings, ctx: Execution
   // Signed in, reading: start the page as the viewer the hint names, and read the session in the same call to D1
   // as the page's own reads (worker/auth/viewer-hint.ts, ADR 0030).
   const claimed = await viewerHint(request, svc.settings);
-  const reading = readViewer(svc, token);
+  const reading = readSession(svc, token);
   // Awaited below; until then a failed read must not count as unhandled.
   reading.catch(() => {});
-  assumeViewer(svc, token, claimed ?? reading);
+  assumeViewer(svc, token, claimed ?? reading.then((read) => read?.viewer ?? null), reading);
   let response = await handleRemix(request, { env, svc, nonce });
-  const viewer = await reading;
+  const read = await reading;
+  const viewer = read?.viewer ?? null;
   if (claimed && !sameViewer(claimed, viewer)) {
     // Not the viewer it was started for: nothing of it is sent. Rendered again for the one the session names.
     // (Read to its end and dropped rather than cancelled: React reports a cancelled render as a failure.)
     await response.body?.pipeTo(new WritableStream());
     const again = createServiceContext(env, ctx, request);
-    assumeViewer(again, token, viewer);
+    assumeViewer(again, token, viewer, Promise.resolve(read));
     response = await handleRemix(request, { env, svc: again, nonce });
   }
   const answer = new Response(response.body, response);

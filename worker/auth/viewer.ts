@@ -6,7 +6,8 @@
  */
 import type { Role } from "../../db/schema";
 import type { ServiceContext } from "../context";
-import { viewerFromRefreshToken, type Viewer } from "../services/sessions";
+import { viewerFromRefreshToken, viewerHeaderFigures, type Viewer } from "../services/sessions";
+import type { HeaderFigures } from "../services/viewer-summary";
 import { refreshTokenFrom } from "./cookies";
 
 export type { Viewer };
@@ -14,6 +15,11 @@ export type { Viewer };
 /** The signed-in viewer, or null. */
 export async function getViewer(svc: ServiceContext, request: Request): Promise<Viewer | null> {
   return viewerFromRefreshToken(svc, refreshTokenFrom(request));
+}
+
+/** The header's figures of the signed-in viewer (read with the viewer, in the same statement). */
+export function getHeaderFigures(svc: ServiceContext, request: Request): Promise<HeaderFigures> {
+  return viewerHeaderFigures(svc, refreshTokenFrom(request));
 }
 
 /** The signed-in viewer; otherwise throws a redirect to `/auth/login?redirectTo=<this page>`. */

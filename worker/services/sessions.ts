@@ -15,6 +15,7 @@ import { accessTokenFromHeader, hashToken, newRefreshToken, signAccessToken, ver
 import type { ServiceContext } from "../context";
 import { notFound, unauthorized } from "../http/errors";
 import { newId } from "./ids";
+import { headerFigureColumns, NO_FIGURES, type HeaderFigures } from "./viewer-summary";
 import { closeAllSocketsOf, closeSessionSockets } from "./realtime-access";
 
 /** The signed-in person behind a request, as API handlers and Remix loaders see them. */
@@ -109,19 +110,37 @@ export const PAGE_READ_GRACE_MS = 30_000;
 export async function viewerFromRefreshToken(ctx: ServiceContext, token: string | null): Promise<Viewer | null> {
   if (!token) return null;
   // The root, layout and page loaders of one page all ask: one read per request.
-  return ctx.memo(`viewer:${token}`, () => readViewer(ctx, token));
+  return ctx.memo(`viewer:${token}`, () => sessionOf(ctx, token).then((read) => read?.viewer ?? null));
+}
+
+/** The header's figures of the viewer behind `token`, from the same read as the viewer (no statement of their own). */
+export async function viewerHeaderFigures(ctx: ServiceContext, token: string | null): Promise<HeaderFigures> {
+  if (!token) return NO_FIGURES;
+  return (await sessionOf(ctx, token))?.figures ?? NO_FIGURES;
+}
+
+function sessionOf(ctx: ServiceContext, token: string): Promise<SessionRead | null> {
+  return ctx.memo(`session:${token}`, () => readSession(ctx, token));
 }
 
 /**
  * Pages of this request that ask for the viewer of `token` get `viewer` without reading it (worker/pages.ts: a page
- * started on its viewer hint, or rendered again for the viewer the session named).
+ * started on its viewer hint, or rendered again for the viewer the session named); `read`, when given, is the
+ * session read whose figures the header shows.
  */
-export function assumeViewer(ctx: ServiceContext, token: string, viewer: Viewer | null | Promise<Viewer | null>): void {
+export function assumeViewer(ctx: ServiceContext, token: string, viewer: Viewer | null | Promise<Viewer | null>, read?: Promise<SessionRead | null>): void {
   ctx.remember(`viewer:${token}`, viewer);
+  if (read) ctx.remember(`session:${token}`, read);
 }
 
-/** The viewer of a refresh token as the database says now (not remembered: what a hint is checked against). */
-export async function readViewer(ctx: ServiceContext, token: string): Promise<Viewer | null> {
+/** A live session's viewer and their header's figures, read in one statement. */
+export interface SessionRead {
+  viewer: Viewer;
+  figures: HeaderFigures;
+}
+
+/** The session of a refresh token as the database says now (not remembered: what a hint is checked against). */
+export async function readSession(ctx: ServiceContext, token: string): Promise<SessionRead | null> {
   const hash = await hashToken(token);
   const now = Date.now();
   const justRotated = ctx.db
@@ -129,12 +148,14 @@ export async function readViewer(ctx: ServiceContext, token: string): Promise<Vi
     .from(sessionRotations)
     .where(and(eq(sessionRotations.tokenHash, hash), gt(sessionRotations.rotatedAt, new Date(now - PAGE_READ_GRACE_MS))));
   const [row] = await ctx.db
-    .select(viewerColumns)
+    .select({ ...viewerColumns, ...headerFigureColumns(ctx, users.id) })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
     .where(and(or(eq(sessions.refreshTokenHash, hash), inArray(sessions.id, justRotated)), live(now)))
     .limit(1);
-  return row ?? null;
+  if (!row) return null;
+  const { hasCourses, unreadNotifications, ...viewer } = row;
+  return { viewer, figures: { hasCourses: hasCourses === 1, unreadNotifications } };
 }
 
 /**

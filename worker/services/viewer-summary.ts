@@ -1,9 +1,9 @@
 /**
  * What every page needs to know about the signed-in person beyond who they are: whether the header shows
  * "My Courses" (platform-spec §2: only for someone with a group whose status is approved or special), and the
- * bell's unread count. One statement for both: every signed-in page asks (issue 23).
+ * bell's unread count. Read with the viewer's session, in the same statement: every signed-in page asks (issue 23).
  */
-import { and, count, eq, inArray, isNull, sql } from "drizzle-orm";
+import { and, count, eq, inArray, isNull, sql, type SQLWrapper } from "drizzle-orm";
 import { memberships, MEMBER_STATUSES, notifications } from "../../db/schema";
 import type { ServiceContext } from "../context";
 
@@ -13,8 +13,13 @@ export interface HeaderFigures {
   unreadNotifications: number;
 }
 
-/** The header's figures for `userId`: two indexed lookups in one statement. */
-export async function headerFigures(ctx: ServiceContext, userId: string): Promise<HeaderFigures> {
+export const NO_FIGURES: HeaderFigures = { hasCourses: false, unreadNotifications: 0 };
+
+/**
+ * The figures as two columns of a query that has the user's id in `userId` (correlated subqueries, each an indexed
+ * lookup): the session read that names the viewer brings them in the same statement (worker/services/sessions.ts).
+ */
+export function headerFigureColumns(ctx: ServiceContext, userId: SQLWrapper) {
   const member = ctx.db
     .select({ one: sql`1` })
     .from(memberships)
@@ -24,6 +29,8 @@ export async function headerFigures(ctx: ServiceContext, userId: string): Promis
     .select({ n: count() })
     .from(notifications)
     .where(and(eq(notifications.userId, userId), isNull(notifications.readAt)));
-  const row = await ctx.db.get<{ has_courses: number; unread: number }>(sql`select exists ${member} as has_courses, ${unread} as unread`);
-  return { hasCourses: row?.has_courses === 1, unreadNotifications: Number(row?.unread ?? 0) };
+  return {
+    hasCourses: sql<number>`exists ${member}`.mapWith(Number),
+    unreadNotifications: sql<number>`${unread}`.mapWith(Number),
+  };
 }
