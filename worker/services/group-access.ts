@@ -2,9 +2,10 @@
  * Finding a group and deciding who may run it, shared by the staff services (group settings, outline,
  * students, join requests). Every decision goes through `can()` from app/lib/permissions.ts.
  */
-import { and, eq, sql, type AnyColumn, type SQL } from "drizzle-orm";
+import { and, eq, or, sql, type AnyColumn, type SQL } from "drizzle-orm";
 import { can, type Actor } from "../../app/lib/permissions";
 import { groups, memberships, users, type GroupStatus, type MembershipStatus } from "../../db/schema";
+import { preparedOnce } from "../../db/prepared";
 import type { ServiceContext } from "../context";
 import { forbidden, notFound } from "../http/errors";
 import { byIdOrSlug, groupColumns, type GroupRow } from "./groups";
@@ -43,13 +44,17 @@ export type GroupForUser = GroupRow & { instructorId: string | null; membershipS
  */
 export function groupForUser(ctx: ServiceContext, userId: string, idOrSlug: string): Promise<GroupForUser | null> {
   return ctx.memo(`group:${userId}:${idOrSlug}`, async () => {
-    const [row] = await ctx.db
-      .select({ ...groupColumns, instructorId: groups.instructorId, membershipStatus: memberships.status })
-      .from(groups)
-      .leftJoin(users, eq(users.id, groups.instructorId))
-      .leftJoin(memberships, and(eq(memberships.groupId, groups.id), eq(memberships.userId, userId)))
-      .where(byIdOrSlug(idOrSlug))
-      .limit(1);
+    // Most member and staff pages run it: built once per isolate (db/prepared.ts).
+    const query = preparedOnce(ctx, "group-access.groupForUser", () =>
+      ctx.db
+        .select({ ...groupColumns, instructorId: groups.instructorId, membershipStatus: memberships.status })
+        .from(groups)
+        .leftJoin(users, eq(users.id, groups.instructorId))
+        .leftJoin(memberships, and(eq(memberships.groupId, groups.id), eq(memberships.userId, sql.placeholder("userId"))))
+        .where(or(eq(groups.id, sql.placeholder("idOrSlug")), eq(groups.slug, sql.placeholder("idOrSlug"))))
+        .limit(1),
+    );
+    const [row] = await query.all({ userId, idOrSlug });
     if (!row) return null;
     ctx.remember(`group:${userId}:${row.id}`, row);
     ctx.remember(`group:${userId}:${row.slug}`, row);

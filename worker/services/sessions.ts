@@ -14,6 +14,7 @@ import { clearRefreshCookie, refreshCookie, SESSION_TTL_SECONDS, type ClientInfo
 import { accessTokenFromHeader, hashToken, newRefreshToken, signAccessToken, verifyAccessToken } from "../auth/tokens";
 import type { ServiceContext } from "../context";
 import { notFound, unauthorized } from "../http/errors";
+import { preparedOnce } from "../../db/prepared";
 import { newId } from "./ids";
 import { headerFigureColumns, NO_FIGURES, type HeaderFigures } from "./viewer-summary";
 import { closeAllSocketsOf, closeSessionSockets } from "./realtime-access";
@@ -143,16 +144,27 @@ export interface SessionRead {
 export async function readSession(ctx: ServiceContext, token: string): Promise<SessionRead | null> {
   const hash = await hashToken(token);
   const now = Date.now();
-  const justRotated = ctx.db
-    .select({ id: sessionRotations.sessionId })
-    .from(sessionRotations)
-    .where(and(eq(sessionRotations.tokenHash, hash), gt(sessionRotations.rotatedAt, new Date(now - PAGE_READ_GRACE_MS))));
-  const [row] = await ctx.db
-    .select({ ...viewerColumns, ...headerFigureColumns(ctx, users.id) })
-    .from(sessions)
-    .innerJoin(users, eq(users.id, sessions.userId))
-    .where(and(or(eq(sessions.refreshTokenHash, hash), inArray(sessions.id, justRotated)), live(now)))
-    .limit(1);
+  // Every signed-in page runs it: built once per isolate (db/prepared.ts), its values given here.
+  const query = preparedOnce(ctx, "sessions.readSession", () => {
+    const justRotated = ctx.db
+      .select({ id: sessionRotations.sessionId })
+      .from(sessionRotations)
+      .where(and(eq(sessionRotations.tokenHash, sql.placeholder("hash")), gt(sessionRotations.rotatedAt, sql.placeholder("rotatedAfter"))));
+    return ctx.db
+      .select({ ...viewerColumns, ...headerFigureColumns(ctx, users.id) })
+      .from(sessions)
+      .innerJoin(users, eq(users.id, sessions.userId))
+      .where(
+        and(
+          or(eq(sessions.refreshTokenHash, sql.placeholder("hash")), inArray(sessions.id, justRotated)),
+          isNull(sessions.revokedAt),
+          gt(sessions.expiresAt, sql.placeholder("now")),
+        ),
+      )
+      .limit(1);
+  });
+  // Placeholders are not encoded by their column: the times go as the milliseconds the columns store.
+  const [row] = await query.all({ hash, rotatedAfter: now - PAGE_READ_GRACE_MS, now });
   if (!row) return null;
   const { hasCourses, unreadNotifications, ...viewer } = row;
   return { viewer, figures: { hasCourses: hasCourses === 1, unreadNotifications } };

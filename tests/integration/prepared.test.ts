@@ -1,0 +1,68 @@
+/**
+ * Statements built once per isolate (db/prepared.ts): a prepared query answers as the same query built for the
+ * request does, runs on the request's own D1 session (counted and coalesced with its other reads), and is built once.
+ */
+import { env } from "cloudflare:test";
+import { eq, sql } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import * as s from "../../db/schema";
+import { preparedOnce } from "../../db/prepared";
+import { counted } from "../../worker/http/d1-session";
+import { createUser, signIn } from "./factories";
+import { db, serviceContext, unique } from "./helpers";
+import { readSession } from "../../worker/services/sessions";
+import { hashToken } from "../../worker/auth/tokens";
+
+describe("a statement prepared once", () => {
+  it("is built once per key, and answers each request with its own values", async () => {
+    const key = `test.byEmail.${unique("k")}`;
+    let builds = 0;
+    const a = await createUser({ name: `A ${unique("n")}` });
+    const b = await createUser({ name: `B ${unique("n")}` });
+    const byEmail = async (email: string) => {
+      const { ctx } = serviceContext();
+      const query = preparedOnce(ctx, key, () => {
+        builds += 1;
+        return ctx.db.select({ name: s.users.name }).from(s.users).where(eq(s.users.email, sql.placeholder("email")));
+      });
+      return (await query.all({ email }))[0]?.name ?? null;
+    };
+    expect(await byEmail(a.email)).toBe(a.name);
+    expect(await byEmail(b.email)).toBe(b.name);
+    expect(await byEmail("nobody@test.example")).toBeNull();
+    expect(builds).toBe(1);
+  });
+
+  it("runs on the request's session: its statements are that session's", async () => {
+    const user = await createUser();
+    const session = await signIn(user);
+    // Built once by another context first, so this one uses the kept template.
+    await readSession(serviceContext().ctx, session.refreshToken);
+    const count = counted(env.DB);
+    const { ctx } = serviceContext({ ...env, DB: count.db });
+    const read = await readSession(ctx, session.refreshToken);
+    expect(read?.viewer.userId).toBe(user.id);
+    expect(count.count()).toBe(1);
+  });
+
+  it("reads a session as the rules say: current or just-rotated token of a live session only", async () => {
+    const user = await createUser();
+    const live = await signIn(user);
+    const { ctx } = serviceContext();
+    expect((await readSession(ctx, live.refreshToken))?.viewer).toMatchObject({ userId: user.id, sessionId: live.sessionId, name: user.name, email: user.email });
+    // A token rotated away 10 s ago still reads (the 30 s grace of page reads); one rotated 40 s ago does not.
+    const hash = await hashToken(live.refreshToken);
+    await db().update(s.sessions).set({ refreshTokenHash: `rotated-${unique("h")}` }).where(eq(s.sessions.id, live.sessionId));
+    await db().insert(s.sessionRotations).values({ tokenHash: hash, sessionId: live.sessionId, rotatedAt: new Date(Date.now() - 10_000) });
+    expect((await readSession(ctx, live.refreshToken))?.viewer.userId).toBe(user.id);
+    await db().update(s.sessionRotations).set({ rotatedAt: new Date(Date.now() - 40_000) }).where(eq(s.sessionRotations.tokenHash, hash));
+    expect(await readSession(ctx, live.refreshToken)).toBeNull();
+    // Expired and revoked sessions never read.
+    const expired = await signIn(user);
+    await db().update(s.sessions).set({ expiresAt: new Date(Date.now() - 1) }).where(eq(s.sessions.id, expired.sessionId));
+    expect(await readSession(ctx, expired.refreshToken)).toBeNull();
+    const revoked = await signIn(user);
+    await db().update(s.sessions).set({ revokedAt: new Date() }).where(eq(s.sessions.id, revoked.sessionId));
+    expect(await readSession(ctx, revoked.refreshToken)).toBeNull();
+  });
+});
