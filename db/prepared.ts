@@ -12,6 +12,7 @@
  * does and goes through the request's session, so a Drizzle upgrade that changes this fails there.
  */
 import type { ServiceContext } from "../worker/context";
+import { createDb, type Database } from "./client";
 
 /** What this file needs of Drizzle's prepared query; `stmt` is D1PreparedQuery's own (see above). */
 interface PreparedQuery {
@@ -19,18 +20,23 @@ interface PreparedQuery {
 }
 type WithStatement = { stmt: D1PreparedStatement | null };
 
+/**
+ * The Drizzle client templates are built with: over no database at all (its `prepare` makes an inert placeholder),
+ * so building one prepares nothing on any request's session.
+ */
+const builder: Database = createDb({ prepare: () => ({}) } as unknown as D1Database);
 const templates = new Map<string, PreparedQuery>();
 
 /**
- * The query `build` makes (built and prepared on first use in this isolate, under `key`), bound to this request's
- * D1 session. `build` must not capture per-request values: those go in placeholders, given when it runs.
+ * The query `build` makes with the client it is given (built and prepared on first use in this isolate, under
+ * `key`), bound to this request's D1 session. `build` must not capture per-request values: those go in
+ * placeholders, given when it runs.
  */
-export function preparedOnce<P extends PreparedQuery>(ctx: ServiceContext, key: string, build: () => { prepare(): P }): P {
+export function preparedOnce<P extends PreparedQuery>(ctx: ServiceContext, key: string, build: (db: Database) => { prepare(): P }): P {
   let template = templates.get(key) as P | undefined;
   if (!template) {
-    template = build().prepare();
+    template = build(builder).prepare();
     if (!("stmt" in template)) throw new Error("Drizzle's prepared query no longer keeps its D1 statement in `stmt`: see db/prepared.ts");
-    // The statement it was prepared with belongs to the request that built it: never used, not kept.
     (template as unknown as WithStatement).stmt = null;
     templates.set(key, template);
   }

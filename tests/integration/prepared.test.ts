@@ -21,9 +21,9 @@ describe("a statement prepared once", () => {
     const b = await createUser({ name: `B ${unique("n")}` });
     const byEmail = async (email: string) => {
       const { ctx } = serviceContext();
-      const query = preparedOnce(ctx, key, () => {
+      const query = preparedOnce(ctx, key, (db) => {
         builds += 1;
-        return ctx.db.select({ name: s.users.name }).from(s.users).where(eq(s.users.email, sql.placeholder("email")));
+        return db.select({ name: s.users.name }).from(s.users).where(eq(s.users.email, sql.placeholder("email")));
       });
       return (await query.all({ email }))[0]?.name ?? null;
     };
@@ -43,6 +43,12 @@ describe("a statement prepared once", () => {
     const read = await readSession(ctx, session.refreshToken);
     expect(read?.viewer.userId).toBe(user.id);
     expect(count.count()).toBe(1);
+    // Building a template prepares nothing on the request's session: a first use counts one statement too.
+    const fresh = counted(env.DB);
+    const first = serviceContext({ ...env, DB: fresh.db }).ctx;
+    const key = `test.first.${unique("k")}`;
+    await preparedOnce(first, key, (db) => db.select({ id: s.users.id }).from(s.users).where(eq(s.users.id, sql.placeholder("id")))).all({ id: user.id });
+    expect(fresh.count()).toBe(1);
   });
 
   it("reads a session as the rules say: current or just-rotated token of a live session only", async () => {

@@ -45,8 +45,8 @@ export type GroupForUser = GroupRow & { instructorId: string | null; membershipS
 export function groupForUser(ctx: ServiceContext, userId: string, idOrSlug: string): Promise<GroupForUser | null> {
   return ctx.memo(`group:${userId}:${idOrSlug}`, async () => {
     // Most member and staff pages run it: built once per isolate (db/prepared.ts).
-    const query = preparedOnce(ctx, "group-access.groupForUser", () =>
-      ctx.db
+    const query = preparedOnce(ctx, "group-access.groupForUser", (db) =>
+      db
         .select({ ...groupColumns, instructorId: groups.instructorId, membershipStatus: memberships.status })
         .from(groups)
         .leftJoin(users, eq(users.id, groups.instructorId))

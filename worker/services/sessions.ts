@@ -145,13 +145,13 @@ export async function readSession(ctx: ServiceContext, token: string): Promise<S
   const hash = await hashToken(token);
   const now = Date.now();
   // Every signed-in page runs it: built once per isolate (db/prepared.ts), its values given here.
-  const query = preparedOnce(ctx, "sessions.readSession", () => {
-    const justRotated = ctx.db
+  const query = preparedOnce(ctx, "sessions.readSession", (db) => {
+    const justRotated = db
       .select({ id: sessionRotations.sessionId })
       .from(sessionRotations)
       .where(and(eq(sessionRotations.tokenHash, sql.placeholder("hash")), gt(sessionRotations.rotatedAt, sql.placeholder("rotatedAfter"))));
-    return ctx.db
-      .select({ ...viewerColumns, ...headerFigureColumns(ctx, users.id) })
+    return db
+      .select({ ...viewerColumns, ...headerFigureColumns(db, users.id) })
       .from(sessions)
       .innerJoin(users, eq(users.id, sessions.userId))
       .where(

@@ -5,7 +5,7 @@
  */
 import { and, count, eq, inArray, isNull, sql, type SQLWrapper } from "drizzle-orm";
 import { memberships, MEMBER_STATUSES, notifications } from "../../db/schema";
-import type { ServiceContext } from "../context";
+import type { Database } from "../../db/client";
 
 export interface HeaderFigures {
   /** An approved or special member of at least one group. */
@@ -19,13 +19,13 @@ export const NO_FIGURES: HeaderFigures = { hasCourses: false, unreadNotification
  * The figures as two columns of a query that has the user's id in `userId` (correlated subqueries, each an indexed
  * lookup): the session read that names the viewer brings them in the same statement (worker/services/sessions.ts).
  */
-export function headerFigureColumns(ctx: ServiceContext, userId: SQLWrapper) {
-  const member = ctx.db
+export function headerFigureColumns(db: Database, userId: SQLWrapper) {
+  const member = db
     .select({ one: sql`1` })
     .from(memberships)
     .where(and(eq(memberships.userId, userId), inArray(memberships.status, MEMBER_STATUSES)))
     .limit(1);
-  const unread = ctx.db
+  const unread = db
     .select({ n: count() })
     .from(notifications)
     .where(and(eq(notifications.userId, userId), isNull(notifications.readAt)));
