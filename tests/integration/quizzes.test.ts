@@ -105,6 +105,26 @@ describe("quizzes: authoring", () => {
     expect(Object.keys(body.fields ?? {}).some((k) => k.startsWith(field))).toBe(true);
   });
 
+  it("lists each quiz with its own question count and points, for staff and for a member", async () => {
+    const w = await world();
+    const small = await call("/api/quizzes", {
+      body: { lectureId: w.lecture.slug, title: "Two questions", published: true, questions: questions.slice(0, 2) },
+      token: w.teacher.accessToken,
+    });
+    expect(small.status).toBe(201);
+    const one = await call("/api/quizzes", { body: { lectureId: w.lecture.slug, title: "One question", published: true, questions: questions.slice(3) }, token: w.teacher.accessToken });
+    expect(one.status).toBe(201);
+    for (const who of [w.teacher, w.a]) {
+      const list = await json<{ title: string; questionCount: number; maxScore: number }[]>(await call(`/api/quizzes/groups/${w.group.slug}`, { token: who.accessToken }));
+      const byTitle = Object.fromEntries(list.map((q) => [q.title, { questionCount: q.questionCount, maxScore: q.maxScore }]));
+      expect(byTitle).toEqual({
+        "CSS check": { questionCount: 4, maxScore: 7 },
+        "Two questions": { questionCount: 2, maxScore: 3 },
+        "One question": { questionCount: 1, maxScore: 3 },
+      });
+    }
+  });
+
   it("lets staff edit and delete; questions freeze once a student has started", async () => {
     const w = await world();
     const path = `/api/quizzes/${w.quiz.slug}`;

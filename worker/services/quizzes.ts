@@ -445,13 +445,18 @@ async function listQuizzes(ctx: ServiceContext, viewer: Actor, scope: { groupKey
   // Separate statements, not one D1 batch: a batch keys rows by column name (docs/decisions/0013). A member's own
   // attempts are read with them, for the quizzes the same condition lists.
   const listed = ctx.db.select({ id: quizzes.id }).from(quizzes).innerJoin(lectures, eq(lectures.id, quizzes.lectureId)).where(where);
-  const [rows, counts, ownRows] = await Promise.all([
+  // Each quiz's fixed questions and their points come with it (correlated subqueries on the quiz's index).
+  const fixedQuestions = ctx.db.select({ n: sql<number>`count(*)` }).from(questions).where(eq(questions.quizId, quizzes.id));
+  const fixedPoints = ctx.db.select({ points: sql<number>`coalesce(sum(${questions.points}), 0)` }).from(questions).where(eq(questions.quizId, quizzes.id));
+  const [rows, ownRows] = await Promise.all([
     ctx.db
       .select({
         quiz: quizzes,
         lectureSlug: lectures.slug,
         lectureTitle: lectures.title,
         extension: { id: extensions.id, closesAt: extensions.closesAt, extraMinutes: extensions.extraMinutes, extraAttempts: extensions.extraAttempts },
+        fixedCount: sql<number>`${fixedQuestions}`.mapWith(Number),
+        fixedPoints: sql<number>`${fixedPoints}`.mapWith(Number),
       })
       .from(quizzes)
       .innerJoin(lectures, eq(lectures.id, quizzes.lectureId))
@@ -459,19 +464,12 @@ async function listQuizzes(ctx: ServiceContext, viewer: Actor, scope: { groupKey
       .leftJoin(extensions, and(eq(extensions.quizId, quizzes.id), eq(extensions.userId, viewer.userId)))
       .where(where)
       .orderBy(asc(quizzes.opensAt), asc(quizzes.title)),
-    ctx.db
-      .select({ quizId: questions.quizId, n: sql<number>`count(*)`, points: sql<number>`coalesce(sum(${questions.points}), 0)` })
-      .from(questions)
-      .innerJoin(quizzes, eq(quizzes.id, questions.quizId))
-      .where(eq(quizzes.groupId, group.id))
-      .groupBy(questions.quizId),
     member
       ? ctx.db.select().from(attempts).where(and(eq(attempts.userId, viewer.userId), inArray(attempts.quizId, listed))).orderBy(asc(attempts.number))
       : null,
   ]);
   const mine = ownRows ? await settle(ctx, ownRows, now) : null;
-  const countOf = new Map(counts.map((c) => [c.quizId, c]));
-  return rows.map(({ quiz: own_, lectureSlug, lectureTitle, extension }) => {
+  return rows.map(({ quiz: own_, lectureSlug, lectureTitle, extension, fixedCount, fixedPoints }) => {
     const quiz = withExtension({ ...own_, extension });
     const own = mine?.filter((a) => a.quizId === quiz.id) ?? [];
     const done = own.filter((a) => a.submittedAt);
@@ -488,8 +486,8 @@ async function listQuizzes(ctx: ServiceContext, viewer: Actor, scope: { groupKey
       showAnswers: quiz.showAnswers,
       published: quiz.published,
       publishAt: iso(quiz.publishAt),
-      questionCount: (countOf.get(quiz.id)?.n ?? 0) + quiz.draws.reduce((n, d) => n + d.count, 0),
-      maxScore: (countOf.get(quiz.id)?.points ?? 0) + quiz.draws.reduce((n, d) => n + d.count * d.points, 0),
+      questionCount: fixedCount + quiz.draws.reduce((n, d) => n + d.count, 0),
+      maxScore: fixedPoints + quiz.draws.reduce((n, d) => n + d.count * d.points, 0),
       window: windowOf(quiz, now),
       mine: mine ? { attempts: done.length, inProgress: own.some((a) => running(a, now)), bestScore: done.length ? Math.max(...done.map((a) => a.score ?? 0)) : null } : null,
     };
