@@ -4,7 +4,7 @@
  * Drizzle builds a query's SQL text from its builder every time it runs: for the statements every signed-in page
  * runs (the session with the header's figures, a group with the viewer's membership) that is a tenth of a page's
  * work in the Worker, to produce the same text every time. Here such a query is built and prepared once, with
- * placeholders (`sql.placeholder`) for what changes per request; each request then gets its own copy bound to its own
+ * bound parameters named with `sql.placeholder` for what changes per request; each request then gets its own copy bound to its own
  * D1 session (which coalesces and counts it like any other statement), and runs it with its values.
  *
  * Drizzle's D1 prepared query keeps the D1 statement it runs in `stmt` and reads only that: the per-request copy
@@ -21,7 +21,7 @@ interface PreparedQuery {
 type WithStatement = { stmt: D1PreparedStatement | null };
 
 /**
- * The Drizzle client templates are built with: over no database at all (its `prepare` makes an inert placeholder),
+ * The Drizzle client templates are built with: over no database at all (its `prepare` returns an inert object),
  * so building one prepares nothing on any request's session.
  */
 const builder: Database = createDb({ prepare: () => ({}) } as unknown as D1Database);
@@ -30,7 +30,7 @@ const templates = new Map<string, PreparedQuery>();
 /**
  * The query `build` makes with the client it is given (built and prepared on first use in this isolate, under
  * `key`), bound to this request's D1 session. `build` must not capture per-request values: those go in
- * placeholders, given when it runs.
+ * named parameters (`sql.placeholder`), whose values are given when it runs.
  */
 export function preparedOnce<P extends PreparedQuery>(ctx: ServiceContext, key: string, build: (db: Database) => { prepare(): P }): P {
   let template = templates.get(key) as P | undefined;

@@ -6,7 +6,7 @@
  * visitors come from the edge cache when they can (worker/http/page-cache.ts, docs/decisions/0024-fast-at-the-edge.md).
  */
 import type { Bindings } from "./env";
-import { openSession } from "./http/d1-session";
+import { openSession, READS } from "./http/d1-session";
 import { cacheable, forgetContentVersion, servePublic } from "./http/page-cache";
 import { withSecurityHeaders } from "./http/security-headers";
 import { registerRunner } from "./sandbox/registry";
@@ -19,9 +19,6 @@ export { GroupRoom, StaffInbox, UserHub } from "./realtime/rooms";
 /** The server's clock of each quiz: closes and grades attempts nobody hands in, at their deadline + 5 s. */
 export { QuizClock } from "./realtime/quiz-clock";
 export { Publisher } from "./realtime/publisher";
-
-/** Methods that change nothing. */
-const READS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 /** The daily housekeeping trigger (wrangler.toml); the other one publishes scheduled work. */
 const DAILY_CRON = "17 3 * * *";

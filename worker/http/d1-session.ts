@@ -22,7 +22,8 @@ export const BOOKMARK_COOKIE = "cohort_d1";
 const BOOKMARK_MAX_AGE_SECONDS = 10 * 60;
 /** D1 bookmarks are opaque but short and URL-safe; anything else is not ours and is ignored. */
 const BOOKMARK = /^[A-Za-z0-9._:-]{1,200}$/;
-const READS = new Set(["GET", "HEAD", "OPTIONS"]);
+/** Methods that change nothing: their sessions may start on any replica. */
+export const READS = new Set(["GET", "HEAD", "OPTIONS"]);
 const SIGNED_IN = new RegExp(`(?:^|;\\s*)(?:${REFRESH_COOKIE}|${REFRESH_COOKIE_INSECURE})=`);
 
 export function bookmarkFrom(request: Request): string | null {

@@ -157,6 +157,7 @@ export async function readSession(ctx: ServiceContext, token: string): Promise<S
       .where(
         and(
           or(eq(sessions.refreshTokenHash, sql.placeholder("hash")), inArray(sessions.id, justRotated)),
+          // live(now), with the time as a named parameter of the prepared statement.
           isNull(sessions.revokedAt),
           gt(sessions.expiresAt, sql.placeholder("now")),
         ),
