@@ -71,19 +71,6 @@ export interface ProgressCounts {
   takenClosed: number;
 }
 
-export const EMPTY_COUNTS: Omit<ProgressCounts, "groupHeld" | "tasksDue" | "quizzesOpened" | "quizzesClosed"> = {
-  attended: 0,
-  excusedHeld: 0,
-  extraHeld: 0,
-  submitted: 0,
-  submittedNotDue: 0,
-  graded: 0,
-  gradedSum: 0,
-  taken: 0,
-  bestSum: 0,
-  takenClosed: 0,
-};
-
 const clamp01 = (x: number) => Math.min(1, Math.max(0, x));
 /** A fraction (0 to 1) as a whole percentage; null when there is nothing to divide by. */
 const percent = (part: number, whole: number): number | null => (whole > 0 ? Math.round(clamp01(part / whole) * 100) : null);

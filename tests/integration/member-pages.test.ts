@@ -97,16 +97,17 @@ describe("member pages", () => {
       expect(page.roundTrips, name).toBeGreaterThan(0);
       expect(page.roundTrips, name).toBeLessThanOrEqual(2);
     }
-    // The course home's 21 statements (when this was written) in those 2 calls.
-    expect(pages.courseHome.statements).toBeGreaterThan(15);
+    // The course home's 11 statements (when this was written) in those 2 calls.
+    expect(pages.courseHome.statements).toBeGreaterThan(8);
   });
 
   it("reuse what one request already read: the course home asks for the viewer and the group once each", async () => {
     const c = await courseOf(1);
     const home = await statements(`/course/${c.group.slug}`, c.studentCookie);
     // Before the request-scoped reads it took 27 (the viewer three times, the group five times); 21 before the
-    // header's figures came with the session read and the quiz list's question counts with the quizzes (ADR 31).
-    expect(home).toBeLessThanOrEqual(18);
+    // header's figures came with the session read and the quiz list's question counts with the quizzes (ADR 31); 18
+    // before the student's progress became one row of one statement (ADR 32).
+    expect(home).toBeLessThanOrEqual(11);
   });
 });
 

@@ -7,7 +7,7 @@
  */
 import { and, asc, eq, inArray, or, sql, type SQL, type SQLWrapper } from "drizzle-orm";
 import { can, type Actor } from "../../app/lib/permissions";
-import { atRiskReasons, EMPTY_COUNTS, progressFrom, type AtRiskReason, type Progress, type ProgressCounts } from "../../app/lib/progress";
+import { atRiskReasons, progressFrom, type AtRiskReason, type Progress, type ProgressCounts } from "../../app/lib/progress";
 import { attempts, attendance, extensions, groups, lectures, memberships, MEMBER_STATUSES, quizzes, submissions, tasks, users, type ATTENDANCE_STATUSES } from "../../db/schema";
 import type { ServiceContext } from "../context";
 import { groupForUser } from "./group-access";
@@ -45,7 +45,6 @@ const asMember = (userCol: SQL | SQLWrapper | typeof attendance.userId, groupCol
   and(eq(memberships.groupId, groupCol), eq(memberships.userId, userCol as typeof attendance.userId), inArray(memberships.status, memberStatuses));
 
 const num = (v: unknown) => Number(v ?? 0);
-const key = (groupId: string, userId: string) => `${groupId}:${userId}`;
 
 export interface LectureFigure {
   _id: string;
@@ -154,80 +153,168 @@ export async function computeProgress(ctx: ServiceContext, scope: Scope, now = D
     .groupBy(attempts.userId, attempts.quizId)
     .as("best_attempts");
 
+  // Per student: attendance, hand-ins, best quiz attempts and how their extensions move the group's counts of tasks
+  // due and quizzes closed (-1 for work the group has due, or closed, that is not yet due for them; +1 the other way
+  // round). Per group: lectures held, tasks due, quizzes opened and closed. Each is one grouped subquery, joined to the
+  // scope's current members so that the whole of a student's numbers is one row of one statement.
+  const attendanceBy = ctx.db
+    .select({
+      userId: sql<string>`${attendance.userId}`.as("user_id"),
+      groupId: sql<string>`${lectures.groupId}`.as("group_id"),
+      attended: sql<number>`sum(case when ${attendance.status} in ('present', 'late') then 1 else 0 end)`.as("attended"),
+      excusedHeld: sql<number>`sum(case when ${attendance.status} = 'excused' and ${held} then 1 else 0 end)`.as("excused_held"),
+      extraHeld: sql<number>`sum(case when ${attendance.status} <> 'excused' and not ${held} then 1 else 0 end)`.as("extra_held"),
+    })
+    .from(attendance)
+    .innerJoin(lectures, eq(lectures.id, attendance.lectureId))
+    .innerJoin(memberships, asMember(attendance.userId, lectures.groupId))
+    .where(and(inArray(lectures.groupId, scope.groups), onlyUser(attendance.userId as never)))
+    .groupBy(attendance.userId, lectures.groupId)
+    .as("attendance_by");
+  const submissionsBy = ctx.db
+    .select({
+      userId: sql<string>`${submissions.userId}`.as("user_id"),
+      groupId: sql<string>`${lectures.groupId}`.as("group_id"),
+      submitted: sql<number>`count(*)`.as("submitted"),
+      submittedNotDue: sql<number>`sum(case when ${ownDue} then 0 else 1 end)`.as("submitted_not_due"),
+      graded: sql<number>`count(${shownScore})`.as("graded"),
+      gradedSum: sql<number>`coalesce(sum(${ratio(shownScore, tasks.maxScore)}), 0)`.as("graded_sum"),
+    })
+    .from(submissions)
+    .innerJoin(tasks, eq(tasks.id, submissions.taskId))
+    .innerJoin(lectures, eq(lectures.id, tasks.lectureId))
+    .innerJoin(memberships, asMember(submissions.userId as never, lectures.groupId))
+    .leftJoin(extensions, and(eq(extensions.taskId, tasks.id), eq(extensions.userId, submissions.userId)))
+    .where(and(inArray(lectures.groupId, scope.groups), studentSeesTask, onlyUser(submissions.userId as never)))
+    .groupBy(submissions.userId, lectures.groupId)
+    .as("submissions_by");
+  const quizzesBy = ctx.db
+    .select({
+      userId: sql<string>`${best.userId}`.as("user_id"),
+      groupId: sql<string>`${best.groupId}`.as("group_id"),
+      taken: sql<number>`count(*)`.as("taken"),
+      bestSum: sql<number>`coalesce(sum(${best.best}), 0)`.as("best_sum"),
+      takenClosed: sql<number>`coalesce(sum(${best.closed}), 0)`.as("taken_closed"),
+    })
+    .from(best)
+    .groupBy(best.userId, best.groupId)
+    .as("quizzes_by");
+  const extensionsBy = ctx.db
+    .select({
+      userId: sql<string>`${extensions.userId}`.as("user_id"),
+      groupId: sql<string>`${lectures.groupId}`.as("group_id"),
+      dueDelta: sql<number>`coalesce(sum(case when ${extensions.taskId} is null then 0 when ${due} and not ${ownDue} then -1 when not ${due} and ${ownDue} then 1 else 0 end), 0)`.as("due_delta"),
+      closedDelta: sql<number>`coalesce(sum(case when ${extensions.quizId} is null or not (${opened}) or not ${liveQuiz} then 0 when ${closed} and not ${ownClosed} then -1 when not ${closed} and ${ownClosed} then 1 else 0 end), 0)`.as("closed_delta"),
+    })
+    .from(extensions)
+    .leftJoin(tasks, eq(tasks.id, extensions.taskId))
+    .leftJoin(quizzes, eq(quizzes.id, extensions.quizId))
+    .innerJoin(lectures, eq(lectures.id, sql`coalesce(${tasks.lectureId}, ${quizzes.lectureId})`))
+    .innerJoin(memberships, asMember(extensions.userId as never, lectures.groupId))
+    .where(and(inArray(lectures.groupId, scope.groups), eq(lectures.published, true), onlyUser(extensions.userId as never)))
+    .groupBy(extensions.userId, lectures.groupId)
+    .as("extensions_by");
+  const heldBy = ctx.db
+    .select({ groupId: sql<string>`${lectures.groupId}`.as("group_id"), n: sql<number>`sum(case when ${held} then 1 else 0 end)`.as("held") })
+    .from(lectures)
+    .where(inArray(lectures.groupId, scope.groups))
+    .groupBy(lectures.groupId)
+    .as("held_by");
+  const dueBy = ctx.db
+    .select({ groupId: sql<string>`${lectures.groupId}`.as("group_id"), n: sql<number>`sum(case when ${due} then 1 else 0 end)`.as("due") })
+    .from(tasks)
+    .innerJoin(lectures, eq(lectures.id, tasks.lectureId))
+    .where(and(inArray(lectures.groupId, scope.groups), studentSeesTask))
+    .groupBy(lectures.groupId)
+    .as("due_by");
+  const quizzesOf = ctx.db
+    .select({
+      groupId: sql<string>`${quizzes.groupId}`.as("group_id"),
+      opened: sql<number>`sum(case when ${opened} then 1 else 0 end)`.as("opened"),
+      closed: sql<number>`sum(case when ${opened} and ${closed} then 1 else 0 end)`.as("closed"),
+    })
+    .from(quizzes)
+    .innerJoin(lectures, eq(lectures.id, quizzes.lectureId))
+    .where(and(inArray(quizzes.groupId, scope.groups), eq(quizzes.published, true), eq(lectures.published, true)))
+    .groupBy(quizzes.groupId)
+    .as("quizzes_of");
+  // Drizzle leaves a subquery's computed columns unqualified outside it: name each one with its subquery.
+  const of = (sub: { _: { alias: string } }, column: string) => sql<number>`${sql.identifier(sub._.alias)}.${sql.identifier(column)}`;
+  const sameGroup = (sub: { _: { alias: string } }) => sql`${of(sub, "group_id")} = ${memberships.groupId}`;
+  const sameMember = (sub: { _: { alias: string } }) => and(sql`${of(sub, "user_id")} = ${memberships.userId}`, sameGroup(sub));
+
   const readAll = () => Promise.all([
     ctx.db
-      .select({ _id: users.id, groupId: memberships.groupId, name: users.name, email: users.email, slug: users.slug, status: memberships.status })
+      .select({
+        _id: users.id,
+        groupId: memberships.groupId,
+        name: users.name,
+        email: users.email,
+        slug: users.slug,
+        status: memberships.status,
+        groupHeld: of(heldBy, "held"),
+        groupDue: of(dueBy, "due"),
+        groupOpened: of(quizzesOf, "opened"),
+        groupClosed: of(quizzesOf, "closed"),
+        attended: of(attendanceBy, "attended"),
+        excusedHeld: of(attendanceBy, "excused_held"),
+        extraHeld: of(attendanceBy, "extra_held"),
+        submitted: of(submissionsBy, "submitted"),
+        submittedNotDue: of(submissionsBy, "submitted_not_due"),
+        graded: of(submissionsBy, "graded"),
+        gradedSum: of(submissionsBy, "graded_sum"),
+        taken: of(quizzesBy, "taken"),
+        bestSum: of(quizzesBy, "best_sum"),
+        takenClosed: of(quizzesBy, "taken_closed"),
+        dueDelta: of(extensionsBy, "due_delta"),
+        closedDelta: of(extensionsBy, "closed_delta"),
+      })
       .from(memberships)
       .innerJoin(users, eq(users.id, memberships.userId))
+      .leftJoin(heldBy, sameGroup(heldBy))
+      .leftJoin(dueBy, sameGroup(dueBy))
+      .leftJoin(quizzesOf, sameGroup(quizzesOf))
+      .leftJoin(attendanceBy, sameMember(attendanceBy))
+      .leftJoin(submissionsBy, sameMember(submissionsBy))
+      .leftJoin(quizzesBy, sameMember(quizzesBy))
+      .leftJoin(extensionsBy, sameMember(extensionsBy))
       .where(and(inArray(memberships.groupId, scope.groups), inArray(memberships.status, memberStatuses), onlyUser(memberships.userId)))
       .orderBy(asc(users.name), asc(users.id)),
-    ctx.db
-      .select({ _id: lectures.id, groupId: lectures.groupId, slug: lectures.slug, title: lectures.title, startsAt: lectures.startsAt, held, open })
-      .from(lectures)
-      .where(inArray(lectures.groupId, scope.groups))
-      .orderBy(asc(lectures.order), asc(lectures.startsAt)),
-    ctx.db
-      .select({
-        userId: attendance.userId,
-        groupId: lectures.groupId,
-        attended: sql<number>`sum(case when ${attendance.status} in ('present', 'late') then 1 else 0 end)`,
-        excusedHeld: sql<number>`sum(case when ${attendance.status} = 'excused' and ${held} then 1 else 0 end)`,
-        extraHeld: sql<number>`sum(case when ${attendance.status} <> 'excused' and not ${held} then 1 else 0 end)`,
-      })
-      .from(attendance)
-      .innerJoin(lectures, eq(lectures.id, attendance.lectureId))
-      .innerJoin(memberships, asMember(attendance.userId, lectures.groupId))
-      .where(and(inArray(lectures.groupId, scope.groups), onlyUser(attendance.userId as never)))
-      .groupBy(attendance.userId, lectures.groupId),
-    ctx.db
-      .select({ _id: tasks.id, groupId: lectures.groupId, slug: tasks.slug, title: tasks.title, lectureSlug: lectures.slug, dueAt: tasks.dueAt, maxScore: tasks.maxScore, due })
-      .from(tasks)
-      .innerJoin(lectures, eq(lectures.id, tasks.lectureId))
-      .where(and(inArray(lectures.groupId, scope.groups), studentSeesTask))
-      .orderBy(asc(tasks.dueAt), asc(tasks.title)),
-    ctx.db
-      .select({
-        userId: submissions.userId,
-        groupId: lectures.groupId,
-        submitted: sql<number>`count(*)`,
-        submittedNotDue: sql<number>`sum(case when ${ownDue} then 0 else 1 end)`,
-        graded: sql<number>`count(${shownScore})`,
-        gradedSum: sql<number>`coalesce(sum(${ratio(shownScore, tasks.maxScore)}), 0)`,
-      })
-      .from(submissions)
-      .innerJoin(tasks, eq(tasks.id, submissions.taskId))
-      .innerJoin(lectures, eq(lectures.id, tasks.lectureId))
-      .innerJoin(memberships, asMember(submissions.userId as never, lectures.groupId))
-      .leftJoin(extensions, and(eq(extensions.taskId, tasks.id), eq(extensions.userId, submissions.userId)))
-      .where(and(inArray(lectures.groupId, scope.groups), studentSeesTask, onlyUser(submissions.userId as never)))
-      .groupBy(submissions.userId, lectures.groupId),
-    ctx.db
-      .select({
-        _id: quizzes.id,
-        groupId: quizzes.groupId,
-        slug: quizzes.slug,
-        title: quizzes.title,
-        lectureSlug: lectures.slug,
-        opensAt: quizzes.opensAt,
-        closesAt: quizzes.closesAt,
-        opened,
-        closed,
-        maxScore: sql<number>`(select coalesce(sum(q."points"), 0) from "questions" q where q."quiz_id" = "quizzes"."id")`,
-      })
-      .from(quizzes)
-      .innerJoin(lectures, eq(lectures.id, quizzes.lectureId))
-      .where(and(inArray(quizzes.groupId, scope.groups), eq(quizzes.published, true), eq(lectures.published, true)))
-      .orderBy(asc(quizzes.opensAt), asc(quizzes.title)),
-    ctx.db
-      .select({
-        userId: best.userId,
-        groupId: best.groupId,
-        taken: sql<number>`count(*)`,
-        bestSum: sql<number>`coalesce(sum(${best.best}), 0)`,
-        takenClosed: sql<number>`coalesce(sum(${best.closed}), 0)`,
-      })
-      .from(best)
-      .groupBy(best.userId, best.groupId),
+    // The staff's charts: every lecture, task and quiz of the scope with its own figures.
+    scope.details
+      ? ctx.db
+          .select({ _id: lectures.id, groupId: lectures.groupId, slug: lectures.slug, title: lectures.title, startsAt: lectures.startsAt, held, open })
+          .from(lectures)
+          .where(inArray(lectures.groupId, scope.groups))
+          .orderBy(asc(lectures.order), asc(lectures.startsAt))
+      : Promise.resolve([]),
+    scope.details
+      ? ctx.db
+          .select({ _id: tasks.id, groupId: lectures.groupId, slug: tasks.slug, title: tasks.title, lectureSlug: lectures.slug, dueAt: tasks.dueAt, maxScore: tasks.maxScore, due })
+          .from(tasks)
+          .innerJoin(lectures, eq(lectures.id, tasks.lectureId))
+          .where(and(inArray(lectures.groupId, scope.groups), studentSeesTask))
+          .orderBy(asc(tasks.dueAt), asc(tasks.title))
+      : Promise.resolve([]),
+    scope.details
+      ? ctx.db
+          .select({
+            _id: quizzes.id,
+            groupId: quizzes.groupId,
+            slug: quizzes.slug,
+            title: quizzes.title,
+            lectureSlug: lectures.slug,
+            opensAt: quizzes.opensAt,
+            closesAt: quizzes.closesAt,
+            opened,
+            closed,
+            maxScore: sql<number>`(select coalesce(sum(q."points"), 0) from "questions" q where q."quiz_id" = "quizzes"."id")`,
+          })
+          .from(quizzes)
+          .innerJoin(lectures, eq(lectures.id, quizzes.lectureId))
+          .where(and(inArray(quizzes.groupId, scope.groups), eq(quizzes.published, true), eq(lectures.published, true)))
+          .orderBy(asc(quizzes.opensAt), asc(quizzes.title))
+      : Promise.resolve([]),
     scope.details
       ? ctx.db
           .select({ lectureId: attendance.lectureId, status: attendance.status, n: sql<number>`count(*)` })
@@ -258,63 +345,34 @@ export async function computeProgress(ctx: ServiceContext, scope: Scope, now = D
           .from(best)
           .groupBy(best.quizId)
       : Promise.resolve([]),
-    // Per student, how their extensions move the group's counts of tasks due and quizzes closed: -1 for work the
-    // group has due (or closed) that is not yet due for them, +1 the other way round.
-    ctx.db
-      .select({
-        userId: extensions.userId,
-        groupId: lectures.groupId,
-        dueDelta: sql<number>`coalesce(sum(case when ${extensions.taskId} is null then 0 when ${due} and not ${ownDue} then -1 when not ${due} and ${ownDue} then 1 else 0 end), 0)`,
-        closedDelta: sql<number>`coalesce(sum(case when ${extensions.quizId} is null or not (${opened}) or not ${liveQuiz} then 0 when ${closed} and not ${ownClosed} then -1 when not ${closed} and ${ownClosed} then 1 else 0 end), 0)`,
-      })
-      .from(extensions)
-      .leftJoin(tasks, eq(tasks.id, extensions.taskId))
-      .leftJoin(quizzes, eq(quizzes.id, extensions.quizId))
-      .innerJoin(lectures, eq(lectures.id, sql`coalesce(${tasks.lectureId}, ${quizzes.lectureId})`))
-      .innerJoin(memberships, asMember(extensions.userId as never, lectures.groupId))
-      .where(and(inArray(lectures.groupId, scope.groups), eq(lectures.published, true), onlyUser(extensions.userId as never)))
-      .groupBy(extensions.userId, lectures.groupId),
   ]);
   // Attempts whose time ran out are graded first, so a quiz abandoned mid-way counts with what was saved. The figures
   // are read alongside the search for such attempts (one call to D1); when it closed any, they are read again after.
   const [settled, firstRead] = await Promise.all([settleGroupAttempts(ctx, scope.groups, now), readAll()]);
-  const [memberRows, lectureRows, attendanceRows, taskRows, submissionRows, quizRows, quizTotals, lectureCounts, taskCounts, quizCounts, exceptions] =
-    settled > 0 ? await readAll() : firstRead;
+  const [memberRows, lectureRows, taskRows, quizRows, lectureCounts, taskCounts, quizCounts] = settled > 0 ? await readAll() : firstRead;
 
-  const perGroup = (rows: { groupId: string; flag: unknown }[]) => {
-    const out = new Map<string, number>();
-    for (const r of rows) if (num(r.flag)) out.set(r.groupId, (out.get(r.groupId) ?? 0) + 1);
-    return out;
-  };
-  const heldByGroup = perGroup(lectureRows.map((l) => ({ groupId: l.groupId, flag: l.held })));
-  const dueByGroup = perGroup(taskRows.map((t) => ({ groupId: t.groupId, flag: t.due })));
-  const openedByGroup = perGroup(quizRows.map((q) => ({ groupId: q.groupId, flag: q.opened })));
-  const closedByGroup = perGroup(quizRows.map((q) => ({ groupId: q.groupId, flag: num(q.opened) && num(q.closed) })));
-  const byMember = <T extends { userId: string; groupId: string }>(rows: T[]) => new Map(rows.map((r) => [key(r.groupId, r.userId), r]));
-  const att = byMember(attendanceRows);
-  const subs = byMember(submissionRows);
-  const quiz = byMember(quizTotals);
-  const moved = byMember(exceptions);
-
+  const heldByGroup = new Map<string, number>();
   const members = memberRows.map((m) => {
-    const k = key(m.groupId, m._id);
-    const a = att.get(k);
-    const s = subs.get(k);
-    const q = quiz.get(k);
-    const x = moved.get(k);
+    heldByGroup.set(m.groupId, num(m.groupHeld));
     const counts: ProgressCounts = {
-      ...EMPTY_COUNTS,
-      groupHeld: heldByGroup.get(m.groupId) ?? 0,
-      tasksDue: (dueByGroup.get(m.groupId) ?? 0) + num(x?.dueDelta),
-      quizzesOpened: openedByGroup.get(m.groupId) ?? 0,
-      quizzesClosed: (closedByGroup.get(m.groupId) ?? 0) + num(x?.closedDelta),
-      ...(a ? { attended: num(a.attended), excusedHeld: num(a.excusedHeld), extraHeld: num(a.extraHeld) } : {}),
-      ...(s ? { submitted: num(s.submitted), submittedNotDue: num(s.submittedNotDue), graded: num(s.graded), gradedSum: num(s.gradedSum) } : {}),
-      ...(q ? { taken: num(q.taken), bestSum: num(q.bestSum), takenClosed: num(q.takenClosed) } : {}),
+      groupHeld: num(m.groupHeld),
+      tasksDue: num(m.groupDue) + num(m.dueDelta),
+      quizzesOpened: num(m.groupOpened),
+      quizzesClosed: num(m.groupClosed) + num(m.closedDelta),
+      attended: num(m.attended),
+      excusedHeld: num(m.excusedHeld),
+      extraHeld: num(m.extraHeld),
+      submitted: num(m.submitted),
+      submittedNotDue: num(m.submittedNotDue),
+      graded: num(m.graded),
+      gradedSum: num(m.gradedSum),
+      taken: num(m.taken),
+      bestSum: num(m.bestSum),
+      takenClosed: num(m.takenClosed),
     };
     const progress = progressFrom(counts);
     const reasons = atRiskReasons(progress, counts.groupHeld);
-    return { ...m, progress, atRisk: reasons.length > 0, atRiskReasons: reasons };
+    return { _id: m._id, groupId: m.groupId, name: m.name, email: m.email, slug: m.slug, status: m.status, progress, atRisk: reasons.length > 0, atRiskReasons: reasons };
   });
 
   const membersByGroup = new Map<string, number>();
@@ -447,7 +505,7 @@ export async function groupProgress(ctx: ServiceContext, viewer: Actor, groupKey
   return {
     group: groupDto(group),
     generatedAt: new Date(now).toISOString(),
-    heldLectures: result.heldByGroup.get(group.id) ?? 0,
+    heldLectures: result.lectures.filter((l) => l.held).length,
     students: result.members.map(strip),
     lectures: result.lectures.map(strip),
     tasks: result.tasks.map(strip),
