@@ -4,7 +4,7 @@
  * that the viewer runs the group.
  */
 import type { ServiceContext } from "../../worker/context";
-import { getManagedGroup } from "../../worker/services/groups-admin";
+import { getManagedGroupCard } from "../../worker/services/groups-admin";
 import type { Viewer } from "../../worker/services/sessions";
 import { listGroupStudents, setQuizTime, setStudentStatus } from "../../worker/services/students";
 import { attempt, invalid, orHttpError, text, unknownIntent } from "./group-actions.server";
@@ -25,7 +25,7 @@ export async function loadGroupStudents(svc: ServiceContext, viewer: Viewer, slu
   const parsed = groupStudentsQuery.safeParse(raw);
   const query = parsed.success ? parsed.data : {};
   const [group, students] = await Promise.all([
-    orHttpError(getManagedGroup(svc, viewer, slug)),
+    orHttpError(getManagedGroupCard(svc, viewer, slug)),
     orHttpError(listGroupStudents(svc, viewer, slug, query)),
   ]);
   return {

@@ -11,7 +11,7 @@ import { groupSlugParam } from "~/lib/group-students.server";
 import { notFoundResponse } from "~/lib/not-found.server";
 import { idOrSlugParam } from "~/lib/schemas";
 import { requireRole } from "../../worker/auth/viewer";
-import { getManagedGroup } from "../../worker/services/groups-admin";
+import { managedGroupHeading } from "../../worker/services/group-access";
 import { getStudent } from "../../worker/services/students";
 import { progressAcrossGroups } from "../../worker/services/progress";
 import { StudentProgressList } from "~/components/progress/student-progress";
@@ -29,7 +29,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const studentSlug = idOrSlugParam.safeParse({ id: params.studentSlug });
   if (!studentSlug.success) throw notFoundResponse();
   const [group, student] = await Promise.all([
-    orHttpError(getManagedGroup(context.svc, viewer, slug)),
+    orHttpError(managedGroupHeading(context.svc, viewer, slug)),
     orHttpError(getStudent(context.svc, viewer, studentSlug.data.id)),
   ]);
   return {

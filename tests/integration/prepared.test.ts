@@ -8,10 +8,16 @@ import { describe, expect, it } from "vitest";
 import * as s from "../../db/schema";
 import { preparedOnce } from "../../db/prepared";
 import { counted } from "../../worker/http/d1-session";
-import { createUser, signIn } from "./factories";
+import { addMember, createGroup, createUser, signIn } from "./factories";
 import { db, serviceContext, unique } from "./helpers";
 import { readSession } from "../../worker/services/sessions";
 import { hashToken } from "../../worker/auth/tokens";
+import { newId } from "../../worker/services/ids";
+import { listLectures } from "../../worker/services/lectures";
+import { listGroupTasks } from "../../worker/services/tasks";
+import { listGroupQuizzes } from "../../worker/services/quizzes";
+import { memberProgress } from "../../worker/services/progress";
+import type { Viewer } from "../../worker/services/sessions";
 
 describe("a statement prepared once", () => {
   it("is built once per key, and answers each request with its own values", async () => {
@@ -70,5 +76,53 @@ describe("a statement prepared once", () => {
     const revoked = await signIn(user);
     await db().update(s.sessions).set({ revokedAt: new Date() }).where(eq(s.sessions.id, revoked.sessionId));
     expect(await readSession(ctx, revoked.refreshToken)).toBeNull();
+  });
+
+  it("keeps the staff's and the students' lists apart: a list built once for one is never the other's", async () => {
+    const teacher = await createUser({ role: "instructor" });
+    const student = await createUser();
+    const other = await createUser();
+    const group = await createGroup({ instructorId: teacher.id });
+    await addMember(student, group);
+    await addMember(other, group);
+    const day = 86_400_000;
+    const shown = { id: newId(), groupId: group.id, slug: unique("shown"), title: "Shown", body: "", published: true, startsAt: new Date(Date.now() - day) };
+    const draft = { id: newId(), groupId: group.id, slug: unique("draft"), title: "Draft", body: "", published: false, startsAt: new Date(Date.now() + day) };
+    await db().insert(s.lectures).values([shown, draft]);
+    const taskId = newId();
+    await db().insert(s.tasks).values([
+      { id: taskId, lectureId: shown.id, slug: unique("open"), title: "Open task", body: "", maxScore: 10 },
+      { id: newId(), lectureId: shown.id, slug: unique("later"), title: "Scheduled task", body: "", maxScore: 10, publishAt: new Date(Date.now() + day) },
+    ]);
+    await db().insert(s.quizzes).values([
+      { id: newId(), lectureId: shown.id, groupId: group.id, slug: unique("q"), title: "Live quiz", published: true },
+      { id: newId(), lectureId: shown.id, groupId: group.id, slug: unique("q"), title: "Quiz draft", published: false },
+    ]);
+    await db().insert(s.submissions).values({ id: newId(), taskId, userId: student.id, link: "https://github.com/a/b", submittedAt: new Date() });
+    const as = (u: { id: string; name: string; email: string }, role: Viewer["role"]): Viewer => ({ userId: u.id, role, sessionId: "prepared", name: u.name, email: u.email });
+    const staffView = as(teacher, "instructor");
+    const studentView = as(student, "user");
+    const otherView = as(other, "user");
+    const lists = async (viewer: Viewer) => {
+      const { ctx } = serviceContext();
+      const [lectures, tasks, quizzes] = await Promise.all([listLectures(ctx, viewer, group.id), listGroupTasks(ctx, viewer, group.id), listGroupQuizzes(ctx, viewer, group.id)]);
+      return {
+        lectures: lectures.map((l) => l.title).sort(),
+        tasks: tasks.map((t) => `${t.title}:${t.submission?.state ?? "staff"}`).sort(),
+        quizzes: quizzes.map((q) => q.title).sort(),
+      };
+    };
+    // Staff first, then students, then staff again: each reuses only its own kind's statement.
+    const everything = { lectures: ["Draft", "Shown"], tasks: ["Open task:staff", "Scheduled task:staff"], quizzes: ["Live quiz", "Quiz draft"] };
+    expect(await lists(staffView)).toEqual(everything);
+    expect(await lists(studentView)).toEqual({ lectures: ["Shown"], tasks: ["Open task:submitted"], quizzes: ["Live quiz"] });
+    // The same statement with another student's values: their own hand-in state, not the first student's.
+    expect(await lists(otherView)).toEqual({ lectures: ["Shown"], tasks: ["Open task:not-submitted"], quizzes: ["Live quiz"] });
+    expect(await lists(staffView)).toEqual(everything);
+    // A student's own progress, built once, is theirs: one hand-in of one task for the first, none for the other.
+    const mine = await memberProgress(serviceContext().ctx, studentView, group.id);
+    const theirs = await memberProgress(serviceContext().ctx, otherView, group.id);
+    expect([mine.user._id, mine.tasks.submitted]).toEqual([student.id, 1]);
+    expect([theirs.user._id, theirs.tasks.submitted]).toEqual([other.id, 0]);
   });
 });

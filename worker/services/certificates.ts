@@ -12,6 +12,7 @@ import { ar } from "../../app/i18n/ar";
 import { en } from "../../app/i18n/en";
 import { format } from "../../app/i18n/translate";
 import { certificates, groups, lectures, users } from "../../db/schema";
+import { preparedOnce } from "../../db/prepared";
 import type { ServiceContext } from "../context";
 import { AppError, forbidden, notFound } from "../http/errors";
 import { requireManagedGroup } from "./group-access";
@@ -381,6 +382,9 @@ export async function signedCertificate(ctx: ServiceContext, code: string) {
 
 /** A member's certificate in one group (the course home's card), or null. */
 export async function certificateInGroup(ctx: ServiceContext, groupId: string, userId: string) {
-  const [row] = await ctx.db.select().from(certificates).where(and(eq(certificates.groupId, groupId), eq(certificates.userId, userId))).limit(1);
+  // Every member's course home runs it: built once per isolate (db/prepared.ts).
+  const [row] = await preparedOnce(ctx, "certificates.inGroup", (db) =>
+    db.select().from(certificates).where(and(eq(certificates.groupId, sql.placeholder("groupId")), eq(certificates.userId, sql.placeholder("userId")))).limit(1),
+  ).all({ groupId, userId });
   return row ? { ...toSummary(row), courseTitle: row.courseTitle } : null;
 }

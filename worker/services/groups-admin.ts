@@ -7,6 +7,8 @@ import { and, asc, count, desc, eq, like, or, sql } from "drizzle-orm";
 import { can } from "../../app/lib/permissions";
 import type { CreateGroupInput, ManageGroupsQuery, UpdateGroupInput } from "../../app/lib/schemas";
 import { groups, memberships, users } from "../../db/schema";
+import type { Database } from "../../db/client";
+import { preparedOnce } from "../../db/prepared";
 import type { ServiceContext } from "../context";
 import { AppError, forbidden } from "../http/errors";
 import { disconnectUserFromGroup } from "../realtime/publish";
@@ -49,8 +51,8 @@ const managedColumns = {
 };
 
 /** Groups with their member and pending counts, aggregated in the same query. */
-function managedQuery(ctx: ServiceContext) {
-  return ctx.db
+function managedQuery(db: Database) {
+  return db
     .select(managedColumns)
     .from(groups)
     .leftJoin(users, eq(users.id, groups.instructorId))
@@ -84,7 +86,7 @@ export async function listManagedGroups(ctx: ServiceContext, viewer: Viewer, que
     pattern ? matchesAny(pattern, groups.title, groups.slug) : undefined,
   );
   const [rows, [total]] = await ctx.db.batch([
-    managedQuery(ctx)
+    managedQuery(ctx.db)
       .where(where)
       .orderBy(desc(groups.createdAt), asc(groups.id))
       .limit(query.pageSize)
@@ -97,8 +99,18 @@ export async function listManagedGroups(ctx: ServiceContext, viewer: Viewer, que
 /** GET /api/groups/manage/{id}: one group the viewer runs, whatever its status, with its outline. */
 export async function getManagedGroup(ctx: ServiceContext, viewer: Viewer, idOrSlug: string): Promise<ManagedGroupDto & { content: CourseContentDto[] }> {
   const group = await requireManagedGroup(ctx, viewer, idOrSlug);
-  const [[row], content] = await Promise.all([managedQuery(ctx).where(eq(groups.id, group.id)), listCourseContent(ctx, group.id)]);
+  const [[row], content] = await Promise.all([managedQuery(ctx.db).where(eq(groups.id, group.id)), listCourseContent(ctx, group.id)]);
   return { ...toManagedDto(row!), content };
+}
+
+/**
+ * A group as a staff page heads it (the Students tab, a student's page): getManagedGroup without its outline.
+ * Built once per isolate (db/prepared.ts).
+ */
+export async function getManagedGroupCard(ctx: ServiceContext, viewer: Viewer, idOrSlug: string): Promise<ManagedGroupDto> {
+  const group = await requireManagedGroup(ctx, viewer, idOrSlug);
+  const [row] = await preparedOnce(ctx, "groups-admin.card", (db) => managedQuery(db).where(eq(groups.id, sql.placeholder("groupId")))).all({ groupId: group.id });
+  return toManagedDto(row!);
 }
 
 /** GET /api/users/instructors (admins): the people a group can be assigned to. */

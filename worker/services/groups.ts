@@ -1,6 +1,7 @@
-import { and, asc, eq, or } from "drizzle-orm";
+import { and, asc, eq, or, sql } from "drizzle-orm";
 import { courseContents, groups, memberships, users, type MembershipStatus } from "../../db/schema";
 import { notFound } from "../http/errors";
+import { preparedOnce } from "../../db/prepared";
 import type { ServiceContext } from "../context";
 
 /** The default instructor name the catalogue shows when a group has none (spec §2). */
@@ -108,11 +109,14 @@ export async function listCourseContent(ctx: ServiceContext, groupId: string): P
 
 /** A group's outline as its members' course home lists it: the titles in order, without the bodies. */
 export async function listCourseOutline(ctx: ServiceContext, groupId: string): Promise<{ _id: string; title: string }[]> {
-  return ctx.db
-    .select({ _id: courseContents.id, title: courseContents.title })
-    .from(courseContents)
-    .where(eq(courseContents.groupId, groupId))
-    .orderBy(asc(courseContents.order), asc(courseContents.id));
+  // Every course home runs it: built once per isolate (db/prepared.ts).
+  return preparedOnce(ctx, "groups.outline", (db) =>
+    db
+      .select({ _id: courseContents.id, title: courseContents.title })
+      .from(courseContents)
+      .where(eq(courseContents.groupId, sql.placeholder("groupId")))
+      .orderBy(asc(courseContents.order), asc(courseContents.id)),
+  ).all({ groupId });
 }
 
 /**

@@ -9,6 +9,7 @@ import type { CreateLectureInput, LectureOrderInput, LectureSeriesInput, UpdateL
 import { attendance, attendanceSessions, extensions, groups, lectures, memberships, quizzes, submissions, tasks } from "../../db/schema";
 import { memberIds } from "./memberships";
 import { asStudentSees, submissionState } from "./tasks";
+import { preparedOnce } from "../../db/prepared";
 import type { ServiceContext } from "../context";
 import { htmlOf, withHtml } from "./stored-html";
 import { groupForUser } from "./group-access";
@@ -97,13 +98,16 @@ export function toLectureDto(r: Pick<LectureRecord, "id" | "slug" | "title" | "s
 export function findLecture(ctx: ServiceContext, viewer: Actor, idOrSlug: string): Promise<LectureRecord | null> {
   // Read once per request (a GET's memo): a page checks the lecture, then its services ask for it again.
   return ctx.memo(`lecture:${viewer.userId}:${idOrSlug}`, async () => {
-    const [row] = await ctx.db
-      .select({ ...lectureColumns, membershipStatus: memberships.status })
-      .from(lectures)
-      .innerJoin(groups, eq(groups.id, lectures.groupId))
-      .leftJoin(memberships, and(eq(memberships.groupId, groups.id), eq(memberships.userId, viewer.userId)))
-      .where(or(eq(lectures.id, idOrSlug), eq(lectures.slug, idOrSlug)))
-      .limit(1);
+    // Every lecture page runs it: built once per isolate (db/prepared.ts).
+    const [row] = await preparedOnce(ctx, "lectures.find", (db) =>
+      db
+        .select({ ...lectureColumns, membershipStatus: memberships.status })
+        .from(lectures)
+        .innerJoin(groups, eq(groups.id, lectures.groupId))
+        .leftJoin(memberships, and(eq(memberships.groupId, groups.id), eq(memberships.userId, sql.placeholder("userId"))))
+        .where(or(eq(lectures.id, sql.placeholder("idOrSlug")), eq(lectures.slug, sql.placeholder("idOrSlug"))))
+        .limit(1),
+    ).all({ userId: viewer.userId, idOrSlug });
     if (!row) return null;
     ctx.remember(`lecture:${viewer.userId}:${row.id}`, row);
     ctx.remember(`lecture:${viewer.userId}:${row.slug}`, row);
@@ -167,23 +171,27 @@ async function nextOrders(ctx: ServiceContext, groupId: string): Promise<(i: num
 /** GET /api/lectures/group/{id}: the group's lectures in order; students see the published ones, with their attendance. */
 export async function listLectures(ctx: ServiceContext, viewer: Actor, groupIdOrSlug: string): Promise<LectureListItem[]> {
   const group = await requireGroupInside(ctx, viewer, groupIdOrSlug, false);
-  const rows = await ctx.db
-    .select({
-      id: lectures.id,
-      slug: lectures.slug,
-      title: lectures.title,
-      startsAt: lectures.startsAt,
-      order: lectures.order,
-      published: lectures.published,
-      videoUrl: lectures.videoUrl,
-      resources: lectures.resources,
-      publishAt: lectures.publishAt,
-      myAttendance: attendance.status,
-    })
-    .from(lectures)
-    .leftJoin(attendance, and(eq(attendance.lectureId, lectures.id), eq(attendance.userId, viewer.userId)))
-    .where(and(eq(lectures.groupId, group.id), group.isStaff ? undefined : eq(lectures.published, true)))
-    .orderBy(...LECTURE_ORDER);
+  // The course home and the lecture pages run it: built once per isolate for staff and for members (db/prepared.ts).
+  const query = preparedOnce(ctx, group.isStaff ? "lectures.list.staff" : "lectures.list.member", (db) =>
+    db
+      .select({
+        id: lectures.id,
+        slug: lectures.slug,
+        title: lectures.title,
+        startsAt: lectures.startsAt,
+        order: lectures.order,
+        published: lectures.published,
+        videoUrl: lectures.videoUrl,
+        resources: lectures.resources,
+        publishAt: lectures.publishAt,
+        myAttendance: attendance.status,
+      })
+      .from(lectures)
+      .leftJoin(attendance, and(eq(attendance.lectureId, lectures.id), eq(attendance.userId, sql.placeholder("userId"))))
+      .where(and(eq(lectures.groupId, sql.placeholder("groupId")), group.isStaff ? undefined : eq(lectures.published, true)))
+      .orderBy(...LECTURE_ORDER),
+  );
+  const rows = await query.all({ userId: viewer.userId, groupId: group.id });
   return rows.map((r) => ({ ...toLectureDto(r), myAttendance: r.myAttendance ?? null }));
 }
 

@@ -5,10 +5,12 @@
  * statements however many students, lectures, tasks and quizzes the scope holds: each statement aggregates in
  * SQL and returns one row per student, per lecture, per task or per quiz.
  */
-import { and, asc, eq, inArray, or, sql, type SQL, type SQLWrapper } from "drizzle-orm";
+import { and, asc, eq, inArray, or, sql, type Placeholder, type SQL, type SQLWrapper } from "drizzle-orm";
 import { can, type Actor } from "../../app/lib/permissions";
 import { atRiskReasons, progressFrom, type AtRiskReason, type Progress, type ProgressCounts } from "../../app/lib/progress";
 import { attempts, attendance, extensions, groups, lectures, memberships, MEMBER_STATUSES, quizzes, submissions, tasks, users, type ATTENDANCE_STATUSES } from "../../db/schema";
+import type { Database } from "../../db/client";
+import { preparedOnce } from "../../db/prepared";
 import type { ServiceContext } from "../context";
 import { groupForUser } from "./group-access";
 import { forbidden, notFound } from "../http/errors";
@@ -24,20 +26,25 @@ interface Scope {
   /** A subquery of group ids. */
   groups: SQLWrapper;
   userId?: string;
-  /** Per-lecture, per-task and per-quiz figures for the staff's charts (three more statements). */
+  /** Per-lecture, per-task and per-quiz figures for the staff's charts (six more statements). */
   details?: boolean;
+  /** The scope is this one student in this one group (`groups` selects it, `userId` is them): a statement built once. */
+  member?: { groupId: string; userId: string };
 }
+
+/** A value of the query, or a named parameter of a query built once (db/prepared.ts). */
+type Value<T> = T | Placeholder;
 
 // Written with qualified names: drizzle leaves columns unqualified in a one-table select, where "id" inside the
 // subqueries would mean the session's own id.
 /** The lecture's attendance is open right now: a session has opened and has not closed. */
-const openSql = (now: number) =>
+const openSql = (now: Value<number>) =>
   sql<number>`exists (select 1 from "attendance_sessions" s where s."lecture_id" = "lectures"."id" and s."opens_at" <= ${now} and (s."closes_at" is null or s."closes_at" > ${now}))`;
 /**
  * A lecture counts as held once its start has passed (published lectures) or its attendance has been opened, but
  * not while its attendance is open: until it closes, a student without a record may still check in.
  */
-const heldSql = (now: number) =>
+const heldSql = (now: Value<number>) =>
   sql<number>`((("lectures"."published" = 1 and "lectures"."starts_at" <= ${now}) or exists (select 1 from "attendance_sessions" s where s."lecture_id" = "lectures"."id" and s."opens_at" <= ${now})) and not ${openSql(now)})`;
 
 /** Joins a record's author to a current membership of the record's group: removed students' records never count. */
@@ -121,11 +128,15 @@ export interface ScopeProgress {
 const shownScore = sql`(case when ${tasks.gradesHeld} and ${submissions.gradedBy} is not null then null else ${submissions.score} end)`;
 const ratio = (score: SQLWrapper | SQL, max: SQLWrapper | SQL) => sql`min(1.0, max(0.0, ${score} * 1.0 / nullif(${max}, 0)))`;
 
-/** The numbers for every current member of the scope's groups (or the one student), in constant statements. */
-export async function computeProgress(ctx: ServiceContext, scope: Scope, now = Date.now()): Promise<ScopeProgress> {
+/**
+ * The SQL of the figures: what is held, due, opened and closed at `now`, a student's best attempts, and the query of
+ * every member's numbers (one row each). Built with the client given, for the scope's groups and the one student if
+ * any, so that the same definition serves the statement built per request and the one built once per isolate.
+ */
+function figuresSql(db: Database, scope: { groups: SQLWrapper; userId?: Value<string> }, now: Value<number>) {
   const held = heldSql(now);
   const open = openSql(now);
-  const onlyUser = <C extends typeof memberships.userId>(col: C) => (scope.userId ? eq(col, scope.userId) : undefined);
+  const onlyUser = <C extends typeof memberships.userId>(col: C) => (scope.userId !== undefined ? eq(col, scope.userId) : undefined);
   const due = sql<number>`(${tasks.dueAt} is not null and ${tasks.dueAt} <= ${now})`;
   const opened = sql<number>`(${quizzes.opensAt} is null or ${quizzes.opensAt} <= ${now})`;
   const closed = sql<number>`(${quizzes.closesAt} is not null and ${quizzes.closesAt} <= ${now})`;
@@ -136,7 +147,7 @@ export async function computeProgress(ctx: ServiceContext, scope: Scope, now = D
   const liveQuiz = and(eq(quizzes.published, true), eq(lectures.published, true), opened);
 
   // Best attempt per student and opened quiz: the inner grouping of the quiz figures.
-  const best = ctx.db
+  const best = db
     .select({
       userId: attempts.userId,
       quizId: attempts.quizId,
@@ -157,7 +168,7 @@ export async function computeProgress(ctx: ServiceContext, scope: Scope, now = D
   // due and quizzes closed (-1 for work the group has due, or closed, that is not yet due for them; +1 the other way
   // round). Per group: lectures held, tasks due, quizzes opened and closed. Each is one grouped subquery, joined to the
   // scope's current members so that the whole of a student's numbers is one row of one statement.
-  const attendanceBy = ctx.db
+  const attendanceBy = db
     .select({
       userId: sql<string>`${attendance.userId}`.as("user_id"),
       groupId: sql<string>`${lectures.groupId}`.as("group_id"),
@@ -171,7 +182,7 @@ export async function computeProgress(ctx: ServiceContext, scope: Scope, now = D
     .where(and(inArray(lectures.groupId, scope.groups), onlyUser(attendance.userId as never)))
     .groupBy(attendance.userId, lectures.groupId)
     .as("attendance_by");
-  const submissionsBy = ctx.db
+  const submissionsBy = db
     .select({
       userId: sql<string>`${submissions.userId}`.as("user_id"),
       groupId: sql<string>`${lectures.groupId}`.as("group_id"),
@@ -188,7 +199,7 @@ export async function computeProgress(ctx: ServiceContext, scope: Scope, now = D
     .where(and(inArray(lectures.groupId, scope.groups), studentSeesTask, onlyUser(submissions.userId as never)))
     .groupBy(submissions.userId, lectures.groupId)
     .as("submissions_by");
-  const quizzesBy = ctx.db
+  const quizzesBy = db
     .select({
       userId: sql<string>`${best.userId}`.as("user_id"),
       groupId: sql<string>`${best.groupId}`.as("group_id"),
@@ -199,7 +210,7 @@ export async function computeProgress(ctx: ServiceContext, scope: Scope, now = D
     .from(best)
     .groupBy(best.userId, best.groupId)
     .as("quizzes_by");
-  const extensionsBy = ctx.db
+  const extensionsBy = db
     .select({
       userId: sql<string>`${extensions.userId}`.as("user_id"),
       groupId: sql<string>`${lectures.groupId}`.as("group_id"),
@@ -214,20 +225,20 @@ export async function computeProgress(ctx: ServiceContext, scope: Scope, now = D
     .where(and(inArray(lectures.groupId, scope.groups), eq(lectures.published, true), onlyUser(extensions.userId as never)))
     .groupBy(extensions.userId, lectures.groupId)
     .as("extensions_by");
-  const heldBy = ctx.db
+  const heldBy = db
     .select({ groupId: sql<string>`${lectures.groupId}`.as("group_id"), n: sql<number>`sum(case when ${held} then 1 else 0 end)`.as("held") })
     .from(lectures)
     .where(inArray(lectures.groupId, scope.groups))
     .groupBy(lectures.groupId)
     .as("held_by");
-  const dueBy = ctx.db
+  const dueBy = db
     .select({ groupId: sql<string>`${lectures.groupId}`.as("group_id"), n: sql<number>`sum(case when ${due} then 1 else 0 end)`.as("due") })
     .from(tasks)
     .innerJoin(lectures, eq(lectures.id, tasks.lectureId))
     .where(and(inArray(lectures.groupId, scope.groups), studentSeesTask))
     .groupBy(lectures.groupId)
     .as("due_by");
-  const quizzesOf = ctx.db
+  const quizzesOf = db
     .select({
       groupId: sql<string>`${quizzes.groupId}`.as("group_id"),
       opened: sql<number>`sum(case when ${opened} then 1 else 0 end)`.as("opened"),
@@ -243,109 +254,132 @@ export async function computeProgress(ctx: ServiceContext, scope: Scope, now = D
   const sameGroup = (sub: { _: { alias: string } }) => sql`${of(sub, "group_id")} = ${memberships.groupId}`;
   const sameMember = (sub: { _: { alias: string } }) => and(sql`${of(sub, "user_id")} = ${memberships.userId}`, sameGroup(sub));
 
-  const readAll = () => Promise.all([
-    ctx.db
-      .select({
-        _id: users.id,
-        groupId: memberships.groupId,
-        name: users.name,
-        email: users.email,
-        slug: users.slug,
-        status: memberships.status,
-        groupHeld: of(heldBy, "held"),
-        groupDue: of(dueBy, "due"),
-        groupOpened: of(quizzesOf, "opened"),
-        groupClosed: of(quizzesOf, "closed"),
-        attended: of(attendanceBy, "attended"),
-        excusedHeld: of(attendanceBy, "excused_held"),
-        extraHeld: of(attendanceBy, "extra_held"),
-        submitted: of(submissionsBy, "submitted"),
-        submittedNotDue: of(submissionsBy, "submitted_not_due"),
-        graded: of(submissionsBy, "graded"),
-        gradedSum: of(submissionsBy, "graded_sum"),
-        taken: of(quizzesBy, "taken"),
-        bestSum: of(quizzesBy, "best_sum"),
-        takenClosed: of(quizzesBy, "taken_closed"),
-        dueDelta: of(extensionsBy, "due_delta"),
-        closedDelta: of(extensionsBy, "closed_delta"),
-      })
-      .from(memberships)
-      .innerJoin(users, eq(users.id, memberships.userId))
-      .leftJoin(heldBy, sameGroup(heldBy))
-      .leftJoin(dueBy, sameGroup(dueBy))
-      .leftJoin(quizzesOf, sameGroup(quizzesOf))
-      .leftJoin(attendanceBy, sameMember(attendanceBy))
-      .leftJoin(submissionsBy, sameMember(submissionsBy))
-      .leftJoin(quizzesBy, sameMember(quizzesBy))
-      .leftJoin(extensionsBy, sameMember(extensionsBy))
-      .where(and(inArray(memberships.groupId, scope.groups), inArray(memberships.status, memberStatuses), onlyUser(memberships.userId)))
-      .orderBy(asc(users.name), asc(users.id)),
-    // The staff's charts: every lecture, task and quiz of the scope with its own figures.
-    scope.details
-      ? ctx.db
-          .select({ _id: lectures.id, groupId: lectures.groupId, slug: lectures.slug, title: lectures.title, startsAt: lectures.startsAt, held, open })
-          .from(lectures)
-          .where(inArray(lectures.groupId, scope.groups))
-          .orderBy(asc(lectures.order), asc(lectures.startsAt))
-      : Promise.resolve([]),
-    scope.details
-      ? ctx.db
-          .select({ _id: tasks.id, groupId: lectures.groupId, slug: tasks.slug, title: tasks.title, lectureSlug: lectures.slug, dueAt: tasks.dueAt, maxScore: tasks.maxScore, due })
-          .from(tasks)
-          .innerJoin(lectures, eq(lectures.id, tasks.lectureId))
-          .where(and(inArray(lectures.groupId, scope.groups), studentSeesTask))
-          .orderBy(asc(tasks.dueAt), asc(tasks.title))
-      : Promise.resolve([]),
-    scope.details
-      ? ctx.db
-          .select({
-            _id: quizzes.id,
-            groupId: quizzes.groupId,
-            slug: quizzes.slug,
-            title: quizzes.title,
-            lectureSlug: lectures.slug,
-            opensAt: quizzes.opensAt,
-            closesAt: quizzes.closesAt,
-            opened,
-            closed,
-            maxScore: sql<number>`(select coalesce(sum(q."points"), 0) from "questions" q where q."quiz_id" = "quizzes"."id")`,
-          })
-          .from(quizzes)
-          .innerJoin(lectures, eq(lectures.id, quizzes.lectureId))
-          .where(and(inArray(quizzes.groupId, scope.groups), eq(quizzes.published, true), eq(lectures.published, true)))
-          .orderBy(asc(quizzes.opensAt), asc(quizzes.title))
-      : Promise.resolve([]),
-    scope.details
-      ? ctx.db
-          .select({ lectureId: attendance.lectureId, status: attendance.status, n: sql<number>`count(*)` })
-          .from(attendance)
-          .innerJoin(lectures, eq(lectures.id, attendance.lectureId))
-          .innerJoin(memberships, asMember(attendance.userId, lectures.groupId))
-          .where(inArray(lectures.groupId, scope.groups))
-          .groupBy(attendance.lectureId, attendance.status)
-      : Promise.resolve([]),
-    scope.details
-      ? ctx.db
-          .select({
-            taskId: submissions.taskId,
-            submitted: sql<number>`count(*)`,
-            graded: sql<number>`count(${shownScore})`,
-            gradedSum: sql<number>`coalesce(sum(${ratio(shownScore, tasks.maxScore)}), 0)`,
-          })
-          .from(submissions)
-          .innerJoin(tasks, eq(tasks.id, submissions.taskId))
-          .innerJoin(lectures, eq(lectures.id, tasks.lectureId))
-          .innerJoin(memberships, asMember(submissions.userId as never, lectures.groupId))
-          .where(inArray(lectures.groupId, scope.groups))
-          .groupBy(submissions.taskId)
-      : Promise.resolve([]),
-    scope.details
-      ? ctx.db
-          .select({ quizId: best.quizId, taken: sql<number>`count(*)`, bestSum: sql<number>`coalesce(sum(${best.best}), 0)` })
-          .from(best)
-          .groupBy(best.quizId)
-      : Promise.resolve([]),
-  ]);
+  const members = db
+    .select({
+      _id: users.id,
+      groupId: memberships.groupId,
+      name: users.name,
+      email: users.email,
+      slug: users.slug,
+      status: memberships.status,
+      groupHeld: of(heldBy, "held"),
+      groupDue: of(dueBy, "due"),
+      groupOpened: of(quizzesOf, "opened"),
+      groupClosed: of(quizzesOf, "closed"),
+      attended: of(attendanceBy, "attended"),
+      excusedHeld: of(attendanceBy, "excused_held"),
+      extraHeld: of(attendanceBy, "extra_held"),
+      submitted: of(submissionsBy, "submitted"),
+      submittedNotDue: of(submissionsBy, "submitted_not_due"),
+      graded: of(submissionsBy, "graded"),
+      gradedSum: of(submissionsBy, "graded_sum"),
+      taken: of(quizzesBy, "taken"),
+      bestSum: of(quizzesBy, "best_sum"),
+      takenClosed: of(quizzesBy, "taken_closed"),
+      dueDelta: of(extensionsBy, "due_delta"),
+      closedDelta: of(extensionsBy, "closed_delta"),
+    })
+    .from(memberships)
+    .innerJoin(users, eq(users.id, memberships.userId))
+    .leftJoin(heldBy, sameGroup(heldBy))
+    .leftJoin(dueBy, sameGroup(dueBy))
+    .leftJoin(quizzesOf, sameGroup(quizzesOf))
+    .leftJoin(attendanceBy, sameMember(attendanceBy))
+    .leftJoin(submissionsBy, sameMember(submissionsBy))
+    .leftJoin(quizzesBy, sameMember(quizzesBy))
+    .leftJoin(extensionsBy, sameMember(extensionsBy))
+    .where(and(inArray(memberships.groupId, scope.groups), inArray(memberships.status, memberStatuses), onlyUser(memberships.userId)))
+    .orderBy(asc(users.name), asc(users.id));
+  return { held, open, due, opened, closed, best, members };
+}
+
+/** The numbers for every current member of the scope's groups (or the one student), in constant statements. */
+export async function computeProgress(ctx: ServiceContext, scope: Scope, now = Date.now()): Promise<ScopeProgress> {
+  // Built per request only when used: a student's own numbers need none of it.
+  let built: ReturnType<typeof figuresSql> | null = null;
+  const perRequest = () => (built ??= figuresSql(ctx.db, scope, now));
+  // A student's own numbers in one group (their course home, their progress call) run most often: that statement is
+  // built once per isolate, with the group, the student and the time as its parameters.
+  const readMembers = scope.member
+    ? () => {
+        const { groupId, userId } = scope.member!;
+        return preparedOnce(ctx, "progress.member", (db) =>
+          figuresSql(db, { groups: db.select({ id: groups.id }).from(groups).where(eq(groups.id, sql.placeholder("groupId"))), userId: sql.placeholder("userId") }, sql.placeholder("now")).members,
+        ).all({ groupId, userId, now });
+      }
+    : () => perRequest().members;
+
+  const readAll = () => {
+    const d = scope.details ? perRequest() : null;
+    return Promise.all([
+      readMembers(),
+      // The staff's charts: every lecture, task and quiz of the scope with its own figures.
+      d
+        ? ctx.db
+            .select({ _id: lectures.id, groupId: lectures.groupId, slug: lectures.slug, title: lectures.title, startsAt: lectures.startsAt, held: d.held, open: d.open })
+            .from(lectures)
+            .where(inArray(lectures.groupId, scope.groups))
+            .orderBy(asc(lectures.order), asc(lectures.startsAt))
+        : Promise.resolve([]),
+      d
+        ? ctx.db
+            .select({ _id: tasks.id, groupId: lectures.groupId, slug: tasks.slug, title: tasks.title, lectureSlug: lectures.slug, dueAt: tasks.dueAt, maxScore: tasks.maxScore, due: d.due })
+            .from(tasks)
+            .innerJoin(lectures, eq(lectures.id, tasks.lectureId))
+            .where(and(inArray(lectures.groupId, scope.groups), studentSeesTask))
+            .orderBy(asc(tasks.dueAt), asc(tasks.title))
+        : Promise.resolve([]),
+      d
+        ? ctx.db
+            .select({
+              _id: quizzes.id,
+              groupId: quizzes.groupId,
+              slug: quizzes.slug,
+              title: quizzes.title,
+              lectureSlug: lectures.slug,
+              opensAt: quizzes.opensAt,
+              closesAt: quizzes.closesAt,
+              opened: d.opened,
+              closed: d.closed,
+              maxScore: sql<number>`(select coalesce(sum(q."points"), 0) from "questions" q where q."quiz_id" = "quizzes"."id")`,
+            })
+            .from(quizzes)
+            .innerJoin(lectures, eq(lectures.id, quizzes.lectureId))
+            .where(and(inArray(quizzes.groupId, scope.groups), eq(quizzes.published, true), eq(lectures.published, true)))
+            .orderBy(asc(quizzes.opensAt), asc(quizzes.title))
+        : Promise.resolve([]),
+      d
+        ? ctx.db
+            .select({ lectureId: attendance.lectureId, status: attendance.status, n: sql<number>`count(*)` })
+            .from(attendance)
+            .innerJoin(lectures, eq(lectures.id, attendance.lectureId))
+            .innerJoin(memberships, asMember(attendance.userId, lectures.groupId))
+            .where(inArray(lectures.groupId, scope.groups))
+            .groupBy(attendance.lectureId, attendance.status)
+        : Promise.resolve([]),
+      d
+        ? ctx.db
+            .select({
+              taskId: submissions.taskId,
+              submitted: sql<number>`count(*)`,
+              graded: sql<number>`count(${shownScore})`,
+              gradedSum: sql<number>`coalesce(sum(${ratio(shownScore, tasks.maxScore)}), 0)`,
+            })
+            .from(submissions)
+            .innerJoin(tasks, eq(tasks.id, submissions.taskId))
+            .innerJoin(lectures, eq(lectures.id, tasks.lectureId))
+            .innerJoin(memberships, asMember(submissions.userId as never, lectures.groupId))
+            .where(inArray(lectures.groupId, scope.groups))
+            .groupBy(submissions.taskId)
+        : Promise.resolve([]),
+      d
+        ? ctx.db
+            .select({ quizId: d.best.quizId, taken: sql<number>`count(*)`, bestSum: sql<number>`coalesce(sum(${d.best.best}), 0)` })
+            .from(d.best)
+            .groupBy(d.best.quizId)
+        : Promise.resolve([]),
+    ]);
+  };
   // Attempts whose time ran out are graded first, so a quiz abandoned mid-way counts with what was saved. The figures
   // are read alongside the search for such attempts (one call to D1); when it closed any, they are read again after.
   const [settled, firstRead] = await Promise.all([settleGroupAttempts(ctx, scope.groups, now), readAll()]);
@@ -490,7 +524,7 @@ export async function memberProgress(ctx: ServiceContext, viewer: Actor, groupKe
   } else if (!isMember(group)) {
     throw forbidden(isStaff(viewer, group) ? "Staff have no progress of their own here: add ?user= with one of the group's students." : "Only the group's students have progress in it.");
   }
-  const result = await computeProgress(ctx, { groups: oneGroup(ctx, group.id), userId }, now);
+  const result = await computeProgress(ctx, { groups: oneGroup(ctx, group.id), userId, member: { groupId: group.id, userId } }, now);
   const me = result.members[0];
   if (!me) throw notFound("No such student in this group.");
   return { ...me.progress, atRisk: me.atRisk, atRiskReasons: me.atRiskReasons, user: { _id: me._id, name: me.name, slug: me.slug }, group: groupDto(group) };

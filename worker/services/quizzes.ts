@@ -32,6 +32,7 @@ import {
 import { attempts, extensions, groups, lectures, memberships, questions, quizzes, users, MEMBER_STATUSES } from "../../db/schema";
 import { makePaper, originalOption, paperQuestions, type QuizDraw } from "../../app/lib/quiz-paper";
 import { bankOf, tagCounts } from "./question-bank";
+import { preparedOnce } from "../../db/prepared";
 import type { ServiceContext } from "../context";
 import { withHtml } from "./stored-html";
 import { groupForUser } from "./group-access";
@@ -436,36 +437,44 @@ async function listQuizzes(ctx: ServiceContext, viewer: Actor, scope: { groupKey
   }
   if (!can(viewer, "group.viewInside", { group: facts(group) })) throw forbidden("Only the group's members and staff can see its quizzes.");
   const staff = isStaffOf(viewer, group);
+  const member = !staff && isMember(group);
+  // The course home and the lecture pages run these: built once per isolate for each kind of list and viewer
+  // (db/prepared.ts), with the group, the lecture and the viewer as named parameters.
+  const kind = `${lectureId ? "lecture" : "group"}.${staff ? "staff" : "member"}`;
   const where = and(
-    eq(quizzes.groupId, group.id),
-    lectureId ? eq(quizzes.lectureId, lectureId) : undefined,
+    eq(quizzes.groupId, sql.placeholder("groupId")),
+    lectureId ? eq(quizzes.lectureId, sql.placeholder("lectureId")) : undefined,
     staff ? undefined : and(eq(quizzes.published, true), eq(lectures.published, true)),
   );
-  const member = !staff && isMember(group);
+  const values = { groupId: group.id, lectureId, userId: viewer.userId };
   // Separate statements, not one D1 batch: a batch keys rows by column name (docs/decisions/0013). A member's own
   // attempts are read with them, for the quizzes the same condition lists.
-  const listed = ctx.db.select({ id: quizzes.id }).from(quizzes).innerJoin(lectures, eq(lectures.id, quizzes.lectureId)).where(where);
-  // Each quiz's fixed questions and their points come with it (correlated subqueries on the quiz's index).
-  const fixedQuestions = ctx.db.select({ n: sql<number>`count(*)` }).from(questions).where(eq(questions.quizId, quizzes.id));
-  const fixedPoints = ctx.db.select({ points: sql<number>`coalesce(sum(${questions.points}), 0)` }).from(questions).where(eq(questions.quizId, quizzes.id));
   const [rows, ownRows] = await Promise.all([
-    ctx.db
-      .select({
-        quiz: quizzes,
-        lectureSlug: lectures.slug,
-        lectureTitle: lectures.title,
-        extension: { id: extensions.id, closesAt: extensions.closesAt, extraMinutes: extensions.extraMinutes, extraAttempts: extensions.extraAttempts },
-        fixedCount: sql<number>`${fixedQuestions}`.mapWith(Number),
-        fixedPoints: sql<number>`${fixedPoints}`.mapWith(Number),
-      })
-      .from(quizzes)
-      .innerJoin(lectures, eq(lectures.id, quizzes.lectureId))
-      // The viewer's own extensions (none for staff): a student's list shows their own close and attempts.
-      .leftJoin(extensions, and(eq(extensions.quizId, quizzes.id), eq(extensions.userId, viewer.userId)))
-      .where(where)
-      .orderBy(asc(quizzes.opensAt), asc(quizzes.title)),
+    preparedOnce(ctx, `quizzes.list.${kind}`, (db) => {
+      // Each quiz's fixed questions and their points come with it (correlated subqueries on the quiz's index).
+      const fixedQuestions = db.select({ n: sql<number>`count(*)` }).from(questions).where(eq(questions.quizId, quizzes.id));
+      const fixedPoints = db.select({ points: sql<number>`coalesce(sum(${questions.points}), 0)` }).from(questions).where(eq(questions.quizId, quizzes.id));
+      return db
+        .select({
+          quiz: quizzes,
+          lectureSlug: lectures.slug,
+          lectureTitle: lectures.title,
+          extension: { id: extensions.id, closesAt: extensions.closesAt, extraMinutes: extensions.extraMinutes, extraAttempts: extensions.extraAttempts },
+          fixedCount: sql<number>`${fixedQuestions}`.mapWith(Number),
+          fixedPoints: sql<number>`${fixedPoints}`.mapWith(Number),
+        })
+        .from(quizzes)
+        .innerJoin(lectures, eq(lectures.id, quizzes.lectureId))
+        // The viewer's own extensions (none for staff): a student's list shows their own close and attempts.
+        .leftJoin(extensions, and(eq(extensions.quizId, quizzes.id), eq(extensions.userId, sql.placeholder("userId"))))
+        .where(where)
+        .orderBy(asc(quizzes.opensAt), asc(quizzes.title));
+    }).all(values),
     member
-      ? ctx.db.select().from(attempts).where(and(eq(attempts.userId, viewer.userId), inArray(attempts.quizId, listed))).orderBy(asc(attempts.number))
+      ? preparedOnce(ctx, `quizzes.own.${kind}`, (db) => {
+          const listed = db.select({ id: quizzes.id }).from(quizzes).innerJoin(lectures, eq(lectures.id, quizzes.lectureId)).where(where);
+          return db.select().from(attempts).where(and(eq(attempts.userId, sql.placeholder("userId")), inArray(attempts.quizId, listed))).orderBy(asc(attempts.number));
+        }).all(values)
       : null,
   ]);
   const mine = ownRows ? await settle(ctx, ownRows, now) : null;

@@ -5,6 +5,7 @@
 import { and, asc, eq, inArray, isNotNull, sql } from "drizzle-orm";
 import { rubricTotal, type RubricInput } from "../../app/lib/rubric-schemas";
 import { lectures, rubrics, submissions, tasks } from "../../db/schema";
+import { preparedOnce } from "../../db/prepared";
 import type { ServiceContext } from "../context";
 import { AppError, notFound } from "../http/errors";
 import { requireManagedGroup } from "./group-access";
@@ -36,14 +37,17 @@ const toDto = (row: RubricRow, using: RubricDto["tasks"]): RubricDto => ({
 /** The group's rubrics by title, each with the tasks that carry it (two statements, whatever the counts). */
 export async function listRubrics(ctx: ServiceContext, viewer: Viewer, groupKey: string): Promise<RubricDto[]> {
   const group = await requireManagedGroup(ctx, viewer, groupKey);
+  // The staff's Tasks tab runs them: built once per isolate (db/prepared.ts).
   const [rows, using] = await Promise.all([
-    ctx.db.select().from(rubrics).where(eq(rubrics.groupId, group.id)).orderBy(asc(rubrics.title), asc(rubrics.id)),
-    ctx.db
-      .select({ rubricId: tasks.rubricId, _id: tasks.id, slug: tasks.slug, title: tasks.title })
-      .from(tasks)
-      .innerJoin(lectures, eq(lectures.id, tasks.lectureId))
-      .where(and(eq(lectures.groupId, group.id), isNotNull(tasks.rubricId)))
-      .orderBy(asc(tasks.title)),
+    preparedOnce(ctx, "rubrics.list", (db) => db.select().from(rubrics).where(eq(rubrics.groupId, sql.placeholder("groupId"))).orderBy(asc(rubrics.title), asc(rubrics.id))).all({ groupId: group.id }),
+    preparedOnce(ctx, "rubrics.usedBy", (db) =>
+      db
+        .select({ rubricId: tasks.rubricId, _id: tasks.id, slug: tasks.slug, title: tasks.title })
+        .from(tasks)
+        .innerJoin(lectures, eq(lectures.id, tasks.lectureId))
+        .where(and(eq(lectures.groupId, sql.placeholder("groupId")), isNotNull(tasks.rubricId)))
+        .orderBy(asc(tasks.title)),
+    ).all({ groupId: group.id }),
   ]);
   return rows.map((r) => toDto(r, using.filter((t) => t.rubricId === r.id).map(({ _id, slug, title }) => ({ _id, slug, title }))));
 }

@@ -3,7 +3,7 @@
  * a member submits a link to their work (replacing it until it is graded, or again once staff ask for a new version);
  * staff grade with a score and feedback, and the student is notified and e-mailed. Times are the server's.
  */
-import { and, asc, eq, inArray, isNotNull, isNull, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, eq, inArray, isNotNull, isNull, or, sql, type Placeholder, type SQL } from "drizzle-orm";
 import { can, type Actor } from "../../app/lib/permissions";
 import { afterPenalty, latePenalty, type CreateTaskInput, type GradeSubmissionInput, type SubmissionState, type SubmitTaskInput, type UpdateTaskInput } from "../../app/lib/task-schemas";
 import { fillRubric, rubricTotal, type RubricAssessment } from "../../app/lib/rubric-schemas";
@@ -11,6 +11,7 @@ import { KIND_OF_TYPE, sniffHandIn } from "../../app/lib/hand-in-files";
 import { exercises, extensions, groups, lectures, memberships, submissions, submissionVersions, tasks, users, MEMBER_STATUSES } from "../../db/schema";
 import { rubricOfGroup, rubricsByIds } from "./rubrics";
 import { isMember, memberIds } from "./memberships";
+import { preparedOnce } from "../../db/prepared";
 import type { ServiceContext } from "../context";
 import { htmlOf, withHtml } from "./stored-html";
 import { groupForUser, requireManagedGroup } from "./group-access";
@@ -173,7 +174,7 @@ const toTaskDto = (t: Pick<TaskRecord, "id" | "slug" | "title" | "dueAt" | "maxS
   publishAt: t.publishAt ? t.publishAt.toISOString() : null,
 });
 
-const byKey = (column: typeof tasks.id | typeof lectures.id, key: string, slugColumn: typeof tasks.slug | typeof lectures.slug) => or(eq(column, key), eq(slugColumn, key));
+const byKey = (column: typeof tasks.id | typeof lectures.id, key: string | Placeholder, slugColumn: typeof tasks.slug | typeof lectures.slug) => or(eq(column, key), eq(slugColumn, key));
 
 /**
  * A task (by id or slug) of a lecture (by id or slug; null: whichever lecture it is on), with its group and the
@@ -195,45 +196,49 @@ export function taskIdOf(ctx: ServiceContext, lectureKey: string, taskKey: strin
 }
 
 /** The condition both lookups share: the task by id or slug, on the lecture by id or slug (null: any lecture). */
-const taskAt = (lectureKey: string | null, taskKey: string) =>
+const taskAt = (lectureKey: string | Placeholder | null, taskKey: string | Placeholder) =>
   and(byKey(tasks.id, taskKey, tasks.slug), lectureKey === null ? undefined : byKey(lectures.id, lectureKey, lectures.slug));
 
 async function readTask(ctx: ServiceContext, viewer: Actor, lectureKey: string | null, taskKey: string): Promise<TaskRecord | null> {
-  const [row] = await ctx.db
-    .select({
-      id: tasks.id,
-      publishAt: tasks.publishAt,
-      slug: tasks.slug,
-      title: tasks.title,
-      body: tasks.body,
-      bodyHtml: tasks.bodyHtml,
-      dueAt: tasks.dueAt,
-      maxScore: tasks.maxScore,
-      allowLate: tasks.allowLate,
-      gradesHeld: tasks.gradesHeld,
-      latePenaltyPerDay: tasks.latePenaltyPerDay,
-      latePenaltyFloor: tasks.latePenaltyFloor,
-      rubricId: tasks.rubricId,
-      fileKinds: tasks.fileKinds,
-      maxFileMb: tasks.maxFileMb,
-      lectureId: lectures.id,
-      lectureSlug: lectures.slug,
-      lectureTitle: lectures.title,
-      lecturePublished: lectures.published,
-      groupId: groups.id,
-      groupSlug: groups.slug,
-      groupTitle: groups.title,
-      instructorId: groups.instructorId,
-      membershipStatus: memberships.status,
-      extendedDueAt: extensions.dueAt,
-    })
-    .from(tasks)
-    .innerJoin(lectures, eq(lectures.id, tasks.lectureId))
-    .innerJoin(groups, eq(groups.id, lectures.groupId))
-    .leftJoin(memberships, and(eq(memberships.groupId, groups.id), eq(memberships.userId, viewer.userId)))
-    .leftJoin(extensions, and(eq(extensions.taskId, tasks.id), eq(extensions.userId, viewer.userId)))
-    .where(taskAt(lectureKey, taskKey))
-    .limit(1);
+  // Every task page and the grader run it: built once per isolate, for a lecture's task and for any lecture's (db/prepared.ts).
+  const query = preparedOnce(ctx, lectureKey === null ? "tasks.read.any" : "tasks.read.lecture", (db) =>
+    db
+      .select({
+        id: tasks.id,
+        publishAt: tasks.publishAt,
+        slug: tasks.slug,
+        title: tasks.title,
+        body: tasks.body,
+        bodyHtml: tasks.bodyHtml,
+        dueAt: tasks.dueAt,
+        maxScore: tasks.maxScore,
+        allowLate: tasks.allowLate,
+        gradesHeld: tasks.gradesHeld,
+        latePenaltyPerDay: tasks.latePenaltyPerDay,
+        latePenaltyFloor: tasks.latePenaltyFloor,
+        rubricId: tasks.rubricId,
+        fileKinds: tasks.fileKinds,
+        maxFileMb: tasks.maxFileMb,
+        lectureId: lectures.id,
+        lectureSlug: lectures.slug,
+        lectureTitle: lectures.title,
+        lecturePublished: lectures.published,
+        groupId: groups.id,
+        groupSlug: groups.slug,
+        groupTitle: groups.title,
+        instructorId: groups.instructorId,
+        membershipStatus: memberships.status,
+        extendedDueAt: extensions.dueAt,
+      })
+      .from(tasks)
+      .innerJoin(lectures, eq(lectures.id, tasks.lectureId))
+      .innerJoin(groups, eq(groups.id, lectures.groupId))
+      .leftJoin(memberships, and(eq(memberships.groupId, groups.id), eq(memberships.userId, sql.placeholder("userId"))))
+      .leftJoin(extensions, and(eq(extensions.taskId, tasks.id), eq(extensions.userId, sql.placeholder("userId"))))
+      .where(taskAt(lectureKey === null ? null : sql.placeholder("lectureKey"), sql.placeholder("taskKey")))
+      .limit(1),
+  );
+  const [row] = await query.all({ userId: viewer.userId, lectureKey, taskKey });
   if (!row) return null;
   // The viewer's own due time: an extension's when they have one (the late rules and the pages follow it).
   const { extendedDueAt, ...task } = row;
@@ -242,10 +247,15 @@ async function readTask(ctx: ServiceContext, viewer: Actor, lectureKey: string |
 
 /** Students' own due times on a task (their extensions), for the staff lists and the late rules of their hand-ins. */
 export async function extendedDueTimes(ctx: ServiceContext, taskId: string, userIds?: string[]): Promise<Map<string, Date>> {
-  const rows = await ctx.db
-    .select({ userId: extensions.userId, dueAt: extensions.dueAt })
-    .from(extensions)
-    .where(and(eq(extensions.taskId, taskId), userIds ? inArray(extensions.userId, userIds) : undefined));
+  const rows = userIds
+    ? await ctx.db
+        .select({ userId: extensions.userId, dueAt: extensions.dueAt })
+        .from(extensions)
+        .where(and(eq(extensions.taskId, taskId), inArray(extensions.userId, userIds)))
+    : // The grader runs it for every hand-in: built once per isolate (db/prepared.ts).
+      await preparedOnce(ctx, "tasks.extendedDueTimes", (db) =>
+        db.select({ userId: extensions.userId, dueAt: extensions.dueAt }).from(extensions).where(eq(extensions.taskId, sql.placeholder("taskId"))),
+      ).all({ taskId });
   return new Map(rows.filter((r) => r.dueAt).map((r) => [r.userId, r.dueAt!]));
 }
 
@@ -282,14 +292,18 @@ export async function listGroupTasks(ctx: ServiceContext, viewer: Actor, groupKe
   if (!group) throw notFound("No such group.");
   if (!can(viewer, "group.viewInside", { group: facts(group) })) throw forbidden("Only the group's members and staff can see its tasks.");
   const staff = can(viewer, "group.manage", { group: facts(group) });
-  const rows = await ctx.db
-    .select({ task: tasks, lectureSlug: lectures.slug, submission: submissions, extendedDueAt: extensions.dueAt })
-    .from(tasks)
-    .innerJoin(lectures, eq(lectures.id, tasks.lectureId))
-    .leftJoin(submissions, and(eq(submissions.taskId, tasks.id), eq(submissions.userId, viewer.userId)))
-    .leftJoin(extensions, and(eq(extensions.taskId, tasks.id), eq(extensions.userId, viewer.userId)))
-    .where(and(eq(lectures.groupId, group.id), staff ? undefined : studentSeesTask))
-    .orderBy(asc(tasks.dueAt), asc(tasks.title));
+  // The course home runs it: built once per isolate for staff and for students (db/prepared.ts).
+  const query = preparedOnce(ctx, staff ? "tasks.listGroupTasks.staff" : "tasks.listGroupTasks.student", (db) =>
+    db
+      .select({ task: tasks, lectureSlug: lectures.slug, submission: submissions, extendedDueAt: extensions.dueAt })
+      .from(tasks)
+      .innerJoin(lectures, eq(lectures.id, tasks.lectureId))
+      .leftJoin(submissions, and(eq(submissions.taskId, tasks.id), eq(submissions.userId, sql.placeholder("userId"))))
+      .leftJoin(extensions, and(eq(extensions.taskId, tasks.id), eq(extensions.userId, sql.placeholder("userId"))))
+      .where(and(eq(lectures.groupId, sql.placeholder("groupId")), staff ? undefined : studentSeesTask))
+      .orderBy(asc(tasks.dueAt), asc(tasks.title)),
+  );
+  const rows = await query.all({ userId: viewer.userId, groupId: group.id });
   return rows.map((r) => {
     const seen = r.submission ? asStudentSees(r.task, r.submission) : null;
     const shown = seen?.gradedAt || seen?.resubmitRequestedAt ? seen.feedback : null;
@@ -322,25 +336,30 @@ export async function listTasksForStaff(ctx: ServiceContext, viewer: Actor, grou
   const group = await requireManagedGroup(ctx, viewer, groupKey);
   // Two statements side by side, not a D1 batch: a batch returns rows keyed by column name, so the task's and the
   // lecture's `slug` and `title` would overwrite each other (tests/integration/tasks-queries.test.ts).
+  // The staff's Tasks tab runs them: built once per isolate (db/prepared.ts).
   const [rows, [members]] = await Promise.all([
-    ctx.db
-      .select({
-        task: tasks,
-        lectureSlug: lectures.slug,
-        lectureTitle: lectures.title,
-        submitted: sql<number>`count(${submissions.id})`,
-        graded: sql<number>`count(${submissions.gradedAt})`,
-      })
-      .from(tasks)
-      .innerJoin(lectures, eq(lectures.id, tasks.lectureId))
-      .leftJoin(submissions, eq(submissions.taskId, tasks.id))
-      .where(eq(lectures.groupId, group.id))
-      .groupBy(tasks.id)
-      .orderBy(asc(tasks.dueAt), asc(tasks.title)),
-    ctx.db
-      .select({ n: sql<number>`count(*)` })
-      .from(memberships)
-      .where(and(eq(memberships.groupId, group.id), inArray(memberships.status, [...MEMBER_STATUSES]))),
+    preparedOnce(ctx, "tasks.listForStaff", (db) =>
+      db
+        .select({
+          task: tasks,
+          lectureSlug: lectures.slug,
+          lectureTitle: lectures.title,
+          submitted: sql<number>`count(${submissions.id})`,
+          graded: sql<number>`count(${submissions.gradedAt})`,
+        })
+        .from(tasks)
+        .innerJoin(lectures, eq(lectures.id, tasks.lectureId))
+        .leftJoin(submissions, eq(submissions.taskId, tasks.id))
+        .where(eq(lectures.groupId, sql.placeholder("groupId")))
+        .groupBy(tasks.id)
+        .orderBy(asc(tasks.dueAt), asc(tasks.title)),
+    ).all({ groupId: group.id }),
+    preparedOnce(ctx, "tasks.memberCount", (db) =>
+      db
+        .select({ n: sql<number>`count(*)` })
+        .from(memberships)
+        .where(and(eq(memberships.groupId, sql.placeholder("groupId")), inArray(memberships.status, [...MEMBER_STATUSES]))),
+    ).all({ groupId: group.id }),
   ]);
   return rows.map((r) => ({ ...toTaskDto({ ...r.task, lectureSlug: r.lectureSlug }), lectureTitle: r.lectureTitle, submitted: r.submitted, graded: r.graded, members: members?.n ?? 0 }));
 }
@@ -560,13 +579,16 @@ export async function listSubmissions(ctx: ServiceContext, viewer: Viewer, lectu
     return { task: toTaskDto(task), submissions: own ? [toSubmissionDto(asStudentSees(task, own), viewer.name, false, task)] : [], missing: [] as { _id: string; name: string }[] };
   }
   const [rows, own] = await Promise.all([
-    ctx.db
-    .select({ userId: users.id, name: users.name, submission: submissions })
-    .from(memberships)
-    .innerJoin(users, eq(users.id, memberships.userId))
-    .leftJoin(submissions, and(eq(submissions.taskId, task.id), eq(submissions.userId, memberships.userId)))
-    .where(and(eq(memberships.groupId, task.groupId), inArray(memberships.status, [...MEMBER_STATUSES])))
-    .orderBy(asc(users.name)),
+    // The grader runs it: built once per isolate (db/prepared.ts).
+    preparedOnce(ctx, "tasks.listSubmissions.staff", (db) =>
+      db
+        .select({ userId: users.id, name: users.name, submission: submissions })
+        .from(memberships)
+        .innerJoin(users, eq(users.id, memberships.userId))
+        .leftJoin(submissions, and(eq(submissions.taskId, sql.placeholder("taskId")), eq(submissions.userId, memberships.userId)))
+        .where(and(eq(memberships.groupId, sql.placeholder("groupId")), inArray(memberships.status, [...MEMBER_STATUSES])))
+        .orderBy(asc(users.name)),
+    ).all({ taskId: task.id, groupId: task.groupId }),
     extendedDueTimes(ctx, task.id),
   ]);
   return {
