@@ -6,7 +6,7 @@ import type { ServiceContext } from "../../worker/context";
 import { exerciseForPage, saveExercise, startExercise, submitCode, tryReference } from "../../worker/services/exercises";
 import { managedGroupHeading } from "../../worker/services/group-access";
 import { getLecture, listLectures } from "../../worker/services/lectures";
-import { createTask, deleteTask, submitFile, getTask, gradeSubmission, listSubmissions, listTasksForStaff, releaseGrades, submitTask, taskIdOf, updateTask } from "../../worker/services/tasks";
+import { createTask, deleteTask, submitFile, getTask, gradeSubmission, listSubmissions, listTasksForStaff, releaseGrades, submitTask, updateTask } from "../../worker/services/tasks";
 import { createRubric, deleteRubric, listRubrics, updateRubric } from "../../worker/services/rubrics";
 import { listTaskExtensions, removeTaskExtension, setTaskExtensions } from "../../worker/services/extensions";
 import { listGroupStudents } from "../../worker/services/students";
@@ -205,7 +205,7 @@ export async function loadGrader(svc: ServiceContext, viewer: Viewer, params: { 
     orHttpError(getTask(svc, viewer, slugLecture, slugTask)),
     orHttpError(listSubmissions(svc, viewer, slugLecture, slugTask)),
     orHttpError(listSnippets(svc, viewer)),
-    historyOfTask(svc, taskIdOf(svc, slugLecture, slugTask)),
+    historyOfTask(svc, { lectureKey: slugLecture, taskKey: slugTask }),
   );
   if (task.group._id !== group._id) throw notFoundResponse();
   return {

@@ -96,7 +96,7 @@ export async function certificateRoster(ctx: ServiceContext, viewer: Viewer, gro
   const group = await requireManagedGroup(ctx, viewer, groupKey);
   const [[ruleRow], progress, issued] = await Promise.all([
     ctx.db.select({ overall: groups.completionOverall, attendance: groups.completionAttendance }).from(groups).where(eq(groups.id, group.id)),
-    computeProgress(ctx, { groups: ctx.db.select({ id: groups.id }).from(groups).where(eq(groups.id, group.id)) }, now),
+    computeProgress(ctx, { groups: ctx.db.select({ id: groups.id }).from(groups).where(eq(groups.id, group.id)), one: { groupId: group.id } }, now),
     ctx.db.select().from(certificates).where(eq(certificates.groupId, group.id)),
   ]);
   const rule: CompletionRule = { overall: ruleRow?.overall ?? null, attendance: ruleRow?.attendance ?? null };

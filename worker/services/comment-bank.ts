@@ -2,10 +2,11 @@
  * The comment bank (issue 21): each staff member's own feedback snippets, kept across the groups they grade, which
  * the grader inserts into the feedback with a keystroke (Alt+1 to Alt+9) or a click.
  */
-import { and, asc, count, eq } from "drizzle-orm";
+import { and, asc, count, eq, sql } from "drizzle-orm";
 import { can } from "../../app/lib/permissions";
 import { COMMENT_BANK_LIMITS, type CommentSnippetInput } from "../../app/lib/task-schemas";
 import { commentSnippets } from "../../db/schema";
+import { preparedOnce } from "../../db/prepared";
 import type { ServiceContext } from "../context";
 import { AppError, forbidden, notFound } from "../http/errors";
 import { newId } from "./ids";
@@ -24,7 +25,10 @@ const requireGrader = (viewer: Viewer) => {
 /** GET /api/comment-bank: the caller's snippets, oldest first (their order is their keystroke: Alt+1 is the first). */
 export async function listSnippets(ctx: ServiceContext, viewer: Viewer): Promise<SnippetDto[]> {
   requireGrader(viewer);
-  const rows = await ctx.db.select().from(commentSnippets).where(eq(commentSnippets.ownerId, viewer.userId)).orderBy(asc(commentSnippets.createdAt), asc(commentSnippets.id));
+  // The grader shows them: built once per isolate (db/prepared.ts).
+  const rows = await preparedOnce(ctx, "comment-bank.list", (db) =>
+    db.select().from(commentSnippets).where(eq(commentSnippets.ownerId, sql.placeholder("ownerId"))).orderBy(asc(commentSnippets.createdAt), asc(commentSnippets.id)),
+  ).all({ ownerId: viewer.userId });
   return rows.map((r) => ({ _id: r.id, text: r.text, createdAt: r.createdAt.toISOString() }));
 }
 

@@ -28,12 +28,18 @@ interface Scope {
   userId?: string;
   /** Per-lecture, per-task and per-quiz figures for the staff's charts (six more statements). */
   details?: boolean;
-  /** The scope is this one student in this one group (`groups` selects it, `userId` is them): a statement built once. */
-  member?: { groupId: string; userId: string };
+  /** The scope is this one group (`groups` selects it), and this one student if `userId` is given: built once. */
+  one?: { groupId: string; userId?: string };
 }
 
 /** A value of the query, or a named parameter of a query built once (db/prepared.ts). */
 type Value<T> = T | Placeholder;
+type Figures = ReturnType<typeof figuresSql>;
+/** What `computeProgress` needs of a Drizzle D1 prepared query. */
+interface PreparedFigures {
+  all(values?: Record<string, unknown>): Promise<unknown>;
+  getQuery(): { sql: string };
+}
 
 // Written with qualified names: drizzle leaves columns unqualified in a one-table select, where "id" inside the
 // subqueries would mean the session's own id.
@@ -290,94 +296,87 @@ function figuresSql(db: Database, scope: { groups: SQLWrapper; userId?: Value<st
     .leftJoin(extensionsBy, sameMember(extensionsBy))
     .where(and(inArray(memberships.groupId, scope.groups), inArray(memberships.status, memberStatuses), onlyUser(memberships.userId)))
     .orderBy(asc(users.name), asc(users.id));
-  return { held, open, due, opened, closed, best, members };
+  // The staff's charts: every lecture, task and quiz of the scope with its own figures.
+  const charts = {
+    lectures: db
+      .select({ _id: lectures.id, groupId: lectures.groupId, slug: lectures.slug, title: lectures.title, startsAt: lectures.startsAt, held, open })
+      .from(lectures)
+      .where(inArray(lectures.groupId, scope.groups))
+      .orderBy(asc(lectures.order), asc(lectures.startsAt)),
+    tasks: db
+      .select({ _id: tasks.id, groupId: lectures.groupId, slug: tasks.slug, title: tasks.title, lectureSlug: lectures.slug, dueAt: tasks.dueAt, maxScore: tasks.maxScore, due })
+      .from(tasks)
+      .innerJoin(lectures, eq(lectures.id, tasks.lectureId))
+      .where(and(inArray(lectures.groupId, scope.groups), studentSeesTask))
+      .orderBy(asc(tasks.dueAt), asc(tasks.title)),
+    quizzes: db
+      .select({
+        _id: quizzes.id,
+        groupId: quizzes.groupId,
+        slug: quizzes.slug,
+        title: quizzes.title,
+        lectureSlug: lectures.slug,
+        opensAt: quizzes.opensAt,
+        closesAt: quizzes.closesAt,
+        opened,
+        closed,
+        maxScore: sql<number>`(select coalesce(sum(q."points"), 0) from "questions" q where q."quiz_id" = "quizzes"."id")`,
+      })
+      .from(quizzes)
+      .innerJoin(lectures, eq(lectures.id, quizzes.lectureId))
+      .where(and(inArray(quizzes.groupId, scope.groups), eq(quizzes.published, true), eq(lectures.published, true)))
+      .orderBy(asc(quizzes.opensAt), asc(quizzes.title)),
+    lectureCounts: db
+      .select({ lectureId: attendance.lectureId, status: attendance.status, n: sql<number>`count(*)` })
+      .from(attendance)
+      .innerJoin(lectures, eq(lectures.id, attendance.lectureId))
+      .innerJoin(memberships, asMember(attendance.userId, lectures.groupId))
+      .where(inArray(lectures.groupId, scope.groups))
+      .groupBy(attendance.lectureId, attendance.status),
+    taskCounts: db
+      .select({
+        taskId: submissions.taskId,
+        submitted: sql<number>`count(*)`,
+        graded: sql<number>`count(${shownScore})`,
+        gradedSum: sql<number>`coalesce(sum(${ratio(shownScore, tasks.maxScore)}), 0)`,
+      })
+      .from(submissions)
+      .innerJoin(tasks, eq(tasks.id, submissions.taskId))
+      .innerJoin(lectures, eq(lectures.id, tasks.lectureId))
+      .innerJoin(memberships, asMember(submissions.userId as never, lectures.groupId))
+      .where(inArray(lectures.groupId, scope.groups))
+      .groupBy(submissions.taskId),
+    quizCounts: db
+      .select({ quizId: best.quizId, taken: sql<number>`count(*)`, bestSum: sql<number>`coalesce(sum(${best.best}), 0)` })
+      .from(best)
+      .groupBy(best.quizId),
+  };
+  return { members, ...charts };
 }
 
 /** The numbers for every current member of the scope's groups (or the one student), in constant statements. */
 export async function computeProgress(ctx: ServiceContext, scope: Scope, now = Date.now()): Promise<ScopeProgress> {
-  // Built per request only when used: a student's own numbers need none of it.
-  let built: ReturnType<typeof figuresSql> | null = null;
-  const perRequest = () => (built ??= figuresSql(ctx.db, scope, now));
-  // A student's own numbers in one group (their course home, their progress call) run most often: that statement is
-  // built once per isolate, with the group, the student and the time as its parameters.
-  const readMembers = scope.member
-    ? () => {
-        const { groupId, userId } = scope.member!;
-        return preparedOnce(ctx, "progress.member", (db) =>
-          figuresSql(db, { groups: db.select({ id: groups.id }).from(groups).where(eq(groups.id, sql.placeholder("groupId"))), userId: sql.placeholder("userId") }, sql.placeholder("now")).members,
-        ).all({ groupId, userId, now });
-      }
-    : () => perRequest().members;
+  // One group (a student's own numbers, the group's staff): every statement is built once per isolate, with the group,
+  // the student and the time as its parameters (db/prepared.ts); other scopes build theirs for the request.
+  const one = scope.one;
+  let built: Figures | null = null;
+  const read = <P extends PreparedFigures>(name: string, pick: (f: Figures) => { prepare(): P }): ReturnType<P["all"]> =>
+    (one
+      ? preparedOnce(ctx, `progress.${one.userId === undefined ? "group" : "member"}.${name}`, (db) =>
+          pick(figuresSql(db, { groups: db.select({ id: groups.id }).from(groups).where(eq(groups.id, sql.placeholder("groupId"))), userId: one.userId === undefined ? undefined : sql.placeholder("userId") }, sql.placeholder("now"))),
+        ).all({ groupId: one.groupId, userId: one.userId, now })
+      : pick((built ??= figuresSql(ctx.db, scope, now))).prepare().all()) as ReturnType<P["all"]>;
 
   const readAll = () => {
-    const d = scope.details ? perRequest() : null;
+    const none = Promise.resolve([]);
     return Promise.all([
-      readMembers(),
-      // The staff's charts: every lecture, task and quiz of the scope with its own figures.
-      d
-        ? ctx.db
-            .select({ _id: lectures.id, groupId: lectures.groupId, slug: lectures.slug, title: lectures.title, startsAt: lectures.startsAt, held: d.held, open: d.open })
-            .from(lectures)
-            .where(inArray(lectures.groupId, scope.groups))
-            .orderBy(asc(lectures.order), asc(lectures.startsAt))
-        : Promise.resolve([]),
-      d
-        ? ctx.db
-            .select({ _id: tasks.id, groupId: lectures.groupId, slug: tasks.slug, title: tasks.title, lectureSlug: lectures.slug, dueAt: tasks.dueAt, maxScore: tasks.maxScore, due: d.due })
-            .from(tasks)
-            .innerJoin(lectures, eq(lectures.id, tasks.lectureId))
-            .where(and(inArray(lectures.groupId, scope.groups), studentSeesTask))
-            .orderBy(asc(tasks.dueAt), asc(tasks.title))
-        : Promise.resolve([]),
-      d
-        ? ctx.db
-            .select({
-              _id: quizzes.id,
-              groupId: quizzes.groupId,
-              slug: quizzes.slug,
-              title: quizzes.title,
-              lectureSlug: lectures.slug,
-              opensAt: quizzes.opensAt,
-              closesAt: quizzes.closesAt,
-              opened: d.opened,
-              closed: d.closed,
-              maxScore: sql<number>`(select coalesce(sum(q."points"), 0) from "questions" q where q."quiz_id" = "quizzes"."id")`,
-            })
-            .from(quizzes)
-            .innerJoin(lectures, eq(lectures.id, quizzes.lectureId))
-            .where(and(inArray(quizzes.groupId, scope.groups), eq(quizzes.published, true), eq(lectures.published, true)))
-            .orderBy(asc(quizzes.opensAt), asc(quizzes.title))
-        : Promise.resolve([]),
-      d
-        ? ctx.db
-            .select({ lectureId: attendance.lectureId, status: attendance.status, n: sql<number>`count(*)` })
-            .from(attendance)
-            .innerJoin(lectures, eq(lectures.id, attendance.lectureId))
-            .innerJoin(memberships, asMember(attendance.userId, lectures.groupId))
-            .where(inArray(lectures.groupId, scope.groups))
-            .groupBy(attendance.lectureId, attendance.status)
-        : Promise.resolve([]),
-      d
-        ? ctx.db
-            .select({
-              taskId: submissions.taskId,
-              submitted: sql<number>`count(*)`,
-              graded: sql<number>`count(${shownScore})`,
-              gradedSum: sql<number>`coalesce(sum(${ratio(shownScore, tasks.maxScore)}), 0)`,
-            })
-            .from(submissions)
-            .innerJoin(tasks, eq(tasks.id, submissions.taskId))
-            .innerJoin(lectures, eq(lectures.id, tasks.lectureId))
-            .innerJoin(memberships, asMember(submissions.userId as never, lectures.groupId))
-            .where(inArray(lectures.groupId, scope.groups))
-            .groupBy(submissions.taskId)
-        : Promise.resolve([]),
-      d
-        ? ctx.db
-            .select({ quizId: d.best.quizId, taken: sql<number>`count(*)`, bestSum: sql<number>`coalesce(sum(${d.best.best}), 0)` })
-            .from(d.best)
-            .groupBy(d.best.quizId)
-        : Promise.resolve([]),
+      read("members", (f) => f.members),
+      scope.details ? read("lectures", (f) => f.lectures) : none,
+      scope.details ? read("tasks", (f) => f.tasks) : none,
+      scope.details ? read("quizzes", (f) => f.quizzes) : none,
+      scope.details ? read("lectureCounts", (f) => f.lectureCounts) : none,
+      scope.details ? read("taskCounts", (f) => f.taskCounts) : none,
+      scope.details ? read("quizCounts", (f) => f.quizCounts) : none,
     ]);
   };
   // Attempts whose time ran out are graded first, so a quiz abandoned mid-way counts with what was saved. The figures
@@ -524,7 +523,7 @@ export async function memberProgress(ctx: ServiceContext, viewer: Actor, groupKe
   } else if (!isMember(group)) {
     throw forbidden(isStaff(viewer, group) ? "Staff have no progress of their own here: add ?user= with one of the group's students." : "Only the group's students have progress in it.");
   }
-  const result = await computeProgress(ctx, { groups: oneGroup(ctx, group.id), userId, member: { groupId: group.id, userId } }, now);
+  const result = await computeProgress(ctx, { groups: oneGroup(ctx, group.id), userId, one: { groupId: group.id, userId } }, now);
   const me = result.members[0];
   if (!me) throw notFound("No such student in this group.");
   return { ...me.progress, atRisk: me.atRisk, atRiskReasons: me.atRiskReasons, user: { _id: me._id, name: me.name, slug: me.slug }, group: groupDto(group) };
@@ -534,7 +533,7 @@ export async function memberProgress(ctx: ServiceContext, viewer: Actor, groupKe
 export async function groupProgress(ctx: ServiceContext, viewer: Actor, groupKey: string, now = Date.now()) {
   const group = await findGroup(ctx, viewer, groupKey);
   if (!isStaff(viewer, group)) throw forbidden("Only this group's instructor or an admin can see its progress.");
-  const result = await computeProgress(ctx, { groups: oneGroup(ctx, group.id), details: true }, now);
+  const result = await computeProgress(ctx, { groups: oneGroup(ctx, group.id), details: true, one: { groupId: group.id } }, now);
   const strip = <T extends { groupId: string }>({ groupId: _g, ...rest }: T) => rest;
   return {
     group: groupDto(group),

@@ -3,15 +3,17 @@
  * between the student and the group's staff about this one hand-in. Only the hand-in's student and the group's staff
  * read them; each message notifies the other side (the student, or the group's instructor and the admins).
  */
-import { and, asc, eq, inArray, or, type SQLWrapper } from "drizzle-orm";
+import { and, asc, eq, inArray, or, sql } from "drizzle-orm";
 import type { SubmissionCommentInput } from "../../app/lib/task-schemas";
 import { submissionComments, submissions, submissionVersions, users } from "../../db/schema";
+import type { Database } from "../../db/client";
+import { preparedOnce } from "../../db/prepared";
 import type { ServiceContext } from "../context";
 import { notFound } from "../http/errors";
 import { newId } from "./ids";
 import { notifyUsers } from "./notifications";
 import type { Viewer } from "./sessions";
-import { findTask, isStaff, taskLink, type TaskRecord } from "./tasks";
+import { findTask, isStaff, taskIdOf, taskLink, type TaskRecord } from "./tasks";
 
 export interface VersionDto {
   number: number;
@@ -87,22 +89,28 @@ export async function addComment(ctx: ServiceContext, viewer: Viewer, lectureKey
  * The versions and messages of every hand-in to a task, for the grader (staff only; the caller checked): two
  * statements whatever the number of hand-ins, grouped by submission.
  */
-export async function historyOfTask(ctx: ServiceContext, taskId: string | SQLWrapper): Promise<Map<string, { versions: VersionDto[]; comments: CommentDto[] }>> {
-  const ofTask = typeof taskId === "string" ? eq(submissions.taskId, taskId) : inArray(submissions.taskId, taskId);
+export async function historyOfTask(ctx: ServiceContext, task: { lectureKey: string; taskKey: string }): Promise<Map<string, { versions: VersionDto[]; comments: CommentDto[] }>> {
+  // The grader runs them: built once per isolate (db/prepared.ts), the task by its lecture's and its own key.
+  const ofTask = (db: Database) => inArray(submissions.taskId, taskIdOf(db, sql.placeholder("lectureKey"), sql.placeholder("taskKey")));
+  const values = { lectureKey: task.lectureKey, taskKey: task.taskKey };
   const [versions, comments] = await Promise.all([
-    ctx.db
-      .select({ version: submissionVersions })
-      .from(submissionVersions)
-      .innerJoin(submissions, eq(submissions.id, submissionVersions.submissionId))
-      .where(ofTask)
-      .orderBy(asc(submissionVersions.submittedAt), asc(submissionVersions.id)),
-    ctx.db
-      .select({ comment: submissionComments, name: users.name, studentId: submissions.userId })
-      .from(submissionComments)
-      .innerJoin(submissions, eq(submissions.id, submissionComments.submissionId))
-      .leftJoin(users, eq(users.id, submissionComments.authorId))
-      .where(ofTask)
-      .orderBy(asc(submissionComments.createdAt), asc(submissionComments.id)),
+    preparedOnce(ctx, "history.versions", (db) =>
+      db
+        .select({ version: submissionVersions })
+        .from(submissionVersions)
+        .innerJoin(submissions, eq(submissions.id, submissionVersions.submissionId))
+        .where(ofTask(db))
+        .orderBy(asc(submissionVersions.submittedAt), asc(submissionVersions.id)),
+    ).all(values),
+    preparedOnce(ctx, "history.comments", (db) =>
+      db
+        .select({ comment: submissionComments, name: users.name, studentId: submissions.userId })
+        .from(submissionComments)
+        .innerJoin(submissions, eq(submissions.id, submissionComments.submissionId))
+        .leftJoin(users, eq(users.id, submissionComments.authorId))
+        .where(ofTask(db))
+        .orderBy(asc(submissionComments.createdAt), asc(submissionComments.id)),
+    ).all(values),
   ]);
   const out = new Map<string, { versions: VersionDto[]; comments: CommentDto[] }>();
   const entry = (id: string) => out.get(id) ?? (out.set(id, { versions: [], comments: [] }), out.get(id)!);

@@ -11,6 +11,7 @@ import { KIND_OF_TYPE, sniffHandIn } from "../../app/lib/hand-in-files";
 import { exercises, extensions, groups, lectures, memberships, submissions, submissionVersions, tasks, users, MEMBER_STATUSES } from "../../db/schema";
 import { rubricOfGroup, rubricsByIds } from "./rubrics";
 import { isMember, memberIds } from "./memberships";
+import type { Database } from "../../db/client";
 import { preparedOnce } from "../../db/prepared";
 import type { ServiceContext } from "../context";
 import { htmlOf, withHtml } from "./stored-html";
@@ -191,8 +192,8 @@ export function findTask(ctx: ServiceContext, viewer: Actor, lectureKey: string 
  * The id of the task `findTask` finds, as a subquery: for reads that may start before the task's row is known (the
  * grader's history), whose results are used only once the task is checked.
  */
-export function taskIdOf(ctx: ServiceContext, lectureKey: string, taskKey: string) {
-  return ctx.db.select({ id: tasks.id }).from(tasks).innerJoin(lectures, eq(lectures.id, tasks.lectureId)).where(taskAt(lectureKey, taskKey));
+export function taskIdOf(db: Database, lectureKey: string | Placeholder, taskKey: string | Placeholder) {
+  return db.select({ id: tasks.id }).from(tasks).innerJoin(lectures, eq(lectures.id, tasks.lectureId)).where(taskAt(lectureKey, taskKey));
 }
 
 /** The condition both lookups share: the task by id or slug, on the lecture by id or slug (null: any lecture). */
