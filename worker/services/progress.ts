@@ -135,9 +135,9 @@ const shownScore = sql`(case when ${tasks.gradesHeld} and ${submissions.gradedBy
 const ratio = (score: SQLWrapper | SQL, max: SQLWrapper | SQL) => sql`min(1.0, max(0.0, ${score} * 1.0 / nullif(${max}, 0)))`;
 
 /**
- * The SQL of the figures: what is held, due, opened and closed at `now`, a student's best attempts, and the query of
- * every member's numbers (one row each). Built with the client given, for the scope's groups and the one student if
- * any, so that the same definition serves the statement built per request and the one built once per isolate.
+ * The SQL of the figures at `now`: every member's numbers (one row each, `members`) and the staff's charts (per lecture,
+ * task and quiz). Built with the client given, for the scope's groups and the one student if any, so that the same
+ * definition serves the statements built per request and those built once per isolate.
  */
 function figuresSql(db: Database, scope: { groups: SQLWrapper; userId?: Value<string> }, now: Value<number>) {
   const held = heldSql(now);
