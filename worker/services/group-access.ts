@@ -4,7 +4,7 @@
  */
 import { and, eq, or, sql, type AnyColumn, type SQL } from "drizzle-orm";
 import { can, type Actor } from "../../app/lib/permissions";
-import { groups, memberships, users, type GroupStatus, type MembershipStatus } from "../../db/schema";
+import { groups, lectures, memberships, users, type GroupStatus, type MembershipStatus } from "../../db/schema";
 import { preparedOnce } from "../../db/prepared";
 import type { ServiceContext } from "../context";
 import { forbidden, notFound } from "../http/errors";
@@ -74,6 +74,22 @@ export async function requireManagedGroup(ctx: ServiceContext, viewer: Actor, id
   if (!can(viewer, "group.manage", { group })) throw forbidden("Only this group's instructor or an admin can do that.");
   return group;
 }
+
+/**
+ * Where a piece of work (a task, a quiz) sits: its lecture, its group and the viewer's membership in that group, as
+ * the columns of a read that joins `lectures`, `groups` and the viewer's `memberships` row.
+ */
+export const workPlaceColumns = {
+  lectureId: lectures.id,
+  lectureSlug: lectures.slug,
+  lectureTitle: lectures.title,
+  lecturePublished: lectures.published,
+  groupId: groups.id,
+  groupSlug: groups.slug,
+  groupTitle: groups.title,
+  instructorId: groups.instructorId,
+  membershipStatus: memberships.status,
+};
 
 /** A staff page's heading: the group's id, slug and title, once the viewer may run it (404, 403 as requireManagedGroup). */
 export async function managedGroupHeading(ctx: ServiceContext, viewer: Actor, idOrSlug: string): Promise<{ _id: string; slug: string; title: string }> {

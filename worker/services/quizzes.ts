@@ -35,7 +35,7 @@ import { bankOf, tagCounts } from "./question-bank";
 import { preparedOnce } from "../../db/prepared";
 import type { ServiceContext } from "../context";
 import { withHtml } from "./stored-html";
-import { groupForUser } from "./group-access";
+import { groupForUser, workPlaceColumns } from "./group-access";
 import { AppError, forbidden, notFound } from "../http/errors";
 import { newId, slugCandidates } from "./ids";
 import { isMember, memberIds } from "./memberships";
@@ -109,15 +109,7 @@ async function findQuiz(ctx: ServiceContext, viewer: Actor, key: string): Promis
       draws: quizzes.draws,
       shuffleQuestions: quizzes.shuffleQuestions,
       shuffleOptions: quizzes.shuffleOptions,
-      lectureId: lectures.id,
-      lectureSlug: lectures.slug,
-      lectureTitle: lectures.title,
-      lecturePublished: lectures.published,
-      groupId: groups.id,
-      groupSlug: groups.slug,
-      groupTitle: groups.title,
-      instructorId: groups.instructorId,
-      membershipStatus: memberships.status,
+      ...workPlaceColumns,
       quizTimePercent: memberships.quizTimePercent,
       extension: { id: extensions.id, closesAt: extensions.closesAt, extraMinutes: extensions.extraMinutes, extraAttempts: extensions.extraAttempts },
     })

@@ -15,7 +15,7 @@ import type { Database } from "../../db/client";
 import { preparedOnce } from "../../db/prepared";
 import type { ServiceContext } from "../context";
 import { htmlOf, withHtml } from "./stored-html";
-import { groupForUser, requireManagedGroup } from "./group-access";
+import { groupForUser, requireManagedGroup, workPlaceColumns } from "./group-access";
 import { AppError, forbidden, notFound } from "../http/errors";
 import { newId, slugCandidates } from "./ids";
 import { escapeHtml, sendMail } from "./mail";
@@ -220,15 +220,7 @@ async function readTask(ctx: ServiceContext, viewer: Actor, lectureKey: string |
         rubricId: tasks.rubricId,
         fileKinds: tasks.fileKinds,
         maxFileMb: tasks.maxFileMb,
-        lectureId: lectures.id,
-        lectureSlug: lectures.slug,
-        lectureTitle: lectures.title,
-        lecturePublished: lectures.published,
-        groupId: groups.id,
-        groupSlug: groups.slug,
-        groupTitle: groups.title,
-        instructorId: groups.instructorId,
-        membershipStatus: memberships.status,
+        ...workPlaceColumns,
         extendedDueAt: extensions.dueAt,
       })
       .from(tasks)
