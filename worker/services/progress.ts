@@ -120,7 +120,7 @@ export interface MemberProgress {
 
 export interface ScopeProgress {
   members: MemberProgress[];
-  /** Lectures held per group. */
+  /** Lectures held per group, for the groups with a member in the result (read from their rows). */
   heldByGroup: Map<string, number>;
   lectures: LectureFigure[];
   tasks: TaskFigure[];
