@@ -104,7 +104,7 @@ export async function getManagedGroup(ctx: ServiceContext, viewer: Viewer, idOrS
 }
 
 /**
- * A group as a staff page heads it (the Students tab, a student's page): getManagedGroup without its outline.
+ * A group as the staff's Students tab heads it: getManagedGroup without its outline.
  * Built once per isolate (db/prepared.ts).
  */
 export async function getManagedGroupCard(ctx: ServiceContext, viewer: Viewer, idOrSlug: string): Promise<ManagedGroupDto> {
