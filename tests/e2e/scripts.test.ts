@@ -58,7 +58,7 @@ describe("project scripts", () => {
     expect(code).toBe(0);
   });
 
-  it("the Worker that deploys carries the library patches: one route matcher, the patched one, the render's route caches, Drizzle's is()", () => {
+  it("the Worker that deploys carries the library patches: one route matcher, the patched one, the render's route caches, Drizzle's is(), React's one encoding per flush", () => {
     // The server runtime loads React Router's CommonJS build and the pages its ES module build: a patch of only one
     // of them once left every page ranking all routes per request. What counts is what wrangler bundles.
     const out = mkdtempSync(join(tmpdir(), "cohort-bundle-"));
@@ -79,6 +79,9 @@ describe("project scripts", () => {
       expect(bundle).toContain("staticDataRoutes");
       // Upstream's matcher flattens and ranks the routes on every call; no copy of it may be left in the bundle.
       expect(bundle).not.toMatch(/let branches\d* = flattenRoutes\(routes\d*\);\s*rankRouteBranches\(branches\d*\);\s*let matches\d* = null;/);
+      // React's streaming renderer encodes a flush's markup once; upstream's per-string encoders must be gone.
+      expect(bundle).toContain("encodeFlushOnce");
+      expect(bundle).not.toMatch(/function [uw]\(a\d*\) \{\s*return ca\d*\.encode\(a\d*\);/);
     } finally {
       rmSync(out, { recursive: true, force: true });
     }

@@ -1,11 +1,13 @@
 /**
- * The two libraries patched for speed (patches/, applied by patch-package on `npm install`; ADR 0027) answer exactly
- * as before:
+ * The libraries patched for speed (patches/, applied by patch-package on `npm install`; ADR 0027, ADR 0033) answer
+ * exactly as before:
  * - React Router's route matching: every request used to flatten and rank all page routes and compile each pattern it
  *   tried into a RegExp, three times per page; the patch keeps both per route array and per pattern. Both of its
  *   builds are patched: the server runtime loads the CommonJS one, the pages the ES module one.
  * - Drizzle's `is()`: whether a value is of an entity kind, asked for every chunk of every query it builds, walked the
  *   value's class ancestry each time; the patch keeps the answer per class and kind.
+ * - React's streaming renderer (the production build the Worker bundles): it encoded every tag, attribute and text to
+ *   UTF-8 on its own; the patch gathers one flush's markup as a string and encodes it once.
  */
 import * as esmRouter from "@remix-run/router";
 import type { AgnosticRouteObject } from "@remix-run/router";
@@ -13,6 +15,11 @@ import type { AgnosticRouteObject } from "@remix-run/router";
 import * as cjsRouter from "@remix-run/router/dist/router.cjs.js";
 import { Column, entityKind, is, SQL, sql, Table } from "drizzle-orm";
 import { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
+import { createElement as h, Suspense, type ReactNode } from "react";
+// @ts-expect-error: the production build has no typings of its own; it is the copy the Worker bundles and the patch changes.
+import * as fizz from "../../node_modules/react-dom/cjs/react-dom-server.browser.production.min.js";
+// The reference: upstream's own string renderer, untouched by the patch.
+import { renderToString } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import { groups, users } from "../../db/schema";
 
@@ -119,5 +126,69 @@ describe("drizzle is()", () => {
       expect(is(new ForeignSQL(), SQL)).toBe(true);
       expect(is(new Stranger(), SQL)).toBe(false);
     }
+  });
+});
+
+describe("React's streaming render (production build)", () => {
+  const renderToReadableStream = (fizz as { renderToReadableStream: (node: ReactNode) => Promise<ReadableStream<Uint8Array> & { allReady: Promise<void> }> })
+    .renderToReadableStream;
+
+  /** Every chunk the stream gives, as the bytes it gave them, and the whole page decoded. */
+  async function chunksOf(node: ReactNode) {
+    const stream = await renderToReadableStream(node);
+    const chunks: Uint8Array[] = [];
+    for await (const chunk of stream as unknown as AsyncIterable<Uint8Array>) chunks.push(chunk);
+    const all = new Uint8Array(chunks.reduce((n, c) => n + c.byteLength, 0));
+    let at = 0;
+    for (const c of chunks) {
+      all.set(c, at);
+      at += c.byteLength;
+    }
+    return { chunks, html: new TextDecoder("utf-8", { fatal: true }).decode(all) };
+  }
+
+  // Arabic, an emoji (four bytes in UTF-8) and text that must be escaped, in attributes and in text, well past the
+  // 512-byte views upstream cut its output into (a character split across two of them would not decode).
+  const page = () =>
+    h(
+      "main",
+      { lang: "ar", dir: "rtl", className: "course" },
+      h("h1", { title: "مرحبا 👋 \"quoted\" & <tagged>" }, "دورة الويب 👩‍💻 & <script>"),
+      h(
+        "ul",
+        null,
+        Array.from({ length: 120 }, (_, i) => h("li", { key: i, "data-n": i, "aria-label": `محاضرة ${i} ✓` }, `المحاضرة رقم ${i} — ${"ث".repeat(i % 7)}`)),
+      ),
+      h("input", { type: "checkbox", defaultChecked: true, disabled: true, "aria-hidden": true }),
+    );
+
+  it("writes exactly the markup the string renderer writes, every byte of it UTF-8", async () => {
+    const { html } = await chunksOf(page());
+    expect(html).toBe(renderToString(page()));
+    expect(html).toContain('title="مرحبا 👋 &quot;quoted&quot; &amp; &lt;tagged&gt;"');
+    expect(html).toContain("دورة الويب 👩‍💻 &amp; &lt;script&gt;");
+    expect(html).toContain('<li data-n="119" aria-label="محاضرة 119 ✓">');
+    expect(html.length).toBeGreaterThan(8_000);
+  });
+
+  it("still streams: the shell is sent before a suspended part is ready, and the part follows in a later chunk", async () => {
+    let resolve!: () => void;
+    const ready = new Promise<void>((r) => (resolve = r));
+    let done = false;
+    function Slow(): ReactNode {
+      if (!done) throw ready.then(() => void (done = true));
+      return h("p", null, "وصل الجزء البطيء ✓");
+    }
+    const stream = await renderToReadableStream(h("div", null, h("h1", null, "الصفحة"), h(Suspense, { fallback: h("p", null, "…") }, h(Slow))));
+    const reader = stream.getReader();
+    const first = await reader.read();
+    const shell = new TextDecoder().decode(first.value);
+    expect(shell).toContain("<h1>الصفحة</h1>");
+    expect(shell).toContain("…");
+    expect(shell).not.toContain("وصل الجزء البطيء");
+    resolve();
+    let rest = "";
+    for (let next = await reader.read(); !next.done; next = await reader.read()) rest += new TextDecoder().decode(next.value);
+    expect(rest).toContain("وصل الجزء البطيء ✓");
   });
 });
