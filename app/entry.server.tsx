@@ -28,8 +28,9 @@ export default async function handleRequest(
       nonce,
       signal: controller.signal,
       onError(error: unknown) {
-        // A client that went away mid-stream is not a server error.
-        if (!controller.signal.aborted && !request.signal.aborted) console.error("render failed", error);
+        // A client that went away mid-stream is not a server error; nor is a render that read ahead and will be
+        // dropped if its assumptions failed (logged later if it is sent; worker/http/read-ahead.ts).
+        if (!controller.signal.aborted && !request.signal.aborted && !loadContext.svc?.readAhead?.defer(error)) console.error("render failed", error);
         status = 500;
       },
     },
@@ -44,9 +45,13 @@ export default async function handleRequest(
   return new Response(body, { headers: responseHeaders, status });
 }
 
-/** Logs real server errors only: not aborted requests, and not 404s for unknown paths. */
-export function handleError(error: unknown, { request }: { request: Request }) {
+/**
+ * Logs real server errors only: not aborted requests, not 404s for unknown paths, and not yet those of a render that
+ * read ahead (logged by worker/pages.ts if that render is the one sent; ADR 0033).
+ */
+export function handleError(error: unknown, { request, context }: { request: Request; context?: AppLoadContext }) {
   if (request.signal.aborted) return;
   if (isRouteErrorResponse(error) && error.status < 500) return;
+  if (context?.svc?.readAhead?.defer(error)) return;
   console.error(error);
 }

@@ -1,4 +1,5 @@
 import { createDb, type Database } from "../db/client";
+import type { ReadAhead } from "./http/read-ahead";
 import { getSettings, type Bindings, type Settings } from "./env";
 import { runCode, type RunCode } from "./sandbox/registry";
 import type { RunReport } from "./sandbox/types";
@@ -29,6 +30,11 @@ export interface ServiceContext {
    */
   memo<T>(key: string, load: () => Promise<T>): Promise<T>;
   remember<T>(key: string, value: T): void;
+  /**
+   * Set only while a signed-in page is rendered for a GET (worker/pages.ts): rows kept from this isolate's earlier
+   * requests that a read may start from, each checked against the database before the page is sent (ADR 0033).
+   */
+  readAhead?: ReadAhead;
 }
 
 /**

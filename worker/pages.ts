@@ -13,6 +13,7 @@ import { assumeViewer, readSession } from "./services/sessions";
 import { createServiceContext } from "./context";
 import type { Bindings } from "./env";
 import { checkPageSubmission, isSubmission, REFUSED_PAGE_PATH, type Refusal } from "./http/page-submissions";
+import { readAhead } from "./http/read-ahead";
 import { withSecurityHeaders } from "./http/security-headers";
 import { base64url } from "./services/ids";
 
@@ -71,16 +72,22 @@ export async function handlePage(request: Request, env: Bindings, ctx: Execution
   // Awaited below; until then a failed read must not count as unhandled.
   reading.catch(() => {});
   assumeViewer(svc, token, claimed ?? reading.then((read) => read?.viewer ?? null), reading);
+  // Rows this isolate saw for the same viewer (their group by slug) are assumed too, and checked the same way.
+  svc.readAhead = readAhead();
   let response = await handleRemix(request, { env, svc, nonce });
   const read = await reading;
   const viewer = read?.viewer ?? null;
-  if (claimed && !sameViewer(claimed, viewer)) {
-    // Not the viewer it was started for: nothing of it is sent. Rendered again for the one the session names.
+  const assumptionsHeld = await svc.readAhead.held();
+  if ((claimed && !sameViewer(claimed, viewer)) || !assumptionsHeld) {
+    // Not the viewer it was started for, or a row it assumed has changed: nothing of it is sent. Rendered again for
+    // the viewer the session names, from the database (no assumption).
     // (Read to its end and dropped rather than cancelled: React reports a cancelled render as a failure.)
     await response.body?.pipeTo(new WritableStream());
     const again = createServiceContext(env, ctx, request);
     assumeViewer(again, token, viewer, Promise.resolve(read));
     response = await handleRemix(request, { env, svc: again, nonce });
+  } else {
+    for (const error of svc.readAhead.deferred()) console.error(error);
   }
   const answer = new Response(response.body, response);
   if (!sameViewer(claimed, viewer) && (viewer || hasViewerHint(request))) {

@@ -8,6 +8,7 @@ import { groups, lectures, memberships, users, type GroupStatus, type Membership
 import { preparedOnce } from "../../db/prepared";
 import type { ServiceContext } from "../context";
 import { forbidden, notFound } from "../http/errors";
+import { rowFor } from "../http/read-ahead";
 import { byIdOrSlug, groupColumns, type GroupRow } from "./groups";
 import type { Viewer } from "./sessions";
 
@@ -43,8 +44,9 @@ export type GroupForUser = GroupRow & { instructorId: string | null; membershipS
  * callers ask by (a course home asks for it by slug, then its lectures, tasks, quizzes and progress by id).
  */
 export function groupForUser(ctx: ServiceContext, userId: string, idOrSlug: string): Promise<GroupForUser | null> {
-  return ctx.memo(`group:${userId}:${idOrSlug}`, async () => {
-    // Most member and staff pages run it: built once per isolate (db/prepared.ts).
+  // Most member and staff pages run it: built once per isolate (db/prepared.ts). A signed-in page starts from the
+  // row this isolate saw last and checks it before sending (ADR 0033), so the lists need not wait for it.
+  return rowFor(ctx, "group", userId, idOrSlug, async () => {
     const query = preparedOnce(ctx, "group-access.groupForUser", (db) =>
       db
         .select({ ...groupColumns, instructorId: groups.instructorId, membershipStatus: memberships.status })
@@ -55,9 +57,6 @@ export function groupForUser(ctx: ServiceContext, userId: string, idOrSlug: stri
         .limit(1),
     );
     const [row] = await query.all({ userId, idOrSlug });
-    if (!row) return null;
-    ctx.remember(`group:${userId}:${row.id}`, row);
-    ctx.remember(`group:${userId}:${row.slug}`, row);
     return row;
   });
 }

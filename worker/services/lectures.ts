@@ -11,6 +11,7 @@ import { memberIds } from "./memberships";
 import { asStudentSees, submissionState } from "./tasks";
 import { preparedOnce } from "../../db/prepared";
 import type { ServiceContext } from "../context";
+import { rowFor } from "../http/read-ahead";
 import { htmlOf, withHtml } from "./stored-html";
 import { groupForUser } from "./group-access";
 import { AppError, forbidden, notFound } from "../http/errors";
@@ -96,8 +97,9 @@ export function toLectureDto(r: Pick<LectureRecord, "id" | "slug" | "title" | "s
 
 /** A lecture (by id or slug) with its group and the viewer's membership in it; null when there is none. */
 export function findLecture(ctx: ServiceContext, viewer: Actor, idOrSlug: string): Promise<LectureRecord | null> {
-  // Read once per request (a GET's memo): a page checks the lecture, then its services ask for it again.
-  return ctx.memo(`lecture:${viewer.userId}:${idOrSlug}`, async () => {
+  // Read once per request (a GET's memo): a page checks the lecture, then its services ask for it again. A signed-in
+  // page starts from the row this isolate saw last and checks it before sending (ADR 0033).
+  return rowFor(ctx, "lecture", viewer.userId, idOrSlug, async () => {
     // Every lecture page runs it: built once per isolate (db/prepared.ts).
     const [row] = await preparedOnce(ctx, "lectures.find", (db) =>
       db
@@ -108,9 +110,6 @@ export function findLecture(ctx: ServiceContext, viewer: Actor, idOrSlug: string
         .where(or(eq(lectures.id, sql.placeholder("idOrSlug")), eq(lectures.slug, sql.placeholder("idOrSlug"))))
         .limit(1),
     ).all({ userId: viewer.userId, idOrSlug });
-    if (!row) return null;
-    ctx.remember(`lecture:${viewer.userId}:${row.id}`, row);
-    ctx.remember(`lecture:${viewer.userId}:${row.slug}`, row);
     return row;
   });
 }

@@ -14,6 +14,7 @@ import { isMember, memberIds } from "./memberships";
 import type { Database } from "../../db/client";
 import { preparedOnce } from "../../db/prepared";
 import type { ServiceContext } from "../context";
+import { readOrAssume } from "../http/read-ahead";
 import { htmlOf, withHtml } from "./stored-html";
 import { groupForUser, requireManagedGroup, workPlaceColumns } from "./group-access";
 import { AppError, forbidden, notFound } from "../http/errors";
@@ -185,7 +186,8 @@ export function findTask(ctx: ServiceContext, viewer: Actor, lectureKey: string 
   // Read once per request (a GET's memo): the task page's task, hand-ins, history and exercise all check it.
   // Any lecture (null) is keyed apart from every lecture key an address can carry.
   const lecture = lectureKey === null ? "any" : `lecture=${lectureKey}`;
-  return ctx.memo(`task:${viewer.userId}:${lecture}:${taskKey}`, () => readTask(ctx, viewer, lectureKey, taskKey));
+  const key = `task:${viewer.userId}:${lecture}:${taskKey}`;
+  return ctx.memo(key, () => readTask(ctx, viewer, key, lectureKey, taskKey));
 }
 
 /**
@@ -200,7 +202,7 @@ export function taskIdOf(db: Database, lectureKey: string | Placeholder, taskKey
 const taskAt = (lectureKey: string | Placeholder | null, taskKey: string | Placeholder) =>
   and(byKey(tasks.id, taskKey, tasks.slug), lectureKey === null ? undefined : byKey(lectures.id, lectureKey, lectures.slug));
 
-async function readTask(ctx: ServiceContext, viewer: Actor, lectureKey: string | null, taskKey: string): Promise<TaskRecord | null> {
+async function readTask(ctx: ServiceContext, viewer: Actor, key: string, lectureKey: string | null, taskKey: string): Promise<TaskRecord | null> {
   // Every task page and the grader run it: built once per isolate, for a lecture's task and for any lecture's (db/prepared.ts).
   const query = preparedOnce(ctx, lectureKey === null ? "tasks.read.any" : "tasks.read.lecture", (db) =>
     db
@@ -231,7 +233,9 @@ async function readTask(ctx: ServiceContext, viewer: Actor, lectureKey: string |
       .where(taskAt(lectureKey === null ? null : sql.placeholder("lectureKey"), sql.placeholder("taskKey")))
       .limit(1),
   );
-  const [row] = await query.all({ userId: viewer.userId, lectureKey, taskKey });
+  // A signed-in page starts from the row this isolate saw last and checks it before sending (ADR 0033): the grader's
+  // hand-ins, rubric and extensions need not wait for it.
+  const row = await readOrAssume(ctx, key, () => query.all({ userId: viewer.userId, lectureKey, taskKey }).then(([r]) => r));
   if (!row) return null;
   // The viewer's own due time: an extension's when they have one (the late rules and the pages follow it).
   const { extendedDueAt, ...task } = row;
