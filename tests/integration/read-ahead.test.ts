@@ -136,3 +136,48 @@ describe("read-ahead", () => {
     expect((await student(c.lecturePage)).status).toBe(404);
   });
 });
+
+describe("read-ahead's kept rows and checks", () => {
+  it("keeps at most 500 rows, dropping the one kept longest ago; a row kept again counts as new", async () => {
+    const { keepRow, readAhead } = await import("../../worker/http/read-ahead");
+    const run = unique("keep");
+    keepRow(`${run}:first`, { n: 0 });
+    keepRow(`${run}:second`, { n: 1 });
+    for (let i = 0; i < 498; i++) keepRow(`${run}:${i}`, { n: i });
+    keepRow(`${run}:first`, { n: 0 });
+    // 500 kept: the 501st drops the oldest, which is now "second" ("first" was kept again).
+    keepRow(`${run}:one more`, { n: 501 });
+    const ahead = readAhead();
+    expect(ahead.assume(`${run}:first`)).toEqual({ n: 0 });
+    expect(ahead.assume(`${run}:second`)).toBeUndefined();
+    expect(ahead.assume(`${run}:0`)).toEqual({ n: 0 });
+    // A row the database no longer has is forgotten.
+    keepRow(`${run}:first`, null);
+    expect(ahead.assume(`${run}:first`)).toBeUndefined();
+  });
+
+  it("holds only if every fresh row equals the one assumed, and keeps a render's errors only until it closes", async () => {
+    const { readAhead } = await import("../../worker/http/read-ahead");
+    const same = readAhead();
+    same.check({ id: "g", title: "Web" }, Promise.resolve({ id: "g", title: "Web" }));
+    expect(same.defer(new Error("while open"))).toBe(true);
+    expect(await same.held()).toBe(true);
+    expect(same.deferred()).toHaveLength(1);
+    // Closed: nothing more is assumed or kept back.
+    expect(same.defer(new Error("after"))).toBe(false);
+    expect(same.assume("anything")).toBeUndefined();
+
+    const changed = readAhead();
+    changed.check({ id: "g", title: "Web" }, Promise.resolve({ id: "g", title: "Web" }));
+    changed.check({ id: "g", title: "Web", membershipStatus: "approved" }, Promise.resolve({ id: "g", title: "Web", membershipStatus: "removed" }));
+    expect(await changed.held()).toBe(false);
+
+    const gone = readAhead();
+    gone.check({ id: "g" }, Promise.resolve(null));
+    expect(await gone.held()).toBe(false);
+
+    const failed = readAhead();
+    failed.check({ id: "g" }, Promise.reject(new Error("D1 is down")));
+    expect(await failed.held()).toBe(false);
+  });
+});
