@@ -8,7 +8,7 @@
 import { and, asc, eq, inArray, or, sql, type Placeholder, type SQL, type SQLWrapper } from "drizzle-orm";
 import { can, type Actor } from "../../app/lib/permissions";
 import { atRiskReasons, progressFrom, type AtRiskReason, type Progress, type ProgressCounts } from "../../app/lib/progress";
-import { attempts, attendance, extensions, groups, lectures, memberships, MEMBER_STATUSES, quizzes, submissions, tasks, users, type ATTENDANCE_STATUSES } from "../../db/schema";
+import { attempts, attendance, extensions, groups, lectures, memberships, MEMBER_STATUSES, quizzes, submissions, tasks, users } from "../../db/schema";
 import type { Database } from "../../db/client";
 import { preparedOnce } from "../../db/prepared";
 import type { ServiceContext } from "../context";
@@ -26,7 +26,7 @@ interface Scope {
   /** A subquery of group ids. */
   groups: SQLWrapper;
   userId?: string;
-  /** Per-lecture, per-task and per-quiz figures for the staff's charts (six more statements). */
+  /** Per-lecture, per-task and per-quiz figures for the staff's charts (three more statements). */
   details?: boolean;
   /** The scope is this one group (`groups` selects it), and this one student if `userId` is given: built once. */
   one?: { groupId: string; userId?: string };
@@ -296,17 +296,81 @@ function figuresSql(db: Database, scope: { groups: SQLWrapper; userId?: Value<st
     .leftJoin(extensionsBy, sameMember(extensionsBy))
     .where(and(inArray(memberships.groupId, scope.groups), inArray(memberships.status, memberStatuses), onlyUser(memberships.userId)))
     .orderBy(asc(users.name), asc(users.id));
-  // The staff's charts: every lecture, task and quiz of the scope with its own figures.
+  // The staff's charts: every lecture, task and quiz of the scope with its own figures, each list one statement (its
+  // counts are grouped subqueries left-joined to it, as the members' are).
+  const attendanceOf = db
+    .select({
+      lectureId: sql<string>`${attendance.lectureId}`.as("lecture_id"),
+      present: sql<number>`sum(case when ${attendance.status} = 'present' then 1 else 0 end)`.as("present"),
+      late: sql<number>`sum(case when ${attendance.status} = 'late' then 1 else 0 end)`.as("late"),
+      excused: sql<number>`sum(case when ${attendance.status} = 'excused' then 1 else 0 end)`.as("excused"),
+      absent: sql<number>`sum(case when ${attendance.status} = 'absent' then 1 else 0 end)`.as("absent"),
+    })
+    .from(attendance)
+    .innerJoin(lectures, eq(lectures.id, attendance.lectureId))
+    .innerJoin(memberships, asMember(attendance.userId, lectures.groupId))
+    .where(inArray(lectures.groupId, scope.groups))
+    .groupBy(attendance.lectureId)
+    .as("attendance_of");
+  const handInsOf = db
+    .select({
+      taskId: sql<string>`${submissions.taskId}`.as("task_id"),
+      submitted: sql<number>`count(*)`.as("submitted"),
+      graded: sql<number>`count(${shownScore})`.as("graded"),
+      gradedSum: sql<number>`coalesce(sum(${ratio(shownScore, tasks.maxScore)}), 0)`.as("graded_sum"),
+    })
+    .from(submissions)
+    .innerJoin(tasks, eq(tasks.id, submissions.taskId))
+    .innerJoin(lectures, eq(lectures.id, tasks.lectureId))
+    .innerJoin(memberships, asMember(submissions.userId as never, lectures.groupId))
+    .where(inArray(lectures.groupId, scope.groups))
+    .groupBy(submissions.taskId)
+    .as("hand_ins_of");
+  const bestOf = db
+    .select({
+      quizId: sql<string>`${best.quizId}`.as("quiz_id"),
+      taken: sql<number>`count(*)`.as("taken"),
+      bestSum: sql<number>`coalesce(sum(${best.best}), 0)`.as("best_sum"),
+    })
+    .from(best)
+    .groupBy(best.quizId)
+    .as("best_of");
   const charts = {
     lectures: db
-      .select({ _id: lectures.id, groupId: lectures.groupId, slug: lectures.slug, title: lectures.title, startsAt: lectures.startsAt, held, open })
+      .select({
+        _id: lectures.id,
+        groupId: lectures.groupId,
+        slug: lectures.slug,
+        title: lectures.title,
+        startsAt: lectures.startsAt,
+        held,
+        open,
+        present: of(attendanceOf, "present"),
+        late: of(attendanceOf, "late"),
+        excused: of(attendanceOf, "excused"),
+        absent: of(attendanceOf, "absent"),
+      })
       .from(lectures)
+      .leftJoin(attendanceOf, sql`${of(attendanceOf, "lecture_id")} = ${lectures.id}`)
       .where(inArray(lectures.groupId, scope.groups))
       .orderBy(asc(lectures.order), asc(lectures.startsAt)),
     tasks: db
-      .select({ _id: tasks.id, groupId: lectures.groupId, slug: tasks.slug, title: tasks.title, lectureSlug: lectures.slug, dueAt: tasks.dueAt, maxScore: tasks.maxScore, due })
+      .select({
+        _id: tasks.id,
+        groupId: lectures.groupId,
+        slug: tasks.slug,
+        title: tasks.title,
+        lectureSlug: lectures.slug,
+        dueAt: tasks.dueAt,
+        maxScore: tasks.maxScore,
+        due,
+        submitted: of(handInsOf, "submitted"),
+        graded: of(handInsOf, "graded"),
+        gradedSum: of(handInsOf, "graded_sum"),
+      })
       .from(tasks)
       .innerJoin(lectures, eq(lectures.id, tasks.lectureId))
+      .leftJoin(handInsOf, sql`${of(handInsOf, "task_id")} = ${tasks.id}`)
       .where(and(inArray(lectures.groupId, scope.groups), studentSeesTask))
       .orderBy(asc(tasks.dueAt), asc(tasks.title)),
     quizzes: db
@@ -321,35 +385,14 @@ function figuresSql(db: Database, scope: { groups: SQLWrapper; userId?: Value<st
         opened,
         closed,
         maxScore: sql<number>`(select coalesce(sum(q."points"), 0) from "questions" q where q."quiz_id" = "quizzes"."id")`,
+        taken: of(bestOf, "taken"),
+        bestSum: of(bestOf, "best_sum"),
       })
       .from(quizzes)
       .innerJoin(lectures, eq(lectures.id, quizzes.lectureId))
+      .leftJoin(bestOf, sql`${of(bestOf, "quiz_id")} = ${quizzes.id}`)
       .where(and(inArray(quizzes.groupId, scope.groups), eq(quizzes.published, true), eq(lectures.published, true)))
       .orderBy(asc(quizzes.opensAt), asc(quizzes.title)),
-    lectureCounts: db
-      .select({ lectureId: attendance.lectureId, status: attendance.status, n: sql<number>`count(*)` })
-      .from(attendance)
-      .innerJoin(lectures, eq(lectures.id, attendance.lectureId))
-      .innerJoin(memberships, asMember(attendance.userId, lectures.groupId))
-      .where(inArray(lectures.groupId, scope.groups))
-      .groupBy(attendance.lectureId, attendance.status),
-    taskCounts: db
-      .select({
-        taskId: submissions.taskId,
-        submitted: sql<number>`count(*)`,
-        graded: sql<number>`count(${shownScore})`,
-        gradedSum: sql<number>`coalesce(sum(${ratio(shownScore, tasks.maxScore)}), 0)`,
-      })
-      .from(submissions)
-      .innerJoin(tasks, eq(tasks.id, submissions.taskId))
-      .innerJoin(lectures, eq(lectures.id, tasks.lectureId))
-      .innerJoin(memberships, asMember(submissions.userId as never, lectures.groupId))
-      .where(inArray(lectures.groupId, scope.groups))
-      .groupBy(submissions.taskId),
-    quizCounts: db
-      .select({ quizId: best.quizId, taken: sql<number>`count(*)`, bestSum: sql<number>`coalesce(sum(${best.best}), 0)` })
-      .from(best)
-      .groupBy(best.quizId),
   };
   return { members, ...charts };
 }
@@ -374,15 +417,12 @@ export async function computeProgress(ctx: ServiceContext, scope: Scope, now = D
       scope.details ? read("lectures", (f) => f.lectures) : none,
       scope.details ? read("tasks", (f) => f.tasks) : none,
       scope.details ? read("quizzes", (f) => f.quizzes) : none,
-      scope.details ? read("lectureCounts", (f) => f.lectureCounts) : none,
-      scope.details ? read("taskCounts", (f) => f.taskCounts) : none,
-      scope.details ? read("quizCounts", (f) => f.quizCounts) : none,
     ]);
   };
   // Attempts whose time ran out are graded first, so a quiz abandoned mid-way counts with what was saved. The figures
   // are read alongside the search for such attempts (one call to D1); when it closed any, they are read again after.
   const [settled, firstRead] = await Promise.all([settleGroupAttempts(ctx, scope.groups, now), readAll()]);
-  const [memberRows, lectureRows, taskRows, quizRows, lectureCounts, taskCounts, quizCounts] = settled > 0 ? await readAll() : firstRead;
+  const [memberRows, lectureRows, taskRows, quizRows] = settled > 0 ? await readAll() : firstRead;
 
   const heldByGroup = new Map<string, number>();
   const members = memberRows.map((m) => {
@@ -410,20 +450,15 @@ export async function computeProgress(ctx: ServiceContext, scope: Scope, now = D
 
   const membersByGroup = new Map<string, number>();
   for (const m of memberRows) membersByGroup.set(m.groupId, (membersByGroup.get(m.groupId) ?? 0) + 1);
-  const statusCount = new Map<string, number>();
-  for (const r of lectureCounts) statusCount.set(`${r.lectureId}:${r.status}`, num(r.n));
-  const count = (lectureId: string, status: (typeof ATTENDANCE_STATUSES)[number]) => statusCount.get(`${lectureId}:${status}`) ?? 0;
-  const perTask = new Map(taskCounts.map((r) => [r.taskId, r]));
-  const perQuiz = new Map(quizCounts.map((r) => [r.quizId, r]));
   const pct = (sum: number, n: number) => (n > 0 ? Math.round((sum / n) * 100) : null);
 
   return {
     members,
     heldByGroup,
     lectures: lectureRows.map((l) => {
-      const present = count(l._id, "present");
-      const late = count(l._id, "late");
-      const excused = count(l._id, "excused");
+      const present = num(l.present);
+      const late = num(l.late);
+      const excused = num(l.excused);
       const isHeld = num(l.held) > 0;
       return {
         _id: l._id,
@@ -436,42 +471,36 @@ export async function computeProgress(ctx: ServiceContext, scope: Scope, now = D
         present,
         late,
         excused,
-        absent: isHeld ? Math.max(0, (membersByGroup.get(l.groupId) ?? 0) - present - late - excused) : count(l._id, "absent"),
+        absent: isHeld ? Math.max(0, (membersByGroup.get(l.groupId) ?? 0) - present - late - excused) : num(l.absent),
       };
     }),
-    tasks: taskRows.map((t) => {
-      const c = perTask.get(t._id);
-      return {
-        _id: t._id,
-        groupId: t.groupId,
-        slug: t.slug,
-        title: t.title,
-        lectureSlug: t.lectureSlug,
-        dueAt: iso(t.dueAt),
-        due: num(t.due) > 0,
-        maxScore: t.maxScore,
-        submitted: num(c?.submitted),
-        graded: num(c?.graded),
-        averageScore: pct(num(c?.gradedSum), num(c?.graded)),
-      };
-    }),
-    quizzes: quizRows.map((q) => {
-      const c = perQuiz.get(q._id);
-      return {
-        _id: q._id,
-        groupId: q.groupId,
-        slug: q.slug,
-        title: q.title,
-        lectureSlug: q.lectureSlug,
-        opensAt: iso(q.opensAt),
-        closesAt: iso(q.closesAt),
-        opened: num(q.opened) > 0,
-        closed: num(q.closed) > 0,
-        maxScore: num(q.maxScore),
-        taken: num(c?.taken),
-        averageScore: pct(num(c?.bestSum), num(c?.taken)),
-      };
-    }),
+    tasks: taskRows.map((t) => ({
+      _id: t._id,
+      groupId: t.groupId,
+      slug: t.slug,
+      title: t.title,
+      lectureSlug: t.lectureSlug,
+      dueAt: iso(t.dueAt),
+      due: num(t.due) > 0,
+      maxScore: t.maxScore,
+      submitted: num(t.submitted),
+      graded: num(t.graded),
+      averageScore: pct(num(t.gradedSum), num(t.graded)),
+    })),
+    quizzes: quizRows.map((q) => ({
+      _id: q._id,
+      groupId: q.groupId,
+      slug: q.slug,
+      title: q.title,
+      lectureSlug: q.lectureSlug,
+      opensAt: iso(q.opensAt),
+      closesAt: iso(q.closesAt),
+      opened: num(q.opened) > 0,
+      closed: num(q.closed) > 0,
+      maxScore: num(q.maxScore),
+      taken: num(q.taken),
+      averageScore: pct(num(q.bestSum), num(q.taken)),
+    })),
   };
 }
 
