@@ -55,9 +55,22 @@ export function roleFromToken(token: string): Role | null {
   }
 }
 
+/**
+ * True while the person is ending their own session (deleting their account). Requests answered 401 meanwhile (the
+ * notifications bell's, say) are expected then: they must not send the person to log in while the page they asked
+ * for (home) is loading.
+ */
+let ending = false;
+
+/** The person is ending their own session (true), or is not after all (false: the server refused). */
+export function endingSession(value: boolean): void {
+  ending = value;
+}
+
 /** Keeps a fresh access token in memory and writes the role and the 3-minute expiry marker. */
 export function setAccessToken(token: string, role: Role | null = roleFromToken(token)): void {
   accessToken = token;
+  ending = false;
   tryStorage(() => {
     localStorage.setItem(EXPIRY_KEY, String(Date.now() + TOKEN_MARKER_MS));
     if (role) localStorage.setItem(ROLE_KEY, role);
@@ -127,6 +140,7 @@ const PRIVATE_AREAS = /^\/(profile|my-courses|course\/|dashboard|instructor)(\/|
 
 function toLogin(): void {
   clearSession();
+  if (ending) return;
   const here = `${window.location.pathname}${window.location.search}`;
   if (!PRIVATE_AREAS.test(window.location.pathname)) {
     window.location.reload();
@@ -145,6 +159,8 @@ function toLogin(): void {
  * const res = await apiFetch("/api/realtime/ticket", { method: "POST", body: JSON.stringify({ party, room }) });
  */
 export async function apiFetch(path: string, init: RequestInit = {}): Promise<Response> {
+  // A session its person is ending answers nothing any more: not even asked (no 401 in the console).
+  if (ending) return new Response(null, { status: 401 });
   const send = (token: string | null) => {
     const headers = new Headers(init.headers);
     if (token) headers.set("Authorization", token);

@@ -4,6 +4,7 @@ import { ConfirmDialog } from "~/components/confirm-dialog";
 import { FormAlert, PasswordField } from "~/components/form-field";
 import { TrashIcon } from "~/components/icons";
 import { useT } from "~/lib/i18n";
+import { endingSession } from "~/lib/session-client";
 import type { AccountResult } from "./types";
 import { useAccountResult } from "./use-account-result";
 
@@ -19,6 +20,8 @@ export function DeleteAccount({ hasPassword }: { hasPassword: boolean }) {
 
   useAccountResult(fetcher, (result) => {
     if (result.ok) return;
+    // Refused (a wrong password): the session goes on.
+    endingSession(false);
     document.getElementById("delete-password")?.focus();
   });
 
@@ -56,7 +59,11 @@ export function DeleteAccount({ hasPassword }: { hasPassword: boolean }) {
             if (!password) {
               e.preventDefault();
               document.getElementById("delete-password")?.focus();
+              return;
             }
+            // On success the action signs this device out and sends the person home: what the widgets ask
+            // meanwhile is answered 401, which must not send them to log in instead (session-client.ts).
+            endingSession(true);
           }}
         >
           <input type="hidden" name="intent" value="delete" />
