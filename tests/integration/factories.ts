@@ -77,6 +77,14 @@ function tokenFromSetCookie(setCookie: string): string {
   return match[1];
 }
 
+/** The viewer hint's cookie on http://localhost (no `__Host-` prefix without Secure; worker/auth/viewer-hint.ts). */
+export const HINT_COOKIE = "cohort_who";
+
+/** The viewer hint's Set-Cookie line an answer carries, whole (attributes included), or null. */
+export function hintSetBy(res: Response): string | null {
+  return res.headers.getSetCookie().find((c) => c.startsWith(`${HINT_COOKIE}=`)) ?? null;
+}
+
 /** Opens a session through the real session service (no password hashing, no rate limits). */
 export async function signIn(user: TestUser, userAgent = "vitest"): Promise<SignedIn> {
   const { ctx } = serviceContext();

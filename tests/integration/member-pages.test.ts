@@ -7,12 +7,10 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import * as s from "../../db/schema";
 import { newId } from "../../worker/services/ids";
-import { addMember, call, createGroup, createUser, signIn } from "./factories";
+import { addMember, call, createGroup, createUser, hintSetBy, signIn } from "./factories";
 import { db, eventually, insertAll } from "./helpers";
 
 const DAY = 86_400_000;
-/** The viewer hint's cookie on http://localhost (no `__Host-` prefix without Secure). */
-const HINT_COOKIE = "cohort_who";
 
 /** A group with `n` lectures, each with a task (graded, with feedback, for the student) and a quiz. */
 async function courseOf(n: number) {
@@ -48,8 +46,8 @@ async function cost(path: string, cookie: string): Promise<{ statements: number;
     if (visit === 2) return { statements: Number(res.headers.get("x-d1-statements")), roundTrips: Number(res.headers.get("x-d1-round-trips")) };
     if (visit > 0) continue;
     // As a browser does: the next visits carry the viewer hint this answer set (worker/auth/viewer-hint.ts).
-    const hint = res.headers.getSetCookie().find((c) => c.startsWith(`${HINT_COOKIE}=`));
-    expect(hint, `${path} names its viewer for the next page`).toBeDefined();
+    const hint = hintSetBy(res);
+    expect(hint, `${path} names its viewer for the next page`).not.toBeNull();
     cookies = `${cookie}; ${hint!.split(";")[0]}`;
   }
   throw new Error("unreachable");

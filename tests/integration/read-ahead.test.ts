@@ -9,18 +9,15 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import * as s from "../../db/schema";
 import { newId } from "../../worker/services/ids";
-import { addMember, call, createGroup, createUser, signIn } from "./factories";
+import { addMember, call, createGroup, createUser, hintSetBy, signIn } from "./factories";
 import { db, unique } from "./helpers";
-
-/** The viewer hint's cookie on http://localhost (no `__Host-` prefix without Secure). */
-const HINT = "cohort_who";
 
 /** A signed-in browser: it carries the hint its first page set, as a real one does (ADR 0030). */
 async function browserOf(user: { id: string; email: string }) {
   const session = await signIn(user as Parameters<typeof signIn>[0]);
   const first = await call("/my-courses", { cookie: session.cookie });
   await first.text();
-  const hint = first.headers.getSetCookie().find((c) => c.startsWith(`${HINT}=`))!.split(";")[0]!;
+  const hint = hintSetBy(first)!.split(";")[0]!;
   const cookie = `${session.cookie}; ${hint}`;
   return async (path: string) => {
     const res = await call(path, { cookie });

@@ -7,16 +7,14 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import * as s from "../../db/schema";
-import { addMember, call, createGroup, createUser, signIn } from "./factories";
+import { addMember, call, createGroup, createUser, HINT_COOKIE, hintSetBy, signIn } from "./factories";
 import { db, unique } from "./helpers";
 
-/** The hint's cookie on http://localhost (no `__Host-` prefix without Secure). */
-const HINT = "cohort_who";
 
 async function visit(path: string, cookie: string) {
   const res = await call(path, { cookie });
   const body = await res.text();
-  const setHint = res.headers.getSetCookie().find((c) => c.startsWith(`${HINT}=`)) ?? null;
+  const setHint = hintSetBy(res);
   return { res, status: res.status, body, setHint, hint: setHint ? setHint.split(";")[0]! : null, trips: Number(res.headers.get("x-d1-round-trips")) };
 }
 
@@ -41,7 +39,7 @@ describe("the viewer hint", () => {
     expect(setHint).toMatch(/; Max-Age=2592000/);
     const anonymous = await call("/courses");
     await anonymous.text();
-    expect(anonymous.headers.getSetCookie().some((c) => c.startsWith(`${HINT}=`))).toBe(false);
+    expect(hintSetBy(anonymous)).toBeNull();
   });
 
   it("saves a signed-in page one call to D1, and is not set again while it still names the viewer", async () => {
@@ -73,8 +71,8 @@ describe("the viewer hint", () => {
 
   it("with a forged signature is ignored and replaced", async () => {
     const { group, session, hint } = await memberWithHint();
-    const [header, payload] = hint.slice(`${HINT}=`.length).split(".");
-    const forged = `${HINT}=${header}.${payload}.${"A".repeat(43)}`;
+    const [header, payload] = hint.slice(`${HINT_COOKIE}=`.length).split(".");
+    const forged = `${HINT_COOKIE}=${header}.${payload}.${"A".repeat(43)}`;
     const page = await visit(`/course/${group.slug}`, `${session.cookie}; ${forged}`);
     expect(page.status).toBe(200);
     expect(page.hint).not.toBeNull();
@@ -100,7 +98,7 @@ describe("the viewer hint", () => {
     const page = await visit(`/course/${group.slug}`, `${session.cookie}; ${hint}`);
     expect(page.status).toBe(302);
     expect(page.res.headers.get("location")).toMatch(/^\/auth\/login\?redirectTo=/);
-    expect(page.setHint).toMatch(new RegExp(`^${HINT}=; .*Max-Age=0`));
+    expect(page.setHint).toMatch(new RegExp(`^${HINT_COOKIE}=; .*Max-Age=0`));
   });
 
   it("is cleared by logging out, with the session", async () => {
@@ -108,7 +106,7 @@ describe("the viewer hint", () => {
     const out = await call("/api/users/logout", { method: "POST", cookie: `${session.cookie}; ${hint}` });
     expect(out.status).toBe(200);
     const cleared = out.headers.getSetCookie();
-    expect(cleared.some((c) => c.startsWith(`${HINT}=;`) && /Max-Age=0/.test(c))).toBe(true);
+    expect(cleared.some((c) => c.startsWith(`${HINT_COOKIE}=;`) && /Max-Age=0/.test(c))).toBe(true);
     expect(cleared.some((c) => c.startsWith("cohort_refresh=;") && /Max-Age=0/.test(c))).toBe(true);
   });
 
