@@ -245,6 +245,18 @@ describe("progress: the numbers", () => {
     expect(body).toMatchObject({ quizzes: { taken: 1, counted: 1, averageScore: 100, rate: 100 }, overall: 75 });
   });
 
+  it("the staff's very first read grades a member's abandoned attempt too, and counts it in their row and the quiz's chart", async () => {
+    const w = await world();
+    const { status, body } = await get(`/api/groups/${w.G.slug}/progress`, await as(w.teacher));
+    expect(status).toBe(200);
+    const report = body as unknown as { students: { _id: string; progress: { overall: number | null } }[]; quizzes: { taken: number; averageScore: number | null }[] };
+    // D: lectures 1/2 (50 %) and the abandoned Q1 attempt graded 4/4 (100 %): overall 75, as in their own read.
+    expect(report.students.find((x) => x._id === w.D.id)?.progress.overall).toBe(75);
+    const [after] = await db().select().from(s.attempts).where(eq(s.attempts.userId, w.D.id));
+    expect(after!.submittedAt).not.toBeNull();
+    expect(after).toMatchObject({ score: 4, maxScore: 4 });
+  });
+
   it("another group's records count in that group only", async () => {
     const w = await theWorld();
     const { body } = await get(`/api/users/groups/${w.H.slug}/progress`, await as(w.B));

@@ -5,7 +5,7 @@
  * statements however many students, lectures, tasks and quizzes the scope holds: each statement aggregates in
  * SQL and returns one row per student, per lecture, per task or per quiz.
  */
-import { and, asc, eq, inArray, or, sql, type Placeholder, type SQL, type SQLWrapper } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, or, sql, type Placeholder, type SQL, type SQLWrapper } from "drizzle-orm";
 import { can, type Actor } from "../../app/lib/permissions";
 import { atRiskReasons, progressFrom, type AtRiskReason, type Progress, type ProgressCounts } from "../../app/lib/progress";
 import { attempts, attendance, extensions, groups, lectures, memberships, MEMBER_STATUSES, quizzes, submissions, tasks, users } from "../../db/schema";
@@ -15,6 +15,7 @@ import type { ServiceContext } from "../context";
 import { groupForUser } from "./group-access";
 import { forbidden, notFound } from "../http/errors";
 import { settleGroupAttempts } from "./quizzes";
+import { QUIZ_NETWORK_MS } from "../../app/lib/quiz-schemas";
 import { isMember } from "./memberships";
 import { studentSeesTask } from "./released";
 
@@ -260,6 +261,13 @@ function figuresSql(db: Database, scope: { groups: SQLWrapper; userId?: Value<st
   const sameGroup = (sub: { _: { alias: string } }) => sql`${of(sub, "group_id")} = ${memberships.groupId}`;
   const sameMember = (sub: { _: { alias: string } }) => and(sql`${of(sub, "user_id")} = ${memberships.userId}`, sameGroup(sub));
 
+  // The member's attempts whose time ran out and that nobody has closed yet (their quiz's clock and the daily cron
+  // close them too): when any is found the figures are read again once they are graded (computeProgress).
+  const expiredOf = db
+    .select({ n: sql<number>`count(*)` })
+    .from(attempts)
+    .innerJoin(quizzes, eq(quizzes.id, attempts.quizId))
+    .where(and(eq(attempts.userId, users.id), eq(quizzes.groupId, memberships.groupId), isNull(attempts.submittedAt), sql`${attempts.deadlineAt} < ${now} - ${QUIZ_NETWORK_MS}`));
   const members = db
     .select({
       _id: users.id,
@@ -284,6 +292,7 @@ function figuresSql(db: Database, scope: { groups: SQLWrapper; userId?: Value<st
       takenClosed: of(quizzesBy, "taken_closed"),
       dueDelta: of(extensionsBy, "due_delta"),
       closedDelta: of(extensionsBy, "closed_delta"),
+      expired: sql<number>`${expiredOf}`,
     })
     .from(memberships)
     .innerJoin(users, eq(users.id, memberships.userId))
@@ -419,10 +428,11 @@ export async function computeProgress(ctx: ServiceContext, scope: Scope, now = D
       scope.details ? read("quizzes", (f) => f.quizzes) : none,
     ]);
   };
-  // Attempts whose time ran out are graded first, so a quiz abandoned mid-way counts with what was saved. The figures
-  // are read alongside the search for such attempts (one call to D1); when it closed any, they are read again after.
-  const [settled, firstRead] = await Promise.all([settleGroupAttempts(ctx, scope.groups, now), readAll()]);
-  const [memberRows, lectureRows, taskRows, quizRows] = settled > 0 ? await readAll() : firstRead;
+  // A quiz abandoned mid-way counts with what was saved: each member's row says whether they have an attempt whose
+  // time ran out and that is still open; when any has, the scope's such attempts are graded and the figures read again.
+  const firstRead = await readAll();
+  const expired = firstRead[0].some((m) => num(m.expired) > 0) && (await settleGroupAttempts(ctx, scope.groups, now)) > 0;
+  const [memberRows, lectureRows, taskRows, quizRows] = expired ? await readAll() : firstRead;
 
   const heldByGroup = new Map<string, number>();
   const members = memberRows.map((m) => {
