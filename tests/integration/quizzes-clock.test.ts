@@ -222,6 +222,29 @@ describe("quizzes: the server's clock", () => {
     expect(second.attempt.number).toBe(2);
   });
 
+  it("a student's list counts their own attempts only: handed in, best score, and the one still running", async () => {
+    const w = await world({ durationMinutes: 10 });
+    const first = await startAttempt(w.ctx, w.me, w.quiz.slug, T0);
+    await submitQuiz(w.ctx, w.me, w.quiz.slug, { answers: { [w.question.id]: 1 }, attemptId: first.attempt._id }, T0 + MIN);
+    // A classmate's three attempts (one right) never show in this student's list.
+    const mate = await w.classmate();
+    for (let i = 0; i < 3; i++) {
+      const theirs = await startAttempt(w.ctx, mate, w.quiz.slug, T0 + i * 20 * MIN);
+      await submitQuiz(w.ctx, mate, w.quiz.slug, { answers: { [w.question.id]: i === 0 ? 1 : 0 }, attemptId: theirs.attempt._id }, T0 + i * 20 * MIN + MIN);
+    }
+    await startAttempt(w.ctx, w.me, w.quiz.slug, T0 + 2 * MIN);
+    const [mine] = await listGroupQuizzes(w.ctx, w.me, w.group.slug, T0 + 3 * MIN);
+    expect(mine!.mine).toEqual({ attempts: 1, inProgress: true, bestScore: 1 });
+    // Nine minutes later the second attempt's 10 minutes (and the 5 s allowance) are over: the read closes it, on
+    // nothing saved, so it counts as handed in with 0 and the best stays 1.
+    const [later] = await listGroupQuizzes(w.ctx, w.me, w.group.slug, T0 + 12 * MIN + 6_000);
+    expect(later!.mine).toEqual({ attempts: 2, inProgress: false, bestScore: 1 });
+    const [theirs] = await listGroupQuizzes(w.ctx, mate, w.group.slug, T0 + 60 * MIN);
+    expect(theirs!.mine).toEqual({ attempts: 3, inProgress: false, bestScore: 1 });
+    // Staff have no attempts of their own in the list.
+    expect((await listGroupQuizzes(w.ctx, w.staff, w.group.slug, T0 + 60 * MIN))[0]!.mine).toBeNull();
+  });
+
   it("homework with no closing time never closes by itself", async () => {
     const w = await world({ durationMinutes: null, closesAt: null });
     const { attempt } = await startAttempt(w.ctx, w.me, w.quiz.slug, T0);

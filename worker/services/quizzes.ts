@@ -190,7 +190,7 @@ const ownAttempts = (ctx: ServiceContext, userId: string, quizIds: string[]) =>
     : ctx.db.select().from(attempts).where(and(eq(attempts.userId, userId), inArray(attempts.quizId, quizIds))).orderBy(asc(attempts.number));
 
 /** An open attempt whose answers can no longer count (deadline plus the network allowance): the server closes it. */
-const expired = (a: AttemptRow, now: number) => !a.submittedAt && a.deadlineAt !== null && now > a.deadlineAt.getTime() + QUIZ_NETWORK_MS;
+const expired = (a: Pick<AttemptRow, "submittedAt" | "deadlineAt">, now: number) => !a.submittedAt && a.deadlineAt !== null && now > a.deadlineAt.getTime() + QUIZ_NETWORK_MS;
 
 /** When the server closes an attempt with this deadline: the first millisecond its answers no longer count. */
 export const closingTime = (deadline: number) => deadline + QUIZ_NETWORK_MS + 1;
@@ -199,7 +199,7 @@ export const closingTime = (deadline: number) => deadline + QUIZ_NETWORK_MS + 1;
  * Whether a student still has time in their open attempt (the intro offers "Resume", the result "Resume" too).
  * Between the deadline and the server closing it, the attempt is still open but only being handed in.
  */
-const running = (a: AttemptRow, now: number) => !a.submittedAt && (a.deadlineAt === null || now < a.deadlineAt.getTime());
+const running = (a: Pick<AttemptRow, "submittedAt" | "deadlineAt">, now: number) => !a.submittedAt && (a.deadlineAt === null || now < a.deadlineAt.getTime());
 
 /**
  * Closes and grades, on the answers saved in time, every open attempt among `rows` whose deadline plus the network
@@ -408,6 +408,48 @@ export interface QuizListItem {
   mine: { attempts: number; inProgress: boolean; bestScore: number | null } | null;
 }
 
+/** What a quiz list shows of an attempt of the viewer's (`listQuizzes`). */
+interface AttemptBrief {
+  id: string;
+  quizId: string;
+  score: number | null;
+  deadlineAt: Date | null;
+  submittedAt: Date | null;
+  codePending: boolean;
+}
+
+/** Reads the JSON list `listQuizzes` selects with each quiz: [id, score, deadline, submitted, codePending] per attempt. */
+function attemptBriefs(json: string | null, quizId: string): AttemptBrief[] {
+  if (!json) return [];
+  const date = (ms: unknown) => (typeof ms === "number" ? new Date(ms) : null);
+  return (JSON.parse(json) as [string, number | null, number | null, number | null, number | null][]).map(([id, score, deadline, submitted, pending]) => ({
+    id,
+    quizId,
+    score,
+    deadlineAt: date(deadline),
+    submittedAt: date(submitted),
+    codePending: pending === 1,
+  }));
+}
+
+/**
+ * `settle` for a list's briefs: the whole rows of attempts whose time ran out are read, closed and graded (rare: the
+ * quiz's clock usually has); code still pending from an earlier read is judged in the background again.
+ */
+async function settleBriefs(ctx: ServiceContext, briefs: AttemptBrief[], now: number): Promise<AttemptBrief[]> {
+  const due = briefs.filter((a) => expired(a, now)).map((a) => a.id);
+  gradeLater(
+    ctx,
+    briefs.filter((a) => a.submittedAt && a.codePending).map((a) => a.id),
+  );
+  if (due.length === 0) return briefs;
+  const graded = new Map((await settle(ctx, await ctx.db.select().from(attempts).where(inArray(attempts.id, due)), now)).map((a) => [a.id, a]));
+  return briefs.map((a) => {
+    const row = graded.get(a.id);
+    return row ? { ...a, score: row.score, submittedAt: row.submittedAt, codePending: row.codePending } : a;
+  });
+}
+
 async function listQuizzes(ctx: ServiceContext, viewer: Actor, scope: { groupKey: string } | { lectureKey: string }, now: number): Promise<QuizListItem[]> {
   let group: { id: string; instructorId: string | null; membershipStatus: string | null } | undefined;
   let lectureId: string | null = null;
@@ -439,37 +481,31 @@ async function listQuizzes(ctx: ServiceContext, viewer: Actor, scope: { groupKey
     staff ? undefined : and(eq(quizzes.published, true), eq(lectures.published, true)),
   );
   const values = { groupId: group.id, lectureId, userId: viewer.userId };
-  // Separate statements, not one D1 batch: a batch keys rows by column name (docs/decisions/0013). A member's own
-  // attempts are read with them, for the quizzes the same condition lists.
-  const [rows, ownRows] = await Promise.all([
-    preparedOnce(ctx, `quizzes.list.${kind}`, (db) => {
-      // Each quiz's fixed questions and their points come with it (correlated subqueries on the quiz's index).
-      const fixedQuestions = db.select({ n: sql<number>`count(*)` }).from(questions).where(eq(questions.quizId, quizzes.id));
-      const fixedPoints = db.select({ points: sql<number>`coalesce(sum(${questions.points}), 0)` }).from(questions).where(eq(questions.quizId, quizzes.id));
-      return db
-        .select({
-          quiz: quizzes,
-          lectureSlug: lectures.slug,
-          lectureTitle: lectures.title,
-          extension: { id: extensions.id, closesAt: extensions.closesAt, extraMinutes: extensions.extraMinutes, extraAttempts: extensions.extraAttempts },
-          fixedCount: sql<number>`${fixedQuestions}`.mapWith(Number),
-          fixedPoints: sql<number>`${fixedPoints}`.mapWith(Number),
-        })
-        .from(quizzes)
-        .innerJoin(lectures, eq(lectures.id, quizzes.lectureId))
-        // The viewer's own extensions (none for staff): a student's list shows their own close and attempts.
-        .leftJoin(extensions, and(eq(extensions.quizId, quizzes.id), eq(extensions.userId, sql.placeholder("userId"))))
-        .where(where)
-        .orderBy(asc(quizzes.opensAt), asc(quizzes.title));
-    }).all(values),
-    member
-      ? preparedOnce(ctx, `quizzes.own.${kind}`, (db) => {
-          const listed = db.select({ id: quizzes.id }).from(quizzes).innerJoin(lectures, eq(lectures.id, quizzes.lectureId)).where(where);
-          return db.select().from(attempts).where(and(eq(attempts.userId, sql.placeholder("userId")), inArray(attempts.quizId, listed))).orderBy(asc(attempts.number));
-        }).all(values)
-      : null,
-  ]);
-  const mine = ownRows ? await settle(ctx, ownRows, now) : null;
+  // A member's own attempts come with each quiz, as a JSON list of what the list shows (a correlated subquery on the
+  // attempts' user index), so the list is one statement; whole rows are read only to close attempts whose time ran out.
+  const rows = await preparedOnce(ctx, `quizzes.list.${kind}`, (db) => {
+    // Each quiz's fixed questions and their points come with it (correlated subqueries on the quiz's index).
+    const fixedQuestions = db.select({ n: sql<number>`count(*)` }).from(questions).where(eq(questions.quizId, quizzes.id));
+    const fixedPoints = db.select({ points: sql<number>`coalesce(sum(${questions.points}), 0)` }).from(questions).where(eq(questions.quizId, quizzes.id));
+    const ownBriefs = sql<string | null>`(select json_group_array(json_array(${attempts.id}, ${attempts.score}, ${attempts.deadlineAt}, ${attempts.submittedAt}, ${attempts.codePending})) from ${attempts} where ${attempts.quizId} = ${quizzes.id} and ${attempts.userId} = ${sql.placeholder("userId")})`;
+    return db
+      .select({
+        quiz: quizzes,
+        lectureSlug: lectures.slug,
+        lectureTitle: lectures.title,
+        extension: { id: extensions.id, closesAt: extensions.closesAt, extraMinutes: extensions.extraMinutes, extraAttempts: extensions.extraAttempts },
+        fixedCount: sql<number>`${fixedQuestions}`.mapWith(Number),
+        fixedPoints: sql<number>`${fixedPoints}`.mapWith(Number),
+        own: member ? ownBriefs : sql<string | null>`null`,
+      })
+      .from(quizzes)
+      .innerJoin(lectures, eq(lectures.id, quizzes.lectureId))
+      // The viewer's own extensions (none for staff): a student's list shows their own close and attempts.
+      .leftJoin(extensions, and(eq(extensions.quizId, quizzes.id), eq(extensions.userId, sql.placeholder("userId"))))
+      .where(where)
+      .orderBy(asc(quizzes.opensAt), asc(quizzes.title));
+  }).all(values);
+  const mine = member ? await settleBriefs(ctx, rows.flatMap((r) => attemptBriefs(r.own, r.quiz.id)), now) : null;
   return rows.map(({ quiz: own_, lectureSlug, lectureTitle, extension, fixedCount, fixedPoints }) => {
     const quiz = withExtension({ ...own_, extension });
     const own = mine?.filter((a) => a.quizId === quiz.id) ?? [];
