@@ -292,7 +292,23 @@ export async function listGroupTasks(ctx: ServiceContext, viewer: Actor, groupKe
   // The course home runs it: built once per isolate for staff and for students (db/prepared.ts).
   const query = preparedOnce(ctx, staff ? "tasks.listGroupTasks.staff" : "tasks.listGroupTasks.student", (db) =>
     db
-      .select({ task: tasks, lectureSlug: lectures.slug, submission: submissions, extendedDueAt: extensions.dueAt })
+      // Of the viewer's hand-in, what the list shows: never its code, test report or file, which may be large.
+      .select({
+        task: tasks,
+        lectureSlug: lectures.slug,
+        submission: {
+          id: submissions.id,
+          late: submissions.late,
+          score: submissions.score,
+          feedback: submissions.feedback,
+          feedbackHtml: submissions.feedbackHtml,
+          gradedAt: submissions.gradedAt,
+          gradedBy: submissions.gradedBy,
+          resubmitRequestedAt: submissions.resubmitRequestedAt,
+          submittedAt: submissions.submittedAt,
+        },
+        extendedDueAt: extensions.dueAt,
+      })
       .from(tasks)
       .innerJoin(lectures, eq(lectures.id, tasks.lectureId))
       .leftJoin(submissions, and(eq(submissions.taskId, tasks.id), eq(submissions.userId, sql.placeholder("userId"))))
