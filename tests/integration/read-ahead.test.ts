@@ -77,6 +77,24 @@ describe("read-ahead", () => {
     expect((await student(c.lecturePage)).status).toBe(403);
   });
 
+  it("a certificate issued elsewhere shows on the member's very next course home, and its revocation too", async () => {
+    const c = await course();
+    const student = await browserOf(c.student);
+    await student(c.home);
+    const before = await student(c.home);
+    expect(before.trips).toBe(1);
+    expect(before.body).not.toContain("/certificates/");
+    // The certificate comes with the group row (group-access.ts), which the isolate kept without one.
+    const code = unique("CERT").toUpperCase();
+    await db().insert(s.certificates).values({ id: newId(), code, groupId: c.group.id, userId: c.student.id, recipientName: c.student.name, courseTitle: c.group.title, issuedAt: new Date() });
+    const issued = await student(c.home);
+    expect(issued.body).toContain(`href="/certificates/${code}"`);
+    expect(issued.body).toContain("You completed this course.");
+    await db().update(s.certificates).set({ revokedAt: new Date(), revokedReason: "Issued by mistake" }).where(eq(s.certificates.code, code));
+    const revoked = await student(c.home);
+    expect(revoked.body).toContain("Your certificate was revoked: Issued by mistake");
+  });
+
   it("a group renamed elsewhere shows its new title on the very next page", async () => {
     const c = await course();
     const student = await browserOf(c.student);

@@ -12,10 +12,9 @@ import { ar } from "../../app/i18n/ar";
 import { en } from "../../app/i18n/en";
 import { format } from "../../app/i18n/translate";
 import { certificates, groups, lectures, users } from "../../db/schema";
-import { preparedOnce } from "../../db/prepared";
 import type { ServiceContext } from "../context";
 import { AppError, forbidden, notFound } from "../http/errors";
-import { requireManagedGroup } from "./group-access";
+import { groupForUser, requireManagedGroup } from "./group-access";
 import { newId } from "./ids";
 import { escapeHtml, sendMails } from "./mail";
 import { notifyUsers } from "./notifications";
@@ -69,7 +68,7 @@ export function newCertificateCode(): string {
   return chars.match(/.{4}/g)!.join("-");
 }
 
-const toSummary = (r: typeof certificates.$inferSelect): CertificateSummary => ({
+const toSummary = (r: Pick<typeof certificates.$inferSelect, "id" | "code" | "issuedAt" | "language" | "revokedAt" | "revokedReason">): CertificateSummary => ({
   _id: r.id,
   code: r.code,
   issuedAt: r.issuedAt.toISOString(),
@@ -379,12 +378,9 @@ export async function signedCertificate(ctx: ServiceContext, code: string) {
   return { certificate: cert, credential, jwt, verification };
 }
 
-
 /** A member's certificate in one group (the course home's card), or null. */
 export async function certificateInGroup(ctx: ServiceContext, groupId: string, userId: string) {
-  // Every member's course home runs it: built once per isolate (db/prepared.ts).
-  const [row] = await preparedOnce(ctx, "certificates.inGroup", (db) =>
-    db.select().from(certificates).where(and(eq(certificates.groupId, sql.placeholder("groupId")), eq(certificates.userId, sql.placeholder("userId")))).limit(1),
-  ).all({ groupId, userId });
+  // It comes with the group row every member page reads first (group-access.ts): no statement of its own.
+  const row = (await groupForUser(ctx, userId, groupId))?.certificate;
   return row ? { ...toSummary(row), courseTitle: row.courseTitle } : null;
 }

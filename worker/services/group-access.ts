@@ -4,7 +4,7 @@
  */
 import { and, eq, or, sql, type AnyColumn, type SQL } from "drizzle-orm";
 import { can, type Actor } from "../../app/lib/permissions";
-import { groups, lectures, memberships, users, type GroupStatus, type MembershipStatus } from "../../db/schema";
+import { certificates, groups, lectures, memberships, users, type GroupStatus, type MembershipStatus } from "../../db/schema";
 import { preparedOnce } from "../../db/prepared";
 import type { ServiceContext } from "../context";
 import { forbidden, notFound } from "../http/errors";
@@ -36,12 +36,28 @@ export async function findGroup(ctx: ServiceContext, idOrSlug: string): Promise<
   return row ?? null;
 }
 
+/** The asking user's certificate of the group, as it comes with the group (`groupForUser`). */
+const ownCertificateColumns = {
+  id: certificates.id,
+  code: certificates.code,
+  issuedAt: certificates.issuedAt,
+  language: certificates.language,
+  revokedAt: certificates.revokedAt,
+  revokedReason: certificates.revokedReason,
+  courseTitle: certificates.courseTitle,
+};
+
 /** A group with the asking user's membership in it: what every member page decides access from. */
-export type GroupForUser = GroupRow & { instructorId: string | null; membershipStatus: MembershipStatus | null };
+export type GroupForUser = GroupRow & {
+  instructorId: string | null;
+  membershipStatus: MembershipStatus | null;
+  /** Their certificate of this group, if one was issued to them (a unique (group, user) row, revoked or not). */
+  certificate: { [K in keyof typeof ownCertificateColumns]: (typeof certificates.$inferSelect)[K] } | null;
+};
 
 /**
- * The group (by id or slug) with `userId`'s membership, read once per request whichever of its id or slug later
- * callers ask by (a course home asks for it by slug, then its lectures, tasks, quizzes and progress by id).
+ * The group (by id or slug) with `userId`'s membership and certificate, read once per request whichever of its id or
+ * slug later callers ask by (a course home asks for it by slug, then its lectures, tasks, quizzes and progress by id).
  */
 export function groupForUser(ctx: ServiceContext, userId: string, idOrSlug: string): Promise<GroupForUser | null> {
   // Most member and staff pages run it: built once per isolate (db/prepared.ts). A signed-in page starts from the
@@ -49,10 +65,11 @@ export function groupForUser(ctx: ServiceContext, userId: string, idOrSlug: stri
   return rowFor(ctx, "group", userId, idOrSlug, async () => {
     const query = preparedOnce(ctx, "group-access.groupForUser", (db) =>
       db
-        .select({ ...groupColumns, instructorId: groups.instructorId, membershipStatus: memberships.status })
+        .select({ ...groupColumns, instructorId: groups.instructorId, membershipStatus: memberships.status, certificate: ownCertificateColumns })
         .from(groups)
         .leftJoin(users, eq(users.id, groups.instructorId))
         .leftJoin(memberships, and(eq(memberships.groupId, groups.id), eq(memberships.userId, sql.placeholder("userId"))))
+        .leftJoin(certificates, and(eq(certificates.groupId, groups.id), eq(certificates.userId, sql.placeholder("userId"))))
         .where(or(eq(groups.id, sql.placeholder("idOrSlug")), eq(groups.slug, sql.placeholder("idOrSlug"))))
         .limit(1),
     );
