@@ -138,7 +138,9 @@ function printLoad(results) {
   console.log(`\nThroughput and latency (${CONCURRENCY} concurrent keep-alive connections; ${ROUNDS} rounds of ${SEGMENT_MS / 1000} s per target, each next to ${SEGMENT_MS / 1000} s of the baseline, after ${WARMUP_MS / 1000} s warm-up)\n`);
   console.log(`${pad("target", 26)}${lpad("requests", 9)}${lpad("errors", 8)}${lpad("req/s", 8)}${lpad("p50 ms", 9)}${lpad("p99 ms", 9)}   req/s per round`);
   for (const r of results) {
-    console.log(`${pad(r.name, 26)}${lpad(r.requests, 9)}${lpad(r.errors, 8)}${lpad(r.rps.toFixed(0), 8)}${lpad(ms(r.p50), 9)}${lpad(ms(r.p99), 9)}   ${r.roundRps.map((x) => x.toFixed(0)).join(" / ")}`);
+    // The baseline ran next to every target: its range, not its many segments.
+    const rounds = r.baseline ? `${Math.min(...r.roundRps).toFixed(0)}-${Math.max(...r.roundRps).toFixed(0)} over ${r.roundRps.length} segments` : r.roundRps.map((x) => x.toFixed(0)).join(" / ");
+    console.log(`${pad(r.name, 26)}${lpad(r.requests, 9)}${lpad(r.errors, 8)}${lpad(r.rps.toFixed(0), 8)}${lpad(ms(r.p50), 9)}${lpad(ms(r.p99), 9)}   ${rounds}`);
   }
   console.log(`\nRatios to ${base.name} (same Worker, same run; throughput: the median over the rounds of each segment against the baseline's segment next to it, higher is better; p99: lower is better)\n`);
   for (const r of results.filter((x) => !x.baseline)) {
