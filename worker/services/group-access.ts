@@ -52,7 +52,7 @@ export type GroupForUser = GroupRow & {
   instructorId: string | null;
   membershipStatus: MembershipStatus | null;
   /** Their certificate of this group, if one was issued to them (a unique (group, user) row, revoked or not). */
-  certificate: { [K in keyof typeof ownCertificateColumns]: (typeof certificates.$inferSelect)[K] } | null;
+  certificate: Pick<typeof certificates.$inferSelect, keyof typeof ownCertificateColumns> | null;
 };
 
 /**
