@@ -93,11 +93,16 @@ export async function signIn(context: BrowserContext, user: { email: string; pas
  * that status through for URLs containing `urlPart`. Returns the list of other problems (assert it is empty).
  */
 export function allowStatus(page: Page, status: number, urlPart: string): string[] {
+  return allowLoadError(page, `status of ${status}`, urlPart);
+}
+
+/** As `allowStatus`, for any load error whose console text contains `text` ("net::ERR_FAILED": no answer at all). */
+export function allowLoadError(page: Page, text: string, urlPart: string): string[] {
   const problems: string[] = [];
   page.removeAllListeners("console");
   page.on("console", (msg) => {
     if (msg.type() !== "error") return;
-    if (msg.text().includes(`status of ${status}`) && msg.location().url.includes(urlPart)) return;
+    if (msg.text().includes(text) && msg.location().url.includes(urlPart)) return;
     problems.push(`${msg.location().url}: ${msg.text()}`);
   });
   return problems;

@@ -1,6 +1,6 @@
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { allowStatus, createVerifiedUser, DEMO, signIn } from "./accounts-helpers";
+import { allowLoadError, allowStatus, createVerifiedUser, DEMO, signIn } from "./accounts-helpers";
 import { baseURL, useBrowser } from "./browser";
 
 const toast = (page: Page, text: string) => page.locator(".toast").filter({ hasText: text }).waitFor();
@@ -109,6 +109,40 @@ describe("one's own account", () => {
       body: JSON.stringify({ email: user.email, password: user.password }),
     });
     expect(login.status).toBe(401);
+  });
+
+  it("keeps the session when the deletion's request fails without an answer: the widgets ask the API again", async () => {
+    const user = await createVerifiedUser("delete-drop");
+    const page = await newPage();
+    const problems = allowLoadError(page, "net::ERR_FAILED", "/profile.data");
+    await signIn(page.context(), user);
+    await page.goto("/profile");
+    await page.locator('.bell[data-live="open"]').waitFor();
+    // The network drops the deletion: no answer at all.
+    await page.route(
+      (url) => url.pathname === "/profile.data",
+      (route) => (route.request().method() === "POST" ? route.abort("failed") : route.fallback()),
+    );
+    await page.getByRole("button", { name: "Delete my account" }).click();
+    const dialog = page.getByRole("dialog", { name: "Delete your account?" });
+    await dialog.getByLabel("Password", { exact: true }).fill(user.password);
+    await dialog.getByRole("button", { name: "Delete forever" }).click();
+    await page.locator(".error-screen").waitFor();
+    // Back home without a reload: still signed in, and the bell reads its panel and its live room from the API
+    // (a session still marked as ending answered them 401 locally and left the bell in its error state).
+    await page.locator(".error-screen").getByRole("link", { name: "Back to the home page" }).click();
+    await page.waitForURL(`${baseURL()}/`);
+    await page.locator('.bell[data-live="open"]').waitFor();
+    await page.locator(".bell-button").click();
+    await page.locator(".bell-panel:not([hidden]) .bell-empty").waitFor();
+    expect(await page.locator(".bell-panel [role=alert]").count()).toBe(0);
+    const login = await fetch(`${baseURL()}/api/users/login`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ email: user.email, password: user.password }),
+    });
+    expect(login.status).toBe(200);
+    expect(problems).toEqual([]);
   });
 });
 

@@ -1,5 +1,5 @@
-import { useFetcher } from "@remix-run/react";
-import { useState } from "react";
+import { useFetcher, useNavigation } from "@remix-run/react";
+import { useEffect, useRef, useState } from "react";
 import { ConfirmDialog } from "~/components/confirm-dialog";
 import { FormAlert, PasswordField } from "~/components/form-field";
 import { TrashIcon } from "~/components/icons";
@@ -24,6 +24,22 @@ export function DeleteAccount({ hasPassword }: { hasPassword: boolean }) {
     endingSession(false);
     document.getElementById("delete-password")?.focus();
   });
+
+  // The session ends only if the deletion takes the person away (its answer is a redirect home). A request that
+  // fails without an answer (the network, a 5xx) shows an error screen instead, which unmounts this form: the
+  // session goes on then, and the page's widgets must be able to ask the API again.
+  const navigation = useNavigation();
+  const submitted = useRef(false);
+  const leaving = useRef(false);
+  useEffect(() => {
+    if (submitted.current && fetcher.state !== "idle" && navigation.state === "loading") leaving.current = true;
+  }, [fetcher.state, navigation.state]);
+  useEffect(
+    () => () => {
+      if (submitted.current && !leaving.current) endingSession(false);
+    },
+    [],
+  );
 
   const error = missing ? "form.passwordRequired" : fetcher.data && !fetcher.data.ok && fetcher.state === "idle" ? (fetcher.data.errors.password ?? fetcher.data.formError) : undefined;
 
@@ -63,6 +79,8 @@ export function DeleteAccount({ hasPassword }: { hasPassword: boolean }) {
             }
             // On success the action signs this device out and sends the person home: what the widgets ask
             // meanwhile is answered 401, which must not send them to log in instead (session-client.ts).
+            submitted.current = true;
+            leaving.current = false;
             endingSession(true);
           }}
         >
