@@ -278,9 +278,9 @@ describe("progress: the numbers", () => {
     const report = body as unknown as {
       students: { _id: string; status: string; progress: { overall: number | null } }[];
       heldLectures: number;
-      lectures: { slug: string; held: boolean; present: number; late: number; excused: number; absent: number }[];
-      tasks: { slug: string; submitted: number; graded: number; averageScore: number | null; due: boolean }[];
-      quizzes: { slug: string; taken: number; averageScore: number | null; opened: boolean }[];
+      lectures: { slug: string; startsAt: string | null; held: boolean; present: number; late: number; excused: number; absent: number }[];
+      tasks: { slug: string; dueAt: string | null; submitted: number; graded: number; averageScore: number | null; due: boolean }[];
+      quizzes: { slug: string; opensAt: string | null; taken: number; averageScore: number | null; opened: boolean }[];
     };
     // Members A, B, C (approved) and D (special seat), by name; never E.
     expect(report.students.map((x) => x._id)).toEqual([w.A.id, w.B.id, w.C.id, w.D.id]);
@@ -300,6 +300,16 @@ describe("progress: the numbers", () => {
     // Q1: B's best 75 % and D's 100 % → 87.5 → 88. Q2 is published but not open yet.
     expect(report.quizzes.find((q) => q.slug === w.Q1.slug)).toMatchObject({ opened: true, closed: false, taken: 2, averageScore: 88 });
     expect(report.quizzes.map((q) => q.opened)).toEqual([true, false]);
+    // Each chart keeps its order (lectures as the course runs them, tasks by due date with the undated first, quizzes
+    // by opening) and its times as ISO strings.
+    expect(report.lectures.map((l) => l.slug).slice(0, 3)).toEqual([w.L1.slug, w.L2.slug, w.L3.slug]);
+    expect(report.lectures.length).toBe(5);
+    expect(lecture(w.L1.slug)!.startsAt).toBe(w.L1.startsAt!.toISOString());
+    expect(report.tasks.map((t) => t.slug)).toEqual([w.T4.slug, w.T1.slug, w.T2.slug]);
+    expect(task(w.T1.slug)!.dueAt).toBe(w.T1.dueAt!.toISOString());
+    expect(task(w.T4.slug)!.dueAt).toBeNull();
+    expect(report.quizzes[0]!.slug).toBe(w.Q1.slug);
+    expect(report.quizzes[0]!.opensAt).toBe(w.Q1.opensAt.toISOString());
   });
 });
 

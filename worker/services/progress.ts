@@ -19,7 +19,6 @@ import { QUIZ_NETWORK_MS } from "../../app/lib/quiz-schemas";
 import { isMember } from "./memberships";
 import { studentSeesTask } from "./released";
 
-const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
 const memberStatuses = [...MEMBER_STATUSES];
 
 /** Which groups, and optionally which one student, a computation covers. */
@@ -27,7 +26,7 @@ interface Scope {
   /** A subquery of group ids. */
   groups: SQLWrapper;
   userId?: string;
-  /** Per-lecture, per-task and per-quiz figures for the staff's charts (three more statements). */
+  /** Per-lecture, per-task and per-quiz figures for the staff's charts (one more statement). */
   details?: boolean;
   /** The scope is this one group (`groups` selects it), and this one student if `userId` is given: built once. */
   one?: { groupId: string; userId?: string };
@@ -59,6 +58,64 @@ const asMember = (userCol: SQL | SQLWrapper | typeof attendance.userId, groupCol
   and(eq(memberships.groupId, groupCol), eq(memberships.userId, userCol as typeof attendance.userId), inArray(memberships.status, memberStatuses));
 
 const num = (v: unknown) => Number(v ?? 0);
+/** A time stored in ms (as a chart's JSON row has it), as an ISO string. */
+const iso = (ms: unknown) => (typeof ms === "number" ? new Date(ms).toISOString() : null);
+
+/** A row as one JSON object (`json_object`); the keys are ours, written into the SQL, never parameters. */
+const jsonObject = (fields: Record<string, SQLWrapper | SQL>) =>
+  sql<string>`json_object(${sql.join(
+    Object.entries(fields).map(([key, value]) => sql`${sql.raw(`'${key}'`)}, ${value}`),
+    sql`, `,
+  )})`;
+
+/** A chart's rows, read back from the JSON array its statement answers (an absent or empty list: none). */
+function chartRows<T>(json: unknown): T[] {
+  if (typeof json !== "string") return [];
+  const rows = JSON.parse(json) as unknown;
+  return Array.isArray(rows) ? (rows as T[]) : [];
+}
+
+/** What a chart's JSON row holds: the lists' columns as stored (times in ms, flags 0 or 1, counts or null). */
+interface LectureChartRow {
+  _id: string;
+  groupId: string;
+  slug: string;
+  title: string;
+  startsAt: number | null;
+  held: number;
+  open: number;
+  present: number | null;
+  late: number | null;
+  excused: number | null;
+  absent: number | null;
+}
+interface TaskChartRow {
+  _id: string;
+  groupId: string;
+  slug: string;
+  title: string;
+  lectureSlug: string;
+  dueAt: number | null;
+  maxScore: number;
+  due: number;
+  submitted: number | null;
+  graded: number | null;
+  gradedSum: number | null;
+}
+interface QuizChartRow {
+  _id: string;
+  groupId: string;
+  slug: string;
+  title: string;
+  lectureSlug: string;
+  opensAt: number | null;
+  closesAt: number | null;
+  opened: number;
+  closed: number;
+  maxScore: number | null;
+  taken: number | null;
+  bestSum: number | null;
+}
 
 export interface LectureFigure {
   _id: string;
@@ -344,20 +401,23 @@ function figuresSql(db: Database, scope: { groups: SQLWrapper; userId?: Value<st
     .from(best)
     .groupBy(best.quizId)
     .as("best_of");
-  const charts = {
+  // Each list's rows as JSON objects, in the list's order; the three lists are the columns of one statement (below).
+  const chartLists = {
     lectures: db
       .select({
-        _id: lectures.id,
-        groupId: lectures.groupId,
-        slug: lectures.slug,
-        title: lectures.title,
-        startsAt: lectures.startsAt,
-        held,
-        open,
-        present: of(attendanceOf, "present"),
-        late: of(attendanceOf, "late"),
-        excused: of(attendanceOf, "excused"),
-        absent: of(attendanceOf, "absent"),
+        row: jsonObject({
+          _id: lectures.id,
+          groupId: lectures.groupId,
+          slug: lectures.slug,
+          title: lectures.title,
+          startsAt: lectures.startsAt,
+          held,
+          open,
+          present: of(attendanceOf, "present"),
+          late: of(attendanceOf, "late"),
+          excused: of(attendanceOf, "excused"),
+          absent: of(attendanceOf, "absent"),
+        }).as("row"),
       })
       .from(lectures)
       .leftJoin(attendanceOf, sql`${of(attendanceOf, "lecture_id")} = ${lectures.id}`)
@@ -365,17 +425,19 @@ function figuresSql(db: Database, scope: { groups: SQLWrapper; userId?: Value<st
       .orderBy(asc(lectures.order), asc(lectures.startsAt)),
     tasks: db
       .select({
-        _id: tasks.id,
-        groupId: lectures.groupId,
-        slug: tasks.slug,
-        title: tasks.title,
-        lectureSlug: lectures.slug,
-        dueAt: tasks.dueAt,
-        maxScore: tasks.maxScore,
-        due,
-        submitted: of(handInsOf, "submitted"),
-        graded: of(handInsOf, "graded"),
-        gradedSum: of(handInsOf, "graded_sum"),
+        row: jsonObject({
+          _id: tasks.id,
+          groupId: lectures.groupId,
+          slug: tasks.slug,
+          title: tasks.title,
+          lectureSlug: lectures.slug,
+          dueAt: tasks.dueAt,
+          maxScore: tasks.maxScore,
+          due,
+          submitted: of(handInsOf, "submitted"),
+          graded: of(handInsOf, "graded"),
+          gradedSum: of(handInsOf, "graded_sum"),
+        }).as("row"),
       })
       .from(tasks)
       .innerJoin(lectures, eq(lectures.id, tasks.lectureId))
@@ -384,18 +446,20 @@ function figuresSql(db: Database, scope: { groups: SQLWrapper; userId?: Value<st
       .orderBy(asc(tasks.dueAt), asc(tasks.title)),
     quizzes: db
       .select({
-        _id: quizzes.id,
-        groupId: quizzes.groupId,
-        slug: quizzes.slug,
-        title: quizzes.title,
-        lectureSlug: lectures.slug,
-        opensAt: quizzes.opensAt,
-        closesAt: quizzes.closesAt,
-        opened,
-        closed,
-        maxScore: sql<number>`(select coalesce(sum(q."points"), 0) from "questions" q where q."quiz_id" = "quizzes"."id")`,
-        taken: of(bestOf, "taken"),
-        bestSum: of(bestOf, "best_sum"),
+        row: jsonObject({
+          _id: quizzes.id,
+          groupId: quizzes.groupId,
+          slug: quizzes.slug,
+          title: quizzes.title,
+          lectureSlug: lectures.slug,
+          opensAt: quizzes.opensAt,
+          closesAt: quizzes.closesAt,
+          opened,
+          closed,
+          maxScore: sql<number>`(select coalesce(sum(q."points"), 0) from "questions" q where q."quiz_id" = "quizzes"."id")`,
+          taken: of(bestOf, "taken"),
+          bestSum: of(bestOf, "best_sum"),
+        }).as("row"),
       })
       .from(quizzes)
       .innerJoin(lectures, eq(lectures.id, quizzes.lectureId))
@@ -403,7 +467,15 @@ function figuresSql(db: Database, scope: { groups: SQLWrapper; userId?: Value<st
       .where(and(inArray(quizzes.groupId, scope.groups), eq(quizzes.published, true), eq(lectures.published, true)))
       .orderBy(asc(quizzes.opensAt), asc(quizzes.title)),
   };
-  return { members, ...charts };
+  // One statement for the three lists, each a JSON array of its rows. `json_group_array` reads its ordered subquery in
+  // order (SQLite does not flatten an ordered subquery into an aggregate), so each list keeps its ORDER BY.
+  const list = (rows: SQLWrapper) => sql<string>`(select json_group_array(json("row")) from (${rows}))`;
+  const charts = db
+    .select({ lectures: list(chartLists.lectures), tasks: list(chartLists.tasks), quizzes: list(chartLists.quizzes) })
+    .from(groups)
+    .where(inArray(groups.id, scope.groups))
+    .limit(1);
+  return { members, charts };
 }
 
 /** The numbers for every current member of the scope's groups (or the one student), in constant statements. */
@@ -419,20 +491,15 @@ export async function computeProgress(ctx: ServiceContext, scope: Scope, now = D
         ).all({ groupId: one.groupId, userId: one.userId, now })
       : pick((built ??= figuresSql(ctx.db, scope, now))).prepare().all()) as ReturnType<P["all"]>;
 
-  const readAll = () => {
-    const none = Promise.resolve([]);
-    return Promise.all([
-      read("members", (f) => f.members),
-      scope.details ? read("lectures", (f) => f.lectures) : none,
-      scope.details ? read("tasks", (f) => f.tasks) : none,
-      scope.details ? read("quizzes", (f) => f.quizzes) : none,
-    ]);
-  };
+  const readAll = () => Promise.all([read("members", (f) => f.members), scope.details ? read("charts", (f) => f.charts) : Promise.resolve([])]);
   // A quiz abandoned mid-way counts with what was saved: each member's row says whether they have an attempt whose
   // time ran out and that is still open; when any has, the scope's such attempts are graded and the figures read again.
   const firstRead = await readAll();
   const expired = firstRead[0].some((m) => num(m.expired) > 0) && (await settleGroupAttempts(ctx, scope.groups, now)) > 0;
-  const [memberRows, lectureRows, taskRows, quizRows] = expired ? await readAll() : firstRead;
+  const [memberRows, [chartsRow]] = expired ? await readAll() : firstRead;
+  const lectureRows = chartRows<LectureChartRow>(chartsRow?.lectures);
+  const taskRows = chartRows<TaskChartRow>(chartsRow?.tasks);
+  const quizRows = chartRows<QuizChartRow>(chartsRow?.quizzes);
 
   const heldByGroup = new Map<string, number>();
   const members = memberRows.map((m) => {
