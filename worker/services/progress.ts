@@ -61,10 +61,13 @@ const num = (v: unknown) => Number(v ?? 0);
 /** A time stored in ms (as a chart's JSON row has it), as an ISO string. */
 const iso = (ms: unknown) => (typeof ms === "number" ? new Date(ms).toISOString() : null);
 
-/** A row as one JSON object (`json_object`); the keys are ours, written into the SQL, never parameters. */
-const jsonObject = (fields: Record<string, SQLWrapper | SQL>) =>
+/**
+ * A row as one JSON object (`json_object`); the keys are ours, written into the SQL, never parameters. `R` is the row
+ * as read back (`chartRows`): the fields must be exactly its keys, so the two cannot drift apart.
+ */
+const jsonObject = <R>(fields: { [K in keyof R]-?: SQLWrapper | SQL }) =>
   sql<string>`json_object(${sql.join(
-    Object.entries(fields).map(([key, value]) => sql`${sql.raw(`'${key}'`)}, ${value}`),
+    Object.entries<SQLWrapper | SQL>(fields).map(([key, value]) => sql`${sql.raw(`'${key}'`)}, ${value}`),
     sql`, `,
   )})`;
 
@@ -405,7 +408,7 @@ function figuresSql(db: Database, scope: { groups: SQLWrapper; userId?: Value<st
   const chartLists = {
     lectures: db
       .select({
-        row: jsonObject({
+        row: jsonObject<LectureChartRow>({
           _id: lectures.id,
           groupId: lectures.groupId,
           slug: lectures.slug,
@@ -425,7 +428,7 @@ function figuresSql(db: Database, scope: { groups: SQLWrapper; userId?: Value<st
       .orderBy(asc(lectures.order), asc(lectures.startsAt)),
     tasks: db
       .select({
-        row: jsonObject({
+        row: jsonObject<TaskChartRow>({
           _id: tasks.id,
           groupId: lectures.groupId,
           slug: tasks.slug,
@@ -446,7 +449,7 @@ function figuresSql(db: Database, scope: { groups: SQLWrapper; userId?: Value<st
       .orderBy(asc(tasks.dueAt), asc(tasks.title)),
     quizzes: db
       .select({
-        row: jsonObject({
+        row: jsonObject<QuizChartRow>({
           _id: quizzes.id,
           groupId: quizzes.groupId,
           slug: quizzes.slug,
