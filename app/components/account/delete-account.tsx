@@ -18,19 +18,23 @@ export function DeleteAccount({ hasPassword }: { hasPassword: boolean }) {
   const [open, setOpen] = useState(false);
   const [missing, setMissing] = useState(false);
 
-  useAccountResult(fetcher, (result) => {
-    if (result.ok) return;
-    // Refused (a wrong password): the session goes on.
-    endingSession(false);
-    document.getElementById("delete-password")?.focus();
-  });
-
   // The session ends only if the deletion takes the person away (its answer is a redirect home). A request that
   // fails without an answer (the network, a 5xx) shows an error screen instead, which unmounts this form: the
   // session goes on then, and the page's widgets must be able to ask the API again.
   const navigation = useNavigation();
+  /** A deletion was sent and has not been refused. */
   const submitted = useRef(false);
+  /** ...and its answer is taking the person away. */
   const leaving = useRef(false);
+
+  useAccountResult(fetcher, (result) => {
+    if (result.ok) return;
+    // Refused (a wrong password): the session goes on.
+    submitted.current = false;
+    endingSession(false);
+    document.getElementById("delete-password")?.focus();
+  });
+
   useEffect(() => {
     if (submitted.current && fetcher.state !== "idle" && navigation.state === "loading") leaving.current = true;
   }, [fetcher.state, navigation.state]);
