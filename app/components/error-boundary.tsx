@@ -1,5 +1,5 @@
 import { isRouteErrorResponse, Link, useRouteError } from "@remix-run/react";
-import { useEffect } from "react";
+import { useEffect, useRef } from "react";
 import { useT } from "~/lib/i18n";
 
 const RELOAD_KEY = "cohort:reloaded-after-error";
@@ -13,6 +13,15 @@ export function GeneralErrorBoundary({ reloadOnce = false }: { reloadOnce?: bool
   const error = useRouteError();
   const { t } = useT();
   const isResponse = isRouteErrorResponse(error);
+  const screen = useRef<HTMLElement>(null);
+
+  // An error met after the page had loaded (a form whose request got no answer, say) replaces part of a page the
+  // person may have scrolled far down: bring them, and their screen reader, to it.
+  useEffect(() => {
+    if (document.documentElement.dataset.hydrated !== "true" || !screen.current) return;
+    screen.current.focus({ preventScroll: true });
+    screen.current.scrollIntoView({ block: "start" });
+  }, []);
 
   useEffect(() => {
     if (!reloadOnce || isResponse) return;
@@ -35,7 +44,7 @@ export function GeneralErrorBoundary({ reloadOnce = false }: { reloadOnce?: bool
             : [t("error.generic.title"), t("error.generic.body")];
 
   return (
-    <main id="main" className="error-screen">
+    <main id="main" tabIndex={-1} ref={screen} className="error-screen">
       <p className="error-code" aria-hidden="true">{status}</p>
       <h1>{title}</h1>
       <p>{body}</p>

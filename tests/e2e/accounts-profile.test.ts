@@ -115,6 +115,8 @@ describe("one's own account", () => {
     const user = await createVerifiedUser("delete-drop");
     const page = await newPage();
     const problems = allowLoadError(page, "net::ERR_FAILED", "/profile.data");
+    // A phone: the deletion is at the bottom of a long page.
+    await page.setViewportSize({ width: 375, height: 800 });
     await signIn(page.context(), user);
     await page.goto("/profile");
     await page.locator('.bell[data-live="open"]').waitFor();
@@ -128,6 +130,15 @@ describe("one's own account", () => {
     await dialog.getByLabel("Password", { exact: true }).fill(user.password);
     await dialog.getByRole("button", { name: "Delete forever" }).click();
     await page.locator(".error-screen").waitFor();
+    // The error is where the person is: focused (read out) and in view, not above the footer they had scrolled to.
+    await expect.poll(() => page.evaluate(() => document.activeElement?.classList.contains("error-screen"))).toBe(true);
+    // (Scrolled smoothly unless the person asks for reduced motion: wait for it to arrive.)
+    const inView = () =>
+      page.evaluate(() => {
+        const r = document.querySelector(".error-screen h1")!.getBoundingClientRect();
+        return r.top >= 0 && r.bottom <= window.innerHeight;
+      });
+    await expect.poll(inView).toBe(true);
     // Back home without a reload: still signed in, and the bell reads its panel and its live room from the API
     // (a session still marked as ending answered them 401 locally and left the bell in its error state).
     await page.locator(".error-screen").getByRole("link", { name: "Back to the home page" }).click();
