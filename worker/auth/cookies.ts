@@ -53,24 +53,44 @@ export function clearRefreshCookie(client: ClientInfo): string {
   return serializeCookie(cookieName(client.secure), "", { secure: client.secure, maxAge: 0 });
 }
 
-/** One cookie's value from a request, or null. */
-export function readCookie(request: Request, name: string): string | null {
+/**
+ * A request's cookies, parsed once: a page request asks for them from several places (the session, the viewer hint,
+ * the D1 bookmark, each loader that needs the viewer), and each asked the runtime for the header and split it again.
+ * The first of two cookies of one name is the one read, as browsers send the most specific first.
+ */
+const jars = new WeakMap<Request, Map<string, string>>();
+
+function cookiesOf(request: Request): Map<string, string> {
+  let jar = jars.get(request);
+  if (jar) return jar;
+  jar = new Map();
   const header = request.headers.get("cookie");
-  if (!header) return null;
-  for (const part of header.split(";")) {
-    const eq = part.indexOf("=");
-    if (eq < 0) continue;
-    if (part.slice(0, eq).trim() === name) {
-      const value = part.slice(eq + 1).trim();
-      return value.length > 0 ? value : null;
+  if (header) {
+    for (const part of header.split(";")) {
+      const eq = part.indexOf("=");
+      if (eq < 0) continue;
+      const name = part.slice(0, eq).trim();
+      if (!jar.has(name)) jar.set(name, part.slice(eq + 1).trim());
     }
   }
-  return null;
+  jars.set(request, jar);
+  return jar;
 }
+
+/** One cookie's value from a request, or null (also when it is empty). */
+export function readCookie(request: Request, name: string): string | null {
+  return cookiesOf(request).get(name) || null;
+}
+
+const tokens = new WeakMap<Request, string | null>();
 
 /** The refresh token the browser sent, if any (the cookie name depends on the origin, see above). */
 export function refreshTokenFrom(request: Request): string | null {
+  let token = tokens.get(request);
+  if (token !== undefined) return token;
   const value = readCookie(request, cookieName(isSecureOrigin(new URL(request.url))));
   // Tokens are base64url; anything else is not ours and is ignored rather than looked up.
-  return value && /^[A-Za-z0-9_-]{20,100}$/.test(value) ? value : null;
+  token = value && /^[A-Za-z0-9_-]{20,100}$/.test(value) ? value : null;
+  tokens.set(request, token);
+  return token;
 }
