@@ -14,8 +14,7 @@ import { createServiceContext } from "./context";
 import type { Bindings } from "./env";
 import { checkPageSubmission, isSubmission, REFUSED_PAGE_PATH, type Refusal } from "./http/page-submissions";
 import { readAhead } from "./http/read-ahead";
-import { withSecurityHeaders } from "./http/security-headers";
-import { base64url } from "./services/ids";
+import { pageNonce, withSecurityHeaders } from "./http/security-headers";
 
 const handleRemix = createRequestHandler(remixBuild as unknown as ServerBuild);
 /** Changes with every build: cached pages of an older build (other asset names) are never served (page-cache.ts). */
@@ -42,9 +41,9 @@ async function refusePage(request: Request, refusal: Refusal, context: { env: Bi
  * A page rendered for someone signed in is theirs alone: it is never stored by the browser or a shared cache, so
  * after Log out the Back button loads the page afresh (signed out) instead of showing a stale signed-in copy.
  */
-function privatePage(request: Request, response: Response): Response {
+function privatePage(request: Request, response: Response, owned = false): Response {
   if (!refreshTokenFrom(request) || !(response.headers.get("content-type") ?? "").includes("text/html")) return response;
-  const res = new Response(response.body, response);
+  const res = owned ? response : new Response(response.body, response);
   res.headers.set("Cache-Control", "private, no-store");
   return res;
 }
@@ -52,7 +51,7 @@ function privatePage(request: Request, response: Response): Response {
 /** A page (or a page's data request or form submission), with the page's security headers. */
 export async function handlePage(request: Request, env: Bindings, ctx: ExecutionContext): Promise<Response> {
   const url = new URL(request.url);
-  const nonce = base64url(crypto.getRandomValues(new Uint8Array(16)));
+  const nonce = pageNonce();
   const svc = createServiceContext(env, ctx, request);
   const scripts = { nonce, origin: url.origin };
   if (isSubmission(request)) {
@@ -89,11 +88,12 @@ export async function handlePage(request: Request, env: Bindings, ctx: Execution
   } else {
     for (const error of svc.readAhead.deferred()) console.error(error);
   }
+  // Our own copy: the headers below are added to it in place.
   const answer = new Response(response.body, response);
   if (!sameViewer(claimed, viewer) && (viewer || hasViewerHint(request))) {
     answer.headers.append("Set-Cookie", await viewerHintCookie(url, svc.settings, viewer));
   }
-  return withSecurityHeaders(privatePage(request, answer), scripts);
+  return withSecurityHeaders(privatePage(request, answer, true), scripts, true);
 }
 
 /** A public page rendered for the edge cache: for nobody in particular, without a nonce (page-cache.ts adds the policy). */

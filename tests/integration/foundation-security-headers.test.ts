@@ -1,7 +1,8 @@
 import { SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import staticHeadersFile from "../../public/_headers?raw";
-import { SECURITY_HEADERS } from "../../worker/http/security-headers";
+import { pageNonce, SECURITY_HEADERS } from "../../worker/http/security-headers";
+import { call, createUser, signIn } from "./factories";
 
 /** The headers every response must carry, whatever produced it. */
 function expectSecurityHeaders(res: Response) {
@@ -68,6 +69,29 @@ describe("security headers", () => {
     const second = await SELF.fetch("http://localhost/auth/login");
     await second.text();
     expect(second.headers.get("content-security-policy")).not.toContain(nonce);
+  });
+
+  it("give every page its own nonce of 128 random bits, never one twice, however many pages an isolate renders", () => {
+    // Drawn from a buffer filled many nonces at a time: 1,000 take it through several fills.
+    const nonces = Array.from({ length: 1_000 }, () => pageNonce());
+    expect(new Set(nonces).size).toBe(1_000);
+    for (const nonce of nonces) expect(nonce).toMatch(/^[A-Za-z0-9_-]{22}$/);
+    // Not a counter in disguise: the bits vary everywhere (each of the first 21 characters takes many of its 64 values;
+    // the 22nd holds the last 2 bits).
+    for (let i = 0; i < 21; i++) expect(new Set(nonces.map((n) => n[i])).size).toBeGreaterThan(40);
+    expect(new Set(nonces.map((n) => n[21])).size).toBe(4);
+  });
+
+  it("are on a page rendered for someone signed in, which no cache may keep", async () => {
+    const { cookie } = await signIn(await createUser());
+    for (let visit = 0; visit < 2; visit++) {
+      const res = await call("/my-courses", { cookie });
+      expect(res.status).toBe(200);
+      expectSecurityHeaders(res);
+      expect(res.headers.get("content-security-policy")).toMatch(/script-src 'self' 'nonce-[A-Za-z0-9_-]{22}' 'strict-dynamic'/);
+      expect(res.headers.get("cache-control")).toBe("private, no-store");
+      await res.text();
+    }
   });
 
   it("are on a Remix 404 page", async () => {

@@ -3,6 +3,7 @@
  * public/_headers (served without running the Worker); tests check both.
  */
 import { VIDEO_FRAME_ORIGINS } from "../../app/lib/video-embed";
+import { base64url } from "../services/ids";
 
 /** The websocket origin of a site origin (`https://x` -> `wss://x`), for pages' realtime connections. */
 function socketOrigin(origin: string): string {
@@ -57,19 +58,43 @@ export const SECURITY_HEADERS: Record<string, string> = {
   "Cross-Origin-Opener-Policy": "same-origin-allow-popups",
 };
 
+const CSP = "Content-Security-Policy";
+const OTHER_HEADERS = Object.entries(SECURITY_HEADERS).filter(([name]) => name !== CSP);
+
 /**
  * Adds the security headers. A page passes how its scripts are trusted (or a finished `policy`, as the page cache
  * does); a response with a policy of its own keeps it (a hand-in's file: sandboxed, worker/http/hand-in-file.ts).
+ * `owned`: the caller made this response itself (its headers can be changed), so it is completed in place rather
+ * than copied.
  */
-export function withSecurityHeaders(response: Response, scripts?: PageScripts | { policy: string }): Response {
+export function withSecurityHeaders(response: Response, scripts?: PageScripts | { policy: string }, owned = false): Response {
   // A websocket upgrade response cannot be re-wrapped; it carries no document anyway.
   if (response.status === 101 || response.webSocket) return response;
-  const res = new Response(response.body, response);
-  for (const [k, v] of Object.entries(SECURITY_HEADERS)) {
-    if (!res.headers.has(k)) res.headers.set(k, v);
+  const res = owned ? response : new Response(response.body, response);
+  const headers = res.headers;
+  for (const [k, v] of OTHER_HEADERS) {
+    if (!headers.has(k)) headers.set(k, v);
   }
-  if (scripts && !response.headers.has("Content-Security-Policy")) {
-    res.headers.set("Content-Security-Policy", "policy" in scripts ? scripts.policy : contentSecurityPolicy(scripts));
-  }
+  if (!headers.has(CSP)) headers.set(CSP, !scripts ? SECURITY_HEADERS[CSP]! : "policy" in scripts ? scripts.policy : contentSecurityPolicy(scripts));
   return res;
+}
+
+/**
+ * The nonce of one page's inline scripts: 16 random bytes, never used twice. They are drawn from a buffer filled 64
+ * nonces at a time, since each call into the runtime's random source costs more than the bytes themselves. Nothing
+ * is awaited, so requests the isolate serves at once never share one.
+ */
+const NONCE_BYTES = 16;
+const NONCES_PER_FILL = 64;
+let randomBytes = new Uint8Array(0);
+let nextNonceAt = 0;
+
+export function pageNonce(): string {
+  if (nextNonceAt + NONCE_BYTES > randomBytes.length) {
+    randomBytes = crypto.getRandomValues(new Uint8Array(NONCE_BYTES * NONCES_PER_FILL));
+    nextNonceAt = 0;
+  }
+  const bytes = randomBytes.subarray(nextNonceAt, nextNonceAt + NONCE_BYTES);
+  nextNonceAt += NONCE_BYTES;
+  return base64url(bytes);
 }
