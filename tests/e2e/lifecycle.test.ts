@@ -186,13 +186,15 @@ describe("a cohort's life", () => {
     await gotoHydrated(teacher, `/instructor/group/${G}/cohort`);
     const row = teacher.locator("tr", { hasText: `Revoked Student ${stamp}` });
     await row.getByRole("button", { name: `Issue: Revoked Student ${stamp}` }).click();
-    await row.getByRole("button", { name: "Revoke" }).waitFor();
+    // Exactly "Revoke": a role's name matches any part of a longer one, and the Issue button's ("Issue: Revoked
+    // Student ...") would answer at once, before the certificate exists.
+    await row.getByRole("button", { name: "Revoke", exact: true }).waitFor();
     const roster = (await api<{ members: { name: string; certificate: { code: string } | null }[] }>(token, "GET", `/api/groups/${G}/certificates`)).body;
     const code = roster.members.find((m) => m.name === student.name)!.certificate!.code;
 
-    await row.getByRole("button", { name: "Revoke" }).click();
+    await row.getByRole("button", { name: "Revoke", exact: true }).click();
     await teacher.getByLabel("Reason").fill("Issued to the wrong person");
-    await teacher.locator("dialog").getByRole("button", { name: "Revoke" }).click();
+    await teacher.locator("dialog").getByRole("button", { name: "Revoke", exact: true }).click();
     await row.getByText(/^Revoked /).waitFor();
 
     const visitor = await newPage();
