@@ -14,7 +14,7 @@ import { createServiceContext } from "./context";
 import type { Bindings } from "./env";
 import { checkPageSubmission, isSubmission, REFUSED_PAGE_PATH, type Refusal } from "./http/page-submissions";
 import { readAhead } from "./http/read-ahead";
-import { pageNonce, withSecurityHeaders } from "./http/security-headers";
+import { pageNonce, withSecurityHeaders, type PageScripts } from "./http/security-headers";
 
 const handleRemix = createRequestHandler(remixBuild as unknown as ServerBuild);
 /** Changes with every build: cached pages of an older build (other asset names) are never served (page-cache.ts). */
@@ -38,14 +38,16 @@ async function refusePage(request: Request, refusal: Refusal, context: { env: Bi
 }
 
 /**
- * A page rendered for someone signed in is theirs alone: it is never stored by the browser or a shared cache, so
- * after Log out the Back button loads the page afresh (signed out) instead of showing a stale signed-in copy.
+ * A page's answer as it leaves: the security headers with the page's nonce, the viewer hint's cookie when it
+ * changed, and for someone signed in `private, no-store`: a page rendered for them is theirs alone, never stored by
+ * the browser or a shared cache, so after Log out the Back button loads the page afresh (signed out) instead of
+ * showing a stale signed-in copy. One copy of the answer carries all of it.
  */
-function privatePage(request: Request, response: Response, owned = false): Response {
-  if (!refreshTokenFrom(request) || !(response.headers.get("content-type") ?? "").includes("text/html")) return response;
-  const res = owned ? response : new Response(response.body, response);
-  res.headers.set("Cache-Control", "private, no-store");
-  return res;
+function pageAnswer(request: Request, response: Response, scripts: PageScripts, hintCookie?: string): Response {
+  return withSecurityHeaders(response, scripts, (headers) => {
+    if (hintCookie) headers.append("Set-Cookie", hintCookie);
+    if (refreshTokenFrom(request) && (headers.get("content-type") ?? "").includes("text/html")) headers.set("Cache-Control", "private, no-store");
+  });
 }
 
 /** A page (or a page's data request or form submission), with the page's security headers. */
@@ -57,11 +59,11 @@ export async function handlePage(request: Request, env: Bindings, ctx: Execution
   if (isSubmission(request)) {
     const checked = await checkPageSubmission(request, svc.settings);
     if (!checked.ok) return withSecurityHeaders(await refusePage(request, checked.refusal, { env, svc, nonce }), scripts);
-    return withSecurityHeaders(privatePage(request, await handleRemix(checked.request, { env, svc, nonce })), scripts);
+    return pageAnswer(request, await handleRemix(checked.request, { env, svc, nonce }), scripts);
   }
   const token = refreshTokenFrom(request);
   if (!token || (request.method !== "GET" && request.method !== "HEAD")) {
-    return withSecurityHeaders(privatePage(request, await handleRemix(request, { env, svc, nonce })), scripts);
+    return pageAnswer(request, await handleRemix(request, { env, svc, nonce }), scripts);
   }
 
   // Signed in, reading: start the page as the viewer the hint names, and read the session in the same call to D1
@@ -88,12 +90,8 @@ export async function handlePage(request: Request, env: Bindings, ctx: Execution
   } else {
     for (const error of svc.readAhead.deferred()) console.error(error);
   }
-  // Our own copy: the headers below are added to it in place.
-  const answer = new Response(response.body, response);
-  if (!sameViewer(claimed, viewer) && (viewer || hasViewerHint(request))) {
-    answer.headers.append("Set-Cookie", await viewerHintCookie(url, svc.settings, viewer));
-  }
-  return withSecurityHeaders(privatePage(request, answer, true), scripts, true);
+  const hintCookie = !sameViewer(claimed, viewer) && (viewer || hasViewerHint(request)) ? await viewerHintCookie(url, svc.settings, viewer) : undefined;
+  return pageAnswer(request, response, scripts, hintCookie);
 }
 
 /** A public page rendered for the edge cache: for nobody in particular, without a nonce (page-cache.ts adds the policy). */

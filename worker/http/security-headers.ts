@@ -62,16 +62,17 @@ const CSP = "Content-Security-Policy";
 const OTHER_HEADERS = Object.entries(SECURITY_HEADERS).filter(([name]) => name !== CSP);
 
 /**
- * Adds the security headers. A page passes how its scripts are trusted (or a finished `policy`, as the page cache
- * does); a response with a policy of its own keeps it (a hand-in's file: sandboxed, worker/http/hand-in-file.ts).
- * `owned`: the caller made this response itself (its headers can be changed), so it is completed in place rather
- * than copied.
+ * Adds the security headers to a copy of the response. A page passes how its scripts are trusted (or a finished
+ * `policy`, as the page cache does); a response with a policy of its own keeps it (a hand-in's file: sandboxed,
+ * worker/http/hand-in-file.ts). `also` adds the caller's own headers to the same copy (a page's cookie and cache
+ * rules), so an answer is copied once.
  */
-export function withSecurityHeaders(response: Response, scripts?: PageScripts | { policy: string }, owned = false): Response {
+export function withSecurityHeaders(response: Response, scripts?: PageScripts | { policy: string }, also?: (headers: Headers) => void): Response {
   // A websocket upgrade response cannot be re-wrapped; it carries no document anyway.
   if (response.status === 101 || response.webSocket) return response;
-  const res = owned ? response : new Response(response.body, response);
+  const res = new Response(response.body, response);
   const headers = res.headers;
+  also?.(headers);
   for (const [k, v] of OTHER_HEADERS) {
     if (!headers.has(k)) headers.set(k, v);
   }
