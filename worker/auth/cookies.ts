@@ -53,13 +53,13 @@ export function clearRefreshCookie(client: ClientInfo): string {
   return serializeCookie(cookieName(client.secure), "", { secure: client.secure, maxAge: 0 });
 }
 
+const jars = new WeakMap<Request, Map<string, string>>();
+
 /**
  * A request's cookies, parsed once: a page request asks for them from several places (the session, the viewer hint,
  * the D1 bookmark, each loader that needs the viewer), and each asked the runtime for the header and split it again.
  * The first of two cookies of one name is the one read, as browsers send the most specific first.
  */
-const jars = new WeakMap<Request, Map<string, string>>();
-
 function cookiesOf(request: Request): Map<string, string> {
   let jar = jars.get(request);
   if (jar) return jar;
