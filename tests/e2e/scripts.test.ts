@@ -58,7 +58,7 @@ describe("project scripts", () => {
     expect(code).toBe(0);
   });
 
-  it("the Worker that deploys carries the library patches: one route matcher, the patched one, the render's route caches, Drizzle's is() and row plans, loader requests handed over as they are, React's one encoding per flush", () => {
+  it("the Worker that deploys carries the library patches: one route matcher, the patched one, the render's route caches, Drizzle's is() and row plans, loader requests handed over as they are, absolute paths resolved once, React's one encoding per flush", () => {
     // The server runtime loads React Router's CommonJS build and the pages its ES module build: a patch of only one
     // of them once left every page ranking all routes per request. What counts is what wrangler bundles.
     const out = mkdtempSync(join(tmpdir(), "cohort-bundle-"));
@@ -77,6 +77,8 @@ describe("project scripts", () => {
       expect(bundle).toContain("rowPlanOf");
       // Loaders and actions get the request itself unless its query string may hold Remix's own parameters.
       expect(bundle).toContain("mayHoldOwnParams");
+      // Links, forms and nav links resolve an absolute path once per string (React Router's minified build).
+      expect(bundle).toContain("cohortAbsolutePath");
       // The render side: server routes made once per build, their data routes once per route array.
       expect(bundle).toContain("serverRoutesOf");
       expect(bundle).toContain("staticDataRoutes");

@@ -12,6 +12,9 @@
  *   parameters (`index`, `_routes`, `_data`) dropped; the patch hands over a request that cannot hold them as it is.
  * - React's streaming renderer (the production build the Worker bundles): it encoded every tag, attribute and text to
  *   UTF-8 on its own; the patch gathers one flush's markup as a string and encodes it once.
+ * - React Router's `useResolvedPath` (every link, form and nav link asks it up to three times): it turned the route's
+ *   matches into JSON and back for every path; the patch resolves an absolute path ("/x?y#z"), which depends on
+ *   neither, once per string. All three builds: the Worker bundles the minified one, the browser the ES module one.
  */
 import * as esmRouter from "@remix-run/router";
 import type { AgnosticRouteObject } from "@remix-run/router";
@@ -29,7 +32,13 @@ import { createElement as h, Suspense, type ReactNode } from "react";
 import * as fizz from "../../node_modules/react-dom/cjs/react-dom-server.browser.production.min.js";
 // The reference: upstream's own string renderer, untouched by the patch.
 import { renderToString } from "react-dom/server";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
+// React Router's three builds, each patched alike (ADR 0037).
+import * as routerEsm from "../../node_modules/react-router/dist/index.js";
+// @ts-expect-error: the UMD builds have no typings of their own; the minified one is the copy the Worker bundles.
+import * as routerMin from "../../node_modules/react-router/dist/umd/react-router.production.min.js";
+// @ts-expect-error: as above (the development build).
+import * as routerDev from "../../node_modules/react-router/dist/umd/react-router.development.js";
 import { createDb } from "../../db/client";
 import { groups, memberships, users } from "../../db/schema";
 import { addMember, createGroup, createUser } from "./factories";
@@ -274,5 +283,68 @@ describe.each(dataCopies)("Remix loader requests (%s build)", (_name, data) => {
       expect(received.headers.get("x-test")).toBe("kept");
       expect(received.signal).toBe(request.signal);
     }
+  });
+});
+
+const routerCopies = [
+  ["ES module", routerEsm],
+  ["minified", routerMin as typeof routerEsm],
+  ["development", routerDev as typeof routerEsm],
+] as const;
+
+describe.each(routerCopies)("React Router's path resolution (%s build)", (_name, rr) => {
+  const { Router, Routes, Route, createPath, useHref, useResolvedPath } = rr;
+  /** A server's router (no history, no layout effects) at `location`. */
+  const at = (location: string, children: ReactNode, basename?: string) =>
+    h(Router, { location, basename, static: true, navigator: { createHref: (to: Parameters<typeof createPath>[0]) => (typeof to === "string" ? to : createPath(to)) } as never }, children);
+  /** Every `to` as its href, rendered inside the route `course/:slug/*` at `at` (with a basename when given). */
+  function hrefs(tos: string[], location: string, basename?: string): string[] {
+    const seen: string[] = [];
+    function Probe() {
+      for (const to of tos) seen.push(useHref(to));
+      return null;
+    }
+    renderToString(at(`${basename ?? ""}${location}`, h(Routes, null, h(Route, { path: "course/:slug/*", element: h(Probe) })), basename));
+    return seen;
+  }
+
+  it("resolves absolute paths as they are written, and relative ones against the route, every time", () => {
+    const tos = ["/course/b?tab=2#top", "/docs/", "/", "/a/../b", "lecture/l1", "..", "?tab=3", ".", "/course/b?tab=2#top"];
+    // Dot segments are resolved; a search alone stays on the current location, not the route.
+    const expected = ["/course/b?tab=2#top", "/docs/", "/", "/b", "/course/web/lecture/l1", "/", "/course/web/extra?tab=3", "/course/web", "/course/b?tab=2#top"];
+    for (let round = 0; round < 3; round++) expect(hrefs(tos, "/course/web/extra")).toEqual(expected);
+    // The same absolute path from another route and location: the same answer; a relative one moves with the route.
+    expect(hrefs(["/course/b?tab=2#top", "lecture/l1"], "/course/other")).toEqual(["/course/b?tab=2#top", "/course/other/lecture/l1"]);
+    // A basename is added to absolute paths after they are resolved, as before.
+    expect(hrefs(["/course/b", "lecture/l1"], "/course/web", "/app")).toEqual(["/app/course/b", "/app/course/web/lecture/l1"]);
+  });
+
+  it("resolves an absolute path without turning the route's matches into JSON (upstream did, for every link)", () => {
+    const tos = Array.from({ length: 20 }, (_, i) => `/course/web/lecture/l${i}`);
+    const stringify = vi.spyOn(JSON, "stringify");
+    try {
+      expect(hrefs(tos, "/course/web")).toEqual(tos);
+      expect(stringify).not.toHaveBeenCalled();
+      // A relative path still resolves against the matches, as before.
+      expect(hrefs(["lecture/l1"], "/course/web")).toEqual(["/course/web/lecture/l1"]);
+      expect(stringify).toHaveBeenCalled();
+    } finally {
+      stringify.mockRestore();
+    }
+  });
+
+  it("gives every caller its own answer: one that changes it changes nobody else's", () => {
+    const answers: { pathname: string; search: string; hash: string }[] = [];
+    function Changer() {
+      const path = useResolvedPath("/shared?x=1#h");
+      answers.push({ ...path });
+      path.pathname = "/changed";
+      path.search = "";
+      return null;
+    }
+    for (let round = 0; round < 2; round++) {
+      renderToString(at("/course/web", h(Routes, null, h(Route, { path: "course/:slug", element: h("div", null, h(Changer), h(Changer)) }))));
+    }
+    expect(answers).toEqual(Array.from({ length: 4 }, () => ({ pathname: "/shared", search: "?x=1", hash: "#h" })));
   });
 });
