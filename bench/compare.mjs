@@ -9,7 +9,7 @@
 // servers measured in turn, on the same machine, in the same minutes, share whatever else the machine is doing.
 // A server's processes are told apart by their working directory (the folder it was started from), so the two
 // servers must run from different folders. Linux only (/proc); loopback only; bounded in time.
-import { readdirSync, readFileSync, readlinkSync } from "node:fs";
+import { busiestPerRequest, startedFrom, workerdCpu } from "./cpu.mjs";
 import { measure } from "./load.mjs";
 import { pageTargets } from "./pages.mjs";
 
@@ -28,20 +28,7 @@ const servers = [a, b].map((arg, i) => {
 });
 
 /** CPU milliseconds so far of each workerd process started from `dir`. */
-function cpuByProcess(dir) {
-  const out = new Map();
-  for (const pid of readdirSync("/proc")) {
-    if (!/^\d+$/.test(pid)) continue;
-    try {
-      if (!readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("workerd") || readlinkSync(`/proc/${pid}/cwd`) !== dir) continue;
-      const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
-      out.set(pid, (Number(fields[11]) + Number(fields[12])) * 10);
-    } catch {
-      // gone, or not ours to read
-    }
-  }
-  return out;
-}
+const cpuByProcess = (dir) => workerdCpu(startedFrom(dir));
 
 const median = (xs) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)];
 for (const s of servers) s.targets = await pageTargets(s.origin);
@@ -60,7 +47,7 @@ for (const name of pages.length ? pages : ["course home"]) {
       const after = cpuByProcess(s.dir);
       const n = m.latencies.length;
       if (n === 0 || Object.keys(m.statuses).some((st) => Number(st) !== (s.target.expected ?? 200))) throw new Error(`${s.origin}${s.target.path}: unexpected answers`);
-      const busiest = Math.max(...[...after].map(([pid, ms]) => (ms - (before.get(pid) ?? 0)) / n));
+      const busiest = busiestPerRequest(before, after, n);
       s.segments.push({ rps: n / (m.elapsedMs / 1000), busiest });
     }
   }

@@ -16,6 +16,7 @@ import { gzipSync } from "node:zlib";
 import { chromium } from "playwright-core";
 import { bin, build, env, freePort, migrate, root, seed, startWorker } from "../scripts/lib.mjs";
 import { forgotTiming, printForgotTiming } from "./forgot-timing.mjs";
+import { below, busiestPerRequest, canReadCpu, workerdCpu } from "./cpu.mjs";
 import { measure, summarize } from "./load.mjs";
 import { pageTargets } from "./pages.mjs";
 import { chatPersistVsBroadcast, printChatPersistVsBroadcast } from "./chat.mjs";
@@ -62,31 +63,46 @@ setTimeout(() => {
  * in odd ones), and the target's throughput ratio is the median over the rounds of target / its own baseline
  * segment: each ratio compares two measurements taken back to back, so drift (other processes, heat, JIT, the load
  * generator's own share of the CPU) cancels out instead of deciding the result. Targets are rotated every round.
+ * Each segment also records the CPU per request of the Worker's busiest workerd process (`readCpu`; bench/cpu.mjs),
+ * and each pair its ratio the other way up (the baseline's CPU per request over the target's): the same quantity as
+ * the throughput ratio while that one thread is the bottleneck, and far steadier, since it does not move with the
+ * share of the machine the load generator and everything else take.
  */
-async function loadTest(origin, targets) {
+async function loadTest(origin, targets, readCpu) {
   const opts = (t, durationMs) => ({ concurrency: CONCURRENCY, durationMs, headers: t.headers });
   for (const t of targets) await measure(origin + t.path, opts(t, WARMUP_MS));
   const base = targets.find((t) => t.baseline);
   const others = targets.filter((t) => !t.baseline);
   const segments = new Map(targets.map((t) => [t.name, []]));
   const ratios = new Map(others.map((t) => [t.name, []]));
+  const cpuRatios = new Map(others.map((t) => [t.name, []]));
   const rps = (segment) => segment.latencies.length / (segment.elapsedMs / 1000);
   for (let round = 0; round < ROUNDS; round++) {
     const order = others.map((_, i) => others[(i + round) % others.length]);
     for (const t of order) {
       const pair = {};
       for (const x of round % 2 === 0 ? [base, t] : [t, base]) {
+        const before = readCpu();
         const segment = await measure(origin + x.path, opts(x, SEGMENT_MS));
+        segment.cpuPerRequest = busiestPerRequest(before, readCpu(), segment.latencies.length);
         segments.get(x.name).push(segment);
         pair[x === base ? "base" : "target"] = segment;
       }
       ratios.get(t.name).push(rps(pair.target) / rps(pair.base));
+      if (pair.target.cpuPerRequest && pair.base.cpuPerRequest) cpuRatios.get(t.name).push(pair.base.cpuPerRequest / pair.target.cpuPerRequest);
     }
   }
-  return targets.map((t) => ({ ...t, ...summarize(segments.get(t.name), t.expected ?? 200), pairedRatios: ratios.get(t.name) ?? null }));
+  return targets.map((t) => ({
+    ...t,
+    ...summarize(segments.get(t.name), t.expected ?? 200),
+    pairedRatios: ratios.get(t.name) ?? null,
+    cpuRatios: cpuRatios.get(t.name) ?? null,
+    cpuPerRequest: median(segments.get(t.name).map((x) => x.cpuPerRequest).filter((x) => x !== null)) ?? null,
+  }));
 }
 
 const median = (xs) => {
+  if (xs.length === 0) return undefined;
   const sorted = [...xs].sort((a, b) => a - b);
   const mid = sorted.length >> 1;
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
@@ -142,7 +158,8 @@ function printLoad(results) {
     const rounds = r.baseline ? `${Math.min(...r.roundRps).toFixed(0)}-${Math.max(...r.roundRps).toFixed(0)} over ${r.roundRps.length} segments` : r.roundRps.map((x) => x.toFixed(0)).join(" / ");
     console.log(`${pad(r.name, 26)}${lpad(r.requests, 9)}${lpad(r.errors, 8)}${lpad(r.rps.toFixed(0), 8)}${lpad(ms(r.p50), 9)}${lpad(ms(r.p99), 9)}   ${rounds}`);
   }
-  console.log(`\nRatios to ${base.name} (same Worker, same run; throughput: the median over the rounds of each segment against the baseline's segment next to it, higher is better; p99: lower is better)\n`);
+  console.log(`\nRatios to ${base.name} (same Worker, same run; throughput: the median over the rounds of each segment against the baseline's segment next to it, higher is better; cpu: the baseline's CPU per request in the Worker's busiest workerd process over the target's, paired the same way, higher is better; p99: lower is better)\n`);
+  if (base.cpuPerRequest) console.log(`  (${base.name}: ${base.cpuPerRequest.toFixed(2)} ms of CPU per request in the Worker's busiest workerd process, the median over its segments)\n`);
   for (const r of results.filter((x) => !x.baseline)) {
     if (r.errors > 0 || base.errors > 0) {
       console.log(`  ${pad(r.name, 26)} n/a: unexpected answers ${JSON.stringify(r.errors > 0 ? r.statuses : base.statuses)}`);
@@ -151,7 +168,8 @@ function printLoad(results) {
     const ratio = median(r.pairedRatios);
     const goal = r.goal ? `   goal ${r.goal.toFixed(2)}x: ${ratio >= r.goal ? "met" : "NOT met"}` : "";
     const rounds = r.pairedRatios.map((x) => x.toFixed(2)).join(" / ");
-    console.log(`  ${pad(r.name, 26)} throughput ${ratio.toFixed(2)}x (rounds ${rounds})   p99 ${(r.p99 / base.p99).toFixed(2)}x${goal}`);
+    const cpu = r.cpuRatios?.length ? `   cpu ${median(r.cpuRatios).toFixed(2)}x (${r.cpuRatios.map((x) => x.toFixed(2)).join(" / ")})` : "";
+    console.log(`  ${pad(r.name, 26)} throughput ${ratio.toFixed(2)}x (rounds ${rounds})${cpu}   p99 ${(r.p99 / base.p99).toFixed(2)}x${goal}`);
   }
 }
 
@@ -178,7 +196,9 @@ async function main() {
   console.log(`Serving the built Worker at ${worker.origin} (fresh database, demo data)`);
 
   const loadBefore = loadavg()[0];
-  const load = await loadTest(worker.origin, await pageTargets(worker.origin));
+  // The Worker's workerd processes are the ones below this run's wrangler dev (none readable off Linux: no cpu column).
+  const readCpu = () => (canReadCpu ? workerdCpu(below(worker.child.pid)) : null);
+  const load = await loadTest(worker.origin, await pageTargets(worker.origin), readCpu);
   printLoad(load);
   const scripts = await landingScripts(worker.origin);
   const forgot = await forgotTiming(worker.origin);
