@@ -1,6 +1,6 @@
 // CPU time of the workerd processes that serve Cohort, read from /proc (Linux only). `npm run bench` and
 // bench/compare.mjs price a request by the CPU it cost the Worker's busiest workerd process (the thread that runs the
-// Worker and, locally, its D1): unlike requests per second, that hardly moves with what else the machine is doing.
+// Worker and, locally, its D1): unlike requests per second, it does not depend on what else the machine is doing.
 import { readdirSync, readFileSync, readlinkSync } from "node:fs";
 
 /** Clock ticks per second of /proc's CPU times (USER_HZ: 100 on Linux). */

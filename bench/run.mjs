@@ -65,8 +65,8 @@ setTimeout(() => {
  * generator's own share of the CPU) cancels out instead of deciding the result. Targets are rotated every round.
  * Each segment also records the CPU per request of the Worker's busiest workerd process (`readCpu`; bench/cpu.mjs),
  * and each pair its ratio the other way up (the baseline's CPU per request over the target's): the same quantity as
- * the throughput ratio while that one thread is the bottleneck, and far steadier, since it does not move with the
- * share of the machine the load generator and everything else take.
+ * the throughput ratio while that one thread is the bottleneck, by a route that does not depend on the share of the
+ * machine the load generator and everything else take (its rounds still move: the Worker's own CPU per request does).
  */
 async function loadTest(origin, targets, readCpu) {
   const opts = (t, durationMs) => ({ concurrency: CONCURRENCY, durationMs, headers: t.headers });
