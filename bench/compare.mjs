@@ -10,7 +10,7 @@
 // A server's processes are told apart by their working directory (the folder it was started from), so the two
 // servers must run from different folders. Linux only (/proc); loopback only; bounded in time.
 import { busiestPerRequest, startedFrom, workerdCpu } from "./cpu.mjs";
-import { measure } from "./load.mjs";
+import { measure, median } from "./load.mjs";
 import { pageTargets } from "./pages.mjs";
 
 const CONCURRENCY = 16;
@@ -30,13 +30,12 @@ const servers = [a, b].map((arg, i) => {
 /** CPU milliseconds so far of each workerd process started from `dir`. */
 const cpuByProcess = (dir) => workerdCpu(startedFrom(dir));
 
-const median = (xs) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)];
 for (const s of servers) s.targets = await pageTargets(s.origin);
 for (const name of pages.length ? pages : ["course home"]) {
   for (const s of servers) {
     s.target = s.targets.find((t) => t.name === name);
     if (!s.target) throw new Error(`no page "${name}" in bench/pages.mjs`);
-    if (cpuByProcess(s.dir).size === 0) throw new Error(`no workerd process started from ${s.dir}`);
+    if (!cpuByProcess(s.dir)?.size) throw new Error(`no workerd process started from ${s.dir}`);
     s.segments = [];
     await measure(s.origin + s.target.path, { concurrency: CONCURRENCY, durationMs: 1000, headers: s.target.headers ?? {} });
   }

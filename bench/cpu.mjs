@@ -24,8 +24,8 @@ function processes() {
   return out;
 }
 
-/** Whether /proc can be read here (Linux): without it the CPU figures are left out. */
-export const canReadCpu = (() => {
+/** Whether /proc can be read here (Linux): without it there are no CPU figures. */
+const canReadCpu = (() => {
   try {
     readFileSync("/proc/self/stat", "utf8");
     return true;
@@ -51,8 +51,9 @@ export const below = (root) => (pid, all) => {
   return false;
 };
 
-/** CPU ms so far of each workerd process that `ours` accepts. */
+/** CPU ms so far of each workerd process that `ours` accepts; null where /proc cannot be read. */
 export function workerdCpu(ours) {
+  if (!canReadCpu) return null;
   const all = processes();
   const out = new Map();
   for (const [pid, p] of all) if (p.workerd && ours(pid, all)) out.set(pid, p.cpuMs);

@@ -2,6 +2,8 @@
 // accounts) and unknown ones are asked for alternately, one request at a time with a pause after each (so the
 // background mail work of one request never overlaps the next), each from its own client address so that no
 // rate limit answers instead. Prints both medians and their ratio (the goal is within 5 %).
+import { median } from "./load.mjs";
+
 const PAIRS = 150;
 const PAUSE_MS = 40;
 
@@ -15,11 +17,6 @@ async function timedForgot(origin, email, ip) {
   await res.arrayBuffer();
   return { ms: performance.now() - started, status: res.status };
 }
-
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
 
 export async function forgotTiming(origin) {
   const seeded = await fetch(`${origin}/api/dev/seed`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ soak: { users: PAIRS } }) });

@@ -46,6 +46,14 @@ export async function measure(url, { concurrency, durationMs, headers = {} }) {
 }
 
 /** The q-quantile (0..1) of a list of numbers, nearest-rank method. */
+/** The median of some numbers (the mean of the middle two for an even count), or undefined for none. */
+export function median(xs) {
+  if (xs.length === 0) return undefined;
+  const sorted = [...xs].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
 export function quantile(values, q) {
   if (values.length === 0) return NaN;
   const sorted = Float64Array.from(values).sort();

@@ -16,8 +16,8 @@ import { gzipSync } from "node:zlib";
 import { chromium } from "playwright-core";
 import { bin, build, env, freePort, migrate, root, seed, startWorker } from "../scripts/lib.mjs";
 import { forgotTiming, printForgotTiming } from "./forgot-timing.mjs";
-import { below, busiestPerRequest, canReadCpu, workerdCpu } from "./cpu.mjs";
-import { measure, summarize } from "./load.mjs";
+import { below, busiestPerRequest, workerdCpu } from "./cpu.mjs";
+import { measure, median, summarize } from "./load.mjs";
 import { pageTargets } from "./pages.mjs";
 import { chatPersistVsBroadcast, printChatPersistVsBroadcast } from "./chat.mjs";
 import { measureStartup, printStartup } from "./startup.mjs";
@@ -100,13 +100,6 @@ async function loadTest(origin, targets, readCpu) {
     cpuPerRequest: median(segments.get(t.name).map((x) => x.cpuPerRequest).filter((x) => x !== null)) ?? null,
   }));
 }
-
-const median = (xs) => {
-  if (xs.length === 0) return undefined;
-  const sorted = [...xs].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-};
 
 /** (c): every script the landing page loads in a real browser, gzipped one by one. */
 async function landingScripts(origin) {
@@ -196,8 +189,8 @@ async function main() {
   console.log(`Serving the built Worker at ${worker.origin} (fresh database, demo data)`);
 
   const loadBefore = loadavg()[0];
-  // The Worker's workerd processes are the ones below this run's wrangler dev (none readable off Linux: no cpu column).
-  const readCpu = () => (canReadCpu ? workerdCpu(below(worker.child.pid)) : null);
+  // The Worker's workerd processes are the ones below this run's wrangler dev (off Linux: no reading, no cpu column).
+  const readCpu = () => workerdCpu(below(worker.child.pid));
   const load = await loadTest(worker.origin, await pageTargets(worker.origin), readCpu);
   printLoad(load);
   const scripts = await landingScripts(worker.origin);
