@@ -40,6 +40,9 @@ async function firstContentId(origin) {
  * Targets in print order. `baseline` is the JSON 404 of an unknown API path: the Worker's own cost (routing, the
  * API's error answer, the security headers). Public pages are asked twice: as a visitor (served from the cache after
  * the first render) and with a query string, which the cache never answers (rendered afresh every time).
+ * The two member pages furthest from their goals are also asked as an in-app navigation asks them ("data only":
+ * Remix's `.data` request, the same loaders and their encoded answer without the HTML), which splits each page's cost
+ * into its data and its render without changing the Worker (ADR 0038).
  */
 export async function pageTargets(origin) {
   const student = await signIn(origin, "student@example.com", "demo-student-pass");
@@ -60,11 +63,13 @@ export async function pageTargets(origin) {
     { name: "course content cached", goal: 0.8, path: `/content/${GROUP}/course/${contentId}`, group: "public" },
     { name: "feedback list cached", goal: 0.8, path: "/api/feedback", group: "public" },
     { name: "course home", path: `/course/${GROUP}`, headers: asStudent, group: "member", goal: 0.3 },
+    { name: "course home, data only", path: `/course/${GROUP}.data`, headers: asStudent, group: "member" },
     { name: "lecture page", path: `/course/${GROUP}/lecture/${LECTURE}`, headers: asStudent, group: "member", goal: 0.25 },
     { name: "my courses", path: "/my-courses", headers: asStudent, group: "member", goal: 0.25 },
     { name: "staff: students", path: `${staff}/students`, headers: asInstructor, group: "member", goal: 0.25 },
     { name: "staff: lectures", path: `${staff}/lectures`, headers: asInstructor, group: "member", goal: 0.25 },
     { name: "staff: progress", path: `${staff}/progress`, headers: asInstructor, group: "member", goal: 0.25 },
+    { name: "staff: progress, data only", path: `${staff}/progress.data`, headers: asInstructor, group: "member" },
     { name: "staff: tasks", path: `${staff}/tasks`, headers: asInstructor, group: "member", goal: 0.25 },
     { name: "grader", path: `${staff}/lecture/${GRADED_LECTURE}/tasks/${GRADED_TASK}/submissions`, headers: asInstructor, group: "member", goal: 0.25 },
   ];
