@@ -45,7 +45,6 @@ export async function measure(url, { concurrency, durationMs, headers = {} }) {
   return { latencies, statuses, elapsedMs };
 }
 
-/** The q-quantile (0..1) of a list of numbers, nearest-rank method. */
 /** The median of some numbers (the mean of the middle two for an even count), or undefined for none. */
 export function median(xs) {
   if (xs.length === 0) return undefined;
@@ -54,6 +53,7 @@ export function median(xs) {
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
+/** The q-quantile (0..1) of a list of numbers, nearest-rank method. */
 export function quantile(values, q) {
   if (values.length === 0) return NaN;
   const sorted = Float64Array.from(values).sort();

@@ -28,7 +28,7 @@ const ROUNDS = 5;
 const SEGMENT_MS = 2_000;
 const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
-/** The whole run is stopped if it takes longer than this (normally about a minute after the build). */
+/** The whole run is stopped if it takes longer than this (normally about ten minutes, the load test most of them). */
 const WATCHDOG_MS = 20 * 60_000;
 
 const kB = (bytes) => (bytes / 1000).toFixed(1);
