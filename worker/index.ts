@@ -7,7 +7,7 @@
  */
 import type { Bindings } from "./env";
 import { openSession, READS } from "./http/d1-session";
-import { cacheable, forgetContentVersion, servePublic } from "./http/page-cache";
+import { anonymousRequest, cacheable, forgetContentVersion, servePublic } from "./http/page-cache";
 import { withSecurityHeaders } from "./http/security-headers";
 import { registerRunner } from "./sandbox/registry";
 
@@ -50,8 +50,12 @@ export default {
         db: session.alone,
         build: pages?.BUILD_VERSION ?? "api",
         waitUntil: (p) => ctx.waitUntil(p),
-        // Rendered for nobody in particular: no nonce (a page's scripts are trusted by their hashes).
-        render: async () => (pages ? pages.renderShared(request, session.env, ctx) : (await import("./api")).api.fetch(request, session.env, ctx)),
+        // Rendered for nobody in particular, from the request without its sender's cookies and credentials: no nonce
+        // (a page's scripts are trusted by their hashes).
+        render: async () => {
+          const anonymous = anonymousRequest(request, shared);
+          return pages ? pages.renderShared(anonymous, session.env, ctx) : (await import("./api")).api.fetch(anonymous, session.env, ctx);
+        },
         secure: (res, policy) => withSecurityHeaders(res, policy ? { policy } : undefined),
       });
     }

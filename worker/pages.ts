@@ -41,12 +41,13 @@ async function refusePage(request: Request, refusal: Refusal, context: { env: Bi
  * A page's answer as it leaves: the security headers with the page's nonce, the viewer hint's cookie when it
  * changed, and for someone signed in `private, no-store`: a page rendered for them is theirs alone, never stored by
  * the browser or a shared cache, so after Log out the Back button loads the page afresh (signed out) instead of
- * showing a stale signed-in copy. One copy of the answer carries all of it.
+ * showing a stale signed-in copy. The same goes for a page's data (`.data`, what a navigation in the app reads) and
+ * anything else a route answers them without a caching rule of its own. One copy of the answer carries all of it.
  */
 function pageAnswer(request: Request, response: Response, scripts: PageScripts, hintCookie?: string): Response {
   return withSecurityHeaders(response, scripts, (headers) => {
     if (hintCookie) headers.append("Set-Cookie", hintCookie);
-    if (refreshTokenFrom(request) && (headers.get("content-type") ?? "").includes("text/html")) headers.set("Cache-Control", "private, no-store");
+    if (refreshTokenFrom(request) && ((headers.get("content-type") ?? "").includes("text/html") || !headers.has("Cache-Control"))) headers.set("Cache-Control", "private, no-store");
   });
 }
 

@@ -7,6 +7,7 @@ import { SELF } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import * as s from "../../db/schema";
+import { anonymousRequest } from "../../worker/http/page-cache";
 import { addCourseContent, addMember, call, createGroup, createUser, signIn } from "./factories";
 import { aSecondLater, db, insertFeedback, unique } from "./helpers";
 
@@ -104,6 +105,42 @@ describe("public pages from the edge cache", () => {
     // An API client with a token is never answered from the cache either.
     const withToken = await get("/api/feedback", { authorization: `Bearer ${session.accessToken}` });
     expect(withToken.headers.get("x-cohort-cache")).toBeNull();
+  });
+
+  it("take a session cookie for a session however it is spelled: rendered for its owner alone, never into the shared copy", async () => {
+    const course = await publicCourse();
+    const student = await createUser({ name: `Odd ${unique("spelling")}` });
+    const session = await signIn(student);
+    await aSecondLater();
+    // Spellings the session itself reads (cookie names and values are trimmed): each is someone signed in.
+    const [name, token] = session.cookie.split("=") as [string, string];
+    const spellings = [`${name} =${token}`, `theme=dark; ${name} = ${token}`, `theme=dark;${name}=${token}`];
+    for (const cookie of spellings) {
+      for (const path of ["/courses", course.details]) {
+        const own = await fetchPage(path, { cookie });
+        expect(own.state, `${cookie} on ${path}`).toBeNull();
+        expect(own.body.includes(student.name), `${cookie} on ${path}: rendered for them`).toBe(true);
+        const visitor = await fetchPage(path);
+        for (const secret of [student.name, student.email, session.refreshToken]) {
+          expect(visitor.body.includes(secret), `${path} after ${cookie} carries ${secret}`).toBe(false);
+        }
+      }
+    }
+  });
+
+  it("are rendered from the request without its sender's cookies or credentials, keeping only the language", () => {
+    const request = new Request(`${ORIGIN}/courses`, {
+      headers: { cookie: "cohort_refresh =abc; cohort_who=def; lang=ar", authorization: "Bearer xyz", "accept-language": "ar-EG" },
+    });
+    const page = anonymousRequest(request, { kind: "page", lang: "ar" });
+    expect(page.url).toBe(`${ORIGIN}/courses`);
+    expect(page.method).toBe("GET");
+    expect(page.headers.get("cookie")).toBe("lang=ar");
+    expect(page.headers.has("authorization")).toBe(false);
+    expect(page.headers.get("accept-language")).toBe("ar-EG");
+    // An API answer has no language of its own: no cookie at all.
+    const api = anonymousRequest(new Request(`${ORIGIN}/api/feedback`, { headers: { cookie: "cohort_refresh=abc" } }), { kind: "api", lang: null });
+    expect(api.headers.has("cookie")).toBe(false);
   });
 
   it("are never stored for a query string, another method, an error or an answer that sets a cookie", async () => {

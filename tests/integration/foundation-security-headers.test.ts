@@ -92,6 +92,11 @@ describe("security headers", () => {
       expect(res.headers.get("cache-control")).toBe("private, no-store");
       await res.text();
     }
+    // And so is the page's data, what a navigation inside the app reads instead of the HTML.
+    const data = await call("/my-courses.data", { cookie });
+    expect(data.status).toBe(200);
+    expect(data.headers.get("cache-control")).toBe("private, no-store");
+    await data.text();
   });
 
   it("are on a Remix 404 page", async () => {

@@ -77,6 +77,15 @@ function cookiesOf(request: Request): Map<string, string> {
   return jar;
 }
 
+/**
+ * Whether the request carries a session cookie under either name, whatever its value: read by the same parser as the
+ * session itself (names trimmed), so that no spelling the session would accept looks anonymous to the shared cache.
+ */
+export function hasSessionCookie(request: Request): boolean {
+  const jar = cookiesOf(request);
+  return jar.has(REFRESH_COOKIE) || jar.has(REFRESH_COOKIE_INSECURE);
+}
+
 /** One cookie's value from a request, or null (also when it is empty). */
 export function readCookie(request: Request, name: string): string | null {
   return cookiesOf(request).get(name) || null;

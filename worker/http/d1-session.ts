@@ -13,7 +13,7 @@
  * services as the `DB` binding itself, so every query of the request (Drizzle's and
  * the raw batches of the course copy) runs in it. Durable Objects, alarms and crons keep the plain binding.
  */
-import { REFRESH_COOKIE, REFRESH_COOKIE_INSECURE, isSecureOrigin, readCookie, serializeCookie } from "../auth/cookies";
+import { hasSessionCookie, isSecureOrigin, readCookie, serializeCookie } from "../auth/cookies";
 import type { Bindings } from "../env";
 import { coalescing } from "./d1-coalesce";
 
@@ -24,7 +24,6 @@ const BOOKMARK_MAX_AGE_SECONDS = 10 * 60;
 const BOOKMARK = /^[A-Za-z0-9._:-]{1,200}$/;
 /** Methods that change nothing: their sessions may start on any replica. */
 export const READS = new Set(["GET", "HEAD", "OPTIONS"]);
-const SIGNED_IN = new RegExp(`(?:^|;\\s*)(?:${REFRESH_COOKIE}|${REFRESH_COOKIE_INSECURE})=`);
 
 export function bookmarkFrom(request: Request): string | null {
   const value = readCookie(request, BOOKMARK_COOKIE);
@@ -93,7 +92,7 @@ export function openSession(request: Request, env: Bindings): RequestSession {
       if (!bookmark || bookmark === incoming || !BOOKMARK.test(bookmark)) return response;
       // Only ever move forwards (bookmarks sort in commit order); a plain anonymous read sets nothing.
       if (incoming && bookmark < incoming) return response;
-      if (!writes && !incoming && !SIGNED_IN.test(request.headers.get("cookie") ?? "")) return response;
+      if (!writes && !incoming && !hasSessionCookie(request)) return response;
       if (response.status === 101 || response.webSocket) return response;
       const res = new Response(response.body, response);
       const secure = isSecureOrigin(new URL(request.url));

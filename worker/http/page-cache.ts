@@ -16,7 +16,7 @@
  * exactly those scripts run, as with a nonce.
  */
 import { detectLang, type Lang } from "../../app/i18n/config";
-import { REFRESH_COOKIE, REFRESH_COOKIE_INSECURE } from "../auth/cookies";
+import { hasSessionCookie } from "../auth/cookies";
 import { contentSecurityPolicy } from "./security-headers";
 
 /** Paths whose answer is the same for every visitor of one language. */
@@ -74,15 +74,30 @@ function recall(key: string, etag: string, request: Request): Response | null {
   return new Response(found.body, { status: 200, headers: [...found.headers, ["X-Cohort-Cache", "hit"]] });
 }
 
-const SESSION_COOKIE = new RegExp(`(?:^|;\\s*)(?:${REFRESH_COOKIE}|${REFRESH_COOKIE_INSECURE})=`);
-
-/** Whether this request may be answered from (and fill) the cache; null when it must be rendered for its sender. */
+/**
+ * Whether this request may be answered from (and fill) the cache; null when it must be rendered for its sender. A
+ * session cookie is looked for as the session reads it (`hasSessionCookie`): a name spelled with spaces around it
+ * is still a session, and must not be rendered into everybody's copy.
+ */
 export function cacheable(request: Request, url: URL): CacheablePage | null {
   if (request.method !== "GET" || url.search !== "") return null;
-  if (request.headers.has("authorization") || SESSION_COOKIE.test(request.headers.get("cookie") ?? "")) return null;
+  if (request.headers.has("authorization") || hasSessionCookie(request)) return null;
   if (PUBLIC_PAGES.some((p) => p.test(url.pathname))) return { kind: "page", lang: detectLang(request) };
   if (PUBLIC_API.some((p) => p.test(url.pathname))) return { kind: "api", lang: null };
   return null;
+}
+
+/**
+ * The request a shared answer is rendered from: none of its sender's cookies or credentials, only the language it is
+ * keyed by (as a cookie, which `detectLang` reads first). Whatever slipped past `cacheable` (a credential in a form
+ * nobody thought of), a render for the cache cannot see who asked.
+ */
+export function anonymousRequest(request: Request, page: CacheablePage): Request {
+  const headers = new Headers(request.headers);
+  headers.delete("cookie");
+  headers.delete("authorization");
+  if (page.lang) headers.set("cookie", `lang=${page.lang}`);
+  return new Request(request.url, { method: "GET", headers });
 }
 
 /** The version every cached answer depends on: bumped by triggers on every change to public content. */
