@@ -37,7 +37,9 @@ export function ExtensionsPanel({
   const saver = useFetcher<Result>();
   const remover = useFetcher<Result>();
   const [chosen, setChosen] = useState<string[]>([]);
-  const [when, setWhen] = useState(() => toLocalInput(defaultTime));
+  // A task's new due time starts from its own; a quiz's close is optional (extra minutes or attempts alone), so it
+  // starts empty rather than sending the quiz's own close back.
+  const [when, setWhen] = useState(() => (kind === "task" ? toLocalInput(defaultTime) : ""));
   const [minutes, setMinutes] = useState("");
   const [attempts, setAttempts] = useState("");
   const failure = saver.data && !saver.data.ok ? saver.data : null;
@@ -45,6 +47,9 @@ export function ExtensionsPanel({
     if (saver.state === "idle" && saver.data?.ok) setChosen([]);
   }, [saver.state, saver.data]);
   const toggle = (id: string) => setChosen((list) => (list.includes(id) ? list.filter((x) => x !== id) : [...list, id]));
+  // An extension only ever gives more time (worker/services/own-time.ts): one whose time is not after the work's own
+  // (staff moved the work's time past it) changes nothing, and says so.
+  const superseded = (iso: string | null) => !!iso && (defaultTime === null || Date.parse(iso) <= Date.parse(defaultTime));
 
   return (
     <section className="card form-card extensions-panel" aria-labelledby={`${uid}-title`}>
@@ -65,12 +70,14 @@ export function ExtensionsPanel({
                 {kind === "task" && x.dueAt ? (
                   <>
                     {t("extensions.dueOn")} <When iso={x.dueAt} />
+                    {superseded(x.dueAt) ? <span className="muted"> {t("extensions.superseded")}</span> : null}
                   </>
                 ) : (
                   [
                     x.closesAt ? (
                       <span key="c">
                         {t("extensions.closesOn")} <When iso={x.closesAt} />
+                        {superseded(x.closesAt) ? <span className="muted"> {t("extensions.superseded")}</span> : null}
                       </span>
                     ) : null,
                     x.extraMinutes > 0 ? <span key="m">{t("extensions.plusMinutes", { n: x.extraMinutes })}</span> : null,
@@ -92,6 +99,8 @@ export function ExtensionsPanel({
       )}
       {students.length === 0 ? (
         <p className="muted">{t("extensions.noStudents")}</p>
+      ) : kind === "task" && defaultTime === null ? (
+        <p className="muted">{t("extensions.noDueTime")}</p>
       ) : (
         <saver.Form method="post" className="extension-form">
           <input type="hidden" name="intent" value="extension-save" />
@@ -113,11 +122,14 @@ export function ExtensionsPanel({
             ) : null}
           </fieldset>
           <div className="field-row">
-            <div className="field">
-              <label htmlFor={`${uid}-when`}>{t(kind === "task" ? "extensions.field.due" : "extensions.field.closes")}</label>
-              <input id={`${uid}-when`} type="datetime-local" value={when} onChange={(e) => setWhen(e.target.value)} required={kind === "task"} />
-              <input type="hidden" name={kind === "task" ? "dueAt" : "closesAt"} value={fromLocalInput(when) ?? ""} />
-            </div>
+            {/* A quiz that never closes has no close to extend: minutes and attempts only. */}
+            {defaultTime !== null ? (
+              <div className="field">
+                <label htmlFor={`${uid}-when`}>{t(kind === "task" ? "extensions.field.due" : "extensions.field.closes")}</label>
+                <input id={`${uid}-when`} type="datetime-local" value={when} min={toLocalInput(defaultTime)} onChange={(e) => setWhen(e.target.value)} required={kind === "task"} />
+                <input type="hidden" name={kind === "task" ? "dueAt" : "closesAt"} value={fromLocalInput(when) ?? ""} />
+              </div>
+            ) : null}
             {kind === "quiz" ? (
               <>
                 <div className="field">

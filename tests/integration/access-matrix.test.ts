@@ -533,6 +533,8 @@ const MATRIX: Record<string, Row> = {
   "PUT /api/lectures/:lectureId/tasks/:taskId/extensions": {
     request: async (w) => {
       const { lecture, task } = await taskIn(w);
+      // Only a task with a due time can be extended, to a later one.
+      await db().update(schema.tasks).set({ dueAt: new Date(Date.now() + 3_600_000) }).where(eq(schema.tasks.id, task.id));
       return { path: `/api/lectures/${lecture.slug}/tasks/${task.slug}/extensions`, method: "PUT", body: { userIds: [w.as.student.user.id], dueAt: new Date(Date.now() + 86_400_000).toISOString() } };
     },
     expect: staffOfGroup(200),

@@ -103,6 +103,41 @@ describe("task extensions", () => {
     expect((await w.extend({ userIds: [w.given.user.id], dueAt: "2026-02-30T10:00" })).status).toBe(400);
     expect(await db().select().from(s.extensions).where(eq(s.extensions.taskId, w.task._id))).toEqual([]);
   });
+
+  it("gives more time, never less: a due time at or before the task's own is refused, and a task without one has nothing to extend", async () => {
+    const dueAt = Date.now() + DAY;
+    const w = await taskWorld({ dueAt });
+    for (const earlier of [dueAt, dueAt - HOUR]) {
+      const res = await w.extend({ userIds: [w.given.user.id], dueAt: new Date(earlier).toISOString() });
+      expect(res.status).toBe(400);
+      expect(((await res.json()) as { fields: Record<string, string> }).fields.dueAt).toBe("The new due time must come after the task's own.");
+    }
+    expect((await w.extend({ userIds: [w.given.user.id], dueAt: new Date(dueAt + 1000).toISOString() })).status).toBe(200);
+    // Without a due time of its own there is nothing to extend.
+    await db().update(s.tasks).set({ dueAt: null }).where(eq(s.tasks.id, w.task._id));
+    const none = await w.extend({ userIds: [w.other.user.id], dueAt: new Date(dueAt + DAY).toISOString() });
+    expect(none.status).toBe(400);
+    expect(((await none.json()) as { fields: Record<string, string> }).fields.dueAt).toMatch(/no due time/);
+    expect(await db().select({ userId: s.extensions.userId }).from(s.extensions).where(eq(s.extensions.taskId, w.task._id))).toEqual([{ userId: w.given.user.id }]);
+  });
+
+  it("keeps the task's own due time for a student whose extension it has since passed: not due early, not late, not counted", async () => {
+    // Staff gave an extension to tomorrow, then moved the whole task to next week: the extension changes nothing now.
+    const w = await taskWorld({ dueAt: Date.now() + 7 * DAY, allowLate: false });
+    await db().insert(s.extensions).values({ id: newId(), userId: w.given.user.id, taskId: w.task._id, dueAt: new Date(Date.now() - HOUR) });
+    const mine = (await (await call(`${w.base}`, { token: w.given.accessToken })).json()) as { dueAt: string; extendedFrom: string | null };
+    const theirs = (await (await call(`${w.base}`, { token: w.other.accessToken })).json()) as { dueAt: string };
+    expect(mine).toMatchObject({ dueAt: theirs.dueAt, extendedFrom: null });
+    const listed = (await (await call(`/api/lectures/groups/${w.group.slug}/tasks`, { token: w.given.accessToken })).json()) as { dueAt: string }[];
+    expect(listed[0]!.dueAt).toBe(theirs.dueAt);
+    // Progress: nothing is due for them yet (the extension's passed time would have counted it as a missed 0).
+    const progress = (await (await call(`/api/users/groups/${w.group.slug}/progress`, { token: w.given.accessToken })).json()) as { tasks: { given: number; counted: number } };
+    expect(progress.tasks).toMatchObject({ given: 0, counted: 0 });
+    // The hand-in is on time (the task takes no late work: an early due time would have refused it).
+    const handed = await w.handIn(w.given);
+    expect(handed.status).toBe(201);
+    expect(((await handed.json()) as { submission: { late: boolean } }).submission.late).toBe(false);
+  });
 });
 
 const T0 = Date.parse("2027-03-01T09:00:00Z");
@@ -179,6 +214,41 @@ describe("quiz extensions", () => {
     expect((await w.extend({ userIds: [w.given.userId], extraMinutes: 5 })).status).toBe(200);
     const [row] = await db().select().from(s.extensions).where(eq(s.extensions.quizId, w.quiz.id));
     expect(row).toMatchObject({ extraAttempts: 0, extraMinutes: 5, closesAt: null });
+  });
+
+  it("gives a later close, never an earlier one: at or before the quiz's own close is refused, and a quiz that never closes has none to extend", async () => {
+    const w = await quizWorld({ durationMinutes: null, closesAt: T0 });
+    for (const earlier of [T0, T0 - HOUR]) {
+      const res = await w.extend({ userIds: [w.given.userId], closesAt: new Date(earlier).toISOString() });
+      expect(res.status).toBe(400);
+      expect(((await res.json()) as { fields: Record<string, string> }).fields.closesAt).toBe("The new close must come after the quiz's own close.");
+    }
+    await db().update(s.quizzes).set({ closesAt: null, showAnswers: "after-submit" }).where(eq(s.quizzes.id, w.quiz.id));
+    const never = await w.extend({ userIds: [w.given.userId], closesAt: new Date(T0 + DAY).toISOString() });
+    expect(never.status).toBe(400);
+    expect(((await never.json()) as { fields: Record<string, string> }).fields.closesAt).toMatch(/never closes/);
+    expect(await db().select().from(s.extensions).where(eq(s.extensions.quizId, w.quiz.id))).toEqual([]);
+    // Extra minutes on a quiz that never closes are fine.
+    expect((await w.extend({ userIds: [w.given.userId], extraMinutes: 10 })).status).toBe(200);
+  });
+
+  it("keeps the quiz's own close for a student whose extension it has since passed: open for them, and no answers before the group's close", async () => {
+    // Staff gave an extension to T0 + 90 s, then moved the whole quiz's close to two days later.
+    const w = await quizWorld({ durationMinutes: null, closesAt: T0 + 2 * DAY, maxAttempts: 2 });
+    await db().insert(s.extensions).values({ id: newId(), userId: w.given.userId, quizId: w.quiz.id, closesAt: new Date(T0 + 90_000) });
+    await submitQuiz(w.ctx, w.given, w.quiz.slug, { answers: { [w.question.id]: 0 } }, T0);
+    const later = T0 + HOUR;
+    // Their quiz is still open, with the group's close, and they may use their second attempt.
+    expect(await getQuiz(w.ctx, w.given, w.quiz.slug, later)).toMatchObject({ window: "open", closesAt: new Date(T0 + 2 * DAY).toISOString() });
+    await expect(startAttempt(w.ctx, w.given, w.quiz.slug, later)).resolves.toBeTruthy();
+    // The answers wait for the group's close (the extension's passed close would have shown them to this student
+    // while the others could still answer).
+    await submitQuiz(w.ctx, w.given, w.quiz.slug, { answers: { [w.question.id]: 1 } }, later + MIN);
+    const result = await getResult(w.ctx, w.given, w.quiz.slug, later + 2 * MIN);
+    expect(result.reviewWhen).toBe("after-close");
+    expect(result.review).toBeNull();
+    expect((await getQuiz(w.ctx, w.other, w.quiz.slug, later)).window).toBe("open");
+    expect((await getResult(w.ctx, w.given, w.quiz.slug, T0 + 2 * DAY + HOUR)).reviewWhen).toBe("now");
   });
 
   it("refuses an extension that gives nothing, or a close before the quiz opens", async () => {

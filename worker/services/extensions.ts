@@ -35,6 +35,8 @@ async function requireManagedTask(ctx: ServiceContext, viewer: Viewer, lectureKe
   return task;
 }
 
+const invalidTime = (field: "dueAt" | "closesAt", message: string) => new AppError(400, "validation_failed", message, { [field]: message });
+
 /** Every id must be a current student of the group; otherwise a 400 naming the field, and nothing is written. */
 async function requireStudents(ctx: ServiceContext, groupId: string, userIds: string[]): Promise<string[]> {
   const wanted = [...new Set(userIds)];
@@ -81,8 +83,11 @@ export async function listTaskExtensions(ctx: ServiceContext, viewer: Viewer, le
  */
 export async function setTaskExtensions(ctx: ServiceContext, viewer: Viewer, lectureKey: string, taskKey: string, input: TaskExtensionInput): Promise<ExtensionDto[]> {
   const task = await requireManagedTask(ctx, viewer, lectureKey, taskKey);
-  const ids = await requireStudents(ctx, task.groupId, input.userIds);
   const dueAt = new Date(input.dueAt);
+  // More time, never less (own-time.ts): a due time at or before the task's own would make this student's work due early.
+  if (task.dueAt === null) throw invalidTime("dueAt", "This task has no due time, so there is nothing to extend. Give the task a due time first.");
+  if (dueAt <= task.dueAt) throw invalidTime("dueAt", "The new due time must come after the task's own.");
+  const ids = await requireStudents(ctx, task.groupId, input.userIds);
   const now = new Date();
   await ctx.db
     .insert(extensions)
@@ -110,15 +115,16 @@ export async function listQuizExtensions(ctx: ServiceContext, viewer: Viewer, qu
 
 /**
  * PUT /api/quizzes/{id}/extensions (staff): a later close, extra minutes per attempt and/or extra attempts for these
- * students, replacing any they had. The close must come after the quiz opens; an attempt already running keeps the
+ * students, replacing any they had. The close must come after the quiz's own; an attempt already running keeps the
  * deadline it started with.
  */
 export async function setQuizExtensions(ctx: ServiceContext, viewer: Viewer, quizKey: string, input: QuizExtensionInput): Promise<ExtensionDto[]> {
   const quiz = await requireManagedQuiz(ctx, viewer, quizKey);
   const closesAt = input.closesAt != null ? new Date(input.closesAt) : null;
-  if (closesAt && quiz.opensAt && closesAt <= quiz.opensAt) {
-    throw new AppError(400, "validation_failed", "The new close must come after the quiz opens.", { closesAt: "The new close must come after the quiz opens." });
-  }
+  // A later close, never an earlier one (own-time.ts): an earlier close would end the quiz early for these students
+  // and open their review while the rest of the group can still answer.
+  if (closesAt && quiz.closesAt === null) throw invalidTime("closesAt", "This quiz never closes: give extra minutes or extra attempts instead.");
+  if (closesAt && quiz.closesAt && closesAt <= quiz.closesAt) throw invalidTime("closesAt", "The new close must come after the quiz's own close.");
   const ids = await requireStudents(ctx, quiz.groupId, input.userIds);
   // More attempts, or a later close, for a student the review already shows the answers to would let them answer
   // with the key in front of them: refused, naming them (they keep what they have).

@@ -19,6 +19,7 @@ import { newId, slugCandidates } from "./ids";
 import { notifyUsers } from "./notifications";
 import type { Viewer } from "./sessions";
 import { zoneOffset } from "./time-shift";
+import { ownTimeSql } from "./own-time";
 
 export interface LectureDto {
   _id: string;
@@ -237,7 +238,7 @@ export async function lectureWork(ctx: ServiceContext, lectureId: string, studen
         submissionId: submissions.id,
         // The student's own due time (an extension's, issue 21). An expression, not a second `due_at` column: a D1
         // batch keys its rows by column name (docs/decisions/0013).
-        ownDueAt: sql<number | null>`coalesce(${extensions.dueAt}, ${tasks.dueAt})`,
+        ownDueAt: ownTimeSql(tasks.dueAt, extensions.dueAt),
       })
       .from(tasks)
       .leftJoin(submissions, and(eq(submissions.taskId, tasks.id), eq(submissions.userId, studentId ?? "")))
@@ -246,7 +247,7 @@ export async function lectureWork(ctx: ServiceContext, lectureId: string, studen
       .where(and(eq(tasks.lectureId, lectureId), studentId === null ? undefined : isNull(tasks.publishAt)))
       .orderBy(asc(tasks.dueAt), asc(tasks.title)),
     ctx.db
-      .select({ slug: quizzes.slug, title: quizzes.title, opensAt: quizzes.opensAt, closesAt: sql<number | null>`coalesce(${extensions.closesAt}, ${quizzes.closesAt})` })
+      .select({ slug: quizzes.slug, title: quizzes.title, opensAt: quizzes.opensAt, closesAt: ownTimeSql(quizzes.closesAt, extensions.closesAt) })
       .from(quizzes)
       .leftJoin(extensions, and(eq(extensions.quizId, quizzes.id), eq(extensions.userId, studentId ?? "")))
       .where(and(eq(quizzes.lectureId, lectureId), eq(quizzes.published, true)))

@@ -18,6 +18,7 @@ import { settleGroupAttempts } from "./quizzes";
 import { QUIZ_NETWORK_MS } from "../../app/lib/quiz-schemas";
 import { isMember } from "./memberships";
 import { studentSeesTask } from "./released";
+import { ownTimeSql } from "./own-time";
 
 const memberStatuses = [...MEMBER_STATUSES];
 
@@ -207,10 +208,10 @@ function figuresSql(db: Database, scope: { groups: SQLWrapper; userId?: Value<st
   const due = sql<number>`(${tasks.dueAt} is not null and ${tasks.dueAt} <= ${now})`;
   const opened = sql<number>`(${quizzes.opensAt} is null or ${quizzes.opensAt} <= ${now})`;
   const closed = sql<number>`(${quizzes.closesAt} is not null and ${quizzes.closesAt} <= ${now})`;
-  // A student's own due time and close (extensions, issue 21): "due" and "closed" are per student. Used where the
-  // extension joined is the row's student's.
-  const ownDue = sql<number>`(coalesce(${extensions.dueAt}, ${tasks.dueAt}) is not null and coalesce(${extensions.dueAt}, ${tasks.dueAt}) <= ${now})`;
-  const ownClosed = sql<number>`(coalesce(${extensions.closesAt}, ${quizzes.closesAt}) is not null and coalesce(${extensions.closesAt}, ${quizzes.closesAt}) <= ${now})`;
+  // A student's own due time and close (extensions, issue 21; own-time.ts: never earlier than the work's own): "due"
+  // and "closed" are per student. Used where the extension joined is the row's student's. (A null time is never <=.)
+  const ownDue = sql<number>`coalesce(${ownTimeSql(tasks.dueAt, extensions.dueAt)} <= ${now}, 0)`;
+  const ownClosed = sql<number>`coalesce(${ownTimeSql(quizzes.closesAt, extensions.closesAt)} <= ${now}, 0)`;
   const liveQuiz = and(eq(quizzes.published, true), eq(lectures.published, true), opened);
 
   // Best attempt per student and opened quiz: the inner grouping of the quiz figures.

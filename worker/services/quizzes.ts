@@ -41,6 +41,7 @@ import { newId, slugCandidates } from "./ids";
 import { isMember, memberIds } from "./memberships";
 import { notifyUsers } from "./notifications";
 import { checkAnswers, checkCode, codeVerdicts, earned, grade, isRight, knownVerdicts, maxScoreOf, testOutcomes, type CodeChecks, type CodeToRun, type GradableQuestion } from "./quiz-grading";
+import { ownTime } from "./own-time";
 
 type AttemptRow = typeof attempts.$inferSelect;
 type QuestionRow = typeof questions.$inferSelect;
@@ -124,15 +125,16 @@ async function findQuiz(ctx: ServiceContext, viewer: Actor, key: string): Promis
 }
 
 /**
- * A quiz as one student has it (issue 21): their extension's later close and extra attempts replace the quiz's, so
- * every check (the window, starting, the deadline, the review) follows the exception without knowing of it.
+ * A quiz as one student has it (issue 21): their extension's later close (own-time.ts: never an earlier one) and extra
+ * attempts replace the quiz's, so every check (the window, starting, the deadline, the review) follows the exception
+ * without knowing of it.
  */
 function withExtension<T extends { closesAt: Date | null; maxAttempts: number }>(row: T & { extension: { id: string | null; closesAt: Date | null; extraMinutes: number | null; extraAttempts: number | null } | null }) {
   const { extension, ...quiz } = row;
   if (!extension?.id) return { ...quiz, extraMinutes: 0, extendedFrom: null };
   return {
     ...quiz,
-    closesAt: extension.closesAt ?? quiz.closesAt,
+    closesAt: ownTime(quiz.closesAt, extension.closesAt),
     maxAttempts: quiz.maxAttempts + (extension.extraAttempts ?? 0),
     extraMinutes: extension.extraMinutes ?? 0,
     extendedFrom: { closesAt: quiz.closesAt, maxAttempts: quiz.maxAttempts },

@@ -26,6 +26,7 @@ import { studentReport, summaryReport } from "../sandbox/report";
 import { studentSeesTask } from "./released";
 import { armPublisher, SCHEDULE_SLACK_MS } from "./publisher-client";
 import type { RunReport } from "../sandbox/types";
+import { extendsTime, ownTime } from "./own-time";
 
 export interface TaskDto {
   _id: string;
@@ -237,9 +238,10 @@ async function readTask(ctx: ServiceContext, viewer: Actor, key: string, lecture
   // hand-ins, rubric and extensions need not wait for it.
   const row = await readOrAssume(ctx, key, () => query.all({ userId: viewer.userId, lectureKey, taskKey }).then(([r]) => r));
   if (!row) return null;
-  // The viewer's own due time: an extension's when they have one (the late rules and the pages follow it).
+  // The viewer's own due time: an extension's when they have one that is later (own-time.ts; the late rules and the
+  // pages follow it).
   const { extendedDueAt, ...task } = row;
-  return extendedDueAt ? { ...task, dueAt: extendedDueAt, extendedFrom: task.dueAt } : { ...task, extendedFrom: null };
+  return extendsTime(task.dueAt, extendedDueAt) ? { ...task, dueAt: extendedDueAt, extendedFrom: task.dueAt } : { ...task, extendedFrom: null };
 }
 
 /** Students' own due times on a task (their extensions), for the staff lists and the late rules of their hand-ins. */
@@ -257,7 +259,7 @@ export async function extendedDueTimes(ctx: ServiceContext, taskId: string, user
 }
 
 /** The late rules of one student's hand-in: the task's, with their own due time. */
-const rulesOf = (task: PenaltyRules, own: Map<string, Date>, userId: string): PenaltyRules => ({ ...task, dueAt: own.get(userId) ?? task.dueAt });
+const rulesOf = (task: PenaltyRules, own: Map<string, Date>, userId: string): PenaltyRules => ({ ...task, dueAt: ownTime(task.dueAt, own.get(userId)) });
 
 const facts = (t: { instructorId: string | null; membershipStatus: string | null }) => ({ instructorId: t.instructorId, membershipStatus: t.membershipStatus });
 export const isStaff = (viewer: Actor, t: TaskRecord) => can(viewer, "group.manage", { group: facts(t) });
@@ -321,7 +323,7 @@ export async function listGroupTasks(ctx: ServiceContext, viewer: Actor, groupKe
     const seen = r.submission ? asStudentSees(r.task, r.submission) : null;
     const shown = seen?.gradedAt || seen?.resubmitRequestedAt ? seen.feedback : null;
     return {
-    ...toTaskDto({ ...r.task, lectureSlug: r.lectureSlug, ...(r.extendedDueAt ? { dueAt: r.extendedDueAt, extendedFrom: r.task.dueAt } : {}) }),
+    ...toTaskDto({ ...r.task, lectureSlug: r.lectureSlug, ...(extendsTime(r.task.dueAt, r.extendedDueAt) ? { dueAt: r.extendedDueAt, extendedFrom: r.task.dueAt } : {}) }),
     submission: staff
       ? null
       : {
