@@ -427,6 +427,11 @@ export const submissions = sqliteTable(
     gradedAt: integer("graded_at", { mode: "timestamp_ms" }),
     /** Staff asked for a new version: the student may submit again (the grade is kept until then). */
     resubmitRequestedAt: integer("resubmit_requested_at", { mode: "timestamp_ms" }),
+    /**
+     * `feedback` was written with the request for a new version (not with a grade): the student sees it even while the
+     * task holds its grades, when the grade itself, and the feedback that came with it, stay hidden (ADR 0021).
+     */
+    feedbackWithRequest: integer("feedback_with_request", { mode: "boolean" }).notNull().default(false),
     /** A file hand-in: its key in R2 (`hand-ins/...`), its name as uploaded, its type by content, and its size. */
     fileKey: text("file_key"),
     fileName: text("file_name"),

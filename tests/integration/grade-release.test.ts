@@ -144,6 +144,40 @@ describe("grade release", () => {
     expect(await notificationsOf(w.a)).toContain("submission-returned");
   });
 
+  it("does not release a held grade by asking for a new version: the request shows, with only the feedback written with it", async () => {
+    const w = await world();
+    const idA = await handInAndGrade(w, w.a, 37);
+    // A request with no feedback of its own: the held score, its feedback, the rubric and the graded time stay hidden.
+    expect((await call(`${w.base}/submissions/${idA}`, { method: "PUT", body: { requestResubmission: true }, token: w.teacher.accessToken })).status).toBe(200);
+    const asked = await studentSees(w, w.a, idA);
+    for (const seen of [asked.listed, asked.own, asked.one]) expect(seen).toMatchObject({ state: "resubmission-requested", score: null, feedback: null });
+    expect(asked.one).toMatchObject({ gradedAt: null, locked: false });
+    expect(asked.pages).not.toContain(FEEDBACK);
+    expect(asked.pages).not.toMatch(/37\s*\/\s*100|37 of 100/);
+    expect(asked.tasks).toMatchObject({ graded: 0 });
+    const [mail] = await waitForMails(w.a.user.email, /new version/);
+    expect(mail!.text).not.toContain(FEEDBACK);
+    expect(mail!.text).not.toContain("37");
+    // Staff still see the grade they gave, with its feedback.
+    const staff = (await (await call(`${w.base}/submissions/${idA}`, { token: w.teacher.accessToken })).json()) as { score: number; feedback: string };
+    expect(staff).toMatchObject({ score: 37, feedback: FEEDBACK });
+
+    // A second request that says what to change: that note is the student's to read (the grade still is not).
+    const NOTE = "Add the alt texts, then hand in again.";
+    expect((await call(`${w.base}/submissions/${idA}`, { method: "PUT", body: { requestResubmission: true, feedback: NOTE }, token: w.teacher.accessToken })).status).toBe(200);
+    const noted = await studentSees(w, w.a, idA);
+    for (const seen of [noted.listed, noted.own, noted.one]) expect(seen).toMatchObject({ state: "resubmission-requested", score: null, feedback: NOTE });
+    expect(noted.pages).toContain("Add the alt texts, then hand in again.");
+    expect(noted.pages).not.toMatch(/37\s*\/\s*100|37 of 100/);
+    const mails = await waitForMails(w.a.user.email, /new version/, 2);
+    expect(mails[0]!.text).toContain(NOTE);
+
+    // Handing in the new version starts afresh: nothing of the old request or grade carries over.
+    expect((await call(`/api/lectures/${w.lecture.slug}/submit-task/${w.task.slug}`, { body: { link: "https://github.com/me/landing-2" }, token: w.a.accessToken })).status).toBe(200);
+    const [row] = await db().select().from(s.submissions).where(eq(s.submissions.id, idA));
+    expect(row).toMatchObject({ feedback: null, feedbackWithRequest: false, resubmitRequestedAt: null, score: null });
+  });
+
   it("releases from the grader page too (intent=release), for the group's staff only", async () => {
     const w = await world();
     await handInAndGrade(w, w.a, 91);

@@ -200,7 +200,7 @@ export async function submitCode(ctx: ServiceContext, viewer: Viewer, key: strin
 
   const report = await ctx.runCode(task.exercise.language, code, task.exercise.tests, limitsOf(task.exercise));
   const score = report.maxScore > 0 ? Math.round((report.score / report.maxScore) * task.maxScore) : 0;
-  const values = { link: "", notes: null, code, report, submittedAt: new Date(now), late, score, rawScore: null, rubric: null, feedback: null, gradedBy: null, gradedAt: new Date(now), resubmitRequestedAt: null };
+  const values = { link: "", notes: null, code, report, submittedAt: new Date(now), late, score, rawScore: null, rubric: null, feedback: null, gradedBy: null, gradedAt: new Date(now), resubmitRequestedAt: null, feedbackWithRequest: false };
   // Auto-graded hand-ins stay replaceable until staff grade them (or again once they ask for a new version).
   const { created } = await storeSubmission(ctx, viewer, task, existing, values, { replaceable: or(isNull(submissions.gradedBy), isNotNull(submissions.resubmitRequestedAt)), refused: GRADED_BY_STAFF });
   await writeDraft(ctx, task.id, viewer.userId, code, now);

@@ -88,10 +88,15 @@ export function gradeHeld(task: { gradesHeld: boolean }, row: Pick<SubmissionRow
   return task.gradesHeld && row.gradedAt !== null && row.gradedBy !== null;
 }
 
-/** A hand-in as its student may see it: a held grade reads as handed in (submitted or late), with no score or feedback. */
-export function asStudentSees<T extends Pick<SubmissionRow, "gradedAt" | "gradedBy" | "score" | "feedback" | "resubmitRequestedAt"> & { rawScore?: number | null; rubric?: RubricAssessment | null }>(task: { gradesHeld: boolean }, row: T): T {
-  if (!gradeHeld(task, row) || row.resubmitRequestedAt) return row;
-  return { ...row, score: null, rawScore: null, feedback: null, gradedAt: null, rubric: null };
+/**
+ * A hand-in as its student may see it: a held grade reads as handed in (submitted or late), with no score, rubric,
+ * graded time or feedback. A request for a new version is not a release: it shows as the request, with only the
+ * feedback written with it (`feedbackWithRequest`); the held grade and its feedback stay hidden.
+ */
+export function asStudentSees<T extends Pick<SubmissionRow, "gradedAt" | "gradedBy" | "score" | "feedback" | "resubmitRequestedAt"> & { feedbackWithRequest?: boolean; rawScore?: number | null; rubric?: RubricAssessment | null }>(task: { gradesHeld: boolean }, row: T): T {
+  if (!gradeHeld(task, row)) return row;
+  const feedback = row.resubmitRequestedAt && row.feedbackWithRequest ? row.feedback : null;
+  return { ...row, score: null, rawScore: null, feedback, gradedAt: null, rubric: null };
 }
 
 type PenaltyRules = Pick<TaskRecord, "dueAt" | "latePenaltyPerDay" | "latePenaltyFloor">;
@@ -307,6 +312,7 @@ export async function listGroupTasks(ctx: ServiceContext, viewer: Actor, groupKe
           gradedAt: submissions.gradedAt,
           gradedBy: submissions.gradedBy,
           resubmitRequestedAt: submissions.resubmitRequestedAt,
+          feedbackWithRequest: submissions.feedbackWithRequest,
           submittedAt: submissions.submittedAt,
         },
         extendedDueAt: extensions.dueAt,
@@ -581,7 +587,7 @@ export async function submitTask(ctx: ServiceContext, viewer: Viewer, lectureKey
   if (exercise) throw new AppError(409, "conflict", "This task is a code exercise: hand in your code on its page.");
   if (task.fileKinds.length > 0) throw new AppError(409, "conflict", "This task asks for a file: upload it on the task's page (POST .../submit-task/{taskId}/file).");
   const late = lateness(task, now);
-  const values = { link: input.link, notes: input.notes || null, fileKey: null, fileName: null, fileType: null, fileSize: null, submittedAt: new Date(now), late, score: null, rawScore: null, rubric: null, feedback: null, gradedBy: null, gradedAt: null, resubmitRequestedAt: null };
+  const values = { link: input.link, notes: input.notes || null, fileKey: null, fileName: null, fileType: null, fileSize: null, submittedAt: new Date(now), late, score: null, rawScore: null, rubric: null, feedback: null, gradedBy: null, gradedAt: null, resubmitRequestedAt: null, feedbackWithRequest: false };
   const { created, row } = await storeSubmission(ctx, viewer, task, await ownSubmission(ctx, task.id, viewer.userId), values, REPLACEABLE_UNTIL_GRADED);
   return { created, submission: toSubmissionDto(asStudentSees(task, row), viewer.name, false, task) };
 }
@@ -645,15 +651,18 @@ export async function gradeSubmission(ctx: ServiceContext, viewer: Viewer, lectu
   const now = new Date();
   let values;
   if ("requestResubmission" in input) {
+    // Feedback written with the request is the request's: its student sees it even while the task holds its grades.
+    // Without any, the feedback stays what it was (a held grade's stays hidden with the grade).
     const feedback = input.feedback ?? current.submission.feedback;
-    values = { resubmitRequestedAt: now, feedback, feedbackHtml: withHtml(feedback), gradedBy: viewer.userId };
+    const feedbackWithRequest = input.feedback !== undefined || current.submission.feedbackWithRequest;
+    values = { resubmitRequestedAt: now, feedback, feedbackHtml: withHtml(feedback), feedbackWithRequest, gradedBy: viewer.userId };
   } else {
     const { given, rubric } = "rubric" in input ? await scoreByRubric(ctx, task, input.rubric) : { given: input.score, rubric: null };
     if (given > task.maxScore) throw new AppError(400, "validation_failed", `The score is at most ${task.maxScore}.`, { score: `The score is at most ${task.maxScore}.` });
     // A late hand-in on a task with a late penalty keeps the share its lateness leaves (the grader shows both).
     const penalty = current.submission.late ? latePenalty(rules, current.submission.submittedAt) : { days: 0, percent: 0 };
     const score = penalty.percent > 0 ? afterPenalty(given, penalty.percent) : given;
-    values = { score, rawScore: penalty.percent > 0 ? given : null, rubric, feedback: input.feedback || null, feedbackHtml: withHtml(input.feedback || null), gradedBy: viewer.userId, gradedAt: now, resubmitRequestedAt: null };
+    values = { score, rawScore: penalty.percent > 0 ? given : null, rubric, feedback: input.feedback || null, feedbackHtml: withHtml(input.feedback || null), gradedBy: viewer.userId, gradedAt: now, resubmitRequestedAt: null, feedbackWithRequest: false };
   }
   const [row] = await ctx.db.update(submissions).set(values).where(eq(submissions.id, submissionId)).returning();
   const graded = !("requestResubmission" in input);
@@ -668,7 +677,9 @@ export async function gradeSubmission(ctx: ServiceContext, viewer: Viewer, lectu
   });
   const subject = graded ? `Your work on "${task.title}" was graded: ${row!.score}/${task.maxScore}` : `A new version of "${task.title}" was asked for`;
   const penaltyLine = graded && row!.rawScore !== null ? `It was handed in late: ${row!.rawScore} before the late penalty.` : "";
-  const text = [`Hello ${current.name},`, graded ? `Your work on "${task.title}" got ${row!.score} of ${task.maxScore}.` : `Your instructor asked for a new version of your work on "${task.title}".`, penaltyLine, row!.feedback ? `Feedback:\n${row!.feedback}` : "", `Open the task: ${ctx.settings.publicOrigin}${link}`].filter(Boolean);
+  // Only the feedback the student may see (a held grade's is not theirs yet).
+  const shownFeedback = asStudentSees(task, row!).feedback;
+  const text = [`Hello ${current.name},`, graded ? `Your work on "${task.title}" got ${row!.score} of ${task.maxScore}.` : `Your instructor asked for a new version of your work on "${task.title}".`, penaltyLine, shownFeedback ? `Feedback:\n${shownFeedback}` : "", `Open the task: ${ctx.settings.publicOrigin}${link}`].filter(Boolean);
   ctx.waitUntil(sendMail(ctx, { to: current.email, subject, text: text.join("\n\n"), html: text.map((l) => `<p>${escapeHtml(l)}</p>`).join("") }));
   return toSubmissionDto(row!, current.name, true, rules);
 }
@@ -735,7 +746,7 @@ export async function submitFile(ctx: ServiceContext, viewer: Viewer, lectureKey
   const key = `${HAND_IN_PREFIX}${newId()}`;
   await ctx.env.IMAGES.put(key, bytes, { httpMetadata: { contentType: type } });
   const name = file.name.replace(/[\u0000-\u001f\u007f/\\]/g, "_").slice(-200) || "file";
-  const values = { link: "", notes: notes || null, fileKey: key, fileName: name, fileType: type, fileSize: file.size, submittedAt: new Date(now), late, score: null, rawScore: null, rubric: null, feedback: null, gradedBy: null, gradedAt: null, resubmitRequestedAt: null };
+  const values = { link: "", notes: notes || null, fileKey: key, fileName: name, fileType: type, fileSize: file.size, submittedAt: new Date(now), late, score: null, rawScore: null, rubric: null, feedback: null, gradedBy: null, gradedAt: null, resubmitRequestedAt: null, feedbackWithRequest: false };
   const { created, row } = await storeSubmission(ctx, viewer, task, existing, values, REPLACEABLE_UNTIL_GRADED);
   return { created, submission: toSubmissionDto(asStudentSees(task, row), viewer.name, false, task) };
 }

@@ -1,0 +1,1 @@
+ALTER TABLE `submissions` ADD `feedback_with_request` integer DEFAULT false NOT NULL;
