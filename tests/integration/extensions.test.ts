@@ -121,6 +121,18 @@ describe("task extensions", () => {
     expect(await db().select({ userId: s.extensions.userId }).from(s.extensions).where(eq(s.extensions.taskId, w.task._id))).toEqual([{ userId: w.given.user.id }]);
   });
 
+  it("does not name a task the student cannot see yet (scheduled for later) in the extension's notification", async () => {
+    const w = await taskWorld({ dueAt: Date.now() + DAY });
+    await db().update(s.tasks).set({ publishAt: new Date(Date.now() + 3 * DAY) }).where(eq(s.tasks.id, w.task._id));
+    expect((await w.extend({ userIds: [w.given.user.id], dueAt: new Date(Date.now() + 5 * DAY).toISOString() })).status).toBe(200);
+    const told = () => db().select().from(s.notifications).where(and(eq(s.notifications.userId, w.given.user.id), eq(s.notifications.kind, "extension-granted")));
+    expect(await told()).toEqual([]);
+    // Once it is published, an extension is told as usual.
+    await db().update(s.tasks).set({ publishAt: null }).where(eq(s.tasks.id, w.task._id));
+    expect((await w.extend({ userIds: [w.given.user.id], dueAt: new Date(Date.now() + 6 * DAY).toISOString() })).status).toBe(200);
+    expect(await told()).toHaveLength(1);
+  });
+
   it("keeps the task's own due time for a student whose extension it has since passed: not due early, not late, not counted", async () => {
     // Staff gave an extension to tomorrow, then moved the whole task to next week: the extension changes nothing now.
     const w = await taskWorld({ dueAt: Date.now() + 7 * DAY, allowLate: false });
@@ -230,6 +242,17 @@ describe("quiz extensions", () => {
     expect(await db().select().from(s.extensions).where(eq(s.extensions.quizId, w.quiz.id))).toEqual([]);
     // Extra minutes on a quiz that never closes are fine.
     expect((await w.extend({ userIds: [w.given.userId], extraMinutes: 10 })).status).toBe(200);
+  });
+
+  it("does not name a draft quiz in the extension's notification", async () => {
+    const w = await quizWorld({ durationMinutes: null, closesAt: T0 });
+    await db().update(s.quizzes).set({ published: false }).where(eq(s.quizzes.id, w.quiz.id));
+    expect((await w.extend({ userIds: [w.given.userId], extraMinutes: 5 })).status).toBe(200);
+    const told = () => db().select().from(s.notifications).where(and(eq(s.notifications.userId, w.given.userId), eq(s.notifications.kind, "extension-granted")));
+    expect(await told()).toEqual([]);
+    await db().update(s.quizzes).set({ published: true }).where(eq(s.quizzes.id, w.quiz.id));
+    expect((await w.extend({ userIds: [w.given.userId], extraMinutes: 10 })).status).toBe(200);
+    expect(await told()).toHaveLength(1);
   });
 
   it("keeps the quiz's own close for a student whose extension it has since passed: open for them, and no answers before the group's close", async () => {

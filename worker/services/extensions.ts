@@ -93,7 +93,9 @@ export async function setTaskExtensions(ctx: ServiceContext, viewer: Viewer, lec
     .insert(extensions)
     .values(ids.map((userId) => ({ id: newId(), userId, taskId: task.id, dueAt, grantedBy: viewer.userId, createdAt: now })))
     .onConflictDoUpdate({ target: [extensions.taskId, extensions.userId], set: { dueAt, grantedBy: viewer.userId, createdAt: now } });
-  await notifyUsers(ctx, ids, { kind: "extension-granted", params: { work: task.title }, link: taskLink(task) });
+  // Told only about work they can see: a task scheduled for later, or in a draft lecture, is not named to them before
+  // it is published (its page then shows their own due time).
+  if (task.lecturePublished && task.publishAt === null) await notifyUsers(ctx, ids, { kind: "extension-granted", params: { work: task.title }, link: taskLink(task) });
   return listTaskExtensions(ctx, viewer, lectureKey, taskKey);
 }
 
@@ -148,7 +150,8 @@ export async function setQuizExtensions(ctx: ServiceContext, viewer: Viewer, qui
     .values(ids.map((userId) => ({ id: newId(), userId, quizId: quiz.id, ...values })))
     .onConflictDoUpdate({ target: [extensions.quizId, extensions.userId], set: values });
   const link = `/course/${encodeURIComponent(quiz.groupSlug)}/lecture/${encodeURIComponent(quiz.lectureSlug)}/quiz/${encodeURIComponent(quiz.slug)}`;
-  await notifyUsers(ctx, ids, { kind: "extension-granted", params: { work: quiz.title }, link });
+  // As for tasks: a draft or scheduled quiz, or one in a draft lecture, is not named to them before it is published.
+  if (quiz.published && quiz.lecturePublished) await notifyUsers(ctx, ids, { kind: "extension-granted", params: { work: quiz.title }, link });
   return listQuizExtensions(ctx, viewer, quizKey);
 }
 
