@@ -137,6 +137,49 @@ describe("polish of the existing screens", () => {
     expect(await title.textContent()).toContain("تم قبولك");
   });
 
+  it("in Arabic a score reads as it does in English, score then maximum from left to right, like every other fraction", async () => {
+    const page = await newPage({ width: 375, height: 800 });
+    await page.context().addCookies([{ name: "lang", value: "ar", url: baseURL() }]);
+    await signIn(page.context(), STUDENT.email, STUDENT.password);
+    await gotoHydrated(page, "/course/frontend-react");
+    expect(await page.locator("html").getAttribute("dir")).toBe("rtl");
+    // The demo student's graded task: 92 of 100. Where each number sits on screen, not the order of the text.
+    const where = await page.evaluate(() => {
+      const walker = document.createTreeWalker(document.querySelector("main")!, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        const text = node.textContent ?? "";
+        const [score, max] = [text.indexOf("92"), text.indexOf("100")];
+        if (score < 0 || max < 0) continue;
+        const left = (at: number, length: number) => {
+          const range = document.createRange();
+          range.setStart(node!, at);
+          range.setEnd(node!, at + length);
+          return range.getBoundingClientRect().left;
+        };
+        return { text, score: left(score, 2), max: left(max, 3) };
+      }
+      return null;
+    });
+    expect(where, "the grade 92 / 100 on the course page").not.toBeNull();
+    expect(where!.text).toContain("الدرجة");
+    expect(where!.score, `"${where!.text}": 92 sits left of 100`).toBeLessThan(where!.max);
+  });
+
+  it("a lecture's task and quiz titles stay readable at 375 px: the date goes under the title instead of over it", async () => {
+    const page = await newPage({ width: 375, height: 800 });
+    await signIn(page.context(), STUDENT.email, STUDENT.password);
+    await gotoHydrated(page, "/course/frontend-react/lecture/react-components");
+    const items = page.locator(".lecture-work-item");
+    expect(await items.count()).toBeGreaterThan(0);
+    for (const item of await items.all()) {
+      const title = (await item.locator(".lecture-work-title").boundingBox())!;
+      const date = (await item.locator(".muted").first().boundingBox())!;
+      expect(title.width, "the title keeps at least 12rem").toBeGreaterThanOrEqual(180);
+      const overlap = title.x < date.x + date.width && date.x < title.x + title.width && title.y < date.y + date.height && date.y < title.y + title.height;
+      expect(overlap, `${await item.locator(".lecture-work-title").textContent()} overlaps its date`).toBe(false);
+    }
+  });
+
   it("an empty login says 'Please fill out all fields.' once", async () => {
     const page = await newPage();
     await gotoHydrated(page, "/auth/login");

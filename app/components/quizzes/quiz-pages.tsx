@@ -183,7 +183,10 @@ export function QuizIntro({
             <>
               {bestScore !== null ? (
                 <p className="quiz-best">
-                  {t("quiz.result.best")}: <strong>{bestScore}</strong> / {quiz.maxScore}
+                  {t("quiz.result.best")}:{" "}
+                  <span dir="ltr">
+                    <strong>{bestScore}</strong> / {quiz.maxScore}
+                  </span>
                 </p>
               ) : null}
               {open && timeUp ? (
@@ -279,9 +282,12 @@ export function QuizResult({ result, base }: { result: PageResult; base: string 
           <h2 id="score-title" className="quiz-card-title">
             {t("quiz.result.best")}
           </h2>
+          {/* Score over maximum reads left to right in both languages, as every other fraction on the site. */}
           <p className="quiz-score">
-            <strong>{result.score}</strong>
-            <span> / {result.maxScore}</span>
+            <span dir="ltr">
+              <strong>{result.score}</strong>
+              <span className="quiz-score-max"> / {result.maxScore}</span>
+            </span>
           </p>
           <div className="quiz-meter" role="img" aria-label={t("quiz.result.percent", { n: percent })}>
             <span style={{ inlineSize: `${percent}%` }} />
@@ -333,7 +339,7 @@ export function QuizResult({ result, base }: { result: PageResult; base: string 
                       {a.number === result.bestAttempt && result.attempts.length > 1 ? <span className="badge badge-green quiz-counts">{t("quiz.result.counts")}</span> : null}
                     </th>
                     <td data-label={t("quiz.result.col.score")}>
-                      {a.score} / {a.maxScore}
+                      <span dir="ltr">{a.score} / {a.maxScore}</span>
                     </td>
                     <td data-label={t("quiz.result.col.time")}>{duration(t, a.seconds)}</td>
                     <td data-label={t("quiz.result.col.handedIn")}>

@@ -190,13 +190,13 @@ function ResultsMatrix({ results, base }: { results: QuizResults; base: string }
                               // The attempt that counts, answer by answer: points for one answer, a corrected key.
                               <Link to={`${base}/quiz-attempt/${quiz.slug}/${r.bestAttemptId}`} className="quiz-matrix-score">
                                 <strong>
-                                  {r.best} / {quiz.maxScore}
+                                  <span dir="ltr">{r.best} / {quiz.maxScore}</span>
                                 </strong>
                                 <span className="visually-hidden"> {t("staffAttempt.open", { name: s.name })}</span>
                               </Link>
                             ) : (
                               <strong>
-                                {r.best} / {quiz.maxScore}
+                                <span dir="ltr">{r.best} / {quiz.maxScore}</span>
                               </strong>
                             )}
                             <span className="row-sub muted">{r.attempts === 1 ? t("staffQuizzes.matrix.oneAttempt") : t("staffQuizzes.matrix.attempts", { n: r.attempts })}</span>
