@@ -74,7 +74,7 @@ export const groupsAr: Record<GroupsKey, string> = {
   "groups.field.title": "أدخل عنوانًا لا يتجاوز 120 حرفًا.",
   "groups.field.contentTitle": "أدخل عنوانًا لا يتجاوز 200 حرف.",
   "groups.field.description": "لا يتجاوز الوصف 5000 حرف.",
-  "groups.field.image": "ارفع صورة PNG أو JPEG أو WebP، أو أدخل رابط صورة (https://...).",
+  "groups.field.image": "ارفع صورة PNG أو JPEG أو WebP، أو أدخل رابط صورة (\u2066https://...\u2069).",
   "groups.field.startDate": "اختر تاريخًا صحيحًا.",
   "groups.field.instructor": "اختر أحد المدرّبين.",
   "groups.field.status": "اختر مسودة أو منشورة أو مؤرشفة.",

@@ -10,7 +10,7 @@ export const quizzesAr: Record<keyof typeof quizzesEn, string> = {
   "quiz.label": "اختبار",
   "quiz.questions": "{n, plural, zero {لا أسئلة} one {سؤال واحد} two {سؤالان} few {# أسئلة} many {# سؤالًا} other {# سؤال}}، {points, plural, zero {بلا درجات} one {درجة واحدة} two {درجتان} few {# درجات} many {# درجة} other {# درجة}}",
   "quiz.timed": "{n, plural, zero {بلا وقت} one {دقيقة واحدة} two {دقيقتان} few {# دقائق} many {# دقيقة} other {# دقيقة}} من لحظة البدء",
-  "quiz.timedExtra": "{n, plural, zero {بلا وقت} one {دقيقة واحدة} two {دقيقتان} few {# دقائق} many {# دقيقة} other {# دقيقة}} من لحظة البدء (منها {extra} دقيقة إضافية ممنوحة لك)",
+  "quiz.timedExtra": "{n, plural, zero {بلا وقت} one {دقيقة واحدة} two {دقيقتان} few {# دقائق} many {# دقيقة} other {# دقيقة}} من لحظة البدء (منها {extra, plural, zero {لا دقائق إضافية} one {دقيقة واحدة إضافية} two {دقيقتان إضافيتان} few {# دقائق إضافية} many {# دقيقة إضافية} other {# دقيقة إضافية}} ممنوحة لك)",
   "quiz.timedYours": "{n, plural, zero {بلا وقت} one {دقيقة واحدة} two {دقيقتان} few {# دقائق} many {# دقيقة} other {# دقيقة}} من لحظة البدء ({times}× وقت الاختبار، ممنوح لك)",
   "quiz.homework": "بلا وقت محدد",
   "quiz.homeworkUntil": "بلا وقت محدد: سلّم قبل أن يُغلق",

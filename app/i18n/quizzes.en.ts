@@ -8,7 +8,7 @@ export const quizzesEn = {
   "quiz.label": "Quiz",
   "quiz.questions": "{n, plural, one {# question} other {# questions}}, {points, plural, one {# point} other {# points}}",
   "quiz.timed": "{n, plural, one {# minute} other {# minutes}} once you start",
-  "quiz.timedExtra": "{n, plural, one {# minute} other {# minutes}} once you start (with {extra} extra minutes given to you)",
+  "quiz.timedExtra": "{n, plural, one {# minute} other {# minutes}} once you start (with {extra, plural, one {# extra minute} other {# extra minutes}} given to you)",
   "quiz.timedYours": "{n, plural, one {# minute} other {# minutes}} once you start ({times}× the quiz’s time, given to you)",
   "quiz.homework": "No time limit",
   "quiz.homeworkUntil": "No time limit: hand in before it closes",

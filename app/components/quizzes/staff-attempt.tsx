@@ -105,7 +105,8 @@ function AttemptQuestion({ q, n, open }: { q: StaffAttemptQuestion; n: number; o
         <ul className="staff-attempt-options" role="list">
           {q.optionsHtml.map((html, i) => (
             <li key={i} data-chosen={picked.includes(i) || undefined} data-key={(q.correct as unknown[]).includes(i) || undefined}>
-              <span dir="auto" dangerouslySetInnerHTML={{ __html: html }} />
+              {/* True or false reads in the page's language, as the student saw it (quiz-runner.tsx). */}
+              {q.type === "true-false" ? <span>{t(i === 0 ? "quiz.true" : "quiz.false")}</span> : <span dir="auto" dangerouslySetInnerHTML={{ __html: html }} />}
               {picked.includes(i) ? <span className="badge">{t("staffAttempt.theirChoice")}</span> : null}
               {(q.correct as unknown[]).includes(i) ? <span className="badge badge-green">{t("staffAttempt.key")}</span> : null}
             </li>
@@ -191,7 +192,7 @@ function AttemptQuestion({ q, n, open }: { q: StaffAttemptQuestion; n: number; o
                         checked={newKey.includes(i)}
                         onChange={() => setNewKey((list) => (q.type === "multiple" ? (list.includes(i) ? list.filter((x) => x !== i) : [...list, i].sort()) : [i]))}
                       />
-                      <span dir="auto" dangerouslySetInnerHTML={{ __html: q.optionsHtml[i] ?? "" }} />
+                      {q.type === "true-false" ? <span>{t(i === 0 ? "quiz.true" : "quiz.false")}</span> : <span dir="auto" dangerouslySetInnerHTML={{ __html: q.optionsHtml[i] ?? "" }} />}
                     </label>
                   ))
                 ) : (
