@@ -42,7 +42,8 @@ const NO_SCRIPT_MENU = `@media (max-width: 54.99rem) {
  * The site header: logo, main links, language switcher and Log In (or, signed in, Log out, a POST form to
  * /auth/logout that also clears the browser's session markers, and the header extras, which stay in the bar
  * after the menu so the notifications bell is visible on every screen width). Below 880 px the links fold
- * into a menu opened by a real button (aria-expanded); Escape closes it and returns focus to the button.
+ * into a menu opened by a real button (aria-expanded); Escape closes it and returns focus to the button, and it
+ * closes when focus moves on past the header.
  */
 export function SiteHeader() {
   const { t } = useT();
@@ -69,7 +70,15 @@ export function SiteHeader() {
   }, [open]);
 
   return (
-    <header className="site-header" data-menu-open={open}>
+    <header
+      className="site-header"
+      data-menu-open={open}
+      // The open menu covers the page: when the keyboard's focus moves on past the header, it closes rather than
+      // leave focus on links hidden under it.
+      onBlur={(e) => {
+        if (open && e.relatedTarget instanceof Node && !e.currentTarget.contains(e.relatedTarget)) setOpen(false);
+      }}
+    >
       <noscript>
         <style>{NO_SCRIPT_MENU}</style>
       </noscript>

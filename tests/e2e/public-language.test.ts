@@ -90,5 +90,15 @@ describe("language and navigation", () => {
     await coursesLink.click();
     await page.waitForURL("**/courses");
     await page.waitForSelector('button[aria-controls="site-menu"][aria-expanded="false"]', { timeout: 5000 });
+
+    // Tabbing on past the open menu's last control closes it: focus never lands on the page hidden under it.
+    await toggle.focus();
+    await page.keyboard.press("Enter");
+    await coursesLink.waitFor({ state: "visible" });
+    const inHeader = () => page.evaluate(() => !!document.activeElement?.closest(".site-header"));
+    for (let i = 0; i < 15 && (await inHeader()); i++) await page.keyboard.press("Tab");
+    expect(await inHeader()).toBe(false);
+    await page.waitForSelector('button[aria-controls="site-menu"][aria-expanded="false"]', { timeout: 5000 });
+    await coursesLink.waitFor({ state: "hidden" });
   });
 });

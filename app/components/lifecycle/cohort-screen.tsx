@@ -215,9 +215,13 @@ function CertificatesSection({ data }: { data: CohortData }) {
                       {m.name}
                       <span className={m.meetsRule ? "cohort-pill cohort-pill-ok" : "cohort-pill"}>{m.meetsRule ? t("cohort.certs.meets") : t("cohort.certs.notYet")}</span>
                     </th>
-                    <td className="num">{percent(m.overall)}</td>
-                    <td className="num">{percent(m.attendance)}</td>
-                    <td>
+                    <td className="num" data-label={t("cohort.certs.overall")}>
+                      {percent(m.overall)}
+                    </td>
+                    <td className="num" data-label={t("cohort.certs.attendance")}>
+                      {percent(m.attendance)}
+                    </td>
+                    <td className="cohort-status-cell">
                       <div className="cohort-cert-cell">
                         <span>{holds ? t("cohort.certs.holds", { date: day(c.issuedAt) }) : c?.revokedAt ? t("cohort.certs.revokedOn", { date: day(c.revokedAt) }) : t("cohort.certs.none")}</span>
                         {c ? (

@@ -66,13 +66,20 @@ export function StaffTasksScreen({ tasks, lectures, base }: { tasks: StaffTask[]
                       {task.title}
                     </Link>
                     <span className="row-sub muted user-text">{task.lectureTitle}</span>
+                    {/* Its state under its name, as the quizzes list has it: not squeezed into a column of numbers. */}
+                    {task.publishAt ? (
+                      <span className="row-sub">
+                        <ScheduledBadge iso={task.publishAt} />
+                      </span>
+                    ) : null}
                   </th>
                   <td data-label={t("staffTasks.col.due")}>{task.dueAt ? <When iso={task.dueAt} /> : "—"}</td>
-                  <td data-label={t("staffTasks.col.submitted")}>{t("staffTasks.ofMembers", { n: task.submitted, members: task.members })}</td>
+                  <td data-label={t("staffTasks.col.submitted")}>
+                    <span className="figure-nowrap">{t("staffTasks.ofMembers", { n: task.submitted, members: task.members })}</span>
+                  </td>
                   <td data-label={t("staffTasks.col.graded")}>
-                    {t("staffTasks.ofSubmitted", { n: task.graded, submitted: task.submitted })}
+                    <span className="figure-nowrap">{t("staffTasks.ofSubmitted", { n: task.graded, submitted: task.submitted })}</span>
                     {task.gradesHeld ? <span className="badge held-pill">{t("staffTasks.held")}</span> : null}
-                    {task.publishAt ? <ScheduledBadge iso={task.publishAt} /> : null}
                   </td>
                   <td className="row-actions">
                     <div className="row-actions-inner">

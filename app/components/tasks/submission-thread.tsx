@@ -97,10 +97,12 @@ export function SubmissionThread({ submissionId, versions, comments, viewerIsSta
         <fetcher.Form method="post" className="submission-comment-form">
           <input type="hidden" name="intent" value="comment" />
           <input type="hidden" name="submissionId" value={submissionId} />
-          <label htmlFor={`${uid}-body`} className="visually-hidden">
-            {t("thread.write")}
-          </label>
-          <textarea ref={box} id={`${uid}-body`} name="body" rows={2} value={body} onChange={(e) => setBody(e.target.value)} placeholder={t("thread.write")} dir="auto" maxLength={5000} required />
+          <div className="field">
+            <label htmlFor={`${uid}-body`} className="visually-hidden">
+              {t("thread.write")}
+            </label>
+            <textarea ref={box} id={`${uid}-body`} name="body" rows={2} value={body} onChange={(e) => setBody(e.target.value)} placeholder={t("thread.write")} dir="auto" maxLength={5000} required />
+          </div>
           {failure ? (
             <p className="form-error" role="alert">
               {failure.code === "validation_failed" ? t("thread.error") : failureText(t, failure)}
