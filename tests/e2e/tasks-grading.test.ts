@@ -77,7 +77,7 @@ describe("the task screens in both languages", () => {
   const newPage = useBrowser();
   const words = {
     en: { graded: "Graded", grade: "Grade: 92 / 100", feedback: "Feedback" },
-    ar: { graded: "قُيِّم", grade: "الدرجة: 92 / 100", feedback: "ملاحظات المدرّب" },
+    ar: { graded: "قُيِّم", grade: "الدرجة: \u206692 / 100\u2069", feedback: "ملاحظات المدرّب" },
   };
   const sideways = (page: import("playwright-core").Page) => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
 
@@ -328,6 +328,7 @@ describe("the task journey with Arabic titles", () => {
 
     // The student sees the grade and the feedback in Arabic.
     await gotoHydrated(student, `/course/frontend-react/lecture/${L}/Add-Task/${encodeURIComponent(task.slug)}`);
-    expect(["الدرجة: 45 / 50", "الدرجة: 40 / 50"]).toContain(await student.locator(".task-grade").textContent());
+    // (The fraction is a left-to-right isolate inside the Arabic sentence: it reads 45 / 50 as in English.)
+    expect(["الدرجة: \u206645 / 50\u2069", "الدرجة: \u206640 / 50\u2069"]).toContain(await student.locator(".task-grade").textContent());
   }, 120_000); // two people, two tasks, code run on the server: a long journey, not a timing check
 });
