@@ -147,7 +147,7 @@ export async function groupCalendar(ctx: ServiceContext, viewer: Actor, groupKey
       .orderBy(asc(lectures.startsAt), asc(lectures.id)),
     ctx.db
       // The reader's own due time and close (an extension's, issue 21).
-      .select({ id: tasks.id, slug: tasks.slug, title: tasks.title, dueAt: sql<Date>`${ownTimeSql(tasks.dueAt, extensions.dueAt)}`.mapWith(tasks.dueAt), lectureSlug: lectures.slug, lecturePublished: lectures.published })
+      .select({ id: tasks.id, slug: tasks.slug, title: tasks.title, dueAt: ownTimeSql(tasks.dueAt, extensions.dueAt).mapWith(tasks.dueAt), lectureSlug: lectures.slug, lecturePublished: lectures.published })
       .from(tasks)
       .innerJoin(lectures, eq(lectures.id, tasks.lectureId))
       .leftJoin(extensions, and(eq(extensions.taskId, tasks.id), eq(extensions.userId, viewer.userId)))
@@ -159,7 +159,7 @@ export async function groupCalendar(ctx: ServiceContext, viewer: Actor, groupKey
         slug: quizzes.slug,
         title: quizzes.title,
         opensAt: quizzes.opensAt,
-        closesAt: sql<Date | null>`${ownTimeSql(quizzes.closesAt, extensions.closesAt)}`.mapWith(quizzes.closesAt),
+        closesAt: ownTimeSql(quizzes.closesAt, extensions.closesAt).mapWith(quizzes.closesAt),
         published: quizzes.published,
         lectureSlug: lectures.slug,
         lecturePublished: lectures.published,
