@@ -60,6 +60,15 @@ export async function portInUse(port) {
   return false;
 }
 
+/**
+ * The variables `npm start` gives the Worker for a port: the site's public origin is where it is served
+ * (`http://localhost:PORT`; wrangler.toml's value names the default port only), so the links it writes (e-mails,
+ * certificates, the calendar feed) open on this server. A `PUBLIC_ORIGIN` in the environment wins.
+ */
+export function servedVars(port, environment = process.env) {
+  return { PUBLIC_ORIGIN: environment.PUBLIC_ORIGIN || `http://localhost:${port}` };
+}
+
 export function build() {
   run(bin("remix"), ["vite:build", "--logLevel", "warn"]);
 }

@@ -1,5 +1,5 @@
 // `npm start`: build, migrate and seed the local D1, then serve the app at http://localhost:8787 (PORT overrides).
-import { build, migrate, portInUse, seed, startWorker } from "./lib.mjs";
+import { build, migrate, portInUse, seed, servedVars, startWorker } from "./lib.mjs";
 
 const port = Number(process.env.PORT ?? 8787);
 if (!Number.isInteger(port) || port < 1 || port > 65535) {
@@ -16,7 +16,7 @@ console.log("Building the app...");
 build();
 console.log("Applying migrations to the local D1...");
 migrate();
-const worker = await startWorker({ port, quiet: false });
+const worker = await startWorker({ port, quiet: false, vars: servedVars(port) });
 const { seeded } = await seed(worker.origin);
 console.log(`
 Cohort is running at http://localhost:${port}  (${seeded ? "demo data seeded" : "demo data already present"})

@@ -3,7 +3,6 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium, type BrowserServer } from "playwright-core";
 import type { TestProject } from "vitest/node";
-// @ts-ignore -- plain-JS helpers shared with the serve and bench scripts
 import { freePort, migrate, seed, startWorker } from "../../scripts/lib.mjs";
 import { startGoogleStandIn } from "./google-stand-in";
 

@@ -11,6 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { baseURL } from "./browser";
+import { freePort, migrate, servedVars, startWorker } from "../../scripts/lib.mjs";
 
 const root = join(import.meta.dirname, "..", "..");
 
@@ -43,6 +44,27 @@ describe("project scripts", () => {
       other.close();
     }
   });
+
+  it("npm start serves the site's links on its own port: PUBLIC_ORIGIN follows PORT unless set", async () => {
+    expect(servedVars(9000, {})).toEqual({ PUBLIC_ORIGIN: "http://localhost:9000" });
+    expect(servedVars(9000, { PUBLIC_ORIGIN: "https://cohort.example" })).toEqual({ PUBLIC_ORIGIN: "https://cohort.example" });
+    // The Worker started as `npm start` starts it (fresh database, no code runner) writes its links on that port.
+    const port = await freePort();
+    const persistTo = mkdtempSync(join(tmpdir(), "cohort-origin-"));
+    try {
+      migrate(persistTo);
+      const worker = await startWorker({ port, persistTo, vars: servedVars(port, {}), runner: false });
+      try {
+        const issuer = (await (await fetch(`${worker.origin}/api/certificates/issuer`)).json()) as { url: string; id: string };
+        expect(issuer.url).toBe(`http://localhost:${port}`);
+        expect(issuer.id).toBe(`http://localhost:${port}/api/certificates/issuer`);
+      } finally {
+        worker.stop();
+      }
+    } finally {
+      rmSync(persistTo, { recursive: true, force: true });
+    }
+  }, 90_000);
 
   it("npm run attack replays every hardening finding against the running server and each is refused", async () => {
     const port = new URL(baseURL()).port;
