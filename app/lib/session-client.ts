@@ -24,7 +24,9 @@ const REFRESH_PATH = "/api/users/refresh-token";
 const REFRESH_LOCK = "cohort:refresh-token";
 
 let accessToken: string | null = null;
-let inFlight: Promise<string | null> | null = null;
+/** A refresh's outcome: a token, or none because the server refused it (`refused`) or could not be reached. */
+type Refreshed = { token: string; refused: false } | { token: null; refused: boolean };
+let inFlight: Promise<Refreshed> | null = null;
 
 const ROLES: readonly Role[] = ["admin", "instructor", "user"];
 const isRole = (v: unknown): v is Role => typeof v === "string" && (ROLES as readonly string[]).includes(v);
@@ -119,15 +121,21 @@ async function requestRefresh(): Promise<string | null> {
  * One refresh at a time: callers in this tab share the request in flight, and tabs queue on a Web Lock.
  * Resolves to null when there is no valid session (the local markers are cleared then).
  */
-export function refreshAccessToken(): Promise<string | null> {
-  inFlight ??= (async () => {
+export async function refreshAccessToken(): Promise<string | null> {
+  return (await refresh()).token;
+}
+
+function refresh(): Promise<Refreshed> {
+  inFlight ??= (async (): Promise<Refreshed> => {
     try {
       const locks = typeof navigator !== "undefined" ? navigator.locks : undefined;
       const token = locks ? await locks.request(REFRESH_LOCK, requestRefresh) : await requestRefresh();
-      if (!token) clearSession();
-      return token;
+      if (token) return { token, refused: false };
+      clearSession();
+      return { token: null, refused: true };
     } catch {
-      return null;
+      // No answer (offline): the session may well be alive.
+      return { token: null, refused: false };
     } finally {
       inFlight = null;
     }
@@ -167,17 +175,24 @@ export async function apiFetch(path: string, init: RequestInit = {}): Promise<Re
     if (init.body && typeof init.body === "string" && !headers.has("content-type")) headers.set("content-type", "application/json");
     return fetch(path, { ...init, headers, credentials: "same-origin" });
   };
-  const token = accessToken && !markerExpired() ? accessToken : await refreshAccessToken();
+  const { token, refused } = accessToken && !markerExpired() ? { token: accessToken, refused: false } : await refresh();
   if (!token) {
+    // The session has ended (the refresh was refused): logged out, as a 401 after a refresh would leave it. The call
+    // itself is not sent: every caller needs a signed-in person, so it could only be refused too (one more 401 in
+    // the console). Without an answer (offline) it is sent as it is and fails as any request does then.
+    if (refused) {
+      toLogin();
+      return new Response(null, { status: 401 });
+    }
     const res = await send(null);
     if (res.status === 401) toLogin();
     return res;
   }
   const first = await send(token);
   if (first.status !== 401) return first;
-  const renewed = await refreshAccessToken();
+  const { token: renewed, refused: ended } = await refresh();
   if (!renewed) {
-    toLogin();
+    if (ended) toLogin();
     return first;
   }
   const second = await send(renewed);

@@ -92,4 +92,28 @@ describe("role-guarded areas", () => {
     await page.goto("/profile");
     await page.waitForURL(`${baseURL()}/auth/login?redirectTo=%2Fprofile`, { timeout: 5000 });
   });
+
+  it("a session that ended elsewhere: the next call's refresh is refused and the page goes to login, asking nothing more", async () => {
+    const page = await newPage();
+    await signIn(page.context(), DEMO.student);
+    await gotoHydrated(page, "/my-courses");
+    await page.locator('.bell[data-live="open"]').waitFor();
+    await page.waitForLoadState("networkidle");
+    // Signed out from another device with the same cookies (the browser keeps its own), and the page's 3-minute
+    // marker has passed: its next call must refresh first.
+    const cookie = (await page.context().cookies()).map((c) => `${c.name}=${c.value}`).join("; ");
+    const out = await fetch(`${baseURL()}/api/users/logout`, { method: "POST", headers: { cookie, origin: baseURL() } });
+    expect(out.status).toBe(200);
+    await page.evaluate(() => localStorage.setItem("tokenExpiration", "0"));
+    const problems = allowStatus(page, 401, "/api/users/refresh-token");
+    const asked: string[] = [];
+    page.on("request", (r) => {
+      if (r.url().includes("/api/") && !r.url().includes("/api/users/refresh-token")) asked.push(r.url());
+    });
+    await page.locator("header.site-header").getByRole("button", { name: /notifications/i }).click();
+    await page.waitForURL(`${baseURL()}/auth/login?redirectTo=%2Fmy-courses`, { timeout: 10_000 });
+    expect(asked).toEqual([]);
+    expect(problems).toEqual([]);
+    expect(await page.evaluate(() => localStorage.getItem("role"))).toBeNull();
+  });
 });
