@@ -201,7 +201,11 @@ const ratio = (score: SQLWrapper | SQL, max: SQLWrapper | SQL) => sql`min(1.0, m
  * task and quiz). Built with the client given, for the scope's groups and the one student if any, so that the same
  * definition serves the statements built per request and those built once per isolate.
  */
-function figuresSql(db: Database, scope: { groups: SQLWrapper; userId?: Value<string> }, now: Value<number>) {
+function figuresSql(db: Database, scope: { groups: SQLWrapper; groupId?: Value<string>; userId?: Value<string> }, now: Value<number>) {
+  // One group is named as itself (`= ?`) rather than as the subquery that selects it: the same rows, and a statement
+  // SQLite compiles faster (the local D1 and, as far as is known, D1 compile every statement they run).
+  const inScope = (col: typeof lectures.groupId | typeof quizzes.groupId | typeof memberships.groupId | typeof groups.id) =>
+    scope.groupId !== undefined ? eq(col, scope.groupId) : inArray(col, scope.groups);
   const held = heldSql(now);
   const open = openSql(now);
   const onlyUser = <C extends typeof memberships.userId>(col: C) => (scope.userId !== undefined ? eq(col, scope.userId) : undefined);
@@ -214,28 +218,33 @@ function figuresSql(db: Database, scope: { groups: SQLWrapper; userId?: Value<st
   const ownClosed = sql<number>`coalesce(${ownTimeSql(quizzes.closesAt, extensions.closesAt)} <= ${now}, 0)`;
   const liveQuiz = and(eq(quizzes.published, true), eq(lectures.published, true), opened);
 
-  // Best attempt per student and opened quiz: the inner grouping of the quiz figures.
-  const best = db
-    .select({
+  // Best attempt per student and opened quiz: the inner grouping of the quiz figures. `currentOnly` joins each attempt
+  // to a current membership of its group; the members' figures leave that to their own join (below).
+  const bestAttempts = (currentOnly: boolean) => {
+    const from = db.select({
       userId: attempts.userId,
       quizId: attempts.quizId,
       groupId: quizzes.groupId,
       best: sql<number>`max(${ratio(attempts.score, attempts.maxScore)})`.as("best"),
       closed: sql<number>`max(${ownClosed})`.as("closed"),
     })
-    .from(attempts)
-    .innerJoin(quizzes, eq(quizzes.id, attempts.quizId))
-    .innerJoin(lectures, eq(lectures.id, quizzes.lectureId))
-    .innerJoin(memberships, asMember(attempts.userId as never, quizzes.groupId))
-    .leftJoin(extensions, and(eq(extensions.quizId, quizzes.id), eq(extensions.userId, attempts.userId)))
-    .where(and(inArray(quizzes.groupId, scope.groups), liveQuiz, sql`${attempts.submittedAt} is not null`, onlyUser(attempts.userId as never)))
-    .groupBy(attempts.userId, attempts.quizId)
-    .as("best_attempts");
+      .from(attempts)
+      .innerJoin(quizzes, eq(quizzes.id, attempts.quizId))
+      .innerJoin(lectures, eq(lectures.id, quizzes.lectureId));
+    return (currentOnly ? from.innerJoin(memberships, asMember(attempts.userId as never, quizzes.groupId)) : from)
+      .leftJoin(extensions, and(eq(extensions.quizId, quizzes.id), eq(extensions.userId, attempts.userId)))
+      .where(and(inScope(quizzes.groupId), liveQuiz, sql`${attempts.submittedAt} is not null`, onlyUser(attempts.userId as never)))
+      .groupBy(attempts.userId, attempts.quizId)
+      .as("best_attempts");
+  };
+  const best = bestAttempts(false);
 
   // Per student: attendance, hand-ins, best quiz attempts and how their extensions move the group's counts of tasks
   // due and quizzes closed (-1 for work the group has due, or closed, that is not yet due for them; +1 the other way
   // round). Per group: lectures held, tasks due, quizzes opened and closed. Each is one grouped subquery, joined to the
-  // scope's current members so that the whole of a student's numbers is one row of one statement.
+  // scope's current members so that the whole of a student's numbers is one row of one statement. That join (by
+  // student and group, from the current memberships) is what keeps a removed student's records out of the members'
+  // figures: the per-student subqueries need no membership join of their own (each would be one more join to plan).
   const attendanceBy = db
     .select({
       userId: sql<string>`${attendance.userId}`.as("user_id"),
@@ -246,8 +255,7 @@ function figuresSql(db: Database, scope: { groups: SQLWrapper; userId?: Value<st
     })
     .from(attendance)
     .innerJoin(lectures, eq(lectures.id, attendance.lectureId))
-    .innerJoin(memberships, asMember(attendance.userId, lectures.groupId))
-    .where(and(inArray(lectures.groupId, scope.groups), onlyUser(attendance.userId as never)))
+    .where(and(inScope(lectures.groupId), onlyUser(attendance.userId as never)))
     .groupBy(attendance.userId, lectures.groupId)
     .as("attendance_by");
   const submissionsBy = db
@@ -262,9 +270,8 @@ function figuresSql(db: Database, scope: { groups: SQLWrapper; userId?: Value<st
     .from(submissions)
     .innerJoin(tasks, eq(tasks.id, submissions.taskId))
     .innerJoin(lectures, eq(lectures.id, tasks.lectureId))
-    .innerJoin(memberships, asMember(submissions.userId as never, lectures.groupId))
     .leftJoin(extensions, and(eq(extensions.taskId, tasks.id), eq(extensions.userId, submissions.userId)))
-    .where(and(inArray(lectures.groupId, scope.groups), studentSeesTask, onlyUser(submissions.userId as never)))
+    .where(and(inScope(lectures.groupId), studentSeesTask, onlyUser(submissions.userId as never)))
     .groupBy(submissions.userId, lectures.groupId)
     .as("submissions_by");
   const quizzesBy = db
@@ -289,21 +296,20 @@ function figuresSql(db: Database, scope: { groups: SQLWrapper; userId?: Value<st
     .leftJoin(tasks, eq(tasks.id, extensions.taskId))
     .leftJoin(quizzes, eq(quizzes.id, extensions.quizId))
     .innerJoin(lectures, eq(lectures.id, sql`coalesce(${tasks.lectureId}, ${quizzes.lectureId})`))
-    .innerJoin(memberships, asMember(extensions.userId as never, lectures.groupId))
-    .where(and(inArray(lectures.groupId, scope.groups), eq(lectures.published, true), onlyUser(extensions.userId as never)))
+    .where(and(inScope(lectures.groupId), eq(lectures.published, true), onlyUser(extensions.userId as never)))
     .groupBy(extensions.userId, lectures.groupId)
     .as("extensions_by");
   const heldBy = db
     .select({ groupId: sql<string>`${lectures.groupId}`.as("group_id"), n: sql<number>`sum(case when ${held} then 1 else 0 end)`.as("held") })
     .from(lectures)
-    .where(inArray(lectures.groupId, scope.groups))
+    .where(inScope(lectures.groupId))
     .groupBy(lectures.groupId)
     .as("held_by");
   const dueBy = db
     .select({ groupId: sql<string>`${lectures.groupId}`.as("group_id"), n: sql<number>`sum(case when ${due} then 1 else 0 end)`.as("due") })
     .from(tasks)
     .innerJoin(lectures, eq(lectures.id, tasks.lectureId))
-    .where(and(inArray(lectures.groupId, scope.groups), studentSeesTask))
+    .where(and(inScope(lectures.groupId), studentSeesTask))
     .groupBy(lectures.groupId)
     .as("due_by");
   const quizzesOf = db
@@ -314,7 +320,7 @@ function figuresSql(db: Database, scope: { groups: SQLWrapper; userId?: Value<st
     })
     .from(quizzes)
     .innerJoin(lectures, eq(lectures.id, quizzes.lectureId))
-    .where(and(inArray(quizzes.groupId, scope.groups), eq(quizzes.published, true), eq(lectures.published, true)))
+    .where(and(inScope(quizzes.groupId), eq(quizzes.published, true), eq(lectures.published, true)))
     .groupBy(quizzes.groupId)
     .as("quizzes_of");
   // Drizzle leaves a subquery's computed columns unqualified outside it: name each one with its subquery.
@@ -364,7 +370,7 @@ function figuresSql(db: Database, scope: { groups: SQLWrapper; userId?: Value<st
     .leftJoin(submissionsBy, sameMember(submissionsBy))
     .leftJoin(quizzesBy, sameMember(quizzesBy))
     .leftJoin(extensionsBy, sameMember(extensionsBy))
-    .where(and(inArray(memberships.groupId, scope.groups), inArray(memberships.status, memberStatuses), onlyUser(memberships.userId)))
+    .where(and(inScope(memberships.groupId), inArray(memberships.status, memberStatuses), onlyUser(memberships.userId)))
     .orderBy(asc(users.name), asc(users.id));
   // The staff's charts: every lecture, task and quiz of the scope with its own figures, each list one statement (its
   // counts are grouped subqueries left-joined to it, as the members' are).
@@ -379,7 +385,7 @@ function figuresSql(db: Database, scope: { groups: SQLWrapper; userId?: Value<st
     .from(attendance)
     .innerJoin(lectures, eq(lectures.id, attendance.lectureId))
     .innerJoin(memberships, asMember(attendance.userId, lectures.groupId))
-    .where(inArray(lectures.groupId, scope.groups))
+    .where(inScope(lectures.groupId))
     .groupBy(attendance.lectureId)
     .as("attendance_of");
   const handInsOf = db
@@ -393,17 +399,19 @@ function figuresSql(db: Database, scope: { groups: SQLWrapper; userId?: Value<st
     .innerJoin(tasks, eq(tasks.id, submissions.taskId))
     .innerJoin(lectures, eq(lectures.id, tasks.lectureId))
     .innerJoin(memberships, asMember(submissions.userId as never, lectures.groupId))
-    .where(inArray(lectures.groupId, scope.groups))
+    .where(inScope(lectures.groupId))
     .groupBy(submissions.taskId)
     .as("hand_ins_of");
+  // The charts count current members only: here each attempt joins its membership itself.
+  const bestOfMembers = bestAttempts(true);
   const bestOf = db
     .select({
-      quizId: sql<string>`${best.quizId}`.as("quiz_id"),
+      quizId: sql<string>`${bestOfMembers.quizId}`.as("quiz_id"),
       taken: sql<number>`count(*)`.as("taken"),
-      bestSum: sql<number>`coalesce(sum(${best.best}), 0)`.as("best_sum"),
+      bestSum: sql<number>`coalesce(sum(${bestOfMembers.best}), 0)`.as("best_sum"),
     })
-    .from(best)
-    .groupBy(best.quizId)
+    .from(bestOfMembers)
+    .groupBy(bestOfMembers.quizId)
     .as("best_of");
   // Each list's rows as JSON objects, in the list's order; the three lists are the columns of one statement (below).
   const chartLists = {
@@ -425,7 +433,7 @@ function figuresSql(db: Database, scope: { groups: SQLWrapper; userId?: Value<st
       })
       .from(lectures)
       .leftJoin(attendanceOf, sql`${of(attendanceOf, "lecture_id")} = ${lectures.id}`)
-      .where(inArray(lectures.groupId, scope.groups))
+      .where(inScope(lectures.groupId))
       .orderBy(asc(lectures.order), asc(lectures.startsAt)),
     tasks: db
       .select({
@@ -446,7 +454,7 @@ function figuresSql(db: Database, scope: { groups: SQLWrapper; userId?: Value<st
       .from(tasks)
       .innerJoin(lectures, eq(lectures.id, tasks.lectureId))
       .leftJoin(handInsOf, sql`${of(handInsOf, "task_id")} = ${tasks.id}`)
-      .where(and(inArray(lectures.groupId, scope.groups), studentSeesTask))
+      .where(and(inScope(lectures.groupId), studentSeesTask))
       .orderBy(asc(tasks.dueAt), asc(tasks.title)),
     quizzes: db
       .select({
@@ -468,7 +476,7 @@ function figuresSql(db: Database, scope: { groups: SQLWrapper; userId?: Value<st
       .from(quizzes)
       .innerJoin(lectures, eq(lectures.id, quizzes.lectureId))
       .leftJoin(bestOf, sql`${of(bestOf, "quiz_id")} = ${quizzes.id}`)
-      .where(and(inArray(quizzes.groupId, scope.groups), eq(quizzes.published, true), eq(lectures.published, true)))
+      .where(and(inScope(quizzes.groupId), eq(quizzes.published, true), eq(lectures.published, true)))
       .orderBy(asc(quizzes.opensAt), asc(quizzes.title)),
   };
   // One statement for the three lists, each a JSON array of its rows. `json_group_array` reads its ordered subquery in
@@ -477,7 +485,7 @@ function figuresSql(db: Database, scope: { groups: SQLWrapper; userId?: Value<st
   const charts = db
     .select({ lectures: list(chartLists.lectures), tasks: list(chartLists.tasks), quizzes: list(chartLists.quizzes) })
     .from(groups)
-    .where(inArray(groups.id, scope.groups))
+    .where(inScope(groups.id))
     .limit(1);
   return { members, charts };
 }
@@ -491,7 +499,7 @@ export async function computeProgress(ctx: ServiceContext, scope: Scope, now = D
   const read = <P extends PreparedFigures>(name: string, pick: (f: Figures) => { prepare(): P }): ReturnType<P["all"]> =>
     (one
       ? preparedOnce(ctx, `progress.${one.userId === undefined ? "group" : "member"}.${name}`, (db) =>
-          pick(figuresSql(db, { groups: db.select({ id: groups.id }).from(groups).where(eq(groups.id, sql.placeholder("groupId"))), userId: one.userId === undefined ? undefined : sql.placeholder("userId") }, sql.placeholder("now"))),
+          pick(figuresSql(db, { groups: db.select({ id: groups.id }).from(groups).where(eq(groups.id, sql.placeholder("groupId"))), groupId: sql.placeholder("groupId"), userId: one.userId === undefined ? undefined : sql.placeholder("userId") }, sql.placeholder("now"))),
         ).all({ groupId: one.groupId, userId: one.userId, now })
       : pick((built ??= figuresSql(ctx.db, scope, now))).prepare().all()) as ReturnType<P["all"]>;
 
