@@ -221,6 +221,7 @@ export const quizzesEn = {
   "staffAttempt.keyTitle": "Correct answer",
   "staffAttempt.acceptedField": "Accepted answers, one per line",
   "staffAttempt.keyHint": "Changing the key regrades every student's handed-in attempts at once; points given by hand stay.",
+  "staffAttempt.drawnHint": "Drawn from the question bank: the attempt keeps the question as it was drawn, so its key is not changed here. If that key was wrong, give the points by hand above.",
   "staffAttempt.keyConfirm": "Change the key and regrade every attempt at this quiz?",
   "staffAttempt.saveKey": "Change the key and regrade",
   "staffAttempt.error.key": "That key does not fit the question: choose existing options (one for single choice), or give accepted answers.",

@@ -128,3 +128,77 @@ describe("regrade after a key correction", () => {
     expect(await w.attemptOf(w.ben)).toMatchObject({ score: 6 });
   });
 });
+
+describe("on each attempt's own paper (shuffled and drawn questions)", () => {
+  /**
+   * A quiz that shuffles its questions and their options and draws one question from the bank: every paper differs,
+   * and a student's choice is stored at its place on their paper. Five questions, each with one right option among
+   * four, all answered right by reading the paper as the student was given it (GET /api/quizzes/{id}).
+   */
+  async function shuffled() {
+    const teacher = await signIn(await createUser({ role: "instructor" }));
+    const group = await createGroup({ instructorId: teacher.user.id });
+    const student = await signIn(await createUser());
+    await addMember(student.user, group);
+    const lecture = { id: newId(), groupId: group.id, slug: `l-${group.slug}`, title: "Week 1", body: "", order: 1, published: true };
+    await db().insert(s.lectures).values(lecture);
+    const quiz = { id: newId(), lectureId: lecture.id, groupId: group.id, slug: `mix-${group.slug}`, title: "Mixed", durationMinutes: null, maxAttempts: 1, showAnswers: "after-submit" as const, published: true, shuffleQuestions: true, shuffleOptions: true, draws: [{ tag: "hooks", count: 1, points: 2 }] };
+    await db().insert(s.quizzes).values(quiz);
+    const own = [0, 1, 2, 3].map((n) => ({ id: newId(), quizId: quiz.id, text: `Question ${n}`, type: "single" as const, options: [`right ${n}`, `wrong ${n}a`, `wrong ${n}b`, `wrong ${n}c`], correct: [0], points: 1, order: n }));
+    await db().insert(s.questions).values(own);
+    const banked = { id: newId(), groupId: group.id, text: "Banked", type: "single" as const, options: ["right b", "wrong ba", "wrong bb", "wrong bc"], correct: [0], points: 1, tags: ["hooks"], updatedAt: new Date() };
+    await db().insert(s.bankQuestions).values(banked);
+    const base = `/api/quizzes/${quiz.slug}`;
+    expect((await call(`${base}/start`, { method: "POST", token: student.accessToken })).status).toBe(201);
+    const paper = (await (await call(base, { token: student.accessToken })).json()) as { questions: { _id: string; options: string[] }[] };
+    expect(paper.questions).toHaveLength(5);
+    const answers = Object.fromEntries(paper.questions.map((q) => [q._id, q.options.findIndex((o) => o.startsWith("right"))]));
+    // The papers must move options for this test to mean anything: some right answer is not in the first place.
+    expect(Object.values(answers).some((i) => i !== 0)).toBe(true);
+    const submitted = await call(`${base}/submit`, { method: "POST", body: { answers }, token: student.accessToken });
+    expect(submitted.status).toBe(201);
+    const [attempt] = await db().select().from(s.attempts).where(eq(s.attempts.quizId, quiz.id));
+    expect(attempt!.score).toBe(6);
+    return { teacher, student, base, own, banked, attempt: attempt!, answers };
+  }
+
+  it("an override on one answer keeps the rest of the paper's score, and works on a drawn question", async () => {
+    const w = await shuffled();
+    const one = await call(`${w.base}/attempts/${w.attempt.id}/answers/${w.own[0]!.id}`, { method: "PUT", body: { points: 1, note: "fine" }, token: w.teacher.accessToken });
+    expect(one.status).toBe(200);
+    expect(await one.json()).toMatchObject({ score: 6, maxScore: 6 });
+    const cleared = await call(`${w.base}/attempts/${w.attempt.id}/answers/${w.own[0]!.id}`, { method: "PUT", body: { points: null }, token: w.teacher.accessToken });
+    expect(await cleared.json()).toMatchObject({ score: 6 });
+    // The drawn question exists only on the paper: half its points by hand.
+    const drawn = await call(`${w.base}/attempts/${w.attempt.id}/answers/${w.banked.id}`, { method: "PUT", body: { points: 1, note: "half" }, token: w.teacher.accessToken });
+    expect(drawn.status).toBe(200);
+    expect(await drawn.json()).toMatchObject({ score: 5 });
+    expect(await notified(w.student.user.id)).toEqual([expect.objectContaining({ score: 5, max: 6 })]);
+  });
+
+  it("a key saved again regrades nobody, and a corrected key moves only the answers it concerns", async () => {
+    const w = await shuffled();
+    const same = await call(`${w.base}/questions/${w.own[1]!.id}/key`, { method: "PUT", body: { correct: 0 }, token: w.teacher.accessToken });
+    expect(await same.json()).toMatchObject({ regraded: 0 });
+    expect((await db().select().from(s.attempts).where(eq(s.attempts.id, w.attempt.id)))[0]!.score).toBe(6);
+    // Option 1 as written ("wrong 1a") becomes the key: that one answer is now wrong, 5 of 6.
+    const moved = await call(`${w.base}/questions/${w.own[1]!.id}/key`, { method: "PUT", body: { correct: 1 }, token: w.teacher.accessToken });
+    expect(await moved.json()).toMatchObject({ regraded: 1 });
+    expect((await db().select().from(s.attempts).where(eq(s.attempts.id, w.attempt.id)))[0]!.score).toBe(5);
+    expect(await notified(w.student.user.id)).toEqual([expect.objectContaining({ score: 5, max: 6 })]);
+  });
+
+  it("the staff's view shows each answer at its option as written, beside the key, in the paper's order", async () => {
+    const w = await shuffled();
+    const res = await call(`${w.base}/attempts/${w.attempt.id}`, { token: w.teacher.accessToken });
+    expect(res.status).toBe(200);
+    const view = (await res.json()) as { questions: { _id: string; options: string[]; answer: unknown; correct: unknown[]; right: boolean; drawn: boolean }[] };
+    expect(view.questions).toHaveLength(5);
+    for (const q of view.questions) {
+      expect(q.right).toBe(true);
+      // Own questions as written: the choice sits on "right n", which is option 0 there, and so is the key.
+      if (!q.drawn) expect({ option: q.options[q.answer as number], answer: q.answer, correct: q.correct }).toEqual({ option: expect.stringMatching(/^right /), answer: 0, correct: [0] });
+    }
+    expect(view.questions.filter((q) => q.drawn).map((q) => q._id)).toEqual([w.banked.id]);
+  });
+});

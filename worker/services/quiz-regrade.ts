@@ -12,7 +12,8 @@ import type { ServiceContext } from "../context";
 import { AppError, notFound } from "../http/errors";
 import { notifyUsers } from "./notifications";
 import { earned, grade, isRight, type GradableQuestion } from "./quiz-grading";
-import { questionsOf, requireManagedQuiz, toQuestion } from "./quizzes";
+import { originalOption } from "../../app/lib/quiz-paper";
+import { questionsFor, questionsOf, requireManagedQuiz, toQuestion } from "./quizzes";
 import type { Viewer } from "./sessions";
 
 type AttemptRow = typeof attempts.$inferSelect;
@@ -29,17 +30,26 @@ const bestOf = (rows: Pick<AttemptRow, "userId" | "score">[]) => {
   return best;
 };
 
+type QuestionRows = Awaited<ReturnType<typeof questionsOf>>;
+
 /**
- * Grades `rows` again with `qs` and writes those whose score changed (one batch), then tells each student whose best
- * score moved. Answers how many attempts changed.
+ * The questions one attempt was given, as it was given them: its own paper when the quiz shuffles or draws from the
+ * bank (answers are stored by the option's place on that paper, and drawn questions live only there), else the quiz's.
+ * Every grading of a handed-in attempt goes through this, as the hand-in itself did.
  */
-async function regradeRows(ctx: ServiceContext, quiz: QuizRecord, qs: GradableQuestion[], rows: AttemptRow[], all: AttemptRow[], first: BatchItem[] = []): Promise<number> {
+const paperOf = (qs: QuestionRows, a: AttemptRow) => questionsFor(qs, a) as GradableQuestion[];
+
+/**
+ * Grades `rows` again with the quiz's questions `qs` (each on its own paper) and writes those whose score changed (one
+ * batch), then tells each student whose best score moved. Answers how many attempts changed.
+ */
+async function regradeRows(ctx: ServiceContext, quiz: QuizRecord, qs: QuestionRows, rows: AttemptRow[], all: AttemptRow[], first: BatchItem[] = []): Promise<number> {
   const before = bestOf(all);
   const updated = new Map<string, number>();
   const writes: BatchItem[] = [];
   let maxScore = 0;
   for (const a of rows) {
-    const result = grade(qs, a.answers, a.verdicts, a.overrides);
+    const result = grade(paperOf(qs, a), a.answers, a.verdicts, a.overrides);
     maxScore = result.maxScore;
     if (result.score === a.score && result.maxScore === a.maxScore) continue;
     updated.set(a.id, result.score);
@@ -64,7 +74,12 @@ export interface StaffAttemptView {
   score: number;
   maxScore: number;
   submittedAt: string | null;
-  questions: (ReturnType<typeof toQuestion> & { answer: unknown; correct: (number | string)[]; right: boolean; earned: number; override: { points: number; note: string } | null })[];
+  /**
+   * In the order the attempt was given them. A question of the quiz's own shows its options as written, with the
+   * student's choice moved to its place there (the key is corrected in those places); a question drawn from the bank
+   * (`drawn`) shows as it was drawn, and its key is corrected in the bank, not here.
+   */
+  questions: (ReturnType<typeof toQuestion> & { answer: unknown; correct: (number | string)[]; right: boolean; earned: number; override: { points: number; note: string } | null; drawn: boolean })[];
 }
 
 async function attemptOf(ctx: ServiceContext, quizId: string, attemptId: string) {
@@ -77,8 +92,18 @@ async function attemptOf(ctx: ServiceContext, quizId: string, attemptId: string)
   return row;
 }
 
-const view = (quiz: QuizRecord, row: { attempt: AttemptRow; name: string }, qs: GradableQuestion[]): StaffAttemptView => {
+/** One attempt for the staff, on its own paper: the questions in the order, and the options in the places, it was shown. */
+const view = (quiz: QuizRecord, row: { attempt: AttemptRow; name: string }, quizQuestions: QuestionRows): StaffAttemptView => {
   const a = row.attempt;
+  const given = paperOf(quizQuestions, a);
+  const own = new Map(quizQuestions.map((q) => [q.id, q]));
+  // A choice on the paper (its option's place as shown) at the option's place as written.
+  const asWritten = (questionId: string, answer: unknown): unknown =>
+    typeof answer === "number"
+      ? originalOption(a.paper, questionId, answer)
+      : Array.isArray(answer)
+        ? answer.map((x) => (typeof x === "number" ? originalOption(a.paper, questionId, x) : x)).sort((x, y) => Number(x) - Number(y))
+        : answer;
   return {
     quiz: { _id: quiz.id, slug: quiz.slug, title: quiz.title, lectureSlug: quiz.lectureSlug, groupId: quiz.groupId },
     _id: a.id,
@@ -87,16 +112,19 @@ const view = (quiz: QuizRecord, row: { attempt: AttemptRow; name: string }, qs: 
     score: a.score ?? 0,
     maxScore: a.maxScore ?? 0,
     submittedAt: a.submittedAt ? a.submittedAt.toISOString() : null,
-    questions: qs.map((q) => {
+    questions: given.map((q) => {
       const answer = (a.answers as Record<string, unknown>)[q.id] ?? null;
       const override = a.overrides?.[q.id] ?? null;
+      const written = own.get(q.id);
+      const shown = written ?? q;
       return {
-        ...toQuestion(q as never),
-        answer,
-        correct: q.correct,
+        ...toQuestion(shown as never),
+        answer: written ? asWritten(q.id, answer) : answer,
+        correct: shown.correct,
         right: isRight(q, answer, a.verdicts),
         earned: earned(q, answer, a.verdicts, a.overrides),
         override: override ? { points: override.points, note: override.note } : null,
+        drawn: !written,
       };
     }),
   };
@@ -106,7 +134,7 @@ const view = (quiz: QuizRecord, row: { attempt: AttemptRow; name: string }, qs: 
 export async function getAttemptForStaff(ctx: ServiceContext, viewer: Viewer, quizKey: string, attemptId: string): Promise<StaffAttemptView> {
   const quiz = await requireManagedQuiz(ctx, viewer, quizKey);
   const [row, qs] = await Promise.all([attemptOf(ctx, quiz.id, attemptId), questionsOf(ctx, [quiz.id])]);
-  return view(quiz, row, qs as GradableQuestion[]);
+  return view(quiz, row, qs);
 }
 
 /**
@@ -117,7 +145,8 @@ export async function setAnswerPoints(ctx: ServiceContext, viewer: Viewer, quizK
   const quiz = await requireManagedQuiz(ctx, viewer, quizKey);
   const [row, qs] = await Promise.all([attemptOf(ctx, quiz.id, attemptId), questionsOf(ctx, [quiz.id])]);
   if (!row.attempt.submittedAt) throw new AppError(409, "conflict", "This attempt is still open: change its points once it is handed in.");
-  const question = qs.find((q) => q.id === questionId);
+  const given = paperOf(qs, row.attempt);
+  const question = given.find((q) => q.id === questionId);
   if (!question) throw notFound("No such question in this quiz.");
   if (input.points !== null && input.points > question.points) {
     const message = `This question is worth at most ${question.points} points.`;
@@ -129,14 +158,14 @@ export async function setAnswerPoints(ctx: ServiceContext, viewer: Viewer, quizK
   // The override is written with the score it gives, in one statement; then the student hears of a changed best.
   const all = await ctx.db.select().from(attempts).where(and(eq(attempts.quizId, quiz.id), eq(attempts.userId, row.attempt.userId), isNotNull(attempts.submittedAt)));
   const before = bestOf(all);
-  const result = grade(qs as GradableQuestion[], row.attempt.answers, row.attempt.verdicts, overrides);
+  const result = grade(given, row.attempt.answers, row.attempt.verdicts, overrides);
   const [saved] = await ctx.db.update(attempts).set({ overrides, ...result }).where(eq(attempts.id, row.attempt.id)).returning();
   const after = bestOf(all.map((a) => (a.id === saved!.id ? saved! : a)));
   const best = after.get(row.attempt.userId) ?? 0;
   if (before.get(row.attempt.userId) !== best) {
     await notifyUsers(ctx, [row.attempt.userId], { kind: "quiz-regraded", params: { quiz: quiz.title, score: best, max: result.maxScore }, link: quizLink(quiz) });
   }
-  return view(quiz, { attempt: saved!, name: row.name }, qs as GradableQuestion[]);
+  return view(quiz, { attempt: saved!, name: row.name }, qs);
 }
 
 /**
@@ -161,7 +190,7 @@ export async function correctKey(ctx: ServiceContext, viewer: Viewer, quizKey: s
   ]);
   const qs = current.map((q) => (q.id === question.id ? { ...q, correct: parsed.data.correct, points: parsed.data.points } : q));
   const keyChange = ctx.db.update(questions).set({ correct: parsed.data.correct, points: parsed.data.points }).where(eq(questions.id, question.id));
-  const regraded = await regradeRows(ctx, quiz, qs as GradableQuestion[], all, all, [keyChange as never]);
+  const regraded = await regradeRows(ctx, quiz, qs, all, all, [keyChange as never]);
   return { question: { _id: question.id, correct: parsed.data.correct, points: parsed.data.points }, regraded };
 }
 

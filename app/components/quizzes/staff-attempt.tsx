@@ -17,6 +17,8 @@ export interface StaffAttemptQuestion {
   right: boolean;
   earned: number;
   override: { points: number; note: string } | null;
+  /** Drawn from the bank: shown as drawn; its key is not corrected here. */
+  drawn: boolean;
 }
 
 export interface StaffAttempt {
@@ -170,7 +172,9 @@ function AttemptQuestion({ q, n, open }: { q: StaffAttemptQuestion; n: number; o
             </div>
           </points.Form>
 
-          {q.type !== "code" ? (
+          {q.drawn ? (
+            <p className="field-hint field-hint-block">{t("staffAttempt.drawnHint")}</p>
+          ) : q.type !== "code" ? (
             <key.Form
               method="post"
               className="staff-attempt-form"
