@@ -6,7 +6,8 @@
 import { describe, expect, it } from "vitest";
 import * as s from "../../db/schema";
 import { newId } from "../../worker/services/ids";
-import { getQuiz, saveAnswers, startAttempt } from "../../worker/services/quizzes";
+import { getQuiz, getResult, saveAnswers, startAttempt, submitQuiz } from "../../worker/services/quizzes";
+import { eq } from "drizzle-orm";
 import type { Viewer } from "../../worker/services/sessions";
 import { addMember, call, createGroup, createUser, signIn, type ErrorBody } from "./factories";
 import { db, serviceContext } from "./helpers";
@@ -92,5 +93,28 @@ describe("quiz time (an accommodation)", () => {
     const res = await call(`/instructor/group/${w.group.slug}/students`, { cookie: w.teacher.cookie, form, headers: { accept: "text/html" } });
     expect(res.status).toBe(200);
     expect((await getQuiz(w.ctx, w.slow, w.quiz.slug, T0)).yourMinutes).toBe(20);
+  });
+
+  it("retimes open attempts when the quiz's time changes: a close added later ends an attempt started without one", async () => {
+    // No duration and no close when they start: the attempt has no deadline.
+    const w = await world({ durationMinutes: null });
+    const started = await startAttempt(w.ctx, w.slow, w.quiz.slug, T0);
+    expect(started.attempt.deadline).toBeNull();
+    await submitQuiz(w.ctx, w.other, w.quiz.slug, { answers: { [w.question.id]: 1 } }, T0 + MIN);
+    const deadlineOf = async () => (await db().select().from(s.attempts).where(eq(s.attempts.id, started.attempt._id)))[0]!.deadlineAt?.getTime() ?? null;
+
+    // The staff add a close, with the answers shown once it has passed.
+    const closed = await call(`/api/quizzes/${w.quiz.slug}`, { method: "PUT", body: { closesAt: new Date(T0 + 20 * MIN).toISOString(), showAnswers: "after-close" }, token: w.teacher.accessToken });
+    expect(closed.status).toBe(200);
+    expect(await deadlineOf()).toBe(T0 + 20 * MIN);
+    // Moved later, the open attempt follows; then a 30-minute duration (started at T0) ends it at T0 + 30 minutes.
+    await call(`/api/quizzes/${w.quiz.slug}`, { method: "PUT", body: { closesAt: new Date(T0 + 45 * MIN).toISOString() }, token: w.teacher.accessToken });
+    expect(await deadlineOf()).toBe(T0 + 45 * MIN);
+    await call(`/api/quizzes/${w.quiz.slug}`, { method: "PUT", body: { durationMinutes: 30 }, token: w.teacher.accessToken });
+    expect(await deadlineOf()).toBe(T0 + 30 * MIN);
+
+    // After the close (plus the minute of grace): the late answer does not count, and the class's review is not held back.
+    await expect(saveAnswers(w.ctx, w.slow, w.quiz.slug, { answers: { [w.question.id]: 1 } }, T0 + 47 * MIN)).rejects.toMatchObject({ status: 409 });
+    expect((await getResult(w.ctx, w.other, w.quiz.slug, T0 + 47 * MIN)).reviewWhen).toBe("now");
   });
 });

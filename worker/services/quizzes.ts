@@ -1183,8 +1183,48 @@ export async function updateQuiz(ctx: ServiceContext, viewer: Actor, key: string
     ...(input.questions ? [ctx.db.delete(questions).where(eq(questions.quizId, quiz.id)), ...(input.questions.length ? [ctx.db.insert(questions).values(questionRows(quiz.id, input.questions))] : [])] : []),
   ];
   if (statements.length) await ctx.db.batch(statements as [(typeof statements)[number], ...typeof statements]);
+  if (input.closesAt !== undefined || input.durationMinutes !== undefined) {
+    await retimeOpenAttempts(ctx, quiz.id);
+  }
   if (input.published === true && !quiz.published && quiz.lecturePublished) await announce(ctx, { title: input.title ?? quiz.title, slug: quiz.slug }, quiz);
   return getQuiz(ctx, viewer, quiz.id, now);
+}
+
+/**
+ * The quiz's time changed (its close or its duration): every attempt still open takes the deadline it would have had
+ * had it started under the rules as they now stand (its start plus the student's own duration, accommodation and
+ * extension included, no later than the student's own close), as Moodle retimes open attempts when a quiz's timing
+ * changes. An attempt started when the quiz had neither is bounded too, so nobody can keep answering, or keep the
+ * after-close review from the class, past a close added later. (An extension granted mid-attempt still leaves a
+ * running attempt as it started: extensions.ts.)
+ */
+async function retimeOpenAttempts(ctx: ServiceContext, quizId: string): Promise<void> {
+  const open = await ctx.db
+    .select({
+      id: attempts.id,
+      startedAt: attempts.startedAt,
+      deadlineAt: attempts.deadlineAt,
+      rules: { durationMinutes: quizzes.durationMinutes, closesAt: quizzes.closesAt },
+      quizTimePercent: memberships.quizTimePercent,
+      extension: { closesAt: extensions.closesAt, extraMinutes: extensions.extraMinutes },
+    })
+    .from(attempts)
+    .innerJoin(quizzes, eq(quizzes.id, attempts.quizId))
+    .leftJoin(memberships, and(eq(memberships.groupId, quizzes.groupId), eq(memberships.userId, attempts.userId)))
+    .leftJoin(extensions, and(eq(extensions.quizId, attempts.quizId), eq(extensions.userId, attempts.userId)))
+    .where(and(eq(attempts.quizId, quizId), isNull(attempts.submittedAt)));
+  const changes = open.flatMap((a) => {
+    const close = ownTime(a.rules.closesAt, a.extension?.closesAt ?? null);
+    const minutes = ownMinutes({ durationMinutes: a.rules.durationMinutes, quizTimePercent: a.quizTimePercent, extraMinutes: a.extension?.extraMinutes ?? 0 });
+    const deadline = attemptDeadline({ durationMinutes: minutes, closesAt: close === null ? null : close.getTime() }, a.startedAt.getTime());
+    return deadline === (a.deadlineAt?.getTime() ?? null) ? [] : [{ id: a.id, deadline: deadline === null ? null : new Date(deadline) }];
+  });
+  if (changes.length === 0) return;
+  // Only a still-open attempt is retimed: one handed in meanwhile keeps its record.
+  const writes = changes.map((c) => ctx.db.update(attempts).set({ deadlineAt: c.deadline }).where(and(eq(attempts.id, c.id), isNull(attempts.submittedAt))));
+  await ctx.db.batch(writes as [(typeof writes)[number], ...typeof writes]);
+  const soonest = changes.reduce<Date | null>((min, c) => (c.deadline && (!min || c.deadline < min) ? c.deadline : min), null);
+  await armClock(ctx, quizId, soonest);
 }
 
 /** DELETE /api/quizzes/{id} (staff): the quiz, its questions and every attempt. */
