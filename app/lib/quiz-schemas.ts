@@ -39,6 +39,8 @@ export const QUIZ_GRACE_MS = 60_000;
  * a save already on its way, travelling over a slow network. Later answers never count (docs/decisions/0014).
  */
 export const QUIZ_NETWORK_MS = 5_000;
+/** Background checks of a quiz attempt's code answers as it autosaves: at most 10 a minute (as exercise hand-ins). */
+export const QUIZ_CHECK_RATE = { max: 10, windowMs: 60_000 } as const;
 /** The browser saves an answer this long after the student stops changing it. */
 export const AUTOSAVE_DEBOUNCE_MS = 1_000;
 

@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import * as s from "../../db/schema";
 import "../../worker/index";
 import { newId } from "../../worker/services/ids";
-import { getQuiz, startAttempt } from "../../worker/services/quizzes";
+import { getQuiz, saveAnswers, startAttempt } from "../../worker/services/quizzes";
 import type { Viewer } from "../../worker/services/sessions";
 import { addMember, call, createGroup, createUser, signIn, type SignedIn } from "./factories";
 import { db, serviceContext } from "./helpers";
@@ -129,5 +129,42 @@ describe("quizzes: code questions", () => {
     expect(row).toMatchObject({ score: 3, maxScore: 3, verdicts: { [question.id]: true } });
     // Each test's outcome is kept with the verdict (hidden tests: name and result only) for the review.
     expect(row!.codeChecks?.[question.id]).toMatchObject({ passed: true, tests: [{ name: "small", passed: true, hidden: true }, { name: "large", passed: true, hidden: true }] });
+  });
+
+  it("checks autosaved code one run at a time per attempt, the newest code only, and at most 10 runs a minute", async () => {
+    const teacher = await createUser({ role: "instructor" });
+    const group = await createGroup({ instructorId: teacher.id });
+    const student = await createUser();
+    await addMember(student, group);
+    const lecture = { id: newId(), groupId: group.id, slug: `l-${group.slug}`, title: "Week 1", body: "", order: 1, published: true };
+    await db().insert(s.lectures).values(lecture);
+    const quiz = { id: newId(), lectureId: lecture.id, groupId: group.id, slug: `flood-${group.slug}`, title: "Code", durationMinutes: null, opensAt: null, closesAt: null, maxAttempts: 1, published: true };
+    await db().insert(s.quizzes).values(quiz);
+    const q = codeQuestion();
+    await db().insert(s.questions).values({ id: newId(), quizId: quiz.id, text: q.text, type: "code" as const, options: [], correct: [REFERENCE], code: { ...q.code, tests: q.code.tests.map((t) => ({ ...t, hidden: false })) }, points: 3, order: 0 });
+    const [question] = await db().select().from(s.questions).where(eq(s.questions.quizId, quiz.id));
+    const me: Viewer = { userId: student.id, role: "user", sessionId: "flood", name: student.name, email: student.email };
+    const { ctx, settle } = serviceContext();
+    // The code runner, counted, and held until released: a student's code that runs long.
+    const judged: string[] = [];
+    let release = () => {};
+    const held = new Promise<void>((r) => (release = r));
+    const counting = { ...ctx, runCode: (async (...args: Parameters<typeof ctx.runCode>) => (judged.push(args[1]), await held, ctx.runCode(...args))) as typeof ctx.runCode };
+    await startAttempt(counting, me, quiz.slug);
+    const version = (n: number) => `function double(n) { /* v${n} */ return n * 2; }`;
+    // Fifteen saves while the first check runs: the runner is asked once; the saves between leave only the newest.
+    for (let n = 1; n <= 15; n++) await saveAnswers(counting, me, quiz.slug, { answers: { [question!.id]: version(n) } });
+    expect(judged.map((code) => code.match(/v\d+/)?.[0])).toEqual(["v1"]);
+    release();
+    await settle();
+    expect(judged.map((code) => code.match(/v\d+/)?.[0])).toEqual(["v1", "v15"]);
+    // Then a save at a time, each waited for: runs until ten in the minute, then saves still save but check nothing.
+    for (let n = 16; n <= 27; n++) {
+      await saveAnswers(counting, me, quiz.slug, { answers: { [question!.id]: version(n) } });
+      await settle();
+    }
+    expect(judged).toHaveLength(10);
+    const [row] = await db().select().from(s.attempts).where(eq(s.attempts.quizId, quiz.id));
+    expect((row!.answers as Record<string, string>)[question!.id]).toBe(version(27));
   });
 });

@@ -17,6 +17,7 @@ import { and, asc, eq, inArray, isNotNull, isNull, or, sql, type SQLWrapper } fr
 import { can, type Actor } from "../../app/lib/permissions";
 import { renderMarkdown } from "../../app/lib/markdown.server";
 import {
+  QUIZ_CHECK_RATE,
   QUIZ_GRACE_MS,
   QUIZ_NETWORK_MS,
   attemptDeadline,
@@ -42,6 +43,7 @@ import { isMember, memberIds } from "./memberships";
 import { notifyUsers } from "./notifications";
 import { checkAnswers, checkCode, codeVerdicts, earned, grade, isRight, knownVerdicts, maxScoreOf, testOutcomes, type CodeChecks, type CodeToRun, type GradableQuestion } from "./quiz-grading";
 import { ownTime } from "./own-time";
+import { hitRateLimit } from "./rate-limit";
 
 type AttemptRow = typeof attempts.$inferSelect;
 type QuestionRow = typeof questions.$inferSelect;
@@ -280,30 +282,46 @@ export async function finishGrading(ctx: ServiceContext, attemptId: string): Pro
     .where(and(eq(attempts.id, a.id), eq(attempts.codePending, true)));
 }
 
+/** Autosaves' code checks waiting in this isolate, per attempt: only the newest save's (older ones are dropped). */
+const checksWaiting = new Map<string, CodeToRun[]>();
+
 /**
- * After a save that changed code answers: judges each of them in the background and stores the verdict with the
- * hash of the code it judged (one JSON key per question, so checks of two questions never overwrite each other).
- * A hand-in or a closing read uses the check only if the final answer has the same hash.
+ * After a save that changed code answers: judges them in the background and stores each verdict with the hash of the
+ * code it judged (one JSON key per question, so checks of two questions never overwrite each other). A hand-in or a
+ * closing read uses a check only if the final answer has the same hash, and judges the code itself otherwise, so a
+ * check skipped here costs the hand-in a run, never a verdict.
+ *
+ * Checks are a convenience of autosave, and student code may loop until the sandbox stops it: one attempt has at most
+ * one check running in an isolate (saves meanwhile leave only their newest code waiting), and at most
+ * QUIZ_CHECK_RATE a minute across every isolate (the shared rate limit; past it, saves skip their check), so one
+ * student saving fast cannot fill the code runner that the group's hand-ins wait on.
  */
 function checkLater(ctx: ServiceContext, attemptId: string, items: CodeToRun[]) {
-  const fresh = items.filter((item) => !gradingNow.has(`check:${attemptId}:${item.question.id}:${item.hash}`));
-  if (fresh.length === 0) return;
-  const keys = fresh.map((item) => `check:${attemptId}:${item.question.id}:${item.hash}`);
-  for (const key of keys) gradingNow.add(key);
+  const running = checksWaiting.has(attemptId);
+  checksWaiting.set(attemptId, items);
+  if (running) return;
   ctx.waitUntil(
     (async () => {
       try {
-        for (const item of fresh) {
-          const { passed, tests } = await checkCode(ctx.runCode, item);
-          // Question ids are base64url (worker/services/ids.ts), safe inside a quoted JSON path.
-          const path = `$."${item.question.id}"`;
-          await ctx.db
-            .update(attempts)
-            .set({ codeChecks: sql`json_set(coalesce(${attempts.codeChecks}, '{}'), ${path}, json(${JSON.stringify({ hash: item.hash, passed, tests })}))` })
-            .where(eq(attempts.id, attemptId));
+        for (let next = checksWaiting.get(attemptId); next && next.length > 0; next = checksWaiting.get(attemptId)) {
+          checksWaiting.set(attemptId, []);
+          try {
+            await hitRateLimit(ctx, `quiz-check:${attemptId}`, QUIZ_CHECK_RATE);
+          } catch {
+            return;
+          }
+          for (const item of next) {
+            const { passed, tests } = await checkCode(ctx.runCode, item);
+            // Question ids are base64url (worker/services/ids.ts), safe inside a quoted JSON path.
+            const path = `$."${item.question.id}"`;
+            await ctx.db
+              .update(attempts)
+              .set({ codeChecks: sql`json_set(coalesce(${attempts.codeChecks}, '{}'), ${path}, json(${JSON.stringify({ hash: item.hash, passed, tests })}))` })
+              .where(eq(attempts.id, attemptId));
+          }
         }
       } finally {
-        for (const key of keys) gradingNow.delete(key);
+        checksWaiting.delete(attemptId);
       }
     })(),
   );
