@@ -256,6 +256,40 @@ describe("copying one lecture", () => {
     expect((await db().select().from(s.rubrics).where(eq(s.rubrics.groupId, w.group.id))).length).toBe(1);
   });
 
+  it("brings along the bank questions a copied lecture's quizzes draw from, once, and a quiz short of its bank is neither published nor started", async () => {
+    const w = await sourceGroup(1);
+    const target = await createGroup({ instructorId: w.teacher.user.id });
+    const student = await signIn(await createUser());
+    await addMember(student.user, target);
+    const bank = (text: string, tags: string[]) => ({ id: newId(), groupId: w.group.id, text, type: "single" as const, options: ["yes", "no"], correct: [0], tags, updatedAt: new Date() });
+    await db().insert(s.bankQuestions).values([bank("Is 7 prime?", ["logic"]), bank("Is 9 prime?", ["logic", "math"]), bank("Unused", ["history"])]);
+    const [lecture] = await db().select().from(s.lectures).where(eq(s.lectures.groupId, w.group.id));
+    await db().update(s.quizzes).set({ draws: [{ tag: "math", count: 2, points: 1 }, { tag: "logic", count: 1, points: 2 }] }).where(eq(s.quizzes.lectureId, lecture!.id));
+    const texts = async () => (await db().select().from(s.bankQuestions).where(eq(s.bankQuestions.groupId, target.id))).map((q) => q.text).sort();
+    for (let i = 0; i < 2; i++) expect((await call(`/api/lectures/${lecture!.slug}/copy`, { body: { groupId: target.slug }, token: w.teacher.accessToken })).status).toBe(201);
+    // The drawn tags' questions ("math": 2 + 2 and 9; "logic": 7 and 9), each once after two copies; not the unused one.
+    expect(await texts()).toEqual(["2 + 2?", "Is 7 prime?", "Is 9 prime?"]);
+
+    const [copied] = await db().select().from(s.lectures).where(eq(s.lectures.groupId, target.id)).limit(1);
+    const [quiz] = await db().select().from(s.quizzes).where(eq(s.quizzes.lectureId, copied!.id));
+    expect((await call(`/api/lectures/${copied!.slug}`, { method: "PUT", body: { published: true }, token: w.teacher.accessToken })).status).toBe(200);
+    await db().update(s.quizzes).set({ opensAt: null, closesAt: null, showAnswers: "after-submit" }).where(eq(s.quizzes.id, quiz!.id));
+    // A bank emptied since: publishing is refused, naming the draws; a quiz published anyway starts no attempt.
+    const removed = await db().delete(s.bankQuestions).where(eq(s.bankQuestions.groupId, target.id)).returning();
+    const refused = await call(`/api/quizzes/${quiz!.slug}`, { method: "PUT", body: { published: true }, token: w.teacher.accessToken });
+    expect(refused.status).toBe(400);
+    expect(((await refused.json()) as ErrorBody).fields).toHaveProperty("draws");
+    await db().update(s.quizzes).set({ published: true }).where(eq(s.quizzes.id, quiz!.id));
+    expect((await call(`/api/quizzes/${quiz!.slug}/start`, { method: "POST", token: student.accessToken })).status).toBe(409);
+    expect(await db().select().from(s.attempts).where(eq(s.attempts.quizId, quiz!.id))).toEqual([]);
+    // With the bank back, the paper holds both draws: three questions of the bank and the quiz's own two.
+    await db().insert(s.bankQuestions).values(removed);
+    const started = await call(`/api/quizzes/${quiz!.slug}/start`, { method: "POST", token: student.accessToken });
+    expect(started.status).toBe(201);
+    const paper = (await (await call(`/api/quizzes/${quiz!.slug}`, { token: student.accessToken })).json()) as { questions: unknown[]; maxScore: number };
+    expect(paper.questions).toHaveLength(5);
+  });
+
   it("refuses a group the instructor does not run, and strangers", async () => {
     const w = await sourceGroup(1);
     const foreign = await createGroup({ instructorId: (await createUser({ role: "instructor" })).id });

@@ -208,8 +208,8 @@ export async function copyGroup(ctx: ServiceContext, viewer: Viewer, sourceIdOrS
 }
 
 /**
- * POST /api/lectures/{id}/copy: one lecture with its tasks (exercises, rubrics) and quizzes (questions) into another
- * group the viewer runs, unpublished, after that group's lectures. With `startsAt`, the copy starts then and its
+ * POST /api/lectures/{id}/copy: one lecture with its tasks (exercises, rubrics) and quizzes (questions, and the bank
+ * questions they draw from) into another group the viewer runs, unpublished, after that group's lectures. With `startsAt`, the copy starts then and its
  * work moves by as much; without it, the dates are copied as they are.
  */
 export async function copyLecture(ctx: ServiceContext, viewer: Viewer, lectureIdOrSlug: string, input: CopyLectureInput) {
@@ -244,11 +244,24 @@ export async function copyLecture(ctx: ServiceContext, viewer: Viewer, lectureId
         keepRubrics: target.id === lecture.groupId,
         rubricsFrom: target.id === lecture.groupId ? sql`0` : sql`r.id IN (SELECT t.rubric_id FROM tasks t JOIN lectures l ON l.id = t.lecture_id WHERE ${lectureWhere})`,
       });
+      // Into another group, the bank questions its quizzes draw from come along (those of a drawn tag), unless that group's
+      // bank already holds the same question: without them the copied quizzes would draw from an empty bank.
+      const bank =
+        target.id === lecture.groupId
+          ? []
+          : [
+              raw(ctx, sql`INSERT INTO bank_questions (id, group_id, text, type, options, correct, points, tags, created_at, updated_at)
+                SELECT ${NEW_ID}, ${target.id}, b.text, b.type, b.options, b.correct, b.points, b.tags, ${now}, ${now} FROM bank_questions b
+                WHERE b.group_id = ${lecture.groupId}
+                  AND EXISTS (SELECT 1 FROM json_each(b.tags) bt, quizzes q, json_each(q.draws) d WHERE q.lecture_id = ${lecture.id} AND json_extract(d.value, '$.tag') = bt.value)
+                  AND NOT EXISTS (SELECT 1 FROM bank_questions t WHERE t.group_id = ${target.id} AND t.text = b.text AND t.type = b.type AND t.options = b.options AND t.correct = b.correct AND t.tags = b.tags)`),
+            ];
       // A chosen start replaces the shifted one exactly (the hour the staff typed, not the old one moved).
       const exact = input.startsAt != null ? [raw(ctx, sql`UPDATE lectures SET starts_at = ${input.startsAt} WHERE id = (SELECT new_id FROM copy_map WHERE batch_id = ${batch} AND old_id = ${lecture.id})`)] : [];
       const results = await ctx.env.DB.batch([
         stmts[0]!,
         ...stmts.slice(1),
+        ...bank,
         ...exact,
         raw(ctx, sql`SELECT l.id, l.slug FROM lectures l JOIN copy_map m ON m.new_id = l.id WHERE m.batch_id = ${batch}`),
         countStatement(ctx, batch),

@@ -671,6 +671,11 @@ async function openAttempt(ctx: ServiceContext, viewer: Actor, quiz: QuizRecord,
   const paper = usesPaper(quiz)
     ? makePaper(`${quiz.id}:${viewer.userId}:${number}`, qs, quiz.draws.length > 0 ? await bankOf(ctx, quiz.groupId) : [], quiz)
     : null;
+  // The bank lost questions since the quiz was published (deleted, or a copy that came without them): a paper short of
+  // its draws would be scored out of points it never asked. Refused, so no attempt is spent on it.
+  if (paper && paper.drawn.length < quiz.draws.reduce((n, d) => n + d.count, 0)) {
+    throw new AppError(409, "conflict", "This quiz draws more questions from the group's question bank than the bank now holds. Ask your instructor to add questions to the bank.");
+  }
   const [row] = await ctx.db
     .insert(attempts)
     .values({ id: newId(), quizId: quiz.id, userId: viewer.userId, number, answers: {}, paper, startedAt: new Date(now), deadlineAt: ((d) => (d === null ? null : new Date(d)))(attemptDeadline({ durationMinutes: ownMinutes(quiz), closesAt: ms(quiz.closesAt) }, now)) })
@@ -1180,7 +1185,9 @@ export async function updateQuiz(ctx: ServiceContext, viewer: Actor, key: string
   if ((input.questions || (paperChange && !sameRules)) && (await quizStarted(ctx, quiz.id))) {
     throw new AppError(409, "quiz_started", "Students have already started this quiz, so its questions can no longer change. Make a new quiz instead.");
   }
+  // Draws are checked when they change, and again when the quiz is published (its bank may have changed since).
   if (input.draws) await checkDraws(ctx, quiz.groupId, input.draws);
+  else if (input.published === true && !quiz.published) await checkDraws(ctx, quiz.groupId, quiz.draws);
   if (input.questions) await checkCodeQuestions(ctx, input.questions);
   const values = {
     ...(input.title !== undefined ? { title: input.title } : {}),
