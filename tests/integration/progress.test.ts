@@ -711,3 +711,19 @@ describe("progress: the pages", () => {
     expect(admin.text).toContain(`href="/dashboard/admin/group/${w.H.slug}/progress"`);
   });
 });
+
+describe("the staff's quiz figures", () => {
+  it("count a quiz's bank draws in its points: one question of 1 point and three drawn at 2 make 7", async () => {
+    const teacher = await signIn(await createUser({ role: "instructor" }));
+    const group = await createGroup({ instructorId: teacher.user.id });
+    const lecture = { id: newId(), groupId: group.id, slug: `l-${group.slug}`, title: "Week 1", body: "", order: 1, published: true };
+    await db().insert(s.lectures).values(lecture);
+    const quiz = { id: newId(), lectureId: lecture.id, groupId: group.id, slug: `drawn-${group.slug}`, title: "Drawn", durationMinutes: null, maxAttempts: 1, published: true, draws: [{ tag: "t", count: 3, points: 2 }] };
+    await db().insert(s.quizzes).values(quiz);
+    await db().insert(s.questions).values({ id: newId(), quizId: quiz.id, text: "Own", type: "single", options: ["a", "b"], correct: [0], points: 1, order: 0 });
+    const res = await call(`/api/groups/${group.slug}/progress`, { token: teacher.accessToken });
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { quizzes: { slug: string; maxScore: number }[] }).quizzes).toEqual([expect.objectContaining({ slug: quiz.slug, maxScore: 7 })]);
+  });
+});
+

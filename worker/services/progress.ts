@@ -468,7 +468,8 @@ function figuresSql(db: Database, scope: { groups: SQLWrapper; groupId?: Value<s
           closesAt: quizzes.closesAt,
           opened,
           closed,
-          maxScore: sql<number>`(select coalesce(sum(q."points"), 0) from "questions" q where q."quiz_id" = "quizzes"."id")`,
+          // Its own questions' points and those its bank draws add (quizSize in quizzes.ts).
+          maxScore: sql<number>`((select coalesce(sum(q."points"), 0) from "questions" q where q."quiz_id" = "quizzes"."id") + coalesce((select sum(json_extract(d.value, '$.count') * json_extract(d.value, '$.points')) from json_each("quizzes"."draws") d), 0))`,
           taken: of(bestOf, "taken"),
           bestSum: of(bestOf, "best_sum"),
         }).as("row"),
