@@ -46,4 +46,19 @@ describe("slugs in Arabic", () => {
     expect(questions.status).toBe(200);
     expect(await questions.text()).toContain("صح؟");
   });
+
+  it("keeps a word whole when it carries harakat, and never cuts a character in half at the 60th", async () => {
+    const teacher = await signIn(await createUser({ role: "instructor" }));
+    const group = await createGroup({ instructorId: teacher.user.id });
+    const make = async (title: string) => (await (await call(`/api/lectures/group/${group.slug}`, { body: { title, published: true }, token: teacher.accessToken })).json()) as { slug: string };
+    expect((await make("اختبارٌ مُشَكَّل")).slug).toBe("اختبار-مشكل");
+    // Characters outside the Basic Multilingual Plane are two UTF-16 units each: "a" and 40 of them are 41 characters
+    // (81 units), kept whole; "a" and 70 are cut at 60 characters.
+    const long = await make(`a${"𠀀".repeat(40)}`);
+    expect(long.slug).toBe(`a${"𠀀".repeat(40)}`);
+    expect((await make(`a${"𠀀".repeat(70)}`)).slug).toBe(`a${"𠀀".repeat(59)}`);
+    // Its page opens by the slug (it answered 404 when the slug ended in half a character).
+    expect((await call(`/api/lectures/${encodeURIComponent(long.slug)}`, { token: teacher.accessToken })).status).toBe(200);
+  });
 });
+

@@ -10,19 +10,29 @@ export function base64url(bytes: Uint8Array): string {
   return btoa(s).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
 }
 
-/** A readable slug; Arabic and other letters are kept, everything else becomes a hyphen. */
+/** The first `n` characters of a string, counted as code points (never half of a surrogate pair). */
+const firstChars = (text: string, n: number) => Array.from(text).slice(0, n).join("");
+
+/**
+ * A readable slug; Arabic and other letters are kept, their combining marks (harakat, vowel signs) dropped rather than
+ * splitting the word, everything else becomes a hyphen (the characters every id-or-slug parameter accepts). At most
+ * 60 characters, cut between characters, never inside one.
+ */
 export function slugify(text: string): string {
-  const slug = text
-    .normalize("NFKC")
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}]+/gu, "-")
-    .replace(/^-+|-+$/g, "")
-    .slice(0, 60);
+  const slug = firstChars(
+    text
+      .normalize("NFKC")
+      .toLowerCase()
+      .replace(/\p{M}+/gu, "")
+      .replace(/[^\p{L}\p{N}]+/gu, "-")
+      .replace(/^-+|-+$/g, ""),
+    60,
+  ).replace(/-+$/, "");
   return slug || "item";
 }
 
 /** The slugs to try for a title, in order: the title's own, then four with a short random suffix. */
 export function slugCandidates(title: string): string[] {
   const base = slugify(title);
-  return [base, ...Array.from({ length: 4 }, () => `${base.slice(0, 52)}-${newId().slice(0, 6).toLowerCase().replace(/[^a-z0-9]/g, "x")}`)];
+  return [base, ...Array.from({ length: 4 }, () => `${firstChars(base, 52).replace(/-+$/, "")}-${newId().slice(0, 6).toLowerCase().replace(/[^a-z0-9]/g, "x")}`)];
 }
