@@ -214,6 +214,7 @@ export const quizzesAr: Record<keyof typeof quizzesEn, string> = {
   "staffAttempt.accepted": "المقبول: {answers}",
   "staffAttempt.noteShown": "ملاحظتك للطالب:",
   "staffAttempt.change": "تغيير الدرجة أو الإجابة الصحيحة",
+  "staffAttempt.changePoints": "تغيير الدرجة",
   "staffAttempt.points": "درجة هذه الإجابة (0 إلى {max})",
   "staffAttempt.note": "ملاحظة يقرؤها الطالب",
   "staffAttempt.pointsHint": "تحلّ محلّ ما تمنحه الإجابة الصحيحة لهذه الإجابة وحدها؛ تتبعها درجة المحاولة وتقدّم الطالب، ويُبلَّغ إن تغيّرت أفضل درجاته.",

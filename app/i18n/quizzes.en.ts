@@ -212,6 +212,7 @@ export const quizzesEn = {
   "staffAttempt.accepted": "Accepted: {answers}",
   "staffAttempt.noteShown": "Your note to the student:",
   "staffAttempt.change": "Change the points or the key",
+  "staffAttempt.changePoints": "Change the points",
   "staffAttempt.points": "Points for this answer (0 to {max})",
   "staffAttempt.note": "Note the student reads",
   "staffAttempt.pointsHint": "Replaces what the key gives for this one answer; the attempt's score and the student's progress follow, and they are notified if their best score changes.",

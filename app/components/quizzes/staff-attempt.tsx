@@ -141,7 +141,7 @@ function AttemptQuestion({ q, n, open }: { q: StaffAttemptQuestion; n: number; o
 
       {open ? null : (
         <details className="staff-attempt-tools">
-          <summary>{t("staffAttempt.change")}</summary>
+          <summary>{t(q.drawn || q.type === "code" ? "staffAttempt.changePoints" : "staffAttempt.change")}</summary>
           <points.Form method="post" className="staff-attempt-form">
             <input type="hidden" name="questionId" value={q._id} />
             <div className="field-row">
