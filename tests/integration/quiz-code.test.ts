@@ -47,6 +47,23 @@ const create = (w: Awaited<ReturnType<typeof world>>, questions: unknown[]) =>
   call("/api/quizzes", { body: { lectureId: w.lecture.slug, title: "Functions check", durationMinutes: 10, maxAttempts: 1, showAnswers: "after-submit", published: true, questions }, token: w.teacher.accessToken });
 const submit = (who: SignedIn, slug: string, answers: Record<string, unknown>) => call(`/api/quizzes/${slug}/submit`, { body: { answers }, token: who.accessToken });
 
+/** A published quiz of one code question (3 points, its tests hidden or not) and a member to take it. */
+async function codeQuiz(durationMinutes: number | null, hidden: boolean) {
+  const teacher = await createUser({ role: "instructor" });
+  const group = await createGroup({ instructorId: teacher.id });
+  const student = await createUser();
+  await addMember(student, group);
+  const lecture = { id: newId(), groupId: group.id, slug: `l-${group.slug}`, title: "Week 1", body: "", order: 1, published: true };
+  await db().insert(s.lectures).values(lecture);
+  const quiz = { id: newId(), lectureId: lecture.id, groupId: group.id, slug: `code-${group.slug}`, title: "Code", durationMinutes, opensAt: null, closesAt: null, maxAttempts: 1, published: true };
+  await db().insert(s.quizzes).values(quiz);
+  const q = codeQuestion();
+  const question = { id: newId(), quizId: quiz.id, text: q.text, type: "code" as const, options: [], correct: [REFERENCE], code: { ...q.code, tests: q.code.tests.map((t) => ({ ...t, hidden })) }, points: 3, order: 0 };
+  await db().insert(s.questions).values(question);
+  const me: Viewer = { userId: student.id, role: "user", sessionId: "code", name: student.name, email: student.email };
+  return { quiz, question, me };
+}
+
 describe("quizzes: code questions", () => {
   it("refuses a code question whose reference fails its tests, writing nothing", async () => {
     const w = await world();
@@ -107,18 +124,7 @@ describe("quizzes: code questions", () => {
 
   it("grades an attempt's code when the server closes it at the deadline", async () => {
     const T0 = Date.parse("2027-03-01T09:00:00Z");
-    const teacher = await createUser({ role: "instructor" });
-    const group = await createGroup({ instructorId: teacher.id });
-    const student = await createUser();
-    await addMember(student, group);
-    const lecture = { id: newId(), groupId: group.id, slug: `l-${group.slug}`, title: "Week 1", body: "", order: 1, published: true };
-    await db().insert(s.lectures).values(lecture);
-    const quiz = { id: newId(), lectureId: lecture.id, groupId: group.id, slug: `code-${group.slug}`, title: "Code", durationMinutes: 10, opensAt: null, closesAt: null, maxAttempts: 1, published: true };
-    await db().insert(s.quizzes).values(quiz);
-    const q = codeQuestion();
-    const question = { id: newId(), quizId: quiz.id, text: q.text, type: "code" as const, options: [], correct: [REFERENCE], code: { ...q.code, tests: q.code.tests.map((t) => ({ ...t, hidden: true })) }, points: 3, order: 0 };
-    await db().insert(s.questions).values(question);
-    const me: Viewer = { userId: student.id, role: "user", sessionId: "code", name: student.name, email: student.email };
+    const { quiz, question, me } = await codeQuiz(10, true);
     const { ctx, settle } = serviceContext();
     const { attempt } = await startAttempt(ctx, me, quiz.slug, T0);
     await db().update(s.attempts).set({ answers: { [question.id]: "function double(n) { return 2 * n; }" } }).where(eq(s.attempts.id, attempt._id));
@@ -132,18 +138,7 @@ describe("quizzes: code questions", () => {
   });
 
   it("checks autosaved code one run at a time per attempt, the newest code only, and at most 10 runs a minute", async () => {
-    const teacher = await createUser({ role: "instructor" });
-    const group = await createGroup({ instructorId: teacher.id });
-    const student = await createUser();
-    await addMember(student, group);
-    const lecture = { id: newId(), groupId: group.id, slug: `l-${group.slug}`, title: "Week 1", body: "", order: 1, published: true };
-    await db().insert(s.lectures).values(lecture);
-    const quiz = { id: newId(), lectureId: lecture.id, groupId: group.id, slug: `flood-${group.slug}`, title: "Code", durationMinutes: null, opensAt: null, closesAt: null, maxAttempts: 1, published: true };
-    await db().insert(s.quizzes).values(quiz);
-    const q = codeQuestion();
-    await db().insert(s.questions).values({ id: newId(), quizId: quiz.id, text: q.text, type: "code" as const, options: [], correct: [REFERENCE], code: { ...q.code, tests: q.code.tests.map((t) => ({ ...t, hidden: false })) }, points: 3, order: 0 });
-    const [question] = await db().select().from(s.questions).where(eq(s.questions.quizId, quiz.id));
-    const me: Viewer = { userId: student.id, role: "user", sessionId: "flood", name: student.name, email: student.email };
+    const { quiz, question, me } = await codeQuiz(null, false);
     const { ctx, settle } = serviceContext();
     // The code runner, counted, and held until released: a student's code that runs long.
     const judged: string[] = [];
@@ -153,18 +148,18 @@ describe("quizzes: code questions", () => {
     await startAttempt(counting, me, quiz.slug);
     const version = (n: number) => `function double(n) { /* v${n} */ return n * 2; }`;
     // Fifteen saves while the first check runs: the runner is asked once; the saves between leave only the newest.
-    for (let n = 1; n <= 15; n++) await saveAnswers(counting, me, quiz.slug, { answers: { [question!.id]: version(n) } });
+    for (let n = 1; n <= 15; n++) await saveAnswers(counting, me, quiz.slug, { answers: { [question.id]: version(n) } });
     expect(judged.map((code) => code.match(/v\d+/)?.[0])).toEqual(["v1"]);
     release();
     await settle();
     expect(judged.map((code) => code.match(/v\d+/)?.[0])).toEqual(["v1", "v15"]);
     // Then a save at a time, each waited for: runs until ten in the minute, then saves still save but check nothing.
     for (let n = 16; n <= 27; n++) {
-      await saveAnswers(counting, me, quiz.slug, { answers: { [question!.id]: version(n) } });
+      await saveAnswers(counting, me, quiz.slug, { answers: { [question.id]: version(n) } });
       await settle();
     }
     expect(judged).toHaveLength(10);
     const [row] = await db().select().from(s.attempts).where(eq(s.attempts.quizId, quiz.id));
-    expect((row!.answers as Record<string, string>)[question!.id]).toBe(version(27));
+    expect((row!.answers as Record<string, string>)[question.id]).toBe(version(27));
   });
 });
