@@ -20,6 +20,7 @@ export const notificationsEn = {
   "notification.submission-returned": "A new version of your work on {task} was asked for",
   "notification.grades-released": "Your grade for {task} is out",
   "notification.extension-granted": "You have more time for {work}",
+  "notification.quiz-not-published": "{quiz} was not published: its draws need more questions in the question bank",
   "notification.quiz-regraded": "Your score on {quiz} is now {score}/{max}",
   "notification.submission-comment": "{name} wrote about {task}",
   "notification.announcement": "{group}: {title}",

@@ -11,6 +11,7 @@ import worker from "../../worker/index";
 import type { Publisher } from "../../worker/realtime/publisher";
 import { addMember, call, createGroup, createUser, signIn, type ErrorBody } from "./factories";
 import { db, unique } from "./helpers";
+import { newId } from "../../worker/services/ids";
 
 const publishers = () => (env as unknown as { Publisher: DurableObjectNamespace<Publisher> }).Publisher;
 const publisherOf = (groupId: string) => publishers().get(publishers().idFromName(groupId));
@@ -104,6 +105,28 @@ describe("scheduled publishing", () => {
     // (The first note is the lecture the world published at once.)
     const links = (await notes(w.student.user.id, "lecture-published")).map((n) => n.link);
     expect(links).toEqual([`/course/${w.group.slug}/lecture/${w.lecture.slug}`, `/course/${w.group.slug}/lecture/${draft.slug}`]);
+  });
+
+  it("a quiz whose bank draws cannot be filled is not scheduled, and one the bank lost questions for stays a draft and its instructor is told", async () => {
+    const w = await world();
+    const bank = (text: string) => ({ id: newId(), groupId: w.group.id, text, type: "single" as const, options: ["yes", "no"], correct: [0], tags: ["primes"], updatedAt: new Date() });
+    await db().insert(s.bankQuestions).values([bank("Is 7 prime?"), bank("Is 9 prime?")]);
+    const quizRes = await call("/api/quizzes", { body: { lectureId: w.lecture.slug, title: "Drawn check", questions: [], draws: [{ tag: "primes", count: 2, points: 1 }] }, token: w.teacher.accessToken });
+    expect(quizRes.status).toBe(201);
+    const quiz = (await quizRes.json()) as { _id: string; slug: string };
+    const soon = new Date(Date.now() + 3_600_000).toISOString();
+    expect((await schedule(w, "quiz", quiz.slug, soon)).status).toBe(200);
+    // One of the two questions is deleted before the time comes: the publisher leaves the quiz a draft.
+    await db().delete(s.bankQuestions).where(eq(s.bankQuestions.text, "Is 9 prime?"));
+    await timeComes(s.quizzes, quiz._id);
+    expect(await runDurableObjectAlarm(publisherOf(w.group.id))).toBe(true);
+    expect((await db().select().from(s.quizzes).where(eq(s.quizzes.id, quiz._id)))[0]).toMatchObject({ published: false, publishAt: null });
+    expect(await notes(w.student.user.id, "quiz-published")).toHaveLength(0);
+    expect((await notes(w.teacher.user.id, "quiz-not-published")).map((n) => n.params)).toEqual([{ quiz: "Drawn check" }]);
+    // Scheduling it again is refused as publishing it by hand is, naming the draws.
+    const again = await schedule(w, "quiz", quiz.slug, soon);
+    expect(again.status).toBe(400);
+    expect(again.body.fields).toHaveProperty("draws");
   });
 
   it("the five-minute cron publishes what an alarm missed", async () => {

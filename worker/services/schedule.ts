@@ -15,7 +15,7 @@ import { announceLecture, requireManagedLecture } from "./lectures";
 import { memberIds } from "./memberships";
 import { notifyUsers } from "./notifications";
 import { armPublisher, SCHEDULE_SLACK_MS } from "./publisher-client";
-import { requireManagedQuiz } from "./quizzes";
+import { checkDraws, requireManagedQuiz } from "./quizzes";
 import { chunked } from "./chunks";
 import { findTask, isStaff } from "./tasks";
 
@@ -49,6 +49,8 @@ export async function setSchedule(ctx: ServiceContext, viewer: Actor, kind: Sche
   } else if (kind === "quiz") {
     const quiz = await requireManagedQuiz(ctx, viewer, key);
     if (quiz.published) throw new AppError(409, "already_published", "This quiz is already published. Make it a draft first to schedule it.");
+    // As when it is published by hand: its draws must find their questions in the bank (checked again when it is due).
+    if (at) await checkDraws(ctx, quiz.groupId, quiz.draws);
     await ctx.db.update(quizzes).set({ publishAt: at }).where(eq(quizzes.id, quiz.id));
     groupId = quiz.groupId;
     result = { kind, _id: quiz.id, slug: quiz.slug, publishAt: at?.toISOString() ?? null, published: false };
@@ -99,7 +101,15 @@ export interface Published {
 export async function publishDue(ctx: ServiceContext, groupId: string | null, now = Date.now()): Promise<Published> {
   const due = new Date(now);
   const inGroup = (column: typeof lectures.groupId | typeof quizzes.groupId) => (groupId ? eq(column, groupId) : undefined);
-  const [lectureRows, quizRows, taskRows] = await ctx.db.batch([
+  // A quiz whose draws the group's bank can no longer fill (questions deleted since it was scheduled) stays a draft:
+  // published, students would find a quiz they cannot start. Its schedule is taken off and its staff are told.
+  const shortOfBank = sql`exists (select 1 from json_each(${quizzes.draws}) d where (select count(*) from "bank_questions" b where b."group_id" = ${quizzes.groupId} and exists (select 1 from json_each(b."tags") t where t.value = json_extract(d.value, '$.tag'))) < json_extract(d.value, '$.count'))`;
+  const [unscheduled, lectureRows, quizRows, taskRows] = await ctx.db.batch([
+    ctx.db
+      .update(quizzes)
+      .set({ publishAt: null })
+      .where(and(lte(quizzes.publishAt, due), inGroup(quizzes.groupId), shortOfBank))
+      .returning({ title: quizzes.title, groupId: quizzes.groupId }),
     ctx.db
       .update(lectures)
       .set({ published: true, publishAt: null })
@@ -116,6 +126,10 @@ export async function publishDue(ctx: ServiceContext, groupId: string | null, no
       .where(and(lte(tasks.publishAt, due), groupId ? inArray(tasks.lectureId, ctx.db.select({ id: lectures.id }).from(lectures).where(eq(lectures.groupId, groupId))) : undefined))
       .returning({ id: tasks.id, slug: tasks.slug, title: tasks.title, lectureId: tasks.lectureId }),
   ]);
+  for (const q of unscheduled) {
+    const [g] = await ctx.db.select({ instructorId: groups.instructorId, slug: groups.slug }).from(groups).where(eq(groups.id, q.groupId));
+    if (g?.instructorId) await notifyUsers(ctx, [g.instructorId], { kind: "quiz-not-published", params: { quiz: q.title }, link: `/instructor/group/${g.slug}/quizzes` });
+  }
   if (lectureRows.length + quizRows.length + taskRows.length === 0) return { lectures: 0, tasks: 0, quizzes: 0 };
 
   // Where each item lives (its lecture and group), in one read.
