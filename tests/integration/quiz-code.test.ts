@@ -162,4 +162,22 @@ describe("quizzes: code questions", () => {
     const [row] = await db().select().from(s.attempts).where(eq(s.attempts.quizId, quiz.id));
     expect((row!.answers as Record<string, string>)[question.id]).toBe(version(27));
   });
+
+  it("counts every code question's run against the 10 a minute: a quiz of two questions runs no more", async () => {
+    const { quiz, question, me } = await codeQuiz(null, false);
+    const second = { ...question, id: newId(), order: 1 };
+    await db().insert(s.questions).values(second);
+    const { ctx, settle } = serviceContext();
+    let runs = 0;
+    const counting = { ...ctx, runCode: ((...args: Parameters<typeof ctx.runCode>) => (runs++, ctx.runCode(...args))) as typeof ctx.runCode };
+    await startAttempt(counting, me, quiz.slug);
+    // Six saves, each changing both answers, each waited for: twelve runs asked, ten made.
+    for (let n = 1; n <= 6; n++) {
+      const code = `function double(n) { /* v${n} */ return n * 2; }`;
+      await saveAnswers(counting, me, quiz.slug, { answers: { [question.id]: code, [second.id]: `${code} ` } });
+      await settle();
+    }
+    expect(runs).toBe(10);
+  });
 });
+

@@ -117,4 +117,24 @@ describe("quiz time (an accommodation)", () => {
     await expect(saveAnswers(w.ctx, w.slow, w.quiz.slug, { answers: { [w.question.id]: 1 } }, T0 + 47 * MIN)).rejects.toMatchObject({ status: 409 });
     expect((await getResult(w.ctx, w.other, w.quiz.slug, T0 + 47 * MIN)).reviewWhen).toBe("now");
   });
+
+  it("a close moved into the past ends an open attempt at that moment, never before it started", async () => {
+    // A 20-minute quiz, started now (real time: the staff's change below is dated now too).
+    const w = await world({ durationMinutes: 20 });
+    const startedAt = Date.now();
+    const started = await startAttempt(w.ctx, w.slow, w.quiz.slug, startedAt);
+    const moved = await call(`/api/quizzes/${w.quiz.slug}`, { method: "PUT", body: { closesAt: "2026-11-01T00:00:00.000Z" }, token: w.teacher.accessToken });
+    expect(moved.status).toBe(200);
+    const [row] = await db().select().from(s.attempts).where(eq(s.attempts.id, started.attempt._id));
+    const deadline = row!.deadlineAt!.getTime();
+    expect(deadline).toBeGreaterThanOrEqual(startedAt);
+    expect(deadline).toBeLessThanOrEqual(Date.now());
+    // Handed in by the next read after the 5 s allowance, dated at that deadline: after its start.
+    const result = await getResult(w.ctx, w.slow, w.quiz.slug, Date.now() + 6_000);
+    const [closed] = await db().select().from(s.attempts).where(eq(s.attempts.id, started.attempt._id));
+    expect(closed!.submittedAt!.getTime()).toBe(deadline);
+    expect(closed!.submittedAt!.getTime()).toBeGreaterThanOrEqual(closed!.startedAt.getTime());
+    expect(result.attempts[0]!.seconds).toBeGreaterThanOrEqual(0);
+  });
 });
+

@@ -305,12 +305,13 @@ function checkLater(ctx: ServiceContext, attemptId: string, items: CodeToRun[]) 
       try {
         for (let next = checksWaiting.get(attemptId); next && next.length > 0; next = checksWaiting.get(attemptId)) {
           checksWaiting.set(attemptId, []);
-          try {
-            await hitRateLimit(ctx, `quiz-check:${attemptId}`, QUIZ_CHECK_RATE);
-          } catch {
-            return;
-          }
           for (const item of next) {
+            // Each run counts: a quiz of many code questions gets no more runs a minute than one of one.
+            try {
+              await hitRateLimit(ctx, `quiz-check:${attemptId}`, QUIZ_CHECK_RATE);
+            } catch {
+              return;
+            }
             const { passed, tests } = await checkCode(ctx.runCode, item);
             // Question ids are base64url (worker/services/ids.ts), safe inside a quoted JSON path.
             const path = `$."${item.question.id}"`;
@@ -1148,7 +1149,7 @@ export async function createQuiz(ctx: ServiceContext, viewer: Actor, input: Crea
 }
 
 /** Every draw needs as many questions of its tag in the group's bank as it takes (a 400 naming the tag otherwise). */
-async function checkDraws(ctx: ServiceContext, groupId: string, draws: QuizDraw[]): Promise<void> {
+export async function checkDraws(ctx: ServiceContext, groupId: string, draws: QuizDraw[]): Promise<void> {
   if (draws.length === 0) return;
   const counts = tagCounts(await bankOf(ctx, groupId));
   for (const d of draws) {
@@ -1209,7 +1210,7 @@ export async function updateQuiz(ctx: ServiceContext, viewer: Actor, key: string
   ];
   if (statements.length) await ctx.db.batch(statements as [(typeof statements)[number], ...typeof statements]);
   if (input.closesAt !== undefined || input.durationMinutes !== undefined) {
-    await retimeOpenAttempts(ctx, quiz.id);
+    await retimeOpenAttempts(ctx, quiz.id, now);
   }
   if (input.published === true && !quiz.published && quiz.lecturePublished) await announce(ctx, { title: input.title ?? quiz.title, slug: quiz.slug }, quiz);
   return getQuiz(ctx, viewer, quiz.id, now);
@@ -1220,10 +1221,10 @@ export async function updateQuiz(ctx: ServiceContext, viewer: Actor, key: string
  * had it started under the rules as they now stand (its start plus the student's own duration, accommodation and
  * extension included, no later than the student's own close), as Moodle retimes open attempts when a quiz's timing
  * changes. An attempt started when the quiz had neither is bounded too, so nobody can keep answering, or keep the
- * after-close review from the class, past a close added later. (An extension granted mid-attempt still leaves a
- * running attempt as it started: extensions.ts.)
+ * after-close review from the class, past a close added later; a close moved into the past ends them now. (An
+ * extension granted mid-attempt still leaves a running attempt as it started: extensions.ts.)
  */
-async function retimeOpenAttempts(ctx: ServiceContext, quizId: string): Promise<void> {
+async function retimeOpenAttempts(ctx: ServiceContext, quizId: string, now: number): Promise<void> {
   const open = await ctx.db
     .select({
       id: attempts.id,
@@ -1241,7 +1242,10 @@ async function retimeOpenAttempts(ctx: ServiceContext, quizId: string): Promise<
   const changes = open.flatMap((a) => {
     const close = ownTime(a.rules.closesAt, a.extension?.closesAt ?? null);
     const minutes = ownMinutes({ durationMinutes: a.rules.durationMinutes, quizTimePercent: a.quizTimePercent, extraMinutes: a.extension?.extraMinutes ?? 0 });
-    const deadline = attemptDeadline({ durationMinutes: minutes, closesAt: close === null ? null : close.getTime() }, a.startedAt.getTime());
+    const rule = attemptDeadline({ durationMinutes: minutes, closesAt: close === null ? null : close.getTime() }, a.startedAt.getTime());
+    // A time the new rules put in the past ends the attempt now (its answers saved so far count, handed in at this
+    // moment), never before it started; one already over under its old deadline keeps that.
+    const deadline = rule === null || rule >= now ? rule : Math.max(rule, Math.min(now, a.deadlineAt?.getTime() ?? now));
     return deadline === (a.deadlineAt?.getTime() ?? null) ? [] : [{ id: a.id, deadline: deadline === null ? null : new Date(deadline) }];
   });
   if (changes.length === 0) return;
