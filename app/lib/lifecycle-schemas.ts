@@ -22,7 +22,7 @@ export type CopyGroupInput = z.infer<typeof copyGroupInput>;
 
 /** POST /api/lectures/{id}/copy: this lecture with its tasks and quizzes into another group the viewer runs. */
 export const copyLectureInput = z.object({
-  groupId: z.string().trim().min(1, "Choose a group.").max(120).regex(/^[\p{L}\p{N}_-]+$/u, "Choose a group."),
+  groupId: z.string().trim().min(1, "Choose a group.").max(120).regex(/^[\p{L}\p{M}\p{N}_-]+$/u, "Choose a group."),
   /** The copy's start; its tasks and quizzes move by as much. Absent: the dates are copied as they are. */
   startsAt: dateTime("Give the start as a date and time.").nullable().optional(),
 });

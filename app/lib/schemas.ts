@@ -45,7 +45,7 @@ export type ContactInput = z.infer<typeof contactInput>;
 
 /** `{id}` path parameters accept a record's id or its slug. */
 export const idOrSlugParam = z.object({
-  id: z.string().min(1).max(120).regex(/^[\p{L}\p{N}_-]+$/u, "Invalid id"),
+  id: z.string().min(1).max(120).regex(/^[\p{L}\p{M}\p{N}_-]+$/u, "Invalid id"),
 });
 
 export const mailboxQuery = z.object({
@@ -195,7 +195,7 @@ export const CONTENT_LIMITS = { title: 200, body: 20_000, items: 500 } as const;
 export const COURSE_IMAGE = { maxBytes: 2 * 1024 * 1024, types: ["image/png", "image/jpeg", "image/webp"] } as const;
 
 /** A record id or slug in a body or query (the same alphabet as `{id}` path parameters). */
-const idOrSlug = z.string().trim().min(1).max(120).regex(/^[\p{L}\p{N}_-]+$/u, "Invalid id");
+const idOrSlug = z.string().trim().min(1).max(120).regex(/^[\p{L}\p{M}\p{N}_-]+$/u, "Invalid id");
 
 const groupTitle = freeText("Please enter a title.", { name: true })
   .max(GROUP_LIMITS.title, `Title must be at most ${GROUP_LIMITS.title} characters.`);
@@ -339,7 +339,7 @@ const maxId = Number.MAX_SAFE_INTEGER;
 
 /** POST /api/messages and the chat form: the group (id or slug) plus the fields of the `chat.send` frame. */
 export const sendMessageInput = chatFields.extend({
-  groupId: z.string({ error: "Which group?" }).trim().min(1, "Which group?").max(120).regex(/^[\p{L}\p{N}_-]+$/u, "Invalid group"),
+  groupId: z.string({ error: "Which group?" }).trim().min(1, "Which group?").max(120).regex(/^[\p{L}\p{M}\p{N}_-]+$/u, "Invalid group"),
 });
 export type SendMessageInput = z.infer<typeof sendMessageInput>;
 
@@ -357,7 +357,7 @@ export const messageIdParam = z.object({
 
 /** GET /api/notifications: newest first; `before` is a notification id (the previous page's `nextBefore`). */
 export const notificationsQuery = z.object({
-  before: z.string().min(1).max(120).regex(/^[\p{L}\p{N}_-]+$/u, "Invalid id").optional(),
+  before: z.string().min(1).max(120).regex(/^[\p{L}\p{M}\p{N}_-]+$/u, "Invalid id").optional(),
   limit: z.coerce.number().int().min(1).max(100).default(20),
 });
 export type NotificationsQuery = z.infer<typeof notificationsQuery>;
@@ -390,7 +390,7 @@ const rating = z.preprocess(
 
 /** POST /api/feedback and /add-feedback: one record per student and group; sending again edits it. */
 export const shareFeedbackInput = z.object({
-  groupSlug: z.string({ error: "Choose your group." }).trim().min(1, "Choose your group.").max(120).regex(/^[\p{L}\p{N}_-]+$/u, "Choose your group."),
+  groupSlug: z.string({ error: "Choose your group." }).trim().min(1, "Choose your group.").max(120).regex(/^[\p{L}\p{M}\p{N}_-]+$/u, "Choose your group."),
   userFeedback: freeText("Please write your feedback.")
     .max(FEEDBACK_MAX_LENGTH, `Feedback must be at most ${FEEDBACK_MAX_LENGTH} characters.`),
   rating,

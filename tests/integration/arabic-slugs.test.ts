@@ -47,11 +47,17 @@ describe("slugs in Arabic", () => {
     expect(await questions.text()).toContain("صح؟");
   });
 
-  it("keeps a word whole when it carries harakat, and never cuts a character in half at the 60th", async () => {
+  it("keeps a word whole when it carries harakat or a tatweel, keeps other scripts' vowel signs, and never cuts a character in half at the 60th", async () => {
     const teacher = await signIn(await createUser({ role: "instructor" }));
     const group = await createGroup({ instructorId: teacher.user.id });
     const make = async (title: string) => (await (await call(`/api/lectures/group/${group.slug}`, { body: { title, published: true }, token: teacher.accessToken })).json()) as { slug: string };
     expect((await make("اختبارٌ مُشَكَّل")).slug).toBe("اختبار-مشكل");
+    // The tatweel only stretches a word; other scripts keep their vowel signs, and their pages open by that slug.
+    expect((await make("عـــربي")).slug).toBe("عربي");
+    expect((await make("ـــ")).slug).toBe("item");
+    const hindi = await make("हिन्दी पाठ");
+    expect(hindi.slug).toBe("हिन्दी-पाठ");
+    expect((await call(`/api/lectures/${encodeURIComponent(hindi.slug)}`, { token: teacher.accessToken })).status).toBe(200);
     // Characters outside the Basic Multilingual Plane are two UTF-16 units each: "a" and 40 of them are 41 characters
     // (81 units), kept whole; "a" and 70 are cut at 60 characters.
     const long = await make(`a${"𠀀".repeat(40)}`);

@@ -12,7 +12,7 @@ import { report } from "./report-dto";
 import { jsonBody, jsonResponse } from "./users-dto";
 
 const tags = ["Code exercises"];
-const key = z.string().min(1).max(120).regex(/^[\p{L}\p{N}_-]+$/u, "Invalid id");
+const key = z.string().min(1).max(120).regex(/^[\p{L}\p{M}\p{N}_-]+$/u, "Invalid id");
 const params = z.object({ taskId: key });
 const guards = { 400: errorResponse("Invalid id or fields"), 401: errorResponse("Not signed in"), 403: errorResponse("Not allowed for this group"), 404: errorResponse("No such task or exercise") };
 

@@ -13,7 +13,7 @@ import { jsonBody, jsonResponse, messageDto } from "./users-dto";
 
 const tags = ["Extensions"];
 const guards = { 401: errorResponse("Not signed in"), 403: errorResponse("Not this group's instructor or an admin"), 404: errorResponse("No such task, quiz or extension") };
-const key = z.string().min(1).max(120).regex(/^[\p{L}\p{N}_-]+$/u, "Invalid id");
+const key = z.string().min(1).max(120).regex(/^[\p{L}\p{M}\p{N}_-]+$/u, "Invalid id");
 const taskParams = z.object({ lectureId: key, taskId: key });
 const userParam = { userId: z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/, "Invalid id") };
 

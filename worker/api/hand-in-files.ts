@@ -17,7 +17,7 @@ import { fileResponse } from "../http/hand-in-file";
 import { createApi, errorResponse } from "./app";
 
 const tags = ["Tasks and submissions"];
-const key = z.string().min(1).max(120).regex(/^[\p{L}\p{N}_-]+$/u, "Invalid id");
+const key = z.string().min(1).max(120).regex(/^[\p{L}\p{M}\p{N}_-]+$/u, "Invalid id");
 const MULTIPART_OVERHEAD_BYTES = 64 * 1024;
 
 const uploadForm = z.object({

@@ -8,7 +8,7 @@ import { jsonBody, jsonResponse } from "./users-dto";
 
 const params = z.object({
   kind: z.enum(SCHEDULE_KINDS, "The kind is lecture, task or quiz.").openapi({ param: { name: "kind", in: "path" } }),
-  id: z.string().trim().min(1).max(120).regex(/^[\p{L}\p{N}_-]+$/u, "Invalid id").openapi({ param: { name: "id", in: "path" }, description: "The lecture's, task's or quiz's id or slug" }),
+  id: z.string().trim().min(1).max(120).regex(/^[\p{L}\p{M}\p{N}_-]+$/u, "Invalid id").openapi({ param: { name: "id", in: "path" }, description: "The lecture's, task's or quiz's id or slug" }),
 });
 
 const route = createRoute({

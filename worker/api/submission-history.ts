@@ -12,7 +12,7 @@ import { jsonBody, jsonResponse } from "./users-dto";
 
 const tags = ["Tasks and submissions"];
 const guards = { 401: errorResponse("Not signed in"), 404: errorResponse("No such submission, or not the caller's and not their group's") };
-const key = z.string().min(1).max(120).regex(/^[\p{L}\p{N}_-]+$/u, "Invalid id");
+const key = z.string().min(1).max(120).regex(/^[\p{L}\p{M}\p{N}_-]+$/u, "Invalid id");
 const params = z.object({ lectureId: key, taskId: key, submissionId: key });
 
 const versionDto = z.object({ number: z.number().int(), link: z.string(), notes: z.string().nullable(), code: z.string().nullable(), submittedAt: z.string(), late: z.boolean() }).openapi("SubmissionVersion");

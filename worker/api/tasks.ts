@@ -13,7 +13,7 @@ import { jsonBody, jsonResponse, messageDto } from "./users-dto";
 
 const tags = ["Tasks and submissions"];
 const guards = { 401: errorResponse("Not signed in"), 403: errorResponse("Not allowed for this group"), 404: errorResponse("No such group, lecture, task or submission") };
-const key = z.string().min(1).max(120).regex(/^[\p{L}\p{N}_-]+$/u, "Invalid id");
+const key = z.string().min(1).max(120).regex(/^[\p{L}\p{M}\p{N}_-]+$/u, "Invalid id");
 const taskParams = z.object({ lectureId: key, taskId: key });
 const submissionParams = taskParams.extend({ submissionId: key });
 

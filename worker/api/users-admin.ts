@@ -21,7 +21,7 @@ const listRoute = createRoute({
   responses: { 200: jsonResponse("One page of users, newest first", userPageDto), 400: errorResponse("Invalid query"), ...guards },
 });
 
-const userIdField = z.string().min(1).max(120).regex(/^[\p{L}\p{N}_-]+$/u, "Invalid id");
+const userIdField = z.string().min(1).max(120).regex(/^[\p{L}\p{M}\p{N}_-]+$/u, "Invalid id");
 
 const deleteRoute = createRoute({
   method: "delete",

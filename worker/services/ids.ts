@@ -13,19 +13,22 @@ export function base64url(bytes: Uint8Array): string {
 /** The first `n` characters of a string, counted as code points (never half of a surrogate pair). */
 const firstChars = (text: string, n: number) => Array.from(text).slice(0, n).join("");
 
+/** Arabic's optional marks (harakat, Quranic signs) and the tatweel, which only stretches a word: not part of a slug. */
+const ARABIC_MARKS = /[\u0610-\u061A\u0640\u064B-\u065F\u0670\u06D6-\u06DC\u06DF-\u06E4\u06E7\u06E8\u06EA-\u06ED]/g;
+
 /**
- * A readable slug; Arabic and other letters are kept, their combining marks (harakat, vowel signs) dropped rather than
- * splitting the word, everything else becomes a hyphen (the characters every id-or-slug parameter accepts). At most
- * 60 characters, cut between characters, never inside one.
+ * A readable slug: letters of any script with their combining marks (a Devanagari vowel sign is part of its word),
+ * and digits; Arabic's optional marks and tatweel are dropped (`مُقَدِّمَة` and `مقدمة` give one slug); everything else
+ * becomes a hyphen. At most 60 characters, cut between characters, never inside one.
  */
 export function slugify(text: string): string {
   const slug = firstChars(
     text
       .normalize("NFKC")
       .toLowerCase()
-      .replace(/\p{M}+/gu, "")
-      .replace(/[^\p{L}\p{N}]+/gu, "-")
-      .replace(/^-+|-+$/g, ""),
+      .replace(ARABIC_MARKS, "")
+      .replace(/[^\p{L}\p{M}\p{N}]+/gu, "-")
+      .replace(/^[-\p{M}]+|-+$/gu, ""),
     60,
   ).replace(/-+$/, "");
   return slug || "item";
