@@ -284,6 +284,12 @@ export async function finishGrading(ctx: ServiceContext, attemptId: string): Pro
 
 /** Autosaves' code checks waiting in this isolate, per attempt: only the newest save's (older ones are dropped). */
 const checksWaiting = new Map<string, CodeToRun[]>();
+/**
+ * Code this isolate judged lately (attempt, question, hash), oldest first: a save that repeats it, even one that read
+ * its attempt before the check was stored, asks for no second run. Bounded; a hand-in judges whatever is missing.
+ */
+const judgedLately = new Set<string>();
+const JUDGED_LATELY_MAX = 1_000;
 
 /**
  * After a save that changed code answers: judges them in the background and stores each verdict with the hash of the
@@ -306,6 +312,10 @@ function checkLater(ctx: ServiceContext, attemptId: string, items: CodeToRun[]) 
         for (let next = checksWaiting.get(attemptId); next && next.length > 0; next = checksWaiting.get(attemptId)) {
           checksWaiting.set(attemptId, []);
           for (const item of next) {
+            const key = `${attemptId}:${item.question.id}:${item.hash}`;
+            if (judgedLately.has(key)) continue;
+            judgedLately.add(key);
+            if (judgedLately.size > JUDGED_LATELY_MAX) judgedLately.delete(judgedLately.values().next().value!);
             // Each run counts: a quiz of many code questions gets no more runs a minute than one of one.
             try {
               await hitRateLimit(ctx, `quiz-check:${attemptId}`, QUIZ_CHECK_RATE);
