@@ -201,11 +201,11 @@ const ratio = (score: SQLWrapper | SQL, max: SQLWrapper | SQL) => sql`min(1.0, m
  * task and quiz). Built with the client given, for the scope's groups and the one student if any, so that the same
  * definition serves the statements built per request and those built once per isolate.
  */
-function figuresSql(db: Database, scope: { groups: SQLWrapper; groupId?: Value<string>; userId?: Value<string> }, now: Value<number>) {
-  // One group is named as itself (`= ?`) rather than as the subquery that selects it: the same rows, and a statement
+function figuresSql(db: Database, scope: ({ group: Value<string> } | { groups: SQLWrapper }) & { userId?: Value<string> }, now: Value<number>) {
+  // One group is named as itself (`= ?`) rather than as a subquery that selects it: the same rows, and a statement
   // SQLite compiles faster (the local D1 and, as far as is known, D1 compile every statement they run).
   const inScope = (col: typeof lectures.groupId | typeof quizzes.groupId | typeof memberships.groupId | typeof groups.id) =>
-    scope.groupId !== undefined ? eq(col, scope.groupId) : inArray(col, scope.groups);
+    "group" in scope ? eq(col, scope.group) : inArray(col, scope.groups);
   const held = heldSql(now);
   const open = openSql(now);
   const onlyUser = <C extends typeof memberships.userId>(col: C) => (scope.userId !== undefined ? eq(col, scope.userId) : undefined);
@@ -500,7 +500,8 @@ export async function computeProgress(ctx: ServiceContext, scope: Scope, now = D
   const read = <P extends PreparedFigures>(name: string, pick: (f: Figures) => { prepare(): P }): ReturnType<P["all"]> =>
     (one
       ? preparedOnce(ctx, `progress.${one.userId === undefined ? "group" : "member"}.${name}`, (db) =>
-          pick(figuresSql(db, { groups: db.select({ id: groups.id }).from(groups).where(eq(groups.id, sql.placeholder("groupId"))), groupId: sql.placeholder("groupId"), userId: one.userId === undefined ? undefined : sql.placeholder("userId") }, sql.placeholder("now"))),
+          // Drizzle's named parameters (db/prepared.ts): the group, the student and the time of each run.
+          pick(figuresSql(db, { group: sql.placeholder("groupId"), userId: one.userId === undefined ? undefined : sql.placeholder("userId") }, sql.placeholder("now"))),
         ).all({ groupId: one.groupId, userId: one.userId, now })
       : pick((built ??= figuresSql(ctx.db, scope, now))).prepare().all()) as ReturnType<P["all"]>;
 
