@@ -79,10 +79,11 @@ describe("grade release", () => {
     expect(held.states.length).toBeGreaterThanOrEqual(2);
     expect(new Set(held.states)).toEqual(new Set(["submitted"]));
     expect(held.pages).not.toMatch(/83\s*\/\s*100|83 of 100/);
-    // The task page says why no grade shows yet, and offers no form to replace the hand-in (it is graded: locked).
-    expect(held.one).toMatchObject({ locked: true });
-    expect(held.pages).toContain("releases the task&#x27;s grades together");
-    expect(held.pages).not.toMatch(/<input[^>]*name="link"/);
+    // The task page says the grades come out together, and still offers to replace the hand-in, as before it was
+    // graded: a lock would say that it was.
+    expect(held.one).toMatchObject({ locked: false });
+    expect(held.pages).toContain("releases this task&#x27;s grades together");
+    expect(held.pages).toMatch(/<input[^>]*name="link"/);
     expect(await notificationsOf(w.a)).not.toContain("submission-graded");
     expect((await mailbox(w.a.user.email)).filter((m) => /graded/.test(m.subject))).toEqual([]);
 
@@ -116,6 +117,44 @@ describe("grade release", () => {
     const again = await call(`${w.base}/release-grades`, { method: "POST", token: w.teacher.accessToken });
     expect(again.status).toBe(409);
     expect(((await notificationsOf(w.a)).filter((k) => k === "grades-released")).length).toBe(1);
+  });
+
+  it("a held grade cannot be told from no grade: the hand-in stays replaceable, staff keep the grade marked as changed, and the release waits for it", async () => {
+    const w = await world();
+    const idA = await handInAndGrade(w, w.a, 83);
+    expect((await call(`/api/lectures/${w.lecture.slug}/submit-task/${w.task.slug}`, { body: { link: "https://github.com/me/landing" }, token: w.b.accessToken })).status).toBe(201);
+    const [rowB] = await db().select().from(s.submissions).where(and(eq(s.submissions.taskId, w.task._id), eq(s.submissions.userId, w.b.user.id)));
+    // What a reads of their graded hand-in is what b reads of one nobody graded, but for whose it is and when.
+    const [seenA, seenB] = [await studentSees(w, w.a, idA), await studentSees(w, w.b, rowB!.id)];
+    const shape = (x: object) => Object.fromEntries(Object.entries(x).filter(([k]) => !["_id", "user", "submittedAt"].includes(k)));
+    expect(shape(seenA.one)).toEqual(shape(seenB.one));
+    expect(seenA.states).toEqual(seenB.states);
+
+    // a hands in a new version: accepted as before grading. The grade stays with staff, marked as changed since.
+    const replaced = await call(`/api/lectures/${w.lecture.slug}/submit-task/${w.task.slug}`, { body: { link: "https://github.com/me/landing-v2" }, token: w.a.accessToken });
+    expect(replaced.status).toBe(200);
+    expect((await replaced.json()) as object).toMatchObject({ submission: { link: "https://github.com/me/landing-v2", state: "submitted", score: null, feedback: null, locked: false, changedSinceGraded: false } });
+    const staffOne = () => call(`${w.base}/submissions/${idA}`, { token: w.teacher.accessToken }).then((r) => r.json() as Promise<{ score: number; feedback: string; state: string; changedSinceGraded: boolean }>);
+    expect(await staffOne()).toMatchObject({ score: 83, feedback: FEEDBACK, state: "submitted", changedSinceGraded: true });
+    // The grader's release waits, and says why; the task is still held and nobody was told.
+    const html = await (await call(`/instructor/group/${w.group.slug}/lecture/${w.lecture.slug}/tasks/${w.task.slug}/submissions`, { cookie: w.teacher.cookie, headers: { accept: "text/html" } })).text();
+    expect(html).toContain("Changed since graded");
+    expect(html).toContain("handed in again after you graded them");
+    const refused = await call(`${w.base}/release-grades`, { method: "POST", token: w.teacher.accessToken });
+    expect(refused.status).toBe(409);
+    expect(await refused.json()).toMatchObject({ code: "changed_since_graded", message: expect.stringMatching(/^One hand-in was handed in again/) });
+    expect((await db().select({ held: s.tasks.gradesHeld }).from(s.tasks).where(eq(s.tasks.id, w.task._id)))[0]!.held).toBe(true);
+    expect(await notificationsOf(w.a)).not.toContain("grades-released");
+    expect((await studentSees(w, w.a, idA)).one).toMatchObject({ score: null, feedback: null, state: "submitted" });
+
+    // Graded again, the release goes out with the new grade; from then on the hand-in is locked, as any graded one.
+    expect((await call(`${w.base}/submissions/${idA}`, { method: "PUT", body: { score: 88, feedback: FEEDBACK }, token: w.teacher.accessToken })).status).toBe(200);
+    expect(await staffOne()).toMatchObject({ score: 88, state: "graded", changedSinceGraded: false });
+    const released = await call(`${w.base}/release-grades`, { method: "POST", token: w.teacher.accessToken });
+    expect(released.status).toBe(200);
+    expect(await released.json()).toMatchObject({ released: 1 });
+    expect((await studentSees(w, w.a, idA)).one).toMatchObject({ score: 88, state: "graded", locked: true });
+    expect((await call(`/api/lectures/${w.lecture.slug}/submit-task/${w.task.slug}`, { body: { link: "https://github.com/me/landing-v3" }, token: w.a.accessToken })).status).toBe(409);
   });
 
   it("shows a grade given after release at once; holding again hides the grades until the next release", async () => {

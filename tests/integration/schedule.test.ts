@@ -129,6 +129,26 @@ describe("scheduled publishing", () => {
     expect(again.body.fields).toHaveProperty("draws");
   });
 
+  it("the cron tells each group's own instructor of their quiz the bank cannot fill, and only them", async () => {
+    const drafts = [];
+    for (const title of ["Primes A", "Primes B"]) {
+      const w = await world();
+      await db().insert(s.bankQuestions).values({ id: newId(), groupId: w.group.id, text: "Is 7 prime?", type: "single", options: ["yes", "no"], correct: [0], tags: ["primes"], updatedAt: new Date() });
+      const quiz = (await (await call("/api/quizzes", { body: { lectureId: w.lecture.slug, title, questions: [], draws: [{ tag: "primes", count: 1, points: 1 }] }, token: w.teacher.accessToken })).json()) as { _id: string; slug: string };
+      expect((await schedule(w, "quiz", quiz.slug, new Date(Date.now() + 3_600_000).toISOString())).status).toBe(200);
+      await db().delete(s.bankQuestions).where(eq(s.bankQuestions.groupId, w.group.id));
+      await timeComes(s.quizzes, quiz._id);
+      drafts.push({ w, title });
+    }
+    const ctx = createExecutionContext();
+    await worker.scheduled!(createScheduledController({ scheduledTime: new Date(), cron: "*/5 * * * *" }), env, ctx);
+    await waitOnExecutionContext(ctx);
+    for (const { w, title } of drafts) {
+      const told = await notes(w.teacher.user.id, "quiz-not-published");
+      expect(told.map((n) => ({ params: n.params, link: n.link }))).toEqual([{ params: { quiz: title }, link: `/instructor/group/${w.group.slug}/quizzes` }]);
+    }
+  });
+
   it("the five-minute cron publishes what an alarm missed", async () => {
     const w = await world();
     const draft = (await (await call(`/api/lectures/group/${w.group.slug}`, { body: { title: "Missed" }, token: w.teacher.accessToken })).json()) as { _id: string; slug: string };

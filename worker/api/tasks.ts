@@ -82,7 +82,8 @@ const submissionDto = z
       .openapi({ description: "The filled rubric as it was when graded; null for a plain score, or while the grade is held from its student" }),
     gradedAt: z.string().nullable(),
     state,
-    locked: z.boolean().openapi({ description: "Graded by staff (released or held) with no new version asked for: it can no longer be replaced." }),
+    locked: z.boolean().openapi({ description: "Graded by staff, the grade out (not held), no new version asked for: its student can no longer replace it. While the task holds its grades a graded hand-in stays replaceable." }),
+    changedSinceGraded: z.boolean().openapi({ description: "Staff only (always false for its student): handed in again after staff graded it while the task held its grades; the kept grade is the older version's, to be given again before release" }),
   })
   .openapi("Submission");
 const submissionsDto = z.object({ task: taskDto, submissions: z.array(submissionDto), missing: z.array(z.object({ _id: z.string(), name: z.string() })) });
@@ -184,7 +185,7 @@ const releaseRoute = createRoute({
   request: { params: taskParams },
   responses: {
     200: jsonResponse("How many grades were released", z.object({ released: z.number().int(), task: taskDto })),
-    409: errorResponse("The task's grades are not held"),
+    409: errorResponse("grades_not_held: the task's grades are not held; changed_since_graded: a hand-in changed after it was graded (grade it again first)"),
     ...guards,
   },
 });

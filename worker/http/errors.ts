@@ -42,8 +42,10 @@ export type ErrorCode =
   | "already_published"
   | "already_handed_in"
   | "no_completion_rule"
-  // Rubrics (worker/services/rubrics.ts)
-  | "rubric_in_use";
+  // Rubrics and grade release (worker/services/rubrics.ts, tasks.ts)
+  | "rubric_in_use"
+  | "grades_not_held"
+  | "changed_since_graded";
 
 export class AppError extends Error {
   constructor(

@@ -10,16 +10,16 @@
  *   stored as the task's submission with its report and its score, scaled to the task's maximum. Staff can still
  *   grade it over in the grader; until they do, the student may hand in again.
  */
-import { and, eq, isNotNull, isNull, or } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import type { Actor } from "../../app/lib/permissions";
 import { SUBMIT_RATE, type ExerciseInput } from "../../app/lib/exercise-schemas";
-import { exerciseDrafts, exercises, submissions } from "../../db/schema";
+import { exerciseDrafts, exercises } from "../../db/schema";
 import type { ServiceContext } from "../context";
 import { AppError, forbidden, notFound } from "../http/errors";
 import { studentReport } from "../sandbox/report";
 import type { RunReport } from "../sandbox/types";
 import { hitRateLimit } from "./rate-limit";
-import { asStudentSees, findTask, isStaff, ownSubmission, storeSubmission, type TaskRecord } from "./tasks";
+import { asStudentSees, findTask, isStaff, ownSubmission, replaceable, storeSubmission, type TaskRecord } from "./tasks";
 import type { Viewer } from "./sessions";
 import { isMember } from "./memberships";
 import { formatMessage } from "../../app/i18n/translate";
@@ -195,14 +195,15 @@ export async function submitCode(ctx: ServiceContext, viewer: Viewer, key: strin
   if (late && !task.allowLate) throw new AppError(409, "conflict", "The due time has passed and this exercise does not accept late work.");
   const existing = await ownSubmission(ctx, task.id, viewer.userId);
   // Checked before the code runs as well, so a refused hand-in costs no sandbox time.
-  if (existing?.gradedBy && !existing.resubmitRequestedAt) throw new AppError(409, "conflict", GRADED_BY_STAFF);
+  if (existing && !replaceable(task, existing)) throw new AppError(409, "conflict", GRADED_BY_STAFF);
   await hitRateLimit(ctx, `exercise:${task.id}:${viewer.userId}`, SUBMIT_RATE, "You handed this exercise in many times in a minute. Please wait a moment and try again.");
 
   const report = await ctx.runCode(task.exercise.language, code, task.exercise.tests, limitsOf(task.exercise));
   const score = report.maxScore > 0 ? Math.round((report.score / report.maxScore) * task.maxScore) : 0;
   const values = { link: "", notes: null, code, report, submittedAt: new Date(now), late, score, rawScore: null, rubric: null, feedback: null, gradedBy: null, gradedAt: new Date(now), resubmitRequestedAt: null, feedbackWithRequest: false };
-  // Auto-graded hand-ins stay replaceable until staff grade them (or again once they ask for a new version).
-  const { created } = await storeSubmission(ctx, viewer, task, existing, values, { replaceable: or(isNull(submissions.gradedBy), isNotNull(submissions.resubmitRequestedAt)), refused: GRADED_BY_STAFF });
+  // Auto-graded hand-ins stay replaceable until staff grade them (or again once they ask for a new version, or while
+  // the task holds its grades: the staff grade is kept, storeSubmission).
+  const { created } = await storeSubmission(ctx, viewer, task, existing, values, GRADED_BY_STAFF);
   await writeDraft(ctx, task.id, viewer.userId, code, now);
   return { created, score, maxScore: task.maxScore, late, report: studentReport(report) };
 }

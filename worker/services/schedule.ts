@@ -126,9 +126,15 @@ export async function publishDue(ctx: ServiceContext, groupId: string | null, no
       .where(and(lte(tasks.publishAt, due), groupId ? inArray(tasks.lectureId, ctx.db.select({ id: lectures.id }).from(lectures).where(eq(lectures.groupId, groupId))) : undefined))
       .returning({ id: tasks.id, slug: tasks.slug, title: tasks.title, lectureId: tasks.lectureId }),
   ]);
-  for (const q of unscheduled) {
-    const [g] = await ctx.db.select({ instructorId: groups.instructorId, slug: groups.slug }).from(groups).where(eq(groups.id, q.groupId));
-    if (g?.instructorId) await notifyUsers(ctx, [g.instructorId], { kind: "quiz-not-published", params: { quiz: q.title }, link: `/instructor/group/${g.slug}/quizzes` });
+  if (unscheduled.length > 0) {
+    // Their groups' instructors and slugs in one read, however many quizzes the bank let down.
+    const owners = new Map(
+      (await chunked([...new Set(unscheduled.map((q) => q.groupId))], (ids) => ctx.db.select({ id: groups.id, instructorId: groups.instructorId, slug: groups.slug }).from(groups).where(inArray(groups.id, ids)))).map((g) => [g.id, g]),
+    );
+    for (const q of unscheduled) {
+      const g = owners.get(q.groupId);
+      if (g?.instructorId) await notifyUsers(ctx, [g.instructorId], { kind: "quiz-not-published", params: { quiz: q.title }, link: `/instructor/group/${g.slug}/quizzes` });
+    }
   }
   if (lectureRows.length + quizRows.length + taskRows.length === 0) return { lectures: 0, tasks: 0, quizzes: 0 };
 

@@ -3,7 +3,7 @@
  * a member submits a link to their work (replacing it until it is graded, or again once staff ask for a new version);
  * staff grade with a score and feedback, and the student is notified and e-mailed. Times are the server's.
  */
-import { and, asc, eq, inArray, isNotNull, isNull, or, sql, type Placeholder, type SQL } from "drizzle-orm";
+import { and, asc, eq, inArray, isNotNull, isNull, or, sql, type Placeholder } from "drizzle-orm";
 import { can, type Actor } from "../../app/lib/permissions";
 import { afterPenalty, latePenalty, type CreateTaskInput, type GradeSubmissionInput, type SubmissionState, type SubmitTaskInput, type UpdateTaskInput } from "../../app/lib/task-schemas";
 import { fillRubric, rubricTotal, type RubricAssessment } from "../../app/lib/rubric-schemas";
@@ -74,8 +74,17 @@ export interface SubmissionDto {
   rubric: RubricAssessment | null;
   gradedAt: string | null;
   state: SubmissionState;
-  /** Staff have graded it (released or held) and asked for no new version: its student cannot replace it. */
+  /**
+   * Its student cannot replace it: staff graded it, the grade is out (not held) and no new version was asked for. While
+   * a task holds its grades a graded hand-in stays replaceable, as one not graded yet is (its student cannot tell them
+   * apart; ADR 0021).
+   */
   locked: boolean;
+  /**
+   * Staff only: handed in again after staff graded it (while the task held its grades). The grade kept is the older
+   * version's: it is graded again before the task's grades are released.
+   */
+  changedSinceGraded: boolean;
 }
 
 type SubmissionRow = typeof submissions.$inferSelect;
@@ -96,10 +105,42 @@ export function gradeHeld(task: { gradesHeld: boolean }, row: Pick<SubmissionRow
 export function asStudentSees<T extends Pick<SubmissionRow, "gradedAt" | "gradedBy" | "score" | "feedback" | "resubmitRequestedAt"> & { feedbackWithRequest?: boolean; rawScore?: number | null; rubric?: RubricAssessment | null }>(task: { gradesHeld: boolean }, row: T): T {
   if (!gradeHeld(task, row)) return row;
   const feedback = row.resubmitRequestedAt && row.feedbackWithRequest ? row.feedback : null;
-  return { ...row, score: null, rawScore: null, feedback, gradedAt: null, rubric: null };
+  // Nor who graded it: a hand-in nobody graded yet looks the same.
+  return { ...row, score: null, rawScore: null, feedback, gradedAt: null, gradedBy: null, rubric: null };
 }
 
+type GradeFacts = Pick<SubmissionRow, "gradedBy" | "gradedAt" | "code" | "resubmitRequestedAt">;
+
+/**
+ * Graded by staff, not only by an exercise's tests (a link or file hand-in is graded by staff alone, so its graded
+ * time says it even once the grader's account is gone).
+ */
+const staffGraded = (row: GradeFacts) => row.gradedBy !== null || (row.gradedAt !== null && row.code === null);
+const staffGradedSql = sql`(${submissions.gradedBy} is not null or (${submissions.gradedAt} is not null and ${submissions.code} is null))`;
+
+/**
+ * Whether its student may hand in again over `row`: staff have not graded it, or they asked for a new version, or the
+ * task holds its grades (a held grade must not show as a lock; the grade is kept, see `storeSubmission`). The same
+ * rule as `replaceableInSql`, for the checks made before a file is stored or code is run.
+ */
+export function replaceable(task: { gradesHeld: boolean }, row: GradeFacts): boolean {
+  return !staffGraded(row) || row.resubmitRequestedAt !== null || task.gradesHeld;
+}
+
+/** `replaceable` as the UPDATE's condition, the task's flag read in the same statement (a release meanwhile wins). */
+const replaceableInSql = sql`(not ${staffGradedSql} or ${submissions.resubmitRequestedAt} is not null or exists (select 1 from ${tasks} where ${tasks.id} = ${submissions.taskId} and ${tasks.gradesHeld} = 1))`;
+
+/** A new version keeps a staff grade nobody asked to replace (a held one): graded again before its release. */
+const keepsGradeSql = sql`(${staffGradedSql} and ${submissions.resubmitRequestedAt} is null)`;
+const GRADE_COLUMNS = ["score", "rawScore", "rubric", "feedback", "gradedBy", "gradedAt", "feedbackWithRequest"] as const;
+
 type PenaltyRules = Pick<TaskRecord, "dueAt" | "latePenaltyPerDay" | "latePenaltyFloor">;
+
+/** Handed in again after staff graded it (possible only while the task held its grades): the grade is the older version's. */
+const changedSinceGraded = (row: GradeFacts & Pick<SubmissionRow, "submittedAt">) =>
+  staffGraded(row) && row.gradedAt !== null && row.resubmitRequestedAt === null && row.submittedAt.getTime() > row.gradedAt.getTime();
+/** The same, in SQL. */
+const changedSinceGradedSql = sql`(${keepsGradeSql} and ${submissions.submittedAt} > ${submissions.gradedAt})`;
 
 /** One clear state for a submission (or its absence). */
 export function submissionState(row: Pick<SubmissionRow, "late" | "score" | "gradedAt" | "resubmitRequestedAt"> | null | undefined): SubmissionState {
@@ -113,7 +154,7 @@ export function submissionState(row: Pick<SubmissionRow, "late" | "score" | "gra
  * `staff`: staff see a code hand-in's whole report (`whole`) or, in lists, its summary; its student sees hidden tests
  * by name and result only.
  */
-function toSubmissionDto(row: SubmissionRow, name: string, staff: boolean, rules: PenaltyRules, whole = true): SubmissionDto {
+function toSubmissionDto(row: SubmissionRow, name: string, staff: boolean, rules: PenaltyRules & { gradesHeld: boolean }, whole = true): SubmissionDto {
   return {
     _id: row.id,
     user: { _id: row.userId, name },
@@ -130,8 +171,10 @@ function toSubmissionDto(row: SubmissionRow, name: string, staff: boolean, rules
     feedback: row.feedback,
     rubric: row.rubric ?? null,
     gradedAt: row.gradedAt ? row.gradedAt.toISOString() : null,
-    state: submissionState(row),
-    locked: row.gradedBy !== null && row.resubmitRequestedAt === null,
+    // Staff grade again what changed since they graded it (their grade is kept in the form meanwhile).
+    state: staff && changedSinceGraded(row) ? (row.late ? "late" : "submitted") : submissionState(row),
+    locked: !replaceable(rules, row),
+    changedSinceGraded: staff && changedSinceGraded(row),
   };
 }
 
@@ -264,7 +307,7 @@ export async function extendedDueTimes(ctx: ServiceContext, taskId: string, user
 }
 
 /** The late rules of one student's hand-in: the task's, with their own due time. */
-const rulesOf = (task: PenaltyRules, own: Map<string, Date>, userId: string): PenaltyRules => ({ ...task, dueAt: ownTime(task.dueAt, own.get(userId)) });
+const rulesOf = <T extends PenaltyRules>(task: T, own: Map<string, Date>, userId: string): T => ({ ...task, dueAt: ownTime(task.dueAt, own.get(userId)) });
 
 const facts = (t: { instructorId: string | null; membershipStatus: string | null }) => ({ instructorId: t.instructorId, membershipStatus: t.membershipStatus });
 export const isStaff = (viewer: Actor, t: TaskRecord) => can(viewer, "group.manage", { group: facts(t) });
@@ -366,7 +409,8 @@ export async function listTasksForStaff(ctx: ServiceContext, viewer: Actor, grou
           lectureSlug: lectures.slug,
           lectureTitle: lectures.title,
           submitted: sql<number>`count(${submissions.id})`,
-          graded: sql<number>`count(${submissions.gradedAt})`,
+          // A hand-in changed since it was graded waits to be graded again.
+          graded: sql<number>`count(case when ${changedSinceGradedSql} then null else ${submissions.gradedAt} end)`,
         })
         .from(tasks)
         .innerJoin(lectures, eq(lectures.id, tasks.lectureId))
@@ -512,9 +556,11 @@ export async function ownSubmission(ctx: ServiceContext, taskId: string, userId:
 }
 
 /**
- * Writes a member's hand-in (a link, or code with its report): the first one is inserted and the group's staff are
- * told; a later one replaces `existing` only while `replaceable` holds. The condition is part of the UPDATE, so a
- * grade that lands meanwhile is never overwritten (`refused` is the 409's message then).
+ * Writes a member's hand-in (a link, a file, or code with its report): the first one is inserted and the group's staff
+ * are told; a later one replaces `existing` only while it is `replaceable` (`refused` is the 409's message otherwise).
+ * The rule is the UPDATE's condition, so a grade or a release that lands meanwhile is never overwritten. A staff grade
+ * the hand-in may be replaced over (held by its task) is kept with the new version, column by column in the same
+ * UPDATE: staff see the hand-in changed since they graded it and grade it again before releasing.
  */
 export async function storeSubmission(
   ctx: ServiceContext,
@@ -522,7 +568,7 @@ export async function storeSubmission(
   task: { id: string; title: string; groupTitle: string; instructorId: string | null },
   existing: SubmissionRow | undefined,
   values: Omit<typeof submissions.$inferInsert, "id" | "taskId" | "userId">,
-  rule: { replaceable: SQL | undefined; refused: string },
+  refused: string,
 ): Promise<{ created: boolean; row: SubmissionRow }> {
   // Every version is kept (issue 21): the same batch copies the hand-in just written into its history, only if this
   // write is the one that landed (its id and its new hand-in time), so a refused replace copies nothing.
@@ -546,8 +592,12 @@ export async function storeSubmission(
         .where(and(eq(submissions.id, id), eq(submissions.submittedAt, values.submittedAt))),
     );
   if (existing) {
-    const [[row]] = await ctx.db.batch([ctx.db.update(submissions).set(values).where(and(eq(submissions.id, existing.id), rule.replaceable)).returning(), keep(existing.id)]);
-    if (!row) throw new AppError(409, "conflict", rule.refused);
+    const set: Record<string, unknown> = { ...values };
+    for (const column of GRADE_COLUMNS) {
+      if (column in values) set[column] = sql`case when ${keepsGradeSql} then ${submissions[column]} else ${sql.param(values[column] ?? null, submissions[column])} end`;
+    }
+    const [[row]] = await ctx.db.batch([ctx.db.update(submissions).set(set as typeof values).where(and(eq(submissions.id, existing.id), replaceableInSql)).returning(), keep(existing.id)]);
+    if (!row) throw new AppError(409, "conflict", refused);
     return { created: false, row };
   }
   const id = newId();
@@ -569,11 +619,8 @@ function lateness(task: Pick<TaskRecord, "dueAt" | "allowLate">, now: number): b
   return late;
 }
 
-/** A link or file hand-in is replaceable until graded, or again once a new version was asked for. */
-const REPLACEABLE_UNTIL_GRADED = {
-  replaceable: or(isNull(submissions.gradedAt), isNotNull(submissions.resubmitRequestedAt)),
-  refused: "This work was already graded. Ask your instructor if you want to hand in a new version.",
-};
+/** A link or file hand-in is replaceable until graded (and its grade out), or again once a new version was asked for. */
+const GRADED_REFUSAL = "This work was already graded. Ask your instructor if you want to hand in a new version.";
 
 /**
  * POST /api/lectures/{lectureId}/submit-task/{taskId}: the member's link and notes, dated by the server. A first
@@ -588,7 +635,7 @@ export async function submitTask(ctx: ServiceContext, viewer: Viewer, lectureKey
   if (task.fileKinds.length > 0) throw new AppError(409, "conflict", "This task asks for a file: upload it on the task's page (POST .../submit-task/{taskId}/file).");
   const late = lateness(task, now);
   const values = { link: input.link, notes: input.notes || null, fileKey: null, fileName: null, fileType: null, fileSize: null, submittedAt: new Date(now), late, score: null, rawScore: null, rubric: null, feedback: null, gradedBy: null, gradedAt: null, resubmitRequestedAt: null, feedbackWithRequest: false };
-  const { created, row } = await storeSubmission(ctx, viewer, task, await ownSubmission(ctx, task.id, viewer.userId), values, REPLACEABLE_UNTIL_GRADED);
+  const { created, row } = await storeSubmission(ctx, viewer, task, await ownSubmission(ctx, task.id, viewer.userId), values, GRADED_REFUSAL);
   return { created, submission: toSubmissionDto(asStudentSees(task, row), viewer.name, false, task) };
 }
 
@@ -703,9 +750,22 @@ export const taskLink = (task: Pick<TaskRecord, "groupSlug" | "lectureSlug" | "s
  */
 export async function releaseGrades(ctx: ServiceContext, viewer: Viewer, lectureKey: string, taskKey: string): Promise<{ released: number; task: TaskDto }> {
   const task = await requireManagedTask(ctx, viewer, lectureKey, taskKey);
-  // The flag flips only if it is still set: of two staff releasing at once, one tells the students.
-  const [flipped] = await ctx.db.update(tasks).set({ gradesHeld: false }).where(and(eq(tasks.id, task.id), eq(tasks.gradesHeld, true))).returning({ id: tasks.id });
-  if (!flipped) throw new AppError(409, "conflict", "This task's grades are not held: students already see them.");
+  // The flag flips only if it is still set (of two staff releasing at once, one tells the students) and no grade would
+  // go out for an older version than the one handed in (read in the same statement: a hand-in meanwhile wins).
+  const changed = ctx.db.select({ id: submissions.id }).from(submissions).where(and(eq(submissions.taskId, task.id), changedSinceGradedSql));
+  const [flipped] = await ctx.db
+    .update(tasks)
+    .set({ gradesHeld: false })
+    .where(and(eq(tasks.id, task.id), eq(tasks.gradesHeld, true), sql`not exists ${changed}`))
+    .returning({ id: tasks.id });
+  if (!flipped) {
+    const [[held], waiting] = await ctx.db.batch([ctx.db.select({ held: tasks.gradesHeld }).from(tasks).where(eq(tasks.id, task.id)), changed]);
+    if (held?.held && waiting.length > 0) {
+      const which = waiting.length === 1 ? "One hand-in was" : `${waiting.length} hand-ins were`;
+      throw new AppError(409, "changed_since_graded", `${which} handed in again after you graded it: grade again what changed (marked in the grader), then release.`);
+    }
+    throw new AppError(409, "grades_not_held", "This task's grades are not held: students already see them.");
+  }
   const graded = await ctx.db
     .select({ userId: submissions.userId, name: users.name, email: users.email, score: submissions.score })
     .from(submissions)
@@ -742,12 +802,12 @@ export async function submitFile(ctx: ServiceContext, viewer: Viewer, lectureKey
   if (!type || !kind || !task.fileKinds.includes(kind)) throw refuse(`This task takes ${task.fileKinds.join(", ")} files, judged by their content.`);
   const existing = await ownSubmission(ctx, task.id, viewer.userId);
   // Checked before the file is stored as well, so a refused hand-in leaves nothing in the bucket.
-  if (existing?.gradedAt && !existing.resubmitRequestedAt) throw new AppError(409, "conflict", REPLACEABLE_UNTIL_GRADED.refused);
+  if (existing && !replaceable(task, existing)) throw new AppError(409, "conflict", GRADED_REFUSAL);
   const key = `${HAND_IN_PREFIX}${newId()}`;
   await ctx.env.IMAGES.put(key, bytes, { httpMetadata: { contentType: type } });
   const name = file.name.replace(/[\u0000-\u001f\u007f/\\]/g, "_").slice(-200) || "file";
   const values = { link: "", notes: notes || null, fileKey: key, fileName: name, fileType: type, fileSize: file.size, submittedAt: new Date(now), late, score: null, rawScore: null, rubric: null, feedback: null, gradedBy: null, gradedAt: null, resubmitRequestedAt: null, feedbackWithRequest: false };
-  const { created, row } = await storeSubmission(ctx, viewer, task, existing, values, REPLACEABLE_UNTIL_GRADED);
+  const { created, row } = await storeSubmission(ctx, viewer, task, existing, values, GRADED_REFUSAL);
   return { created, submission: toSubmissionDto(asStudentSees(task, row), viewer.name, false, task) };
 }
 

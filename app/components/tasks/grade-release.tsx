@@ -1,19 +1,25 @@
 import { useFetcher } from "@remix-run/react";
 import { useEffect, useRef } from "react";
+import type { MessageKey } from "~/i18n/en";
 import { useT } from "~/lib/i18n";
 
-type ReleaseResult = { ok: true; intent: string; released: number } | { ok: false; intent: string; message: string };
+type ReleaseResult = { ok: true; intent: string; released: number } | { ok: false; intent: string; code: string; message: string };
+
+/** A refused release in the reader's language (the service's English only for a failure nobody foresaw). */
+const REFUSALS: Record<string, MessageKey> = { changed_since_graded: "grader.release.changed", grades_not_held: "grader.release.notHeld" };
 
 /**
  * Above the grader of a task whose grades are held (ADR 0021): says that students see "handed in" until release, and
  * releases every grade at once (the students are notified then). After a release it says how many went out. Rendered
- * nothing for a task that holds nothing and has released nothing in this visit.
+ * nothing for a task that holds nothing and has released nothing in this visit. While a hand-in that changed since it
+ * was graded waits (`changed`), it says so and the release waits too: no grade goes out for an older version.
  */
-export function GradeRelease({ held, graded }: { held: boolean; graded: number }) {
+export function GradeRelease({ held, graded, changed = 0 }: { held: boolean; graded: number; changed?: number }) {
   const { t } = useT();
   const fetcher = useFetcher<ReleaseResult>();
   const done = fetcher.data?.ok === true && fetcher.data.intent === "release" ? fetcher.data.released : null;
-  const failed = fetcher.data?.ok === false && fetcher.data.intent === "release" ? fetcher.data.message : null;
+  const failure = fetcher.data?.ok === false && fetcher.data.intent === "release" ? fetcher.data : null;
+  const failed = failure ? (REFUSALS[failure.code] ? t(REFUSALS[failure.code]!) : failure.message) : null;
   const said = useRef<HTMLParagraphElement>(null);
   useEffect(() => {
     if (done !== null) said.current?.focus();
@@ -35,6 +41,7 @@ export function GradeRelease({ held, graded }: { held: boolean; graded: number }
           {t("grader.release.title")}
         </h2>
         <p className="grade-release-text">{t("grader.release.text", { n: graded })}</p>
+        {changed > 0 && !failed ? <p className="grade-release-text grade-release-changed">{t("grader.release.changed")}</p> : null}
         {failed ? (
           <p className="field-error" role="alert">
             {failed}
@@ -43,7 +50,7 @@ export function GradeRelease({ held, graded }: { held: boolean; graded: number }
       </div>
       <fetcher.Form method="post">
         <input type="hidden" name="intent" value="release" />
-        <button type="submit" className="btn btn-primary" disabled={busy || graded === 0} aria-describedby="grade-release-title">
+        <button type="submit" className="btn btn-primary" disabled={busy || graded === 0 || changed > 0} aria-describedby="grade-release-title">
           {busy ? t("grader.release.busy") : t("grader.release.button", { n: graded })}
         </button>
       </fetcher.Form>

@@ -37,6 +37,8 @@ export interface GraderSubmission {
   /** The filled rubric of a grade given with one. */
   rubric?: RubricAssessment | null;
   state: SubmissionState;
+  /** Handed in again after it was graded (a held grade): graded again before the release. */
+  changedSinceGraded?: boolean;
   /** Every version handed in, and the private conversation about this hand-in. */
   versions?: ThreadVersion[];
   comments?: ThreadComment[];
@@ -180,7 +182,7 @@ export function Grader({
     const payload: Record<string, string> = rubric ? { intent, submissionId: current._id, rubric: JSON.stringify(choices), feedback } : { intent, submissionId: current._id, score, feedback };
     if (sending.current) queue.current.push(payload);
     else send(payload);
-    if (intent === "grade") setItems((list) => list.map((s) => (s._id === current._id ? { ...s, score: Number(given), feedback, state: "graded" } : s)));
+    if (intent === "grade") setItems((list) => list.map((s) => (s._id === current._id ? { ...s, score: Number(given), feedback, state: "graded", changedSinceGraded: false } : s)));
     if (thenNext) {
       const order = items.filter((s) => s._id !== current._id && isUngraded(s));
       const after = order.find((s) => items.indexOf(s) > items.indexOf(current)) ?? order[0];
@@ -261,9 +263,15 @@ export function Grader({
                   <span className="user-text" dir="auto">
                     {s.user.name}
                   </span>
-                  <span className="badge task-state" data-state={s.state}>
-                    {s.state === "graded" && s.score !== null ? `${s.score}/${maxScore}` : t(STATE_KEYS[s.state])}
-                  </span>
+                  {s.changedSinceGraded ? (
+                    <span className="badge task-state" data-state="changed">
+                      {t("grader.changed")}
+                    </span>
+                  ) : (
+                    <span className="badge task-state" data-state={s.state}>
+                      {s.state === "graded" && s.score !== null ? `${s.score}/${maxScore}` : t(STATE_KEYS[s.state])}
+                    </span>
+                  )}
                 </button>
               </li>
             ))}
@@ -300,6 +308,7 @@ export function Grader({
             {t("tasks.submittedAt")} <When iso={current.submittedAt} />
             {current.late ? <span className="badge task-state" data-state="late">{t("tasks.state.late")}</span> : null}
           </p>
+          {current.changedSinceGraded ? <p className="field-hint grader-changed">{t("grader.changed.note")}</p> : null}
           {current.notes ? (
             <p className="work-notes" dir="auto">
               {current.notes}

@@ -183,7 +183,7 @@ export function TaskPage({
                   />
                 ) : null}
                 {submission && task.gradesHeld && (state === "submitted" || state === "late") ? (
-                  <p className="muted task-held-note">{t(submission.locked ? "tasks.gradesHeldLocked" : "tasks.gradesHeld")}</p>
+                  <p className="muted task-held-note">{t("tasks.gradesHeld")}</p>
                 ) : null}
               </div>
               {canSubmit && task.allowLate && penaltyNow.percent > 0 ? (
