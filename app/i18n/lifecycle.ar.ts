@@ -110,6 +110,7 @@ export const lifecycleAr: Record<keyof typeof lifecycleEn, string> = {
   "schedule.badge": "مجدول في",
   "schedule.handedIn": "سلّم الطلاب هذه المهمة بالفعل، فلا يمكن إخفاؤها حتى وقت لاحق.",
   "schedule.published": "منشور بالفعل: اجعله مسودة لتجدوله.",
+  "schedule.shown": "يرى الطلاب هذه المهمة بالفعل، فلا يمكن إخفاؤها حتى وقت لاحق.",
 
   "lectureCopy.title": "انسخ إلى مجموعة",
   "lectureCopy.lead": "تنتقل المحاضرة ومهامها واختباراتها إلى مجموعة أخرى تديرها (أو إلى هذه)، غير منشورة، بعد محاضراتها.",

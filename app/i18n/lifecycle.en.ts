@@ -112,6 +112,7 @@ export const lifecycleEn = {
   "schedule.badge": "Scheduled for",
   "schedule.handedIn": "Students already handed this task in, so it cannot be hidden until later.",
   "schedule.published": "Already published: make it a draft to schedule it.",
+  "schedule.shown": "Students already see this task, so it cannot be hidden until later.",
 
   /* Copying one lecture */
   "lectureCopy.title": "Copy to a group",

@@ -32,7 +32,11 @@ export const rubricLevel = z.object({
 
 export const rubricCriterion = z.object({
   /** Stable across edits (the grader's choices name it); the editor makes one for a new criterion. */
-  id: z.string().regex(/^[A-Za-z0-9_-]{1,40}$/, "A criterion's id is 1 to 40 letters, digits, - or _."),
+  // Not a name every object already has (`__proto__`, `constructor`...): a grade's choices are keyed by these ids.
+  id: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,40}$/, "A criterion's id is 1 to 40 letters, digits, - or _.")
+    .refine((id) => !(id in Object.prototype), "A criterion's id cannot be a name JavaScript reserves (such as __proto__ or constructor)."),
   title: freeText("Give every criterion a title.").max(RUBRIC_LIMITS.text, `A criterion's title is at most ${RUBRIC_LIMITS.text} characters.`),
   description,
   levels: z
@@ -80,7 +84,7 @@ export function fillRubric(criteria: RubricCriterion[], choices: RubricChoices):
   const filled: RubricAssessment["criteria"] = [];
   let total = 0;
   for (const c of criteria) {
-    const chosen = choices[c.id];
+    const chosen = Object.hasOwn(choices, c.id) ? choices[c.id] : undefined;
     if (chosen === undefined || !c.levels[chosen]) return { ok: false, missing: c.title };
     filled.push({ ...c, chosen });
     total += c.levels[chosen]!.points;

@@ -60,8 +60,20 @@ export const submitTaskInput = z.object({
 });
 export type SubmitTaskInput = z.infer<typeof submitTaskInput>;
 
-/** PUT .../submissions/{submissionId}: a grade with feedback, or a request for a new version. */
-export const gradeSubmissionInput = z.union([
+const GRADE_KINDS = ["score", "rubric", "requestResubmission"] as const;
+const ONE_GRADE_KIND = "Give a score, a rubric's levels or a request for a new version: one of them.";
+
+/**
+ * PUT .../submissions/{submissionId}: a grade with feedback, or a request for a new version. A body that says two of
+ * them is refused rather than read as whichever comes first.
+ */
+export const gradeSubmissionInput = z.preprocess((value, ctx) => {
+  if (value && typeof value === "object") {
+    const given = GRADE_KINDS.filter((k) => (value as Record<string, unknown>)[k] !== undefined);
+    if (given.length > 1) ctx.addIssue({ code: "custom", message: ONE_GRADE_KIND, path: [given[1]!], input: value });
+  }
+  return value;
+}, z.union([
   z.object({
     // The grader's form sends text, perhaps typed with Arabic-Indic digits; the API sends a number.
     score: z.preprocess(
@@ -76,7 +88,7 @@ export const gradeSubmissionInput = z.union([
     rubric: rubricChoices,
     feedback: z.string().overwrite(withoutControls).trim().max(TASK_LIMITS.feedback, `Feedback is limited to ${TASK_LIMITS.feedback} characters.`).optional(),
   }),
-]);
+]));
 export type GradeSubmissionInput = z.infer<typeof gradeSubmissionInput>;
 
 export { afterPenalty, latePenalty } from "./late-penalty";

@@ -5,6 +5,8 @@
  * maximum, rate-limited, and never reveals a hidden test's call, expected value, output or error.
  */
 import { describe, expect, it } from "vitest";
+import * as s from "../../db/schema";
+import { db } from "./helpers";
 import { exercise, HIDDEN_CALL, HIDDEN_EXPECTED, REFERENCE, send, world } from "./exercise-fixtures";
 
 describe("code exercises: authoring", () => {
@@ -145,6 +147,35 @@ describe("code exercises: handing in", () => {
     expect(after.body.submission).toMatchObject({ score: 45, gradedByStaff: true, feedback: "Name your variables." });
     const refused = await submit(w, "function sum(a, b) { return b + a; }");
     expect(refused.status).toBe(409);
+  });
+
+  it("takes a late hand-in's penalty off its tests' score, as for graded work: 20 % a day, 2.5 days late = 60 %", async () => {
+    const w = await published();
+    const { eq } = await import("drizzle-orm");
+    await db().update(s.tasks).set({ dueAt: new Date(Date.now() - 2.5 * 86_400_000), allowLate: true, latePenaltyPerDay: 20, latePenaltyFloor: 0 }).where(eq(s.tasks.id, w.task.id));
+    const late = await submit(w, "function sum(a, b) { return a + b; }");
+    expect(late.status).toBe(201);
+    // All 10 of 10 test points = 50 of 50, less 60 %: 20.
+    expect(late.body).toMatchObject({ score: 20, maxScore: 50, late: true });
+    const [row] = await db().select().from(s.submissions).where(eq(s.submissions.taskId, w.task.id));
+    expect(row).toMatchObject({ score: 20, rawScore: 50, late: true });
+    const progress = await send(w.student, "GET", `/api/users/groups/${w.group.slug}/progress`);
+    expect(progress.body.tasks).toMatchObject({ graded: 1, rate: 40 });
+  });
+
+  it("while the task holds its grades, a staff grade does not lock the exercise: a new hand-in keeps the grade for staff, marked as changed", async () => {
+    const w = await published();
+    const { eq } = await import("drizzle-orm");
+    await db().update(s.tasks).set({ gradesHeld: true }).where(eq(s.tasks.id, w.task.id));
+    await submit(w, "function sum(a, b) { return a + b; }");
+    const base = `/api/lectures/${w.lecture.slug}/tasks/${w.task.slug}/submissions`;
+    const id = (await send(w.teacher, "GET", base)).body.submissions[0]._id;
+    expect((await send(w.teacher, "PUT", `${base}/${id}`, { score: 45, feedback: "Name your variables." })).status).toBe(200);
+    const seen = await send(w.student, "GET", `/api/exercises/${w.task.slug}`);
+    expect(seen.body.submission).toMatchObject({ score: null, gradedByStaff: false, feedback: null });
+    const again = await submit(w, "function sum(a, b) { return b + a; }");
+    expect(again.status).toBe(200);
+    expect((await send(w.teacher, "GET", `${base}/${id}`)).body).toMatchObject({ score: 45, feedback: "Name your variables.", code: "function sum(a, b) { return b + a; }", changedSinceGraded: true });
   });
 
   it("answers 400 for code that is not text or too long", async () => {

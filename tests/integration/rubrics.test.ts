@@ -187,4 +187,39 @@ describe("rubrics", () => {
     // Nothing was written.
     expect((await db().select().from(s.rubrics).where(eq(s.rubrics.groupId, w.group.id))).length).toBe(1);
   });
+
+  it("keeps every score within its task's maximum: a plain score on a rubric task, or a lower maximum, stops a change below it", async () => {
+    const w = await world();
+    const task = (await newTask(w, { rubricId: w.rubric._id })).body;
+    const id = await handIn(w, task);
+    // Graded with a plain score (the grader may): the rubric's total may not fall under it.
+    expect((await grade(w, task, id, { score: 16 })).status).toBe(200);
+    const lower = { ...RUBRIC, criteria: [{ ...RUBRIC.criteria[0]!, levels: [level("Excellent", 2), level("Missing", 0)] }, RUBRIC.criteria[1]!] };
+    const refused = await call(`/api/groups/${w.group.slug}/rubrics/${w.rubric._id}`, { method: "PUT", body: lower, token: w.teacher.accessToken });
+    expect(refused.status).toBe(409);
+    expect((await db().select({ max: s.tasks.maxScore }).from(s.tasks).where(eq(s.tasks.id, task._id)))[0]!.max).toBe(16);
+    // A task without a rubric: 40 of 50 given, so the maximum may go to 40, not to 39.
+    const plain = (await newTask(w, { maxScore: 50 })).body;
+    expect((await grade(w, plain, await handIn(w, plain), { score: 40 })).status).toBe(200);
+    const edit = (maxScore: number) => call(`/api/lectures/${w.lecture.slug}/tasks/${plain.slug}`, { method: "PUT", body: { maxScore }, token: w.teacher.accessToken });
+    const under = await edit(39);
+    expect(under.status).toBe(409);
+    expect(((await under.json()) as { fields: Record<string, string> }).fields.maxScore).toMatch(/40/);
+    expect((await edit(40)).status).toBe(200);
+  });
+
+  it("refuses a criterion id every object already has, and a grade that says two things at once", async () => {
+    const w = await world();
+    for (const id of ["__proto__", "constructor", "toString"]) {
+      const res = await call(`/api/groups/${w.group.slug}/rubrics`, { body: { ...RUBRIC, criteria: [{ ...RUBRIC.criteria[0]!, id }] }, token: w.teacher.accessToken });
+      expect(res.status, id).toBe(400);
+    }
+    const task = (await newTask(w, {})).body;
+    const id = await handIn(w, task);
+    const both = await grade(w, task, id, { requestResubmission: true, score: 2 });
+    expect(both.status).toBe(400);
+    expect((await db().select().from(s.submissions).where(eq(s.submissions.id, id)))[0]).toMatchObject({ score: null, resubmitRequestedAt: null });
+    // Saying nothing new of a task is no error (it holds no grades to release).
+    expect((await call(`/api/lectures/${w.lecture.slug}/tasks/${task.slug}`, { method: "PUT", body: { gradesHeld: false }, token: w.teacher.accessToken })).status).toBe(200);
+  });
 });

@@ -149,6 +149,26 @@ describe("scheduled publishing", () => {
     }
   });
 
+  it("announces a scheduled lecture once when attendance opens first, and never hides a task students were told of", async () => {
+    const w = await world();
+    const draft = (await (await call(`/api/lectures/group/${w.group.slug}`, { body: { title: "Live soon" }, token: w.teacher.accessToken })).json()) as { _id: string; slug: string };
+    await schedule(w, "lecture", draft.slug, new Date(Date.now() + 3_600_000).toISOString());
+    // Opening attendance publishes it now, and ends its schedule.
+    expect((await call(`/api/lectures/${draft.slug}/attendance/open`, { body: { rotateSeconds: 0, lateAfterMinutes: 10, durationMinutes: 30 }, token: w.teacher.accessToken })).status).toBe(200);
+    expect((await db().select().from(s.lectures).where(eq(s.lectures.id, draft._id)))[0]).toMatchObject({ published: true, publishAt: null });
+    await runDurableObjectAlarm(publisherOf(w.group.id));
+    const told = (await notes(w.student.user.id, "lecture-published")).filter((n) => n.link?.endsWith(`/lecture/${draft.slug}`));
+    expect(told).toHaveLength(1);
+
+    // A task on a published lecture was announced when it was made: it cannot go into hiding until later.
+    const task = (await (await call(`/api/lectures/${w.lecture.slug}/tasks`, { body: { title: "Shown" }, token: w.teacher.accessToken })).json()) as { _id: string; slug: string };
+    const hide = await schedule(w, "task", task.slug, new Date(Date.now() + 3_600_000).toISOString());
+    expect(hide.status).toBe(409);
+    expect(hide.body.code).toBe("already_shown");
+    expect((await db().select().from(s.tasks).where(eq(s.tasks.id, task._id)))[0]!.publishAt).toBeNull();
+    expect((await call(`/api/lectures/${w.lecture.slug}/tasks/${task.slug}`, { token: w.student.accessToken })).status).toBe(200);
+  });
+
   it("the five-minute cron publishes what an alarm missed", async () => {
     const w = await world();
     const draft = (await (await call(`/api/lectures/group/${w.group.slug}`, { body: { title: "Missed" }, token: w.teacher.accessToken })).json()) as { _id: string; slug: string };

@@ -41,7 +41,7 @@ describe("hand-in history", () => {
     }
     expect((await call(`${w.base}/submissions/${sub!.id}/versions`, { token: w.mate.accessToken })).status).toBe(404);
     const stranger = await signIn(await createUser({ role: "instructor" }));
-    expect((await call(`${w.base}/submissions/${sub!.id}/versions`, { token: stranger.accessToken })).status).toBe(404);
+    expect((await call(`${w.base}/submissions/${sub!.id}/versions`, { token: stranger.accessToken })).status).toBe(403);
   });
 
   it("keeps no version for a replace that was refused (graded work)", async () => {
@@ -75,5 +75,21 @@ describe("the private conversation about a hand-in", () => {
     expect((await call(thread, { body: { body: "Me too?" }, token: w.mate.accessToken })).status).toBe(404);
     expect((await call(thread, { body: { body: "  " }, token: w.me.accessToken })).status).toBe(400);
     expect((await db().select().from(s.submissionComments).where(eq(s.submissionComments.submissionId, sub!.id))).length).toBe(2);
+  });
+
+  it("is closed to its student once they leave the group, as the hand-in itself is", async () => {
+    const w = await world();
+    await w.handIn("https://github.com/me/v1");
+    const [sub] = await db().select().from(s.submissions).where(eq(s.submissions.taskId, w.task._id));
+    const thread = `${w.base}/submissions/${sub!.id}/comments`;
+    expect((await call(thread, { body: { body: "Before I go" }, token: w.me.accessToken })).status).toBe(201);
+    expect((await call("/api/users/leave-group", { body: { groupSlug: w.group.slug }, token: w.me.accessToken })).status).toBe(200);
+    for (const path of [`${w.base}/submissions/${sub!.id}`, `${w.base}/submissions/${sub!.id}/versions`, thread]) {
+      expect((await call(path, { token: w.me.accessToken })).status, path).toBe(403);
+    }
+    expect((await call(thread, { body: { body: "Still here?" }, token: w.me.accessToken })).status).toBe(403);
+    expect((await db().select().from(s.submissionComments).where(eq(s.submissionComments.submissionId, sub!.id))).map((c) => c.body)).toEqual(["Before I go"]);
+    // Staff still read the whole thread.
+    expect((await call(thread, { token: w.teacher.accessToken })).status).toBe(200);
   });
 });

@@ -40,6 +40,7 @@ export type ErrorCode =
   | "quiz_started"
   // A cohort's life (worker/services/schedule.ts, certificates.ts)
   | "already_published"
+  | "already_shown"
   | "already_handed_in"
   | "no_completion_rule"
   // Rubrics and grade release (worker/services/rubrics.ts, tasks.ts)

@@ -103,7 +103,7 @@ export async function listAnnouncements(ctx: ServiceContext, viewer: Viewer, gro
   if (!group) throw notFound("No such group.");
   if (can(viewer, "group.manage", { group })) {
     const rows = await ctx.db
-      .select({ a: announcements, author: users.name, dismissed: sql<number>`(select count(*) from ${announcementDismissals} d where d.announcement_id = ${announcements.id})` })
+      .select({ a: announcements, author: users.name, dismissed: sql<number>`(select count(*) from ${announcementDismissals} d join ${memberships} on ${memberships.userId} = d.user_id and ${memberships.groupId} = ${announcements.groupId} and ${inArray(memberships.status, [...MEMBER_STATUSES])} where d.announcement_id = ${announcements.id})` })
       .from(announcements)
       .leftJoin(users, eq(users.id, announcements.authorId))
       .where(eq(announcements.groupId, group.id))
@@ -142,7 +142,10 @@ async function findAnnouncement(ctx: ServiceContext, groupKey: string, id: strin
   return row;
 }
 
-/** POST /api/groups/{id}/announcements/{announcementId}/dismiss (members): it is no longer pinned for them. */
+/**
+ * POST /api/groups/{id}/announcements/{announcementId}/dismiss (members): it is no longer pinned for them. Staff who
+ * read the course home may put it away for themselves too; the staff's count of dismissals counts members only.
+ */
 export async function dismissAnnouncement(ctx: ServiceContext, viewer: Viewer, groupKey: string, id: string): Promise<{ message: string }> {
   const row = await findAnnouncement(ctx, groupKey, id);
   const [membership] = await ctx.db.select({ status: memberships.status }).from(memberships).where(and(eq(memberships.groupId, row.groupId), eq(memberships.userId, viewer.userId)));

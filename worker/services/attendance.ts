@@ -209,7 +209,8 @@ export async function openAttendance(ctx: ServiceContext, viewer: Viewer, lectur
   const [published] = await ctx.db.batch([
     ctx.db
       .update(lectures)
-      .set({ published: true })
+      // Published now, so its schedule is done with: the publisher must not announce it a second time.
+      .set({ published: true, publishAt: null })
       .where(and(eq(lectures.id, lecture.id), eq(lectures.published, false)))
       .returning({ id: lectures.id }),
     ctx.db

@@ -19,6 +19,7 @@ import { AppError, forbidden, notFound } from "../http/errors";
 import { studentReport } from "../sandbox/report";
 import type { RunReport } from "../sandbox/types";
 import { hitRateLimit } from "./rate-limit";
+import { afterPenalty, latePenalty } from "../../app/lib/late-penalty";
 import { asStudentSees, findTask, isStaff, ownSubmission, replaceable, storeSubmission, type TaskRecord } from "./tasks";
 import type { Viewer } from "./sessions";
 import { isMember } from "./memberships";
@@ -199,8 +200,12 @@ export async function submitCode(ctx: ServiceContext, viewer: Viewer, key: strin
   await hitRateLimit(ctx, `exercise:${task.id}:${viewer.userId}`, SUBMIT_RATE, "You handed this exercise in many times in a minute. Please wait a moment and try again.");
 
   const report = await ctx.runCode(task.exercise.language, code, task.exercise.tests, limitsOf(task.exercise));
-  const score = report.maxScore > 0 ? Math.round((report.score / report.maxScore) * task.maxScore) : 0;
-  const values = { link: "", notes: null, code, report, submittedAt: new Date(now), late, score, rawScore: null, rubric: null, feedback: null, gradedBy: null, gradedAt: new Date(now), resubmitRequestedAt: null, feedbackWithRequest: false };
+  const passed = report.maxScore > 0 ? Math.round((report.score / report.maxScore) * task.maxScore) : 0;
+  // Late on a task with a late penalty: the share its lateness leaves, as for work staff grade (the tests' points
+  // are kept beside it, as the score before the penalty).
+  const penalty = late ? latePenalty(task, now) : { days: 0, percent: 0 };
+  const score = penalty.percent > 0 ? afterPenalty(passed, penalty.percent) : passed;
+  const values = { link: "", notes: null, code, report, submittedAt: new Date(now), late, score, rawScore: penalty.percent > 0 ? passed : null, rubric: null, feedback: null, gradedBy: null, gradedAt: new Date(now), resubmitRequestedAt: null, feedbackWithRequest: false };
   // Auto-graded hand-ins stay replaceable until staff grade them (or again once they ask for a new version, or while
   // the task holds its grades: the staff grade is kept, storeSubmission).
   const { created } = await storeSubmission(ctx, viewer, task, existing, values, GRADED_BY_STAFF);

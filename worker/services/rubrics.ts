@@ -2,7 +2,7 @@
  * A group's rubrics (app/lib/rubric-schemas.ts): its staff write them once and put them on any task of the group; a
  * task that carries one takes the rubric's total as its maximum score, and the grader scores it a level per criterion.
  */
-import { and, asc, eq, inArray, isNotNull, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, isNotNull, or, sql } from "drizzle-orm";
 import { rubricTotal, type RubricInput } from "../../app/lib/rubric-schemas";
 import { lectures, rubrics, submissions, tasks } from "../../db/schema";
 import { preparedOnce } from "../../db/prepared";
@@ -77,11 +77,14 @@ export async function updateRubric(ctx: ServiceContext, viewer: Viewer, groupKey
   const current = await rubricOfGroup(ctx, group.id, rubricId);
   const pointsOf = (criteria: RubricInput["criteria"]) => JSON.stringify(criteria.map((c) => [c.id, c.levels.map((l) => l.points)]));
   if (pointsOf(current.criteria) !== pointsOf(input.criteria)) {
+    // Graded with it, or graded at all on a task whose maximum the new total would move (a plain score of 20 must not
+    // become 20 out of 4).
+    const totalMoves = rubricTotal(input.criteria) !== rubricTotal(current.criteria);
     const [graded] = await ctx.db
       .select({ n: sql<number>`count(*)` })
       .from(submissions)
       .innerJoin(tasks, eq(tasks.id, submissions.taskId))
-      .where(and(eq(tasks.rubricId, current.id), isNotNull(submissions.rubric)));
+      .where(and(eq(tasks.rubricId, current.id), totalMoves ? or(isNotNull(submissions.rubric), isNotNull(submissions.gradedAt)) : isNotNull(submissions.rubric)));
     if ((graded?.n ?? 0) > 0) {
       throw new AppError(409, "rubric_in_use", "Work was already graded with this rubric, so its points and criteria cannot change. Change the words, or make a new rubric.");
     }

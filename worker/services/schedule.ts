@@ -60,6 +60,9 @@ export async function setSchedule(ctx: ServiceContext, viewer: Actor, kind: Sche
     if (at) {
       const [handedIn] = await ctx.db.select({ id: submissions.id }).from(submissions).where(eq(submissions.taskId, task.id)).limit(1);
       if (handedIn) throw new AppError(409, "already_handed_in", "Students already handed this task in, so it cannot be hidden until later.");
+      // Shown on a published lecture, it was announced: hidden and shown again later it would be announced twice, and
+      // its link would lead nowhere in between (as for a published lecture or quiz).
+      if (!task.publishAt && task.lecturePublished) throw new AppError(409, "already_shown", "Students already see this task, so it cannot be hidden until later.");
       await ctx.db.update(tasks).set({ publishAt: at }).where(eq(tasks.id, task.id));
     } else if (task.publishAt) {
       // Shown now: claimed like a due one, so it is announced once.

@@ -13,7 +13,7 @@ import { notFound } from "../http/errors";
 import { newId } from "./ids";
 import { notifyUsers } from "./notifications";
 import type { Viewer } from "./sessions";
-import { findTask, isStaff, taskIdOf, taskLink, type TaskRecord } from "./tasks";
+import { isStaff, requireReadableTask, taskIdOf, taskLink, type TaskRecord } from "./tasks";
 
 export interface VersionDto {
   number: number;
@@ -31,10 +31,12 @@ export interface CommentDto {
   createdAt: string;
 }
 
-/** The hand-in, if the viewer may read it: its student, or staff of its group (404 otherwise, for both). */
+/**
+ * The hand-in, if the viewer may read it: its student while still a member of the group, or staff of its group (as
+ * the hand-in itself: a 403 for someone outside the group, a student who left included; a 404 for another's hand-in).
+ */
 async function readable(ctx: ServiceContext, viewer: Viewer, lectureKey: string, taskKey: string, submissionId: string): Promise<{ task: TaskRecord; studentId: string; staff: boolean }> {
-  const task = await findTask(ctx, viewer, lectureKey, taskKey);
-  if (!task) throw notFound("No such submission.");
+  const task = await requireReadableTask(ctx, viewer, lectureKey, taskKey);
   const [row] = await ctx.db.select({ userId: submissions.userId }).from(submissions).where(and(eq(submissions.id, submissionId), eq(submissions.taskId, task.id)));
   const staff = isStaff(viewer, task);
   if (!row || (!staff && row.userId !== viewer.userId)) throw notFound("No such submission.");

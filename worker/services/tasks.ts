@@ -313,7 +313,7 @@ const facts = (t: { instructorId: string | null; membershipStatus: string | null
 export const isStaff = (viewer: Actor, t: TaskRecord) => can(viewer, "group.manage", { group: facts(t) });
 
 /** A task the viewer may read: members (of a published lecture) and staff; 404 otherwise for the unpublished. */
-async function requireReadableTask(ctx: ServiceContext, viewer: Actor, lectureKey: string, taskKey: string): Promise<TaskRecord> {
+export async function requireReadableTask(ctx: ServiceContext, viewer: Actor, lectureKey: string, taskKey: string): Promise<TaskRecord> {
   const task = await findTask(ctx, viewer, lectureKey, taskKey);
   if (!task) throw notFound("No such task.");
   if (!can(viewer, "group.viewInside", { group: facts(task) })) throw forbidden("Only the group's members and staff can see its tasks.");
@@ -489,7 +489,7 @@ export async function createTask(ctx: ServiceContext, viewer: Viewer, lectureKey
     // A rubric sets the maximum: its best levels added up.
     maxScore: rubric ? rubricTotal(rubric.criteria) : (input.maxScore ?? 100),
     rubricId: rubric?.id ?? null,
-    fileKinds: input.fileKinds ?? [],
+    fileKinds: [...new Set(input.fileKinds ?? [])],
     maxFileMb: input.maxFileMb ?? 10,
     allowLate: input.allowLate ?? true,
     gradesHeld: input.gradesHeld ?? false,
@@ -520,6 +520,13 @@ export async function updateTask(ctx: ServiceContext, viewer: Viewer, lectureKey
   if (rubricId !== task.rubricId && maxScore !== task.maxScore) {
     const [graded] = await ctx.db.select({ id: submissions.id }).from(submissions).where(and(eq(submissions.taskId, task.id), isNotNull(submissions.gradedAt))).limit(1);
     if (graded) throw new AppError(409, "conflict", `Work on this task was already graded out of ${task.maxScore}: choose a rubric worth ${task.maxScore} points, or none.`);
+  } else if (maxScore < task.maxScore) {
+    // A lower maximum must stay above every score given (before any late penalty): 95 of 10 is no grade.
+    const [top] = await ctx.db.select({ score: sql<number | null>`max(coalesce(${submissions.rawScore}, ${submissions.score}))` }).from(submissions).where(eq(submissions.taskId, task.id));
+    if (top?.score != null && top.score > maxScore) {
+      const message = `Work on this task was already graded up to ${top.score} points: the maximum score cannot go below that.`;
+      throw new AppError(409, "conflict", message, { maxScore: message });
+    }
   }
   const values = {
     ...(input.title !== undefined ? { title: input.title } : {}),
@@ -538,6 +545,8 @@ export async function updateTask(ctx: ServiceContext, viewer: Viewer, lectureKey
   if (input.gradesHeld === false && task.gradesHeld) {
     throw new AppError(409, "conflict", "Release held grades with POST .../release-grades, which also tells the students.");
   }
+  // Nothing to change (say `gradesHeld: false` on a task that holds nothing): the task as it is.
+  if (Object.keys(values).length === 0) return toTaskDto(task);
   const [row] = await ctx.db.update(tasks).set(values).where(eq(tasks.id, task.id)).returning();
   return toTaskDto({ ...row!, lectureSlug: task.lectureSlug });
 }
