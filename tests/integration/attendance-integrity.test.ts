@@ -2,7 +2,8 @@
  * Attendance integrity (issue "2. Attendance", ADR 0018), replayed through the real Worker as the hostile student
  * did it:
  * - the QR route answered unlimited guesses: every way a code is tried now shares one set of limits (10 tries a minute
- *   per account, 10 wrong codes a minute per address, 100 wrong codes a minute per lecture), refused with a 429 page in
+ *   per account, 10 wrong codes a minute per address, 100 wrong codes a minute per lecture from its members and 100 from
+ *   signed-out scans, so strangers cannot lock a class out), refused with a 429 page in
  *   the reader's language or a 429 JSON error, both with Retry-After;
  * - a signed-out scan's pending check-in was a bearer link: it now belongs to the scanning browser's cookie, works once,
  *   only while that attendance session is open, and never over a staff mark;
@@ -126,7 +127,7 @@ describe("the QR route is limited like every other way a code is tried", () => {
     expect(await recordOf(w.lecture._id, student.user.id)).toBeNull();
   });
 
-  it("per lecture: 100 wrong codes a minute from 100 addresses, then every try on that lecture is a 429 (others are not)", async () => {
+  it("per lecture: 100 wrong signed-out scans a minute from 100 addresses, then scans are a 429, but the members still check in", async () => {
     const w = await world(1);
     const code = await openNow(w);
     const statuses: number[] = [];
@@ -136,14 +137,30 @@ describe("the QR route is limited like every other way a code is tried", () => {
     expect(limited.status).toBe(429);
     expectRetryAfter(limited);
     expect((await open(`/attend/${w.lecture.slug}?code=${code}`, { ip: randomIp() })).status).toBe(429);
-    await expectLimitedJson(await call("/api/lectures/attend", { body: { slugLec: w.lecture.slug, code }, token: w.members[0]!.accessToken }));
+    // Strangers' scans cannot lock the class out: a member with the right code checks in.
+    const member = await call("/api/lectures/attend", { body: { slugLec: w.lecture.slug, code }, token: w.members[0]!.accessToken, ip: randomIp() });
+    expect(member.status).toBe(200);
+    expect(await recordOf(w.lecture._id, w.members[0]!.user.id)).not.toBeNull();
+  });
+
+  it("per lecture: 100 wrong codes a minute from the members, then every member's try on that lecture is a 429 (others are not)", async () => {
+    const w = await world(11);
+    const code = await openNow(w);
+    // Ten members, ten wrong codes each (their own limit), each from an address of their own.
+    for (const st of w.members.slice(0, 10)) {
+      const ip = randomIp();
+      for (let i = 1; i <= 10; i++) expect((await call("/api/lectures/attend", { body: { slugLec: w.lecture.slug, code: wrongOf(code, i) }, token: st.accessToken, ip })).status).toBe(400);
+    }
+    const last = w.members[10]!;
+    await expectLimitedJson(await call("/api/lectures/attend", { body: { slugLec: w.lecture.slug, code }, token: last.accessToken, ip: randomIp() }));
+    expect(await recordOf(w.lecture._id, last.user.id)).toBeNull();
     // Another lecture of the same group is not affected.
     const other = (await (await call(`/api/lectures/group/${w.group.slug}`, { body: { title: "Other", published: true }, token: w.teacher.accessToken })).json()) as {
       _id: string;
       slug: string;
     };
     const otherCode = await openNow(w, other);
-    const res = await call("/api/lectures/attend", { body: { slugLec: other.slug, code: otherCode }, token: w.members[0]!.accessToken });
+    const res = await call("/api/lectures/attend", { body: { slugLec: other.slug, code: otherCode }, token: last.accessToken });
     expect(res.status).toBe(200);
   });
 

@@ -24,8 +24,10 @@ import { isMember } from "./memberships";
 /**
  * Every way a code is tried (the API, the lecture page, the QR link signed in or out) passes the same limits
  * (ADR 0018): per account, every try (10 a minute); per client address, wrong codes (10 a minute: a classroom behind
- * one address checks in freely, one guesser does not); per lecture, wrong codes from everyone (100 a minute: what
- * bounds guessing from many addresses, and what one address alone cannot exhaust to lock a class out).
+ * one address checks in freely, one guesser does not); per lecture, wrong codes (100 a minute: what bounds guessing
+ * from many addresses, and what one address alone cannot exhaust to lock a class out). The lecture's budget is kept
+ * in two lanes: the group's signed-in members', and signed-out scans' (anybody's). Strangers scanning wrong codes from
+ * many addresses use up only their own lane: the members still check in (signed in, a scan included).
  */
 export const ATTEND_LIMIT = { max: 10, windowMs: 60_000 };
 export const ATTEND_ADDRESS_LIMIT = { max: 10, windowMs: 60_000 };
@@ -370,8 +372,9 @@ export interface AttendResult {
  * Judges a code against a session under the address and lecture limits: the hits are taken before the check (so
  * parallel guesses cannot slip under a limit) and given back unless the code was wrong, so only guesses count there.
  */
-async function judgeCode(ctx: ServiceContext, lectureId: string, session: AttendanceSessionRow, code: string, now: number, field = true): Promise<void> {
-  const keys = [`attend-address:${ctx.ip}`, `attend-lecture:${lectureId}`];
+async function judgeCode(ctx: ServiceContext, lectureId: string, session: AttendanceSessionRow, code: string, now: number, lane: "members" | "signed-out"): Promise<void> {
+  const keys = [`attend-address:${ctx.ip}`, lane === "members" ? `attend-lecture:${lectureId}` : `attend-lecture-scan:${lectureId}`];
+  const field = lane === "members";
   await hitRateLimit(ctx, keys[0]!, ATTEND_ADDRESS_LIMIT, TOO_MANY);
   await hitRateLimit(ctx, keys[1]!, ATTEND_LECTURE_LIMIT, TOO_MANY);
   const check = await checkCode(ctx.settings, clockOf(session), code, now);
@@ -400,7 +403,7 @@ export async function attend(ctx: ServiceContext, viewer: Viewer, input: AttendI
   const lecture = await requireStudentLecture(ctx, viewer, input.slugLec);
   const session = await latestSession(ctx, lecture.id);
   if (!session || !isOpen(session, now)) throw new AppError(409, "attendance_closed", ATTEND_MESSAGES.notOpen);
-  await judgeCode(ctx, lecture.id, session, input.code, now);
+  await judgeCode(ctx, lecture.id, session, input.code, now, "members");
   const row = await storeMark(
     ctx,
     lecture,
@@ -479,7 +482,7 @@ export async function scanCode(
   if (!lecture || !lecture.published) throw notFound("No such lecture.");
   const session = await latestSession(ctx, lecture.id);
   if (!session || !isOpen(session, now)) throw new AppError(409, "attendance_closed", ATTEND_MESSAGES.notOpen);
-  await judgeCode(ctx, lecture.id, session, code, now, false);
+  await judgeCode(ctx, lecture.id, session, code, now, "signed-out");
   const pendingId = newId();
   await ctx.db.insert(attendancePendingCheckins).values({
     id: pendingId,
