@@ -63,6 +63,18 @@ describe("manual override", () => {
     expect(await back.json()).toMatchObject({ score: 0 });
   });
 
+  it("keeps every override when staff change two answers of one attempt at the same moment", async () => {
+    const w = await world();
+    const attempt = await w.attemptOf(w.ana);
+    const put = (questionId: string, points: number) => call(`${w.base}/attempts/${attempt.id}/answers/${questionId}`, { method: "PUT", body: { points, note: `n${points}` }, token: w.teacher.accessToken });
+    const both = await Promise.all([put(w.hook.id, 1), put(w.why.id, 3)]);
+    expect(both.map((r) => r.status)).toEqual([200, 200]);
+    const stored = await w.attemptOf(w.ana);
+    expect(Object.keys(stored.overrides ?? {}).sort()).toEqual([w.hook.id, w.why.id].sort());
+    // Both counted: 1 + 3.
+    expect(stored.score).toBe(4);
+  });
+
   it("refuses more points than the question is worth, an open attempt and another group's staff, changing nothing", async () => {
     const w = await world();
     const attempt = await w.attemptOf(w.ana);

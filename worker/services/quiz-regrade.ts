@@ -5,7 +5,7 @@
  * best scores and progress follow, since they are read from the attempts; each student whose best score changed is
  * notified.
  */
-import { and, asc, eq, isNotNull } from "drizzle-orm";
+import { and, asc, eq, isNotNull, sql } from "drizzle-orm";
 import { questionInput, type AnswerPointsInput, type QuestionKeyInput } from "../../app/lib/quiz-schemas";
 import { attempts, questions, users } from "../../db/schema";
 import type { ServiceContext } from "../context";
@@ -137,6 +137,9 @@ export async function getAttemptForStaff(ctx: ServiceContext, viewer: Viewer, qu
   return view(quiz, row, qs);
 }
 
+/** How many times an override is made again over overrides that changed under it before the 409. */
+const OVERRIDE_TRIES = 5;
+
 /**
  * PUT /api/quizzes/{id}/attempts/{attemptId}/answers/{questionId} (staff): the points one handed-in answer earns, with
  * a note for the student (null points: the key decides again). The attempt's score follows at once.
@@ -152,14 +155,24 @@ export async function setAnswerPoints(ctx: ServiceContext, viewer: Viewer, quizK
     const message = `This question is worth at most ${question.points} points.`;
     throw new AppError(400, "validation_failed", message, { points: message });
   }
-  const overrides = { ...(row.attempt.overrides ?? {}) };
-  if (input.points === null) delete overrides[questionId];
-  else overrides[questionId] = { points: input.points, note: input.note ?? "", by: viewer.userId, at: Date.now() };
-  // The override is written with the score it gives, in one statement; then the student hears of a changed best.
+  // The student's attempts as they stand (for the best score before), read beside the first try.
   const all = await ctx.db.select().from(attempts).where(and(eq(attempts.quizId, quiz.id), eq(attempts.userId, row.attempt.userId), isNotNull(attempts.submittedAt)));
   const before = bestOf(all);
-  const result = grade(given, row.attempt.answers, row.attempt.verdicts, overrides);
-  const [saved] = await ctx.db.update(attempts).set({ overrides, ...result }).where(eq(attempts.id, row.attempt.id)).returning();
+  // The override is written with the score it gives, in one statement, only over the overrides it was made from:
+  // staff changing two answers of one attempt at once both land (the later one is made again over the earlier).
+  let current = row.attempt;
+  let saved: AttemptRow | undefined;
+  let result: ReturnType<typeof grade> | undefined;
+  for (let tries = 0; !saved && tries < OVERRIDE_TRIES; tries++) {
+    if (tries > 0) current = (await attemptOf(ctx, quiz.id, attemptId)).attempt;
+    const overrides = { ...(current.overrides ?? {}) };
+    if (input.points === null) delete overrides[questionId];
+    else overrides[questionId] = { points: input.points, note: input.note ?? "", by: viewer.userId, at: Date.now() };
+    result = grade(given, current.answers, current.verdicts, overrides);
+    const unchanged = sql`coalesce(${attempts.overrides}, 'null') = ${JSON.stringify(current.overrides ?? null)}`;
+    [saved] = await ctx.db.update(attempts).set({ overrides, ...result }).where(and(eq(attempts.id, row.attempt.id), unchanged)).returning();
+  }
+  if (!saved || !result) throw new AppError(409, "conflict", "Someone else is changing this attempt's points right now. Try again.");
   const after = bestOf(all.map((a) => (a.id === saved!.id ? saved! : a)));
   const best = after.get(row.attempt.userId) ?? 0;
   if (before.get(row.attempt.userId) !== best) {
