@@ -198,6 +198,7 @@ export const quizzesAr: Record<keyof typeof quizzesEn, string> = {
   "quizEditor.error.closesBeforeOpens": "يجب أن يُغلق الاختبار بعد أن يُفتح.",
   "quizEditor.error.needsClosing": "عرض الإجابات بعد إغلاق الاختبار يحتاج إلى موعد إغلاق.",
   "quizEditor.error.form": "راجع الاختبار: {message}",
+  "quizEditor.error.answersSeen": "يستطيع بعض الطلاب رؤية إجابات هذا الاختبار بالفعل، فزيادة المحاولات أو تأخير الإغلاق ستتيح لهم الإجابة والحل أمامهم. امنح الآخرين وقتًا إضافيًا بالتمديدات، أو أنشئ اختبارًا جديدًا.",
   "quizEditor.studentView": "افتح صفحة الطالب",
   "staffQuizzes.stats.choices": "الإجابات المختارة في السؤال {n}",
   "staffQuizzes.stats.key": "الصحيحة",

@@ -196,6 +196,7 @@ export const quizzesEn = {
   "quizEditor.error.closesBeforeOpens": "The quiz must close after it opens.",
   "quizEditor.error.needsClosing": "Answers shown after the quiz closes need a closing time.",
   "quizEditor.error.form": "Please check the quiz: {message}",
+  "quizEditor.error.answersSeen": "Students can already see this quiz's answers, so more attempts or a later close would let them answer with the key. Give the others extra time with extensions, or make a new quiz.",
   "quizEditor.studentView": "Open the student page",
   "staffQuizzes.stats.choices": "Answers chosen for question {n}",
   "staffQuizzes.stats.key": "Correct",

@@ -228,6 +228,31 @@ describe("quiz extensions", () => {
     expect(row).toMatchObject({ extraAttempts: 0, extraMinutes: 5, closesAt: null });
   });
 
+  it("refuses the quiz itself more attempts, or a later close once it is over, while a student reads its answers", async () => {
+    // After-submit, one attempt: the student who handed in reads the key.
+    const w = await quizWorld({ durationMinutes: null, closesAt: Date.now() + DAY, showAnswers: "after-submit", maxAttempts: 1 });
+    const edit = (body: Record<string, unknown>) => call(`/api/quizzes/${w.quiz.slug}`, { method: "PUT", body, token: w.teacher.accessToken });
+    // Nobody has seen anything yet: more attempts are fine.
+    expect((await edit({ maxAttempts: 2 })).status).toBe(200);
+    await submitQuiz(w.ctx, w.given, w.quiz.slug, { answers: { [w.question.id]: 0 } });
+    await submitQuiz(w.ctx, w.given, w.quiz.slug, { answers: { [w.question.id]: 1 } });
+    const more = await edit({ maxAttempts: 3 });
+    expect(more.status).toBe(409);
+    expect(await more.json()).toMatchObject({ code: "answers_seen", message: expect.stringMatching(/^One student can already see the answers/) });
+    expect((await db().select().from(s.quizzes).where(eq(s.quizzes.id, w.quiz.id)))[0]!.maxAttempts).toBe(2);
+    await expect(startAttempt(w.ctx, w.given, w.quiz.slug)).rejects.toMatchObject({ code: "no_attempts_left" });
+
+    // After-close: closed an hour ago, the review open to the one who took it; opening it again is refused.
+    const c = await quizWorld({ durationMinutes: null, closesAt: Date.now() + HOUR, showAnswers: "after-close" });
+    await submitQuiz(c.ctx, c.given, c.quiz.slug, { answers: { [c.question.id]: 1 } });
+    await db().update(s.quizzes).set({ closesAt: new Date(Date.now() - HOUR) }).where(eq(s.quizzes.id, c.quiz.id));
+    expect((await getResult(c.ctx, c.given, c.quiz.slug)).reviewWhen).toBe("now");
+    const later = await call(`/api/quizzes/${c.quiz.slug}`, { method: "PUT", body: { closesAt: new Date(Date.now() + 2 * HOUR).toISOString() }, token: c.teacher.accessToken });
+    expect(later.status).toBe(409);
+    expect(((await later.json()) as { code: string }).code).toBe("answers_seen");
+    await expect(startAttempt(c.ctx, c.other, c.quiz.slug)).rejects.toMatchObject({ code: "quiz_closed" });
+  });
+
   it("gives a later close, never an earlier one: at or before the quiz's own close is refused, and a quiz that never closes has none to extend", async () => {
     const w = await quizWorld({ durationMinutes: null, closesAt: T0 });
     for (const earlier of [T0, T0 - HOUR]) {

@@ -38,6 +38,7 @@ export type ErrorCode =
   | "time_up"
   | "attempt_closed"
   | "quiz_started"
+  | "answers_seen"
   // A cohort's life (worker/services/schedule.ts, certificates.ts)
   | "already_published"
   | "already_shown"

@@ -877,6 +877,14 @@ export function reviewWhen(quiz: { showAnswers: ShowAnswers; closesAt: Date | nu
 /** Whether the quiz's closing time plus the grace has passed (no hand-in can arrive in time any more). */
 const quizOver = (quiz: { closesAt: Date | null }, now: number) => quiz.closesAt !== null && now >= quiz.closesAt.getTime() + QUIZ_GRACE_MS;
 
+/** How many students the review shows the answers to now (the rule of `reviewWhen`, for each who took the quiz). */
+async function studentsSeeingAnswers(ctx: ServiceContext, quiz: { id: string; showAnswers: ShowAnswers; closesAt: Date | null; maxAttempts: number }, now: number): Promise<number> {
+  const [rows, others] = await Promise.all([ctx.db.select().from(attempts).where(eq(attempts.quizId, quiz.id)), anyoneCanHandIn(ctx, quiz.id, now)]);
+  const byStudent = new Map<string, AttemptRow[]>();
+  for (const row of rows) byStudent.set(row.userId, [...(byStudent.get(row.userId) ?? []), row]);
+  return [...byStudent.values()].filter((own) => reviewWhen(quiz, own, now, others) === "now").length;
+}
+
 /** Whether anyone's attempt at the quiz can still be handed in (one indexed lookup; see reviewWhen). */
 async function anyoneCanHandIn(ctx: ServiceContext, quizId: string, now: number): Promise<boolean> {
   const [[open], [extended]] = await Promise.all([
@@ -1195,6 +1203,17 @@ export async function updateQuiz(ctx: ServiceContext, viewer: Actor, key: string
   const sameRules = JSON.stringify(input.draws ?? quiz.draws) === JSON.stringify(quiz.draws) && (input.shuffleQuestions ?? quiz.shuffleQuestions) === quiz.shuffleQuestions && (input.shuffleOptions ?? quiz.shuffleOptions) === quiz.shuffleOptions;
   if ((input.questions || (paperChange && !sameRules)) && (await quizStarted(ctx, quiz.id))) {
     throw new AppError(409, "quiz_started", "Students have already started this quiz, so its questions can no longer change. Make a new quiz instead.");
+  }
+  // More attempts, or a later close of a quiz that is over, while someone already reads the answers would let them
+  // answer again with the key in front of them (as an extension for them would: extensions.ts). Refused.
+  const moreAttempts = input.maxAttempts !== undefined && input.maxAttempts > quiz.maxAttempts;
+  const reopened = input.closesAt !== undefined && quizOver(quiz, now) && (input.closesAt === null || input.closesAt > quiz.closesAt!.getTime());
+  if ((moreAttempts || reopened) && quiz.showAnswers !== "never") {
+    const seeing = await studentsSeeingAnswers(ctx, quiz, now);
+    if (seeing > 0) {
+      const who = seeing === 1 ? "One student can" : `${seeing} students can`;
+      throw new AppError(409, "answers_seen", `${who} already see the answers, so more attempts or a later close would let them answer with the key. Give extra time to the others with extensions, or make a new quiz.`);
+    }
   }
   // Draws are checked when they change, and again when the quiz is published (its bank may have changed since).
   if (input.draws) await checkDraws(ctx, quiz.groupId, input.draws);

@@ -332,7 +332,7 @@ export function QuizEditor({
 
       {formError ? (
         <p className="form-error" role="alert">
-          {t("quizEditor.error.form", { message: formError })}
+          {failure && failure.code === "answers_seen" ? t("quizEditor.error.answersSeen") : t("quizEditor.error.form", { message: formError })}
         </p>
       ) : null}
       {failure && Object.keys(failure.fields ?? {}).some((k) => k.startsWith("questions.")) ? (
