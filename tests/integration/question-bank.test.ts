@@ -85,6 +85,26 @@ describe("question banks", () => {
     expect(((await res.json()) as { fields: Record<string, string> }).fields.draws).toContain('2 questions tagged "css"');
   });
 
+  it("refuses draws that share questions when some paper could leave a draw short, and lets every student start one that cannot", async () => {
+    const w = await world({ students: 6 });
+    // One question in both tags: seven "hooks", three "css".
+    expect((await call(`/api/groups/${w.group.slug}/question-bank`, { body: { question: { text: "Both", type: "true-false", correct: 0 }, tags: ["hooks", "css"] }, token: w.teacher.accessToken })).status).toBe(201);
+    const lecture = (await (await call(`/api/lectures/group/${w.group.slug}`, { body: { title: "Week 5", published: true }, token: w.teacher.accessToken })).json()) as { slug: string };
+    const make = (draws: { tag: string; count: number; points: number }[]) => call("/api/quizzes", { body: { lectureId: lecture.slug, title: "Mixed", questions: [], draws, published: true }, token: w.teacher.accessToken });
+    // Six hooks first may take the shared one: two css would be left for a draw of three.
+    const refused = await make([{ tag: "hooks", count: 6, points: 1 }, { tag: "css", count: 3, points: 1 }]);
+    expect(refused.status).toBe(400);
+    expect(((await refused.json()) as { fields: Record<string, string> }).fields.draws).toContain('tagged both "hooks" and "css"');
+    // The other way round every paper fills: three css (the shared one among them), then six of the six hooks left.
+    const made = await make([{ tag: "css", count: 3, points: 1 }, { tag: "hooks", count: 6, points: 1 }]);
+    expect(made.status).toBe(201);
+    const quiz = (await made.json()) as { slug: string };
+    for (const st of w.students) {
+      await startAttempt(w.ctx, st, quiz.slug);
+      expect((await getQuiz(w.ctx, st, quiz.slug)).questions).toHaveLength(9);
+    }
+  });
+
   it("gives each attempt its own paper, the same on every reload, and never a question it was not given", async () => {
     const w = await world();
     const [me] = w.students;

@@ -1169,7 +1169,8 @@ export async function createQuiz(ctx: ServiceContext, viewer: Actor, input: Crea
 /** Every draw needs as many questions of its tag in the group's bank as it takes (a 400 naming the tag otherwise). */
 export async function checkDraws(ctx: ServiceContext, groupId: string, draws: QuizDraw[]): Promise<void> {
   if (draws.length === 0) return;
-  const counts = tagCounts(await bankOf(ctx, groupId));
+  const bank = await bankOf(ctx, groupId);
+  const counts = tagCounts(bank);
   for (const d of draws) {
     const have = counts[d.tag] ?? 0;
     if (have < d.count) {
@@ -1177,6 +1178,34 @@ export async function checkDraws(ctx: ServiceContext, groupId: string, draws: Qu
       throw new AppError(400, "validation_failed", message, { draws: message });
     }
   }
+  // A question carrying two drawn tags goes to whichever draw picks it first (a paper never repeats a question): every
+  // paper must still find enough for each draw, whatever the earlier draws took of its questions.
+  const short = drawsShortOnSomePaper(bank, draws);
+  if (short) {
+    const message = `Some questions are tagged both "${short.earlier}" and "${short.tag}": a paper could draw them for "${short.earlier}" and leave fewer than ${short.count} for "${short.tag}". Give those questions one of the tags, or draw fewer.`;
+    throw new AppError(400, "validation_failed", message, { draws: message });
+  }
+}
+
+/**
+ * The first draw some paper could leave short (the most its earlier draws can take of its tag's questions, taken),
+ * with an earlier draw that shares questions with it; null when every paper can be made.
+ */
+export function drawsShortOnSomePaper(bank: { id: string; tags: string[] }[], draws: QuizDraw[]): { tag: string; count: number; earlier: string } | null {
+  const withTag = (tag: string) => new Set(bank.filter((q) => q.tags.includes(tag)).map((q) => q.id));
+  const sets = draws.map((d) => withTag(d.tag));
+  for (let i = 0; i < draws.length; i++) {
+    let takenAtMost = 0;
+    let earlier: string | null = null;
+    for (let j = 0; j < i; j++) {
+      const shared = [...sets[j]!].filter((id) => sets[i]!.has(id)).length;
+      if (shared === 0) continue;
+      takenAtMost += Math.min(draws[j]!.count, shared);
+      earlier ??= draws[j]!.tag;
+    }
+    if (earlier !== null && sets[i]!.size - takenAtMost < draws[i]!.count) return { tag: draws[i]!.tag, count: draws[i]!.count, earlier };
+  }
+  return null;
 }
 
 /** Whether any student has started the quiz (its questions are then frozen). One indexed lookup. */
