@@ -190,9 +190,13 @@ async function world() {
   await handIn(TA, C, 10);
   await db().insert(s.attempts).values(attempt(QA.id, C, 1, 1, 2));
 
-  // D: present at L1; T1 handed in on time, not graded.
+  // D: present at L1; T1 handed in on time, not graded. TA and QA extended for D to tomorrow: not due, not closed.
   await mark(L1, D, "present");
   await handIn(T1, D, null);
+  await db().insert(s.extensions).values([
+    { id: newId(), userId: D.id, taskId: TA.id, dueAt: new Date(now + DAY) },
+    { id: newId(), userId: D.id, quizId: QA.id, closesAt: new Date(now + DAY) },
+  ]);
 
   // E was removed: none of this may appear.
   await mark(L1, E, "present");
@@ -316,8 +320,9 @@ describe("exports: grades.csv", () => {
     expect(pick(row(w.B), cells)).toEqual(["80", "100", "graded", "", "10", "late", "", "50", "submitted", "12", "20", "graded", "3", "4", "taken", "", "2", "not_taken", "70", "38"]);
     // C: T1 50 (late, graded), TA 10/10, the rest not due: (0.5 + 1) / 2 = 75; Q1 open; QA 1 of 2 = 50.
     expect(pick(row(w.C), cells)).toEqual(["50", "100", "graded", "10", "10", "graded", "", "50", "not_due", "", "20", "not_due", "", "4", "open", "1", "2", "taken", "75", "50"]);
-    // D: T1 handed in on time, not graded (counts nowhere yet); TA missing: 0 %. QA not taken: 0 %.
-    expect(pick(row(w.D), cells)).toEqual(["", "100", "submitted", "", "10", "missing", "", "50", "not_due", "", "20", "not_due", "", "4", "open", "", "2", "not_taken", "0", "0"]);
+    // D: T1 handed in on time, not graded (counts nowhere yet); TA due for the others but extended for D: not due.
+    // QA closed for the others, open for D. Nothing counts yet: both percentages empty.
+    expect(pick(row(w.D), cells)).toEqual(["", "100", "submitted", "", "10", "not_due", "", "50", "not_due", "", "20", "not_due", "", "4", "open", "", "2", "open", "", ""]);
     // The formula-looking name is escaped, the quoted one read back whole; the removed member is absent.
     expect(row(w.C).student_name).toBe(`'${w.C.name}`);
     expect(row(w.B).student_name).toBe(w.B.name);
@@ -447,8 +452,9 @@ describe("exports: progress.csv", () => {
     expect(body.find((r) => r[1] === w.B.email)!.slice(2)).toEqual(["3", "3", "100", "4", "4", "2", "2", "70", "1", "2", "2", "38", "69", "true", "overall"]);
     // A: 0 of 2 (LO open); T1 and TA missing; QA not taken (Q1 open counts nowhere): 0, 0, 0 → 0, both reasons.
     expect(body.find((r) => r[1] === w.A.email)!.slice(2)).toEqual(["0", "2", "0", "0", "2", "0", "2", "0", "0", "2", "1", "0", "0", "true", "overall attendance"]);
-    // D: 1 of 2 = 50; T1 waiting for a grade, TA missing: 0 over 1 counted; QA 0: (50 + 0 + 0) / 3 = 16.7 → 17.
-    expect(body.find((r) => r[1] === w.D.email)!.slice(2)).toEqual(["1", "2", "50", "1", "2", "0", "1", "0", "0", "2", "1", "0", "17", "true", "overall attendance"]);
+    // D: 1 of 2 = 50; T1 waiting for a grade, TA extended (not due for D): none counted; QA extended (open for D),
+    // Q1 open: none counted. Only attendance counts: 50.
+    expect(body.find((r) => r[1] === w.D.email)!.slice(2)).toEqual(["1", "2", "50", "1", "1", "0", "0", "", "0", "2", "0", "", "50", "true", "overall attendance"]);
   });
 });
 

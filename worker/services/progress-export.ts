@@ -17,11 +17,12 @@
  */
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Actor } from "../../app/lib/permissions";
-import { attempts, attendance, lectures, memberships, MEMBER_STATUSES, quizzes, submissions, tasks } from "../../db/schema";
+import { attempts, attendance, extensions, lectures, memberships, MEMBER_STATUSES, quizzes, submissions, tasks } from "../../db/schema";
 import type { ServiceContext } from "../context";
 import { toCsv, type CsvCell } from "../http/csv";
 import { groupProgress } from "./progress";
 import { gradeHeld } from "./tasks";
+import { ownTime } from "./own-time";
 import { studentSeesTask } from "./released";
 
 export const EXPORTS = ["attendance", "grades", "progress"] as const;
@@ -145,7 +146,7 @@ export async function exportGroupCsv(ctx: ServiceContext, viewer: Actor, groupKe
     ];
   } else {
     const opened = report.quizzes.filter((q) => q.opened);
-    const [handIns, bests] = await Promise.all([
+    const [handIns, bests, extended] = await Promise.all([
       ctx.db
         .select({ taskId: submissions.taskId, userId: submissions.userId, score: submissions.score, late: submissions.late, gradedAt: submissions.gradedAt, gradedBy: submissions.gradedBy, gradesHeld: tasks.gradesHeld })
         .from(submissions)
@@ -168,7 +169,25 @@ export async function exportGroupCsv(ctx: ServiceContext, viewer: Actor, groupKe
         .innerJoin(memberships, member(attempts.userId, quizzes.groupId))
         .where(and(eq(quizzes.groupId, groupId), sql`${attempts.submittedAt} is not null`))
         .groupBy(attempts.quizId, attempts.userId),
+      // Students' own due times and closes (extensions): "missing" and "not taken" are per student, as in progress.
+      ctx.db
+        .select({ taskId: extensions.taskId, quizId: extensions.quizId, userId: extensions.userId, dueAt: extensions.dueAt, closesAt: extensions.closesAt })
+        .from(extensions)
+        .leftJoin(tasks, eq(tasks.id, extensions.taskId))
+        .leftJoin(quizzes, eq(quizzes.id, extensions.quizId))
+        .innerJoin(lectures, eq(lectures.id, sql`coalesce(${tasks.lectureId}, ${quizzes.lectureId})`))
+        .where(eq(lectures.groupId, groupId)),
     ]);
+    const own = new Map(extended.map((e) => [`${e.taskId ?? e.quizId}:${e.userId}`, e]));
+    const past = (at: Date | null) => at !== null && at.getTime() <= now;
+    const dueFor = (task: (typeof report.tasks)[number], userId: string) => {
+      const e = own.get(`${task._id}:${userId}`);
+      return e ? past(ownTime(task.dueAt ? new Date(task.dueAt) : null, e.dueAt)) : task.due;
+    };
+    const closedFor = (quiz: (typeof opened)[number], userId: string) => {
+      const e = own.get(`${quiz._id}:${userId}`);
+      return e ? past(ownTime(quiz.closesAt ? new Date(quiz.closesAt) : null, e.closesAt)) : quiz.closed;
+    };
     const handIn = new Map(handIns.map((h) => [`${h.taskId}:${h.userId}`, h]));
     const best = new Map(bests.map((b) => [`${b.quizId}:${b.userId}`, b]));
     rows = [
@@ -183,12 +202,12 @@ export async function exportGroupCsv(ctx: ServiceContext, viewer: Actor, groupKe
         ...who(s),
         ...report.tasks.flatMap((task): CsvCell[] => {
           const h = handIn.get(`${task._id}:${s._id}`);
-          const status: TaskCellStatus = h ? (h.score !== null ? (gradeHeld(h, h) ? "held" : "graded") : h.late ? "late" : "submitted") : task.due ? "missing" : "not_due";
+          const status: TaskCellStatus = h ? (h.score !== null ? (gradeHeld(h, h) ? "held" : "graded") : h.late ? "late" : "submitted") : dueFor(task, s._id) ? "missing" : "not_due";
           return [h?.score ?? null, task.maxScore, status];
         }),
         ...opened.flatMap((q): CsvCell[] => {
           const b = best.get(`${q._id}:${s._id}`);
-          const status: QuizCellStatus = b ? "taken" : q.closed ? "not_taken" : "open";
+          const status: QuizCellStatus = b ? "taken" : closedFor(q, s._id) ? "not_taken" : "open";
           return [b?.score ?? null, b?.maxScore ?? q.maxScore, status];
         }),
         s.progress.tasks.rate,
