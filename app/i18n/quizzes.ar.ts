@@ -103,6 +103,8 @@ export const quizzesAr: Record<keyof typeof quizzesEn, string> = {
   "quiz.answers.none": "بلا إجابة",
   "quiz.answers.right": "صحيحة",
   "quiz.answers.wrong": "خاطئة",
+  "quiz.answers.withheld": "الإجابة محجوبة",
+  "quiz.answers.withheldWhy": "هذا السؤال من بنك أسئلة المجموعة، وقد يطرحه اختبار آخر بعد: تظهر إجابته حين ينتهي ذلك الاختبار للجميع.",
   "quiz.answers.earned": "{earned} من {points, plural, zero {# درجة} one {درجة واحدة} two {درجتين} few {# درجات} many {# درجة} other {# درجة}}",
   "quiz.answers.notYet": "لا تُعرض الإجابات بعد.",
   "quiz.answers.backToResult": "عُد إلى نتيجتك",

@@ -101,6 +101,8 @@ export const quizzesEn = {
   "quiz.answers.none": "No answer",
   "quiz.answers.right": "Right",
   "quiz.answers.wrong": "Wrong",
+  "quiz.answers.withheld": "Answer kept back",
+  "quiz.answers.withheldWhy": "This question comes from the group's question bank, and another quiz may still ask it: its answer shows once that quiz is over for everyone.",
   "quiz.answers.earned": "{earned} of {points, plural, one {# point} other {# points}}",
   "quiz.answers.notYet": "The answers are not shown yet.",
   "quiz.answers.backToResult": "Back to your result",

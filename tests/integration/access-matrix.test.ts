@@ -490,15 +490,15 @@ const MATRIX: Record<string, Row> = {
   // A hand-in's history and conversation: its student and the group's staff (others: 404, as for the hand-in itself).
   "GET /api/lectures/:lectureId/tasks/:taskId/submissions/:submissionId/versions": {
     request: async (w) => ({ path: `${await ownHandIn(w)}/versions` }),
-    expect: { ...staffOfGroup(200), student: 200, studentOtherGroup: 404, instructorOtherGroup: 404 },
+    expect: { ...staffOfGroup(200), student: 200, studentOtherGroup: 403, instructorOtherGroup: 403 },
   },
   "GET /api/lectures/:lectureId/tasks/:taskId/submissions/:submissionId/comments": {
     request: async (w) => ({ path: `${await ownHandIn(w)}/comments` }),
-    expect: { ...staffOfGroup(200), student: 200, studentOtherGroup: 404, instructorOtherGroup: 404 },
+    expect: { ...staffOfGroup(200), student: 200, studentOtherGroup: 403, instructorOtherGroup: 403 },
   },
   "POST /api/lectures/:lectureId/tasks/:taskId/submissions/:submissionId/comments": {
     request: async (w) => ({ path: `${await ownHandIn(w)}/comments`, method: "POST", body: { body: "A question about my work" } }),
-    expect: { ...staffOfGroup(201), student: 201, studentOtherGroup: 404, instructorOtherGroup: 404 },
+    expect: { ...staffOfGroup(201), student: 201, studentOtherGroup: 403, instructorOtherGroup: 403 },
   },
   // File hand-ins: the group's students hand in; its student and its staff read the file.
   "POST /api/lectures/:lectureId/submit-task/:taskId/file": {

@@ -105,6 +105,33 @@ describe("question banks", () => {
     }
   });
 
+  it("keeps a drawn question's key out of a review while another quiz that never shows answers may still give it", async () => {
+    const w = await world({ maxAttempts: 1 });
+    const [me] = w.students;
+    const lecture = (await (await call(`/api/lectures/group/${w.group.slug}`, { body: { title: "Week 6", published: true }, token: w.teacher.accessToken })).json()) as { slug: string };
+    const strict = await call("/api/quizzes", { body: { lectureId: lecture.slug, title: "Final", questions: [], draws: [{ tag: "hooks", count: 1, points: 10 }], showAnswers: "never", published: true }, token: w.teacher.accessToken });
+    expect(strict.status).toBe(201);
+    const final = (await strict.json()) as { _id: string };
+    await startAttempt(w.ctx, me!, w.quiz.slug);
+    const shown = (await getQuiz(w.ctx, me!, w.quiz.slug)).questions as Shown[];
+    await submitQuiz(w.ctx, me!, w.quiz.slug, { answers: Object.fromEntries(shown.map((q) => [q._id, rightAnswer(q)])) });
+    const result = await getResult(w.ctx, me!, w.quiz.slug);
+    expect(result.reviewWhen).toBe("now");
+    const drawnIds = new Set(w.bank.map((b) => b._id));
+    const review = result.review!.questions;
+    // The two drawn questions: the answer given, nothing of the key, not even whether it was right.
+    for (const q of review.filter((x) => drawnIds.has(x._id))) expect(q).toMatchObject({ withheld: true, correct: [], right: null, earned: null, override: null });
+    expect(review.filter((x) => x.withheld)).toHaveLength(2);
+    // The quiz's own question is reviewed as usual; the score is still the score (2 + 3 + 3).
+    expect(review.find((x) => !drawnIds.has(x._id))).toMatchObject({ withheld: false, right: true, earned: 2 });
+    expect(result.score).toBe(8);
+    // Once the other quiz is over for everyone, the keys show.
+    await db().update(s.quizzes).set({ closesAt: new Date(Date.now() - 2 * 60_000), opensAt: new Date(Date.now() - 86_400_000) }).where(eq(s.quizzes.id, final._id));
+    const later = (await getResult(w.ctx, me!, w.quiz.slug)).review!.questions;
+    expect(later.filter((x) => x.withheld)).toHaveLength(0);
+    for (const q of later.filter((x) => drawnIds.has(x._id))) expect(q).toMatchObject({ right: true, earned: 3 });
+  });
+
   it("gives each attempt its own paper, the same on every reload, and never a question it was not given", async () => {
     const w = await world();
     const [me] = w.students;

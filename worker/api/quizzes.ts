@@ -111,9 +111,10 @@ const resultDto = z
         questions: z.array(
           question.extend({
             answer: z.unknown(),
-            correct: z.array(z.union([z.number(), z.string()])),
-            right: z.boolean(),
-            earned: z.number(),
+            correct: z.array(z.union([z.number(), z.string()])).openapi({ description: "The key (empty while withheld)" }),
+            right: z.boolean().nullable().openapi({ description: "Null while withheld" }),
+            earned: z.number().nullable().openapi({ description: "Null while withheld" }),
+            withheld: z.boolean().openapi({ description: "A bank question another quiz of the group may still give: its key, whether the answer was right and its points wait until that quiz is over for everyone" }),
             override: z.object({ points: z.number(), note: z.string() }).nullable().openapi({ description: "Staff gave this answer these points instead of the key's, with a note for the student" }),
             tests: z
               .array(z.object({ name: z.string(), passed: z.boolean(), hidden: z.boolean() }))

@@ -30,9 +30,10 @@ import {
   type ShowAnswers,
   type UpdateQuizInput,
 } from "../../app/lib/quiz-schemas";
-import { attempts, extensions, groups, lectures, memberships, questions, quizzes, users, MEMBER_STATUSES } from "../../db/schema";
+import { attempts, bankQuestions, extensions, groups, lectures, memberships, questions, quizzes, users, MEMBER_STATUSES } from "../../db/schema";
 import { makePaper, originalOption, paperQuestions, type QuizDraw } from "../../app/lib/quiz-paper";
 import { bankOf, tagCounts } from "./question-bank";
+import { chunked } from "./chunks";
 import { preparedOnce } from "../../db/prepared";
 import type { ServiceContext } from "../context";
 import { withHtml } from "./stored-html";
@@ -917,6 +918,7 @@ export async function getResult(ctx: ServiceContext, viewer: Actor, key: string,
   const checks = (best.codeChecks ?? {}) as CodeChecks;
   // The review shows what this attempt was given: its own draw, order and option order.
   const given = questionsFor(qs, best);
+  const keptBack = when === "now" ? await drawableElsewhere(ctx, quiz, (best.paper?.drawn ?? []).map((d) => d.id), now) : new Set<string>();
   return {
     quiz: quizSummary(quiz, qs, now),
     score: best.score ?? 0,
@@ -942,12 +944,39 @@ export async function getResult(ctx: ServiceContext, viewer: Actor, key: string,
                 const tests = q.type === "code" ? await testOutcomes(answer, checks[q.id]) : null;
                 // Staff's points for this answer, with the note they wrote for the student, replace the key's.
                 const override = best.overrides?.[q.id] ?? null;
-                return { ...toQuestion(q), answer, correct: q.correct, right, earned: earned(q as GradableQuestion, answer, best.verdicts, best.overrides), override: override ? { points: override.points, note: override.note } : null, tests };
+                // A bank question another quiz of the group may still give: the answer given, nothing that says the key.
+                if (keptBack.has(q.id)) return { ...toQuestion(q), answer, correct: [] as (number | string)[], right: null, earned: null, override: null, tests: null, withheld: true };
+                return { ...toQuestion(q), answer, correct: q.correct, right, earned: earned(q as GradableQuestion, answer, best.verdicts, best.overrides), override: override ? { points: override.points, note: override.note } : null, tests, withheld: false };
               }),
             ),
           }
         : null,
   };
+}
+
+/**
+ * The drawn questions (by bank id) that another quiz of the group may still give someone: it draws one of their tags
+ * and is published or scheduled, and not over for everyone (its close, an extension, or an attempt still running).
+ * Their keys stay out of this quiz's review, whatever its own policy says, until then. One statement for the other
+ * quizzes, one for the questions' tags; none when nothing was drawn.
+ */
+async function drawableElsewhere(ctx: ServiceContext, quiz: { id: string; groupId: string }, drawnIds: string[], now: number): Promise<Set<string>> {
+  if (drawnIds.length === 0) return new Set();
+  const stillOpen = or(
+    isNull(quizzes.closesAt),
+    sql`${quizzes.closesAt} >= ${now - QUIZ_GRACE_MS}`,
+    sql`exists (select 1 from ${extensions} where ${extensions.quizId} = ${quizzes.id} and ${extensions.closesAt} >= ${now - QUIZ_GRACE_MS})`,
+    sql`exists (select 1 from ${attempts} where ${attempts.quizId} = ${quizzes.id} and ${attempts.submittedAt} is null and (${attempts.deadlineAt} is null or ${attempts.deadlineAt} >= ${now - QUIZ_GRACE_MS}))`,
+  );
+  const [others, drawn] = await Promise.all([
+    ctx.db
+      .select({ draws: quizzes.draws })
+      .from(quizzes)
+      .where(and(eq(quizzes.groupId, quiz.groupId), sql`${quizzes.id} <> ${quiz.id}`, sql`json_array_length(${quizzes.draws}) > 0`, or(eq(quizzes.published, true), isNotNull(quizzes.publishAt)), stillOpen)),
+    chunked(drawnIds, (ids) => ctx.db.select({ id: bankQuestions.id, tags: bankQuestions.tags }).from(bankQuestions).where(inArray(bankQuestions.id, ids))),
+  ]);
+  const live = new Set(others.flatMap((o) => o.draws.map((d) => d.tag)));
+  return new Set(drawn.filter((q) => q.tags.some((tag) => live.has(tag))).map((q) => q.id));
 }
 
 /** GET /api/quizzes/score/{id}: the caller's best score ({ score: null } before they hand anything in). */

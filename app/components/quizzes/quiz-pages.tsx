@@ -253,7 +253,8 @@ export interface PageResult {
   reviewWhen: ReviewWhen;
   review: {
     attemptNumber: number;
-    questions: (PageQuestion & { answer: unknown; correct: (number | string)[]; right: boolean; earned: number; override?: { points: number; note: string } | null; tests: ReviewTest[] | null })[];
+    /** `withheld`: a bank question another quiz of the group may still give; its key, and whether the answer was right, wait. */
+    questions: (PageQuestion & { answer: unknown; correct: (number | string)[]; right: boolean | null; earned: number | null; override?: { points: number; note: string } | null; tests: ReviewTest[] | null; withheld?: boolean })[];
   } | null;
 }
 
@@ -395,7 +396,25 @@ export function QuizAnswers({ result, base }: { result: PageResult; base: string
         <>
           <p className="muted">{t(result.attempts.length > 1 ? "quiz.answers.bestAttempt" : "quiz.answers.attempt", { n: review.attemptNumber })}</p>
           <ol className="quiz-review" role="list">
-            {review.questions.map((q, i) => (
+            {review.questions.map((q, i) =>
+              q.withheld ? (
+                <li key={q._id} className="card quiz-card quiz-review-item" data-withheld="true">
+                  <div className="quiz-q-head">
+                    <span className="quiz-q-number">{t("quiz.question", { n: i + 1, total: review.questions.length })}</span>
+                    <span className="badge">{t("quiz.answers.withheld")}</span>
+                  </div>
+                  <div className="prose quiz-q-text" dir="auto" dangerouslySetInnerHTML={{ __html: q.textHtml }} />
+                  <dl className="quiz-review-pair">
+                    <div>
+                      <dt>{t("quiz.answers.yours")}</dt>
+                      <dd>
+                        <AnswerText q={q} value={q.answer} />
+                      </dd>
+                    </div>
+                  </dl>
+                  <p className="muted">{t("quiz.answers.withheldWhy")}</p>
+                </li>
+              ) : (
               <li key={q._id} className="card quiz-card quiz-review-item" data-right={q.right}>
                 <div className="quiz-q-head">
                   <span className="quiz-q-number">{t("quiz.question", { n: i + 1, total: review.questions.length })}</span>
@@ -403,7 +422,7 @@ export function QuizAnswers({ result, base }: { result: PageResult; base: string
                     {q.right ? <CheckIcon /> : null}
                     {t(q.right ? "quiz.answers.right" : "quiz.answers.wrong")}
                   </span>
-                  <span className="muted">{t("quiz.answers.earned", { earned: q.earned, points: q.points })}</span>
+                  <span className="muted">{t("quiz.answers.earned", { earned: q.earned ?? 0, points: q.points })}</span>
                 </div>
                 <div className="prose quiz-q-text" dir="auto" dangerouslySetInnerHTML={{ __html: q.textHtml }} />
                 <dl className="quiz-review-pair">
@@ -418,14 +437,15 @@ export function QuizAnswers({ result, base }: { result: PageResult; base: string
                     <dd>{q.type === "short-text" ? <span dir="auto">{q.correct.join(" · ")}</span> : q.type === "code" ? <AnswerText q={q} value={q.correct[0]} /> : <AnswerText q={q} value={q.type === "multiple" ? q.correct : q.correct[0]} />}</dd>
                   </div>
                 </dl>
-                {q.type === "code" ? <ReviewTests id={`tests-${q._id}`} tests={q.tests} right={q.right} answered={q.answer !== null && q.answer !== ""} /> : null}
+                {q.type === "code" ? <ReviewTests id={`tests-${q._id}`} tests={q.tests} right={q.right === true} answered={q.answer !== null && q.answer !== ""} /> : null}
                 {q.override?.note ? (
                   <p className="quiz-review-note">
                     <strong>{t("quiz.review.staffNote")}</strong> <span dir="auto">{q.override.note}</span>
                   </p>
                 ) : null}
               </li>
-            ))}
+              ),
+            )}
           </ol>
           <p>
             <Link to={`${base}/result`} className="btn btn-outline">
