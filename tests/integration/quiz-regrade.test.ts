@@ -139,6 +139,17 @@ describe("regrade after a key correction", () => {
     expect(hook!.correct).toEqual([1]);
     expect(await w.attemptOf(w.ben)).toMatchObject({ score: 6 });
   });
+
+  it("shows an override at what it counts when the question's points go down under it", async () => {
+    const w = await world();
+    const attempt = await w.attemptOf(w.ana);
+    expect((await call(`${w.base}/attempts/${attempt.id}/answers/${w.why.id}`, { method: "PUT", body: { points: 3, note: "Fair" }, token: w.teacher.accessToken })).status).toBe(200);
+    expect((await call(`${w.base}/questions/${w.why.id}/key`, { method: "PUT", body: { correct: ["top level"], points: 1 }, token: w.teacher.accessToken })).status).toBe(200);
+    const staff = (await (await call(`${w.base}/attempts/${attempt.id}`, { token: w.teacher.accessToken })).json()) as { questions: { _id: string; earned: number; override: { points: number } | null }[] };
+    expect(staff.questions.find((q) => q._id === w.why.id)).toMatchObject({ earned: 1, override: { points: 1 } });
+    const review = (await getResult(w.ctx, w.as(w.ana), w.quiz.slug)).review!.questions.find((q) => q._id === w.why.id);
+    expect(review).toMatchObject({ earned: 1, override: { points: 1, note: "Fair" } });
+  });
 });
 
 describe("on each attempt's own paper (shuffled and drawn questions)", () => {

@@ -123,7 +123,8 @@ const view = (quiz: QuizRecord, row: { attempt: AttemptRow; name: string }, quiz
         correct: shown.correct,
         right: isRight(q, answer, a.verdicts),
         earned: earned(q, answer, a.verdicts, a.overrides),
-        override: override ? { points: override.points, note: override.note } : null,
+        // As it counts: an override is never worth more than the question now is (its points may have been lowered).
+        override: override ? { points: Math.min(override.points, q.points), note: override.note } : null,
         drawn: !written,
       };
     }),

@@ -946,7 +946,7 @@ export async function getResult(ctx: ServiceContext, viewer: Actor, key: string,
                 const override = best.overrides?.[q.id] ?? null;
                 // A bank question another quiz of the group may still give: the answer given, nothing that says the key.
                 if (keptBack.has(q.id)) return { ...toQuestion(q), answer, correct: [] as (number | string)[], right: null, earned: null, override: null, tests: null, withheld: true };
-                return { ...toQuestion(q), answer, correct: q.correct, right, earned: earned(q as GradableQuestion, answer, best.verdicts, best.overrides), override: override ? { points: override.points, note: override.note } : null, tests, withheld: false };
+                return { ...toQuestion(q), answer, correct: q.correct, right, earned: earned(q as GradableQuestion, answer, best.verdicts, best.overrides), override: override ? { points: Math.min(override.points, q.points), note: override.note } : null, tests, withheld: false };
               }),
             ),
           }
