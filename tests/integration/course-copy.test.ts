@@ -290,6 +290,21 @@ describe("copying one lecture", () => {
     expect(paper.questions).toHaveLength(5);
   });
 
+  it("refuses a start that would move the copy's dates past the year 9999, copying nothing", async () => {
+    const w = await sourceGroup(1);
+    // Its last date is six days after the first lecture: a start on 9999-12-28 would run into the year 10000.
+    const far = await copy(w.teacher.accessToken, w.group.slug, { title: "Far", startDate: "9999-12-28" });
+    expect(far.status).toBe(400);
+    expect(far.body.fields?.startDate).toMatch(/9999/);
+    const target = await createGroup({ instructorId: w.teacher.user.id });
+    const [lecture] = await db().select().from(s.lectures).where(eq(s.lectures.groupId, w.group.id));
+    const one = await call(`/api/lectures/${lecture!.slug}/copy`, { body: { groupId: target.slug, startsAt: "9999-12-29T10:00:00.000Z" }, token: w.teacher.accessToken });
+    expect(one.status).toBe(400);
+    expect(await db().select().from(s.lectures).where(eq(s.lectures.groupId, target.id))).toEqual([]);
+    // A start a year on is fine.
+    expect((await copy(w.teacher.accessToken, w.group.slug, { title: "Next year", startDate: "2028-01-10" })).status).toBe(201);
+  });
+
   it("refuses a group the instructor does not run, and strangers", async () => {
     const w = await sourceGroup(1);
     const foreign = await createGroup({ instructorId: (await createUser({ role: "instructor" })).id });

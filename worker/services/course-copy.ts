@@ -45,6 +45,23 @@ function raw(ctx: ServiceContext, query: SQL | { toSQL(): { sql: string; params:
   return ctx.env.DB.prepare(text).bind(...params);
 }
 
+/** The last moment a copied date may fall on (ISO dates have four-digit years), and the first. */
+const LAST_MOMENT = Date.UTC(9999, 11, 30);
+const FIRST_MOMENT = Date.UTC(1970, 0, 2);
+const DAY_MS = 86_400_000;
+
+/** Refuses a move that would put any of the source's dates outside the calendar every client reads (a 400 on `field`). */
+function checkShift(span: { from: number | null; to: number | null }, days: number, field: "startDate" | "startsAt") {
+  if (span.to !== null && span.to + days * DAY_MS > LAST_MOMENT) {
+    const message = "The copy's dates would run past the year 9999: choose an earlier start.";
+    throw new AppError(400, "validation_failed", message, { [field]: message });
+  }
+  if (span.from !== null && span.from + days * DAY_MS < FIRST_MOMENT) {
+    const message = "The copy's dates would fall before 1970: choose a later start.";
+    throw new AppError(400, "validation_failed", message, { [field]: message });
+  }
+}
+
 /** What a copy needs to move dates: the number of days, the zone, and the span of the source's dates. */
 interface Shift {
   days: number;
@@ -164,6 +181,7 @@ export async function copyGroup(ctx: ServiceContext, viewer: Viewer, sourceIdOrS
   // The first lecture's day in the zone the group met in; without dated lectures, the group's own start date.
   const firstDay = span.first !== null ? zonedDay(span.first, full!.timeZone) : full!.startDate?.slice(0, 10) ?? null;
   const days = firstDay ? daysBetween(firstDay, input.startDate) : 0;
+  checkShift(span, days, "startDate");
   const shift: Shift = { days, fromZone: full!.timeZone, toZone: timeZone, from: span.from ?? 0, to: span.to ?? 0 };
   const now = Date.now();
 
@@ -227,6 +245,7 @@ export async function copyLecture(ctx: ServiceContext, viewer: Viewer, lectureId
   const from = startsAt?.at?.getTime() ?? null;
   if (input.startsAt != null && from !== null) days = daysBetween(zonedDay(from, sourceTz!.timeZone), zonedDay(input.startsAt, timeZone));
   const span = await dateSpan(ctx, lectureWhere);
+  checkShift(span, days, "startsAt");
   const shift: Shift = { days, fromZone: sourceTz!.timeZone, toZone: timeZone, from: span.from ?? 0, to: span.to ?? 0 };
   const now = Date.now();
   for (let attempt = 0; attempt < 3; attempt++) {
