@@ -396,33 +396,22 @@ export function QuizAnswers({ result, base }: { result: PageResult; base: string
         <>
           <p className="muted">{t(result.attempts.length > 1 ? "quiz.answers.bestAttempt" : "quiz.answers.attempt", { n: review.attemptNumber })}</p>
           <ol className="quiz-review" role="list">
-            {review.questions.map((q, i) =>
-              q.withheld ? (
-                <li key={q._id} className="card quiz-card quiz-review-item" data-withheld="true">
-                  <div className="quiz-q-head">
-                    <span className="quiz-q-number">{t("quiz.question", { n: i + 1, total: review.questions.length })}</span>
-                    <span className="badge">{t("quiz.answers.withheld")}</span>
-                  </div>
-                  <div className="prose quiz-q-text" dir="auto" dangerouslySetInnerHTML={{ __html: q.textHtml }} />
-                  <dl className="quiz-review-pair">
-                    <div>
-                      <dt>{t("quiz.answers.yours")}</dt>
-                      <dd>
-                        <AnswerText q={q} value={q.answer} />
-                      </dd>
-                    </div>
-                  </dl>
-                  <p className="muted">{t("quiz.answers.withheldWhy")}</p>
-                </li>
-              ) : (
-              <li key={q._id} className="card quiz-card quiz-review-item" data-right={q.right}>
+            {review.questions.map((q, i) => (
+              // A withheld question (a bank question another quiz may still give): the answer given, nothing of the key.
+              <li key={q._id} className="card quiz-card quiz-review-item" data-right={q.withheld ? undefined : q.right} data-withheld={q.withheld || undefined}>
                 <div className="quiz-q-head">
                   <span className="quiz-q-number">{t("quiz.question", { n: i + 1, total: review.questions.length })}</span>
-                  <span className={`badge ${q.right ? "badge-green" : "badge-red"}`}>
-                    {q.right ? <CheckIcon /> : null}
-                    {t(q.right ? "quiz.answers.right" : "quiz.answers.wrong")}
-                  </span>
-                  <span className="muted">{t("quiz.answers.earned", { earned: q.earned ?? 0, points: q.points })}</span>
+                  {q.withheld ? (
+                    <span className="badge">{t("quiz.answers.withheld")}</span>
+                  ) : (
+                    <>
+                      <span className={`badge ${q.right ? "badge-green" : "badge-red"}`}>
+                        {q.right ? <CheckIcon /> : null}
+                        {t(q.right ? "quiz.answers.right" : "quiz.answers.wrong")}
+                      </span>
+                      <span className="muted">{t("quiz.answers.earned", { earned: q.earned ?? 0, points: q.points })}</span>
+                    </>
+                  )}
                 </div>
                 <div className="prose quiz-q-text" dir="auto" dangerouslySetInnerHTML={{ __html: q.textHtml }} />
                 <dl className="quiz-review-pair">
@@ -432,20 +421,22 @@ export function QuizAnswers({ result, base }: { result: PageResult; base: string
                       <AnswerText q={q} value={q.answer} />
                     </dd>
                   </div>
-                  <div>
-                    <dt>{t(q.type === "short-text" ? "quiz.answers.accepted" : q.type === "code" ? "quiz.answers.reference" : "quiz.answers.correct")}</dt>
-                    <dd>{q.type === "short-text" ? <span dir="auto">{q.correct.join(" · ")}</span> : q.type === "code" ? <AnswerText q={q} value={q.correct[0]} /> : <AnswerText q={q} value={q.type === "multiple" ? q.correct : q.correct[0]} />}</dd>
-                  </div>
+                  {q.withheld ? null : (
+                    <div>
+                      <dt>{t(q.type === "short-text" ? "quiz.answers.accepted" : q.type === "code" ? "quiz.answers.reference" : "quiz.answers.correct")}</dt>
+                      <dd>{q.type === "short-text" ? <span dir="auto">{q.correct.join(" · ")}</span> : q.type === "code" ? <AnswerText q={q} value={q.correct[0]} /> : <AnswerText q={q} value={q.type === "multiple" ? q.correct : q.correct[0]} />}</dd>
+                    </div>
+                  )}
                 </dl>
-                {q.type === "code" ? <ReviewTests id={`tests-${q._id}`} tests={q.tests} right={q.right === true} answered={q.answer !== null && q.answer !== ""} /> : null}
+                {q.withheld ? <p className="muted">{t("quiz.answers.withheldWhy")}</p> : null}
+                {q.type === "code" && !q.withheld ? <ReviewTests id={`tests-${q._id}`} tests={q.tests} right={q.right === true} answered={q.answer !== null && q.answer !== ""} /> : null}
                 {q.override?.note ? (
                   <p className="quiz-review-note">
                     <strong>{t("quiz.review.staffNote")}</strong> <span dir="auto">{q.override.note}</span>
                   </p>
                 ) : null}
               </li>
-              ),
-            )}
+            ))}
           </ol>
           <p>
             <Link to={`${base}/result`} className="btn btn-outline">
