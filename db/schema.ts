@@ -432,6 +432,11 @@ export const submissions = sqliteTable(
      * task holds its grades, when the grade itself, and the feedback that came with it, stay hidden (ADR 0021).
      */
     feedbackWithRequest: integer("feedback_with_request", { mode: "boolean" }).notNull().default(false),
+    /**
+     * Handed in again after staff graded it, while its task held its grades (ADR 0040): the grade kept is an older
+     * version's. Set by the replacing write itself (not read from clocks), cleared when staff grade it again.
+     */
+    changedSinceGraded: integer("changed_since_graded", { mode: "boolean" }).notNull().default(false),
     /** A file hand-in: its key in R2 (`hand-ins/...`), its name as uploaded, its type by content, and its size. */
     fileKey: text("file_key"),
     fileName: text("file_name"),
@@ -547,6 +552,8 @@ export const quizzes = sqliteTable(
     /** Each student's attempt shows the questions, and the options of choice questions, in its own order. */
     shuffleQuestions: integer("shuffle_questions", { mode: "boolean" }).notNull().default(false),
     shuffleOptions: integer("shuffle_options", { mode: "boolean" }).notNull().default(false),
+    /** When a review first showed a student this quiz's answers (ADR 0040): from then on no more tries, whatever the policy now. */
+    answersShownAt: integer("answers_shown_at", { mode: "timestamp_ms" }),
     /** A draft the server publishes (and announces) at this time (issue 22). */
     publishAt: integer("publish_at", { mode: "timestamp_ms" }),
     createdAt: createdAt(),

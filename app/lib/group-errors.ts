@@ -33,6 +33,8 @@ const CODES: Record<string, MessageKey> = {
   already_shown: "schedule.shown",
   already_handed_in: "schedule.handedIn",
   no_completion_rule: "cohort.rule.none",
+  draws_short: "bank.error.drawsShort",
+  changed_since_opened: "grader.error.changedSinceOpened",
 };
 
 /** Field name → the one message that field shows whatever its check was (it states the whole rule). */

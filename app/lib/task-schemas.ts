@@ -61,6 +61,15 @@ export const submitTaskInput = z.object({
 export type SubmitTaskInput = z.infer<typeof submitTaskInput>;
 
 const GRADE_KINDS = ["score", "rubric", "requestResubmission"] as const;
+/**
+ * The hand-in's time as the grader saw it (its `submittedAt`): when it is sent and a newer version was handed in
+ * since, the grade is refused (409) instead of landing on work the grader has not seen.
+ */
+const seenVersion = z
+  .string()
+  .max(40)
+  .refine((v) => !Number.isNaN(Date.parse(v)), "The version is the hand-in's submittedAt, as an ISO date-time.")
+  .optional();
 const ONE_GRADE_KIND = "Give a score, a rubric's levels or a request for a new version: one of them.";
 
 /**
@@ -81,12 +90,14 @@ export const gradeSubmissionInput = z.preprocess((value, ctx) => {
       z.number({ error: "Give a whole-number score." }).int("Give a whole-number score.").min(0, "The score cannot be negative."),
     ),
     feedback: z.string().overwrite(withoutControls).trim().max(TASK_LIMITS.feedback, `Feedback is limited to ${TASK_LIMITS.feedback} characters.`).optional(),
+    version: seenVersion,
   }),
-  z.object({ requestResubmission: z.literal(true), feedback: z.string().overwrite(withoutControls).trim().max(TASK_LIMITS.feedback).optional() }),
+  z.object({ requestResubmission: z.literal(true), feedback: z.string().overwrite(withoutControls).trim().max(TASK_LIMITS.feedback).optional(), version: seenVersion }),
   // A task with a rubric: a level per criterion (criterion id -> level index); the score is the levels' points.
   z.object({
     rubric: rubricChoices,
     feedback: z.string().overwrite(withoutControls).trim().max(TASK_LIMITS.feedback, `Feedback is limited to ${TASK_LIMITS.feedback} characters.`).optional(),
+    version: seenVersion,
   }),
 ]));
 export type GradeSubmissionInput = z.infer<typeof gradeSubmissionInput>;

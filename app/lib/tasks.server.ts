@@ -236,12 +236,14 @@ export async function graderAction(svc: ServiceContext, viewer: Viewer, params: 
   }
   const id = text(form, "submissionId");
   const rubric = jsonField(form, "rubric");
+  // The version the grader saw, when the form says it (the grader does).
+  const version = text(form, "version") || undefined;
   const input =
     intent === "return"
-      ? { requestResubmission: true as const, feedback: String(form.get("feedback") ?? "") || undefined }
+      ? { requestResubmission: true as const, feedback: String(form.get("feedback") ?? "") || undefined, version }
       : rubric !== null
-        ? { rubric, feedback: String(form.get("feedback") ?? "") }
-        : { score: text(form, "score"), feedback: String(form.get("feedback") ?? "") };
+        ? { rubric, feedback: String(form.get("feedback") ?? ""), version }
+        : { score: text(form, "score"), feedback: String(form.get("feedback") ?? ""), version };
   const parsed = gradeSubmissionInput.safeParse(input);
   if (!parsed.success) return invalid(intent, parsed.error, id);
   return attempt(intent, async () => ({ submission: await gradeSubmission(svc, viewer, params.slugLecture ?? "", params.slugTask ?? "", id, parsed.data) }), id);

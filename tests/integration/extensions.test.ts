@@ -253,6 +253,20 @@ describe("quiz extensions", () => {
     await expect(startAttempt(c.ctx, c.other, c.quiz.slug)).rejects.toMatchObject({ code: "quiz_closed" });
   });
 
+  it("remembers answers once shown: hiding them, adding attempts and showing them again is refused", async () => {
+    const w = await quizWorld({ durationMinutes: null, closesAt: Date.now() + DAY, showAnswers: "after-submit", maxAttempts: 1 });
+    await submitQuiz(w.ctx, w.given, w.quiz.slug, { answers: { [w.question.id]: 0 } });
+    // The student reads the review: the key is out.
+    expect((await getResult(w.ctx, w.given, w.quiz.slug)).review?.questions[0]).toMatchObject({ correct: [1] });
+    const edit = (body: Record<string, unknown>) => call(`/api/quizzes/${w.quiz.slug}`, { method: "PUT", body, token: w.teacher.accessToken });
+    expect((await edit({ showAnswers: "never" })).status).toBe(200);
+    const more = await edit({ maxAttempts: 3 });
+    expect(more.status).toBe(409);
+    expect(((await more.json()) as { code: string }).code).toBe("answers_seen");
+    expect((await w.extend({ userIds: [w.given.userId], extraAttempts: 1 })).status).toBe(409);
+    await expect(startAttempt(w.ctx, w.given, w.quiz.slug)).rejects.toMatchObject({ code: "no_attempts_left" });
+  });
+
   it("gives a later close, never an earlier one: at or before the quiz's own close is refused, and a quiz that never closes has none to extend", async () => {
     const w = await quizWorld({ durationMinutes: null, closesAt: T0 });
     for (const earlier of [T0, T0 - HOUR]) {

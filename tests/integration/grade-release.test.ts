@@ -8,7 +8,8 @@ import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import * as s from "../../db/schema";
 import { addMember, call, createGroup, createUser, mailbox, signIn, waitForMails, type SignedIn } from "./factories";
-import { db, unique } from "./helpers";
+import { db, serviceContext, unique } from "./helpers";
+import { submitTask } from "../../worker/services/tasks";
 
 const FEEDBACK = "Tidy grid; the alt texts are missing";
 
@@ -155,6 +156,44 @@ describe("grade release", () => {
     expect(await released.json()).toMatchObject({ released: 1 });
     expect((await studentSees(w, w.a, idA)).one).toMatchObject({ score: 88, state: "graded", locked: true });
     expect((await call(`/api/lectures/${w.lecture.slug}/submit-task/${w.task.slug}`, { body: { link: "https://github.com/me/landing-v3" }, token: w.a.accessToken })).status).toBe(409);
+  });
+
+  it("marks a new version changed even when the grade was saved while it was on its way, and refuses a grade for a version the grader did not see", async () => {
+    const w = await world();
+    const idA = await handInAndGrade(w, w.a, 60);
+    const graded = (await db().select().from(s.submissions).where(eq(s.submissions.id, idA)))[0]!;
+    // The new version arrived a second before the grade was saved (its time is the arrival's), and is written after.
+    const viewer = { userId: w.a.user.id, role: "user" as const, sessionId: "race", name: w.a.user.name, email: w.a.user.email };
+    await submitTask(serviceContext().ctx, viewer, w.lecture.slug, w.task.slug, { link: "https://github.com/me/landing-v2", notes: "" }, graded.gradedAt!.getTime() - 1_000);
+    const staffOne = () => call(`${w.base}/submissions/${idA}`, { token: w.teacher.accessToken }).then((r) => r.json() as Promise<{ score: number; submittedAt: string; changedSinceGraded: boolean; link: string }>);
+    const now = await staffOne();
+    expect(now).toMatchObject({ score: 60, link: "https://github.com/me/landing-v2", changedSinceGraded: true });
+    expect((await call(`${w.base}/release-grades`, { method: "POST", token: w.teacher.accessToken })).status).toBe(409);
+    // A grade sent for the version the grader had open, after a newer one came in, is refused and changes nothing.
+    const stale = await call(`${w.base}/submissions/${idA}`, { method: "PUT", body: { score: 70, version: graded.submittedAt.toISOString() }, token: w.teacher.accessToken });
+    expect(stale.status).toBe(409);
+    expect(await stale.json()).toMatchObject({ code: "changed_since_opened" });
+    expect(await staffOne()).toMatchObject({ score: 60, changedSinceGraded: true });
+    // For the version on screen it lands, and the release goes out.
+    expect((await call(`${w.base}/submissions/${idA}`, { method: "PUT", body: { score: 75, version: now.submittedAt }, token: w.teacher.accessToken })).status).toBe(200);
+    expect(await staffOne()).toMatchObject({ score: 75, changedSinceGraded: false });
+    expect((await call(`${w.base}/release-grades`, { method: "POST", token: w.teacher.accessToken })).status).toBe(200);
+  });
+
+  it("keeps a held grade held when its grader's account is deleted, and releases it to its student", async () => {
+    const w = await world();
+    const idA = await handInAndGrade(w, w.a, 41);
+    const admin = await signIn(await createUser({ role: "admin" }));
+    await db().update(s.groups).set({ instructorId: null }).where(eq(s.groups.id, w.group.id));
+    await db().delete(s.users).where(eq(s.users.id, w.teacher.user.id));
+    expect((await db().select().from(s.submissions).where(eq(s.submissions.id, idA)))[0]).toMatchObject({ gradedBy: null, score: 41 });
+    const seen = (await (await call(`${w.base}/submissions/${idA}`, { token: w.a.accessToken })).json()) as object;
+    expect(seen).toMatchObject({ score: null, feedback: null, gradedAt: null, state: "submitted" });
+    const progress = (await (await call(`/api/users/groups/${w.group.slug}/progress`, { token: w.a.accessToken })).json()) as { tasks: { graded: number } };
+    expect(progress.tasks.graded).toBe(0);
+    const released = await call(`${w.base}/release-grades`, { method: "POST", token: admin.accessToken });
+    expect(await released.json()).toMatchObject({ released: 1 });
+    expect(await notificationsOf(w.a)).toContain("grades-released");
   });
 
   it("shows a grade given after release at once; holding again hides the grades until the next release", async () => {

@@ -105,6 +105,25 @@ describe("question banks", () => {
     }
   });
 
+  it("refuses a bank change that would leave a published quiz short of its draws, and changes nothing", async () => {
+    // "Hooks draw" (published, open) draws 2 of the 6 "hooks" questions; the two "css" ones are drawn by nothing yet.
+    const w = await world();
+    const lecture = (await (await call(`/api/lectures/group/${w.group.slug}`, { body: { title: "Week 7", published: true }, token: w.teacher.accessToken })).json()) as { slug: string };
+    expect((await call("/api/quizzes", { body: { lectureId: lecture.slug, title: "CSS check", questions: [], draws: [{ tag: "css", count: 2, points: 1 }], published: true }, token: w.teacher.accessToken })).status).toBe(201);
+    const bank = (await (await call(`/api/groups/${w.group.slug}/question-bank`, { token: w.teacher.accessToken })).json()) as { questions: { _id: string; text: string; type: string; options: string[]; correct: number[]; points: number; tags: string[] }[] };
+    const css = bank.questions.filter((q) => q.tags.includes("css"));
+    // Deleting one css question, or retagging it, would leave "CSS check" one short.
+    const del = await call(`/api/groups/${w.group.slug}/question-bank/${css[0]!._id}`, { method: "DELETE", token: w.teacher.accessToken });
+    expect(del.status).toBe(409);
+    expect(await del.json()).toMatchObject({ code: "draws_short", message: expect.stringContaining('"CSS check"') });
+    const q = css[0]!;
+    const retag = await call(`/api/groups/${w.group.slug}/question-bank/${q._id}`, { method: "PUT", body: { question: { text: q.text, type: "true-false", correct: 0 }, tags: ["hooks"] }, token: w.teacher.accessToken });
+    expect(retag.status).toBe(409);
+    expect((await db().select().from(s.bankQuestions).where(eq(s.bankQuestions.id, q._id)))[0]!.tags).toEqual(["css"]);
+    // A hooks question may go: five are left for a draw of two.
+    expect((await call(`/api/groups/${w.group.slug}/question-bank/${w.bank[0]!._id}`, { method: "DELETE", token: w.teacher.accessToken })).status).toBe(200);
+  });
+
   it("keeps a drawn question's key out of a review while another quiz that never shows answers may still give it", async () => {
     const w = await world({ maxAttempts: 1 });
     const [me] = w.students;

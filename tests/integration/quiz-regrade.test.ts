@@ -4,10 +4,12 @@
  * scores, best scores and progress follow; students whose best score changed are notified; overrides survive.
  */
 import { and, eq } from "drizzle-orm";
+import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import * as s from "../../db/schema";
 import { newId } from "../../worker/services/ids";
 import { getResult, startAttempt, submitQuiz } from "../../worker/services/quizzes";
+import { correctKey, setAnswerPoints } from "../../worker/services/quiz-regrade";
 import type { Viewer } from "../../worker/services/sessions";
 import { addMember, call, createGroup, createUser, signIn } from "./factories";
 import { db, serviceContext } from "./helpers";
@@ -35,6 +37,44 @@ async function world() {
   const attemptOf = async (who: typeof ana) => (await db().select().from(s.attempts).where(and(eq(s.attempts.quizId, quiz.id), eq(s.attempts.userId, who.user.id))))[0]!;
   const base = `/api/quizzes/${quiz.slug}`;
   return { ctx, teacher, group, ana, ben, quiz, hook, why, as, attemptOf, base };
+}
+
+/**
+ * A service context whose D1 runs `first` once, to its end, just before the first statement matching `when` (a SQL
+ * pattern) or the first batch ("batch"): another request's whole write landing between this one's reads and writes.
+ */
+function gatedContext(when: RegExp | "batch", first: () => Promise<unknown>) {
+  let pending: (() => Promise<unknown>) | null = first;
+  const gate = async () => {
+    const run = pending;
+    pending = null;
+    if (run) await run();
+  };
+  const db = env.DB;
+  const gated = new Proxy(db, {
+    get(target, prop) {
+      if (prop === "batch" && when === "batch") return async (statements: D1PreparedStatement[]) => (await gate(), target.batch(statements));
+      if (prop === "prepare" && when !== "batch") {
+        return (query: string) => {
+          const statement = target.prepare(query);
+          if (!when.test(query)) return statement;
+          const wrap = (stmt: D1PreparedStatement): D1PreparedStatement =>
+            new Proxy(stmt, {
+              get(t, p) {
+                if (p === "bind") return (...values: unknown[]) => wrap(t.bind(...values));
+                if (p === "all" || p === "raw" || p === "run" || p === "first") return async (...args: unknown[]) => (await gate(), (t[p] as (...a: unknown[]) => unknown).apply(t, args));
+                const v = Reflect.get(t, p, t) as unknown;
+                return typeof v === "function" ? (v as (...a: unknown[]) => unknown).bind(t) : v;
+              },
+            });
+          return wrap(statement);
+        };
+      }
+      const value = Reflect.get(target, prop, target) as unknown;
+      return typeof value === "function" ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+  return serviceContext({ ...env, DB: gated }).ctx;
 }
 
 const notified = async (userId: string) => (await db().select().from(s.notifications).where(and(eq(s.notifications.userId, userId), eq(s.notifications.kind, "quiz-regraded")))).map((n) => n.params);
@@ -73,6 +113,29 @@ describe("manual override", () => {
     expect(Object.keys(stored.overrides ?? {}).sort()).toEqual([w.hook.id, w.why.id].sort());
     // Both counted: 1 + 3.
     expect(stored.score).toBe(4);
+  });
+
+  it("an override and a key correction that cross each other both count in the stored score, in either order", async () => {
+    // Ben answered both questions right under the old key (2 + 3). The key of the hook question is corrected to
+    // "useState" (Ben's "useEffect" becomes wrong: 0) while staff give his rule-of-hooks answer 2 of its 3 points by
+    // hand: whatever the order, his score is 0 + 2.
+    for (const order of ["override read first", "key read first"] as const) {
+      const w = await world();
+      const attempt = await w.attemptOf(w.ben);
+      const staff: Viewer = { userId: w.teacher.user.id, role: "instructor", sessionId: "regrade", name: w.teacher.user.name, email: w.teacher.user.email };
+      const override = (ctx: typeof w.ctx) => setAnswerPoints(ctx, staff, w.quiz.slug, attempt.id, w.why.id, { points: 2, note: "Close" });
+      const key = (ctx: typeof w.ctx) => correctKey(ctx, staff, w.quiz.slug, w.hook.id, { correct: [0] });
+      if (order === "override read first") {
+        // The override has read the attempt and the key; the correction lands before it writes.
+        await override(gatedContext(/^update "attempts"/, () => key(serviceContext().ctx)));
+      } else {
+        // The correction has read every attempt; the override lands before its batch is written.
+        await key(gatedContext("batch", () => override(serviceContext().ctx)));
+      }
+      expect((await w.attemptOf(w.ben)).score, order).toBe(2);
+      const view = (await (await call(`${w.base}/attempts/${attempt.id}`, { token: w.teacher.accessToken })).json()) as { score: number; questions: { earned: number }[] };
+      expect(view.questions.map((q) => q.earned), order).toEqual([0, 2]);
+    }
   });
 
   it("refuses more points than the question is worth, an open attempt and another group's staff, changing nothing", async () => {

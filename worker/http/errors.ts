@@ -47,7 +47,9 @@ export type ErrorCode =
   // Rubrics and grade release (worker/services/rubrics.ts, tasks.ts)
   | "rubric_in_use"
   | "grades_not_held"
-  | "changed_since_graded";
+  | "changed_since_graded"
+  | "changed_since_opened"
+  | "draws_short";
 
 export class AppError extends Error {
   constructor(

@@ -137,7 +137,8 @@ export async function setQuizExtensions(ctx: ServiceContext, viewer: Viewer, qui
     .where(and(eq(attempts.quizId, quiz.id), inArray(attempts.userId, ids)));
   const seen = [...new Set(taken.map((t) => t.attempt.userId))].filter((userId) => {
     const own = taken.filter((t) => t.attempt.userId === userId).map((t) => t.attempt);
-    return reviewWhen(quiz, own, Date.now(), false) === "now";
+    // Shown now, or shown once (a policy switched to "never" since hides nothing from who read them).
+    return reviewWhen(quiz, own, Date.now(), false) === "now" || (quiz.answersShownAt !== null && own.some((a) => a.submittedAt));
   });
   if (seen.length > 0 && ((input.extraAttempts ?? 0) > 0 || input.closesAt != null)) {
     const names = taken.filter((t) => seen.includes(t.attempt.userId)).map((t) => t.name);

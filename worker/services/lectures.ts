@@ -233,6 +233,7 @@ export async function lectureWork(ctx: ServiceContext, lectureId: string, studen
         score: submissions.score,
         gradedAt: submissions.gradedAt,
         gradedBy: submissions.gradedBy,
+        hasCode: sql<boolean>`${submissions.code} is not null`.mapWith(Boolean),
         gradesHeld: tasks.gradesHeld,
         resubmitRequestedAt: submissions.resubmitRequestedAt,
         submissionId: submissions.id,
@@ -262,7 +263,7 @@ export async function lectureWork(ctx: ServiceContext, lectureId: string, studen
       state: studentId
         ? submissionState(
             t.submissionId
-              ? asStudentSees(t, { late: t.late ?? false, score: t.score, feedback: null, gradedAt: t.gradedAt, gradedBy: t.gradedBy, resubmitRequestedAt: t.resubmitRequestedAt })
+              ? asStudentSees(t, { late: t.late ?? false, score: t.score, feedback: null, gradedAt: t.gradedAt, gradedBy: t.gradedBy, hasCode: !!t.hasCode, resubmitRequestedAt: t.resubmitRequestedAt })
               : null,
           )
         : null,

@@ -193,7 +193,9 @@ export interface ScopeProgress {
  * A hand-in's score as progress counts it: none while the task holds staff-given grades (ADR 0021), so a held grade
  * counts as "handed in, not graded yet" for everyone until it is released (one definition for students and staff).
  */
-const shownScore = sql`(case when ${tasks.gradesHeld} and ${submissions.gradedBy} is not null then null else ${submissions.score} end)`;
+// Held: graded by staff on a task that holds its grades (a link or file hand-in is graded by staff alone, whoever it was
+// and whether or not their account is still there; an exercise's own tests' score is never held).
+const shownScore = sql`(case when ${tasks.gradesHeld} and (${submissions.gradedBy} is not null or ${submissions.code} is null) then null else ${submissions.score} end)`;
 const ratio = (score: SQLWrapper | SQL, max: SQLWrapper | SQL) => sql`min(1.0, max(0.0, ${score} * 1.0 / nullif(${max}, 0)))`;
 
 /**

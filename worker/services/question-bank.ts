@@ -3,11 +3,12 @@
  * (app/lib/quiz-paper.ts). Questions drawn are copied into the attempt's paper, so editing or deleting a bank question
  * changes no attempt already given; it changes only the attempts that open afterwards.
  */
-import { and, asc, eq } from "drizzle-orm";
+import { and, asc, eq, gt, isNotNull, isNull, or, sql } from "drizzle-orm";
+import type { QuizDraw } from "../../app/lib/quiz-paper";
 import type { BankQuestionInput } from "../../app/lib/quiz-schemas";
-import { bankQuestions } from "../../db/schema";
+import { bankQuestions, quizzes } from "../../db/schema";
 import type { ServiceContext } from "../context";
-import { notFound } from "../http/errors";
+import { AppError, notFound } from "../http/errors";
 import { requireManagedGroup } from "./group-access";
 import { newId } from "./ids";
 import type { Viewer } from "./sessions";
@@ -37,6 +38,64 @@ export function tagCounts(rows: Pick<BankRow, "tags">[]): Record<string, number>
   return out;
 }
 
+/**
+ * Why a bank cannot fill every paper of these draws, or null when it can: a tag with fewer questions than its draw, or
+ * questions carrying two drawn tags that some paper could take for the first and leave the second short.
+ */
+export function drawsUnfit(bank: Pick<BankRow, "id" | "tags">[], draws: QuizDraw[]): string | null {
+  const counts = tagCounts(bank);
+  for (const d of draws) {
+    const have = counts[d.tag] ?? 0;
+    if (have < d.count) return `The bank has ${have} question${have === 1 ? "" : "s"} tagged "${d.tag}": a draw of ${d.count} needs as many.`;
+  }
+  // A question carrying two drawn tags goes to whichever draw picks it first (a paper never repeats a question): every
+  // paper must still find enough for each draw, whatever the earlier draws took of its questions.
+  const short = drawsShortOnSomePaper(bank, draws);
+  if (short) return `Some questions are tagged both "${short.earlier}" and "${short.tag}": a paper could draw them for "${short.earlier}" and leave fewer than ${short.count} for "${short.tag}". Give those questions one of the tags, or draw fewer.`;
+  return null;
+}
+
+/**
+ * The first draw some paper could leave short (the most its earlier draws can take of its tag's questions, taken),
+ * with an earlier draw that shares questions with it; null when every paper can be made.
+ */
+export function drawsShortOnSomePaper(bank: { id: string; tags: string[] }[], draws: QuizDraw[]): { tag: string; count: number; earlier: string } | null {
+  const withTag = (tag: string) => new Set(bank.filter((q) => q.tags.includes(tag)).map((q) => q.id));
+  const sets = draws.map((d) => withTag(d.tag));
+  for (let i = 0; i < draws.length; i++) {
+    let takenAtMost = 0;
+    let earlier: string | null = null;
+    for (let j = 0; j < i; j++) {
+      const shared = [...sets[j]!].filter((id) => sets[i]!.has(id)).length;
+      if (shared === 0) continue;
+      takenAtMost += Math.min(draws[j]!.count, shared);
+      earlier ??= draws[j]!.tag;
+    }
+    if (earlier !== null && sets[i]!.size - takenAtMost < draws[i]!.count) return { tag: draws[i]!.tag, count: draws[i]!.count, earlier };
+  }
+  return null;
+}
+
+/**
+ * Refuses a change to the bank (the bank as it would be after it) that would leave a quiz students can still be
+ * given short of its draws: one published and not closed, or scheduled. Its staff change the quiz's draws first.
+ */
+async function checkLiveDraws(ctx: ServiceContext, groupId: string, after: (bank: BankRow[]) => BankRow[]): Promise<void> {
+  const now = Date.now();
+  const [bank, live] = await Promise.all([
+    bankOf(ctx, groupId),
+    ctx.db
+      .select({ title: quizzes.title, draws: quizzes.draws })
+      .from(quizzes)
+      .where(and(eq(quizzes.groupId, groupId), sql`json_array_length(${quizzes.draws}) > 0`, or(and(eq(quizzes.published, true), or(isNull(quizzes.closesAt), gt(quizzes.closesAt, new Date(now)))), isNotNull(quizzes.publishAt)))),
+  ]);
+  const next = after(bank);
+  for (const quiz of live) {
+    const why = drawsUnfit(next, quiz.draws);
+    if (why) throw new AppError(409, "draws_short", `The quiz "${quiz.title}" draws from these questions and would be left short: ${why} Change its draws first.`);
+  }
+}
+
 /** GET /api/groups/{id}/question-bank (staff): the questions, oldest first, and the tags with their counts. */
 export async function listBank(ctx: ServiceContext, viewer: Viewer, groupKey: string): Promise<{ questions: BankQuestionDto[]; tags: Record<string, number> }> {
   const group = await requireManagedGroup(ctx, viewer, groupKey);
@@ -64,6 +123,7 @@ export async function addBankQuestion(ctx: ServiceContext, viewer: Viewer, group
 /** PUT /api/groups/{id}/question-bank/{questionId} (staff): attempts already given keep their copy. */
 export async function updateBankQuestion(ctx: ServiceContext, viewer: Viewer, groupKey: string, questionId: string, input: BankQuestionInput): Promise<BankQuestionDto> {
   const group = await requireManagedGroup(ctx, viewer, groupKey);
+  await checkLiveDraws(ctx, group.id, (bank) => bank.map((q) => (q.id === questionId ? { ...q, tags: values(input).tags } : q)));
   const [row] = await ctx.db
     .update(bankQuestions)
     .set({ ...values(input), updatedAt: new Date() })
@@ -76,6 +136,7 @@ export async function updateBankQuestion(ctx: ServiceContext, viewer: Viewer, gr
 /** DELETE /api/groups/{id}/question-bank/{questionId} (staff). */
 export async function deleteBankQuestion(ctx: ServiceContext, viewer: Viewer, groupKey: string, questionId: string): Promise<{ message: string }> {
   const group = await requireManagedGroup(ctx, viewer, groupKey);
+  await checkLiveDraws(ctx, group.id, (bank) => bank.filter((q) => q.id !== questionId));
   const gone = await ctx.db.delete(bankQuestions).where(and(eq(bankQuestions.id, questionId), eq(bankQuestions.groupId, group.id))).returning({ id: bankQuestions.id });
   if (gone.length === 0) throw notFound("No such question in this group's bank.");
   return { message: "The question was deleted from the bank. Attempts that drew it keep their copy." };

@@ -5,11 +5,12 @@
  * best scores and progress follow, since they are read from the attempts; each student whose best score changed is
  * notified.
  */
-import { and, asc, eq, isNotNull, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, isNotNull, sql } from "drizzle-orm";
 import { questionInput, type AnswerPointsInput, type QuestionKeyInput } from "../../app/lib/quiz-schemas";
 import { attempts, questions, users } from "../../db/schema";
 import type { ServiceContext } from "../context";
 import { AppError, notFound } from "../http/errors";
+import { chunked } from "./chunks";
 import { notifyUsers } from "./notifications";
 import { earned, grade, isRight, type GradableQuestion } from "./quiz-grading";
 import { originalOption } from "../../app/lib/quiz-paper";
@@ -46,25 +47,50 @@ const paperOf = (qs: QuestionRows, a: AttemptRow) => questionsFor(qs, a) as Grad
 async function regradeRows(ctx: ServiceContext, quiz: QuizRecord, qs: QuestionRows, rows: AttemptRow[], all: AttemptRow[], first: BatchItem[] = []): Promise<number> {
   const before = bestOf(all);
   const updated = new Map<string, number>();
-  const writes: BatchItem[] = [];
   let maxScore = 0;
-  for (const a of rows) {
-    const result = grade(paperOf(qs, a), a.answers, a.verdicts, a.overrides);
-    maxScore = result.maxScore;
-    if (result.score === a.score && result.maxScore === a.maxScore) continue;
-    updated.set(a.id, result.score);
-    writes.push(ctx.db.update(attempts).set(result).where(eq(attempts.id, a.id)) as never);
+  let pending = rows;
+  let questionsNow = qs;
+  let lead = first;
+  for (let tries = 0; tries < OVERRIDE_TRIES; tries++) {
+    const writes: BatchItem[] = [];
+    const scores: { id: string; score: number }[] = [];
+    for (const a of pending) {
+      const result = grade(paperOf(questionsNow, a), a.answers, a.verdicts, a.overrides);
+      maxScore = result.maxScore;
+      if (result.score === a.score && result.maxScore === a.maxScore) continue;
+      scores.push({ id: a.id, score: result.score });
+      // Only over the overrides it was graded with: points staff give meanwhile are not overwritten with a score
+      // that leaves them out.
+      writes.push(ctx.db.update(attempts).set(result).where(and(eq(attempts.id, a.id), sameOverrides(a))).returning({ id: attempts.id }) as never);
+    }
+    // One batch: the key's change (when there is one) and the scores it gives land together or not at all.
+    const batch = [...lead, ...writes];
+    lead = [];
+    if (batch.length === 0) break;
+    const results = (await ctx.db.batch(batch as [BatchItem, ...BatchItem[]])) as unknown[][];
+    const landed = results.slice(results.length - writes.length);
+    const missed = scores.filter((w, i) => {
+      if (landed[i]!.length === 0) return true;
+      updated.set(w.id, w.score);
+      return false;
+    });
+    if (missed.length === 0) break;
+    // Staff gave points on these meanwhile: graded again as they now stand, with the key as it now is.
+    [pending, questionsNow] = await Promise.all([
+      chunked(missed.map((m) => m.id), (ids) => ctx.db.select().from(attempts).where(inArray(attempts.id, ids))),
+      questionsOf(ctx, [quiz.id]),
+    ]);
   }
-  // One batch: the key's change (when there is one) and the scores it gives land together or not at all.
-  const batch = [...first, ...writes];
-  if (batch.length > 0) await ctx.db.batch(batch as [BatchItem, ...BatchItem[]]);
   const after = bestOf(all.map((a) => ({ userId: a.userId, score: updated.get(a.id) ?? a.score })));
   const moved = [...after].filter(([userId, score]) => before.get(userId) !== score);
   for (const [userId, score] of moved) {
     await notifyUsers(ctx, [userId], { kind: "quiz-regraded", params: { quiz: quiz.title, score, max: maxScore }, link: quizLink(quiz) });
   }
-  return writes.length;
+  return updated.size;
 }
+
+/** The attempt's overrides are still the ones `a` was read with (compared as stored). */
+const sameOverrides = (a: Pick<AttemptRow, "overrides">) => sql`coalesce(${attempts.overrides}, 'null') = ${JSON.stringify(a.overrides ?? null)}`;
 
 export interface StaffAttemptView {
   quiz: { _id: string; slug: string; title: string; lectureSlug: string; groupId: string };
@@ -161,16 +187,25 @@ export async function setAnswerPoints(ctx: ServiceContext, viewer: Viewer, quizK
   const before = bestOf(all);
   // The override is written with the score it gives, in one statement, only over the overrides it was made from:
   // staff changing two answers of one attempt at once both land (the later one is made again over the earlier).
+  // A key corrected meanwhile moves the score: the same condition on the score and the maximum makes the override
+  // again with the questions as they now are.
   let current = row.attempt;
+  let paper = given;
+  let questionsNow = qs;
   let saved: AttemptRow | undefined;
   let result: ReturnType<typeof grade> | undefined;
   for (let tries = 0; !saved && tries < OVERRIDE_TRIES; tries++) {
-    if (tries > 0) current = (await attemptOf(ctx, quiz.id, attemptId)).attempt;
+    if (tries > 0) {
+      const [again, fresh] = await Promise.all([attemptOf(ctx, quiz.id, attemptId), questionsOf(ctx, [quiz.id])]);
+      current = again.attempt;
+      questionsNow = fresh;
+      paper = paperOf(fresh, current);
+    }
     const overrides = { ...(current.overrides ?? {}) };
     if (input.points === null) delete overrides[questionId];
     else overrides[questionId] = { points: input.points, note: input.note ?? "", by: viewer.userId, at: Date.now() };
-    result = grade(given, current.answers, current.verdicts, overrides);
-    const unchanged = sql`coalesce(${attempts.overrides}, 'null') = ${JSON.stringify(current.overrides ?? null)}`;
+    result = grade(paper, current.answers, current.verdicts, overrides);
+    const unchanged = and(sameOverrides(current), sql`${attempts.score} is ${current.score}`, sql`${attempts.maxScore} is ${current.maxScore}`);
     [saved] = await ctx.db.update(attempts).set({ overrides, ...result }).where(and(eq(attempts.id, row.attempt.id), unchanged)).returning();
   }
   if (!saved || !result) throw new AppError(409, "conflict", "Someone else is changing this attempt's points right now. Try again.");
@@ -179,7 +214,7 @@ export async function setAnswerPoints(ctx: ServiceContext, viewer: Viewer, quizK
   if (before.get(row.attempt.userId) !== best) {
     await notifyUsers(ctx, [row.attempt.userId], { kind: "quiz-regraded", params: { quiz: quiz.title, score: best, max: result.maxScore }, link: quizLink(quiz) });
   }
-  return view(quiz, { attempt: saved!, name: row.name }, qs);
+  return view(quiz, { attempt: saved!, name: row.name }, questionsNow);
 }
 
 /**

@@ -32,7 +32,7 @@ import {
 } from "../../app/lib/quiz-schemas";
 import { attempts, bankQuestions, extensions, groups, lectures, memberships, questions, quizzes, users, MEMBER_STATUSES } from "../../db/schema";
 import { makePaper, originalOption, paperQuestions, type QuizDraw } from "../../app/lib/quiz-paper";
-import { bankOf, tagCounts } from "./question-bank";
+import { bankOf, drawsUnfit, tagCounts } from "./question-bank";
 import { chunked } from "./chunks";
 import { preparedOnce } from "../../db/prepared";
 import type { ServiceContext } from "../context";
@@ -73,6 +73,8 @@ interface QuizRecord {
   draws: QuizDraw[];
   shuffleQuestions: boolean;
   shuffleOptions: boolean;
+  /** When a review first showed a student the answers (ADR 0040); null: never. */
+  answersShownAt: Date | null;
   lectureId: string;
   lectureSlug: string;
   lectureTitle: string;
@@ -113,6 +115,7 @@ async function findQuiz(ctx: ServiceContext, viewer: Actor, key: string): Promis
       draws: quizzes.draws,
       shuffleQuestions: quizzes.shuffleQuestions,
       shuffleOptions: quizzes.shuffleOptions,
+      answersShownAt: quizzes.answersShownAt,
       ...workPlaceColumns,
       quizTimePercent: memberships.quizTimePercent,
       extension: { id: extensions.id, closesAt: extensions.closesAt, extraMinutes: extensions.extraMinutes, extraAttempts: extensions.extraAttempts },
@@ -919,6 +922,9 @@ export async function getResult(ctx: ServiceContext, viewer: Actor, key: string,
   // The review shows what this attempt was given: its own draw, order and option order.
   const given = questionsFor(qs, best);
   const keptBack = when === "now" ? await drawableElsewhere(ctx, quiz, (best.paper?.drawn ?? []).map((d) => d.id), now) : new Set<string>();
+  // The first review that shows answers is remembered: no more tries for anyone from then on, whatever the policy is
+  // changed to later (updateQuiz, extensions). One conditional write, once per quiz.
+  if (when === "now" && !quiz.answersShownAt) await ctx.db.update(quizzes).set({ answersShownAt: new Date(now) }).where(and(eq(quizzes.id, quiz.id), isNull(quizzes.answersShownAt)));
   return {
     quiz: quizSummary(quiz, qs, now),
     score: best.score ?? 0,
@@ -1198,43 +1204,8 @@ export async function createQuiz(ctx: ServiceContext, viewer: Actor, input: Crea
 /** Every draw needs as many questions of its tag in the group's bank as it takes (a 400 naming the tag otherwise). */
 export async function checkDraws(ctx: ServiceContext, groupId: string, draws: QuizDraw[]): Promise<void> {
   if (draws.length === 0) return;
-  const bank = await bankOf(ctx, groupId);
-  const counts = tagCounts(bank);
-  for (const d of draws) {
-    const have = counts[d.tag] ?? 0;
-    if (have < d.count) {
-      const message = `The bank has ${have} question${have === 1 ? "" : "s"} tagged "${d.tag}": a draw of ${d.count} needs as many.`;
-      throw new AppError(400, "validation_failed", message, { draws: message });
-    }
-  }
-  // A question carrying two drawn tags goes to whichever draw picks it first (a paper never repeats a question): every
-  // paper must still find enough for each draw, whatever the earlier draws took of its questions.
-  const short = drawsShortOnSomePaper(bank, draws);
-  if (short) {
-    const message = `Some questions are tagged both "${short.earlier}" and "${short.tag}": a paper could draw them for "${short.earlier}" and leave fewer than ${short.count} for "${short.tag}". Give those questions one of the tags, or draw fewer.`;
-    throw new AppError(400, "validation_failed", message, { draws: message });
-  }
-}
-
-/**
- * The first draw some paper could leave short (the most its earlier draws can take of its tag's questions, taken),
- * with an earlier draw that shares questions with it; null when every paper can be made.
- */
-export function drawsShortOnSomePaper(bank: { id: string; tags: string[] }[], draws: QuizDraw[]): { tag: string; count: number; earlier: string } | null {
-  const withTag = (tag: string) => new Set(bank.filter((q) => q.tags.includes(tag)).map((q) => q.id));
-  const sets = draws.map((d) => withTag(d.tag));
-  for (let i = 0; i < draws.length; i++) {
-    let takenAtMost = 0;
-    let earlier: string | null = null;
-    for (let j = 0; j < i; j++) {
-      const shared = [...sets[j]!].filter((id) => sets[i]!.has(id)).length;
-      if (shared === 0) continue;
-      takenAtMost += Math.min(draws[j]!.count, shared);
-      earlier ??= draws[j]!.tag;
-    }
-    if (earlier !== null && sets[i]!.size - takenAtMost < draws[i]!.count) return { tag: draws[i]!.tag, count: draws[i]!.count, earlier };
-  }
-  return null;
+  const message = drawsUnfit(await bankOf(ctx, groupId), draws);
+  if (message) throw new AppError(400, "validation_failed", message, { draws: message });
 }
 
 /** Whether any student has started the quiz (its questions are then frozen). One indexed lookup. */
@@ -1266,11 +1237,13 @@ export async function updateQuiz(ctx: ServiceContext, viewer: Actor, key: string
   // answer again with the key in front of them (as an extension for them would: extensions.ts). Refused.
   const moreAttempts = input.maxAttempts !== undefined && input.maxAttempts > quiz.maxAttempts;
   const reopened = input.closesAt !== undefined && quizOver(quiz, now) && (input.closesAt === null || input.closesAt > quiz.closesAt!.getTime());
-  if ((moreAttempts || reopened) && quiz.showAnswers !== "never") {
-    const seeing = await studentsSeeingAnswers(ctx, quiz, now);
-    if (seeing > 0) {
-      const who = seeing === 1 ? "One student can" : `${seeing} students can`;
-      throw new AppError(409, "answers_seen", `${who} already see the answers, so more attempts or a later close would let them answer with the key. Give extra time to the others with extensions, or make a new quiz.`);
+  if (moreAttempts || reopened) {
+    // Seen now under the policy as it stands, or seen once before (a policy switched to "never" since hides nothing
+    // from those who read them).
+    const seeing = quiz.showAnswers === "never" ? 0 : await studentsSeeingAnswers(ctx, quiz, now);
+    if (seeing > 0 || quiz.answersShownAt) {
+      const who = seeing === 0 ? "Students have" : seeing === 1 ? "One student can" : `${seeing} students can`;
+      throw new AppError(409, "answers_seen", `${who} already ${seeing === 0 ? "seen" : "see"} the answers, so more attempts or a later close would let them answer with the key. Give extra time to the others with extensions, or make a new quiz.`);
     }
   }
   // Draws are checked when they change, and again when the quiz is published (its bank may have changed since).

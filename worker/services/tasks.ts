@@ -89,12 +89,22 @@ export interface SubmissionDto {
 
 type SubmissionRow = typeof submissions.$inferSelect;
 
+/** Who graded a hand-in, and whether it is code (a list reads `hasCode`, not the code itself). */
+type GradedFacts = Pick<SubmissionRow, "gradedAt" | "gradedBy"> & ({ code: string | null } | { hasCode: boolean });
+
+/**
+ * Graded by staff, not only by an exercise's tests. A link or file hand-in is graded by staff alone, so its graded
+ * time says so even once the grader's account is gone (`graded_by` is then null).
+ */
+const staffGraded = (row: GradedFacts) => row.gradedBy !== null || (row.gradedAt !== null && !("hasCode" in row ? row.hasCode : row.code !== null));
+const staffGradedSql = sql`(${submissions.gradedBy} is not null or (${submissions.gradedAt} is not null and ${submissions.code} is null))`;
+
 /**
  * Whether a hand-in's grade is held from its student (ADR 0021): the task holds its grades and staff graded it. A code
- * exercise's own score (gradedBy null) is never held: its test report, which the student sees at once, says it anyway.
+ * exercise's own score (from its tests) is never held: its test report, which the student sees at once, says it anyway.
  */
-export function gradeHeld(task: { gradesHeld: boolean }, row: Pick<SubmissionRow, "gradedAt" | "gradedBy">): boolean {
-  return task.gradesHeld && row.gradedAt !== null && row.gradedBy !== null;
+export function gradeHeld(task: { gradesHeld: boolean }, row: GradedFacts): boolean {
+  return task.gradesHeld && row.gradedAt !== null && staffGraded(row);
 }
 
 /**
@@ -102,7 +112,7 @@ export function gradeHeld(task: { gradesHeld: boolean }, row: Pick<SubmissionRow
  * graded time or feedback. A request for a new version is not a release: it shows as the request, with only the
  * feedback written with it (`feedbackWithRequest`); the held grade and its feedback stay hidden.
  */
-export function asStudentSees<T extends Pick<SubmissionRow, "gradedAt" | "gradedBy" | "score" | "feedback" | "resubmitRequestedAt"> & { feedbackWithRequest?: boolean; rawScore?: number | null; rubric?: RubricAssessment | null }>(task: { gradesHeld: boolean }, row: T): T {
+export function asStudentSees<T extends GradedFacts & Pick<SubmissionRow, "score" | "feedback" | "resubmitRequestedAt"> & { feedbackWithRequest?: boolean; rawScore?: number | null; rubric?: RubricAssessment | null }>(task: { gradesHeld: boolean }, row: T): T {
   if (!gradeHeld(task, row)) return row;
   const feedback = row.resubmitRequestedAt && row.feedbackWithRequest ? row.feedback : null;
   // Nor who graded it: a hand-in nobody graded yet looks the same.
@@ -110,13 +120,6 @@ export function asStudentSees<T extends Pick<SubmissionRow, "gradedAt" | "graded
 }
 
 type GradeFacts = Pick<SubmissionRow, "gradedBy" | "gradedAt" | "code" | "resubmitRequestedAt">;
-
-/**
- * Graded by staff, not only by an exercise's tests (a link or file hand-in is graded by staff alone, so its graded
- * time says it even once the grader's account is gone).
- */
-const staffGraded = (row: GradeFacts) => row.gradedBy !== null || (row.gradedAt !== null && row.code === null);
-const staffGradedSql = sql`(${submissions.gradedBy} is not null or (${submissions.gradedAt} is not null and ${submissions.code} is null))`;
 
 /**
  * Whether its student may hand in again over `row`: staff have not graded it, or they asked for a new version, or the
@@ -136,11 +139,14 @@ const GRADE_COLUMNS = ["score", "rawScore", "rubric", "feedback", "gradedBy", "g
 
 type PenaltyRules = Pick<TaskRecord, "dueAt" | "latePenaltyPerDay" | "latePenaltyFloor">;
 
-/** Handed in again after staff graded it (possible only while the task held its grades): the grade is the older version's. */
-const changedSinceGraded = (row: GradeFacts & Pick<SubmissionRow, "submittedAt">) =>
-  staffGraded(row) && row.gradedAt !== null && row.resubmitRequestedAt === null && row.submittedAt.getTime() > row.gradedAt.getTime();
+/**
+ * Handed in again after staff graded it (possible only while the task held its grades): the grade is the older
+ * version's. Marked by the replacing write itself (`storeSubmission`), never read from clocks: a grade saved while a
+ * hand-in was on its way is later than the hand-in's time and still for the older version.
+ */
+const changedSinceGraded = (row: Pick<SubmissionRow, "changedSinceGraded">) => row.changedSinceGraded;
 /** The same, in SQL. */
-const changedSinceGradedSql = sql`(${keepsGradeSql} and ${submissions.submittedAt} > ${submissions.gradedAt})`;
+const changedSinceGradedSql = sql`(${submissions.changedSinceGraded} = 1)`;
 
 /** One clear state for a submission (or its absence). */
 export function submissionState(row: Pick<SubmissionRow, "late" | "score" | "gradedAt" | "resubmitRequestedAt"> | null | undefined): SubmissionState {
@@ -354,6 +360,7 @@ export async function listGroupTasks(ctx: ServiceContext, viewer: Actor, groupKe
           feedbackHtml: submissions.feedbackHtml,
           gradedAt: submissions.gradedAt,
           gradedBy: submissions.gradedBy,
+          hasCode: sql<boolean>`${submissions.code} is not null`.mapWith(Boolean),
           resubmitRequestedAt: submissions.resubmitRequestedAt,
           feedbackWithRequest: submissions.feedbackWithRequest,
           submittedAt: submissions.submittedAt,
@@ -605,6 +612,8 @@ export async function storeSubmission(
     for (const column of GRADE_COLUMNS) {
       if (column in values) set[column] = sql`case when ${keepsGradeSql} then ${submissions[column]} else ${sql.param(values[column] ?? null, submissions[column])} end`;
     }
+    // A kept grade is an older version's from now on: staff grade it again before it can be released.
+    set.changedSinceGraded = sql`case when ${keepsGradeSql} then 1 else 0 end`;
     const [[row]] = await ctx.db.batch([ctx.db.update(submissions).set(set as typeof values).where(and(eq(submissions.id, existing.id), replaceableInSql)).returning(), keep(existing.id)]);
     if (!row) throw new AppError(409, "conflict", refused);
     return { created: false, row };
@@ -711,16 +720,19 @@ export async function gradeSubmission(ctx: ServiceContext, viewer: Viewer, lectu
     // Without any, the feedback stays what it was (a held grade's stays hidden with the grade).
     const feedback = input.feedback ?? current.submission.feedback;
     const feedbackWithRequest = input.feedback !== undefined || current.submission.feedbackWithRequest;
-    values = { resubmitRequestedAt: now, feedback, feedbackHtml: withHtml(feedback), feedbackWithRequest, gradedBy: viewer.userId };
+    values = { resubmitRequestedAt: now, feedback, feedbackHtml: withHtml(feedback), feedbackWithRequest, gradedBy: viewer.userId, changedSinceGraded: false };
   } else {
     const { given, rubric } = "rubric" in input ? await scoreByRubric(ctx, task, input.rubric) : { given: input.score, rubric: null };
     if (given > task.maxScore) throw new AppError(400, "validation_failed", `The score is at most ${task.maxScore}.`, { score: `The score is at most ${task.maxScore}.` });
     // A late hand-in on a task with a late penalty keeps the share its lateness leaves (the grader shows both).
     const penalty = current.submission.late ? latePenalty(rules, current.submission.submittedAt) : { days: 0, percent: 0 };
     const score = penalty.percent > 0 ? afterPenalty(given, penalty.percent) : given;
-    values = { score, rawScore: penalty.percent > 0 ? given : null, rubric, feedback: input.feedback || null, feedbackHtml: withHtml(input.feedback || null), gradedBy: viewer.userId, gradedAt: now, resubmitRequestedAt: null, feedbackWithRequest: false };
+    values = { score, rawScore: penalty.percent > 0 ? given : null, rubric, feedback: input.feedback || null, feedbackHtml: withHtml(input.feedback || null), gradedBy: viewer.userId, gradedAt: now, resubmitRequestedAt: null, feedbackWithRequest: false, changedSinceGraded: false };
   }
-  const [row] = await ctx.db.update(submissions).set(values).where(eq(submissions.id, submissionId)).returning();
+  // Given for the version the grader saw (when they say which): a newer one handed in meanwhile is not graded blind.
+  const seen = input.version !== undefined ? eq(submissions.submittedAt, new Date(input.version)) : undefined;
+  const [row] = await ctx.db.update(submissions).set(values).where(and(eq(submissions.id, submissionId), seen)).returning();
+  if (!row) throw new AppError(409, "changed_since_opened", "A new version was handed in since you opened this one: look at it, then grade it.");
   const graded = !("requestResubmission" in input);
   // A held grade tells nobody yet: releasing the task's grades does (releaseGrades). A request for a new version is
   // not a grade and always goes out.
@@ -779,7 +791,7 @@ export async function releaseGrades(ctx: ServiceContext, viewer: Viewer, lecture
     .select({ userId: submissions.userId, name: users.name, email: users.email, score: submissions.score })
     .from(submissions)
     .innerJoin(users, eq(users.id, submissions.userId))
-    .where(and(eq(submissions.taskId, task.id), isNotNull(submissions.gradedAt), isNotNull(submissions.gradedBy), isNull(submissions.resubmitRequestedAt)));
+    .where(and(eq(submissions.taskId, task.id), isNotNull(submissions.gradedAt), staffGradedSql, isNull(submissions.resubmitRequestedAt)));
   const link = taskLink(task);
   await notifyUsers(ctx, graded.map((g) => g.userId), { kind: "grades-released", params: { task: task.title }, link });
   for (const g of graded) {

@@ -6,7 +6,7 @@ import { useT } from "~/lib/i18n";
 type ReleaseResult = { ok: true; intent: string; released: number } | { ok: false; intent: string; code: string; message: string };
 
 /** A refused release in the reader's language (the service's English only for a failure nobody foresaw). */
-const REFUSALS: Record<string, MessageKey> = { changed_since_graded: "grader.release.changed", grades_not_held: "grader.release.notHeld" };
+const REFUSALS: Record<string, MessageKey> = { grades_not_held: "grader.release.notHeld" };
 
 /**
  * Above the grader of a task whose grades are held (ADR 0021): says that students see "handed in" until release, and
@@ -19,7 +19,8 @@ export function GradeRelease({ held, graded, changed = 0 }: { held: boolean; gra
   const fetcher = useFetcher<ReleaseResult>();
   const done = fetcher.data?.ok === true && fetcher.data.intent === "release" ? fetcher.data.released : null;
   const failure = fetcher.data?.ok === false && fetcher.data.intent === "release" ? fetcher.data : null;
-  const failed = failure ? (REFUSALS[failure.code] ? t(REFUSALS[failure.code]!) : failure.message) : null;
+  // A hand-in changed since it was graded: the loader's count (reloaded after the refusal) says it above.
+  const failed = failure && failure.code !== "changed_since_graded" ? (REFUSALS[failure.code] ? t(REFUSALS[failure.code]!) : failure.message) : null;
   const said = useRef<HTMLParagraphElement>(null);
   useEffect(() => {
     if (done !== null) said.current?.focus();
@@ -40,8 +41,13 @@ export function GradeRelease({ held, graded, changed = 0 }: { held: boolean; gra
         <h2 id="grade-release-title" className="grade-release-title">
           {t("grader.release.title")}
         </h2>
-        <p className="grade-release-text">{t("grader.release.text", { n: graded })}</p>
-        {changed > 0 && !failed ? <p className="grade-release-text grade-release-changed">{t("grader.release.changed")}</p> : null}
+        {changed > 0 ? (
+          <p id="grade-release-why" className="grade-release-text grade-release-changed">
+            {t("grader.release.changed", { n: changed })}
+          </p>
+        ) : (
+          <p className="grade-release-text">{t("grader.release.text", { n: graded })}</p>
+        )}
         {failed ? (
           <p className="field-error" role="alert">
             {failed}
@@ -50,7 +56,7 @@ export function GradeRelease({ held, graded, changed = 0 }: { held: boolean; gra
       </div>
       <fetcher.Form method="post">
         <input type="hidden" name="intent" value="release" />
-        <button type="submit" className="btn btn-primary" disabled={busy || graded === 0 || changed > 0} aria-describedby="grade-release-title">
+        <button type="submit" className="btn btn-primary" disabled={busy || graded === 0 || changed > 0} aria-describedby={changed > 0 ? "grade-release-title grade-release-why" : "grade-release-title"}>
           {busy ? t("grader.release.busy") : t("grader.release.button", { n: graded })}
         </button>
       </fetcher.Form>

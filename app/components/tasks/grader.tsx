@@ -5,7 +5,7 @@ import { toLatinDigits } from "~/lib/digits";
 import { afterPenalty } from "~/lib/late-penalty";
 import { useT } from "~/lib/i18n";
 import { usePropState } from "~/lib/use-prop-state";
-import type { FailureLike } from "~/lib/group-errors";
+import { failureText, type FailureLike } from "~/lib/group-errors";
 import { type SubmissionState } from "~/lib/task-schemas";
 import type { RunReport } from "../../../worker/sandbox/types";
 import { CodeHandIn } from "~/components/exercises/code-hand-in";
@@ -133,7 +133,7 @@ export function Grader({
       setItems((list) => list.map((s) => (s._id === result.submission._id ? result.submission : s)));
       setAnnounce(t(result.intent === "return" ? "grader.returned" : "grader.saved", { name: result.submission.user.name }));
     } else {
-      setAnnounce(result.fields?.score ? t("grader.error.score", { max: maxScore }) : result.message);
+      setAnnounce(result.fields?.score ? t("grader.error.score", { max: maxScore }) : failureText(t, result));
     }
   }, [fetcher.data, fetcher.state, maxScore, t]);
 
@@ -179,7 +179,9 @@ export function Grader({
       return;
     }
     const given = rubric ? rubricScore : score;
-    const payload: Record<string, string> = rubric ? { intent, submissionId: current._id, rubric: JSON.stringify(choices), feedback } : { intent, submissionId: current._id, score, feedback };
+    // The version the grader is looking at: a newer one handed in meanwhile is refused, not graded blind.
+    const seen = { intent, submissionId: current._id, version: current.submittedAt };
+    const payload: Record<string, string> = rubric ? { ...seen, rubric: JSON.stringify(choices), feedback } : { ...seen, score, feedback };
     if (sending.current) queue.current.push(payload);
     else send(payload);
     if (intent === "grade") setItems((list) => list.map((s) => (s._id === current._id ? { ...s, score: Number(given), feedback, state: "graded", changedSinceGraded: false } : s)));
@@ -308,7 +310,7 @@ export function Grader({
             {t("tasks.submittedAt")} <When iso={current.submittedAt} />
             {current.late ? <span className="badge task-state" data-state="late">{t("tasks.state.late")}</span> : null}
           </p>
-          {current.changedSinceGraded ? <p className="field-hint grader-changed">{t("grader.changed.note")}</p> : null}
+          {current.changedSinceGraded ? <p className="grader-changed">{t("grader.changed.note")}</p> : null}
           {current.notes ? (
             <p className="work-notes" dir="auto">
               {current.notes}
