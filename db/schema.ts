@@ -57,6 +57,11 @@ export const users = sqliteTable(
     country: text("country"),
     role: text("role", { enum: ROLES }).notNull().default("user"),
     emailVerifiedAt: integer("email_verified_at", { mode: "timestamp_ms" }),
+    /**
+     * Two sign-ups with different passwords reached this unverified address (ADR 0040): whoever verifies it proves the
+     * mailbox, not which password is theirs, so verifying leaves no password and the owner chooses one by reset code.
+     */
+    registrationContested: integer("registration_contested", { mode: "boolean" }).notNull().default(false),
     googleSub: text("google_sub"),
     fingerprint: text("fingerprint"),
     /** The language the person last chose while signed in (en or ar): e-mails and certificates are written in it. */

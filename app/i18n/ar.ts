@@ -297,6 +297,8 @@ export const ar: Messages = {
   "auth.verify.error": "حدث خطأ أثناء التأكيد.",
   "auth.verify.successTitle": "أهلًا بك في كوهورت!",
   "auth.verify.success": "تم تأكيد بريدك الإلكتروني. ننقلك إلى تسجيل الدخول...",
+  "auth.verify.choosePassword": "تم تأكيد بريدك الإلكتروني. سُجِّل به أكثر من مرة، فاختر كلمة مرورك: أرسلنا إليك رمزًا من 6 أرقام. ننقلك إلى هناك...",
+  "auth.verify.choosePasswordLink": "اختر كلمة مرورك",
   "auth.reset.title": "إعادة تعيين كلمة المرور",
   "auth.reset.subtitle": "أدخل الرمز المكوّن من 6 أرقام من البريد واختر كلمة مرور جديدة.",
   "auth.reset.code": "رمز إعادة التعيين",

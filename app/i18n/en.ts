@@ -300,6 +300,8 @@ export const en = {
   "auth.verify.error": "An error occurred during verification.",
   "auth.verify.successTitle": "Welcome to Cohort!",
   "auth.verify.success": "Your e-mail is verified. Taking you to log in...",
+  "auth.verify.choosePassword": "Your e-mail is verified. It was signed up more than once, so choose your password: we sent you a 6-digit code. Taking you there...",
+  "auth.verify.choosePasswordLink": "Choose your password",
   "auth.reset.title": "Reset your password",
   "auth.reset.subtitle": "Enter the 6-digit code from the e-mail and choose a new password.",
   "auth.reset.code": "Reset code",

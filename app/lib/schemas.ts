@@ -5,6 +5,7 @@
 import { QUIZ_TIME_MULTIPLIERS } from "./quiz-time";
 import { z } from "zod";
 import { calendarDate } from "./dates";
+import { countryById } from "./countries";
 import { toLatinDigits } from "./digits";
 import { chatFields, PARTIES } from "./realtime-protocol";
 import { cleanName, hasVisibleText, withoutControls } from "./text";
@@ -80,7 +81,9 @@ const newPassword = (missing = FILL_ALL) =>
   required(missing)
     .min(1, missing)
     .min(PASSWORD_MIN_LENGTH, `Password must be at least ${PASSWORD_MIN_LENGTH} characters.`)
-    .max(PASSWORD_MAX_LENGTH, `Password must be at most ${PASSWORD_MAX_LENGTH} characters.`);
+    .max(PASSWORD_MAX_LENGTH, `Password must be at most ${PASSWORD_MAX_LENGTH} characters.`)
+    // Nothing a keyboard shows (spaces alone, control characters) is no password.
+    .refine((p) => hasVisibleText(p) && withoutControls(p) === p, "Choose a password of letters, digits or symbols, not only spaces or invisible characters.");
 
 const personName = (missing = FILL_ALL) =>
   freeText(missing, { name: true }).max(NAME_MAX_LENGTH, `Name must be at most ${NAME_MAX_LENGTH} characters.`);
@@ -96,7 +99,12 @@ const phoneNumber = (missing = FILL_ALL) =>
     .min(1, missing)
     .regex(/^\+\d{6,15}$/, "Enter the phone number with its country code, e.g. +201001234567.");
 
-const country = z.string().trim().min(2, "Choose a country.").max(60, "Choose a country.");
+/** One of the register form's countries, by its id ("EG" ... "OTHER"). */
+const country = z
+  .string()
+  .trim()
+  .max(60, "Choose a country.")
+  .refine((id) => countryById(id) !== null, "Choose a country.");
 
 /** A 6-digit code; spaces (as the reset form shows them) are removed, Arabic-Indic digits read as 0-9. */
 const oneTimeCode = (message: string) =>

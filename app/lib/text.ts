@@ -9,7 +9,8 @@
  *   around it in a list (`U+202E` makes "evil" read as someone else's name).
  */
 const CONTROLS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/g;
-const INVISIBLE = /[\p{Cc}\p{Cf}\p{Z}\s\u3164\u115f\u1160\uffa0]/gu;
+// Also the blank-looking letters and marks (Hangul fillers, the braille blank, the combining grapheme joiner).
+const INVISIBLE = /[\p{Cc}\p{Cf}\p{Z}\s\u3164\u115f\u1160\uffa0\u2800\u034f]/gu;
 const BIDI_CONTROLS = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 
 export function withoutControls(text: string): string {

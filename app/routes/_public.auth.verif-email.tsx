@@ -22,7 +22,7 @@ export const RESEND_COOLDOWN_S = 30;
 
 type Field = "email" | "code";
 type ActionResult =
-  | { ok: true; intent: "verify" | "resend"; email: string }
+  | { ok: true; intent: "verify" | "resend"; email: string; choosePassword?: boolean }
   | { ok: false; intent: "verify" | "resend"; errors: FieldErrors<Field>; formError?: MessageKey };
 
 export const meta: MetaFunction = ({ matches }) => {
@@ -54,7 +54,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const parsed = verifyEmailInput.safeParse({ email, code });
   if (!parsed.success) return data<ActionResult>({ ok: false, intent: "verify", errors: fieldErrors<Field>(parsed.error) }, { status: 400 });
   try {
-    await verifyEmail(context.svc, parsed.data);
+    const done = await verifyEmail(context.svc, parsed.data);
+    // Signed up twice with different passwords: verified without one; the reset screen takes the code just mailed.
+    if (done.choosePassword) return data<ActionResult>({ ok: true, intent: "verify", email: parsed.data.email, choosePassword: true });
   } catch (err) {
     const e = expectedError(err);
     return data<ActionResult>({ ok: false, intent: "verify", errors: {}, formError: messageKey(e.message, "auth.verify.error") }, { status: e.status, headers: retryHeaders(e) });
@@ -92,7 +94,8 @@ export default function VerifyEmailPage() {
     if (result.ok && result.intent === "resend") setCooldown(RESEND_COOLDOWN_S);
     if (result.ok && result.intent === "verify") {
       revealAndFocus(noticeRef.current);
-      const timer = window.setTimeout(() => navigate(`/auth/login?${new URLSearchParams({ email: result.email })}`), VERIFY_REDIRECT_MS);
+      const next = result.choosePassword ? "/auth/forget-password" : "/auth/login";
+      const timer = window.setTimeout(() => navigate(`${next}?${new URLSearchParams({ email: result.email })}`), VERIFY_REDIRECT_MS);
       return () => window.clearTimeout(timer);
     }
     if (!result.ok && result.intent === "verify") {
@@ -125,11 +128,17 @@ export default function VerifyEmailPage() {
       <main id="main" tabIndex={-1} className="auth-card card">
         <div ref={noticeRef} tabIndex={-1} role="status" className="auth-success">
           <h1 className="auth-title">{t("auth.verify.successTitle")}</h1>
-          <p>{t("auth.verify.success")}</p>
+          <p>{t(result.choosePassword ? "auth.verify.choosePassword" : "auth.verify.success")}</p>
         </div>
-        <Link to={`/auth/login?${new URLSearchParams({ email: result.email })}`} className="btn btn-primary btn-block">
-          {t("auth.register.logIn")}
-        </Link>
+        {result.choosePassword ? (
+          <Link to={`/auth/forget-password?${new URLSearchParams({ email: result.email })}`} className="btn btn-primary btn-block">
+            {t("auth.verify.choosePasswordLink")}
+          </Link>
+        ) : (
+          <Link to={`/auth/login?${new URLSearchParams({ email: result.email })}`} className="btn btn-primary btn-block">
+            {t("auth.register.logIn")}
+          </Link>
+        )}
       </main>
     );
   }

@@ -1,5 +1,5 @@
 /** Signing up and in: /api/users/register, verify-email, resend-verification, login, refresh-token, logout, forgot- and reset-password. */
-import { createRoute } from "@hono/zod-openapi";
+import { createRoute, z } from "@hono/zod-openapi";
 import { emailOnlyInput, loginInput, registerInput, resetPasswordInput, verifyEmailInput } from "../../app/lib/schemas";
 import { clientInfo, refreshTokenFrom } from "../auth/cookies";
 import { clearViewerHintCookie } from "../auth/viewer-hint";
@@ -29,7 +29,14 @@ const verifyRoute = createRoute({
   tags,
   summary: "Verify the e-mail address with the 6-digit code",
   request: { body: jsonBody(verifyEmailInput) },
-  responses: { 200: jsonResponse("Verified", messageDto), 400: errorResponse("Verification failed"), 429: limited },
+  responses: {
+    200: jsonResponse(
+      "Verified",
+      messageDto.extend({ choosePassword: z.literal(true).optional().openapi({ description: "The address was signed up twice with different passwords: it is verified without one, and a reset code was sent to choose it (POST /api/users/reset-password)" }) }),
+    ),
+    400: errorResponse("Verification failed"),
+    429: limited,
+  },
 });
 
 const resendRoute = createRoute({

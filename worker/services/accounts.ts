@@ -31,6 +31,7 @@ export const LOGIN_LIMIT_ACCOUNT: Limit = { max: 10, windowMs: 15 * MINUTE };
 export const MESSAGES = {
   registered: "Thanks for registering! Please check your e-mail for your 6-digit verification code.",
   verified: "Your e-mail is verified. Welcome to Cohort!",
+  verifiedChoosePassword: "Your e-mail is verified. It was signed up more than once, so choose your password: we sent you a 6-digit code.",
   verifyFailed: "Verification failed",
   codeResent: "If this e-mail is waiting for verification, a new code is on its way.",
   loggedIn: "Login Successfully",
@@ -78,7 +79,7 @@ async function sendCode(ctx: ServiceContext, user: { id: string; email: string; 
 
 async function findByEmail(ctx: ServiceContext, email: string) {
   const [user] = await ctx.db
-    .select({ id: users.id, name: users.name, email: users.email, role: users.role, passwordHash: users.passwordHash, emailVerifiedAt: users.emailVerifiedAt })
+    .select({ id: users.id, name: users.name, email: users.email, role: users.role, passwordHash: users.passwordHash, emailVerifiedAt: users.emailVerifiedAt, registrationContested: users.registrationContested })
     .from(users)
     .where(eq(users.email, email))
     .limit(1);
@@ -88,11 +89,14 @@ async function findByEmail(ctx: ServiceContext, email: string) {
 /**
  * POST /api/users/register: creates an unverified account and e-mails a verification code.
  * An address that already has an account gets the same answer; its owner is told by e-mail instead (verified
- * account), or (unverified account) the newest registration replaces the unproven one and gets a fresh code,
- * so an attacker cannot plant a password on an address before its owner signs up.
+ * account), or (unverified account) the newest registration replaces the unproven one and gets a fresh code. Two
+ * sign-ups with different passwords make the account contested: the code proves the mailbox, not which of the two
+ * passwords is its owner's, so verifying it leaves no password and sends a reset code (ADR 0040). An attacker can
+ * then neither plant a password before the owner signs up nor swap in their own after.
  */
 export async function register(ctx: ServiceContext, input: RegisterInput, locale: "en" | "ar" | null = null): Promise<{ message: string }> {
   await limitCodeRequests(ctx, input.email);
+  const password = input.password;
   const profile = {
     name: input.name,
     email: input.email,
@@ -103,27 +107,32 @@ export async function register(ctx: ServiceContext, input: RegisterInput, locale
     locale,
   };
   const created = await insertUser(ctx, profile);
-  ctx.waitUntil(created ? sendCode(ctx, { id: created.id, email: profile.email, name: profile.name }, "verify-email") : registerAgain(ctx, profile));
+  ctx.waitUntil(created ? sendCode(ctx, { id: created.id, email: profile.email, name: profile.name }, "verify-email") : registerAgain(ctx, profile, password));
   return { message: MESSAGES.registered };
 }
 
-async function registerAgain(ctx: ServiceContext, profile: Omit<NewUser, "emailVerifiedAt" | "googleSub">): Promise<void> {
+async function registerAgain(ctx: ServiceContext, profile: Omit<NewUser, "emailVerifiedAt" | "googleSub">, password: string): Promise<void> {
   const existing = await findByEmail(ctx, profile.email);
   if (!existing) return;
   if (existing.emailVerifiedAt) {
     await sendMail(ctx, { to: existing.email, ...alreadyRegisteredMail(existing.name) });
     return;
   }
+  // The same person signing up again (the same password) contests nothing; a different password does, for good.
+  const same = existing.passwordHash ? (await verifyPassword(password, existing.passwordHash, ctx.settings.passwordPepper)).ok : false;
   const [replaced] = await ctx.db
     .update(users)
-    .set(profile)
+    .set({ ...profile, ...(same ? {} : { registrationContested: true }) })
     .where(and(eq(users.id, existing.id), isNull(users.emailVerifiedAt)))
     .returning({ id: users.id });
   if (replaced) await sendCode(ctx, { id: existing.id, email: existing.email, name: profile.name }, "verify-email");
 }
 
-/** POST /api/users/verify-email: marks the address verified with the newest code. */
-export async function verifyEmail(ctx: ServiceContext, input: VerifyEmailInput): Promise<{ message: string }> {
+/**
+ * POST /api/users/verify-email: marks the address verified with the newest code. A contested sign-up (two passwords)
+ * is verified without a password: the code proved the mailbox, so its owner chooses one with the reset code sent now.
+ */
+export async function verifyEmail(ctx: ServiceContext, input: VerifyEmailInput): Promise<{ message: string; choosePassword?: true }> {
   const user = await findByEmail(ctx, input.email);
   const userId = await consumeCode(ctx, {
     email: input.email,
@@ -132,7 +141,15 @@ export async function verifyEmail(ctx: ServiceContext, input: VerifyEmailInput):
     code: input.code,
     failure: { message: MESSAGES.verifyFailed, field: "code" },
   });
-  await ctx.db.update(users).set({ emailVerifiedAt: new Date() }).where(and(eq(users.id, userId), isNull(users.emailVerifiedAt)));
+  const [verified] = await ctx.db
+    .update(users)
+    .set({ emailVerifiedAt: new Date(), passwordHash: sql`case when ${users.registrationContested} then null else ${users.passwordHash} end`, registrationContested: false })
+    .where(and(eq(users.id, userId), isNull(users.emailVerifiedAt)))
+    .returning({ id: users.id, email: users.email, name: users.name, passwordHash: users.passwordHash });
+  if (verified && verified.passwordHash === null && user?.registrationContested) {
+    await sendCode(ctx, verified, "reset-password");
+    return { message: MESSAGES.verifiedChoosePassword, choosePassword: true };
+  }
   return { message: MESSAGES.verified };
 }
 
@@ -225,7 +242,7 @@ export async function reset(ctx: ServiceContext, input: ResetPasswordInput): Pro
   const passwordHash = await hashPassword(input.newPassword, ctx.settings.passwordPepper);
   const [owner] = await ctx.db
     .update(users)
-    .set({ passwordHash, emailVerifiedAt: sql`coalesce(${users.emailVerifiedAt}, ${Date.now()})` })
+    .set({ passwordHash, emailVerifiedAt: sql`coalesce(${users.emailVerifiedAt}, ${Date.now()})`, registrationContested: false })
     .where(eq(users.id, userId))
     .returning({ name: users.name, email: users.email });
   await revokeAllSessions(ctx, userId);
