@@ -119,14 +119,12 @@ export function asStudentSees<T extends GradedFacts & Pick<SubmissionRow, "score
   return { ...row, score: null, rawScore: null, feedback, gradedAt: null, gradedBy: null, rubric: null };
 }
 
-type GradeFacts = Pick<SubmissionRow, "gradedBy" | "gradedAt" | "code" | "resubmitRequestedAt">;
-
 /**
  * Whether its student may hand in again over `row`: staff have not graded it, or they asked for a new version, or the
  * task holds its grades (a held grade must not show as a lock; the grade is kept, see `storeSubmission`). The same
  * rule as `replaceableInSql`, for the checks made before a file is stored or code is run.
  */
-export function replaceable(task: { gradesHeld: boolean }, row: GradeFacts): boolean {
+export function replaceable(task: { gradesHeld: boolean }, row: GradedFacts & Pick<SubmissionRow, "resubmitRequestedAt">): boolean {
   return !staffGraded(row) || row.resubmitRequestedAt !== null || task.gradesHeld;
 }
 
@@ -141,11 +139,9 @@ type PenaltyRules = Pick<TaskRecord, "dueAt" | "latePenaltyPerDay" | "latePenalt
 
 /**
  * Handed in again after staff graded it (possible only while the task held its grades): the grade is the older
- * version's. Marked by the replacing write itself (`storeSubmission`), never read from clocks: a grade saved while a
- * hand-in was on its way is later than the hand-in's time and still for the older version.
+ * version's. The column is set by the replacing write itself (`storeSubmission`), never read from clocks: a grade
+ * saved while a hand-in was on its way is later than the hand-in's time and still for the older version.
  */
-const changedSinceGraded = (row: Pick<SubmissionRow, "changedSinceGraded">) => row.changedSinceGraded;
-/** The same, in SQL. */
 const changedSinceGradedSql = sql`(${submissions.changedSinceGraded} = 1)`;
 
 /** One clear state for a submission (or its absence). */
@@ -178,9 +174,9 @@ function toSubmissionDto(row: SubmissionRow, name: string, staff: boolean, rules
     rubric: row.rubric ?? null,
     gradedAt: row.gradedAt ? row.gradedAt.toISOString() : null,
     // Staff grade again what changed since they graded it (their grade is kept in the form meanwhile).
-    state: staff && changedSinceGraded(row) ? (row.late ? "late" : "submitted") : submissionState(row),
+    state: staff && row.changedSinceGraded ? (row.late ? "late" : "submitted") : submissionState(row),
     locked: !replaceable(rules, row),
-    changedSinceGraded: staff && changedSinceGraded(row),
+    changedSinceGraded: staff && row.changedSinceGraded,
   };
 }
 
