@@ -450,6 +450,13 @@ export const submissions = sqliteTable(
     /** A code exercise's hand-in: the code, and the runner's per-test report (its score is `score`). */
     code: text("code"),
     report: text("report", { mode: "json" }).$type<RunReport>(),
+    /**
+     * A code exercise's own score from its tests (after any late penalty) and before the penalty (null: none taken),
+     * kept beside `score` when staff grade it: while the task holds its grades its student goes on seeing these, as
+     * before staff graded it (ADR 0041). Null on link and file hand-ins.
+     */
+    testsScore: integer("tests_score"),
+    testsRawScore: integer("tests_raw_score"),
   },
   (t) => [
     uniqueIndex("submissions_task_user_uq").on(t.taskId, t.userId),

@@ -172,10 +172,52 @@ describe("code exercises: handing in", () => {
     const id = (await send(w.teacher, "GET", base)).body.submissions[0]._id;
     expect((await send(w.teacher, "PUT", `${base}/${id}`, { score: 45, feedback: "Name your variables." })).status).toBe(200);
     const seen = await send(w.student, "GET", `/api/exercises/${w.task.slug}`);
-    expect(seen.body.submission).toMatchObject({ score: null, gradedByStaff: false, feedback: null });
+    // Its student still reads its tests' score (all 10 of 10 test points: 50 of 50), not the held 45.
+    expect(seen.body.submission).toMatchObject({ score: 50, gradedByStaff: false, feedback: null });
     const again = await submit(w, "function sum(a, b) { return b + a; }");
     expect(again.status).toBe(200);
     expect((await send(w.teacher, "GET", `${base}/${id}`)).body).toMatchObject({ score: 45, feedback: "Name your variables.", code: "function sum(a, b) { return b + a; }", changedSinceGraded: true });
+  });
+
+  it("while the task holds its grades, a staff grade on an exercise changes nothing its student reads: they see the tests' score until the release", async () => {
+    const w = await published();
+    const { eq } = await import("drizzle-orm");
+    await db().update(s.tasks).set({ gradesHeld: true }).where(eq(s.tasks.id, w.task.id));
+    // Partly right: the hidden 5-point test fails, so 5 of 10 test points = 25 of the task's 50.
+    const partly = "function sum(a, b) { return a < 1000 ? a + b : 0; }";
+    expect((await submit(w, partly)).body).toMatchObject({ score: 25, maxScore: 50 });
+    const base = `/api/lectures/${w.lecture.slug}/tasks/${w.task.slug}/submissions`;
+    const id = (await send(w.teacher, "GET", base)).body.submissions[0]._id as string;
+    /** Everything the student reads about their hand-in: the exercise, their submissions, the group's task list, their progress, and the pages' state badges. */
+    const reads = async () => {
+      const exercise = (await send(w.student, "GET", `/api/exercises/${w.task.slug}`)).body.submission;
+      const own = (await send(w.student, "GET", base)).body.submissions;
+      const one = (await send(w.student, "GET", `${base}/${id}`)).body;
+      const listed = (await send(w.student, "GET", `/api/lectures/groups/${w.group.slug}/tasks`)).body.map((t: { submission: unknown }) => t.submission);
+      const progress = (await send(w.student, "GET", `/api/users/groups/${w.group.slug}/progress`)).body;
+      const { call } = await import("./factories");
+      const page = async (path: string) => (await call(path, { cookie: w.student.cookie, headers: { accept: "text/html" } })).text();
+      const html = (await page(`/course/${w.group.slug}/lecture/${w.lecture.slug}`)) + (await page(`/course/${w.group.slug}/lecture/${w.lecture.slug}/Add-Task/${w.task.slug}`));
+      const states = [...html.matchAll(/class="badge task-state" data-state="([a-z-]+)"/g)].map((m) => m[1]);
+      return { exercise, own, one, listed, tasks: progress.tasks, overall: progress.overall, states };
+    };
+    const before = await reads();
+    expect(before.tasks).toMatchObject({ graded: 1, rate: 50 });
+    expect(before.states.length).toBeGreaterThan(0);
+    expect((await send(w.teacher, "PUT", `${base}/${id}`, { score: 45, feedback: "Name your variables." })).status).toBe(200);
+    expect(await reads()).toEqual(before);
+    // Handed in again, right this time: the student reads the new version's tests' score (50); staff keep their 45.
+    expect((await submit(w, "function sum(a, b) { return a + b; }")).body).toMatchObject({ score: 50 });
+    const afterAgain = await reads();
+    expect(afterAgain.exercise).toMatchObject({ score: 50, gradedByStaff: false, feedback: null });
+    expect(afterAgain.tasks).toMatchObject({ graded: 1, rate: 100 });
+    expect((await send(w.teacher, "GET", `${base}/${id}`)).body).toMatchObject({ score: 45, changedSinceGraded: true });
+    // Graded again and released: now the staff grade is what the student reads.
+    expect((await send(w.teacher, "PUT", `${base}/${id}`, { score: 40, feedback: "Better." })).status).toBe(200);
+    expect((await send(w.teacher, "POST", `/api/lectures/${w.lecture.slug}/tasks/${w.task.slug}/release-grades`)).status).toBe(200);
+    const released = await reads();
+    expect(released.exercise).toMatchObject({ score: 40, gradedByStaff: true, feedback: "Better." });
+    expect(released.tasks).toMatchObject({ graded: 1, rate: 80 });
   });
 
   it("answers 400 for code that is not text or too long", async () => {

@@ -205,7 +205,9 @@ export async function submitCode(ctx: ServiceContext, viewer: Viewer, key: strin
   // are kept beside it, as the score before the penalty).
   const penalty = late ? latePenalty(task, now) : { days: 0, percent: 0 };
   const score = penalty.percent > 0 ? afterPenalty(passed, penalty.percent) : passed;
-  const values = { link: "", notes: null, code, report, submittedAt: new Date(now), late, score, rawScore: penalty.percent > 0 ? passed : null, rubric: null, feedback: null, gradedBy: null, gradedAt: new Date(now), resubmitRequestedAt: null, feedbackWithRequest: false };
+  const rawScore = penalty.percent > 0 ? passed : null;
+  // The tests' own figures are kept beside the grade columns: a held staff grade keeps those, its student sees these.
+  const values = { link: "", notes: null, code, report, submittedAt: new Date(now), late, score, rawScore, testsScore: score, testsRawScore: rawScore, rubric: null, feedback: null, gradedBy: null, gradedAt: new Date(now), resubmitRequestedAt: null, feedbackWithRequest: false };
   // Auto-graded hand-ins stay replaceable until staff grade them (or again once they ask for a new version, or while
   // the task holds its grades: the staff grade is kept, storeSubmission).
   const { created } = await storeSubmission(ctx, viewer, task, existing, values, GRADED_BY_STAFF);

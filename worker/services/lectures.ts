@@ -237,6 +237,9 @@ export async function lectureWork(ctx: ServiceContext, lectureId: string, studen
         gradesHeld: tasks.gradesHeld,
         resubmitRequestedAt: submissions.resubmitRequestedAt,
         submissionId: submissions.id,
+        submittedAt: submissions.submittedAt,
+        testsScore: submissions.testsScore,
+        testsRawScore: submissions.testsRawScore,
         // The student's own due time (an extension's, issue 21). An expression, not a second `due_at` column: a D1
         // batch keys its rows by column name (docs/decisions/0013).
         ownDueAt: ownTimeSql(tasks.dueAt, extensions.dueAt),
@@ -263,7 +266,7 @@ export async function lectureWork(ctx: ServiceContext, lectureId: string, studen
       state: studentId
         ? submissionState(
             t.submissionId
-              ? asStudentSees(t, { late: t.late ?? false, score: t.score, feedback: null, gradedAt: t.gradedAt, gradedBy: t.gradedBy, hasCode: !!t.hasCode, resubmitRequestedAt: t.resubmitRequestedAt })
+              ? asStudentSees(t, { late: t.late ?? false, score: t.score, feedback: null, gradedAt: t.gradedAt, gradedBy: t.gradedBy, hasCode: !!t.hasCode, resubmitRequestedAt: t.resubmitRequestedAt, submittedAt: t.submittedAt!, testsScore: t.testsScore, testsRawScore: t.testsRawScore })
               : null,
           )
         : null,

@@ -194,8 +194,9 @@ export interface ScopeProgress {
  * counts as "handed in, not graded yet" for everyone until it is released (one definition for students and staff).
  */
 // Held: graded by staff on a task that holds its grades (a link or file hand-in is graded by staff alone, whoever it was
-// and whether or not their account is still there; an exercise's own tests' score is never held).
-const shownScore = sql`(case when ${tasks.gradesHeld} and (${submissions.gradedBy} is not null or ${submissions.code} is null) then null else ${submissions.score} end)`;
+// and whether or not their account is still there; an exercise's own tests' score is never held: a held staff grade
+// on one counts as its tests' score, what its student sees, ADR 0041).
+const shownScore = sql`(case when not ${tasks.gradesHeld} then ${submissions.score} when ${submissions.code} is null then null when ${submissions.gradedBy} is not null then ${submissions.testsScore} else ${submissions.score} end)`;
 const ratio = (score: SQLWrapper | SQL, max: SQLWrapper | SQL) => sql`min(1.0, max(0.0, ${score} * 1.0 / nullif(${max}, 0)))`;
 
 /**

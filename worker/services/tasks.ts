@@ -110,13 +110,20 @@ export function gradeHeld(task: { gradesHeld: boolean }, row: GradedFacts): bool
 /**
  * A hand-in as its student may see it: a held grade reads as handed in (submitted or late), with no score, rubric,
  * graded time or feedback. A request for a new version is not a release: it shows as the request, with only the
- * feedback written with it (`feedbackWithRequest`); the held grade and its feedback stay hidden.
+ * feedback written with it (`feedbackWithRequest`); the held grade and its feedback stay hidden. A code exercise
+ * reads as its tests graded it when it was handed in (`testsScore`), exactly as before staff graded it (ADR 0041).
  */
-export function asStudentSees<T extends GradedFacts & Pick<SubmissionRow, "score" | "feedback" | "resubmitRequestedAt"> & { feedbackWithRequest?: boolean; rawScore?: number | null; rubric?: RubricAssessment | null }>(task: { gradesHeld: boolean }, row: T): T {
+export function asStudentSees<
+  T extends GradedFacts &
+    Pick<SubmissionRow, "score" | "feedback" | "resubmitRequestedAt" | "testsScore" | "testsRawScore" | "submittedAt"> & { feedbackWithRequest?: boolean; rawScore?: number | null; rubric?: RubricAssessment | null },
+>(task: { gradesHeld: boolean }, row: T): T {
   if (!gradeHeld(task, row)) return row;
   const feedback = row.resubmitRequestedAt && row.feedbackWithRequest ? row.feedback : null;
-  // Nor who graded it: a hand-in nobody graded yet looks the same.
-  return { ...row, score: null, rawScore: null, feedback, gradedAt: null, gradedBy: null, rubric: null };
+  const tested = ("hasCode" in row ? row.hasCode : row.code !== null) && row.testsScore !== null;
+  // Nor who graded it: a hand-in nobody graded yet looks the same (an exercise: graded by its tests when handed in).
+  return tested
+    ? { ...row, score: row.testsScore, rawScore: row.testsRawScore, feedback, gradedAt: row.submittedAt, gradedBy: null, rubric: null }
+    : { ...row, score: null, rawScore: null, feedback, gradedAt: null, gradedBy: null, rubric: null };
 }
 
 /**
@@ -360,6 +367,8 @@ export async function listGroupTasks(ctx: ServiceContext, viewer: Actor, groupKe
           resubmitRequestedAt: submissions.resubmitRequestedAt,
           feedbackWithRequest: submissions.feedbackWithRequest,
           submittedAt: submissions.submittedAt,
+          testsScore: submissions.testsScore,
+          testsRawScore: submissions.testsRawScore,
         },
         extendedDueAt: extensions.dueAt,
       })
