@@ -23,6 +23,15 @@
  * clients read); there is no second task or quiz figure.
  */
 
+/**
+ * A score's share of its maximum, from 0 to 1. Work worth nothing (a quiz of 0-point questions) is all earned once it
+ * is done: taking it is the whole of it. The same rule as `ratio` in worker/services/progress.ts, which counts it in SQL.
+ */
+export function scoreShare(score: number, max: number): number {
+  if (max <= 0) return 1;
+  return Math.min(1, Math.max(0, score / max));
+}
+
 /** Staff see a student as needing support when their overall or their attendance is below this percentage... */
 export const AT_RISK_BELOW_PERCENT = 70;
 /** ...from the group's first held lecture on. */

@@ -727,3 +727,37 @@ describe("the staff's quiz figures", () => {
   });
 });
 
+
+describe("a quiz worth nothing", () => {
+  it("counts as all earned once taken: a practice quiz of 0-point questions beside a 2 of 4 reads (100 + 50) / 2 = 75 %, for the student, the charts and the results", async () => {
+    const now = Date.now();
+    const teacher = await signIn(await createUser({ role: "instructor" }));
+    const group = await createGroup({ instructorId: teacher.user.id });
+    const student = await createUser();
+    await addMember(student, group);
+    const me = await signIn(student);
+    const lecture = { id: newId(), groupId: group.id, slug: `l-${group.slug}`, title: "Week 1", body: "", order: 1, published: true, startsAt: new Date(now + DAY) };
+    await db().insert(s.lectures).values(lecture);
+    const quiz = (name: string) => ({ id: newId(), lectureId: lecture.id, groupId: group.id, slug: `${name}-${group.slug}`, title: name, durationMinutes: null, maxAttempts: 1, published: true, opensAt: new Date(now - DAY) });
+    const practice = quiz("practice");
+    const graded = quiz("graded");
+    await db().insert(s.quizzes).values([practice, graded]);
+    await db().insert(s.questions).values([
+      { id: newId(), quizId: practice.id, text: "Warm up", type: "single", options: ["a", "b"], correct: [0], points: 0, order: 0 },
+      { id: newId(), quizId: graded.id, text: "Counts", type: "single", options: ["a", "b"], correct: [0], points: 4, order: 0 },
+    ]);
+    const taken = (q: { id: string }, score: number, maxScore: number) => ({
+      id: newId(), quizId: q.id, userId: student.id, answers: {}, score, maxScore, number: 1,
+      startedAt: new Date(now - HOUR), deadlineAt: new Date(now + HOUR), savedAt: new Date(now - HOUR), submittedAt: new Date(now - HOUR),
+    });
+    await db().insert(s.attempts).values([taken(practice, 0, 0), taken(graded, 2, 4)]);
+
+    const mine = await get(`/api/users/groups/${group.slug}/progress`, me);
+    expect(mine.status).toBe(200);
+    expect(mine.body.quizzes).toMatchObject({ taken: 2, counted: 2, rate: 75 });
+    const charts = (await get(`/api/groups/${group.slug}/progress`, teacher)).body as { quizzes: { slug: string; averageScore: number | null }[] };
+    expect(charts.quizzes.find((q) => q.slug === practice.slug)).toMatchObject({ averageScore: 100 });
+    const results = (await get(`/api/quizzes/groups/${group.slug}/results`, teacher)).body as { quizzes: { _id: string; averagePercent: number | null }[] };
+    expect(results.quizzes.find((q) => q._id === practice.id)).toMatchObject({ averagePercent: 100 });
+  });
+});

@@ -197,7 +197,9 @@ export interface ScopeProgress {
 // and whether or not their account is still there; an exercise's own tests' score is never held: a held staff grade
 // on one counts as its tests' score, what its student sees, ADR 0041).
 const shownScore = sql`(case when not ${tasks.gradesHeld} then ${submissions.score} when ${submissions.code} is null then null when ${submissions.gradedBy} is not null then ${submissions.testsScore} else ${submissions.score} end)`;
-const ratio = (score: SQLWrapper | SQL, max: SQLWrapper | SQL) => sql`min(1.0, max(0.0, ${score} * 1.0 / nullif(${max}, 0)))`;
+/** A score's share of its maximum (`scoreShare` in app/lib/progress.ts): work worth nothing is all earned once done. */
+const ratio = (score: SQLWrapper | SQL, max: SQLWrapper | SQL) =>
+  sql`(case when ${score} is null then null when ${max} = 0 then 1.0 else min(1.0, max(0.0, ${score} * 1.0 / ${max})) end)`;
 
 /**
  * The SQL of the figures at `now`: every member's numbers (one row each, `members`) and the staff's charts (per lecture,

@@ -45,6 +45,7 @@ import { notifyUsers } from "./notifications";
 import { checkAnswers, checkCode, codeVerdicts, earned, grade, isRight, knownVerdicts, maxScoreOf, testOutcomes, type CodeChecks, type CodeToRun, type GradableQuestion } from "./quiz-grading";
 import { ownTime } from "./own-time";
 import { hitRateLimit } from "./rate-limit";
+import { scoreShare } from "../../app/lib/progress";
 
 type AttemptRow = typeof attempts.$inferSelect;
 type QuestionRow = typeof questions.$inferSelect;
@@ -1073,7 +1074,7 @@ export async function groupResults(ctx: ServiceContext, viewer: Actor, groupKey:
         questionCount: quizSize(quiz, own).questionCount,
         maxScore,
         taken: bests.length,
-        averagePercent: bests.length && maxScore ? Math.round((bests.reduce((s, a) => s + (a.score ?? 0), 0) / bests.length / maxScore) * 100) : null,
+        averagePercent: bests.length ? Math.round((bests.reduce((s, a) => s + scoreShare(a.score ?? 0, maxScore), 0) / bests.length) * 100) : null,
         questions: seen.map((q, i) => {
           const taken = answersTo(q);
           return {

@@ -6,6 +6,7 @@ import { TestHead } from "~/components/exercises/test-report";
 import { When } from "~/components/lectures/when";
 import type { MessageKey } from "~/i18n/en";
 import { useT } from "~/lib/i18n";
+import { scoreShare } from "~/lib/progress";
 import type { PageQuestion, PageQuiz, ReviewWhen } from "./types";
 
 /** The frame of every student quiz screen: breadcrumb (group, lecture, quiz), the title and the screen's lead. */
@@ -268,7 +269,7 @@ function duration(t: ReturnType<typeof useT>["t"], seconds: number) {
 export function QuizResult({ result, base }: { result: PageResult; base: string }) {
   const { t } = useT();
   const [params] = useSearchParams();
-  const percent = result.maxScore ? Math.round((result.score / result.maxScore) * 100) : 0;
+  const percent = Math.round(scoreShare(result.score, result.maxScore) * 100);
   const { quiz } = result;
   const canRetry = result.attemptsLeft > 0 && quiz.window === "open";
   return (
