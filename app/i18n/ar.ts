@@ -277,7 +277,7 @@ export const ar: Messages = {
   "auth.register.submit": "إنشاء الحساب",
   "auth.register.submitting": "جارٍ إنشاء حسابك...",
   "auth.register.errorInForm": "يوجد خطأ في النموذج",
-  "auth.register.failed": "حدث خطأ أثناء التسجيل. من فضلك حاول مرة أخرى بعد 10 دقائق.",
+  "auth.register.failed": "حدث خطأ أثناء التسجيل. من فضلك حاول مرة أخرى بعد {minutes, plural, zero {لحظات} one {دقيقة} two {دقيقتين} few {# دقائق} many {# دقيقة} other {# دقيقة}}.",
   "auth.register.successTitle": "أهلًا بك يا {name}!",
   "auth.register.success": "من فضلك تحقّق من بريدك: أرسلنا رمز تأكيد من 6 أرقام إلى {email}.",
   "auth.register.enterCode": "أدخل الرمز",

@@ -280,7 +280,7 @@ export const en = {
   "auth.register.submit": "Sign up",
   "auth.register.submitting": "Creating your account...",
   "auth.register.errorInForm": "Error in Form",
-  "auth.register.failed": "An error occurred during registration. please try again after 10 minutes.",
+  "auth.register.failed": "An error occurred during registration. please try again after {minutes, plural, one {# minute} other {# minutes}}.",
   "auth.register.successTitle": "Welcome, {name}!",
   "auth.register.success": "Please check your e-mail: we sent a 6-digit verification code to {email}.",
   "auth.register.enterCode": "Enter the code",

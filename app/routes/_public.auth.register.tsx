@@ -1,4 +1,4 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData, useNavigate, useNavigation } from "@remix-run/react";
 import { data, redirect } from "@remix-run/server-runtime";
 import { useEffect, useRef, useState } from "react";
@@ -9,7 +9,7 @@ import { useHydrated } from "~/hooks/use-hydrated";
 import type { MessageKey } from "~/i18n/en";
 import { detectLang } from "~/i18n/config";
 import { composePhone, countryById, phoneDigits } from "~/lib/countries";
-import { expectedError, fieldErrors, formValues, retryHeaders, type FieldErrors } from "~/lib/form-errors.server";
+import { expectedError, fieldErrors, formValues, retryHeaders, retryMinutes, type FieldErrors } from "~/lib/form-errors.server";
 import { isolate } from "~/lib/bidi";
 import { revealAndFocus } from "~/lib/focus";
 import { useT } from "~/lib/i18n";
@@ -21,13 +21,18 @@ import { register } from "../../worker/services/accounts";
 
 /** Spec §4, §9: the verification screen follows 2.5 s after a successful registration. */
 export const REGISTER_REDIRECT_MS = 2_500;
+/** Spec §9: "please try again after 10 minutes", when the failure does not say how long (a rate limit does). */
+const REGISTER_RETRY_MINUTES = 10;
 
 const FIELDS = ["name", "email", "password", "confirmPassword", "country", "phone"] as const;
 type Field = (typeof FIELDS)[number];
 type Values = Record<Field, string>;
 type ActionResult =
-  | { ok: false; errors: FieldErrors<Field | "phone_number">; formError: MessageKey; values: Omit<Values, "password" | "confirmPassword"> }
+  | { ok: false; errors: FieldErrors<Field | "phone_number">; formError: MessageKey; values: Omit<Values, "password" | "confirmPassword">; retryMinutes?: number }
   | { ok: true; name: string; email: string };
+
+/** A refused sign-up says how long to wait in its header too (Retry-After), as the API does. */
+export const headers: HeadersFunction = ({ actionHeaders }) => actionHeaders;
 
 export const meta: MetaFunction = ({ matches }) => {
   const t = metaT(matches);
@@ -64,7 +69,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
     await register(context.svc, parsed.data, detectLang(request));
   } catch (err) {
     const e = expectedError(err);
-    return data<ActionResult>({ ok: false, errors: {}, formError: "auth.register.failed", values: keep }, { status: e.status, headers: retryHeaders(e) });
+    // The spec's sentence, with the wait the limit really sets (Retry-After, in minutes rounded up; the spec's 10 otherwise).
+    return data<ActionResult>({ ok: false, errors: {}, formError: "auth.register.failed", values: keep, retryMinutes: retryMinutes(e) }, { status: e.status, headers: retryHeaders(e) });
   }
   return data<ActionResult>({ ok: true, name: parsed.data.name, email: parsed.data.email });
 }
@@ -168,7 +174,7 @@ export default function RegisterPage() {
         />
         {formError ? (
           <FormAlert id="register-form-error">
-            <p>{t(formError)}</p>
+            <p>{t(formError, { minutes: (result && !result.ok && result.retryMinutes) || REGISTER_RETRY_MINUTES })}</p>
           </FormAlert>
         ) : null}
         <button type="submit" className="btn btn-primary btn-lg btn-block" disabled={hydrated && submitting}>
