@@ -84,7 +84,7 @@ export const tasksEn = {
   "staffTasks.field.gradesHeldOn": "Grades are held: release them from the grader.",
   "staffTasks.held": "Grades held",
   "grader.release.title": "Grades are held",
-  "grader.release.text": "{n, plural, =0 {Nobody is graded yet. Students see “handed in” until you release the grades.} one {# student is graded. Students see “handed in” until you release the grades; they are all notified then.} other {# students are graded. Students see “handed in” until you release the grades; they are all notified then.}}",
+  "grader.release.text": "{n, plural, =0 {Nobody is graded yet. Students see none of your grades until you release them.} one {# student is graded. Students see none of your grades until you release them; they are all notified then.} other {# students are graded. Students see none of your grades until you release them; they are all notified then.}}",
   "grader.release.button": "{n, plural, =0 {Release grades} one {Release # grade} other {Release # grades}}",
   "grader.release.busy": "Releasing…",
   "grader.release.changed": "{n, plural, one {# student handed in again after you graded them: grade the new version (marked “Changed since graded”), then release the grades.} other {# students handed in again after you graded them: grade the new versions (marked “Changed since graded”), then release the grades.}}",

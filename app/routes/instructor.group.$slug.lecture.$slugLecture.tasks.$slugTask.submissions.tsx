@@ -35,7 +35,7 @@ export default function Submissions() {
   const { t } = useT();
   return (
     <InstructorGroupPage group={data.group} section={data.task.title} parent={{ label: t("staffTasks.title"), to: `${groupBase}/tasks` }}>
-      <GradeRelease held={data.task.gradesHeld} graded={data.submissions.filter((x) => x.state === "graded").length} changed={data.submissions.filter((x) => x.changedSinceGraded).length} />
+      <GradeRelease held={data.task.gradesHeld} graded={data.submissions.filter((x) => x.heldGrade).length} changed={data.submissions.filter((x) => x.changedSinceGraded).length} />
       <Grader key={data.task._id} taskId={data.task._id} maxScore={data.task.maxScore} initial={data.submissions} missing={data.missing} rubric={data.task.rubric} snippets={data.snippets} fileBase={`/course/${data.group.slug}/lecture/${data.task.lecture.slug}/task-file/${data.task.slug}`} />
     </InstructorGroupPage>
   );

@@ -220,6 +220,33 @@ describe("code exercises: handing in", () => {
     expect(released.tasks).toMatchObject({ graded: 1, rate: 80 });
   });
 
+  it("a held exercise grade stays held when its grader's account is gone, and the task's maximum cannot go under the tests' score", async () => {
+    const w = await published();
+    const { eq } = await import("drizzle-orm");
+    await db().update(s.tasks).set({ gradesHeld: true }).where(eq(s.tasks.id, w.task.id));
+    const partly = "function sum(a, b) { return a < 1000 ? a + b : 0; }";
+    expect((await submit(w, partly)).body).toMatchObject({ score: 25 });
+    const base = `/api/lectures/${w.lecture.slug}/tasks/${w.task.slug}/submissions`;
+    const id = (await send(w.teacher, "GET", base)).body.submissions[0]._id as string;
+    // Graded by the tests alone: nothing for the release to show or tell.
+    expect((await send(w.teacher, "GET", base)).body.submissions[0]).toMatchObject({ state: "graded", heldGrade: false });
+    // An admin grades it (held), then the admin's account is deleted (graded_by becomes null).
+    expect((await send(w.admin, "PUT", `${base}/${id}`, { score: 10, feedback: "From a grader who left." })).status).toBe(200);
+    expect((await send(w.teacher, "GET", base)).body.submissions[0]).toMatchObject({ score: 10, heldGrade: true });
+    await db().delete(s.users).where(eq(s.users.id, w.admin.user.id));
+    const seen = (await send(w.student, "GET", `${base}/${id}`)).body;
+    expect(seen).toMatchObject({ score: 25, feedback: null, state: "graded" });
+    expect(seen.gradedAt).toBe(seen.submittedAt);
+    expect((await send(w.student, "GET", `/api/exercises/${w.task.slug}`)).body.submission).toMatchObject({ score: 25, feedback: null });
+    expect((await send(w.student, "GET", `/api/users/groups/${w.group.slug}/progress`)).body.tasks).toMatchObject({ graded: 1, rate: 50 });
+    expect((await send(w.teacher, "GET", base)).body.submissions[0]).toMatchObject({ score: 10, heldGrade: true });
+    // The staff grade is 10 but the student reads 25 of 50: the maximum cannot go under 25.
+    const lower = await send(w.teacher, "PUT", `/api/lectures/${w.lecture.slug}/tasks/${w.task.slug}`, { maxScore: 20 });
+    expect(lower.status).toBe(409);
+    expect(lower.body.message).toContain("25 points");
+    expect((await send(w.teacher, "PUT", `/api/lectures/${w.lecture.slug}/tasks/${w.task.slug}`, { maxScore: 25 })).status).toBe(200);
+  });
+
   it("answers 400 for code that is not text or too long", async () => {
     const w = await published();
     expect((await send(w.student, "POST", `/api/exercises/${w.task.slug}/submit`, { code: 42 })).status).toBe(400);

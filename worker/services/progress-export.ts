@@ -148,7 +148,7 @@ export async function exportGroupCsv(ctx: ServiceContext, viewer: Actor, groupKe
     const opened = report.quizzes.filter((q) => q.opened);
     const [handIns, bests, extended] = await Promise.all([
       ctx.db
-        .select({ taskId: submissions.taskId, userId: submissions.userId, score: submissions.score, late: submissions.late, gradedAt: submissions.gradedAt, gradedBy: submissions.gradedBy, hasCode: sql<boolean>`${submissions.code} is not null`.mapWith(Boolean), gradesHeld: tasks.gradesHeld })
+        .select({ taskId: submissions.taskId, userId: submissions.userId, score: submissions.score, late: submissions.late, gradedAt: submissions.gradedAt, gradedBy: submissions.gradedBy, submittedAt: submissions.submittedAt, hasCode: sql<boolean>`${submissions.code} is not null`.mapWith(Boolean), gradesHeld: tasks.gradesHeld })
         .from(submissions)
         .innerJoin(tasks, eq(tasks.id, submissions.taskId))
         .innerJoin(lectures, eq(lectures.id, tasks.lectureId))

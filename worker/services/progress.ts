@@ -195,8 +195,9 @@ export interface ScopeProgress {
  */
 // Held: graded by staff on a task that holds its grades (a link or file hand-in is graded by staff alone, whoever it was
 // and whether or not their account is still there; an exercise's own tests' score is never held: a held staff grade
-// on one counts as its tests' score, what its student sees, ADR 0041).
-const shownScore = sql`(case when not ${tasks.gradesHeld} then ${submissions.score} when ${submissions.code} is null then null when ${submissions.gradedBy} is not null then ${submissions.testsScore} else ${submissions.score} end)`;
+// on one, given by someone or at another time than its hand-in's, counts as its tests' score, what its student sees,
+// ADR 0041).
+const shownScore = sql`(case when not ${tasks.gradesHeld} then ${submissions.score} when ${submissions.code} is null then null when ${submissions.gradedBy} is not null or ${submissions.gradedAt} <> ${submissions.submittedAt} then ${submissions.testsScore} else ${submissions.score} end)`;
 /** A score's share of its maximum (`scoreShare` in app/lib/progress.ts): work worth nothing is all earned once done. */
 const ratio = (score: SQLWrapper | SQL, max: SQLWrapper | SQL) =>
   sql`(case when ${score} is null then null when ${max} = 0 then 1.0 else min(1.0, max(0.0, ${score} * 1.0 / ${max})) end)`;

@@ -85,19 +85,23 @@ export interface SubmissionDto {
    * version's: it is graded again before the task's grades are released.
    */
   changedSinceGraded: boolean;
+  /** Staff only: a grade of theirs its student does not see yet; the release shows it and tells them (`releaseGrades`). */
+  heldGrade: boolean;
 }
 
 type SubmissionRow = typeof submissions.$inferSelect;
 
-/** Who graded a hand-in, and whether it is code (a list reads `hasCode`, not the code itself). */
-type GradedFacts = Pick<SubmissionRow, "gradedAt" | "gradedBy"> & ({ code: string | null } | { hasCode: boolean });
+/** Who graded a hand-in and when, when it was handed in, and whether it is code (a list reads `hasCode`, not the code). */
+type GradedFacts = Pick<SubmissionRow, "gradedAt" | "gradedBy" | "submittedAt"> & ({ code: string | null } | { hasCode: boolean });
 
 /**
- * Graded by staff, not only by an exercise's tests. A link or file hand-in is graded by staff alone, so its graded
- * time says so even once the grader's account is gone (`graded_by` is then null).
+ * Graded by staff, not only by an exercise's tests, even once the grader's account is gone (`graded_by` is then null).
+ * A link or file hand-in is graded by staff alone, so its graded time says so. An exercise's tests grade it in the
+ * statement that stores it, its graded time its hand-in time: any other graded time is a staff grade's (ADR 0041).
  */
-const staffGraded = (row: GradedFacts) => row.gradedBy !== null || (row.gradedAt !== null && !("hasCode" in row ? row.hasCode : row.code !== null));
-const staffGradedSql = sql`(${submissions.gradedBy} is not null or (${submissions.gradedAt} is not null and ${submissions.code} is null))`;
+const staffGraded = (row: GradedFacts) =>
+  row.gradedBy !== null || (row.gradedAt !== null && (!("hasCode" in row ? row.hasCode : row.code !== null) || row.gradedAt.getTime() !== row.submittedAt.getTime()));
+const staffGradedSql = sql`(${submissions.gradedBy} is not null or (${submissions.gradedAt} is not null and (${submissions.code} is null or ${submissions.gradedAt} <> ${submissions.submittedAt})))`;
 
 /**
  * Whether a hand-in's grade is held from its student (ADR 0021): the task holds its grades and staff graded it. A code
@@ -184,6 +188,7 @@ function toSubmissionDto(row: SubmissionRow, name: string, staff: boolean, rules
     state: staff && row.changedSinceGraded ? (row.late ? "late" : "submitted") : submissionState(row),
     locked: !replaceable(rules, row),
     changedSinceGraded: staff && row.changedSinceGraded,
+    heldGrade: staff && gradeHeld(rules, row) && row.resubmitRequestedAt === null,
   };
 }
 
@@ -534,7 +539,11 @@ export async function updateTask(ctx: ServiceContext, viewer: Viewer, lectureKey
     if (graded) throw new AppError(409, "conflict", `Work on this task was already graded out of ${task.maxScore}: choose a rubric worth ${task.maxScore} points, or none.`);
   } else if (maxScore < task.maxScore) {
     // A lower maximum must stay above every score given (before any late penalty): 95 of 10 is no grade.
-    const [top] = await ctx.db.select({ score: sql<number | null>`max(coalesce(${submissions.rawScore}, ${submissions.score}))` }).from(submissions).where(eq(submissions.taskId, task.id));
+    // An exercise's tests' score counts too: its student reads it while a staff grade is held (ADR 0041).
+    const [top] = await ctx.db
+      .select({ score: sql<number | null>`max(max(coalesce(${submissions.rawScore}, ${submissions.score}, 0), coalesce(${submissions.testsRawScore}, ${submissions.testsScore}, 0)))` })
+      .from(submissions)
+      .where(eq(submissions.taskId, task.id));
     if (top?.score != null && top.score > maxScore) {
       const message = `Work on this task was already graded up to ${top.score} points: the maximum score cannot go below that.`;
       throw new AppError(409, "conflict", message, { maxScore: message });
