@@ -222,6 +222,19 @@ describe("grade release", () => {
     expect(await notificationsOf(w.a)).toContain("submission-returned");
   });
 
+  it("a release shows and tells a held grade that waits for a new version too: the student reads the grade beside the request", async () => {
+    const w = await world();
+    const idA = await handInAndGrade(w, w.a, 37);
+    expect((await call(`${w.base}/submissions/${idA}`, { method: "PUT", body: { requestResubmission: true }, token: w.teacher.accessToken })).status).toBe(200);
+    const released = await call(`${w.base}/release-grades`, { method: "POST", token: w.teacher.accessToken });
+    expect(await released.json()).toMatchObject({ released: 1 });
+    const seen = await studentSees(w, w.a, idA);
+    expect(seen.one).toMatchObject({ state: "resubmission-requested", score: 37 });
+    expect(await notificationsOf(w.a)).toContain("grades-released");
+    const [mail] = await waitForMails(w.a.user.email, /was graded/);
+    expect(mail!.text).toContain("37 of 100");
+  });
+
   it("does not release a held grade by asking for a new version: the request shows, with only the feedback written with it", async () => {
     const w = await world();
     const idA = await handInAndGrade(w, w.a, 37);

@@ -188,7 +188,7 @@ function toSubmissionDto(row: SubmissionRow, name: string, staff: boolean, rules
     state: staff && row.changedSinceGraded ? (row.late ? "late" : "submitted") : submissionState(row),
     locked: !replaceable(rules, row),
     changedSinceGraded: staff && row.changedSinceGraded,
-    heldGrade: staff && gradeHeld(rules, row) && row.resubmitRequestedAt === null,
+    heldGrade: staff && gradeHeld(rules, row),
   };
 }
 
@@ -805,7 +805,8 @@ export async function releaseGrades(ctx: ServiceContext, viewer: Viewer, lecture
     .select({ userId: submissions.userId, name: users.name, email: users.email, score: submissions.score })
     .from(submissions)
     .innerJoin(users, eq(users.id, submissions.userId))
-    .where(and(eq(submissions.taskId, task.id), isNotNull(submissions.gradedAt), staffGradedSql, isNull(submissions.resubmitRequestedAt)));
+    // A grade with a request for a new version goes out too (its student reads both from now on): told like the rest.
+    .where(and(eq(submissions.taskId, task.id), isNotNull(submissions.gradedAt), staffGradedSql));
   const link = taskLink(task);
   await notifyUsers(ctx, graded.map((g) => g.userId), { kind: "grades-released", params: { task: task.title }, link });
   for (const g of graded) {
