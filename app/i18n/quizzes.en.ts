@@ -71,6 +71,7 @@ export const quizzesEn = {
   "quiz.result.title": "Your result",
   "quiz.result.best": "Your best score",
   "quiz.result.percent": "{n}%",
+  "quiz.result.noPoints": "This quiz is worth no points: taking it is all there is to it, so it counts as complete.",
   "quiz.result.onSaved": "Your answers arrived after the time limit, so the answers saved in time were graded.",
   "quiz.result.attempts": "Your attempts",
   "quiz.result.col.attempt": "Attempt",

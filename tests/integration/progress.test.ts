@@ -759,5 +759,11 @@ describe("a quiz worth nothing", () => {
     expect(charts.quizzes.find((q) => q.slug === practice.slug)).toMatchObject({ averageScore: 100 });
     const results = (await get(`/api/quizzes/groups/${group.slug}/results`, teacher)).body as { quizzes: { _id: string; averagePercent: number | null }[] };
     expect(results.quizzes.find((q) => q._id === practice.id)).toMatchObject({ averagePercent: 100 });
+    // Its result page reads 100 % and says why.
+    const res = await call(`/course/${group.slug}/lecture/${lecture.slug}/quiz/${practice.slug}/result`, { cookie: me.cookie, headers: { accept: "text/html" } });
+    expect(res.status).toBe(200);
+    const html = await res.text();
+    expect(html).toContain('aria-label="100%"');
+    expect(html).toContain("This quiz is worth no points");
   });
 });

@@ -295,6 +295,7 @@ export function QuizResult({ result, base }: { result: PageResult; base: string 
             <span style={{ inlineSize: `${percent}%` }} />
           </div>
           <p className="muted">{t("quiz.result.percent", { n: percent })}</p>
+          {result.maxScore === 0 ? <p className="muted">{t("quiz.result.noPoints")}</p> : null}
           <p>{result.attemptsLeft === 0 ? t("quiz.result.noneLeft") : result.attemptsLeft === 1 ? t("quiz.result.oneLeft") : t("quiz.result.attemptsLeft", { n: result.attemptsLeft })}</p>
           {result.inProgress ? <p className="muted">{t("quiz.result.inProgress")}</p> : null}
           {result.grading ? (
