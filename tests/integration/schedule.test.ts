@@ -129,6 +129,24 @@ describe("scheduled publishing", () => {
     expect(again.body.fields).toHaveProperty("draws");
   });
 
+  it("the publisher reads the bank by the same rule as a quiz's save: questions shared by two draws can leave one short", async () => {
+    const w = await world();
+    const bank = (text: string, tags: string[]) => ({ id: newId(), groupId: w.group.id, text, type: "single" as const, options: ["yes", "no"], correct: [0], tags, updatedAt: new Date() });
+    await db().insert(s.bankQuestions).values([bank("Is 7 prime?", ["primes"]), bank("Is 9 prime?", ["primes"]), bank("Is 4 even?", ["evens"]), bank("Is 6 even?", ["evens"])]);
+    const quizRes = await call("/api/quizzes", { body: { lectureId: w.lecture.slug, title: "Two draws", questions: [], draws: [{ tag: "primes", count: 2, points: 1 }, { tag: "evens", count: 2, points: 1 }] }, token: w.teacher.accessToken });
+    expect(quizRes.status).toBe(201);
+    const quiz = (await quizRes.json()) as { _id: string; slug: string };
+    expect((await schedule(w, "quiz", quiz.slug, new Date(Date.now() + 3_600_000).toISOString())).status).toBe(200);
+    // Changed behind the bank's own checks: "Is 9 prime?" now carries both tags and "Is 6 even?" is gone. Each tag still
+    // counts 2, but a paper that draws "Is 9 prime?" for the primes has one even question left for a draw of 2.
+    await db().update(s.bankQuestions).set({ tags: ["primes", "evens"] }).where(and(eq(s.bankQuestions.groupId, w.group.id), eq(s.bankQuestions.text, "Is 9 prime?")));
+    await db().delete(s.bankQuestions).where(and(eq(s.bankQuestions.groupId, w.group.id), eq(s.bankQuestions.text, "Is 6 even?")));
+    await timeComes(s.quizzes, quiz._id);
+    expect(await runDurableObjectAlarm(publisherOf(w.group.id))).toBe(true);
+    expect((await db().select().from(s.quizzes).where(eq(s.quizzes.id, quiz._id)))[0]).toMatchObject({ published: false, publishAt: null });
+    expect((await notes(w.teacher.user.id, "quiz-not-published")).map((n) => n.params)).toEqual([{ quiz: "Two draws" }]);
+  });
+
   it("the cron tells each group's own instructor of their quiz the bank cannot fill, and only them", async () => {
     const drafts = [];
     for (const title of ["Primes A", "Primes B"]) {

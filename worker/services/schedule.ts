@@ -8,7 +8,7 @@
 import { and, eq, inArray, isNotNull, lte, min, sql } from "drizzle-orm";
 import type { ScheduleKind } from "../../app/lib/lifecycle-schemas";
 import type { Actor } from "../../app/lib/permissions";
-import { groups, lectures, quizzes, submissions, tasks } from "../../db/schema";
+import { bankQuestions, groups, lectures, quizzes, submissions, tasks } from "../../db/schema";
 import type { ServiceContext } from "../context";
 import { AppError, forbidden, notFound } from "../http/errors";
 import { announceLecture, requireManagedLecture } from "./lectures";
@@ -17,6 +17,7 @@ import { notifyUsers } from "./notifications";
 import { armPublisher, SCHEDULE_SLACK_MS } from "./publisher-client";
 import { checkDraws, requireManagedQuiz } from "./quizzes";
 import { chunked } from "./chunks";
+import { drawsUnfit } from "./question-bank";
 import { findTask, isStaff } from "./tasks";
 
 export interface ScheduleResult {
@@ -101,17 +102,32 @@ export interface Published {
  * Publishes everything due by `now` (in one group, or in all), then tells the members: a lecture as when staff
  * publish it, a quiz or task once its lecture is published too. Returns what was published.
  */
+/** The due quizzes (of one group, or all) that draw from their group's bank and that it cannot fill: their ids. */
+async function unfitDue(ctx: ServiceContext, due: Date, groupId: string | null): Promise<string[]> {
+  const drawing = await ctx.db
+    .select({ id: quizzes.id, groupId: quizzes.groupId, draws: quizzes.draws })
+    .from(quizzes)
+    .where(and(lte(quizzes.publishAt, due), groupId ? eq(quizzes.groupId, groupId) : undefined, sql`json_array_length(${quizzes.draws}) > 0`));
+  if (drawing.length === 0) return [];
+  const bank = await chunked([...new Set(drawing.map((q) => q.groupId))], (ids) =>
+    ctx.db.select({ id: bankQuestions.id, groupId: bankQuestions.groupId, tags: bankQuestions.tags }).from(bankQuestions).where(inArray(bankQuestions.groupId, ids)),
+  );
+  return drawing.filter((q) => drawsUnfit(bank.filter((b) => b.groupId === q.groupId), q.draws) !== null).map((q) => q.id);
+}
+
 export async function publishDue(ctx: ServiceContext, groupId: string | null, now = Date.now()): Promise<Published> {
   const due = new Date(now);
   const inGroup = (column: typeof lectures.groupId | typeof quizzes.groupId) => (groupId ? eq(column, groupId) : undefined);
-  // A quiz whose draws the group's bank can no longer fill (questions deleted since it was scheduled) stays a draft:
-  // published, students would find a quiz they cannot start. Its schedule is taken off and its staff are told.
-  const shortOfBank = sql`exists (select 1 from json_each(${quizzes.draws}) d where (select count(*) from "bank_questions" b where b."group_id" = ${quizzes.groupId} and exists (select 1 from json_each(b."tags") t where t.value = json_extract(d.value, '$.tag'))) < json_extract(d.value, '$.count'))`;
+  // A quiz whose draws the group's bank can no longer fill stays a draft: published, students would find a quiz they
+  // cannot start. Its schedule is taken off (first in the batch, so the publishing below passes it by) and its staff are
+  // told. The rule is the one quiz saves and bank edits are checked by (`drawsUnfit`); bank edits already refuse to
+  // leave a scheduled quiz short, so this meets only banks changed by other paths.
+  const unfit = await unfitDue(ctx, due, groupId);
   const [unscheduled, lectureRows, quizRows, taskRows] = await ctx.db.batch([
     ctx.db
       .update(quizzes)
       .set({ publishAt: null })
-      .where(and(lte(quizzes.publishAt, due), inGroup(quizzes.groupId), shortOfBank))
+      .where(and(lte(quizzes.publishAt, due), sql`${quizzes.id} in (select value from json_each(${JSON.stringify(unfit)}))`))
       .returning({ title: quizzes.title, groupId: quizzes.groupId }),
     ctx.db
       .update(lectures)
