@@ -2,8 +2,8 @@
  * Attendance integrity (issue "2. Attendance", ADR 0018), replayed through the real Worker as the hostile student
  * did it:
  * - the QR route answered unlimited guesses: every way a code is tried now shares one set of limits (10 tries a minute
- *   per account, 10 wrong codes a minute per address, 100 wrong codes a minute per lecture from its members and 100 from
- *   signed-out scans, so strangers cannot lock a class out), refused with a 429 page in
+ *   per account, 10 wrong codes a minute per address from signed-out scans and 50 from members, 100 wrong codes a minute
+ *   per lecture from its members and 100 from signed-out scans, so strangers cannot lock a class out), refused with a 429 page in
  *   the reader's language or a 429 JSON error, both with Retry-After;
  * - a signed-out scan's pending check-in was a bearer link: it now belongs to the scanning browser's cookie, works once,
  *   only while that attendance session is open, and never over a staff mark;
@@ -104,11 +104,27 @@ describe("the QR route is limited like every other way a code is tried", () => {
     const arabicHtml = await arabic.text();
     expect(arabicHtml).toContain('lang="ar"');
     expect(arabicHtml).toContain("محاولات كثيرة");
-    // Even the right code is refused from that address now, and so is the API from it.
+    // Even the right code is refused to a signed-out scan from that address now.
     expect((await open(`/attend/${w.lecture.slug}?code=${code}`, { ip })).status).toBe(429);
-    await expectLimitedJson(await call("/api/lectures/attend", { body: { slugLec: w.lecture.slug, code }, token: w.members[0]!.accessToken, ip }));
     // Other addresses are not locked out: the right code from another phone goes on to the login.
     expect((await open(`/attend/${w.lecture.slug}?code=${code}`)).status).toBe(302);
+    // Nor are the members behind the same address (a classroom's Wi-Fi): signed in, they check in, by the API and by a scan.
+    expect((await call("/api/lectures/attend", { body: { slugLec: w.lecture.slug, code }, token: w.members[0]!.accessToken, ip })).status).toBe(200);
+    expect(await recordOf(w.lecture._id, w.members[0]!.user.id)).not.toBeNull();
+  });
+
+  it("per address, for members: four classmates guessing to their own limits do not lock out the others behind one address; the fifth's guesses do", async () => {
+    const w = await world(7);
+    const code = await openNow(w);
+    const ip = randomIp();
+    const attendFrom = (st: SignedIn, c: string) => call("/api/lectures/attend", { body: { slugLec: w.lecture.slug, code: c }, token: st.accessToken, ip });
+    // Four members, ten wrong codes each (their own limit): 40 wrong codes from the address.
+    for (const st of w.members.slice(0, 4)) for (let i = 1; i <= 10; i++) expect((await attendFrom(st, wrongOf(code, i))).status).toBe(400);
+    expect((await attendFrom(w.members[4]!, code)).status).toBe(200);
+    // A fifth guesser makes 50 wrong codes from that address in a minute: now every try from it waits.
+    for (let i = 1; i <= 10; i++) expect((await attendFrom(w.members[5]!, wrongOf(code, i))).status).toBe(400);
+    await expectLimitedJson(await attendFrom(w.members[6]!, code));
+    expect(await recordOf(w.lecture._id, w.members[6]!.user.id)).toBeNull();
   });
 
   it("per account: a signed-in student gets 10 tries a minute from any addresses, then 429 on the page and the API", async () => {

@@ -23,14 +23,18 @@ import { isMember } from "./memberships";
 
 /**
  * Every way a code is tried (the API, the lecture page, the QR link signed in or out) passes the same limits
- * (ADR 0018): per account, every try (10 a minute); per client address, wrong codes (10 a minute: a classroom behind
- * one address checks in freely, one guesser does not); per lecture, wrong codes (100 a minute: what bounds guessing
- * from many addresses, and what one address alone cannot exhaust to lock a class out). The lecture's budget is kept
- * in two lanes: the group's signed-in members', and signed-out scans' (anybody's). Strangers scanning wrong codes from
- * many addresses use up only their own lane: the members still check in (signed in, a scan included).
+ * (ADR 0018): per account, every try (10 a minute); per client address, wrong codes (a classroom behind one address
+ * checks in freely, one guesser does not); per lecture, wrong codes (100 a minute: what bounds guessing from many
+ * addresses, and what one address alone cannot exhaust to lock a class out). The address's and the lecture's budgets
+ * are each kept in two lanes: the group's signed-in members', and signed-out scans' (anybody's). Strangers scanning
+ * wrong codes, from many addresses or from the classroom's own, use up only their own lane: the members still check
+ * in (signed in, a scan included). An address's members' lane holds five accounts' worth of wrong codes (50 a
+ * minute), so one member guessing to their own limit does not lock out the classmates behind the same address
+ * (ADR 0041); signed-out scans get 10 an address.
  */
 export const ATTEND_LIMIT = { max: 10, windowMs: 60_000 };
 export const ATTEND_ADDRESS_LIMIT = { max: 10, windowMs: 60_000 };
+export const ATTEND_MEMBERS_ADDRESS_LIMIT = { max: 50, windowMs: 60_000 };
 export const ATTEND_LECTURE_LIMIT = { max: 100, windowMs: 60_000 };
 const TOO_MANY = "Too many tries. Wait a minute and enter the code on the screen.";
 /** How long a scanned QR code stays redeemable while its scanner logs in. */
@@ -373,9 +377,10 @@ export interface AttendResult {
  * parallel guesses cannot slip under a limit) and given back unless the code was wrong, so only guesses count there.
  */
 async function judgeCode(ctx: ServiceContext, lectureId: string, session: AttendanceSessionRow, code: string, now: number, lane: "members" | "signed-out"): Promise<void> {
-  const keys = [`attend-address:${ctx.ip}`, lane === "members" ? `attend-lecture:${lectureId}` : `attend-lecture-scan:${lectureId}`];
-  const field = lane === "members";
-  await hitRateLimit(ctx, keys[0]!, ATTEND_ADDRESS_LIMIT, TOO_MANY);
+  const members = lane === "members";
+  const keys = members ? [`attend-address:${ctx.ip}`, `attend-lecture:${lectureId}`] : [`attend-address-scan:${ctx.ip}`, `attend-lecture-scan:${lectureId}`];
+  const field = members;
+  await hitRateLimit(ctx, keys[0]!, members ? ATTEND_MEMBERS_ADDRESS_LIMIT : ATTEND_ADDRESS_LIMIT, TOO_MANY);
   await hitRateLimit(ctx, keys[1]!, ATTEND_LECTURE_LIMIT, TOO_MANY);
   const check = await checkCode(ctx.settings, clockOf(session), code, now);
   if (check !== "wrong") await Promise.all(keys.map((key) => refundRateLimit(ctx, key)));
