@@ -96,6 +96,20 @@ describe("file hand-ins", () => {
     expect(await (await call(`${base}/file`, { token: w.teacher.accessToken })).text()).toBe("notes v2");
   });
 
+  it("stores at most 20 files an hour from one student, whatever the task: the 21st is a 429 and keeps nothing", async () => {
+    const w = await world();
+    for (let i = 1; i <= 20; i++) expect((await w.upload(PDF, `v${i}.pdf`, "application/pdf")).status).toBeLessThan(300);
+    const limited = await w.upload(PDF, "v21.pdf", "application/pdf");
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(((await limited.json()) as { message: string }).message).toMatch(/many files/);
+    const versions = await call(`/api/lectures/${w.lecture.slug}/tasks/${w.task.slug}/submissions`, { token: w.me.accessToken });
+    const [own] = ((await versions.json()) as { submissions: { _id: string; file: { name: string } }[] }).submissions;
+    expect(own!.file.name).toBe("v20.pdf");
+    // The limit is the student's own: a classmate hands in as usual.
+    expect((await w.upload(PDF, "mate.pdf", "application/pdf", w.mate)).status).toBe(201);
+  });
+
   it("sniffs the kinds it takes and nothing else", () => {
     expect(sniffHandIn(PDF)).toBe("application/pdf");
     expect(sniffHandIn(new Uint8Array([0x50, 0x4b, 0x03, 0x04, 1, 2]))).toBe("application/zip");

@@ -27,6 +27,7 @@ import { studentSeesTask } from "./released";
 import { armPublisher, SCHEDULE_SLACK_MS } from "./publisher-client";
 import type { RunReport } from "../sandbox/types";
 import { extendsTime, ownTime } from "./own-time";
+import { hitRateLimit } from "./rate-limit";
 
 export interface TaskDto {
   _id: string;
@@ -818,6 +819,11 @@ export async function releaseGrades(ctx: ServiceContext, viewer: Viewer, lecture
 
 /** Where hand-in files live in the bucket; they are only ever read through the submission's file route. */
 const HAND_IN_PREFIX = "hand-ins/";
+/**
+ * File hand-ins a student may store in an hour, over all their tasks: every version's file is kept (issue 21), so
+ * replacing a 20 MB file in a loop would fill the bucket (ADR 0041). Counted only once a file is judged fit to keep.
+ */
+export const FILE_HAND_IN_LIMIT = { max: 20, windowMs: 60 * 60_000 };
 
 /**
  * POST .../submit-task/{taskId}/file: a file hand-in, for a task that asks for one. The same rules as a link (the due
@@ -839,6 +845,7 @@ export async function submitFile(ctx: ServiceContext, viewer: Viewer, lectureKey
   const existing = await ownSubmission(ctx, task.id, viewer.userId);
   // Checked before the file is stored as well, so a refused hand-in leaves nothing in the bucket.
   if (existing && !replaceable(task, existing)) throw new AppError(409, "conflict", GRADED_REFUSAL);
+  await hitRateLimit(ctx, `hand-in-file:${viewer.userId}`, FILE_HAND_IN_LIMIT, "You handed in many files in the last hour. Please wait a while before handing in another.");
   const key = `${HAND_IN_PREFIX}${newId()}`;
   await ctx.env.IMAGES.put(key, bytes, { httpMetadata: { contentType: type } });
   const name = file.name.replace(/[\u0000-\u001f\u007f/\\]/g, "_").slice(-200) || "file";
