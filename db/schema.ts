@@ -323,6 +323,11 @@ export const attendancePendingCheckins = sqliteTable(
       .references(() => attendanceSessions.id, { onDelete: "cascade" }),
     /** SHA-256 of the scanning browser's HttpOnly cookie: the pending check-in belongs to that browser only. */
     browserHash: text("browser_hash").notNull(),
+    /**
+     * The keyed hash of the address that scanned (`ip:...`, as a check-in's `address`): the check-in made from it is
+     * stored with it, wherever it is redeemed, since the scan is where the student was (ADR 0041). Null: none known.
+     */
+    scanAddress: text("scan_address"),
     status: text("status", { enum: ["present", "late"] }).notNull(),
     scannedAt: integer("scanned_at", { mode: "timestamp_ms" }).notNull(),
     expiresAt: integer("expires_at", { mode: "timestamp_ms" }).notNull(),

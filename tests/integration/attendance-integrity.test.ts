@@ -356,6 +356,25 @@ describe("shared-device flags by browser and by address", () => {
     expect(await ar.text()).toContain("الشبكة نفسها");
   });
 
+  it("a check-in scanned signed out carries the scan's address wherever it is redeemed: one scanner's check-ins handed to friends at home are flagged", async () => {
+    const w = await world(3);
+    const code = await openNow(w);
+    const [a, b, c] = w.members as [SignedIn, SignedIn, SignedIn];
+    const classroom = randomIp();
+    // A present student scans twice from the classroom with no cookies (two pending check-ins, two browser cookies)...
+    const first = await scanSignedOut(w, code, { ip: classroom });
+    const second = await scanSignedOut(w, code, { ip: classroom });
+    // ...and hands them to two friends who redeem them from their homes.
+    expect((await open(first.back, { ip: randomIp(), cookie: cookies(a.cookie, first.browser) })).status).toBe(302);
+    expect((await open(second.back, { ip: randomIp(), cookie: cookies(b.cookie, second.browser) })).status).toBe(302);
+    expect((await call("/api/lectures/attend", { body: { slugLec: w.lecture.slug, code }, token: c.accessToken })).status).toBe(200);
+    const roster = await rosterOf(w);
+    expect(roster.get(a.user.id)).toMatchObject({ status: "present", flagged: true, flags: ["address"] });
+    expect(roster.get(b.user.id)).toMatchObject({ status: "present", flagged: true, flags: ["address"] });
+    expect(roster.get(c.user.id)).toMatchObject({ flagged: false, flags: [] });
+    expect((await recordOf(w.lecture._id, a.user.id))?.address).toBe((await recordOf(w.lecture._id, b.user.id))?.address);
+  });
+
   it("keeps the fingerprint flag, now with its reason", async () => {
     const w = await world(2);
     const code = await openNow(w);

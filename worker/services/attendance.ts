@@ -494,6 +494,7 @@ export async function scanCode(
     lectureId: lecture.id,
     sessionId: session.id,
     browserHash: await keyedHash(ctx.settings, "pending", client.browser),
+    scanAddress: (await clientMarks(ctx, { browser: null })).address,
     status: statusAt(session, now),
     scannedAt: new Date(now),
     expiresAt: new Date(now + PENDING_CHECKIN_SECONDS * 1000),
@@ -522,7 +523,10 @@ export async function redeemPendingCheckin(
   const [session] = await ctx.db.select().from(attendanceSessions).where(eq(attendanceSessions.id, row.sessionId));
   if (!session || !isOpen(session, now)) throw new AppError(409, "attendance_closed", ATTEND_MESSAGES.notOpen);
 
-  const marks = { device: await deviceOf(ctx, viewer, undefined), ...(await clientMarks(ctx, { browser: pending.browser })) };
+  // The address is the scan's, not this request's: a check-in minted in the classroom and handed to a friend at home
+  // carries the classroom's address, so several of them from one scanner are flagged like any shared network.
+  const here = await clientMarks(ctx, { browser: pending.browser });
+  const marks = { device: await deviceOf(ctx, viewer, undefined), browser: here.browser, address: row.scanAddress ?? here.address };
   const [claimed, inserted] = await ctx.db.batch([
     ctx.db
       .update(attendancePendingCheckins)

@@ -1,0 +1,1 @@
+ALTER TABLE `attendance_pending_checkins` ADD `scan_address` text;
