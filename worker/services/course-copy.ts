@@ -16,7 +16,7 @@ import type { ServiceContext } from "../context";
 import { AppError, forbidden, notFound } from "../http/errors";
 import { findGroup, requireManagedGroup } from "./group-access";
 import { getManagedGroup, freeGroupSlug } from "./groups-admin";
-import { newId } from "./ids";
+import { isUniqueViolation, newId } from "./ids";
 import { armPublisher } from "./publisher-client";
 import { nextPublishAt } from "./schedule";
 import { requireManagedLecture } from "./lectures";
@@ -146,11 +146,6 @@ function countStatement(ctx: ServiceContext, batch: string) {
     (SELECT count(*) FROM copy_map m JOIN tasks x ON x.id = m.new_id WHERE m.batch_id = ${batch}) AS tasks,
     (SELECT count(*) FROM copy_map m JOIN quizzes x ON x.id = m.new_id WHERE m.batch_id = ${batch}) AS quizzes,
     (SELECT count(*) FROM questions x JOIN copy_map m ON m.new_id = x.quiz_id WHERE m.batch_id = ${batch}) AS questions`);
-}
-
-function isUniqueViolation(e: unknown): boolean {
-  const text = e instanceof Error ? `${e.message} ${String((e as { cause?: unknown }).cause ?? "")}` : String(e);
-  return /UNIQUE constraint failed/i.test(text);
 }
 
 /**

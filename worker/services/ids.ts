@@ -39,3 +39,9 @@ export function slugCandidates(title: string): string[] {
   const base = slugify(title);
   return [base, ...Array.from({ length: 4 }, () => `${firstChars(base, 52).replace(/-+$/, "")}-${newId().slice(0, 6).toLowerCase().replace(/[^a-z0-9]/g, "x")}`)];
 }
+
+/** Whether a D1 error is a unique constraint's: a slug or key another request took since it was found free. */
+export function isUniqueViolation(e: unknown): boolean {
+  const text = e instanceof Error ? `${e.message} ${String((e as { cause?: unknown }).cause ?? "")}` : String(e);
+  return /UNIQUE constraint failed/i.test(text);
+}

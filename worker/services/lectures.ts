@@ -15,7 +15,7 @@ import { rowFor } from "../http/read-ahead";
 import { htmlOf, withHtml } from "./stored-html";
 import { groupForUser } from "./group-access";
 import { AppError, forbidden, notFound } from "../http/errors";
-import { newId, slugCandidates } from "./ids";
+import { isUniqueViolation, newId, slugCandidates } from "./ids";
 import { notifyUsers } from "./notifications";
 import type { Viewer } from "./sessions";
 import { zoneOffset } from "./time-shift";
@@ -307,10 +307,28 @@ function lectureValues(input: CreateLectureInput | UpdateLectureInput) {
   };
 }
 
+/**
+ * Runs an insert of lectures whose slugs were found free, again (with slugs found afresh) when another request took
+ * one of them meanwhile: two staff creating "Week 1" at the same moment both get a lecture, one with a suffix.
+ */
+async function withFreshSlugs<T>(insert: () => Promise<T>): Promise<T> {
+  for (let tries = 1; ; tries++) {
+    try {
+      return await insert();
+    } catch (e) {
+      if (tries >= 3 || !isUniqueViolation(e)) throw e;
+    }
+  }
+}
+
 /** POST /api/lectures/group/{id}: a new lecture, in date order (or at the end of the staff's own order). */
 export async function createLecture(ctx: ServiceContext, viewer: Viewer, groupIdOrSlug: string, input: CreateLectureInput): Promise<LectureDto> {
   const group = await requireGroupInside(ctx, viewer, groupIdOrSlug, true);
   const orderOf = await nextOrders(ctx, group.id);
+  return withFreshSlugs(() => insertLecture(ctx, group, input, orderOf(0)));
+}
+
+async function insertLecture(ctx: ServiceContext, group: { id: string; slug: string; title: string }, input: CreateLectureInput, order: number): Promise<LectureDto> {
   const row = {
     id: newId(),
     groupId: group.id,
@@ -321,7 +339,7 @@ export async function createLecture(ctx: ServiceContext, viewer: Viewer, groupId
     videoUrl: input.videoUrl || null,
     resources: input.resources ?? [],
     startsAt: input.startsAt ? new Date(input.startsAt) : null,
-    order: orderOf(0),
+    order,
     published: input.published ?? false,
     createdAt: new Date(),
   };
@@ -415,15 +433,21 @@ export async function scheduleLectures(ctx: ServiceContext, viewer: Viewer, grou
   // By date (0) unless the staff ordered the group themselves: then after their last lecture.
   const start = last?.n ?? 0;
   const orderOf = (i: number) => (start > 0 ? start + i + 1 : 0);
-  const taken = new Set<string>();
-  const rows = [];
-  for (const [i, day] of days.entries()) {
-    const title = `${input.title} ${(existing?.n ?? 0) + i + 1}`;
-    const slug = await freeSlug(ctx, `${group.slug}-${title}`, taken);
-    taken.add(slug);
-    rows.push({ id: newId(), groupId: group.id, slug, title, body: "", videoUrl: null, resources: [], startsAt: new Date(zonedTime(day, input.time, input.timeZone)), order: orderOf(i), published: input.published, createdAt: new Date() });
-  }
-  for (let i = 0; i < rows.length; i += 8) await ctx.db.insert(lectures).values(rows.slice(i, i + 8));
+  // The whole series in one batch (all or nothing), again with fresh slugs if another request took one meanwhile.
+  const rows = await withFreshSlugs(async () => {
+    const taken = new Set<string>();
+    const series = [];
+    for (const [i, day] of days.entries()) {
+      const title = `${input.title} ${(existing?.n ?? 0) + i + 1}`;
+      const slug = await freeSlug(ctx, `${group.slug}-${title}`, taken);
+      taken.add(slug);
+      series.push({ id: newId(), groupId: group.id, slug, title, body: "", videoUrl: null, resources: [], startsAt: new Date(zonedTime(day, input.time, input.timeZone)), order: orderOf(i), published: input.published, createdAt: new Date() });
+    }
+    const inserts = [];
+    for (let i = 0; i < series.length; i += 8) inserts.push(ctx.db.insert(lectures).values(series.slice(i, i + 8)));
+    await ctx.db.batch(inserts as [(typeof inserts)[number], ...(typeof inserts)[number][]]);
+    return series;
+  });
   if (input.published) {
     const ids = await memberIds(ctx, group.id);
     if (ids.length) await notifyUsers(ctx, ids, { kind: "lectures-scheduled", params: { count: rows.length, group: group.title }, link: `/course/${group.slug}` });
