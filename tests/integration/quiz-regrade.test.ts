@@ -12,7 +12,7 @@ import { getResult, startAttempt, submitQuiz } from "../../worker/services/quizz
 import { correctKey, setAnswerPoints } from "../../worker/services/quiz-regrade";
 import type { Viewer } from "../../worker/services/sessions";
 import { addMember, call, createGroup, createUser, signIn } from "./factories";
-import { db, serviceContext } from "./helpers";
+import { db, gatedContext, serviceContext } from "./helpers";
 
 async function world() {
   const teacher = await signIn(await createUser({ role: "instructor" }));
@@ -39,43 +39,6 @@ async function world() {
   return { ctx, teacher, group, ana, ben, quiz, hook, why, as, attemptOf, base };
 }
 
-/**
- * A service context whose D1 runs `first` once, to its end, just before the first statement matching `when` (a SQL
- * pattern) or the first batch ("batch"): another request's whole write landing between this one's reads and writes.
- */
-function gatedContext(when: RegExp | "batch", first: () => Promise<unknown>) {
-  let pending: (() => Promise<unknown>) | null = first;
-  const gate = async () => {
-    const run = pending;
-    pending = null;
-    if (run) await run();
-  };
-  const db = env.DB;
-  const gated = new Proxy(db, {
-    get(target, prop) {
-      if (prop === "batch" && when === "batch") return async (statements: D1PreparedStatement[]) => (await gate(), target.batch(statements));
-      if (prop === "prepare" && when !== "batch") {
-        return (query: string) => {
-          const statement = target.prepare(query);
-          if (!when.test(query)) return statement;
-          const wrap = (stmt: D1PreparedStatement): D1PreparedStatement =>
-            new Proxy(stmt, {
-              get(t, p) {
-                if (p === "bind") return (...values: unknown[]) => wrap(t.bind(...values));
-                if (p === "all" || p === "raw" || p === "run" || p === "first") return async (...args: unknown[]) => (await gate(), (t[p] as (...a: unknown[]) => unknown).apply(t, args));
-                const v = Reflect.get(t, p, t) as unknown;
-                return typeof v === "function" ? (v as (...a: unknown[]) => unknown).bind(t) : v;
-              },
-            });
-          return wrap(statement);
-        };
-      }
-      const value = Reflect.get(target, prop, target) as unknown;
-      return typeof value === "function" ? (value as (...a: unknown[]) => unknown).bind(target) : value;
-    },
-  });
-  return serviceContext({ ...env, DB: gated }).ctx;
-}
 
 const notified = async (userId: string) => (await db().select().from(s.notifications).where(and(eq(s.notifications.userId, userId), eq(s.notifications.kind, "quiz-regraded")))).map((n) => n.params);
 

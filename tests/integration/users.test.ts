@@ -2,7 +2,10 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import * as s from "../../db/schema";
 import { addMember, call, COOKIE, createGroup, createUser, login, signIn, waitForMails, type ErrorBody } from "./factories";
-import { db, unique } from "./helpers";
+import { db, gatedContext, serviceContext, unique } from "./helpers";
+import { changePassword } from "../../worker/services/users";
+import type { Viewer } from "../../worker/services/sessions";
+import type { ServiceContext } from "../../worker/context";
 
 const userRow = async (id: string) => (await db().select().from(s.users).where(eq(s.users.id, id)))[0];
 
@@ -83,6 +86,18 @@ describe("PUT /api/users/password", () => {
     expect((await login(user)).status).toBe(401);
     expect((await login({ email: user.email, password: "a-changed-password" })).status).toBe(200);
     await waitForMails(user.email, /password was changed/);
+  });
+
+  it("a change that lands between another's check and its write wins; the other is refused, not applied unchecked", async () => {
+    const user = await createUser();
+    const me = await signIn(user);
+    const viewer = { userId: user.id, role: user.role, sessionId: me.sessionId, name: user.name, email: user.email } as Viewer;
+    const change = (ctx: ServiceContext, newPassword: string) => changePassword(ctx, viewer, { currentPassword: user.password, newPassword });
+    // The second change has checked the current password; the first lands before the second writes.
+    const second = change(gatedContext(/^update "users"/, () => change(serviceContext().ctx, "first-new-password")), "second-new-password");
+    await expect(second).rejects.toMatchObject({ status: 409, message: "Your password was changed a moment ago. Use the new one." });
+    expect((await login({ email: user.email, password: "first-new-password" })).status).toBe(200);
+    expect((await login({ email: user.email, password: "second-new-password" })).status).toBe(401);
   });
 
   it("refuses a wrong current password (400, so the client does not log out) and a short new one", async () => {

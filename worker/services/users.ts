@@ -111,7 +111,17 @@ export async function changePassword(ctx: ServiceContext, viewer: Viewer, input:
     throw new AppError(400, "invalid_credentials", message, { currentPassword: message });
   }
   const passwordHash = await hashPassword(input.newPassword, ctx.settings.passwordPepper);
-  await ctx.db.update(users).set({ passwordHash }).where(eq(users.id, viewer.userId));
+  // Only over the password just checked: of two changes sent at once with the same current password, one lands and
+  // the other is told (it would otherwise replace the first one's new password, unchecked).
+  const [changed] = await ctx.db
+    .update(users)
+    .set({ passwordHash })
+    .where(and(eq(users.id, viewer.userId), stored === null ? isNull(users.passwordHash) : eq(users.passwordHash, stored)))
+    .returning({ id: users.id });
+  if (!changed) {
+    const message = "Your password was changed a moment ago. Use the new one.";
+    throw new AppError(409, "conflict", message, { currentPassword: message });
+  }
   await revokeAllSessions(ctx, viewer.userId, viewer.sessionId);
   ctx.waitUntil(sendMail(ctx, { to: viewer.email, ...passwordChangedMail(viewer.name) }));
   return { message: "Your password was changed. Your other devices were signed out." };
