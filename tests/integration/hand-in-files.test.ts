@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { sniffHandIn } from "../../app/lib/hand-in-files";
-import { addMember, call, createGroup, createUser, signIn } from "./factories";
+import { SELF } from "cloudflare:test";
+import { addMember, call, createGroup, createUser, ORIGIN, signIn } from "./factories";
 import { unique } from "./helpers";
 
 const PDF = new TextEncoder().encode("%PDF-1.7\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n");
@@ -108,6 +109,23 @@ describe("file hand-ins", () => {
     expect(own!.file.name).toBe("v20.pdf");
     // The limit is the student's own: a classmate hands in as usual.
     expect((await w.upload(PDF, "mate.pdf", "application/pdf", w.mate)).status).toBe(201);
+  });
+
+  it("refuses a stranger, and a body larger than the task allows, before reading the body: its parts are never parsed", async () => {
+    const w = await world(["pdf"], 1);
+    const stranger = await signIn(await createUser());
+    const path = `/api/lectures/${w.lecture.slug}/submit-task/${w.task.slug}/file`;
+    // Not multipart at all: read, it would be a 400; the caller is refused first.
+    const garbage = (token: string, size: number) =>
+      SELF.fetch(`${ORIGIN}${path}`, { method: "POST", headers: { authorization: token, origin: ORIGIN, "content-type": "multipart/form-data; boundary=x" }, body: "x".repeat(size) });
+    expect((await garbage(w.me.accessToken, 1000)).status).toBe(400);
+    const refused = await garbage(stranger.accessToken, 1000);
+    expect(refused.status).toBe(403);
+    expect(((await refused.json()) as { message: string }).message).toBe("Only the group's members and staff can see its tasks.");
+    // A member declaring 3 MB to a task of 1 MB: a 413 before the parts are read.
+    const large = await garbage(w.me.accessToken, 3 * 1024 * 1024);
+    expect(large.status).toBe(413);
+    expect(((await large.json()) as { message: string }).message).toBe("Files for this task are limited to 1 MB.");
   });
 
   it("sniffs the kinds it takes and nothing else", () => {

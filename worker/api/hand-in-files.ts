@@ -12,7 +12,7 @@ import { bodyLimit } from "hono/body-limit";
 import { MAX_FILE_MB } from "../../app/lib/hand-in-files";
 import { noStore, requireAuth, viewerOf } from "../auth/middleware";
 import { AppError } from "../http/errors";
-import { readSubmissionFile, submitFile } from "../services/tasks";
+import { fileHandInTask, readSubmissionFile, submitFile } from "../services/tasks";
 import { fileResponse } from "../http/hand-in-file";
 import { createApi, errorResponse } from "./app";
 
@@ -33,6 +33,15 @@ const uploadRoute = createRoute({
   middleware: [
     noStore,
     requireAuth,
+    // The task, the caller's right to hand in to it and the size it allows, before the body is read: a stranger's or
+    // an oversized upload is refused without parsing megabytes of multipart (the declared size; the file is checked
+    // again once read). The body allowance of a form's other fields is the overhead's.
+    async (c, next) => {
+      const declared = Number(c.req.header("content-length"));
+      const bytes = Number.isFinite(declared) && declared > MULTIPART_OVERHEAD_BYTES ? declared - MULTIPART_OVERHEAD_BYTES : null;
+      await fileHandInTask(c.var.svc, viewerOf(c), c.req.param("lectureId") ?? "", c.req.param("taskId") ?? "", bytes);
+      await next();
+    },
     bodyLimit({
       maxSize: MAX_FILE_MB.max * 1024 * 1024 + MULTIPART_OVERHEAD_BYTES,
       onError: () => {

@@ -830,12 +830,22 @@ export const FILE_HAND_IN_LIMIT = { max: 20, windowMs: 60 * 60_000 };
  * time, replacing until graded); the size is the task's limit (413 above it), and the kind is decided by the file's
  * first bytes (a page renamed .pdf is refused). Stored in R2 under a random key; earlier versions keep their files.
  */
-export async function submitFile(ctx: ServiceContext, viewer: Viewer, lectureKey: string, taskKey: string, file: File, notes: string | undefined, now = Date.now()) {
+/**
+ * Who may hand a file in to this task, and how large: checked before an upload's body is read (the API route's first
+ * step, with the size the request declares), so a stranger's or an oversized 20 MB body is refused without being
+ * parsed (ADR 0041), and again by `submitFile` with the file itself.
+ */
+export async function fileHandInTask(ctx: ServiceContext, viewer: Actor, lectureKey: string, taskKey: string, bytes: number | null): Promise<TaskRecord> {
   const task = await requireReadableTask(ctx, viewer, lectureKey, taskKey);
   if (!isMember(task)) throw forbidden("Only the group's students submit its tasks.");
   if (task.fileKinds.length === 0) throw new AppError(409, "conflict", "This task asks for a link to your work, not a file.");
+  if (bytes !== null && bytes > task.maxFileMb * 1024 * 1024) throw new AppError(413, "payload_too_large", `Files for this task are limited to ${task.maxFileMb} MB.`);
+  return task;
+}
+
+export async function submitFile(ctx: ServiceContext, viewer: Viewer, lectureKey: string, taskKey: string, file: File, notes: string | undefined, now = Date.now()) {
+  const task = await fileHandInTask(ctx, viewer, lectureKey, taskKey, file.size);
   const late = lateness(task, now);
-  if (file.size > task.maxFileMb * 1024 * 1024) throw new AppError(413, "payload_too_large", `Files for this task are limited to ${task.maxFileMb} MB.`);
   const refuse = (message: string) => new AppError(400, "validation_failed", message, { file: message });
   if (file.size === 0) throw refuse("The file is empty.");
   const bytes = new Uint8Array(await file.arrayBuffer());
