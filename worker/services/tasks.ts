@@ -826,11 +826,6 @@ const HAND_IN_PREFIX = "hand-ins/";
 export const FILE_HAND_IN_LIMIT = { max: 20, windowMs: 60 * 60_000 };
 
 /**
- * POST .../submit-task/{taskId}/file: a file hand-in, for a task that asks for one. The same rules as a link (the due
- * time, replacing until graded); the size is the task's limit (413 above it), and the kind is decided by the file's
- * first bytes (a page renamed .pdf is refused). Stored in R2 under a random key; earlier versions keep their files.
- */
-/**
  * Who may hand a file in to this task, and how large: checked before an upload's body is read (the API route's first
  * step, with the size the request declares), so a stranger's or an oversized 20 MB body is refused without being
  * parsed (ADR 0041), and again by `submitFile` with the file itself.
@@ -843,6 +838,11 @@ export async function fileHandInTask(ctx: ServiceContext, viewer: Actor, lecture
   return task;
 }
 
+/**
+ * POST .../submit-task/{taskId}/file: a file hand-in, for a task that asks for one. The same rules as a link (the due
+ * time, replacing until graded); the size is the task's limit (413 above it), and the kind is decided by the file's
+ * first bytes (a page renamed .pdf is refused). Stored in R2 under a random key; earlier versions keep their files.
+ */
 export async function submitFile(ctx: ServiceContext, viewer: Viewer, lectureKey: string, taskKey: string, file: File, notes: string | undefined, now = Date.now()) {
   const task = await fileHandInTask(ctx, viewer, lectureKey, taskKey, file.size);
   const late = lateness(task, now);
