@@ -5,7 +5,8 @@
 // the fresh account's membership).
 //
 // Rules replayed (docs/decisions/0018-pending-check-in.md): every way a code is tried is limited per account (10 tries
-// a minute), per address (10 wrong codes a minute) and per lecture (100 wrong codes a minute), refused with 429 and
+// a minute), per address (10 wrong codes a minute from signed-out scans, 50 from members: ADR 41) and per lecture (100
+// wrong codes a minute), refused with 429 and
 // Retry-After (a page in the reader's language, or JSON { message, code }); a signed-out scan's pending check-in
 // belongs to the scanning browser's HttpOnly cookie, works once, only while that attendance session is open and
 // never over a staff mark; one browser or one address checking in for several students is flagged in the roster.
@@ -70,9 +71,9 @@ export default async function attendance(t) {
     t.check("attendance: the next QR guess from that address is a 429 page with Retry-After", limited.status === 429 && retryAfterOk(limited) && limitedHtml.includes("Too many tries"), `${limited.status} Retry-After ${limited.headers.get("retry-after")}`);
     const arabic = await open(`/attend/${guessed.slug}?code=${wrongOf(code, 13)}`, { ip, cookie: "lang=ar" });
     t.check("attendance: ... in Arabic for an Arabic reader", arabic.status === 429 && (await arabic.text()).includes("محاولات كثيرة"), String(arabic.status));
+    // Signed-out guesses spend only their own lane: a member behind the same address (a classroom's Wi-Fi) still checks in.
     const viaApi = await t.api("/api/lectures/attend", { body: { slugLec: guessed.slug, code }, token: student.token, ip });
-    const apiBody = await viaApi.json().catch(() => ({}));
-    t.check("attendance: the API from that address is limited too (429 JSON with Retry-After)", viaApi.status === 429 && retryAfterOk(viaApi) && apiBody.code === "rate_limited" && typeof apiBody.message === "string", `${viaApi.status} ${apiBody.code}`);
+    t.check("attendance: a signed-in member from that address still checks in with the right code (ADR 41)", viaApi.status === 200, String(viaApi.status));
 
     const stranger = await t.signIn(await t.freshAccount());
     const accountStatuses = [];
