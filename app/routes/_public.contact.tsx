@@ -11,6 +11,7 @@ import type { MessageKey } from "~/i18n/en";
 import { useT } from "~/lib/i18n";
 import { metaT, pageMeta } from "~/lib/meta";
 import { CONTACT_LIMITS, contactInput } from "~/lib/schemas";
+import { retryHeaders, retryMinutes } from "~/lib/form-errors.server";
 import { AppError } from "../../worker/http/errors";
 import { createContactMessage } from "../../worker/services/contact";
 import { sheets } from "~/styles/sheets";
@@ -66,10 +67,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
     await createContactMessage(context.svc, parsed.data);
   } catch (err) {
     if (!(err instanceof AppError)) throw err;
-    const retryMinutes = err.retryAfterSeconds ? Math.max(1, Math.ceil(err.retryAfterSeconds / 60)) : undefined;
-    const headers: HeadersInit = err.retryAfterSeconds ? { "Retry-After": String(err.retryAfterSeconds) } : {};
+    const headers = retryHeaders(err);
     return data<ActionResult>(
-      { ok: false, values, errors: {}, formError: err.status === 429 ? "contact.error.rateLimited" : "contact.failure", retryMinutes },
+      { ok: false, values, errors: {}, formError: err.status === 429 ? "contact.error.rateLimited" : "contact.failure", retryMinutes: retryMinutes(err) },
       { status: err.status, headers },
     );
   }

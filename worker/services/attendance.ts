@@ -379,22 +379,26 @@ export interface AttendResult {
 async function judgeCode(ctx: ServiceContext, lectureId: string, session: AttendanceSessionRow, code: string, now: number, lane: "members" | "signed-out"): Promise<void> {
   const members = lane === "members";
   const keys = members ? [`attend-address:${ctx.ip}`, `attend-lecture:${lectureId}`] : [`attend-address-scan:${ctx.ip}`, `attend-lecture-scan:${lectureId}`];
-  const field = members;
   await hitRateLimit(ctx, keys[0]!, members ? ATTEND_MEMBERS_ADDRESS_LIMIT : ATTEND_ADDRESS_LIMIT, TOO_MANY);
   await hitRateLimit(ctx, keys[1]!, ATTEND_LECTURE_LIMIT, TOO_MANY);
   const check = await checkCode(ctx.settings, clockOf(session), code, now);
   if (check !== "wrong") await Promise.all(keys.map((key) => refundRateLimit(ctx, key)));
   if (check !== "valid") {
     const message = check === "expired" ? ATTEND_MESSAGES.expired : ATTEND_MESSAGES.wrong;
-    throw new AppError(400, "invalid_code", message, field ? { code: message } : undefined);
+    throw new AppError(400, "invalid_code", message, members ? { code: message } : undefined);
   }
+}
+
+/** The hashed address of this request, as a check-in is stored with it (for the roster's flags). */
+async function addressMark(ctx: ServiceContext): Promise<string | null> {
+  return ctx.ip ? `ip:${await keyedHash(ctx.settings, "address", ctx.ip)}` : null;
 }
 
 /** The hashed browser and address a check-in is stored with (for the roster's flags). */
 async function clientMarks(ctx: ServiceContext, client: CheckinClient): Promise<{ browser: string | null; address: string | null }> {
   return {
     browser: client.browser ? `br:${await keyedHash(ctx.settings, "browser", client.browser)}` : null,
-    address: ctx.ip ? `ip:${await keyedHash(ctx.settings, "address", ctx.ip)}` : null,
+    address: await addressMark(ctx),
   };
 }
 
@@ -494,7 +498,7 @@ export async function scanCode(
     lectureId: lecture.id,
     sessionId: session.id,
     browserHash: await keyedHash(ctx.settings, "pending", client.browser),
-    scanAddress: (await clientMarks(ctx, { browser: null })).address,
+    scanAddress: await addressMark(ctx),
     status: statusAt(session, now),
     scannedAt: new Date(now),
     expiresAt: new Date(now + PENDING_CHECKIN_SECONDS * 1000),
@@ -526,7 +530,7 @@ export async function redeemPendingCheckin(
   // The address is the scan's, not this request's: a check-in minted in the classroom and handed to a friend at home
   // carries the classroom's address, so several of them from one scanner are flagged like any shared network.
   const here = await clientMarks(ctx, { browser: pending.browser });
-  const marks = { device: await deviceOf(ctx, viewer, undefined), browser: here.browser, address: row.scanAddress ?? here.address };
+  const marks = { device: await deviceOf(ctx, viewer, undefined), ...here, address: row.scanAddress ?? here.address };
   const [claimed, inserted] = await ctx.db.batch([
     ctx.db
       .update(attendancePendingCheckins)

@@ -98,10 +98,6 @@ export interface Published {
   quizzes: number;
 }
 
-/**
- * Publishes everything due by `now` (in one group, or in all), then tells the members: a lecture as when staff
- * publish it, a quiz or task once its lecture is published too. Returns what was published.
- */
 /** The due quizzes (of one group, or all) that draw from their group's bank and that it cannot fill: their ids. */
 async function unfitDue(ctx: ServiceContext, due: Date, groupId: string | null): Promise<string[]> {
   const drawing = await ctx.db
@@ -112,9 +108,15 @@ async function unfitDue(ctx: ServiceContext, due: Date, groupId: string | null):
   const bank = await chunked([...new Set(drawing.map((q) => q.groupId))], (ids) =>
     ctx.db.select({ id: bankQuestions.id, groupId: bankQuestions.groupId, tags: bankQuestions.tags }).from(bankQuestions).where(inArray(bankQuestions.groupId, ids)),
   );
-  return drawing.filter((q) => drawsUnfit(bank.filter((b) => b.groupId === q.groupId), q.draws) !== null).map((q) => q.id);
+  const byGroup = new Map<string, typeof bank>();
+  for (const b of bank) byGroup.set(b.groupId, [...(byGroup.get(b.groupId) ?? []), b]);
+  return drawing.filter((q) => drawsUnfit(byGroup.get(q.groupId) ?? [], q.draws) !== null).map((q) => q.id);
 }
 
+/**
+ * Publishes everything due by `now` (in one group, or in all), then tells the members: a lecture as when staff
+ * publish it, a quiz or task once its lecture is published too. Returns what was published.
+ */
 export async function publishDue(ctx: ServiceContext, groupId: string | null, now = Date.now()): Promise<Published> {
   const due = new Date(now);
   const inGroup = (column: typeof lectures.groupId | typeof quizzes.groupId) => (groupId ? eq(column, groupId) : undefined);
