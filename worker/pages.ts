@@ -12,7 +12,10 @@ import { hasViewerHint, sameViewer, viewerHint, viewerHintCookie } from "./auth/
 import { assumeViewer, readSession } from "./services/sessions";
 import { createServiceContext } from "./context";
 import type { Bindings } from "./env";
-import { checkPageSubmission, isSubmission, REFUSED_PAGE_PATH, type Refusal } from "./http/page-submissions";
+import { checkPageSubmission, isSubmission, REFUSED_PAGE_PATH, type HandInAllowance, type Refusal } from "./http/page-submissions";
+import { getViewer } from "./auth/viewer";
+import { AppError } from "./http/errors";
+import { fileHandInTask } from "./services/tasks";
 import { readAhead } from "./http/read-ahead";
 import { pageNonce, withSecurityHeaders, type PageScripts } from "./http/security-headers";
 
@@ -51,6 +54,24 @@ function pageAnswer(request: Request, response: Response, scripts: PageScripts, 
   });
 }
 
+/**
+ * The task page's file allowance (worker/http/page-submissions.ts): the same rule as the API's upload route, asked of
+ * the session the page's cookies name. Someone who may not hand a file in gets no allowance, not an error: their
+ * small form still reaches the action, which answers in the page's words.
+ */
+function handInAllowance(svc: ReturnType<typeof createServiceContext>, request: Request): HandInAllowance {
+  return async (lectureKey, taskKey, declaredBytes) => {
+    const viewer = await getViewer(svc, request);
+    if (!viewer) return null;
+    try {
+      return (await fileHandInTask(svc, viewer, lectureKey, taskKey, declaredBytes)).maxFileMb * 1024 * 1024;
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      return error.status === 413 ? { status: 413, code: error.code, message: error.message } : null;
+    }
+  };
+}
+
 /** A page (or a page's data request or form submission), with the page's security headers. */
 export async function handlePage(request: Request, env: Bindings, ctx: ExecutionContext): Promise<Response> {
   const url = new URL(request.url);
@@ -58,7 +79,7 @@ export async function handlePage(request: Request, env: Bindings, ctx: Execution
   const svc = createServiceContext(env, ctx, request);
   const scripts = { nonce, origin: url.origin };
   if (isSubmission(request)) {
-    const checked = await checkPageSubmission(request, svc.settings);
+    const checked = await checkPageSubmission(request, svc.settings, handInAllowance(svc, request));
     if (!checked.ok) return withSecurityHeaders(await refusePage(request, checked.refusal, { env, svc, nonce }), scripts);
     return pageAnswer(request, await handleRemix(checked.request, { env, svc, nonce }), scripts);
   }

@@ -128,6 +128,42 @@ describe("file hand-ins", () => {
     expect(((await large.json()) as { message: string }).message).toBe("Files for this task are limited to 1 MB.");
   });
 
+  it("the task page's own form: a file only from someone who may hand one in, up to the task's limit, refused before reading", async () => {
+    const w = await world(["pdf"], 1);
+    const stranger = await signIn(await createUser());
+    const linkTask = (await (await call(`/api/lectures/${w.lecture.slug}/tasks`, { body: { title: unique("Link"), maxScore: 10 }, token: w.teacher.accessToken })).json()) as { slug: string };
+    const page = (task: string) => `${ORIGIN}/course/${w.group.slug}/lecture/${w.lecture.slug}/Add-Task/${task}`;
+    // Not multipart at all: read, it is a 400 (the form could not be read); refused unread, a 413.
+    const garbage = (cookie: string | undefined, size: number, task = w.task.slug) =>
+      SELF.fetch(page(task), { method: "POST", headers: { ...(cookie ? { cookie } : {}), origin: ORIGIN, accept: "application/json", "content-type": "multipart/form-data; boundary=x" }, body: "x".repeat(size) });
+    const KB = 1024;
+    expect((await garbage(w.me.cookie, 200 * KB)).status).toBe(400);
+    // A stranger, someone signed out, a member on a task that takes a link: the forms' 64 KB, not the task's 1 MB.
+    for (const [cookie, task] of [[stranger.cookie, w.task.slug], [undefined, w.task.slug], [w.me.cookie, linkTask.slug]] as const) {
+      const refused = await garbage(cookie, 65 * KB, task);
+      expect(refused.status).toBe(413);
+      expect(((await refused.json()) as { message: string }).message).toBe("Forms are limited to 64 KB.");
+    }
+    // Their small forms are read like any other (this one is not a form: 400).
+    expect((await garbage(stranger.cookie, 1000)).status).toBe(400);
+    // A member declaring 3 MB to a task of 1 MB: the task's own words, before the parts are read.
+    const large = await garbage(w.me.cookie, 3 * 1024 * KB);
+    expect(large.status).toBe(413);
+    expect(((await large.json()) as { message: string }).message).toBe("Files for this task are limited to 1 MB.");
+    // Up to the task's limit and its framing, the member's body is read (and here found not to be a form).
+    expect((await garbage(w.me.cookie, 1024 * KB + 60 * KB)).status).toBe(400);
+    expect((await garbage(w.me.cookie, 1024 * KB + 65 * KB)).status).toBe(413);
+    // And a real file of 200 KB through the page's form is handed in.
+    const form = new FormData();
+    form.append("intent", "submit-file");
+    form.append("file", new File([PDF, new Uint8Array(200 * KB).fill(0x25)], "long.pdf", { type: "application/pdf" }));
+    const posted = await SELF.fetch(page(w.task.slug), { method: "POST", headers: { cookie: w.me.cookie, origin: ORIGIN }, body: form });
+    expect(posted.status).toBe(200);
+    const listed = await call(`/api/lectures/${w.lecture.slug}/tasks/${w.task.slug}/submissions`, { token: w.me.accessToken });
+    const [own] = ((await listed.json()) as { submissions: { file: { name: string; size: number } }[] }).submissions;
+    expect(own!.file).toMatchObject({ name: "long.pdf", size: PDF.length + 200 * KB });
+  });
+
   it("sniffs the kinds it takes and nothing else", () => {
     expect(sniffHandIn(PDF)).toBe("application/pdf");
     expect(sniffHandIn(new Uint8Array([0x50, 0x4b, 0x03, 0x04, 1, 2]))).toBe("application/zip");

@@ -6,6 +6,8 @@
  * - Origin must be this site (403), the same rule as the API's cookie-only endpoints;
  * - the body must be `application/x-www-form-urlencoded` or `multipart/form-data` with a boundary (415);
  * - it may be at most 64 KB, like API bodies, or the course-image limit on the two forms that upload one (413);
+ *   the task page takes a file only from someone who may hand one in to that task, up to the task's own limit,
+ *   decided before a byte of the body is read (anyone else has the forms' 64 KB; ADR 0042);
  * - it must parse as a form (400: a truncated multipart body, a broken boundary).
  *
  * The body is read once, within the limit, and handed to Remix as a fresh request, so an action's own
@@ -25,9 +27,18 @@ export const MAX_PAGE_BODY_BYTES = 64 * 1024;
 const UPLOAD_BODY_BYTES = COURSE_IMAGE.maxBytes + 32 * 1024;
 /** Pages whose form may carry a course image (the group form: new group, group settings). */
 const UPLOAD_PAGES = [/^\/dashboard\/admin\/newGroup\/?$/, /^\/dashboard\/admin\/group\/[^/]+\/update\/?$/];
-/** The task page, whose form may carry a file hand-in (issue 21): the largest a task may take, and its framing. */
-const HAND_IN_PAGE = /^\/course\/[^/]+\/lecture\/[^/]+\/Add-Task\/[^/]+\/?$/;
-const HAND_IN_BODY_BYTES = MAX_FILE_MB.max * 1024 * 1024 + 64 * 1024;
+/** The task page, whose form may carry a file hand-in (issue 21): its lecture and task, as the address names them. */
+const HAND_IN_PAGE = /^\/course\/[^/]+\/lecture\/([^/]+)\/Add-Task\/([^/]+?)\/?$/;
+/** Room for the multipart framing and the form's other fields (notes, the CSRF value) beside the file. */
+export const HAND_IN_FRAMING_BYTES = 64 * 1024;
+
+/**
+ * Whether the caller may hand a file in to the task page's task, asked before the body is read: the task's own limit
+ * in bytes (the file alone) for a member of its group when the task takes files; null for anyone else, who gets the
+ * forms' limit (their action says why, on a small form); a refusal when the size the request declares is above the
+ * task's limit. `declaredBytes` is that size less the framing, or null when the request does not say.
+ */
+export type HandInAllowance = (lectureKey: string, taskKey: string, declaredBytes: number | null) => Promise<number | Refusal | null>;
 
 export interface Refusal {
   status: 400 | 403 | 413 | 415;
@@ -44,9 +55,30 @@ export function isSubmission(request: Request): boolean {
   return request.method !== "GET" && request.method !== "HEAD" && request.method !== "OPTIONS";
 }
 
-function bodyLimitFor(pathname: string): number {
+function decoded(segment: string): string | null {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The most this submission's body may be. Only a task page's body that may be larger than the forms' limit asks who
+ * is posting (one read): every other form, a text hand-in among them, is decided by its address alone.
+ */
+async function bodyLimitFor(pathname: string, declared: number | null, handInAllowance?: HandInAllowance): Promise<number | Refusal> {
   const path = pathname.replace(/\.data$/, "");
-  if (HAND_IN_PAGE.test(path)) return HAND_IN_BODY_BYTES;
+  const handIn = HAND_IN_PAGE.exec(path);
+  if (handIn) {
+    if (!handInAllowance || (declared !== null && declared <= MAX_PAGE_BODY_BYTES)) return MAX_PAGE_BODY_BYTES;
+    const [lectureKey, taskKey] = [decoded(handIn[1]!), decoded(handIn[2]!)];
+    if (lectureKey === null || taskKey === null) return MAX_PAGE_BODY_BYTES;
+    const allowed = await handInAllowance(lectureKey, taskKey, declared === null ? null : Math.max(0, declared - HAND_IN_FRAMING_BYTES));
+    if (allowed === null) return MAX_PAGE_BODY_BYTES;
+    if (typeof allowed !== "number") return allowed;
+    return Math.min(allowed, MAX_FILE_MB.max * 1024 * 1024) + HAND_IN_FRAMING_BYTES;
+  }
   return UPLOAD_PAGES.some((p) => p.test(path)) ? UPLOAD_BODY_BYTES : MAX_PAGE_BODY_BYTES;
 }
 
@@ -82,14 +114,16 @@ async function readLimited(body: ReadableStream<Uint8Array> | null, limit: numbe
   return all.buffer;
 }
 
-export async function checkPageSubmission(request: Request, settings: Settings): Promise<Checked> {
+export async function checkPageSubmission(request: Request, settings: Settings, handInAllowance?: HandInAllowance): Promise<Checked> {
   if (!isOwnOrigin(request, settings)) return refuse(403, "forbidden", FOREIGN_ORIGIN_MESSAGE);
   const type = acceptedType(request.headers.get("content-type"));
   if (!type) return refuse(415, "unsupported_media_type", "Send this page's form as a form (URL-encoded or multipart).");
-  const limit = bodyLimitFor(new URL(request.url).pathname);
-  const declared = Number(request.headers.get("content-length") ?? "0");
+  const length = request.headers.get("content-length");
+  const declared = length !== null && /^\d+$/.test(length.trim()) ? Number(length) : null;
+  const limit = await bodyLimitFor(new URL(request.url).pathname, declared, type === "multipart" ? handInAllowance : undefined);
+  if (typeof limit !== "number") return { ok: false, refusal: limit };
   const tooLarge = refuse(413, "payload_too_large", `Forms are limited to ${Math.round(limit / 1024)} KB.`);
-  if (Number.isFinite(declared) && declared > limit) return tooLarge;
+  if (declared !== null && declared > limit) return tooLarge;
   const body = await readLimited(request.body, limit);
   if (!body) return tooLarge;
   // Remix compares Origin with Host again and throws (a 500) when they differ or Host is missing; the Origin is
