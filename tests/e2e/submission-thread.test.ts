@@ -1,7 +1,8 @@
 /**
  * A hand-in's history and conversation in the browser (issue 21): the student hands in twice and writes to the
  * instructor on the task page; the instructor sees both versions and the message in the grader and answers; the
- * student reads the answer.
+ * student reads the answer. A file handed in through the task page's own form, larger than the forms' 64 KB, is taken
+ * (the page's gate gives a member the task's limit before reading the body; ADR 42).
  */
 import { describe, expect, it } from "vitest";
 import { gotoHydrated, useBrowser } from "./browser";
@@ -40,5 +41,26 @@ describe("a hand-in's conversation", () => {
 
     await gotoHydrated(page, path);
     expect(await page.locator(".submission-comment[data-staff] .submission-comment-body").textContent()).toBe("Add how to run the tests.");
+  });
+
+  it("a member hands in a 150 KB PDF through the task page's form; a file above the task's limit is stopped before sending", async () => {
+    const stamp = Date.now().toString(36);
+    const token = await accessToken(INSTRUCTOR);
+    const lecture = (await api<{ slug: string }>(token, "POST", "/api/lectures/group/frontend-react", { title: `File ${stamp}`, published: true })).body;
+    const task = (await api<{ slug: string }>(token, "POST", `/api/lectures/${lecture.slug}/tasks`, { title: `File task ${stamp}`, maxScore: 10, fileKinds: ["pdf"], maxFileMb: 1 })).body;
+    const student = await memberOf("frontend-react", "file", `File Student ${stamp}`);
+    const page = await newPage({ width: 375, height: 800 });
+    await signIn(page.context(), student.email, student.password);
+    await gotoHydrated(page, `/course/frontend-react/lecture/${lecture.slug}/Add-Task/${task.slug}`);
+    const pdf = Buffer.concat([Buffer.from("%PDF-1.7\n1 0 obj << /Type /Catalog >> endobj\n%%EOF\n"), Buffer.alloc(150 * 1024, 0x25)]);
+    await page.getByLabel("Your file").setInputFiles({ name: "report.pdf", mimeType: "application/pdf", buffer: pdf });
+    await page.getByRole("button", { name: "Hand in your work" }).click();
+    await expect.poll(() => page.getByRole("status").filter({ hasText: "Your work was handed in." }).count()).toBe(1);
+    const own = await api<{ submissions: { file: { name: string; size: number } }[] }>(await accessToken(student), "GET", `/api/lectures/${lecture.slug}/tasks/${task.slug}/submissions`);
+    expect(own.body.submissions[0]!.file).toMatchObject({ name: "report.pdf", size: pdf.length });
+    // Above the task's 1 MB: said at once, and the button waits for another file.
+    await page.getByLabel("Your file").setInputFiles({ name: "big.pdf", mimeType: "application/pdf", buffer: Buffer.alloc(1024 * 1024 + 1, 0x25) });
+    await expect.poll(() => page.getByText("That file is larger than 1 MB.").count()).toBe(1);
+    expect(await page.getByRole("button", { name: "Hand in a new version" }).isDisabled()).toBe(true);
   });
 });
