@@ -217,6 +217,8 @@ export const tasksAr: Record<keyof typeof tasksEn, string> = {
   "tasks.fileKind.text": "نص أو شيفرة",
   "tasks.fileKind.zip": "أرشيف ZIP",
   "tasks.error.fileSize": "هذا الملف أكبر من {mb} ميغابايت.",
+  "tasks.error.fileEmpty": "هذا الملف فارغ. اختر الملف الذي فيه عملك.",
+  "tasks.error.manyFiles": "سلّمت ملفات كثيرة في الساعة الأخيرة. انتظر قليلًا قبل أن تسلّم ملفًا آخر.",
   "tasks.error.fileKind": "هذا الملف ليس من الأنواع التي تقبلها المهمة (بحسب محتواه).",
   "tasks.filePreview": "معاينة {name}",
   "tasks.filePreviewLoading": "جارٍ تحميل الملف…",

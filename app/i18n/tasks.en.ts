@@ -216,6 +216,8 @@ export const tasksEn = {
   "tasks.fileKind.text": "Text or code",
   "tasks.fileKind.zip": "ZIP archive",
   "tasks.error.fileSize": "That file is larger than {mb} MB.",
+  "tasks.error.fileEmpty": "That file is empty. Choose the file with your work.",
+  "tasks.error.manyFiles": "You handed in many files in the last hour. Please wait a while before handing in another.",
   "tasks.error.fileKind": "That file is not one of the kinds this task takes (judged by its content).",
   "tasks.filePreview": "Preview of {name}",
   "tasks.filePreviewLoading": "Loading the file…",

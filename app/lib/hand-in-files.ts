@@ -16,6 +16,9 @@ export const KIND_OF_TYPE: Record<string, FileKind> = {
   "application/zip": "zip",
 };
 
+/** The refusal of an empty file (or none), from the API and the task page alike: the page shows its own words for it. */
+export const EMPTY_FILE_MESSAGE = "The file is empty.";
+
 /** A task's largest file, in megabytes. */
 export const MAX_FILE_MB = { min: 1, max: 20, default: 10 } as const;
 

@@ -17,6 +17,7 @@ import { allInOrder, attempt, invalid, jsonField, orHttpError, text, unknownInte
 import { renderMarkdown } from "./markdown.server";
 import { notFoundResponse } from "./not-found.server";
 import { toLatinDigits } from "./digits";
+import { EMPTY_FILE_MESSAGE } from "./hand-in-files";
 import { codeInput, exerciseInput } from "./exercise-schemas";
 import { rubricInput } from "./rubric-schemas";
 import { taskExtensionInput } from "./extension-schemas";
@@ -58,7 +59,7 @@ export async function taskPageAction(svc: ServiceContext, viewer: Viewer, params
   if (intent === "submit-file") {
     // A file hand-in (issue 21): the same service as POST .../submit-task/{taskId}/file.
     const file = form.get("file");
-    if (!(file instanceof File) || file.size === 0) return data({ ok: false as const, intent, code: "validation_failed", message: "Choose a file.", fields: { file: "Choose a file." } }, { status: 400 });
+    if (!(file instanceof File) || file.size === 0) return data({ ok: false as const, intent, code: "validation_failed", message: EMPTY_FILE_MESSAGE, fields: { file: EMPTY_FILE_MESSAGE } }, { status: 400 });
     return attempt(intent, () => submitFile(svc, viewer, params.slugLecture ?? "", params.slugTask ?? "", file, text(form, "notes") || undefined));
   }
   if (intent !== "submit") return unknownIntent(intent);

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { sniffHandIn } from "../../app/lib/hand-in-files";
-import { SELF } from "cloudflare:test";
+import { env, SELF } from "cloudflare:test";
 import { addMember, call, createGroup, createUser, ORIGIN, signIn } from "./factories";
 import { unique } from "./helpers";
 
@@ -162,6 +162,37 @@ describe("file hand-ins", () => {
     const listed = await call(`/api/lectures/${w.lecture.slug}/tasks/${w.task.slug}/submissions`, { token: w.me.accessToken });
     const [own] = ((await listed.json()) as { submissions: { file: { name: string; size: number } }[] }).submissions;
     expect(own!.file).toMatchObject({ name: "long.pdf", size: PDF.length + 200 * KB });
+  });
+
+  it("notes beside a file follow the link's rule on the page and the API: 2000 characters, no control characters, nothing stored when refused", async () => {
+    const w = await world(["pdf"], 1);
+    const countFiles = async () => (await env.IMAGES.list({ prefix: "hand-ins/" })).objects.length;
+    const before = await countFiles();
+    const pageForm = (notes: string) => {
+      const form = new FormData();
+      form.append("intent", "submit-file");
+      form.append("file", new File([PDF], "report.pdf", { type: "application/pdf" }));
+      form.append("notes", notes);
+      return SELF.fetch(`${ORIGIN}/course/${w.group.slug}/lecture/${w.lecture.slug}/Add-Task/${w.task.slug}.data`, { method: "POST", headers: { cookie: w.me.cookie, origin: ORIGIN }, body: form });
+    };
+    // 2001 characters through the page's form (the API's schema already refused them there): a field error, nothing kept.
+    const long = await pageForm("n".repeat(2001));
+    expect(long.status).toBe(400);
+    expect(await long.text()).toContain("Notes are limited to 2000 characters.");
+    expect(await countFiles()).toBe(before);
+    const mine = async (who = w.me) => {
+      const res = await call(`/api/lectures/${w.lecture.slug}/tasks/${w.task.slug}/submissions`, { token: who.accessToken });
+      return ((await res.json()) as { submissions: { notes: string | null }[] }).submissions;
+    };
+    expect(await mine()).toEqual([]);
+    // Exactly 2000 are kept, control characters dropped, on the page and through the API.
+    expect((await pageForm(`\u0007${"n".repeat(1999)}\u0000`)).status).toBe(200);
+    expect((await mine())[0]!.notes).toBe("n".repeat(1999));
+    const form = new FormData();
+    form.append("file", new File([PDF], "mate.pdf", { type: "application/pdf" }));
+    form.append("notes", "Read\u0008me");
+    expect((await call(`/api/lectures/${w.lecture.slug}/submit-task/${w.task.slug}/file`, { form, token: w.mate.accessToken })).status).toBe(201);
+    expect((await mine(w.mate))[0]!.notes).toBe("Readme");
   });
 
   it("sniffs the kinds it takes and nothing else", () => {

@@ -5,9 +5,9 @@
  */
 import { and, asc, eq, inArray, isNotNull, or, sql, type Placeholder } from "drizzle-orm";
 import { can, type Actor } from "../../app/lib/permissions";
-import { afterPenalty, latePenalty, type CreateTaskInput, type GradeSubmissionInput, type SubmissionState, type SubmitTaskInput, type UpdateTaskInput } from "../../app/lib/task-schemas";
+import { afterPenalty, latePenalty, submitTaskInput, type CreateTaskInput, type GradeSubmissionInput, type SubmissionState, type SubmitTaskInput, type UpdateTaskInput } from "../../app/lib/task-schemas";
 import { fillRubric, rubricTotal, type RubricAssessment } from "../../app/lib/rubric-schemas";
-import { KIND_OF_TYPE, sniffHandIn } from "../../app/lib/hand-in-files";
+import { EMPTY_FILE_MESSAGE, KIND_OF_TYPE, sniffHandIn } from "../../app/lib/hand-in-files";
 import { exercises, extensions, groups, lectures, memberships, submissions, submissionVersions, tasks, users, MEMBER_STATUSES } from "../../db/schema";
 import { rubricOfGroup, rubricsByIds } from "./rubrics";
 import { isMember, memberIds } from "./memberships";
@@ -847,7 +847,14 @@ export async function submitFile(ctx: ServiceContext, viewer: Viewer, lectureKey
   const task = await fileHandInTask(ctx, viewer, lectureKey, taskKey, file.size);
   const late = lateness(task, now);
   const refuse = (message: string) => new AppError(400, "validation_failed", message, { file: message });
-  if (file.size === 0) throw refuse("The file is empty.");
+  if (file.size === 0) throw refuse(EMPTY_FILE_MESSAGE);
+  // The notes follow the link hand-in's rule (at most 2000 characters, control characters dropped), from the page's
+  // form as from the API: checked before the file is stored, so a refused hand-in leaves nothing in the bucket.
+  const checkedNotes = submitTaskInput.shape.notes.safeParse(notes);
+  if (!checkedNotes.success) {
+    const message = checkedNotes.error.issues[0]?.message ?? "Check the notes.";
+    throw new AppError(400, "validation_failed", message, { notes: message });
+  }
   const bytes = new Uint8Array(await file.arrayBuffer());
   const type = sniffHandIn(bytes);
   const kind = type ? KIND_OF_TYPE[type] : undefined;
@@ -859,7 +866,7 @@ export async function submitFile(ctx: ServiceContext, viewer: Viewer, lectureKey
   const key = `${HAND_IN_PREFIX}${newId()}`;
   await ctx.env.IMAGES.put(key, bytes, { httpMetadata: { contentType: type } });
   const name = file.name.replace(/[\u0000-\u001f\u007f/\\]/g, "_").slice(-200) || "file";
-  const values = { link: "", notes: notes || null, fileKey: key, fileName: name, fileType: type, fileSize: file.size, submittedAt: new Date(now), late, score: null, rawScore: null, rubric: null, feedback: null, gradedBy: null, gradedAt: null, resubmitRequestedAt: null, feedbackWithRequest: false };
+  const values = { link: "", notes: checkedNotes.data || null, fileKey: key, fileName: name, fileType: type, fileSize: file.size, submittedAt: new Date(now), late, score: null, rawScore: null, rubric: null, feedback: null, gradedBy: null, gradedAt: null, resubmitRequestedAt: null, feedbackWithRequest: false };
   const { created, row } = await storeSubmission(ctx, viewer, task, existing, values, GRADED_REFUSAL);
   return { created, submission: toSubmissionDto(asStudentSees(task, row), viewer.name, false, task) };
 }

@@ -6,7 +6,8 @@ import type { StudentExercise } from "~/components/exercises/types";
 import { When } from "~/components/lectures/when";
 import { useHydrated } from "~/hooks/use-hydrated";
 import type { MessageKey } from "~/i18n/en";
-import type { FailureLike } from "~/lib/group-errors";
+import { failureText as failureWords, type FailureLike } from "~/lib/group-errors";
+import { EMPTY_FILE_MESSAGE } from "~/lib/hand-in-files";
 import { RubricView } from "./rubrics";
 import { SubmissionThread, type ThreadComment, type ThreadVersion } from "./submission-thread";
 import type { RubricAssessment, RubricCriterion } from "~/lib/rubric-schemas";
@@ -302,13 +303,20 @@ function FileSubmitForm({ submission, kinds, maxMb }: { submission: PageSubmissi
           {t("tasks.fileHint", { kinds: kinds.map((k) => t(`tasks.fileKind.${k}` as MessageKey)).join(", "), mb: maxMb })}
         </p>
         {tooBig ? <p className="field-error">{t("tasks.error.fileSize", { mb: maxMb })}</p> : null}
-        {failure?.fields?.file ? <p className="field-error">{t("tasks.error.fileKind")}</p> : null}
+        {failure?.fields?.file ? <p className="field-error">{t(failure.fields.file === EMPTY_FILE_MESSAGE ? "tasks.error.fileEmpty" : "tasks.error.fileKind")}</p> : null}
       </div>
       <div className="field">
         <label htmlFor="task-notes">{t("tasks.notes")}</label>
-        <textarea id="task-notes" name="notes" rows={3} maxLength={2000} dir="auto" defaultValue={submission?.notes ?? ""} />
+        <textarea id="task-notes" name="notes" rows={3} maxLength={2000} dir="auto" defaultValue={submission?.notes ?? ""} aria-invalid={!!failure?.fields?.notes || undefined} />
+        {failure?.fields?.notes ? <p className="field-error">{t("tasks.error.notes")}</p> : null}
       </div>
-      <HandInOutcome result={result} busy={busy} replacing={!!submission} disabled={tooBig} failureText={(f) => (f.code === "payload_too_large" ? t("tasks.error.fileSize", { mb: maxMb }) : null)} />
+      <HandInOutcome
+        result={result}
+        busy={busy}
+        replacing={!!submission}
+        disabled={tooBig}
+        failureText={(f) => (f.code === "payload_too_large" ? t("tasks.error.fileSize", { mb: maxMb }) : f.code === "rate_limited" ? t("tasks.error.manyFiles") : null)}
+      />
     </fetcher.Form>
   );
 }
@@ -321,7 +329,7 @@ function HandInOutcome({ result, busy, replacing, disabled = false, failureText 
     <>
       {failure && !failure.fields ? (
         <p className="form-error" role="alert">
-          {failureText?.(failure) ?? (failure.code === "conflict" ? t("tasks.error.closed") : failure.message)}
+          {failureText?.(failure) ?? (failure.code === "conflict" ? t("tasks.error.closed") : failureWords(t, failure))}
         </p>
       ) : null}
       {result?.ok ? (
