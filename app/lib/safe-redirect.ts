@@ -5,7 +5,8 @@
  * Browsers strip tabs, CR and LF from URLs and treat `\` like `/`, so `/\tevil.example` or `/%09/evil.example`
  * can become `//evil.example` (another site). A target is accepted only when, after percent-decoding, it is a plain
  * path on this site: one leading `/`, no second `/` or `\` right after it, and no control, whitespace or
- * invisible formatting characters anywhere. Anything else gives `fallback`.
+ * invisible formatting characters anywhere, and the path it resolves to (dot segments removed) is one as well.
+ * Anything else gives `fallback`.
  */
 const UNSAFE_CHARS = /[\u0000-\u0020\u007f-\u00a0\u00ad\u061c\u1680\u180e\u2000-\u200f\u2028-\u202f\u205f-\u206f\u3000\ufeff\\]/;
 const MAX_REDIRECT_LENGTH = 2048;
@@ -41,5 +42,8 @@ export function safeRedirectPath(to: unknown, fallback = "/"): string {
     return fallback;
   }
   if (url.origin !== PROBE_ORIGIN) return fallback;
-  return `${url.pathname}${url.search}${url.hash}`;
+  // Dot segments are resolved by the parse: `/.//evil.example` and `/x/..//evil.example` come out as
+  // `//evil.example`, another site once a browser reads it. The answer itself must be a plain path too.
+  const path = `${url.pathname}${url.search}${url.hash}`;
+  return path.startsWith("//") || path.startsWith("/\\") ? fallback : path;
 }

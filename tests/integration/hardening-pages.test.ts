@@ -31,6 +31,11 @@ const HOSTILE_TARGETS = [
   "/\\evil.example",
   "https://evil.example",
   "/%",
+  // Dot segments that resolve to `//evil.example`.
+  "/.//evil.example",
+  "/x/..//evil.example",
+  "/%2e//evil.example",
+  "/./\\evil.example",
 ];
 
 interface PostOptions {
