@@ -12,7 +12,7 @@ import { hasViewerHint, sameViewer, viewerHint, viewerHintCookie } from "./auth/
 import { assumeViewer, readSession } from "./services/sessions";
 import { createServiceContext } from "./context";
 import type { Bindings } from "./env";
-import { checkPageSubmission, isSubmission, REFUSED_PAGE_PATH, type HandInAllowance, type Refusal } from "./http/page-submissions";
+import { checkPageSubmission, isSubmission, NO_FORM_HERE, REFUSED_PAGE_PATH, type HandInAllowance, type Refusal } from "./http/page-submissions";
 import { getViewer } from "./auth/viewer";
 import { AppError } from "./http/errors";
 import { fileHandInTask } from "./services/tasks";
@@ -81,7 +81,13 @@ export async function handlePage(request: Request, env: Bindings, ctx: Execution
   if (isSubmission(request)) {
     const checked = await checkPageSubmission(request, svc.settings, handInAllowance(svc, request));
     if (!checked.ok) return withSecurityHeaders(await refusePage(request, checked.refusal, { env, svc, nonce }), scripts);
-    return pageAnswer(request, await handleRemix(checked.request, { env, svc, nonce }), scripts);
+    const answered = await handleRemix(checked.request, { env, svc, nonce });
+    if (answered.status === 405) {
+      // Read to its end and dropped rather than cancelled: React reports a cancelled render as a failure.
+      await answered.body?.pipeTo(new WritableStream());
+      return withSecurityHeaders(await refusePage(request, NO_FORM_HERE, { env, svc, nonce }), scripts);
+    }
+    return pageAnswer(request, answered, scripts);
   }
   const token = refreshTokenFrom(request);
   if (!token || (request.method !== "GET" && request.method !== "HEAD")) {

@@ -1,8 +1,18 @@
 import { isRouteErrorResponse, Link, useRouteError } from "@remix-run/react";
 import { useEffect, useRef } from "react";
+import type { MessageKey } from "~/i18n/en";
 import { useT } from "~/lib/i18n";
 
 const RELOAD_KEY = "cohort:reloaded-after-error";
+
+/** The error screen's title and sentence for a status: the screen and the refused page's title say the same. */
+export function errorWords(status: number): [MessageKey, MessageKey] {
+  if (status === 404) return ["error.notFound.title", "error.notFound.body"];
+  if (status === 403) return ["error.forbidden.title", "error.forbidden.body"];
+  if (status === 413) return ["error.tooLarge.title", "error.tooLarge.body"];
+  if (status === 400 || status === 405 || status === 415) return ["error.refused.title", "error.refused.body"];
+  return ["error.generic.title", "error.generic.body"];
+}
 
 /**
  * The one error screen. Route errors (404, 403, ...) get their own words; a render error in the browser
@@ -32,16 +42,7 @@ export function GeneralErrorBoundary({ reloadOnce = false }: { reloadOnce?: bool
   }, [reloadOnce, isResponse]);
 
   const status = isResponse ? error.status : 500;
-  const [title, body] =
-    status === 404
-      ? [t("error.notFound.title"), t("error.notFound.body")]
-      : status === 403
-        ? [t("error.forbidden.title"), t("error.forbidden.body")]
-        : status === 413
-          ? [t("error.tooLarge.title"), t("error.tooLarge.body")]
-          : status === 400 || status === 415
-            ? [t("error.refused.title"), t("error.refused.body")]
-            : [t("error.generic.title"), t("error.generic.body")];
+  const [title, body] = errorWords(status).map((key) => t(key));
 
   return (
     <main id="main" tabIndex={-1} ref={screen} className="error-screen">

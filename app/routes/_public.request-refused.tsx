@@ -1,5 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { isRouteErrorResponse } from "@remix-run/react";
+import { errorWords, GeneralErrorBoundary } from "~/components/error-boundary";
 import { metaT, pageMeta } from "~/lib/meta";
 import { notFoundResponse } from "~/lib/not-found.server";
 
@@ -14,9 +15,10 @@ export function loader({ context }: LoaderFunctionArgs): never {
   throw Response.json({ message: refusal.message, code: refusal.code }, { status: refusal.status });
 }
 
-export const meta: MetaFunction = ({ matches }) => {
+export const meta: MetaFunction = ({ matches, error }) => {
   const t = metaT(matches);
-  return pageMeta(matches, t("error.refused.title"), t("error.refused.body"));
+  const [title, body] = errorWords(isRouteErrorResponse(error) ? error.status : 400);
+  return pageMeta(matches, t(title), t(body));
 };
 
 export default function RequestRefused() {

@@ -224,6 +224,33 @@ describe("page bodies have the API's size cap", () => {
     expect(tooBig.status).toBe(413);
   });
 
+  it("a form sent to a page that takes none is refused in the site's words, naming no route module", async () => {
+    for (const path of ["/courses", "/", "/no-such-page"]) {
+      const page = await postPage(path, form({ a: "1" }));
+      expect(page.status).toBe(405);
+      const html = await page.text();
+      expect(html).toContain("<title>That form could not be read | Cohort</title>");
+      expect(html).not.toContain("did not provide an");
+      expect(html).not.toContain("routes/_public.courses");
+    }
+    const data = await postPage("/courses.data", form({ a: "1" }), { accept: "*/*" });
+    expect(data.status).toBe(405);
+    expect(await data.json()).toEqual({ code: "method_not_allowed", message: "This page does not take forms." });
+    // In Arabic, the screen and its title in Arabic.
+    const ar = await postPage("/courses", form({ a: "1" }), { cookie: "lang=ar" });
+    const arHtml = await ar.text();
+    expect(arHtml).toContain("تعذّرت قراءة النموذج");
+    expect(arHtml).not.toContain("That form could not be read");
+  });
+
+  it("the refusal page's title says what its screen says: too large is not unreadable", async () => {
+    const res = await postPage("/contact", form({ name: "x".repeat(64 * 1024), email: "a@b.example", message: "hi" }));
+    expect(res.status).toBe(413);
+    const html = await res.text();
+    expect(html).toContain("<title>That was too much to send | Cohort</title>");
+    expect(html).toContain("<h1>That was too much to send</h1>");
+  });
+
   it("the refusal page does not exist on its own", async () => {
     const res = await SELF.fetch(`${ORIGIN}/request-refused`);
     expect(res.status).toBe(404);

@@ -41,10 +41,17 @@ export const HAND_IN_FRAMING_BYTES = 64 * 1024;
 export type HandInAllowance = (lectureKey: string, taskKey: string, declaredBytes: number | null) => Promise<number | Refusal | null>;
 
 export interface Refusal {
-  status: 400 | 403 | 413 | 415;
+  status: 400 | 403 | 405 | 413 | 415;
   code: string;
   message: string;
 }
+
+/**
+ * A form sent to a page that takes none (no action). Remix answers it with a 405 whose data names the page's route
+ * module ("You made a POST request to ... but did not provide an action for route ..."); the Worker answers this
+ * instead, as it answers every refused submission.
+ */
+export const NO_FORM_HERE: Refusal = { status: 405, code: "method_not_allowed", message: "This page does not take forms." };
 
 export type Checked = { ok: true; request: Request<unknown, IncomingRequestCfProperties> } | { ok: false; refusal: Refusal };
 
