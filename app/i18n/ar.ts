@@ -26,6 +26,7 @@ export const ar: Messages = {
   "nav.skip": "تخطَّ إلى المحتوى",
   /** The dictionary's own language (translate.ts reads it to choose plural forms and number formats). */
   "lang.code": "ar",
+  "list.separator": "، ",
   "lang.switch": "English",
   "lang.switchLabel": "غيّر اللغة إلى الإنجليزية",
   "common.loading": "جارٍ التحميل...",

@@ -29,6 +29,7 @@ export const en = {
   "nav.skip": "Skip to content",
   /** The dictionary's own language (translate.ts reads it to choose plural forms and number formats). */
   "lang.code": "en",
+  "list.separator": ", ",
   "lang.switch": "العربية",
   "lang.switchLabel": "Switch language to Arabic",
   "common.loading": "Loading...",

@@ -370,7 +370,7 @@ function AnswerText({ q, value }: { q: PageQuestion; value: unknown }) {
       </pre>
     );
   const indexes = Array.isArray(value) ? (value as number[]) : [value as number];
-  if (q.type === "true-false") return <span>{indexes.map((i) => t(i === 0 ? "quiz.true" : "quiz.false")).join(", ")}</span>;
+  if (q.type === "true-false") return <span>{indexes.map((i) => t(i === 0 ? "quiz.true" : "quiz.false")).join(t("list.separator"))}</span>;
   return (
     <ul className="quiz-answer-list">
       {indexes.map((i) => (

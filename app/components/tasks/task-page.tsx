@@ -300,7 +300,7 @@ function FileSubmitForm({ submission, kinds, maxMb }: { submission: PageSubmissi
           onChange={(e) => setTooBig((e.target.files?.[0]?.size ?? 0) > maxMb * 1024 * 1024)}
         />
         <p id="task-file-hint" className="field-hint field-hint-block">
-          {t("tasks.fileHint", { kinds: kinds.map((k) => t(`tasks.fileKind.${k}` as MessageKey)).join(", "), mb: maxMb })}
+          {t("tasks.fileHint", { kinds: kinds.map((k) => t(`tasks.fileKind.${k}` as MessageKey)).join(t("list.separator")), mb: maxMb })}
         </p>
         {tooBig ? <p className="field-error">{t("tasks.error.fileSize", { mb: maxMb })}</p> : null}
         {failure?.fields?.file ? <p className="field-error">{t(failure.fields.file === EMPTY_FILE_MESSAGE ? "tasks.error.fileEmpty" : "tasks.error.fileKind")}</p> : null}
