@@ -90,6 +90,26 @@ describe("task extensions", () => {
     expect(await progress(w.given)).toMatchObject({ counted: 1, rate: 0 });
   });
 
+  it("an extension on a task scheduled for later moves nobody's progress: the task counts for no one until it shows", async () => {
+    // One task due an hour ago, shown; a second due two days ago but scheduled to show in five days.
+    const w = await taskWorld({ dueAt: Date.now() - HOUR });
+    const scheduled = await call(`/api/lectures/${w.lecture.slug}/tasks`, {
+      body: { title: unique("Later"), maxScore: 100, dueAt: new Date(Date.now() - 2 * DAY).toISOString(), publishAt: new Date(Date.now() + 5 * DAY).toISOString() },
+      token: w.teacher.accessToken,
+    });
+    expect(scheduled.status).toBe(201);
+    const later = (await scheduled.json()) as { slug: string };
+    const tasksOf = async (who: SignedIn) => ((await (await call(`/api/users/groups/${w.group.slug}/progress`, { token: who.accessToken })).json()) as { tasks: { given: number; counted: number; submitted: number } }).tasks;
+    const before = { given: await tasksOf(w.given), other: await tasksOf(w.other) };
+    expect(before.given).toMatchObject({ given: 1, counted: 1, submitted: 0 });
+    const extended = await call(`/api/lectures/${w.lecture.slug}/tasks/${later.slug}/extensions`, { method: "PUT", body: { userIds: [w.given.user.id], dueAt: new Date(Date.now() + 3 * DAY).toISOString() }, token: w.teacher.accessToken });
+    expect(extended.status).toBe(200);
+    expect(await tasksOf(w.given)).toEqual(before.given);
+    expect(await tasksOf(w.other)).toEqual(before.other);
+    const staff = (await (await call(`/api/groups/${w.group.slug}/progress`, { token: w.teacher.accessToken })).json()) as { students: { _id: string; progress: { tasks: { given: number } } }[] };
+    expect(Object.fromEntries(staff.students.map((r) => [r._id, r.progress.tasks.given]))).toEqual({ [w.given.user.id]: 1, [w.other.user.id]: 1 });
+  });
+
   it("refuses someone who is not a student of the group, and another group's staff, writing nothing", async () => {
     const w = await taskWorld({ dueAt: Date.now() + DAY });
     const stranger = await createUser();

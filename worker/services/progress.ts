@@ -247,7 +247,8 @@ function figuresSql(db: Database, scope: ({ group: Value<string> } | { groups: S
 
   // Per student: attendance, hand-ins, best quiz attempts and how their extensions move the group's counts of tasks
   // due and quizzes closed (-1 for work the group has due, or closed, that is not yet due for them; +1 the other way
-  // round). Per group: lectures held, tasks due, quizzes opened and closed. Each is one grouped subquery, joined to the
+  // round; only for work its students can see: a scheduled task counts for nobody yet, extended or not). Per group:
+  // lectures held, tasks due, quizzes opened and closed. Each is one grouped subquery, joined to the
   // scope's current members so that the whole of a student's numbers is one row of one statement. That join (by
   // student and group, from the current memberships) is what keeps a removed student's records out of the members'
   // figures: the per-student subqueries need no membership join of their own (each would be one more join to plan).
@@ -295,7 +296,7 @@ function figuresSql(db: Database, scope: ({ group: Value<string> } | { groups: S
     .select({
       userId: sql<string>`${extensions.userId}`.as("user_id"),
       groupId: sql<string>`${lectures.groupId}`.as("group_id"),
-      dueDelta: sql<number>`coalesce(sum(case when ${extensions.taskId} is null then 0 when ${due} and not ${ownDue} then -1 when not ${due} and ${ownDue} then 1 else 0 end), 0)`.as("due_delta"),
+      dueDelta: sql<number>`coalesce(sum(case when ${extensions.taskId} is null or ${tasks.publishAt} is not null then 0 when ${due} and not ${ownDue} then -1 when not ${due} and ${ownDue} then 1 else 0 end), 0)`.as("due_delta"),
       closedDelta: sql<number>`coalesce(sum(case when ${extensions.quizId} is null or not (${opened}) or not ${liveQuiz} then 0 when ${closed} and not ${ownClosed} then -1 when not ${closed} and ${ownClosed} then 1 else 0 end), 0)`.as("closed_delta"),
     })
     .from(extensions)
