@@ -9,7 +9,9 @@ import { describe, expect, it } from "vitest";
 import * as s from "../../db/schema";
 import { newId } from "../../worker/services/ids";
 import { addMember, call, createGroup, createUser, signIn, waitForMails, type ErrorBody, type SignedIn } from "./factories";
-import { db } from "./helpers";
+import { issueCertificates } from "../../worker/services/certificates";
+import type { Viewer } from "../../worker/services/sessions";
+import { db, serviceContext } from "./helpers";
 
 const DAY = 86_400_000;
 
@@ -77,6 +79,22 @@ describe("completion rule and issuing", () => {
     // Again: holders are skipped.
     expect(((await (await issue(w)).json()) as { issued: number }).issued).toBe(0);
     expect((await db().select().from(s.certificates).where(eq(s.certificates.groupId, w.group.id))).length).toBe(2);
+  });
+
+  it("issues at once of a revoked certificate, in the same millisecond, issue it once and tell its graduate once", async () => {
+    const w = await world();
+    const first = (await (await issue(w, { userIds: [w.amal.user.id] })).json()) as { certificates: { _id: string }[] };
+    const told = async () => (await db().select().from(s.notifications).where(eq(s.notifications.userId, w.amal.user.id))).filter((n) => n.kind === "certificate-issued").length;
+    expect(await told()).toBe(1);
+    const teacher: Viewer = { userId: w.teacher.user.id, role: "instructor", sessionId: "cert", name: w.teacher.user.name, email: w.teacher.user.email };
+    for (let round = 0; round < 2; round++) {
+      expect((await call(`/api/certificates/${first.certificates[0]!._id}/revoke`, { body: { reason: "Checking" }, token: w.teacher.accessToken })).status).toBe(200);
+      // Five runs sharing one clock reading, as concurrent requests in one isolate do in production.
+      const now = Date.now();
+      const runs = await Promise.all(Array.from({ length: 5 }, () => issueCertificates(serviceContext().ctx, teacher, w.group.slug, { userIds: [w.amal.user.id] }, now)));
+      expect(runs.map((r) => r.issued).reduce((a, b) => a + b, 0)).toBe(1);
+      expect(await told()).toBe(2 + round);
+    }
   });
 
   it("refuses strangers, non-members and issuing with neither a rule nor names", async () => {

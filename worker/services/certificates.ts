@@ -185,7 +185,10 @@ export async function issueCertificates(ctx: ServiceContext, viewer: Viewer, gro
       revokedBy: null,
     };
   });
-  // One statement per certificate at most 100 values each: slices of 6 rows (15 columns), all in one batch.
+  // One statement per certificate at most 100 values each: slices of 6 rows (15 columns), all in one batch. Each
+  // returns the rows it wrote: a new certificate, or a revoked one issued again. A holder's certificate, or one a
+  // concurrent run issued a moment earlier (its WHERE no longer holds), is not returned, so it is not told again:
+  // which rows this run wrote is said by the write itself, not by the issue time (two runs may share a millisecond).
   const statements = [];
   for (let i = 0; i < rows.length; i += 6) {
     statements.push(
@@ -197,14 +200,11 @@ export async function issueCertificates(ctx: ServiceContext, viewer: Viewer, gro
           // Only a revoked certificate is issued again; a holder's stays as it is.
           setWhere: isNotNull(certificates.revokedAt),
           set: { issuedAt, issuedBy: viewer.userId, revokedAt: null, revokedReason: null, revokedBy: null, recipientName: sqlExcluded("recipient_name"), courseTitle: sqlExcluded("course_title"), instructorName: sqlExcluded("instructor_name"), startsOn: sqlExcluded("starts_on"), endsOn: sqlExcluded("ends_on") },
-        }),
+        })
+        .returning(),
     );
   }
-  await ctx.db.batch(statements as [(typeof statements)[number], ...(typeof statements)[number][]]);
-  // The ones this run issued (a concurrent run's, or a holder's, keep their own issue time and are not told again).
-  const saved = await chunked(rows.map((r) => r.userId), (ids) =>
-    ctx.db.select().from(certificates).where(and(eq(certificates.groupId, group.id), inArray(certificates.userId, ids), eq(certificates.issuedAt, issuedAt), eq(certificates.issuedBy, viewer.userId))),
-  );
+  const saved = (await ctx.db.batch(statements as [(typeof statements)[number], ...(typeof statements)[number][]])).flat();
   const origin = ctx.settings.publicOrigin;
   for (const c of saved) {
     await notifyUsers(ctx, [c.userId], { kind: "certificate-issued", params: { course: c.courseTitle }, link: `/certificates/${c.code}` });
