@@ -2,7 +2,9 @@
  * Free text from people (names, titles, messages, feedback): what is stored and what counts as "empty".
  * Client-safe and zod-free, so forms can use the same rules as the server.
  *
- * - Control characters other than tab and line breaks (NUL, BEL, ...) are removed from every free text.
+ * - Control characters other than tab and line breaks (NUL, BEL, ...) are removed from every free text, and a lone
+ *   half of a surrogate pair (not text in any encoding: D1 would store it as replacement characters of its own) becomes
+ *   one U+FFFD, so what is answered at once is what is stored and read back later.
  * - A text is empty when nothing is left once controls, format characters (zero-width spaces, joiners, bidi
  *   controls, BOM) and whitespace are removed: `"\u200b"` or `"\u202e "` is not a name.
  * - Names additionally lose bidi embedding, override and isolate controls, so a name cannot reverse the text
@@ -13,8 +15,11 @@ const CONTROLS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/g;
 const INVISIBLE = /[\p{Cc}\p{Cf}\p{Z}\s\u3164\u115f\u1160\uffa0\u2800\u034f]/gu;
 const BIDI_CONTROLS = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 
+// Code units, not code points (no `u` flag): a high surrogate not followed by a low one, or a low one not after a high.
+const LONE_SURROGATES = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
 export function withoutControls(text: string): string {
-  return text.replace(CONTROLS, "");
+  return text.replace(CONTROLS, "").replace(LONE_SURROGATES, "\ufffd");
 }
 
 export function hasVisibleText(text: string): boolean {

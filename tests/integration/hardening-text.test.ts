@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { cleanName, hasVisibleText } from "../../app/lib/text";
 import * as s from "../../db/schema";
 import { addMember, call, createGroup, createUser, signIn, type ErrorBody } from "./factories";
-import { db, unique } from "./helpers";
+import { db, eventually, unique } from "./helpers";
 import { joinChat } from "./sockets";
 
 /** Texts that are empty to a reader. */
@@ -84,6 +84,34 @@ describe("the API refuses invisible text", () => {
     expect((await call("/api/groups", { body: { title, status: "draft" }, token: admin.accessToken })).status).toBe(400);
     const group = await createGroup();
     expect((await call(`/api/groups/${group.id}/content`, { body: { title, body: "x" }, token: admin.accessToken })).status).toBe(400);
+  });
+
+  it("half a surrogate pair is stored as one replacement character, and what is answered at once is what is read later", async () => {
+    const group = await createGroup();
+    const me = await signIn(await createUser());
+    await addMember(me.user, group);
+    const clientId = unique("cid").replace(/[^A-Za-z0-9_-]/g, "_");
+    const posted = await call("/api/messages", { body: { groupId: group.id, text: "lone \ud800 end \udc00", clientId }, token: me.accessToken });
+    expect(posted.status).toBe(201);
+    expect(((await posted.json()) as { message: { text: string } }).message.text).toBe("lone \ufffd end \ufffd");
+    const { client } = await joinChat(me, group.id);
+    client.send({ type: "chat.send", text: "a \udbff b 😀", clientId: `${clientId}s` });
+    await client.next("chat.ack");
+    const live = client.of("chat.message").map((f) => f.message.text);
+    expect(live).toContain("a \ufffd b 😀");
+    // Written through to D1 after the broadcast (ADR 26): read there once it has landed.
+    const stored = await eventually(async () => {
+      const rows = await db().select({ text: s.messages.text }).from(s.messages).where(eq(s.messages.groupId, group.id));
+      return rows.length === 2 ? rows.map((m) => m.text).sort() : undefined;
+    }, 3_000, "both messages in D1");
+    expect(stored).toEqual(["a \ufffd b 😀", "lone \ufffd end \ufffd"]);
+    // Staff's announcement title, answered and listed alike.
+    const staff = await signIn(await createUser({ role: "admin" }));
+    const made = await call(`/api/groups/${group.slug}/announcements`, { body: { title: "Week \ud83d 2", body: "Read \udc00 this" }, token: staff.accessToken });
+    expect(made.status).toBe(201);
+    const listed = (await (await call(`/api/groups/${group.slug}/announcements`, { token: me.accessToken })).json()) as { announcements: { title: string }[] } | { title: string }[];
+    const titles = (Array.isArray(listed) ? listed : listed.announcements).map((a) => a.title);
+    expect(titles).toEqual(["Week \ufffd 2"]);
   });
 
   it("a join request's note that shows nothing is stored as no note", async () => {
