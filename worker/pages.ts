@@ -15,7 +15,7 @@ import type { Bindings } from "./env";
 import { checkPageSubmission, isSubmission, NO_FORM_HERE, REFUSED_PAGE_PATH, type HandInAllowance, type Refusal } from "./http/page-submissions";
 import { getViewer } from "./auth/viewer";
 import { AppError } from "./http/errors";
-import { fileHandInTask } from "./services/tasks";
+import { fileHandInTask, fileTooLargeMessage, taskInGroup } from "./services/tasks";
 import { readAhead } from "./http/read-ahead";
 import { pageNonce, withSecurityHeaders, type PageScripts } from "./http/security-headers";
 
@@ -60,11 +60,13 @@ function pageAnswer(request: Request, response: Response, scripts: PageScripts, 
  * small form still reaches the action, which answers in the page's words.
  */
 function handInAllowance(svc: ReturnType<typeof createServiceContext>, request: Request): HandInAllowance {
-  return async (lectureKey, taskKey, declaredBytes) => {
+  return async (keys, declaredBytes) => {
     const viewer = await getViewer(svc, request);
     if (!viewer) return null;
     try {
-      return (await fileHandInTask(svc, viewer, lectureKey, taskKey, declaredBytes)).maxFileMb * 1024 * 1024;
+      const task = await fileHandInTask(svc, viewer, keys.lecture, keys.task, declaredBytes);
+      if (!taskInGroup(task, keys.group)) return null;
+      return { bytes: task.maxFileMb * 1024 * 1024, tooLarge: { status: 413, code: "payload_too_large", message: fileTooLargeMessage(task.maxFileMb) } };
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
       return error.status === 413 ? { status: 413, code: error.code, message: error.message } : null;
@@ -78,6 +80,8 @@ export async function handlePage(request: Request, env: Bindings, ctx: Execution
   const nonce = pageNonce();
   const svc = createServiceContext(env, ctx, request);
   const scripts = { nonce, origin: url.origin };
+  // Pages take GET and HEAD, and forms by POST; Remix would answer OPTIONS with its own error, naming the route.
+  if (request.method === "OPTIONS") return withSecurityHeaders(new Response(null, { status: 204, headers: { Allow: "GET, HEAD, POST" } }), scripts);
   if (isSubmission(request)) {
     const checked = await checkPageSubmission(request, svc.settings, handInAllowance(svc, request));
     if (!checked.ok) return withSecurityHeaders(await refusePage(request, checked.refusal, { env, svc, nonce }), scripts);

@@ -6,7 +6,7 @@ import type { ServiceContext } from "../../worker/context";
 import { exerciseForPage, saveExercise, startExercise, submitCode, tryReference } from "../../worker/services/exercises";
 import { managedGroupHeading } from "../../worker/services/group-access";
 import { getLecture, listLectures } from "../../worker/services/lectures";
-import { createTask, deleteTask, submitFile, getTask, gradeSubmission, listSubmissions, listTasksForStaff, releaseGrades, submitTask, updateTask } from "../../worker/services/tasks";
+import { createTask, deleteTask, requireReadableTask, submitFile, taskInGroup, getTask, gradeSubmission, listSubmissions, listTasksForStaff, releaseGrades, submitTask, updateTask } from "../../worker/services/tasks";
 import { createRubric, deleteRubric, listRubrics, updateRubric } from "../../worker/services/rubrics";
 import { listTaskExtensions, removeTaskExtension, setTaskExtensions } from "../../worker/services/extensions";
 import { listGroupStudents } from "../../worker/services/students";
@@ -28,7 +28,7 @@ export async function loadTaskPage(svc: ServiceContext, viewer: Viewer, params: 
   if (!params.slug || !params.slugLecture || !params.slugTask) throw notFoundResponse();
   // The task and the hand-ins read together; nothing is shown unless the task is the page's group's.
   const [task, { submissions }] = await allInOrder(orHttpError(getTask(svc, viewer, params.slugLecture, params.slugTask)), orHttpError(listSubmissions(svc, viewer, params.slugLecture, params.slugTask)));
-  if (task.group.slug !== params.slug && task.group._id !== params.slug) throw notFoundResponse();
+  if (!taskInGroup({ groupId: task.group._id, groupSlug: task.group.slug }, params.slug)) throw notFoundResponse();
   const mine = viewer.role === "user" ? (submissions[0] ?? null) : null;
   // The exercise, and the hand-in's history and its conversation with the staff (issue 21), read together.
   const [exercise, versions, comments] = await Promise.all([
@@ -47,7 +47,11 @@ export async function loadTaskPage(svc: ServiceContext, viewer: Viewer, params: 
   };
 }
 
-export async function taskPageAction(svc: ServiceContext, viewer: Viewer, params: { slugLecture?: string; slugTask?: string }, form: FormData) {
+export async function taskPageAction(svc: ServiceContext, viewer: Viewer, params: { slug?: string; slugLecture?: string; slugTask?: string }, form: FormData) {
+  // The page's address names its group: under another group's address (or none) the page is not found, so nothing
+  // is handed in there either (the loader's rule).
+  const task = await orHttpError(requireReadableTask(svc, viewer, params.slugLecture ?? "", params.slugTask ?? ""));
+  if (!params.slug || !taskInGroup(task, params.slug)) throw notFoundResponse();
   const intent = text(form, "intent");
   if (intent === "submit-code") {
     // The exercise's form without JavaScript: the code arrives from the plain textarea.

@@ -153,6 +153,14 @@ describe("file hand-ins", () => {
     // Up to the task's limit and its framing, the member's body is read (and here found not to be a form).
     expect((await garbage(w.me.cookie, 1024 * KB + 60 * KB)).status).toBe(400);
     expect((await garbage(w.me.cookie, 1024 * KB + 65 * KB)).status).toBe(413);
+    // A body without a declared size, read past the task's limit: refused in the task's words too.
+    const chunked = await SELF.fetch(page(w.task.slug), {
+      method: "POST",
+      headers: { cookie: w.me.cookie, origin: ORIGIN, accept: "application/json", "content-type": "multipart/form-data; boundary=x" },
+      body: new ReadableStream({ start(c) { for (let i = 0; i < 20; i++) c.enqueue(new Uint8Array(64 * KB)); c.close(); } }),
+    });
+    expect(chunked.status).toBe(413);
+    expect(((await chunked.json()) as { message: string }).message).toBe("Files for this task are limited to 1 MB.");
     // And a real file of 200 KB through the page's form is handed in.
     const form = new FormData();
     form.append("intent", "submit-file");
@@ -162,6 +170,25 @@ describe("file hand-ins", () => {
     const listed = await call(`/api/lectures/${w.lecture.slug}/tasks/${w.task.slug}/submissions`, { token: w.me.accessToken });
     const [own] = ((await listed.json()) as { submissions: { file: { name: string; size: number } }[] }).submissions;
     expect(own!.file).toMatchObject({ name: "long.pdf", size: PDF.length + 200 * KB });
+  });
+
+  it("the task page under another group's address, or one that does not exist, takes nothing: not a link, not a file", async () => {
+    const w = await world(["pdf"], 1);
+    const other = await createGroup();
+    for (const group of [other.slug, "no-such-group"]) {
+      const path = `${ORIGIN}/course/${group}/lecture/${w.lecture.slug}/Add-Task/${w.task.slug}`;
+      expect((await SELF.fetch(path, { headers: { cookie: w.me.cookie } })).status).toBe(404);
+      const link = await SELF.fetch(path, { method: "POST", headers: { cookie: w.me.cookie, origin: ORIGIN, "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ intent: "submit", link: "https://github.com/me/x" }).toString() });
+      expect(link.status).toBe(404);
+      const form = new FormData();
+      form.append("intent", "submit-file");
+      form.append("file", new File([PDF, new Uint8Array(200 * 1024).fill(0x25)], "big.pdf", { type: "application/pdf" }));
+      const file = await SELF.fetch(path, { method: "POST", headers: { cookie: w.me.cookie, origin: ORIGIN, accept: "application/json" }, body: form });
+      // A file larger than the forms' 64 KB gets no allowance there: refused before it is read.
+      expect(file.status).toBe(413);
+    }
+    const listed = await call(`/api/lectures/${w.lecture.slug}/tasks/${w.task.slug}/submissions`, { token: w.me.accessToken });
+    expect(((await listed.json()) as { submissions: unknown[] }).submissions).toEqual([]);
   });
 
   it("notes beside a file follow the link's rule on the page and the API: 2000 characters, no control characters, nothing stored when refused", async () => {

@@ -243,6 +243,15 @@ describe("page bodies have the API's size cap", () => {
     expect(arHtml).not.toContain("That form could not be read");
   });
 
+  it("OPTIONS on a page is answered with what it takes, not with Remix's error", async () => {
+    for (const path of ["/courses", "/courses.data", "/course/x/lecture/y/Add-Task/z"]) {
+      const res = await SELF.fetch(`${ORIGIN}${path}`, { method: "OPTIONS", headers: { origin: ORIGIN } });
+      expect(res.status).toBe(204);
+      expect(res.headers.get("allow")).toBe("GET, HEAD, POST");
+      expect(await res.text()).toBe("");
+    }
+  });
+
   it("the refusal page's title says what its screen says: too large is not unreadable", async () => {
     const res = await postPage("/contact", form({ name: "x".repeat(64 * 1024), email: "a@b.example", message: "hi" }));
     expect(res.status).toBe(413);

@@ -28,7 +28,7 @@ const UPLOAD_BODY_BYTES = COURSE_IMAGE.maxBytes + 32 * 1024;
 /** Pages whose form may carry a course image (the group form: new group, group settings). */
 const UPLOAD_PAGES = [/^\/dashboard\/admin\/newGroup\/?$/, /^\/dashboard\/admin\/group\/[^/]+\/update\/?$/];
 /** The task page, whose form may carry a file hand-in (issue 21): its lecture and task, as the address names them. */
-const HAND_IN_PAGE = /^\/course\/[^/]+\/lecture\/([^/]+)\/Add-Task\/([^/]+?)\/?$/;
+const HAND_IN_PAGE = /^\/course\/([^/]+)\/lecture\/([^/]+)\/Add-Task\/([^/]+?)\/?$/;
 /** Room for the multipart framing and the form's other fields (notes, the CSRF value) beside the file. */
 export const HAND_IN_FRAMING_BYTES = 64 * 1024;
 
@@ -38,7 +38,7 @@ export const HAND_IN_FRAMING_BYTES = 64 * 1024;
  * forms' limit (their action says why, on a small form); a refusal when the size the request declares is above the
  * task's limit. `declaredBytes` is that size less the framing, or null when the request does not say.
  */
-export type HandInAllowance = (lectureKey: string, taskKey: string, declaredBytes: number | null) => Promise<number | Refusal | null>;
+export type HandInAllowance = (keys: { group: string; lecture: string; task: string }, declaredBytes: number | null) => Promise<{ bytes: number; tooLarge: Refusal } | Refusal | null>;
 
 export interface Refusal {
   status: 400 | 403 | 405 | 413 | 415;
@@ -74,17 +74,17 @@ function decoded(segment: string): string | null {
  * The most this submission's body may be. Only a task page's body that may be larger than the forms' limit asks who
  * is posting (one read): every other form, a text hand-in among them, is decided by its address alone.
  */
-async function bodyLimitFor(pathname: string, declared: number | null, handInAllowance?: HandInAllowance): Promise<number | Refusal> {
+async function bodyLimitFor(pathname: string, declared: number | null, handInAllowance?: HandInAllowance): Promise<number | { bytes: number; tooLarge: Refusal } | Refusal> {
   const path = pathname.replace(/\.data$/, "");
   const handIn = HAND_IN_PAGE.exec(path);
   if (handIn) {
     if (!handInAllowance || (declared !== null && declared <= MAX_PAGE_BODY_BYTES)) return MAX_PAGE_BODY_BYTES;
-    const [lectureKey, taskKey] = [decoded(handIn[1]!), decoded(handIn[2]!)];
-    if (lectureKey === null || taskKey === null) return MAX_PAGE_BODY_BYTES;
-    const allowed = await handInAllowance(lectureKey, taskKey, declared === null ? null : Math.max(0, declared - HAND_IN_FRAMING_BYTES));
+    const [group, lecture, task] = [decoded(handIn[1]!), decoded(handIn[2]!), decoded(handIn[3]!)];
+    if (group === null || lecture === null || task === null) return MAX_PAGE_BODY_BYTES;
+    const allowed = await handInAllowance({ group, lecture, task }, declared === null ? null : Math.max(0, declared - HAND_IN_FRAMING_BYTES));
     if (allowed === null) return MAX_PAGE_BODY_BYTES;
-    if (typeof allowed !== "number") return allowed;
-    return Math.min(allowed, MAX_FILE_MB.max * 1024 * 1024) + HAND_IN_FRAMING_BYTES;
+    if (!("bytes" in allowed)) return allowed;
+    return { bytes: Math.min(allowed.bytes, MAX_FILE_MB.max * 1024 * 1024) + HAND_IN_FRAMING_BYTES, tooLarge: allowed.tooLarge };
   }
   return UPLOAD_PAGES.some((p) => p.test(path)) ? UPLOAD_BODY_BYTES : MAX_PAGE_BODY_BYTES;
 }
@@ -127,9 +127,11 @@ export async function checkPageSubmission(request: Request, settings: Settings, 
   if (!type) return refuse(415, "unsupported_media_type", "Send this page's form as a form (URL-encoded or multipart).");
   const length = request.headers.get("content-length");
   const declared = length !== null && /^\d+$/.test(length.trim()) ? Number(length) : null;
-  const limit = await bodyLimitFor(new URL(request.url).pathname, declared, type === "multipart" ? handInAllowance : undefined);
-  if (typeof limit !== "number") return { ok: false, refusal: limit };
-  const tooLarge = refuse(413, "payload_too_large", `Forms are limited to ${Math.round(limit / 1024)} KB.`);
+  const allowed = await bodyLimitFor(new URL(request.url).pathname, declared, type === "multipart" ? handInAllowance : undefined);
+  if (typeof allowed !== "number" && !("bytes" in allowed)) return { ok: false, refusal: allowed };
+  // A file hand-in's limit is the task's, and so are the words of its refusal, declared or found while reading.
+  const limit = typeof allowed === "number" ? allowed : allowed.bytes;
+  const tooLarge: Checked = typeof allowed === "number" ? refuse(413, "payload_too_large", `Forms are limited to ${Math.round(limit / 1024)} KB.`) : { ok: false, refusal: allowed.tooLarge };
   if (declared !== null && declared > limit) return tooLarge;
   const body = await readLimited(request.body, limit);
   if (!body) return tooLarge;

@@ -336,6 +336,12 @@ export async function requireReadableTask(ctx: ServiceContext, viewer: Actor, le
   return task;
 }
 
+/** The refusal of a file above a task's limit, before its body is read and after. */
+export const fileTooLargeMessage = (mb: number) => `Files for this task are limited to ${mb} MB.`;
+
+/** Whether the address's group (its slug or id) is the task's own: a task page under another group's address is not found. */
+export const taskInGroup = (task: Pick<TaskRecord, "groupId" | "groupSlug">, groupKey: string) => task.groupSlug === groupKey || task.groupId === groupKey;
+
 async function requireManagedTask(ctx: ServiceContext, viewer: Actor, lectureKey: string, taskKey: string): Promise<TaskRecord> {
   const task = await findTask(ctx, viewer, lectureKey, taskKey);
   if (!task) throw notFound("No such task.");
@@ -834,7 +840,7 @@ export async function fileHandInTask(ctx: ServiceContext, viewer: Actor, lecture
   const task = await requireReadableTask(ctx, viewer, lectureKey, taskKey);
   if (!isMember(task)) throw forbidden("Only the group's students submit its tasks.");
   if (task.fileKinds.length === 0) throw new AppError(409, "conflict", "This task asks for a link to your work, not a file.");
-  if (bytes !== null && bytes > task.maxFileMb * 1024 * 1024) throw new AppError(413, "payload_too_large", `Files for this task are limited to ${task.maxFileMb} MB.`);
+  if (bytes !== null && bytes > task.maxFileMb * 1024 * 1024) throw new AppError(413, "payload_too_large", fileTooLargeMessage(task.maxFileMb));
   return task;
 }
 
