@@ -5,6 +5,8 @@
  * - Control characters other than tab and line breaks (NUL, BEL, ...) are removed from every free text, and a lone
  *   half of a surrogate pair (not text in any encoding: D1 would store it as replacement characters of its own) becomes
  *   one U+FFFD, so what is answered at once is what is stored and read back later.
+ * - A line break is one "\n": browsers send a textarea's breaks as CRLF but count each as one character against its
+ *   maxLength, so a length limit counts them as the form did.
  * - A text is empty when nothing is left once controls, format characters (zero-width spaces, joiners, bidi
  *   controls, BOM) and whitespace are removed: `"\u200b"` or `"\u202e "` is not a name.
  * - Names additionally lose bidi embedding, override and isolate controls, so a name cannot reverse the text
@@ -19,7 +21,7 @@ const BIDI_CONTROLS = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 const LONE_SURROGATES = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
 export function withoutControls(text: string): string {
-  return text.replace(CONTROLS, "").replace(LONE_SURROGATES, "\ufffd");
+  return text.replace(/\r\n?/g, "\n").replace(CONTROLS, "").replace(LONE_SURROGATES, "\ufffd");
 }
 
 export function hasVisibleText(text: string): boolean {

@@ -220,6 +220,10 @@ describe("file hand-ins", () => {
     form.append("notes", "Read\u0008me");
     expect((await call(`/api/lectures/${w.lecture.slug}/submit-task/${w.task.slug}/file`, { form, token: w.mate.accessToken })).status).toBe(201);
     expect((await mine(w.mate))[0]!.notes).toBe("Readme");
+    // A browser sends a textarea's line breaks as CRLF and counts each as one: 30 lines of 65 fill 1979 of the 2000.
+    const lines = Array.from({ length: 30 }, () => "x".repeat(65));
+    expect((await pageForm(lines.join("\r\n"))).status).toBe(200);
+    expect((await mine())[0]!.notes).toBe(lines.join("\n"));
   });
 
   it("sniffs the kinds it takes and nothing else", () => {
