@@ -20,8 +20,21 @@ const BIDI_CONTROLS = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 // Code units, not code points (no `u` flag): a high surrogate not followed by a low one, or a low one not after a high.
 const LONE_SURROGATES = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
+/** The text with each lone surrogate replaced by U+FFFD (String.prototype.toWellFormed, where it is missing). */
+export function wellFormed(text: string): string {
+  return text.replace(LONE_SURROGATES, "\ufffd");
+}
+
+/** A parsed JSON value with every string in it (keys too) well formed: what D1 will store is what was received. */
+export function wellFormedDeep(value: unknown): unknown {
+  if (typeof value === "string") return wellFormed(value);
+  if (Array.isArray(value)) return value.map(wellFormedDeep);
+  if (value && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([k, v]) => [wellFormed(k), wellFormedDeep(v)]));
+  return value;
+}
+
 export function withoutControls(text: string): string {
-  return text.replace(/\r\n?/g, "\n").replace(CONTROLS, "").replace(LONE_SURROGATES, "\ufffd");
+  return wellFormed(text.replace(/\r\n?/g, "\n").replace(CONTROLS, ""));
 }
 
 export function hasVisibleText(text: string): boolean {

@@ -114,6 +114,22 @@ describe("the API refuses invisible text", () => {
     expect(titles).toEqual(["Week \ufffd 2"]);
   });
 
+  it("half a surrogate pair anywhere in a JSON body (links, lists) is answered as it is stored", async () => {
+    const teacher = await signIn(await createUser({ role: "instructor" }));
+    const group = await createGroup({ instructorId: teacher.user.id });
+    const made = await call(`/api/lectures/group/${group.slug}`, {
+      body: { title: "Links", published: true, videoUrl: "https://example.com/watch?v=A\ud800B", resources: [{ title: "Notes \udc00", url: "https://example.com/n\udbff" }] },
+      token: teacher.accessToken,
+    });
+    expect(made.status).toBe(201);
+    const answered = (await made.json()) as { slug: string; videoUrl: string; resources: { title: string; url: string }[] };
+    const read = (await (await call(`/api/lectures/${answered.slug}`, { token: teacher.accessToken })).json()) as typeof answered;
+    expect(read.videoUrl).toBe(answered.videoUrl);
+    expect(read.resources).toEqual(answered.resources);
+    expect(read.resources[0]!.title).toBe("Notes \ufffd");
+    expect(read.videoUrl).not.toMatch(/[\ud800-\udfff]/);
+  });
+
   it("a join request's note that shows nothing is stored as no note", async () => {
     const group = await createGroup();
     const me = await signIn(await createUser());

@@ -10,6 +10,7 @@
  */
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { bodyLimit } from "hono/body-limit";
+import { wellFormedDeep } from "../../app/lib/text";
 import { HTTPException } from "hono/http-exception";
 import { getPath } from "hono/utils/url";
 import { createServiceContext } from "../context";
@@ -70,6 +71,8 @@ const segmentsOf = (m: Mount) => (m.path === "/" ? (m.under ?? []) : [m.path.spl
 /** The segments that have an app of their own. */
 const SEGMENTS = new Set(MOUNTS.flatMap(segmentsOf));
 
+const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
+
 const generalBodyLimit = bodyLimit({
   maxSize: MAX_BODY_BYTES,
   onError: () => {
@@ -88,6 +91,22 @@ async function buildApi(mounts: readonly Mount[], docs: boolean): Promise<OpenAP
   // Course images have their own, larger limit on their one route (uploads.ts).
   // File hand-ins likewise (hand-in-files.ts).
   api.use("*", (c, next) => (c.req.path === COURSE_IMAGE_UPLOAD_PATH || HAND_IN_UPLOAD_PATH.test(c.req.path) ? next() : generalBodyLimit(c, next)));
+  // A JSON body can carry half a surrogate pair (a `\ud800` escape; raw UTF-8 cannot): D1 would store it as
+  // replacement characters of its own, so a field would read back differently from what the API answered. Every
+  // string of a JSON body is made well formed once, here, before any route reads it (ADR 42).
+  api.use("*", async (c, next) => {
+    if (c.req.raw.body && JSON_TYPE.test(c.req.header("content-type") ?? "")) {
+      const text = await c.req.raw.text();
+      let body = text;
+      try {
+        body = JSON.stringify(wellFormedDeep(JSON.parse(text)));
+      } catch {
+        // Not JSON: the route's own validation answers it as before.
+      }
+      c.req.raw = new Request(c.req.raw, { body });
+    }
+    await next();
+  });
   mounts.forEach((m, i) => api.route(m.path, subApps[i]!));
 
   if (docs) {
