@@ -151,6 +151,25 @@ describe("question banks", () => {
     for (const q of later.filter((x) => drawnIds.has(x._id))) expect(q).toMatchObject({ right: true, earned: 3 });
   });
 
+  it("a draft quiz drawing the same tag keeps the keys back too: it may be published tomorrow", async () => {
+    const w = await world({ maxAttempts: 1 });
+    const [me] = w.students;
+    const lecture = (await (await call(`/api/lectures/group/${w.group.slug}`, { body: { title: "Week 7", published: true }, token: w.teacher.accessToken })).json()) as { slug: string };
+    const draft = await call("/api/quizzes", { body: { lectureId: lecture.slug, title: "Next week", questions: [], draws: [{ tag: "hooks", count: 1, points: 10 }], published: false }, token: w.teacher.accessToken });
+    expect(draft.status).toBe(201);
+    const next = (await draft.json()) as { _id: string };
+    await startAttempt(w.ctx, me!, w.quiz.slug);
+    const shown = (await getQuiz(w.ctx, me!, w.quiz.slug)).questions as Shown[];
+    await submitQuiz(w.ctx, me!, w.quiz.slug, { answers: Object.fromEntries(shown.map((q) => [q._id, rightAnswer(q)])) });
+    const drawnIds = new Set(w.bank.map((b) => b._id));
+    const review = (await getResult(w.ctx, me!, w.quiz.slug)).review!.questions;
+    expect(review.filter((x) => x.withheld).map((x) => x._id).sort()).toEqual(review.filter((x) => drawnIds.has(x._id)).map((x) => x._id).sort());
+    expect(review.filter((x) => x.withheld)).toHaveLength(2);
+    // Deleted, the draft gives nothing any more: the keys show.
+    expect((await call(`/api/quizzes/${next._id}`, { method: "DELETE", token: w.teacher.accessToken })).status).toBe(200);
+    expect((await getResult(w.ctx, me!, w.quiz.slug)).review!.questions.filter((x) => x.withheld)).toHaveLength(0);
+  });
+
   it("gives each attempt its own paper, the same on every reload, and never a question it was not given", async () => {
     const w = await world();
     const [me] = w.students;

@@ -963,7 +963,8 @@ export async function getResult(ctx: ServiceContext, viewer: Actor, key: string,
 
 /**
  * The drawn questions (by bank id) that another quiz of the group may still give someone: it draws one of their tags
- * and is published or scheduled, and not over for everyone (its close, an extension, or an attempt still running).
+ * and is not over for everyone (its close, an extension, or an attempt still running). Drafts count: a draft is a
+ * quiz its instructor may publish tomorrow, and a key read today would answer it (ADR 42).
  * Their keys stay out of this quiz's review, whatever its own policy says, until then. One statement for the other
  * quizzes, one for the questions' tags; none when nothing was drawn.
  */
@@ -979,7 +980,7 @@ async function drawableElsewhere(ctx: ServiceContext, quiz: { id: string; groupI
     ctx.db
       .select({ draws: quizzes.draws })
       .from(quizzes)
-      .where(and(eq(quizzes.groupId, quiz.groupId), sql`${quizzes.id} <> ${quiz.id}`, sql`json_array_length(${quizzes.draws}) > 0`, or(eq(quizzes.published, true), isNotNull(quizzes.publishAt)), stillOpen)),
+      .where(and(eq(quizzes.groupId, quiz.groupId), sql`${quizzes.id} <> ${quiz.id}`, sql`json_array_length(${quizzes.draws}) > 0`, stillOpen)),
     chunked(drawnIds, (ids) => ctx.db.select({ id: bankQuestions.id, tags: bankQuestions.tags }).from(bankQuestions).where(inArray(bankQuestions.id, ids))),
   ]);
   const live = new Set(others.flatMap((o) => o.draws.map((d) => d.tag)));
