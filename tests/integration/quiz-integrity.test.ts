@@ -211,6 +211,23 @@ describe("attack: answering after the clock shows zero", () => {
     expect(await attemptRow(refused.attemptId)).toMatchObject({ score: 0, answers: { [w.choice.id]: 0 }, submittedAt: new Date(deadline) });
   });
 
+  it("answers saved after an earlier read handed the attempt in at its deadline: time is up, not 'already handed in'", async () => {
+    const T0 = Date.parse("2027-03-02T09:00:00Z");
+    const w = await serviceWorld();
+    const me = await w.student();
+    // Never started: there is nothing to save to, and the answer says so.
+    const none = await saveAnswers(w.ctx, me, w.quiz.slug, { answers: { [w.choice.id]: 1 } }, T0).catch((e: unknown) => e);
+    expect(none).toMatchObject({ status: 409, message: "Start the quiz before answering: you have no attempt to save answers to." });
+    const { attempt } = await startAttempt(w.ctx, me, w.quiz.slug, T0);
+    // Ten minutes and a minute later the student's page reads the quiz: that read hands the attempt in at its deadline.
+    await getQuiz(w.ctx, me, w.quiz.slug, T0 + 11 * MIN);
+    expect(await attemptRow(attempt._id)).toMatchObject({ submittedAt: new Date(T0 + 10 * MIN) });
+    for (const named of [attempt._id, undefined]) {
+      const late = await saveAnswers(w.ctx, me, w.quiz.slug, { answers: { [w.choice.id]: 1 }, ...(named ? { attemptId: named } : {}) }, T0 + 12 * MIN).catch((e: unknown) => e);
+      expect(late).toMatchObject({ status: 409, code: "time_up" });
+    }
+  });
+
   it("the screens say so, in English and Arabic", async () => {
     const w = await world({ durationMinutes: 10 });
     const en = await (await call(w.base, { cookie: w.a.cookie })).text();

@@ -717,6 +717,8 @@ export async function startAttempt(ctx: ServiceContext, viewer: Actor, key: stri
   return { created, attempt: toOpenAttempt(attempt), attemptsLeft: Math.max(0, quiz.maxAttempts - mine.length - (created ? 1 : 0)), serverNow: new Date(now).toISOString() };
 }
 
+/** Handed in by its clock (at its deadline exactly: settle and handInSaved), not by its student. */
+const closedByClock = (a: AttemptRow) => a.submittedAt !== null && a.deadlineAt !== null && a.submittedAt.getTime() >= a.deadlineAt.getTime();
 const timeIsUp = () => new AppError(409, "time_up", "Time is up: your attempt was handed in with the answers saved before the deadline.");
 
 /** Whether answers arriving at `now` still count for the attempt: until the deadline plus the network allowance. */
@@ -750,7 +752,11 @@ export async function saveAnswers(ctx: ServiceContext, viewer: Actor, key: strin
   const mine = await settle(ctx, own, now, qs);
   const open = mine.find((a) => !a.submittedAt);
   if (!open) {
-    if (wasOpen && (!input.attemptId || input.attemptId === wasOpen.id)) throw timeIsUp();
+    // The attempt the answers are for (named, or the latest): closed by its clock, now or by an earlier read (which
+    // hands it in at its deadline exactly), its answers came too late: time is up, not "handed in" by the student.
+    const meant = input.attemptId ? mine.find((a) => a.id === input.attemptId) : mine.reduce<AttemptRow | undefined>((last, a) => (!last || a.number > last.number ? a : last), undefined);
+    if (meant && (meant.id === wasOpen?.id || closedByClock(meant))) throw timeIsUp();
+    if (mine.length === 0) throw new AppError(409, "attempt_closed", "Start the quiz before answering: you have no attempt to save answers to.");
     throw new AppError(409, "attempt_closed", "This attempt was already handed in. Start a new attempt to answer again.");
   }
   if (input.attemptId && input.attemptId !== open.id) throw new AppError(409, "attempt_closed", "This attempt was already handed in. Reload the page to see your current attempt.");
