@@ -1,18 +1,10 @@
 import { isRouteErrorResponse, Link, useRouteError } from "@remix-run/react";
 import { useEffect, useRef } from "react";
-import type { MessageKey } from "~/i18n/en";
+import { errorWords } from "~/lib/error-words";
 import { useT } from "~/lib/i18n";
 
 const RELOAD_KEY = "cohort:reloaded-after-error";
 
-/** The error screen's title and sentence for a status: the screen and the refused page's title say the same. */
-export function errorWords(status: number): [MessageKey, MessageKey] {
-  if (status === 404) return ["error.notFound.title", "error.notFound.body"];
-  if (status === 403) return ["error.forbidden.title", "error.forbidden.body"];
-  if (status === 413) return ["error.tooLarge.title", "error.tooLarge.body"];
-  if (status === 400 || status === 405 || status === 415) return ["error.refused.title", "error.refused.body"];
-  return ["error.generic.title", "error.generic.body"];
-}
 
 /**
  * The one error screen. Route errors (404, 403, ...) get their own words; a render error in the browser

@@ -66,6 +66,7 @@ export const groupsAr: Record<GroupsKey, string> = {
   "groups.error.alreadyDecided": "تم البتّ في هذا الطلب من قبل.",
   "groups.error.notMember": "ليس عضوًا في هذه المجموعة (لم يعد كذلك).",
   "groups.error.imageTooLarge": "الحد الأقصى لحجم الصورة 2 ميغابايت.",
+  "groups.error.other": "تعذّر تنفيذ ذلك. راجع ما أدخلته ثم حاول مرة أخرى.",
   "groups.error.forbidden": "غير مسموح لك بهذا الإجراء.",
   "groups.error.notFound": "لم يعد هذا موجودًا. أعد تحميل الصفحة.",
   "groups.error.validation": "يرجى مراجعة الحقول المحدّدة.",

@@ -68,6 +68,7 @@ export const groupsEn = {
   "groups.error.alreadyDecided": "This request was already decided.",
   "groups.error.notMember": "Not a member of this group (anymore).",
   "groups.error.imageTooLarge": "Images are limited to 2 MB.",
+  "groups.error.other": "That could not be done. Check what you entered and try again.",
   "groups.error.forbidden": "You're not allowed to do that.",
   "groups.error.notFound": "That no longer exists. Reload the page.",
   "groups.error.validation": "Please check the highlighted fields.",

@@ -51,12 +51,16 @@ const FIELDS: Record<string, MessageKey> = {
   body: "groups.field.body",
 };
 
-/** The sentence for a failed action. Unknown codes show the server's message (English) rather than nothing. */
+/**
+ * The sentence for a failed action. A code without words of its own shows the server's message to a reader of English
+ * (more precise than nothing) and a general sentence to everyone else: never English inside another language.
+ */
 export function failureText(t: T, failure: FailureLike): string {
   // Outline titles have their own limit; a 409 `conflict` on the outline means the list changed meanwhile.
   if (failure.code === "conflict" && failure.fields?.ids) return t("groups.error.outlineChanged");
   const key = CODES[failure.code];
-  return key ? t(key) : failure.message;
+  if (key) return t(key);
+  return t("lang.code") === "en" ? failure.message : t("groups.error.other");
 }
 
 /** The message of one field of a failed form, or undefined when that field is fine. */

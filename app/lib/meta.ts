@@ -4,7 +4,7 @@ import type { MessageKey, Messages } from "~/i18n/en";
 import { messagesFor } from "~/i18n/store";
 import { format, type Params } from "~/i18n/translate";
 
-interface MatchLike {
+export interface MatchLike {
   id: string;
   data: unknown;
 }

@@ -9,6 +9,7 @@ import { ArrowIcon, CalendarIcon, ChevronIcon, SettingsIcon, UserIcon } from "~/
 import type { MessageKey } from "~/i18n/en";
 import { formatDate, useT } from "~/lib/i18n";
 import { metaT, pageMeta } from "~/lib/meta";
+import { errorMeta } from "~/lib/error-words";
 import { notFoundResponse, orNotFound } from "~/lib/not-found.server";
 import { can } from "~/lib/permissions";
 import { idOrSlugParam } from "~/lib/schemas";
@@ -34,9 +35,11 @@ import { certificateInGroup, setCertificateLanguage } from "../../worker/service
 
 export const links: LinksFunction = () => sheets("coursePages", "chat", "lectures", "tasks", "quizzes", "progress", "lifecycle");
 
-export const meta: MetaFunction<typeof loader> = ({ data: loaded, matches }) => {
+export const meta: MetaFunction<typeof loader> = ({ data: loaded, matches, error }) => {
   const t = metaT(matches);
-  return pageMeta(matches, loaded ? loaded.group.title : t("groups.course.forbiddenTitle"));
+  if (loaded) return pageMeta(matches, loaded.group.title);
+  // Members only (403) has its own words; anything else (a course that does not exist) is titled as its screen.
+  return isRouteErrorResponse(error) && error.status === 403 ? pageMeta(matches, t("groups.course.forbiddenTitle")) : errorMeta(matches, error);
 };
 
 /** What the 403 page reads: the viewer's status in the group (null: never asked). */

@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { isRouteErrorResponse } from "@remix-run/react";
-import { errorWords, GeneralErrorBoundary } from "~/components/error-boundary";
+import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { errorWords } from "~/lib/error-words";
 import { metaT, pageMeta } from "~/lib/meta";
 import { notFoundResponse } from "~/lib/not-found.server";
 

@@ -6,15 +6,19 @@
  * page under /dashboard must call `requireRole(context.svc, request, "admin")` (worker/auth/viewer.ts) itself
  * and export an ErrorBoundary (`<GeneralErrorBoundary />`), which then shows inside this layout.
  */
-import type { LoaderFunctionArgs, LinksFunction } from "@remix-run/cloudflare";
+import type { LoaderFunctionArgs, LinksFunction, MetaFunction } from "@remix-run/cloudflare";
 import { Outlet } from "@remix-run/react";
 import { AreaErrorShell, AreaShell, type AreaLink } from "~/components/area-shell";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { errorMeta } from "~/lib/error-words";
 import { BookIcon, GridIcon, InboxIcon, MailIcon, PlusIcon, QuoteIcon, UserIcon, UsersIcon } from "~/components/icons";
 import { requireRole } from "../../worker/auth/viewer";
 import { sheets } from "~/styles/sheets";
 
 export const links: LinksFunction = () => sheets("groups", "staff");
+
+/** The layout's own refusal (a role that may not enter) is titled as its screen says; a page inside titles itself. */
+export const meta: MetaFunction = ({ matches, error }) => errorMeta(matches, error);
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireRole(context.svc, request, "admin");

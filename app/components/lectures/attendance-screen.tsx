@@ -203,7 +203,8 @@ export function AttendanceScreen({
           </div>
           <div className="projector-qr" aria-label={t("attendance.qrLabel")} role="img" dangerouslySetInnerHTML={{ __html: qr }} />
           <div className="projector-count">
-            <p className="projector-number" aria-live="polite">
+            {/* A fraction reads left to right in both languages, like every score (quiz-pages.tsx). */}
+            <p className="projector-number" aria-live="polite" dir="ltr">
               <span data-testid="present-count">{here}</span>
               <span className="projector-of"> / {state.counts.members}</span>
             </p>

@@ -4,6 +4,7 @@ import { PlusIcon } from "~/components/icons";
 import { fromLocalInput, toLocalInput } from "~/components/lectures/when";
 import type { MessageKey } from "~/i18n/en";
 import { useT } from "~/lib/i18n";
+import { editorProblem } from "./quiz-editor-errors";
 import { CodeField } from "~/components/exercises/code-field";
 import { rowsToTests, TestsEditor, toTestRow, type TestRow } from "~/components/exercises/tests-editor";
 import { EXERCISE_LIMITS } from "~/lib/exercise-schemas";
@@ -111,7 +112,7 @@ export function QuizEditor({
   /** The group's question bank: each tag with how many questions it has (draws choose from these). */
   bankTags?: Record<string, number>;
 }) {
-  const { t } = useT();
+  const { t, lang } = useT();
   const result = useActionData<SaveResult>();
   const navigation = useNavigation();
   const navigate = useNavigate();
@@ -332,12 +333,12 @@ export function QuizEditor({
 
       {formError ? (
         <p className="form-error" role="alert">
-          {failure && failure.code === "answers_seen" ? t("quizEditor.error.answersSeen") : t("quizEditor.error.form", { message: formError })}
+          {failure && failure.code === "answers_seen" ? t("quizEditor.error.answersSeen") : t("quizEditor.error.form", { message: editorProblem(t, lang, formError) })}
         </p>
       ) : null}
       {failure && Object.keys(failure.fields ?? {}).some((k) => k.startsWith("questions.")) ? (
         <p className="form-error" role="alert">
-          {failure.message}
+          {t("quizEditor.error.questions")}
         </p>
       ) : null}
       {result?.ok && quiz && result.intent === "save" ? (
@@ -393,7 +394,7 @@ export function QuestionEditor({
   onMove: (by: number) => void;
   onRemove: () => void;
 }) {
-  const { t } = useT();
+  const { t, lang } = useT();
   const id = useId();
   const preview = useFetcher<{ ok: boolean; html?: string }>();
   const [previewing, setPreviewing] = useState(false);
@@ -546,7 +547,7 @@ export function QuestionEditor({
       )}
       {error ? (
         <p id={`${id}-error`} className="field-error" role="alert">
-          {t("quizEditor.error", { n, message: error })}
+          {t("quizEditor.error", { n, message: editorProblem(t, lang, error) })}
         </p>
       ) : null}
     </fieldset>

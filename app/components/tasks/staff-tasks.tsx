@@ -3,7 +3,7 @@ import { useEffect, useRef, useState } from "react";
 import { BookIcon } from "~/components/icons";
 import { NewOnLecture } from "~/components/lectures/new-on-lecture";
 import { When, fromLocalInput, toLocalInput } from "~/components/lectures/when";
-import type { FailureLike } from "~/lib/group-errors";
+import { failureText, type FailureLike } from "~/lib/group-errors";
 import { useT } from "~/lib/i18n";
 import type { MessageKey } from "~/i18n/en";
 import { FILE_KINDS, MAX_FILE_MB } from "~/lib/hand-in-files";
@@ -254,7 +254,7 @@ export function TaskForm({
       ) : null}
       {failure && (!failure.fields || !Object.keys(failure.fields).some((k) => k === "title" || k === "dueAt")) ? (
         <p className="form-error" role="alert">
-          {failure.message}
+          {failureText(t, failure)}
         </p>
       ) : null}
       {result?.ok && task ? (
