@@ -27,7 +27,7 @@ export const MAX_PAGE_BODY_BYTES = 64 * 1024;
 const UPLOAD_BODY_BYTES = COURSE_IMAGE.maxBytes + 32 * 1024;
 /** Pages whose form may carry a course image (the group form: new group, group settings). */
 const UPLOAD_PAGES = [/^\/dashboard\/admin\/newGroup\/?$/, /^\/dashboard\/admin\/group\/[^/]+\/update\/?$/];
-/** The task page, whose form may carry a file hand-in (issue 21): its lecture and task, as the address names them. */
+/** The task page, whose form may carry a file hand-in (issue 21): its group, lecture and task, as the address names them. */
 const HAND_IN_PAGE = /^\/course\/([^/]+)\/lecture\/([^/]+)\/Add-Task\/([^/]+?)\/?$/;
 /** Room for the multipart framing and the form's other fields (notes, the CSRF value) beside the file. */
 export const HAND_IN_FRAMING_BYTES = 64 * 1024;
