@@ -45,5 +45,5 @@ export function safeRedirectPath(to: unknown, fallback = "/"): string {
   // Dot segments are resolved by the parse: `/.//evil.example` and `/x/..//evil.example` come out as
   // `//evil.example`, another site once a browser reads it. The answer itself must be a plain path too.
   const path = `${url.pathname}${url.search}${url.hash}`;
-  return path.startsWith("//") || path.startsWith("/\\") ? fallback : path;
+  return path.startsWith("//") ? fallback : path;
 }

@@ -72,6 +72,17 @@ const segmentsOf = (m: Mount) => (m.path === "/" ? (m.under ?? []) : [m.path.spl
 const SEGMENTS = new Set(MOUNTS.flatMap(segmentsOf));
 
 const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
+/** Only an escape can put half a surrogate pair in JSON (raw UTF-8 cannot encode one): bodies without one pass as sent. */
+const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F][0-9a-fA-F]{2}/;
+
+/** The JSON text with every string (keys too) well formed; text that is not JSON is left for the route to refuse. */
+function wellFormedJson(text: string): string {
+  try {
+    return JSON.stringify(wellFormedDeep(JSON.parse(text)));
+  } catch {
+    return text;
+  }
+}
 
 const generalBodyLimit = bodyLimit({
   maxSize: MAX_BODY_BYTES,
@@ -97,13 +108,7 @@ async function buildApi(mounts: readonly Mount[], docs: boolean): Promise<OpenAP
   api.use("*", async (c, next) => {
     if (c.req.raw.body && JSON_TYPE.test(c.req.header("content-type") ?? "")) {
       const text = await c.req.raw.text();
-      let body = text;
-      try {
-        body = JSON.stringify(wellFormedDeep(JSON.parse(text)));
-      } catch {
-        // Not JSON: the route's own validation answers it as before.
-      }
-      c.req.raw = new Request(c.req.raw, { body });
+      c.req.raw = new Request(c.req.raw, { body: SURROGATE_ESCAPE.test(text) ? wellFormedJson(text) : text });
     }
     await next();
   });

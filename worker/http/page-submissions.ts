@@ -38,7 +38,7 @@ export const HAND_IN_FRAMING_BYTES = 64 * 1024;
  * forms' limit (their action says why, on a small form); a refusal when the size the request declares is above the
  * task's limit. `declaredBytes` is that size less the framing, or null when the request does not say.
  */
-export type HandInAllowance = (keys: { group: string; lecture: string; task: string }, declaredBytes: number | null) => Promise<{ bytes: number; tooLarge: Refusal } | Refusal | null>;
+export type HandInAllowance = (keys: { group: string; lecture: string; task: string }, declaredBytes: number | null) => Promise<Limit | Refusal | null>;
 
 export interface Refusal {
   status: 400 | 403 | 405 | 413 | 415;
@@ -62,6 +62,14 @@ export function isSubmission(request: Request): boolean {
   return request.method !== "GET" && request.method !== "HEAD" && request.method !== "OPTIONS";
 }
 
+/** The most a body may be, and the words of its refusal when it is more. */
+export interface Limit {
+  bytes: number;
+  tooLarge: Refusal;
+}
+
+const formLimit = (bytes: number): Limit => ({ bytes, tooLarge: { status: 413, code: "payload_too_large", message: `Forms are limited to ${Math.round(bytes / 1024)} KB.` } });
+
 function decoded(segment: string): string | null {
   try {
     return decodeURIComponent(segment);
@@ -74,19 +82,16 @@ function decoded(segment: string): string | null {
  * The most this submission's body may be. Only a task page's body that may be larger than the forms' limit asks who
  * is posting (one read): every other form, a text hand-in among them, is decided by its address alone.
  */
-async function bodyLimitFor(pathname: string, declared: number | null, handInAllowance?: HandInAllowance): Promise<number | { bytes: number; tooLarge: Refusal } | Refusal> {
+async function bodyLimitFor(pathname: string, declared: number | null, handInAllowance?: HandInAllowance): Promise<Limit | Refusal> {
   const path = pathname.replace(/\.data$/, "");
   const handIn = HAND_IN_PAGE.exec(path);
-  if (handIn) {
-    if (!handInAllowance || (declared !== null && declared <= MAX_PAGE_BODY_BYTES)) return MAX_PAGE_BODY_BYTES;
+  if (handIn && handInAllowance && (declared === null || declared > MAX_PAGE_BODY_BYTES)) {
     const [group, lecture, task] = [decoded(handIn[1]!), decoded(handIn[2]!), decoded(handIn[3]!)];
-    if (group === null || lecture === null || task === null) return MAX_PAGE_BODY_BYTES;
-    const allowed = await handInAllowance({ group, lecture, task }, declared === null ? null : Math.max(0, declared - HAND_IN_FRAMING_BYTES));
-    if (allowed === null) return MAX_PAGE_BODY_BYTES;
-    if (!("bytes" in allowed)) return allowed;
-    return { bytes: Math.min(allowed.bytes, MAX_FILE_MB.max * 1024 * 1024) + HAND_IN_FRAMING_BYTES, tooLarge: allowed.tooLarge };
+    const allowed = group === null || lecture === null || task === null ? null : await handInAllowance({ group, lecture, task }, declared === null ? null : Math.max(0, declared - HAND_IN_FRAMING_BYTES));
+    if (allowed && "status" in allowed) return allowed;
+    if (allowed) return { bytes: Math.min(allowed.bytes, MAX_FILE_MB.max * 1024 * 1024) + HAND_IN_FRAMING_BYTES, tooLarge: allowed.tooLarge };
   }
-  return UPLOAD_PAGES.some((p) => p.test(path)) ? UPLOAD_BODY_BYTES : MAX_PAGE_BODY_BYTES;
+  return formLimit(UPLOAD_PAGES.some((p) => p.test(path)) ? UPLOAD_BODY_BYTES : MAX_PAGE_BODY_BYTES);
 }
 
 function acceptedType(contentType: string | null): "urlencoded" | "multipart" | null {
@@ -127,14 +132,12 @@ export async function checkPageSubmission(request: Request, settings: Settings, 
   if (!type) return refuse(415, "unsupported_media_type", "Send this page's form as a form (URL-encoded or multipart).");
   const length = request.headers.get("content-length");
   const declared = length !== null && /^\d+$/.test(length.trim()) ? Number(length) : null;
-  const allowed = await bodyLimitFor(new URL(request.url).pathname, declared, type === "multipart" ? handInAllowance : undefined);
-  if (typeof allowed !== "number" && !("bytes" in allowed)) return { ok: false, refusal: allowed };
+  const limit = await bodyLimitFor(new URL(request.url).pathname, declared, type === "multipart" ? handInAllowance : undefined);
+  if ("status" in limit) return { ok: false, refusal: limit };
   // A file hand-in's limit is the task's, and so are the words of its refusal, declared or found while reading.
-  const limit = typeof allowed === "number" ? allowed : allowed.bytes;
-  const tooLarge: Checked = typeof allowed === "number" ? refuse(413, "payload_too_large", `Forms are limited to ${Math.round(limit / 1024)} KB.`) : { ok: false, refusal: allowed.tooLarge };
-  if (declared !== null && declared > limit) return tooLarge;
-  const body = await readLimited(request.body, limit);
-  if (!body) return tooLarge;
+  if (declared !== null && declared > limit.bytes) return { ok: false, refusal: limit.tooLarge };
+  const body = await readLimited(request.body, limit.bytes);
+  if (!body) return { ok: false, refusal: limit.tooLarge };
   // Remix compares Origin with Host again and throws (a 500) when they differ or Host is missing; the Origin is
   // known to be this site here, so Host is set to match it.
   const headers = new Headers(request.headers);

@@ -754,7 +754,7 @@ export async function saveAnswers(ctx: ServiceContext, viewer: Actor, key: strin
   if (!open) {
     // The attempt the answers are for (named, or the latest): closed by its clock, now or by an earlier read (which
     // hands it in at its deadline exactly), its answers came too late: time is up, not "handed in" by the student.
-    const meant = input.attemptId ? mine.find((a) => a.id === input.attemptId) : mine.reduce<AttemptRow | undefined>((last, a) => (!last || a.number > last.number ? a : last), undefined);
+    const meant = input.attemptId ? mine.find((a) => a.id === input.attemptId) : mine.at(-1);
     if (meant && (meant.id === wasOpen?.id || closedByClock(meant))) throw timeIsUp();
     if (mine.length === 0) throw new AppError(409, "attempt_closed", "Start the quiz before answering: you have no attempt to save answers to.");
     throw new AppError(409, "attempt_closed", "This attempt was already handed in. Start a new attempt to answer again.");

@@ -109,7 +109,11 @@ async function unfitDue(ctx: ServiceContext, due: Date, groupId: string | null):
     ctx.db.select({ id: bankQuestions.id, groupId: bankQuestions.groupId, tags: bankQuestions.tags }).from(bankQuestions).where(inArray(bankQuestions.groupId, ids)),
   );
   const byGroup = new Map<string, typeof bank>();
-  for (const b of bank) byGroup.set(b.groupId, [...(byGroup.get(b.groupId) ?? []), b]);
+  for (const b of bank) {
+    const list = byGroup.get(b.groupId);
+    if (list) list.push(b);
+    else byGroup.set(b.groupId, [b]);
+  }
   return drawing.filter((q) => drawsUnfit(byGroup.get(q.groupId) ?? [], q.draws) !== null).map((q) => q.id);
 }
 
