@@ -6,6 +6,7 @@ import {
   Outlet,
   Scripts,
   ScrollRestoration,
+  useMatches,
   useNavigation,
   useRouteLoaderData,
   type ShouldRevalidateFunction,
@@ -94,10 +95,16 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({ formMethod, current
   return areaOf(currentUrl.pathname) !== areaOf(nextUrl.pathname);
 };
 
+const REFUSED_ROUTE_ID = "routes/_public.request-refused";
+
 export function Layout({ children }: { children: ReactNode }) {
   const data = useRouteLoaderData<RootData>("root");
   const lang: Lang = data?.lang ?? "en";
   const nonce = useNonce();
+  // A refused submission's screen (worker/pages.ts) is served at the address that was posted to, with the refusal
+  // page's data: hydrated there, the address and the data disagree (React's hydration error, then Remix's
+  // "Application Error"). It is a static screen whose links need no script, so it is sent without the scripts.
+  const refused = useMatches().some((m) => m.id === REFUSED_ROUTE_ID);
   return (
     <html lang={lang} dir={dirOf(lang)}>
       <head>
@@ -111,8 +118,12 @@ export function Layout({ children }: { children: ReactNode }) {
       </head>
       <body>
         {children}
-        <ScrollRestoration nonce={nonce || undefined} />
-        <Scripts nonce={nonce || undefined} />
+        {refused ? null : (
+          <>
+            <ScrollRestoration nonce={nonce || undefined} />
+            <Scripts nonce={nonce || undefined} />
+          </>
+        )}
       </body>
     </html>
   );

@@ -35,6 +35,48 @@ describe("unknown pages and the dev mailbox", () => {
     expect(problems).toEqual([]);
   });
 
+  it("a refused form shows the error screen without hydrating it at the posted address: no React error, links work", async () => {
+    const page = await newPage({ width: 375, height: 800 });
+    const problems: string[] = [];
+    page.removeAllListeners("console");
+    page.on("console", (msg) => {
+      if (msg.type() !== "error") return;
+      // The refused document's own status (405, 413) is what is being shown.
+      if (/status of 4(05|13)/.test(msg.text()) && msg.location().url === page.url()) return;
+      problems.push(msg.text());
+    });
+    page.on("pageerror", (err) => problems.push(err.message));
+    const post = async (path: string, size: number) => {
+      await page.goto(path);
+      const [res] = await Promise.all([
+        page.waitForResponse((r) => r.request().method() === "POST" && r.request().isNavigationRequest()),
+        page.evaluate(({ path, size }) => {
+          const form = document.createElement("form");
+          form.method = "post";
+          form.action = path;
+          const field = document.createElement("input");
+          field.name = "message";
+          field.value = "x".repeat(size);
+          form.append(field);
+          document.body.append(form);
+          form.submit();
+        }, { path, size }),
+      ]);
+      await page.waitForLoadState("load");
+      return res;
+    };
+    // A page that takes no form, then a form above the 64 KB limit.
+    expect((await post("/courses", 10)).status()).toBe(405);
+    expect(await page.locator("h1").textContent()).toBe("That form could not be read");
+    expect(await page.title()).toBe("That form could not be read | Cohort");
+    expect((await post("/contact", 70_000)).status()).toBe(413);
+    expect(await page.locator("h1").textContent()).toBe("That was too much to send");
+    await page.waitForTimeout(500);
+    await page.getByRole("link", { name: "Back to the home page" }).click();
+    await page.waitForURL(`${baseURL()}/`);
+    expect(problems).toEqual([]);
+  });
+
   it("answers 404 for an unknown course, a draft course and an unknown part", async () => {
     for (const path of ["/content/no-such-course", "/content/devops-foundations", "/content/frontend-react/course/no-such-part"]) {
       const res = await fetch(`${baseURL()}${path}`);
