@@ -106,6 +106,43 @@ export function countingContext() {
   return { ctx, count: counter.count, reset: counter.reset };
 }
 
+/**
+ * A ServiceContext whose D1 binding adds up the size of what every read answered (its rows as JSON, without the
+ * answers' timing metadata): a list that reads columns it never shows grows with them.
+ */
+export function readingContext() {
+  let bytes = 0;
+  const rowsOf = (answer: unknown) => (answer && typeof answer === "object" && "results" in answer ? (answer as D1Result).results : answer);
+  const add = <T>(answer: T): T => {
+    bytes += JSON.stringify(rowsOf(answer) ?? null).length;
+    return answer;
+  };
+  const originals = new WeakMap<object, D1PreparedStatement>();
+  const wrap = (statement: D1PreparedStatement): D1PreparedStatement => {
+    const proxy = new Proxy(statement, {
+      get(target, prop) {
+        if (prop === "bind") return (...values: unknown[]) => wrap(target.bind(...values));
+        if (prop === "all" || prop === "raw" || prop === "first") {
+          return async (...args: unknown[]) => add(await (target[prop] as (...a: unknown[]) => Promise<unknown>).apply(target, args));
+        }
+        const value = Reflect.get(target, prop, target) as unknown;
+        return typeof value === "function" ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+      },
+    });
+    originals.set(proxy, statement);
+    return proxy;
+  };
+  const DB = new Proxy(env.DB, {
+    get(target, prop) {
+      if (prop === "prepare") return (query: string) => wrap(target.prepare(query));
+      if (prop === "batch") return async (statements: D1PreparedStatement[]) => (await target.batch(statements.map((st) => originals.get(st) ?? st))).map(add);
+      const value = Reflect.get(target, prop, target) as unknown;
+      return typeof value === "function" ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+  return { ctx: serviceContext({ ...env, DB }).ctx, bytes: () => bytes, reset: () => void (bytes = 0) };
+}
+
 /** Inserts in slices that stay under D1's limit on bound parameters per statement. */
 export async function insertAll<T extends Record<string, unknown>>(table: Parameters<ReturnType<typeof db>["insert"]>[0], rows: T[]) {
   // Every column may be bound (defaults included), so slice by the table's width, not the row's keys.

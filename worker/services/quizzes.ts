@@ -486,6 +486,24 @@ async function settleBriefs(ctx: ServiceContext, briefs: AttemptBrief[], now: nu
   });
 }
 
+/**
+ * A quiz's columns as a list shows it (and its own window and extension): never its Markdown description and
+ * rendered HTML, which only the quiz's own page shows.
+ */
+const quizListColumns = {
+  id: quizzes.id,
+  slug: quizzes.slug,
+  title: quizzes.title,
+  opensAt: quizzes.opensAt,
+  closesAt: quizzes.closesAt,
+  durationMinutes: quizzes.durationMinutes,
+  maxAttempts: quizzes.maxAttempts,
+  showAnswers: quizzes.showAnswers,
+  published: quizzes.published,
+  publishAt: quizzes.publishAt,
+  draws: quizzes.draws,
+};
+
 async function listQuizzes(ctx: ServiceContext, viewer: Actor, scope: { groupKey: string } | { lectureKey: string }, now: number): Promise<QuizListItem[]> {
   let group: { id: string; instructorId: string | null; membershipStatus: string | null } | undefined;
   let lectureId: string | null = null;
@@ -526,7 +544,7 @@ async function listQuizzes(ctx: ServiceContext, viewer: Actor, scope: { groupKey
     const ownBriefs = sql<string | null>`(select json_group_array(json_array(${attempts.id}, ${attempts.score}, ${attempts.deadlineAt}, ${attempts.submittedAt}, ${attempts.codePending})) from ${attempts} where ${attempts.quizId} = ${quizzes.id} and ${attempts.userId} = ${sql.placeholder("userId")})`;
     return db
       .select({
-        quiz: quizzes,
+        quiz: quizListColumns,
         lectureSlug: lectures.slug,
         lectureTitle: lectures.title,
         extension: { id: extensions.id, closesAt: extensions.closesAt, extraMinutes: extensions.extraMinutes, extraAttempts: extensions.extraAttempts },

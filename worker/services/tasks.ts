@@ -349,6 +349,27 @@ async function requireManagedTask(ctx: ServiceContext, viewer: Actor, lectureKey
   return task;
 }
 
+/**
+ * A task's columns as a list shows it (what `toTaskDto` and the hand-in rules read): never its Markdown body and
+ * rendered HTML, which a list does not show and which make most of a task's row (a course of 30 tasks with a page of
+ * text each would send the course home and the Tasks tab half a megabyte from D1 at every visit).
+ */
+const taskListColumns = {
+  id: tasks.id,
+  slug: tasks.slug,
+  title: tasks.title,
+  dueAt: tasks.dueAt,
+  maxScore: tasks.maxScore,
+  allowLate: tasks.allowLate,
+  gradesHeld: tasks.gradesHeld,
+  latePenaltyPerDay: tasks.latePenaltyPerDay,
+  latePenaltyFloor: tasks.latePenaltyFloor,
+  rubricId: tasks.rubricId,
+  fileKinds: tasks.fileKinds,
+  maxFileMb: tasks.maxFileMb,
+  publishAt: tasks.publishAt,
+};
+
 export interface TaskListItem extends TaskDto {
   /** The caller's own submission state (students), or null for staff. */
   submission: { state: SubmissionState; score: number | null; feedback: string | null; feedbackHtml: string | null; submittedAt: string | null } | null;
@@ -365,7 +386,7 @@ export async function listGroupTasks(ctx: ServiceContext, viewer: Actor, groupKe
     db
       // Of the viewer's hand-in, what the list shows: never its code, test report or file, which may be large.
       .select({
-        task: tasks,
+        task: taskListColumns,
         lectureSlug: lectures.slug,
         submission: {
           id: submissions.id,
@@ -429,7 +450,7 @@ export async function listTasksForStaff(ctx: ServiceContext, viewer: Actor, grou
     preparedOnce(ctx, "tasks.listForStaff", (db) =>
       db
         .select({
-          task: tasks,
+          task: taskListColumns,
           lectureSlug: lectures.slug,
           lectureTitle: lectures.title,
           submitted: sql<number>`count(${submissions.id})`,
