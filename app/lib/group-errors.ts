@@ -33,6 +33,7 @@ const CODES: Record<string, MessageKey> = {
   already_shown: "schedule.shown",
   already_handed_in: "schedule.handedIn",
   no_completion_rule: "cohort.rule.none",
+  course_not_started: "cohort.certificates.notStarted",
   draws_short: "bank.error.drawsShort",
   changed_since_opened: "grader.error.changedSinceOpened",
 };

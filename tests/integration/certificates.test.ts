@@ -117,6 +117,42 @@ describe("completion rule and issuing", () => {
   });
 });
 
+describe("a certificate's dates", () => {
+  // A day as the group's zone has it (Africa/Cairo, the groups' default).
+  const dayOf = (ms: number) => new Intl.DateTimeFormat("en-CA", { timeZone: "Africa/Cairo" }).format(ms);
+  const lecture = (groupId: string, at: number, published: boolean) => ({ id: newId(), groupId, slug: `l-${newId().slice(0, 10).toLowerCase()}`, title: "L", startsAt: new Date(at), published });
+
+  it("run from the first published lecture to the last one held, and a course that has not started gets none (409)", async () => {
+    const w = await world();
+    const now = Date.now();
+    // A draft dated earlier than the course is no part of it.
+    await db().insert(s.lectures).values(lecture(w.group.id, now - 40 * DAY, false));
+    expect((await issue(w, { userIds: [w.amal.user.id] })).status).toBe(201);
+    const [held] = await db().select().from(s.certificates).where(eq(s.certificates.userId, w.amal.user.id));
+    // The lectures of 10 and 3 days ago.
+    expect([held!.startsOn, held!.endsOn]).toEqual([dayOf(now - 10 * DAY), dayOf(now - 3 * DAY)]);
+
+    // Lectures all to come (a draft in the past does not start it): nothing is issued, whatever was asked.
+    const teacher = w.teacher;
+    const future = await createGroup({ instructorId: teacher.user.id, title: "Next term" });
+    const student = await signIn(await createUser());
+    await addMember(student.user, future);
+    await db().insert(s.lectures).values([lecture(future.id, now + 5 * DAY, true), lecture(future.id, now - 5 * DAY, false)]);
+    const early = await call(`/api/groups/${future.slug}/certificates`, { body: { userIds: [student.user.id] }, token: teacher.accessToken });
+    expect(early.status).toBe(409);
+    const refusal = (await early.json()) as ErrorBody & { code: string };
+    expect(refusal.code).toBe("course_not_started");
+    expect(refusal.message).toBe(`This course starts on ${dayOf(now + 5 * DAY)}: certificates can be issued from that day.`);
+    // No lectures, a start date to come: the same.
+    const later = await createGroup({ instructorId: teacher.user.id });
+    await addMember(student.user, later);
+    await db().update(s.groups).set({ startDate: dayOf(now + 30 * DAY) }).where(eq(s.groups.id, later.id));
+    expect((await call(`/api/groups/${later.slug}/certificates`, { body: { userIds: [student.user.id] }, token: teacher.accessToken })).status).toBe(409);
+    expect(await db().select().from(s.certificates).where(eq(s.certificates.userId, student.user.id))).toEqual([]);
+    expect((await db().select().from(s.notifications).where(eq(s.notifications.userId, student.user.id))).filter((n) => n.kind === "certificate-issued")).toEqual([]);
+  });
+});
+
 describe("a certificate's statement", () => {
   it("is public, signed with the issuer's published key, and says when it is revoked", async () => {
     const w = await world();

@@ -89,6 +89,7 @@ export const groupCertificatesApi = createApi()
       responses: {
         201: jsonResponse("What was issued", z.object({ issued: z.number().int(), certificates: z.array(summaryDto) }).openapi("IssuedCertificates")),
         400: errorResponse("No rule and nobody named, or someone who is not a member"),
+        409: errorResponse("The course has not started yet (course_not_started)"),
         ...staffGuards,
       },
     }),

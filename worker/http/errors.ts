@@ -44,6 +44,7 @@ export type ErrorCode =
   | "already_shown"
   | "already_handed_in"
   | "no_completion_rule"
+  | "course_not_started"
   // Rubrics and grade release (worker/services/rubrics.ts, tasks.ts)
   | "rubric_in_use"
   | "grades_not_held"

@@ -121,14 +121,23 @@ function certificateMail(lang: Language, name: string, course: string, url: stri
   };
 }
 
-/** The course's first and last day (YYYY-MM-DD in the group's zone): its first lecture and its last one held by now. */
+/**
+ * The course's first and last day (YYYY-MM-DD in the group's zone): its first published lecture (else the group's
+ * start date) and its last one held by now (else today). A course whose first day is still to come has no such range:
+ * a signed credential must never say a course ended before it began, so issuing waits for its first day (409).
+ */
 async function courseDays(ctx: ServiceContext, groupId: string, timeZone: string, startDate: string | null, now: number) {
+  const published = and(eq(lectures.groupId, groupId), eq(lectures.published, true));
   const [[first], [last]] = await ctx.db.batch([
-    ctx.db.select({ at: min(lectures.startsAt) }).from(lectures).where(and(eq(lectures.groupId, groupId), isNotNull(lectures.startsAt))),
-    ctx.db.select({ at: max(lectures.startsAt) }).from(lectures).where(and(eq(lectures.groupId, groupId), lte(lectures.startsAt, new Date(now)))),
+    ctx.db.select({ at: min(lectures.startsAt) }).from(lectures).where(and(published, isNotNull(lectures.startsAt))),
+    ctx.db.select({ at: max(lectures.startsAt) }).from(lectures).where(and(published, lte(lectures.startsAt, new Date(now)))),
   ]);
   const day = (at: Date | null | undefined) => (at ? zonedDay(new Date(at).getTime(), timeZone) : null);
-  return { startsOn: day(first?.at) ?? startDate?.slice(0, 10) ?? null, endsOn: day(last?.at) ?? zonedDay(now, timeZone) };
+  const days = { startsOn: day(first?.at) ?? startDate?.slice(0, 10) ?? null, endsOn: day(last?.at) ?? zonedDay(now, timeZone) };
+  if (days.startsOn !== null && days.startsOn > days.endsOn) {
+    throw new AppError(409, "course_not_started", `This course starts on ${days.startsOn}: certificates can be issued from that day.`);
+  }
+  return days;
 }
 
 /**
