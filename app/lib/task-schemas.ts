@@ -72,34 +72,43 @@ const seenVersion = z
   .optional();
 const ONE_GRADE_KIND = "Give a score, a rubric's levels or a request for a new version: one of them.";
 
-/**
- * PUT .../submissions/{submissionId}: a grade with feedback, or a request for a new version. A body that says two of
- * them is refused rather than read as whichever comes first.
- */
-export const gradeSubmissionInput = z.preprocess((value, ctx) => {
-  if (value && typeof value === "object") {
-    const given = GRADE_KINDS.filter((k) => (value as Record<string, unknown>)[k] !== undefined);
-    if (given.length > 1) ctx.addIssue({ code: "custom", message: ONE_GRADE_KIND, path: [given[1]!], input: value });
-  }
-  return value;
-}, z.union([
-  z.object({
+const gradeFeedback = z.string().overwrite(withoutControls).trim().max(TASK_LIMITS.feedback, `Feedback is limited to ${TASK_LIMITS.feedback} characters.`).optional();
+const GRADES = {
+  score: z.object({
     // The grader's form sends text, perhaps typed with Arabic-Indic digits; the API sends a number.
     score: z.preprocess(
       (v) => (typeof v === "string" && v.trim() !== "" ? Number(toLatinDigits(v.trim())) : v),
       z.number({ error: "Give a whole-number score." }).int("Give a whole-number score.").min(0, "The score cannot be negative."),
     ),
-    feedback: z.string().overwrite(withoutControls).trim().max(TASK_LIMITS.feedback, `Feedback is limited to ${TASK_LIMITS.feedback} characters.`).optional(),
+    feedback: gradeFeedback,
     version: seenVersion,
   }),
-  z.object({ requestResubmission: z.literal(true), feedback: z.string().overwrite(withoutControls).trim().max(TASK_LIMITS.feedback).optional(), version: seenVersion }),
+  requestResubmission: z.object({
+    requestResubmission: z.literal(true, { error: "Send requestResubmission: true to ask for a new version." }),
+    feedback: gradeFeedback,
+    version: seenVersion,
+  }),
   // A task with a rubric: a level per criterion (criterion id -> level index); the score is the levels' points.
-  z.object({
-    rubric: rubricChoices,
-    feedback: z.string().overwrite(withoutControls).trim().max(TASK_LIMITS.feedback, `Feedback is limited to ${TASK_LIMITS.feedback} characters.`).optional(),
-    version: seenVersion,
-  }),
-]));
+  rubric: z.object({ rubric: rubricChoices, feedback: gradeFeedback, version: seenVersion }),
+};
+
+/**
+ * PUT .../submissions/{submissionId}: a grade with feedback, or a request for a new version. A body that says two of
+ * them is refused rather than read as whichever comes first, and one that says none is told what to send. A body is
+ * checked against the kind it names, so its refusal names the field at fault in that kind's words (a union that
+ * matches no member says only "Invalid input").
+ */
+export const gradeSubmissionInput = z.preprocess((value, ctx) => {
+  if (!value || typeof value !== "object" || Array.isArray(value)) return value;
+  const given = GRADE_KINDS.filter((k) => (value as Record<string, unknown>)[k] !== undefined);
+  if (given.length > 1) ctx.addIssue({ code: "custom", message: ONE_GRADE_KIND, path: [given[1]!], input: value });
+  else if (given.length === 0) ctx.addIssue({ code: "custom", message: ONE_GRADE_KIND, path: ["score"], input: value });
+  else {
+    const checked = GRADES[given[0]!].safeParse(value);
+    if (!checked.success) for (const issue of checked.error.issues) ctx.addIssue({ ...issue, input: value } as Parameters<typeof ctx.addIssue>[0]);
+  }
+  return value;
+}, z.union([GRADES.score, GRADES.requestResubmission, GRADES.rubric]));
 export type GradeSubmissionInput = z.infer<typeof gradeSubmissionInput>;
 
 export { afterPenalty, latePenalty } from "./late-penalty";

@@ -218,6 +218,26 @@ describe("rubrics", () => {
     const id = await handIn(w, task);
     const both = await grade(w, task, id, { requestResubmission: true, score: 2 });
     expect(both.status).toBe(400);
+    // Each wrong grade is told what is wrong, on the field at fault, not a union's "Invalid input".
+    const oneKind = "Give a score, a rubric's levels or a request for a new version: one of them.";
+    const refusals: [unknown, string, string][] = [
+      [{ requestResubmission: true, score: 2 }, "requestResubmission", oneKind],
+      [{}, "score", oneKind],
+      [{ feedback: "Nice" }, "score", oneKind],
+      [{ score: 1.5 }, "score", "Give a whole-number score."],
+      [{ score: "abc" }, "score", "Give a whole-number score."],
+      [{ score: null }, "score", "Give a whole-number score."],
+      [{ score: -1 }, "score", "The score cannot be negative."],
+      [{ requestResubmission: false }, "requestResubmission", "Send requestResubmission: true to ask for a new version."],
+      [{ score: 2, feedback: "x".repeat(5001) }, "feedback", "Feedback is limited to 5000 characters."],
+    ];
+    for (const [body, field, message] of refusals) {
+      const res = await grade(w, task, id, body);
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      const refusal = (await res.json()) as { message: string; fields: Record<string, string> };
+      expect(refusal.fields[field], JSON.stringify(body)).toBe(message);
+      expect(refusal.message, JSON.stringify(body)).not.toBe("Invalid input");
+    }
     expect((await db().select().from(s.submissions).where(eq(s.submissions.id, id)))[0]).toMatchObject({ score: null, resubmitRequestedAt: null });
     // Saying nothing new of a task is no error (it holds no grades to release).
     expect((await call(`/api/lectures/${w.lecture.slug}/tasks/${task.slug}`, { method: "PUT", body: { gradesHeld: false }, token: w.teacher.accessToken })).status).toBe(200);
