@@ -18,6 +18,7 @@ import { detectLang, dirOf, type Lang } from "./i18n/config";
 import { dictionaryUrl } from "./i18n/index.server";
 import { loadMessages } from "./i18n/store";
 import { useSessionSync } from "./hooks/use-session-sync";
+import { useScriptless } from "./hooks/use-scriptless";
 import { useViewer } from "./hooks/use-viewer";
 import { useNonce } from "./lib/nonce";
 import { sheets } from "./styles/sheets";
@@ -95,8 +96,6 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({ formMethod, current
   return areaOf(currentUrl.pathname) !== areaOf(nextUrl.pathname);
 };
 
-const REFUSED_ROUTE_ID = "routes/_public.request-refused";
-
 export function Layout({ children }: { children: ReactNode }) {
   const data = useRouteLoaderData<RootData>("root");
   const lang: Lang = data?.lang ?? "en";
@@ -104,7 +103,7 @@ export function Layout({ children }: { children: ReactNode }) {
   // A refused submission's screen (worker/pages.ts) is served at the address that was posted to, with the refusal
   // page's data: hydrated there, the address and the data disagree (React's hydration error, then Remix's
   // "Application Error"). It is a static screen whose links need no script, so it is sent without the scripts.
-  const refused = useMatches().some((m) => m.id === REFUSED_ROUTE_ID);
+  const refused = useScriptless();
   return (
     <html lang={lang} dir={dirOf(lang)}>
       <head>

@@ -1,5 +1,6 @@
 import { Form, Link, NavLink, useLocation, useNavigation } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
+import { useScriptless } from "~/hooks/use-scriptless";
 import { useViewer, type ClientViewer } from "~/hooks/use-viewer";
 import type { MessageKey } from "~/i18n/en";
 import { accountPath } from "~/lib/areas";
@@ -54,6 +55,7 @@ export function SiteHeader() {
   const location = useLocation();
   const [open, setOpen] = useState(false);
   const toggleRef = useRef<HTMLButtonElement>(null);
+  const scriptless = useScriptless();
 
   useEffect(() => setOpen(false), [location.pathname, location.search]);
 
@@ -79,9 +81,14 @@ export function SiteHeader() {
         if (open && e.relatedTarget instanceof Node && !e.currentTarget.contains(e.relatedTarget)) setOpen(false);
       }}
     >
-      <noscript>
+      {/* A screen sent without its scripts takes the same form as a browser that runs none. */}
+      {scriptless ? (
         <style>{NO_SCRIPT_MENU}</style>
-      </noscript>
+      ) : (
+        <noscript>
+          <style>{NO_SCRIPT_MENU}</style>
+        </noscript>
+      )}
       <div className="container site-header-inner">
         <Link to="/" className="brand" aria-label={t("app.name")}>
           <LogoMark size={34} />

@@ -70,6 +70,10 @@ describe("unknown pages and the dev mailbox", () => {
     expect((await post("/courses", 10)).status()).toBe(405);
     expect(await page.locator("h1").textContent()).toBe("That form could not be read");
     expect(await page.title()).toBe("That form could not be read | Cohort");
+    // Sent without scripts, the header takes its no-script form at 375 px: no menu button that could not open, the
+    // site's links in the bar.
+    expect(await page.locator(".menu-toggle").isVisible()).toBe(false);
+    expect(await page.locator("#site-menu").getByRole("link", { name: "Courses" }).isVisible()).toBe(true);
     expect((await post("/contact", 70_000)).status()).toBe(413);
     expect(await page.locator("h1").textContent()).toBe("That was too much to send");
     await page.waitForTimeout(500);
