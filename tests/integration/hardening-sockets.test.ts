@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import * as s from "../../db/schema";
 import { addMember, call, codeFromMail, createGroup, createUser, RESET_SUBJECT, signIn } from "./factories";
 import { db } from "./helpers";
-import { ageChatRights, connectAs, joinChat, upgrade } from "./sockets";
+import { ageChatRights, connectAs, joinChat, ticketFor, upgrade } from "./sockets";
 
 describe("revoking a session closes its sockets", () => {
   it("logout (POST /api/users/logout) closes that device's hub and group sockets, not the other device's", async () => {
@@ -93,5 +93,30 @@ describe("revoking a session closes its sockets", () => {
     const res = await upgrade("user-hub", user.id, ticket);
     expect(res.status).toBe(401);
     expect(res.webSocket).toBeNull();
+  });
+
+  it("a ticket minted before a role change opens its socket with the role its person has now: a demoted admin's opens nothing", async () => {
+    const admin = await signIn(await createUser({ role: "admin" }));
+    const rogue = await createUser({ role: "admin" });
+    const session = await signIn(rogue);
+    const group = await createGroup();
+    const inbox = await ticketFor(session, "staff-inbox", "all");
+    const room = await ticketFor(session, "group-room", group.id);
+    const demoted = await call(`/api/users/${rogue.id}/role`, { method: "PUT", body: { role: "user" }, token: admin.accessToken });
+    expect(demoted.status).toBe(200);
+    for (const [party, name, ticket] of [["staff-inbox", "all", inbox], ["group-room", group.id, room]] as const) {
+      const res = await upgrade(party, name, ticket);
+      expect(res.status, party).toBe(403);
+      expect(res.webSocket, party).toBeNull();
+    }
+    // Promoted meanwhile, a student's ticket for their own hub opens it with the role they have now.
+    const student = await createUser();
+    const own = await signIn(student);
+    const hub = await ticketFor(own, "user-hub", student.id);
+    expect((await call(`/api/users/${student.id}/role`, { method: "PUT", body: { role: "instructor" }, token: admin.accessToken })).status).toBe(200);
+    const opened = await upgrade("user-hub", student.id, hub);
+    expect(opened.status).toBe(101);
+    opened.webSocket?.accept();
+    opened.webSocket?.close();
   });
 });

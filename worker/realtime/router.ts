@@ -5,7 +5,7 @@ import { createDb } from "../../db/client";
 import { isOwnOrigin } from "../http/origin";
 import type { RealtimeTicketInput } from "../../app/lib/schemas";
 import { mayJoin } from "../services/realtime-tickets";
-import { isSessionLive } from "../services/sessions";
+import { liveSessionRole } from "../services/sessions";
 import { ADMIT_HEADERS } from "./room";
 import { verifyTicket } from "./tickets";
 
@@ -37,13 +37,15 @@ export async function routeRealtime(request: Request, env: Bindings): Promise<Re
       if (!claims) return plain(401, "A valid realtime ticket for this room is required.");
       // A ticket outlives nothing: minted under a session that has since ended, it opens no socket.
       const db = createDb(env.DB);
-      if (!(await isSessionLive(db, claims.sid, claims.sub))) return plain(401, "Your session has ended. Please log in again.");
-      // Nor one whose right to the room ended after it was minted (tickets live 60 s).
-      const stillAllowed = await mayJoin({ db }, { userId: claims.sub, role: claims.role }, { party, room: name } as RealtimeTicketInput).catch(() => false);
+      const role = await liveSessionRole(db, claims.sid, claims.sub);
+      if (!role) return plain(401, "Your session has ended. Please log in again.");
+      // Nor one whose right to the room ended after it was minted (tickets live 60 s): the room is asked with the
+      // role the person has now, and the socket carries that role (a demoted admin's ticket opens no staff inbox).
+      const stillAllowed = await mayJoin({ db }, { userId: claims.sub, role }, { party, room: name } as RealtimeTicketInput).catch(() => false);
       if (!stillAllowed) return plain(403, "You may not join this room any more.");
       const headers = new Headers(req.headers);
       headers.set(ADMIT_HEADERS.user, claims.sub);
-      headers.set(ADMIT_HEADERS.role, claims.role);
+      headers.set(ADMIT_HEADERS.role, role);
       headers.set(ADMIT_HEADERS.session, claims.sid);
       headers.set(ADMIT_HEADERS.jti, claims.jti);
       return new Request(req, { headers });

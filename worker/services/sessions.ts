@@ -86,14 +86,19 @@ export async function authenticate(ctx: ServiceContext, authorization: string | 
   return row;
 }
 
-/** True while a session is neither revoked nor expired (and belongs to `userId`): realtime admission asks this. */
-export async function isSessionLive(db: ServiceContext["db"], sessionId: string, userId: string): Promise<boolean> {
+/**
+ * The role of `userId` while their session `sessionId` is neither revoked nor expired, else null: realtime admission
+ * asks this, so a socket opens with the role its person has now, not the one its ticket was minted under (a ticket
+ * lives 60 seconds, and a role changed meanwhile closed that person's sockets already).
+ */
+export async function liveSessionRole(db: ServiceContext["db"], sessionId: string, userId: string): Promise<Role | null> {
   const [row] = await db
-    .select({ id: sessions.id })
+    .select({ role: users.role })
     .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
     .where(and(eq(sessions.id, sessionId), eq(sessions.userId, userId), live(Date.now())))
     .limit(1);
-  return !!row;
+  return row?.role ?? null;
 }
 
 /**
