@@ -749,7 +749,8 @@ export const messages = sqliteTable(
   },
   (t) => [
     index("messages_group_id_idx").on(t.groupId, t.id),
-    uniqueIndex("messages_author_client_uq").on(t.authorId, t.clientId),
+    // A clientId names one send of its author in one group: a retry goes to the group it was sent to.
+    uniqueIndex("messages_group_author_client_uq").on(t.groupId, t.authorId, t.clientId),
   ],
 );
 

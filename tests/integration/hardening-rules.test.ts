@@ -13,7 +13,7 @@ import { getSettings } from "../../worker/env";
 import type { GroupRoom } from "../../worker/realtime/group-room";
 import type { UserHub } from "../../worker/realtime/rooms";
 import { addMember, call, createGroup, createUser, fileForm, ORIGIN, signIn, type SignedIn } from "./factories";
-import { db, unique } from "./helpers";
+import { db, eventually, unique } from "./helpers";
 import { connectAs, joinChat, syncChat, upgrade } from "./sockets";
 
 const cid = () => unique("cid").replace(/[^A-Za-z0-9_-]/g, "_");
@@ -157,15 +157,37 @@ describe("chat ordering and deletions", () => {
     expect(history.deleted).toEqual([m1.id, m3.id]);
   });
 
-  it("refuses a clientId the author already used in another group with 409, storing nothing", async () => {
+  it("takes a clientId as one send in one group, over HTTP and over the socket alike: a retry answers that group's message", async () => {
     const w = await chatGroup();
-    const other = await createGroup();
-    await addMember(w.alice.user, other);
+    const [second, third] = [await createGroup(), await createGroup()];
+    for (const g of [second, third]) await addMember(w.alice.user, g);
     const clientId = cid();
-    await postOk(w.alice, w.group.id, "first", clientId);
-    const res = await call("/api/messages", { body: { groupId: other.id, text: "elsewhere", clientId }, token: w.alice.accessToken });
-    expect(res.status).toBe(409);
-    expect(await db().select().from(s.messages).where(eq(s.messages.groupId, other.id))).toEqual([]);
+    const first = await postOk(w.alice, w.group.id, "first", clientId);
+    // The same clientId in a second group, over HTTP: a message of that group, kept with its clientId.
+    const elsewhere = await postOk(w.alice, second.id, "elsewhere", clientId);
+    expect(elsewhere.groupId).toBe(second.id);
+    expect(elsewhere.id).not.toBe(first.id);
+    // And over the socket in a third: acknowledged, then a retry over HTTP answers that message (200), not a refusal.
+    const { client } = await joinChat(w.alice, third.id);
+    client.send({ type: "chat.send", text: "by socket", clientId });
+    const ack = await client.next("chat.ack");
+    const retry = await call("/api/messages", { body: { groupId: third.id, text: "by socket", clientId }, token: w.alice.accessToken });
+    expect(retry.status).toBe(200);
+    expect(((await retry.json()) as { message: ChatMessageFrameBody }).message).toMatchObject({ id: ack.id, groupId: third.id, clientId });
+    // Retries in the first two groups answer their own messages.
+    for (const [group, message] of [[w.group.id, first], [second.id, elsewhere]] as const) {
+      const again = await call("/api/messages", { body: { groupId: group, text: "again", clientId }, token: w.alice.accessToken });
+      expect(again.status).toBe(200);
+      expect(((await again.json()) as { message: ChatMessageFrameBody }).message.id).toBe(message.id);
+    }
+    client.close();
+    // D1 keeps each with its clientId, one per group.
+    const rows = await eventually(async () => {
+      const all = await db().select({ groupId: s.messages.groupId, clientId: s.messages.clientId }).from(s.messages).where(eq(s.messages.authorId, w.alice.user.id));
+      return all.length === 3 ? all : undefined;
+    }, 5_000, "three messages in D1");
+    expect(rows.map((r) => r.clientId)).toEqual([clientId, clientId, clientId]);
+    expect(new Set(rows.map((r) => r.groupId))).toEqual(new Set([w.group.id, second.id, third.id]));
   });
 
   it.each(["left", "removed"] as const)("an author whose membership is %s cannot delete their messages", async (status) => {

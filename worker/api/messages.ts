@@ -24,7 +24,7 @@ const sendRoute = createRoute({
   method: "post",
   path: "/",
   tags,
-  summary: "Post a message to a group's chat; the same clientId again returns the stored message (200)",
+  summary: "Post a message to a group's chat; the same clientId again in the same group returns the stored message (200)",
   middleware: [noStore, requireAuth] as const,
   request: { body: jsonBody(sendMessageInput) },
   responses: {
@@ -33,7 +33,6 @@ const sendRoute = createRoute({
     400: errorResponse("Empty or too long text, bad clientId, or a reply to a message of another group"),
     ...guards,
     404: errorResponse("No such group"),
-    409: errorResponse("This clientId was used for a message in another group"),
     429: errorResponse("Too many messages; see Retry-After"),
   },
 });

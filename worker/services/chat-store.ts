@@ -41,8 +41,6 @@ export interface ChatFacts {
   sessionExpiresAt: number;
   /** Whether `replyTo` names a message of this group (true when there is no replyTo). */
   replyFound: boolean;
-  /** The group of the actor's message in D1 that carries `clientId`, if any (null when no clientId was given). */
-  clientIdGroup: string | null;
 }
 
 /**
@@ -56,7 +54,6 @@ export async function chatFacts(
   idOrSlug: string,
   replyTo?: number | null,
   sessionId?: string,
-  clientId?: string,
 ): Promise<ChatFacts | null> {
   const [row] = await ctx.db
     .select({
@@ -71,9 +68,6 @@ export async function chatFacts(
       replyFound: replyTo
         ? sql<number>`exists (select 1 from messages where messages.id = ${replyTo} and messages.group_id = ${groups.id})`
         : sql<number>`1`,
-      clientIdGroup: clientId
-        ? sql<string | null>`(select group_id from messages where messages.author_id = ${actorId} and messages.client_id = ${clientId})`
-        : sql<string | null>`null`,
     })
     .from(groups)
     .leftJoin(memberships, and(eq(memberships.groupId, groups.id), eq(memberships.userId, actorId)))
@@ -89,7 +83,6 @@ export async function chatFacts(
     actorName: row.name ?? "",
     sessionExpiresAt: row.sessionExpiresAt ?? 0,
     replyFound: Boolean(row.replyFound),
-    clientIdGroup: row.clientIdGroup,
   };
 }
 
@@ -205,8 +198,8 @@ export async function reserveIdBlock(ctx: ServiceContext, groupId: string, size:
  * Writes messages a group's room stored through to D1, in one batch (a transaction: all or none), idempotently:
  * a row already there (an earlier attempt that committed but whose answer was lost) only takes a deletion.
  * A message whose author account is gone is kept without author (as D1 does for older ones); one whose group is
- * gone is dropped with its group. If the author's clientId is already on another of their messages in D1 (used in
- * another group before the rooms kept their own keys), the message is kept without its clientId rather than lost.
+ * gone is dropped with its group. If the author's clientId is already on another of their messages of the group in D1
+ * (which the room's own keys should make impossible), the message is kept without its clientId rather than lost.
  */
 export async function writeThrough(ctx: ServiceContext, rows: StoredMessage[]): Promise<void> {
   if (rows.length === 0) return;

@@ -40,8 +40,8 @@ const NOT_IN_GROUP = "Only the group's members and staff can use its chat.";
 export type AllowedChat = ChatFacts & { actor: Actor };
 
 /** The facts for a group whose chat the actor may use; 404 for an unknown group, 403 for anyone else. */
-export async function requireChat(ctx: ServiceContext, actor: Actor, idOrSlug: string, replyTo?: number | null, clientId?: string): Promise<AllowedChat> {
-  const facts = await chatFacts(ctx, actor.userId, idOrSlug, replyTo, actor.sessionId, clientId);
+export async function requireChat(ctx: ServiceContext, actor: Actor, idOrSlug: string, replyTo?: number | null): Promise<AllowedChat> {
+  const facts = await chatFacts(ctx, actor.userId, idOrSlug, replyTo, actor.sessionId);
   if (!facts) throw notFound("No such group.");
   if (!facts.actor || !can(facts.actor, "group.viewInside", { group: facts.group })) throw forbidden(NOT_IN_GROUP);
   return { ...facts, actor: facts.actor };
@@ -57,24 +57,20 @@ export function sendingTooFast(retryAfter: number): AppError {
   return new AppError(429, "rate_limited", "You are sending messages too fast. Please wait a moment.", undefined, retryAfter);
 }
 
-function clientIdUsedElsewhere(): AppError {
-  return new AppError(409, "conflict", "This clientId was already used for a message in another group.", { clientId: "Already used." });
-}
-
 /** What the group's room answers a commit: the message (stored now or before), or a refusal past the rate limit. */
 export type CommitResult = { message: MessageDto; created: boolean } | { refused: "rate_limited"; retryAfter: number };
 
 /**
  * POST /api/messages (and the Remix actions): checks, then the group's room counts the send against the person's
  * limit, stores and broadcasts the message and answers once it tried to write it through to D1. Sending the same
- * clientId again returns the message stored the first time (`created: false`) and broadcasts nothing; one that D1
- * has on the author's message in another group is refused (409). Permission and role are read from D1 on every
+ * clientId again in the same group returns the message stored the first time (`created: false`) and broadcasts
+ * nothing; a clientId names a send in one group, so the same one in another group is another message there, over
+ * HTTP as over the socket (the group's room keeps its own keys). Permission and role are read from D1 on every
  * HTTP send. The socket's `chat.send` takes the same steps in the room (group-room.ts), with the permission facts
  * it read last.
  */
 export async function sendMessage(ctx: ServiceContext, actor: Actor, input: SendMessageInput): Promise<{ message: MessageDto; created: boolean }> {
-  const facts = await requireChat(ctx, actor, input.groupId, input.replyTo, input.clientId);
-  if (facts.clientIdGroup && facts.clientIdGroup !== facts.groupId) throw clientIdUsedElsewhere();
+  const facts = await requireChat(ctx, actor, input.groupId, input.replyTo);
   // A reply to a message still on its way to D1: the room knows it.
   if (!facts.replyFound && !(input.replyTo && (await groupChatHas(ctx.env, facts.groupId, input.replyTo)))) throw replyNotInGroup();
   const result = await commitToGroupChat(ctx.env, {
@@ -87,7 +83,6 @@ export async function sendMessage(ctx: ServiceContext, actor: Actor, input: Send
     replyTo: input.replyTo ?? null,
   });
   if ("refused" in result) throw sendingTooFast(result.retryAfter);
-  if (result.message.groupId !== facts.groupId) throw clientIdUsedElsewhere();
   return result;
 }
 
