@@ -601,7 +601,14 @@ const MATRIX: Record<string, Row> = {
   // language; anyone reads a certificate's signed statement and the issuer's key.
   "PUT /api/groups/:id/completion-rule": { request: (w) => ({ path: `/api/groups/${w.group.slug}/completion-rule`, method: "PUT", body: { overall: 70, attendance: 80 } }), expect: staffOfGroup(200) },
   "GET /api/groups/:id/certificates": { request: (w) => ({ path: `/api/groups/${w.group.slug}/certificates` }), expect: staffOfGroup(200) },
-  "POST /api/groups/:id/certificates": { request: (w) => ({ path: `/api/groups/${w.group.slug}/certificates`, method: "POST", body: { userIds: [w.as.student.user.id] } }), expect: staffOfGroup(201) },
+  "POST /api/groups/:id/certificates": {
+    // A course that started a month ago (certificates wait for its first day).
+    request: async (w) => {
+      await db().update(schema.groups).set({ startDate: new Date(Date.now() - 30 * 86_400_000).toISOString().slice(0, 10) }).where(eq(schema.groups.id, w.group.id));
+      return { path: `/api/groups/${w.group.slug}/certificates`, method: "POST", body: { userIds: [w.as.student.user.id] } };
+    },
+    expect: staffOfGroup(201),
+  },
   "GET /api/certificates/issuer": { request: () => ({ path: "/api/certificates/issuer" }), expect: all(200) },
   "GET /api/certificates/jwks": { request: () => ({ path: "/api/certificates/jwks" }), expect: all(200) },
   "GET /api/certificates/mine": { request: () => ({ path: "/api/certificates/mine" }), expect: signedIn(200) },
