@@ -11,6 +11,11 @@ declare module "@remix-run/cloudflare" {
     nonce: string;
     /** Set only when the Worker refused a page submission (worker/http/page-submissions.ts). */
     refusal?: Refusal;
+    /**
+     * Whether Remix's client asked (`.data`): a fetcher's or a navigation's request, answered in Remix's own encoding.
+     * A resource route answers anyone else with plain JSON and the status it meant (group-actions.server.ts).
+     */
+    dataRequest: boolean;
   }
 }
 export {};

@@ -4,6 +4,7 @@
  * loads React or the page routes (docs/decisions/0025-lean-cold-start.md).
  */
 // server-runtime (ESM) rather than @remix-run/cloudflare (CJS with an import cycle that breaks under vitest)
+import type { AppLoadContext } from "@remix-run/cloudflare";
 import { createRequestHandler, type ServerBuild } from "@remix-run/server-runtime";
 // @ts-ignore -- produced by `remix vite:build` (npm run build) before the Worker is bundled
 import * as remixBuild from "../build/server";
@@ -19,7 +20,10 @@ import { fileHandInTask, fileTooLargeMessage, taskInGroup } from "./services/tas
 import { readAhead } from "./http/read-ahead";
 import { pageNonce, withSecurityHeaders, type PageScripts } from "./http/security-headers";
 
-const handleRemix = createRequestHandler(remixBuild as unknown as ServerBuild);
+const remix = createRequestHandler(remixBuild as unknown as ServerBuild);
+/** Remix, told whether the request is one of its own data requests (`.data`: a fetcher's or a navigation's). */
+const handleRemix = (request: Request, context: Omit<AppLoadContext, "dataRequest">) =>
+  remix(request, { ...context, dataRequest: new URL(request.url).pathname.endsWith(".data") } as AppLoadContext);
 /** Changes with every build: cached pages of an older build (other asset names) are never served (page-cache.ts). */
 export const BUILD_VERSION: string = (remixBuild as unknown as ServerBuild).assets.version;
 

@@ -32,6 +32,15 @@ export async function attempt<T extends object>(intent: string, work: () => Prom
   }
 }
 
+/**
+ * A resource route's answer (a route without a screen, posted to by a fetcher): Remix's own for its client's data
+ * request, which reads the status from it; plain JSON with the status it meant for anyone else (a form posted without
+ * the app's scripts, a script), where Remix would send the data with 200.
+ */
+export function resourceAnswer(context: { dataRequest: boolean }, answer: { data: unknown; init: ResponseInit | null }) {
+  return context.dataRequest ? answer : Response.json(answer.data, { ...answer.init, headers: { "Cache-Control": "private, no-store" } });
+}
+
 /** A 400 result for input that did not pass its schema, one English message per field. */
 export function invalid(intent: string, error: ZodError, target?: string) {
   const fields: Record<string, string> = {};

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/cloudflare";
 import { redirect } from "@remix-run/server-runtime";
-import { attempt, invalid, text, unknownIntent } from "~/lib/group-actions.server";
+import { attempt, invalid, resourceAnswer, text, unknownIntent } from "~/lib/group-actions.server";
 import { SCHEDULE_KINDS, scheduleInput, type ScheduleKind } from "~/lib/lifecycle-schemas";
 import { requireRole } from "../../worker/auth/viewer";
 import { setSchedule } from "../../worker/services/schedule";
@@ -14,10 +14,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const form = await request.formData();
   const kind = text(form, "kind");
   const intent = text(form, "intent") === "clear" ? "clear" : "schedule";
-  if (!(SCHEDULE_KINDS as readonly string[]).includes(kind)) return unknownIntent(intent);
+  if (!(SCHEDULE_KINDS as readonly string[]).includes(kind)) return resourceAnswer(context, unknownIntent(intent));
   const parsed = scheduleInput.safeParse({ publishAt: intent === "clear" ? null : text(form, "publishAt") });
-  if (!parsed.success) return invalid(intent, parsed.error);
-  return attempt(intent, async () => ({ schedule: await setSchedule(context.svc, viewer, kind as ScheduleKind, text(form, "id"), parsed.data.publishAt) }));
+  if (!parsed.success) return resourceAnswer(context, invalid(intent, parsed.error));
+  return resourceAnswer(context, await attempt(intent, async () => ({ schedule: await setSchedule(context.svc, viewer, kind as ScheduleKind, text(form, "id"), parsed.data.publishAt) })));
 }
 
 /** Nothing to show: the box is on the forms. */

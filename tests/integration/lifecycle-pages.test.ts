@@ -33,7 +33,9 @@ async function world() {
   const student = await signIn(await createUser({ name: "Hala Student" }));
   await addMember(student.user, group);
   const lecture = { id: newId(), groupId: group.id, slug: unique("plec"), title: "Week one", published: false, startsAt: new Date(Date.now() + 86_400_000) };
-  await db().insert(s.lectures).values(lecture);
+  // The course started yesterday (certificates wait for its first day); next week's lecture is still a draft.
+  const held = { id: newId(), groupId: group.id, slug: unique("plec"), title: "Welcome", published: true, startsAt: new Date(Date.now() - 86_400_000) };
+  await db().insert(s.lectures).values([held, lecture]);
   return { teacher, other, group, student, lecture, cohort: `/instructor/group/${group.slug}/cohort` };
 }
 
@@ -69,7 +71,7 @@ describe("the Cohort tab", () => {
     expect((await action(w.teacher, w.cohort, { intent: "copy", title: "Pages group, again", startDate: "2027-03-01", timeZone: "Africa/Cairo" })).status).toBe(200);
     const [copy] = await db().select().from(s.groups).where(eq(s.groups.title, "Pages group, again"));
     expect(copy).toMatchObject({ status: "draft", instructorId: w.teacher.user.id });
-    expect((await db().select().from(s.lectures).where(eq(s.lectures.groupId, copy!.id))).map((l) => l.title)).toEqual(["Week one"]);
+    expect((await db().select().from(s.lectures).where(eq(s.lectures.groupId, copy!.id))).map((l) => l.title)).toEqual(["Welcome", "Week one"]);
     expect((await action(w.teacher, w.cohort, { intent: "nonsense" })).status).toBe(400);
   });
 });
@@ -152,5 +154,25 @@ describe("Publish later and Copy to a group", () => {
     expect((await action(w.other, "/staff/copy-lecture", { lectureId: w.lecture.id, groupId: target.id, startsAt: "" })).status).toBe(403);
     expect((await action(w.teacher, "/staff/copy-lecture", { lectureId: w.lecture.id, groupId: target.id, startsAt: "" })).status).toBe(200);
     expect((await db().select().from(s.lectures).where(eq(s.lectures.groupId, target.id))).map((l) => [l.title, l.published])).toEqual([["Week one", false]]);
+
+    // Posted as a plain form (no app scripts, or a script): JSON with the status the refusal means, not a 200.
+    const direct = async (who: SignedIn, path: string, fields: Record<string, string>) => {
+      const res = await call(path, { method: "POST", form: form(fields), cookie: who.cookie });
+      return { status: res.status, body: (await res.json()) as { ok: boolean; code: string; message: string } };
+    };
+    const refusals: [SignedIn, string, Record<string, string>, number, string][] = [
+      [w.other, "/staff/copy-lecture", { lectureId: w.lecture.id, groupId: target.id, startsAt: "" }, 403, "forbidden"],
+      [w.other, "/staff/schedule", { kind: "lecture", id: w.lecture.slug, publishAt: at, intent: "schedule" }, 403, "forbidden"],
+      [w.teacher, "/staff/schedule", { kind: "task", id: "no-such-task", intent: "clear" }, 404, "not_found"],
+      [w.teacher, "/staff/schedule", { kind: "lecture", id: w.lecture.slug, publishAt: "garbage", intent: "schedule" }, 400, "validation_failed"],
+      [w.teacher, "/staff/schedule", { kind: "group", id: w.lecture.slug, intent: "schedule" }, 400, "bad_request"],
+    ];
+    for (const [who, path, fields, status, code] of refusals) {
+      const res = await direct(who, path, fields);
+      expect([res.status, res.body.ok, res.body.code], `${path} ${JSON.stringify(fields)}`).toEqual([status, false, code]);
+      expect(res.body.message.length).toBeGreaterThan(0);
+    }
+    const done = await direct(w.teacher, "/staff/schedule", { kind: "lecture", id: w.lecture.slug, publishAt: at, intent: "schedule" });
+    expect([done.status, done.body.ok]).toEqual([200, true]);
   });
 });
