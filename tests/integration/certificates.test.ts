@@ -143,6 +143,10 @@ describe("a certificate's dates", () => {
     const refusal = (await early.json()) as ErrorBody & { code: string };
     expect(refusal.code).toBe("course_not_started");
     expect(refusal.message).toBe(`This course starts on ${dayOf(now + 5 * DAY)}: certificates can be issued from that day.`);
+    // The roster says from when (the Cohort tab shows it and keeps its buttons off); a course under way says nothing.
+    const rosterOf = async (slug: string) => (await (await call(`/api/groups/${slug}/certificates`, { token: teacher.accessToken })).json()) as { opensOn: string | null };
+    expect((await rosterOf(future.slug)).opensOn).toBe(dayOf(now + 5 * DAY));
+    expect((await rosterOf(w.group.slug)).opensOn).toBeNull();
     // No lectures, a start date to come: the same.
     const later = await createGroup({ instructorId: teacher.user.id });
     await addMember(student.user, later);

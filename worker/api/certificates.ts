@@ -34,6 +34,7 @@ const summaryDto = z
 const rosterDto = z
   .object({
     rule: ruleDto,
+    opensOn: z.string().nullable().openapi({ description: "The course's first day (YYYY-MM-DD) while it is still to come: certificates can be issued from then; null once it has started" }),
     members: z.array(
       z.object({
         _id: z.string(),

@@ -91,13 +91,29 @@ export async function setCompletionRule(ctx: ServiceContext, viewer: Viewer, gro
  * GET /api/groups/{id}/certificates (staff): the rule, and every current member with their Overall and attendance
  * (the one progress definition), whether they meet the rule and their certificate. A constant number of statements.
  */
-export async function certificateRoster(ctx: ServiceContext, viewer: Viewer, groupKey: string, now = Date.now()): Promise<{ rule: CompletionRule; members: RosterRow[] }> {
-  const group = await requireManagedGroup(ctx, viewer, groupKey);
-  const [[ruleRow], progress, issued] = await Promise.all([
-    ctx.db.select({ overall: groups.completionOverall, attendance: groups.completionAttendance }).from(groups).where(eq(groups.id, group.id)),
+export async function certificateRoster(
+  ctx: ServiceContext,
+  viewer: Viewer,
+  groupKey: string,
+  now = Date.now(),
+): Promise<{ rule: CompletionRule; opensOn: string | null; members: RosterRow[] }> {
+  const { rule, days, members } = await rosterOf(ctx, await requireManagedGroup(ctx, viewer, groupKey), now);
+  // Certificates wait for the course's first day: the screen says from when, instead of refusing each click.
+  return { rule, opensOn: started(days) ? null : days.startsOn, members };
+}
+
+/** The roster with the course's days (what the certificates issued now would say). */
+async function rosterOf(ctx: ServiceContext, group: { id: string }, now: number) {
+  const [[ruleRow], span, progress, issued] = await Promise.all([
+    ctx.db
+      .select({ overall: groups.completionOverall, attendance: groups.completionAttendance, timeZone: groups.timeZone, startDate: groups.startDate })
+      .from(groups)
+      .where(eq(groups.id, group.id)),
+    courseSpan(ctx, group.id, now),
     computeProgress(ctx, { groups: ctx.db.select({ id: groups.id }).from(groups).where(eq(groups.id, group.id)), one: { groupId: group.id } }, now),
     ctx.db.select().from(certificates).where(eq(certificates.groupId, group.id)),
   ]);
+  const days = courseDays(span, ruleRow!.timeZone, ruleRow!.startDate, now);
   const rule: CompletionRule = { overall: ruleRow?.overall ?? null, attendance: ruleRow?.attendance ?? null };
   const byUser = new Map(issued.map((c) => [c.userId, c]));
   const members = progress.members
@@ -107,7 +123,7 @@ export async function certificateRoster(ctx: ServiceContext, viewer: Viewer, gro
       return { _id: m._id, name: m.name, slug: m.slug, ...figures, meetsRule: meetsRule(rule, figures), certificate: cert ? toSummary(cert) : null };
     })
     .sort((a, b) => a.name.localeCompare(b.name) || a._id.localeCompare(b._id));
-  return { rule, members };
+  return { rule, days, members };
 }
 
 function certificateMail(lang: Language, name: string, course: string, url: string) {
@@ -121,24 +137,27 @@ function certificateMail(lang: Language, name: string, course: string, url: stri
   };
 }
 
-/**
- * The course's first and last day (YYYY-MM-DD in the group's zone): its first published lecture (else the group's
- * start date) and its last one held by now (else today). A course whose first day is still to come has no such range:
- * a signed credential must never say a course ended before it began, so issuing waits for its first day (409).
- */
-async function courseDays(ctx: ServiceContext, groupId: string, timeZone: string, startDate: string | null, now: number) {
+/** When the course's first published lecture starts, and its last one held by now (two statements, one D1 call). */
+async function courseSpan(ctx: ServiceContext, groupId: string, now: number) {
   const published = and(eq(lectures.groupId, groupId), eq(lectures.published, true));
   const [[first], [last]] = await ctx.db.batch([
     ctx.db.select({ at: min(lectures.startsAt) }).from(lectures).where(and(published, isNotNull(lectures.startsAt))),
     ctx.db.select({ at: max(lectures.startsAt) }).from(lectures).where(and(published, lte(lectures.startsAt, new Date(now)))),
   ]);
-  const day = (at: Date | null | undefined) => (at ? zonedDay(new Date(at).getTime(), timeZone) : null);
-  const days = { startsOn: day(first?.at) ?? startDate?.slice(0, 10) ?? null, endsOn: day(last?.at) ?? zonedDay(now, timeZone) };
-  if (days.startsOn !== null && days.startsOn > days.endsOn) {
-    throw new AppError(409, "course_not_started", `This course starts on ${days.startsOn}: certificates can be issued from that day.`);
-  }
-  return days;
+  return { first: first?.at ?? null, last: last?.at ?? null };
 }
+
+/**
+ * The course's first and last day (YYYY-MM-DD in the group's zone): its first published lecture's (else the group's
+ * start date) and its last one held by now (else today). A course whose first day is still to come has not started:
+ * a signed credential must never say a course ended before it began, so issuing waits for its first day (409).
+ */
+function courseDays(span: { first: Date | null; last: Date | null }, timeZone: string, startDate: string | null, now: number) {
+  const day = (at: Date | null) => (at ? zonedDay(new Date(at).getTime(), timeZone) : null);
+  return { startsOn: day(span.first) ?? startDate?.slice(0, 10) ?? null, endsOn: day(span.last) ?? zonedDay(now, timeZone) };
+}
+
+const started = (days: { startsOn: string | null; endsOn: string }) => days.startsOn === null || days.startsOn <= days.endsOn;
 
 /**
  * POST /api/groups/{id}/certificates (staff): to the members named (by hand, rule or not), or else to every member
@@ -147,7 +166,9 @@ async function courseDays(ctx: ServiceContext, groupId: string, timeZone: string
  */
 export async function issueCertificates(ctx: ServiceContext, viewer: Viewer, groupKey: string, input: IssueCertificatesInput, now = Date.now()) {
   const group = await requireManagedGroup(ctx, viewer, groupKey);
-  const roster = await certificateRoster(ctx, viewer, group.id, now);
+  const roster = await rosterOf(ctx, group, now);
+  const { days } = roster;
+  if (!started(days)) throw new AppError(409, "course_not_started", `This course starts on ${days.startsOn}: certificates can be issued from that day.`);
   let chosen: RosterRow[];
   if (input.userIds) {
     const byId = new Map(roster.members.map((m) => [m._id, m]));
@@ -165,13 +186,12 @@ export async function issueCertificates(ctx: ServiceContext, viewer: Viewer, gro
 
   const [[info], people] = await Promise.all([
     ctx.db
-      .select({ title: groups.title, slug: groups.slug, timeZone: groups.timeZone, startDate: groups.startDate, instructor: users.name })
+      .select({ title: groups.title, slug: groups.slug, instructor: users.name })
       .from(groups)
       .leftJoin(users, eq(users.id, groups.instructorId))
       .where(eq(groups.id, group.id)),
     chunked(targets.map((t) => t._id), (ids) => ctx.db.select({ id: users.id, name: users.name, email: users.email, locale: users.locale }).from(users).where(inArray(users.id, ids))),
   ]);
-  const days = await courseDays(ctx, group.id, info!.timeZone, info!.startDate, now);
   const person = new Map(people.map((p) => [p.id, p]));
   const issuedAt = new Date(now);
   const rows = targets.map((t) => {

@@ -140,6 +140,10 @@ function CertificatesSection({ data }: { data: CohortData }) {
   const issueError = problem(t, issuer.data, {});
   const percent = (v: number | null) => (v === null ? "—" : formatPercent(v, lang));
   const day = (iso: string) => dateTimeFormat(localeOf(lang), { day: "numeric", month: "short", year: "numeric" }).format(new Date(iso));
+  // A calendar day (YYYY-MM-DD, the group's own), shown as that day wherever the reader is.
+  const calendarDay = (ymd: string) => dateTimeFormat(localeOf(lang), { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" }).format(new Date(`${ymd}T00:00:00Z`));
+  // Certificates wait for the course's first day (the service refuses them before it).
+  const notYet = roster.opensOn !== null;
   return (
     <section className="card form-card cohort-section" aria-labelledby="cohort-certs-title">
       <h2 id="cohort-certs-title" className="block-title">
@@ -174,12 +178,14 @@ function CertificatesSection({ data }: { data: CohortData }) {
       <p className="field-hint field-hint-block">{t("cohort.certs.lead")}</p>
       <issuer.Form method="post" className="form-actions">
         <input type="hidden" name="intent" value="issue-all" />
-        <button type="submit" className="btn btn-primary" disabled={issuer.state !== "idle" || (roster.rule.overall === null && roster.rule.attendance === null)}>
+        <button type="submit" className="btn btn-primary" disabled={issuer.state !== "idle" || notYet || (roster.rule.overall === null && roster.rule.attendance === null)}>
           {issuer.state !== "idle" ? <span className="spinner spinner-sm" aria-hidden="true" /> : null}
           {t("cohort.certs.issueAll")}
         </button>
         <p role="status" className={issueError ? "form-error" : "form-ok"}>
-          {issueError ?? issued(issuer.state === "idle" ? issuer.data : undefined) ?? (roster.rule.overall === null && roster.rule.attendance === null ? t("cohort.rule.none") : "")}
+          {issueError ??
+            issued(issuer.state === "idle" ? issuer.data : undefined) ??
+            (notYet ? t("cohort.certs.opensOn", { date: calendarDay(roster.opensOn!) }) : roster.rule.overall === null && roster.rule.attendance === null ? t("cohort.rule.none") : "")}
         </p>
       </issuer.Form>
       {single.data ? (
@@ -237,7 +243,7 @@ function CertificatesSection({ data }: { data: CohortData }) {
                           <single.Form method="post">
                             <input type="hidden" name="intent" value="issue-one" />
                             <input type="hidden" name="userId" value={m._id} />
-                            <button type="submit" className="btn btn-outline btn-sm" disabled={single.state !== "idle"} aria-label={`${t(c ? "cohort.certs.issueAgain" : "cohort.certs.issueOne")}: ${m.name}`}>
+                            <button type="submit" className="btn btn-outline btn-sm" disabled={single.state !== "idle" || notYet} aria-label={`${t(c ? "cohort.certs.issueAgain" : "cohort.certs.issueOne")}: ${m.name}`}>
                               {t(c ? "cohort.certs.issueAgain" : "cohort.certs.issueOne")}
                             </button>
                           </single.Form>
