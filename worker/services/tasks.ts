@@ -266,26 +266,35 @@ export function taskIdOf(db: Database, lectureKey: string | Placeholder, taskKey
 const taskAt = (lectureKey: string | Placeholder | null, taskKey: string | Placeholder) =>
   and(byKey(tasks.id, taskKey, tasks.slug), lectureKey === null ? undefined : byKey(lectures.id, lectureKey, lectures.slug));
 
+/**
+ * A task's columns as a list shows it (what `toTaskDto` and the hand-in rules read): never its Markdown body and
+ * rendered HTML, which a list does not show and which make most of a task's row (a course of 30 tasks with a page of
+ * text each would send the course home and the Tasks tab half a megabyte from D1 at every visit).
+ */
+const taskListColumns = {
+  id: tasks.id,
+  slug: tasks.slug,
+  title: tasks.title,
+  dueAt: tasks.dueAt,
+  maxScore: tasks.maxScore,
+  allowLate: tasks.allowLate,
+  gradesHeld: tasks.gradesHeld,
+  latePenaltyPerDay: tasks.latePenaltyPerDay,
+  latePenaltyFloor: tasks.latePenaltyFloor,
+  rubricId: tasks.rubricId,
+  fileKinds: tasks.fileKinds,
+  maxFileMb: tasks.maxFileMb,
+  publishAt: tasks.publishAt,
+};
+
 async function readTask(ctx: ServiceContext, viewer: Actor, key: string, lectureKey: string | null, taskKey: string): Promise<TaskRecord | null> {
   // Every task page and the grader run it: built once per isolate, for a lecture's task and for any lecture's (db/prepared.ts).
   const query = preparedOnce(ctx, lectureKey === null ? "tasks.read.any" : "tasks.read.lecture", (db) =>
     db
       .select({
-        id: tasks.id,
-        publishAt: tasks.publishAt,
-        slug: tasks.slug,
-        title: tasks.title,
+        ...taskListColumns,
         body: tasks.body,
         bodyHtml: tasks.bodyHtml,
-        dueAt: tasks.dueAt,
-        maxScore: tasks.maxScore,
-        allowLate: tasks.allowLate,
-        gradesHeld: tasks.gradesHeld,
-        latePenaltyPerDay: tasks.latePenaltyPerDay,
-        latePenaltyFloor: tasks.latePenaltyFloor,
-        rubricId: tasks.rubricId,
-        fileKinds: tasks.fileKinds,
-        maxFileMb: tasks.maxFileMb,
         ...workPlaceColumns,
         extendedDueAt: extensions.dueAt,
       })
@@ -348,27 +357,6 @@ async function requireManagedTask(ctx: ServiceContext, viewer: Actor, lectureKey
   if (!isStaff(viewer, task)) throw forbidden("Only this group's instructor or an admin can do that.");
   return task;
 }
-
-/**
- * A task's columns as a list shows it (what `toTaskDto` and the hand-in rules read): never its Markdown body and
- * rendered HTML, which a list does not show and which make most of a task's row (a course of 30 tasks with a page of
- * text each would send the course home and the Tasks tab half a megabyte from D1 at every visit).
- */
-const taskListColumns = {
-  id: tasks.id,
-  slug: tasks.slug,
-  title: tasks.title,
-  dueAt: tasks.dueAt,
-  maxScore: tasks.maxScore,
-  allowLate: tasks.allowLate,
-  gradesHeld: tasks.gradesHeld,
-  latePenaltyPerDay: tasks.latePenaltyPerDay,
-  latePenaltyFloor: tasks.latePenaltyFloor,
-  rubricId: tasks.rubricId,
-  fileKinds: tasks.fileKinds,
-  maxFileMb: tasks.maxFileMb,
-  publishAt: tasks.publishAt,
-};
 
 export interface TaskListItem extends TaskDto {
   /** The caller's own submission state (students), or null for staff. */
