@@ -84,6 +84,21 @@ describe("POST /api/groups", () => {
     expect(manage.slug).toMatch(/^manage-\d+$/);
   });
 
+  it("makes slugs of long titles, Latin and Arabic, repeated too (no 5xx from a long slug's lookup)", async () => {
+    const me = await admin();
+    const latin = `${unique("L")}${"q".repeat(70)}`.slice(0, 80);
+    // 43 Arabic letters and spaces: a slug of over 50 bytes.
+    const arabic = `دورة تطوير الواجهات الأمامية باستخدام رياكت ${unique("a").slice(-6)}`;
+    for (const title of [latin, arabic]) {
+      const first = await call("/api/groups", { body: { title }, token: me.accessToken });
+      expect(first.status, title).toBe(201);
+      const again = await call("/api/groups", { body: { title }, token: me.accessToken });
+      expect(again.status, title).toBe(201);
+      const [a, b] = [((await first.json()) as { slug: string }).slug, ((await again.json()) as { slug: string }).slug];
+      expect(b).toBe(`${a}-2`);
+    }
+  });
+
   it("gives parallel groups with one title distinct slugs", async () => {
     const me = await admin();
     const title = `Parallel ${unique("t")}`;
@@ -218,6 +233,20 @@ describe("GET /api/groups/manage", () => {
     const drafts = (await (await call(`/api/groups/manage?search=${tag}&status=draft`, { token: me.accessToken })).json()) as { groups: Managed[]; total: number };
     expect(drafts.groups.map((x) => x._id)).toEqual([g.id]);
     expect(drafts.total).toBe(1);
+  });
+
+  it("searches with the longest term the box takes, Arabic included, without a 5xx", async () => {
+    const me = await admin();
+    const title = `مجموعة البحث الطويلة جدًا في العنوان ${unique("s").slice(-6)}`;
+    expect((await call("/api/groups", { body: { title }, token: me.accessToken })).status).toBe(201);
+    const search = async (term: string) => {
+      const res = await call(`/api/groups/manage?search=${encodeURIComponent(term)}`, { token: me.accessToken });
+      expect(res.status, term).toBe(200);
+      return ((await res.json()) as { groups: { title: string }[] }).groups.map((g) => g.title);
+    };
+    expect(await search(title)).toEqual([title]);
+    expect(await search("ب".repeat(100))).toEqual([]);
+    expect(await search("%".repeat(100))).toEqual([]);
   });
 
   it("shows an instructor only their own groups", async () => {

@@ -60,6 +60,9 @@ describe("GET /api/groups/{id}/students", () => {
     expect(await list("?status=all")).toHaveLength(4);
     expect((await list(`?status=all&search=${encodeURIComponent(`special ${tag}`)}`)).map((m) => m.user._id)).toEqual([students[1]!.id]);
     expect(await list("?search=100%25_nobody")).toEqual([]);
+    // The longest term the box takes, Arabic letters (two bytes each) too: an answer, not a 5xx.
+    expect(await list(`?search=${encodeURIComponent("ن".repeat(100))}`)).toEqual([]);
+    expect(await list(`?search=${"a".repeat(100)}`)).toEqual([]);
   });
 
   it("is for the group's staff: another instructor and students get 403", async () => {

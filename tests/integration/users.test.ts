@@ -185,6 +185,21 @@ describe("GET /api/users (admins)", () => {
     const admin = await signIn(await createUser({ role: "admin" }));
     const res = await call(`/api/users?search=${encodeURIComponent("%")}`, { token: admin.accessToken });
     expect(((await res.json()) as { total: number }).total).toBe(0);
+    const underscore = await createUser({ name: `Under_${unique("u")}` });
+    const found = (await (await call(`/api/users?search=${encodeURIComponent("under_")}`, { token: admin.accessToken })).json()) as { users: { _id: string }[] };
+    expect(found.users.map((u) => u._id)).toContain(underscore.id);
+  });
+
+  it("searches with the longest term the box takes (100 characters, Arabic ones too) without a 5xx", async () => {
+    const admin = await signIn(await createUser({ role: "admin" }));
+    const name = `عبد الرحمن محمد عبد العزيز السيد ${unique("n").slice(-6)}`;
+    const long = await createUser({ name });
+    for (const term of [name, "ع".repeat(100), "a".repeat(100), "%".repeat(100)]) {
+      const res = await call(`/api/users?search=${encodeURIComponent(term)}`, { token: admin.accessToken });
+      expect(res.status, term).toBe(200);
+      const ids = ((await res.json()) as { users: { _id: string }[] }).users.map((u) => u._id);
+      expect(ids.includes(long.id), term).toBe(term === name);
+    }
   });
 
   it.each([["pageSize=0"], ["pageSize=101"], ["page=0"], ["role=owner"]])("refuses the query %s with 400", async (q) => {

@@ -3,7 +3,7 @@
  * groups). Admins create groups, assign instructors and archive; a group's instructor edits everything else of
  * their own group. Slugs are made once from the title and never change, so links keep working.
  */
-import { and, asc, count, desc, eq, like, or, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, or, sql } from "drizzle-orm";
 import { can } from "../../app/lib/permissions";
 import type { CreateGroupInput, ManageGroupsQuery, UpdateGroupInput } from "../../app/lib/schemas";
 import { groups, memberships, users } from "../../db/schema";
@@ -12,7 +12,7 @@ import { preparedOnce } from "../../db/prepared";
 import type { ServiceContext } from "../context";
 import { AppError, forbidden } from "../http/errors";
 import { disconnectUserFromGroup } from "../realtime/publish";
-import { likePattern, managedGroupsScope, matchesAny, requireManagedGroup, requireStaff } from "./group-access";
+import { managedGroupsScope, matchesAny, searchTerm, requireManagedGroup, requireStaff } from "./group-access";
 import { groupColumns, listCourseContent, toGroupDto, type CourseContentDto, type GroupDto } from "./groups";
 import { newId, slugify } from "./ids";
 import type { Viewer } from "./sessions";
@@ -79,11 +79,11 @@ function toManagedDto(row: ManagedRow): ManagedGroupDto {
  */
 export async function listManagedGroups(ctx: ServiceContext, viewer: Viewer, query: ManageGroupsQuery): Promise<ManagedGroupPage> {
   requireStaff(viewer);
-  const pattern = likePattern(query.search);
+  const term = searchTerm(query.search);
   const where = and(
     managedGroupsScope(viewer),
     query.status ? eq(groups.status, query.status) : undefined,
-    pattern ? matchesAny(pattern, groups.title, groups.slug) : undefined,
+    term ? matchesAny(term, groups.title, groups.slug) : undefined,
   );
   const [rows, [total]] = await ctx.db.batch([
     managedQuery(ctx.db)
@@ -135,11 +135,13 @@ async function requireInstructor(ctx: ServiceContext, instructorId: string | nul
 /** The first free slug for a title: `title`, then `title-2`, `title-3`, ... */
 export async function freeGroupSlug(ctx: ServiceContext, title: string): Promise<string> {
   const base = slugify(title);
-  const escaped = base.replace(/[\\%_]/g, (c) => `\\${c}`);
+  // The slug and those that start with it and a hyphen (by prefix, not LIKE: D1 refuses a LIKE pattern over 50
+  // bytes, and a slug may be 60 letters, Arabic ones two bytes each).
+  const prefix = `${base}-`;
   const rows = await ctx.db
     .select({ slug: groups.slug })
     .from(groups)
-    .where(or(eq(groups.slug, base), like(groups.slug, sql`${`${escaped}-%`} ESCAPE '\\'`)));
+    .where(or(eq(groups.slug, base), sql`substr(${groups.slug}, 1, length(${prefix})) = ${prefix}`));
   const taken = new Set(rows.map((r) => r.slug));
   for (let n = 1; ; n++) {
     const slug = n === 1 ? base : `${base}-${n}`;

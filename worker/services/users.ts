@@ -12,6 +12,7 @@ import { hashPassword } from "../auth/password";
 import type { ServiceContext } from "../context";
 import { AppError, forbidden, notFound } from "../http/errors";
 import { passwordChangedMail } from "./accounts-mail";
+import { matchesAny, searchTerm } from "./group-access";
 import { checkPassword } from "./accounts";
 import { sendMail } from "./mail";
 import { closeSocketsOf, groupRoomsOf } from "./realtime-access";
@@ -170,8 +171,8 @@ export async function listUsers(
   query: ListUsersQuery,
 ): Promise<{ users: UserDto[]; total: number; page: number; pageSize: number; counts: Record<Role, number> }> {
   requireAdmin(actor);
-  const pattern = query.search ? `%${query.search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
-  const matches = pattern ? sql`(lower(${users.name}) LIKE ${pattern} ESCAPE '\\' OR ${users.email} LIKE ${pattern} ESCAPE '\\')` : undefined;
+  const term = searchTerm(query.search);
+  const matches = term ? matchesAny(term, users.name, users.email) : undefined;
   // Two statements whatever the filter: the page, and the search's matches counted per role (the filter's total is
   // one of them, the unfiltered total their sum), so the role filters can show their counts at no extra cost.
   const [rows, perRole] = await ctx.db.batch([
