@@ -35,6 +35,7 @@ const KNOWN: Record<string, MessageKey> = {
   "The password is incorrect.": "account.delete.wrongPassword",
   'Your account has no password yet: use "Forgot password" to set one first.': "account.delete.noPassword",
   "The last admin cannot be removed or demoted. Make someone else an admin first.": "admin.user.lastAdmin",
+  "This instructor runs groups. Give their groups to another instructor first, then change the role.": "admin.user.runsGroups",
   "No such session.": "account.devices.gone",
   "No such user.": "admin.user.gone",
 };

@@ -278,6 +278,23 @@ describe("PUT /api/users/{id}/role (admins)", () => {
     expect((await call("/api/users", { token: target.accessToken })).status).toBe(403);
   });
 
+  it("keeps the instructor's role while they run a group: a demoted teacher would stay listed on groups nobody of theirs runs", async () => {
+    const admin = await signIn(await createUser({ role: "admin" }));
+    const teacher = await createUser({ role: "instructor" });
+    const group = await createGroup({ instructorId: teacher.id });
+    for (const role of ["user", "admin"] as const) {
+      const res = await call(`/api/users/${teacher.id}/role`, { method: "PUT", token: admin.accessToken, body: { role } });
+      expect(res.status, role).toBe(409);
+      const body = (await res.json()) as ErrorBody & { code: string };
+      expect(body.code).toBe("runs_groups");
+      expect(body.message).toBe("This instructor runs groups. Give their groups to another instructor first, then change the role.");
+      expect((await userRow(teacher.id))!.role).toBe("instructor");
+    }
+    // Given to another instructor, the group no longer holds them.
+    await db().update(s.groups).set({ instructorId: (await createUser({ role: "instructor" })).id }).where(eq(s.groups.id, group.id));
+    expect((await call(`/api/users/${teacher.id}/role`, { method: "PUT", token: admin.accessToken, body: { role: "user" } })).status).toBe(200);
+  });
+
   it("refuses an unknown role (400) and an unknown user (404)", async () => {
     const admin = await signIn(await createUser({ role: "admin" }));
     const target = await createUser();

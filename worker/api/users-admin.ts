@@ -54,7 +54,7 @@ const roleRoute = createRoute({
     400: errorResponse("Invalid role"),
     ...guards,
     404: errorResponse("No such user"),
-    409: errorResponse("last_admin: the last admin cannot be demoted"),
+    409: errorResponse("last_admin: the last admin cannot be demoted; runs_groups: an instructor who runs groups keeps the role until they are given to another"),
   },
 });
 

@@ -19,6 +19,7 @@ export type ErrorCode =
   | "email_not_verified"
   | "invalid_code"
   | "last_admin"
+  | "runs_groups"
   | "google_not_configured"
   | "google_failed"
   // Groups and membership (worker/services/memberships.ts, groups-admin.ts, uploads.ts)

@@ -66,6 +66,10 @@ function toDto(u: UserRow): UserDto {
 }
 
 const LAST_ADMIN = "The last admin cannot be removed or demoted. Make someone else an admin first.";
+const RUNS_GROUPS = "This instructor runs groups. Give their groups to another instructor first, then change the role.";
+
+/** True unless the user is a group's instructor: only an instructor may be one (the group forms list instructors). */
+const runsNoGroup = sql`not exists (select 1 from ${groups} where ${groups.instructorId} = ${users.id})`;
 
 /** True unless the statement would leave no admin: the guard runs inside the same UPDATE/DELETE, so it is atomic. */
 const keepsAnAdmin = sql`(${users.role} <> 'admin' OR (SELECT count(*) FROM users WHERE role = 'admin') > 1)`;
@@ -202,12 +206,18 @@ export async function changeRole(ctx: ServiceContext, actor: Viewer, idOrSlug: s
   const [before] = await ctx.db.select({ userId: users.id, role: users.role }).from(users).where(target).limit(1);
   if (!before) throw notFound("No such user.");
   const rooms = before.role === input.role ? [] : await groupRoomsOf(ctx, before);
+  // Both guards run inside the UPDATE: a group given to them meanwhile, or the last other admin leaving, wins.
   const [updated] = await ctx.db
     .update(users)
     .set({ role: input.role })
-    .where(and(eq(users.id, before.userId), input.role === "admin" ? undefined : keepsAnAdmin))
+    .where(and(eq(users.id, before.userId), input.role === "admin" ? undefined : keepsAnAdmin, input.role === "instructor" ? undefined : runsNoGroup))
     .returning(userColumns);
-  if (!updated) throw new AppError(409, "last_admin", LAST_ADMIN);
+  if (!updated) {
+    // Which guard refused: a demoted instructor would stay the listed teacher of groups nobody of theirs runs.
+    const [runs] = input.role === "instructor" ? [] : await ctx.db.select({ id: groups.id }).from(groups).where(eq(groups.instructorId, before.userId)).limit(1);
+    if (runs) throw new AppError(409, "runs_groups", RUNS_GROUPS);
+    throw new AppError(409, "last_admin", LAST_ADMIN);
+  }
   if (before.role !== input.role) closeSocketsOf(ctx, before.userId, rooms, "Your role changed.");
   return toDto(updated);
 }
