@@ -56,6 +56,23 @@ export function composePhone(country: Country, digits: string): string {
   return country.dial ? `+${country.dial}${clean.replace(/^0/, "")}` : `+${clean}`;
 }
 
+/**
+ * Whether a phone number as stored ("+" and digits) is one of `country`'s: its calling code, then at least one and at
+ * most its cap of digits (platform-spec §9). "Other" takes any international number. The forms compose the number
+ * from the country and its capped digits, so they always fit; the API is held to the same pairing.
+ */
+export function phoneFits(country: Country, phone: string): boolean {
+  if (!country.dial) return true;
+  const prefix = `+${country.dial}`;
+  if (!phone.startsWith(prefix)) return false;
+  const national = phone.length - prefix.length;
+  return national >= 1 && national <= country.maxDigits;
+}
+
+/** The API's refusal of a number that is not the chosen country's. */
+export const phoneMismatchMessage = (country: Country) =>
+  `Enter a phone number of the chosen country: +${country.dial} and at most ${country.maxDigits} digits after it.`;
+
 /** Splits a stored number back into a country and the digits after its code (for editing a profile). */
 export function splitPhone(phone: string | null, countryId: string | null): { country: Country; digits: string } {
   const all = (phone ?? "").replace(/\D/g, "");

@@ -77,6 +77,10 @@ describe("POST /api/users/register", () => {
     ["a password of ten spaces", { password: " ".repeat(10) }, "password", "Choose a password of letters, digits or symbols, not only spaces or invisible characters."],
     ["a password with control characters", { password: "abc\u0000defghijk" }, "password", "Choose a password of letters, digits or symbols, not only spaces or invisible characters."],
     ["a country not on the list", { country: "ZZ-not-a-country" }, "country", "Choose a country."],
+    // Platform-spec §9: each country its calling code and its cap of digits (Saudi Arabia 9, Egypt 11).
+    ["another country's number", { country: "SA", phone_number: "+20100123456" }, "phone_number", "Enter a phone number of the chosen country: +966 and at most 9 digits after it."],
+    ["more digits than the country takes", { country: "SA", phone_number: "+9665012345678" }, "phone_number", "Enter a phone number of the chosen country: +966 and at most 9 digits after it."],
+    ["twelve digits for Egypt", { country: "EG", phone_number: "+20100123456789" }, "phone_number", "Enter a phone number of the chosen country: +20 and at most 11 digits after it."],
   ])("refuses %s", async (_label, patch, field, message) => {
     const input = valid(patch);
     const res = await register(input);

@@ -66,6 +66,24 @@ describe("PUT /api/users", () => {
     expect(await userRow(me.user.id)).toMatchObject({ name: "New Name", phoneNumber: "+966501112227", role: "user", email: me.user.email });
   });
 
+  it("keeps the phone number and the country a pair: one changed alone is checked against the other", async () => {
+    const me = await signIn(await createUser());
+    const put = (body: unknown) => call("/api/users", { method: "PUT", token: me.accessToken, body });
+    const us = "Enter a phone number of the chosen country: +1 and at most 10 digits after it.";
+    // The factory's number is Egyptian: the United States alone does not fit it.
+    const alone = await put({ country: "US" });
+    expect(alone.status).toBe(400);
+    expect(((await alone.json()) as ErrorBody).fields?.phone_number).toBe(us);
+    expect(await userRow(me.user.id)).toMatchObject({ phoneNumber: "+201001234567", country: null });
+    expect((await put({ country: "US", phone_number: "+1 202 555 0123" })).status).toBe(200);
+    // Now a US number is stored: an Egyptian number alone does not fit the stored country; eleven US digits neither.
+    expect((await put({ phone_number: "+201001234567" })).status).toBe(400);
+    expect((await put({ phone_number: "+120255501234" })).status).toBe(400);
+    expect(await userRow(me.user.id)).toMatchObject({ phoneNumber: "+12025550123", country: "US" });
+    // "Other" takes any international number.
+    expect((await put({ country: "OTHER", phone_number: "+4915112345678" })).status).toBe(200);
+  });
+
   it("refuses an invalid phone number", async () => {
     const me = await signIn(await createUser());
     const res = await call("/api/users", { method: "PUT", token: me.accessToken, body: { phone_number: "12345" } });

@@ -12,6 +12,7 @@ import { users, type Role } from "../../db/schema";
 import type { ClientInfo } from "../auth/cookies";
 import { dummyVerify, hashPassword, verifyPassword } from "../auth/password";
 import type { ServiceContext } from "../context";
+import { countryById, phoneFits, phoneMismatchMessage } from "../../app/lib/countries";
 import { AppError } from "../http/errors";
 import { alreadyRegisteredMail, passwordChangedMail, resetMail, verificationMail } from "./accounts-mail";
 import { CODE_TTL_MINUTES, consumeCode, issueCode, limitCodeRequests, type CodePurpose } from "./codes";
@@ -86,6 +87,14 @@ async function findByEmail(ctx: ServiceContext, email: string) {
   return user ?? null;
 }
 
+/** 400 unless `phone` is a number of `country` (platform-spec §9); nothing to check when either is missing. */
+export function requirePhoneOfCountry(countryId: string | null, phone: string | null): void {
+  const country = countryById(countryId);
+  if (!country || !phone || phoneFits(country, phone)) return;
+  const message = phoneMismatchMessage(country);
+  throw new AppError(400, "validation_failed", message, { phone_number: message });
+}
+
 /**
  * POST /api/users/register: creates an unverified account and e-mails a verification code.
  * An address that already has an account gets the same answer; its owner is told by e-mail instead (verified
@@ -95,6 +104,7 @@ async function findByEmail(ctx: ServiceContext, email: string) {
  * then neither plant a password before the owner signs up nor swap in their own after.
  */
 export async function register(ctx: ServiceContext, input: RegisterInput, locale: "en" | "ar" | null = null): Promise<{ message: string }> {
+  requirePhoneOfCountry(input.country ?? null, input.phone_number);
   await limitCodeRequests(ctx, input.email);
   const password = input.password;
   const profile = {

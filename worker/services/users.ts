@@ -13,7 +13,7 @@ import type { ServiceContext } from "../context";
 import { AppError, forbidden, notFound } from "../http/errors";
 import { passwordChangedMail } from "./accounts-mail";
 import { matchesAny, searchTerm } from "./group-access";
-import { checkPassword } from "./accounts";
+import { checkPassword, requirePhoneOfCountry } from "./accounts";
 import { sendMail } from "./mail";
 import { closeSocketsOf, groupRoomsOf } from "./realtime-access";
 import { revokeAllSessions, type Viewer } from "./sessions";
@@ -95,6 +95,11 @@ export async function getProfile(ctx: ServiceContext, viewer: Viewer): Promise<P
 /** PUT /api/users: edits the viewer's own name, phone number and country. */
 export async function updateProfile(ctx: ServiceContext, viewer: Viewer, input: UpdateProfileInput): Promise<ProfileDto> {
   const changes = { name: input.name, phoneNumber: input.phone_number, country: input.country };
+  if (input.phone_number !== undefined || input.country !== undefined) {
+    // The number and the country stay a pair: one changed alone is checked against the other as stored.
+    const stored = input.phone_number === undefined || input.country === undefined ? (await ctx.db.select({ phone: users.phoneNumber, country: users.country }).from(users).where(eq(users.id, viewer.userId)))[0] : undefined;
+    requirePhoneOfCountry(input.country ?? stored?.country ?? null, input.phone_number ?? stored?.phone ?? null);
+  }
   if (Object.values(changes).some((v) => v !== undefined)) {
     await ctx.db.update(users).set(changes).where(eq(users.id, viewer.userId));
   }
