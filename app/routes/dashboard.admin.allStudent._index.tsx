@@ -122,8 +122,9 @@ function AdminUsersPage({ users, total, page, pageSize, search, role, counts }: 
         ))}
       </nav>
 
-      <p className="list-count" aria-live="polite" aria-busy={searching}>
-        {t("admin.users.showing", { from, to, total })}
+      {/* The range, or (nothing found) the empty state's words for a screen reader: never "0-0 of 0". */}
+      <p className={total > 0 ? "list-count" : "visually-hidden"} aria-live="polite" aria-busy={searching}>
+        {total > 0 ? t("admin.users.showing", { from, to, total }) : t("admin.users.empty")}
       </p>
 
       {users.length === 0 ? (

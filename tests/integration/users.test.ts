@@ -218,6 +218,12 @@ describe("GET /api/users (admins)", () => {
       const ids = ((await res.json()) as { users: { _id: string }[] }).users.map((u) => u._id);
       expect(ids.includes(long.id), term).toBe(term === name);
     }
+    // The admin's page with the same search: an answer, and nothing found says so, not "Showing 0-0 of 0".
+    const page = await call(`/dashboard/admin/allStudent?search=${encodeURIComponent("ع".repeat(100))}`, { cookie: admin.cookie, headers: { accept: "text/html" } });
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(html).toContain("No users match your search.");
+    expect(html).not.toContain("Showing 0-0 of 0");
   });
 
   it.each([["pageSize=0"], ["pageSize=101"], ["page=0"], ["role=owner"]])("refuses the query %s with 400", async (q) => {
