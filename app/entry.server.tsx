@@ -39,8 +39,10 @@ export default async function handleRequest(
     () => clearTimeout(timer),
     () => clearTimeout(timer),
   );
-  // Crawlers get the whole page at once; people get streaming (loading states for deferred data).
-  if (isbot(request.headers.get("user-agent") ?? "")) await body.allReady;
+  // Crawlers get the whole page at once; people get streaming (loading states for deferred data). A page rendered for
+  // the edge cache is whole before it is judged: a render that failed or ran out of time says so in its status, and
+  // is not stored (worker/pages.ts renderShared).
+  if (loadContext.shared || isbot(request.headers.get("user-agent") ?? "")) await body.allReady.catch(() => {});
   responseHeaders.set("Content-Type", "text/html; charset=utf-8");
   return new Response(body, { headers: responseHeaders, status });
 }

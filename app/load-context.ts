@@ -16,6 +16,8 @@ declare module "@remix-run/cloudflare" {
      * A resource route answers anyone else with plain JSON and the status it meant (group-actions.server.ts).
      */
     dataRequest: boolean;
+    /** A public page rendered for the edge cache (worker/pages.ts `renderShared`): rendered whole before it is sent. */
+    shared?: boolean;
   }
 }
 export {};

@@ -18,6 +18,8 @@ import { getViewer } from "./auth/viewer";
 import { AppError } from "./http/errors";
 import { fileHandInTask, fileTooLargeMessage, taskInGroup } from "./services/tasks";
 import { readAhead } from "./http/read-ahead";
+import { watchFailures } from "./http/d1-session";
+import { NOT_FOR_SHARING } from "./http/page-cache";
 import { pageNonce, withSecurityHeaders, type PageScripts } from "./http/security-headers";
 
 const remix = createRequestHandler(remixBuild as unknown as ServerBuild);
@@ -130,7 +132,18 @@ export async function handlePage(request: Request, env: Bindings, ctx: Execution
   return pageAnswer(request, response, scripts, hintCookie);
 }
 
-/** A public page rendered for the edge cache: for nobody in particular, without a nonce (page-cache.ts adds the policy). */
-export function renderShared(request: Request, env: Bindings, ctx: ExecutionContext): Promise<Response> {
-  return handleRemix(request, { env, svc: createServiceContext(env, ctx, request), nonce: "" });
+/**
+ * A public page rendered for the edge cache: for nobody in particular, without a nonce (page-cache.ts adds the policy).
+ * Read to its end (every streamed section settled) before it is judged: a section whose read failed shows its empty
+ * state, and such a page is marked never to be stored (`NOT_FOR_SHARING`), as is one whose render failed or timed out
+ * (its status, entry.server.tsx).
+ */
+export async function renderShared(request: Request, env: Bindings, ctx: ExecutionContext): Promise<Response> {
+  const reads = watchFailures(env.DB);
+  const watched = { ...env, DB: reads.db };
+  const rendered = await handleRemix(request, { env: watched, svc: createServiceContext(watched, ctx, request), nonce: "", shared: true });
+  const body = await rendered.text();
+  const page = new Response(body, rendered);
+  if (reads.failed()) page.headers.set(NOT_FOR_SHARING, "1");
+  return page;
 }

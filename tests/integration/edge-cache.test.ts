@@ -3,11 +3,12 @@
  * policy, and that a change to what they show is seen at once (made through the Worker) or within a second (made
  * anywhere else).
  */
-import { SELF } from "cloudflare:test";
+import { createExecutionContext, env, SELF, waitOnExecutionContext } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import * as s from "../../db/schema";
-import { anonymousRequest } from "../../worker/http/page-cache";
+import { anonymousRequest, cacheable, servePublic } from "../../worker/http/page-cache";
+import { renderShared } from "../../worker/pages";
 import { addCourseContent, addMember, call, createGroup, createUser, signIn } from "./factories";
 import { aSecondLater, db, insertFeedback, unique } from "./helpers";
 
@@ -215,6 +216,45 @@ describe("public pages from the edge cache", () => {
     expect((await put({ status: "draft" })).status).toBe(200);
     expect((await fetchPage(course.details)).status).toBe(404);
     expect((await fetchPage("/courses")).body.includes(renamed)).toBe(false);
+  });
+
+  it("never store a page a failed read left short: the catalogue's empty state is answered, not kept for everyone", async () => {
+    const { group } = await publicCourse();
+    const url = new URL(`${ORIGIN}/courses`);
+    const request = new Request(url, { headers: { accept: "text/html" } });
+    const page = cacheable(request, url)!;
+    // The catalogue's read of the groups fails (as a D1 hiccup would); every other statement runs.
+    const failing = new Proxy(env.DB, {
+      get(target, prop) {
+        if (prop === "prepare") return (query: string) => target.prepare(/from "groups"/.test(query) ? "select * from no_such_table" : query);
+        const value = Reflect.get(target, prop, target) as unknown;
+        return typeof value === "function" ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+      },
+    });
+    // Its own build name: nothing another test stored answers it.
+    const build = unique("build");
+    const serve = async (db: D1Database) => {
+      const ctx = createExecutionContext();
+      const res = await servePublic(request, url, page, {
+        db: env.DB,
+        build,
+        waitUntil: (p) => ctx.waitUntil(p),
+        render: () => renderShared(anonymousRequest(request, page), { ...env, DB: db }, ctx),
+        secure: (r) => r,
+      });
+      const body = await res.text();
+      await waitOnExecutionContext(ctx);
+      return { state: res.headers.get("x-cohort-cache"), body, marked: res.headers.has("x-cohort-not-for-sharing") };
+    };
+    const short = await serve(failing);
+    expect(short.state).toBe("bypass");
+    expect(short.body).toContain("No Courses Available");
+    expect(short.marked).toBe(false);
+    // The next visitor gets a fresh render with the courses, which is stored.
+    const whole = await serve(env.DB);
+    expect(whole.state).toBe("miss");
+    expect(whole.body).toContain(group.title);
+    expect((await serve(env.DB)).state).toBe("hit");
   });
 
   it("a change elsewhere (a membership, a message) does not empty the cache", async () => {

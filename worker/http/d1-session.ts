@@ -61,6 +61,44 @@ export function counted<T extends D1Database | D1DatabaseSession>(db: T): { db: 
   return { db: proxy, count: () => statements, reset: () => void (statements = 0) };
 }
 
+/**
+ * The database with a note of whether any read or write through it failed: a public page rendered for the edge
+ * cache shows a failed read as its empty state ("No Courses Available"), which must not be stored for everyone
+ * (page-cache.ts). Statements keep their own answers and errors; only the note is added.
+ */
+export function watchFailures<T extends D1Database | D1DatabaseSession>(db: T): { db: T; failed: () => boolean } {
+  let failed = false;
+  const note = <R>(answer: Promise<R>): Promise<R> =>
+    answer.catch((e: unknown) => {
+      failed = true;
+      throw e;
+    });
+  const originals = new WeakMap<object, D1PreparedStatement>();
+  const wrap = (statement: D1PreparedStatement): D1PreparedStatement => {
+    const proxy = new Proxy(statement, {
+      get(target, prop) {
+        if (prop === "bind") return (...values: unknown[]) => wrap(target.bind(...values));
+        if (prop === "all" || prop === "raw" || prop === "first" || prop === "run") {
+          return (...args: unknown[]) => note((target[prop] as (...a: unknown[]) => Promise<unknown>).apply(target, args));
+        }
+        const value = Reflect.get(target, prop, target) as unknown;
+        return typeof value === "function" ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+      },
+    });
+    originals.set(proxy, statement);
+    return proxy;
+  };
+  const proxy = new Proxy(db, {
+    get(target, prop) {
+      if (prop === "prepare") return (query: string) => wrap(target.prepare(query));
+      if (prop === "batch") return (statements: D1PreparedStatement[]) => note(target.batch(statements.map((st) => originals.get(st) ?? st)));
+      const value = Reflect.get(target, prop, target) as unknown;
+      return typeof value === "function" ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+  return { db: proxy, failed: () => failed };
+}
+
 export function openSession(request: Request, env: Bindings): RequestSession {
   const incoming = bookmarkFrom(request);
   const writes = !READS.has(request.method);

@@ -187,6 +187,12 @@ function answer(stored: Response, etag: string, request: Request, state: "hit" |
 }
 
 /**
+ * Set by a shared render that shows less than it should: a read failed on its way (its section shows the empty
+ * state) or the render ran out of time. It is answered as rendered and never stored. Removed before sending.
+ */
+export const NOT_FOR_SHARING = "X-Cohort-Not-For-Sharing";
+
+/**
  * Serves `request` from the cache, or renders it with `render` (no nonce), stores a shareable copy and serves it.
  * `secure` adds the security headers to what is stored (a page's policy is built here, with its script hashes).
  */
@@ -222,7 +228,9 @@ export async function servePublic(
   headers.delete("Content-Length");
   // Rendered without a nonce: its inline scripts are trusted by their hashes, whether or not it is stored.
   const policy = page.kind === "page" ? contentSecurityPolicy({ hashes: await scriptHashes(body), origin: url.origin }) : undefined;
-  if (rendered.status !== 200 || rendered.headers.has("set-cookie")) {
+  const partial = rendered.headers.has(NOT_FOR_SHARING);
+  headers.delete(NOT_FOR_SHARING);
+  if (rendered.status !== 200 || rendered.headers.has("set-cookie") || partial) {
     const res = options.secure(new Response(body, { status: rendered.status, statusText: rendered.statusText, headers }), policy);
     res.headers.set("X-Cohort-Cache", "bypass");
     return res;
