@@ -154,6 +154,19 @@ describe("public pages from the edge cache", () => {
     }
     const head = await SELF.fetch(`${ORIGIN}/courses`, { method: "HEAD" });
     expect(head.headers.get("x-cohort-cache")).toBeNull();
+    // The same page spelled another way (a letter or a hyphen percent-encoded, lower-case hex) is rendered for its
+    // sender, not stored as another copy.
+    const slug = course.group.slug;
+    for (const variant of [`/content/%${slug.charCodeAt(0).toString(16)}${slug.slice(1)}`, `/content/${slug.replace("-", "%2d")}`, `/content/${slug.replace("-", "%2D")}`]) {
+      for (let i = 0; i < 2; i++) {
+        const page = await fetchPage(variant);
+        expect([page.status, page.state], variant).toEqual([200, null]);
+        expect(page.body).toContain(course.group.title);
+      }
+    }
+    // Written plainly, it is stored.
+    expect((await fetchPage(course.details)).state).toBe("miss");
+    expect((await fetchPage(course.details)).state).toBe("hit");
   });
 
   it("show a change made elsewhere within a second, whatever made it: the group, its outline, its instructor's name, feedback", async () => {

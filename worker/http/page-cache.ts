@@ -80,11 +80,28 @@ function recall(key: string, etag: string, request: Request): Response | null {
  * is still a session, and must not be rendered into everybody's copy.
  */
 export function cacheable(request: Request, url: URL): CacheablePage | null {
-  if (request.method !== "GET" || url.search !== "") return null;
+  if (request.method !== "GET" || url.search !== "" || !canonicalPath(url.pathname)) return null;
   if (request.headers.has("authorization") || hasSessionCookie(request)) return null;
   if (PUBLIC_PAGES.some((p) => p.test(url.pathname))) return { kind: "page", lang: detectLang(request) };
   if (PUBLIC_API.some((p) => p.test(url.pathname))) return { kind: "api", lang: null };
   return null;
+}
+
+/**
+ * Whether a path is written the one way a browser writes it: each segment percent-encoded exactly as
+ * `encodeURIComponent` encodes its decoded text (an Arabic slug's UTF-8 in upper-case hex, nothing else encoded). The
+ * same page asked as `/content/%66rontend-react` or `/content/frontend%2dreact` is rendered for its sender like a
+ * query string is, not stored as one more copy per spelling (a stranger could fill the isolate's 64 entries and the
+ * data centre's cache with variants of one page).
+ */
+function canonicalPath(pathname: string): boolean {
+  return pathname.split("/").every((segment) => {
+    try {
+      return encodeURIComponent(decodeURIComponent(segment)) === segment;
+    } catch {
+      return false;
+    }
+  });
 }
 
 /**
