@@ -10,7 +10,7 @@ import * as s from "../../db/schema";
 import { createServiceContext, type ServiceContext } from "../../worker/context";
 import type { Bindings } from "../../worker/env";
 import { newId } from "../../worker/services/ids";
-import { counted } from "../../worker/http/d1-session";
+import { counted, watchAnswers } from "../../worker/http/d1-session";
 
 export const db = () => createDb(env.DB);
 
@@ -112,34 +112,17 @@ export function countingContext() {
  */
 export function readingContext() {
   let bytes = 0;
-  const rowsOf = (answer: unknown) => (answer && typeof answer === "object" && "results" in answer ? (answer as D1Result).results : answer);
-  const add = <T>(answer: T): T => {
-    bytes += JSON.stringify(rowsOf(answer) ?? null).length;
-    return answer;
+  // An answer's rows: a batch's answers each, a statement's `results` without its meta; `raw` rows as they are.
+  const rowsOf = (answer: unknown): unknown => {
+    if (Array.isArray(answer)) return answer.map(rowsOf);
+    return answer && typeof answer === "object" && "results" in answer ? (answer as D1Result).results : answer;
   };
-  const originals = new WeakMap<object, D1PreparedStatement>();
-  const wrap = (statement: D1PreparedStatement): D1PreparedStatement => {
-    const proxy = new Proxy(statement, {
-      get(target, prop) {
-        if (prop === "bind") return (...values: unknown[]) => wrap(target.bind(...values));
-        if (prop === "all" || prop === "raw" || prop === "first") {
-          return async (...args: unknown[]) => add(await (target[prop] as (...a: unknown[]) => Promise<unknown>).apply(target, args));
-        }
-        const value = Reflect.get(target, prop, target) as unknown;
-        return typeof value === "function" ? (value as (...a: unknown[]) => unknown).bind(target) : value;
-      },
-    });
-    originals.set(proxy, statement);
-    return proxy;
-  };
-  const DB = new Proxy(env.DB, {
-    get(target, prop) {
-      if (prop === "prepare") return (query: string) => wrap(target.prepare(query));
-      if (prop === "batch") return async (statements: D1PreparedStatement[]) => (await target.batch(statements.map((st) => originals.get(st) ?? st))).map(add);
-      const value = Reflect.get(target, prop, target) as unknown;
-      return typeof value === "function" ? (value as (...a: unknown[]) => unknown).bind(target) : value;
-    },
-  });
+  const DB = watchAnswers(env.DB, (answer) =>
+    answer.then((value) => {
+      bytes += JSON.stringify(rowsOf(value) ?? null).length;
+      return value;
+    }),
+  );
   return { ctx: serviceContext({ ...env, DB }).ctx, bytes: () => bytes, reset: () => void (bytes = 0) };
 }
 

@@ -62,24 +62,17 @@ export function counted<T extends D1Database | D1DatabaseSession>(db: T): { db: 
 }
 
 /**
- * The database with a note of whether any read or write through it failed: a public page rendered for the edge
- * cache shows a failed read as its empty state ("No Courses Available"), which must not be stored for everyone
- * (page-cache.ts). Statements keep their own answers and errors; only the note is added.
+ * The database with every answer it gives passed through `watch` (a statement's `all`, `raw`, `first` or `run`, and a
+ * `batch`), which returns it (or throws) as it was: for noting what passes, never for changing it.
  */
-export function watchFailures<T extends D1Database | D1DatabaseSession>(db: T): { db: T; failed: () => boolean } {
-  let failed = false;
-  const note = <R>(answer: Promise<R>): Promise<R> =>
-    answer.catch((e: unknown) => {
-      failed = true;
-      throw e;
-    });
+export function watchAnswers<T extends D1Database | D1DatabaseSession>(db: T, watch: <R>(answer: Promise<R>) => Promise<R>): T {
   const originals = new WeakMap<object, D1PreparedStatement>();
   const wrap = (statement: D1PreparedStatement): D1PreparedStatement => {
     const proxy = new Proxy(statement, {
       get(target, prop) {
         if (prop === "bind") return (...values: unknown[]) => wrap(target.bind(...values));
         if (prop === "all" || prop === "raw" || prop === "first" || prop === "run") {
-          return (...args: unknown[]) => note((target[prop] as (...a: unknown[]) => Promise<unknown>).apply(target, args));
+          return (...args: unknown[]) => watch((target[prop] as (...a: unknown[]) => Promise<unknown>).apply(target, args));
         }
         const value = Reflect.get(target, prop, target) as unknown;
         return typeof value === "function" ? (value as (...a: unknown[]) => unknown).bind(target) : value;
@@ -88,15 +81,31 @@ export function watchFailures<T extends D1Database | D1DatabaseSession>(db: T): 
     originals.set(proxy, statement);
     return proxy;
   };
-  const proxy = new Proxy(db, {
+  return new Proxy(db, {
     get(target, prop) {
       if (prop === "prepare") return (query: string) => wrap(target.prepare(query));
-      if (prop === "batch") return (statements: D1PreparedStatement[]) => note(target.batch(statements.map((st) => originals.get(st) ?? st)));
+      // A batch is given the statements themselves: the binding reads their own fields.
+      if (prop === "batch") return (statements: D1PreparedStatement[]) => watch(target.batch(statements.map((st) => originals.get(st) ?? st)));
       const value = Reflect.get(target, prop, target) as unknown;
       return typeof value === "function" ? (value as (...a: unknown[]) => unknown).bind(target) : value;
     },
   });
-  return { db: proxy, failed: () => failed };
+}
+
+/**
+ * The database with a note of whether any read or write through it failed: a public page rendered for the edge
+ * cache shows a failed read as its empty state ("No Courses Available"), which must not be stored for everyone
+ * (page-cache.ts).
+ */
+export function watchFailures<T extends D1Database | D1DatabaseSession>(db: T): { db: T; failed: () => boolean } {
+  let failed = false;
+  const watched = watchAnswers(db, (answer) =>
+    answer.catch((e: unknown) => {
+      failed = true;
+      throw e;
+    }),
+  );
+  return { db: watched, failed: () => failed };
 }
 
 export function openSession(request: Request, env: Bindings): RequestSession {
