@@ -6,7 +6,6 @@ import {
   Outlet,
   Scripts,
   ScrollRestoration,
-  useMatches,
   useNavigation,
   useRouteLoaderData,
   type ShouldRevalidateFunction,

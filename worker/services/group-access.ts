@@ -126,11 +126,6 @@ export function managedGroupsScope(viewer: Viewer): SQL | undefined {
   return can(viewer, "site.admin") ? undefined : eq(groups.instructorId, viewer.userId);
 }
 
-/** A search box's term, or null when there is none. */
-export function searchTerm(search: string | undefined): string | null {
-  return search ? search : null;
-}
-
 /**
  * Whether one of several columns contains `term`, case-insensitively (as SQLite's `lower` folds: ASCII letters). By
  * `instr`, not LIKE: D1 refuses a LIKE pattern over 50 bytes (a search of 25 Arabic letters was a 500), and a term

@@ -12,7 +12,7 @@ import { preparedOnce } from "../../db/prepared";
 import type { ServiceContext } from "../context";
 import { AppError, forbidden } from "../http/errors";
 import { disconnectUserFromGroup } from "../realtime/publish";
-import { managedGroupsScope, matchesAny, searchTerm, requireManagedGroup, requireStaff } from "./group-access";
+import { managedGroupsScope, matchesAny, requireManagedGroup, requireStaff } from "./group-access";
 import { groupColumns, listCourseContent, toGroupDto, type CourseContentDto, type GroupDto } from "./groups";
 import { newId, slugify } from "./ids";
 import type { Viewer } from "./sessions";
@@ -79,7 +79,7 @@ function toManagedDto(row: ManagedRow): ManagedGroupDto {
  */
 export async function listManagedGroups(ctx: ServiceContext, viewer: Viewer, query: ManageGroupsQuery): Promise<ManagedGroupPage> {
   requireStaff(viewer);
-  const term = searchTerm(query.search);
+  const term = query.search;
   const where = and(
     managedGroupsScope(viewer),
     query.status ? eq(groups.status, query.status) : undefined,

@@ -9,7 +9,7 @@ import { groups, memberships, users, MEMBER_STATUSES, type MembershipStatus, typ
 import type { ServiceContext } from "../context";
 import { AppError, forbidden, notFound } from "../http/errors";
 import { disconnectUserFromGroup } from "../realtime/publish";
-import { matchesAny, requireManagedGroup, searchTerm, requireStaff, type GroupRecord } from "./group-access";
+import { matchesAny, requireManagedGroup, requireStaff, type GroupRecord } from "./group-access";
 import { GROUP_FULL, hasFreeSeat } from "./membership-requests";
 import { notifyUsers } from "./notifications";
 import type { Viewer } from "./sessions";
@@ -76,7 +76,7 @@ function toStudentDto(r: StudentRow): GroupStudentDto {
 /** GET /api/groups/{id}/students: members (approved and special) by default, or those of one status, or `all`. */
 export async function listGroupStudents(ctx: ServiceContext, viewer: Viewer, groupIdOrSlug: string, query: GroupStudentsQuery): Promise<GroupStudentDto[]> {
   const group = await requireManagedGroup(ctx, viewer, groupIdOrSlug);
-  const term = searchTerm(query.search);
+  const term = query.search;
   const status = query.status ?? "members";
   const rows = await studentQuery(ctx)
     .where(
