@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { COUNTRIES, countryById, DEFAULT_COUNTRY, phoneDigits, type Country } from "~/lib/countries";
+import { COUNTRIES, countryById, DEFAULT_COUNTRY, phoneDigits, trunkDropped, type Country } from "~/lib/countries";
 import { isolateLtr } from "~/lib/bidi";
 import { useT } from "~/lib/i18n";
 
@@ -82,7 +82,7 @@ export function PhoneField({
         </div>
         <p id={`${phoneId}-hint`} className="field-hint field-hint-block">
           {country.dial
-            ? t("auth.field.phoneHint", { code: isolateLtr(`+${country.dial}`), max: country.maxDigits })
+            ? t(trunkDropped(country) ? "auth.field.phoneHintTrunk" : "auth.field.phoneHint", { code: isolateLtr(`+${country.dial}`), max: country.maxDigits })
             : t("auth.field.phoneHintOther", { max: country.maxDigits })}
         </p>
         {error ? (

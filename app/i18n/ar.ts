@@ -229,6 +229,7 @@ export const ar: Messages = {
   "auth.field.country": "الدولة",
   "auth.field.phone": "رقم الهاتف",
   "auth.field.phoneHint": "الأرقام بعد {code}، حتى {max, plural, zero {# رقم} one {رقم واحد} two {رقمين} few {# أرقام} many {# رقمًا} other {# رقم}}.",
+  "auth.field.phoneHintTrunk": "الأرقام بعد {code}، حتى {max, plural, zero {# رقم} one {رقم واحد} two {رقمين} few {# أرقام} many {# رقمًا} other {# رقم}}؛ ولا يُحسب الصفر إن كُتب أولًا.",
   "auth.field.phoneHintOther": "الرقم كاملًا مع رمز الدولة، حتى {max, plural, zero {# رقم} one {رقم واحد} two {رقمين} few {# أرقام} many {# رقمًا} other {# رقم}}.",
   "auth.field.passwordHint": "{min, plural, zero {# حرف على الأقل} one {حرف واحد على الأقل} two {حرفان على الأقل} few {# أحرف على الأقل} many {# حرفًا على الأقل} other {# حرف على الأقل}}.",
   "form.showPassword": "إظهار",

@@ -232,6 +232,7 @@ export const en = {
   "auth.field.country": "Country",
   "auth.field.phone": "Phone number",
   "auth.field.phoneHint": "Digits after {code}, up to {max, plural, one {# digit} other {# digits}}.",
+  "auth.field.phoneHintTrunk": "Digits after {code}, up to {max, plural, one {# digit} other {# digits}}; a 0 typed first is left out.",
   "auth.field.phoneHintOther": "The whole number with its country code, up to {max, plural, one {# digit} other {# digits}}.",
   "auth.field.passwordHint": "At least {min, plural, one {# character} other {# characters}}.",
   "form.showPassword": "Show",

@@ -12,11 +12,17 @@ export interface Country {
   dial: string | null;
   /** How many digits the phone field accepts for this country. */
   maxDigits: number;
+  /**
+   * Whether the cap counts a national trunk "0" typed first. Egypt's 11 is the number as Egyptians write it (010...);
+   * elsewhere the cap is the number after the calling code (Saudi Arabia's 9: 5XXXXXXXX), and people write it with a
+   * 0 in front (05XXXXXXXX), which is dropped rather than allowed to push the last digit out.
+   */
+  trunkInCap?: true;
   nameKey: MessageKey;
 }
 
 export const COUNTRIES: readonly Country[] = [
-  { id: "EG", dial: "20", maxDigits: 11, nameKey: "country.EG" },
+  { id: "EG", dial: "20", maxDigits: 11, trunkInCap: true, nameKey: "country.EG" },
   { id: "SA", dial: "966", maxDigits: 9, nameKey: "country.SA" },
   { id: "AE", dial: "971", maxDigits: 9, nameKey: "country.AE" },
   { id: "DZ", dial: "213", maxDigits: 9, nameKey: "country.DZ" },
@@ -42,9 +48,18 @@ export function countryById(id: string | null | undefined): Country | null {
   return COUNTRIES.find((c) => c.id === id) ?? null;
 }
 
-/** What the phone field keeps of what was typed: digits only (Arabic-Indic ones as 0-9), at most the country's cap. */
+/**
+ * What the phone field keeps of what was typed: digits only (Arabic-Indic ones as 0-9), at most the country's cap,
+ * not counting a trunk "0" typed first where the cap leaves it out (`trunkInCap`).
+ */
 export function phoneDigits(country: Country, raw: string): string {
-  return toLatinDigits(raw).replace(/\D/g, "").slice(0, country.maxDigits);
+  const all = toLatinDigits(raw).replace(/\D/g, "");
+  return all.slice(0, country.maxDigits + (trunkDropped(country) && all.startsWith("0") ? 1 : 0));
+}
+
+/** Whether a "0" typed first is a trunk prefix outside the country's cap (it is dropped from the stored number). */
+export function trunkDropped(country: Country): boolean {
+  return country.dial !== null && !country.trunkInCap;
 }
 
 /**

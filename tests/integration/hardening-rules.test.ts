@@ -264,6 +264,28 @@ describe("phone digits per country through the page actions", () => {
     expect(res.status).toBe(200);
     expect(await stored(eq(s.users.id, me.user.id))).toBe(`+${DIAL[country]}${digits.slice(0, cap)}`);
   });
+
+  // Saudis write their 9-digit mobile numbers with a trunk 0 (05XXXXXXXX): the 0 is dropped, never the last digit.
+  it("register keeps a Saudi number typed with its leading 0 whole, without the 0", async () => {
+    const email = `${unique("ph")}@test.example`;
+    const res = await postForm("/auth/register", { name: "Phone Tester", email, password: "phone-password-1", confirmPassword: "phone-password-1", country: "SA", phone: "0501234567" });
+    expect(res.status).toBe(200);
+    expect(await stored(eq(s.users.email, email))).toBe("+966501234567");
+  });
+
+  it("profile keeps a Saudi number typed with its leading 0 whole, and still caps the digits after it at 9", async () => {
+    const me = await signIn(await createUser());
+    expect((await postForm("/profile", { intent: "profile", name: "Phone Tester", country: "SA", phone: "0501234567" }, me.cookie)).status).toBe(200);
+    expect(await stored(eq(s.users.id, me.user.id))).toBe("+966501234567");
+    expect((await postForm("/profile", { intent: "profile", name: "Phone Tester", country: "SA", phone: "05012345678" }, me.cookie)).status).toBe(200);
+    expect(await stored(eq(s.users.id, me.user.id))).toBe("+966501234567");
+  });
+
+  it("counts Egypt's leading 0 in its 11 digits, as Egyptians write the number", async () => {
+    const me = await signIn(await createUser());
+    expect((await postForm("/profile", { intent: "profile", name: "Phone Tester", country: "EG", phone: "010012345678" }, me.cookie)).status).toBe(200);
+    expect(await stored(eq(s.users.id, me.user.id))).toBe("+201001234567");
+  });
 });
 
 describe("feedback ratings and image bytes", () => {
