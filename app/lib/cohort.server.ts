@@ -13,6 +13,7 @@ import { deleteAnnouncement, listAnnouncements, postAnnouncement, type StaffAnno
 import { certificateRoster, issueCertificates, revokeCertificate, setCompletionRule } from "../../worker/services/certificates";
 import { copyGroup } from "../../worker/services/course-copy";
 import { requireManagedGroup } from "../../worker/services/group-access";
+import { zoneOffset } from "../../worker/services/time-shift";
 
 /** Time zones offered by the copy form (the group's own is added when it is not among them). */
 export const COMMON_TIME_ZONES = [
@@ -33,6 +34,15 @@ export const COMMON_TIME_ZONES = [
   "UTC",
 ];
 
+/**
+ * Each zone with its offset from UTC now, in minutes, worked out once here (the server's and the browser's ICU may
+ * word an offset differently; a number renders the same on both). The screen names the zone's city in the reader's
+ * language beside it.
+ */
+export function zoneChoices(zones: readonly string[], at: number): { id: string; offsetMinutes: number }[] {
+  return zones.map((id) => ({ id, offsetMinutes: Math.round(zoneOffset(at, id) / 60_000) }));
+}
+
 export async function loadCohort(svc: ServiceContext, viewer: Viewer, slug: string) {
   const group = await orHttpError(requireManagedGroup(svc, viewer, slug));
   const [announcements, roster, [facts]] = await Promise.all([
@@ -51,7 +61,7 @@ export async function loadCohort(svc: ServiceContext, viewer: Viewer, slug: stri
     announcements,
     roster,
     firstLecture: facts?.firstLecture ? new Date(facts.firstLecture).toISOString() : null,
-    timeZones: COMMON_TIME_ZONES.includes(timeZone) ? COMMON_TIME_ZONES : [timeZone, ...COMMON_TIME_ZONES],
+    timeZones: zoneChoices(COMMON_TIME_ZONES.includes(timeZone) ? COMMON_TIME_ZONES : [timeZone, ...COMMON_TIME_ZONES], Date.now()),
   };
 }
 export type CohortData = Awaited<ReturnType<typeof loadCohort>>;

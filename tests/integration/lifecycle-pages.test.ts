@@ -52,6 +52,20 @@ describe("the Cohort tab", () => {
     expect((await page(admin, `/dashboard/admin/group/${w.group.slug}/cohort`)).status).toBe(200);
   });
 
+  it("offers the copy's time zones by city and offset from UTC, in the reader's language, the group's own first", async () => {
+    const w = await world();
+    await db().update(s.groups).set({ timeZone: "Asia/Kolkata" }).where(eq(s.groups.id, w.group.id));
+    const options = (html: string) => [...html.slice(html.indexOf('id="copy-zone"')).split("</select>")[0]!.matchAll(/<option[^>]*value="([^"]+)"[^>]*>([^<]*)<\/option>/g)].map((m) => [m[1], m[2]!.replace(/[\u200e\u200f\u2066-\u2069]/g, "")]);
+    const english = options((await page(w.teacher, w.cohort)).text);
+    // Riyadh keeps UTC+3 all year; India UTC+5:30 (a zone off the list keeps its own name).
+    expect(english[0]).toEqual(["Asia/Kolkata", "Asia/Kolkata (UTC+05:30)"]);
+    expect(english).toContainEqual(["Asia/Riyadh", "Riyadh (UTC+03:00)"]);
+    expect(english).toContainEqual(["UTC", "Coordinated Universal Time (UTC+00:00)"]);
+    const arabic = options(await (await call(w.cohort, { cookie: `${w.teacher.cookie}; lang=ar`, headers: { accept: "text/html" } })).text());
+    expect(arabic).toContainEqual(["Asia/Riyadh", "الرياض (UTC+03:00)"]);
+    expect(arabic).toContainEqual(["Africa/Casablanca", expect.stringMatching(/^الدار البيضاء \(UTC\+0[01]:00\)$/)]);
+  });
+
   it("announces, sets the rule, issues and revokes, and copies, through its intents; another instructor's are refused", async () => {
     const w = await world();
     expect((await action(w.other, w.cohort, { intent: "announce", title: "Not mine", body: "x" })).status).toBe(403);

@@ -9,6 +9,7 @@ import { formatPercent, useT } from "~/lib/i18n";
 import type { CohortData } from "~/lib/cohort.server";
 import { ANNOUNCEMENT_LIMITS, CERTIFICATE_LIMITS, COPY_LIMITS } from "~/lib/lifecycle-schemas";
 import { dateTimeFormat } from "~/lib/intl-cache";
+import { zoneLabel } from "~/lib/time-zones";
 
 type Result = ({ ok: true; intent: string } & Record<string, unknown>) | (FailureLike & { intent: string; target?: string });
 
@@ -301,8 +302,8 @@ function CopySection({ data, area }: { data: CohortData; area: "instructor" | "a
             <label htmlFor="copy-zone">{t("cohort.copy.zoneLabel")}</label>
             <select id="copy-zone" name="timeZone" defaultValue={data.group.timeZone}>
               {data.timeZones.map((z) => (
-                <option key={z} value={z}>
-                  {z}
+                <option key={z.id} value={z.id}>
+                  {zoneLabel(t, z.id, z.offsetMinutes)}
                 </option>
               ))}
             </select>
