@@ -124,6 +124,22 @@ describe("task extensions", () => {
     expect(await db().select().from(s.extensions).where(eq(s.extensions.taskId, w.task._id))).toEqual([]);
   });
 
+  // D1 binds at most 100 values per statement: a class of 150 is read and written in slices, in one transaction.
+  it("extends a whole class of 150 students at once, and refuses 150 ids with one stranger among them, writing nothing", async () => {
+    const w = await taskWorld({ dueAt: Date.now() + DAY });
+    const students = await classOf(w.group, 150);
+    const due = new Date(Date.now() + 2 * DAY).toISOString();
+    const withStranger = [...students.slice(0, 149), (await createUser()).id];
+    expect((await w.extend({ userIds: withStranger, dueAt: due })).status).toBe(400);
+    expect(await db().select().from(s.extensions).where(eq(s.extensions.taskId, w.task._id))).toEqual([]);
+    const res = await w.extend({ userIds: students, dueAt: due });
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as unknown[]).length).toBe(150);
+    const rows = await db().select().from(s.extensions).where(eq(s.extensions.taskId, w.task._id));
+    expect(new Set(rows.map((r) => r.userId))).toEqual(new Set(students));
+    expect(rows.every((r) => r.dueAt?.toISOString() === due)).toBe(true);
+  });
+
   it("gives more time, never less: a due time at or before the task's own is refused, and a task without one has nothing to extend", async () => {
     const dueAt = Date.now() + DAY;
     const w = await taskWorld({ dueAt });
@@ -174,6 +190,17 @@ describe("task extensions", () => {
 
 const T0 = Date.parse("2027-03-01T09:00:00Z");
 
+/** `n` approved students of the group, made directly (a class, not people the test signs in as). */
+async function classOf(group: { id: string }, n: number): Promise<string[]> {
+  const ids: string[] = [];
+  for (let i = 0; i < n; i++) {
+    const u = await createUser({ password: null });
+    await addMember(u, group);
+    ids.push(u.id);
+  }
+  return ids;
+}
+
 async function quizWorld(quiz: { durationMinutes: number | null; closesAt: number; showAnswers?: "after-close" | "after-submit"; maxAttempts?: number }) {
   const teacher = await signIn(await createUser({ role: "instructor" }));
   const group = await createGroup({ instructorId: teacher.user.id });
@@ -204,6 +231,16 @@ describe("quiz extensions", () => {
     const started = await startAttempt(w.ctx, w.given, w.quiz.slug, later);
     expect(started.attempt.deadline).toBe(new Date(later + 15 * MIN).toISOString());
     await expect(startAttempt(w.ctx, w.other, w.quiz.slug, later)).rejects.toMatchObject({ status: 409, code: "quiz_closed" });
+  });
+
+  it("gives a whole class of 150 students extra minutes at once", async () => {
+    const w = await quizWorld({ durationMinutes: 10, closesAt: T0 });
+    const students = await classOf(w.group, 150);
+    const res = await w.extend({ userIds: students, extraMinutes: 5 });
+    expect(res.status).toBe(200);
+    const rows = await db().select().from(s.extensions).where(eq(s.extensions.quizId, w.quiz.id));
+    expect(rows.length).toBe(150);
+    expect(rows.every((r) => r.extraMinutes === 5)).toBe(true);
   });
 
   it("caps the extended attempt by the student's own close", async () => {

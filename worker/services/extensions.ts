@@ -4,7 +4,8 @@
  * times (findTask and findQuiz give a student their own times; progress counts "due" per student), so this module
  * only writes and lists them. Each student given one is told, in their language, through a notification.
  */
-import { and, asc, eq, inArray } from "drizzle-orm";
+import { and, asc, eq, getTableColumns, inArray } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
 import type { QuizExtensionInput, TaskExtensionInput } from "../../app/lib/extension-schemas";
 import { attempts, extensions, memberships, users, MEMBER_STATUSES } from "../../db/schema";
 import type { ServiceContext } from "../context";
@@ -14,6 +15,7 @@ import { notifyUsers } from "./notifications";
 import { requireManagedQuiz, reviewWhen } from "./quizzes";
 import type { Viewer } from "./sessions";
 import { findTask, isStaff, taskLink, type TaskRecord } from "./tasks";
+import { chunked, D1_MAX_PARAMS, slices } from "./chunks";
 
 export interface ExtensionDto {
   user: { _id: string; name: string };
@@ -40,15 +42,27 @@ const invalidTime = (field: "dueAt" | "closesAt", message: string) => new AppErr
 /** Every id must be a current student of the group; otherwise a 400 naming the field, and nothing is written. */
 async function requireStudents(ctx: ServiceContext, groupId: string, userIds: string[]): Promise<string[]> {
   const wanted = [...new Set(userIds)];
-  const found = await ctx.db
-    .select({ id: memberships.userId })
-    .from(memberships)
-    .where(and(eq(memberships.groupId, groupId), inArray(memberships.userId, wanted), inArray(memberships.status, [...MEMBER_STATUSES])));
+  const found = await chunked(wanted, (ids) =>
+    ctx.db
+      .select({ id: memberships.userId })
+      .from(memberships)
+      .where(and(eq(memberships.groupId, groupId), inArray(memberships.userId, ids), inArray(memberships.status, [...MEMBER_STATUSES]))),
+  );
   if (found.length !== wanted.length) {
     const message = "Choose students of the group.";
     throw new AppError(400, "validation_failed", message, { userIds: message });
   }
   return wanted;
+}
+
+/**
+ * Every student's extension row in one batch (one transaction: all land or none), as many rows per statement as D1's
+ * bound values allow: each row binds every column of the table, and the upsert's SET its values once more.
+ */
+async function upsertAll<R, Q extends BatchItem<"sqlite">>(ctx: ServiceContext, set: object, rows: R[], statement: (part: R[]) => Q): Promise<void> {
+  const perStatement = Math.floor((D1_MAX_PARAMS - Object.keys(set).length) / Object.keys(getTableColumns(extensions)).length);
+  const [first, ...rest] = slices(rows, perStatement).map(statement);
+  if (first) await ctx.db.batch([first, ...rest]);
 }
 
 async function listWhere(ctx: ServiceContext, where: ReturnType<typeof eq>): Promise<ExtensionDto[]> {
@@ -89,10 +103,10 @@ export async function setTaskExtensions(ctx: ServiceContext, viewer: Viewer, lec
   if (dueAt <= task.dueAt) throw invalidTime("dueAt", "The new due time must come after the task's own.");
   const ids = await requireStudents(ctx, task.groupId, input.userIds);
   const now = new Date();
-  await ctx.db
-    .insert(extensions)
-    .values(ids.map((userId) => ({ id: newId(), userId, taskId: task.id, dueAt, grantedBy: viewer.userId, createdAt: now })))
-    .onConflictDoUpdate({ target: [extensions.taskId, extensions.userId], set: { dueAt, grantedBy: viewer.userId, createdAt: now } });
+  const set = { dueAt, grantedBy: viewer.userId, createdAt: now };
+  await upsertAll(ctx, set, ids.map((userId) => ({ id: newId(), userId, taskId: task.id, ...set })), (part) =>
+    ctx.db.insert(extensions).values(part).onConflictDoUpdate({ target: [extensions.taskId, extensions.userId], set }),
+  );
   // Told only about work they can see: a task scheduled for later, or in a draft lecture, is not named to them before
   // it is published (its page then shows their own due time).
   if (task.lecturePublished && task.publishAt === null) await notifyUsers(ctx, ids, { kind: "extension-granted", params: { work: task.title }, link: taskLink(task) });
@@ -130,11 +144,13 @@ export async function setQuizExtensions(ctx: ServiceContext, viewer: Viewer, qui
   const ids = await requireStudents(ctx, quiz.groupId, input.userIds);
   // More attempts, or a later close, for a student the review already shows the answers to would let them answer
   // with the key in front of them: refused, naming them (they keep what they have).
-  const taken = await ctx.db
-    .select({ attempt: attempts, name: users.name })
-    .from(attempts)
-    .innerJoin(users, eq(users.id, attempts.userId))
-    .where(and(eq(attempts.quizId, quiz.id), inArray(attempts.userId, ids)));
+  const taken = await chunked(ids, (part) =>
+    ctx.db
+      .select({ attempt: attempts, name: users.name })
+      .from(attempts)
+      .innerJoin(users, eq(users.id, attempts.userId))
+      .where(and(eq(attempts.quizId, quiz.id), inArray(attempts.userId, part))),
+  );
   const seen = [...new Set(taken.map((t) => t.attempt.userId))].filter((userId) => {
     const own = taken.filter((t) => t.attempt.userId === userId).map((t) => t.attempt);
     // Shown now, or shown once (a policy switched to "never" since hides nothing from who read them).
@@ -146,10 +162,9 @@ export async function setQuizExtensions(ctx: ServiceContext, viewer: Viewer, qui
   }
   const now = new Date();
   const values = { closesAt, extraMinutes: input.extraMinutes ?? 0, extraAttempts: input.extraAttempts ?? 0, grantedBy: viewer.userId, createdAt: now };
-  await ctx.db
-    .insert(extensions)
-    .values(ids.map((userId) => ({ id: newId(), userId, quizId: quiz.id, ...values })))
-    .onConflictDoUpdate({ target: [extensions.quizId, extensions.userId], set: values });
+  await upsertAll(ctx, values, ids.map((userId) => ({ id: newId(), userId, quizId: quiz.id, ...values })), (part) =>
+    ctx.db.insert(extensions).values(part).onConflictDoUpdate({ target: [extensions.quizId, extensions.userId], set: values }),
+  );
   const link = `/course/${encodeURIComponent(quiz.groupSlug)}/lecture/${encodeURIComponent(quiz.lectureSlug)}/quiz/${encodeURIComponent(quiz.slug)}`;
   // As for tasks: a draft or scheduled quiz, or one in a draft lecture, is not named to them before it is published.
   if (quiz.published && quiz.lecturePublished) await notifyUsers(ctx, ids, { kind: "extension-granted", params: { work: quiz.title }, link });

@@ -14,6 +14,7 @@ import { notFound } from "../http/errors";
 import { publishToUser } from "../realtime/publish";
 import { newId } from "./ids";
 import type { Viewer } from "./sessions";
+import { D1_MAX_PARAMS, slices } from "./chunks";
 
 export type NotificationDto = NotificationFrameBody;
 
@@ -33,13 +34,6 @@ function toDto(r: Pick<Row, "id" | "kind" | "title" | "params" | "link" | "creat
 const unreadOf = (userId: string) => and(eq(notifications.userId, userId), isNull(notifications.readAt));
 
 /** D1 binds at most 100 values per statement: long lists go in slices, all in one batch. */
-const D1_MAX_PARAMS = 100;
-
-function slices<T>(items: T[], size: number): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
-  return out;
-}
 
 async function unreadCounts(ctx: ServiceContext, userIds: string[]): Promise<Map<string, number>> {
   const [first, ...rest] = slices(userIds, D1_MAX_PARAMS - 1).map((ids) =>
