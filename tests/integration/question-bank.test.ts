@@ -124,6 +124,23 @@ describe("question banks", () => {
     expect((await call(`/api/groups/${w.group.slug}/question-bank/${w.bank[0]!._id}`, { method: "DELETE", token: w.teacher.accessToken })).status).toBe(200);
   });
 
+  it("lets deletes and retags sent at once leave the published quiz's draw whole: each is judged against the bank it lands on", async () => {
+    // "Hooks draw" (published, open) draws 2 of the 6 "hooks" questions: at most four may go, however they are sent.
+    const w = await world();
+    const url = (id: string) => `/api/groups/${w.group.slug}/question-bank/${id}`;
+    const sent = await Promise.all([
+      ...w.bank.slice(0, 4).map((q) => call(url(q._id), { method: "DELETE", token: w.teacher.accessToken })),
+      ...w.bank.slice(4).map((q, i) => call(url(q._id), { method: "PUT", body: { question: { text: `Moved ${i}`, type: "true-false", correct: 0 }, tags: ["css"] }, token: w.teacher.accessToken })),
+    ]);
+    const statuses = sent.map((r) => r.status);
+    expect(statuses.filter((st) => st === 200)).toHaveLength(4);
+    expect(statuses.filter((st) => st === 409)).toHaveLength(2);
+    const left = await db().select().from(s.bankQuestions).where(eq(s.bankQuestions.groupId, w.group.id));
+    expect(left.filter((q) => q.tags.includes("hooks"))).toHaveLength(2);
+    // Every student can still be given a paper.
+    expect((await startAttempt(w.ctx, w.students[0]!, w.quiz.slug)).attempt).toBeDefined();
+  });
+
   it("keeps a drawn question's key out of a review while another quiz that never shows answers may still give it", async () => {
     const w = await world({ maxAttempts: 1 });
     const [me] = w.students;

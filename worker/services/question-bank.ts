@@ -3,7 +3,7 @@
  * (app/lib/quiz-paper.ts). Questions drawn are copied into the attempt's paper, so editing or deleting a bank question
  * changes no attempt already given; it changes only the attempts that open afterwards.
  */
-import { and, asc, eq, gt, isNotNull, isNull, or, sql } from "drizzle-orm";
+import { and, asc, eq, gt, isNotNull, isNull, or, sql, type SQL } from "drizzle-orm";
 import type { QuizDraw } from "../../app/lib/quiz-paper";
 import type { BankQuestionInput } from "../../app/lib/quiz-schemas";
 import { bankQuestions, quizzes } from "../../db/schema";
@@ -79,8 +79,9 @@ export function drawsShortOnSomePaper(bank: { id: string; tags: string[] }[], dr
 /**
  * Refuses a change to the bank (the bank as it would be after it) that would leave a quiz students can still be
  * given short of its draws: one published and not closed, or scheduled. Its staff change the quiz's draws first.
+ * Returns the bank it judged.
  */
-async function checkLiveDraws(ctx: ServiceContext, groupId: string, after: (bank: BankRow[]) => BankRow[]): Promise<void> {
+async function checkLiveDraws(ctx: ServiceContext, groupId: string, after: (bank: BankRow[]) => BankRow[]): Promise<BankRow[]> {
   const now = Date.now();
   const [bank, live] = await Promise.all([
     bankOf(ctx, groupId),
@@ -94,6 +95,34 @@ async function checkLiveDraws(ctx: ServiceContext, groupId: string, after: (bank
     const why = drawsUnfit(next, quiz.draws);
     if (why) throw new AppError(409, "draws_short", `The quiz "${quiz.title}" draws from these questions and would be left short: ${why} Change its draws first.`);
   }
+  return bank;
+}
+
+/** How many tries a change of the bank gets when other changes keep landing between its check and its write. */
+const BANK_WRITE_TRIES = 8;
+
+/**
+ * One change of one question, judged against the bank as it is when it lands. The check reads the bank and judges it
+ * in code (drawsUnfit); the write then lands only if the bank is still as read (its count and its newest change),
+ * so changes sent at once cannot each pass against the same bank and together empty a draw. A change that finds
+ * the bank changed is judged again against the new bank.
+ */
+async function changeBankQuestion<T>(
+  ctx: ServiceContext,
+  groupId: string,
+  questionId: string,
+  after: (bank: BankRow[]) => BankRow[],
+  write: (unchanged: SQL, newest: number) => Promise<T | undefined>,
+): Promise<T> {
+  for (let tries = 0; tries < BANK_WRITE_TRIES; tries++) {
+    const bank = await checkLiveDraws(ctx, groupId, after);
+    if (!bank.some((q) => q.id === questionId)) throw notFound("No such question in this group's bank.");
+    const newest = Math.max(0, ...bank.map((q) => q.updatedAt.getTime()));
+    const unchanged = sql`(select count(*) || '/' || coalesce(max("updated_at"), 0) from "bank_questions" where "group_id" = ${groupId}) = ${`${bank.length}/${newest}`}`;
+    const done = await write(unchanged, newest);
+    if (done !== undefined) return done;
+  }
+  throw new AppError(409, "conflict", "The question bank changed while this was being saved. Please try again.");
 }
 
 /** GET /api/groups/{id}/question-bank (staff): the questions, oldest first, and the tags with their counts. */
@@ -123,21 +152,33 @@ export async function addBankQuestion(ctx: ServiceContext, viewer: Viewer, group
 /** PUT /api/groups/{id}/question-bank/{questionId} (staff): attempts already given keep their copy. */
 export async function updateBankQuestion(ctx: ServiceContext, viewer: Viewer, groupKey: string, questionId: string, input: BankQuestionInput): Promise<BankQuestionDto> {
   const group = await requireManagedGroup(ctx, viewer, groupKey);
-  await checkLiveDraws(ctx, group.id, (bank) => bank.map((q) => (q.id === questionId ? { ...q, tags: values(input).tags } : q)));
-  const [row] = await ctx.db
-    .update(bankQuestions)
-    .set({ ...values(input), updatedAt: new Date() })
-    .where(and(eq(bankQuestions.id, questionId), eq(bankQuestions.groupId, group.id)))
-    .returning();
-  if (!row) throw notFound("No such question in this group's bank.");
+  const row = await changeBankQuestion(
+    ctx,
+    group.id,
+    questionId,
+    (bank) => bank.map((q) => (q.id === questionId ? { ...q, tags: values(input).tags } : q)),
+    // Later than every change before it, even one in the same millisecond: the next change's check can tell.
+    async (unchanged, newest) =>
+      (
+        await ctx.db
+          .update(bankQuestions)
+          .set({ ...values(input), updatedAt: new Date(Math.max(Date.now(), newest + 1)) })
+          .where(and(eq(bankQuestions.id, questionId), eq(bankQuestions.groupId, group.id), unchanged))
+          .returning()
+      )[0],
+  );
   return toDto(row);
 }
 
 /** DELETE /api/groups/{id}/question-bank/{questionId} (staff). */
 export async function deleteBankQuestion(ctx: ServiceContext, viewer: Viewer, groupKey: string, questionId: string): Promise<{ message: string }> {
   const group = await requireManagedGroup(ctx, viewer, groupKey);
-  await checkLiveDraws(ctx, group.id, (bank) => bank.filter((q) => q.id !== questionId));
-  const gone = await ctx.db.delete(bankQuestions).where(and(eq(bankQuestions.id, questionId), eq(bankQuestions.groupId, group.id))).returning({ id: bankQuestions.id });
-  if (gone.length === 0) throw notFound("No such question in this group's bank.");
+  await changeBankQuestion(
+    ctx,
+    group.id,
+    questionId,
+    (bank) => bank.filter((q) => q.id !== questionId),
+    async (unchanged) => (await ctx.db.delete(bankQuestions).where(and(eq(bankQuestions.id, questionId), eq(bankQuestions.groupId, group.id), unchanged)).returning({ id: bankQuestions.id }))[0],
+  );
   return { message: "The question was deleted from the bank. Attempts that drew it keep their copy." };
 }
