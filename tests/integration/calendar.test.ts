@@ -197,6 +197,16 @@ describe("the course calendar", () => {
     expect(adminCal.cal.events.size).toBe(8);
   });
 
+  it("ends a lecture at the very end of year 9999 within four-digit years (RFC 5545 DATE-TIME)", async () => {
+    const w = await world();
+    const last = { id: newId(), groupId: w.group.id, slug: unique("last"), title: "The last lecture", startsAt: at("9999-12-31T23:59:00Z"), order: 9, published: true };
+    await db().insert(s.lectures).values(last);
+    const { cal } = await fetchCalendar(w, w.teacher.cookie);
+    expectWellFormed(cal);
+    expect(cal.unfolded).toContain("DTSTART:99991231T235900Z");
+    expect(cal.unfolded).toContain("DTEND:99991231T235959Z");
+  });
+
   it("refuses outsiders, pending members, unknown groups and bad slugs with a 4xx in the reader's language", async () => {
     const w = await world();
     const outsider = await call(calendarPath(w), { cookie: w.outsider.cookie });

@@ -33,6 +33,15 @@ describe("comment bank", () => {
     expect((await call("/api/comment-bank", { token: student.accessToken })).status).toBe(403);
   });
 
+  it("keeps to 50 when snippets are sent at once", async () => {
+    const teacher = await signIn(await createUser({ role: "instructor" }));
+    for (let i = 1; i <= 45; i++) expect((await call("/api/comment-bank", { body: { text: `Snippet ${i}` }, token: teacher.accessToken })).status).toBe(201);
+    const sent = await Promise.all(Array.from({ length: 12 }, (_, i) => call("/api/comment-bank", { body: { text: `At once ${i}` }, token: teacher.accessToken })));
+    expect(sent.filter((r) => r.status === 201)).toHaveLength(5);
+    expect(sent.filter((r) => r.status === 409)).toHaveLength(7);
+    expect(((await (await call("/api/comment-bank", { token: teacher.accessToken })).json()) as unknown[]).length).toBe(50);
+  });
+
   it("reads Alt+digit by the physical key, so an Arabic layout inserts the same snippet", () => {
     expect(snippetKey({ altKey: true, ctrlKey: false, metaKey: false, code: "Digit1" })).toBe(1);
     expect(snippetKey({ altKey: true, ctrlKey: false, metaKey: false, code: "Numpad9" })).toBe(9);

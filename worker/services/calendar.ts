@@ -19,6 +19,8 @@ import { ownTimeSql } from "./own-time";
 
 /** A lecture has no end time in the model; the file gives it the usual session length. */
 export const LECTURE_MINUTES = 90;
+/** The last instant a DATE-TIME can write (four-digit years): a lecture at the very end of 9999 ends there. */
+const LAST_INSTANT = Date.UTC(9999, 11, 31, 23, 59, 59);
 const MAX_OCTETS = 75;
 const CRLF = "\r\n";
 
@@ -188,7 +190,7 @@ export async function groupCalendar(ctx: ServiceContext, viewer: Actor, groupKey
   for (const l of lectureRows) {
     const path = lecturePath(group.slug, l.slug);
     // `{id}@cohort` is the UID the first version of this file gave lectures: kept, so re-importing updates them.
-    events.push({ uid: `${l.id}@cohort`, start: l.startsAt!, end: new Date(l.startsAt!.getTime() + LECTURE_MINUTES * 60_000), summary: titled(l.title, l.published), description: about(path), url: `${origin}${path}` });
+    events.push({ uid: `${l.id}@cohort`, start: l.startsAt!, end: new Date(Math.min(l.startsAt!.getTime() + LECTURE_MINUTES * 60_000, LAST_INSTANT)), summary: titled(l.title, l.published), description: about(path), url: `${origin}${path}` });
   }
   for (const k of taskRows) {
     const path = `${lecturePath(group.slug, k.lectureSlug)}/Add-Task/${segment(k.slug)}`;

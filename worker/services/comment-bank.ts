@@ -2,10 +2,10 @@
  * The comment bank (issue 21): each staff member's own feedback snippets, kept across the groups they grade, which
  * the grader inserts into the feedback with a keystroke (Alt+1 to Alt+9) or a click.
  */
-import { and, asc, count, eq, sql } from "drizzle-orm";
+import { and, asc, eq, sql } from "drizzle-orm";
 import { can } from "../../app/lib/permissions";
 import { COMMENT_BANK_LIMITS, type CommentSnippetInput } from "../../app/lib/task-schemas";
-import { commentSnippets } from "../../db/schema";
+import { commentSnippets, users } from "../../db/schema";
 import { preparedOnce } from "../../db/prepared";
 import type { ServiceContext } from "../context";
 import { AppError, forbidden, notFound } from "../http/errors";
@@ -35,10 +35,23 @@ export async function listSnippets(ctx: ServiceContext, viewer: Viewer): Promise
 /** POST /api/comment-bank: a new snippet, up to 50 per person. */
 export async function addSnippet(ctx: ServiceContext, viewer: Viewer, input: CommentSnippetInput): Promise<SnippetDto> {
   requireGrader(viewer);
-  const [held] = await ctx.db.select({ n: count() }).from(commentSnippets).where(eq(commentSnippets.ownerId, viewer.userId));
-  if ((held?.n ?? 0) >= COMMENT_BANK_LIMITS.snippets) throw new AppError(409, "conflict", `Your comment bank holds at most ${COMMENT_BANK_LIMITS.snippets} snippets: delete one first.`);
-  const [row] = await ctx.db.insert(commentSnippets).values({ id: newId(), ownerId: viewer.userId, text: input.text, createdAt: new Date() }).returning();
-  return { _id: row!.id, text: row!.text, createdAt: row!.createdAt.toISOString() };
+  // The count and the insert are one statement: snippets sent at once cannot each find room under the limit.
+  const [row] = await ctx.db
+    .insert(commentSnippets)
+    .select(
+      ctx.db
+        .select({
+          id: sql<string>`${newId()}`.as("id"),
+          ownerId: users.id,
+          text: sql<string>`${input.text}`.as("text"),
+          createdAt: sql<Date>`${Date.now()}`.as("created_at"),
+        })
+        .from(users)
+        .where(and(eq(users.id, viewer.userId), sql`(select count(*) from ${commentSnippets} where ${commentSnippets.ownerId} = ${viewer.userId}) < ${COMMENT_BANK_LIMITS.snippets}`)),
+    )
+    .returning();
+  if (!row) throw new AppError(409, "conflict", `Your comment bank holds at most ${COMMENT_BANK_LIMITS.snippets} snippets: delete one first.`);
+  return { _id: row.id, text: row.text, createdAt: row.createdAt.toISOString() };
 }
 
 /** DELETE /api/comment-bank/{id}: one of the caller's snippets (another person's is not found). */
