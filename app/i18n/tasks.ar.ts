@@ -11,7 +11,7 @@ export const tasksAr: Record<keyof typeof tasksEn, string> = {
   "tasks.leftMinutes": "{n, plural, zero {أقل من دقيقة} one {بقيت دقيقة واحدة} two {بقيت دقيقتان} few {بقيت # دقائق} many {بقيت # دقيقة} other {بقيت # دقيقة}}",
   "tasks.leftHours": "{n, plural, zero {أقل من ساعة} one {بقيت ساعة واحدة} two {بقيت ساعتان} few {بقيت # ساعات} many {بقيت # ساعة} other {بقيت # ساعة}}",
   "tasks.leftDays": "{n, plural, zero {أقل من يوم} one {بقي يوم واحد} two {بقي يومان} few {بقيت # أيام} many {بقي # يومًا} other {بقي # يوم}}",
-  "tasks.maxScore": "من {max}",
+  "tasks.maxScore": "الدرجة من {max}",
   "tasks.noStatement": "لم يكتب المدرّب نص المهمة بعد.",
   "tasks.staffNote": "يسلّم الطلاب أعمالهم هنا، وتقيّمها أنت من صفحات مهام المجموعة.",
   "tasks.yourWork": "عملك",

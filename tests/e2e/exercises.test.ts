@@ -34,6 +34,8 @@ describe("code exercises", () => {
     await gotoHydrated(page, path);
     await page.locator("#exercise-code.cm-content").waitFor();
     expect(await page.locator(".hidden-tests-note").textContent()).toBe("Hidden tests also run when you hand in: 2 (6 points). You see their names and whether they passed.");
+    // Nothing typed yet: no "Draft saved" for a draft that was never made.
+    expect(await page.locator(".exercise-save").textContent()).toBe("");
 
     await setCode(page, "#exercise-code", "function chunk(items, size) {\n  while (true) {}\n}");
     await page.getByRole("button", { name: "Run the visible tests" }).click();

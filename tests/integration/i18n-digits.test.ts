@@ -97,6 +97,9 @@ describe("Arabic pages use Western digits only", () => {
       [`/instructor/group/${w.group.slug}/progress`, w.teacher.cookie, ["%"]],
       [`/instructor/group/${w.group.slug}/lecture/${w.lecture.slug}/tasks/${w.task.slug}/submissions`, w.teacher.cookie, ["1 من 3"]],
     ];
+    // The time and its day period ("م", PM: 18:00) are held together by a no-break space: a narrow screen never leaves the
+    // "م" alone on the next line.
+    expect(await (await page(lecture, student)).text()).toContain("06:00\u00a0م");
     const year = String(new Date().getUTCFullYear());
     for (const [path, cookie, expected] of pages) {
       const res = await page(path, cookie);

@@ -88,7 +88,9 @@ export function ExerciseWorkspace({ taskId, exercise, saveUrl, maxScore, canSubm
   };
 
   const saveText =
-    draft.status === "saved"
+    draft.status === "unchanged"
+      ? ""
+      : draft.status === "saved"
       ? t("exercises.save.saved")
       : draft.status === "saving"
       ? t("exercises.save.saving")

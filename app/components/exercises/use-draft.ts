@@ -6,7 +6,8 @@ const RETRY_MS = 5_000;
 /** Saved about a second after the last keystroke, like quiz answers. */
 const DEBOUNCE_MS = 1_000;
 
-export type DraftStatus = "saved" | "saving" | "offline" | "error";
+/** "unchanged": nothing typed yet on this page, so there is nothing to report as saved. */
+export type DraftStatus = "unchanged" | "saved" | "saving" | "offline" | "error";
 
 const storageKey = (taskId: string) => `cohort.exercise.${taskId}`;
 
@@ -20,7 +21,7 @@ const writeStored = (taskId: string, code: string, pending: boolean) => keep(sto
  */
 export function useDraft(taskId: string, saveUrl: string, initial: string) {
   const [code, setCode] = useState(initial);
-  const [status, setStatus] = useState<DraftStatus>("saved");
+  const [status, setStatus] = useState<DraftStatus>("unchanged");
   const [problem, setProblem] = useState("");
   const latest = useRef(initial);
   const acknowledged = useRef(initial);

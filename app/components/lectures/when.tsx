@@ -5,9 +5,13 @@ import { dateTimeFormat } from "~/lib/intl-cache";
 
 const locale = localeOf;
 
-/** "Tue 1 Dec 2026, 18:00" in the reader's language and zone (UTC until hydrated: the server cannot know the zone). */
+/**
+ * "Tue 1 Dec 2026, 18:00" in the reader's language and zone (UTC until hydrated: the server cannot know the zone).
+ * A time and its day period stay on one line ("09:47 م" never leaves the "م" alone on the next).
+ */
 export function formatWhen(iso: string, lang: Lang, timeZone?: string): string {
-  return dateTimeFormat(locale(lang), { weekday: "short", day: "numeric", month: "short", year: "numeric", hour: "2-digit", minute: "2-digit", timeZone }).format(new Date(iso));
+  const parts = dateTimeFormat(locale(lang), { weekday: "short", day: "numeric", month: "short", year: "numeric", hour: "2-digit", minute: "2-digit", timeZone }).formatToParts(new Date(iso));
+  return parts.map((p, i) => (p.type === "literal" && parts[i + 1]?.type === "dayPeriod" ? p.value.replace(/\s/g, "\u00a0") : p.value)).join("");
 }
 
 /** A lecture's start, or "No date yet". */
