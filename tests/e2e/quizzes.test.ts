@@ -292,6 +292,29 @@ describe("the quiz screens in both languages", () => {
   const words = { en: { result: "Your best score", matrix: "Results" }, ar: { result: "أفضل درجة لك", matrix: "النتائج" } };
 
   for (const lang of ["en", "ar"] as const) {
+    it(`every question of an attempt fits 375 px in ${lang === "en" ? "English" : "Arabic"}, a code line scrolling in its card, under a one-line bar`, async () => {
+      const user = await memberOf("frontend-react", `quiz-w-${lang}`, `Narrow Screen ${Date.now().toString(36)}`);
+      const page = await newPage({ width: 375, height: 740 });
+      await page.context().addCookies([{ name: "lang", value: lang, url: baseURL() }]);
+      await signIn(page.context(), user.email, user.password);
+      await gotoHydrated(page, Q);
+      await page.locator("main form button[type=submit]").first().click();
+      await page.waitForURL(/\/questions$/);
+      await page.locator(".quiz-nav-item").first().waitFor();
+      const count = await page.locator(".quiz-nav-item").count();
+      // The demo quiz's fourth question shows a CSS line wider than a phone.
+      expect(count).toBeGreaterThanOrEqual(4);
+      for (let i = 0; i < count; i++) {
+        await page.locator(".quiz-nav-item").nth(i).click();
+        await page.locator(".quiz-question").first().waitFor();
+        expect(await sideways(page)).toBe(0);
+      }
+      // The countdown, the save state and Hand in share one line.
+      const bar = await page.locator(".quiz-bar").boundingBox();
+      const button = await page.locator(".quiz-bar > .btn").boundingBox();
+      expect(button!.height).toBeGreaterThan(bar!.height / 2);
+    });
+
     for (const width of [1280, 375]) {
       it(`the intro, result, staff list and editor at ${width} px in ${lang === "en" ? "English" : "Arabic"}`, async () => {
         // Sara's graded demo attempt (db/seed.ts): 7 of 7, the code question included.
