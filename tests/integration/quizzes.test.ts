@@ -144,6 +144,19 @@ describe("quizzes: authoring", () => {
     expect(await db().select().from(s.attempts).where(eq(s.attempts.quizId, w.quiz._id))).toEqual([]);
   });
 
+  // D1 binds at most 100 values per statement and a question row binds 9: 100 questions (the editor's limit) go in slices.
+  it("creates a quiz of 100 questions and replaces them with 37, in order", async () => {
+    const many = (n: number, word: string) => Array.from({ length: n }, (_, i) => ({ text: `${word} ${i + 1}`, type: "single", options: ["a", "b"], correct: [0], points: 1 }));
+    const w = await world({ questions: many(100, "Question") });
+    expect(w.quiz.questions).toHaveLength(100);
+    const stored = async () => (await db().select({ text: s.questions.text, order: s.questions.order }).from(s.questions).where(eq(s.questions.quizId, w.quiz._id))).sort((x, y) => x.order - y.order).map((q) => q.text);
+    expect(await stored()).toEqual(many(100, "Question").map((q) => q.text));
+    const replaced = await call(`/api/quizzes/${w.quiz.slug}`, { method: "PUT", body: { questions: many(37, "Again") }, token: w.teacher.accessToken });
+    expect(replaced.status).toBe(200);
+    expect(await json(replaced)).toMatchObject({ questionCount: 37, maxScore: 37 });
+    expect(await stored()).toEqual(many(37, "Again").map((q) => q.text));
+  });
+
   it("hides a draft from students and announces it when it is published", async () => {
     const w = await world({ published: false });
     expect(await json(await call(`/api/quizzes/groups/${w.group.slug}`, { token: w.a.accessToken }))).toEqual([]);

@@ -13,7 +13,7 @@
  * student only with an open attempt (or an open untimed quiz); correct answers leave this module only for staff and
  * for the review, once the quiz's `showAnswers` policy allows it and no attempt can still be handed in.
  */
-import { and, asc, eq, inArray, isNotNull, isNull, or, sql, type SQLWrapper } from "drizzle-orm";
+import { and, asc, eq, getTableColumns, inArray, isNotNull, isNull, or, sql, type SQLWrapper } from "drizzle-orm";
 import { can, type Actor } from "../../app/lib/permissions";
 import { renderMarkdown } from "../../app/lib/markdown.server";
 import {
@@ -33,7 +33,7 @@ import {
 import { attempts, bankQuestions, extensions, groups, lectures, memberships, questions, quizzes, users, MEMBER_STATUSES } from "../../db/schema";
 import { makePaper, originalOption, paperQuestions, type QuizDraw } from "../../app/lib/quiz-paper";
 import { bankOf, drawsUnfit, tagCounts } from "./question-bank";
-import { chunked } from "./chunks";
+import { chunked, D1_MAX_PARAMS, slices } from "./chunks";
 import { preparedOnce } from "../../db/prepared";
 import type { ServiceContext } from "../context";
 import { withHtml } from "./stored-html";
@@ -171,8 +171,9 @@ async function requireTakeableQuiz(ctx: ServiceContext, viewer: Actor, key: stri
   return quiz;
 }
 
-export const questionsOf = (ctx: ServiceContext, quizIds: string[]) =>
-  quizIds.length === 0 ? Promise.resolve([] as QuestionRow[]) : ctx.db.select().from(questions).where(inArray(questions.quizId, quizIds)).orderBy(asc(questions.order));
+/** The questions of these quizzes, each quiz's in order (read in slices of quizzes: D1 binds at most 100 values). */
+export const questionsOf = (ctx: ServiceContext, quizIds: string[]): Promise<QuestionRow[]> =>
+  chunked(quizIds, (ids) => ctx.db.select().from(questions).where(inArray(questions.quizId, ids)).orderBy(asc(questions.order)));
 
 /** Whether each attempt gets its own paper: the quiz draws from the bank or shuffles (issue 21). */
 const usesPaper = (quiz: { draws: QuizDraw[]; shuffleQuestions: boolean; shuffleOptions: boolean }) => quiz.draws.length > 0 || quiz.shuffleQuestions || quiz.shuffleOptions;
@@ -1161,6 +1162,14 @@ async function freeQuizSlug(ctx: ServiceContext, title: string): Promise<string>
   throw new AppError(409, "conflict", "Please try again.");
 }
 
+/**
+ * A quiz's questions as INSERT statements for its batch: each row binds every column of the table and D1 binds at
+ * most 100 values per statement, so a quiz of up to 100 questions is written in statements of 11.
+ */
+function insertQuestions(ctx: ServiceContext, rows: (typeof questions.$inferInsert)[]) {
+  return slices(rows, Math.floor(D1_MAX_PARAMS / Object.keys(getTableColumns(questions)).length)).map((part) => ctx.db.insert(questions).values(part));
+}
+
 const questionRows = (quizId: string, list: QuestionInput[]) =>
   list.map((q, order) => ({ id: newId(), quizId, text: q.text, type: q.type, options: q.options, correct: q.correct, code: "code" in q ? q.code : null, points: q.points, order }));
 
@@ -1222,7 +1231,7 @@ export async function createQuiz(ctx: ServiceContext, viewer: Actor, input: Crea
     createdAt: new Date(now),
   };
   // A quiz made only of bank draws has no questions of its own to insert.
-  await ctx.db.batch([ctx.db.insert(quizzes).values(quiz), ...(input.questions.length ? [ctx.db.insert(questions).values(questionRows(quiz.id, input.questions))] : [])]);
+  await ctx.db.batch([ctx.db.insert(quizzes).values(quiz), ...insertQuestions(ctx, questionRows(quiz.id, input.questions))]);
   if (quiz.published && lecture.published) await announce(ctx, quiz, { groupId: lecture.groupId, groupSlug: lecture.groupSlug, groupTitle: lecture.groupTitle, lectureSlug: lecture.slug });
   return getQuiz(ctx, viewer, quiz.id, now);
 }
@@ -1292,7 +1301,7 @@ export async function updateQuiz(ctx: ServiceContext, viewer: Actor, key: string
   };
   const statements = [
     ...(Object.keys(values).length ? [ctx.db.update(quizzes).set(values).where(eq(quizzes.id, quiz.id))] : []),
-    ...(input.questions ? [ctx.db.delete(questions).where(eq(questions.quizId, quiz.id)), ...(input.questions.length ? [ctx.db.insert(questions).values(questionRows(quiz.id, input.questions))] : [])] : []),
+    ...(input.questions ? [ctx.db.delete(questions).where(eq(questions.quizId, quiz.id)), ...insertQuestions(ctx, questionRows(quiz.id, input.questions))] : []),
   ];
   if (statements.length) await ctx.db.batch(statements as [(typeof statements)[number], ...typeof statements]);
   if (input.closesAt !== undefined || input.durationMinutes !== undefined) {
