@@ -6,9 +6,10 @@ import { SELF } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import * as s from "../../db/schema";
-import { seriesDays, zonedTime } from "../../worker/services/lectures";
+import { seriesDays, updateLecture, zonedTime } from "../../worker/services/lectures";
+import type { Viewer } from "../../worker/services/sessions";
 import { addMember, call, createGroup, createUser, signIn, type ErrorBody, type SignedIn } from "./factories";
-import { db } from "./helpers";
+import { db, serviceContext } from "./helpers";
 
 async function world() {
   const teacher = await signIn(await createUser({ role: "instructor" }));
@@ -73,6 +74,12 @@ describe("lectures", () => {
     // Saving again does not notify again.
     await call(`/api/lectures/${a._id}`, { method: "PUT", body: { title: "First again" }, token: w.teacher.accessToken });
     expect(await db().select().from(s.notifications).where(eq(s.notifications.userId, w.student.user.id))).toHaveLength(1);
+    // Published by ten saves at once (a double-clicked button, two tabs), each of which read the lecture as a draft
+    // before any wrote: still one announcement.
+    const teacher: Viewer = { userId: w.teacher.user.id, role: "instructor", sessionId: w.teacher.sessionId, name: w.teacher.user.name, email: w.teacher.user.email };
+    const saves = await Promise.all(Array.from({ length: 10 }, () => updateLecture(serviceContext().ctx, teacher, b._id, { published: true })));
+    expect(saves.every((l) => l.published)).toBe(true);
+    expect((await db().select().from(s.notifications).where(eq(s.notifications.userId, w.student.user.id))).filter((n) => n.link?.endsWith(`/lecture/${b.slug}`))).toHaveLength(1);
 
     const order = await call(`/api/lectures/group/${w.group.slug}/order`, { method: "PUT", body: { ids: [b.slug, a._id] }, token: w.teacher.accessToken });
     expect(order.status).toBe(200);

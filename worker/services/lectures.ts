@@ -352,11 +352,16 @@ async function insertLecture(ctx: ServiceContext, group: { id: string; slug: str
 export async function updateLecture(ctx: ServiceContext, viewer: Viewer, idOrSlug: string, input: UpdateLectureInput): Promise<LectureDto> {
   const lecture = await requireManagedLecture(ctx, viewer, idOrSlug);
   const values = lectureValues(input);
-  const [row] = Object.keys(values).length
-    ? await ctx.db.update(lectures).set(values).where(eq(lectures.id, lecture.id)).returning()
-    : await ctx.db.select().from(lectures).where(eq(lectures.id, lecture.id));
+  const update = ctx.db.update(lectures).set(values).where(eq(lectures.id, lecture.id)).returning();
+  // Publishing is decided by the write, not by the read above: the first statement turns a draft into a published
+  // lecture and says whether it did, so of requests sent at once only one announces it.
+  const flip = ctx.db.update(lectures).set({ published: true }).where(and(eq(lectures.id, lecture.id), eq(lectures.published, false))).returning({ id: lectures.id });
+  const [flipped, [row]] =
+    values.published === true
+      ? await ctx.db.batch([flip, update])
+      : [[], Object.keys(values).length ? await update : await ctx.db.select().from(lectures).where(eq(lectures.id, lecture.id))];
   if (!row) throw notFound("No such lecture.");
-  if (!lecture.published && row.published) await announceLecture(ctx, { id: lecture.groupId, slug: lecture.groupSlug, title: lecture.groupTitle }, row);
+  if (flipped.length > 0) await announceLecture(ctx, { id: lecture.groupId, slug: lecture.groupSlug, title: lecture.groupTitle }, row);
   return toLectureDto(row);
 }
 

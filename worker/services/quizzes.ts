@@ -1299,15 +1299,18 @@ export async function updateQuiz(ctx: ServiceContext, viewer: Actor, key: string
     ...(input.shuffleQuestions !== undefined ? { shuffleQuestions: input.shuffleQuestions } : {}),
     ...(input.shuffleOptions !== undefined ? { shuffleOptions: input.shuffleOptions } : {}),
   };
+  // Publishing is decided by the write, not by the read above: the first statement turns a draft into a published
+  // quiz and says whether it did, so of requests sent at once only one announces it.
+  const flip = ctx.db.update(quizzes).set({ published: true }).where(and(eq(quizzes.id, quiz.id), eq(quizzes.published, false))).returning({ id: quizzes.id });
   const statements = [
     ...(Object.keys(values).length ? [ctx.db.update(quizzes).set(values).where(eq(quizzes.id, quiz.id))] : []),
     ...(input.questions ? [ctx.db.delete(questions).where(eq(questions.quizId, quiz.id)), ...insertQuestions(ctx, questionRows(quiz.id, input.questions))] : []),
   ];
-  if (statements.length) await ctx.db.batch(statements as [(typeof statements)[number], ...typeof statements]);
+  const [flipped] = input.published === true ? await ctx.db.batch([flip, ...statements]) : statements.length ? await ctx.db.batch(statements as [(typeof statements)[number], ...typeof statements]) : [];
   if (input.closesAt !== undefined || input.durationMinutes !== undefined) {
     await retimeOpenAttempts(ctx, quiz.id, now);
   }
-  if (input.published === true && !quiz.published && quiz.lecturePublished) await announce(ctx, { title: input.title ?? quiz.title, slug: quiz.slug }, quiz);
+  if (input.published === true && (flipped as { id: string }[]).length > 0 && quiz.lecturePublished) await announce(ctx, { title: input.title ?? quiz.title, slug: quiz.slug }, quiz);
   return getQuiz(ctx, viewer, quiz.id, now);
 }
 
