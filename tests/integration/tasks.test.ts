@@ -6,7 +6,9 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import * as s from "../../db/schema";
 import { addMember, call, createGroup, createUser, signIn, waitForMails, type ErrorBody, type SignedIn } from "./factories";
-import { db } from "./helpers";
+import { db, serviceContext } from "./helpers";
+import { gradeSubmission, updateTask } from "../../worker/services/tasks";
+import type { Viewer } from "../../worker/services/sessions";
 
 async function world(opts: { dueAt?: string | null; allowLate?: boolean; maxScore?: number; published?: boolean } = {}) {
   const teacher = await signIn(await createUser({ role: "instructor" }));
@@ -137,6 +139,24 @@ describe("submitting", () => {
 });
 
 describe("grading", () => {
+  // A grade of 10 and a maximum lowered to 5 at the same moment (two tabs, two graders), each checked against the task
+  // as it was read: never both, never 10 of 5.
+  it("never leaves a score above the task's maximum when grading and lowering the maximum cross", async () => {
+    const w = await world({ maxScore: 10 });
+    await submit(w.a, w);
+    const [mine] = await submissionOf(w.a, w);
+    const teacher: Viewer = { userId: w.teacher.user.id, role: "instructor", sessionId: w.teacher.sessionId, name: w.teacher.user.name, email: w.teacher.user.email };
+    const [graded, lowered] = await Promise.allSettled([
+      gradeSubmission(serviceContext().ctx, teacher, w.lecture.slug, w.task.slug, mine!._id, { score: 10 }),
+      updateTask(serviceContext().ctx, teacher, w.lecture.slug, w.task.slug, { maxScore: 5 }),
+    ]);
+    expect([graded.status, lowered.status].filter((st) => st === "fulfilled")).toHaveLength(1);
+    expect([graded, lowered].find((r) => r.status === "rejected")).toMatchObject({ reason: { status: 409, code: "conflict" } });
+    const [task] = await db().select({ max: s.tasks.maxScore }).from(s.tasks).where(eq(s.tasks.id, w.task._id));
+    const [sub] = await db().select({ score: s.submissions.score }).from(s.submissions).where(eq(s.submissions.id, mine!._id));
+    expect(sub!.score === null || sub!.score <= task!.max).toBe(true);
+  });
+
   it("keeps the score between 0 and maxScore, and notifies and e-mails the student", async () => {
     const w = await world({ maxScore: 20 });
     await submit(w.a, w);

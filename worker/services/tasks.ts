@@ -3,7 +3,7 @@
  * a member submits a link to their work (replacing it until it is graded, or again once staff ask for a new version);
  * staff grade with a score and feedback, and the student is notified and e-mailed. Times are the server's.
  */
-import { and, asc, eq, inArray, isNotNull, or, sql, type Placeholder } from "drizzle-orm";
+import { and, asc, eq, inArray, isNotNull, or, sql, type Placeholder, type SQL } from "drizzle-orm";
 import { can, type Actor } from "../../app/lib/permissions";
 import { afterPenalty, latePenalty, submitTaskInput, type CreateTaskInput, type GradeSubmissionInput, type SubmissionState, type SubmitTaskInput, type UpdateTaskInput } from "../../app/lib/task-schemas";
 import { fillRubric, rubricTotal, type RubricAssessment } from "../../app/lib/rubric-schemas";
@@ -550,20 +550,26 @@ export async function updateTask(ctx: ServiceContext, viewer: Viewer, lectureKey
   const rubricId = input.rubricId === undefined ? task.rubricId : input.rubricId;
   const rubric = rubricId ? await rubricFor(ctx, task.groupId, rubricId) : null;
   const maxScore = rubric ? rubricTotal(rubric.criteria) : (input.maxScore ?? task.maxScore);
+  // What the check below found must still hold when the task is written (a grade given meanwhile, from another tab
+  // or by a colleague, is seen by the write itself): the same condition goes into the UPDATE.
+  let stillFits: SQL | undefined;
   if (rubricId !== task.rubricId && maxScore !== task.maxScore) {
-    const [graded] = await ctx.db.select({ id: submissions.id }).from(submissions).where(and(eq(submissions.taskId, task.id), isNotNull(submissions.gradedAt))).limit(1);
-    if (graded) throw new AppError(409, "conflict", `Work on this task was already graded out of ${task.maxScore}: choose a rubric worth ${task.maxScore} points, or none.`);
+    const graded = ctx.db.select({ id: submissions.id }).from(submissions).where(and(eq(submissions.taskId, task.id), isNotNull(submissions.gradedAt)));
+    if ((await graded.limit(1)).length > 0) throw new AppError(409, "conflict", `Work on this task was already graded out of ${task.maxScore}: choose a rubric worth ${task.maxScore} points, or none.`);
+    stillFits = sql`not exists ${graded}`;
   } else if (maxScore < task.maxScore) {
     // A lower maximum must stay above every score given (before any late penalty): 95 of 10 is no grade.
     // An exercise's tests' score counts too: its student reads it while a staff grade is held (ADR 0041).
+    const given = sql<number>`max(coalesce(${submissions.rawScore}, ${submissions.score}, 0), coalesce(${submissions.testsRawScore}, ${submissions.testsScore}, 0))`;
     const [top] = await ctx.db
-      .select({ score: sql<number | null>`max(max(coalesce(${submissions.rawScore}, ${submissions.score}, 0), coalesce(${submissions.testsRawScore}, ${submissions.testsScore}, 0)))` })
+      .select({ score: sql<number | null>`max(${given})` })
       .from(submissions)
       .where(eq(submissions.taskId, task.id));
     if (top?.score != null && top.score > maxScore) {
       const message = `Work on this task was already graded up to ${top.score} points: the maximum score cannot go below that.`;
       throw new AppError(409, "conflict", message, { maxScore: message });
     }
+    stillFits = sql`not exists ${ctx.db.select({ id: submissions.id }).from(submissions).where(and(eq(submissions.taskId, task.id), sql`${given} > ${maxScore}`))}`;
   }
   const values = {
     ...(input.title !== undefined ? { title: input.title } : {}),
@@ -584,8 +590,12 @@ export async function updateTask(ctx: ServiceContext, viewer: Viewer, lectureKey
   }
   // Nothing to change (say `gradesHeld: false` on a task that holds nothing): the task as it is.
   if (Object.keys(values).length === 0) return toTaskDto(task);
-  const [row] = await ctx.db.update(tasks).set(values).where(eq(tasks.id, task.id)).returning();
-  return toTaskDto({ ...row!, lectureSlug: task.lectureSlug });
+  const [row] = await ctx.db.update(tasks).set(values).where(and(eq(tasks.id, task.id), stillFits)).returning();
+  if (!row) {
+    const message = "Work on this task was graded while you were saving: open it again to see the scores given, then choose the maximum.";
+    throw new AppError(409, "conflict", message, { maxScore: message });
+  }
+  return toTaskDto({ ...row, lectureSlug: task.lectureSlug });
 }
 
 /** DELETE /api/lectures/{lectureId}/tasks/{taskId} (staff): the task and its submissions. */
@@ -761,8 +771,17 @@ export async function gradeSubmission(ctx: ServiceContext, viewer: Viewer, lectu
   }
   // Given for the version the grader saw (when they say which): a newer one handed in meanwhile is not graded blind.
   const seen = input.version !== undefined ? eq(submissions.submittedAt, new Date(input.version)) : undefined;
-  const [row] = await ctx.db.update(submissions).set(values).where(and(eq(submissions.id, submissionId), seen)).returning();
-  if (!row) throw new AppError(409, "changed_since_opened", "A new version was handed in since you opened this one: look at it, then grade it.");
+  // The score is checked against the task's maximum as it is when the grade is written: one lowered meanwhile (another
+  // tab, a colleague) refuses it instead of leaving 10 of 5.
+  const fits = "score" in values && values.score !== null ? sql`${"rawScore" in values && values.rawScore !== null ? values.rawScore : values.score} <= (select ${tasks.maxScore} from ${tasks} where ${tasks.id} = ${task.id})` : undefined;
+  const [row] = await ctx.db.update(submissions).set(values).where(and(eq(submissions.id, submissionId), seen, fits)).returning();
+  if (!row) {
+    const [live] = await ctx.db.select({ maxScore: tasks.maxScore }).from(tasks).where(eq(tasks.id, task.id));
+    if (fits && live && live.maxScore !== task.maxScore) {
+      throw new AppError(409, "conflict", `The task's maximum score changed to ${live.maxScore} while you were grading: grade it again out of ${live.maxScore}.`, { score: `The score is at most ${live.maxScore}.` });
+    }
+    throw new AppError(409, "changed_since_opened", "A new version was handed in since you opened this one: look at it, then grade it.");
+  }
   const graded = !("requestResubmission" in input);
   // A held grade tells nobody yet: releasing the task's grades does (releaseGrades). A request for a new version is
   // not a grade and always goes out.
