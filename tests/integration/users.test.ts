@@ -3,7 +3,8 @@ import { describe, expect, it } from "vitest";
 import * as s from "../../db/schema";
 import { addMember, call, COOKIE, createGroup, createUser, login, signIn, waitForMails, type ErrorBody } from "./factories";
 import { db, gatedContext, serviceContext, unique } from "./helpers";
-import { changePassword } from "../../worker/services/users";
+import { changePassword, changeRole } from "../../worker/services/users";
+import { createGroup as createGroupAsAdmin, updateGroup } from "../../worker/services/groups-admin";
 import type { Viewer } from "../../worker/services/sessions";
 import type { ServiceContext } from "../../worker/context";
 
@@ -317,6 +318,24 @@ describe("PUT /api/users/{id}/role (admins)", () => {
     // Given to another instructor, the group no longer holds them.
     await db().update(s.groups).set({ instructorId: (await createUser({ role: "instructor" })).id }).where(eq(s.groups.id, group.id));
     expect((await call(`/api/users/${teacher.id}/role`, { method: "PUT", token: admin.accessToken, body: { role: "user" } })).status).toBe(200);
+  });
+
+  // Each side checked the other as it read it: the assignment saw an instructor, the demotion a teacher of nothing.
+  it("never leaves a group given to someone demoted between the check and the write", async () => {
+    const admin = await signIn(await createUser({ role: "admin" }));
+    const as: Viewer = { userId: admin.user.id, role: "admin", sessionId: admin.sessionId, name: admin.user.name, email: admin.user.email };
+    const group = await createGroup({});
+    const [one, two] = [await createUser({ role: "instructor" }), await createUser({ role: "instructor" })];
+    const background = serviceContext();
+    const demote = (id: string) => () => changeRole(background.ctx, as, id, { role: "user" });
+    await expect(updateGroup(gatedContext(/^update "groups"/, demote(one.id)), as, group.id, { instructorId: one.id })).rejects.toMatchObject({ status: 400, fields: { instructorId: "Choose one of the instructors." } });
+    expect((await db().select({ instructorId: s.groups.instructorId }).from(s.groups).where(eq(s.groups.id, group.id)))[0]!.instructorId).toBeNull();
+    const title = `Crossed ${unique("g")}`;
+    await expect(createGroupAsAdmin(gatedContext("batch", demote(two.id)), as, { title, instructorId: two.id })).rejects.toMatchObject({ status: 400 });
+    expect(await db().select().from(s.groups).where(eq(s.groups.title, title))).toEqual([]);
+    expect((await userRow(one.id))!.role).toBe("user");
+    expect((await userRow(two.id))!.role).toBe("user");
+    await background.settle();
   });
 
   it("refuses an unknown role (400) and an unknown user (404)", async () => {

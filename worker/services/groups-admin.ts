@@ -126,11 +126,16 @@ export async function listInstructors(ctx: ServiceContext, viewer: Viewer): Prom
 async function requireInstructor(ctx: ServiceContext, instructorId: string | null | undefined): Promise<void> {
   if (!instructorId) return;
   const [row] = await ctx.db.select({ role: users.role }).from(users).where(eq(users.id, instructorId)).limit(1);
-  if (row?.role !== "instructor") {
-    const message = "Choose one of the instructors.";
-    throw new AppError(400, "validation_failed", message, { instructorId: message });
-  }
+  if (row?.role !== "instructor") throw notAnInstructor();
 }
+
+function notAnInstructor(): AppError {
+  const message = "Choose one of the instructors.";
+  return new AppError(400, "validation_failed", message, { instructorId: message });
+}
+
+/** A group whose instructor is set to someone whose role is not instructor. */
+const notRunByAnInstructor = sql`${groups.instructorId} is not null and not exists (select 1 from ${users} where ${users.id} = ${groups.instructorId} and ${users.role} = 'instructor')`;
 
 /** The first free slug for a title: `title`, then `title-2`, `title-3`, ... */
 export async function freeGroupSlug(ctx: ServiceContext, title: string): Promise<string> {
@@ -157,7 +162,8 @@ export async function createGroup(ctx: ServiceContext, viewer: Viewer, input: Cr
   // Two groups with the same title created at the same moment may both pick the same free slug: the unique
   // index refuses the second insert, which then tries the next free one.
   for (let attempt = 0; attempt < 5; attempt++) {
-    const inserted = await ctx.db
+    const [inserted, unassigned] = await ctx.db.batch([
+      ctx.db
       .insert(groups)
       .values({
         id,
@@ -172,7 +178,12 @@ export async function createGroup(ctx: ServiceContext, viewer: Viewer, input: Cr
         createdAt: new Date(),
       })
       .onConflictDoNothing({ target: groups.slug })
-      .returning({ id: groups.id });
+      .returning({ id: groups.id }),
+      // In the same transaction: a group given to someone who is no longer an instructor by now (demoted since the
+      // check above) is not kept.
+      ctx.db.delete(groups).where(and(eq(groups.id, id), notRunByAnInstructor)).returning({ id: groups.id }),
+    ]);
+    if (unassigned.length > 0) throw notAnInstructor();
     if (inserted.length > 0) return getManagedGroup(ctx, viewer, id);
   }
   throw new AppError(409, "conflict", "Could not find a free address for this title; please try again.");
@@ -210,7 +221,11 @@ export async function updateGroup(
     capacity: input.capacity,
   };
   if (Object.values(changes).some((v) => v !== undefined)) {
-    await ctx.db.update(groups).set(changes).where(eq(groups.id, group.id));
+    // The role is asked again by the write itself: an instructor demoted since the check above (the admin's role
+    // change keeps anyone who runs a group an instructor, users.ts) is not assigned.
+    const assigning = input.instructorId && input.instructorId !== group.instructorId ? sql`exists (select 1 from ${users} where ${users.id} = ${input.instructorId} and ${users.role} = 'instructor')` : undefined;
+    const written = await ctx.db.update(groups).set(changes).where(and(eq(groups.id, group.id), assigning)).returning({ id: groups.id });
+    if (written.length === 0) throw notAnInstructor();
   }
   // The former instructor's sockets in the group's room were admitted as its staff: close them as a removed
   // student's are (ADR 0007, "Rights that end"). A new ticket then answers what they may do now (`can()`).
