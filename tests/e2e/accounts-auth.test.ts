@@ -36,8 +36,8 @@ describe("sign-up, e-mail verification and login", () => {
     await page.getByLabel("Confirm password").fill("salma-password-1");
     await page.getByLabel("Country").selectOption("SA");
     await page.getByLabel("Phone number").pressSequentially("05 12-34 5678 99");
-    // Digits only, capped at Saudi Arabia's 9.
-    expect(await page.getByLabel("Phone number").inputValue()).toBe("051234567");
+    // Digits only, capped at Saudi Arabia's 9 after the trunk 0 typed first (dropped from the stored number).
+    expect(await page.getByLabel("Phone number").inputValue()).toBe("0512345678");
     await page.getByRole("button", { name: "Sign up" }).click();
 
     await page.getByRole("heading", { name: "Welcome, Salma Fathy!" }).waitFor();
@@ -91,8 +91,8 @@ describe("sign-up, e-mail verification and login", () => {
     await page.waitForURL(`${baseURL()}/profile`);
     expect(await page.locator("#details-title").textContent()).toBe("Salma Fathy");
     const detail = (label: string) => page.locator(".detail-row").filter({ hasText: label }).locator("dd");
-    // Sent as +code + digits, the trunk 0 dropped.
-    expect(await detail("Phone number").textContent()).toBe("+96651234567");
+    // Sent as +code + digits, the trunk 0 dropped and all nine digits after it kept.
+    expect(await detail("Phone number").textContent()).toBe("+966512345678");
     expect(await detail("Country").textContent()).toBe("Saudi Arabia");
     expect(problems).toEqual([]);
   });

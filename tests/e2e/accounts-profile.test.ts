@@ -38,8 +38,8 @@ describe("one's own account", () => {
     await page.getByRole("button", { name: "Save changes" }).click();
     await toast(page, "Your profile was saved.");
     expect(await page.locator("#details-title").textContent()).toBe("Karim New");
-    // The trunk 0 is dropped after the calling code (UAE caps at 9 digits: 050123456 → +97150123456).
-    expect(await page.locator(".detail-row").filter({ hasText: "Phone number" }).locator("dd").textContent()).toBe("+97150123456");
+    // The trunk 0 is dropped after the calling code, and the UAE's 9 digits after it are kept whole.
+    expect(await page.locator(".detail-row").filter({ hasText: "Phone number" }).locator("dd").textContent()).toBe("+971501234567");
     expect(await page.locator(".detail-row").filter({ hasText: "Country" }).locator("dd").textContent()).toBe("UAE");
   });
 
