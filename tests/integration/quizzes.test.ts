@@ -7,8 +7,8 @@ import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import * as s from "../../db/schema";
 import { addMember, call, createGroup, createUser, signIn, type ErrorBody, type SignedIn } from "./factories";
-import { db, serviceContext } from "./helpers";
-import { updateQuiz } from "../../worker/services/quizzes";
+import { db, gatedContext, serviceContext } from "./helpers";
+import { startAttempt, updateQuiz } from "../../worker/services/quizzes";
 import type { Viewer } from "../../worker/services/sessions";
 
 /** A short-text answer that appears nowhere else, so finding it in a response means a correct answer leaked. */
@@ -157,6 +157,21 @@ describe("quizzes: authoring", () => {
     expect(replaced.status).toBe(200);
     expect(await json(replaced)).toMatchObject({ questionCount: 37, maxScore: 37 });
     expect(await stored()).toEqual(many(37, "Again").map((q) => q.text));
+  });
+
+  // The check that nobody started and the replacement of the questions are two steps: a student who starts between
+  // them keeps the questions they were given.
+  it("keeps the questions of a quiz a student starts between the editor's check and its save", async () => {
+    const w = await world();
+    const teacher: Viewer = { userId: w.teacher.user.id, role: "instructor", sessionId: w.teacher.sessionId, name: w.teacher.user.name, email: w.teacher.user.email };
+    const student: Viewer = { userId: w.a.user.id, role: "user", sessionId: w.a.sessionId, name: w.a.user.name, email: w.a.user.email };
+    const before = (await db().select({ id: s.questions.id }).from(s.questions).where(eq(s.questions.quizId, w.quiz._id))).map((q) => q.id).sort();
+    const background = serviceContext();
+    const save = updateQuiz(gatedContext("batch", () => startAttempt(background.ctx, student, w.quiz.slug)), teacher, w.quiz.slug, { title: "Renamed", questions: [{ text: "Only one now", type: "single", options: ["a", "b"], correct: [0], points: 1 }] });
+    await expect(save).rejects.toMatchObject({ status: 409, code: "quiz_started" });
+    expect((await db().select({ id: s.questions.id }).from(s.questions).where(eq(s.questions.quizId, w.quiz._id))).map((q) => q.id).sort()).toEqual(before);
+    expect((await db().select({ title: s.quizzes.title }).from(s.quizzes).where(eq(s.quizzes.id, w.quiz._id)))[0]!.title).toBe("CSS check");
+    await background.settle();
   });
 
   it("hides a draft from students and announces it when it is published", async () => {

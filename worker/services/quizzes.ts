@@ -1302,11 +1302,28 @@ export async function updateQuiz(ctx: ServiceContext, viewer: Actor, key: string
   // Publishing is decided by the write, not by the read above: the first statement turns a draft into a published
   // quiz and says whether it did, so of requests sent at once only one announces it.
   const flip = ctx.db.update(quizzes).set({ published: true }).where(and(eq(quizzes.id, quiz.id), eq(quizzes.published, false))).returning({ id: quizzes.id });
+  // The questions and the paper's rules change only while nobody has started (checked above), and the write checks it
+  // again: a student who starts between the check and the batch keeps the paper they were given. The new questions
+  // are then taken out again in the same transaction, and the quiz's own fields are left as they were.
+  const freezes = !!input.questions || (paperChange && !sameRules);
+  const notStarted = freezes ? sql`not exists (select 1 from ${attempts} where ${attempts.quizId} = ${quiz.id})` : undefined;
+  const newRows = input.questions ? questionRows(quiz.id, input.questions) : [];
   const statements = [
-    ...(Object.keys(values).length ? [ctx.db.update(quizzes).set(values).where(eq(quizzes.id, quiz.id))] : []),
-    ...(input.questions ? [ctx.db.delete(questions).where(eq(questions.quizId, quiz.id)), ...insertQuestions(ctx, questionRows(quiz.id, input.questions))] : []),
+    ...(Object.keys(values).length ? [ctx.db.update(quizzes).set(values).where(and(eq(quizzes.id, quiz.id), notStarted)).returning({ id: quizzes.id })] : []),
+    ...(input.questions ? [ctx.db.delete(questions).where(and(eq(questions.quizId, quiz.id), notStarted)), ...insertQuestions(ctx, newRows)] : []),
+    ...slices(
+      newRows.map((r) => r.id),
+      90,
+    ).map((ids) => ctx.db.delete(questions).where(and(inArray(questions.id, ids), sql`exists (select 1 from ${attempts} where ${attempts.quizId} = ${quiz.id})`)).returning({ id: questions.id })),
   ];
-  const [flipped] = input.published === true ? await ctx.db.batch([flip, ...statements]) : statements.length ? await ctx.db.batch(statements as [(typeof statements)[number], ...typeof statements]) : [];
+  const results = input.published === true ? await ctx.db.batch([flip, ...statements]) : statements.length ? await ctx.db.batch(statements as [(typeof statements)[number], ...typeof statements]) : [];
+  const flipped = input.published === true ? results[0] : [];
+  const updated = Object.keys(values).length ? results[input.published === true ? 1 : 0] : null;
+  const cleanups = slices(newRows, 90).length;
+  const undone = cleanups > 0 && results.slice(-cleanups).some((r) => (r as unknown[]).length > 0);
+  if (freezes && (undone || (updated !== null && (updated as unknown[]).length === 0))) {
+    throw new AppError(409, "quiz_started", "Students have already started this quiz, so its questions can no longer change. Make a new quiz instead.");
+  }
   if (input.closesAt !== undefined || input.durationMinutes !== undefined) {
     await retimeOpenAttempts(ctx, quiz.id, now);
   }
