@@ -10,7 +10,11 @@ import * as s from "../../db/schema";
 import worker from "../../worker/index";
 import type { Publisher } from "../../worker/realtime/publisher";
 import { addMember, call, createGroup, createUser, signIn, type ErrorBody } from "./factories";
-import { db, unique } from "./helpers";
+import { db, gatedContext, serviceContext, unique } from "./helpers";
+import { setSchedule } from "../../worker/services/schedule";
+import { updateLecture } from "../../worker/services/lectures";
+import { updateQuiz } from "../../worker/services/quizzes";
+import type { Viewer } from "../../worker/services/sessions";
 import { newId } from "../../worker/services/ids";
 
 const publishers = () => (env as unknown as { Publisher: DurableObjectNamespace<Publisher> }).Publisher;
@@ -211,6 +215,24 @@ describe("scheduled publishing", () => {
     expect(now.body).toMatchObject({ publishAt: null, published: true });
     expect((await call(`/api/lectures/${w.lecture.slug}/tasks/${task.slug}`, { token: w.student.accessToken })).status).toBe(200);
     expect(await notes(w.student.user.id, "task-created")).toHaveLength(1);
+  });
+
+  // Published by hand between the schedule's check and its write (another tab): the schedule is refused, so the
+  // lecture is not announced a second time when it comes due.
+  it("refuses a schedule for a lecture or quiz published by hand between its check and its write", async () => {
+    const w = await world();
+    const teacher: Viewer = { userId: w.teacher.user.id, role: "instructor", sessionId: w.teacher.sessionId, name: w.teacher.user.name, email: w.teacher.user.email };
+    const draft = (await (await call(`/api/lectures/group/${w.group.slug}`, { body: { title: unique("Draft"), published: false }, token: w.teacher.accessToken })).json()) as { _id: string; slug: string };
+    const background = serviceContext();
+    const later = Date.now() + 3_600_000;
+    const gated = gatedContext(/^update "lectures"/, () => updateLecture(background.ctx, teacher, draft._id, { published: true }));
+    await expect(setSchedule(gated, teacher, "lecture", draft._id, later)).rejects.toMatchObject({ status: 409, code: "already_published" });
+    expect((await db().select({ publishAt: s.lectures.publishAt, published: s.lectures.published }).from(s.lectures).where(eq(s.lectures.id, draft._id)))[0]).toEqual({ publishAt: null, published: true });
+    const quiz = (await (await call("/api/quizzes", { body: { lectureId: w.lecture.slug, title: unique("Quiz"), questions: [{ text: "2 + 2?", type: "single", options: ["3", "4"], correct: 1 }], published: false }, token: w.teacher.accessToken })).json()) as { _id: string };
+    const gatedQuiz = gatedContext(/^update "quizzes"/, () => updateQuiz(background.ctx, teacher, quiz._id, { published: true }));
+    await expect(setSchedule(gatedQuiz, teacher, "quiz", quiz._id, later)).rejects.toMatchObject({ status: 409, code: "already_published" });
+    expect((await db().select({ publishAt: s.quizzes.publishAt }).from(s.quizzes).where(eq(s.quizzes.id, quiz._id)))[0]!.publishAt).toBeNull();
+    await background.settle();
   });
 
   it("refuses past times, published drafts, handed-in tasks, strangers and bad input", async () => {

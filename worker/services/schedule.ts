@@ -43,16 +43,21 @@ export async function setSchedule(ctx: ServiceContext, viewer: Actor, kind: Sche
   let result: ScheduleResult;
   if (kind === "lecture") {
     const lecture = await requireManagedLecture(ctx, viewer, key);
-    if (lecture.published) throw new AppError(409, "already_published", "This lecture is already published. Make it a draft first to schedule it.");
-    await ctx.db.update(lectures).set({ publishAt: at }).where(eq(lectures.id, lecture.id));
+    const alreadyPublished = () => new AppError(409, "already_published", "This lecture is already published. Make it a draft first to schedule it.");
+    if (lecture.published) throw alreadyPublished();
+    // Published by hand meanwhile (another tab): a schedule set now would announce it a second time when due.
+    const [set] = await ctx.db.update(lectures).set({ publishAt: at }).where(and(eq(lectures.id, lecture.id), eq(lectures.published, false))).returning({ id: lectures.id });
+    if (!set) throw alreadyPublished();
     groupId = lecture.groupId;
     result = { kind, _id: lecture.id, slug: lecture.slug, publishAt: at?.toISOString() ?? null, published: false };
   } else if (kind === "quiz") {
     const quiz = await requireManagedQuiz(ctx, viewer, key);
-    if (quiz.published) throw new AppError(409, "already_published", "This quiz is already published. Make it a draft first to schedule it.");
+    const alreadyPublished = () => new AppError(409, "already_published", "This quiz is already published. Make it a draft first to schedule it.");
+    if (quiz.published) throw alreadyPublished();
     // As when it is published by hand: its draws must find their questions in the bank (checked again when it is due).
     if (at) await checkDraws(ctx, quiz.groupId, quiz.draws);
-    await ctx.db.update(quizzes).set({ publishAt: at }).where(eq(quizzes.id, quiz.id));
+    const [set] = await ctx.db.update(quizzes).set({ publishAt: at }).where(and(eq(quizzes.id, quiz.id), eq(quizzes.published, false))).returning({ id: quizzes.id });
+    if (!set) throw alreadyPublished();
     groupId = quiz.groupId;
     result = { kind, _id: quiz.id, slug: quiz.slug, publishAt: at?.toISOString() ?? null, published: false };
   } else {
