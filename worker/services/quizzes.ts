@@ -1308,19 +1308,19 @@ export async function updateQuiz(ctx: ServiceContext, viewer: Actor, key: string
   const freezes = !!input.questions || (paperChange && !sameRules);
   const notStarted = freezes ? sql`not exists (select 1 from ${attempts} where ${attempts.quizId} = ${quiz.id})` : undefined;
   const newRows = input.questions ? questionRows(quiz.id, input.questions) : [];
+  const undoIfStarted = slices(
+    newRows.map((r) => r.id),
+    90,
+  ).map((ids) => ctx.db.delete(questions).where(and(inArray(questions.id, ids), sql`exists (select 1 from ${attempts} where ${attempts.quizId} = ${quiz.id})`)).returning({ id: questions.id }));
   const statements = [
     ...(Object.keys(values).length ? [ctx.db.update(quizzes).set(values).where(and(eq(quizzes.id, quiz.id), notStarted)).returning({ id: quizzes.id })] : []),
     ...(input.questions ? [ctx.db.delete(questions).where(and(eq(questions.quizId, quiz.id), notStarted)), ...insertQuestions(ctx, newRows)] : []),
-    ...slices(
-      newRows.map((r) => r.id),
-      90,
-    ).map((ids) => ctx.db.delete(questions).where(and(inArray(questions.id, ids), sql`exists (select 1 from ${attempts} where ${attempts.quizId} = ${quiz.id})`)).returning({ id: questions.id })),
+    ...undoIfStarted,
   ];
   const results = input.published === true ? await ctx.db.batch([flip, ...statements]) : statements.length ? await ctx.db.batch(statements as [(typeof statements)[number], ...typeof statements]) : [];
   const flipped = input.published === true ? results[0] : [];
   const updated = Object.keys(values).length ? results[input.published === true ? 1 : 0] : null;
-  const cleanups = slices(newRows, 90).length;
-  const undone = cleanups > 0 && results.slice(-cleanups).some((r) => (r as unknown[]).length > 0);
+  const undone = undoIfStarted.length > 0 && results.slice(-undoIfStarted.length).some((r) => (r as unknown[]).length > 0);
   if (freezes && (undone || (updated !== null && (updated as unknown[]).length === 0))) {
     throw new AppError(409, "quiz_started", "Students have already started this quiz, so its questions can no longer change. Make a new quiz instead.");
   }

@@ -3,7 +3,8 @@
  * a member submits a link to their work (replacing it until it is graded, or again once staff ask for a new version);
  * staff grade with a score and feedback, and the student is notified and e-mailed. Times are the server's.
  */
-import { and, asc, eq, inArray, isNotNull, or, sql, type Placeholder, type SQL } from "drizzle-orm";
+import { and, asc, eq, inArray, isNotNull, or, sql, type Placeholder } from "drizzle-orm";
+import type { SQL } from "drizzle-orm";
 import { can, type Actor } from "../../app/lib/permissions";
 import { afterPenalty, latePenalty, submitTaskInput, type CreateTaskInput, type GradeSubmissionInput, type SubmissionState, type SubmitTaskInput, type UpdateTaskInput } from "../../app/lib/task-schemas";
 import { fillRubric, rubricTotal, type RubricAssessment } from "../../app/lib/rubric-schemas";
