@@ -16,7 +16,7 @@ import { issueCode } from "../../worker/services/codes";
 import { openAttendance } from "../../worker/services/attendance";
 import { newId } from "../../worker/services/ids";
 import { newCertificateCode } from "../../worker/services/certificates";
-import { addCourseContent, addMember, call, createGroup, createUser, DEFAULT_PASSWORD, fileForm, imageFile, signIn, type SignedIn } from "./factories";
+import { addCourseContent, addMember, call, createGroup, createUser, DEFAULT_PASSWORD, fileForm, imageFile, signIn, type SignedIn, viewerOf } from "./factories";
 import { db, insertFeedback, serviceContext, unique } from "./helpers";
 
 const ACTORS = ["anonymous", "student", "studentOtherGroup", "instructor", "instructorOtherGroup", "admin"] as const;
@@ -389,7 +389,7 @@ const MATRIX: Record<string, Row> = {
     request: async (w) => {
       const lecture = await lectureIn(w);
       const { ctx } = serviceContext();
-      const state = await openAttendance(ctx, { userId: w.as.admin.user.id, role: "admin", sessionId: w.as.admin.sessionId, name: "Admin", email: w.as.admin.user.email }, lecture.id, { rotateSeconds: 0, lateAfterMinutes: null, durationMinutes: 30 });
+      const state = await openAttendance(ctx, viewerOf(w.as.admin), lecture.id, { rotateSeconds: 0, lateAfterMinutes: null, durationMinutes: 30 });
       return { path: "/api/lectures/attend", body: { slugLec: lecture.slug, code: state.session!.code } };
     },
     expect: { anonymous: 401, student: 200, studentOtherGroup: 403, instructor: 403, instructorOtherGroup: 403, admin: 403 },
@@ -405,7 +405,7 @@ const MATRIX: Record<string, Row> = {
     request: async (w) => {
       const lecture = await lectureIn(w);
       const { ctx } = serviceContext();
-      await openAttendance(ctx, { userId: w.as.admin.user.id, role: "admin", sessionId: w.as.admin.sessionId, name: "Admin", email: w.as.admin.user.email }, lecture.id, { rotateSeconds: 0, lateAfterMinutes: null, durationMinutes: 30 });
+      await openAttendance(ctx, viewerOf(w.as.admin), lecture.id, { rotateSeconds: 0, lateAfterMinutes: null, durationMinutes: 30 });
       return { path: `/api/lectures/${lecture.slug}/attendance/close`, method: "POST" };
     },
     expect: staffOfGroup(200),

@@ -10,8 +10,7 @@ import { describe, expect, it } from "vitest";
 import * as s from "../../db/schema";
 import { newId } from "../../worker/services/ids";
 import { groupCalendar } from "../../worker/services/calendar";
-import type { Viewer } from "../../worker/services/sessions";
-import { addMember, call, createUser, signIn } from "./factories";
+import { addMember, call, createUser, signIn, viewerOf } from "./factories";
 import { countingContext, db, insertAll, unique } from "./helpers";
 
 const at = (iso: string) => new Date(iso);
@@ -239,7 +238,7 @@ describe("the course calendar", () => {
       await insertAll(s.lectures, ls);
       await insertAll(s.tasks, ls.map((l, i) => ({ id: newId(), lectureId: l.id, slug: `${l.slug}-t`, title: `Task ${i}`, dueAt: new Date(Date.UTC(2027, 0, 2 + i, 21)) })));
       await insertAll(s.quizzes, ls.map((l, i) => ({ id: newId(), groupId: group.id, lectureId: l.id, slug: `${l.slug}-q`, title: `Quiz ${i}`, opensAt: new Date(Date.UTC(2027, 0, 3 + i, 9)), closesAt: new Date(Date.UTC(2027, 0, 3 + i, 10)), published: true })));
-      const viewer: Viewer = { userId: teacher.id, role: "instructor", sessionId: "count", name: teacher.name, email: teacher.email };
+      const viewer = viewerOf(teacher, "count");
       const counter = countingContext();
       const file = await groupCalendar(counter.ctx, viewer, group.slug, { lang: "en" });
       return { statements: counter.count(), events: file.body.split("BEGIN:VEVENT").length - 1 };

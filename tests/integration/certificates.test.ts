@@ -8,9 +8,8 @@ import { createLocalJWKSet, decodeProtectedHeader, jwtVerify } from "jose";
 import { describe, expect, it } from "vitest";
 import * as s from "../../db/schema";
 import { newId } from "../../worker/services/ids";
-import { addMember, call, createGroup, createUser, signIn, waitForMails, type ErrorBody, type SignedIn } from "./factories";
+import { addMember, call, createGroup, createUser, signIn, waitForMails, type ErrorBody, type SignedIn, viewerOf } from "./factories";
 import { issueCertificates } from "../../worker/services/certificates";
-import type { Viewer } from "../../worker/services/sessions";
 import { db, serviceContext } from "./helpers";
 
 const DAY = 86_400_000;
@@ -86,7 +85,7 @@ describe("completion rule and issuing", () => {
     const first = (await (await issue(w, { userIds: [w.amal.user.id] })).json()) as { certificates: { _id: string }[] };
     const told = async () => (await db().select().from(s.notifications).where(eq(s.notifications.userId, w.amal.user.id))).filter((n) => n.kind === "certificate-issued").length;
     expect(await told()).toBe(1);
-    const teacher: Viewer = { userId: w.teacher.user.id, role: "instructor", sessionId: "cert", name: w.teacher.user.name, email: w.teacher.user.email };
+    const teacher = viewerOf(w.teacher.user, "cert");
     for (let round = 0; round < 2; round++) {
       expect((await call(`/api/certificates/${first.certificates[0]!._id}/revoke`, { body: { reason: "Checking" }, token: w.teacher.accessToken })).status).toBe(200);
       // Five runs sharing one clock reading, as concurrent requests in one isolate do in production.

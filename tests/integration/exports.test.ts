@@ -9,10 +9,9 @@
  */
 import { describe, expect, it } from "vitest";
 import * as s from "../../db/schema";
-import type { Viewer } from "../../worker/services/sessions";
 import { newId } from "../../worker/services/ids";
 import { exportGroupCsv, EXPORTS } from "../../worker/services/progress-export";
-import { addMember, call, createGroup, createUser, signIn, type TestUser } from "./factories";
+import { addMember, call, createGroup, createUser, signIn, type TestUser, viewerOf } from "./factories";
 import { countingContext, db, insertAll } from "./helpers";
 
 const DAY = 86_400_000;
@@ -484,7 +483,7 @@ describe("exports: bad input and cost", () => {
       await insertAll(s.memberships, students.map((u) => ({ id: newId(), userId: u.id, groupId: group.id, status: "approved" as const })));
       await insertAll(s.attendance, students.map((u) => ({ id: newId(), lectureId: lecture.id, userId: u.id, status: "present" as const, method: "manual" as const, markedAt: new Date(now) })));
       await insertAll(s.submissions, students.map((u, i) => ({ id: newId(), taskId: task.id, userId: u.id, link: "https://github.com/x/y", submittedAt: new Date(now), score: i % 2 ? 70 : null })));
-      const viewer: Viewer = { userId: teacher.id, role: "instructor", sessionId: "count", name: teacher.name, email: teacher.email };
+      const viewer = viewerOf(teacher, "count");
       const counts: number[] = [];
       for (const kind of EXPORTS) {
         const counter = countingContext();

@@ -8,8 +8,7 @@ import { describe, expect, it } from "vitest";
 import * as s from "../../db/schema";
 import { newId } from "../../worker/services/ids";
 import { getQuiz, getResult, startAttempt, submitQuiz } from "../../worker/services/quizzes";
-import type { Viewer } from "../../worker/services/sessions";
-import { addMember, call, createGroup, createUser, signIn, type SignedIn } from "./factories";
+import { addMember, call, createGroup, createUser, signIn, type SignedIn, viewerOf } from "./factories";
 import { db, serviceContext, unique } from "./helpers";
 
 const HOUR = 3_600_000;
@@ -213,7 +212,7 @@ async function quizWorld(quiz: { durationMinutes: number | null; closesAt: numbe
   await db().insert(s.quizzes).values(q);
   const question = { id: newId(), quizId: q.id, text: "2 + 2?", type: "single" as const, options: ["3", "4"], correct: [1], points: 1, order: 0 };
   await db().insert(s.questions).values(question);
-  const as = (u: typeof given): Viewer => ({ userId: u.id, role: "user", sessionId: "ext", name: u.name, email: u.email });
+  const as = (u: typeof given) => viewerOf(u, "ext");
   const extend = (body: Record<string, unknown>, token = teacher.accessToken) => call(`/api/quizzes/${q.slug}/extensions`, { method: "PUT", body, token });
   return { ctx: serviceContext().ctx, quiz: q, question, given: as(given), other: as(other), teacher, group, extend };
 }

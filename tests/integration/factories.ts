@@ -9,7 +9,7 @@ import * as s from "../../db/schema";
 import { hashPassword } from "../../worker/auth/password";
 import { getSettings } from "../../worker/env";
 import { newId } from "../../worker/services/ids";
-import { openSession } from "../../worker/services/sessions";
+import { openSession, type Viewer } from "../../worker/services/sessions";
 import { db, eventually, randomIp, serviceContext, unique } from "./helpers";
 
 export const ORIGIN = "http://localhost";
@@ -91,6 +91,15 @@ export async function signIn(user: TestUser, userAgent = "vitest"): Promise<Sign
   const opened = await openSession(ctx, user, { userAgent, secure: false });
   const refreshToken = tokenFromSetCookie(opened.setCookie);
   return { user, accessToken: opened.accessToken, refreshToken, sessionId: opened.sessionId, cookie: `${COOKIE}=${refreshToken}` };
+}
+
+/**
+ * The Viewer a service sees for this person: a signed-in session's (its id), or, for tests that call services
+ * directly without one, a user with a session id that names the test.
+ */
+export function viewerOf(who: SignedIn | Pick<TestUser, "id" | "role" | "name" | "email">, sessionId = "test"): Viewer {
+  const user = "user" in who ? who.user : who;
+  return { userId: user.id, role: user.role, sessionId: "sessionId" in who ? who.sessionId : sessionId, name: user.name, email: user.email };
 }
 
 export async function createGroup(opts: { instructorId?: string | null; status?: s.GroupStatus; capacity?: number | null; title?: string } = {}) {

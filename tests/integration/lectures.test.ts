@@ -7,8 +7,7 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import * as s from "../../db/schema";
 import { seriesDays, updateLecture, zonedTime } from "../../worker/services/lectures";
-import type { Viewer } from "../../worker/services/sessions";
-import { addMember, call, createGroup, createUser, signIn, type ErrorBody, type SignedIn } from "./factories";
+import { addMember, call, createGroup, createUser, signIn, type ErrorBody, type SignedIn, viewerOf } from "./factories";
 import { db, serviceContext } from "./helpers";
 
 async function world() {
@@ -76,7 +75,7 @@ describe("lectures", () => {
     expect(await db().select().from(s.notifications).where(eq(s.notifications.userId, w.student.user.id))).toHaveLength(1);
     // Published by ten saves at once (a double-clicked button, two tabs), each of which read the lecture as a draft
     // before any wrote: still one announcement.
-    const teacher: Viewer = { userId: w.teacher.user.id, role: "instructor", sessionId: w.teacher.sessionId, name: w.teacher.user.name, email: w.teacher.user.email };
+    const teacher = viewerOf(w.teacher);
     const saves = await Promise.all(Array.from({ length: 10 }, () => updateLecture(serviceContext().ctx, teacher, b._id, { published: true })));
     expect(saves.every((l) => l.published)).toBe(true);
     expect((await db().select().from(s.notifications).where(eq(s.notifications.userId, w.student.user.id))).filter((n) => n.link?.endsWith(`/lecture/${b.slug}`))).toHaveLength(1);

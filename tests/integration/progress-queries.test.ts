@@ -9,8 +9,7 @@ import { newId } from "../../worker/services/ids";
 import { loadStaffProgress } from "../../app/lib/progress.server";
 import { staffAttention } from "../../worker/services/dashboard";
 import { groupProgress, memberProgress } from "../../worker/services/progress";
-import type { Viewer } from "../../worker/services/sessions";
-import { createGroup, createUser } from "./factories";
+import { createGroup, createUser, viewerOf } from "./factories";
 import { countingContext, insertAll } from "./helpers";
 
 const DAY = 86_400_000;
@@ -40,8 +39,8 @@ async function groupOf(n: number) {
     s.attempts,
     students.map((u, i) => ({ id: newId(), quizId: quizzes[0]!.id, userId: u.id, answers: {}, score: i % 5, maxScore: 4, number: 1, startedAt: new Date(now - 3_600_000), submittedAt: new Date(now - 3_000_000) })),
   );
-  const viewer: Viewer = { userId: teacher.id, role: "instructor", sessionId: "count", name: teacher.name, email: teacher.email };
-  const student: Viewer = { userId: students[1]!.id, role: "user", sessionId: "count", name: students[1]!.name, email: students[1]!.email };
+  const viewer = viewerOf(teacher, "count");
+  const student = viewerOf(students[1]!, "count");
   return { group, viewer, student };
 }
 

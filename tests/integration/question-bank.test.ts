@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import * as s from "../../db/schema";
 import { getQuiz, getResult, groupResults, startAttempt, submitQuiz } from "../../worker/services/quizzes";
 import type { Viewer } from "../../worker/services/sessions";
-import { addMember, call, createGroup, createUser, signIn } from "./factories";
+import { addMember, call, createGroup, createUser, signIn, viewerOf } from "./factories";
 import { db, serviceContext } from "./helpers";
 
 /** Six bank questions tagged "hooks" (single choice, the right option's text says "RIGHT"), two tagged "css". */
@@ -20,7 +20,7 @@ async function world(quiz: { draws?: { tag: string; count: number; points: numbe
   for (let i = 0; i < (quiz.students ?? 2); i++) {
     const u = await createUser();
     await addMember(u, group);
-    students.push({ userId: u.id, role: "user", sessionId: "bank", name: u.name, email: u.email });
+    students.push(viewerOf(u, "bank"));
   }
   const bank = [];
   for (let i = 1; i <= 6; i++) {

@@ -10,8 +10,7 @@ import * as s from "../../db/schema";
 import "../../worker/index";
 import { newId } from "../../worker/services/ids";
 import { getQuiz, saveAnswers, startAttempt } from "../../worker/services/quizzes";
-import type { Viewer } from "../../worker/services/sessions";
-import { addMember, call, createGroup, createUser, signIn, type SignedIn } from "./factories";
+import { addMember, call, createGroup, createUser, signIn, type SignedIn, viewerOf } from "./factories";
 import { db, serviceContext } from "./helpers";
 
 const SECRET_CALL = "double(21000)";
@@ -60,7 +59,7 @@ async function codeQuiz(durationMinutes: number | null, hidden: boolean) {
   const q = codeQuestion();
   const question = { id: newId(), quizId: quiz.id, text: q.text, type: "code" as const, options: [], correct: [REFERENCE], code: { ...q.code, tests: q.code.tests.map((t) => ({ ...t, hidden })) }, points: 3, order: 0 };
   await db().insert(s.questions).values(question);
-  const me: Viewer = { userId: student.id, role: "user", sessionId: "code", name: student.name, email: student.email };
+  const me = viewerOf(student, "code");
   return { quiz, question, me };
 }
 

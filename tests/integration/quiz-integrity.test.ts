@@ -18,7 +18,7 @@ import type { RunReport } from "../../worker/sandbox/types";
 import { newId } from "../../worker/services/ids";
 import { getQuiz, getResult, getScore, groupResults, listGroupQuizzes, saveAnswers, startAttempt, submitQuiz } from "../../worker/services/quizzes";
 import type { Viewer } from "../../worker/services/sessions";
-import { addMember, call, createGroup, createUser, signIn, type ErrorBody, type SignedIn } from "./factories";
+import { addMember, call, createGroup, createUser, signIn, type ErrorBody, type SignedIn, viewerOf } from "./factories";
 import { db, eventually, serviceContext } from "./helpers";
 
 const HOUR = 3_600_000;
@@ -295,9 +295,9 @@ async function serviceWorld() {
   const student = async (): Promise<Viewer> => {
     const u = await createUser();
     await addMember(u, group);
-    return { userId: u.id, role: "user", sessionId: "integrity", name: u.name, email: u.email };
+    return viewerOf(u, "integrity");
   };
-  const staff: Viewer = { userId: teacher.id, role: "instructor", sessionId: "integrity", name: teacher.name, email: teacher.email };
+  const staff = viewerOf(teacher, "integrity");
   const { ctx, settle } = serviceContext();
   return { ctx, settle, group, quiz, choice, code, staff, student };
 }

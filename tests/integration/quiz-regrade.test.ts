@@ -10,8 +10,7 @@ import * as s from "../../db/schema";
 import { newId } from "../../worker/services/ids";
 import { getResult, startAttempt, submitQuiz } from "../../worker/services/quizzes";
 import { correctKey, setAnswerPoints } from "../../worker/services/quiz-regrade";
-import type { Viewer } from "../../worker/services/sessions";
-import { addMember, call, createGroup, createUser, signIn } from "./factories";
+import { addMember, call, createGroup, createUser, signIn, viewerOf } from "./factories";
 import { db, gatedContext, serviceContext } from "./helpers";
 
 async function world() {
@@ -29,7 +28,7 @@ async function world() {
   const hook = { id: newId(), quizId: quiz.id, text: "Which hook keeps state?", type: "single" as const, options: ["useState", "useEffect"], correct: [1], points: 2, order: 0 };
   const why = { id: newId(), quizId: quiz.id, text: "Name the rule of hooks", type: "short-text" as const, options: [], correct: ["top level"], points: 3, order: 1 };
   await db().insert(s.questions).values([hook, why]);
-  const as = (u: typeof ana): Viewer => ({ userId: u.user.id, role: "user", sessionId: "regrade", name: u.user.name, email: u.user.email });
+  const as = (u: typeof ana) => viewerOf(u.user, "regrade");
   const ctx = serviceContext().ctx;
   // Ana answers "useState" and writes a fair answer the key does not accept; Ben answers "useEffect".
   await submitQuiz(ctx, as(ana), quiz.slug, { answers: { [hook.id]: 0, [why.id]: "only call them at the top" } });
@@ -85,7 +84,7 @@ describe("manual override", () => {
     for (const order of ["override read first", "key read first"] as const) {
       const w = await world();
       const attempt = await w.attemptOf(w.ben);
-      const staff: Viewer = { userId: w.teacher.user.id, role: "instructor", sessionId: "regrade", name: w.teacher.user.name, email: w.teacher.user.email };
+      const staff = viewerOf(w.teacher.user, "regrade");
       const override = (ctx: typeof w.ctx) => setAnswerPoints(ctx, staff, w.quiz.slug, attempt.id, w.why.id, { points: 2, note: "Close" });
       const key = (ctx: typeof w.ctx) => correctKey(ctx, staff, w.quiz.slug, w.hook.id, { correct: [0] });
       if (order === "override read first") {

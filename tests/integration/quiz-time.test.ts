@@ -8,8 +8,7 @@ import * as s from "../../db/schema";
 import { newId } from "../../worker/services/ids";
 import { getQuiz, getResult, saveAnswers, startAttempt, submitQuiz } from "../../worker/services/quizzes";
 import { eq } from "drizzle-orm";
-import type { Viewer } from "../../worker/services/sessions";
-import { addMember, call, createGroup, createUser, signIn, type ErrorBody } from "./factories";
+import { addMember, call, createGroup, createUser, signIn, type ErrorBody, viewerOf } from "./factories";
 import { db, serviceContext } from "./helpers";
 
 const T0 = Date.parse("2027-03-01T09:00:00Z");
@@ -28,7 +27,7 @@ async function world(quiz: { durationMinutes: number | null; closesAt?: number |
   await db().insert(s.quizzes).values(q);
   const question = { id: newId(), quizId: q.id, text: "2 + 2?", type: "single" as const, options: ["3", "4"], correct: [1], points: 1, order: 0 };
   await db().insert(s.questions).values(question);
-  const as = (u: typeof slow): Viewer => ({ userId: u.id, role: "user", sessionId: "time", name: u.name, email: u.email });
+  const as = (u: typeof slow) => viewerOf(u, "time");
   const give = (userId: string, timeMultiplier: unknown, token = teacher.accessToken) =>
     call(`/api/groups/${group.slug}/students/${userId}/quiz-time`, { method: "PUT", body: { timeMultiplier }, token });
   return { ctx: serviceContext().ctx, quiz: q, question, slow: as(slow), other: as(other), waiting, teacher, group, give };

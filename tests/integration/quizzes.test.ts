@@ -6,10 +6,9 @@
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import * as s from "../../db/schema";
-import { addMember, call, createGroup, createUser, signIn, type ErrorBody, type SignedIn } from "./factories";
+import { addMember, call, createGroup, createUser, signIn, type ErrorBody, type SignedIn, viewerOf } from "./factories";
 import { db, gatedContext, serviceContext } from "./helpers";
 import { startAttempt, updateQuiz } from "../../worker/services/quizzes";
-import type { Viewer } from "../../worker/services/sessions";
 
 /** A short-text answer that appears nowhere else, so finding it in a response means a correct answer leaked. */
 const SECRET = "zebra-accepted-answer";
@@ -163,8 +162,8 @@ describe("quizzes: authoring", () => {
   // them keeps the questions they were given.
   it("keeps the questions of a quiz a student starts between the editor's check and its save", async () => {
     const w = await world();
-    const teacher: Viewer = { userId: w.teacher.user.id, role: "instructor", sessionId: w.teacher.sessionId, name: w.teacher.user.name, email: w.teacher.user.email };
-    const student: Viewer = { userId: w.a.user.id, role: "user", sessionId: w.a.sessionId, name: w.a.user.name, email: w.a.user.email };
+    const teacher = viewerOf(w.teacher);
+    const student = viewerOf(w.a);
     const before = (await db().select({ id: s.questions.id }).from(s.questions).where(eq(s.questions.quizId, w.quiz._id))).map((q) => q.id).sort();
     const background = serviceContext();
     const save = updateQuiz(gatedContext("batch", () => startAttempt(background.ctx, student, w.quiz.slug)), teacher, w.quiz.slug, { title: "Renamed", questions: [{ text: "Only one now", type: "single", options: ["a", "b"], correct: [0], points: 1 }] });
@@ -181,7 +180,7 @@ describe("quizzes: authoring", () => {
     const kinds = async () => (await db().select().from(s.notifications).where(eq(s.notifications.userId, w.b.user.id))).map((n) => n.kind).filter((k) => k === "quiz-published");
     expect(await kinds()).toEqual([]);
     // Published by ten saves at once, each of which read the quiz as a draft before any wrote: one announcement.
-    const teacher: Viewer = { userId: w.teacher.user.id, role: "instructor", sessionId: w.teacher.sessionId, name: w.teacher.user.name, email: w.teacher.user.email };
+    const teacher = viewerOf(w.teacher);
     await Promise.all(Array.from({ length: 10 }, () => updateQuiz(serviceContext().ctx, teacher, w.quiz.slug, { published: true })));
     expect(await kinds()).toEqual(["quiz-published"]);
     expect(await json<unknown[]>(await call(`/api/quizzes/lecture/${w.lecture.slug}`, { token: w.a.accessToken }))).toHaveLength(1);

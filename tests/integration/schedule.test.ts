@@ -9,12 +9,11 @@ import { describe, expect, it } from "vitest";
 import * as s from "../../db/schema";
 import worker from "../../worker/index";
 import type { Publisher } from "../../worker/realtime/publisher";
-import { addMember, call, createGroup, createUser, signIn, type ErrorBody } from "./factories";
+import { addMember, call, createGroup, createUser, signIn, type ErrorBody, viewerOf } from "./factories";
 import { db, gatedContext, serviceContext, unique } from "./helpers";
 import { setSchedule } from "../../worker/services/schedule";
 import { updateLecture } from "../../worker/services/lectures";
 import { updateQuiz } from "../../worker/services/quizzes";
-import type { Viewer } from "../../worker/services/sessions";
 import { newId } from "../../worker/services/ids";
 
 const publishers = () => (env as unknown as { Publisher: DurableObjectNamespace<Publisher> }).Publisher;
@@ -221,7 +220,7 @@ describe("scheduled publishing", () => {
   // lecture is not announced a second time when it comes due.
   it("refuses a schedule for a lecture or quiz published by hand between its check and its write", async () => {
     const w = await world();
-    const teacher: Viewer = { userId: w.teacher.user.id, role: "instructor", sessionId: w.teacher.sessionId, name: w.teacher.user.name, email: w.teacher.user.email };
+    const teacher = viewerOf(w.teacher);
     const draft = (await (await call(`/api/lectures/group/${w.group.slug}`, { body: { title: unique("Draft"), published: false }, token: w.teacher.accessToken })).json()) as { _id: string; slug: string };
     const background = serviceContext();
     const later = Date.now() + 3_600_000;

@@ -8,8 +8,7 @@ import * as s from "../../db/schema";
 import { loadGrader, loadStaffTasks } from "../../app/lib/tasks.server";
 import { newId } from "../../worker/services/ids";
 import { listSubmissions } from "../../worker/services/tasks";
-import type { Viewer } from "../../worker/services/sessions";
-import { createGroup, createUser } from "./factories";
+import { createGroup, createUser, viewerOf } from "./factories";
 import { countingContext, db, insertAll } from "./helpers";
 
 async function groupWithSubmissions(n: number) {
@@ -27,7 +26,7 @@ async function groupWithSubmissions(n: number) {
     s.submissions,
     students.map((u, i) => ({ id: newId(), taskId: task.id, userId: u.id, link: `https://github.com/s${i}/landing`, submittedAt: new Date(now - i * 1000), late: i % 3 === 0, score: i % 2 ? 80 : null, gradedAt: i % 2 ? new Date(now) : null })),
   );
-  const viewer: Viewer = { userId: teacher.id, role: "instructor", sessionId: "count", name: teacher.name, email: teacher.email };
+  const viewer = viewerOf(teacher, "count");
   return { group, lecture, task, viewer };
 }
 

@@ -5,10 +5,9 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import * as s from "../../db/schema";
-import { addMember, call, createGroup, createUser, signIn, waitForMails, type ErrorBody, type SignedIn } from "./factories";
+import { addMember, call, createGroup, createUser, signIn, waitForMails, type ErrorBody, type SignedIn, viewerOf } from "./factories";
 import { db, serviceContext } from "./helpers";
 import { gradeSubmission, updateTask } from "../../worker/services/tasks";
-import type { Viewer } from "../../worker/services/sessions";
 
 async function world(opts: { dueAt?: string | null; allowLate?: boolean; maxScore?: number; published?: boolean } = {}) {
   const teacher = await signIn(await createUser({ role: "instructor" }));
@@ -145,7 +144,7 @@ describe("grading", () => {
     const w = await world({ maxScore: 10 });
     await submit(w.a, w);
     const [mine] = await submissionOf(w.a, w);
-    const teacher: Viewer = { userId: w.teacher.user.id, role: "instructor", sessionId: w.teacher.sessionId, name: w.teacher.user.name, email: w.teacher.user.email };
+    const teacher = viewerOf(w.teacher);
     const [graded, lowered] = await Promise.allSettled([
       gradeSubmission(serviceContext().ctx, teacher, w.lecture.slug, w.task.slug, mine!._id, { score: 10 }),
       updateTask(serviceContext().ctx, teacher, w.lecture.slug, w.task.slug, { maxScore: 5 }),

@@ -1,11 +1,10 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import * as s from "../../db/schema";
-import { addMember, call, COOKIE, createGroup, createUser, login, signIn, waitForMails, type ErrorBody } from "./factories";
+import { addMember, call, COOKIE, createGroup, createUser, login, signIn, waitForMails, type ErrorBody, viewerOf } from "./factories";
 import { db, gatedContext, serviceContext, unique } from "./helpers";
 import { changePassword, changeRole } from "../../worker/services/users";
 import { createGroup as createGroupAsAdmin, updateGroup } from "../../worker/services/groups-admin";
-import type { Viewer } from "../../worker/services/sessions";
 import type { ServiceContext } from "../../worker/context";
 
 const userRow = async (id: string) => (await db().select().from(s.users).where(eq(s.users.id, id)))[0];
@@ -110,7 +109,7 @@ describe("PUT /api/users/password", () => {
   it("a change that lands between another's check and its write wins; the other is refused, not applied unchecked", async () => {
     const user = await createUser();
     const me = await signIn(user);
-    const viewer = { userId: user.id, role: user.role, sessionId: me.sessionId, name: user.name, email: user.email } as Viewer;
+    const viewer = viewerOf(me);
     const change = (ctx: ServiceContext, newPassword: string) => changePassword(ctx, viewer, { currentPassword: user.password, newPassword });
     // The second change has checked the current password; the first lands before the second writes.
     const second = change(gatedContext(/^update "users"/, () => change(serviceContext().ctx, "first-new-password")), "second-new-password");
@@ -323,7 +322,7 @@ describe("PUT /api/users/{id}/role (admins)", () => {
   // Each side checked the other as it read it: the assignment saw an instructor, the demotion a teacher of nothing.
   it("never leaves a group given to someone demoted between the check and the write", async () => {
     const admin = await signIn(await createUser({ role: "admin" }));
-    const as: Viewer = { userId: admin.user.id, role: "admin", sessionId: admin.sessionId, name: admin.user.name, email: admin.user.email };
+    const as = viewerOf(admin);
     const group = await createGroup({});
     const [one, two] = [await createUser({ role: "instructor" }), await createUser({ role: "instructor" })];
     const background = serviceContext();
