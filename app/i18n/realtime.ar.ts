@@ -22,6 +22,8 @@ export const realtimeAr: Record<keyof typeof realtimeEn, string> = {
   "chat.announce": "رسالة جديدة من {name}: {text}",
   "chat.newMessages": "رسائل جديدة ({count})",
   "chat.closedNote": "لم يعد بإمكانك الوصول إلى هذه المحادثة.",
+  "chat.closedNote.session": "انتهت جلستك. سجّل الدخول مرة أخرى لمتابعة المحادثة.",
+  "chat.closedNote.replaced": "هذه المحادثة مفتوحة في عدد كبير من علامات التبويب أو الأجهزة الأخرى. أعد تحميل هذه الصفحة لاستخدامها هنا.",
   "chat.deleteTitle": "حذف هذه الرسالة؟",
   "chat.deleteBody": "ستُحذف لدى جميع أعضاء المجموعة، ولا يمكن التراجع عن ذلك.",
   "chat.delete": "حذف",

@@ -24,6 +24,8 @@ export const realtimeEn = {
   "chat.announce": "New message from {name}: {text}",
   "chat.newMessages": "New messages ({count})",
   "chat.closedNote": "You no longer have access to this chat.",
+  "chat.closedNote.session": "Your session has ended. Log in again to keep chatting.",
+  "chat.closedNote.replaced": "This chat is open in too many other tabs or devices. Reload this page to use it here.",
   "chat.deleteTitle": "Delete this message?",
   "chat.deleteBody": "It will be removed for everyone in the group. This can't be undone.",
   "chat.delete": "Delete",

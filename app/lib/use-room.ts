@@ -5,6 +5,7 @@
  */
 import PartySocket from "partysocket";
 import { useEffect, useRef, useState } from "react";
+import { CLOSE } from "./realtime-limits";
 import type { ClientFrame, Party, ServerFrame } from "./realtime-protocol";
 import { apiFetch } from "./session-client";
 
@@ -39,10 +40,13 @@ const SERVER_FRAME_TYPES: Record<ServerFrame["type"], true> = {
   "attendance.marked": true,
 };
 
-/** The close code a room uses when the person's right to it has ended (ServerFrame `error` `forbidden`). */
-const CLOSE_FORBIDDEN = 4403;
-/** The close code a room uses when the session that opened the socket ended (logout, signed out elsewhere). */
-const CLOSE_SESSION_ENDED = 4401;
+/**
+ * Why a connection is `closed` for good: the person may not be in the room (a refused ticket, or their right ended),
+ * their session ended (logout, a password reset, signed out elsewhere), or newer sockets of theirs took its place.
+ */
+export type RoomEnd = "forbidden" | "session" | "replaced";
+/** The close codes that end the attempts (app/lib/realtime-limits.ts CLOSE); every other close reconnects. */
+const FINAL_CLOSES: Partial<Record<number, RoomEnd>> = { [CLOSE.forbidden]: "forbidden", [CLOSE.sessionEnded]: "session", [CLOSE.replaced]: "replaced" };
 /**
  * Heartbeat: after this long without any frame the hook sends a `ping`; after HEARTBEAT_DEAD_MS of silence the
  * connection is treated as dead (a laptop that slept, a proxy that dropped it) and opened again. Long on purpose:
@@ -66,13 +70,19 @@ export function parseServerFrame(raw: unknown): ServerFrame | null {
   return typeof type === "string" && Object.hasOwn(SERVER_FRAME_TYPES, type) ? (value as ServerFrame) : null;
 }
 
-/** Raised inside the ticket request when the server says this person may not join: stop retrying. */
-class RefusedError extends Error {}
+/** Raised inside the ticket request when the server says this person may not join, or is signed in no more: stop retrying. */
+class RefusedError extends Error {
+  constructor(readonly session: boolean) {
+    super(session ? "session ended" : "ticket refused");
+  }
+}
 
 /** A single-use ticket for the room (POST /api/realtime/ticket), fetched anew for every (re)connection. */
 async function fetchTicket(party: Party, room: string): Promise<string> {
   const res = await apiFetch("/api/realtime/ticket", { method: "POST", body: JSON.stringify({ party, room }) });
-  if (res.status === 403 || res.status === 404) throw new RefusedError(`ticket refused (${res.status})`);
+  // 401 only once the session is over: apiFetch has refreshed and tried again (and is on its way to the login page).
+  if (res.status === 401) throw new RefusedError(true);
+  if (res.status === 403 || res.status === 404) throw new RefusedError(false);
   if (!res.ok) throw new Error(`ticket failed (${res.status})`);
   const body = (await res.json()) as { ticket?: unknown };
   if (typeof body.ticket !== "string") throw new Error("ticket missing");
@@ -94,6 +104,8 @@ export interface UseRoomOptions {
 
 export interface RoomConnection {
   status: RoomStatus;
+  /** Why the status is `closed`; null otherwise. */
+  ended: RoomEnd | null;
   /** Sends a client frame when the socket is open; returns false (and sends nothing) otherwise. */
   send: (frame: ClientFrame) => boolean;
 }
@@ -102,7 +114,8 @@ export interface RoomConnection {
  * Connects to `/parties/{party}/{room}` with partysocket (reconnecting with back-off), getting a fresh ticket
  * from `POST /api/realtime/ticket` inside partysocket's async `query` on every attempt, because tickets are
  * single-use. Frames are parsed as JSON and frames of unknown types are ignored. A refused ticket (403/404) or
- * a 4403 or 4401 close ends the attempts (`closed`). The socket closes when the component unmounts or the room changes.
+ * a final close (FINAL_CLOSES) ends the attempts (`closed`, with why in `ended`); any other close, a change of the
+ * person's rights among them, reconnects with a new ticket. The socket closes when the component unmounts or the room changes.
  *
  * While the browser is offline no attempt is made (each would only fail); the socket closes on `offline` and
  * opens again on `online`, so screens resync through `onOpen`. A connection that stays silent for a minute
@@ -118,6 +131,7 @@ export interface RoomConnection {
  */
 export function useRoom({ party, room, onFrame, onOpen }: UseRoomOptions): RoomConnection {
   const [status, setStatus] = useState<RoomStatus>("connecting");
+  const [ended, setEnded] = useState<RoomEnd | null>(null);
   const socketRef = useRef<PartySocket | null>(null);
   const handlers = useRef({ onFrame, onOpen });
   handlers.current = { onFrame, onOpen };
@@ -127,6 +141,7 @@ export function useRoom({ party, room, onFrame, onOpen }: UseRoomOptions): RoomC
     let opened = false;
     let refused = false;
     setStatus("connecting");
+    setEnded(null);
     let lastFrameAt = Date.now();
     let pinged = false;
     const socket = new PartySocket({
@@ -141,6 +156,7 @@ export function useRoom({ party, room, onFrame, onOpen }: UseRoomOptions): RoomC
         } catch (err) {
           if (err instanceof RefusedError) {
             refused = true;
+            setEnded(err.session ? "session" : "forbidden");
             setStatus("closed");
             socket.close();
           }
@@ -163,9 +179,12 @@ export function useRoom({ party, room, onFrame, onOpen }: UseRoomOptions): RoomC
       if (frame) handlers.current.onFrame(frame);
     };
     const onClose = (event: CloseEvent) => {
-      // Neither a right that ended nor a session that ended comes back by reconnecting (a new ticket would be refused).
-      if (event.code === CLOSE_FORBIDDEN || event.code === CLOSE_SESSION_ENDED) {
+      // A right or a session that ended does not come back by reconnecting (a new ticket would be refused), nor does a
+      // socket that newer ones of the same person replaced (reconnecting would close one of them in turn).
+      const end = FINAL_CLOSES[event.code];
+      if (end) {
         refused = true;
+        setEnded(end);
         socket.close();
       }
       setStatus(refused ? "closed" : "reconnecting");
@@ -215,5 +234,5 @@ export function useRoom({ party, room, onFrame, onOpen }: UseRoomOptions): RoomC
     return true;
   };
 
-  return { status, send };
+  return { status, ended, send };
 }

@@ -54,7 +54,23 @@ describe("revoking a session closes its sockets", () => {
     const code = await codeFromMail(user.email, RESET_SUBJECT);
     const res = await call("/api/users/reset-password", { body: { email: user.email, resetCode: code, newPassword: "brand-new-password-1" } });
     expect(res.status).toBe(200);
-    for (const socket of sockets) expect((await socket.waitClosed()).code).toBeGreaterThanOrEqual(4400);
+    // "Session ended" (4401), which the page says as such and does not retry; not "no access" (4403).
+    for (const socket of sockets) expect((await socket.waitClosed()).code).toBe(4401);
+  });
+
+  it("a role change closes the person's sockets with 4409 (ask again), and a new ticket opens them again", async () => {
+    const admin = await signIn(await createUser({ role: "admin" }));
+    const group = await createGroup();
+    const user = await createUser();
+    await addMember(user, group);
+    const me = await signIn(user);
+    const sockets = [await connectAs(me, "user-hub", user.id), (await joinChat(me, group.id)).client];
+    expect((await call(`/api/users/${user.id}/role`, { method: "PUT", body: { role: "instructor" }, token: admin.accessToken })).status).toBe(200);
+    for (const socket of sockets) expect((await socket.waitClosed()).code).toBe(4409);
+    // Still a member and still signed in: the chat and the bell come back with tickets asked now.
+    const hub = await connectAs(me, "user-hub", user.id);
+    const { client: chat } = await joinChat(me, group.id);
+    for (const socket of [hub, chat]) expect(socket.closed).toBeNull();
   });
 
   it("a staff socket under a revoked session closes too (the staff inbox)", async () => {

@@ -80,11 +80,16 @@ describe("admission to a group's room", () => {
     expect(hub.closed).toBeNull();
   });
 
-  it("refuses an oversized frame with frame_too_large and stores nothing", async () => {
+  it("refuses an oversized frame with frame_too_large, naming its clientId, and stores nothing", async () => {
     const w = await chatWorld();
     const { client } = await joinChat(w.alice, w.group.id);
-    client.send({ type: "chat.send", text: "x".repeat(8 * 1024), clientId: cid() });
-    expect((await client.next("error")).code).toBe("frame_too_large");
+    const clientId = cid();
+    // As the app's client writes it (use-group-chat.ts): type and clientId first.
+    client.send({ type: "chat.send", clientId, text: "x".repeat(8 * 1024) });
+    const err = await client.next("error");
+    expect(err.code).toBe("frame_too_large");
+    // Named, so the sender's "sending" copy turns into "not sent" with Retry and Discard instead of waiting forever.
+    expect(err.clientId).toBe(clientId);
     expect(client.of("chat.ack")).toHaveLength(0);
     expect((await page(w.alice, w.group.id)).messages).toHaveLength(0);
   });
@@ -168,6 +173,35 @@ describe("sending", () => {
     const err = await client.next("error", (f) => f.clientId === clientId);
     expect(err.code).toBe("invalid_input");
     expect(client.closed).toBeNull();
+  });
+
+  it.each([
+    ["a zero-width space", "\u200b"],
+    ["a Hangul filler", "\u3164"],
+    ["a braille blank", "\u2800"],
+    ["two direction marks", "\u200e\u200f"],
+  ])("refuses a socket send of only %s by its clientId (invalid_input), as the API refuses it, and stores nothing", async (_label, text) => {
+    const w = await chatWorld();
+    const { client } = await joinChat(w.alice, w.group.id);
+    const clientId = cid();
+    client.send({ type: "chat.send", clientId, text });
+    const err = await client.next("error", (f) => f.clientId === clientId);
+    expect(err.code).toBe("invalid_input");
+    expect((await post(w.alice, w.group.id, text)).status).toBe(400);
+    expect((await page(w.alice, w.group.id)).messages).toHaveLength(0);
+    expect(client.closed).toBeNull();
+  });
+
+  it("names the clientId of every chat.send past the socket's 40 frames in 10 s, so none is left waiting", async () => {
+    const w = await chatWorld();
+    const { client } = await joinChat(w.alice, w.group.id);
+    // The join took frames of this window already (its sync); pings fill it to 40, then five sends go past it.
+    const used = client.frames.filter((f) => f.type === "chat.history").length;
+    for (let t = 1; t <= 40 - used; t++) client.send({ type: "ping", t });
+    const ids = Array.from({ length: 5 }, () => cid());
+    for (const clientId of ids) client.send({ type: "chat.send", clientId, text: "queued while offline" });
+    for (const clientId of ids) expect((await client.next("error", (f) => f.clientId === clientId)).code).toBe("rate_limited");
+    expect(client.of("chat.ack")).toHaveLength(0);
   });
 
   it("limits one person to 20 messages per 10 seconds (429 with Retry-After)", async () => {
@@ -370,7 +404,10 @@ describe("rights that end while connected", () => {
     expect((await room.waitClosed()).code).toBe(4403);
     const res = await call(`/api/users/${w.instructor.user.id}/role`, { method: "PUT", body: { role: "user" }, token: admin.accessToken });
     expect(res.status).toBe(200);
-    for (const c of [hub, inbox]) expect(await c.waitClosed()).toEqual({ code: 4403, reason: "Your role changed." });
+    // Not "no access" (4403): "ask again" (4409). The hub's new ticket opens it again; the inbox's is refused now.
+    for (const c of [hub, inbox]) expect(await c.waitClosed()).toEqual({ code: 4409, reason: "Your role changed." });
+    expect((await requestTicket(w.instructor, "user-hub", w.instructor.user.id)).status).toBe(200);
+    expect((await requestTicket(w.instructor, "staff-inbox", "all")).status).toBe(403);
   });
 
   it("closes a demoted admin's socket in a group they only watched as an admin", async () => {
@@ -379,7 +416,9 @@ describe("rights that end while connected", () => {
     const [asAdmin, asOther] = await Promise.all([signIn(admin), signIn(other)]);
     const room = (await joinChat(asAdmin, w.group.id)).client;
     expect((await call(`/api/users/${admin.id}/role`, { method: "PUT", body: { role: "user" }, token: asOther.accessToken })).status).toBe(200);
-    expect((await room.waitClosed()).code).toBe(4403);
+    // Closed to ask again (4409); asked again, the room refuses them (a student of no group of theirs).
+    expect((await room.waitClosed()).code).toBe(4409);
+    expect((await requestTicket(asAdmin, "group-room", w.group.id)).status).toBe(403);
   });
 
   it("closes every socket of a deleted account", async () => {
@@ -388,6 +427,7 @@ describe("rights that end while connected", () => {
     const hub = await connectAs(w.alice, "user-hub", w.alice.user.id);
     const res = await call("/api/user", { method: "DELETE", body: { password: w.alice.user.password }, token: w.alice.accessToken });
     expect(res.status).toBe(200);
-    for (const c of [room, hub]) expect((await c.waitClosed()).code).toBe(4403);
+    // A session that ended (4401: the page says so and stops), not "no access" (4403).
+    for (const c of [room, hub]) expect((await c.waitClosed()).code).toBe(4401);
   });
 });

@@ -44,6 +44,10 @@ class Client {
   of<T extends ServerFrame["type"]>(type: T) {
     return this.frames.filter((f): f is Extract<ServerFrame, { type: T }> => f.type === type);
   }
+
+  waitClosed(timeoutMs = 3_000) {
+    return eventually(() => this.closed ?? undefined, timeoutMs, "the socket to close");
+  }
 }
 
 const open: Client[] = [];
@@ -224,6 +228,41 @@ describe("frames", () => {
     // The limit is per connection: another socket in the same room is unaffected.
     other.send(JSON.stringify({ type: "ping", t: 99 }));
     expect(await other.next("pong")).toEqual({ type: "pong", t: 99 });
+  });
+
+  it("closes a socket that goes on past 80 frames in 10 s (4429) instead of answering a flood frame by frame", async () => {
+    const client = await connect("staff-inbox", STAFF_ROOM);
+    const other = await connect("staff-inbox", STAFF_ROOM);
+    for (let t = 1; t <= 500; t++) client.send(JSON.stringify({ type: "ping", t }));
+    expect((await client.waitClosed()).code).toBe(4429);
+    // 40 answered, the next 40 refused one by one, and nothing after that.
+    expect(client.of("pong")).toHaveLength(40);
+    expect(client.of("error").filter((f) => f.code === "rate_limited")).toHaveLength(40);
+    other.send(JSON.stringify({ type: "ping", t: 7 }));
+    expect(await other.next("pong")).toEqual({ type: "pong", t: 7 });
+  });
+});
+
+describe("sockets per person", () => {
+  it("keeps one person's 8 newest sockets in a room: a 9th closes the oldest (4408), nobody else's", async () => {
+    const me = newId();
+    const someone = newId();
+    const theirs = await connect("user-hub", someone, { userId: someone, role: "user" });
+    const mine = [];
+    for (let i = 0; i < 8; i++) mine.push(await connect("staff-inbox", STAFF_ROOM, { userId: me, role: "instructor" }));
+    const others = await connect("staff-inbox", STAFF_ROOM, { userId: newId(), role: "admin" });
+    for (const c of mine) {
+      c.send(JSON.stringify({ type: "ping", t: 1 }));
+      await c.next("pong");
+      expect(c.closed).toBeNull();
+    }
+    mine.push(await connect("staff-inbox", STAFF_ROOM, { userId: me, role: "instructor" }));
+    expect((await mine[0]!.waitClosed()).code).toBe(4408);
+    for (const c of [...mine.slice(1), others, theirs]) {
+      c.send(JSON.stringify({ type: "ping", t: 2 }));
+      expect(await c.next("pong", (f) => f.t === 2)).toEqual({ type: "pong", t: 2 });
+      expect(c.closed).toBeNull();
+    }
   });
 });
 

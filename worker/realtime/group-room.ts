@@ -204,14 +204,14 @@ export class GroupRoom extends Room {
     this.facts.delete(connection.id);
   }
 
-  disconnectUser(userId: string, reason?: string): number {
-    for (const c of this.getConnections(`user:${userId}`)) this.facts.delete(c.id);
-    return super.disconnectUser(userId, reason);
+  disconnectUser(...args: Parameters<Room["disconnectUser"]>): number {
+    for (const c of this.getConnections(`user:${args[0]}`)) this.facts.delete(c.id);
+    return super.disconnectUser(...args);
   }
 
-  disconnectSessions(sessionIds: string[], reason?: string): number {
-    for (const sessionId of sessionIds) for (const c of this.getConnections(`session:${sessionId}`)) this.facts.delete(c.id);
-    return super.disconnectSessions(sessionIds, reason);
+  disconnectSessions(...args: Parameters<Room["disconnectSessions"]>): number {
+    for (const sessionId of args[0]) for (const c of this.getConnections(`session:${sessionId}`)) this.facts.delete(c.id);
+    return super.disconnectSessions(...args);
   }
 
   private queueSend(connection: ChatConnection, frame: SendFrame): Promise<void> {

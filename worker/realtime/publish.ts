@@ -1,4 +1,5 @@
 import { getServerByName } from "partyserver";
+import type { CLOSE } from "../../app/lib/realtime-limits";
 import type { ServerFrame } from "../../app/lib/realtime-protocol";
 import type { Bindings } from "../env";
 import type { MessageDraft, MessageDto } from "../services/chat-store";
@@ -124,17 +125,21 @@ export async function disconnectSessionsEverywhere(env: Bindings, userId: string
   ]);
 }
 
+/** How a user's sockets everywhere close: their session ended, or their rights changed and they should ask again. */
+export type EverywhereClose = (typeof CLOSE)["sessionEnded" | "accessChanged"];
+
 /**
  * Closes every socket a user has open: their hub, the staff inbox and the rooms of `groupIds` (the caller knows
  * which groups they could have been in: see `roomsOfUser` in services/realtime-access.ts). Used when an account
- * is deleted or its role changes; the client then asks for a new ticket, which answers what the user may do now.
+ * is deleted (`sessionEnded`: the client stops) or its role changes (`accessChanged`: the client asks for a new ticket,
+ * which answers what the user may do now).
  */
-export async function disconnectUserEverywhere(env: Bindings, userId: string, groupIds: string[], reason = "Your access has changed."): Promise<void> {
+export async function disconnectUserEverywhere(env: Bindings, userId: string, groupIds: string[], reason: string, code: EverywhereClose): Promise<void> {
   const hub = await room(env.UserHub, userId);
   const staff = await room(env.StaffInbox, STAFF_ROOM);
   await Promise.all([
-    hub.disconnectUser(userId, reason),
-    staff.disconnectUser(userId, reason),
-    ...groupIds.map(async (groupId) => (await room(env.GroupRoom, groupId)).disconnectUser(userId, reason)),
+    hub.disconnectUser(userId, reason, code),
+    staff.disconnectUser(userId, reason, code),
+    ...groupIds.map(async (groupId) => (await room(env.GroupRoom, groupId)).disconnectUser(userId, reason, code)),
   ]);
 }

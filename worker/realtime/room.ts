@@ -1,5 +1,5 @@
 import { Server, type Connection, type ConnectionContext, type WSMessage } from "partyserver";
-import { FRAME_RATE, MAX_FRAME_BYTES, TICKET_TTL_SECONDS, type Party } from "../../app/lib/realtime-limits";
+import { CLOSE, FRAME_RATE, MAX_FRAME_BYTES, MAX_SOCKETS_PER_PERSON, TICKET_TTL_SECONDS, type Party } from "../../app/lib/realtime-limits";
 import type { ClientFrame, DevClientFrame, ServerFrame } from "../../app/lib/realtime-protocol";
 import type { Bindings } from "../env";
 
@@ -16,6 +16,27 @@ export interface ConnectionState {
   role: "admin" | "instructor" | "user";
   /** The session the ticket was minted under; frames are refused once it is revoked. */
   sessionId: string;
+  /** When the socket was admitted (ms): the oldest of a person's sockets gives way to a new one past the cap. */
+  since: number;
+}
+
+/** What a connection's next frame gets: handled, refused with an error, or the connection closed (a flood). */
+type Rate = "ok" | "refuse" | "close";
+
+/**
+ * The clientId of a `chat.send` frame that cannot be handled (too large, too fast, malformed), so the error names
+ * the message its sender is showing as "sending" and it can be offered again or discarded. Read from the parsed frame,
+ * or from the head of one too large to parse (the app's client writes `type` and `clientId` before the text).
+ */
+const CLIENT_ID = /^[A-Za-z0-9_-]{8,64}$/;
+function sendClientId(data: unknown): string | undefined {
+  if (typeof data === "string") {
+    const head = /^\{"type":"chat\.send","clientId":"([A-Za-z0-9_-]{8,64})"/.exec(data.slice(0, 120));
+    return head?.[1];
+  }
+  if (typeof data !== "object" || data === null) return undefined;
+  const { type, clientId } = data as { type?: unknown; clientId?: unknown };
+  return type === "chat.send" && typeof clientId === "string" && CLIENT_ID.test(clientId) ? clientId : undefined;
 }
 
 /** Headers the Worker sets after verifying a ticket; any client-sent copies are overwritten. */
@@ -58,8 +79,21 @@ export abstract class Room extends Server<Bindings & Cloudflare.Env> {
       connection.close(4401, "Not admitted");
       return;
     }
-    connection.setState({ userId, role, sessionId });
+    connection.setState({ userId, role, sessionId, since: Date.now() });
+    this.keepNewestOf(userId);
     this.send(connection, { type: "welcome", party: this.party, room: this.name, connectionId: connection.id });
+  }
+
+  /**
+   * One person's sockets in this room stay within MAX_SOCKETS_PER_PERSON: past it the oldest close (a tab long
+   * left open, a device put away) with a code that does not reconnect. Tickets are single-use but anyone may ask
+   * for many; without this, one member could hold thousands of sockets in their group's room.
+   */
+  private keepNewestOf(userId: string) {
+    const mine = [...this.getConnections<ConnectionState>(`user:${userId}`)];
+    if (mine.length <= MAX_SOCKETS_PER_PERSON) return;
+    mine.sort((a, b) => (a.state?.since ?? 0) - (b.state?.since ?? 0));
+    for (const c of mine.slice(0, mine.length - MAX_SOCKETS_PER_PERSON)) c.close(CLOSE.replaced, "Opened in too many places.");
   }
 
   /** `user:<id>`, `role:<role>` and `session:<id>`, so frames can go to one person or to every admin, and a revoked session's sockets can be found. */
@@ -71,18 +105,21 @@ export abstract class Room extends Server<Bindings & Cloudflare.Env> {
   }
 
   async onMessage(connection: Connection<ConnectionState>, message: WSMessage) {
+    const rate = this.rate(connection.id);
+    if (rate === "close") return connection.close(CLOSE.tooFast, "Too many frames.");
     const size = typeof message === "string" ? new TextEncoder().encode(message).byteLength : message.byteLength;
     if (size > MAX_FRAME_BYTES) {
-      return this.send(connection, { type: "error", code: "frame_too_large", message: `Frames are limited to ${MAX_FRAME_BYTES} bytes.` });
-    }
-    if (!this.allow(connection.id)) {
-      return this.send(connection, { type: "error", code: "rate_limited", message: "Slow down: too many messages." });
+      const clientId = typeof message === "string" ? sendClientId(message) : undefined;
+      return this.send(connection, { type: "error", code: "frame_too_large", message: `Frames are limited to ${MAX_FRAME_BYTES} bytes.`, clientId });
     }
     let data: unknown;
     try {
       data = JSON.parse(typeof message === "string" ? message : new TextDecoder().decode(message));
     } catch {
       return this.send(connection, { type: "error", code: "invalid_frame", message: "Frames must be JSON." });
+    }
+    if (rate === "refuse") {
+      return this.send(connection, { type: "error", code: "rate_limited", message: "Slow down: too many messages.", clientId: sendClientId(data) });
     }
     const [{ clientFrame, devClientFrame }, { getSettings }] = await loadParsing();
     const frame = clientFrame.safeParse(data);
@@ -94,6 +131,10 @@ export abstract class Room extends Server<Bindings & Cloudflare.Env> {
       const dev = devClientFrame.safeParse(data);
       if (dev.success) return this.onDevFrame(connection, dev.data);
     }
+    // A message that is not one (empty once invisible characters are gone, too long) is refused by name, like the
+    // API's 400: its sender can change it or let it go.
+    const clientId = sendClientId(data);
+    if (clientId) return this.send(connection, { type: "error", code: "invalid_input", message: frame.error.issues[0]?.message ?? "Unknown or malformed frame.", clientId });
     return this.send(connection, { type: "error", code: "invalid_frame", message: "Unknown or malformed frame." });
   }
 
@@ -149,18 +190,21 @@ export abstract class Room extends Server<Bindings & Cloudflare.Env> {
     let closed = 0;
     for (const sessionId of sessionIds) {
       for (const c of this.getConnections(`session:${sessionId}`)) {
-        c.close(4401, reason);
+        c.close(CLOSE.sessionEnded, reason);
         closed++;
       }
     }
     return closed;
   }
 
-  /** Closes every connection of one user (their right to this room ended). */
-  disconnectUser(userId: string, reason = "Access ended"): number {
+  /**
+   * Closes every connection of one user: their right to this room ended (`forbidden`, the default), their session
+   * did (`sessionEnded`), or their rights changed and the client should ask again (`accessChanged`).
+   */
+  disconnectUser(userId: string, reason = "Access ended", code: (typeof CLOSE)["forbidden" | "sessionEnded" | "accessChanged"] = CLOSE.forbidden): number {
     let closed = 0;
     for (const c of this.getConnections(`user:${userId}`)) {
-      c.close(4403, reason);
+      c.close(code, reason);
       closed++;
     }
     return closed;
@@ -170,14 +214,14 @@ export abstract class Room extends Server<Bindings & Cloudflare.Env> {
     connection.send(JSON.stringify(frame));
   }
 
-  private allow(connectionId: string): boolean {
+  private rate(connectionId: string): Rate {
     const now = Date.now();
     const r = this.rates.get(connectionId);
     if (!r || r.resetAt <= now) {
       this.rates.set(connectionId, { count: 1, resetAt: now + FRAME_RATE.windowMs });
-      return true;
+      return "ok";
     }
     r.count++;
-    return r.count <= FRAME_RATE.max;
+    return r.count <= FRAME_RATE.max ? "ok" : r.count <= FRAME_RATE.closeAfter ? "refuse" : "close";
   }
 }

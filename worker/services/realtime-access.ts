@@ -6,7 +6,8 @@ import { eq } from "drizzle-orm";
 import { can, type Actor } from "../../app/lib/permissions";
 import { groups, memberships, users } from "../../db/schema";
 import type { ServiceContext } from "../context";
-import { disconnectSessionsEverywhere, disconnectUserEverywhere } from "../realtime/publish";
+import { CLOSE } from "../../app/lib/realtime-limits";
+import { disconnectSessionsEverywhere, disconnectUserEverywhere, type EverywhereClose } from "../realtime/publish";
 
 /**
  * The groups whose rooms a user can have a socket in, read before their role or account changes: every group for
@@ -46,16 +47,22 @@ export function closeSessionSockets(ctx: ServiceContext, revoked: { userId: stri
   }
 }
 
-/** Closes, in the background, every socket of a user, wherever it is (their rooms are looked up first). */
+/**
+ * Closes, in the background, every socket of a user whose every session ended (a password reset), wherever it is
+ * (their rooms are looked up first): the clients stop and say the session ended.
+ */
 export function closeAllSocketsOf(ctx: ServiceContext, userId: string, reason: string): void {
   ctx.waitUntil(
     (async () => {
-      await disconnectUserEverywhere(ctx.env, userId, await groupRoomsNow(ctx, userId), reason);
+      await disconnectUserEverywhere(ctx.env, userId, await groupRoomsNow(ctx, userId), reason, CLOSE.sessionEnded);
     })(),
   );
 }
 
-/** Closes, in the background, every socket of a user: their hub, the staff inbox and the group rooms in `groupIds`. */
-export function closeSocketsOf(ctx: ServiceContext, userId: string, groupIds: string[], reason: string): void {
-  ctx.waitUntil(disconnectUserEverywhere(ctx.env, userId, groupIds, reason));
+/**
+ * Closes, in the background, every socket of a user: their hub, the staff inbox and the group rooms in `groupIds`.
+ * `sessionEnded` stops the clients (the account is gone); `accessChanged` has them ask again for what they may join now.
+ */
+export function closeSocketsOf(ctx: ServiceContext, userId: string, groupIds: string[], reason: string, code: EverywhereClose): void {
+  ctx.waitUntil(disconnectUserEverywhere(ctx.env, userId, groupIds, reason, code));
 }

@@ -15,6 +15,7 @@ import { passwordChangedMail } from "./accounts-mail";
 import { matchesAny } from "./group-access";
 import { checkPassword, requirePhoneOfCountry } from "./accounts";
 import { sendMail } from "./mail";
+import { CLOSE } from "../../app/lib/realtime-limits";
 import { closeSocketsOf, groupRoomsOf } from "./realtime-access";
 import { revokeAllSessions, type Viewer } from "./sessions";
 
@@ -155,7 +156,7 @@ export async function deleteAccount(
   }
   const rooms = await groupRoomsOf(ctx, viewer);
   await deleteWhere(ctx, eq(users.id, viewer.userId));
-  closeSocketsOf(ctx, viewer.userId, rooms, "Your account was deleted.");
+  closeSocketsOf(ctx, viewer.userId, rooms, "Your account was deleted.", CLOSE.sessionEnded);
   return { message: "Your account was deleted.", setCookie: clearRefreshCookie(client) };
 }
 
@@ -223,7 +224,7 @@ export async function changeRole(ctx: ServiceContext, actor: Viewer, idOrSlug: s
     if (runs) throw new AppError(409, "runs_groups", RUNS_GROUPS);
     throw new AppError(409, "last_admin", LAST_ADMIN);
   }
-  if (before.role !== input.role) closeSocketsOf(ctx, before.userId, rooms, "Your role changed.");
+  if (before.role !== input.role) closeSocketsOf(ctx, before.userId, rooms, "Your role changed.", CLOSE.accessChanged);
   return toDto(updated);
 }
 
@@ -234,7 +235,7 @@ export async function deleteUser(ctx: ServiceContext, actor: Viewer, idOrSlug: s
   if (!user) throw notFound("No such user.");
   const rooms = await groupRoomsOf(ctx, user);
   await deleteWhere(ctx, eq(users.id, user.userId));
-  closeSocketsOf(ctx, user.userId, rooms, "The account was deleted.");
+  closeSocketsOf(ctx, user.userId, rooms, "The account was deleted.", CLOSE.sessionEnded);
   return { message: "The user was deleted." };
 }
 

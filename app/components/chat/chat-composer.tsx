@@ -3,6 +3,7 @@ import { CloseIcon } from "~/components/icons";
 import { ReplyIcon, SendIcon } from "~/components/realtime-icons";
 import { CHAT_TEXT_MAX } from "~/lib/chat-limits";
 import { useT } from "~/lib/i18n";
+import { hasVisibleText } from "~/lib/text";
 import { snippet } from "./chat-format";
 
 export interface ComposerProps {
@@ -24,7 +25,8 @@ export const ChatComposer = forwardRef<HTMLTextAreaElement, ComposerProps>(funct
   const { t } = useT();
   const [text, setText] = useState("");
   const id = useId();
-  const empty = text.trim() === "";
+  // Empty as the server judges it: a zero-width space or a blank-looking letter is no message (app/lib/text.ts).
+  const empty = !hasVisibleText(text);
 
   const submit = () => {
     if (empty || disabled) return;

@@ -314,7 +314,7 @@ function ChatPanel({
 
       {chat.status === "closed" ? (
         <p className="chat-closed" role="alert">
-          {t("chat.closedNote")}
+          {t(chat.ended === "session" ? "chat.closedNote.session" : chat.ended === "replaced" ? "chat.closedNote.replaced" : "chat.closedNote")}
         </p>
       ) : null}
       <ChatComposer

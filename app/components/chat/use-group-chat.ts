@@ -9,7 +9,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { ServerFrame } from "~/lib/realtime-protocol";
 import { apiFetch } from "~/lib/session-client";
-import { useRoom, type RoomStatus } from "~/lib/use-room";
+import { useRoom, type RoomEnd, type RoomStatus } from "~/lib/use-room";
 import { loadPending, markDeleted, mergeMessages, newClientId, savePending, unsettled, type ChatMessage, type PendingMessage } from "./chat-state";
 
 /** The first page, newest first, as GET /api/messages/group/{id} and `listMessages` answer it. */
@@ -31,6 +31,8 @@ export interface GroupChat {
   messages: ChatMessage[];
   pending: PendingMessage[];
   status: RoomStatus;
+  /** Why the chat is `closed` for good (no access, the session ended, opened in too many places). */
+  ended: RoomEnd | null;
   /** True once the current connection finished its `chat.sync`: live from here on. */
   synced: boolean;
   hasOlder: boolean;
@@ -234,6 +236,7 @@ export function useGroupChat(groupId: string, userId: string, initial: ChatPage 
     messages,
     pending,
     status: room.status,
+    ended: room.ended,
     synced,
     hasOlder: nextBefore !== null,
     loadingOlder,

@@ -56,7 +56,9 @@ export function LecturePage({ lecture, work, manageHref, justCheckedIn }: { lect
     },
     [lecture._id, revalidator],
   );
-  useRoom({ party: "group-room", room: lecture.group._id, onFrame });
+  // A socket that dropped (a phone asleep in class, a train) missed any opening or closing meanwhile: read again.
+  const onOpen = useCallback(({ reconnected }: { reconnected: boolean }) => void (reconnected && revalidator.revalidate()), [revalidator]);
+  useRoom({ party: "group-room", room: lecture.group._id, onFrame, onOpen });
   const base = `/course/${lecture.group.slug}`;
   const embed = videoEmbed(lecture.videoUrl);
 
