@@ -31,3 +31,14 @@ export function formatDate(iso: string, lang: Lang): string {
   if (!f) dateFormats.set(lang, (f = new Intl.DateTimeFormat(localeOf(lang), { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" })));
   return f.format(d);
 }
+
+const shortDateFormats = new Map<Lang, Intl.DateTimeFormat>();
+
+/** A date where room is short, as a table's column ("21 Nov 2026", "21 نوفمبر 2026"). */
+export function formatShortDate(iso: string, lang: Lang): string {
+  const d = new Date(iso.length <= 10 ? `${iso}T00:00:00Z` : iso);
+  if (Number.isNaN(d.getTime())) return iso;
+  let f = shortDateFormats.get(lang);
+  if (!f) shortDateFormats.set(lang, (f = new Intl.DateTimeFormat(localeOf(lang), { day: "numeric", month: "short", year: "numeric", timeZone: "UTC" })));
+  return f.format(d);
+}

@@ -231,7 +231,7 @@ function FeedbackForm({ groups, mine, selected, maxLength }: FeedbackFormProps) 
               aria-describedby={describe("groupSlug")}
             >
               {groups.map((g) => (
-                <option key={g.slug} value={g.slug}>
+                <option key={g.slug} value={g.slug} dir="auto">
                   {g.title}
                 </option>
               ))}

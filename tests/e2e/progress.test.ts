@@ -129,7 +129,18 @@ describe("the progress screens in both languages", () => {
         await signIn(staff.context(), INSTRUCTOR.email, INSTRUCTOR.password);
         await gotoHydrated(staff, "/instructor/group/frontend-react/progress");
         expect(await staff.locator("#progress-table-title").textContent()).toBe(words[lang].tab);
-        // The wide table scrolls inside its frame; the page itself never scrolls sideways.
+        // The page itself never scrolls sideways.
+        expect(await sideways(staff)).toBe(0);
+        // Every student's four figures are on the screen: on a phone each student is a card, not a table row whose
+        // last columns sit off to the side.
+        const figures = await staff.locator(".progress-table tbody td").all();
+        expect(figures.length).toBeGreaterThan(0);
+        for (const figure of figures) {
+          const box = (await figure.boundingBox())!;
+          expect(box.x >= 0 && box.x + box.width <= width, (await figure.textContent()) ?? "").toBe(true);
+        }
+        // The charts' tables of numbers, opened, scroll inside their chart.
+        for (const summary of await staff.locator(".chart-data summary").all()) await summary.click();
         expect(await sideways(staff)).toBe(0);
         // On a phone the row of group sections scrolls so the current one ("Progress", the sixth) is in view.
         await expect

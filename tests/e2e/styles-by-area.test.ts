@@ -82,7 +82,21 @@ async function lostRules(page: Page): Promise<string[]> {
         if (rule instanceof CSSMediaRule) {
           if (window.matchMedia(rule.conditionText).matches) visit(rule.cssRules, sheet);
         } else if (rule instanceof CSSStyleRule) {
-          for (const part of rule.selectorText.split(",")) {
+          // The selector list's own commas only: `:is(thead, tbody)` is one part, not "…:is(thead" and " tbody)".
+          const parts: string[] = [];
+          let depth = 0;
+          let from = 0;
+          for (let i = 0; i < rule.selectorText.length; i++) {
+            const ch = rule.selectorText[i];
+            if (ch === "(") depth++;
+            else if (ch === ")") depth--;
+            else if (ch === "," && depth === 0) {
+              parts.push(rule.selectorText.slice(from, i));
+              from = i + 1;
+            }
+          }
+          parts.push(rule.selectorText.slice(from));
+          for (const part of parts) {
             const selector = plain(part.trim()).trim();
             if (!selector || selector === "*") continue;
             let found = false;

@@ -1,5 +1,5 @@
 import { useFetcher } from "@remix-run/react";
-import { useEffect } from "react";
+import { useEffect, useRef } from "react";
 import { useT } from "~/lib/i18n";
 import type { RunReport } from "../../../worker/sandbox/types";
 import { TestReport } from "./test-report";
@@ -13,9 +13,15 @@ export function CodeHandIn({ code, report, wholeReportUrl }: { code: string; rep
   const { t } = useT();
   const whole = useFetcher<{ report: RunReport | null }>();
   const partial = Boolean(report?.partial && wholeReportUrl);
+  // Asked once per hand-in: a second `load` before the fetcher's state turns "loading" (any render in between)
+  // would cancel the first request.
+  const asked = useRef<string | null>(null);
+  const { load } = whole;
   useEffect(() => {
-    if (partial && wholeReportUrl && whole.state === "idle" && !whole.data) whole.load(wholeReportUrl);
-  }, [partial, wholeReportUrl, whole]);
+    if (!partial || !wholeReportUrl || asked.current === wholeReportUrl) return;
+    asked.current = wholeReportUrl;
+    load(wholeReportUrl);
+  }, [partial, wholeReportUrl, load]);
   const shown = (partial ? whole.data?.report : null) ?? report;
   return (
     <div className="code-hand-in" aria-busy={partial && !whole.data ? true : undefined}>

@@ -242,7 +242,7 @@ export function GroupForm({ mode, defaults, instructors, limits, failure, saved,
               >
                 <option value="">{t("groups.form.noInstructor")}</option>
                 {instructors.map((i) => (
-                  <option key={i._id} value={i._id}>
+                  <option key={i._id} value={i._id} dir="auto">
                     {i.name}
                   </option>
                 ))}

@@ -134,7 +134,7 @@ export function JoinRequestsInbox({ requests, groups, group, groupHref }: JoinRe
           <select id="inbox-group" name="group" defaultValue={group} onChange={(e) => submit(e.currentTarget.form)}>
             <option value="">{t("groups.requests.allGroups")}</option>
             {groups.map((g) => (
-              <option key={g.id} value={g.slug}>
+              <option key={g.id} value={g.slug} dir="auto">
                 {g.pendingCount > 0 ? t("groups.requests.groupOption", { title: g.title, count: g.pendingCount }) : g.title}
               </option>
             ))}

@@ -18,12 +18,13 @@ export function NewOnLecture({ lectures, base, page, label, pickerLabel, id }: {
         navigate(`${base}/lectures/${lecture}/${page}`);
       }}
     >
-      <label htmlFor={id} className="visually-hidden">
+      {/* Shown: beside a table, an unlabelled list would read as a filter of the table. */}
+      <label htmlFor={id} className="section-actions-label">
         {pickerLabel}
       </label>
       <select id={id} value={lecture} onChange={(e) => setLecture(e.target.value)}>
         {lectures.map((l) => (
-          <option key={l.slug} value={l.slug}>
+          <option key={l.slug} value={l.slug} dir="auto">
             {l.title}
           </option>
         ))}

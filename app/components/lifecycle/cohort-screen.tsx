@@ -218,8 +218,9 @@ function CertificatesSection({ data }: { data: CohortData }) {
                 const holds = c && !c.revokedAt;
                 return (
                   <tr key={m._id}>
-                    <th scope="row" className="user-text">
-                      {m.name}
+                    <th scope="row">
+                      {/* Only the name is the student's own text: the pill follows the page's direction. */}
+                      <span className="user-text">{m.name}</span>
                       <span className={m.meetsRule ? "cohort-pill cohort-pill-ok" : "cohort-pill"}>{m.meetsRule ? t("cohort.certs.meets") : t("cohort.certs.notYet")}</span>
                     </th>
                     <td className="num" data-label={t("cohort.certs.overall")}>

@@ -70,8 +70,11 @@ export function ScheduleBox({ kind, id, publishAt, published }: { kind: Schedule
 export function ScheduledBadge({ iso }: { iso: string }) {
   const { t } = useT();
   return (
-    <span className="badge badge-amber">
-      {t("schedule.badge")} <When iso={iso} />
+    // One run of text, so a narrow column wraps it as a sentence, not as two squeezed columns.
+    <span className="badge badge-amber badge-sentence">
+      <span>
+        {t("schedule.badge")} <When iso={iso} />
+      </span>
     </span>
   );
 }
@@ -98,7 +101,7 @@ export function CopyLectureBox({ lectureId, groups, area }: { lectureId: string;
             <label htmlFor="copy-lecture-group">{t("lectureCopy.group")}</label>
             <select id="copy-lecture-group" name="groupId" required>
               {groups.map((g) => (
-                <option key={g._id} value={g._id}>
+                <option key={g._id} value={g._id} dir="auto">
                   {g.title}
                 </option>
               ))}

@@ -142,7 +142,7 @@ export function StaffProgressScreen({ report, exportBase, studentHref }: { repor
             <p>{t("staffProgress.empty.body")}</p>
           </div>
         ) : (
-          <div className="progress-table-wrap" tabIndex={0} role="region" aria-labelledby="progress-table-title">
+          <div className="progress-table-wrap progress-cards" tabIndex={0} role="region" aria-labelledby="progress-table-title">
             <table className="data-table progress-table">
               <caption className="visually-hidden">{t("staffProgress.table.caption")}</caption>
               <thead>
@@ -172,19 +172,19 @@ export function StaffProgressScreen({ report, exportBase, studentHref }: { repor
                         </Link>
                         {s.atRisk ? <span className="badge badge-amber progress-flag">{t("staffProgress.flag")}</span> : null}
                       </th>
-                      <td>
+                      <td data-label={t("staffProgress.col.attendance")}>
                         <span className="cell-main" dir="ltr">{percent(p.lectures.rate, lang)}</span>
                         <span className="cell-sub">{t("progress.ofTotal", { part: p.lectures.attended, whole: p.lectures.held })}</span>
                       </td>
-                      <td>
+                      <td data-label={t("staffProgress.col.tasks")}>
                         <span className="cell-main" dir="ltr">{percent(p.tasks.rate, lang)}</span>
                         <span className="cell-sub">{t("progress.submittedOf", { submitted: p.tasks.submitted, given: p.tasks.given })}</span>
                       </td>
-                      <td>
+                      <td data-label={t("staffProgress.col.quizzes")}>
                         <span className="cell-main" dir="ltr">{percent(p.quizzes.rate, lang)}</span>
                         <span className="cell-sub">{t("progress.takenOf", { taken: p.quizzes.taken, published: p.quizzes.published })}</span>
                       </td>
-                      <td>
+                      <td data-label={t("staffProgress.col.overall")}>
                         <strong className="cell-main" dir="ltr">{percent(p.overall, lang)}</strong>
                       </td>
                     </tr>
@@ -208,8 +208,8 @@ export function StaffProgressScreen({ report, exportBase, studentHref }: { repor
         {report.tasks.length + report.quizzes.length === 0 ? (
           <p className="empty-inline">{t("staffProgress.items.none")}</p>
         ) : (
-          <div className="progress-table-wrap" tabIndex={0} role="region" aria-labelledby="progress-items-title">
-            <table className="data-table">
+          <div className="progress-table-wrap progress-cards" tabIndex={0} role="region" aria-labelledby="progress-items-title">
+            <table className="data-table progress-items-table">
               <thead>
                 <tr>
                   <th scope="col">{t("staffProgress.items.name")}</th>
@@ -224,12 +224,14 @@ export function StaffProgressScreen({ report, exportBase, studentHref }: { repor
                     <th scope="row" className="user-text">
                       {task.title}
                     </th>
-                    <td>{t("staffProgress.items.task")}</td>
-                    <td>
+                    <td data-label={t("staffProgress.items.kind")}>{t("staffProgress.items.task")}</td>
+                    <td data-label={t("staffProgress.items.handedIn")}>
                       {t("staffProgress.items.ofStudents", { n: task.submitted, total: report.students.length })}
                       {task.due ? null : <span className="cell-sub">{t("staffProgress.items.notDue")}</span>}
                     </td>
-                    <td dir="ltr">{percent(task.averageScore, lang)}</td>
+                    <td data-label={t("staffProgress.items.average")}>
+                      <span dir="ltr">{percent(task.averageScore, lang)}</span>
+                    </td>
                   </tr>
                 ))}
                 {report.quizzes.map((quiz) => (
@@ -237,12 +239,14 @@ export function StaffProgressScreen({ report, exportBase, studentHref }: { repor
                     <th scope="row" className="user-text">
                       {quiz.title}
                     </th>
-                    <td>{t("staffProgress.items.quiz")}</td>
-                    <td>
+                    <td data-label={t("staffProgress.items.kind")}>{t("staffProgress.items.quiz")}</td>
+                    <td data-label={t("staffProgress.items.handedIn")}>
                       {t("staffProgress.items.ofStudents", { n: quiz.taken, total: report.students.length })}
                       {quiz.opened ? null : <span className="cell-sub">{t("staffProgress.items.notOpen")}</span>}
                     </td>
-                    <td dir="ltr">{percent(quiz.averageScore, lang)}</td>
+                    <td data-label={t("staffProgress.items.average")}>
+                      <span dir="ltr">{percent(quiz.averageScore, lang)}</span>
+                    </td>
                   </tr>
                 ))}
               </tbody>

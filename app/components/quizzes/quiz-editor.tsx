@@ -387,6 +387,7 @@ export function QuestionEditor({
   types?: readonly QuestionType[];
   draft: Draft;
   n: number;
+  /** How many questions the list has; 1 reads "Question", with no move or remove (the question bank's editor). */
   total: number;
   locked: boolean;
   error?: string;
@@ -406,18 +407,21 @@ export function QuestionEditor({
   };
   return (
     <fieldset className="card quiz-card quiz-editor-q" disabled={locked} aria-describedby={error ? `${id}-error` : undefined}>
-      <legend className="quiz-editor-legend">{t("quizEditor.question", { n })}</legend>
-      <div className="quiz-editor-tools">
-        <button type="button" className="btn btn-ghost btn-sm" onClick={() => onMove(-1)} disabled={n === 1} aria-label={t("quizEditor.moveUp", { n })}>
-          ↑
-        </button>
-        <button type="button" className="btn btn-ghost btn-sm" onClick={() => onMove(1)} disabled={n === total} aria-label={t("quizEditor.moveDown", { n })}>
-          ↓
-        </button>
-        <button type="button" className="btn btn-ghost btn-sm btn-destructive-ghost" onClick={onRemove} disabled={total === 1} aria-label={t("quizEditor.remove", { n })}>
-          ✕
-        </button>
-      </div>
+      <legend className="quiz-editor-legend">{total === 1 ? t("quizEditor.questionAlone") : t("quizEditor.question", { n })}</legend>
+      {/* Moving or removing the only question does nothing: its buttons are not shown. */}
+      {total > 1 ? (
+        <div className="quiz-editor-tools">
+          <button type="button" className="btn btn-ghost btn-sm" onClick={() => onMove(-1)} disabled={n === 1} aria-label={t("quizEditor.moveUp", { n })}>
+            ↑
+          </button>
+          <button type="button" className="btn btn-ghost btn-sm" onClick={() => onMove(1)} disabled={n === total} aria-label={t("quizEditor.moveDown", { n })}>
+            ↓
+          </button>
+          <button type="button" className="btn btn-ghost btn-sm btn-destructive-ghost" onClick={onRemove} aria-label={t("quizEditor.remove", { n })}>
+            ✕
+          </button>
+        </div>
+      ) : null}
       <div className="field-row">
         <div className="field">
           <label htmlFor={`${id}-type`}>{t("quizEditor.field.type")}</label>

@@ -124,7 +124,7 @@ export function FeedbackField({ value, onChange, snippets }: { value: string; on
             </li>
           ))}
         </ol>
-        <button type="button" className="btn btn-ghost btn-sm" onClick={keep} disabled={!value.trim() || bank.state !== "idle"}>
+        <button type="button" className="btn btn-ghost btn-sm btn-sentence" onClick={keep} disabled={!value.trim() || bank.state !== "idle"}>
           {t("grader.bank.keep")}
         </button>
       </details>

@@ -211,7 +211,7 @@ function RubricEditor({ rubric, onDone }: { rubric: StaffRubric | null; onDone: 
                 <label htmlFor={`${uid}-cd${i}`}>{t("rubrics.field.criterionDescription")}</label>
                 <input id={`${uid}-cd${i}`} value={c.description} onChange={(e) => change(i, { description: e.target.value })} maxLength={RUBRIC_LIMITS.description} dir="auto" />
               </div>
-              <table className="rubric-editor-levels">
+              <table className="rubric-editor-levels field-table">
                 <caption className="visually-hidden">{t("rubrics.levelsOf", { title: c.title || t("rubrics.criterionN", { n: i + 1 }) })}</caption>
                 <thead>
                   <tr>

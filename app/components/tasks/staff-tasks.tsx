@@ -186,7 +186,7 @@ export function TaskForm({
         <select id="task-rubric" name="rubricId" value={rubricId} onChange={(e) => setRubricId(e.target.value)} aria-describedby="task-rubric-hint" aria-invalid={!!failure?.fields?.rubricId || undefined}>
           <option value="">{t("staffTasks.field.rubricNone")}</option>
           {rubrics.map((r) => (
-            <option key={r._id} value={r._id}>
+            <option key={r._id} value={r._id} dir="auto">
               {t("staffTasks.field.rubricOption", { title: r.title, n: r.total })}
             </option>
           ))}
