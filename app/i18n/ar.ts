@@ -346,7 +346,7 @@ export const ar: Messages = {
   "role.user": "طالب",
   "account.membership.pending": "قيد المراجعة",
   "account.membership.approved": "مقبول",
-  "account.membership.special": "مقبول بشروط خاصة",
+  "account.membership.special": "مقعد خاص",
   "account.membership.rejected": "مرفوض",
   "account.membership.left": "غادر",
   "account.membership.removed": "أُزيل",

@@ -10,7 +10,7 @@ import { AreaPageHeader } from "~/components/area-shell";
 import { ConfirmDialog } from "~/components/confirm-dialog";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { FormAlert } from "~/components/form-field";
-import { ArrowIcon, ShieldIcon, TrashIcon } from "~/components/icons";
+import { ChevronIcon, ShieldIcon, TrashIcon } from "~/components/icons";
 import { ToastRegion, useToasts } from "~/components/toast";
 import { isolate } from "~/lib/bidi";
 import { expectedError, messageKey } from "~/lib/form-errors.server";
@@ -87,7 +87,7 @@ export default function AdminUserPage() {
         <ol>
           <li>
             <Link to="/dashboard/admin/allStudent">{t("admin.users.title")}</Link>
-            <ArrowIcon />
+            <ChevronIcon />
           </li>
           <li aria-current="page" className="user-text">
             {user.name}

@@ -1,5 +1,6 @@
 import { Link } from "@remix-run/react";
 import type { ReactNode } from "react";
+import { initials } from "~/components/groups/format";
 import { BookIcon } from "~/components/icons";
 import { countryById } from "~/lib/countries";
 import { formatDate, useT } from "~/lib/i18n";
@@ -43,7 +44,7 @@ export function ProfileDetails({ person, title }: { person: SummaryPerson; title
     <section className="card account-card" aria-labelledby="details-title">
       <div className="account-identity">
         <span className="avatar avatar-lg" aria-hidden="true">
-          {person.name.trim().charAt(0).toUpperCase()}
+          {initials(person.name)}
         </span>
         <div>
           <h2 id="details-title" className="account-card-title user-text">

@@ -77,6 +77,11 @@ export function StaffQuizzesScreen({ results, lectures, base }: { results: QuizR
             </span>
             <p className="empty-title">{t("staffQuizzes.empty.title")}</p>
             <p>{t(lectures.length ? "staffQuizzes.empty.body" : "staffQuizzes.empty.noLectures")}</p>
+            {lectures.length === 0 ? (
+              <Link to={`${base}/lectures`} className="btn btn-outline">
+                {t("lectures.new")}
+              </Link>
+            ) : null}
           </div>
         ) : (
           <div className="gtable-wrap" tabIndex={0} aria-labelledby="quizzes-title">
@@ -102,7 +107,7 @@ export function StaffQuizzesScreen({ results, lectures, base }: { results: QuizR
                           {quiz.title}
                         </Link>
                         <span className="row-sub muted">
-                          <span className="user-text">{quiz.lectureTitle}</span> · {quiz.publishAt ? <ScheduledBadge iso={quiz.publishAt} /> : <span className={`badge ${quiz.published ? "badge-green" : ""}`}>{t(quiz.published ? "staffQuizzes.published" : "staffQuizzes.draft")}</span>}
+                          <span className="user-text">{quiz.lectureTitle}</span> {quiz.publishAt ? <ScheduledBadge iso={quiz.publishAt} /> : <span className={`badge ${quiz.published ? "badge-green" : ""}`}>{t(quiz.published ? "staffQuizzes.published" : "staffQuizzes.draft")}</span>}
                         </span>
                       </th>
                       <td data-label={t("staffQuizzes.col.window")}>

@@ -43,6 +43,11 @@ export function StaffTasksScreen({ tasks, lectures, base }: { tasks: StaffTask[]
           </span>
           <p className="empty-title">{t("staffTasks.empty.title")}</p>
           <p>{t(lectures.length ? "staffTasks.empty.body" : "staffTasks.empty.noLectures")}</p>
+          {lectures.length === 0 ? (
+            <Link to={`${base}/lectures`} className="btn btn-outline">
+              {t("lectures.new")}
+            </Link>
+          ) : null}
         </div>
       ) : (
         <div className="gtable-wrap" tabIndex={0} aria-labelledby="tasks-title">
