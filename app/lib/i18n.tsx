@@ -21,24 +21,20 @@ export function useT() {
   return { t, lang, dir: dirOf(lang) };
 }
 
-const dateFormats = new Map<Lang, Intl.DateTimeFormat>();
+const dateFormats = new Map<string, Intl.DateTimeFormat>();
 
-/** Dates shown to people ("21 November 2026", "21 نوفمبر 2026"): month names in their language, Latin digits. */
-export function formatDate(iso: string, lang: Lang): string {
+/** A calendar day (an ISO date or time, read in UTC) with its month's name in the language; Latin digits. */
+function formatDay(iso: string, lang: Lang, month: "long" | "short"): string {
   const d = new Date(iso.length <= 10 ? `${iso}T00:00:00Z` : iso);
   if (Number.isNaN(d.getTime())) return iso;
-  let f = dateFormats.get(lang);
-  if (!f) dateFormats.set(lang, (f = new Intl.DateTimeFormat(localeOf(lang), { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" })));
+  const key = `${lang}:${month}`;
+  let f = dateFormats.get(key);
+  if (!f) dateFormats.set(key, (f = new Intl.DateTimeFormat(localeOf(lang), { day: "numeric", month, year: "numeric", timeZone: "UTC" })));
   return f.format(d);
 }
 
-const shortDateFormats = new Map<Lang, Intl.DateTimeFormat>();
+/** Dates shown to people ("21 November 2026", "21 نوفمبر 2026"). */
+export const formatDate = (iso: string, lang: Lang): string => formatDay(iso, lang, "long");
 
 /** A date where room is short, as a table's column ("21 Nov 2026", "21 نوفمبر 2026"). */
-export function formatShortDate(iso: string, lang: Lang): string {
-  const d = new Date(iso.length <= 10 ? `${iso}T00:00:00Z` : iso);
-  if (Number.isNaN(d.getTime())) return iso;
-  let f = shortDateFormats.get(lang);
-  if (!f) shortDateFormats.set(lang, (f = new Intl.DateTimeFormat(localeOf(lang), { day: "numeric", month: "short", year: "numeric", timeZone: "UTC" })));
-  return f.format(d);
-}
+export const formatShortDate = (iso: string, lang: Lang): string => formatDay(iso, lang, "short");
