@@ -146,6 +146,24 @@ describe("copying a group", () => {
     expect(l2!.startsAt!.getTime()).toBe(Date.UTC(2027, 5, 7, 22, 0));
   });
 
+  it("keeps the wall-clock hour of every week when the target zone changes its clocks between two of them", async () => {
+    // Three Sundays at 08:00 in Cairo (UTC+2 in November), a task due at 08:00 on the second; copied to New York from
+    // Sunday 7 March 2027, whose clocks go forward on the 14th at 02:00 (EST, UTC-5, then EDT, UTC-4).
+    const teacher = await signIn(await createUser({ role: "instructor" }));
+    const group = await createGroup({ instructorId: teacher.user.id });
+    const sundays = [Date.UTC(2026, 10, 22, 6), Date.UTC(2026, 10, 29, 6), Date.UTC(2026, 11, 6, 6)];
+    const lectureIds = sundays.map(() => newId());
+    await db().insert(s.lectures).values(sundays.map((at, i) => ({ id: lectureIds[i]!, groupId: group.id, slug: unique("dst"), title: `Sunday ${i + 1}`, startsAt: new Date(at), order: i, published: true })));
+    await db().insert(s.tasks).values({ id: newId(), lectureId: lectureIds[1]!, slug: unique("due"), title: "Due on the second Sunday", dueAt: new Date(sundays[1]!) });
+    const res = await copy(teacher.accessToken, group.slug, { title: "New York spring", startDate: "2027-03-07", timeZone: "America/New_York" });
+    expect(res.status).toBe(201);
+    const lectures = await db().select().from(s.lectures).where(eq(s.lectures.groupId, res.body.group._id)).orderBy(s.lectures.order);
+    // 08:00 in New York each Sunday: 13:00 UTC before the change, 12:00 UTC after it (the 14th is after it at 08:00).
+    expect(lectures.map((l) => l.startsAt!.toISOString())).toEqual(["2027-03-07T13:00:00.000Z", "2027-03-14T12:00:00.000Z", "2027-03-21T12:00:00.000Z"]);
+    const [task] = await db().select().from(s.tasks).where(eq(s.tasks.lectureId, lectures[1]!.id));
+    expect(task!.dueAt!.toISOString()).toBe("2027-03-14T12:00:00.000Z");
+  });
+
   it("lets admins give the copy to another instructor; instructors copy only their own groups, for themselves", async () => {
     const w = await sourceGroup(1);
     const admin = await signIn(await createUser({ role: "admin" }));

@@ -77,7 +77,12 @@ export function offsetSteps(timeZone: string, from: number, to: number, now = Da
  */
 export function shiftInstant(at: number, days: number, fromZone: string, toZone = fromZone): number {
   const moved = at + days * DAY;
-  return moved + zoneOffset(at, fromZone) - zoneOffset(moved, toZone);
+  // The wall-clock time wanted, written as if it were UTC; the instant showing it in `toZone` is that less the
+  // offset at that instant, which is not known before it is found: a first guess with the offset where the day moved
+  // to, then the offset at the guess (they differ when a clock change lies between the two, up to the zones' gap).
+  const wall = moved + zoneOffset(at, fromZone);
+  const guess = wall - zoneOffset(moved, toZone);
+  return wall - zoneOffset(guess, toZone);
 }
 
 function int(n: number): SQL {
@@ -102,8 +107,11 @@ function offsetCase(x: SQL, steps: { first: number; changes: { at: number; offse
 export function shiftSql(column: SQL, days: number, fromZone: string, toZone: string, from: number, to: number): SQL {
   const delta = days * DAY;
   const source = offsetSteps(fromZone, from - DAY, to + DAY);
-  const target = offsetSteps(toZone, from + delta - DAY, to + delta + DAY);
+  // The guess of shiftInstant lies within two zones' offsets (under 28 hours) of the moved instant.
+  const target = offsetSteps(toZone, from + delta - 2 * DAY, to + delta + 2 * DAY);
   const moved = sql`(${column} + ${int(delta)})`;
   if (source.changes.length === 0 && target.changes.length === 0) return sql`(${column} + ${int(delta + source.first - target.first)})`;
-  return sql`(${moved} + ${offsetCase(column, source)} - ${offsetCase(moved, target)})`;
+  const wall = sql`(${moved} + ${offsetCase(column, source)})`;
+  const guess = sql`(${wall} - ${offsetCase(moved, target)})`;
+  return sql`(${wall} - ${offsetCase(guess, target)})`;
 }
