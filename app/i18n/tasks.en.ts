@@ -82,6 +82,7 @@ export const tasksEn = {
   "staffTasks.deleteConfirm": "Delete this task and every submission of it? This cannot be undone.",
   "staffTasks.field.gradesHeld": "Hold grades until I release them (students see “handed in” until then)",
   "staffTasks.field.gradesHeldOn": "Grades are held: release them from the grader.",
+  "staffTasks.error.gradesOut": "Students have already seen grades on this task, so they can no longer be held. Hold grades on a new task, before its first grade.",
   "staffTasks.held": "Grades held",
   "grader.release.title": "Grades are held",
   "grader.release.text": "{n, plural, =0 {Nobody is graded yet. Students see none of your grades until you release them.} one {# student is graded. Students see none of your grades until you release them; they are all notified then.} other {# students are graded. Students see none of your grades until you release them; they are all notified then.}}",

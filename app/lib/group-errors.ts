@@ -36,6 +36,7 @@ const CODES: Record<string, MessageKey> = {
   course_not_started: "cohort.certificates.notStarted",
   draws_short: "bank.error.drawsShort",
   changed_since_opened: "grader.error.changedSinceOpened",
+  grades_out: "staffTasks.error.gradesOut",
 };
 
 /** Field name → the one message that field shows whatever its check was (it states the whole rule). */

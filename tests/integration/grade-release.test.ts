@@ -7,9 +7,9 @@
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import * as s from "../../db/schema";
-import { addMember, call, createGroup, createUser, mailbox, signIn, waitForMails, type SignedIn } from "./factories";
-import { db, serviceContext, unique } from "./helpers";
-import { submitTask } from "../../worker/services/tasks";
+import { addMember, call, createGroup, createUser, mailbox, signIn, viewerOf, waitForMails, type SignedIn } from "./factories";
+import { db, gatedContext, serviceContext, unique } from "./helpers";
+import { submitTask, updateTask } from "../../worker/services/tasks";
 
 const FEEDBACK = "Tidy grid; the alt texts are missing";
 
@@ -196,7 +196,7 @@ describe("grade release", () => {
     expect(await notificationsOf(w.a)).toContain("grades-released");
   });
 
-  it("shows a grade given after release at once; holding again hides the grades until the next release", async () => {
+  it("shows a grade given after release at once; a grade once out is not held again, nor its hand-in reopened", async () => {
     const w = await world();
     expect((await call(`${w.base}/release-grades`, { method: "POST", token: w.teacher.accessToken })).status).toBe(200);
     const idA = await handInAndGrade(w, w.a, 70);
@@ -204,12 +204,31 @@ describe("grade release", () => {
     expect(await notificationsOf(w.a)).toContain("submission-graded");
 
     const hold = await call(w.base, { method: "PUT", body: { gradesHeld: true }, token: w.teacher.accessToken });
-    expect(hold.status).toBe(200);
-    expect((await studentSees(w, w.a, idA)).one).toMatchObject({ state: "submitted", score: null, feedback: null });
-    // Un-holding through an edit is refused: only a release (which notifies) shows the grades again.
-    const unhold = await call(w.base, { method: "PUT", body: { gradesHeld: false }, token: w.teacher.accessToken });
+    expect(hold.status).toBe(409);
+    expect(await hold.json()).toMatchObject({ code: "grades_out" });
+    // The student still reads their grade, and the graded work stays as graded: no new hand-in over it.
+    expect((await studentSees(w, w.a, idA)).one).toMatchObject({ state: "graded", score: 70 });
+    const again = await call(`/api/lectures/${w.lecture.slug}/submit-task/${w.task.slug}`, { body: { link: "https://github.com/me/after-the-grade" }, token: w.a.accessToken });
+    expect(again.status).toBe(409);
+
+    // Before its first grade a task that shows its grades may start holding them; un-holding through an edit is
+    // refused: only a release (which notifies) shows the grades again.
+    const fresh = await world(false);
+    expect((await call(fresh.base, { method: "PUT", body: { gradesHeld: true }, token: fresh.teacher.accessToken })).status).toBe(200);
+    const unhold = await call(fresh.base, { method: "PUT", body: { gradesHeld: false }, token: fresh.teacher.accessToken });
     expect(unhold.status).toBe(409);
     expect(((await unhold.json()) as { message: string }).message).toMatch(/release-grades/);
+  });
+
+  it("refuses to start holding when a grade lands between the check and the write", async () => {
+    const w = await world(false);
+    expect((await call(`/api/lectures/${w.lecture.slug}/submit-task/${w.task.slug}`, { body: { link: "https://github.com/me/landing" }, token: w.a.accessToken })).status).toBe(201);
+    const [row] = await db().select().from(s.submissions).where(eq(s.submissions.taskId, w.task._id));
+    // The hold has found nothing graded; the grade lands before its write.
+    const ctx = gatedContext(/^update "tasks"/, async () => expect((await call(`${w.base}/submissions/${row!.id}`, { method: "PUT", body: { score: 80 }, token: w.teacher.accessToken })).status).toBe(200));
+    await expect(updateTask(ctx, viewerOf(w.teacher), w.lecture.slug, w.task.slug, { gradesHeld: true })).rejects.toMatchObject({ status: 409, code: "grades_out" });
+    const [task] = await db().select().from(s.tasks).where(eq(s.tasks.id, w.task._id));
+    expect(task!.gradesHeld).toBe(false);
   });
 
   it("never holds a request for a new version: the student is told at once and may hand in again", async () => {

@@ -50,6 +50,7 @@ export type ErrorCode =
   | "rubric_in_use"
   | "grades_not_held"
   | "changed_since_graded"
+  | "grades_out"
   | "changed_since_opened"
   | "draws_short";
 

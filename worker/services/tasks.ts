@@ -544,6 +544,8 @@ export async function createTask(ctx: ServiceContext, viewer: Viewer, lectureKey
   return toTaskDto({ ...row, lectureSlug: lecture.slug });
 }
 
+const GRADES_OUT = "Students have already seen grades on this task, so they can no longer be held. Hold grades on a new task, before its first grade.";
+
 /** PUT /api/lectures/{lectureId}/tasks/{taskId} (staff). */
 export async function updateTask(ctx: ServiceContext, viewer: Viewer, lectureKey: string, taskKey: string, input: UpdateTaskInput): Promise<TaskDto> {
   const task = await requireManagedTask(ctx, viewer, lectureKey, taskKey);
@@ -581,7 +583,8 @@ export async function updateTask(ctx: ServiceContext, viewer: Viewer, lectureKey
     ...(input.fileKinds !== undefined ? { fileKinds: [...new Set(input.fileKinds)] } : {}),
     ...(input.maxFileMb !== undefined ? { maxFileMb: input.maxFileMb } : {}),
     ...(input.allowLate !== undefined ? { allowLate: input.allowLate } : {}),
-    // Holding again is allowed; releasing is its own call (POST .../release-grades), which tells the students.
+    // Holding (again) only while no grade is out (below); releasing is its own call (POST .../release-grades), which
+    // tells the students.
     ...(input.gradesHeld === true ? { gradesHeld: true } : {}),
     ...(input.latePenaltyPerDay !== undefined ? { latePenaltyPerDay: input.latePenaltyPerDay } : {}),
     ...(input.latePenaltyFloor !== undefined ? { latePenaltyFloor: input.latePenaltyFloor } : {}),
@@ -589,10 +592,20 @@ export async function updateTask(ctx: ServiceContext, viewer: Viewer, lectureKey
   if (input.gradesHeld === false && task.gradesHeld) {
     throw new AppError(409, "conflict", "Release held grades with POST .../release-grades, which also tells the students.");
   }
+  // A task that shows its grades cannot start holding them once staff have graded work on it: students have read
+  // those grades, and holding would hide them again and reopen the graded work for a new hand-in (ADR 0040: a grade
+  // that is out stays out). Checked here for the message, and again by the write.
+  let nothingOut: SQL | undefined;
+  const out = ctx.db.select({ id: submissions.id }).from(submissions).where(and(eq(submissions.taskId, task.id), staffGradedSql));
+  if (input.gradesHeld === true && !task.gradesHeld) {
+    if ((await out.limit(1)).length > 0) throw new AppError(409, "grades_out", GRADES_OUT, { gradesHeld: GRADES_OUT });
+    nothingOut = sql`not exists ${out}`;
+  }
   // Nothing to change (say `gradesHeld: false` on a task that holds nothing): the task as it is.
   if (Object.keys(values).length === 0) return toTaskDto(task);
-  const [row] = await ctx.db.update(tasks).set(values).where(and(eq(tasks.id, task.id), stillFits)).returning();
+  const [row] = await ctx.db.update(tasks).set(values).where(and(eq(tasks.id, task.id), stillFits, nothingOut)).returning();
   if (!row) {
+    if (nothingOut && (await out.limit(1)).length > 0) throw new AppError(409, "grades_out", GRADES_OUT, { gradesHeld: GRADES_OUT });
     const message = "Work on this task was graded while you were saving: open it again to see the scores given, then choose the maximum.";
     throw new AppError(409, "conflict", message, { maxScore: message });
   }
