@@ -7,8 +7,10 @@
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import * as s from "../../db/schema";
-import { addMember, call, createGroup, createUser, signIn, type SignedIn } from "./factories";
-import { db, unique } from "./helpers";
+import { addMember, call, createGroup, createUser, signIn, viewerOf, type SignedIn } from "./factories";
+import { db, gatedContext, unique } from "./helpers";
+import { updateRubric } from "../../worker/services/rubrics";
+import { gradeSubmission } from "../../worker/services/tasks";
 
 const level = (title: string, points: number) => ({ title, description: `${title} work`, points });
 /** Two criteria whose best levels add up to 10 + 6 = 16 points. */
@@ -168,6 +170,35 @@ describe("rubrics", () => {
     expect(swap.status).toBe(409);
     const [task] = await db().select().from(s.tasks).where(eq(s.tasks.id, plain._id));
     expect(task).toMatchObject({ rubricId: null, maxScore: 50 });
+  });
+
+  it("a grade with the rubric that lands between an edit's check and its write refuses the edit: no score above the maximum", async () => {
+    const w = await world();
+    const task = (await newTask(w, { rubricId: w.rubric._id })).body;
+    const id = await handIn(w, task);
+    const smaller = { ...RUBRIC, criteria: [{ ...RUBRIC.criteria[0]!, levels: [level("Excellent", 2), level("Good", 1), level("Missing", 0)] }, { ...RUBRIC.criteria[1]!, levels: [level("Excellent", 2), level("Partial", 1)] }] };
+    // The edit has found no grade; the grade (10 + 6 of 16) lands before the edit writes.
+    const ctx = gatedContext("batch", async () => expect((await grade(w, task, id, { rubric: { layout: 0, a11y: 0 } })).status).toBe(200));
+    await expect(updateRubric(ctx, viewerOf(w.teacher), w.group.slug, w.rubric._id, smaller)).rejects.toMatchObject({ status: 409, code: "rubric_in_use" });
+    const [row] = await db().select({ max: s.tasks.maxScore }).from(s.tasks).where(eq(s.tasks.id, task._id));
+    const [graded] = await db().select({ score: s.submissions.score }).from(s.submissions).where(eq(s.submissions.id, id));
+    expect([graded!.score, row!.max]).toEqual([16, 16]);
+    const [rubric] = await db().select().from(s.rubrics).where(eq(s.rubrics.id, w.rubric._id));
+    expect(rubric!.criteria[0]!.levels[0]!.points).toBe(10);
+  });
+
+  it("an edit of the rubric's points that lands while a grade is being given refuses the grade, read with the old points", async () => {
+    const w = await world();
+    const task = (await newTask(w, { rubricId: w.rubric._id })).body;
+    const id = await handIn(w, task);
+    // Same total (16), other points per level: the grader's "Good" layout (7) is worth 9 after the edit.
+    const moved = { ...RUBRIC, criteria: [{ ...RUBRIC.criteria[0]!, levels: [level("Excellent", 10), level("Good", 9), level("Missing", 0)] }, RUBRIC.criteria[1]!] };
+    const ctx = gatedContext(/^update "submissions"/, async () => expect((await call(`/api/groups/${w.group.slug}/rubrics/${w.rubric._id}`, { method: "PUT", body: moved, token: w.teacher.accessToken })).status).toBe(200));
+    await expect(gradeSubmission(ctx, viewerOf(w.teacher), w.lecture.slug, task.slug, id, { rubric: { layout: 1, a11y: 1 } })).rejects.toMatchObject({ status: 409 });
+    const [row] = await db().select({ score: s.submissions.score, gradedAt: s.submissions.gradedAt }).from(s.submissions).where(eq(s.submissions.id, id));
+    expect(row).toEqual({ score: null, gradedAt: null });
+    // Graded again, it counts the points as they are now: 9 + 3.
+    expect(await (await grade(w, task, id, { rubric: { layout: 1, a11y: 1 } })).json()).toMatchObject({ score: 12 });
   });
 
   it("refuses a malformed rubric with the field's message", async () => {

@@ -2,7 +2,7 @@
  * A group's rubrics (app/lib/rubric-schemas.ts): its staff write them once and put them on any task of the group; a
  * task that carries one takes the rubric's total as its maximum score, and the grader scores it a level per criterion.
  */
-import { and, asc, eq, inArray, isNotNull, or, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, isNotNull, or, sql, type SQL } from "drizzle-orm";
 import { rubricTotal, type RubricInput } from "../../app/lib/rubric-schemas";
 import { lectures, rubrics, submissions, tasks } from "../../db/schema";
 import { preparedOnce } from "../../db/prepared";
@@ -76,28 +76,35 @@ export async function updateRubric(ctx: ServiceContext, viewer: Viewer, groupKey
   const group = await requireManagedGroup(ctx, viewer, groupKey);
   const current = await rubricOfGroup(ctx, group.id, rubricId);
   const pointsOf = (criteria: RubricInput["criteria"]) => JSON.stringify(criteria.map((c) => [c.id, c.levels.map((l) => l.points)]));
+  // Checked here for the message, and again by both writes: a grade given with the rubric between the check and the
+  // write (another tab, a colleague) refuses the change instead of leaving a score above the task's new maximum.
+  let notGraded: SQL | undefined;
   if (pointsOf(current.criteria) !== pointsOf(input.criteria)) {
     // Graded with it, or graded at all on a task whose maximum the new total would move (a plain score of 20 must not
     // become 20 out of 4).
     const totalMoves = rubricTotal(input.criteria) !== rubricTotal(current.criteria);
-    const [graded] = await ctx.db
-      .select({ n: sql<number>`count(*)` })
+    const graded = ctx.db
+      .select({ id: submissions.id })
       .from(submissions)
       .innerJoin(tasks, eq(tasks.id, submissions.taskId))
       .where(and(eq(tasks.rubricId, current.id), totalMoves ? or(isNotNull(submissions.rubric), isNotNull(submissions.gradedAt)) : isNotNull(submissions.rubric)));
-    if ((graded?.n ?? 0) > 0) {
-      throw new AppError(409, "rubric_in_use", "Work was already graded with this rubric, so its points and criteria cannot change. Change the words, or make a new rubric.");
-    }
+    if ((await graded.limit(1)).length > 0) throw new AppError(409, "rubric_in_use", RUBRIC_IN_USE);
+    notGraded = sql`not exists ${graded}`;
   }
   const total = rubricTotal(input.criteria);
+  // Later than its last change even within the same millisecond: a grade given with the rubric as it was can tell.
+  const updatedAt = new Date(Math.max(Date.now(), current.updatedAt.getTime() + 1));
   const [[row], , using] = await ctx.db.batch([
-    ctx.db.update(rubrics).set({ title: input.title, criteria: input.criteria, updatedAt: new Date() }).where(eq(rubrics.id, current.id)).returning(),
-    ctx.db.update(tasks).set({ maxScore: total }).where(eq(tasks.rubricId, current.id)),
+    ctx.db.update(rubrics).set({ title: input.title, criteria: input.criteria, updatedAt }).where(and(eq(rubrics.id, current.id), notGraded)).returning(),
+    ctx.db.update(tasks).set({ maxScore: total }).where(and(eq(tasks.rubricId, current.id), notGraded)),
     // The tasks that carry it, read in the same batch (the group's access was checked above).
     ctx.db.select({ _id: tasks.id, slug: tasks.slug, title: tasks.title }).from(tasks).where(eq(tasks.rubricId, current.id)).orderBy(asc(tasks.title)),
   ]);
-  return toDto(row!, using);
+  if (!row) throw new AppError(409, "rubric_in_use", RUBRIC_IN_USE);
+  return toDto(row, using);
 }
+
+const RUBRIC_IN_USE = "Work was already graded with this rubric, so its points and criteria cannot change. Change the words, or make a new rubric.";
 
 /** DELETE /api/groups/{id}/rubrics/{rubricId}: the tasks that carried it keep their maximum score, graded with points. */
 export async function deleteRubric(ctx: ServiceContext, viewer: Viewer, groupKey: string, rubricId: string): Promise<{ message: string }> {

@@ -9,7 +9,7 @@ import { can, type Actor } from "../../app/lib/permissions";
 import { afterPenalty, latePenalty, submitTaskInput, type CreateTaskInput, type GradeSubmissionInput, type SubmissionState, type SubmitTaskInput, type UpdateTaskInput } from "../../app/lib/task-schemas";
 import { fillRubric, rubricTotal, type RubricAssessment } from "../../app/lib/rubric-schemas";
 import { EMPTY_FILE_MESSAGE, KIND_OF_TYPE, sniffHandIn } from "../../app/lib/hand-in-files";
-import { exercises, extensions, groups, lectures, memberships, submissions, submissionVersions, tasks, users, MEMBER_STATUSES } from "../../db/schema";
+import { exercises, extensions, groups, lectures, memberships, rubrics, submissions, submissionVersions, tasks, users, MEMBER_STATUSES } from "../../db/schema";
 import { rubricOfGroup, rubricsByIds } from "./rubrics";
 import { isMember, memberIds } from "./memberships";
 import type { Database } from "../../db/client";
@@ -769,6 +769,8 @@ export async function gradeSubmission(ctx: ServiceContext, viewer: Viewer, lectu
   const rules = rulesOf(task, await extendedDueTimes(ctx, task.id, [current.submission.userId]), current.submission.userId);
   const now = new Date();
   let values;
+  // A grade by rubric lands only on the rubric its points were read from (one changed meanwhile refuses it).
+  let stillTheRubric: SQL | undefined;
   if ("requestResubmission" in input) {
     // Feedback written with the request is the request's: its student sees it even while the task holds its grades.
     // Without any, the feedback stays what it was (a held grade's stays hidden with the grade).
@@ -776,7 +778,8 @@ export async function gradeSubmission(ctx: ServiceContext, viewer: Viewer, lectu
     const feedbackWithRequest = input.feedback !== undefined || current.submission.feedbackWithRequest;
     values = { resubmitRequestedAt: now, feedback, feedbackHtml: withHtml(feedback), feedbackWithRequest, gradedBy: viewer.userId, changedSinceGraded: false };
   } else {
-    const { given, rubric } = "rubric" in input ? await scoreByRubric(ctx, task, input.rubric) : { given: input.score, rubric: null };
+    const { given, rubric, rubricAsRead } = "rubric" in input ? await scoreByRubric(ctx, task, input.rubric) : { given: input.score, rubric: null, rubricAsRead: undefined };
+    stillTheRubric = rubricAsRead;
     if (given > task.maxScore) throw new AppError(400, "validation_failed", `The score is at most ${task.maxScore}.`, { score: `The score is at most ${task.maxScore}.` });
     // A late hand-in on a task with a late penalty keeps the share its lateness leaves (the grader shows both).
     const penalty = current.submission.late ? latePenalty(rules, current.submission.submittedAt) : { days: 0, percent: 0 };
@@ -788,8 +791,12 @@ export async function gradeSubmission(ctx: ServiceContext, viewer: Viewer, lectu
   // The score is checked against the task's maximum as it is when the grade is written: one lowered meanwhile (another
   // tab, a colleague) refuses it instead of leaving 10 of 5.
   const fits = "score" in values && values.score !== null ? sql`${"rawScore" in values && values.rawScore !== null ? values.rawScore : values.score} <= (select ${tasks.maxScore} from ${tasks} where ${tasks.id} = ${task.id})` : undefined;
-  const [row] = await ctx.db.update(submissions).set(values).where(and(eq(submissions.id, submissionId), seen, fits)).returning();
+  const [row] = await ctx.db.update(submissions).set(values).where(and(eq(submissions.id, submissionId), seen, fits, stillTheRubric)).returning();
   if (!row) {
+    if (stillTheRubric) {
+      const [live] = await ctx.db.select({ id: submissions.id }).from(submissions).where(and(eq(submissions.id, submissionId), stillTheRubric));
+      if (!live) throw new AppError(409, "conflict", "The rubric changed while you were grading: open the hand-in again and grade it with the rubric as it is now.", { rubric: "The rubric changed while you were grading." });
+    }
     const [live] = await ctx.db.select({ maxScore: tasks.maxScore }).from(tasks).where(eq(tasks.id, task.id));
     if (fits && live && live.maxScore !== task.maxScore) {
       throw new AppError(409, "conflict", `The task's maximum score changed to ${live.maxScore} while you were grading: grade it again out of ${live.maxScore}.`, { score: `The score is at most ${live.maxScore}.` });
@@ -816,12 +823,14 @@ export async function gradeSubmission(ctx: ServiceContext, viewer: Viewer, lectu
 }
 
 /** A level per criterion of the task's rubric: the points they add up to and the filled rubric kept with the grade. */
-async function scoreByRubric(ctx: ServiceContext, task: TaskRecord, choices: Record<string, number>): Promise<{ given: number; rubric: RubricAssessment }> {
+async function scoreByRubric(ctx: ServiceContext, task: TaskRecord, choices: Record<string, number>): Promise<{ given: number; rubric: RubricAssessment; rubricAsRead: SQL }> {
   if (!task.rubricId) throw new AppError(400, "validation_failed", "This task has no rubric: give a score.", { rubric: "This task has no rubric: give a score." });
   const rubric = await rubricOfGroup(ctx, task.groupId, task.rubricId);
   const filled = fillRubric(rubric.criteria, choices);
   if (!filled.ok) throw new AppError(400, "validation_failed", `Pick a level for "${filled.missing}".`, { rubric: `Pick a level for "${filled.missing}".` });
-  return { given: filled.points, rubric: { rubricId: rubric.id, title: rubric.title, criteria: filled.criteria } };
+  // The rubric as read: its last change (every change moves it forward: rubrics.ts updateRubric).
+  const rubricAsRead = sql`(select ${rubrics.updatedAt} from ${rubrics} where ${rubrics.id} = ${rubric.id}) = ${rubric.updatedAt.getTime()}`;
+  return { given: filled.points, rubric: { rubricId: rubric.id, title: rubric.title, criteria: filled.criteria }, rubricAsRead };
 }
 
 export const taskLink = (task: Pick<TaskRecord, "groupSlug" | "lectureSlug" | "slug">) =>
