@@ -78,6 +78,8 @@ export const lifecycleAr: Record<keyof typeof lifecycleEn, string> = {
   "cohort.certs.reason": "السبب",
   "cohort.certs.revoked": "أُلغيت الشهادة.",
   "cohort.certs.empty": "لا أعضاء في المجموعة بعد.",
+  "cohort.certs.former": "شهادات الأعضاء السابقين",
+  "cohort.certs.formerLead": "من غادر المجموعة أو أُزيل منها يحتفظ بشهادته ما لم تُلغِها.",
   "cohort.copy.title": "ابدأ الدفعة التالية",
   "cohort.copy.lead": "مجموعة جديدة مسودة فيها مخطط هذه المجموعة ومحاضراتها ومهامها وتمارينها ومعايير تقييمها واختباراتها وبنك أسئلتها، وكلها غير منشورة. لا يُنسخ شيء من الطلاب أو تسليماتهم أو حضورهم أو محادثاتهم أو درجاتهم.",
   "cohort.copy.titleLabel": "عنوان المجموعة الجديدة",

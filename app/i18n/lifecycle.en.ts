@@ -79,6 +79,8 @@ export const lifecycleEn = {
   "cohort.certs.reason": "Reason",
   "cohort.certs.revoked": "Certificate revoked.",
   "cohort.certs.empty": "The group has no members yet.",
+  "cohort.certs.former": "Certificates of former members",
+  "cohort.certs.formerLead": "People who have left the group, or were removed, keep their certificates until you revoke them.",
   "cohort.copy.title": "Start the next cohort",
   "cohort.copy.lead": "A new draft group with this one's outline, lectures, tasks, exercises, rubrics, quizzes and question bank, everything unpublished. No students, hand-ins, attendance, chat or grades are copied.",
   "cohort.copy.titleLabel": "New group's title",

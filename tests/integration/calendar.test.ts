@@ -36,14 +36,16 @@ async function world() {
   const task = { id: newId(), lectureId: lecture.id, slug: `مهمة-${tag}`, title: TASK_TITLE, dueAt: at("2027-03-08T21:59:00Z") };
   const draftTask = { id: newId(), lectureId: draft.id, slug: `draft-task-${tag}`, title: "Task on the draft", dueAt: at("2027-03-09T21:59:00Z") };
   const undatedTask = { id: newId(), lectureId: lecture.id, slug: `undated-task-${tag}`, title: "No due date", dueAt: null };
-  await db().insert(s.tasks).values([task, draftTask, undatedTask]);
+  // On the published lecture, but shown to its students only from a later time (issue 22's "publish later").
+  const scheduledTask = { id: newId(), lectureId: lecture.id, slug: `scheduled-task-${tag}`, title: "Scheduled task", dueAt: at("2027-03-10T21:59:00Z"), publishAt: at("2027-03-03T08:00:00Z") };
+  await db().insert(s.tasks).values([task, draftTask, undatedTask, scheduledTask]);
 
   const quiz = { id: newId(), groupId: group.id, lectureId: lecture.id, slug: `اختبار-${tag}`, title: "اختبار الخطافات", opensAt: at("2027-03-02T09:00:00Z"), closesAt: at("2027-03-02T18:00:00Z"), published: true };
   const openOnly = { id: newId(), groupId: group.id, lectureId: lecture.id, slug: `open-only-${tag}`, title: "Open-ended quiz", opensAt: at("2027-03-03T09:00:00Z"), closesAt: null, published: true };
   const hiddenQuiz = { id: newId(), groupId: group.id, lectureId: lecture.id, slug: `hidden-quiz-${tag}`, title: "Unpublished quiz", opensAt: at("2027-03-04T09:00:00Z"), closesAt: at("2027-03-04T10:00:00Z"), published: false };
   const draftLectureQuiz = { id: newId(), groupId: group.id, lectureId: draft.id, slug: `draft-quiz-${tag}`, title: "Quiz on the draft", opensAt: at("2027-03-06T09:00:00Z"), closesAt: null, published: true };
   await db().insert(s.quizzes).values([quiz, openOnly, hiddenQuiz, draftLectureQuiz]);
-  return { teacher, student, outsider, pending, group, lecture, draft, task, draftTask, quiz, openOnly, hiddenQuiz, draftLectureQuiz };
+  return { teacher, student, outsider, pending, group, lecture, draft, task, draftTask, scheduledTask, quiz, openOnly, hiddenQuiz, draftLectureQuiz };
 }
 
 type World = Awaited<ReturnType<typeof world>>;
@@ -136,6 +138,7 @@ describe("the course calendar", () => {
     expect(cal.text).not.toContain("Secret draft lecture");
     expect(cal.text).not.toContain("Unpublished quiz");
     expect(cal.text).not.toContain("Task on the draft");
+    expect(cal.text).not.toContain("Scheduled task");
     expect(cal.text).not.toContain("Quiz on the draft");
 
     const base = `/course/${w.group.slug}/lecture/${w.lecture.slug}`;
@@ -172,12 +175,14 @@ describe("the course calendar", () => {
     const { cal } = await fetchCalendar(w, w.teacher.cookie);
     expectWellFormed(cal);
     expect([...cal.events.keys()].sort()).toEqual(
-      [lectureUid(w.lecture), lectureUid(w.draft), taskUid(w.task), taskUid(w.draftTask), quizUid(w.quiz), quizUid(w.openOnly), quizUid(w.hiddenQuiz), quizUid(w.draftLectureQuiz)].sort(),
+      [lectureUid(w.lecture), lectureUid(w.draft), taskUid(w.task), taskUid(w.draftTask), taskUid(w.scheduledTask), quizUid(w.quiz), quizUid(w.openOnly), quizUid(w.hiddenQuiz), quizUid(w.draftLectureQuiz)].sort(),
     );
     expect(cal.events.get(taskUid(w.task))!.summary).toBe(`Due: ${TASK_TITLE}`);
     expect(cal.events.get(quizUid(w.quiz))!.summary).toBe(`Quiz: ${w.quiz.title}`);
     expect(cal.events.get(lectureUid(w.draft))!.summary).toBe("(draft) Secret draft lecture");
     expect(cal.events.get(taskUid(w.draftTask))!.summary).toBe("(draft) Due: Task on the draft");
+    // A task its students see only later is a draft to them until then.
+    expect(cal.events.get(taskUid(w.scheduledTask))!.summary).toBe("(draft) Due: Scheduled task");
     const hidden = cal.events.get(quizUid(w.hiddenQuiz))!;
     expect(hidden.summary).toBe("(draft) Quiz: Unpublished quiz");
     expect([hidden.start.toISOString(), hidden.end.toISOString()]).toEqual(["2027-03-04T09:00:00.000Z", "2027-03-04T10:00:00.000Z"]);
@@ -193,7 +198,7 @@ describe("the course calendar", () => {
     // An admin is staff of every group.
     const admin = await signIn(await createUser({ role: "admin" }));
     const adminCal = await fetchCalendar(w, admin.cookie);
-    expect(adminCal.cal.events.size).toBe(8);
+    expect(adminCal.cal.events.size).toBe(9);
   });
 
   it("ends a lecture at the very end of year 9999 within four-digit years (RFC 5545 DATE-TIME)", async () => {

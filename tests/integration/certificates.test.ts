@@ -37,7 +37,11 @@ async function world() {
   return { teacher, group, amal, badr, camil };
 }
 type World = Awaited<ReturnType<typeof world>>;
-type Roster = { rule: { overall: number | null; attendance: number | null }; members: { _id: string; name: string; overall: number | null; attendance: number | null; meetsRule: boolean; certificate: { _id: string; code: string; revokedAt: string | null } | null }[] };
+type Roster = {
+  rule: { overall: number | null; attendance: number | null };
+  members: { _id: string; name: string; overall: number | null; attendance: number | null; meetsRule: boolean; certificate: { _id: string; code: string; revokedAt: string | null } | null }[];
+  former: { _id: string; name: string; certificate: { _id: string; code: string; revokedAt: string | null } }[];
+};
 
 const roster = async (w: World, who: SignedIn = w.teacher) => (await (await call(`/api/groups/${w.group.slug}/certificates`, { token: who.accessToken })).json()) as Roster;
 const issue = (w: World, body: unknown = {}, who: SignedIn = w.teacher) => call(`/api/groups/${w.group.slug}/certificates`, { body, token: who.accessToken });
@@ -94,6 +98,26 @@ describe("completion rule and issuing", () => {
       expect(runs.map((r) => r.issued).reduce((a, b) => a + b, 0)).toBe(1);
       expect(await told()).toBe(2 + round);
     }
+  });
+
+  it("keeps a certificate listed after its holder leaves or is removed, so staff can still revoke it", async () => {
+    const w = await world();
+    const issued = (await (await issue(w, { userIds: [w.amal.user.id, w.badr.user.id] })).json()) as { certificates: { _id: string; code: string }[] };
+    expect(issued.certificates).toHaveLength(2);
+    // Amal is removed by staff; Badr leaves on his own.
+    expect((await call(`/api/groups/${w.group.slug}/students/${w.amal.user.id}`, { method: "PUT", body: { status: "removed" }, token: w.teacher.accessToken })).status).toBe(200);
+    expect((await call("/api/users/leave-group", { body: { groupSlug: w.group.slug }, token: w.badr.accessToken })).status).toBe(200);
+    const after = await roster(w);
+    expect(after.members.map((m) => m.name)).toEqual(["Camil Fares"]);
+    expect(after.former.map((f) => [f.name, f.certificate.revokedAt])).toEqual([
+      ["Amal Said", null],
+      ["Badr Nabil", null],
+    ]);
+    const amal = after.former.find((f) => f._id === w.amal.user.id)!.certificate;
+    expect((await call(`/api/certificates/${amal._id}/revoke`, { body: { reason: "Removed for plagiarism" }, token: w.teacher.accessToken })).status).toBe(200);
+    expect((await roster(w)).former.find((f) => f._id === w.amal.user.id)!.certificate.revokedAt).not.toBeNull();
+    // A former member gets no new certificate (current members only).
+    expect((await issue(w, { userIds: [w.amal.user.id] })).status).toBe(400);
   });
 
   it("refuses strangers, non-members and issuing with neither a rule nor names", async () => {

@@ -55,6 +55,22 @@ describe("hand-in history", () => {
 });
 
 describe("the private conversation about a hand-in", () => {
+  it("takes 20 messages from one person in 10 minutes; the 21st is refused (429), stored nowhere and rings no bell", async () => {
+    const w = await world();
+    await w.handIn("https://github.com/me/v1");
+    const [sub] = await db().select().from(s.submissions).where(eq(s.submissions.taskId, w.task._id));
+    const thread = `${w.base}/submissions/${sub!.id}/comments`;
+    for (let i = 1; i <= 20; i++) expect((await call(thread, { body: { body: `Question ${i}` }, token: w.me.accessToken })).status).toBe(201);
+    const refused = await call(thread, { body: { body: "Question 21" }, token: w.me.accessToken });
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(9 * 60);
+    expect((await db().select().from(s.submissionComments).where(eq(s.submissionComments.submissionId, sub!.id))).length).toBe(20);
+    const bells = await db().select().from(s.notifications).where(and(eq(s.notifications.userId, w.teacher.user.id), eq(s.notifications.kind, "submission-comment")));
+    expect(bells).toHaveLength(20);
+    // Per person: the instructor still answers.
+    expect((await call(thread, { body: { body: "Slow down, I'm reading." }, token: w.teacher.accessToken })).status).toBe(201);
+  });
+
   it("lets the student and the staff write to each other, notifying the other side, and nobody else read it", async () => {
     const w = await world();
     await w.handIn("https://github.com/me/v1");

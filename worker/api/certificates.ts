@@ -46,6 +46,9 @@ const rosterDto = z
         certificate: summaryDto.nullable(),
       }),
     ),
+    former: z
+      .array(z.object({ _id: z.string(), name: z.string(), certificate: summaryDto }))
+      .openapi({ description: "Certificates of people no longer in the group (left or removed), by the name on the certificate: still listed so they can be revoked" }),
   })
   .openapi("CertificateRoster");
 

@@ -149,7 +149,7 @@ export async function groupCalendar(ctx: ServiceContext, viewer: Actor, groupKey
       .orderBy(asc(lectures.startsAt), asc(lectures.id)),
     ctx.db
       // The reader's own due time and close (an extension's, issue 21).
-      .select({ id: tasks.id, slug: tasks.slug, title: tasks.title, dueAt: ownTimeSql(tasks.dueAt, extensions.dueAt).mapWith(tasks.dueAt), lectureSlug: lectures.slug, lecturePublished: lectures.published })
+      .select({ id: tasks.id, slug: tasks.slug, title: tasks.title, dueAt: ownTimeSql(tasks.dueAt, extensions.dueAt).mapWith(tasks.dueAt), lectureSlug: lectures.slug, lecturePublished: lectures.published, publishAt: tasks.publishAt })
       .from(tasks)
       .innerJoin(lectures, eq(lectures.id, tasks.lectureId))
       .leftJoin(extensions, and(eq(extensions.taskId, tasks.id), eq(extensions.userId, viewer.userId)))
@@ -198,7 +198,7 @@ export async function groupCalendar(ctx: ServiceContext, viewer: Actor, groupKey
     // VTODO with DUE: Google Calendar and Outlook ignore a VTODO in an imported file and Apple files it away in
     // Reminders, while every calendar app shows the event on the day, at the time the work is due. It is
     // transparent, so it does not mark the reader busy.
-    events.push({ uid: `task-${k.id}@cohort`, start: k.dueAt!, end: null, summary: titled(t("calendar.due", { task: k.title }), k.lecturePublished), description: about(path), url: `${origin}${path}` });
+    events.push({ uid: `task-${k.id}@cohort`, start: k.dueAt!, end: null, summary: titled(t("calendar.due", { task: k.title }), k.lecturePublished && k.publishAt === null), description: about(path), url: `${origin}${path}` });
   }
   for (const q of quizRows) {
     const path = quizPath(group.slug, q.lectureSlug, q.slug);

@@ -39,6 +39,15 @@ export interface CertificateSummary {
   revokedReason: string | null;
 }
 
+/** A certificate of someone no longer in the group (left, removed): staff still see it and may revoke it. */
+export interface FormerHolder {
+  /** The holder's user id. */
+  _id: string;
+  /** Their name as the certificate states it. */
+  name: string;
+  certificate: CertificateSummary;
+}
+
 export interface RosterRow {
   _id: string;
   name: string;
@@ -89,17 +98,18 @@ export async function setCompletionRule(ctx: ServiceContext, viewer: Viewer, gro
 
 /**
  * GET /api/groups/{id}/certificates (staff): the rule, and every current member with their Overall and attendance
- * (the one progress definition), whether they meet the rule and their certificate. A constant number of statements.
+ * (the one progress definition), whether they meet the rule and their certificate; then the certificates of people
+ * no longer in the group (`former`). A constant number of statements.
  */
 export async function certificateRoster(
   ctx: ServiceContext,
   viewer: Viewer,
   groupKey: string,
   now = Date.now(),
-): Promise<{ rule: CompletionRule; opensOn: string | null; members: RosterRow[] }> {
-  const { rule, days, members } = await rosterOf(ctx, await requireManagedGroup(ctx, viewer, groupKey), now);
+): Promise<{ rule: CompletionRule; opensOn: string | null; members: RosterRow[]; former: FormerHolder[] }> {
+  const { rule, days, members, former } = await rosterOf(ctx, await requireManagedGroup(ctx, viewer, groupKey), now);
   // Certificates wait for the course's first day: the screen says from when, instead of refusing each click.
-  return { rule, opensOn: started(days) ? null : days.startsOn, members };
+  return { rule, opensOn: started(days) ? null : days.startsOn, members, former };
 }
 
 /** The roster with the course's days (what the certificates issued now would say). */
@@ -123,7 +133,14 @@ async function rosterOf(ctx: ServiceContext, group: { id: string }, now: number)
       return { _id: m._id, name: m.name, slug: m.slug, ...figures, meetsRule: meetsRule(rule, figures), certificate: cert ? toSummary(cert) : null };
     })
     .sort((a, b) => a.name.localeCompare(b.name) || a._id.localeCompare(b._id));
-  return { rule, days, members };
+  // A certificate outlives its holder's membership (a student who left, or was removed): it stays listed, so staff can
+  // still find and revoke it.
+  const memberIds = new Set(members.map((m) => m._id));
+  const former = issued
+    .filter((c) => !memberIds.has(c.userId))
+    .map((c) => ({ _id: c.userId, name: c.recipientName, certificate: toSummary(c) }))
+    .sort((a, b) => a.name.localeCompare(b.name) || a._id.localeCompare(b._id));
+  return { rule, days, members, former };
 }
 
 function certificateMail(lang: Language, name: string, course: string, url: string) {

@@ -12,6 +12,7 @@ import type { ServiceContext } from "../context";
 import { notFound } from "../http/errors";
 import { newId } from "./ids";
 import { notifyUsers } from "./notifications";
+import { hitRateLimit, type Limit } from "./rate-limit";
 import type { Viewer } from "./sessions";
 import { isStaff, requireReadableTask, taskIdOf, taskLink, type TaskRecord } from "./tasks";
 
@@ -68,8 +69,15 @@ export async function listComments(ctx: ServiceContext, viewer: Viewer, lectureK
 }
 
 /** POST .../submissions/{submissionId}/comments: a message; the other side is notified. */
+/**
+ * Messages one person may write about hand-ins in ten minutes: a conversation, not a flood (each message rings the
+ * other side's bell, every admin's included).
+ */
+export const COMMENT_LIMIT: Limit = { max: 20, windowMs: 10 * 60_000 };
+
 export async function addComment(ctx: ServiceContext, viewer: Viewer, lectureKey: string, taskKey: string, submissionId: string, input: SubmissionCommentInput): Promise<CommentDto> {
   const { task, studentId, staff } = await readable(ctx, viewer, lectureKey, taskKey, submissionId);
+  await hitRateLimit(ctx, `comment:${viewer.userId}`, COMMENT_LIMIT, "You have sent many messages in a short time. Wait a few minutes, then write again.");
   const now = new Date();
   const [row] = await ctx.db.insert(submissionComments).values({ id: newId(), submissionId, authorId: viewer.userId, body: input.body, createdAt: now }).returning();
   const params = { name: viewer.name, task: task.title };

@@ -259,6 +259,33 @@ function CertificatesSection({ data }: { data: CohortData }) {
           </table>
         </div>
       )}
+      {roster.former.length > 0 ? (
+        <div className="cohort-former">
+          <h3 id="cohort-former-title" className="cohort-former-title">
+            {t("cohort.certs.former")}
+          </h3>
+          <p className="field-hint field-hint-block">{t("cohort.certs.formerLead")}</p>
+          <ul role="list" className="cohort-former-list" aria-labelledby="cohort-former-title">
+            {roster.former.map((f) => {
+              const c = f.certificate;
+              return (
+                <li key={c._id} className="cohort-cert-cell">
+                  <span className="user-text cohort-former-name">{f.name}</span>
+                  <span>{c.revokedAt ? t("cohort.certs.revokedOn", { date: day(c.revokedAt) }) : t("cohort.certs.holds", { date: day(c.issuedAt) })}</span>
+                  <a className="btn btn-ghost btn-sm" href={`/certificates/${c.code}`} target="_blank" rel="noopener">
+                    {t("cohort.certs.view")}
+                  </a>
+                  {c.revokedAt ? null : (
+                    <button type="button" className="btn btn-ghost btn-sm" onClick={() => setRevoking({ id: c._id, name: f.name })}>
+                      {t("cohort.certs.revoke")}
+                    </button>
+                  )}
+                </li>
+              );
+            })}
+          </ul>
+        </div>
+      ) : null}
       <revoker.Form method="post" id="certificate-revoke-form">
         <input type="hidden" name="intent" value="revoke" />
         <input type="hidden" name="certificateId" value={revoking?.id ?? ""} />
