@@ -296,6 +296,7 @@ export const ar: Messages = {
   "auth.verify.resendIn": "أرسل رمزًا جديدًا ({seconds} ث)",
   "auth.verify.resent": "إذا كان هذا البريد بانتظار التأكيد فرمز جديد في طريقه إليك.",
   "auth.verify.failed": "فشل التأكيد",
+  "auth.verify.failedHint": "الرمز غير صحيح أو انتهت صلاحيته (يصلح الرمز 10 دقائق). اكتب الرمز من أحدث رسالة، أو اطلب رمزًا جديدًا.",
   "auth.verify.error": "حدث خطأ أثناء التأكيد.",
   "auth.verify.successTitle": "أهلًا بك في كوهورت!",
   "auth.verify.success": "تم تأكيد بريدك الإلكتروني. ننقلك إلى تسجيل الدخول...",

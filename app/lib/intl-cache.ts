@@ -6,6 +6,7 @@
 const MAX_FORMATTERS = 256;
 const dateTimeFormats = new Map<string, Intl.DateTimeFormat>();
 const relativeTimeFormats = new Map<string, Intl.RelativeTimeFormat>();
+const numberFormats = new Map<string, Intl.NumberFormat>();
 
 function cached<F>(cache: Map<string, F>, key: string, make: () => F): F {
   let f = cache.get(key);
@@ -25,4 +26,9 @@ export function dateTimeFormat(locale: string, options: Intl.DateTimeFormatOptio
 /** `new Intl.RelativeTimeFormat(locale, options)`, built once per locale and options. */
 export function relativeTimeFormat(locale: string, options: Intl.RelativeTimeFormatOptions): Intl.RelativeTimeFormat {
   return cached(relativeTimeFormats, `${locale}|${JSON.stringify(options)}`, () => new Intl.RelativeTimeFormat(locale, options));
+}
+
+/** `new Intl.NumberFormat(locale, options)`, built once per locale and options. */
+export function numberFormat(locale: string, options: Intl.NumberFormatOptions): Intl.NumberFormat {
+  return cached(numberFormats, `${locale}|${JSON.stringify(options)}`, () => new Intl.NumberFormat(locale, options));
 }

@@ -204,7 +204,8 @@ function FeedbackForm({ groups, mine, selected, maxLength }: FeedbackFormProps) 
   return (
     <>
       <ToastRegion toasts={toasts} onDismiss={dismiss} />
-      <Form method="post" ref={formRef} className="card form-card add-feedback-card" aria-labelledby="feedback-form-title">
+      {/* Checked by the page, in the reader's language (not the browser's bubbles). */}
+      <Form method="post" ref={formRef} className="card form-card add-feedback-card" aria-labelledby="feedback-form-title" noValidate>
         <h2 id="feedback-form-title" className="block-title">
           {t("shareFeedback.formTitle")}
         </h2>

@@ -172,13 +172,15 @@ export default function VerifyEmailPage() {
             <p id="verify-code-error" className="field-error">
               {t(errors.code)}
             </p>
-          ) : hydrated && !complete ? (
+          ) : hydrated && !complete && !formError ? (
             <p className="field-hint field-hint-block">{t("form.codeIncomplete")}</p>
           ) : null}
         </div>
         {formError ? (
           <FormAlert id="verify-form-error">
             <p>{t(formError)}</p>
+            {/* The boxes were emptied for a new try: say why the code did not work and what to do. */}
+            {formError === "auth.verify.failed" ? <p>{t("auth.verify.failedHint")}</p> : null}
           </FormAlert>
         ) : null}
         <div role="status" className="auth-notice-slot">

@@ -105,6 +105,7 @@ export default function ContactPage() {
       window.setTimeout(() => setCoolingDown(false), CONTACT_RESET_MS);
       return;
     }
+    // The spec's failure toast for any refusal (platform-spec, Contact); a field to correct also says so beside it.
     show("error", t("contact.failure"));
     const firstInvalid = (["name", "email", "message"] as const).find((f) => result.errors[f]);
     if (firstInvalid) formRef.current?.querySelector<HTMLElement>(`[name="${firstInvalid}"]`)?.focus();
@@ -127,7 +128,8 @@ export default function ContactPage() {
       </div>
 
       <div className="container contact-layout">
-        <Form method="post" ref={formRef} className="card form-card" aria-labelledby="contact-form-title">
+        {/* The page checks the fields and says what is wrong in the reader's language, not the browser's. */}
+        <Form method="post" ref={formRef} className="card form-card" aria-labelledby="contact-form-title" noValidate>
           <h2 id="contact-form-title" className="block-title">{t("contact.formTitle")}</h2>
           <fieldset disabled={busy} className="form-fields">
             <div className="field">

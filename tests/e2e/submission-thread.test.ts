@@ -5,7 +5,7 @@
  * (the page's gate gives a member the task's limit before reading the body; ADR 42).
  */
 import { describe, expect, it } from "vitest";
-import { gotoHydrated, useBrowser } from "./browser";
+import { baseURL, gotoHydrated, useBrowser } from "./browser";
 import { accessToken, api, INSTRUCTOR, memberOf } from "./groups-helpers";
 import { signIn } from "./session";
 
@@ -58,6 +58,13 @@ describe("a hand-in's conversation", () => {
     await expect.poll(() => page.getByRole("status").filter({ hasText: "Your work was handed in." }).count()).toBe(1);
     const own = await api<{ submissions: { file: { name: string; size: number } }[] }>(await accessToken(student), "GET", `/api/lectures/${lecture.slug}/tasks/${task.slug}/submissions`);
     expect(own.body.submissions[0]!.file).toMatchObject({ name: "report.pdf", size: pdf.length });
+    // Its size in the reader's words: 150 kB here; in Arabic the unit is written out after the number.
+    await expect.poll(() => page.locator(".hand-in-file-head").textContent()).toContain("150 kB");
+    await page.context().addCookies([{ name: "lang", value: "ar", url: baseURL() }]);
+    await gotoHydrated(page, `/course/frontend-react/lecture/${lecture.slug}/Add-Task/${task.slug}`);
+    expect(await page.locator(".hand-in-file-head bdi").textContent()).toBe("150 كيلوبايت");
+    await page.context().addCookies([{ name: "lang", value: "en", url: baseURL() }]);
+    await gotoHydrated(page, `/course/frontend-react/lecture/${lecture.slug}/Add-Task/${task.slug}`);
     // Above the task's 1 MB: said at once, and the button waits for another file.
     await page.getByLabel("Your file").setInputFiles({ name: "big.pdf", mimeType: "application/pdf", buffer: Buffer.alloc(1024 * 1024 + 1, 0x25) });
     await expect.poll(() => page.getByText("That file is larger than 1 MB.").count()).toBe(1);

@@ -73,6 +73,29 @@ describe("tasks and grading", () => {
   });
 });
 
+describe("the due time on a task page", () => {
+  const newPage = useBrowser();
+
+  it("warns of a past due time only those who still have work to hand in", async () => {
+    // The demo profile-card task was due ten days ago and takes late work; the demo student handed in and was graded.
+    const path = "/course/frontend-react/lecture/html-foundations/Add-Task/accessible-profile-card";
+    const done = await newPage();
+    await signIn(done.context(), DEMO_LOGINS.student.email, DEMO_LOGINS.student.password);
+    await gotoHydrated(done, path);
+    const facts = done.locator(".task-facts");
+    await facts.getByText("The due time has passed").waitFor();
+    expect(await facts.textContent()).not.toContain("Past due");
+    expect(await done.locator(".task-past").count()).toBe(0);
+
+    const stamp = Date.now().toString(36);
+    const member = await memberOf("frontend-react", "due", `Due Student ${stamp}`);
+    const todo = await newPage();
+    await signIn(todo.context(), member.email, member.password);
+    await gotoHydrated(todo, path);
+    await todo.locator(".task-past").getByText("Past due: late work is still accepted and marked late").waitFor();
+  });
+});
+
 describe("the task screens in both languages", () => {
   const newPage = useBrowser();
   const words = {

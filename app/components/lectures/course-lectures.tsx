@@ -43,7 +43,7 @@ export function CourseLectures({ groupSlug, lectures, showAttendance }: { groupS
             <li key={l._id}>
               <Link to={`/course/${groupSlug}/lecture/${l.slug}`} className="course-lecture" prefetch="intent">
                 <span className="course-lecture-text">
-                  <span className="course-lecture-title" dir="auto">
+                  <span className="course-lecture-title user-text">
                     {l.title}
                   </span>
                   <span className="course-lecture-when">

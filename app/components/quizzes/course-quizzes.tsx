@@ -34,7 +34,7 @@ export function CourseQuizzes({ groupSlug, quizzes }: { groupSlug: string; quizz
             <li key={quiz._id} className="course-task course-quiz" data-window={quiz.window}>
               <div className="course-task-row">
                 <Link to={`/course/${groupSlug}/lecture/${quiz.lectureSlug}/quiz/${quiz.slug}`} className="course-task-link" prefetch="intent">
-                  <span className="course-task-title" dir="auto">
+                  <span className="course-task-title user-text">
                     {quiz.title}
                   </span>
                   <span className="course-task-due">

@@ -37,7 +37,7 @@ export function CourseTasks({ groupSlug, tasks }: { groupSlug: string; tasks: Co
               <li key={task._id} className="course-task" data-state={sub?.state ?? "staff"}>
                 <div className="course-task-row">
                   <Link to={`/course/${groupSlug}/lecture/${task.lectureSlug}/Add-Task/${task.slug}`} className="course-task-link" prefetch="intent">
-                    <span className="course-task-title" dir="auto">
+                    <span className="course-task-title user-text">
                       {task.title}
                     </span>
                     <span className="course-task-due">

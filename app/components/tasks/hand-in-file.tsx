@@ -1,4 +1,6 @@
 import { useEffect, useState } from "react";
+import { localeOf, type Lang } from "~/i18n/config";
+import { numberFormat } from "~/lib/intl-cache";
 import { useT } from "~/lib/i18n";
 
 export interface HandInFileInfo {
@@ -7,7 +9,13 @@ export interface HandInFileInfo {
   size: number;
 }
 
-const sizeText = (bytes: number) => (bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MB` : `${Math.max(1, Math.round(bytes / 1024))} KB`);
+/** A file's size in the reader's words ("150 kB", "150 كيلوبايت"), whole kilobytes or megabytes to a tenth. */
+function sizeText(bytes: number, lang: Lang): string {
+  const mega = bytes >= 1024 * 1024;
+  const value = mega ? bytes / 1024 / 1024 : Math.max(1, Math.round(bytes / 1024));
+  // Arabic has no short forms everyone reads ("م.ب"): its units are written out.
+  return numberFormat(localeOf(lang), { style: "unit", unit: mega ? "megabyte" : "kilobyte", unitDisplay: lang === "ar" ? "long" : "short", maximumFractionDigits: mega ? 1 : 0 }).format(value);
+}
 
 /**
  * A file hand-in (issue 21): its name and size with a download link, and with `preview` (the grader) the file itself:
@@ -15,7 +23,7 @@ const sizeText = (bytes: number) => (bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1
  * HTML (worker/http/hand-in-file.ts).
  */
 export function HandInFile({ file, url, preview = false }: { file: HandInFileInfo; url: string; preview?: boolean }) {
-  const { t } = useT();
+  const { t, lang } = useT();
   const kind = file.type.startsWith("image/") ? "image" : file.type === "application/pdf" ? "pdf" : file.type.startsWith("text/") ? "text" : "zip";
   return (
     <div className="hand-in-file">
@@ -23,7 +31,10 @@ export function HandInFile({ file, url, preview = false }: { file: HandInFileInf
         <a href={url} download={file.name} className="hand-in-file-link" dir="auto">
           {file.name}
         </a>
-        <span className="muted"> · {sizeText(file.size)}</span>
+        <span className="muted">
+          {" · "}
+          <bdi>{sizeText(file.size, lang)}</bdi>
+        </span>
       </p>
       {preview && kind === "image" ? <img className="hand-in-preview" src={`${url}?inline=1`} alt={t("tasks.filePreview", { name: file.name })} loading="lazy" /> : null}
       {preview && kind === "pdf" ? <iframe className="hand-in-preview hand-in-pdf" src={`${url}?inline=1`} title={t("tasks.filePreview", { name: file.name })} loading="lazy" /> : null}

@@ -106,6 +106,7 @@ export function TaskPage({
   const left = useTimeLeft(task.dueAt, serverNow);
   const state: SubmissionState = submission?.state ?? "not-submitted";
   const pastDue = left !== null && left < 0;
+  const handedIn = !isStaff && state !== "not-submitted" && state !== "resubmission-requested";
   const closed = pastDue && !task.allowLate;
   const code = typeof exercise === "object" ? exercise : null;
   // An auto-graded hand-in can be replaced until the instructor grades it (or asks for a new version).
@@ -147,7 +148,8 @@ export function TaskPage({
                 {t("tasks.extendedFrom")} <When iso={task.extendedFrom} />
               </li>
             ) : null}
-            {left !== null ? <li className={pastDue ? "task-past" : undefined}>{pastDue ? t(task.allowLate ? "tasks.pastLateOk" : "tasks.pastClosed") : timeLeftText(t, left)}</li> : null}
+            {/* Past due is a warning only for work still to hand in; for work handed in it is a plain fact. */}
+            {left !== null ? <li className={pastDue && !handedIn ? "task-past" : undefined}>{pastDue ? t(handedIn ? "tasks.pastHandedIn" : task.allowLate ? "tasks.pastLateOk" : "tasks.pastClosed") : timeLeftText(t, left)}</li> : null}
             <li>{t("tasks.maxScore", { max: task.maxScore })}</li>
             {task.allowLate && task.dueAt && task.latePenaltyPerDay > 0 ? <li>{t("tasks.penaltyRule", { perDay: task.latePenaltyPerDay, max: Math.max(0, 100 - task.latePenaltyFloor) })}</li> : null}
             {exercise ? <li className="task-kind">{t("exercises.kind")}</li> : null}
@@ -282,7 +284,7 @@ function FileSubmitForm({ submission, kinds, maxMb }: { submission: PageSubmissi
   const busy = fetcher.state !== "idle";
   const [tooBig, setTooBig] = useState(false);
   return (
-    <fetcher.Form method="post" encType="multipart/form-data" className="card form-card task-card" aria-labelledby="submit-title">
+    <fetcher.Form method="post" encType="multipart/form-data" className="card form-card task-card" aria-labelledby="submit-title" noValidate>
       <h2 id="submit-title" className="task-card-title">
         {t(submission ? "tasks.replace" : "tasks.submit")}
       </h2>
@@ -352,7 +354,7 @@ function SubmitForm({ submission }: { submission: PageSubmission | null }) {
   const fieldError = (field: string) => (failure?.fields?.[field] ? t(FIELD_KEYS[field] ?? "tasks.error.link") : null);
   const busy = fetcher.state !== "idle";
   return (
-    <fetcher.Form method="post" className="card form-card task-card" aria-labelledby="submit-title">
+    <fetcher.Form method="post" className="card form-card task-card" aria-labelledby="submit-title" noValidate>
       <h2 id="submit-title" className="task-card-title">
         {t(submission ? "tasks.replace" : "tasks.submit")}
       </h2>
