@@ -220,6 +220,22 @@ describe("grade release", () => {
     expect(((await unhold.json()) as { message: string }).message).toMatch(/release-grades/);
   });
 
+  it("shows a grade of 0 plainly on the task page, without the check mark of a grade earned", async () => {
+    const w = await world(false);
+    await handInAndGrade(w, w.a, 0);
+    await handInAndGrade(w, w.b, 70);
+    const grade = async (who: SignedIn) => {
+      const html = await (await call(`/course/${w.group.slug}/lecture/${w.lecture.slug}/Add-Task/${w.task.slug}`, { cookie: who.cookie, headers: { accept: "text/html" } })).text();
+      return /<p class="task-grade"[^>]*>.*?<\/p>/s.exec(html)?.[0] ?? "";
+    };
+    const nothing = await grade(w.a);
+    expect(nothing).toContain("data-nothing");
+    expect(nothing).not.toContain("<svg");
+    const earned = await grade(w.b);
+    expect(earned).not.toContain("data-nothing");
+    expect(earned).toContain("<svg");
+  });
+
   it("refuses to start holding when a grade lands between the check and the write", async () => {
     const w = await world(false);
     expect((await call(`/api/lectures/${w.lecture.slug}/submit-task/${w.task.slug}`, { body: { link: "https://github.com/me/landing" }, token: w.a.accessToken })).status).toBe(201);

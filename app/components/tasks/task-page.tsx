@@ -254,8 +254,9 @@ function SubmittedWork({ submission, maxScore, auto, fileUrl }: { submission: Pa
         </p>
       ) : null}
       {submission.score !== null && submission.state === "graded" ? (
-        <p className="task-grade">
-          <CheckIcon />
+        // Nothing earned is not a success: a grade of 0 reads plainly, without the check mark or the green.
+        <p className="task-grade" data-nothing={submission.score === 0 || undefined}>
+          {submission.score === 0 ? null : <CheckIcon />}
           {t("tasks.grade", { score: submission.score, max: maxScore })}
           {submission.rawScore !== null && submission.rawScore !== undefined ? <span className="muted"> ({t("tasks.beforePenalty", { raw: submission.rawScore, percent: submission.latePenalty.percent })})</span> : null}
         </p>
