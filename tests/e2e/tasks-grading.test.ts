@@ -89,10 +89,10 @@ describe("the due time on a task page", () => {
 
     const stamp = Date.now().toString(36);
     const member = await memberOf("frontend-react", "due", `Due Student ${stamp}`);
-    const todo = await newPage();
-    await signIn(todo.context(), member.email, member.password);
-    await gotoHydrated(todo, path);
-    await todo.locator(".task-past").getByText("Past due: late work is still accepted and marked late").waitFor();
+    const stillToHandIn = await newPage();
+    await signIn(stillToHandIn.context(), member.email, member.password);
+    await gotoHydrated(stillToHandIn, path);
+    await stillToHandIn.locator(".task-past").getByText("Past due: late work is still accepted and marked late").waitFor();
   });
 });
 
