@@ -40,6 +40,8 @@ export default defineConfig(async () => {
         },
       }),
     ],
+    // The app's own `~/` imports (tsconfig paths), for tests that call its client-safe helpers directly.
+    resolve: { alias: { "~": new URL("./app", import.meta.url).pathname } },
     test: {
       include: ["tests/integration/**/*.test.ts"],
       setupFiles: ["./tests/integration/setup.ts"],

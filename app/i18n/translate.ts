@@ -16,6 +16,7 @@
  * `select`, no quoting with `'`.
  */
 import { DEFAULT_LANG, isLang, localeOf, type Lang } from "./config";
+import { remembered } from "../lib/intl-cache";
 import type { Messages, MessageKey } from "./en";
 
 export type Params = Record<string, string | number>;
@@ -44,7 +45,22 @@ function plural(lang: Lang): Intl.PluralRules {
 
 /** A number as people read it in `lang`: Latin digits, grouped ("12,500"), at most two decimals. */
 export function formatNumber(n: number, lang: Lang): string {
-  return Number.isFinite(n) ? numberFormat(lang).format(n) : String(n);
+  if (!Number.isFinite(n)) return String(n);
+  return written(numbersWritten, lang, n, () => numberFormat(lang).format(n));
+}
+
+/**
+ * Numbers already written, per language. `Intl.NumberFormat#format` is the costliest step of filling a message, and
+ * a page writes the same small numbers over and over (counts, scores, percentages). Bounded: past its size the
+ * oldest number is written again when next asked.
+ */
+const MAX_WRITTEN = 2048;
+const numbersWritten = new Map<string, string>();
+const percentsWritten = new Map<string, string>();
+
+function written(cache: Map<string, string>, lang: Lang, n: number, write: () => string): string {
+  if (Object.is(n, -0)) return write(); // "-0", which a key made with String(n) would confuse with 0
+  return remembered(cache, MAX_WRITTEN, lang + n, write);
 }
 
 /**
@@ -54,9 +70,11 @@ export function formatNumber(n: number, lang: Lang): string {
  */
 export function formatPercent(value: number, lang: Lang): string {
   if (!Number.isFinite(value)) return String(value);
-  let f = percentFormats.get(lang);
-  if (!f) percentFormats.set(lang, (f = new Intl.NumberFormat(localeOf(lang), { style: "percent", maximumFractionDigits: 2 })));
-  return f.format(value / 100);
+  return written(percentsWritten, lang, value, () => {
+    let f = percentFormats.get(lang);
+    if (!f) percentFormats.set(lang, (f = new Intl.NumberFormat(localeOf(lang), { style: "percent", maximumFractionDigits: 2 })));
+    return f.format(value / 100);
+  });
 }
 
 /** The plural category of `n` in `lang` ("one", "few", ...). */
@@ -78,6 +96,16 @@ const SIMPLE = /^\s*(\w+)\s*$/;
 const PLURAL = /^\s*(\w+)\s*,\s*plural\s*,/;
 const SELECTOR = /\s*(=\d+(?:\.\d+)?|zero|one|two|few|many|other)\s*\{/y;
 
+/**
+ * A template read once into its parts, so that filling it is a walk over a short list: a page fills hundreds of
+ * messages, and every one used to be scanned, its plurals split into branches, at each call.
+ */
+type Part =
+  | string
+  | { kind: "hash" }
+  | { kind: "value"; name: string; percent: boolean }
+  | { kind: "plural"; name: string; percent: boolean; exact: [number, Part[]][]; forms: Map<string, Part[]> };
+
 /** The branches of a plural (`=0 {...} one {...} other {...}`), or null if they do not parse. */
 function branches(spec: string): Map<string, string> | null {
   const found = new Map<string, string>();
@@ -96,46 +124,84 @@ function branches(spec: string): Map<string, string> | null {
   return found.has("other") ? found : null;
 }
 
-function argument(inner: string, params: Params | undefined, lang: Lang, percent: boolean): string {
+/** One `{...}` (its inside), `%` after it or not: a value, a plural, or (neither) its own text. */
+function argumentPart(inner: string, percent: boolean): Part {
   const simple = SIMPLE.exec(inner);
-  if (simple) {
-    const name = simple[1]!;
-    if (!params || !(name in params)) return percent ? `{${name}}%` : `{${name}}`;
-    const v = params[name]!;
-    if (typeof v !== "number") return percent ? `${v}%` : v;
-    return percent ? formatPercent(v, lang) : formatNumber(v, lang);
-  }
+  if (simple) return { kind: "value", name: simple[1]!, percent };
   const p = PLURAL.exec(inner);
-  const forms = p ? branches(inner.slice(p[0].length)) : null;
-  if (!p || !forms) return `{${inner}}${percent ? "%" : ""}`;
-  const name = p[1]!;
-  const raw = params?.[name];
-  const n = typeof raw === "number" ? raw : typeof raw === "string" && raw.trim() !== "" ? Number(raw) : Number.NaN;
-  if (Number.isNaN(n)) return `{${name}}`;
-  const exact = [...forms.keys()].find((k) => k.startsWith("=") && Number(k.slice(1)) === n);
-  const body = forms.get(exact ?? pluralCategory(n, lang)) ?? forms.get("other")!;
-  return render(body, params, lang, formatNumber(n, lang)) + (percent ? "%" : "");
+  const found = p ? branches(inner.slice(p[0].length)) : null;
+  if (!p || !found) return `{${inner}}${percent ? "%" : ""}`;
+  const forms = new Map<string, Part[]>();
+  const exact: [number, Part[]][] = [];
+  for (const [selector, body] of found) {
+    const parts = parse(body, true);
+    forms.set(selector, parts);
+    if (selector.startsWith("=")) exact.push([Number(selector.slice(1)), parts]);
+  }
+  return { kind: "plural", name: p[1]!, percent, exact, forms };
 }
 
-function render(template: string, params: Params | undefined, lang: Lang, hash: string | null): string {
-  let out = "";
+/** A template's parts; `#` is a part only inside a plural's branch (`inBranch`), elsewhere it is text. */
+function parse(template: string, inBranch: boolean): Part[] {
+  const parts: Part[] = [];
   let i = 0;
   while (i < template.length) {
     const c = template[i]!;
-    if (c === "#" && hash !== null) {
-      out += hash;
+    if (c === "#" && inBranch) {
+      parts.push({ kind: "hash" });
       i++;
     } else if (c === "{") {
       const end = closing(template, i);
-      if (end < 0) return out + template.slice(i);
+      if (end < 0) {
+        parts.push(template.slice(i));
+        break;
+      }
       const percent = template[end + 1] === "%";
-      out += argument(template.slice(i + 1, end), params, lang, percent);
+      parts.push(argumentPart(template.slice(i + 1, end), percent));
       i = end + (percent ? 2 : 1);
     } else {
-      const next = template.slice(i).search(hash === null ? /\{/ : /[{#]/);
+      const next = template.slice(i).search(inBranch ? /[{#]/ : /\{/);
       const stop = next < 0 ? template.length : i + next;
-      out += template.slice(i, stop);
+      parts.push(template.slice(i, stop));
       i = stop;
+    }
+  }
+  return parts;
+}
+
+/**
+ * Templates already read. The dictionaries' templates are a fixed set; others (an e-mail's lines) are few, and the
+ * map is bounded all the same: past its size the oldest template is read again when next used.
+ */
+const MAX_TEMPLATES = 4096;
+const parsed = new Map<string, Part[]>();
+
+function partsOf(template: string): Part[] {
+  return remembered(parsed, MAX_TEMPLATES, template, () => parse(template, false));
+}
+
+function fill(parts: Part[], params: Params | undefined, lang: Lang, hash: string): string {
+  let out = "";
+  for (const part of parts) {
+    if (typeof part === "string") out += part;
+    else if (part.kind === "hash") out += hash;
+    else if (part.kind === "value") {
+      const { name, percent } = part;
+      if (!params || !(name in params)) out += percent ? `{${name}}%` : `{${name}}`;
+      else {
+        const v = params[name]!;
+        if (typeof v !== "number") out += percent ? `${v}%` : v;
+        else out += percent ? formatPercent(v, lang) : formatNumber(v, lang);
+      }
+    } else {
+      const raw = params?.[part.name];
+      const n = typeof raw === "number" ? raw : typeof raw === "string" && raw.trim() !== "" ? Number(raw) : Number.NaN;
+      if (Number.isNaN(n)) {
+        out += `{${part.name}}`;
+        continue;
+      }
+      const body = part.exact.find(([value]) => value === n)?.[1] ?? part.forms.get(pluralCategory(n, lang)) ?? part.forms.get("other")!;
+      out += fill(body, params, lang, formatNumber(n, lang)) + (part.percent ? "%" : "");
     }
   }
   return out;
@@ -143,7 +209,7 @@ function render(template: string, params: Params | undefined, lang: Lang, hash: 
 
 /** A message template (not from a dictionary, e.g. an e-mail's line) filled in `lang`. */
 export function formatMessage(template: string, params: Params | undefined, lang: Lang): string {
-  return template.includes("{") ? render(template, params, lang, null) : template;
+  return template.includes("{") ? fill(partsOf(template), params, lang, "#") : template;
 }
 
 /**

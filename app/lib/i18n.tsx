@@ -4,6 +4,7 @@ import { dirOf, localeOf, type Lang } from "~/i18n/config";
 import type { MessageKey } from "~/i18n/en";
 import { messagesFor } from "~/i18n/store";
 import { format, type Params } from "~/i18n/translate";
+import { remembered } from "~/lib/intl-cache";
 
 /** Numbers, percentages and dates: Latin digits in both languages (config.ts `LOCALES`). */
 export { formatNumber, formatPercent } from "~/i18n/translate";
@@ -25,6 +26,14 @@ const dateFormats = new Map<string, Intl.DateTimeFormat>();
 
 /** A calendar day (an ISO date or time, read in UTC) with its month's name in the language; Latin digits. */
 function formatDay(iso: string, lang: Lang, month: "long" | "short"): string {
+  return remembered(daysWritten, MAX_DAYS_WRITTEN, `${lang}|${month}|${iso}`, () => writeDay(iso, lang, month));
+}
+
+/** Days already written (`remembered`): start dates and join dates recur on every list that shows them. */
+const MAX_DAYS_WRITTEN = 2048;
+const daysWritten = new Map<string, string>();
+
+function writeDay(iso: string, lang: Lang, month: "long" | "short"): string {
   const d = new Date(iso.length <= 10 ? `${iso}T00:00:00Z` : iso);
   if (Number.isNaN(d.getTime())) return iso;
   const key = `${lang}:${month}`;

@@ -9,13 +9,23 @@ const relativeTimeFormats = new Map<string, Intl.RelativeTimeFormat>();
 const numberFormats = new Map<string, Intl.NumberFormat>();
 
 function cached<F>(cache: Map<string, F>, key: string, make: () => F): F {
-  let f = cache.get(key);
-  if (!f) {
-    if (cache.size >= MAX_FORMATTERS) cache.delete(cache.keys().next().value as string);
-    f = make();
-    cache.set(key, f);
+  return remembered(cache, MAX_FORMATTERS, key, make);
+}
+
+/**
+ * `cache`'s value for `key`, made by `make` the first time. For formatters, and for what they write: a page writes
+ * the same dates and numbers many times, and an isolate serves many pages that share them (a group's lecture
+ * dates, its due dates), while ICU's formatting is among the costliest steps of a render. Only for values that
+ * depend on the key alone. Bounded: past `limit` entries the oldest is dropped, and made again when next asked.
+ */
+export function remembered<V>(cache: Map<string, V>, limit: number, key: string, make: () => V): V {
+  let value = cache.get(key);
+  if (value === undefined) {
+    if (cache.size >= limit) cache.delete(cache.keys().next().value as string);
+    value = make();
+    cache.set(key, value);
   }
-  return f;
+  return value;
 }
 
 /** `new Intl.DateTimeFormat(locale, options)`, built once per locale and options. */

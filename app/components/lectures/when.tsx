@@ -1,7 +1,7 @@
 import { useHydrated } from "~/hooks/use-hydrated";
 import { localeOf, type Lang } from "~/i18n/config";
 import { useT } from "~/lib/i18n";
-import { dateTimeFormat } from "~/lib/intl-cache";
+import { dateTimeFormat, remembered } from "~/lib/intl-cache";
 
 const locale = localeOf;
 
@@ -10,6 +10,14 @@ const locale = localeOf;
  * A time and its day period stay on one line ("09:47 م" never leaves the "م" alone on the next).
  */
 export function formatWhen(iso: string, lang: Lang, timeZone?: string): string {
+  return remembered(written, MAX_WRITTEN, `${lang}|${timeZone ?? ""}|${iso}`, () => write(iso, lang, timeZone));
+}
+
+/** Instants already written, by language and zone (`remembered`: a group's dates recur on every page of it). */
+const MAX_WRITTEN = 2048;
+const written = new Map<string, string>();
+
+function write(iso: string, lang: Lang, timeZone?: string): string {
   const parts = dateTimeFormat(locale(lang), { weekday: "short", day: "numeric", month: "short", year: "numeric", hour: "2-digit", minute: "2-digit", timeZone }).formatToParts(new Date(iso));
   return parts.map((p, i) => (p.type === "literal" && parts[i + 1]?.type === "dayPeriod" ? p.value.replace(/\s/g, "\u00a0") : p.value)).join("");
 }
