@@ -312,6 +312,7 @@ export const ar: Messages = {
   "auth.reset.success": "تمت إعادة التعيين بنجاح، من فضلك سجّل الدخول",
   "auth.reset.badCode": "خطأ: رمز إعادة التعيين غير صحيح",
   "auth.reset.back": "العودة إلى تسجيل الدخول",
+  "auth.reset.noCode": "لم يصلك رمز، أو انتهت صلاحيته؟ يصلح الرمز 10 دقائق.",
   "country.EG": "مصر",
   "country.SA": "السعودية",
   "country.AE": "الإمارات",

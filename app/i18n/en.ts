@@ -315,6 +315,7 @@ export const en = {
   "auth.reset.success": "Reset Successful , Please Login",
   "auth.reset.badCode": "Error: Invalid Reset Code",
   "auth.reset.back": "Back to log in",
+  "auth.reset.noCode": "No code, or has it expired? Codes last 10 minutes.",
   "country.EG": "Egypt",
   "country.SA": "Saudi Arabia",
   "country.AE": "UAE",

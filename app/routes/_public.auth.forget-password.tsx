@@ -1,4 +1,4 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData, useLocation, useNavigate, useNavigation, useSubmit } from "@remix-run/react";
 import { data } from "@remix-run/server-runtime";
 import { useEffect, useRef, useState } from "react";
@@ -10,15 +10,21 @@ import { expectedError, fieldErrors, formValues, messageKey, retryHeaders, type 
 import { revealAndFocus } from "~/lib/focus";
 import { toLatinDigits } from "~/lib/digits";
 import { useT } from "~/lib/i18n";
+import { RESEND_COOLDOWN_S } from "~/lib/resend-cooldown";
 import { metaT, pageMeta } from "~/lib/meta";
-import { CODE_DIGITS, PASSWORD_MIN_LENGTH, resetPasswordInput } from "~/lib/schemas";
-import { reset } from "../../worker/services/accounts";
+import { CODE_DIGITS, emailOnlyInput, PASSWORD_MIN_LENGTH, resetPasswordInput } from "~/lib/schemas";
+import { forgot, reset } from "../../worker/services/accounts";
 
 /** Spec §4, §9: the login screen follows 2.5 s after a successful reset. */
 export const RESET_REDIRECT_MS = 2_500;
 
 type Field = "email" | "resetCode" | "newPassword";
-type ActionResult = { ok: true; email: string } | { ok: false; errors: FieldErrors<Field>; formError?: MessageKey; email: string };
+/** "reset" sets the new password; "send-code" mails a new code to a visitor who has none or whose code expired. */
+type Intent = "reset" | "send-code";
+type ActionResult = { ok: true; intent: Intent; email: string } | { ok: false; intent: Intent; errors: FieldErrors<Field>; formError?: MessageKey; email: string };
+
+/** A refusal's Retry-After reaches the browser on a form sent without scripts too (a document request). */
+export const headers: HeadersFunction = ({ actionHeaders }) => actionHeaders;
 
 export const meta: MetaFunction = ({ matches }) => {
   const t = metaT(matches);
@@ -30,16 +36,28 @@ export function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const values = formValues(await request.formData(), ["email", "resetCode", "newPassword"] as const);
+  const values = formValues(await request.formData(), ["email", "resetCode", "newPassword", "intent"] as const);
+  if (values.intent === "send-code") {
+    // The login page's "Forgot your password?", for whoever lands here without a code: the same service, limits and answer.
+    const parsed = emailOnlyInput.safeParse({ email: values.email });
+    if (!parsed.success) return data<ActionResult>({ ok: false, intent: "send-code", errors: fieldErrors<Field>(parsed.error), email: values.email }, { status: 400 });
+    try {
+      await forgot(context.svc, parsed.data);
+    } catch (err) {
+      const e = expectedError(err);
+      return data<ActionResult>({ ok: false, intent: "send-code", errors: {}, formError: messageKey(e.message, "auth.forgot.failed"), email: values.email }, { status: e.status, headers: retryHeaders(e) });
+    }
+    return data<ActionResult>({ ok: true, intent: "send-code", email: parsed.data.email });
+  }
   const parsed = resetPasswordInput.safeParse(values);
-  if (!parsed.success) return data<ActionResult>({ ok: false, errors: fieldErrors<Field>(parsed.error), email: values.email }, { status: 400 });
+  if (!parsed.success) return data<ActionResult>({ ok: false, intent: "reset", errors: fieldErrors<Field>(parsed.error), email: values.email }, { status: 400 });
   try {
     await reset(context.svc, parsed.data);
   } catch (err) {
     const e = expectedError(err);
-    return data<ActionResult>({ ok: false, errors: {}, formError: messageKey(e.message, "auth.reset.badCode"), email: values.email }, { status: e.status, headers: retryHeaders(e) });
+    return data<ActionResult>({ ok: false, intent: "reset", errors: {}, formError: messageKey(e.message, "auth.reset.badCode"), email: values.email }, { status: e.status, headers: retryHeaders(e) });
   }
-  return data<ActionResult>({ ok: true, email: parsed.data.email });
+  return data<ActionResult>({ ok: true, intent: "reset", email: parsed.data.email });
 }
 
 /** The code as shown: digits with a space between each ("1 2 3 4 5 6"). */
@@ -59,19 +77,29 @@ export default function ResetPasswordPage() {
   const [code, setCode] = useState("");
   const [password, setPassword] = useState("");
   const [clientErrors, setClientErrors] = useState<FieldErrors<Field> | null>(null);
+  const [cooldown, setCooldown] = useState(0);
   const formRef = useRef<HTMLFormElement>(null);
   const successRef = useRef<HTMLDivElement>(null);
   const handled = useRef<unknown>(null);
 
-  const submitting = navigation.state === "submitting" && navigation.formAction?.startsWith("/auth/forget-password") === true;
+  const busy = navigation.state === "submitting" && navigation.formAction?.startsWith("/auth/forget-password") === true;
+  const sendingCode = busy && navigation.formData?.get("intent") === "send-code";
+  const submitting = busy && !sendingCode;
+  const reset = result?.ok && result.intent === "reset" ? result : null;
+  const codeSent = result?.ok === true && result.intent === "send-code";
 
   useEffect(() => {
     if (!result || handled.current === result) return;
     handled.current = result;
     setClientErrors(null);
     if (!result.ok) {
-      const first = (["email", "resetCode", "newPassword"] as const).find((f) => result.errors[f]) ?? (result.formError ? "resetCode" : undefined);
+      const first = (["email", "resetCode", "newPassword"] as const).find((f) => result.errors[f]) ?? (result.formError ? (result.intent === "send-code" ? "email" : "resetCode") : undefined);
       if (first) formRef.current?.querySelector<HTMLElement>(`[name="${first}"]`)?.focus();
+      return;
+    }
+    if (result.intent === "send-code") {
+      setCooldown(RESEND_COOLDOWN_S);
+      formRef.current?.querySelector<HTMLElement>('[name="resetCode"]')?.focus();
       return;
     }
     revealAndFocus(successRef.current);
@@ -79,9 +107,23 @@ export default function ResetPasswordPage() {
     return () => window.clearTimeout(timer);
   }, [result, navigate]);
 
+  useEffect(() => {
+    if (cooldown <= 0) return;
+    const timer = window.setTimeout(() => setCooldown((s) => s - 1), 1_000);
+    return () => window.clearTimeout(timer);
+  }, [cooldown]);
+
   /** Checks by hand, then sends the code without its spaces (spec §5). */
   function onSubmit(e: React.FormEvent<HTMLFormElement>) {
     e.preventDefault();
+    const submitter = (e.nativeEvent as SubmitEvent).submitter as HTMLButtonElement | null;
+    if (submitter?.value === "send-code") {
+      const emailError: FieldErrors<Field> = email.trim() ? {} : { email: "form.fillAll" };
+      setClientErrors(emailError);
+      if (emailError.email) formRef.current?.querySelector<HTMLElement>('[name="email"]')?.focus();
+      else submit({ intent: "send-code", email }, { method: "post" });
+      return;
+    }
     const errors: FieldErrors<Field> = {};
     if (!email.trim()) errors.email = "form.fillAll";
     if (code.length !== loaderData.codeDigits) errors.resetCode = "form.codeDigits";
@@ -93,16 +135,16 @@ export default function ResetPasswordPage() {
       formRef.current?.querySelector<HTMLElement>(`[name="${first}"]`)?.focus();
       return;
     }
-    submit({ email, resetCode: code, newPassword: password }, { method: "post" });
+    submit({ intent: "reset", email, resetCode: code, newPassword: password }, { method: "post" });
   }
 
-  if (result?.ok) {
+  if (reset) {
     return (
       <main id="main" tabIndex={-1} className="auth-card card">
         <div ref={successRef} tabIndex={-1} role="status" className="auth-success">
           <h1 className="auth-title">{t("auth.reset.success")}</h1>
         </div>
-        <Link to={`/auth/login?${new URLSearchParams({ email: result.email })}`} className="btn btn-primary btn-block">
+        <Link to={`/auth/login?${new URLSearchParams({ email: reset.email })}`} className="btn btn-primary btn-block">
           {t("auth.register.logIn")}
         </Link>
       </main>
@@ -163,9 +205,17 @@ export default function ResetPasswordPage() {
             <p>{t(formError)}</p>
           </FormAlert>
         ) : null}
-        <button type="submit" className="btn btn-primary btn-lg btn-block" disabled={hydrated && submitting}>
+        {/* First, so that Enter in a field resets the password rather than asking for another code. */}
+        <button type="submit" name="intent" value="reset" className="btn btn-primary btn-lg btn-block" disabled={hydrated && busy}>
           {submitting ? <span className="spinner spinner-sm" aria-hidden="true" /> : null}
           {submitting ? t("auth.reset.submitting") : t("auth.reset.submit")}
+        </button>
+        <div role="status" className="auth-notice-slot">
+          {codeSent ? <p className="form-success">{t("auth.forgot.sent")}</p> : null}
+        </div>
+        <p className="auth-switch" id="reset-no-code">{t("auth.reset.noCode")}</p>
+        <button type="submit" name="intent" value="send-code" className="btn btn-ghost btn-block" formNoValidate aria-describedby="reset-no-code" disabled={hydrated && (busy || cooldown > 0)}>
+          {sendingCode ? t("common.sending") : cooldown > 0 ? t("auth.verify.resendIn", { seconds: cooldown }) : t("auth.verify.resend")}
         </button>
       </Form>
       <p className="auth-switch">

@@ -1,4 +1,4 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData, useNavigate, useNavigation, useSearchParams } from "@remix-run/react";
 import { data, redirect } from "@remix-run/server-runtime";
 import { useEffect, useRef, useState } from "react";
@@ -26,6 +26,9 @@ type Field = "email" | "password";
 type ActionResult =
   | { ok: false; intent: "login" | "forgot"; errors: FieldErrors<Field>; formError?: MessageKey; email: string }
   | { ok: true; intent: "forgot"; email: string };
+
+/** A refusal's Retry-After reaches the browser on a form sent without scripts too (a document request). */
+export const headers: HeadersFunction = ({ actionHeaders }) => actionHeaders;
 
 export const meta: MetaFunction = ({ matches }) => {
   const t = metaT(matches);

@@ -1,4 +1,4 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData, useLocation, useNavigate, useNavigation } from "@remix-run/react";
 import { data } from "@remix-run/server-runtime";
 import { useEffect, useRef, useState } from "react";
@@ -11,19 +11,21 @@ import { expectedError, fieldErrors, messageKey, retryHeaders, type FieldErrors 
 import { isolate } from "~/lib/bidi";
 import { revealAndFocus } from "~/lib/focus";
 import { useT } from "~/lib/i18n";
+import { RESEND_COOLDOWN_S } from "~/lib/resend-cooldown";
 import { metaT, pageMeta } from "~/lib/meta";
 import { CODE_DIGITS, emailOnlyInput, verifyEmailInput } from "~/lib/schemas";
 import { resendCode, verifyEmail } from "../../worker/services/accounts";
 
 /** Spec §4, §9: the login screen follows 2 s after a successful verification. */
 export const VERIFY_REDIRECT_MS = 2_000;
-/** How long "Send a new code" waits between sends (the server has its own hourly limits too). */
-export const RESEND_COOLDOWN_S = 30;
 
 type Field = "email" | "code";
 type ActionResult =
   | { ok: true; intent: "verify" | "resend"; email: string; choosePassword?: boolean }
   | { ok: false; intent: "verify" | "resend"; errors: FieldErrors<Field>; formError?: MessageKey };
+
+/** A refusal's Retry-After reaches the browser on a form sent without scripts too (a document request). */
+export const headers: HeadersFunction = ({ actionHeaders }) => actionHeaders;
 
 export const meta: MetaFunction = ({ matches }) => {
   const t = metaT(matches);

@@ -188,6 +188,37 @@ describe("sign-up, e-mail verification and login", () => {
     await page.locator("header.site-header").getByRole("button", { name: "Log out" }).waitFor();
   });
 
+  it("sends a code from the reset page itself when it is opened without one, then waits 30 s before another", async () => {
+    const user = await createVerifiedUser("resetdirect");
+    const page = await newPage();
+    await page.goto("/auth/forget-password");
+    await page.getByText("No code, or has it expired? Codes last 10 minutes.").waitFor();
+    const sendCode = page.getByRole("button", { name: "Send a new code" });
+    // No e-mail yet: said by the page, nothing sent, focus on the e-mail field.
+    await sendCode.click();
+    await page.getByText("Please fill out all fields.").waitFor();
+    expect(await page.evaluate(() => document.activeElement?.getAttribute("name"))).toBe("email");
+    await page.getByLabel("Email").fill(user.email);
+    await sendCode.click();
+    await page.getByRole("status").filter({ hasText: "Password reset email sent. Please check your inbox." }).waitFor();
+    // Focus moves to the code; the button counts down from 30 s before it can send again.
+    expect(await page.evaluate(() => document.activeElement?.getAttribute("name"))).toBe("resetCode");
+    const waiting = page.getByRole("button", { name: /^Send a new code \(\d+ s\)$/ });
+    expect(Number((await waiting.textContent())!.match(/\d+/)![0])).toBeGreaterThanOrEqual(28);
+    expect(await waiting.isDisabled()).toBe(true);
+
+    const code = await mailedCode(user.email, RESET_SUBJECT);
+    await page.getByLabel("Reset code").fill(code);
+    await page.getByLabel("New password").fill("reset-from-the-page");
+    // Enter in a field resets the password (the first submit button), it does not ask for another code.
+    await page.getByLabel("New password").press("Enter");
+    await page.getByText("Reset Successful , Please Login").waitFor();
+    await page.waitForURL(`**/auth/login?email=${encodeURIComponent(user.email)}`);
+    await page.getByLabel("Password", { exact: true }).fill("reset-from-the-page");
+    await page.getByRole("button", { name: "Log In", exact: true }).click();
+    await page.waitForURL(`${baseURL()}/my-courses`);
+  });
+
   it("rejects a wrong reset code with the spec's words", async () => {
     const user = await createVerifiedUser("badreset");
     const page = await newPage();

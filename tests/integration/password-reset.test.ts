@@ -234,3 +234,40 @@ describe("one-time code generation and storage", () => {
   });
 });
 
+
+/** The reset page (/auth/forget-password) opened without a code asks for one itself, as a plain form too. */
+describe("the reset page's \"Send a new code\"", () => {
+  const sendCode = (email: string, ip = randomIp()) => {
+    const form = new FormData();
+    form.set("intent", "send-code");
+    form.set("email", email);
+    return call("/auth/forget-password", { form, ip });
+  };
+
+  it("mails a reset code to a known address and says the same for an unknown one, whose address gets nothing", async () => {
+    const user = await createUser();
+    const unknown = `${unique("nobody")}@test.example`;
+    for (const res of [await sendCode(user.email), await sendCode(unknown)]) {
+      expect(res.status).toBe(200);
+      expect(await res.text()).toContain("Password reset email sent. Please check your inbox.");
+    }
+    const code = await codeFromMail(user.email, RESET_SUBJECT);
+    expect(code).toMatch(/^\d{6}$/);
+    expect(await mailbox(unknown)).toEqual([]);
+    // The code it sent resets the password.
+    expect((await reset(user.email, code, "set-from-the-page")).status).toBe(200);
+    expect((await login({ email: user.email, password: "set-from-the-page" })).status).toBe(200);
+  });
+
+  it("refuses an address that is not one, and keeps the forgot-password limit of 5 an hour per address", async () => {
+    const bad = await sendCode("not-an-address");
+    expect(bad.status).toBe(400);
+    expect(await bad.text()).toContain("Please enter a valid e-mail address.");
+    const user = await createUser();
+    const ip = randomIp();
+    for (let i = 0; i < 5; i++) expect((await sendCode(user.email, ip)).status).toBe(200);
+    const sixth = await sendCode(user.email, ip);
+    expect(sixth.status).toBe(429);
+    expect(sixth.headers.get("retry-after")).toMatch(/^\d+$/);
+  });
+});
