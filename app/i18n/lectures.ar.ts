@@ -107,7 +107,6 @@ export const lecturesAr: Record<keyof typeof lecturesEn, string> = {
   "lectures.quiz": "اختبار",
   "lectures.due": "الموعد النهائي",
   "lectures.noDue": "بلا موعد نهائي",
-  "lectures.closes": "يُغلق",
   "attendance.title": "الحضور المباشر",
   "attendance.titleIdle": "الحضور",
   "attendance.sessionClosed": "مُغلق",

@@ -106,7 +106,6 @@ export const lecturesEn = {
   "lectures.quiz": "Quiz",
   "lectures.due": "Due",
   "lectures.noDue": "No due date",
-  "lectures.closes": "Closes",
   "attendance.title": "Live attendance",
   "attendance.titleIdle": "Attendance",
   "attendance.sessionClosed": "Closed",

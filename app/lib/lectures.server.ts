@@ -7,6 +7,7 @@ import type { ServiceContext } from "../../worker/context";
 import type { CheckinClient } from "../../worker/services/attendance-client";
 import { attend, closeAttendance, getAttendanceState, markAttendance, openAttendance } from "../../worker/services/attendance";
 import { managedGroupHeading } from "../../worker/services/group-access";
+import { quizzesOfReadLecture } from "../../worker/services/quizzes";
 import { createLecture, deleteLecture, getLecture, lectureWork, listLectures, reorderLectures, requireReadableLecture, scheduleLectures, sortLecturesByDate, updateLecture } from "../../worker/services/lectures";
 import type { Viewer } from "../../worker/services/sessions";
 import { allInOrder, attempt, invalid, jsonField, orHttpError, text, unknownIntent } from "./group-actions.server";
@@ -137,8 +138,17 @@ export async function loadLecturePage(svc: ServiceContext, viewer: Viewer, param
   // The group's staff see all of its work; anyone else (a member, whatever their role) what students see.
   const staff = can(viewer, "group.manage", { group: { instructorId: readable.instructorId } });
   // The lecture's details and its work read together (the check above is remembered for getLecture).
-  const [lecture, work] = await Promise.all([orHttpError(getLecture(svc, viewer, readable.id)), lectureWork(svc, readable.id, staff ? null : viewer.userId)]);
-  return { lecture, work };
+  // Its quizzes as every quiz list shows them (when each opens or closes, the student's attempts and best score).
+  const now = Date.now();
+  const [lecture, work, quizList] = await Promise.all([
+    orHttpError(getLecture(svc, viewer, readable.id)),
+    lectureWork(svc, readable.id, staff ? null : viewer.userId),
+    orHttpError(quizzesOfReadLecture(svc, viewer, readable, now)),
+  ]);
+  const quizzes = quizList
+    .filter((q) => q.published)
+    .map(({ _id, slug, title, opensAt, closesAt, maxScore, maxAttempts, window, mine }) => ({ _id, slug, title, opensAt, closesAt, maxScore, maxAttempts, window, mine }));
+  return { lecture, work: { ...work, quizzes } };
 }
 
 /** intent=attend on the lecture page: the typed code. */

@@ -168,3 +168,52 @@ describe("Markdown rendered once", () => {
     expect((await home.text()).includes("<strong>part 0</strong>")).toBe(true);
   });
 });
+
+/** A lecture page lists its quizzes as the course home does: when each opens or closes, and the student's standing. */
+describe("the lecture page's quizzes", () => {
+  it("say for the student when each opens or closes, and which is running, scored (best of the attempts) or not taken", async () => {
+    const teacher = await createUser({ role: "instructor" });
+    const student = await createUser();
+    const group = await createGroup({ instructorId: teacher.id });
+    await addMember(student, group);
+    const now = Date.now();
+    const lecture = { id: newId(), groupId: group.id, slug: `quizzes-${group.slug}`, title: "Quizzes", body: "", order: 0, startsAt: new Date(now - DAY), published: true };
+    await insertAll(s.lectures, [lecture]);
+    const quiz = (slug: string, title: string, opensAt: number, closesAt: number, published = true) =>
+      ({ id: newId(), lectureId: lecture.id, groupId: group.id, slug: `${slug}-${group.slug}`, title, opensAt: new Date(opensAt), closesAt: new Date(closesAt), maxAttempts: 3, published });
+    const scored = quiz("scored", "Scored quiz", now - DAY, now + DAY);
+    const running = quiz("running", "Running quiz", now - DAY, now + DAY);
+    const fresh = quiz("fresh", "Fresh quiz", now - DAY, now + DAY);
+    const later = quiz("later", "Later quiz", now + 2 * DAY, now + 3 * DAY);
+    const shut = quiz("shut", "Shut quiz", now - 3 * DAY, now - DAY);
+    const draft = quiz("draft", "Draft quiz", now - DAY, now + DAY, false);
+    await insertAll(s.quizzes, [scored, running, fresh, later, shut, draft]);
+    // Four points a quiz: one question of 4.
+    await insertAll(s.questions, [scored, running, fresh, later, shut, draft].map((q) => ({ id: newId(), quizId: q.id, text: "Q", type: "single" as const, options: ["a", "b"], correct: [0], points: 4 })));
+    const attempt = (quizId: string, number: number, score: number | null, submitted: boolean) =>
+      ({ id: newId(), quizId, userId: student.id, number, score, startedAt: new Date(now - 60_000), deadlineAt: new Date(now + DAY), submittedAt: submitted ? new Date(now - 30_000) : null });
+    await insertAll(s.attempts, [attempt(scored.id, 1, 1, true), attempt(scored.id, 2, 3, true), attempt(running.id, 1, null, false)]);
+
+    const path = `/course/${group.slug}/lecture/${lecture.slug}`;
+    const rowsOf = async (cookie: string) => {
+      const html = await (await call(path, { cookie })).text();
+      return new Map([...html.matchAll(/<li class="lecture-work-item" data-window="(\w+)">([\s\S]*?)<\/li>/g)].map((m) => [/lecture-work-title"[^>]*>([^<]+)</.exec(m[2]!)![1]!, { window: m[1], text: m[2]!.replace(/<[^>]+>/g, " ").replace(/\s+/g, " ").trim() }]));
+    };
+    const rows = await rowsOf((await signIn(student)).cookie);
+    expect([...rows.keys()].sort()).toEqual(["Fresh quiz", "Later quiz", "Running quiz", "Scored quiz", "Shut quiz"]);
+    expect(rows.get("Scored quiz")!.text).toContain("Grade: 3 / 4");
+    expect(rows.get("Scored quiz")!.text).not.toContain("Not taken yet");
+    expect(rows.get("Running quiz")!.text).toContain("In progress");
+    expect(rows.get("Fresh quiz")!.text).toContain("Not taken yet");
+    expect(rows.get("Later quiz")).toMatchObject({ window: "upcoming" });
+    expect(rows.get("Later quiz")!.text).toMatch(/Opens \w{3}, /);
+    expect(rows.get("Shut quiz")).toMatchObject({ window: "closed" });
+    expect(rows.get("Shut quiz")!.text).toContain("This quiz has closed.");
+    expect(rows.get("Fresh quiz")!.text).toMatch(/Closes \w{3}, /);
+
+    // The group's instructor: the same published quizzes, no standing of their own.
+    const staffRows = await rowsOf((await signIn(teacher)).cookie);
+    expect([...staffRows.keys()].sort()).toEqual([...rows.keys()].sort());
+    for (const row of staffRows.values()) expect(row.text).not.toMatch(/Not taken yet|In progress|Grade:/);
+  });
+});

@@ -6,7 +6,7 @@ import { and, isNull, asc, count, eq, max, or, sql } from "drizzle-orm";
 import { can, type Actor } from "../../app/lib/permissions";
 import { isCalendarDate } from "../../app/lib/dates";
 import type { CreateLectureInput, LectureOrderInput, LectureSeriesInput, UpdateLectureInput } from "../../app/lib/lecture-schemas";
-import { attendance, attendanceSessions, extensions, groups, lectures, memberships, quizzes, submissions, tasks } from "../../db/schema";
+import { attendance, attendanceSessions, extensions, groups, lectures, memberships, submissions, tasks } from "../../db/schema";
 import { memberIds } from "./memberships";
 import { asStudentSees, submissionState } from "./tasks";
 import { preparedOnce } from "../../db/prepared";
@@ -220,43 +220,35 @@ export async function getLecture(ctx: ServiceContext, viewer: Actor, idOrSlug: s
 }
 
 /**
- * The tasks and published quizzes set on a lecture, in due order (the lecture page lists them); with `studentId`,
- * each task carries that student's submission state.
+ * The tasks set on a lecture, in due order (the lecture page lists them, with its quizzes from the quiz lists'
+ * service); with `studentId`, each task carries that student's submission state.
  */
 export async function lectureWork(ctx: ServiceContext, lectureId: string, studentId: string | null = null) {
-  const [taskRows, quizRows] = await ctx.db.batch([
-    ctx.db
-      .select({
-        slug: tasks.slug,
-        title: tasks.title,
-        late: submissions.late,
-        score: submissions.score,
-        gradedAt: submissions.gradedAt,
-        gradedBy: submissions.gradedBy,
-        hasCode: sql<boolean>`${submissions.code} is not null`.mapWith(Boolean),
-        gradesHeld: tasks.gradesHeld,
-        resubmitRequestedAt: submissions.resubmitRequestedAt,
-        submissionId: submissions.id,
-        submittedAt: submissions.submittedAt,
-        testsScore: submissions.testsScore,
-        testsRawScore: submissions.testsRawScore,
-        // The student's own due time (an extension's, issue 21). An expression, not a second `due_at` column: a D1
-        // batch keys its rows by column name (docs/decisions/0013).
-        ownDueAt: ownTimeSql(tasks.dueAt, extensions.dueAt),
-      })
-      .from(tasks)
-      .leftJoin(submissions, and(eq(submissions.taskId, tasks.id), eq(submissions.userId, studentId ?? "")))
-      .leftJoin(extensions, and(eq(extensions.taskId, tasks.id), eq(extensions.userId, studentId ?? "")))
-      // A student does not see a task scheduled for later (issue 22).
-      .where(and(eq(tasks.lectureId, lectureId), studentId === null ? undefined : isNull(tasks.publishAt)))
-      .orderBy(asc(tasks.dueAt), asc(tasks.title)),
-    ctx.db
-      .select({ slug: quizzes.slug, title: quizzes.title, opensAt: quizzes.opensAt, closesAt: ownTimeSql(quizzes.closesAt, extensions.closesAt) })
-      .from(quizzes)
-      .leftJoin(extensions, and(eq(extensions.quizId, quizzes.id), eq(extensions.userId, studentId ?? "")))
-      .where(and(eq(quizzes.lectureId, lectureId), eq(quizzes.published, true)))
-      .orderBy(asc(quizzes.opensAt), asc(quizzes.title)),
-  ]);
+  const taskRows = await ctx.db
+    .select({
+      slug: tasks.slug,
+      title: tasks.title,
+      late: submissions.late,
+      score: submissions.score,
+      gradedAt: submissions.gradedAt,
+      gradedBy: submissions.gradedBy,
+      hasCode: sql<boolean>`${submissions.code} is not null`.mapWith(Boolean),
+      gradesHeld: tasks.gradesHeld,
+      resubmitRequestedAt: submissions.resubmitRequestedAt,
+      submissionId: submissions.id,
+      submittedAt: submissions.submittedAt,
+      testsScore: submissions.testsScore,
+      testsRawScore: submissions.testsRawScore,
+      // The student's own due time (an extension's, issue 21). An expression, not a second `due_at` column: a D1
+      // batch keys its rows by column name (docs/decisions/0013).
+      ownDueAt: ownTimeSql(tasks.dueAt, extensions.dueAt),
+    })
+    .from(tasks)
+    .leftJoin(submissions, and(eq(submissions.taskId, tasks.id), eq(submissions.userId, studentId ?? "")))
+    .leftJoin(extensions, and(eq(extensions.taskId, tasks.id), eq(extensions.userId, studentId ?? "")))
+    // A student does not see a task scheduled for later (issue 22).
+    .where(and(eq(tasks.lectureId, lectureId), studentId === null ? undefined : isNull(tasks.publishAt)))
+    .orderBy(asc(tasks.dueAt), asc(tasks.title));
   return {
     tasks: taskRows.map((t) => ({
       slug: t.slug,
@@ -271,7 +263,6 @@ export async function lectureWork(ctx: ServiceContext, lectureId: string, studen
           )
         : null,
     })),
-    quizzes: quizRows.map((q) => ({ slug: q.slug, title: q.title, opensAt: q.opensAt ? q.opensAt.toISOString() : null, closesAt: q.closesAt !== null ? new Date(Number(q.closesAt)).toISOString() : null })),
   };
 }
 

@@ -505,10 +505,21 @@ const quizListColumns = {
   draws: quizzes.draws,
 };
 
-async function listQuizzes(ctx: ServiceContext, viewer: Actor, scope: { groupKey: string } | { lectureKey: string }, now: number): Promise<QuizListItem[]> {
+/** A lecture its page has already read and checked the viewer may read (lectures.ts `requireReadableLecture`). */
+interface ReadLecture {
+  id: string;
+  groupId: string;
+  instructorId: string | null;
+  membershipStatus: string | null;
+}
+
+async function listQuizzes(ctx: ServiceContext, viewer: Actor, scope: { groupKey: string } | { lectureKey: string } | { lecture: ReadLecture }, now: number): Promise<QuizListItem[]> {
   let group: { id: string; instructorId: string | null; membershipStatus: string | null } | undefined;
   let lectureId: string | null = null;
-  if ("groupKey" in scope) {
+  if ("lecture" in scope) {
+    group = { id: scope.lecture.groupId, instructorId: scope.lecture.instructorId, membershipStatus: scope.lecture.membershipStatus };
+    lectureId = scope.lecture.id;
+  } else if ("groupKey" in scope) {
     group = (await groupForUser(ctx, viewer.userId, scope.groupKey)) ?? undefined;
     if (!group) throw notFound("No such group.");
   } else {
@@ -590,6 +601,11 @@ async function listQuizzes(ctx: ServiceContext, viewer: Actor, scope: { groupKey
 export const listGroupQuizzes = (ctx: ServiceContext, viewer: Actor, groupKey: string, now = Date.now()) => listQuizzes(ctx, viewer, { groupKey }, now);
 /** GET /api/quizzes/lecture/{id}: the same for one lecture. */
 export const listLectureQuizzes = (ctx: ServiceContext, viewer: Actor, lectureKey: string, now = Date.now()) => listQuizzes(ctx, viewer, { lectureKey }, now);
+/**
+ * The same for a lecture its page has just read and checked (the lecture page): no second lookup, so the list goes
+ * to D1 with the page's other reads. The group's rule (members and staff only) is still asked here.
+ */
+export const quizzesOfReadLecture = (ctx: ServiceContext, viewer: Actor, lecture: ReadLecture, now = Date.now()) => listQuizzes(ctx, viewer, { lecture }, now);
 
 /* ---------------------------------------------------------------------------------------------------------------
  * One quiz, and taking it

@@ -12,6 +12,7 @@ import type { ServerFrame } from "~/lib/realtime-protocol";
 import { deviceFingerprint } from "~/lib/session-client";
 import { useRoom } from "~/lib/use-room";
 import { videoEmbed, type VideoEmbed } from "~/lib/video-embed";
+import { QuizStanding, QuizWhen, type CourseQuiz } from "~/components/quizzes/course-quizzes";
 import { When } from "./when";
 
 export interface PageLecture {
@@ -44,7 +45,8 @@ const STATUS: Record<string, MessageKey> = {
 export interface LectureWork {
   /** `state` is the reader's own submission state (students); null for staff. */
   tasks: { slug: string; title: string; dueAt: string | null; state: SubmissionState | null }[];
-  quizzes: { slug: string; title: string; opensAt: string | null; closesAt: string | null }[];
+  /** As the quiz lists show them: when each opens or closes, and the reader's own standing (students). */
+  quizzes: Omit<CourseQuiz, "lectureSlug">[];
 }
 
 export function LecturePage({ lecture, work, manageHref, justCheckedIn }: { lecture: PageLecture; work: LectureWork; manageHref: string | null; justCheckedIn: boolean }) {
@@ -128,18 +130,15 @@ export function LecturePage({ lecture, work, manageHref, justCheckedIn }: { lect
                   </li>
                 ))}
                 {work.quizzes.map((quiz) => (
-                  <li key={quiz.slug} className="lecture-work-item">
+                  <li key={quiz.slug} className="lecture-work-item" data-window={quiz.window}>
                     <span className="badge badge-amber">{t("lectures.quiz")}</span>
                     <Link to={`/course/${lecture.group.slug}/lecture/${lecture.slug}/quiz/${quiz.slug}`} className="lecture-work-title" dir="auto">
                       {quiz.title}
                     </Link>
                     <span className="muted">
-                      {quiz.closesAt ? (
-                        <>
-                          {t("lectures.closes")} <When iso={quiz.closesAt} />
-                        </>
-                      ) : null}
+                      <QuizWhen quiz={quiz} />
                     </span>
+                    <QuizStanding quiz={quiz} />
                   </li>
                 ))}
               </ul>

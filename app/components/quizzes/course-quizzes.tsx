@@ -38,34 +38,10 @@ export function CourseQuizzes({ groupSlug, quizzes }: { groupSlug: string; quizz
                     {quiz.title}
                   </span>
                   <span className="course-task-due">
-                    {quiz.window === "upcoming" && quiz.opensAt ? (
-                      <>
-                        {t("quiz.opens")} <When iso={quiz.opensAt} />
-                      </>
-                    ) : quiz.window === "closed" ? (
-                      t("quiz.window.closed")
-                    ) : quiz.closesAt ? (
-                      <>
-                        {t("quiz.closes")} <When iso={quiz.closesAt} />
-                      </>
-                    ) : (
-                      t("quiz.course.open")
-                    )}
+                    <QuizWhen quiz={quiz} />
                   </span>
                 </Link>
-                {quiz.mine ? (
-                  <span className="course-task-status">
-                    {quiz.mine.inProgress ? <span className="badge badge-amber">{t("quiz.course.inProgress")}</span> : null}
-                    {quiz.mine.bestScore !== null ? (
-                      <span className="course-task-grade">
-                        <CheckIcon />
-                        {t("tasks.grade", { score: quiz.mine.bestScore, max: quiz.maxScore })}
-                      </span>
-                    ) : !quiz.mine.inProgress ? (
-                      <span className="badge">{t("quiz.course.notTaken")}</span>
-                    ) : null}
-                  </span>
-                ) : null}
+                <QuizStanding quiz={quiz} />
                 <ArrowIcon className="outline-arrow" />
               </div>
             </li>
@@ -73,5 +49,45 @@ export function CourseQuizzes({ groupSlug, quizzes }: { groupSlug: string; quizz
         </ol>
       )}
     </section>
+  );
+}
+
+/** When a quiz opens, closes or closed, as every list of quizzes says it. */
+export function QuizWhen({ quiz }: { quiz: Pick<CourseQuiz, "window" | "opensAt" | "closesAt"> }) {
+  const { t } = useT();
+  if (quiz.window === "upcoming" && quiz.opensAt) {
+    return (
+      <>
+        {t("quiz.opens")} <When iso={quiz.opensAt} />
+      </>
+    );
+  }
+  if (quiz.window === "closed") return <>{t("quiz.window.closed")}</>;
+  if (quiz.closesAt) {
+    return (
+      <>
+        {t("quiz.closes")} <When iso={quiz.closesAt} />
+      </>
+    );
+  }
+  return <>{t("quiz.course.open")}</>;
+}
+
+/** A student's standing on a quiz: an attempt running, their best score, or not taken yet (nothing for staff). */
+export function QuizStanding({ quiz }: { quiz: Pick<CourseQuiz, "mine" | "maxScore"> }) {
+  const { t } = useT();
+  if (!quiz.mine) return null;
+  return (
+    <span className="course-task-status">
+      {quiz.mine.inProgress ? <span className="badge badge-amber">{t("quiz.course.inProgress")}</span> : null}
+      {quiz.mine.bestScore !== null ? (
+        <span className="course-task-grade">
+          <CheckIcon />
+          {t("tasks.grade", { score: quiz.mine.bestScore, max: quiz.maxScore })}
+        </span>
+      ) : !quiz.mine.inProgress ? (
+        <span className="badge">{t("quiz.course.notTaken")}</span>
+      ) : null}
+    </span>
   );
 }
