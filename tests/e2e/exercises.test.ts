@@ -71,6 +71,40 @@ describe("code exercises", () => {
     expect(await sideways(page)).toBeLessThanOrEqual(0);
   });
 
+  it("asks before handing in the starter code unchanged: Cancel sends nothing, Hand it in anyway grades it", async () => {
+    const student = await memberOf("frontend-react", "starter", `Starter ${Date.now().toString(36)}`);
+    const page = await newPage({ width: 375, height: 800 });
+    await signIn(page.context(), student.email, student.password);
+    const path = "/course/frontend-react/lecture/react-components/Add-Task/chunk-a-list";
+    await gotoHydrated(page, path);
+    await page.locator("#exercise-code.cm-content").waitFor();
+    const handIns: string[] = [];
+    // Hand-ins only (the draft's autosave posts to the same address with intent=draft).
+    page.on("request", (r) => void (r.method() === "POST" && r.url().includes("/exercise/") && new URLSearchParams(r.postData() ?? "").get("intent") === "submit" && handIns.push(r.url())));
+
+    await page.getByRole("button", { name: "Hand in", exact: true }).click();
+    const dialog = page.getByRole("dialog", { name: "Hand in the starter code?" });
+    await dialog.waitFor();
+    expect(await dialog.textContent()).toContain("you have not changed it yet");
+    await dialog.getByRole("button", { name: "Cancel" }).click();
+    await dialog.waitFor({ state: "hidden" });
+    await page.waitForTimeout(300);
+    expect(handIns).toEqual([]);
+    expect(await page.locator(".exercise-handin").textContent()).toBe("");
+
+    await page.getByRole("button", { name: "Hand in", exact: true }).click();
+    await dialog.getByRole("button", { name: "Hand it in anyway" }).click();
+    await page.locator(".exercise-handin .form-success").waitFor({ timeout: 20_000 });
+    expect(await page.locator(".exercise-handin .form-success").textContent()).toMatch(/^Handed in and graded: \d+ of 100\.$/);
+    expect(handIns).toHaveLength(1);
+
+    // Changed code goes without the question.
+    await setCode(page, "#exercise-code", "function chunk(items, size) {\n  return [items];\n}");
+    await page.getByRole("button", { name: "Hand in again" }).click();
+    await expect.poll(() => handIns.length, { timeout: 20_000 }).toBe(2);
+    expect(await dialog.isVisible()).toBe(false);
+  });
+
   it("an instructor makes a code task and publishes it only after the reference solution passes", async () => {
     const stamp = Date.now().toString(36);
     const page = await newPage();

@@ -32,6 +32,7 @@ export function ExerciseWorkspace({ taskId, exercise, saveUrl, maxScore, canSubm
   const [run, setRun] = useState<RunState>({ phase: "idle" });
   const [handIn, setHandIn] = useState<HandIn>({ phase: "idle" });
   const [resetting, setResetting] = useState(false);
+  const [confirmUnchanged, setConfirmUnchanged] = useState(false);
   const calls = useMemo(() => Object.fromEntries(exercise.visibleTests.map((v) => [v.name, v.call])), [exercise.visibleTests]);
   const hiddenPoints = exercise.hiddenTests.reduce((sum, h) => sum + h.points, 0);
 
@@ -47,10 +48,15 @@ export function ExerciseWorkspace({ taskId, exercise, saveUrl, maxScore, canSubm
     setRun(result.ok ? { phase: "done", report: result.report } : { phase: result.reason });
   };
 
-  const submit = async (event: FormEvent<HTMLFormElement>) => {
+  const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     if (handIn.phase === "sending") return;
-    const code = draft.code;
+    // The starter code as it came, handed in by a click meant for "Run": ask first (a hand-in is graded and counts).
+    if (unchanged(draft.code, exercise.starterCode)) setConfirmUnchanged(true);
+    else void send(draft.code);
+  };
+
+  const send = async (code: string) => {
     setHandIn({ phase: "sending" });
     try {
       const res = await fetch(saveUrl, {
@@ -207,9 +213,27 @@ export function ExerciseWorkspace({ taskId, exercise, saveUrl, maxScore, canSubm
           draft.change(exercise.starterCode);
         }}
       />
+      <form
+        id="exercise-unchanged"
+        hidden
+        onSubmit={(e) => {
+          e.preventDefault();
+          setConfirmUnchanged(false);
+          void send(draft.code);
+        }}
+      />
+      <ConfirmDialog open={confirmUnchanged} onClose={() => setConfirmUnchanged(false)} title={t("exercises.unchanged.title")} confirmLabel={t("exercises.unchanged.confirm")} form="exercise-unchanged">
+        <p>{t("exercises.unchanged.body")}</p>
+      </ConfirmDialog>
       <ConfirmDialog open={resetting} onClose={() => setResetting(false)} title={t("exercises.reset")} confirmLabel={t("exercises.reset.confirm")} form="exercise-reset">
         <p>{t("exercises.reset.body")}</p>
       </ConfirmDialog>
     </section>
   );
+}
+
+/** The code is the starter code still: the same but for spaces at the ends of lines and of the whole. */
+function unchanged(code: string, starter: string): boolean {
+  const tidy = (text: string) => text.replace(/[ \t]+$/gm, "").trim();
+  return tidy(code) === tidy(starter);
 }
