@@ -71,6 +71,16 @@ describe("rubrics", () => {
     expect(await reader.locator(".task-grade").textContent()).toBe("Grade: 15 / 20");
     const given = await reader.locator(".rubric-level[data-chosen] .rubric-level-title").allTextContents();
     expect(given).toEqual(["Excellent", "Partly there"]);
+    // On a phone each criterion's levels take the card's whole width under its name, not a third of it beside it.
+    const widths = await reader.locator(".rubric-table tbody tr").first().evaluate((row) => ({
+      row: row.getBoundingClientRect().width,
+      levels: row.querySelector(".rubric-levels")!.getBoundingClientRect().width,
+      name: row.querySelector("th")!.getBoundingClientRect(),
+      levelsTop: row.querySelector(".rubric-levels")!.getBoundingClientRect().top,
+    }));
+    expect(widths.levels).toBeGreaterThan(widths.row * 0.85);
+    expect(widths.levelsTop).toBeGreaterThanOrEqual(widths.name.bottom);
+    expect(await reader.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
     expect(await reader.locator(".task-feedback strong").textContent()).toBe("every");
   });
 });
