@@ -84,6 +84,9 @@ export function phoneFits(country: Country, phone: string): boolean {
   return national >= 1 && national <= country.maxDigits;
 }
 
+/** A stored phone number: "+" and 6 to 15 digits, the calling code included (E.164's length). */
+export const PHONE_PATTERN = /^\+\d{6,15}$/;
+
 /** The API's refusal of a number that is not the chosen country's. */
 export const phoneMismatchMessage = (country: Country) =>
   `Enter a phone number of the chosen country: +${country.dial} and at most ${country.maxDigits} digits after it.`;

@@ -5,7 +5,7 @@
 import { QUIZ_TIME_MULTIPLIERS } from "./quiz-time";
 import { z } from "zod";
 import { calendarDate } from "./dates";
-import { countryById } from "./countries";
+import { countryById, PHONE_PATTERN } from "./countries";
 import { toLatinDigits } from "./digits";
 import { chatFields, PARTIES } from "./realtime-protocol";
 import { cleanName, hasVisibleText, withoutControls } from "./text";
@@ -97,7 +97,7 @@ const phoneNumber = (missing = FILL_ALL) =>
     .trim()
     .overwrite((s) => toLatinDigits(s).replace(/[\s().-]/g, ""))
     .min(1, missing)
-    .regex(/^\+\d{6,15}$/, "Enter the phone number with its country code, e.g. +201001234567.");
+    .regex(PHONE_PATTERN, "Enter the phone number with its country code, e.g. +201001234567.");
 
 /** One of the register form's countries, by its id ("EG" ... "OTHER"). */
 const country = z

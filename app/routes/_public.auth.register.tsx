@@ -8,7 +8,7 @@ import { PhoneField } from "~/components/phone-field";
 import { useHydrated } from "~/hooks/use-hydrated";
 import type { MessageKey } from "~/i18n/en";
 import { detectLang } from "~/i18n/config";
-import { composePhone, countryById, phoneDigits } from "~/lib/countries";
+import { composePhone, countryById, PHONE_PATTERN, phoneDigits } from "~/lib/countries";
 import { expectedError, fieldErrors, formValues, retryHeaders, retryMinutes, type FieldErrors } from "~/lib/form-errors.server";
 import { isolate } from "~/lib/bidi";
 import { revealAndFocus } from "~/lib/focus";
@@ -119,6 +119,10 @@ export default function RegisterPage() {
     for (const f of ["name", "email", "password", "confirmPassword", "phone"] as const) if (!get(f).trim()) fields[f] = "form.fillAll";
     if (!fields.password && get("password").length < minPassword) fields.password = "form.passwordMin";
     if (!fields.confirmPassword && !fields.password && get("password") !== get("confirmPassword")) fields.confirmPassword = "form.passwordMismatch";
+    // The address's shape and the number's length too, so that every field's problem shows in one round.
+    if (!fields.email && !/^[^\s@]+@[^\s@]+\.[^\s@.]+$/.test(get("email").trim())) fields.email = "form.emailInvalid";
+    const country = countryById(get("country"));
+    if (!fields.phone && country && !PHONE_PATTERN.test(composePhone(country, get("phone")))) fields.phone = "form.phoneInvalid";
     if (Object.keys(fields).length === 0) {
       setClientErrors(null);
       return;

@@ -116,6 +116,17 @@ describe("sign-up, e-mail verification and login", () => {
     await page.getByLabel("Confirm password").fill("long-enough-passwort");
     await page.getByRole("button", { name: "Sign up" }).click();
     await page.getByText("Passwords do not match.").waitFor();
+    // An address without its domain's ending and a number too short for any country: both said at once, before sending.
+    const posts: string[] = [];
+    page.on("request", (r) => void (r.method() === "POST" && posts.push(r.url())));
+    await page.getByLabel("Confirm password").fill("long-enough-password");
+    await page.getByLabel("Email").fill("short@example");
+    await page.getByLabel("Phone number").fill("123");
+    await page.getByRole("button", { name: "Sign up" }).click();
+    await page.getByText("Please enter a valid e-mail address.").waitFor();
+    await page.getByText("Please enter a valid phone number.").waitFor();
+    expect(await page.getByLabel("Email").evaluate((el) => el === document.activeElement)).toBe(true);
+    expect(posts).toEqual([]);
 
     await page.goto("/auth/login");
     await page.getByRole("button", { name: "Forgot your password?" }).click();
