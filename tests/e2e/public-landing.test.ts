@@ -46,6 +46,22 @@ describe("landing page", () => {
     expect(await page.locator("footer a[href='https://github.com/cohort']").getAttribute("target")).toBe("_blank");
   });
 
+  it("keeps the hero's picture on the side its words leave free: mirrored in Arabic, as it is in English", async () => {
+    for (const [lang, mirrored, textSide] of [["en", false, "left"], ["ar", true, "right"]] as const) {
+      const page = await newPage({ width: 1280, height: 800 });
+      await page.context().addCookies([{ name: "lang", value: lang, url: baseURL() }]);
+      await page.goto("/");
+      const { transform, title } = await page.evaluate(() => ({
+        transform: getComputedStyle(document.querySelector(".hero-bg")!).transform,
+        title: document.querySelector(".hero-title")!.getBoundingClientRect().toJSON() as DOMRect,
+      }));
+      // The picture's code window is drawn on its right: in Arabic, where the words start on the right, it is mirrored.
+      expect(transform, lang).toBe(mirrored ? "matrix(-1, 0, 0, 1, 0, 0)" : "none");
+      const middle = (title.left + title.right) / 2;
+      expect(textSide === "left" ? middle < 640 : middle > 640, `${lang}: the headline sits on the ${textSide}`).toBe(true);
+    }
+  });
+
   it("'Book Now' jumps to the courses section of the same page", async () => {
     const page = await newPage();
     // The jump itself is under test, not the smooth animation: with reduced motion it is instant, and once the
