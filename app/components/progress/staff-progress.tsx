@@ -210,7 +210,7 @@ export function StaffProgressScreen({ report, exportBase, studentHref }: { repor
         ) : (
           <div className="progress-table-wrap progress-cards" tabIndex={0} role="region" aria-labelledby="progress-items-title">
             <table className="data-table progress-items-table">
-              <thead>
+              <thead className="visually-hidden-phone">
                 <tr>
                   <th scope="col">{t("staffProgress.items.name")}</th>
                   <th scope="col">{t("staffProgress.items.kind")}</th>

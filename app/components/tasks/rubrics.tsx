@@ -309,7 +309,7 @@ export function RubricView({ title, criteria, caption }: { title: string; criter
             <span className="user-text">{title}</span>
             {got !== null ? <span className="rubric-got"> · {t("rubrics.got", { got, total: rubricTotal(criteria) })}</span> : null}
           </caption>
-          <thead>
+          <thead className="visually-hidden-phone">
             <tr>
               <th scope="col">{t("rubrics.field.criterion")}</th>
               <th scope="col">{t("rubrics.levels")}</th>
