@@ -64,7 +64,8 @@ export function ChatMessageItem({ message, pending, author, own, continued, quot
       </span>
       <div className="chat-bubble">
         <p className={continued ? "chat-meta visually-hidden" : "chat-meta"}>
-          <span className="chat-author">{author.name}</span>
+          {/* One's own name is not shown (the bubble's side says it) but still read by screen readers. */}
+          <span className={own ? "chat-author visually-hidden" : "chat-author"}>{author.name}</span>
           {badge ? (
             <span className="badge chat-role" data-role={author.role}>
               {t(badge)}
