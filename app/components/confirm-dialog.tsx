@@ -28,6 +28,7 @@ export function ConfirmDialog({
   const { t } = useT();
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = `${form}-dialog-title`;
+  const bodyId = `${form}-dialog-body`;
 
   useEffect(() => {
     const dialog = ref.current;
@@ -37,11 +38,13 @@ export function ConfirmDialog({
   }, [open]);
 
   return (
-    <dialog ref={ref} className="confirm-dialog" aria-labelledby={titleId} onClose={onClose} onCancel={onClose}>
+    <dialog ref={ref} className="confirm-dialog" aria-labelledby={titleId} aria-describedby={children ? bodyId : undefined} onClose={onClose} onCancel={onClose}>
       <h2 id={titleId} className="confirm-title">
         {title}
       </h2>
-      <div className="confirm-body">{children}</div>
+      <div id={bodyId} className="confirm-body">
+        {children}
+      </div>
       <div className="confirm-actions">
         <button type="button" className="btn btn-ghost" onClick={onClose}>
           {t("common.cancel")}

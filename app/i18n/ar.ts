@@ -313,6 +313,7 @@ export const ar: Messages = {
   "auth.reset.badCode": "خطأ: رمز إعادة التعيين غير صحيح",
   "auth.reset.back": "العودة إلى تسجيل الدخول",
   "auth.reset.noCode": "لم يصلك رمز، أو انتهت صلاحيته؟ يصلح الرمز 10 دقائق.",
+  "auth.reset.tooManyCodes": "طُلبت رموز كثيرة لهذا العنوان. حاول مرة أخرى بعد {minutes, plural, zero {لحظات} one {دقيقة} two {دقيقتين} few {# دقائق} many {# دقيقة} other {# دقيقة}}.",
   "country.EG": "مصر",
   "country.SA": "السعودية",
   "country.AE": "الإمارات",

@@ -316,6 +316,7 @@ export const en = {
   "auth.reset.badCode": "Error: Invalid Reset Code",
   "auth.reset.back": "Back to log in",
   "auth.reset.noCode": "No code, or has it expired? Codes last 10 minutes.",
+  "auth.reset.tooManyCodes": "Too many codes asked for this address. Please try again in {minutes, plural, one {# minute} other {# minutes}}.",
   "country.EG": "Egypt",
   "country.SA": "Saudi Arabia",
   "country.AE": "UAE",

@@ -5,6 +5,7 @@ export const quizzesAr: Record<keyof typeof quizzesEn, string> = {
   "quiz.course.none": "لا اختبارات بعد. يضيفها المدرّب إلى المحاضرات.",
   "quiz.course.open": "مفتوح الآن",
   "quiz.course.inProgress": "قيد الحل",
+  "quiz.course.missed": "فاتك",
   "quiz.course.notTaken": "لم تأخذه بعد",
   "quiz.time": "الوقت",
   "quiz.label": "اختبار",

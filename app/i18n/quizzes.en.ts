@@ -4,6 +4,7 @@ export const quizzesEn = {
   "quiz.course.open": "Open now",
   "quiz.course.inProgress": "In progress",
   "quiz.course.notTaken": "Not taken yet",
+  "quiz.course.missed": "Missed",
   "quiz.time": "Time",
   "quiz.label": "Quiz",
   "quiz.questions": "{n, plural, one {# question} other {# questions}}, {points, plural, one {# point} other {# points}}",

@@ -6,7 +6,7 @@ import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { FormAlert, PasswordField, TextField } from "~/components/form-field";
 import { useHydrated } from "~/hooks/use-hydrated";
 import type { MessageKey } from "~/i18n/en";
-import { expectedError, fieldErrors, formValues, messageKey, retryHeaders, type FieldErrors } from "~/lib/form-errors.server";
+import { expectedError, fieldErrors, formValues, messageKey, retryHeaders, retryMinutes, type FieldErrors } from "~/lib/form-errors.server";
 import { revealAndFocus } from "~/lib/focus";
 import { toLatinDigits } from "~/lib/digits";
 import { useT } from "~/lib/i18n";
@@ -21,7 +21,9 @@ export const RESET_REDIRECT_MS = 2_500;
 type Field = "email" | "resetCode" | "newPassword";
 /** "reset" sets the new password; "send-code" mails a new code to a visitor who has none or whose code expired. */
 type Intent = "reset" | "send-code";
-type ActionResult = { ok: true; intent: Intent; email: string } | { ok: false; intent: Intent; errors: FieldErrors<Field>; formError?: MessageKey; email: string };
+type ActionResult =
+  | { ok: true; intent: Intent; email: string }
+  | { ok: false; intent: Intent; errors: FieldErrors<Field>; formError?: MessageKey; email: string; retryMinutes?: number };
 
 /** A refusal's Retry-After reaches the browser on a form sent without scripts too (a document request). */
 export const headers: HeadersFunction = ({ actionHeaders }) => actionHeaders;
@@ -45,7 +47,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
       await forgot(context.svc, parsed.data);
     } catch (err) {
       const e = expectedError(err);
-      return data<ActionResult>({ ok: false, intent: "send-code", errors: {}, formError: messageKey(e.message, "auth.forgot.failed"), email: values.email }, { status: e.status, headers: retryHeaders(e) });
+      // Limited: say how long to wait (the limit is an hour's), as sign-up does.
+      const wait = e.status === 429 ? retryMinutes(e) : undefined;
+      const formError = wait ? "auth.reset.tooManyCodes" : messageKey(e.message, "auth.forgot.failed");
+      return data<ActionResult>({ ok: false, intent: "send-code", errors: {}, formError, email: values.email, retryMinutes: wait }, { status: e.status, headers: retryHeaders(e) });
     }
     return data<ActionResult>({ ok: true, intent: "send-code", email: parsed.data.email });
   }
@@ -99,6 +104,8 @@ export default function ResetPasswordPage() {
     }
     if (result.intent === "send-code") {
       setCooldown(RESEND_COOLDOWN_S);
+      // A code typed before belongs to the code this one replaces.
+      setCode("");
       formRef.current?.querySelector<HTMLElement>('[name="resetCode"]')?.focus();
       return;
     }
@@ -118,7 +125,7 @@ export default function ResetPasswordPage() {
     e.preventDefault();
     const submitter = (e.nativeEvent as SubmitEvent).submitter as HTMLButtonElement | null;
     if (submitter?.value === "send-code") {
-      const emailError: FieldErrors<Field> = email.trim() ? {} : { email: "form.fillAll" };
+      const emailError: FieldErrors<Field> = email.trim() ? {} : { email: "form.emailRequired" };
       setClientErrors(emailError);
       if (emailError.email) formRef.current?.querySelector<HTMLElement>('[name="email"]')?.focus();
       else submit({ intent: "send-code", email }, { method: "post" });
@@ -153,6 +160,9 @@ export default function ResetPasswordPage() {
 
   const errors: FieldErrors<Field> = clientErrors ?? (result && !result.ok ? result.errors : {});
   const formError = !clientErrors && result && !result.ok ? result.formError : undefined;
+  // A refused "Send a new code" is said by that button, and belongs to the e-mail; a refused reset to the code.
+  const sendError = formError && result && !result.ok && result.intent === "send-code" ? t(formError, { minutes: result.retryMinutes ?? 60 }) : null;
+  const resetError = sendError ? undefined : formError;
 
   return (
     <main id="main" tabIndex={-1} className="auth-card card">
@@ -170,6 +180,7 @@ export default function ResetPasswordPage() {
           value={email}
           onChange={(e) => setEmail(e.target.value)}
           error={errors.email ? t(errors.email) : null}
+          describedBy={sendError ? "reset-send-error" : undefined}
         />
         <TextField
           id="reset-code"
@@ -186,7 +197,7 @@ export default function ResetPasswordPage() {
           onChange={(e) => setCode(toLatinDigits(e.target.value).replace(/\D/g, "").slice(0, loaderData.codeDigits))}
           hint={t("auth.reset.codeHint")}
           error={errors.resetCode ? t(errors.resetCode) : null}
-          describedBy={formError ? "reset-form-error" : undefined}
+          describedBy={resetError ? "reset-form-error" : undefined}
         />
         <PasswordField
           id="reset-password"
@@ -200,9 +211,9 @@ export default function ResetPasswordPage() {
           hint={t("auth.field.passwordHint", { min: loaderData.minPassword })}
           error={errors.newPassword ? t(errors.newPassword) : null}
         />
-        {formError ? (
+        {resetError ? (
           <FormAlert id="reset-form-error">
-            <p>{t(formError)}</p>
+            <p>{t(resetError)}</p>
           </FormAlert>
         ) : null}
         {/* First, so that Enter in a field resets the password rather than asking for another code. */}
@@ -213,6 +224,11 @@ export default function ResetPasswordPage() {
         <div role="status" className="auth-notice-slot">
           {codeSent ? <p className="form-success">{t("auth.forgot.sent")}</p> : null}
         </div>
+        {sendError ? (
+          <FormAlert id="reset-send-error">
+            <p>{sendError}</p>
+          </FormAlert>
+        ) : null}
         <p className="auth-switch" id="reset-no-code">{t("auth.reset.noCode")}</p>
         <button type="submit" name="intent" value="send-code" className="btn btn-ghost btn-block" formNoValidate aria-describedby="reset-no-code" disabled={hydrated && (busy || cooldown > 0)}>
           {sendingCode ? t("common.sending") : cooldown > 0 ? t("auth.verify.resendIn", { seconds: cooldown }) : t("auth.verify.resend")}

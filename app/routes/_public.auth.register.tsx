@@ -119,8 +119,9 @@ export default function RegisterPage() {
     for (const f of ["name", "email", "password", "confirmPassword", "phone"] as const) if (!get(f).trim()) fields[f] = "form.fillAll";
     if (!fields.password && get("password").length < minPassword) fields.password = "form.passwordMin";
     if (!fields.confirmPassword && !fields.password && get("password") !== get("confirmPassword")) fields.confirmPassword = "form.passwordMismatch";
-    // The address's shape and the number's length too, so that every field's problem shows in one round.
-    if (!fields.email && !/^[^\s@]+@[^\s@]+\.[^\s@.]+$/.test(get("email").trim())) fields.email = "form.emailInvalid";
+    // The address's shape (its ending two letters at least, as the server's check asks) and the number's length too,
+    // so that every field's problem shows in one round.
+    if (!fields.email && !/^[^\s@]+@[^\s@]+\.[^\s@.]{2,}$/.test(get("email").trim())) fields.email = "form.emailInvalid";
     const country = countryById(get("country"));
     if (!fields.phone && country && !PHONE_PATTERN.test(composePhone(country, get("phone")))) fields.phone = "form.phoneInvalid";
     if (Object.keys(fields).length === 0) {

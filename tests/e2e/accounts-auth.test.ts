@@ -207,11 +207,14 @@ describe("sign-up, e-mail verification and login", () => {
     const sendCode = page.getByRole("button", { name: "Send a new code" });
     // No e-mail yet: said by the page, nothing sent, focus on the e-mail field.
     await sendCode.click();
-    await page.getByText("Please fill out all fields.").waitFor();
+    await page.getByText("Please enter your email.").waitFor();
     expect(await page.evaluate(() => document.activeElement?.getAttribute("name"))).toBe("email");
     await page.getByLabel("Email").fill(user.email);
+    // A code typed before a new one is sent is cleared: it belonged to a code the new one replaces.
+    await page.getByLabel("Reset code").fill("111111");
     await sendCode.click();
     await page.getByRole("status").filter({ hasText: "Password reset email sent. Please check your inbox." }).waitFor();
+    expect(await page.getByLabel("Reset code").inputValue()).toBe("");
     // Focus moves to the code; the button counts down from 30 s before it can send again.
     expect(await page.evaluate(() => document.activeElement?.getAttribute("name"))).toBe("resetCode");
     const waiting = page.getByRole("button", { name: /^Send a new code \(\d+ s\)$/ });

@@ -187,20 +187,21 @@ describe("the lecture page's quizzes", () => {
     const later = quiz("later", "Later quiz", now + 2 * DAY, now + 3 * DAY);
     const shut = quiz("shut", "Shut quiz", now - 3 * DAY, now - DAY);
     const draft = quiz("draft", "Draft quiz", now - DAY, now + DAY, false);
-    await insertAll(s.quizzes, [scored, running, fresh, later, shut, draft]);
+    const zero = quiz("zero", "Zero quiz", now - DAY, now + DAY);
+    await insertAll(s.quizzes, [scored, running, fresh, later, shut, draft, zero]);
     // Four points a quiz: one question of 4.
-    await insertAll(s.questions, [scored, running, fresh, later, shut, draft].map((q) => ({ id: newId(), quizId: q.id, text: "Q", type: "single" as const, options: ["a", "b"], correct: [0], points: 4 })));
+    await insertAll(s.questions, [scored, running, fresh, later, shut, draft, zero].map((q) => ({ id: newId(), quizId: q.id, text: "Q", type: "single" as const, options: ["a", "b"], correct: [0], points: 4 })));
     const attempt = (quizId: string, number: number, score: number | null, submitted: boolean) =>
       ({ id: newId(), quizId, userId: student.id, number, score, startedAt: new Date(now - 60_000), deadlineAt: new Date(now + DAY), submittedAt: submitted ? new Date(now - 30_000) : null });
-    await insertAll(s.attempts, [attempt(scored.id, 1, 1, true), attempt(scored.id, 2, 3, true), attempt(running.id, 1, null, false)]);
+    await insertAll(s.attempts, [attempt(scored.id, 1, 1, true), attempt(scored.id, 2, 3, true), attempt(running.id, 1, null, false), attempt(zero.id, 1, 0, true)]);
 
     const path = `/course/${group.slug}/lecture/${lecture.slug}`;
     const rowsOf = async (cookie: string) => {
       const html = await (await call(path, { cookie })).text();
-      return new Map([...html.matchAll(/<li class="lecture-work-item" data-window="(\w+)">([\s\S]*?)<\/li>/g)].map((m) => [/lecture-work-title"[^>]*>([^<]+)</.exec(m[2]!)![1]!, { window: m[1], text: m[2]!.replace(/<[^>]+>/g, " ").replace(/\s+/g, " ").trim() }]));
+      return new Map([...html.matchAll(/<li class="lecture-work-item" data-window="(\w+)">([\s\S]*?)<\/li>/g)].map((m) => [/lecture-work-title"[^>]*>([^<]+)</.exec(m[2]!)![1]!, { window: m[1], html: m[2]!, text: m[2]!.replace(/<[^>]+>/g, " ").replace(/\s+/g, " ").trim() }]));
     };
     const rows = await rowsOf((await signIn(student)).cookie);
-    expect([...rows.keys()].sort()).toEqual(["Fresh quiz", "Later quiz", "Running quiz", "Scored quiz", "Shut quiz"]);
+    expect([...rows.keys()].sort()).toEqual(["Fresh quiz", "Later quiz", "Running quiz", "Scored quiz", "Shut quiz", "Zero quiz"]);
     expect(rows.get("Scored quiz")!.text).toContain("Grade: 3 / 4");
     expect(rows.get("Scored quiz")!.text).not.toContain("Not taken yet");
     expect(rows.get("Running quiz")!.text).toContain("In progress");
@@ -209,6 +210,14 @@ describe("the lecture page's quizzes", () => {
     expect(rows.get("Later quiz")!.text).toMatch(/Opens \w{3}, /);
     expect(rows.get("Shut quiz")).toMatchObject({ window: "closed" });
     expect(rows.get("Shut quiz")!.text).toContain("This quiz has closed.");
+    // Closed before it was taken: missed (progress counts it as 0), not "not taken yet".
+    expect(rows.get("Shut quiz")!.text).toContain("Missed");
+    expect(rows.get("Shut quiz")!.text).not.toContain("Not taken yet");
+    expect(rows.get("Later quiz")!.text).toContain("Not taken yet");
+    // A best score of 0 reads plainly: no check mark, not the green of a grade earned.
+    expect(rows.get("Zero quiz")!.text).toContain("Grade: 0 / 4");
+    expect(rows.get("Zero quiz")!.html).toMatch(/class="course-task-grade" data-nothing="true">Grade/);
+    expect(rows.get("Scored quiz")!.html).toMatch(/class="course-task-grade"><svg/);
     expect(rows.get("Fresh quiz")!.text).toMatch(/Closes \w{3}, /);
 
     // The group's instructor: the same published quizzes, no standing of their own.

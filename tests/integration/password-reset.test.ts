@@ -269,5 +269,7 @@ describe("the reset page's \"Send a new code\"", () => {
     const sixth = await sendCode(user.email, ip);
     expect(sixth.status).toBe(429);
     expect(sixth.headers.get("retry-after")).toMatch(/^\d+$/);
+    // How long to wait, in words: the limit is 5 an hour, so about an hour.
+    expect(await sixth.text()).toMatch(/Too many codes asked for this address\. Please try again in (5\d|60) minutes\./);
   });
 });

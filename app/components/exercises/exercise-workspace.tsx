@@ -1,5 +1,5 @@
 import { useRevalidator } from "@remix-run/react";
-import { useEffect, useMemo, useState, type FormEvent } from "react";
+import { useEffect, useMemo, useRef, useState, type FormEvent } from "react";
 import { ConfirmDialog } from "~/components/confirm-dialog";
 import { useHydrated } from "~/hooks/use-hydrated";
 import { useT } from "~/lib/i18n";
@@ -33,6 +33,7 @@ export function ExerciseWorkspace({ taskId, exercise, saveUrl, maxScore, canSubm
   const [handIn, setHandIn] = useState<HandIn>({ phase: "idle" });
   const [resetting, setResetting] = useState(false);
   const [confirmUnchanged, setConfirmUnchanged] = useState(false);
+  const sending = useRef(false);
   const calls = useMemo(() => Object.fromEntries(exercise.visibleTests.map((v) => [v.name, v.call])), [exercise.visibleTests]);
   const hiddenPoints = exercise.hiddenTests.reduce((sum, h) => sum + h.points, 0);
 
@@ -57,6 +58,9 @@ export function ExerciseWorkspace({ taskId, exercise, saveUrl, maxScore, canSubm
   };
 
   const send = async (code: string) => {
+    // One hand-in at a time, however it was asked for (the form, the dialog's button pressed twice).
+    if (sending.current) return;
+    sending.current = true;
     setHandIn({ phase: "sending" });
     try {
       const res = await fetch(saveUrl, {
@@ -90,6 +94,8 @@ export function ExerciseWorkspace({ taskId, exercise, saveUrl, maxScore, canSubm
       });
     } catch {
       setHandIn({ phase: "error", message: t("exercises.error.offline") });
+    } finally {
+      sending.current = false;
     }
   };
 
@@ -162,7 +168,8 @@ export function ExerciseWorkspace({ taskId, exercise, saveUrl, maxScore, canSubm
             </button>
           ) : null}
           {canSubmit ? (
-            <button type="submit" className="btn btn-primary" disabled={handIn.phase === "sending"}>
+            // Not `disabled` while sending: focus stays on it (a dialog that asked first gives focus back to it).
+            <button type="submit" className="btn btn-primary" aria-disabled={handIn.phase === "sending" || undefined}>
               {handIn.phase === "sending" ? t("exercises.submitting") : t(exercise.submission ? "exercises.submitAgain" : "exercises.submit")}
             </button>
           ) : null}
@@ -218,6 +225,7 @@ export function ExerciseWorkspace({ taskId, exercise, saveUrl, maxScore, canSubm
         hidden
         onSubmit={(e) => {
           e.preventDefault();
+          if (!confirmUnchanged) return;
           setConfirmUnchanged(false);
           void send(draft.code);
         }}

@@ -73,21 +73,26 @@ export function QuizWhen({ quiz }: { quiz: Pick<CourseQuiz, "window" | "opensAt"
   return <>{t("quiz.course.open")}</>;
 }
 
-/** A student's standing on a quiz: an attempt running, their best score, or not taken yet (nothing for staff). */
-export function QuizStanding({ quiz }: { quiz: Pick<CourseQuiz, "mine" | "maxScore"> }) {
+/**
+ * A student's standing on a quiz: an attempt running, their best score, or not taken (yet, while it is open or
+ * to come; "Missed" once it has closed, where progress counts it as 0). Nothing for staff.
+ */
+export function QuizStanding({ quiz }: { quiz: Pick<CourseQuiz, "mine" | "maxScore" | "window"> }) {
   const { t } = useT();
   if (!quiz.mine) return null;
   return (
     <span className="course-task-status">
       {quiz.mine.inProgress ? <span className="badge badge-amber">{t("quiz.course.inProgress")}</span> : null}
       {quiz.mine.bestScore !== null ? (
-        <span className="course-task-grade">
-          <CheckIcon />
+        <span className="course-task-grade" data-nothing={quiz.mine.bestScore === 0 || undefined}>
+          {quiz.mine.bestScore === 0 ? null : <CheckIcon />}
           {t("tasks.grade", { score: quiz.mine.bestScore, max: quiz.maxScore })}
         </span>
-      ) : !quiz.mine.inProgress ? (
+      ) : quiz.mine.inProgress ? null : quiz.window === "closed" ? (
+        <span className="badge quiz-missed">{t("quiz.course.missed")}</span>
+      ) : (
         <span className="badge">{t("quiz.course.notTaken")}</span>
-      ) : null}
+      )}
     </span>
   );
 }

@@ -56,8 +56,9 @@ export function CourseTasks({ groupSlug, tasks }: { groupSlug: string; tasks: Co
                         {t(STATE_KEYS[sub.state])}
                       </span>
                       {sub.score !== null ? (
-                        <span className="course-task-grade">
-                          <CheckIcon />
+                        // Nothing earned is not a success: a 0 reads plainly, without the check mark or the green.
+                        <span className="course-task-grade" data-nothing={sub.score === 0 || undefined}>
+                          {sub.score === 0 ? null : <CheckIcon />}
                           {t("tasks.grade", { score: sub.score, max: task.maxScore })}
                         </span>
                       ) : null}
