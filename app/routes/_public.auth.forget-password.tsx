@@ -90,7 +90,7 @@ export default function ResetPasswordPage() {
   const busy = navigation.state === "submitting" && navigation.formAction?.startsWith("/auth/forget-password") === true;
   const sendingCode = busy && navigation.formData?.get("intent") === "send-code";
   const submitting = busy && !sendingCode;
-  const reset = result?.ok && result.intent === "reset" ? result : null;
+  const resetDone = result?.ok && result.intent === "reset" ? result : null;
   const codeSent = result?.ok === true && result.intent === "send-code";
 
   useEffect(() => {
@@ -145,13 +145,13 @@ export default function ResetPasswordPage() {
     submit({ intent: "reset", email, resetCode: code, newPassword: password }, { method: "post" });
   }
 
-  if (reset) {
+  if (resetDone) {
     return (
       <main id="main" tabIndex={-1} className="auth-card card">
         <div ref={successRef} tabIndex={-1} role="status" className="auth-success">
           <h1 className="auth-title">{t("auth.reset.success")}</h1>
         </div>
-        <Link to={`/auth/login?${new URLSearchParams({ email: reset.email })}`} className="btn btn-primary btn-block">
+        <Link to={`/auth/login?${new URLSearchParams({ email: resetDone.email })}`} className="btn btn-primary btn-block">
           {t("auth.register.logIn")}
         </Link>
       </main>
