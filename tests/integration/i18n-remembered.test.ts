@@ -68,7 +68,7 @@ describe("templates read once", () => {
     expect(formatMessage(items, {}, "en")).toBe("{n}");
   });
 
-  it("keep what is not a placeholder as written: an unclosed brace, a # outside a plural, braces that name nothing", () => {
+  it("keep as written what fills nothing: an unclosed brace, a # outside a plural, braces that name no value", () => {
     expect(formatMessage("a {b", { b: 1 }, "en")).toBe("a {b");
     expect(formatMessage("# {n}", { n: 2 }, "en")).toBe("# 2");
     expect(formatMessage('{"a": 1} and {n}%', { n: 50 }, "en")).toBe('{"a": 1} and 50%');
