@@ -16,7 +16,7 @@
  * `select`, no quoting with `'`.
  */
 import { DEFAULT_LANG, isLang, localeOf, type Lang } from "./config";
-import { remembered } from "../lib/intl-cache";
+import { numberFormat, remembered } from "../lib/intl-cache";
 import type { Messages, MessageKey } from "./en";
 
 export type Params = Record<string, string | number>;
@@ -27,15 +27,7 @@ export function langOf(messages: Messages): Lang {
   return isLang(code) ? code : DEFAULT_LANG;
 }
 
-const numberFormats = new Map<Lang, Intl.NumberFormat>();
-const percentFormats = new Map<Lang, Intl.NumberFormat>();
 const pluralRules = new Map<Lang, Intl.PluralRules>();
-
-function numberFormat(lang: Lang): Intl.NumberFormat {
-  let f = numberFormats.get(lang);
-  if (!f) numberFormats.set(lang, (f = new Intl.NumberFormat(localeOf(lang), { maximumFractionDigits: 2 })));
-  return f;
-}
 
 function plural(lang: Lang): Intl.PluralRules {
   let r = pluralRules.get(lang);
@@ -46,7 +38,7 @@ function plural(lang: Lang): Intl.PluralRules {
 /** A number as people read it in `lang`: Latin digits, grouped ("12,500"), at most two decimals. */
 export function formatNumber(n: number, lang: Lang): string {
   if (!Number.isFinite(n)) return String(n);
-  return written(numbersWritten, lang, n, () => numberFormat(lang).format(n));
+  return written(numbersWritten, lang, n, () => numberFormat(localeOf(lang), { maximumFractionDigits: 2 }).format(n));
 }
 
 /**
@@ -70,11 +62,7 @@ function written(cache: Map<string, string>, lang: Lang, n: number, write: () =>
  */
 export function formatPercent(value: number, lang: Lang): string {
   if (!Number.isFinite(value)) return String(value);
-  return written(percentsWritten, lang, value, () => {
-    let f = percentFormats.get(lang);
-    if (!f) percentFormats.set(lang, (f = new Intl.NumberFormat(localeOf(lang), { style: "percent", maximumFractionDigits: 2 })));
-    return f.format(value / 100);
-  });
+  return written(percentsWritten, lang, value, () => numberFormat(localeOf(lang), { style: "percent", maximumFractionDigits: 2 }).format(value / 100));
 }
 
 /** The plural category of `n` in `lang` ("one", "few", ...). */

@@ -4,7 +4,7 @@ import { dirOf, localeOf, type Lang } from "~/i18n/config";
 import type { MessageKey } from "~/i18n/en";
 import { messagesFor } from "~/i18n/store";
 import { format, type Params } from "~/i18n/translate";
-import { remembered } from "~/lib/intl-cache";
+import { dateTimeFormat, remembered } from "~/lib/intl-cache";
 
 /** Numbers, percentages and dates: Latin digits in both languages (config.ts `LOCALES`). */
 export { formatNumber, formatPercent } from "~/i18n/translate";
@@ -22,8 +22,6 @@ export function useT() {
   return { t, lang, dir: dirOf(lang) };
 }
 
-const dateFormats = new Map<string, Intl.DateTimeFormat>();
-
 /** A calendar day (an ISO date or time, read in UTC) with its month's name in the language; Latin digits. */
 function formatDay(iso: string, lang: Lang, month: "long" | "short"): string {
   return remembered(daysWritten, MAX_DAYS_WRITTEN, `${lang}|${month}|${iso}`, () => writeDay(iso, lang, month));
@@ -36,10 +34,7 @@ const daysWritten = new Map<string, string>();
 function writeDay(iso: string, lang: Lang, month: "long" | "short"): string {
   const d = new Date(iso.length <= 10 ? `${iso}T00:00:00Z` : iso);
   if (Number.isNaN(d.getTime())) return iso;
-  const key = `${lang}:${month}`;
-  let f = dateFormats.get(key);
-  if (!f) dateFormats.set(key, (f = new Intl.DateTimeFormat(localeOf(lang), { day: "numeric", month, year: "numeric", timeZone: "UTC" })));
-  return f.format(d);
+  return dateTimeFormat(localeOf(lang), { day: "numeric", month, year: "numeric", timeZone: "UTC" }).format(d);
 }
 
 /** Dates shown to people ("21 November 2026", "21 نوفمبر 2026"). */
