@@ -69,6 +69,53 @@ function dictionaryFiles(): Plugin {
   };
 }
 
+/**
+ * The browser's shell in a few chunks instead of dozens. Our modules that the root route imports, directly or not, are
+ * loaded by every page: one chunk, `shell`. The others that a page layout imports (the public site's, the admin
+ * dashboard's, the instructor area's) go to one chunk per set of layouts that need them (`shell-public`,
+ * `shell-dashboard-instructor`...): every page sits in one layout and loads all of that layout's modules anyway, so it
+ * loads no module it did not load before, in a handful of files rather than twenty-odd (each a `modulepreload` link
+ * the server writes into every page and a request the browser makes). A module needs every layout that its importers
+ * need, so these chunks import each other one way only. Route modules, styles and libraries keep their own chunks
+ * (ADR 49).
+ */
+function shellChunks() {
+  const app = resolve(root, "app") + "/";
+  const rootRoute = resolve(app, "root.tsx");
+  const layouts = { public: "routes/_public.tsx", dashboard: "routes/dashboard.tsx", instructor: "routes/instructor.tsx" };
+  type Info = { importedIds: readonly string[] } | null;
+  let chunkOf: Map<string, string> | null = null;
+  /** Our modules that `from` imports, directly or not (route modules excepted). */
+  const reachable = (from: string, getModuleInfo: (id: string) => Info) => {
+    const seen = new Set<string>();
+    const stack = [from];
+    while (stack.length) {
+      for (const next of getModuleInfo(stack.pop()!)?.importedIds ?? []) {
+        const path = next.split("?")[0]!;
+        if (!path.startsWith(app) || path.startsWith(`${app}routes/`) || path === rootRoute || path.endsWith(".css") || seen.has(next)) continue;
+        seen.add(next);
+        stack.push(next);
+      }
+    }
+    return seen;
+  };
+  return (id: string, { getModuleInfo }: { getModuleInfo: (id: string) => Info }) => {
+    if (!chunkOf) {
+      chunkOf = new Map();
+      const shell = reachable(rootRoute, getModuleInfo);
+      const needs = new Map<string, string[]>();
+      for (const [name, file] of Object.entries(layouts)) {
+        for (const module of reachable(resolve(app, file), getModuleInfo)) {
+          if (!shell.has(module)) needs.set(module, [...(needs.get(module) ?? []), name]);
+        }
+      }
+      for (const module of shell) chunkOf.set(module, "shell");
+      for (const [module, names] of needs) chunkOf.set(module, `shell-${names.sort().join("-")}`);
+    }
+    return chunkOf.get(id);
+  };
+}
+
 export default defineConfig(async ({ command, isSsrBuild }): Promise<UserConfig> => {
   const shared = isSsrBuild ? await workerModules() : null;
   return {
@@ -97,7 +144,7 @@ export default defineConfig(async ({ command, isSsrBuild }): Promise<UserConfig>
             makeAbsoluteExternalsRelative: false,
             output: { paths: (id: string) => (shared.has(id) ? relative(resolve(root, "build/server"), id) : id) },
           }
-        : undefined,
+        : { output: { manualChunks: shellChunks() } },
     },
     // The code exercise's test runner (a Web Worker with QuickJS in WebAssembly) goes to its own folder, which
     // public/_headers serves with a policy that allows compiling WebAssembly there and nowhere else.
