@@ -210,7 +210,7 @@ export default function CourseHome() {
             <ol className="outline" role="list">
               {group.outline.map((item, i) => (
                 <li key={item._id}>
-                  <Link to={`/content/${group.slug}/course/${item._id}`} className="outline-link" prefetch="intent">
+                  <Link to={`/content/${group.slug}/course/${item._id}`} className="outline-link row-arrow" prefetch="intent">
                     <span className="outline-number" aria-hidden="true">
                       {String(i + 1).padStart(2, "0")}
                     </span>
@@ -218,7 +218,6 @@ export default function CourseHome() {
                       <span className="visually-hidden">{t("course.part", { n: i + 1, total: group.outline.length })}: </span>
                       {item.title}
                     </span>
-                    <ArrowIcon className="outline-arrow" />
                   </Link>
                 </li>
               ))}

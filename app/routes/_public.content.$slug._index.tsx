@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction, LinksFunctio
 import { Link, useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { JoinPanel } from "~/components/groups/join-panel";
-import { ArrowIcon, CalendarIcon, ChatIcon, ChevronIcon, UserIcon, UsersIcon } from "~/components/icons";
+import { CalendarIcon, ChatIcon, ChevronIcon, UserIcon, UsersIcon } from "~/components/icons";
 import { useSite } from "~/hooks/use-site";
 import { askAboutCourseHref } from "~/lib/course-links";
 import { formatDate, useT } from "~/lib/i18n";
@@ -105,13 +105,12 @@ export default function CourseDetails() {
             <ol className="outline" role="list">
               {outline.map((item, i) => (
                 <li key={item._id}>
-                  <Link to={`/content/${course.slug}/course/${item._id}`} className="outline-link" prefetch="intent">
+                  <Link to={`/content/${course.slug}/course/${item._id}`} className="outline-link row-arrow" prefetch="intent">
                     <span className="outline-number" aria-hidden="true">{String(i + 1).padStart(2, "0")}</span>
                     <span className="outline-title">
                       <span className="visually-hidden">{t("course.part", { n: i + 1, total: outline.length })}: </span>
                       {item.title}
                     </span>
-                    <ArrowIcon className="outline-arrow" />
                   </Link>
                 </li>
               ))}

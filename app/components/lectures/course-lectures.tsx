@@ -1,5 +1,5 @@
 import { Link } from "@remix-run/react";
-import { ArrowIcon, CalendarIcon } from "~/components/icons";
+import { CalendarIcon } from "~/components/icons";
 import type { MessageKey } from "~/i18n/en";
 import { useT } from "~/lib/i18n";
 import { When } from "./when";
@@ -41,7 +41,7 @@ export function CourseLectures({ groupSlug, lectures, showAttendance }: { groupS
         <ol className="course-lecture-list" role="list">
           {lectures.map((l) => (
             <li key={l._id}>
-              <Link to={`/course/${groupSlug}/lecture/${l.slug}`} className="course-lecture" prefetch="intent">
+              <Link to={`/course/${groupSlug}/lecture/${l.slug}`} className="course-lecture row-arrow" prefetch="intent">
                 <span className="course-lecture-text">
                   <span className="course-lecture-title user-text">
                     {l.title}
@@ -55,7 +55,6 @@ export function CourseLectures({ groupSlug, lectures, showAttendance }: { groupS
                     {t(ATTENDANCE_KEYS[l.myAttendance] ?? "attendance.status.absent")}
                   </span>
                 ) : null}
-                <ArrowIcon className="outline-arrow" />
               </Link>
             </li>
           ))}

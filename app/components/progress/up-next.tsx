@@ -1,6 +1,6 @@
 import { Link } from "@remix-run/react";
 import { When } from "~/components/lectures/when";
-import { ArrowIcon, BookIcon, CalendarIcon, CheckIcon, SparkIcon } from "~/components/icons";
+import { BookIcon, CalendarIcon, CheckIcon, SparkIcon } from "~/components/icons";
 import { useT } from "~/lib/i18n";
 import type { UpNextItem } from "~/lib/up-next";
 
@@ -23,7 +23,7 @@ export function UpNext({ items }: { items: UpNextItem[] }) {
         <ul role="list" className="up-next-list">
           {items.map((item) => (
             <li key={`${item.kind}:${item.href}`}>
-              <Link to={item.href} className="up-next-item" data-kind={item.kind} data-overdue={(item.kind === "task" && item.overdue) || undefined} prefetch="intent">
+              <Link to={item.href} className="up-next-item row-arrow" data-kind={item.kind} data-overdue={(item.kind === "task" && item.overdue) || undefined} prefetch="intent">
                 <span className="up-next-icon" aria-hidden="true">
                   {ICON[item.kind]}
                 </span>
@@ -54,7 +54,6 @@ export function UpNext({ items }: { items: UpNextItem[] }) {
                     ) : null}
                   </span>
                 </span>
-                <ArrowIcon className="up-next-arrow" />
               </Link>
             </li>
           ))}

@@ -1,5 +1,5 @@
 import { Link } from "@remix-run/react";
-import { ArrowIcon, CheckIcon } from "~/components/icons";
+import { CheckIcon } from "~/components/icons";
 import { When } from "~/components/lectures/when";
 import { useT } from "~/lib/i18n";
 import type { QuizWindow } from "~/lib/quiz-schemas";
@@ -32,7 +32,7 @@ export function CourseQuizzes({ groupSlug, quizzes }: { groupSlug: string; quizz
         <ol className="course-task-list" role="list">
           {quizzes.map((quiz) => (
             <li key={quiz._id} className="course-task course-quiz" data-window={quiz.window}>
-              <div className="course-task-row">
+              <div className="course-task-row row-arrow">
                 <Link to={`/course/${groupSlug}/lecture/${quiz.lectureSlug}/quiz/${quiz.slug}`} className="course-task-link" prefetch="intent">
                   <span className="course-task-title user-text">
                     {quiz.title}
@@ -42,7 +42,6 @@ export function CourseQuizzes({ groupSlug, quizzes }: { groupSlug: string; quizz
                   </span>
                 </Link>
                 <QuizStanding quiz={quiz} />
-                <ArrowIcon className="outline-arrow" />
               </div>
             </li>
           ))}

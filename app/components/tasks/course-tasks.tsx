@@ -1,5 +1,5 @@
 import { Link } from "@remix-run/react";
-import { ArrowIcon, CheckIcon } from "~/components/icons";
+import { CheckIcon } from "~/components/icons";
 import { When } from "~/components/lectures/when";
 import { useT } from "~/lib/i18n";
 import type { SubmissionState } from "~/lib/task-schemas";
@@ -35,7 +35,7 @@ export function CourseTasks({ groupSlug, tasks }: { groupSlug: string; tasks: Co
             const sub = task.submission;
             return (
               <li key={task._id} className="course-task" data-state={sub?.state ?? "staff"}>
-                <div className="course-task-row">
+                <div className="course-task-row row-arrow">
                   <Link to={`/course/${groupSlug}/lecture/${task.lectureSlug}/Add-Task/${task.slug}`} className="course-task-link" prefetch="intent">
                     <span className="course-task-title user-text">
                       {task.title}
@@ -64,7 +64,6 @@ export function CourseTasks({ groupSlug, tasks }: { groupSlug: string; tasks: Co
                       ) : null}
                     </span>
                   ) : null}
-                  <ArrowIcon className="outline-arrow" />
                 </div>
                 {sub?.feedbackHtml ? (
                   <details className="course-task-feedback">
