@@ -266,6 +266,7 @@ export const quizzesEn = {
   "bank.save": "Save the question",
   "bank.error.tags": "Give the question one to ten tags of at most 40 characters.",
   "bank.error.drawsShort": "A published or scheduled quiz draws from these questions, and this change would leave it short. Change that quiz's draws first.",
+  "bank.error.changed": "The question bank changed while this was being saved, so nothing was saved. Please try again.",
   "bank.error.question": "Check the question: its text, options and correct answer (the bank keeps no code questions).",
   "quizEditor.bank.title": "Drawn from the question bank",
   "quizEditor.bank.lead": "Each attempt draws its own questions of a tag, worth the points you set; shuffling gives each student their own order. Questions then come with the attempt.",

@@ -35,6 +35,7 @@ const CODES: Record<string, MessageKey> = {
   no_completion_rule: "cohort.rule.none",
   course_not_started: "cohort.certificates.notStarted",
   draws_short: "bank.error.drawsShort",
+  bank_changed: "bank.error.changed",
   changed_since_opened: "grader.error.changedSinceOpened",
   grades_out: "staffTasks.error.gradesOut",
 };

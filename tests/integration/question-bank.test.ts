@@ -7,10 +7,12 @@
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import * as s from "../../db/schema";
-import { getQuiz, getResult, groupResults, startAttempt, submitQuiz } from "../../worker/services/quizzes";
+import { deleteBankQuestion } from "../../worker/services/question-bank";
+import { setSchedule } from "../../worker/services/schedule";
+import { createQuiz, getQuiz, getResult, groupResults, startAttempt, submitQuiz, updateQuiz } from "../../worker/services/quizzes";
 import type { Viewer } from "../../worker/services/sessions";
 import { addMember, call, createGroup, createUser, signIn, viewerOf } from "./factories";
-import { db, serviceContext } from "./helpers";
+import { db, gatedContext, serviceContext } from "./helpers";
 
 /** Six bank questions tagged "hooks" (single choice, the right option's text says "RIGHT"), two tagged "css". */
 async function world(quiz: { draws?: { tag: string; count: number; points: number }[]; shuffleQuestions?: boolean; shuffleOptions?: boolean; students?: number; maxAttempts?: number } = {}) {
@@ -139,6 +141,63 @@ describe("question banks", () => {
     expect(left.filter((q) => q.tags.includes("hooks"))).toHaveLength(2);
     // Every student can still be given a paper.
     expect((await startAttempt(w.ctx, w.students[0]!, w.quiz.slug)).attempt).toBeDefined();
+  });
+
+  it("never leaves a quiz short when it is made to draw more while a question of its tag is taken out", async () => {
+    // "Hooks draw" (published) draws 2 of the 6 "hooks" questions. Its staff make it draw all 6 while, in between
+    // the quiz's check of the bank and its write, someone deletes a hooks question (allowed then: 2 of 5 is fine).
+    const w = await world();
+    const teacher = viewerOf(w.teacher.user);
+    const url = (id: string) => `/api/groups/${w.group.slug}/question-bank/${id}`;
+    const deleted = { status: 0 };
+    const ctx = gatedContext("batch", async () => {
+      deleted.status = (await call(url(w.bank[0]!._id), { method: "DELETE", token: w.teacher.accessToken })).status;
+    });
+    await expect(updateQuiz(ctx, teacher, w.quiz.slug, { draws: [{ tag: "hooks", count: 6, points: 3 }] })).rejects.toMatchObject({ status: 409, code: "bank_changed" });
+    expect(deleted.status).toBe(200);
+    const [quiz] = await db().select().from(s.quizzes).where(eq(s.quizzes.slug, w.quiz.slug));
+    expect(quiz!.draws).toEqual([{ tag: "hooks", count: 2, points: 3 }]);
+    // Asked again, it is judged against the bank as it now is: 5 hooks questions cannot fill a draw of 6.
+    const again = await call(`/api/quizzes/${w.quiz.slug}`, { method: "PUT", body: { draws: [{ tag: "hooks", count: 6, points: 3 }] }, token: w.teacher.accessToken });
+    expect(again.status).toBe(400);
+
+    // The other way round: the quiz comes to draw all 5 between the delete's check and its write. The delete is judged
+    // again against the quiz as it now is, and refused; the bank keeps its 5.
+    const draws5 = { status: 0 };
+    const deleting = gatedContext(/^delete from "bank_questions"/, async () => {
+      draws5.status = (await call(`/api/quizzes/${w.quiz.slug}`, { method: "PUT", body: { draws: [{ tag: "hooks", count: 5, points: 3 }] }, token: w.teacher.accessToken })).status;
+    });
+    await expect(deleteBankQuestion(deleting, teacher, w.group.slug, w.bank[1]!._id)).rejects.toMatchObject({ status: 409, code: "draws_short" });
+    expect(draws5.status).toBe(200);
+    const hooks = (await db().select().from(s.bankQuestions).where(eq(s.bankQuestions.groupId, w.group.id))).filter((q) => q.tags.includes("hooks"));
+    expect(hooks).toHaveLength(5);
+    expect((await startAttempt(w.ctx, w.students[0]!, w.quiz.slug)).attempt).toBeDefined();
+  });
+
+  it("never makes, publishes or schedules a drawing quiz on a bank that lost questions since its check", async () => {
+    const w = await world();
+    const teacher = viewerOf(w.teacher.user);
+    const lecture = (await (await call(`/api/lectures/group/${w.group.slug}`, { body: { title: "Week 8", published: true }, token: w.teacher.accessToken })).json()) as { slug: string };
+    const deleteHooks = (i: number) => async () => expect((await call(`/api/groups/${w.group.slug}/question-bank/${w.bank[i]!._id}`, { method: "DELETE", token: w.teacher.accessToken })).status).toBe(200);
+    // A new quiz drawing all 6 hooks questions, one of them deleted between its check and its write: not made.
+    await expect(
+      createQuiz(gatedContext("batch", deleteHooks(0)), teacher, { lectureId: lecture.slug, title: "All hooks", maxAttempts: 1, showAnswers: "never", published: true, questions: [], draws: [{ tag: "hooks", count: 6, points: 1 }], shuffleQuestions: false, shuffleOptions: false }),
+    ).rejects.toMatchObject({ status: 409, code: "bank_changed" });
+    expect(await db().select().from(s.quizzes).where(eq(s.quizzes.title, "All hooks"))).toHaveLength(0);
+    // A draft drawing all 5 left, published while one more is deleted: stays a draft, and says why.
+    const draft = await call("/api/quizzes", { body: { lectureId: lecture.slug, title: "Five hooks", questions: [], draws: [{ tag: "hooks", count: 5, points: 1 }], published: false }, token: w.teacher.accessToken });
+    expect(draft.status).toBe(201);
+    const { slug } = (await draft.json()) as { slug: string };
+    await expect(updateQuiz(gatedContext("batch", deleteHooks(1)), teacher, slug, { published: true })).rejects.toMatchObject({ status: 409, code: "bank_changed" });
+    const [five] = await db().select().from(s.quizzes).where(eq(s.quizzes.slug, slug));
+    expect(five!.published).toBe(false);
+    // A draft drawing the 4 left, scheduled while one more is deleted: not scheduled.
+    const four = await call("/api/quizzes", { body: { lectureId: lecture.slug, title: "Four hooks", questions: [], draws: [{ tag: "hooks", count: 4, points: 1 }], published: false }, token: w.teacher.accessToken });
+    expect(four.status).toBe(201);
+    const fourSlug = ((await four.json()) as { slug: string }).slug;
+    await expect(setSchedule(gatedContext(/^update "quizzes" set "publish_at"/, deleteHooks(2)), teacher, "quiz", fourSlug, Date.now() + 3_600_000)).rejects.toMatchObject({ status: 409, code: "bank_changed" });
+    const [scheduled] = await db().select().from(s.quizzes).where(eq(s.quizzes.slug, fourSlug));
+    expect(scheduled!.publishAt).toBeNull();
   });
 
   it("keeps a drawn question's key out of a review while another quiz that never shows answers may still give it", async () => {

@@ -52,7 +52,8 @@ export type ErrorCode =
   | "changed_since_graded"
   | "grades_out"
   | "changed_since_opened"
-  | "draws_short";
+  | "draws_short"
+  | "bank_changed";
 
 export class AppError extends Error {
   constructor(

@@ -6,7 +6,7 @@
 import { and, asc, eq, gt, isNotNull, isNull, or, sql, type SQL } from "drizzle-orm";
 import type { QuizDraw } from "../../app/lib/quiz-paper";
 import type { BankQuestionInput } from "../../app/lib/quiz-schemas";
-import { bankQuestions, quizzes } from "../../db/schema";
+import { bankQuestions, groups, quizzes } from "../../db/schema";
 import type { ServiceContext } from "../context";
 import { AppError, notFound } from "../http/errors";
 import { requireManagedGroup } from "./group-access";
@@ -76,26 +76,48 @@ export function drawsShortOnSomePaper(bank: { id: string; tags: string[] }[], dr
   return null;
 }
 
+/** The bank of a group as one string: how many questions it holds and when the newest change to one was made. */
+export function bankStamp(bank: Pick<BankRow, "updatedAt">[]): string {
+  return `${bank.length}/${Math.max(0, ...bank.map((q) => q.updatedAt.getTime()))}`;
+}
+
+/**
+ * True, in SQL, while the group's bank is still as `stamp` (bankStamp) read it: a write that a check of the bank
+ * allowed lands only on the bank that check judged (a question removed or retagged since could leave a draw short).
+ */
+export function bankStill(groupId: string, stamp: string): SQL {
+  return sql`(select count(*) || '/' || coalesce(max("updated_at"), 0) from "bank_questions" where "group_id" = ${groupId}) = ${stamp}`;
+}
+
+/**
+ * What the group's quizzes draw, as one string in SQL: every quiz with draws, its draws and whether students can be
+ * given it (published, scheduled, its close). A change of the bank judged against these lands only while they are
+ * still the same: a quiz that draws more, or is published, between the check and the write makes it judge again.
+ */
+const drawsState = (groupId: string) =>
+  sql<string>`(select coalesce(group_concat("s", ','), '') from (select "id" || ':' || "published" || ':' || coalesce("publish_at", '') || ':' || coalesce("closes_at", '') || ':' || "draws" as "s" from "quizzes" where "group_id" = ${groupId} and json_array_length("draws") > 0 order by "id"))`;
+
 /**
  * Refuses a change to the bank (the bank as it would be after it) that would leave a quiz students can still be
  * given short of its draws: one published and not closed, or scheduled. Its staff change the quiz's draws first.
- * Returns the bank it judged.
+ * Returns the bank it judged and the quizzes' draws it judged it against (`drawsState`).
  */
-async function checkLiveDraws(ctx: ServiceContext, groupId: string, after: (bank: BankRow[]) => BankRow[]): Promise<BankRow[]> {
+async function checkLiveDraws(ctx: ServiceContext, groupId: string, after: (bank: BankRow[]) => BankRow[]): Promise<{ bank: BankRow[]; draws: string }> {
   const now = Date.now();
-  const [bank, live] = await Promise.all([
+  const [bank, live, [state]] = await Promise.all([
     bankOf(ctx, groupId),
     ctx.db
       .select({ title: quizzes.title, draws: quizzes.draws })
       .from(quizzes)
       .where(and(eq(quizzes.groupId, groupId), sql`json_array_length(${quizzes.draws}) > 0`, or(and(eq(quizzes.published, true), or(isNull(quizzes.closesAt), gt(quizzes.closesAt, new Date(now)))), isNotNull(quizzes.publishAt)))),
+    ctx.db.select({ draws: drawsState(groupId) }).from(groups).where(eq(groups.id, groupId)),
   ]);
   const next = after(bank);
   for (const quiz of live) {
     const why = drawsUnfit(next, quiz.draws);
     if (why) throw new AppError(409, "draws_short", `The quiz "${quiz.title}" draws from these questions and would be left short: ${why} Change its draws first.`);
   }
-  return bank;
+  return { bank, draws: state?.draws ?? "" };
 }
 
 /** How many tries a change of the bank gets when other changes keep landing between its check and its write. */
@@ -103,9 +125,9 @@ const BANK_WRITE_TRIES = 8;
 
 /**
  * One change of one question, judged against the bank as it is when it lands. The check reads the bank and judges it
- * in code (drawsUnfit); the write then lands only if the bank is still as read (its count and its newest change),
- * so changes sent at once cannot each pass against the same bank and together empty a draw. A change that finds
- * the bank changed is judged again against the new bank.
+ * in code (drawsUnfit); the write then lands only if the bank is still as read (its count and its newest change)
+ * and the quizzes' draws are too, so changes sent at once cannot each pass against the same bank and together empty
+ * a draw, nor a quiz draw more (or be published) in between. A change that finds either changed is judged again.
  */
 async function changeBankQuestion<T>(
   ctx: ServiceContext,
@@ -115,14 +137,14 @@ async function changeBankQuestion<T>(
   write: (unchanged: SQL, newest: number) => Promise<T | undefined>,
 ): Promise<T> {
   for (let tries = 0; tries < BANK_WRITE_TRIES; tries++) {
-    const bank = await checkLiveDraws(ctx, groupId, after);
+    const { bank, draws } = await checkLiveDraws(ctx, groupId, after);
     if (!bank.some((q) => q.id === questionId)) throw notFound("No such question in this group's bank.");
     const newest = Math.max(0, ...bank.map((q) => q.updatedAt.getTime()));
-    const unchanged = sql`(select count(*) || '/' || coalesce(max("updated_at"), 0) from "bank_questions" where "group_id" = ${groupId}) = ${`${bank.length}/${newest}`}`;
+    const unchanged = and(bankStill(groupId, bankStamp(bank)), sql`${drawsState(groupId)} = ${draws}`)!;
     const done = await write(unchanged, newest);
     if (done !== undefined) return done;
   }
-  throw new AppError(409, "conflict", "The question bank changed while this was being saved. Please try again.");
+  throw new AppError(409, "bank_changed", "The question bank changed while this was being saved. Please try again.");
 }
 
 /** GET /api/groups/{id}/question-bank (staff): the questions, oldest first, and the tags with their counts. */

@@ -13,7 +13,7 @@
  * student only with an open attempt (or an open untimed quiz); correct answers leave this module only for staff and
  * for the review, once the quiz's `showAnswers` policy allows it and no attempt can still be handed in.
  */
-import { and, asc, eq, getTableColumns, inArray, isNotNull, isNull, or, sql, type SQLWrapper } from "drizzle-orm";
+import { and, asc, eq, getTableColumns, inArray, isNotNull, isNull, not, or, sql, type SQL, type SQLWrapper } from "drizzle-orm";
 import { can, type Actor } from "../../app/lib/permissions";
 import { renderMarkdown } from "../../app/lib/markdown.server";
 import {
@@ -32,7 +32,7 @@ import {
 } from "../../app/lib/quiz-schemas";
 import { attempts, bankQuestions, extensions, groups, lectures, memberships, questions, quizzes, users, MEMBER_STATUSES } from "../../db/schema";
 import { makePaper, originalOption, paperQuestions, type QuizDraw } from "../../app/lib/quiz-paper";
-import { bankOf, drawsUnfit, tagCounts } from "./question-bank";
+import { bankOf, bankStamp, bankStill, drawsUnfit, tagCounts } from "./question-bank";
 import { chunked, D1_MAX_PARAMS, slices } from "./chunks";
 import { preparedOnce } from "../../db/prepared";
 import type { ServiceContext } from "../context";
@@ -1224,7 +1224,7 @@ export async function createQuiz(ctx: ServiceContext, viewer: Actor, input: Crea
   if (!lecture) throw notFound("No such lecture.");
   if (!isStaffOf(viewer, lecture)) throw forbidden("Only this group's instructor or an admin can do that.");
   await checkCodeQuestions(ctx, input.questions);
-  await checkDraws(ctx, lecture.groupId, input.draws ?? []);
+  const bankAsJudged = await checkDraws(ctx, lecture.groupId, input.draws ?? []);
   const quiz = {
     id: newId(),
     lectureId: lecture.id,
@@ -1246,18 +1246,30 @@ export async function createQuiz(ctx: ServiceContext, viewer: Actor, input: Crea
     shuffleOptions: input.shuffleOptions ?? false,
     createdAt: new Date(now),
   };
-  // A quiz made only of bank draws has no questions of its own to insert.
-  await ctx.db.batch([ctx.db.insert(quizzes).values(quiz), ...insertQuestions(ctx, questionRows(quiz.id, input.questions))]);
+  // A quiz made only of bank draws has no questions of its own to insert. With draws, the same transaction takes the
+  // quiz out again (its questions with it) when the bank is no longer the one its draws were judged against.
+  const undo = bankAsJudged ? [ctx.db.delete(quizzes).where(and(eq(quizzes.id, quiz.id), not(bankAsJudged))).returning({ id: quizzes.id })] : [];
+  const made = await ctx.db.batch([ctx.db.insert(quizzes).values(quiz), ...insertQuestions(ctx, questionRows(quiz.id, input.questions)), ...undo]);
+  if (undo.length > 0 && (made[made.length - 1] as unknown[]).length > 0) throw bankChanged();
   if (quiz.published && lecture.published) await announce(ctx, quiz, { groupId: lecture.groupId, groupSlug: lecture.groupSlug, groupTitle: lecture.groupTitle, lectureSlug: lecture.slug });
   return getQuiz(ctx, viewer, quiz.id, now);
 }
 
-/** Every draw needs as many questions of its tag in the group's bank as it takes (a 400 naming the tag otherwise). */
-export async function checkDraws(ctx: ServiceContext, groupId: string, draws: QuizDraw[]): Promise<void> {
-  if (draws.length === 0) return;
-  const message = drawsUnfit(await bankOf(ctx, groupId), draws);
+/**
+ * Every draw needs as many questions of its tag in the group's bank as it takes (a 400 naming the tag otherwise).
+ * Returns the condition, in SQL, that the bank is still the one judged (undefined without draws): the write the
+ * check allows carries it, so a question removed or retagged meanwhile cannot leave the quiz short (bankStill).
+ */
+export async function checkDraws(ctx: ServiceContext, groupId: string, draws: QuizDraw[]): Promise<SQL | undefined> {
+  if (draws.length === 0) return undefined;
+  const bank = await bankOf(ctx, groupId);
+  const message = drawsUnfit(bank, draws);
   if (message) throw new AppError(400, "validation_failed", message, { draws: message });
+  return bankStill(groupId, bankStamp(bank));
 }
+
+/** The answer when the bank changed between a quiz's check of its draws and its write: nothing was saved. */
+export const bankChanged = () => new AppError(409, "bank_changed", "The question bank changed while this was being saved. Please try again.");
 
 /** Whether any student has started the quiz (its questions are then frozen). One indexed lookup. */
 export async function quizStarted(ctx: ServiceContext, quizId: string): Promise<boolean> {
@@ -1297,9 +1309,12 @@ export async function updateQuiz(ctx: ServiceContext, viewer: Actor, key: string
       throw new AppError(409, "answers_seen", `${who} already ${seeing === 0 ? "seen" : "see"} the answers, so more attempts or a later close would let them answer with the key. Give extra time to the others with extensions, or make a new quiz.`);
     }
   }
-  // Draws are checked when they change, and again when the quiz is published (its bank may have changed since).
-  if (input.draws) await checkDraws(ctx, quiz.groupId, input.draws);
-  else if (input.published === true && !quiz.published) await checkDraws(ctx, quiz.groupId, quiz.draws);
+  // Draws are checked when they change, and again when the quiz is published (its bank may have changed since); the
+  // writes below then land only on the bank that was judged (`bankAsJudged`), all of them or none.
+  const publishing = input.published === true && !quiz.published;
+  const judged = input.draws ? await checkDraws(ctx, quiz.groupId, input.draws) : publishing ? await checkDraws(ctx, quiz.groupId, quiz.draws) : undefined;
+  const drawsChange = input.draws !== undefined && JSON.stringify(input.draws) !== JSON.stringify(quiz.draws);
+  const bankAsJudged = drawsChange || publishing ? judged : undefined;
   if (input.questions) await checkCodeQuestions(ctx, input.questions);
   const values = {
     ...(input.title !== undefined ? { title: input.title } : {}),
@@ -1317,26 +1332,39 @@ export async function updateQuiz(ctx: ServiceContext, viewer: Actor, key: string
   };
   // Publishing is decided by the write, not by the read above: the first statement turns a draft into a published
   // quiz and says whether it did, so of requests sent at once only one announces it.
-  const flip = ctx.db.update(quizzes).set({ published: true }).where(and(eq(quizzes.id, quiz.id), eq(quizzes.published, false))).returning({ id: quizzes.id });
+  const flip = ctx.db.update(quizzes).set({ published: true }).where(and(eq(quizzes.id, quiz.id), eq(quizzes.published, false), bankAsJudged)).returning({ id: quizzes.id });
   // The questions and the paper's rules change only while nobody has started (checked above), and the write checks it
   // again: a student who starts between the check and the batch keeps the paper they were given. The new questions
   // are then taken out again in the same transaction, and the quiz's own fields are left as they were.
   const freezes = !!input.questions || (paperChange && !sameRules);
   const notStarted = freezes ? sql`not exists (select 1 from ${attempts} where ${attempts.quizId} = ${quiz.id})` : undefined;
+  const lands = and(notStarted, bankAsJudged);
   const newRows = input.questions ? questionRows(quiz.id, input.questions) : [];
   const undoIfStarted = slices(
     newRows.map((r) => r.id),
     90,
-  ).map((ids) => ctx.db.delete(questions).where(and(inArray(questions.id, ids), sql`exists (select 1 from ${attempts} where ${attempts.quizId} = ${quiz.id})`)).returning({ id: questions.id }));
+  ).map((ids) =>
+    ctx.db
+      .delete(questions)
+      .where(and(inArray(questions.id, ids), or(sql`exists (select 1 from ${attempts} where ${attempts.quizId} = ${quiz.id})`, bankAsJudged ? not(bankAsJudged) : undefined)))
+      .returning({ id: questions.id }),
+  );
   const statements = [
-    ...(Object.keys(values).length ? [ctx.db.update(quizzes).set(values).where(and(eq(quizzes.id, quiz.id), notStarted)).returning({ id: quizzes.id })] : []),
-    ...(input.questions ? [ctx.db.delete(questions).where(and(eq(questions.quizId, quiz.id), notStarted)), ...insertQuestions(ctx, newRows)] : []),
+    ...(Object.keys(values).length ? [ctx.db.update(quizzes).set(values).where(and(eq(quizzes.id, quiz.id), lands)).returning({ id: quizzes.id })] : []),
+    ...(input.questions ? [ctx.db.delete(questions).where(and(eq(questions.quizId, quiz.id), lands)), ...insertQuestions(ctx, newRows)] : []),
     ...undoIfStarted,
   ];
   const results = input.published === true ? await ctx.db.batch([flip, ...statements]) : statements.length ? await ctx.db.batch(statements as [(typeof statements)[number], ...typeof statements]) : [];
   const flipped = input.published === true ? results[0] : [];
   const updated = Object.keys(values).length ? results[input.published === true ? 1 : 0] : null;
   const undone = undoIfStarted.length > 0 && results.slice(-undoIfStarted.length).some((r) => (r as unknown[]).length > 0);
+  // Something the bank's condition guards did not land: when the bank is no longer the one judged, that is why, and
+  // nothing of this change was saved (a draft flipped by another tab, or a quiz started, has its own answer below).
+  const missed = undone || (updated !== null && (updated as unknown[]).length === 0) || (input.published === true && (flipped as unknown[]).length === 0);
+  if (bankAsJudged && missed) {
+    const [still] = await ctx.db.select({ same: sql<number>`${bankAsJudged}` }).from(groups).where(eq(groups.id, quiz.groupId));
+    if (!still?.same) throw bankChanged();
+  }
   if (freezes && (undone || (updated !== null && (updated as unknown[]).length === 0))) {
     throw new AppError(409, "quiz_started", "Students have already started this quiz, so its questions can no longer change. Make a new quiz instead.");
   }

@@ -15,7 +15,7 @@ import { announceLecture, requireManagedLecture } from "./lectures";
 import { memberIds } from "./memberships";
 import { notifyUsers } from "./notifications";
 import { armPublisher, SCHEDULE_SLACK_MS } from "./publisher-client";
-import { checkDraws, requireManagedQuiz } from "./quizzes";
+import { bankChanged, checkDraws, requireManagedQuiz } from "./quizzes";
 import { chunked } from "./chunks";
 import { drawsUnfit } from "./question-bank";
 import { findTask, isStaff } from "./tasks";
@@ -55,8 +55,13 @@ export async function setSchedule(ctx: ServiceContext, viewer: Actor, kind: Sche
     const alreadyPublished = () => new AppError(409, "already_published", "This quiz is already published. Make it a draft first to schedule it.");
     if (quiz.published) throw alreadyPublished();
     // As when it is published by hand: its draws must find their questions in the bank (checked again when it is due).
-    if (at) await checkDraws(ctx, quiz.groupId, quiz.draws);
-    const [set] = await ctx.db.update(quizzes).set({ publishAt: at }).where(and(eq(quizzes.id, quiz.id), eq(quizzes.published, false))).returning({ id: quizzes.id });
+    // The schedule lands only on the bank that was judged (a question taken out meanwhile is judged again).
+    const bankAsJudged = at ? await checkDraws(ctx, quiz.groupId, quiz.draws) : undefined;
+    const [set] = await ctx.db.update(quizzes).set({ publishAt: at }).where(and(eq(quizzes.id, quiz.id), eq(quizzes.published, false), bankAsJudged)).returning({ id: quizzes.id });
+    if (!set && bankAsJudged) {
+      const [still] = await ctx.db.select({ same: sql<number>`${bankAsJudged}` }).from(quizzes).where(eq(quizzes.id, quiz.id));
+      if (still && !still.same) throw bankChanged();
+    }
     if (!set) throw alreadyPublished();
     groupId = quiz.groupId;
     result = { kind, _id: quiz.id, slug: quiz.slug, publishAt: at?.toISOString() ?? null, published: false };

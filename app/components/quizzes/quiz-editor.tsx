@@ -333,7 +333,7 @@ export function QuizEditor({
 
       {formError ? (
         <p className="form-error" role="alert">
-          {failure && failure.code === "answers_seen" ? t("quizEditor.error.answersSeen") : t("quizEditor.error.form", { message: editorProblem(t, lang, formError) })}
+          {failure && failure.code === "answers_seen" ? t("quizEditor.error.answersSeen") : failure && failure.code === "bank_changed" ? t("bank.error.changed") : t("quizEditor.error.form", { message: editorProblem(t, lang, formError) })}
         </p>
       ) : null}
       {failure && Object.keys(failure.fields ?? {}).some((k) => k.startsWith("questions.")) ? (
