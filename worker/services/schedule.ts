@@ -55,7 +55,7 @@ export async function setSchedule(ctx: ServiceContext, viewer: Actor, kind: Sche
     const alreadyPublished = () => new AppError(409, "already_published", "This quiz is already published. Make it a draft first to schedule it.");
     if (quiz.published) throw alreadyPublished();
     // As when it is published by hand: its draws must find their questions in the bank (checked again when it is due).
-    // The schedule lands only on the bank that was judged (a question taken out meanwhile is judged again).
+    // The schedule lands only on the bank that was judged (one changed meanwhile: 409 bank_changed, nothing scheduled).
     const bankAsJudged = at ? await checkDraws(ctx, quiz.groupId, quiz.draws) : undefined;
     const [set] = await ctx.db.update(quizzes).set({ publishAt: at }).where(and(eq(quizzes.id, quiz.id), eq(quizzes.published, false), bankAsJudged)).returning({ id: quizzes.id });
     if (!set && bankAsJudged) {
