@@ -76,17 +76,26 @@ export function drawsShortOnSomePaper(bank: { id: string; tags: string[] }[], dr
   return null;
 }
 
-/** The bank of a group as one string: how many questions it holds and when the newest change to one was made. */
-export function bankStamp(bank: Pick<BankRow, "updatedAt">[]): string {
-  return `${bank.length}/${Math.max(0, ...bank.map((q) => q.updatedAt.getTime()))}`;
+/**
+ * True, in SQL, while the group's bank is still the `bank` a check read (how many questions it holds and when the
+ * newest change to one was made): a write that the check allowed lands only on the bank it judged (a question removed
+ * or retagged since could leave a draw short).
+ */
+export function bankStill(groupId: string, bank: Pick<BankRow, "updatedAt">[]): SQL {
+  const stamp = `${bank.length}/${Math.max(0, ...bank.map((q) => q.updatedAt.getTime()))}`;
+  return sql`(select count(*) || '/' || coalesce(max("updated_at"), 0) from "bank_questions" where "group_id" = ${groupId}) = ${stamp}`;
 }
 
+/** The answer when the bank, or the quizzes drawing from it, changed between a check and its write: nothing saved. */
+export const bankChanged = () => new AppError(409, "bank_changed", "The question bank changed while this was being saved. Please try again.");
+
 /**
- * True, in SQL, while the group's bank is still as `stamp` (bankStamp) read it: a write that a check of the bank
- * allowed lands only on the bank that check judged (a question removed or retagged since could leave a draw short).
+ * After a write guarded by `asJudged` (bankStill) did not land: a 409 `bank_changed` when the bank has changed since
+ * the check, which is then why; otherwise the caller says what else stopped it.
  */
-export function bankStill(groupId: string, stamp: string): SQL {
-  return sql`(select count(*) || '/' || coalesce(max("updated_at"), 0) from "bank_questions" where "group_id" = ${groupId}) = ${stamp}`;
+export async function refuseIfBankChanged(ctx: ServiceContext, groupId: string, asJudged: SQL): Promise<void> {
+  const [row] = await ctx.db.select({ same: sql<number>`${asJudged}` }).from(groups).where(eq(groups.id, groupId));
+  if (row && !row.same) throw bankChanged();
 }
 
 /**
@@ -140,11 +149,11 @@ async function changeBankQuestion<T>(
     const { bank, draws } = await checkLiveDraws(ctx, groupId, after);
     if (!bank.some((q) => q.id === questionId)) throw notFound("No such question in this group's bank.");
     const newest = Math.max(0, ...bank.map((q) => q.updatedAt.getTime()));
-    const unchanged = and(bankStill(groupId, bankStamp(bank)), sql`${drawsState(groupId)} = ${draws}`)!;
+    const unchanged = and(bankStill(groupId, bank), sql`${drawsState(groupId)} = ${draws}`)!;
     const done = await write(unchanged, newest);
     if (done !== undefined) return done;
   }
-  throw new AppError(409, "bank_changed", "The question bank changed while this was being saved. Please try again.");
+  throw bankChanged();
 }
 
 /** GET /api/groups/{id}/question-bank (staff): the questions, oldest first, and the tags with their counts. */

@@ -32,7 +32,7 @@ import {
 } from "../../app/lib/quiz-schemas";
 import { attempts, bankQuestions, extensions, groups, lectures, memberships, questions, quizzes, users, MEMBER_STATUSES } from "../../db/schema";
 import { makePaper, originalOption, paperQuestions, type QuizDraw } from "../../app/lib/quiz-paper";
-import { bankOf, bankStamp, bankStill, drawsUnfit, tagCounts } from "./question-bank";
+import { bankChanged, bankOf, bankStill, drawsUnfit, refuseIfBankChanged, tagCounts } from "./question-bank";
 import { chunked, D1_MAX_PARAMS, slices } from "./chunks";
 import { preparedOnce } from "../../db/prepared";
 import type { ServiceContext } from "../context";
@@ -1265,11 +1265,8 @@ export async function checkDraws(ctx: ServiceContext, groupId: string, draws: Qu
   const bank = await bankOf(ctx, groupId);
   const message = drawsUnfit(bank, draws);
   if (message) throw new AppError(400, "validation_failed", message, { draws: message });
-  return bankStill(groupId, bankStamp(bank));
+  return bankStill(groupId, bank);
 }
-
-/** The answer when the bank changed between a quiz's check of its draws and its write: nothing was saved. */
-export const bankChanged = () => new AppError(409, "bank_changed", "The question bank changed while this was being saved. Please try again.");
 
 /** Whether any student has started the quiz (its questions are then frozen). One indexed lookup. */
 export async function quizStarted(ctx: ServiceContext, quizId: string): Promise<boolean> {
@@ -1358,14 +1355,11 @@ export async function updateQuiz(ctx: ServiceContext, viewer: Actor, key: string
   const flipped = input.published === true ? results[0] : [];
   const updated = Object.keys(values).length ? results[input.published === true ? 1 : 0] : null;
   const undone = undoIfStarted.length > 0 && results.slice(-undoIfStarted.length).some((r) => (r as unknown[]).length > 0);
+  const notUpdated = updated !== null && (updated as unknown[]).length === 0;
   // Something the bank's condition guards did not land: when the bank is no longer the one judged, that is why, and
   // nothing of this change was saved (a draft flipped by another tab, or a quiz started, has its own answer below).
-  const missed = undone || (updated !== null && (updated as unknown[]).length === 0) || (input.published === true && (flipped as unknown[]).length === 0);
-  if (bankAsJudged && missed) {
-    const [still] = await ctx.db.select({ same: sql<number>`${bankAsJudged}` }).from(groups).where(eq(groups.id, quiz.groupId));
-    if (!still?.same) throw bankChanged();
-  }
-  if (freezes && (undone || (updated !== null && (updated as unknown[]).length === 0))) {
+  if (bankAsJudged && (undone || notUpdated || (input.published === true && (flipped as unknown[]).length === 0))) await refuseIfBankChanged(ctx, quiz.groupId, bankAsJudged);
+  if (freezes && (undone || notUpdated)) {
     throw new AppError(409, "quiz_started", "Students have already started this quiz, so its questions can no longer change. Make a new quiz instead.");
   }
   if (input.closesAt !== undefined || input.durationMinutes !== undefined) {

@@ -15,9 +15,9 @@ import { announceLecture, requireManagedLecture } from "./lectures";
 import { memberIds } from "./memberships";
 import { notifyUsers } from "./notifications";
 import { armPublisher, SCHEDULE_SLACK_MS } from "./publisher-client";
-import { bankChanged, checkDraws, requireManagedQuiz } from "./quizzes";
+import { checkDraws, requireManagedQuiz } from "./quizzes";
 import { chunked } from "./chunks";
-import { drawsUnfit } from "./question-bank";
+import { drawsUnfit, refuseIfBankChanged } from "./question-bank";
 import { findTask, isStaff } from "./tasks";
 
 export interface ScheduleResult {
@@ -58,10 +58,7 @@ export async function setSchedule(ctx: ServiceContext, viewer: Actor, kind: Sche
     // The schedule lands only on the bank that was judged (one changed meanwhile: 409 bank_changed, nothing scheduled).
     const bankAsJudged = at ? await checkDraws(ctx, quiz.groupId, quiz.draws) : undefined;
     const [set] = await ctx.db.update(quizzes).set({ publishAt: at }).where(and(eq(quizzes.id, quiz.id), eq(quizzes.published, false), bankAsJudged)).returning({ id: quizzes.id });
-    if (!set && bankAsJudged) {
-      const [still] = await ctx.db.select({ same: sql<number>`${bankAsJudged}` }).from(quizzes).where(eq(quizzes.id, quiz.id));
-      if (still && !still.same) throw bankChanged();
-    }
+    if (!set && bankAsJudged) await refuseIfBankChanged(ctx, quiz.groupId, bankAsJudged);
     if (!set) throw alreadyPublished();
     groupId = quiz.groupId;
     result = { kind, _id: quiz.id, slug: quiz.slug, publishAt: at?.toISOString() ?? null, published: false };

@@ -23,6 +23,12 @@ const PROBLEMS: Record<string, MessageKey> = {
   "Please enter a title.": "quizEditor.problem.title",
 };
 
+/** Refusals with words of their own, by the API's code (they are about the quiz as a whole, not one field). */
+export const EDITOR_CODES: Record<string, MessageKey> = {
+  answers_seen: "quizEditor.error.answersSeen",
+  bank_changed: "bank.error.changed",
+};
+
 /** A server message from the quiz's checks, as the editor shows it to a reader of `lang`. */
 export function editorProblem(t: (key: MessageKey, params?: Params) => string, lang: Lang, message: string): string {
   const key = PROBLEMS[message];

@@ -4,7 +4,7 @@ import { PlusIcon } from "~/components/icons";
 import { fromLocalInput, toLocalInput } from "~/components/lectures/when";
 import type { MessageKey } from "~/i18n/en";
 import { useT } from "~/lib/i18n";
-import { editorProblem } from "./quiz-editor-errors";
+import { EDITOR_CODES, editorProblem } from "./quiz-editor-errors";
 import { CodeField } from "~/components/exercises/code-field";
 import { rowsToTests, TestsEditor, toTestRow, type TestRow } from "~/components/exercises/tests-editor";
 import { EXERCISE_LIMITS } from "~/lib/exercise-schemas";
@@ -333,7 +333,7 @@ export function QuizEditor({
 
       {formError ? (
         <p className="form-error" role="alert">
-          {failure && failure.code === "answers_seen" ? t("quizEditor.error.answersSeen") : failure && failure.code === "bank_changed" ? t("bank.error.changed") : t("quizEditor.error.form", { message: editorProblem(t, lang, formError) })}
+          {failure && EDITOR_CODES[failure.code] ? t(EDITOR_CODES[failure.code]!) : t("quizEditor.error.form", { message: editorProblem(t, lang, formError) })}
         </p>
       ) : null}
       {failure && Object.keys(failure.fields ?? {}).some((k) => k.startsWith("questions.")) ? (
