@@ -6,6 +6,8 @@
  *   builds are patched: the server runtime loads the CommonJS one, the pages the ES module one.
  * - Drizzle's `is()`: whether a value is of an entity kind, asked for every chunk of every query it builds, walked the
  *   value's class ancestry each time; the patch keeps the answer per class and kind.
+ * - Drizzle's limits: a whole-number limit was bound as a parameter, which has SQLite compile the statement again at
+ *   every run; the patch writes it into the statement (` limit 1`), and binds anything else as before.
  * - Drizzle's row mapping: how each column is decoded was worked out again for every row; the patch works it out once
  *   per query's column list (tested on workerd's D1, with joins that may be missing and decoded columns).
  * - Remix's server runtime: every loader and action was handed a copy of the request with Remix's own search
@@ -243,6 +245,46 @@ describe("drizzle row mapping", () => {
         { name: "Mapped Member", verified: expect.any(Date), membership: { status: "special", groupId: group.id }, group: { title: "Mapping 101", capacity: group.capacity }, shout: "MAPPED MEMBER!", flag: true },
       ]);
     }
+  });
+});
+
+describe("drizzle limits", () => {
+  // SQLite plans a statement by its limit's value: a bound limit (`limit ?`) marks the statement stale each time it is
+  // bound, so even a cached statement is compiled again at every run (seen in workerd: sqlite3Reprepare on every
+  // `limit ?` statement, never on others; ADR 0050). Whole numbers are written into the statement instead.
+  it("writes a whole-number limit into the statement, in selects, subqueries and set operations, and honours it", async () => {
+    const group = await createGroup({ title: "Limits 101" });
+    for (const name of ["Limit A", "Limit B", "Limit C"]) await addMember(await createUser({ name }), group);
+    const db = createDb(env.DB);
+    const members = db.select({ name: users.name }).from(users).innerJoin(memberships, eq(memberships.userId, users.id)).where(eq(memberships.groupId, group.id)).orderBy(users.name);
+    const two = members.limit(2).toSQL();
+    expect(two.sql).toMatch(/ limit 2$/);
+    expect(two.params).toEqual([group.id]);
+    expect(await members.limit(2)).toEqual([{ name: "Limit A" }, { name: "Limit B" }]);
+    expect(await members.limit(0)).toEqual([]);
+    const inner = db.select({ one: sql`1` }).from(memberships).where(eq(memberships.groupId, group.id)).limit(1);
+    const outer = db.select({ has: sql<number>`exists ${inner}` }).from(groups).where(eq(groups.id, group.id));
+    expect(outer.toSQL().sql).toContain(" limit 1)");
+    expect(outer.toSQL().params).toEqual([group.id, group.id]);
+    expect(await outer).toEqual([{ has: 1 }]);
+    const union = db.select({ name: users.name }).from(users).where(eq(users.name, "Limit A")).union(db.select({ name: users.name }).from(users).where(eq(users.name, "Limit C"))).limit(1);
+    expect(union.toSQL().sql).toMatch(/ limit 1$/);
+    expect(await union).toHaveLength(1);
+  });
+
+  it("still binds any other limit: a placeholder, a fraction, a number past the safe integers", () => {
+    const db = createDb(env.DB);
+    const base = () => db.select({ id: users.id }).from(users);
+    const placeholder = base().limit(sql.placeholder("n")).toSQL();
+    expect(placeholder.sql).toMatch(/ limit \?$/);
+    const fraction = base().limit(1.5).toSQL();
+    expect(fraction.sql).toMatch(/ limit \?$/);
+    expect(fraction.params).toEqual([1.5]);
+    const huge = base().limit(2 ** 60).toSQL();
+    expect(huge.sql).toMatch(/ limit \?$/);
+    expect(huge.params).toEqual([2 ** 60]);
+    // A negative limit is no limit, as upstream.
+    expect(base().limit(-1).toSQL().sql).not.toContain("limit");
   });
 });
 
