@@ -217,6 +217,7 @@ export const quizzesAr: Record<keyof typeof quizzesEn, string> = {
   "quizEditor.problem.other": "هناك ما هو غير صالح هنا. راجعه ثم احفظ مرة أخرى.",
   "quizEditor.error.form": "راجع الاختبار: {message}",
   "quizEditor.error.answersSeen": "يستطيع بعض الطلاب رؤية إجابات هذا الاختبار بالفعل، فزيادة المحاولات أو تأخير الإغلاق ستتيح لهم الإجابة والحل أمامهم. امنح الآخرين وقتًا إضافيًا بالتمديدات، أو أنشئ اختبارًا جديدًا.",
+  "quizEditor.error.started": "بدأ بعض الطلاب هذا الاختبار بالفعل، فلم يعد من الممكن تغيير أسئلته. أنشئ اختبارًا جديدًا بدلًا من ذلك.",
   "quizEditor.studentView": "افتح صفحة الطالب",
   "staffQuizzes.stats.choices": "الإجابات المختارة في السؤال {n}",
   "staffQuizzes.stats.key": "الصحيحة",

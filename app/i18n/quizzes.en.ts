@@ -215,6 +215,7 @@ export const quizzesEn = {
   "quizEditor.problem.other": "something here is not valid. Check it and save again.",
   "quizEditor.error.form": "Please check the quiz: {message}",
   "quizEditor.error.answersSeen": "Students can already see this quiz's answers, so more attempts or a later close would let them answer with the key. Give the others extra time with extensions, or make a new quiz.",
+  "quizEditor.error.started": "Students have already started this quiz, so its questions can no longer change. Make a new quiz instead.",
   "quizEditor.studentView": "Open the student page",
   "staffQuizzes.stats.choices": "Answers chosen for question {n}",
   "staffQuizzes.stats.key": "Correct",

@@ -3,7 +3,7 @@
  * start/resume/autosave, maxAttempts, the open/close window, solve = submit, retried submits, the review policy,
  * the staff results matrix, and a deep scan of every student-facing answer for correct answers.
  */
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import * as s from "../../db/schema";
 import { addMember, call, createGroup, createUser, signIn, type ErrorBody, type SignedIn, viewerOf } from "./factories";
@@ -143,6 +143,27 @@ describe("quizzes: authoring", () => {
     expect((await call(path, { method: "DELETE", token: w.teacher.accessToken })).status).toBe(200);
     expect((await call(path, { token: w.a.accessToken })).status).toBe(404);
     expect(await db().select().from(s.attempts).where(eq(s.attempts.quizId, w.quiz._id))).toEqual([]);
+  });
+
+  it("the editor says in the reader's language that a student started the quiz while it was open", async () => {
+    const w = await world();
+    const edit = `/instructor/group/${w.group.slug}/lecture/${w.lecture.slug}/quiz/updateQuiz/${w.quiz.slug}`;
+    // The editor was opened before anyone started; a student starts; then the questions are saved.
+    expect((await call(edit, { cookie: w.teacher.cookie })).status).toBe(200);
+    expect((await call(`/api/quizzes/${w.quiz.slug}/start`, { method: "POST", token: w.a.accessToken })).status).toBe(201);
+    const saveQuestions = async (lang: "en" | "ar") => {
+      const form = new FormData();
+      form.set("intent", "save");
+      form.set("payload", JSON.stringify({ title: "CSS check", questions: questions.slice(0, 1) }));
+      return (await call(edit, { method: "POST", form, cookie: `${w.teacher.cookie}; lang=${lang}` })).text();
+    };
+    expect(await saveQuestions("en")).toContain("Students have already started this quiz, so its questions can no longer change. Make a new quiz instead.");
+    const ar = await saveQuestions("ar");
+    expect(ar).toContain("بدأ بعض الطلاب هذا الاختبار بالفعل، فلم يعد من الممكن تغيير أسئلته. أنشئ اختبارًا جديدًا بدلًا من ذلك.");
+    // Nothing English on the screen (the page's data, in its scripts, carries the API's own message).
+    expect(ar.replace(/<script[^>]*>[\s\S]*?<\/script>/g, "")).not.toContain("Students have already started");
+    const [{ n }] = await db().select({ n: sql<number>`count(*)` }).from(s.questions).where(eq(s.questions.quizId, w.quiz._id)) as [{ n: number }];
+    expect(n).toBe(questions.length);
   });
 
   // D1 binds at most 100 values per statement and a question row binds 9: 100 questions (the editor's limit) go in slices.

@@ -27,6 +27,8 @@ const PROBLEMS: Record<string, MessageKey> = {
 export const EDITOR_CODES: Record<string, MessageKey> = {
   answers_seen: "quizEditor.error.answersSeen",
   bank_changed: "bank.error.changed",
+  // A student started the quiz after the editor opened (it shows questions as frozen once it knows).
+  quiz_started: "quizEditor.error.started",
 };
 
 /** A server message from the quiz's checks, as the editor shows it to a reader of `lang`. */
