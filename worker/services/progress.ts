@@ -208,8 +208,8 @@ const ratio = (score: SQLWrapper | SQL, max: SQLWrapper | SQL) =>
  * definition serves the statements built per request and those built once per isolate.
  */
 function figuresSql(db: Database, scope: ({ group: Value<string> } | { groups: SQLWrapper }) & { userId?: Value<string> }, now: Value<number>) {
-  // One group is named as itself (`= ?`) rather than as a subquery that selects it: the same rows, and a statement
-  // SQLite compiles faster (the local D1 and, as far as is known, D1 compile every statement they run).
+  // One group is named as itself (`= ?`) rather than as a subquery that selects it: the same rows, and a smaller
+  // statement to compile and run (compiled once per database connection and kept, as workerd keeps them: ADR 50).
   const inScope = (col: typeof lectures.groupId | typeof quizzes.groupId | typeof memberships.groupId | typeof groups.id) =>
     "group" in scope ? eq(col, scope.group) : inArray(col, scope.groups);
   const held = heldSql(now);
@@ -334,9 +334,9 @@ function figuresSql(db: Database, scope: ({ group: Value<string> } | { groups: S
   const of = (sub: { _: { alias: string } }, column: string) => sql<number>`${sql.identifier(sub._.alias)}.${sql.identifier(column)}`;
   // How each subquery's row finds its member's. With one group in scope a group's subquery has at most one row, that
   // group's, and with one student too so has each student's: it is joined as it is (`on 1`). A condition there has
-  // SQLite build an index of the subquery's rows at every run ("automatic index"), planned and written into the
-  // statement each time it is compiled: the course home's figures compiled and ran in about 40% less time without
-  // them (ADR 49). Several groups in scope (a student's courses) keep the conditions.
+  // SQLite build an index of the subquery's rows at every run ("automatic index"): the course home's figures compiled
+  // and ran in about 40% less time without them (ADR 49). Several groups in scope (a student's courses) keep the
+  // conditions.
   const whole = sql`1`;
   const sameGroup = (sub: { _: { alias: string } }) => ("group" in scope ? whole : sql`${of(sub, "group_id")} = ${memberships.groupId}`);
   const sameMember = (sub: { _: { alias: string } }) => {
