@@ -234,6 +234,38 @@ describe("scheduled publishing", () => {
     await background.settle();
   });
 
+  // Shown (another tab, or its own time coming) and handed in between the schedule's check and its write: the task
+  // must not vanish from the students who saw it and the one who handed it in.
+  it("refuses to hide a task shown, or shown and handed in, between the schedule's check and its write", async () => {
+    const w = await world();
+    const teacher = viewerOf(w.teacher);
+    const background = serviceContext();
+    const soon = new Date(Date.now() + 3_600_000).toISOString();
+    const later = Date.now() + 7_200_000;
+    const scheduledTask = async () => (await (await call(`/api/lectures/${w.lecture.slug}/tasks`, { body: { title: unique("Later"), publishAt: soon }, token: w.teacher.accessToken })).json()) as { _id: string; slug: string };
+    const row = async (id: string) => (await db().select({ publishAt: s.tasks.publishAt }).from(s.tasks).where(eq(s.tasks.id, id)))[0];
+
+    const handedInTask = await scheduledTask();
+    const showAndHandIn = async () => {
+      await setSchedule(background.ctx, teacher, "task", handedInTask._id, null);
+      expect((await call(`/api/lectures/${w.lecture.slug}/submit-task/${handedInTask.slug}`, { body: { link: "https://github.com/me/site" }, token: w.student.accessToken })).status).toBe(201);
+    };
+    await expect(setSchedule(gatedContext(/^update "tasks"/, showAndHandIn), teacher, "task", handedInTask._id, later)).rejects.toMatchObject({ status: 409, code: "already_handed_in" });
+    expect(await row(handedInTask._id)).toEqual({ publishAt: null });
+    expect((await call(`/api/lectures/${w.lecture.slug}/tasks/${handedInTask.slug}`, { token: w.student.accessToken })).status).toBe(200);
+
+    const shownTask = await scheduledTask();
+    const show = () => setSchedule(background.ctx, teacher, "task", shownTask._id, null);
+    await expect(setSchedule(gatedContext(/^update "tasks"/, show), teacher, "task", shownTask._id, later)).rejects.toMatchObject({ status: 409, code: "already_shown" });
+    expect(await row(shownTask._id)).toEqual({ publishAt: null });
+
+    // Nothing between: a scheduled task is moved to its new time.
+    const movedTask = await scheduledTask();
+    await setSchedule(serviceContext().ctx, teacher, "task", movedTask._id, later);
+    expect((await row(movedTask._id))!.publishAt!.getTime()).toBe(later);
+    await background.settle();
+  });
+
   it("refuses past times, published drafts, handed-in tasks, strangers and bad input", async () => {
     const w = await world();
     const other = await signIn(await createUser({ role: "instructor" }));
