@@ -190,7 +190,17 @@ describe("quizzes: the server's clock", () => {
     const base = `/course/${group.slug}/lecture/${lecture.slug}/quiz/${quiz.slug}`;
     // The words as rendered (the page's data carries every message of the language, so a bare search would find them).
     const page = async (path: string) => (await call(path, { cookie: student.cookie })).text();
-    expect(await page(base)).toContain(">Resume your attempt</button>");
+    const running = (await page(base)).replace(/<!-- -->/g, "");
+    expect(running).toContain(">Resume your attempt</button>");
+    // A running attempt is said as such: not "before you start", not "1 of 2 used", and when it ends.
+    expect(running).toContain("<strong>Your attempt is in progress</strong><span>It ends: <time");
+    expect(running).toContain(">Attempt 1 of 2, in progress</dd>");
+    expect(running).toContain(">While you answer</h2>");
+    expect(running).not.toContain(">Before you start</h2>");
+    const runningAr = (await (await call(base, { cookie: `${student.cookie}; lang=ar` })).text()).replace(/<!-- -->/g, "");
+    expect(runningAr).toContain("<strong>محاولتك جارية</strong><span>تنتهي: <time");
+    expect(runningAr).toContain(">المحاولة 1 من 2، جارية</dd>");
+    expect(runningAr).toContain(">أثناء الإجابة</h2>");
     // 2 s after the deadline (still inside the allowance): the server is handing it in; nothing to resume.
     await db().update(s.attempts).set({ deadlineAt: new Date(Date.now() - 2_000) }).where(eq(s.attempts.id, started.attempt._id));
     const handingIn = await page(base);
@@ -201,6 +211,8 @@ describe("quizzes: the server's clock", () => {
     const intro = await page(base);
     expect(intro).not.toContain(">Resume your attempt<");
     expect(intro).toContain(">See your result</a>");
+    expect(intro).toContain(">Before you start</h2>");
+    expect(intro).not.toContain("in progress");
     const result = await page(`${base}/result`);
     expect(result).not.toContain(">Resume your attempt<");
     expect(result.replace(/<!-- -->/g, "")).toMatch(/<span dir="ltr"><strong>1<\/strong><span class="quiz-score-max"> \/ 1<\/span><\/span>/);

@@ -63,7 +63,7 @@ export function QuizFrame({ quiz, base, section, children, className }: { quiz: 
 export const pointsText = (t: ReturnType<typeof useT>["t"], n: number) => (n === 1 ? t("quiz.point") : t("quiz.points", { n }));
 
 /** The quiz's facts: questions and points, time, window, attempts. */
-function QuizFacts({ quiz, attemptsUsed }: { quiz: PageQuiz; attemptsUsed: number }) {
+function QuizFacts({ quiz, attemptsUsed, running = false }: { quiz: PageQuiz; attemptsUsed: number; running?: boolean }) {
   const { t } = useT();
   return (
     <dl className="quiz-facts">
@@ -102,7 +102,7 @@ function QuizFacts({ quiz, attemptsUsed }: { quiz: PageQuiz; attemptsUsed: numbe
       ) : null}
       <div>
         <dt>{t("quiz.result.attempts")}</dt>
-        <dd>{t("quiz.attempts", { used: attemptsUsed, max: quiz.maxAttempts })}</dd>
+        <dd>{running ? t("quiz.attemptsRunning", { n: attemptsUsed, max: quiz.maxAttempts }) : t("quiz.attempts", { used: attemptsUsed, max: quiz.maxAttempts })}</dd>
       </div>
       {quiz.extension ? (
         <div className="quiz-extended">
@@ -161,8 +161,8 @@ export function QuizIntro({
       <div className="quiz-intro">
         <article className="card quiz-card">
           {quiz.descriptionHtml ? <div className="prose" dir="auto" dangerouslySetInnerHTML={{ __html: quiz.descriptionHtml }} /> : null}
-          <QuizFacts quiz={quiz} attemptsUsed={attemptsUsed} />
-          <h2 className="quiz-card-title">{t("quiz.rules")}</h2>
+          <QuizFacts quiz={quiz} attemptsUsed={attemptsUsed} running={!!open && !timeUp} />
+          <h2 className="quiz-card-title">{t(open && !timeUp ? "quiz.rulesRunning" : "quiz.rules")}</h2>
           <ul className="quiz-rules">
             <li>{t("quiz.rule.saved")}</li>
             {quiz.durationMinutes || quiz.closesAt ? <li>{t("quiz.rule.clock")}</li> : null}
@@ -195,11 +195,23 @@ export function QuizIntro({
                   {t("quiz.timeUpIntro")}
                 </p>
               ) : open ? (
-                <Form method="post">
+                <>
+                  <p className="quiz-state quiz-running">
+                    <strong>{t("quiz.runningTitle")}</strong>
+                    {open.deadline ? (
+                      <span>
+                        {t("quiz.runningEnds")}: <When iso={open.deadline} />
+                      </span>
+                    ) : (
+                      <span>{t("quiz.runningSaved")}</span>
+                    )}
+                  </p>
+                  <Form method="post">
                   <button type="submit" name="intent" value="start" className="btn btn-primary btn-block" disabled={busy}>
                     {busy ? t("quiz.starting") : t("quiz.resume")}
                   </button>
-                </Form>
+                  </Form>
+                </>
               ) : quiz.window === "upcoming" ? (
                 <p className="quiz-state">
                   {t("quiz.opens")}: {quiz.opensAt ? <When iso={quiz.opensAt} /> : null}
