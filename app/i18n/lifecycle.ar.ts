@@ -20,7 +20,7 @@ export const lifecycleAr: Record<keyof typeof lifecycleEn, string> = {
   "certificate.revokedTitle": "أُلغيت هذه الشهادة",
   "certificate.revokedBody": "أُلغيت في {date}. السبب: {reason}",
   "certificate.pageTitle": "{name}: {course}",
-  "certificate.print": "اطبعها أو احفظها PDF",
+  "certificate.print": "اطبعها أو احفظها بصيغة PDF",
   "certificate.printHint": "لتنزيلها بصيغة PDF اختر «حفظ بتنسيق PDF» في نافذة الطباعة.",
   "certificate.linkedin": "أضفها إلى LinkedIn",
   "certificate.json": "البيان الموقَّع (JSON)",

@@ -47,6 +47,10 @@ describe("announcements", () => {
     expect(ar!.text).toContain("نشر Mona Teacher إعلانًا في Web Basics.");
     expect(ar!.html).toContain('dir="rtl"');
 
+    // On the Arabic reader's course home the English body keeps its own direction (lists and all), as a lecture's does.
+    const home = await (await call(`/course/${w.group.slug}`, { cookie: `${w.arabic.cookie}; lang=ar` })).text();
+    expect(home).toContain('<div class="markdown" dir="auto"><p>We meet <strong>Sunday</strong> instead.</p>');
+
     // Pinned for the member until they dismiss it; the others still have it.
     const pinned = async (who: typeof w.english) => ((await (await call(`/api/groups/${w.group.slug}/announcements`, { token: who.accessToken })).json()) as Announcement[]).map((x) => x._id);
     expect(await pinned(w.english)).toEqual([a._id]);

@@ -99,7 +99,7 @@ function AnnouncementsSection({ data }: { data: CohortData }) {
                   {t("cohort.announce.delete")}
                 </button>
               </div>
-              <div className="markdown user-text" dangerouslySetInnerHTML={{ __html: a.bodyHtml }} />
+              <div className="markdown" dir="auto" dangerouslySetInnerHTML={{ __html: a.bodyHtml }} />
               <p className="cohort-meta">
                 <span className="user-text">{a.author ?? ""}</span> · <When iso={a.createdAt} /> · {t("cohort.announce.dismissed", { count: a.dismissed })}
                 {a.expiresAt ? (

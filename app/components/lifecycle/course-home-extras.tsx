@@ -48,7 +48,8 @@ function Announcement({ announcement: a }: { announcement: PinnedAnnouncement })
           </button>
         </dismisser.Form>
       </div>
-      <div className="markdown user-text" dangerouslySetInnerHTML={{ __html: a.bodyHtml }} />
+      {/* Written in either language, often with lists: the body takes its own direction, as a lecture's text does. */}
+      <div className="markdown" dir="auto" dangerouslySetInnerHTML={{ __html: a.bodyHtml }} />
       <p className="cohort-meta">
         <span className="user-text">{a.author ?? ""}</span> · <When iso={a.createdAt} />
       </p>
