@@ -207,9 +207,9 @@ export function QuizIntro({
                     )}
                   </p>
                   <Form method="post">
-                  <button type="submit" name="intent" value="start" className="btn btn-primary btn-block" disabled={busy}>
-                    {busy ? t("quiz.starting") : t("quiz.resume")}
-                  </button>
+                    <button type="submit" name="intent" value="start" className="btn btn-primary btn-block" disabled={busy}>
+                      {busy ? t("quiz.starting") : t("quiz.resume")}
+                    </button>
                   </Form>
                 </>
               ) : quiz.window === "upcoming" ? (
