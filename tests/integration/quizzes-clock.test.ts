@@ -197,6 +197,8 @@ describe("quizzes: the server's clock", () => {
     expect(running).toContain(">Attempt 1 of 2, in progress</dd>");
     expect(running).toContain(">While you answer</h2>");
     expect(running).not.toContain(">Before you start</h2>");
+    // On a phone's one column the Resume card comes first (quizzes.css keys on this).
+    expect(running).toMatch(/<aside class="card quiz-card quiz-action-card" aria-live="polite" data-running="true">/);
     const runningAr = (await (await call(base, { cookie: `${student.cookie}; lang=ar` })).text()).replace(/<!-- -->/g, "");
     expect(runningAr).toContain("<strong>محاولتك جارية</strong><span>تنتهي: <time");
     expect(runningAr).toContain(">المحاولة 1 من 2، جارية</dd>");
@@ -213,6 +215,7 @@ describe("quizzes: the server's clock", () => {
     expect(intro).toContain(">See your result</a>");
     expect(intro).toContain(">Before you start</h2>");
     expect(intro).not.toContain("in progress");
+    expect(intro).not.toContain("data-running");
     const result = await page(`${base}/result`);
     expect(result).not.toContain(">Resume your attempt<");
     expect(result.replace(/<!-- -->/g, "")).toMatch(/<span dir="ltr"><strong>1<\/strong><span class="quiz-score-max"> \/ 1<\/span><\/span>/);

@@ -170,7 +170,7 @@ export function QuizIntro({
             <li>{t(`quiz.review.${quiz.showAnswers}` as MessageKey)}</li>
           </ul>
         </article>
-        <aside className="card quiz-card quiz-action-card" aria-live="polite">
+        <aside className="card quiz-card quiz-action-card" aria-live="polite" data-running={(!isStaff && !!open && !timeUp) || undefined}>
           {isStaff ? (
             <>
               <p>{t("quiz.staffNote")}</p>
