@@ -272,11 +272,11 @@ describe("drizzle limits", () => {
     expect(await union).toHaveLength(1);
   });
 
-  it("still binds any other limit: a placeholder, a fraction, a number past the safe integers", () => {
+  it("still binds any other limit: a named parameter of a prepared query, a fraction, a number past the safe integers", () => {
     const db = createDb(env.DB);
     const base = () => db.select({ id: users.id }).from(users);
-    const placeholder = base().limit(sql.placeholder("n")).toSQL();
-    expect(placeholder.sql).toMatch(/ limit \?$/);
+    const named = base().limit(sql.placeholder("n")).toSQL();
+    expect(named.sql).toMatch(/ limit \?$/);
     const fraction = base().limit(1.5).toSQL();
     expect(fraction.sql).toMatch(/ limit \?$/);
     expect(fraction.params).toEqual([1.5]);

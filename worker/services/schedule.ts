@@ -66,22 +66,18 @@ export async function setSchedule(ctx: ServiceContext, viewer: Actor, kind: Sche
     // Tasks are addressed by their own id or slug (unique site-wide).
     const task = await requireTaskAnywhere(ctx, viewer, key);
     if (at) {
-      const handedIn = () => new AppError(409, "already_handed_in", "Students already handed this task in, so it cannot be hidden until later.");
-      const shown = () => new AppError(409, "already_shown", "Students already see this task, so it cannot be hidden until later.");
-      const anyHandIn = () => ctx.db.select({ id: submissions.id }).from(submissions).where(eq(submissions.taskId, task.id)).limit(1);
-      if ((await anyHandIn()).length > 0) throw handedIn();
-      // Shown on a published lecture, it was announced: hidden and shown again later it would be announced twice, and
-      // its link would lead nowhere in between (as for a published lecture or quiz).
-      if (!task.publishAt && task.lecturePublished) throw shown();
-      // The write lands only on what was judged: still hidden from students (scheduled, or on a lecture they cannot
-      // see) and not handed in. Shown meanwhile (another tab, its own time coming) and perhaps handed in, it stays shown.
+      // Hidden only while students cannot see it (scheduled, or on a lecture they cannot see) and nobody has handed it
+      // in: a task shown on a published lecture was announced, and hidden and shown again it would be announced twice,
+      // its link leading nowhere in between (as for a published lecture or quiz). The write itself carries both
+      // conditions, so a task shown (another tab, its own time coming) or handed in meanwhile stays shown.
       const stillHidden = or(isNotNull(tasks.publishAt), notExists(ctx.db.select({ one: sql`1` }).from(lectures).where(and(eq(lectures.id, tasks.lectureId), eq(lectures.published, true)))));
       const notHandedIn = notExists(ctx.db.select({ one: sql`1` }).from(submissions).where(eq(submissions.taskId, tasks.id)));
       const [set] = await ctx.db.update(tasks).set({ publishAt: at }).where(and(eq(tasks.id, task.id), stillHidden, notHandedIn)).returning({ id: tasks.id });
       if (!set) {
-        if ((await anyHandIn()).length > 0) throw handedIn();
+        const [handedIn] = await ctx.db.select({ id: submissions.id }).from(submissions).where(eq(submissions.taskId, task.id)).limit(1);
+        if (handedIn) throw new AppError(409, "already_handed_in", "Students already handed this task in, so it cannot be hidden until later.");
         const [still] = await ctx.db.select({ id: tasks.id }).from(tasks).where(eq(tasks.id, task.id)).limit(1);
-        throw still ? shown() : notFound("No such task.");
+        throw still ? new AppError(409, "already_shown", "Students already see this task, so it cannot be hidden until later.") : notFound("No such task.");
       }
     } else if (task.publishAt) {
       // Shown now: claimed like a due one, so it is announced once.
