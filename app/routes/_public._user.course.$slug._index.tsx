@@ -1,11 +1,12 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction, LinksFunction } from "@remix-run/cloudflare";
+import { Breadcrumb } from "~/components/breadcrumb";
 import { isRouteErrorResponse, Link, useLoaderData, useParams, useRouteError } from "@remix-run/react";
 import { data } from "@remix-run/server-runtime";
 import { GroupChatPanel } from "~/components/chat/group-chat-panel";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { MembershipBadge, type MembershipStatus } from "~/components/groups/badges";
 import { StarSmallIcon } from "~/components/groups/extra-icons";
-import { ArrowIcon, CalendarIcon, ChevronIcon, SettingsIcon, UserIcon } from "~/components/icons";
+import { ArrowIcon, CalendarIcon, SettingsIcon, UserIcon } from "~/components/icons";
 import type { MessageKey } from "~/i18n/en";
 import { formatDate, useT } from "~/lib/i18n";
 import { metaT, pageMeta } from "~/lib/meta";
@@ -134,17 +135,7 @@ export default function CourseHome() {
       <div className="page-band">
         <div className="container course-home-head">
           <div>
-            <nav aria-label={t("common.breadcrumb")} className="breadcrumb">
-              <ol>
-                <li>
-                  <Link to="/my-courses">{t("nav.myCourses")}</Link>
-                  <ChevronIcon />
-                </li>
-                <li aria-current="page" className="user-text">
-                  {group.title}
-                </li>
-              </ol>
-            </nav>
+            <Breadcrumb items={[{ label: t("nav.myCourses"), to: "/my-courses" }, { label: group.title, userText: true }]} />
             <h1 className="page-title user-text">{group.title}</h1>
             <ul className="fact-row" role="list">
               <li>

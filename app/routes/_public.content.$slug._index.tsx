@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction, LinksFunctio
 import { Link, useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { JoinPanel } from "~/components/groups/join-panel";
-import { CalendarIcon, ChatIcon, ChevronIcon, UserIcon, UsersIcon } from "~/components/icons";
+import { CalendarIcon, ChatIcon, UserIcon, UsersIcon } from "~/components/icons";
 import { useSite } from "~/hooks/use-site";
 import { askAboutCourseHref } from "~/lib/course-links";
 import { formatDate, useT } from "~/lib/i18n";
@@ -17,6 +17,7 @@ import { getManagedGroup } from "../../worker/services/groups-admin";
 import { requestToJoin } from "../../worker/services/memberships";
 import type { Viewer } from "../../worker/services/sessions";
 import { sheets } from "~/styles/sheets";
+import { Breadcrumb } from "~/components/breadcrumb";
 
 export const links: LinksFunction = () => sheets("landing", "coursePages", "groups");
 
@@ -81,12 +82,7 @@ export default function CourseDetails() {
     <main id="main" tabIndex={-1} className="page page-course">
       <div className="page-band">
         <div className="container">
-          <nav aria-label={t("common.breadcrumb")} className="breadcrumb">
-            <ol>
-              <li><Link to="/courses">{t("nav.courses")}</Link><ChevronIcon /></li>
-              <li aria-current="page">{course.title}</li>
-            </ol>
-          </nav>
+          <Breadcrumb items={[{ label: t("nav.courses"), to: "/courses" }, { label: course.title, userText: true }]} />
           <h1 className="page-title">{course.title}</h1>
           <p className="page-lead user-text">{course.description}</p>
           <ul className="fact-row" role="list">

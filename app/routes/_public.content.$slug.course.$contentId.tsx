@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction, LinksFunction } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { ArrowIcon, ChevronIcon } from "~/components/icons";
+import { ArrowIcon } from "~/components/icons";
 import { useT } from "~/lib/i18n";
 import { renderMarkdown } from "~/lib/markdown.server";
 import { metaT, pageMeta } from "~/lib/meta";
@@ -9,6 +9,7 @@ import { notFoundResponse, orNotFound } from "~/lib/not-found.server";
 import { idOrSlugParam } from "~/lib/schemas";
 import { getPublicGroup } from "../../worker/services/groups";
 import { sheets } from "~/styles/sheets";
+import { Breadcrumb } from "~/components/breadcrumb";
 
 export const links: LinksFunction = () => sheets("coursePages");
 
@@ -43,13 +44,7 @@ export default function CoursePart() {
     <main id="main" tabIndex={-1} className="page page-part">
       <div className="page-band page-band-compact">
         <div className="container">
-          <nav aria-label={t("common.breadcrumb")} className="breadcrumb">
-            <ol>
-              <li><Link to="/courses">{t("nav.courses")}</Link><ChevronIcon /></li>
-              <li><Link to={base}>{course.title}</Link><ChevronIcon /></li>
-              <li aria-current="page">{part.title}</li>
-            </ol>
-          </nav>
+          <Breadcrumb items={[{ label: t("nav.courses"), to: "/courses" }, { label: course.title, to: base, userText: true }, { label: part.title, userText: true }]} />
           <p className="eyebrow">{t("course.part", { n: part.n, total: part.total })}</p>
           <h1 className="page-title">{part.title}</h1>
         </div>

@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction, LinksFunction } from "@remix-run/cloudflare";
-import { Link, useFetcher, useLoaderData } from "@remix-run/react";
+import { useFetcher, useLoaderData } from "@remix-run/react";
 import { data, redirect } from "@remix-run/server-runtime";
 import { useState } from "react";
 import { ROLE_LABEL } from "~/components/account/labels";
@@ -10,7 +10,7 @@ import { AreaPageHeader } from "~/components/area-shell";
 import { ConfirmDialog } from "~/components/confirm-dialog";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { FormAlert } from "~/components/form-field";
-import { ChevronIcon, ShieldIcon, TrashIcon } from "~/components/icons";
+import { ShieldIcon, TrashIcon } from "~/components/icons";
 import { ToastRegion, useToasts } from "~/components/toast";
 import { isolate } from "~/lib/bidi";
 import { expectedError, messageKey } from "~/lib/form-errors.server";
@@ -24,6 +24,7 @@ import { changeRole, deleteUser } from "../../worker/services/users";
 import { progressAcrossGroups } from "../../worker/services/progress";
 import { StudentProgressList } from "~/components/progress/student-progress";
 import { sheets } from "~/styles/sheets";
+import { Breadcrumb } from "~/components/breadcrumb";
 
 export const links: LinksFunction = () => sheets("accounts", "progress");
 
@@ -83,17 +84,7 @@ export default function AdminUserPage() {
   return (
     <main id="main" tabIndex={-1} className="area-page">
       <ToastRegion toasts={toasts} onDismiss={dismiss} />
-      <nav aria-label={t("common.breadcrumb")} className="breadcrumb">
-        <ol>
-          <li>
-            <Link to="/dashboard/admin/allStudent">{t("admin.users.title")}</Link>
-            <ChevronIcon />
-          </li>
-          <li aria-current="page" className="user-text">
-            {user.name}
-          </li>
-        </ol>
-      </nav>
+      <Breadcrumb items={[{ label: t("admin.users.title"), to: "/dashboard/admin/allStudent" }, { label: user.name, userText: true }]} />
       <AreaPageHeader title={user.name} lead={isSelf ? t("admin.user.self") : undefined} />
       <div className="account-grid">
         <div className="account-column">

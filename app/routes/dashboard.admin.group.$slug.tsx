@@ -6,11 +6,10 @@
  * `requireRole(context.svc, request, "admin")` itself and then its service.
  */
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { Link, Outlet, useLoaderData } from "@remix-run/react";
+import { Outlet, useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { GroupStatusBadge } from "~/components/groups/badges";
 import { GroupTabs, type GroupTab } from "~/components/groups/group-tabs";
-import { ChevronIcon } from "~/components/icons";
 import { useT } from "~/lib/i18n";
 import { metaT, pageMeta } from "~/lib/meta";
 import { orHttpError } from "~/lib/group-actions.server";
@@ -18,6 +17,7 @@ import { notFoundResponse } from "~/lib/not-found.server";
 import { idOrSlugParam } from "~/lib/schemas";
 import { requireRole } from "../../worker/auth/viewer";
 import { getManagedGroup } from "../../worker/services/groups-admin";
+import { Breadcrumb } from "~/components/breadcrumb";
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) =>
   pageMeta(matches, data ? data.group.title : metaT(matches)("error.notFound.title"));
@@ -48,17 +48,7 @@ export default function AdminGroupLayout() {
   return (
     <main id="main" tabIndex={-1} className="area-page group-page">
       <header className="group-page-header">
-        <nav aria-label={t("common.breadcrumb")} className="breadcrumb">
-          <ol>
-            <li>
-              <Link to="/dashboard/admin/allGroups">{t("admin.nav.allGroups")}</Link>
-              <ChevronIcon />
-            </li>
-            <li aria-current="page" className="user-text">
-              {group.title}
-            </li>
-          </ol>
-        </nav>
+        <Breadcrumb items={[{ label: t("admin.nav.allGroups"), to: "/dashboard/admin/allGroups" }, { label: group.title, userText: true }]} />
         <div className="group-page-title">
           <h1 className="area-page-title user-text">{group.title}</h1>
           <GroupStatusBadge status={group.status} />

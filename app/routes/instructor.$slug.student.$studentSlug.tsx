@@ -3,7 +3,7 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { MembershipBadge } from "~/components/groups/badges";
 import { initials } from "~/components/groups/format";
-import { ChevronIcon, MailIcon, PhoneIcon, UsersIcon } from "~/components/icons";
+import { MailIcon, PhoneIcon, UsersIcon } from "~/components/icons";
 import { formatDate, useT } from "~/lib/i18n";
 import { metaT, pageMeta } from "~/lib/meta";
 import { orHttpError } from "~/lib/group-actions.server";
@@ -16,6 +16,7 @@ import { getStudent } from "../../worker/services/students";
 import { progressAcrossGroups } from "../../worker/services/progress";
 import { StudentProgressList } from "~/components/progress/student-progress";
 import { sheets } from "~/styles/sheets";
+import { Breadcrumb } from "~/components/breadcrumb";
 
 export const links: LinksFunction = () => sheets("coursePages", "progress");
 
@@ -61,21 +62,13 @@ export default function InstructorStudent() {
   const { group, student, progress } = useLoaderData<typeof loader>();
   return (
     <main id="main" tabIndex={-1} className="area-page student-page">
-      <nav aria-label={t("common.breadcrumb")} className="breadcrumb">
-        <ol>
-          <li>
-            <Link to="/instructor">{t("teach.overview.title")}</Link>
-            <ChevronIcon />
-          </li>
-          <li>
-            <Link to={`/instructor/group/${group.slug}/students`} className="user-text">
-              {group.title}
-            </Link>
-            <ChevronIcon />
-          </li>
-          <li aria-current="page">{student.name}</li>
-        </ol>
-      </nav>
+      <Breadcrumb
+        items={[
+          { label: t("teach.overview.title"), to: "/instructor" },
+          { label: group.title, to: `/instructor/group/${group.slug}/students`, userText: true },
+          { label: student.name, userText: true },
+        ]}
+      />
 
       <section className="card student-card" aria-labelledby="student-name">
         <span className="avatar student-avatar" aria-hidden="true">

@@ -3,7 +3,7 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { GroupChatPanel } from "~/components/chat/group-chat-panel";
 import { CHAT_PAGE_SIZE } from "~/components/chat/use-group-chat";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { ChevronIcon, UsersIcon } from "~/components/icons";
+import { UsersIcon } from "~/components/icons";
 import { useT } from "~/lib/i18n";
 import { metaT, pageMeta } from "~/lib/meta";
 import { orHttpError } from "~/lib/group-actions.server";
@@ -16,6 +16,7 @@ import { getGroupForMember } from "../../worker/services/my-groups";
 import { sheets } from "~/styles/sheets";
 import { GroupTabs } from "~/components/groups/group-tabs";
 import { INSTRUCTOR_GROUP_TABS } from "~/components/lectures/instructor-group-page";
+import { Breadcrumb } from "~/components/breadcrumb";
 
 export const links: LinksFunction = () => sheets("chat");
 
@@ -48,17 +49,7 @@ export default function InstructorGroupMessages() {
   return (
     <main id="main" tabIndex={-1} className="area-page group-page chat-page">
       <header className="group-page-header">
-        <nav aria-label={t("common.breadcrumb")} className="breadcrumb">
-          <ol>
-            <li>
-              <Link to="/instructor">{t("teach.overview.title")}</Link>
-              <ChevronIcon />
-            </li>
-            <li aria-current="page" className="user-text">
-              {group.title}
-            </li>
-          </ol>
-        </nav>
+        <Breadcrumb items={[{ label: t("teach.overview.title"), to: "/instructor" }, { label: group.title, userText: true }]} />
         <div className="area-page-header">
           <div>
             <h1 className="area-page-title user-text">{group.title}</h1>

@@ -3,13 +3,13 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { StudentsScreen } from "~/components/groups/students-screen";
 import { ExternalIcon } from "~/components/groups/extra-icons";
-import { ChevronIcon } from "~/components/icons";
 import { useT } from "~/lib/i18n";
 import { metaT, pageMeta } from "~/lib/meta";
 import { groupSlugParam, groupStudentsAction, loadGroupStudents } from "~/lib/group-students.server";
 import { requireRole } from "../../worker/auth/viewer";
 import { GroupTabs } from "~/components/groups/group-tabs";
 import { INSTRUCTOR_GROUP_TABS } from "~/components/lectures/instructor-group-page";
+import { Breadcrumb } from "~/components/breadcrumb";
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
   const t = metaT(matches);
@@ -34,17 +34,7 @@ export default function InstructorGroupStudents() {
   return (
     <main id="main" tabIndex={-1} className="area-page group-page">
       <header className="group-page-header">
-        <nav aria-label={t("common.breadcrumb")} className="breadcrumb">
-          <ol>
-            <li>
-              <Link to="/instructor">{t("teach.overview.title")}</Link>
-              <ChevronIcon />
-            </li>
-            <li aria-current="page" className="user-text">
-              {data.group.title}
-            </li>
-          </ol>
-        </nav>
+        <Breadcrumb items={[{ label: t("teach.overview.title"), to: "/instructor" }, { label: data.group.title, userText: true }]} />
         <div className="area-page-header">
           <div>
             <h1 className="area-page-title">{t("groups.tabs.students")}</h1>

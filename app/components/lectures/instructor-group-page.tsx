@@ -1,8 +1,7 @@
-import { Link } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { GroupTabs, type GroupTab } from "~/components/groups/group-tabs";
-import { ChevronIcon } from "~/components/icons";
 import { useT } from "~/lib/i18n";
+import { Breadcrumb } from "~/components/breadcrumb";
 
 /** The sections of one of the instructor's groups (students, lectures, chat), shown on each of their pages. */
 export const INSTRUCTOR_GROUP_TABS: GroupTab[] = [
@@ -34,29 +33,14 @@ export function InstructorGroupPage({
   return (
     <main id="main" tabIndex={-1} className="area-page group-page">
       <header className="group-page-header">
-        <nav aria-label={t("common.breadcrumb")} className="breadcrumb">
-          <ol>
-            <li>
-              <Link to="/instructor">{t("teach.overview.title")}</Link>
-              <ChevronIcon />
-            </li>
-            <li>
-              <Link to={`/instructor/group/${group.slug}/students`} className="user-text">
-                {group.title}
-              </Link>
-              <ChevronIcon />
-            </li>
-            {parent ? (
-              <li>
-                <Link to={parent.to}>{parent.label}</Link>
-                <ChevronIcon />
-              </li>
-            ) : null}
-            <li aria-current="page" className="user-text">
-              {section}
-            </li>
-          </ol>
-        </nav>
+        <Breadcrumb
+          items={[
+            { label: t("teach.overview.title"), to: "/instructor" },
+            { label: group.title, to: `/instructor/group/${group.slug}/students`, userText: true },
+            ...(parent ? [{ label: parent.label, to: parent.to }] : []),
+            { label: section, userText: true },
+          ]}
+        />
         <div className="area-page-header">
           <div>
             <h1 className="area-page-title user-text">{section}</h1>

@@ -1,6 +1,7 @@
 import { Link, useFetcher, useRevalidator } from "@remix-run/react";
+import { CourseBreadcrumb } from "~/components/breadcrumb";
 import { useCallback, useEffect, useRef, useState } from "react";
-import { ArrowIcon, CalendarIcon, CheckIcon, ChevronIcon, SettingsIcon } from "~/components/icons";
+import { ArrowIcon, CalendarIcon, CheckIcon, SettingsIcon } from "~/components/icons";
 import { ExternalIcon } from "~/components/groups/extra-icons";
 import type { MessageKey } from "~/i18n/en";
 import type { FailureLike } from "~/lib/group-errors";
@@ -68,23 +69,7 @@ export function LecturePage({ lecture, work, manageHref, justCheckedIn }: { lect
     <main id="main" tabIndex={-1} className="page page-lecture">
       <div className="page-band page-band-compact">
         <div className="container">
-          <nav aria-label={t("common.breadcrumb")} className="breadcrumb">
-            <ol>
-              <li>
-                <Link to="/my-courses">{t("nav.myCourses")}</Link>
-                <ChevronIcon />
-              </li>
-              <li>
-                <Link to={base} className="user-text">
-                  {lecture.group.title}
-                </Link>
-                <ChevronIcon />
-              </li>
-              <li aria-current="page" className="user-text">
-                {lecture.title}
-              </li>
-            </ol>
-          </nav>
+          <CourseBreadcrumb course={{ title: lecture.group.title, href: base }} trail={[{ label: lecture.title, userText: true }]} />
           <h1 className="page-title user-text">{lecture.title}</h1>
           <p className="lecture-when-line">
             <CalendarIcon />

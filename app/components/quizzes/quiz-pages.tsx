@@ -1,6 +1,7 @@
 import { Form, Link, useActionData, useNavigation, useRevalidator, useSearchParams } from "@remix-run/react";
+import { CourseBreadcrumb } from "~/components/breadcrumb";
 import { useEffect, type ReactNode } from "react";
-import { CheckIcon, ChevronIcon } from "~/components/icons";
+import { CheckIcon } from "~/components/icons";
 import { QUIZ_NETWORK_MS } from "~/lib/quiz-schemas";
 import { TestHead } from "~/components/exercises/test-report";
 import { When } from "~/components/lectures/when";
@@ -17,37 +18,13 @@ export function QuizFrame({ quiz, base, section, children, className }: { quiz: 
     <main id="main" tabIndex={-1} className={`page page-quiz ${className ?? ""}`}>
       <div className="page-band page-band-compact">
         <div className="container">
-          <nav aria-label={t("common.breadcrumb")} className="breadcrumb">
-            <ol>
-              <li>
-                <Link to={course} className="user-text">
-                  {quiz.group.title}
-                </Link>
-                <ChevronIcon />
-              </li>
-              <li>
-                <Link to={`${course}/lecture/${quiz.lecture.slug}`} className="user-text">
-                  {quiz.lecture.title}
-                </Link>
-                <ChevronIcon />
-              </li>
-              {section ? (
-                <>
-                  <li>
-                    <Link to={base} className="user-text">
-                      {quiz.title}
-                    </Link>
-                    <ChevronIcon />
-                  </li>
-                  <li aria-current="page">{section}</li>
-                </>
-              ) : (
-                <li aria-current="page" className="user-text">
-                  {quiz.title}
-                </li>
-              )}
-            </ol>
-          </nav>
+          <CourseBreadcrumb
+            course={{ title: quiz.group.title, href: course }}
+            trail={[
+              { label: quiz.lecture.title, to: `${course}/lecture/${quiz.lecture.slug}`, userText: true },
+              ...(section ? [{ label: quiz.title, to: base, userText: true }, { label: section }] : [{ label: quiz.title, userText: true }]),
+            ]}
+          />
           <p className="quiz-kicker">
             <span className="badge badge-amber">{t("quiz.label")}</span>
           </p>

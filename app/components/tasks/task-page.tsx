@@ -1,6 +1,7 @@
-import { Link, useFetcher } from "@remix-run/react";
+import { useFetcher } from "@remix-run/react";
+import { CourseBreadcrumb } from "~/components/breadcrumb";
 import { useEffect, useRef, useState } from "react";
-import { ChevronIcon, CheckIcon } from "~/components/icons";
+import { CheckIcon } from "~/components/icons";
 import { ExerciseWorkspace } from "~/components/exercises/exercise-workspace";
 import type { StudentExercise } from "~/components/exercises/types";
 import { When } from "~/components/lectures/when";
@@ -119,25 +120,13 @@ export function TaskPage({
     <main id="main" tabIndex={-1} className="page page-task">
       <div className="page-band page-band-compact">
         <div className="container">
-          <nav aria-label={t("common.breadcrumb")} className="breadcrumb">
-            <ol>
-              <li>
-                <Link to={base} className="user-text">
-                  {task.group.title}
-                </Link>
-                <ChevronIcon />
-              </li>
-              <li>
-                <Link to={`${base}/lecture/${task.lecture.slug}`} className="user-text">
-                  {task.lecture.title}
-                </Link>
-                <ChevronIcon />
-              </li>
-              <li aria-current="page" className="user-text">
-                {task.title}
-              </li>
-            </ol>
-          </nav>
+          <CourseBreadcrumb
+            course={{ title: task.group.title, href: base }}
+            trail={[
+              { label: task.lecture.title, to: `${base}/lecture/${task.lecture.slug}`, userText: true },
+              { label: task.title, userText: true },
+            ]}
+          />
           <h1 className="page-title user-text">{task.title}</h1>
           <ul className="task-facts" role="list">
             <li>
