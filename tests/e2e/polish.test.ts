@@ -165,6 +165,37 @@ describe("polish of the existing screens", () => {
     expect(where!.score, `"${where!.text}": 92 sits left of 100`).toBeLessThan(where!.max);
   });
 
+  it("a select's arrow sits at its end in both languages, on the side its padding leaves room for", async () => {
+    for (const [lang, end] of [["en", "right"], ["ar", "left"]] as const) {
+      const page = await newPage({ width: 375, height: 800 });
+      await page.context().addCookies([{ name: "lang", value: lang, url: baseURL() }]);
+      await gotoHydrated(page, "/auth/register");
+      const select = page.getByRole("combobox", { name: lang === "en" ? "Country" : "الدولة" });
+      const look = await select.evaluate((el) => {
+        const style = getComputedStyle(el);
+        const box = el.getBoundingClientRect();
+        // Where the arrow's image is drawn, from the left edge: Chromium computes "right 0.75rem" as calc(100% - 12px).
+        const x = style.backgroundPositionX;
+        const size = parseFloat(style.backgroundSize);
+        const px = (v: string) => parseFloat(v) * (v.endsWith("rem") ? parseFloat(getComputedStyle(document.documentElement).fontSize) : 1);
+        const fromRight = /^calc\(100% - (.+)\)$/.exec(x)?.[1] ?? /^right\s+(.+)$/.exec(x)?.[1];
+        const arrowLeft = fromRight !== undefined ? box.width - px(fromRight) - size : x.endsWith("%") ? ((box.width - size) * parseFloat(x)) / 100 : px(x.replace(/^left\s+/, ""));
+        return { appearance: style.appearance, image: style.backgroundImage, width: box.width, arrowLeft, size, padLeft: parseFloat(style.paddingLeft), padRight: parseFloat(style.paddingRight) };
+      });
+      expect(look.appearance, lang).toBe("none");
+      expect(look.image, lang).toContain("data:image/svg+xml");
+      const arrowEnd = look.arrowLeft + look.size;
+      if (end === "right") {
+        // Inside the room the padding leaves at the right, at least 8 px from the border.
+        expect(look.arrowLeft, lang).toBeGreaterThanOrEqual(look.width - look.padRight);
+        expect(look.width - arrowEnd, lang).toBeGreaterThanOrEqual(8);
+      } else {
+        expect(arrowEnd, lang).toBeLessThanOrEqual(look.padLeft);
+        expect(look.arrowLeft, lang).toBeGreaterThanOrEqual(8);
+      }
+    }
+  });
+
   it("a lecture's task and quiz titles stay readable at 375 px: the date goes under the title instead of over it", async () => {
     const page = await newPage({ width: 375, height: 800 });
     await signIn(page.context(), STUDENT.email, STUDENT.password);
