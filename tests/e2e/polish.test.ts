@@ -165,6 +165,34 @@ describe("polish of the existing screens", () => {
     expect(where!.score, `"${where!.text}": 92 sits left of 100`).toBeLessThan(where!.max);
   });
 
+  it("on a phone the header's controls take focus in the order they are seen, in both languages", async () => {
+    for (const [lang, forward] of [["en", 1], ["ar", -1]] as const) {
+      const page = await newPage({ width: 375, height: 700 });
+      await page.context().addCookies([{ name: "lang", value: lang, url: baseURL() }]);
+      await signIn(page.context(), STUDENT.email, STUDENT.password);
+      await gotoHydrated(page, "/my-courses");
+      await page.locator(".bell-button").waitFor();
+      await page.locator("header.site-header .brand").focus();
+      // The middle of each control that takes focus, from the logo until focus leaves the header.
+      const seen: { name: string; x: number }[] = [];
+      for (let i = 0; i < 6; i++) {
+        const at = await page.evaluate(() => {
+          const el = document.activeElement as HTMLElement | null;
+          if (!el?.closest("header.site-header")) return null;
+          const box = el.getBoundingClientRect();
+          return { name: el.getAttribute("aria-label") ?? el.textContent?.trim() ?? "", x: box.left + box.width / 2 };
+        });
+        if (!at) break;
+        seen.push(at);
+        await page.keyboard.press("Tab");
+      }
+      expect(seen.length, `${lang}: the logo, the menu button and the bell`).toBe(3);
+      for (let i = 1; i < seen.length; i++) {
+        expect((seen[i]!.x - seen[i - 1]!.x) * forward, `${lang}: ${seen[i - 1]!.name} then ${seen[i]!.name}, in reading order`).toBeGreaterThan(0);
+      }
+    }
+  });
+
   it("a select's arrow sits at its end in both languages, on the side its padding leaves room for", async () => {
     for (const [lang, end] of [["en", "right"], ["ar", "left"]] as const) {
       const page = await newPage({ width: 375, height: 800 });
