@@ -22,6 +22,7 @@ import { useViewer } from "./hooks/use-viewer";
 import { useNonce } from "./lib/nonce";
 import { sheets } from "./styles/sheets";
 import { getHeaderFigures, getViewer } from "../worker/auth/viewer";
+import { useScrollStops } from "~/hooks/use-scroll-stops";
 
 export const links: LinksFunction = () => [
   // The Latin face is needed on every page (English text, numbers, code), so it is fetched early.
@@ -137,6 +138,7 @@ function NavigationProgress() {
 export default function App() {
   useClearReloadMarker();
   useSessionSync(useViewer().viewer);
+  useScrollStops();
   return (
     <>
       <NavigationProgress />

@@ -193,6 +193,32 @@ describe("polish of the existing screens", () => {
     }
   });
 
+  it("a lecture's code block is a Tab stop only while it scrolls sideways", async () => {
+    // The demo's first lecture shows a 56-character line of HTML: wider than a phone, narrower than a desktop.
+    const page = await newPage({ width: 375, height: 800 });
+    await signIn(page.context(), STUDENT.email, STUDENT.password);
+    await gotoHydrated(page, "/course/frontend-react/lecture/html-foundations");
+    const code = page.locator("main pre").first();
+    const state = () => code.evaluate((el) => ({ scrolls: el.scrollWidth > el.clientWidth + 1, tabIndex: el.getAttribute("tabindex") }));
+    await page.waitForFunction(() => document.querySelector("main pre")?.hasAttribute("data-scroll-stop"));
+    expect(await state()).toEqual({ scrolls: true, tabIndex: "0" });
+    // A keyboard reaches it and scrolls it.
+    await code.focus();
+    await page.keyboard.press("ArrowRight");
+    await page.waitForFunction(() => document.querySelector("main pre")!.scrollLeft > 0);
+
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.waitForFunction(() => document.querySelector("main pre")?.getAttribute("tabindex") === "0");
+    // Still focused: it keeps its stop until focus leaves it; then, fitting the wider page, it gives it up.
+    await page.locator("main h1").click();
+    await page.setViewportSize({ width: 1281, height: 800 });
+    await page.waitForFunction(() => !document.querySelector("main pre")?.hasAttribute("tabindex"));
+    expect((await state()).scrolls).toBe(false);
+
+    await page.setViewportSize({ width: 375, height: 800 });
+    await page.waitForFunction(() => document.querySelector("main pre")?.getAttribute("tabindex") === "0");
+  });
+
   it("a select's arrow sits at its end in both languages, on the side its padding leaves room for", async () => {
     for (const [lang, end] of [["en", "right"], ["ar", "left"]] as const) {
       const page = await newPage({ width: 375, height: 800 });
