@@ -193,6 +193,27 @@ describe("polish of the existing screens", () => {
     }
   });
 
+  it("on a phone a staff area's row of links scrolls the link that takes focus fully into view, in both languages", async () => {
+    for (const [lang, who, path] of [["en", INSTRUCTOR, "/instructor"], ["ar", ADMIN, "/dashboard"]] as const) {
+      const page = await newPage({ width: 375, height: 700 });
+      await page.context().addCookies([{ name: "lang", value: lang, url: baseURL() }]);
+      await signIn(page.context(), who.email, who.password);
+      await gotoHydrated(page, path);
+      const links = page.locator(".area-nav-link");
+      const count = await links.count();
+      expect(count, `${lang}: the row has links to reach`).toBeGreaterThan(2);
+      // Tab from the first link to the last, as a keyboard does.
+      await links.first().focus();
+      for (let i = 1; i < count; i++) await page.keyboard.press("Tab");
+      expect(await links.last().evaluate((el) => el === document.activeElement), `${lang}: the last link has focus`).toBe(true);
+      await page.waitForFunction(() => {
+        const row = document.querySelector(".area-nav-list")!.getBoundingClientRect();
+        const last = [...document.querySelectorAll(".area-nav-link")].pop()!.getBoundingClientRect();
+        return last.left >= row.left && last.right <= row.right;
+      }, null, { timeout: 3_000 });
+    }
+  });
+
   it("a lecture's code block is a Tab stop only while it scrolls sideways", async () => {
     // The demo's first lecture shows a 56-character line of HTML: wider than a phone, narrower than a desktop.
     const page = await newPage({ width: 375, height: 800 });
@@ -217,6 +238,15 @@ describe("polish of the existing screens", () => {
 
     await page.setViewportSize({ width: 375, height: 800 });
     await page.waitForFunction(() => document.querySelector("main pre")?.getAttribute("tabindex") === "0");
+  });
+
+  it("a staff table's box that fits its table is a named region but not a Tab stop", async () => {
+    const page = await newPage({ width: 1280, height: 800 });
+    await signIn(page.context(), INSTRUCTOR.email, INSTRUCTOR.password);
+    await gotoHydrated(page, "/instructor/group/frontend-react/tasks");
+    const box = page.locator('.gtable-wrap[role="region"][aria-labelledby="tasks-title"]');
+    await page.waitForFunction(() => document.querySelector(".gtable-wrap")?.hasAttribute("data-scroll-stop"));
+    expect(await box.evaluate((el) => ({ scrolls: el.scrollWidth > el.clientWidth + 1, stop: el.hasAttribute("tabindex") }))).toEqual({ scrolls: false, stop: false });
   });
 
   it("a select's arrow sits at its end in both languages, on the side its padding leaves room for", async () => {

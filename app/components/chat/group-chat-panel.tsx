@@ -209,7 +209,7 @@ function ChatPanel({
       </div>
 
       <div className="chat-body">
-        <div ref={scrollRef} className="chat-scroll" onScroll={onScroll} tabIndex={0} aria-label={t("chat.historyLabel")}>
+        <div ref={scrollRef} className="chat-scroll" onScroll={onScroll} role="region" tabIndex={0} data-scroll-stop="" aria-label={t("chat.historyLabel")}>
           {chat.phase === "ready" && chat.hasOlder ? (
             <div className="chat-older">
               <button type="button" className="btn btn-outline btn-sm" onClick={loadOlder} disabled={chat.loadingOlder} aria-busy={chat.loadingOlder}>

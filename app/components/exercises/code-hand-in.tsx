@@ -27,7 +27,7 @@ export function CodeHandIn({ code, report, wholeReportUrl }: { code: string; rep
     <div className="code-hand-in" aria-busy={partial && !whole.data ? true : undefined}>
       <details open>
         <summary>{t("exercises.grader.code")}</summary>
-        <pre className="code-block" dir="ltr" tabIndex={0} aria-label={t("exercises.grader.code")}>
+        <pre className="code-block" dir="ltr" tabIndex={0} data-scroll-stop="" aria-label={t("exercises.grader.code")}>
           <code>{code}</code>
         </pre>
       </details>

@@ -198,7 +198,7 @@ function CertificatesSection({ data }: { data: CohortData }) {
       {roster.members.length === 0 ? (
         <p className="muted">{t("cohort.certs.empty")}</p>
       ) : (
-        <div className="cohort-table-scroll" role="region" aria-label={t("cohort.certs.table")} tabIndex={0}>
+        <div className="cohort-table-scroll" role="region" aria-label={t("cohort.certs.table")} tabIndex={0} data-scroll-stop="">
           <table className="data-table cohort-table">
             <thead>
               <tr>

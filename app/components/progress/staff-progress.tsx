@@ -142,7 +142,7 @@ export function StaffProgressScreen({ report, exportBase, studentHref }: { repor
             <p>{t("staffProgress.empty.body")}</p>
           </div>
         ) : (
-          <div className="progress-table-wrap progress-cards" tabIndex={0} role="region" aria-labelledby="progress-table-title">
+          <div className="progress-table-wrap progress-cards" tabIndex={0} data-scroll-stop="" role="region" aria-labelledby="progress-table-title">
             <table className="data-table progress-table">
               <caption className="visually-hidden">{t("staffProgress.table.caption")}</caption>
               <thead>
@@ -208,7 +208,7 @@ export function StaffProgressScreen({ report, exportBase, studentHref }: { repor
         {report.tasks.length + report.quizzes.length === 0 ? (
           <p className="empty-inline">{t("staffProgress.items.none")}</p>
         ) : (
-          <div className="progress-table-wrap progress-cards" tabIndex={0} role="region" aria-labelledby="progress-items-title">
+          <div className="progress-table-wrap progress-cards" tabIndex={0} data-scroll-stop="" role="region" aria-labelledby="progress-items-title">
             <table className="data-table progress-items-table">
               <thead className="visually-hidden-phone">
                 <tr>

@@ -313,7 +313,7 @@ export function QuizResult({ result, base }: { result: PageResult; base: string 
           <h2 id="attempts-title" className="quiz-card-title">
             {t("quiz.result.attempts")}
           </h2>
-          <div className="gtable-wrap" tabIndex={0} aria-labelledby="attempts-title">
+          <div className="gtable-wrap" role="region" tabIndex={0} data-scroll-stop="" aria-labelledby="attempts-title">
             <table className="gtable quiz-attempts">
               <thead>
                 <tr>
@@ -354,7 +354,7 @@ function AnswerText({ q, value }: { q: PageQuestion; value: unknown }) {
   if (q.type === "short-text") return <span dir="auto">{String(value)}</span>;
   if (q.type === "code")
     return (
-      <pre className="code-block quiz-code-answer" dir="ltr" tabIndex={0}>
+      <pre className="code-block quiz-code-answer" dir="ltr" tabIndex={0} data-scroll-stop="">
         <code>{String(value)}</code>
       </pre>
     );

@@ -63,7 +63,7 @@ function TextPreview({ url, name }: { url: string; name: string }) {
   if (failed) return <p className="form-error">{t("tasks.filePreviewFailed")}</p>;
   if (text === null) return <p className="muted" aria-busy="true">{t("tasks.filePreviewLoading")}</p>;
   return (
-    <pre className="code-block hand-in-text" dir="ltr" aria-label={t("tasks.filePreview", { name })} tabIndex={0}>
+    <pre className="code-block hand-in-text" dir="ltr" aria-label={t("tasks.filePreview", { name })} tabIndex={0} data-scroll-stop="">
       <code>{text}</code>
     </pre>
   );
