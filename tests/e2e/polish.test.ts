@@ -249,6 +249,40 @@ describe("polish of the existing screens", () => {
     expect(await box.evaluate((el) => ({ scrolls: el.scrollWidth > el.clientWidth + 1, stop: el.hasAttribute("tabindex") }))).toEqual({ scrolls: false, stop: false });
   });
 
+  it("an inline editor takes focus when it opens and gives it back to the button that opened it when it closes", async () => {
+    const page = await newPage({ width: 1280, height: 900 });
+    await signIn(page.context(), INSTRUCTOR.email, INSTRUCTOR.password);
+    const focused = () => page.evaluate(() => {
+      const el = document.activeElement as HTMLElement | null;
+      return el ? `${el.tagName.toLowerCase()}:${(el.textContent ?? "").trim().slice(0, 40)}` : "none";
+    });
+    const closeWithKeyboard = async (scope: string) => {
+      await page.locator(scope).getByRole("button", { name: "Cancel", exact: true }).focus();
+      await page.keyboard.press("Enter");
+    };
+
+    // The question bank (Quizzes tab): its editor's title takes focus; Cancel returns to "Add a question".
+    await gotoHydrated(page, "/instructor/group/frontend-react/quizzes");
+    await page.getByRole("button", { name: "Add a question" }).click();
+    await page.waitForFunction(() => document.activeElement?.textContent?.trim() === "New bank question");
+    await closeWithKeyboard(".bank-editor");
+    await page.waitForFunction(() => document.activeElement?.textContent?.trim() === "Add a question");
+
+    // Rubrics (Tasks tab): "New rubric" and an Edit, each given focus back after Cancel.
+    await gotoHydrated(page, "/instructor/group/frontend-react/tasks");
+    await page.getByRole("button", { name: "New rubric" }).click();
+    await page.locator(".rubric-editor input:not([type=hidden])").first().waitFor();
+    expect(await page.evaluate(() => document.activeElement?.tagName)).toBe("INPUT");
+    await closeWithKeyboard(".rubric-editor");
+    await page.waitForFunction(() => document.activeElement?.textContent?.trim() === "New rubric");
+    const edit = page.locator(".rubrics-section [data-opens-editor]:not([data-opens-editor='new'])").first();
+    const editId = await edit.getAttribute("data-opens-editor");
+    await edit.click();
+    await closeWithKeyboard(".rubric-editor");
+    await page.waitForFunction((id) => document.activeElement?.getAttribute("data-opens-editor") === id, editId);
+    expect(await focused()).toMatch(/^button:Edit/);
+  });
+
   it("a select's arrow sits at its end in both languages, on the side its padding leaves room for", async () => {
     for (const [lang, end] of [["en", "right"], ["ar", "left"]] as const) {
       const page = await newPage({ width: 375, height: 800 });

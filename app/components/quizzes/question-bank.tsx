@@ -1,5 +1,5 @@
 import { useFetcher } from "@remix-run/react";
-import { useEffect, useId, useState } from "react";
+import { useEffect, useId, useRef, useState } from "react";
 import { ConfirmDialog } from "~/components/confirm-dialog";
 import { BookIcon } from "~/components/icons";
 import type { MessageKey } from "~/i18n/en";
@@ -7,6 +7,7 @@ import { failureText, type FailureLike } from "~/lib/group-errors";
 import { useT } from "~/lib/i18n";
 import type { QuestionType } from "~/lib/quiz-schemas";
 import { blank, QuestionEditor, toDraft, toPayload, type Draft } from "./quiz-editor";
+import { useFocusBackFromEditor, useFocusOnOpen } from "~/lib/use-editor-focus";
 
 export interface BankQuestion {
   _id: string;
@@ -40,18 +41,20 @@ export function QuestionBankSection({ questions, tags }: { questions: BankQuesti
   }, [remover.state, remover.data]);
   const shown = tag ? questions.filter((q) => q.tags.includes(tag)) : questions;
   const current = editing && editing !== "new" ? (questions.find((q) => q._id === editing) ?? null) : null;
+  const sectionRef = useRef<HTMLElement>(null);
+  useFocusBackFromEditor(editing, sectionRef, "#bank-title");
 
   return (
-    <section className="bank-section" aria-labelledby="bank-title">
+    <section ref={sectionRef} className="bank-section" aria-labelledby="bank-title">
       <div className="section-head">
         <div>
-          <h2 id="bank-title" className="block-title">
+          <h2 id="bank-title" className="block-title" tabIndex={-1}>
             {t("bank.title")}
           </h2>
           <p className="muted">{t("bank.lead")}</p>
         </div>
         {editing === null ? (
-          <button type="button" className="btn btn-outline" onClick={() => setEditing("new")}>
+          <button type="button" className="btn btn-outline" onClick={() => setEditing("new")} data-opens-editor="new">
             {t("bank.new")}
           </button>
         ) : null}
@@ -98,7 +101,7 @@ export function QuestionBankSection({ questions, tags }: { questions: BankQuesti
                   ))}
                 </ul>
                 <div className="bank-actions">
-                  <button type="button" className="btn btn-outline btn-sm" onClick={() => setEditing(q._id)} disabled={editing !== null}>
+                  <button type="button" className="btn btn-outline btn-sm" onClick={() => setEditing(q._id)} disabled={editing !== null} data-opens-editor={q._id}>
                     {t("bank.edit")}
                     <span className="visually-hidden"> {plain(q.text).slice(0, 60)}</span>
                   </button>
@@ -135,12 +138,13 @@ function BankEditor({ question, onDone }: { question: BankQuestion | null; onDon
   }, [fetcher.state, fetcher.data, onDone]);
   const failure = fetcher.data && !fetcher.data.ok ? fetcher.data : null;
   const payload = JSON.stringify({ question: toPayload(draft), tags: tags.split(/[,،]/).map((x) => x.trim()).filter(Boolean) });
+  const titleRef = useFocusOnOpen<HTMLHeadingElement>();
   return (
     <fetcher.Form method="post" className="card form-card bank-editor" aria-labelledby={`${uid}-title`}>
       <input type="hidden" name="intent" value="bank-save" />
       <input type="hidden" name="questionId" value={question?._id ?? ""} />
       <input type="hidden" name="payload" value={payload} />
-      <h3 id={`${uid}-title`} className="task-card-title">
+      <h3 id={`${uid}-title`} ref={titleRef} className="task-card-title" tabIndex={-1}>
         {t(question ? "bank.editTitle" : "bank.newTitle")}
       </h3>
       <QuestionEditor draft={draft} n={1} total={1} locked={false} onChange={(change) => setDraft((d) => ({ ...d, ...change }))} onMove={() => undefined} onRemove={onDone} types={BANK_TYPES} />

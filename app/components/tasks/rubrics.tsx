@@ -6,6 +6,7 @@ import { toLatinDigits } from "~/lib/digits";
 import { failureText, type FailureLike } from "~/lib/group-errors";
 import { useT } from "~/lib/i18n";
 import { criterionMax, RUBRIC_LIMITS, rubricTotal, type RubricCriterion } from "~/lib/rubric-schemas";
+import { useFocusBackFromEditor } from "~/lib/use-editor-focus";
 
 export interface StaffRubric {
   _id: string;
@@ -66,18 +67,20 @@ export function RubricsSection({ rubrics }: { rubrics: StaffRubric[] }) {
   useEffect(() => {
     if (remover.state === "idle" && remover.data?.ok) setDeleting(null);
   }, [remover.state, remover.data]);
+  const sectionRef = useRef<HTMLElement>(null);
+  useFocusBackFromEditor(editing, sectionRef, "#rubrics-title");
 
   return (
-    <section className="rubrics-section" aria-labelledby="rubrics-title">
+    <section ref={sectionRef} className="rubrics-section" aria-labelledby="rubrics-title">
       <div className="section-head">
         <div>
-          <h2 id="rubrics-title" className="block-title">
+          <h2 id="rubrics-title" className="block-title" tabIndex={-1}>
             {t("rubrics.title")}
           </h2>
           <p className="muted">{t("rubrics.lead")}</p>
         </div>
         {editing === null ? (
-          <button type="button" className="btn btn-outline" onClick={() => setEditing("new")}>
+          <button type="button" className="btn btn-outline" onClick={() => setEditing("new")} data-opens-editor="new">
             {t("rubrics.new")}
           </button>
         ) : null}
@@ -104,7 +107,7 @@ export function RubricsSection({ rubrics }: { rubrics: StaffRubric[] }) {
                 {r.tasks.length === 0 ? t("rubrics.unused") : t("rubrics.usedBy", { tasks: new Intl.ListFormat(lang, { type: "conjunction" }).format(r.tasks.map((task) => task.title)) })}
               </p>
               <div className="rubric-card-actions">
-                <button type="button" className="btn btn-outline btn-sm" onClick={() => setEditing(r._id)} disabled={editing !== null}>
+                <button type="button" className="btn btn-outline btn-sm" onClick={() => setEditing(r._id)} disabled={editing !== null} data-opens-editor={r._id}>
                   {t("rubrics.edit")}
                   <span className="visually-hidden"> {r.title}</span>
                 </button>

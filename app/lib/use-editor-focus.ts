@@ -1,0 +1,29 @@
+import { useEffect, useRef, type RefObject } from "react";
+
+/**
+ * For a list with one inline editor open at a time (`editing`: "new", an item's id, or null when closed). The button
+ * that opens it hides or is disabled while it is open, so focus would fall to the page's start when it closes: instead
+ * it goes back to that button (marked `data-opens-editor` with the same value), or to `fallback` inside `scope` (the
+ * list's title) when the item is gone.
+ */
+export function useFocusBackFromEditor(editing: string | null, scope: RefObject<HTMLElement>, fallback: string) {
+  const openedBy = useRef<string | null>(null);
+  useEffect(() => {
+    if (editing !== null) {
+      openedBy.current = editing;
+      return;
+    }
+    const from = openedBy.current;
+    openedBy.current = null;
+    if (from === null) return;
+    const area = scope.current;
+    (area?.querySelector<HTMLElement>(`[data-opens-editor="${CSS.escape(from)}"]`) ?? area?.querySelector<HTMLElement>(fallback))?.focus();
+  }, [editing, scope, fallback]);
+}
+
+/** An inline editor's title (give it `tabIndex={-1}`): focused when the editor opens, so Tab continues inside it. */
+export function useFocusOnOpen<T extends HTMLElement>() {
+  const ref = useRef<T>(null);
+  useEffect(() => ref.current?.focus(), []);
+  return ref;
+}
