@@ -1,13 +1,17 @@
 import { useEffect } from "react";
 
-/** What the server marks as a keyboard stop in rendered Markdown (app/lib/sanitise-html.server.ts), and what this hook has seen. */
+/**
+ * The boxes that scroll: Markdown's code blocks and tables as the server marks them (app/lib/sanitise-html.server.ts),
+ * and the app's own (a staff table's box, a code box, the chat's message list) marked `data-scroll-stop`.
+ */
 const STOPS = 'pre[tabindex="0"], .md-table[tabindex="0"], [data-scroll-stop]';
 
 /**
- * A Markdown code block or table is a Tab stop only while it scrolls. The server makes each one focusable, so that
- * without scripts a keyboard can always scroll one that overflows (WCAG 2.1.1); in the browser, a block that fits its
- * width (a short snippet on a desktop) gives up that stop, which a keyboard user would otherwise land on for
- * nothing, and takes it back when the window narrows or new content arrives. A block that has focus keeps it.
+ * A box that scrolls is a Tab stop only while its content is larger than it. The server makes each one focusable, so
+ * that without scripts a keyboard can always scroll one that overflows (WCAG 2.1.1); in the browser, a box whose
+ * content fits (a short snippet or a narrow table on a desktop) gives up that stop, which a keyboard user would
+ * otherwise land on for nothing, and takes it back when the window narrows or new content arrives. A box that has
+ * focus keeps it.
  */
 export function useScrollStops() {
   useEffect(() => {
