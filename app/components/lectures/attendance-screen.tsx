@@ -324,7 +324,7 @@ function Roster({ state, fetcher }: { state: AttendanceState; fetcher: Attendanc
       {state.roster.length === 0 ? (
         <p className="empty-inline">{t("attendance.noMembers")}</p>
       ) : (
-        <div className="gtable-wrap" role="region" tabIndex={0} data-scroll-stop="" aria-labelledby="roster-title">
+        <div className="gtable-wrap" tabIndex={0} data-scroll-stop="" aria-labelledby="roster-title">
           <table className="gtable roster-table">
             <thead>
               <tr>

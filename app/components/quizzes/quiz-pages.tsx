@@ -313,7 +313,7 @@ export function QuizResult({ result, base }: { result: PageResult; base: string 
           <h2 id="attempts-title" className="quiz-card-title">
             {t("quiz.result.attempts")}
           </h2>
-          <div className="gtable-wrap" role="region" tabIndex={0} data-scroll-stop="" aria-labelledby="attempts-title">
+          <div className="gtable-wrap" tabIndex={0} data-scroll-stop="" aria-labelledby="attempts-title">
             <table className="gtable quiz-attempts">
               <thead>
                 <tr>

@@ -84,7 +84,7 @@ export function StaffQuizzesScreen({ results, lectures, base }: { results: QuizR
             ) : null}
           </div>
         ) : (
-          <div className="gtable-wrap" role="region" tabIndex={0} data-scroll-stop="" aria-labelledby="quizzes-title">
+          <div className="gtable-wrap" tabIndex={0} data-scroll-stop="" aria-labelledby="quizzes-title">
             <table className="gtable">
               <thead>
                 <tr>
@@ -163,7 +163,7 @@ function ResultsMatrix({ results, base }: { results: QuizResults; base: string }
       {results.students.length === 0 ? (
         <p className="muted">{t("staffQuizzes.matrix.noStudents")}</p>
       ) : (
-        <div className="gtable-wrap quiz-matrix-wrap" role="region" tabIndex={0} data-scroll-stop="" aria-labelledby="results-title" aria-describedby="results-caption">
+        <div className="gtable-wrap quiz-matrix-wrap" tabIndex={0} data-scroll-stop="" aria-labelledby="results-title" aria-describedby="results-caption">
           <table className="gtable quiz-matrix">
             <thead>
               <tr>

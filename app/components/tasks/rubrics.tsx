@@ -306,7 +306,7 @@ export function RubricView({ title, criteria, caption }: { title: string; criter
   const got = filled ? criteria.reduce((s, c) => s + (c.levels[c.chosen!]?.points ?? 0), 0) : null;
   return (
     <div className="rubric-view">
-      <div className="gtable-wrap" role="region" tabIndex={0} data-scroll-stop="" aria-label={caption}>
+      <div className="gtable-wrap" tabIndex={0} data-scroll-stop="" aria-label={caption}>
         <table className="rubric-table">
           <caption>
             <span className="user-text">{title}</span>

@@ -50,7 +50,7 @@ export function StaffTasksScreen({ tasks, lectures, base }: { tasks: StaffTask[]
           ) : null}
         </div>
       ) : (
-        <div className="gtable-wrap" role="region" tabIndex={0} data-scroll-stop="" aria-labelledby="tasks-title">
+        <div className="gtable-wrap" tabIndex={0} data-scroll-stop="" aria-labelledby="tasks-title">
           <table className="gtable">
             <thead>
               <tr>
