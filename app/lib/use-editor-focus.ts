@@ -21,7 +21,7 @@ export function useFocusBackFromEditor(editing: string | null, scope: RefObject<
   }, [editing, scope, fallback]);
 }
 
-/** An inline editor's title (give it `tabIndex={-1}`): focused when the editor opens, so Tab continues inside it. */
+/** An inline editor's first field, or its title (give a title `tabIndex={-1}`): focused when the editor opens, so Tab continues inside it. */
 export function useFocusOnOpen<T extends HTMLElement>() {
   const ref = useRef<T>(null);
   useEffect(() => ref.current?.focus(), []);

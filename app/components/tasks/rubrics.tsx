@@ -6,7 +6,7 @@ import { toLatinDigits } from "~/lib/digits";
 import { failureText, type FailureLike } from "~/lib/group-errors";
 import { useT } from "~/lib/i18n";
 import { criterionMax, RUBRIC_LIMITS, rubricTotal, type RubricCriterion } from "~/lib/rubric-schemas";
-import { useFocusBackFromEditor } from "~/lib/use-editor-focus";
+import { useFocusBackFromEditor, useFocusOnOpen } from "~/lib/use-editor-focus";
 
 export interface StaffRubric {
   _id: string;
@@ -146,9 +146,8 @@ function RubricEditor({ rubric, onDone }: { rubric: StaffRubric | null; onDone: 
   const fetcher = useFetcher<Result>();
   const [title, setTitle] = useState(rubric?.title ?? "");
   const [criteria, setCriteria] = useState<DraftCriterion[]>(() => (rubric ? toDraft(rubric.criteria) : [starterCriterion(t)]));
-  const titleRef = useRef<HTMLInputElement>(null);
+  const titleRef = useFocusOnOpen<HTMLInputElement>();
   const uid = useId();
-  useEffect(() => titleRef.current?.focus(), []);
   useEffect(() => {
     if (fetcher.state === "idle" && fetcher.data?.ok) onDone();
   }, [fetcher.state, fetcher.data, onDone]);
