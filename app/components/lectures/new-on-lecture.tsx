@@ -1,6 +1,7 @@
-import { useNavigate } from "@remix-run/react";
+import { Link, useNavigate } from "@remix-run/react";
 import { useState } from "react";
-import { PlusIcon } from "~/components/icons";
+import { BookIcon, PlusIcon } from "~/components/icons";
+import { useT } from "~/lib/i18n";
 
 /**
  * "New task/quiz on [lecture]": a lecture picker and a button that opens `${base}/lectures/{lecture}/{page}`.
@@ -34,5 +35,27 @@ export function NewOnLecture({ lectures, base, page, label, pickerLabel, id }: {
         {label}
       </button>
     </form>
+  );
+}
+
+/**
+ * The staff's empty list of tasks or quizzes: what is missing and, while the group has no lecture (a task or quiz
+ * hangs on one), the way to add one.
+ */
+export function NothingOnLecturesYet({ title, body, noLectures, hasLectures, base }: { title: string; body: string; noLectures: string; hasLectures: boolean; base: string }) {
+  const { t } = useT();
+  return (
+    <div className="empty-state">
+      <span className="empty-icon" aria-hidden="true">
+        <BookIcon />
+      </span>
+      <p className="empty-title">{title}</p>
+      <p>{hasLectures ? body : noLectures}</p>
+      {hasLectures ? null : (
+        <Link to={`${base}/lectures`} className="btn btn-outline">
+          {t("lectures.new")}
+        </Link>
+      )}
+    </div>
   );
 }

@@ -1,6 +1,5 @@
 import { Link } from "@remix-run/react";
-import { BookIcon } from "~/components/icons";
-import { NewOnLecture } from "~/components/lectures/new-on-lecture";
+import { NewOnLecture, NothingOnLecturesYet } from "~/components/lectures/new-on-lecture";
 import { When } from "~/components/lectures/when";
 import { formatPercent, useT } from "~/lib/i18n";
 import type { QuizWindow, QuestionType } from "~/lib/quiz-schemas";
@@ -68,21 +67,16 @@ export function StaffQuizzesScreen({ results, lectures, base }: { results: QuizR
           <h2 id="quizzes-title" className="block-title">
             {t("staffQuizzes.title")}
           </h2>
-        <NewOnLecture lectures={lectures} base={base} page="newQuiz" label={t("staffQuizzes.new")} pickerLabel={t("staffQuizzes.onLecture")} id="new-quiz-lecture" />
+          <NewOnLecture lectures={lectures} base={base} page="newQuiz" label={t("staffQuizzes.new")} pickerLabel={t("staffQuizzes.onLecture")} id="new-quiz-lecture" />
         </div>
         {quizzes.length === 0 ? (
-          <div className="empty-state">
-            <span className="empty-icon" aria-hidden="true">
-              <BookIcon />
-            </span>
-            <p className="empty-title">{t("staffQuizzes.empty.title")}</p>
-            <p>{t(lectures.length ? "staffQuizzes.empty.body" : "staffQuizzes.empty.noLectures")}</p>
-            {lectures.length === 0 ? (
-              <Link to={`${base}/lectures`} className="btn btn-outline">
-                {t("lectures.new")}
-              </Link>
-            ) : null}
-          </div>
+          <NothingOnLecturesYet
+            title={t("staffQuizzes.empty.title")}
+            body={t("staffQuizzes.empty.body")}
+            noLectures={t("staffQuizzes.empty.noLectures")}
+            hasLectures={lectures.length > 0}
+            base={base}
+          />
         ) : (
           <div className="gtable-wrap" tabIndex={0} data-scroll-stop="" aria-labelledby="quizzes-title">
             <table className="gtable">

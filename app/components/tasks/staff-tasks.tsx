@@ -1,7 +1,6 @@
 import { Form, Link, useActionData, useNavigate, useNavigation } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
-import { BookIcon } from "~/components/icons";
-import { NewOnLecture } from "~/components/lectures/new-on-lecture";
+import { NewOnLecture, NothingOnLecturesYet } from "~/components/lectures/new-on-lecture";
 import { When, fromLocalInput, toLocalInput } from "~/components/lectures/when";
 import { failureText, type FailureLike } from "~/lib/group-errors";
 import { useT } from "~/lib/i18n";
@@ -37,18 +36,13 @@ export function StaffTasksScreen({ tasks, lectures, base }: { tasks: StaffTask[]
         <NewOnLecture lectures={lectures} base={base} page="newTask" label={t("staffTasks.new")} pickerLabel={t("staffTasks.onLecture")} id="new-task-lecture" />
       </div>
       {tasks.length === 0 ? (
-        <div className="empty-state">
-          <span className="empty-icon" aria-hidden="true">
-            <BookIcon />
-          </span>
-          <p className="empty-title">{t("staffTasks.empty.title")}</p>
-          <p>{t(lectures.length ? "staffTasks.empty.body" : "staffTasks.empty.noLectures")}</p>
-          {lectures.length === 0 ? (
-            <Link to={`${base}/lectures`} className="btn btn-outline">
-              {t("lectures.new")}
-            </Link>
-          ) : null}
-        </div>
+        <NothingOnLecturesYet
+          title={t("staffTasks.empty.title")}
+          body={t("staffTasks.empty.body")}
+          noLectures={t("staffTasks.empty.noLectures")}
+          hasLectures={lectures.length > 0}
+          base={base}
+        />
       ) : (
         <div className="gtable-wrap" tabIndex={0} data-scroll-stop="" aria-labelledby="tasks-title">
           <table className="gtable">
