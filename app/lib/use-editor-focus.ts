@@ -1,4 +1,5 @@
-import { useEffect, useRef, type RefObject } from "react";
+import { useFetcher } from "@remix-run/react";
+import { useEffect, useRef, useState, type RefObject } from "react";
 
 /**
  * For a list with one inline editor open at a time (`editing`: "new", an item's id, or null when closed). The button
@@ -26,4 +27,23 @@ export function useFocusOnOpen<T extends HTMLElement>() {
   const ref = useRef<T>(null);
   useEffect(() => ref.current?.focus(), []);
   return ref;
+}
+
+/**
+ * A staff list of items with one inline editor at a time and a confirmed delete (the question bank, the rubrics):
+ * which item is being edited ("new", an item's id, or null) and that item, the item asked to be deleted (cleared once
+ * its delete succeeds), the fetcher that deletes, and the section's ref, to which focus returns when the editor closes
+ * (`useFocusBackFromEditor`, falling back to `titleSelector`).
+ */
+export function useListEditor<T extends { _id: string }, R extends { ok: boolean }>(items: T[], titleSelector: string) {
+  const [editing, setEditing] = useState<string | null>(null);
+  const [deleting, setDeleting] = useState<T | null>(null);
+  const remover = useFetcher<R>();
+  useEffect(() => {
+    if (remover.state === "idle" && remover.data?.ok) setDeleting(null);
+  }, [remover.state, remover.data]);
+  const current = editing && editing !== "new" ? (items.find((item) => item._id === editing) ?? null) : null;
+  const sectionRef = useRef<HTMLElement>(null);
+  useFocusBackFromEditor(editing, sectionRef, titleSelector);
+  return { editing, setEditing, current, deleting, setDeleting, remover, sectionRef };
 }

@@ -1,5 +1,5 @@
 import { useFetcher } from "@remix-run/react";
-import { useEffect, useId, useRef, useState } from "react";
+import { useEffect, useId, useState } from "react";
 import { ConfirmDialog } from "~/components/confirm-dialog";
 import { BookIcon } from "~/components/icons";
 import type { MessageKey } from "~/i18n/en";
@@ -7,7 +7,7 @@ import { failureText, type FailureLike } from "~/lib/group-errors";
 import { useT } from "~/lib/i18n";
 import type { QuestionType } from "~/lib/quiz-schemas";
 import { blank, QuestionEditor, toDraft, toPayload, type Draft } from "./quiz-editor";
-import { useFocusBackFromEditor, useFocusOnOpen } from "~/lib/use-editor-focus";
+import { useFocusOnOpen, useListEditor } from "~/lib/use-editor-focus";
 
 export interface BankQuestion {
   _id: string;
@@ -32,17 +32,9 @@ const plain = (source: string) => source.replace(/```[\s\S]*?```/g, "[code]").re
  */
 export function QuestionBankSection({ questions, tags }: { questions: BankQuestion[]; tags: Record<string, number> }) {
   const { t } = useT();
-  const [editing, setEditing] = useState<string | "new" | null>(null);
+  const { editing, setEditing, current, deleting, setDeleting, remover, sectionRef } = useListEditor<BankQuestion, Result>(questions, "#bank-title");
   const [tag, setTag] = useState<string>("");
-  const [deleting, setDeleting] = useState<BankQuestion | null>(null);
-  const remover = useFetcher<Result>();
-  useEffect(() => {
-    if (remover.state === "idle" && remover.data?.ok) setDeleting(null);
-  }, [remover.state, remover.data]);
   const shown = tag ? questions.filter((q) => q.tags.includes(tag)) : questions;
-  const current = editing && editing !== "new" ? (questions.find((q) => q._id === editing) ?? null) : null;
-  const sectionRef = useRef<HTMLElement>(null);
-  useFocusBackFromEditor(editing, sectionRef, "#bank-title");
 
   return (
     <section ref={sectionRef} className="bank-section" aria-labelledby="bank-title">

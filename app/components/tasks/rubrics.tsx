@@ -6,7 +6,7 @@ import { toLatinDigits } from "~/lib/digits";
 import { failureText, type FailureLike } from "~/lib/group-errors";
 import { useT } from "~/lib/i18n";
 import { criterionMax, RUBRIC_LIMITS, rubricTotal, type RubricCriterion } from "~/lib/rubric-schemas";
-import { useFocusBackFromEditor, useFocusOnOpen } from "~/lib/use-editor-focus";
+import { useFocusOnOpen, useListEditor } from "~/lib/use-editor-focus";
 
 export interface StaffRubric {
   _id: string;
@@ -60,15 +60,7 @@ const pointsOf = (raw: string) => {
  */
 export function RubricsSection({ rubrics }: { rubrics: StaffRubric[] }) {
   const { t, lang } = useT();
-  const [editing, setEditing] = useState<string | "new" | null>(null);
-  const [deleting, setDeleting] = useState<StaffRubric | null>(null);
-  const remover = useFetcher<Result>();
-  const current = editing && editing !== "new" ? (rubrics.find((r) => r._id === editing) ?? null) : null;
-  useEffect(() => {
-    if (remover.state === "idle" && remover.data?.ok) setDeleting(null);
-  }, [remover.state, remover.data]);
-  const sectionRef = useRef<HTMLElement>(null);
-  useFocusBackFromEditor(editing, sectionRef, "#rubrics-title");
+  const { editing, setEditing, current, deleting, setDeleting, remover, sectionRef } = useListEditor<StaffRubric, Result>(rubrics, "#rubrics-title");
 
   return (
     <section ref={sectionRef} className="rubrics-section" aria-labelledby="rubrics-title">
