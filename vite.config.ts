@@ -77,8 +77,11 @@ function dictionaryFiles(): Plugin {
  * loads no module it did not load before, in a handful of files rather than twenty-odd (each a `modulepreload` link
  * the server writes into every page and a request the browser makes). A module needs every layout that its importers
  * need, so these chunks import each other one way only. Route modules, styles and libraries keep their own chunks
- * (ADR 49).
+ * (ADR 49). A few small pieces that pages of every area use (`SHARED_UI`) go to `shell` too: on their own they would
+ * be one more tiny file for every page that shows them.
  */
+const SHARED_UI = ["components/empty-state.tsx"];
+
 function shellChunks() {
   const app = resolve(root, "app") + "/";
   const rootRoute = resolve(app, "root.tsx");
@@ -110,6 +113,7 @@ function shellChunks() {
         }
       }
       for (const module of shell) chunkOf.set(module, "shell");
+      for (const file of SHARED_UI) chunkOf.set(resolve(app, file), "shell");
       for (const [module, names] of needs) chunkOf.set(module, `shell-${names.sort().join("-")}`);
     }
     return chunkOf.get(id);

@@ -6,6 +6,7 @@ import { useT } from "~/lib/i18n";
 import type { GroupDto } from "../../worker/services/groups";
 import { ArrowIcon, BookIcon, CalendarIcon, ChatIcon, UserIcon } from "./icons";
 import { LoadingState } from "./spinner";
+import { EmptyState } from "~/components/empty-state";
 
 /** The fields a catalogue card needs (a subset of the API's group). */
 export type CatalogueCourse = Pick<GroupDto, "_id" | "title" | "slug" | "imageCourse" | "start_date" | "instructorName">;
@@ -57,16 +58,11 @@ function CatalogueLoading() {
 function CatalogueEmpty() {
   const { t } = useT();
   return (
-    <div className="empty-state">
-      <span className="empty-icon" aria-hidden="true">
-        <BookIcon />
-      </span>
-      <p className="empty-title">{t("courses.empty.title")}</p>
-      <p>{t("courses.empty.body")}</p>
+    <EmptyState icon={<BookIcon />} title={t("courses.empty.title")} body={t("courses.empty.body")}>
       <Link to="/contact" className="btn btn-outline">
         {t("nav.contact")}
       </Link>
-    </div>
+    </EmptyState>
   );
 }
 

@@ -4,6 +4,7 @@ import { useT } from "~/lib/i18n";
 import type { PublicFeedbackDto } from "../../worker/services/feedback";
 import { ArrowIcon, ChatIcon, QuoteIcon, StarIcon } from "./icons";
 import { LoadingState } from "./spinner";
+import { EmptyState } from "~/components/empty-state";
 
 /** Cards per page; Previous and Next move by this much (spec §9). */
 export const FEEDBACK_PAGE_SIZE = 3;
@@ -41,13 +42,7 @@ export function FeedbackSection({ feedback }: { feedback: Promise<unknown> | unk
 function FeedbackEmpty() {
   const { t } = useT();
   return (
-    <div className="empty-state">
-      <span className="empty-icon" aria-hidden="true">
-        <ChatIcon />
-      </span>
-      <p className="empty-title">{t("feedback.empty.title")}</p>
-      <p>{t("feedback.empty.body")}</p>
-    </div>
+    <EmptyState icon={<ChatIcon />} title={t("feedback.empty.title")} body={t("feedback.empty.body")} />
   );
 }
 

@@ -15,6 +15,7 @@ import { requireViewer } from "../../worker/auth/viewer";
 import { leaveGroup } from "../../worker/services/memberships";
 import { listMyGroups, listMyPendingRequests } from "../../worker/services/my-groups";
 import { redirect } from "@remix-run/server-runtime";
+import { EmptyState } from "~/components/empty-state";
 
 export const meta: MetaFunction = ({ matches }) => pageMeta(matches, metaT(matches)("groups.my.title"));
 
@@ -97,17 +98,12 @@ export default function MyCourses() {
           {announce}
         </p>
         {visible.length === 0 ? (
-          <div className="empty-state">
-            <span className="empty-icon" aria-hidden="true">
-              <BookIcon />
-            </span>
-            <p className="empty-title">{t("groups.my.empty.title")}</p>
-            <p>{t("groups.my.empty.body")}</p>
+          <EmptyState icon={<BookIcon />} title={t("groups.my.empty.title")} body={t("groups.my.empty.body")}>
             <Link to="/courses" className="btn btn-primary">
               {t("cta.primary")}
               <ArrowIcon />
             </Link>
-          </div>
+          </EmptyState>
         ) : (
           <ul role="list" className="card-grid">
             {visible.map((g) => (

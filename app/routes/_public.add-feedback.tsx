@@ -15,6 +15,7 @@ import { AppError } from "../../worker/http/errors";
 import { listMyFeedback, shareFeedback } from "../../worker/services/feedback";
 import { listMyGroups } from "../../worker/services/my-groups";
 import { sheets } from "~/styles/sheets";
+import { EmptyState } from "~/components/empty-state";
 
 export const links: LinksFunction = () => sheets("feedbackForm");
 
@@ -114,12 +115,7 @@ export default function AddFeedbackPage() {
             </aside>
           </>
         ) : loaded.kind === "visitor" ? (
-          <div className="empty-state">
-            <span className="empty-icon" aria-hidden="true">
-              <QuoteIcon />
-            </span>
-            <p className="empty-title">{t("shareFeedback.visitor.title")}</p>
-            <p>{t("shareFeedback.visitor.body")}</p>
+          <EmptyState icon={<QuoteIcon />} title={t("shareFeedback.visitor.title")} body={t("shareFeedback.visitor.body")}>
             <div className="empty-actions">
               <Link to={`/auth/login?${new URLSearchParams({ redirectTo: "/add-feedback" })}`} className="btn btn-primary">
                 {t("shareFeedback.visitor.login")}
@@ -129,26 +125,16 @@ export default function AddFeedbackPage() {
                 {t("shareFeedback.visitor.read")}
               </Link>
             </div>
-          </div>
+          </EmptyState>
         ) : loaded.kind === "no-group" ? (
-          <div className="empty-state">
-            <span className="empty-icon" aria-hidden="true">
-              <BookIcon />
-            </span>
-            <p className="empty-title">{t("shareFeedback.noGroup.title")}</p>
-            <p>{t("shareFeedback.noGroup.body")}</p>
+          <EmptyState icon={<BookIcon />} title={t("shareFeedback.noGroup.title")} body={t("shareFeedback.noGroup.body")}>
             <Link to="/courses" className="btn btn-primary">
               {t("shareFeedback.noGroup.cta")}
               <ArrowIcon />
             </Link>
-          </div>
+          </EmptyState>
         ) : (
-          <div className="empty-state">
-            <span className="empty-icon" aria-hidden="true">
-              <QuoteIcon />
-            </span>
-            <p className="empty-title">{t("shareFeedback.staff.title")}</p>
-            <p>{t("shareFeedback.staff.body")}</p>
+          <EmptyState icon={<QuoteIcon />} title={t("shareFeedback.staff.title")} body={t("shareFeedback.staff.body")}>
             {loaded.role === "admin" ? (
               <Link to="/dashboard/admin/get-all-feedback-by-admin" className="btn btn-primary">
                 {t("shareFeedback.staff.admin")}
@@ -160,7 +146,7 @@ export default function AddFeedbackPage() {
                 <ArrowIcon />
               </Link>
             )}
-          </div>
+          </EmptyState>
         )}
       </div>
     </main>

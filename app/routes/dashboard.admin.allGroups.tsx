@@ -11,6 +11,7 @@ import { metaT, pageMeta } from "~/lib/meta";
 import { manageGroupsQuery } from "~/lib/schemas";
 import { requireRole } from "../../worker/auth/viewer";
 import { listManagedGroups } from "../../worker/services/groups-admin";
+import { EmptyState } from "~/components/empty-state";
 
 export const meta: MetaFunction = ({ matches }) => pageMeta(matches, metaT(matches)("groups.all.title"));
 
@@ -108,12 +109,7 @@ export default function AllGroups() {
       </p>
 
       {groups.length === 0 ? (
-        <div className="empty-state">
-          <span className="empty-icon" aria-hidden="true">
-            <BookIcon />
-          </span>
-          <p className="empty-title">{filtered ? t("groups.all.noMatch.title") : t("groups.all.empty.title")}</p>
-          <p>{filtered ? t("groups.all.noMatch.body") : t("groups.all.empty.body")}</p>
+        <EmptyState icon={<BookIcon />} title={filtered ? t("groups.all.noMatch.title") : t("groups.all.empty.title")} body={filtered ? t("groups.all.noMatch.body") : t("groups.all.empty.body")}>
           {filtered ? (
             <Link to={location.pathname} className="btn btn-outline">
               {t("groups.filter.clear")}
@@ -124,7 +120,7 @@ export default function AllGroups() {
               {t("admin.nav.newGroup")}
             </Link>
           )}
-        </div>
+        </EmptyState>
       ) : (
         <div className="gtable-wrap" aria-busy={loading} data-loading={loading}>
           <table className="gtable groups-table">

@@ -12,6 +12,7 @@ import type { MessageKey } from "~/i18n/en";
 import { PEOPLE_FILTERS, type PeopleFilter } from "~/lib/admin-people";
 import { loadPeople, PeopleQueryError } from "~/lib/admin-people.server";
 import { requireRole } from "../../worker/auth/viewer";
+import { EmptyState } from "~/components/empty-state";
 
 const TITLE: Record<PeopleFilter, MessageKey> = {
   user: "admin.users.title",
@@ -128,12 +129,7 @@ function AdminUsersPage({ users, total, page, pageSize, search, role, counts }: 
       </p>
 
       {users.length === 0 ? (
-        <div className="empty-state">
-          <span className="empty-icon" aria-hidden="true">
-            <UsersIcon />
-          </span>
-          <p className="empty-title">{t("admin.users.empty")}</p>
-        </div>
+        <EmptyState icon={<UsersIcon />} title={t("admin.users.empty")} />
       ) : (
         <div className="table-wrap">
           <table className="data-table user-table">

@@ -11,6 +11,7 @@ import { mailboxQuery } from "~/lib/schemas";
 import { listOutbox } from "../../worker/services/mail";
 import { sheets } from "~/styles/sheets";
 import { dateTimeFormat } from "~/lib/intl-cache";
+import { EmptyState } from "~/components/empty-state";
 
 export const links: LinksFunction = () => sheets("dev");
 
@@ -65,10 +66,7 @@ export default function DevMailbox() {
 
         <p className="muted mailbox-count" aria-live="polite">{t("mailbox.count", { count: mails.length })}</p>
         {mails.length === 0 ? (
-          <div className="empty-state">
-            <span className="empty-icon" aria-hidden="true"><InboxIcon /></span>
-            <p className="empty-title">{t("mailbox.empty")}</p>
-          </div>
+          <EmptyState icon={<InboxIcon />} title={t("mailbox.empty")} />
         ) : (
           <ol className="mail-list" role="list">
             {mails.map((m) => (

@@ -11,6 +11,7 @@ import { listManagedGroups } from "../../worker/services/groups-admin";
 import { staffAttention } from "../../worker/services/dashboard";
 import { AttentionList } from "~/components/progress/attention";
 import { sheets } from "~/styles/sheets";
+import { EmptyState } from "~/components/empty-state";
 
 export const links: LinksFunction = () => sheets("progress");
 
@@ -50,11 +51,7 @@ export default function InstructorOverview() {
       <AreaPageHeader title={t("teach.overview.title")} lead={t("teach.overview.lead", { name })} />
       {groups.length > 0 ? <AttentionList attention={attention} area="instructor" /> : null}
       {groups.length === 0 ? (
-        <div className="empty-state">
-          <span className="empty-icon" aria-hidden="true"><BookIcon /></span>
-          <p className="empty-title">{t("teach.overview.empty.title")}</p>
-          <p>{t("teach.overview.empty.body")}</p>
-        </div>
+        <EmptyState icon={<BookIcon />} title={t("teach.overview.empty.title")} body={t("teach.overview.empty.body")} />
       ) : (
         <ul role="list" className="teach-groups">
           {groups.map((g) => (

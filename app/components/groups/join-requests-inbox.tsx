@@ -11,6 +11,7 @@ import { CheckIcon, CloseIcon, InboxIcon, MailIcon, PhoneIcon, UsersIcon } from 
 import { StarSmallIcon } from "./extra-icons";
 import { initials } from "./format";
 import { TimeAgo } from "./time-ago";
+import { EmptyState } from "~/components/empty-state";
 
 export interface InboxGroup {
   id: string;
@@ -159,13 +160,7 @@ export function JoinRequestsInbox({ requests, groups, group, groupHref }: JoinRe
       </p>
 
       {visibleCount === 0 ? (
-        <div className="empty-state">
-          <span className="empty-icon" aria-hidden="true">
-            <InboxIcon />
-          </span>
-          <p className="empty-title">{t("groups.requests.empty.title")}</p>
-          <p>{group ? t("groups.requests.empty.group") : t("groups.requests.empty.body")}</p>
-        </div>
+        <EmptyState icon={<InboxIcon />} title={t("groups.requests.empty.title")} body={group ? t("groups.requests.empty.group") : t("groups.requests.empty.body")} />
       ) : null}
       <ul role="list" className="request-list" aria-busy={loading}>
         {shown.map((r) => (

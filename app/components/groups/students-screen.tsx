@@ -8,6 +8,7 @@ import { CheckIcon, InboxIcon, SearchIcon, UsersIcon } from "../icons";
 import { MembershipBadge, type MembershipStatus } from "./badges";
 import { ConfirmDialog } from "./confirm-dialog";
 import { StarSmallIcon } from "./extra-icons";
+import { EmptyState } from "~/components/empty-state";
 
 export interface GroupStudent {
   _id: string;
@@ -103,12 +104,7 @@ export function StudentsScreen({ group, search, status, students, studentHref, i
       </p>
 
       {students.length === 0 ? (
-        <div className="empty-state">
-          <span className="empty-icon" aria-hidden="true">
-            <UsersIcon />
-          </span>
-          <p className="empty-title">{filtered ? t("groups.students.noMatch.title") : t("groups.students.empty.title")}</p>
-          <p>{filtered ? t("groups.students.noMatch.body") : t("groups.students.empty.body")}</p>
+        <EmptyState icon={<UsersIcon />} title={filtered ? t("groups.students.noMatch.title") : t("groups.students.empty.title")} body={filtered ? t("groups.students.noMatch.body") : t("groups.students.empty.body")}>
           {filtered ? (
             <Link to={location.pathname} className="btn btn-outline">
               {t("groups.filter.clear")}
@@ -119,7 +115,7 @@ export function StudentsScreen({ group, search, status, students, studentHref, i
               {t("groups.students.openInbox")}
             </Link>
           )}
-        </div>
+        </EmptyState>
       ) : (
         <div ref={tableRef} tabIndex={-1} className="gtable-wrap" aria-busy={loading} data-loading={loading}>
           <table className="gtable students-table">

@@ -11,6 +11,7 @@ import type { ContactMessageFrameBody, ServerFrame } from "~/lib/realtime-protoc
 import { LiveIndicator } from "./live-indicator";
 import { useFreshIds } from "./use-fresh-ids";
 import { useStaffInbox } from "./use-staff-inbox";
+import { EmptyState } from "~/components/empty-state";
 
 type Message = ContactMessageFrameBody;
 type Status = "all" | "unread" | "read";
@@ -131,13 +132,7 @@ export function ContactInbox({ messages, total, unread, page, pageSize, status }
       </p>
 
       {shown.length === 0 ? (
-        <div className="empty-state">
-          <span className="empty-icon" aria-hidden="true">
-            <InboxIcon />
-          </span>
-          <p className="empty-title">{t(`contactInbox.empty.${status}.title`)}</p>
-          <p>{t(`contactInbox.empty.${status}.body`)}</p>
-        </div>
+        <EmptyState icon={<InboxIcon />} title={t(`contactInbox.empty.${status}.title`)} body={t(`contactInbox.empty.${status}.body`)} />
       ) : (
         <ol className="inbox-list" role="list">
           {shown.map((m) => (

@@ -11,6 +11,7 @@ import type { FeedbackFrameBody, ServerFrame } from "~/lib/realtime-protocol";
 import { LiveIndicator } from "./live-indicator";
 import { useFreshIds } from "./use-fresh-ids";
 import { useStaffInbox } from "./use-staff-inbox";
+import { EmptyState } from "~/components/empty-state";
 
 type Feedback = FeedbackFrameBody;
 
@@ -66,13 +67,7 @@ export function FeedbackInbox({ feedback }: { feedback: Feedback[] }) {
         {announce}
       </p>
       {shown.length === 0 ? (
-        <div className="empty-state">
-          <span className="empty-icon" aria-hidden="true">
-            <QuoteIcon />
-          </span>
-          <p className="empty-title">{t("feedbackAdmin.empty.title")}</p>
-          <p>{t("feedbackAdmin.empty.body")}</p>
-        </div>
+        <EmptyState icon={<QuoteIcon />} title={t("feedbackAdmin.empty.title")} body={t("feedbackAdmin.empty.body")} />
       ) : (
         <ol className="inbox-list feedback-admin-list" role="list">
           {shown.map((f) => (

@@ -9,6 +9,7 @@ import type { FailureLike } from "~/lib/group-errors";
 import { useT } from "~/lib/i18n";
 import { fromLocalInput, When } from "./when";
 import { ScheduledBadge } from "~/components/lifecycle/schedule-box";
+import { EmptyState } from "~/components/empty-state";
 
 export interface StaffLecture {
   _id: string;
@@ -126,13 +127,7 @@ export function LecturesScreen({ lectures, base, groupTitle }: { lectures: Staff
       {form === "series" ? <SeriesForm fetcher={fetcher} /> : null}
 
       {lectures.length === 0 ? (
-        <div className="empty-state">
-          <span className="empty-icon" aria-hidden="true">
-            <BookIcon />
-          </span>
-          <p className="empty-title">{t("lectures.empty.title")}</p>
-          <p>{t("lectures.empty.body", { group: groupTitle })}</p>
-        </div>
+        <EmptyState icon={<BookIcon />} title={t("lectures.empty.title")} body={t("lectures.empty.body", { group: groupTitle })} />
       ) : (
         <ol className="lecture-list" aria-busy={busy}>
           {lectures.map((l, i) => (

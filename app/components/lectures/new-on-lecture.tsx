@@ -2,6 +2,7 @@ import { Link, useNavigate } from "@remix-run/react";
 import { useState } from "react";
 import { BookIcon, PlusIcon } from "~/components/icons";
 import { useT } from "~/lib/i18n";
+import { EmptyState } from "~/components/empty-state";
 
 /**
  * "New task/quiz on [lecture]": a lecture picker and a button that opens `${base}/lectures/{lecture}/{page}`.
@@ -45,17 +46,12 @@ export function NewOnLecture({ lectures, base, page, label, pickerLabel, id }: {
 export function NothingOnLecturesYet({ title, body, noLectures, hasLectures, base }: { title: string; body: string; noLectures: string; hasLectures: boolean; base: string }) {
   const { t } = useT();
   return (
-    <div className="empty-state">
-      <span className="empty-icon" aria-hidden="true">
-        <BookIcon />
-      </span>
-      <p className="empty-title">{title}</p>
-      <p>{hasLectures ? body : noLectures}</p>
+    <EmptyState icon={<BookIcon />} title={title} body={hasLectures ? body : noLectures}>
       {hasLectures ? null : (
         <Link to={`${base}/lectures`} className="btn btn-outline">
           {t("lectures.new")}
         </Link>
       )}
-    </div>
+    </EmptyState>
   );
 }

@@ -8,6 +8,7 @@ import { formatPercent, useT } from "~/lib/i18n";
 import { AT_RISK_AFTER_HELD, AT_RISK_BELOW_PERCENT, type AtRiskReason, type Progress } from "~/lib/progress";
 import { AttendanceChart, binCounts, ScoreDistribution } from "./charts";
 import { AtRiskReasons } from "./progress-summary";
+import { EmptyState } from "~/components/empty-state";
 
 export interface StaffProgressReport {
   generatedAt: string;
@@ -134,13 +135,7 @@ export function StaffProgressScreen({ report, exportBase, studentHref }: { repor
         </h2>
         <p className="muted progress-rule">{t("progress.rule")}</p>
         {report.students.length === 0 ? (
-          <div className="empty-state">
-            <span className="empty-icon" aria-hidden="true">
-              <UsersIcon />
-            </span>
-            <p className="empty-title">{t("staffProgress.empty.title")}</p>
-            <p>{t("staffProgress.empty.body")}</p>
-          </div>
+          <EmptyState icon={<UsersIcon />} title={t("staffProgress.empty.title")} body={t("staffProgress.empty.body")} />
         ) : (
           <div className="progress-table-wrap progress-cards" tabIndex={0} data-scroll-stop="" role="region" aria-labelledby="progress-table-title">
             <table className="data-table progress-table">

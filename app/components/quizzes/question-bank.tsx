@@ -8,6 +8,7 @@ import { useT } from "~/lib/i18n";
 import type { QuestionType } from "~/lib/quiz-schemas";
 import { blank, QuestionEditor, toDraft, toPayload, type Draft } from "./quiz-editor";
 import { useFocusOnOpen, useListEditor } from "~/lib/use-editor-focus";
+import { EmptyState } from "~/components/empty-state";
 
 export interface BankQuestion {
   _id: string;
@@ -54,13 +55,7 @@ export function QuestionBankSection({ questions, tags }: { questions: BankQuesti
       {editing !== null ? <BankEditor key={editing} question={current} onDone={() => setEditing(null)} /> : null}
       {questions.length === 0 ? (
         editing === null ? (
-          <div className="empty-state">
-            <span className="empty-icon" aria-hidden="true">
-              <BookIcon />
-            </span>
-            <p className="empty-title">{t("bank.empty.title")}</p>
-            <p>{t("bank.empty.body")}</p>
-          </div>
+          <EmptyState icon={<BookIcon />} title={t("bank.empty.title")} body={t("bank.empty.body")} />
         ) : null
       ) : (
         <>

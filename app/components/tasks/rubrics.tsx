@@ -7,6 +7,7 @@ import { failureText, type FailureLike } from "~/lib/group-errors";
 import { useT } from "~/lib/i18n";
 import { criterionMax, RUBRIC_LIMITS, rubricTotal, type RubricCriterion } from "~/lib/rubric-schemas";
 import { useFocusOnOpen, useListEditor } from "~/lib/use-editor-focus";
+import { EmptyState } from "~/components/empty-state";
 
 export interface StaffRubric {
   _id: string;
@@ -79,13 +80,7 @@ export function RubricsSection({ rubrics }: { rubrics: StaffRubric[] }) {
       </div>
       {editing !== null ? <RubricEditor key={editing} rubric={current} onDone={() => setEditing(null)} /> : null}
       {rubrics.length === 0 && editing === null ? (
-        <div className="empty-state">
-          <span className="empty-icon" aria-hidden="true">
-            <BookIcon />
-          </span>
-          <p className="empty-title">{t("rubrics.empty.title")}</p>
-          <p>{t("rubrics.empty.body")}</p>
-        </div>
+        <EmptyState icon={<BookIcon />} title={t("rubrics.empty.title")} body={t("rubrics.empty.body")} />
       ) : (
         <ul className="rubric-list" role="list">
           {rubrics.map((r) => (
