@@ -1,4 +1,5 @@
-import { useEffect, useId, useRef, type ReactNode, type RefObject } from "react";
+import { useNavigation, useSubmit } from "@remix-run/react";
+import { useEffect, useId, useRef, useState, type ReactNode, type RefObject } from "react";
 import { useT } from "~/lib/i18n";
 import { AlertIcon } from "../icons";
 
@@ -98,5 +99,33 @@ export function ConfirmDialog({ open, title, children, confirmLabel, busyLabel, 
         </div>
       </div>
     </dialog>
+  );
+}
+
+/**
+ * A button for something a page's action does that cannot be undone (delete this task, this quiz): it opens a
+ * ConfirmDialog in the page's language, and confirming posts `intent` to the page's action. The dialog stays open,
+ * busy, until the action has answered; what follows (a redirect, an error under the form) is the page's.
+ */
+export function ConfirmedIntentButton({ intent, label, icon, title, body, confirmLabel, busyLabel }: { intent: string; label: string; icon?: ReactNode; title: string; body: string; confirmLabel: string; busyLabel: string }) {
+  const submit = useSubmit();
+  const navigation = useNavigation();
+  const [open, setOpen] = useState(false);
+  const busy = navigation.state !== "idle" && navigation.formData?.get("intent") === intent;
+  const wasBusy = useRef(false);
+  useEffect(() => {
+    if (wasBusy.current && !busy) setOpen(false);
+    wasBusy.current = busy;
+  }, [busy]);
+  return (
+    <>
+      <button type="button" className="btn btn-ghost btn-destructive-ghost" onClick={() => setOpen(true)}>
+        {icon}
+        {label}
+      </button>
+      <ConfirmDialog open={open} title={title} confirmLabel={confirmLabel} busyLabel={busyLabel} busy={busy} onConfirm={() => submit({ intent }, { method: "post" })} onClose={() => setOpen(false)}>
+        <p>{body}</p>
+      </ConfirmDialog>
+    </>
   );
 }

@@ -12,6 +12,7 @@ import { LiveIndicator } from "./live-indicator";
 import { useFreshIds } from "./use-fresh-ids";
 import { useStaffInbox } from "./use-staff-inbox";
 import { EmptyState } from "~/components/empty-state";
+import { isolate } from "~/lib/bidi";
 
 type Message = ContactMessageFrameBody;
 type Status = "all" | "unread" | "read";
@@ -167,7 +168,7 @@ export function ContactInbox({ messages, total, unread, page, pageSize, status }
         onConfirm={confirmDelete}
         onClose={() => setConfirming(null)}
       >
-        <p>{t("contactInbox.deleteBody", { name: confirming?.name ?? "" })}</p>
+        <p>{t("contactInbox.deleteBody", { name: isolate(confirming?.name ?? "") })}</p>
       </ConfirmDialog>
     </div>
   );

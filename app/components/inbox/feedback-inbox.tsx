@@ -12,6 +12,7 @@ import { LiveIndicator } from "./live-indicator";
 import { useFreshIds } from "./use-fresh-ids";
 import { useStaffInbox } from "./use-staff-inbox";
 import { EmptyState } from "~/components/empty-state";
+import { isolate } from "~/lib/bidi";
 
 type Feedback = FeedbackFrameBody;
 
@@ -85,7 +86,7 @@ export function FeedbackInbox({ feedback }: { feedback: Feedback[] }) {
         onConfirm={() => confirming && deleter.submit({ intent: "delete", id: confirming._id }, { method: "post" })}
         onClose={() => setConfirming(null)}
       >
-        <p>{t("feedbackAdmin.deleteBody", { name: confirming?.name ?? "" })}</p>
+        <p>{t("feedbackAdmin.deleteBody", { name: isolate(confirming?.name ?? "") })}</p>
       </ConfirmDialog>
     </div>
   );

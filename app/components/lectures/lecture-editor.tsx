@@ -7,6 +7,7 @@ import type { FailureLike } from "~/lib/group-errors";
 import { useT } from "~/lib/i18n";
 import { useFieldError } from "./lectures-screen";
 import { fromLocalInput, toLocalInput } from "./when";
+import { isolate } from "~/lib/bidi";
 
 export interface EditableLecture {
   _id: string;
@@ -186,7 +187,7 @@ export function LectureEditor({ lecture, listPath, attendancePath }: { lecture: 
       </form>
       <ConfirmDialog
         open={deleting}
-        title={t("lectures.deleteTitle", { title: lecture.title })}
+        title={t("lectures.deleteTitle", { title: isolate(lecture.title) })}
         confirmLabel={t("lectures.deleteConfirm")}
         busyLabel={t("lectures.deleting")}
         busy={remove.state !== "idle"}

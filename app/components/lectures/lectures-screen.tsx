@@ -10,6 +10,7 @@ import { useT } from "~/lib/i18n";
 import { fromLocalInput, When } from "./when";
 import { ScheduledBadge } from "~/components/lifecycle/schedule-box";
 import { EmptyState } from "~/components/empty-state";
+import { isolate } from "~/lib/bidi";
 
 export interface StaffLecture {
   _id: string;
@@ -187,7 +188,7 @@ export function LecturesScreen({ lectures, base, groupTitle }: { lectures: Staff
 
       <ConfirmDialog
         open={deleting !== null}
-        title={t("lectures.deleteTitle", { title: deleting?.title ?? "" })}
+        title={t("lectures.deleteTitle", { title: isolate(deleting?.title ?? "") })}
         confirmLabel={t("lectures.deleteConfirm")}
         busyLabel={t("lectures.deleting")}
         busy={busy && fetcher.formData?.get("intent") === "delete"}

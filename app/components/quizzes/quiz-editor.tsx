@@ -1,6 +1,7 @@
 import { Form, Link, useActionData, useFetcher, useNavigate, useNavigation } from "@remix-run/react";
 import { useEffect, useId, useState } from "react";
 import { PlusIcon } from "~/components/icons";
+import { ConfirmedIntentButton } from "~/components/groups/confirm-dialog";
 import { fromLocalInput, toLocalInput } from "~/components/lectures/when";
 import type { MessageKey } from "~/i18n/en";
 import { useT } from "~/lib/i18n";
@@ -11,6 +12,7 @@ import { EXERCISE_LIMITS } from "~/lib/exercise-schemas";
 import { QUESTION_TYPES, QUIZ_LIMITS, SHOW_ANSWERS, type QuestionType, type ShowAnswers } from "~/lib/quiz-schemas";
 import type { CodeTest } from "../../../worker/sandbox/types";
 import type { QuizDraw } from "~/lib/quiz-paper";
+import { isolate } from "~/lib/bidi";
 
 /** A question as the editor holds it: options and correct answers in the shape of its type. */
 export interface Draft {
@@ -354,18 +356,14 @@ export function QuizEditor({
           {t("quizEditor.back")}
         </Link>
         {quiz ? (
-          <button
-            type="submit"
-            name="intent"
-            value="delete"
-            className="btn btn-ghost btn-destructive-ghost"
-            formNoValidate
-            onClick={(e) => {
-              if (!window.confirm(t("quizEditor.deleteConfirm"))) e.preventDefault();
-            }}
-          >
-            {t("quizEditor.delete")}
-          </button>
+          <ConfirmedIntentButton
+            intent="delete"
+            label={t("quizEditor.delete")}
+            title={t("quizEditor.deleteTitle", { title: isolate(quiz.title) })}
+            body={t("quizEditor.deleteBody")}
+            confirmLabel={t("quizEditor.delete")}
+            busyLabel={t("lectures.deleting")}
+          />
         ) : null}
       </div>
     </Form>

@@ -1,5 +1,6 @@
 import { Link, useFetcher } from "@remix-run/react";
-import { useEffect, useId, useState } from "react";
+import { useEffect, useId, useRef, useState } from "react";
+import { ConfirmDialog } from "~/components/groups/confirm-dialog";
 import { When } from "~/components/lectures/when";
 import { toLatinDigits } from "~/lib/digits";
 import { failureText, type FailureLike } from "~/lib/group-errors";
@@ -91,6 +92,15 @@ function AttemptQuestion({ q, n, open }: { q: StaffAttemptQuestion; n: number; o
   const choice = q.type === "single" || q.type === "multiple" || q.type === "true-false";
   const pointsFailure = points.data && !points.data.ok ? points.data : null;
   const keyFailure = key.data && !key.data.ok ? key.data : null;
+  // Changing the key regrades every attempt: asked in a dialog first, then the form is sent as it was.
+  const keyForm = useRef<HTMLFormElement>(null);
+  const [confirmingKey, setConfirmingKey] = useState(false);
+  const keyBusy = key.state !== "idle";
+  const keyWasBusy = useRef(false);
+  useEffect(() => {
+    if (keyWasBusy.current && !keyBusy) setConfirmingKey(false);
+    keyWasBusy.current = keyBusy;
+  }, [keyBusy]);
 
   return (
     <article className="card quiz-card staff-attempt-q" aria-labelledby={`${uid}-h`}>
@@ -176,10 +186,12 @@ function AttemptQuestion({ q, n, open }: { q: StaffAttemptQuestion; n: number; o
             <p className="field-hint field-hint-block">{t("staffAttempt.drawnHint")}</p>
           ) : q.type !== "code" ? (
             <key.Form
+              ref={keyForm}
               method="post"
               className="staff-attempt-form"
               onSubmit={(e) => {
-                if (!window.confirm(t("staffAttempt.keyConfirm"))) e.preventDefault();
+                e.preventDefault();
+                setConfirmingKey(true);
               }}
             >
               <input type="hidden" name="intent" value="key" />
@@ -218,10 +230,21 @@ function AttemptQuestion({ q, n, open }: { q: StaffAttemptQuestion; n: number; o
                 </p>
               ) : null}
               <div className="form-actions">
-                <button type="submit" className="btn btn-outline btn-sm" disabled={key.state !== "idle"}>
+                <button type="submit" className="btn btn-outline btn-sm" disabled={keyBusy}>
                   {t("staffAttempt.saveKey")}
                 </button>
               </div>
+              <ConfirmDialog
+                open={confirmingKey}
+                title={t("staffAttempt.keyConfirm")}
+                confirmLabel={t("staffAttempt.saveKey")}
+                busyLabel={t("staffAttempt.regrading")}
+                busy={keyBusy}
+                onConfirm={() => keyForm.current && key.submit(keyForm.current)}
+                onClose={() => setConfirmingKey(false)}
+              >
+                <p>{t("staffAttempt.keyHint")}</p>
+              </ConfirmDialog>
             </key.Form>
           ) : null}
         </details>

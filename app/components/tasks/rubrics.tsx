@@ -8,6 +8,7 @@ import { useT } from "~/lib/i18n";
 import { criterionMax, RUBRIC_LIMITS, rubricTotal, type RubricCriterion } from "~/lib/rubric-schemas";
 import { useFocusOnOpen, useListEditor } from "~/lib/use-editor-focus";
 import { EmptyState } from "~/components/empty-state";
+import { isolate } from "~/lib/bidi";
 
 export interface StaffRubric {
   _id: string;
@@ -114,7 +115,7 @@ export function RubricsSection({ rubrics }: { rubrics: StaffRubric[] }) {
       <ConfirmDialog
         open={deleting !== null}
         onClose={() => setDeleting(null)}
-        title={t("rubrics.deleteTitle", { title: deleting?.title ?? "" })}
+        title={t("rubrics.deleteTitle", { title: isolate(deleting?.title ?? "") })}
         confirmLabel={t("rubrics.delete")}
         form="rubric-delete-form"
         busy={remover.state !== "idle"}

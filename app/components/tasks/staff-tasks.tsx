@@ -1,5 +1,6 @@
 import { Form, Link, useActionData, useNavigate, useNavigation } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
+import { ConfirmedIntentButton } from "~/components/groups/confirm-dialog";
 import { NewOnLecture, NothingOnLecturesYet } from "~/components/lectures/new-on-lecture";
 import { When, fromLocalInput, toLocalInput } from "~/components/lectures/when";
 import { failureText, type FailureLike } from "~/lib/group-errors";
@@ -7,6 +8,7 @@ import { useT } from "~/lib/i18n";
 import type { MessageKey } from "~/i18n/en";
 import { FILE_KINDS, MAX_FILE_MB } from "~/lib/hand-in-files";
 import { ScheduledBadge } from "~/components/lifecycle/schedule-box";
+import { isolate } from "~/lib/bidi";
 
 export interface StaffTask {
   _id: string;
@@ -269,18 +271,14 @@ export function TaskForm({
           {t("staffTasks.back")}
         </Link>
         {task ? (
-          <button
-            type="submit"
-            name="intent"
-            value="delete"
-            className="btn btn-ghost btn-destructive-ghost"
-            formNoValidate
-            onClick={(e) => {
-              if (!window.confirm(t("staffTasks.deleteConfirm"))) e.preventDefault();
-            }}
-          >
-            {t("lectures.deleteShort")}
-          </button>
+          <ConfirmedIntentButton
+            intent="delete"
+            label={t("lectures.deleteShort")}
+            title={t("staffTasks.deleteTitle", { title: isolate(task.title) })}
+            body={t("staffTasks.deleteBody")}
+            confirmLabel={t("lectures.deleteShort")}
+            busyLabel={t("lectures.deleting")}
+          />
         ) : null}
       </div>
     </Form>

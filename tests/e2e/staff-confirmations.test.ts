@@ -1,0 +1,111 @@
+/**
+ * What the staff cannot undo asks first, in the page's own dialog and language (never the browser's `confirm()`, whose
+ * buttons speak the browser's language): deleting a task, deleting a quiz, and changing a quiz's key (which regrades
+ * every attempt). Cancel changes nothing; confirming does the work and the page says so.
+ */
+import { describe, expect, it } from "vitest";
+import { baseURL, gotoHydrated, useBrowser } from "./browser";
+import { accessToken, api, INSTRUCTOR, memberOf } from "./groups-helpers";
+import { signIn } from "./session";
+
+describe("the staff's confirmations", () => {
+  const newPage = useBrowser();
+
+  async function staffPage(lang: "en" | "ar" = "en") {
+    const page = await newPage();
+    page.on("dialog", (d) => {
+      throw new Error(`the browser's own dialog opened: ${d.message()}`);
+    });
+    await signIn(page.context(), INSTRUCTOR.email, INSTRUCTOR.password);
+    await page.context().addCookies([{ name: "lang", value: lang, url: baseURL() }]);
+    return page;
+  }
+
+  it("deleting a task asks in a dialog; Cancel keeps it, Delete removes it and goes back to the list", async () => {
+    const stamp = Date.now().toString(36);
+    const token = await accessToken(INSTRUCTOR);
+    const lecture = (await api<{ slug: string }>(token, "POST", "/api/lectures/group/frontend-react", { title: `Confirm week ${stamp}`, published: true })).body;
+    const task = (await api<{ slug: string }>(token, "POST", `/api/lectures/${lecture.slug}/tasks`, { title: `Doomed task ${stamp}` })).body;
+    const exists = async () => (await api(token, "GET", `/api/lectures/${lecture.slug}/tasks/${task.slug}`)).status === 200;
+
+    const page = await staffPage();
+    await gotoHydrated(page, `/instructor/group/frontend-react/lecture/${lecture.slug}/tasks/updateTask/${task.slug}`);
+    await page.getByRole("button", { name: "Delete", exact: true }).click();
+    // The typed title sits in a directional isolate (FSI … PDI), so its own punctuation stays with it in either language.
+    const dialog = page.getByRole("dialog", { name: `Delete “\u2068Doomed task ${stamp}\u2069”?` });
+    await dialog.waitFor();
+    expect(await dialog.textContent()).toContain("Every submission of it and its grades go too. This cannot be undone.");
+    await dialog.getByRole("button", { name: "Cancel" }).click();
+    await dialog.waitFor({ state: "hidden" });
+    expect(await exists()).toBe(true);
+
+    await page.getByRole("button", { name: "Delete", exact: true }).click();
+    await dialog.getByRole("button", { name: "Delete", exact: true }).click();
+    await page.waitForURL("**/instructor/group/frontend-react/tasks");
+    expect(await exists()).toBe(false);
+  });
+
+  it("deleting a quiz asks in Arabic on an Arabic page", async () => {
+    const stamp = Date.now().toString(36);
+    const token = await accessToken(INSTRUCTOR);
+    const lecture = (await api<{ slug: string }>(token, "POST", "/api/lectures/group/frontend-react", { title: `Quiz week ${stamp}`, published: true })).body;
+    const quiz = await api<{ slug: string }>(token, "POST", "/api/quizzes", {
+      lectureId: lecture.slug,
+      title: `اختبار ${stamp}`,
+      durationMinutes: 10,
+      maxAttempts: 1,
+      showAnswers: "after-submit",
+      published: true,
+      questions: [{ text: "2 + 2?", type: "single", options: ["3", "4"], correct: 1 }],
+    });
+    expect(quiz.status).toBe(201);
+    const exists = async () => (await api(token, "GET", `/api/quizzes/${quiz.body.slug}`)).status === 200;
+
+    const page = await staffPage("ar");
+    await gotoHydrated(page, `/instructor/group/frontend-react/lecture/${lecture.slug}/quiz/updateQuiz/${quiz.body.slug}`);
+    await page.getByRole("button", { name: "احذف", exact: true }).click();
+    const dialog = page.getByRole("dialog", { name: `حذف «\u2068اختبار ${stamp}\u2069»؟` });
+    await dialog.waitFor();
+    expect(await dialog.textContent()).toContain("ستُحذف معه محاولات كل الطلاب.");
+    await dialog.getByRole("button", { name: "احذف", exact: true }).click();
+    await page.waitForURL("**/instructor/group/frontend-react/quizzes");
+    expect(await exists()).toBe(false);
+  });
+
+  it("changing a quiz's key asks first; Cancel regrades nothing, confirming regrades the attempt", async () => {
+    const stamp = Date.now().toString(36);
+    const token = await accessToken(INSTRUCTOR);
+    const lecture = (await api<{ slug: string }>(token, "POST", "/api/lectures/group/frontend-react", { title: `Key week ${stamp}`, published: true })).body;
+    const quiz = (await api<{ slug: string }>(token, "POST", "/api/quizzes", {
+      lectureId: lecture.slug,
+      title: `Key quiz ${stamp}`,
+      durationMinutes: 10,
+      maxAttempts: 1,
+      showAnswers: "after-submit",
+      published: true,
+      questions: [{ text: "2 + 2?", type: "single", options: ["3", "4"], correct: 0 }],
+    })).body;
+    const student = await memberOf("frontend-react", "key", `Key Student ${stamp}`);
+    const studentToken = await accessToken(student);
+    const questionId = (await api<{ questions: { _id: string }[] }>(token, "GET", `/api/quizzes/${quiz.slug}`)).body.questions[0]!._id;
+    const started = await api<{ attempt: { _id: string } }>(studentToken, "POST", `/api/quizzes/${quiz.slug}/start`);
+    expect(started.status).toBe(201);
+    expect((await api(studentToken, "POST", `/api/quizzes/${quiz.slug}/submit`, { answers: { [questionId]: 1 } })).status).toBe(201);
+
+    const page = await staffPage();
+    await gotoHydrated(page, `/instructor/group/frontend-react/quiz-attempt/${quiz.slug}/${started.body.attempt._id}`);
+    await page.getByText("Change the points or the key").first().click();
+    await page.getByRole("radio", { name: "4" }).check();
+    await page.getByRole("button", { name: "Change the key and regrade" }).click();
+    const dialog = page.getByRole("dialog", { name: "Change the key and regrade every attempt at this quiz?" });
+    await dialog.waitFor();
+    await dialog.getByRole("button", { name: "Cancel" }).click();
+    await dialog.waitFor({ state: "hidden" });
+    expect(await page.getByRole("status").filter({ hasText: "Key changed" }).count()).toBe(0);
+
+    await page.getByRole("button", { name: "Change the key and regrade" }).click();
+    await dialog.getByRole("button", { name: "Change the key and regrade" }).click();
+    await expect.poll(() => page.getByRole("status").filter({ hasText: "Key changed" }).first().textContent().catch(() => "")).toBe("Key changed; 1 attempt was regraded.");
+    await dialog.waitFor({ state: "hidden" });
+  });
+});
