@@ -1,59 +1,140 @@
-import { useEffect, useRef, type ReactNode } from "react";
+import { useNavigation, useSubmit } from "@remix-run/react";
+import { useEffect, useId, useRef, useState, type ReactNode, type RefObject } from "react";
 import { useT } from "~/lib/i18n";
+import { AlertIcon } from "./icons";
 
-/**
- * A modal confirmation (native <dialog>: focus moves in, Tab stays inside, Escape cancels, focus returns to
- * the button that opened it). The confirm button submits the form given by `form` (its id), so the dialog can
- * carry extra fields (a password) as part of that form.
- */
-export function ConfirmDialog({
-  open,
-  onClose,
-  title,
-  children,
-  confirmLabel,
-  form,
-  busy,
-  danger,
-}: {
+export interface ConfirmDialogProps {
   open: boolean;
-  onClose: () => void;
   title: string;
   children?: ReactNode;
   confirmLabel: string;
-  form: string;
+  /** The confirm button's label while the work runs ("Deleting..."); the confirm label when not given. */
+  busyLabel?: string;
   busy?: boolean;
+  /** Something that cannot be undone (delete, remove, leave): a red confirm button and a warning sign. */
   danger?: boolean;
-}) {
+  /** A failure to show inside the dialog (it stays open so the person can try again or cancel). */
+  error?: string | null;
+  /** What confirming does. Or `form`: */
+  onConfirm?: () => void;
+  /** The id of a form that the confirm button submits, so the dialog can carry fields of that form (a password). */
+  form?: string;
+  onClose: () => void;
+  /** Where focus goes when the element that opened the dialog is gone (its row was removed). */
+  returnFocusTo?: RefObject<HTMLElement>;
+}
+
+/**
+ * The one confirmation of the app, a native <dialog> opened with showModal(): the rest of the page is inert, Tab stays
+ * inside, Escape or a click on the backdrop cancels (not while the work runs), focus starts on the dialog's first field
+ * if it has one and on "Cancel" (the safe choice) if not, and returns to the element that opened it. In the page's
+ * language, unlike the browser's own `confirm()`.
+ */
+export function ConfirmDialog({ open, title, children, confirmLabel, busyLabel, busy = false, danger = false, error, onConfirm, form, onClose, returnFocusTo }: ConfirmDialogProps) {
   const { t } = useT();
   const ref = useRef<HTMLDialogElement>(null);
-  const titleId = `${form}-dialog-title`;
-  const bodyId = `${form}-dialog-body`;
+  const cancelRef = useRef<HTMLButtonElement>(null);
+  const opener = useRef<HTMLElement | null>(null);
+  const titleId = useId();
+  const bodyId = useId();
 
   useEffect(() => {
     const dialog = ref.current;
     if (!dialog) return;
-    if (open && !dialog.open) dialog.showModal();
-    if (!open && dialog.open) dialog.close();
+    if (open && !dialog.open) {
+      opener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+      dialog.showModal();
+      (dialog.querySelector<HTMLElement>(".confirm-body :is(input, select, textarea):not([type=hidden])") ?? cancelRef.current)?.focus();
+    } else if (!open && dialog.open) {
+      dialog.close();
+    }
   }, [open]);
 
+  useEffect(() => {
+    const dialog = ref.current;
+    if (!dialog) return;
+    const onNativeClose = () => {
+      const back = opener.current;
+      opener.current = null;
+      // The opener may be gone (its row was removed with the work the dialog confirmed).
+      if (back?.isConnected) back.focus();
+      else returnFocusTo?.current?.focus();
+      onClose();
+    };
+    dialog.addEventListener("close", onNativeClose);
+    return () => dialog.removeEventListener("close", onNativeClose);
+  }, [onClose, returnFocusTo]);
+
   return (
-    <dialog ref={ref} className="confirm-dialog" aria-labelledby={titleId} aria-describedby={children ? bodyId : undefined} onClose={onClose} onCancel={onClose}>
-      <h2 id={titleId} className="confirm-title">
-        {title}
-      </h2>
-      <div id={bodyId} className="confirm-body">
-        {children}
-      </div>
-      <div className="confirm-actions">
-        <button type="button" className="btn btn-ghost" onClick={onClose}>
-          {t("common.cancel")}
-        </button>
-        <button type="submit" form={form} className={danger ? "btn btn-danger" : "btn btn-primary"} disabled={busy}>
-          {busy ? <span className="spinner spinner-sm" aria-hidden="true" /> : null}
-          {confirmLabel}
-        </button>
+    <dialog
+      ref={ref}
+      className="confirm-dialog"
+      aria-labelledby={titleId}
+      aria-describedby={children ? bodyId : undefined}
+      onCancel={(e) => {
+        if (busy) e.preventDefault();
+      }}
+      onClick={(e) => {
+        // A click on the backdrop (the dialog element itself, outside its panel) cancels.
+        if (e.target === ref.current && !busy) ref.current.close();
+      }}
+    >
+      <div className="confirm-panel">
+        {danger ? (
+          <span className="confirm-icon" aria-hidden="true">
+            <AlertIcon />
+          </span>
+        ) : null}
+        <h2 id={titleId} className="confirm-title">
+          {title}
+        </h2>
+        {children ? (
+          <div id={bodyId} className="confirm-body">
+            {children}
+          </div>
+        ) : null}
+        {error ? (
+          <p className="form-error" role="alert">
+            {error}
+          </p>
+        ) : null}
+        <div className="confirm-actions">
+          <button ref={cancelRef} type="button" className="btn btn-ghost" onClick={() => ref.current?.close()} disabled={busy}>
+            {t("common.cancel")}
+          </button>
+          <button type={form ? "submit" : "button"} form={form} className={danger ? "btn btn-danger" : "btn btn-primary"} onClick={form ? undefined : onConfirm} disabled={busy} aria-busy={busy}>
+            {busy ? <span className="spinner spinner-sm" aria-hidden="true" /> : null}
+            {busy ? (busyLabel ?? confirmLabel) : confirmLabel}
+          </button>
+        </div>
       </div>
     </dialog>
+  );
+}
+
+/**
+ * A button for something a page's action does that cannot be undone (delete this task, this quiz): it opens the
+ * ConfirmDialog, and confirming posts `intent` to the page's action. The dialog stays open, busy, until the action has
+ * answered; what follows (a redirect, an error under the form) is the page's.
+ */
+export function ConfirmedIntentButton({ intent, label, title, body, confirmLabel, busyLabel }: { intent: string; label: string; title: string; body: string; confirmLabel: string; busyLabel: string }) {
+  const submit = useSubmit();
+  const navigation = useNavigation();
+  const [open, setOpen] = useState(false);
+  const busy = navigation.state !== "idle" && navigation.formData?.get("intent") === intent;
+  const wasBusy = useRef(false);
+  useEffect(() => {
+    if (wasBusy.current && !busy) setOpen(false);
+    wasBusy.current = busy;
+  }, [busy]);
+  return (
+    <>
+      <button type="button" className="btn btn-ghost btn-destructive-ghost" onClick={() => setOpen(true)}>
+        {label}
+      </button>
+      <ConfirmDialog open={open} title={title} confirmLabel={confirmLabel} busyLabel={busyLabel} busy={busy} danger onConfirm={() => submit({ intent }, { method: "post" })} onClose={() => setOpen(false)}>
+        <p>{body}</p>
+      </ConfirmDialog>
+    </>
   );
 }

@@ -3,7 +3,7 @@ import { Link, useFetcher, useLoaderData, useNavigation } from "@remix-run/react
 import { useCallback, useEffect, useRef, useState } from "react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { MembershipBadge } from "~/components/groups/badges";
-import { ConfirmDialog } from "~/components/groups/confirm-dialog";
+import { ConfirmDialog } from "~/components/confirm-dialog";
 import { LogOutIcon, StarSmallIcon } from "~/components/groups/extra-icons";
 import { ArrowIcon, BookIcon, CalendarIcon, UserIcon } from "~/components/icons";
 import { failureText, type FailureLike } from "~/lib/group-errors";
@@ -134,6 +134,7 @@ export default function MyCourses() {
         </section>
       ) : null}
       <ConfirmDialog
+        danger
         open={leaving !== null && (!busy || pendingSlug === leaving.slug)}
         title={t("groups.my.leaveTitle", { title: leaving?.title ?? "" })}
         confirmLabel={t("groups.my.leaveConfirm")}

@@ -1,6 +1,6 @@
 import { Link } from "@remix-run/react";
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
-import { ConfirmDialog } from "~/components/groups/confirm-dialog";
+import { ConfirmDialog } from "~/components/confirm-dialog";
 import { ChatIcon } from "~/components/icons";
 import { ArrowDownIcon, ExpandIcon } from "~/components/realtime-icons";
 import { useHydrated } from "~/hooks/use-hydrated";
@@ -329,6 +329,7 @@ function ChatPanel({
       </p>
 
       <ConfirmDialog
+        danger
         open={confirming !== null}
         title={t("chat.deleteTitle")}
         confirmLabel={t("chat.delete")}

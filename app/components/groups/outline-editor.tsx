@@ -3,7 +3,7 @@ import { useCallback, useEffect, useId, useRef, useState } from "react";
 import { failureText, fieldText, type FailureLike } from "~/lib/group-errors";
 import { useT } from "~/lib/i18n";
 import { ArrowUpIcon, BookIcon, PlusIcon, TrashIcon } from "../icons";
-import { ConfirmDialog } from "./confirm-dialog";
+import { ConfirmDialog } from "~/components/confirm-dialog";
 import { ArrowDownIcon, PencilIcon } from "./extra-icons";
 
 export interface OutlineItem {
@@ -191,6 +191,7 @@ export function OutlineEditor({ items, limits }: { items: OutlineItem[]; limits:
       <ContentForm intent="content-add" limits={limits} label={t("groups.outline.addTitle")} />
 
       <ConfirmDialog
+        danger
         open={removing !== null}
         title={t("groups.outline.removeTitle", { title: removing?.title ?? "" })}
         confirmLabel={t("groups.outline.removeConfirm")}

@@ -6,7 +6,7 @@ import { formatShortDate, useT } from "~/lib/i18n";
 import { QUIZ_TIME_MULTIPLIERS } from "~/lib/quiz-time";
 import { CheckIcon, InboxIcon, SearchIcon, UsersIcon } from "../icons";
 import { MembershipBadge, type MembershipStatus } from "./badges";
-import { ConfirmDialog } from "./confirm-dialog";
+import { ConfirmDialog } from "~/components/confirm-dialog";
 import { StarSmallIcon } from "./extra-icons";
 import { EmptyState } from "~/components/empty-state";
 
@@ -254,6 +254,7 @@ function StudentRow({
           </p>
         ) : null}
         <ConfirmDialog
+          danger
           open={confirming}
           title={t("groups.students.removeTitle", { name })}
           confirmLabel={t("groups.students.removeConfirm")}

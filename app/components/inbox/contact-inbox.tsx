@@ -1,6 +1,6 @@
 import { Link, useFetcher } from "@remix-run/react";
 import { useEffect, useMemo, useState } from "react";
-import { ConfirmDialog } from "~/components/groups/confirm-dialog";
+import { ConfirmDialog } from "~/components/confirm-dialog";
 import { initials } from "~/components/groups/format";
 import { TimeAgo } from "~/components/groups/time-ago";
 import { InboxIcon, MailIcon } from "~/components/icons";
@@ -159,6 +159,7 @@ export function ContactInbox({ messages, total, unread, page, pageSize, status }
       ) : null}
 
       <ConfirmDialog
+        danger
         open={confirming !== null}
         title={t("contactInbox.deleteTitle")}
         confirmLabel={t("contactInbox.delete")}

@@ -1,6 +1,6 @@
 import { Link, useFetcher } from "@remix-run/react";
 import { useEffect, useMemo, useState } from "react";
-import { ConfirmDialog } from "~/components/groups/confirm-dialog";
+import { ConfirmDialog } from "~/components/confirm-dialog";
 import { initials } from "~/components/groups/format";
 import { TimeAgo } from "~/components/groups/time-ago";
 import { QuoteIcon, StarIcon } from "~/components/icons";
@@ -77,6 +77,7 @@ export function FeedbackInbox({ feedback }: { feedback: Feedback[] }) {
         </ol>
       )}
       <ConfirmDialog
+        danger
         open={confirming !== null}
         title={t("feedbackAdmin.deleteTitle")}
         confirmLabel={t("feedbackAdmin.delete")}

@@ -1,6 +1,6 @@
 import { Link, useFetcher, useNavigate } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
-import { ConfirmDialog } from "~/components/groups/confirm-dialog";
+import { ConfirmDialog } from "~/components/confirm-dialog";
 import { PlusIcon, TrashIcon } from "~/components/icons";
 import { ToastRegion, useToasts } from "~/components/toast";
 import type { FailureLike } from "~/lib/group-errors";
@@ -186,6 +186,7 @@ export function LectureEditor({ lecture, listPath, attendancePath }: { lecture: 
         </div>
       </form>
       <ConfirmDialog
+        danger
         open={deleting}
         title={t("lectures.deleteTitle", { title: isolate(lecture.title) })}
         confirmLabel={t("lectures.deleteConfirm")}

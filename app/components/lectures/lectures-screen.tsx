@@ -1,6 +1,6 @@
 import { Link, useFetcher } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
-import { ConfirmDialog } from "~/components/groups/confirm-dialog";
+import { ConfirmDialog } from "~/components/confirm-dialog";
 import { ArrowDownIcon, PencilIcon } from "~/components/groups/extra-icons";
 import { ArrowUpIcon, BookIcon, CalendarIcon, PlusIcon, TrashIcon, UsersIcon } from "~/components/icons";
 import { ToastRegion, useToasts } from "~/components/toast";
@@ -187,6 +187,7 @@ export function LecturesScreen({ lectures, base, groupTitle }: { lectures: Staff
       )}
 
       <ConfirmDialog
+        danger
         open={deleting !== null}
         title={t("lectures.deleteTitle", { title: isolate(deleting?.title ?? "") })}
         confirmLabel={t("lectures.deleteConfirm")}

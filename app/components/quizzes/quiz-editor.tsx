@@ -1,7 +1,7 @@
 import { Form, Link, useActionData, useFetcher, useNavigate, useNavigation } from "@remix-run/react";
 import { useEffect, useId, useState } from "react";
 import { PlusIcon } from "~/components/icons";
-import { ConfirmedIntentButton } from "~/components/groups/confirm-dialog";
+import { ConfirmedIntentButton } from "~/components/confirm-dialog";
 import { fromLocalInput, toLocalInput } from "~/components/lectures/when";
 import type { MessageKey } from "~/i18n/en";
 import { useT } from "~/lib/i18n";

@@ -1,6 +1,6 @@
 import { Link, useFetcher } from "@remix-run/react";
 import { useEffect, useId, useRef, useState } from "react";
-import { ConfirmDialog } from "~/components/groups/confirm-dialog";
+import { ConfirmDialog } from "~/components/confirm-dialog";
 import { When } from "~/components/lectures/when";
 import { toLatinDigits } from "~/lib/digits";
 import { failureText, type FailureLike } from "~/lib/group-errors";

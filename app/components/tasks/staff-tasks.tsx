@@ -1,6 +1,6 @@
 import { Form, Link, useActionData, useNavigate, useNavigation } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
-import { ConfirmedIntentButton } from "~/components/groups/confirm-dialog";
+import { ConfirmedIntentButton } from "~/components/confirm-dialog";
 import { NewOnLecture, NothingOnLecturesYet } from "~/components/lectures/new-on-lecture";
 import { When, fromLocalInput, toLocalInput } from "~/components/lectures/when";
 import { failureText, type FailureLike } from "~/lib/group-errors";
