@@ -54,6 +54,40 @@ describe("hand-in history", () => {
   });
 });
 
+describe("a hand-in sent twice at once (a double click, a retried request)", () => {
+  const versionsOf = async (submissionId: string) => (await db().select().from(s.submissionVersions).where(eq(s.submissionVersions.submissionId, submissionId))).map((v) => v.link);
+  const notesIn = (w: Awaited<ReturnType<typeof world>>, link: string, notes: string) => call(`/api/lectures/${w.lecture.slug}/submit-task/${w.task.slug}`, { body: { link, notes }, token: w.me.accessToken });
+
+  it("is one hand-in and one version, the first time and for a new version alike", async () => {
+    const w = await world();
+    const first = await Promise.all([w.handIn("https://github.com/me/v1"), w.handIn("https://github.com/me/v1")]);
+    expect(first.map((r) => r.status).sort()).toEqual([200, 201]);
+    const [sub] = await db().select().from(s.submissions).where(and(eq(s.submissions.taskId, w.task._id), eq(s.submissions.userId, w.me.user.id)));
+    expect(await versionsOf(sub!.id)).toEqual(["https://github.com/me/v1"]);
+
+    const again = await Promise.all([w.handIn("https://github.com/me/v2"), w.handIn("https://github.com/me/v2")]);
+    expect(again.map((r) => r.status)).toEqual([200, 200]);
+    expect(await versionsOf(sub!.id)).toEqual(["https://github.com/me/v1", "https://github.com/me/v2"]);
+  });
+
+  it("counts as a repeat for 10 seconds only, and only with the same link and notes", async () => {
+    const w = await world();
+    expect((await notesIn(w, "https://github.com/me/site", "first")).status).toBe(201);
+    const [sub] = await db().select().from(s.submissions).where(eq(s.submissions.taskId, w.task._id));
+    // Other notes within the window: a new version.
+    expect((await notesIn(w, "https://github.com/me/site", "second")).status).toBe(200);
+    expect(await versionsOf(sub!.id)).toHaveLength(2);
+    // The same link and notes 9 seconds later: the same hand-in.
+    await db().update(s.submissions).set({ submittedAt: new Date(Date.now() - 9_000) }).where(eq(s.submissions.id, sub!.id));
+    expect((await notesIn(w, "https://github.com/me/site", "second")).status).toBe(200);
+    expect(await versionsOf(sub!.id)).toHaveLength(2);
+    // 11 seconds later (the student updated the site behind the same link): a new version.
+    await db().update(s.submissions).set({ submittedAt: new Date(Date.now() - 11_000) }).where(eq(s.submissions.id, sub!.id));
+    expect((await notesIn(w, "https://github.com/me/site", "second")).status).toBe(200);
+    expect(await versionsOf(sub!.id)).toHaveLength(3);
+  });
+});
+
 describe("the private conversation about a hand-in", () => {
   it("takes 20 messages from one person in 10 minutes; the 21st is refused (429), stored nowhere and rings no bell", async () => {
     const w = await world();

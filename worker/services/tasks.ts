@@ -639,6 +639,11 @@ export async function storeSubmission(
   existing: SubmissionRow | undefined,
   values: Omit<typeof submissions.$inferInsert, "id" | "taskId" | "userId">,
   refused: string,
+  /**
+   * A hand-in that repeats one that just landed (a double click, a retried request): the UPDATE leaves such a row
+   * alone, and the row as it is comes back, so no second version is kept.
+   */
+  repeat?: { of: SQL; isRepeat: (row: SubmissionRow) => boolean },
 ): Promise<{ created: boolean; row: SubmissionRow }> {
   // Every version is kept (issue 21): the same batch copies the hand-in just written into its history, only if this
   // write is the one that landed (its id and its new hand-in time), so a refused replace copies nothing.
@@ -668,13 +673,28 @@ export async function storeSubmission(
     }
     // A kept grade is an older version's from now on: staff grade it again before it can be released.
     set.changedSinceGraded = sql`case when ${keepsGradeSql} then 1 else 0 end`;
-    const [[row]] = await ctx.db.batch([ctx.db.update(submissions).set(set as typeof values).where(and(eq(submissions.id, existing.id), replaceableInSql)).returning(), keep(existing.id)]);
-    if (!row) throw new AppError(409, "conflict", refused);
-    return { created: false, row };
+    const [[row]] = await ctx.db.batch([
+      ctx.db
+        .update(submissions)
+        .set(set as typeof values)
+        .where(and(eq(submissions.id, existing.id), replaceableInSql, repeat ? sql`not ${repeat.of}` : undefined))
+        .returning(),
+      keep(existing.id),
+    ]);
+    if (row) return { created: false, row };
+    if (repeat) {
+      const current = await ownSubmission(ctx, task.id, viewer.userId);
+      if (current && repeat.isRepeat(current)) return { created: false, row: current };
+    }
+    throw new AppError(409, "conflict", refused);
   }
   const id = newId();
   const [[row]] = await ctx.db.batch([ctx.db.insert(submissions).values({ id, taskId: task.id, userId: viewer.userId, ...values }).onConflictDoNothing().returning(), keep(id)]);
-  if (!row) throw new AppError(409, "conflict", "Your work was just submitted from another tab. Reload to see it.");
+  if (!row) {
+    const current = repeat ? await ownSubmission(ctx, task.id, viewer.userId) : undefined;
+    if (current && repeat?.isRepeat(current)) return { created: false, row: current };
+    throw new AppError(409, "conflict", "Your work was just submitted from another tab. Reload to see it.");
+  }
   const staff = await ctx.db.select({ id: users.id }).from(users).where(or(eq(users.role, "admin"), task.instructorId ? eq(users.id, task.instructorId) : undefined));
   await notifyUsers(ctx, staff.map((s) => s.id), {
     kind: "submission-created",
@@ -690,6 +710,9 @@ function lateness(task: Pick<TaskRecord, "dueAt" | "allowLate">, now: number): b
   if (late && !task.allowLate) throw new AppError(409, "conflict", "The due time has passed and this task does not accept late work.");
   return late;
 }
+
+/** How long a hand-in of the same link and notes counts as a repeat of the last one (a double click, a retry). */
+const REPEAT_WINDOW_MS = 10_000;
 
 /** A link or file hand-in is replaceable until graded (and its grade out), or again once a new version was asked for. */
 const GRADED_REFUSAL = "This work was already graded. Ask your instructor if you want to hand in a new version.";
@@ -707,7 +730,13 @@ export async function submitTask(ctx: ServiceContext, viewer: Viewer, lectureKey
   if (task.fileKinds.length > 0) throw new AppError(409, "conflict", "This task asks for a file: upload it on the task's page (POST .../submit-task/{taskId}/file).");
   const late = lateness(task, now);
   const values = { link: input.link, notes: input.notes || null, fileKey: null, fileName: null, fileType: null, fileSize: null, submittedAt: new Date(now), late, score: null, rawScore: null, rubric: null, feedback: null, gradedBy: null, gradedAt: null, resubmitRequestedAt: null, feedbackWithRequest: false };
-  const { created, row } = await storeSubmission(ctx, viewer, task, await ownSubmission(ctx, task.id, viewer.userId), values, GRADED_REFUSAL);
+  // The same link and notes again within REPEAT_WINDOW_MS of the last hand-in are that hand-in, not a new version.
+  const since = new Date(now - REPEAT_WINDOW_MS);
+  const repeat = {
+    of: sql`(${submissions.fileKey} is null and ${submissions.link} = ${values.link} and coalesce(${submissions.notes}, '') = ${values.notes ?? ""} and ${submissions.submittedAt} > ${since.getTime()})`,
+    isRepeat: (row: SubmissionRow) => row.fileKey === null && row.link === values.link && (row.notes ?? "") === (values.notes ?? "") && row.submittedAt.getTime() > since.getTime(),
+  };
+  const { created, row } = await storeSubmission(ctx, viewer, task, await ownSubmission(ctx, task.id, viewer.userId), values, GRADED_REFUSAL, repeat);
   return { created, submission: toSubmissionDto(asStudentSees(task, row), viewer.name, false, task) };
 }
 
