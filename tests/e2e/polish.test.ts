@@ -7,7 +7,7 @@ import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { createVerifiedUser } from "./accounts-helpers";
 import { baseURL, gotoHydrated, useBrowser } from "./browser";
-import { accessToken, ADMIN, api, INSTRUCTOR, STUDENT } from "./groups-helpers";
+import { accessToken, ADMIN, api, INSTRUCTOR, memberOf, STUDENT } from "./groups-helpers";
 import { signIn } from "./session";
 
 /** Relative luminance and contrast ratio (WCAG 2.x) of two CSS rgb() colours. */
@@ -327,6 +327,44 @@ describe("polish of the existing screens", () => {
       const overlap = title.x < date.x + date.width && date.x < title.x + title.width && title.y < date.y + date.height && date.y < title.y + title.height;
       expect(overlap, `${await item.locator(".lecture-work-title").textContent()} overlaps its date`).toBe(false);
     }
+  });
+
+  it("at 375 px a pasted link neither widens the chat's box nor a hand-in's notes past the page, in Arabic", async () => {
+    const link = `https://github.com/nour-ali/responsive-landing-page/blob/main/src/components/Header.tsx#L10-L42${"x".repeat(400)}`;
+    const stamp = Date.now().toString(36);
+    const staff = await accessToken(INSTRUCTOR);
+    const lecture = (await api<{ slug: string }>(staff, "POST", "/api/lectures/group/frontend-react", { title: `Wide week ${stamp}`, published: true })).body.slug;
+    const task = (await api<{ slug: string }>(staff, "POST", `/api/lectures/${lecture}/tasks`, { title: `Landing page ${stamp}` })).body.slug;
+    const student = await memberOf("frontend-react", "wide", `Wide Notes ${stamp}`);
+    const handIn = await api(await accessToken(student), "POST", `/api/lectures/${lecture}/submit-task/${task}`, { link: "https://nour-landing.pages.dev", notes: `Figma: ${link}` });
+    expect(handIn.status).toBe(201);
+
+    const page = await newPage({ width: 375, height: 800 });
+    await signIn(page.context(), student.email, student.password);
+    await page.context().addCookies([{ name: "lang", value: "ar", url: baseURL() }]);
+    const width = () => page.evaluate(() => document.documentElement.scrollWidth);
+    await gotoHydrated(page, `/course/frontend-react/lecture/${lecture}/Add-Task/${task}`);
+    expect(await page.locator(".work-notes").first().textContent()).toContain("Figma:");
+    expect(await width()).toBeLessThanOrEqual(375);
+
+    await gotoHydrated(page, "/course/frontend-react");
+    await page.locator(".chat-input").fill(link);
+    expect(await width()).toBeLessThanOrEqual(375);
+    const send = (await page.locator(".chat-composer button[type=submit]").boundingBox())!;
+    expect(send.x >= 0 && send.x + send.width <= 375, "Send stays on the screen").toBe(true);
+  });
+
+  it("at 375 px the staff's lecture picker stays in its column and the group's tabs show no vertical scrollbar", async () => {
+    const page = await newPage({ width: 375, height: 800 });
+    await signIn(page.context(), INSTRUCTOR.email, INSTRUCTOR.password);
+    await page.context().addCookies([{ name: "lang", value: "ar", url: baseURL() }]);
+    await gotoHydrated(page, "/instructor/group/frontend-react/tasks");
+    const picker = (await page.locator(".section-actions select").boundingBox())!;
+    const column = (await page.locator(".tasks-screen").boundingBox())!;
+    expect(picker.x).toBeGreaterThanOrEqual(column.x - 0.5);
+    expect(picker.x + picker.width).toBeLessThanOrEqual(column.x + column.width + 0.5);
+    const tabs = await page.locator(".group-tabs ul").evaluate((ul) => ({ scrolls: ul.scrollHeight > ul.clientHeight, overflowY: getComputedStyle(ul).overflowY }));
+    expect(tabs.scrolls && tabs.overflowY !== "hidden", "the tab strip scrolls up and down").toBe(false);
   });
 
   it("an empty login says 'Please fill out all fields.' once", async () => {

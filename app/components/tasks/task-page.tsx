@@ -14,7 +14,7 @@ import { SubmissionThread, type ThreadComment, type ThreadVersion } from "./subm
 import type { RubricAssessment, RubricCriterion } from "~/lib/rubric-schemas";
 import { useT } from "~/lib/i18n";
 import { latePenalty } from "~/lib/late-penalty";
-import { type SubmissionState } from "~/lib/task-schemas";
+import { TASK_LIMITS, type SubmissionState } from "~/lib/task-schemas";
 import { STATE_KEYS } from "./state";
 import { WorkLink } from "./work-link";
 import { HandInFile } from "./hand-in-file";
@@ -351,7 +351,7 @@ function SubmitForm({ submission }: { submission: PageSubmission | null }) {
       <input type="hidden" name="intent" value="submit" />
       <div className="field">
         <label htmlFor="task-link">{t("tasks.link")}</label>
-        <input id="task-link" name="link" type="url" inputMode="url" dir="ltr" required placeholder="https://github.com/you/project" defaultValue={submission?.link ?? ""} aria-invalid={!!fieldError("link") || undefined} aria-describedby="task-link-hint" />
+        <input id="task-link" name="link" type="url" inputMode="url" dir="ltr" required maxLength={TASK_LIMITS.link} placeholder="https://github.com/you/project" defaultValue={submission?.link ?? ""} aria-invalid={!!fieldError("link") || undefined} aria-describedby="task-link-hint" />
         <p id="task-link-hint" className="field-hint">
           {t("tasks.linkHint")}
         </p>
@@ -359,7 +359,7 @@ function SubmitForm({ submission }: { submission: PageSubmission | null }) {
       </div>
       <div className="field">
         <label htmlFor="task-notes">{t("tasks.notes")}</label>
-        <textarea id="task-notes" name="notes" rows={4} maxLength={2000} dir="auto" defaultValue={submission?.notes ?? ""} />
+        <textarea id="task-notes" name="notes" rows={4} maxLength={TASK_LIMITS.notes} dir="auto" defaultValue={submission?.notes ?? ""} />
         {fieldError("notes") ? <p className="field-error">{fieldError("notes")}</p> : null}
       </div>
       <HandInOutcome result={result} busy={busy} replacing={!!submission} />
