@@ -47,3 +47,22 @@ export function useListEditor<T extends { _id: string }, R extends { ok: boolean
   useFocusBackFromEditor(editing, sectionRef, titleSelector);
   return { editing, setEditing, current, deleting, setDeleting, remover, sectionRef };
 }
+
+/**
+ * After a save the server refused (`failure`: a new value each time), the first field it named (`aria-invalid`), or
+ * else the first error message, is brought into view, and a field takes focus: on a long editor the error may sit far
+ * above the button that was pressed, which otherwise seems to do nothing. `settled`: the page's navigation is idle (the
+ * router restores the scroll position when the submission's navigation ends, after the answer has arrived).
+ */
+export function useFocusFirstProblem(scope: RefObject<HTMLElement>, failure: unknown, settled: boolean) {
+  const shown = useRef<unknown>(null);
+  useEffect(() => {
+    if (!failure || !settled || shown.current === failure) return;
+    shown.current = failure;
+    const area = scope.current;
+    const target = area?.querySelector<HTMLElement>('[aria-invalid="true"]') ?? area?.querySelector<HTMLElement>(".form-error");
+    if (!target) return;
+    target.scrollIntoView({ block: "center" });
+    if (target.matches("input, select, textarea")) target.focus({ preventScroll: true });
+  }, [scope, failure, settled]);
+}

@@ -5,7 +5,7 @@
  */
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { createVerifiedUser } from "./accounts-helpers";
+import { allowStatus, createVerifiedUser } from "./accounts-helpers";
 import { baseURL, gotoHydrated, useBrowser } from "./browser";
 import { accessToken, ADMIN, api, INSTRUCTOR, memberOf, STUDENT } from "./groups-helpers";
 import { signIn } from "./session";
@@ -365,6 +365,31 @@ describe("polish of the existing screens", () => {
     expect(picker.x + picker.width).toBeLessThanOrEqual(column.x + column.width + 0.5);
     const tabs = await page.locator(".group-tabs ul").evaluate((ul) => ({ scrolls: ul.scrollHeight > ul.clientHeight, overflowY: getComputedStyle(ul).overflowY }));
     expect(tabs.scrolls && tabs.overflowY !== "hidden", "the tab strip scrolls up and down").toBe(false);
+  });
+
+  it("a new quiz the server refuses brings its first problem into view: answers shown after closing ask for a closing time", async () => {
+    const stamp = Date.now().toString(36);
+    const lecture = (await api<{ slug: string }>(await accessToken(INSTRUCTOR), "POST", "/api/lectures/group/frontend-react", { title: `Refused quiz week ${stamp}`, published: true })).body.slug;
+    const page = await newPage({ width: 1280, height: 800 });
+    await signIn(page.context(), INSTRUCTOR.email, INSTRUCTOR.password);
+    await gotoHydrated(page, `/instructor/group/frontend-react/lectures/${lecture}/newQuiz`);
+    await page.locator("#quiz-title").fill(`Quick check ${stamp}`);
+    await page.getByLabel("Question (Markdown, code blocks with ```)").fill("2 + 2?");
+    await page.getByLabel("Option 1", { exact: true }).fill("3");
+    await page.getByLabel("Option 2", { exact: true }).fill("4");
+    await page.getByLabel("Option 2 is correct").check();
+    // The defaults show the answers after the quiz closes, and no closing time is set.
+    const problems = allowStatus(page, 400, "newQuiz");
+    await page.getByRole("button", { name: "Create the quiz" }).click();
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id ?? "")).toBe("quiz-closes");
+    expect(problems).toEqual([]);
+    // Scrolled there (smoothly): the closing time ends up on the screen.
+    await expect
+      .poll(async () => {
+        const box = (await page.locator("#quiz-closes").boundingBox())!;
+        return box.y >= 0 && box.y + box.height <= 800;
+      })
+      .toBe(true);
   });
 
   it("an empty login says 'Please fill out all fields.' once", async () => {

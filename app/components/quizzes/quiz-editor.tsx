@@ -1,5 +1,6 @@
 import { Form, Link, useActionData, useFetcher, useNavigate, useNavigation } from "@remix-run/react";
-import { useEffect, useId, useState } from "react";
+import { useEffect, useId, useRef, useState } from "react";
+import { useFocusFirstProblem } from "~/lib/use-editor-focus";
 import { PlusIcon } from "~/components/icons";
 import { ConfirmedIntentButton } from "~/components/confirm-dialog";
 import { fromLocalInput, toLocalInput } from "~/components/lectures/when";
@@ -169,8 +170,11 @@ export function QuizEditor({
   const questionError = (i: number) => Object.entries(failure?.fields ?? {}).find(([k]) => k.startsWith(`questions.${i}.`) || k === `questions.${i}`)?.[1];
   const formError = failure && !Object.keys(failure.fields ?? {}).some((k) => k.startsWith("questions.") || ["title", "durationMinutes", "opensAt", "closesAt", "maxAttempts", "draws"].includes(k)) ? failure.message : null;
 
+  const formRef = useRef<HTMLFormElement>(null);
+  useFocusFirstProblem(formRef, failure, !busy);
+
   return (
-    <Form method="post" className="quiz-editor" aria-labelledby="quiz-editor-title">
+    <Form ref={formRef} method="post" className="quiz-editor" aria-labelledby="quiz-editor-title">
       <input type="hidden" name="payload" value={JSON.stringify(payload)} />
       <div className="card form-card">
         <div className="task-form-head">

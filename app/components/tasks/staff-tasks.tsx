@@ -1,6 +1,7 @@
 import { Form, Link, useActionData, useNavigate, useNavigation } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { ConfirmedIntentButton } from "~/components/confirm-dialog";
+import { useFocusFirstProblem } from "~/lib/use-editor-focus";
 import { NewOnLecture, NothingOnLecturesYet } from "~/components/lectures/new-on-lecture";
 import { When, fromLocalInput, toLocalInput } from "~/components/lectures/when";
 import { failureText, type FailureLike } from "~/lib/group-errors";
@@ -136,8 +137,10 @@ export function TaskForm({
   }, [result, task, navigate, listPath, editPath]);
   const failure = result && !result.ok ? result : null;
   const busy = navigation.state !== "idle";
+  const formRef = useRef<HTMLFormElement>(null);
+  useFocusFirstProblem(formRef, failure, !busy);
   return (
-    <Form method="post" className="card form-card task-form" aria-labelledby="task-form-title">
+    <Form ref={formRef} method="post" className="card form-card task-form" aria-labelledby="task-form-title">
       <div className="task-form-head">
         <h2 id="task-form-title" className="task-card-title">
           {t(task ? "staffTasks.edit" : "staffTasks.new")}
