@@ -91,12 +91,13 @@ export const lifecycleAr: Record<keyof typeof lifecycleEn, string> = {
   "cohort.copy.done": "أُنشئت «{title}» مسودةً: {lectures, plural, zero {لا محاضرات} one {محاضرة واحدة} two {محاضرتان} few {# محاضرات} many {# محاضرة} other {# محاضرة}}، {tasks, plural, zero {لا مهام} one {مهمة واحدة} two {مهمتان} few {# مهام} many {# مهمة} other {# مهمة}}، {quizzes, plural, zero {لا اختبارات} one {اختبار واحد} two {اختباران} few {# اختبارات} many {# اختبارًا} other {# اختبار}}.",
   "cohort.copy.open": "افتح المجموعة الجديدة",
 
-  "cohort.field.title": "اكتب عنوانًا (150 حرفًا على الأكثر؛ وعنوان المجموعة 120 على الأكثر).",
+  "cohort.field.title": "اكتب عنوانًا (150 حرفًا على الأكثر).",
+  "cohort.field.groupTitle": "اكتب عنوان المجموعة الجديدة (120 حرفًا على الأكثر).",
   "cohort.field.body": "اكتب الإعلان (10000 حرف على الأكثر).",
   "cohort.field.expiresAt": "اختر نهاية في المستقبل.",
   "cohort.field.percent": "اكتب عددًا صحيحًا من 0 إلى 100، أو اتركه فارغًا.",
   "cohort.field.reason": "اكتب سببًا (500 حرف على الأكثر).",
-  "cohort.field.startDate": "اختر تاريخ أول محاضرة.",
+  "cohort.field.startDate": "اختر تاريخ أول محاضرة: اليوم أو بعده.",
   "cohort.field.timeZone": "اختر منطقة زمنية من القائمة.",
 
   "schedule.newTaskLabel": "تظهر للطلاب في (اختياري)",

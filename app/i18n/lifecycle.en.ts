@@ -92,12 +92,13 @@ export const lifecycleEn = {
   "cohort.copy.done": "“{title}” was created as a draft: {lectures, plural, one {# lecture} other {# lectures}}, {tasks, plural, one {# task} other {# tasks}}, {quizzes, plural, one {# quiz} other {# quizzes}}.",
   "cohort.copy.open": "Open the new group",
 
-  "cohort.field.title": "Enter a title (at most 150 characters; a group's title at most 120).",
+  "cohort.field.title": "Enter a title (at most 150 characters).",
+  "cohort.field.groupTitle": "Enter the new group's title (at most 120 characters).",
   "cohort.field.body": "Write the announcement (at most 10,000 characters).",
   "cohort.field.expiresAt": "Choose an end in the future.",
   "cohort.field.percent": "Give a whole number from 0 to 100, or leave it empty.",
   "cohort.field.reason": "Give a reason (at most 500 characters).",
-  "cohort.field.startDate": "Choose the date of the first lecture.",
+  "cohort.field.startDate": "Choose the date of the first lecture: today or later.",
   "cohort.field.timeZone": "Choose a time zone from the list.",
 
   /* Scheduling, on the lecture, task and quiz forms */

@@ -186,6 +186,12 @@ describe("copying a group", () => {
     const badDate = await copy(w.teacher.accessToken, w.group.slug, { ...body, startDate: "2027-02-30" });
     expect(badDate.status).toBe(400);
     expect(badDate.body.fields?.startDate).toBe("That date does not exist.");
+    // A first lecture before today (in the copy's zone) would copy every task and quiz as overdue; today is fine.
+    const day = (offsetDays: number, timeZone: string) => new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).format(Date.now() + offsetDays * 86_400_000);
+    const past = await copy(w.teacher.accessToken, w.group.slug, { ...body, startDate: day(-1, "Africa/Cairo"), timeZone: "Africa/Cairo" });
+    expect(past.status).toBe(400);
+    expect(past.body.fields?.startDate).toBe("Choose today or a later date for the first lecture.");
+    expect((await copy(w.teacher.accessToken, w.group.slug, { ...body, title: "Starts today", startDate: day(0, "Asia/Dubai"), timeZone: "Asia/Dubai" })).status).toBe(201);
     const badZone = await copy(w.teacher.accessToken, w.group.slug, { ...body, timeZone: "Mars/Olympus" });
     expect(badZone.status).toBe(400);
     expect((await copy(w.teacher.accessToken, "no-such-group", body)).status).toBe(404);

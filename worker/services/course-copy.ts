@@ -173,6 +173,10 @@ export async function copyGroup(ctx: ServiceContext, viewer: Viewer, sourceIdOrS
     dateSpan(ctx, sql`l.group_id = ${source.id}`),
   ]);
   const timeZone = input.timeZone ?? full!.timeZone;
+  // A next cohort starts from today on, in its own time zone: a past date would copy every task and quiz as overdue.
+  if (input.startDate < zonedDay(Date.now(), timeZone)) {
+    throw new AppError(400, "validation_failed", "Choose today or a later date for the first lecture.", { startDate: "Choose today or a later date for the first lecture." });
+  }
   // The first lecture's day in the zone the group met in; without dated lectures, the group's own start date.
   const firstDay = span.first !== null ? zonedDay(span.first, full!.timeZone) : full!.startDate?.slice(0, 10) ?? null;
   const days = firstDay ? daysBetween(firstDay, input.startDate) : 0;

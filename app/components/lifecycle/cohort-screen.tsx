@@ -306,7 +306,7 @@ function CopySection({ data, area }: { data: CohortData; area: "instructor" | "a
   const { t, lang } = useT();
   const copier = useFetcher<Result>();
   const weekday = data.firstLecture ? dateTimeFormat(localeOf(lang), { weekday: "long", timeZone: data.group.timeZone }).format(new Date(data.firstLecture)) : null;
-  const error = problem(t, copier.data, { title: "cohort.field.title", startDate: "cohort.field.startDate", timeZone: "cohort.field.timeZone" });
+  const error = problem(t, copier.data, { title: "cohort.field.groupTitle", startDate: "cohort.field.startDate", timeZone: "cohort.field.timeZone" });
   const done = copier.state === "idle" && copier.data?.ok ? (copier.data as unknown as { copy: { slug: string; title: string }; copied: { lectures: number; tasks: number; quizzes: number } }) : null;
   const newBase = area === "admin" ? "/dashboard/admin/group" : "/instructor/group";
   return (
