@@ -23,6 +23,8 @@ export const quizzesEn = {
   "quiz.rule.saved": "Every answer is saved as you go. If you reload or lose your connection, nothing is lost.",
   "quiz.rule.clock": "The time is kept by the server: it runs even if you close the page, and your answers are handed in when it ends.",
   "quiz.rule.late": "Answers that reach the server more than a few seconds after the time is up do not count: a late hand-in is graded on the answers saved in time.",
+  "quiz.rule.clockClose": "There is no time limit, but the quiz closes at the time shown: the server hands in your saved answers then, even if you have closed the page.",
+  "quiz.rule.lateClose": "Answers that reach the server more than a few seconds after the quiz closes do not count.",
   "quiz.start": "Start the quiz",
   "quiz.startAgain": "Start attempt {n}",
   "quiz.resume": "Resume your attempt",

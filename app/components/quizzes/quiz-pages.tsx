@@ -142,8 +142,17 @@ export function QuizIntro({
           <h2 className="quiz-card-title">{t(open && !timeUp ? "quiz.rulesRunning" : "quiz.rules")}</h2>
           <ul className="quiz-rules">
             <li>{t("quiz.rule.saved")}</li>
-            {quiz.durationMinutes || quiz.closesAt ? <li>{t("quiz.rule.clock")}</li> : null}
-            {quiz.durationMinutes || quiz.closesAt ? <li>{t("quiz.rule.late")}</li> : null}
+            {quiz.durationMinutes ? (
+              <>
+                <li>{t("quiz.rule.clock")}</li>
+                <li>{t("quiz.rule.late")}</li>
+              </>
+            ) : quiz.closesAt ? (
+              <>
+                <li>{t("quiz.rule.clockClose")}</li>
+                <li>{t("quiz.rule.lateClose")}</li>
+              </>
+            ) : null}
             <li>{t(`quiz.review.${quiz.showAnswers}` as MessageKey)}</li>
           </ul>
         </article>
