@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createVerifiedUser } from "./accounts-helpers";
-import { baseURL, useBrowser } from "./browser";
+import { baseURL, gotoHydrated, useBrowser } from "./browser";
 import { accessToken, api, INSTRUCTOR } from "./groups-helpers";
 import { signIn } from "./session";
 
@@ -71,5 +71,17 @@ describe("joining a group, decided live in the instructor's inbox", () => {
     await page.getByRole("link", { name: "Open course" }).click();
     await page.waitForURL("**/course/frontend-react");
     await expect.poll(() => page.locator("h1").textContent()).toBe("Frontend Development with React");
+  });
+
+  it("on a phone, a double click on Request to join opens the form and sends nothing (its second click lands on Send)", async () => {
+    const student = await createVerifiedUser("double-joiner", `Double Joiner ${Date.now().toString(36)}`);
+    const page = await newPage({ width: 375, height: 800 });
+    await signIn(page.context(), student.email, student.password);
+    await page.context().addCookies([{ name: "lang", value: "ar", url: baseURL() }]);
+    await gotoHydrated(page, "/content/backend-node");
+    await page.getByRole("button", { name: "اطلب الانضمام" }).dblclick();
+    await page.waitForTimeout(500);
+    expect(await page.getByRole("button", { name: "أرسل الطلب" }).count()).toBe(1);
+    expect(await page.getByRole("button", { name: "الطلب قيد المراجعة" }).count()).toBe(0);
   });
 });

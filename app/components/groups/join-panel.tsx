@@ -162,7 +162,17 @@ export function JoinPanel({ slug, role, status, manageHref, messageMax }: JoinPa
               </p>
             ) : null}
             <div className="join-form-actions">
-              <button type="submit" className="btn btn-primary" disabled={sending} aria-busy={sending}>
+              <button
+                type="submit"
+                className="btn btn-primary"
+                disabled={sending}
+                aria-busy={sending}
+                onClick={(e) => {
+                  // A double click on "Request to join" lands its second click here, where that button was: it must
+                  // not send the request before the optional message could be written.
+                  if (e.detail > 1) e.preventDefault();
+                }}
+              >
                 {sending ? <span className="spinner spinner-sm" aria-hidden="true" /> : null}
                 {sending ? t("common.sending") : t("groups.join.send")}
               </button>
