@@ -344,6 +344,9 @@ export const ar: Messages = {
   /* ---- Course groups and membership (issue 5): keys live in groups.ar.ts ---- */
   ...groupsAr,
   "common.cancel": "إلغاء",
+  "unsaved.title": "المغادرة دون حفظ؟",
+  "unsaved.body": "تعديلاتك في هذه الصفحة لم تُحفظ بعد. إن غادرت الآن فستضيع.",
+  "unsaved.leave": "غادر دون حفظ",
   "role.admin": "مشرف",
   "role.instructor": "مدرّب",
   "role.user": "طالب",

@@ -347,6 +347,9 @@ export const en = {
   /* ---- Course groups and membership (issue 5): keys live in groups.en.ts ---- */
   ...groupsEn,
   "common.cancel": "Cancel",
+  "unsaved.title": "Leave without saving?",
+  "unsaved.body": "Your changes on this page are not saved yet. If you leave now, they are lost.",
+  "unsaved.leave": "Leave without saving",
   "role.admin": "Admin",
   "role.instructor": "Instructor",
   "role.user": "Student",

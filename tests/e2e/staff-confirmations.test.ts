@@ -109,3 +109,81 @@ describe("the staff's confirmations", () => {
     await dialog.waitFor({ state: "hidden" });
   });
 });
+
+describe("leaving an editor with unsaved changes", () => {
+  const newPage = useBrowser();
+
+  it("asks in the app's dialog before another page of the app, and the browser's before a reload; nothing once saved", async () => {
+    const stamp = Date.now().toString(36);
+    const token = await accessToken(INSTRUCTOR);
+    const lecture = (await api<{ slug: string }>(token, "POST", "/api/lectures/group/frontend-react", { title: `Draft week ${stamp}`, published: false })).body.slug;
+    const page = await newPage();
+    await signIn(page.context(), INSTRUCTOR.email, INSTRUCTOR.password);
+    const editor = `/instructor/group/frontend-react/lectures/update/${lecture}`;
+    await gotoHydrated(page, editor);
+    const students = page.getByRole("link", { name: "Students", exact: true }).first();
+
+    // Nothing typed: leaving asks nothing.
+    await students.click();
+    await page.waitForURL("**/instructor/group/frontend-react/students");
+    await gotoHydrated(page, editor);
+
+    await page.locator("#lecture-body").fill("A statement nobody saved.");
+    await students.click();
+    const dialog = page.getByRole("dialog", { name: "Leave without saving?" });
+    await dialog.waitFor();
+    await dialog.getByRole("button", { name: "Cancel" }).click();
+    await dialog.waitFor({ state: "hidden" });
+    expect(new URL(page.url()).pathname).toBe(editor);
+    expect(await page.locator("#lecture-body").inputValue()).toBe("A statement nobody saved.");
+
+    // A reload asks the browser's own question (declined here: the text stays).
+    let asked = "";
+    page.once("dialog", (d) => {
+      asked = d.type();
+      void d.dismiss();
+    });
+    await page.reload({ timeout: 3000 }).catch(() => undefined);
+    expect(asked).toBe("beforeunload");
+    expect(await page.locator("#lecture-body").inputValue()).toBe("A statement nobody saved.");
+
+    // Saved: leaving asks nothing.
+    await page.getByRole("button", { name: "Save lecture", exact: true }).click();
+    await page.getByText("Saved", { exact: false }).first().waitFor();
+    await students.click();
+    await page.waitForURL("**/instructor/group/frontend-react/students");
+    expect(await dialog.count()).toBe(0);
+
+    // Leave without saving: the change is gone.
+    await gotoHydrated(page, editor);
+    await page.locator("#lecture-body").fill("Another change.");
+    await students.click();
+    await dialog.getByRole("button", { name: "Leave without saving" }).click();
+    await page.waitForURL("**/instructor/group/frontend-react/students");
+    const body = (await api<{ body: string }>(token, "GET", `/api/lectures/${lecture}`)).body.body;
+    expect(body).toBe("A statement nobody saved.");
+  });
+
+  it("the task and quiz editors ask too, and their own Save goes through without asking", async () => {
+    const stamp = Date.now().toString(36);
+    const token = await accessToken(INSTRUCTOR);
+    const lecture = (await api<{ slug: string }>(token, "POST", "/api/lectures/group/frontend-react", { title: `Guarded week ${stamp}`, published: true })).body.slug;
+    const page = await newPage();
+    await signIn(page.context(), INSTRUCTOR.email, INSTRUCTOR.password);
+    const dialog = page.getByRole("dialog", { name: "Leave without saving?" });
+    for (const kind of ["newTask", "newQuiz"]) {
+      await gotoHydrated(page, `/instructor/group/frontend-react/lectures/${lecture}/${kind}`);
+      await page.locator(kind === "newTask" ? "#task-title" : "#quiz-title").fill(`Half-written ${stamp}`);
+      await page.getByRole("link", { name: "Students", exact: true }).first().click();
+      await dialog.waitFor();
+      await dialog.getByRole("button", { name: "Cancel" }).click();
+      await dialog.waitFor({ state: "hidden" });
+    }
+    // The task form's own Save: a new task, then its list, without the question.
+    await gotoHydrated(page, `/instructor/group/frontend-react/lectures/${lecture}/newTask`);
+    await page.locator("#task-title").fill(`Saved task ${stamp}`);
+    await page.getByRole("button", { name: "Create task" }).click();
+    await page.waitForURL("**/instructor/group/frontend-react/tasks");
+    expect(await dialog.count()).toBe(0);
+  });
+});

@@ -8,6 +8,7 @@ import { useT } from "~/lib/i18n";
 import { useFieldError } from "./lectures-screen";
 import { fromLocalInput, toLocalInput } from "./when";
 import { isolate } from "~/lib/bidi";
+import { UnsavedChanges } from "~/components/unsaved-changes";
 
 export interface EditableLecture {
   _id: string;
@@ -71,11 +72,13 @@ export function LectureEditor({ lecture, listPath, attendancePath }: { lecture: 
   };
   const html = preview.data?.ok ? preview.data.html : undefined;
   const busy = save.state !== "idle";
+  const formRef = useRef<HTMLFormElement>(null);
 
   return (
     <div className="lecture-editor">
       <ToastRegion toasts={toasts} onDismiss={dismiss} />
-      <form className="card form-card" onSubmit={submit} aria-labelledby="editor-title">
+      <UnsavedChanges form={formRef} saved={save.data?.ok ? save.data : remove.data?.ok ? remove.data : null} />
+      <form ref={formRef} className="card form-card" onSubmit={submit} aria-labelledby="editor-title">
         <div className="section-head">
           <h2 id="editor-title" className="block-title">
             {t("lectures.editTitle")}

@@ -14,6 +14,7 @@ import { QUESTION_TYPES, QUIZ_LIMITS, SHOW_ANSWERS, type QuestionType, type Show
 import type { CodeTest } from "../../../worker/sandbox/types";
 import type { QuizDraw } from "~/lib/quiz-paper";
 import { isolate } from "~/lib/bidi";
+import { UnsavedChanges } from "~/components/unsaved-changes";
 
 /** A question as the editor holds it: options and correct answers in the shape of its type. */
 export interface Draft {
@@ -175,6 +176,7 @@ export function QuizEditor({
 
   return (
     <Form ref={formRef} method="post" className="quiz-editor" aria-labelledby="quiz-editor-title">
+      <UnsavedChanges form={formRef} saved={result?.ok ? result : null} />
       <input type="hidden" name="payload" value={JSON.stringify(payload)} />
       <div className="card form-card">
         <div className="task-form-head">

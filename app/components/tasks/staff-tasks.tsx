@@ -10,6 +10,7 @@ import type { MessageKey } from "~/i18n/en";
 import { FILE_KINDS, MAX_FILE_MB } from "~/lib/hand-in-files";
 import { ScheduledBadge } from "~/components/lifecycle/schedule-box";
 import { isolate } from "~/lib/bidi";
+import { UnsavedChanges } from "~/components/unsaved-changes";
 
 export interface StaffTask {
   _id: string;
@@ -141,6 +142,7 @@ export function TaskForm({
   useFocusFirstProblem(formRef, failure, !busy);
   return (
     <Form ref={formRef} method="post" className="card form-card task-form" aria-labelledby="task-form-title">
+      <UnsavedChanges form={formRef} saved={result?.ok ? result : null} />
       <div className="task-form-head">
         <h2 id="task-form-title" className="task-card-title">
           {t(task ? "staffTasks.edit" : "staffTasks.new")}
