@@ -1,8 +1,9 @@
 import { eq } from "drizzle-orm";
+import { SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import * as s from "../../db/schema";
 import { resendCode } from "../../worker/services/accounts";
-import { call, codeFromMail, createUser, login, mailbox, RESET_SUBJECT, VERIFY_SUBJECT, waitForMails, type ErrorBody } from "./factories";
+import { call, codeFromMail, createUser, login, mailbox, ORIGIN, RESET_SUBJECT, VERIFY_SUBJECT, waitForMails, type ErrorBody } from "./factories";
 import { db, randomIp, serviceContext, unique } from "./helpers";
 
 const PASSWORD = "a-long-enough-password";
@@ -282,5 +283,32 @@ describe("POST /api/users/resend-verification", () => {
     const res = await call("/api/users/resend-verification", { body: {} });
     expect(res.status).toBe(400);
     expect(((await res.json()) as ErrorBody).message).toBe("Please enter your email.");
+  });
+});
+
+describe("the account e-mails' language", () => {
+  it("is the one the person registered in: Arabic from the Arabic register screen, English otherwise, codes alike", async () => {
+    const register = (email: string, lang: string) =>
+      SELF.fetch(`${ORIGIN}/auth/register`, {
+        method: "POST",
+        headers: { origin: ORIGIN, cookie: `lang=${lang}`, "content-type": "application/x-www-form-urlencoded", "cf-connecting-ip": randomIp() },
+        body: new URLSearchParams({ name: "نور علي", email, password: "nour-password-1", confirmPassword: "nour-password-1", country: "EG", phone: "1001234567" }).toString(),
+        redirect: "manual",
+      });
+    const arabic = `${unique("ar-mail")}@test.example`;
+    expect((await register(arabic, "ar")).status).toBe(200);
+    const [mail] = await waitForMails(arabic, /^رمز التحقق في كوهورت: \d{6}$/);
+    expect(mail!.text).toContain("مرحبًا نور علي،");
+    expect(mail!.text).toMatch(/رمز التحقق الخاص بك هو \d{6}\. تنتهي صلاحيته بعد 10 دقائق\./);
+    expect(mail!.html).toContain('dir="rtl"');
+    // Forgot password follows the same language.
+    expect((await call("/api/users/forgot-password", { body: { email: arabic } })).status).toBe(200);
+    await waitForMails(arabic, /^رمز إعادة تعيين كلمة المرور في كوهورت: \d{6}$/);
+
+    const english = `${unique("en-mail")}@test.example`;
+    expect((await register(english, "en")).status).toBe(200);
+    const [plain] = await waitForMails(english, VERIFY_SUBJECT);
+    expect(plain!.subject).toMatch(/^Your Cohort verification code: \d{6}$/);
+    expect(plain!.text).toContain("It expires in 10 minutes.");
   });
 });

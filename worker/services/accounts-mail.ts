@@ -7,35 +7,53 @@ import { escapeHtml, type OutgoingMail } from "./mail";
 
 type Mail = Omit<OutgoingMail, "to">;
 
-/** "It expires in 1 minute." / "It expires in 15 minutes." (the e-mails are in English). */
-const expiresIn = (minutes: number) => formatMessage("It expires in {minutes, plural, one {# minute} other {# minutes}}.", { minutes }, "en");
+/** The language an account's e-mails are written in: the one the person last chose (`users.locale`), else English. */
+export type MailLang = "en" | "ar";
+export const mailLang = (locale: string | null | undefined): MailLang => (locale === "ar" ? "ar" : "en");
 
-function compose(subject: string, lines: string[]): Mail {
+/** "It expires in 1 minute." / "It expires in 15 minutes.", in the mail's language. */
+const expiresIn = (minutes: number, lang: MailLang) =>
+  lang === "ar"
+    ? formatMessage("تنتهي صلاحيته بعد {minutes, plural, one {دقيقة واحدة} two {دقيقتين} few {# دقائق} other {# دقيقة}}.", { minutes }, "ar")
+    : formatMessage("It expires in {minutes, plural, one {# minute} other {# minutes}}.", { minutes }, "en");
+
+/** An Arabic mail reads right to left in mail clients that honour `dir` (the text part is plain either way). */
+function compose(subject: string, lines: string[], lang: MailLang = "en"): Mail {
+  const dir = lang === "ar" ? ' dir="rtl" lang="ar"' : "";
   return {
     subject,
     text: lines.join("\n\n"),
-    html: lines.map((l) => `<p>${escapeHtml(l)}</p>`).join(""),
+    html: `<div${dir}>${lines.map((l) => `<p>${escapeHtml(l)}</p>`).join("")}</div>`,
   };
 }
 
-export function verificationMail(name: string, code: string, minutes: number): Mail {
+export function verificationMail(name: string, code: string, minutes: number, lang: MailLang = "en"): Mail {
+  if (lang === "ar") {
+    return compose(`رمز التحقق في كوهورت: ${code}`, [`مرحبًا ${name}،`, `رمز التحقق الخاص بك هو ${code}. ${expiresIn(minutes, lang)}`, "إن لم تنشئ حسابًا في كوهورت، فتجاهل هذه الرسالة."], lang);
+  }
   return compose(`Your Cohort verification code: ${code}`, [
     `Hello ${name},`,
-    `Your verification code is ${code}. ${expiresIn(minutes)}`,
+    `Your verification code is ${code}. ${expiresIn(minutes, lang)}`,
     "If you did not create a Cohort account, you can ignore this e-mail.",
   ]);
 }
 
-export function resetMail(name: string, code: string, minutes: number): Mail {
+export function resetMail(name: string, code: string, minutes: number, lang: MailLang = "en"): Mail {
+  if (lang === "ar") {
+    return compose(`رمز إعادة تعيين كلمة المرور في كوهورت: ${code}`, [`مرحبًا ${name}،`, `رمز إعادة تعيين كلمة المرور هو ${code}. ${expiresIn(minutes, lang)}`, "إن لم تطلب إعادة تعيين كلمة المرور، فتجاهل هذه الرسالة: تبقى كلمة مرورك كما هي."], lang);
+  }
   return compose(`Your Cohort password reset code: ${code}`, [
     `Hello ${name},`,
-    `Your password reset code is ${code}. ${expiresIn(minutes)}`,
+    `Your password reset code is ${code}. ${expiresIn(minutes, lang)}`,
     "If you did not ask to reset your password, you can ignore this e-mail: your password stays the same.",
   ]);
 }
 
 /** Sent instead of a code when someone registers with an address that already has an account. */
-export function alreadyRegisteredMail(name: string): Mail {
+export function alreadyRegisteredMail(name: string, lang: MailLang = "en"): Mail {
+  if (lang === "ar") {
+    return compose("حاول أحدهم التسجيل ببريدك الإلكتروني", [`مرحبًا ${name}،`, "حاول أحدهم (ربما أنت) للتو إنشاء حساب جديد في كوهورت بهذا البريد الإلكتروني، وله حساب بالفعل.", "إن كنت أنت، فسجّل الدخول بدلًا من ذلك، أو استخدم «نسيت كلمة المرور» إن لم تتذكرها. وإن لم تكن أنت، فتجاهل هذه الرسالة: لم يتغير شيء."], lang);
+  }
   return compose("Someone tried to register with your e-mail address", [
     `Hello ${name},`,
     "Someone (maybe you) just tried to create a new Cohort account with this e-mail address, which already has an account.",
@@ -43,7 +61,10 @@ export function alreadyRegisteredMail(name: string): Mail {
   ]);
 }
 
-export function passwordChangedMail(name: string): Mail {
+export function passwordChangedMail(name: string, lang: MailLang = "en"): Mail {
+  if (lang === "ar") {
+    return compose("تغيّرت كلمة مرور حسابك في كوهورت", [`مرحبًا ${name}،`, "تغيّرت للتو كلمة مرور حسابك في كوهورت، وسُجّل خروج أجهزتك الأخرى.", "إن لم تفعل ذلك، فأعد تعيين كلمة المرور الآن من «نسيت كلمة المرور» وتواصل معنا."], lang);
+  }
   return compose("Your Cohort password was changed", [
     `Hello ${name},`,
     "The password of your Cohort account was just changed, and your other devices were signed out.",

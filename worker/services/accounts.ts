@@ -14,7 +14,7 @@ import { dummyVerify, hashPassword, verifyPassword } from "../auth/password";
 import type { ServiceContext } from "../context";
 import { countryById, phoneFits, phoneMismatchMessage } from "../../app/lib/countries";
 import { AppError } from "../http/errors";
-import { alreadyRegisteredMail, passwordChangedMail, resetMail, verificationMail } from "./accounts-mail";
+import { alreadyRegisteredMail, mailLang, passwordChangedMail, resetMail, verificationMail } from "./accounts-mail";
 import { CODE_TTL_MINUTES, consumeCode, issueCode, limitCodeRequests, type CodePurpose } from "./codes";
 import { newId, slugify } from "./ids";
 import { sendMail } from "./mail";
@@ -72,15 +72,16 @@ export async function insertUser(ctx: ServiceContext, values: NewUser): Promise<
   throw new AppError(409, "conflict", "Please try again.");
 }
 
-async function sendCode(ctx: ServiceContext, user: { id: string; email: string; name: string }, purpose: CodePurpose): Promise<void> {
+async function sendCode(ctx: ServiceContext, user: { id: string; email: string; name: string; locale: string | null }, purpose: CodePurpose): Promise<void> {
   const code = await issueCode(ctx, user.id, purpose);
-  const mail = purpose === "verify-email" ? verificationMail(user.name, code, CODE_TTL_MINUTES) : resetMail(user.name, code, CODE_TTL_MINUTES);
+  const lang = mailLang(user.locale);
+  const mail = purpose === "verify-email" ? verificationMail(user.name, code, CODE_TTL_MINUTES, lang) : resetMail(user.name, code, CODE_TTL_MINUTES, lang);
   await sendMail(ctx, { to: user.email, ...mail });
 }
 
 async function findByEmail(ctx: ServiceContext, email: string) {
   const [user] = await ctx.db
-    .select({ id: users.id, name: users.name, email: users.email, role: users.role, passwordHash: users.passwordHash, emailVerifiedAt: users.emailVerifiedAt, registrationContested: users.registrationContested })
+    .select({ id: users.id, name: users.name, email: users.email, role: users.role, passwordHash: users.passwordHash, emailVerifiedAt: users.emailVerifiedAt, registrationContested: users.registrationContested, locale: users.locale })
     .from(users)
     .where(eq(users.email, email))
     .limit(1);
@@ -117,7 +118,7 @@ export async function register(ctx: ServiceContext, input: RegisterInput, locale
     locale,
   };
   const created = await insertUser(ctx, profile);
-  ctx.waitUntil(created ? sendCode(ctx, { id: created.id, email: profile.email, name: profile.name }, "verify-email") : registerAgain(ctx, profile, password));
+  ctx.waitUntil(created ? sendCode(ctx, { id: created.id, email: profile.email, name: profile.name, locale: profile.locale ?? null }, "verify-email") : registerAgain(ctx, profile, password));
   return { message: MESSAGES.registered };
 }
 
@@ -125,7 +126,7 @@ async function registerAgain(ctx: ServiceContext, profile: Omit<NewUser, "emailV
   const existing = await findByEmail(ctx, profile.email);
   if (!existing) return;
   if (existing.emailVerifiedAt) {
-    await sendMail(ctx, { to: existing.email, ...alreadyRegisteredMail(existing.name) });
+    await sendMail(ctx, { to: existing.email, ...alreadyRegisteredMail(existing.name, mailLang(existing.locale)) });
     return;
   }
   // The same person signing up again (the same password) contests nothing; a different password does, for good.
@@ -135,7 +136,7 @@ async function registerAgain(ctx: ServiceContext, profile: Omit<NewUser, "emailV
     .set({ ...profile, ...(same ? {} : { registrationContested: true }) })
     .where(and(eq(users.id, existing.id), isNull(users.emailVerifiedAt)))
     .returning({ id: users.id });
-  if (replaced) await sendCode(ctx, { id: existing.id, email: existing.email, name: profile.name }, "verify-email");
+  if (replaced) await sendCode(ctx, { id: existing.id, email: existing.email, name: profile.name, locale: profile.locale ?? null }, "verify-email");
 }
 
 /**
@@ -155,7 +156,7 @@ export async function verifyEmail(ctx: ServiceContext, input: VerifyEmailInput):
     .update(users)
     .set({ emailVerifiedAt: new Date(), passwordHash: sql`case when ${users.registrationContested} then null else ${users.passwordHash} end`, registrationContested: false })
     .where(and(eq(users.id, userId), isNull(users.emailVerifiedAt)))
-    .returning({ id: users.id, email: users.email, name: users.name, passwordHash: users.passwordHash });
+    .returning({ id: users.id, email: users.email, name: users.name, passwordHash: users.passwordHash, locale: users.locale });
   if (verified && verified.passwordHash === null && user?.registrationContested) {
     await sendCode(ctx, verified, "reset-password");
     return { message: MESSAGES.verifiedChoosePassword, choosePassword: true };
@@ -254,8 +255,8 @@ export async function reset(ctx: ServiceContext, input: ResetPasswordInput): Pro
     .update(users)
     .set({ passwordHash, emailVerifiedAt: sql`coalesce(${users.emailVerifiedAt}, ${Date.now()})`, registrationContested: false })
     .where(eq(users.id, userId))
-    .returning({ name: users.name, email: users.email });
+    .returning({ name: users.name, email: users.email, locale: users.locale });
   await revokeAllSessions(ctx, userId);
-  if (owner) ctx.waitUntil(sendMail(ctx, { to: owner.email, ...passwordChangedMail(owner.name) }));
+  if (owner) ctx.waitUntil(sendMail(ctx, { to: owner.email, ...passwordChangedMail(owner.name, mailLang(owner.locale)) }));
   return { message: MESSAGES.resetDone };
 }

@@ -11,7 +11,7 @@ import { clearRefreshCookie, type ClientInfo } from "../auth/cookies";
 import { hashPassword } from "../auth/password";
 import type { ServiceContext } from "../context";
 import { AppError, forbidden, notFound } from "../http/errors";
-import { passwordChangedMail } from "./accounts-mail";
+import { mailLang, passwordChangedMail } from "./accounts-mail";
 import { matchesAny } from "./group-access";
 import { checkPassword, requirePhoneOfCountry } from "./accounts";
 import { sendMail } from "./mail";
@@ -128,13 +128,13 @@ export async function changePassword(ctx: ServiceContext, viewer: Viewer, input:
     .update(users)
     .set({ passwordHash })
     .where(and(eq(users.id, viewer.userId), stored === null ? isNull(users.passwordHash) : eq(users.passwordHash, stored)))
-    .returning({ id: users.id });
+    .returning({ id: users.id, locale: users.locale });
   if (!changed) {
     const message = "Your password was changed a moment ago. Use the new one.";
     throw new AppError(409, "conflict", message, { currentPassword: message });
   }
   await revokeAllSessions(ctx, viewer.userId, viewer.sessionId);
-  ctx.waitUntil(sendMail(ctx, { to: viewer.email, ...passwordChangedMail(viewer.name) }));
+  ctx.waitUntil(sendMail(ctx, { to: viewer.email, ...passwordChangedMail(viewer.name, mailLang(changed.locale)) }));
   return { message: "Your password was changed. Your other devices were signed out." };
 }
 
