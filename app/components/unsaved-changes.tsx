@@ -7,8 +7,8 @@ import { ConfirmDialog } from "./confirm-dialog";
  * Asks before leaving an editor whose changes are not saved. `form`: the editor's form; typing, picking or ticking
  * anything in it counts as a change. `saved`: a value that is new each time a save succeeds (the action's answer),
  * after which nothing is unsaved until the next change. Leaving for another page of the app asks in the app's own
- * dialog (Stay or Leave); reloading or closing the tab gets the browser's own question. Sending the form itself (to
- * the same page) never asks.
+ * dialog (Cancel, or Leave without saving); reloading or closing the tab gets the browser's own question. Sending the
+ * form itself (to the same page) never asks.
  */
 export function UnsavedChanges({ form, saved }: { form: RefObject<HTMLElement>; saved: unknown }) {
   const { t } = useT();
