@@ -112,6 +112,17 @@ export function ConfirmDialog({ open, title, children, confirmLabel, busyLabel, 
   );
 }
 
+/** Closes a dialog (`close`) once the work its confirm started is over: `busy` went from true back to false. */
+export function useCloseWhenDone(busy: boolean, close: () => void) {
+  const wasBusy = useRef(false);
+  const closeRef = useRef(close);
+  closeRef.current = close;
+  useEffect(() => {
+    if (wasBusy.current && !busy) closeRef.current();
+    wasBusy.current = busy;
+  }, [busy]);
+}
+
 /**
  * A button for something a page's action does that cannot be undone (delete this task, this quiz): it opens the
  * ConfirmDialog, and confirming posts `intent` to the page's action. The dialog stays open, busy, until the action has
@@ -122,11 +133,7 @@ export function ConfirmedIntentButton({ intent, label, title, body, confirmLabel
   const navigation = useNavigation();
   const [open, setOpen] = useState(false);
   const busy = navigation.state !== "idle" && navigation.formData?.get("intent") === intent;
-  const wasBusy = useRef(false);
-  useEffect(() => {
-    if (wasBusy.current && !busy) setOpen(false);
-    wasBusy.current = busy;
-  }, [busy]);
+  useCloseWhenDone(busy, () => setOpen(false));
   return (
     <>
       <button type="button" className="btn btn-ghost btn-destructive-ghost" onClick={() => setOpen(true)}>

@@ -1,6 +1,6 @@
 import { Link, useFetcher } from "@remix-run/react";
 import { useEffect, useId, useRef, useState } from "react";
-import { ConfirmDialog } from "~/components/confirm-dialog";
+import { ConfirmDialog, useCloseWhenDone } from "~/components/confirm-dialog";
 import { When } from "~/components/lectures/when";
 import { toLatinDigits } from "~/lib/digits";
 import { failureText, type FailureLike } from "~/lib/group-errors";
@@ -96,11 +96,7 @@ function AttemptQuestion({ q, n, open }: { q: StaffAttemptQuestion; n: number; o
   const keyForm = useRef<HTMLFormElement>(null);
   const [confirmingKey, setConfirmingKey] = useState(false);
   const keyBusy = key.state !== "idle";
-  const keyWasBusy = useRef(false);
-  useEffect(() => {
-    if (keyWasBusy.current && !keyBusy) setConfirmingKey(false);
-    keyWasBusy.current = keyBusy;
-  }, [keyBusy]);
+  useCloseWhenDone(keyBusy, () => setConfirmingKey(false));
 
   return (
     <article className="card quiz-card staff-attempt-q" aria-labelledby={`${uid}-h`}>
