@@ -212,6 +212,12 @@ export const memberships = sqliteTable(
     decidedBy: text("decided_by").references(() => users.id, { onDelete: "set null" }),
     decidedAt: integer("decided_at", { mode: "timestamp_ms" }),
     /**
+     * When the student first became a member (approved or special): kept through a change of terms, leaving, removal
+     * and coming back. Work held or due before it, that they have no record of, counts nowhere in their progress (ADR
+     * 0015). Null for memberships never approved, and for those approved before it was recorded and never decided.
+     */
+    joinedAt: integer("joined_at", { mode: "timestamp_ms" }),
+    /**
      * An accommodation: the student's time on every timed quiz of the group, in percent of the quiz's duration (150:
      * half as long again). Applied when an attempt starts (its stored deadline), still capped by the quiz's close.
      */

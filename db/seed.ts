@@ -126,6 +126,7 @@ export async function seedDemoData(ctx: ServiceContext): Promise<boolean> {
     createdAt: new Date(now - requestedDaysAgo * DAY),
     decidedBy: decidedDaysAgo === null ? null : instructor.id,
     decidedAt: decidedDaysAgo === null ? null : new Date(now - decidedDaysAgo * DAY + 3 * 3_600_000),
+    joinedAt: decidedDaysAgo === null || !s.MEMBER_STATUSES.includes(status) ? null : new Date(now - decidedDaysAgo * DAY + 3 * 3_600_000),
   });
   const members = [
     membership(student, frontend.id, "approved", 40, 38),

@@ -17,7 +17,7 @@ export const progressEn = {
   "progress.atRisk": "Needs support",
   "progress.reason.overall": "Overall {percent}%",
   "progress.reason.attendance": "Attendance {percent}%",
-  "progress.rule": "Overall is the average of the attendance, task and quiz percentages, which count the lectures held so far, graded work, and, as 0, any task past its due time or closed quiz that was missed; work still open or waiting for a grade does not count.",
+  "progress.rule": "Overall is the average of the attendance, task and quiz percentages, which count the lectures held so far, graded work, and, as 0, any task past its due time or closed quiz that was missed; work still open or waiting for a grade, and work from before the student joined that they did not do, does not count.",
 
   "next.title": "Up next",
   "next.none": "Nothing is due right now.",

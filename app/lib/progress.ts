@@ -78,6 +78,13 @@ export interface ProgressCounts {
   bestSum: number;
   /** ...of which have closed. */
   takenClosed: number;
+  /**
+   * Work from before the student joined that they have no record of, which counts nowhere for them: lectures held
+   * (without attendance of theirs), tasks due (not handed in) and quizzes closed (not taken). 0 when absent.
+   */
+  heldBeforeJoining?: number;
+  dueBeforeJoining?: number;
+  closedBeforeJoining?: number;
 }
 
 const clamp01 = (x: number) => Math.min(1, Math.max(0, x));
@@ -85,17 +92,19 @@ const clamp01 = (x: number) => Math.min(1, Math.max(0, x));
 const percent = (part: number, whole: number): number | null => (whole > 0 ? Math.round(clamp01(part / whole) * 100) : null);
 
 export function progressFrom(c: ProgressCounts): Progress {
-  const held = Math.max(0, c.groupHeld - c.excusedHeld + c.extraHeld);
+  const held = Math.max(0, c.groupHeld - c.excusedHeld + c.extraHeld - (c.heldBeforeJoining ?? 0));
   const attended = Math.min(c.attended, held);
-  const given = c.tasksDue + c.submittedNotDue;
+  // Before joining, what they did not do was never given to them.
+  const tasksDue = Math.max(0, c.tasksDue - (c.dueBeforeJoining ?? 0));
+  const given = tasksDue + c.submittedNotDue;
   const submitted = Math.min(c.submitted, given);
   // Due and not handed in: 0 each. A hand-in waiting for a grade is in neither `graded` nor `missing`.
-  const missing = Math.max(0, c.tasksDue - (c.submitted - c.submittedNotDue));
+  const missing = Math.max(0, tasksDue - (c.submitted - c.submittedNotDue));
   const tasksCounted = c.graded + missing;
-  const published = c.quizzesOpened;
+  const published = Math.max(0, c.quizzesOpened - (c.closedBeforeJoining ?? 0));
   const taken = Math.min(c.taken, published);
   // Closed and never handed in: 0 each. An open quiz not taken yet counts nowhere.
-  const notTakenClosed = Math.max(0, c.quizzesClosed - c.takenClosed);
+  const notTakenClosed = Math.max(0, c.quizzesClosed - (c.closedBeforeJoining ?? 0) - c.takenClosed);
   const quizzesCounted = taken + notTakenClosed;
 
   const lectureRate = percent(attended, held);

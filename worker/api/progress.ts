@@ -53,10 +53,10 @@ const groupDto = z
     generatedAt: z.string(),
     heldLectures: z.number(),
     students: z.array(
-      z.object({ _id: z.string(), name: z.string(), email: z.string(), slug: z.string(), status: z.string(), progress: z.object(progressDto), atRisk: z.boolean(), atRiskReasons: reasons }),
+      z.object({ _id: z.string(), name: z.string(), email: z.string(), slug: z.string(), status: z.string(), joinedAt: z.string().nullable().openapi({ description: "When they first became a member; work from before it that they did not do counts nowhere for them" }), progress: z.object(progressDto), atRisk: z.boolean(), atRiskReasons: reasons }),
     ),
     lectures: z.array(
-      z.object({ _id: z.string(), slug: z.string(), title: z.string(), startsAt: z.string().nullable(), held: z.boolean(), open: z.boolean(), present: z.number(), late: z.number(), excused: z.number(), absent: z.number() }),
+      z.object({ _id: z.string(), slug: z.string(), title: z.string(), startsAt: z.string().nullable(), at: z.string().nullable().openapi({ description: "When it took place: its start, or when its attendance first opened" }), held: z.boolean(), open: z.boolean(), present: z.number(), late: z.number(), excused: z.number(), absent: z.number() }),
     ),
     tasks: z.array(
       z.object({ _id: z.string(), slug: z.string(), title: z.string(), lectureSlug: z.string(), dueAt: z.string().nullable(), due: z.boolean(), maxScore: z.number(), submitted: z.number(), graded: z.number(), averageScore: percent }),

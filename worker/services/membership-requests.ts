@@ -110,7 +110,8 @@ export async function decideMembershipRequest(
   const decidedAt = new Date();
   const updated = await ctx.db
     .update(memberships)
-    .set({ status: input.decision, decidedBy: viewer.userId, decidedAt })
+    // The first time they are let in is when they joined (kept if they had been a member before and asked again).
+    .set({ status: input.decision, decidedBy: viewer.userId, decidedAt, joinedAt: input.decision === "rejected" ? undefined : sql`coalesce(${memberships.joinedAt}, ${decidedAt.getTime()})` })
     .where(and(eq(memberships.id, membershipId), eq(memberships.status, "pending"), input.decision === "rejected" ? undefined : hasFreeSeat(request.groupId)))
     .returning({ id: memberships.id });
   if (updated.length === 0) {

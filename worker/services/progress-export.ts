@@ -37,9 +37,10 @@ export type ExportKind = (typeof EXPORTS)[number];
  * - `late`: handed in after the due time, not graded yet; as `submitted`.
  * - `missing`: past its due time and not handed in; counts as 0 in `task_percent`; `score` is empty.
  * - `not_due`: not handed in and not due yet (or without a due time); counts nowhere; `score` is empty.
+ * - `before_joining`: due (by their own time) before the student joined, and not handed in; counts nowhere.
  * So task_percent = the mean of score / max_score over the `graded` and `missing` cells (a missing one as 0).
  */
-export const TASK_CELL_STATUSES = ["graded", "held", "submitted", "late", "missing", "not_due"] as const;
+export const TASK_CELL_STATUSES = ["graded", "held", "submitted", "late", "missing", "not_due", "before_joining"] as const;
 /**
  * `quiz:{slug}:status` in grades.csv, one per member and opened quiz:
  * - `taken`: handed in at least once; `score` holds the best attempt's points (best by score / max, as the quiz
@@ -47,17 +48,19 @@ export const TASK_CELL_STATUSES = ["graded", "held", "submitted", "late", "missi
  * - `not_taken`: closed without a hand-in; counts as 0 in `quiz_percent`; `score` is empty and `max_score` the
  *   quiz's points.
  * - `open`: still open (or without a closing time) and not taken yet; counts nowhere; as `not_taken` otherwise.
+ * - `before_joining`: closed (by their own time) before the student joined, and not taken; counts nowhere.
  * So quiz_percent = the mean of score / max_score over the `taken` and `not_taken` cells (a not_taken one as 0).
  */
-export const QUIZ_CELL_STATUSES = ["taken", "not_taken", "open"] as const;
+export const QUIZ_CELL_STATUSES = ["taken", "not_taken", "open", "before_joining"] as const;
 /**
  * `lecture:{slug}:status` in attendance.csv, one per member and lecture column (every held lecture, every lecture
  * whose attendance is open now, and any other lecture a member has a record for): the record's `present`, `late`,
  * `excused` or `absent`; no record on a held lecture is `absent`; no record on a lecture whose attendance is still
  * open is `open` (they may still check in; closing attendance decides); no record on a lecture not held (yet) is
- * `not_held`. So attended = present + late and held = every cell but `excused`, `open` and `not_held`.
+ * `not_held`; no record on a lecture held before the member joined is `before_joining`. So attended = present + late
+ * and held = every cell but `excused`, `open`, `not_held` and `before_joining`.
  */
-export const ATTENDANCE_CELL_STATUSES = ["present", "late", "excused", "absent", "open", "not_held"] as const;
+export const ATTENDANCE_CELL_STATUSES = ["present", "late", "excused", "absent", "open", "not_held", "before_joining"] as const;
 
 export type TaskCellStatus = (typeof TASK_CELL_STATUSES)[number];
 export type QuizCellStatus = (typeof QUIZ_CELL_STATUSES)[number];
@@ -74,6 +77,8 @@ export async function exportGroupCsv(ctx: ServiceContext, viewer: Actor, groupKe
   const member = (userCol: typeof attendance.userId | typeof submissions.userId | typeof attempts.userId, groupCol: typeof lectures.groupId | typeof quizzes.groupId) =>
     and(eq(memberships.userId, userCol), eq(memberships.groupId, groupCol), inArray(memberships.status, [...MEMBER_STATUSES]));
   const who = (s: (typeof report.students)[number]): CsvCell[] => [s.name, s.email];
+  /** Work of this time came before the student joined (ADR 15): what they did not do of it counts nowhere. */
+  const before = (at: string | Date | null, s: (typeof report.students)[number]) => at !== null && s.joinedAt !== null && new Date(at).getTime() < new Date(s.joinedAt).getTime();
   const head = ["student_name", "email"];
   let rows: CsvCell[][];
 
@@ -138,7 +143,7 @@ export async function exportGroupCsv(ctx: ServiceContext, viewer: Actor, groupKe
       [...head, ...columns.map((l) => itemColumn("lecture", l.slug, "status")), "lectures_attended", "lectures_held", "attendance_percent"],
       ...report.students.map((s) => [
         ...who(s),
-        ...columns.map((l): AttendanceCellStatus => status.get(`${l._id}:${s._id}`) ?? (l.held ? "absent" : l.open ? "open" : "not_held")),
+        ...columns.map((l): AttendanceCellStatus => status.get(`${l._id}:${s._id}`) ?? (l.held ? (before(l.at, s) ? "before_joining" : "absent") : l.open ? "open" : "not_held")),
         s.progress.lectures.attended,
         s.progress.lectures.held,
         s.progress.lectures.rate,
@@ -180,14 +185,16 @@ export async function exportGroupCsv(ctx: ServiceContext, viewer: Actor, groupKe
     ]);
     const own = new Map(extended.map((e) => [`${e.taskId ?? e.quizId}:${e.userId}`, e]));
     const past = (at: Date | null) => at !== null && at.getTime() <= now;
-    const dueFor = (task: (typeof report.tasks)[number], userId: string) => {
+    const ownDueOf = (task: (typeof report.tasks)[number], userId: string) => {
       const e = own.get(`${task._id}:${userId}`);
-      return e ? past(ownTime(task.dueAt ? new Date(task.dueAt) : null, e.dueAt)) : task.due;
+      return e ? ownTime(task.dueAt ? new Date(task.dueAt) : null, e.dueAt) : task.dueAt ? new Date(task.dueAt) : null;
     };
-    const closedFor = (quiz: (typeof opened)[number], userId: string) => {
+    const ownCloseOf = (quiz: (typeof opened)[number], userId: string) => {
       const e = own.get(`${quiz._id}:${userId}`);
-      return e ? past(ownTime(quiz.closesAt ? new Date(quiz.closesAt) : null, e.closesAt)) : quiz.closed;
+      return e ? ownTime(quiz.closesAt ? new Date(quiz.closesAt) : null, e.closesAt) : quiz.closesAt ? new Date(quiz.closesAt) : null;
     };
+    const dueFor = (task: (typeof report.tasks)[number], userId: string) => (own.has(`${task._id}:${userId}`) ? past(ownDueOf(task, userId)) : task.due);
+    const closedFor = (quiz: (typeof opened)[number], userId: string) => (own.has(`${quiz._id}:${userId}`) ? past(ownCloseOf(quiz, userId)) : quiz.closed);
     const handIn = new Map(handIns.map((h) => [`${h.taskId}:${h.userId}`, h]));
     const best = new Map(bests.map((b) => [`${b.quizId}:${b.userId}`, b]));
     rows = [
@@ -202,12 +209,12 @@ export async function exportGroupCsv(ctx: ServiceContext, viewer: Actor, groupKe
         ...who(s),
         ...report.tasks.flatMap((task): CsvCell[] => {
           const h = handIn.get(`${task._id}:${s._id}`);
-          const status: TaskCellStatus = h ? (h.score !== null ? (gradeHeld(h, h) ? "held" : "graded") : h.late ? "late" : "submitted") : dueFor(task, s._id) ? "missing" : "not_due";
+          const status: TaskCellStatus = h ? (h.score !== null ? (gradeHeld(h, h) ? "held" : "graded") : h.late ? "late" : "submitted") : dueFor(task, s._id) ? (before(ownDueOf(task, s._id), s) ? "before_joining" : "missing") : "not_due";
           return [h?.score ?? null, task.maxScore, status];
         }),
         ...opened.flatMap((q): CsvCell[] => {
           const b = best.get(`${q._id}:${s._id}`);
-          const status: QuizCellStatus = b ? "taken" : closedFor(q, s._id) ? "not_taken" : "open";
+          const status: QuizCellStatus = b ? "taken" : closedFor(q, s._id) ? (before(ownCloseOf(q, s._id), s) ? "before_joining" : "not_taken") : "open";
           return [b?.score ?? null, b?.maxScore ?? q.maxScore, status];
         }),
         s.progress.tasks.rate,

@@ -54,6 +54,9 @@ const openSql = (now: Value<number>) =>
 const heldSql = (now: Value<number>) =>
   sql<number>`((("lectures"."published" = 1 and "lectures"."starts_at" <= ${now}) or exists (select 1 from "attendance_sessions" s where s."lecture_id" = "lectures"."id" and s."opens_at" <= ${now})) and not ${openSql(now)})`;
 
+/** When a lecture took place, for who joined after it: its start, or when its attendance first opened. */
+const lectureTime = sql<number | null>`coalesce("lectures"."starts_at", (select min(s."opens_at") from "attendance_sessions" s where s."lecture_id" = "lectures"."id"))`;
+
 /** Joins a record's author to a current membership of the record's group: removed students' records never count. */
 const asMember = (userCol: SQL | SQLWrapper | typeof attendance.userId, groupCol: typeof lectures.groupId | typeof quizzes.groupId) =>
   and(eq(memberships.groupId, groupCol), eq(memberships.userId, userCol as typeof attendance.userId), inArray(memberships.status, memberStatuses));
@@ -92,6 +95,10 @@ interface LectureChartRow {
   late: number | null;
   excused: number | null;
   absent: number | null;
+  /** When it took place (its start, or its attendance's first opening), ms. */
+  at: number | null;
+  /** Current members who joined after it and have no record of it: not absent from it. */
+  joinedAfter: number;
 }
 interface TaskChartRow {
   _id: string;
@@ -127,6 +134,8 @@ export interface LectureFigure {
   slug: string;
   title: string;
   startsAt: string | null;
+  /** When it took place: its start, or when its attendance first opened (ISO; null for neither). */
+  at: string | null;
   held: boolean;
   /** Attendance is open right now (the lecture is not held until it closes). */
   open: boolean;
@@ -174,6 +183,8 @@ export interface MemberProgress {
   email: string;
   slug: string;
   status: string;
+  /** When they first became a member (ISO; null when not recorded): earlier work they did not do counts nowhere. */
+  joinedAt: string | null;
   progress: Progress;
   atRisk: boolean;
   /** Why they need support (empty when they do not). */
@@ -352,6 +363,50 @@ function figuresSql(db: Database, scope: ({ group: Value<string> } | { groups: S
     .from(attempts)
     .innerJoin(quizzes, eq(quizzes.id, attempts.quizId))
     .where(and(eq(attempts.userId, users.id), eq(quizzes.groupId, memberships.groupId), isNull(attempts.submittedAt), sql`${attempts.deadlineAt} < ${now} - ${QUIZ_NETWORK_MS}`));
+  // Work from before the student joined (`joined_at`; ADR 15) that they have no record of counts nowhere for them: a
+  // lecture held before it with no attendance of theirs, a task due (by their own time) before it that they did not hand
+  // in, a quiz closed (by their own time) before it that they did not take. What they did do counts as anyone's does.
+  // Correlated with the member's row; a membership without the time (never recorded) excuses nothing.
+  const joinedAt = memberships.joinedAt;
+  const heldBeforeJoining = db
+    .select({ n: sql<number>`count(*)` })
+    .from(lectures)
+    .where(
+      and(
+        eq(lectures.groupId, memberships.groupId),
+        held,
+        sql`${lectureTime} < ${joinedAt}`,
+        sql`not exists (select 1 from "attendance" a where a."lecture_id" = "lectures"."id" and a."user_id" = ${memberships.userId})`,
+      ),
+    );
+  const dueBeforeJoining = db
+    .select({ n: sql<number>`count(*)` })
+    .from(tasks)
+    .innerJoin(lectures, eq(lectures.id, tasks.lectureId))
+    .leftJoin(extensions, and(eq(extensions.taskId, tasks.id), eq(extensions.userId, memberships.userId)))
+    .where(
+      and(
+        eq(lectures.groupId, memberships.groupId),
+        studentSeesTask,
+        sql`${ownTimeSql(tasks.dueAt, extensions.dueAt)} <= ${now}`,
+        sql`${ownTimeSql(tasks.dueAt, extensions.dueAt)} < ${joinedAt}`,
+        sql`not exists (select 1 from "submissions" h where h."task_id" = "tasks"."id" and h."user_id" = ${memberships.userId})`,
+      ),
+    );
+  const closedBeforeJoining = db
+    .select({ n: sql<number>`count(*)` })
+    .from(quizzes)
+    .innerJoin(lectures, eq(lectures.id, quizzes.lectureId))
+    .leftJoin(extensions, and(eq(extensions.quizId, quizzes.id), eq(extensions.userId, memberships.userId)))
+    .where(
+      and(
+        eq(quizzes.groupId, memberships.groupId),
+        liveQuiz,
+        sql`${ownTimeSql(quizzes.closesAt, extensions.closesAt)} <= ${now}`,
+        sql`${ownTimeSql(quizzes.closesAt, extensions.closesAt)} < ${joinedAt}`,
+        sql`not exists (select 1 from "attempts" t where t."quiz_id" = "quizzes"."id" and t."user_id" = ${memberships.userId} and t."submitted_at" is not null)`,
+      ),
+    );
   const members = db
     .select({
       _id: users.id,
@@ -360,6 +415,7 @@ function figuresSql(db: Database, scope: ({ group: Value<string> } | { groups: S
       email: users.email,
       slug: users.slug,
       status: memberships.status,
+      joinedAt: sql<number | null>`${memberships.joinedAt}`,
       groupHeld: of(heldBy, "held"),
       groupDue: of(dueBy, "due"),
       groupOpened: of(quizzesOf, "opened"),
@@ -377,6 +433,9 @@ function figuresSql(db: Database, scope: ({ group: Value<string> } | { groups: S
       dueDelta: of(extensionsBy, "due_delta"),
       closedDelta: of(extensionsBy, "closed_delta"),
       expired: sql<number>`${expiredOf}`,
+      heldBeforeJoining: sql<number>`${heldBeforeJoining}`,
+      dueBeforeJoining: sql<number>`${dueBeforeJoining}`,
+      closedBeforeJoining: sql<number>`${closedBeforeJoining}`,
     })
     .from(memberships)
     .innerJoin(users, eq(users.id, memberships.userId))
@@ -446,6 +505,11 @@ function figuresSql(db: Database, scope: ({ group: Value<string> } | { groups: S
           late: of(attendanceOf, "late"),
           excused: of(attendanceOf, "excused"),
           absent: of(attendanceOf, "absent"),
+          at: lectureTime,
+          joinedAfter: sql<number>`(select count(*) from "memberships" m where m."group_id" = "lectures"."group_id" and m."status" in (${sql.join(
+            memberStatuses.map((status) => sql`${status}`),
+            sql`, `,
+          )}) and m."joined_at" > ${lectureTime} and not exists (select 1 from "attendance" a where a."lecture_id" = "lectures"."id" and a."user_id" = m."user_id"))`,
         }).as("row"),
       })
       .from(lectures)
@@ -550,10 +614,13 @@ export async function computeProgress(ctx: ServiceContext, scope: Scope, now = D
       taken: num(m.taken),
       bestSum: num(m.bestSum),
       takenClosed: num(m.takenClosed),
+      heldBeforeJoining: num(m.heldBeforeJoining),
+      dueBeforeJoining: num(m.dueBeforeJoining),
+      closedBeforeJoining: num(m.closedBeforeJoining),
     };
     const progress = progressFrom(counts);
     const reasons = atRiskReasons(progress, counts.groupHeld);
-    return { _id: m._id, groupId: m.groupId, name: m.name, email: m.email, slug: m.slug, status: m.status, progress, atRisk: reasons.length > 0, atRiskReasons: reasons };
+    return { _id: m._id, groupId: m.groupId, name: m.name, email: m.email, slug: m.slug, status: m.status, joinedAt: iso(m.joinedAt), progress, atRisk: reasons.length > 0, atRiskReasons: reasons };
   });
 
   const membersByGroup = new Map<string, number>();
@@ -574,12 +641,13 @@ export async function computeProgress(ctx: ServiceContext, scope: Scope, now = D
         slug: l.slug,
         title: l.title,
         startsAt: iso(l.startsAt),
+        at: iso(l.at),
         held: isHeld,
         open: num(l.open) > 0,
         present,
         late,
         excused,
-        absent: isHeld ? Math.max(0, (membersByGroup.get(l.groupId) ?? 0) - present - late - excused) : num(l.absent),
+        absent: isHeld ? Math.max(0, (membersByGroup.get(l.groupId) ?? 0) - present - late - excused - num(l.joinedAfter)) : num(l.absent),
       };
     }),
     tasks: taskRows.map((t) => ({

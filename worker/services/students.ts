@@ -2,7 +2,7 @@
  * The staff's student screens: a group's students (status, change of terms, removal, search) and one
  * student's details with their memberships. Instructors see only their own groups' students and memberships.
  */
-import { and, asc, desc, eq, inArray, or } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, or, sql } from "drizzle-orm";
 import { can } from "../../app/lib/permissions";
 import type { GroupStudentsQuery, QuizTimeInput, StudentStatusInput } from "../../app/lib/schemas";
 import { groups, memberships, users, MEMBER_STATUSES, type MembershipStatus, type Role } from "../../db/schema";
@@ -130,7 +130,8 @@ export async function setStudentStatus(
   const from = input.status === "removed" ? members : or(members, and(eq(memberships.status, "removed"), hasFreeSeat(group.id)));
   const updated = await ctx.db
     .update(memberships)
-    .set({ status: input.status, decidedBy: viewer.userId, decidedAt })
+    // A restored student keeps the day they first joined (and one without it, from before it was kept, gets today).
+    .set({ status: input.status, decidedBy: viewer.userId, decidedAt, joinedAt: input.status === "removed" ? undefined : sql`coalesce(${memberships.joinedAt}, ${decidedAt.getTime()})` })
     .where(and(eq(memberships.id, current.id), from))
     .returning({ id: memberships.id });
   if (updated.length === 0) {
