@@ -59,6 +59,7 @@ export const groupsAr: Record<GroupsKey, string> = {
   "groups.course.forbidden.removed": "لم تعد عضوًا في هذه المجموعة. يمكنك طلب الانضمام مجددًا من صفحة الكورس.",
   "groups.course.viewDetails": "عرض تفاصيل الكورس",
 
+  "groups.error.capacityBelowMembers": "في هذه المجموعة أعضاء أكثر من هذا العدد: لا يمكن أن تقل سعتها عن عدد أعضائها.",
   "groups.error.groupFull": "هذه المجموعة مكتملة.",
   "groups.error.groupClosed": "لم تعد هذه المجموعة تستقبل طلبات.",
   "groups.error.alreadyRequested": "لقد طلبت الانضمام إلى هذه المجموعة من قبل.",

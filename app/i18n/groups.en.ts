@@ -61,6 +61,7 @@ export const groupsEn = {
   "groups.course.forbidden.removed": "You're no longer a member of this group. You can ask to join again from the course page.",
   "groups.course.viewDetails": "View course details",
 
+  "groups.error.capacityBelowMembers": "This group already has more members than that: its capacity cannot be lower than its number of members.",
   "groups.error.groupFull": "This group is full.",
   "groups.error.groupClosed": "This group no longer accepts requests.",
   "groups.error.alreadyRequested": "You have already requested to join this group.",

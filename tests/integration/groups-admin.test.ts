@@ -3,6 +3,10 @@ import { describe, expect, it } from "vitest";
 import * as s from "../../db/schema";
 import { addCourseContent, addMember, call, createGroup, createUser, signIn, type ErrorBody, type SignedIn } from "./factories";
 import { db, unique } from "./helpers";
+import { ar } from "../../app/i18n/ar";
+import { en, type Messages } from "../../app/i18n/en";
+import { format } from "../../app/i18n/translate";
+import { failureText } from "../../app/lib/group-errors";
 
 type Managed = {
   _id: string;
@@ -372,5 +376,33 @@ describe("GET /api/groups with a signed-in caller", () => {
       expect(list.length).toBeGreaterThan(0);
       expect(list.every((g) => !("membershipStatus" in g))).toBe(true);
     }
+  });
+});
+
+describe("a group's capacity and its members", () => {
+  it("is never set below the seats taken: 3 members refuse 2 seats (409, capacity unchanged), take 3, and a title edit is not refused", async () => {
+    const admin = await signIn(await createUser({ role: "admin" }));
+    const group = await createGroup({ capacity: 30 });
+    for (const status of ["approved", "approved", "special"] as const) await addMember(await createUser(), group, status);
+    // Those who asked, left or were removed hold no seat.
+    await addMember(await createUser(), group, "pending");
+    await addMember(await createUser(), group, "removed");
+    const put = (body: Record<string, unknown>) => call(`/api/groups/${group.id}`, { method: "PUT", token: admin.accessToken, body });
+    const refused = await put({ capacity: 2 });
+    expect(refused.status).toBe(409);
+    expect(await refused.json()).toMatchObject({ code: "capacity_below_members", message: "This group already has 3 members: its capacity cannot be lower than that." });
+    expect((await db().select({ capacity: s.groups.capacity }).from(s.groups).where(eq(s.groups.id, group.id)))[0]?.capacity).toBe(30);
+    expect((await put({ capacity: 3 })).status).toBe(200);
+    expect((await db().select({ capacity: s.groups.capacity }).from(s.groups).where(eq(s.groups.id, group.id)))[0]?.capacity).toBe(3);
+    // A group already over its capacity (an earlier rule let that happen) still takes edits that leave the capacity as it is.
+    await db().update(s.groups).set({ capacity: 1 }).where(eq(s.groups.id, group.id));
+    expect((await put({ title: `Renamed ${unique("g")}`, capacity: 1 })).status).toBe(200);
+  });
+
+  it("is said in the reader's language on the group screens", async () => {
+    const failure = { ok: false as const, code: "capacity_below_members", message: "This group already has 3 members: its capacity cannot be lower than that." };
+    const inArabic = failureText((key, params) => format(ar, key, params), failure);
+    expect(inArabic).toBe("في هذه المجموعة أعضاء أكثر من هذا العدد: لا يمكن أن تقل سعتها عن عدد أعضائها.");
+    expect(failureText((key, params) => format(en as Messages, key, params), failure)).toBe("This group already has more members than that: its capacity cannot be lower than its number of members.");
   });
 });

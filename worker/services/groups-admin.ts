@@ -3,10 +3,10 @@
  * groups). Admins create groups, assign instructors and archive; a group's instructor edits everything else of
  * their own group. Slugs are made once from the title and never change, so links keep working.
  */
-import { and, asc, count, desc, eq, or, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, inArray, or, sql } from "drizzle-orm";
 import { can } from "../../app/lib/permissions";
 import type { CreateGroupInput, ManageGroupsQuery, UpdateGroupInput } from "../../app/lib/schemas";
-import { groups, memberships, users } from "../../db/schema";
+import { groups, MEMBER_STATUSES, memberships, users } from "../../db/schema";
 import type { Database } from "../../db/client";
 import { preparedOnce } from "../../db/prepared";
 import type { ServiceContext } from "../context";
@@ -224,8 +224,18 @@ export async function updateGroup(
     // The role is asked again by the write itself: an instructor demoted since the check above (the admin's role
     // change keeps anyone who runs a group an instructor, users.ts) is not assigned.
     const assigning = input.instructorId && input.instructorId !== group.instructorId ? sql`exists (select 1 from ${users} where ${users.id} = ${input.instructorId} and ${users.role} = 'instructor')` : undefined;
-    const written = await ctx.db.update(groups).set(changes).where(and(eq(groups.id, group.id), assigning)).returning({ id: groups.id });
-    if (written.length === 0) throw notAnInstructor();
+    // A capacity is never set below the seats already taken (asked by the write itself, so a member let in meanwhile
+    // counts): the group would read "3 / 2" and turn every later request away without saying why.
+    const seated = sql`(select count(*) from ${memberships} where ${memberships.groupId} = ${group.id} and ${inArray(memberships.status, [...MEMBER_STATUSES])})`;
+    const fits = typeof input.capacity === "number" && input.capacity !== group.capacity ? sql`${seated} <= ${input.capacity}` : undefined;
+    const written = await ctx.db.update(groups).set(changes).where(and(eq(groups.id, group.id), assigning, fits)).returning({ id: groups.id });
+    if (written.length === 0) {
+      const [{ n }] = await ctx.db.select({ n: sql<number>`${seated}` }).from(groups).where(eq(groups.id, group.id));
+      if (typeof input.capacity === "number" && Number(n) > input.capacity) {
+        throw new AppError(409, "capacity_below_members", `This group already has ${n} members: its capacity cannot be lower than that.`);
+      }
+      throw notAnInstructor();
+    }
   }
   // The former instructor's sockets in the group's room were admitted as its staff: close them as a removed
   // student's are (ADR 0007, "Rights that end"). A new ticket then answers what they may do now (`can()`).
