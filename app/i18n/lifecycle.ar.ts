@@ -102,6 +102,7 @@ export const lifecycleAr: Record<keyof typeof lifecycleEn, string> = {
 
   "schedule.newTaskLabel": "تظهر للطلاب في (اختياري)",
   "schedule.newTaskHint": "إن تُرك فارغًا يراها الطلاب مع محاضرتها. وإن حُدد وقت يعرضها الخادم حينها ويبلّغ الأعضاء.",
+  "schedule.afterDue": "يجب أن يرى الطلاب المهمة قبل موعد تسليمها: اختر وقتًا قبل موعد التسليم.",
   "schedule.error": "اختر وقتًا في المستقبل.",
   "schedule.title": "انشر لاحقًا",
   "schedule.leadDraft": "ينشره الخادم في هذا الوقت ويبلّغ الأعضاء، سواء كان أحد متصلًا أم لا.",

@@ -104,6 +104,7 @@ export const lifecycleEn = {
   /* Scheduling, on the lecture, task and quiz forms */
   "schedule.newTaskLabel": "Show to students at (optional)",
   "schedule.newTaskHint": "Empty: students see it with its lecture. A time: the server shows it then and tells the members.",
+  "schedule.afterDue": "Students must see a task before it is due: choose a time before its due time.",
   "schedule.error": "Choose a time in the future.",
   "schedule.title": "Publish later",
   "schedule.leadDraft": "The server publishes it at this time and tells the members, whether or not anyone is online.",

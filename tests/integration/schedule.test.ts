@@ -290,3 +290,27 @@ describe("scheduled publishing", () => {
     expect(pastTask.status).toBe(400);
   });
 });
+
+describe("a task is shown before it is due", () => {
+  it("refuses a publishing time at or after the due time, on creation and when scheduled later; an earlier one is kept", async () => {
+    const w = await world();
+    const due = new Date(Date.now() + 10 * 86_400_000);
+    const create = (publishAt: Date, title = `Task ${unique("t")}`) =>
+      call(`/api/lectures/${w.lecture.slug}/tasks`, { body: { title, dueAt: due.toISOString(), publishAt: publishAt.toISOString() }, token: w.teacher.accessToken });
+    const title = `Never made ${unique("t")}`;
+    for (const late of [new Date(due.getTime() + 31 * 86_400_000), due]) {
+      const refused = await create(late, title);
+      expect(refused.status).toBe(400);
+      expect(await refused.json()).toMatchObject({ code: "publish_after_due", fields: { publishAt: "Students must see a task before it is due: choose a time before its due time." } });
+    }
+    expect(await db().select().from(s.tasks).where(eq(s.tasks.title, title))).toHaveLength(0);
+    const made = await create(new Date(due.getTime() - 86_400_000));
+    expect(made.status).toBe(201);
+    const task = (await made.json()) as { _id: string; publishAt: string };
+    expect(task.publishAt).toBe(new Date(due.getTime() - 86_400_000).toISOString());
+    const later = await schedule(w, "task", task._id, new Date(due.getTime() + 3_600_000).toISOString());
+    expect(later.status).toBe(400);
+    expect(later.body.code).toBe("publish_after_due");
+    expect((await db().select({ publishAt: s.tasks.publishAt }).from(s.tasks).where(eq(s.tasks.id, task._id)))[0]?.publishAt?.toISOString()).toBe(task.publishAt);
+  });
+});

@@ -18,7 +18,7 @@ import { armPublisher, SCHEDULE_SLACK_MS } from "./publisher-client";
 import { checkDraws, requireManagedQuiz } from "./quizzes";
 import { chunked } from "./chunks";
 import { drawsUnfit, refuseIfBankChanged } from "./question-bank";
-import { findTask, isStaff } from "./tasks";
+import { findTask, isStaff, refuseShownAfterDue } from "./tasks";
 
 export interface ScheduleResult {
   kind: ScheduleKind;
@@ -65,6 +65,7 @@ export async function setSchedule(ctx: ServiceContext, viewer: Actor, kind: Sche
   } else {
     // Tasks are addressed by their own id or slug (unique site-wide).
     const task = await requireTaskAnywhere(ctx, viewer, key);
+    if (at && task.dueAt) refuseShownAfterDue(at.getTime(), task.dueAt.getTime());
     if (at) {
       // Hidden only while students cannot see it (scheduled, or on a lecture they cannot see) and nobody has handed it
       // in: a task shown on a published lecture was announced, and hidden and shown again it would be announced twice,

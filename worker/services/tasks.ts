@@ -497,6 +497,14 @@ async function rubricFor(ctx: ServiceContext, groupId: string, rubricId: string)
 }
 
 /** POST /api/lectures/{lectureId}/tasks (staff): members of a published lecture are told of the new task. */
+/** Students must see a task before it is due: a task shown at or after its due time would be overdue on arrival. */
+export function refuseShownAfterDue(publishAt: number, dueAt: number) {
+  if (publishAt >= dueAt) {
+    const message = "Students must see a task before it is due: choose a time before its due time.";
+    throw new AppError(400, "publish_after_due", message, { publishAt: message });
+  }
+}
+
 export async function createTask(ctx: ServiceContext, viewer: Viewer, lectureKey: string, input: CreateTaskInput): Promise<TaskDto> {
   const [lecture] = await ctx.db
     .select({ id: lectures.id, slug: lectures.slug, published: lectures.published, groupId: groups.id, groupSlug: groups.slug, groupTitle: groups.title, instructorId: groups.instructorId })
@@ -512,6 +520,7 @@ export async function createTask(ctx: ServiceContext, viewer: Viewer, lectureKey
     throw new AppError(400, "validation_failed", "Choose a time in the future.", { publishAt: "Choose a time in the future." });
   }
   const publishAt = input.publishAt != null && input.publishAt > now ? new Date(input.publishAt) : null;
+  if (publishAt && input.dueAt != null) refuseShownAfterDue(publishAt.getTime(), input.dueAt);
   const row = {
     id: newId(),
     lectureId: lecture.id,

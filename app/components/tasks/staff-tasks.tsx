@@ -174,7 +174,7 @@ export function TaskForm({
             <p id="task-publish-at-hint" className="field-hint field-hint-block">
               {t("schedule.newTaskHint")}
             </p>
-            {failure?.fields?.publishAt ? <p className="field-error">{t("schedule.error")}</p> : null}
+            {failure?.fields?.publishAt ? <p className="field-error">{t(failure.code === "publish_after_due" ? "schedule.afterDue" : "schedule.error")}</p> : null}
           </div>
         )}
         <div className="field">
