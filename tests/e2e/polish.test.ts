@@ -314,6 +314,20 @@ describe("polish of the existing screens", () => {
     }
   });
 
+  it("a visitor's name of one long word wraps in the admins' messages at 375 px instead of widening the page", async () => {
+    const name = `سارة ${"x".repeat(60)}`;
+    const sent = await fetch(`${baseURL()}/api/contact`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ name, email: "long.name@example.com", message: "Do you run evening groups?" }) });
+    expect(sent.status).toBe(201);
+    for (const lang of ["en", "ar"]) {
+      const page = await newPage({ width: 375, height: 800 });
+      await page.context().addCookies([{ name: "lang", value: lang, url: baseURL() }]);
+      await signIn(page.context(), ADMIN.email, ADMIN.password);
+      await gotoHydrated(page, "/dashboard/admin/get-all-message-by-admin");
+      await page.locator(".inbox-item", { hasText: name }).first().waitFor();
+      expect(await page.evaluate(() => document.documentElement.scrollWidth), lang).toBeLessThanOrEqual(375);
+    }
+  });
+
   it("a lecture's task and quiz titles stay readable at 375 px: the date goes under the title instead of over it", async () => {
     const page = await newPage({ width: 375, height: 800 });
     await signIn(page.context(), STUDENT.email, STUDENT.password);
