@@ -116,6 +116,7 @@ export default function AdminGroupUpdate() {
           limits={limits}
           failure={saveResult && !saveResult.ok ? saveResult : null}
           saved={!saving && saveResult?.ok === true}
+          savedAnswer={saveResult?.ok ? saveResult : null}
           busy={saving}
         />
       </section>

@@ -51,6 +51,36 @@ describe("admin group management", () => {
     expect(await page.locator("h1").textContent()).toBe(`${title} (evening)`);
   });
 
+  it("asks before typed settings are lost, and never saves without a refused image: it waits for another or its removal", async () => {
+    const page = await newPage();
+    await signIn(page.context(), ADMIN.email, ADMIN.password);
+    await page.goto("/dashboard/admin/newGroup");
+    await page.locator("html[data-hydrated=true]").waitFor();
+    const title = `Unsaved Lab ${Date.now().toString(36)}`;
+    await page.getByLabel("Title", { exact: true }).fill(title);
+    await page.getByRole("navigation").getByRole("link", { name: "All groups" }).first().click();
+    const dialog = page.getByRole("dialog", { name: "Leave without saving?" });
+    await dialog.waitFor();
+    await dialog.getByRole("button", { name: "Cancel" }).click();
+    await dialog.waitFor({ state: "hidden" });
+    expect(new URL(page.url()).pathname).toBe("/dashboard/admin/newGroup");
+    expect(await page.getByLabel("Title", { exact: true }).inputValue()).toBe(title);
+
+    // An image over 2 MB is refused when chosen; Create then waits (same page, the file field in focus).
+    await page.getByLabel("Upload an image").setInputFiles({ name: "big.png", mimeType: "image/png", buffer: Buffer.concat([PNG, Buffer.alloc(2 * 1024 * 1024)]) });
+    await page.locator(".field-error", { hasText: "Images are limited to 2 MB." }).waitFor();
+    await page.getByRole("button", { name: "Create group" }).click();
+    await page.waitForTimeout(300);
+    expect(new URL(page.url()).pathname).toBe("/dashboard/admin/newGroup");
+    expect(await page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.type)).toBe("file");
+    // Removing the choice clears the refusal; the group is then created without an image, and nothing asks.
+    await page.getByRole("button", { name: "Remove image" }).click();
+    expect(await page.locator(".field-error", { hasText: "Images are limited to 2 MB." }).count()).toBe(0);
+    await page.getByRole("button", { name: "Create group" }).click();
+    await page.waitForURL(/\/dashboard\/admin\/group\/[a-z0-9-]+\?created=1$/);
+    expect(await page.getByRole("dialog", { name: "Leave without saving?" }).count()).toBe(0);
+  });
+
   it("edits the outline: add parts, move one up with the keyboard-reachable buttons, remove one after confirming", async () => {
     const page = await newPage();
     await signIn(page.context(), ADMIN.email, ADMIN.password);

@@ -4,6 +4,7 @@ import type { MessageKey } from "~/i18n/en";
 import { failureText, fieldText, type FailureLike } from "~/lib/group-errors";
 import { useT } from "~/lib/i18n";
 import { BookIcon, CheckIcon } from "../icons";
+import { UnsavedChanges } from "../unsaved-changes";
 import type { GroupStatus } from "./badges";
 import { ImageIcon } from "./extra-icons";
 
@@ -34,6 +35,8 @@ export interface GroupFormProps {
   failure: FailureLike | null;
   /** True after a successful save (update mode), to say so. */
   saved?: boolean;
+  /** The action's answer to the last successful save (new each time): nothing is unsaved after it until the next change. */
+  savedAnswer?: unknown;
   busy: boolean;
 }
 
@@ -53,7 +56,7 @@ const previewable = (url: string) => /^https?:\/\/\S+$/.test(url) || /^\/(media|
  * image (upload a file or paste a URL, with a preview), start date, instructor, status and capacity. It posts
  * multipart form data with `intent=save`; the route's action uploads the file first and uses its URL.
  */
-export function GroupForm({ mode, defaults, instructors, limits, failure, saved, busy }: GroupFormProps) {
+export function GroupForm({ mode, defaults, instructors, limits, failure, saved, savedAnswer, busy }: GroupFormProps) {
   const { t } = useT();
   const id = useId();
   const formRef = useRef<HTMLFormElement>(null);
@@ -108,7 +111,20 @@ export function GroupForm({ mode, defaults, instructors, limits, failure, saved,
   const imageError = fileError ?? err("file") ?? err("imageCourse");
 
   return (
-    <Form ref={formRef} method="post" encType="multipart/form-data" className="card form-card group-form" aria-busy={busy}>
+    <Form
+      ref={formRef}
+      method="post"
+      encType="multipart/form-data"
+      className="card form-card group-form"
+      aria-busy={busy}
+      onSubmit={(e) => {
+        // A refused image is not silently left out: the form waits until another is chosen or the choice is removed.
+        if (!fileError) return;
+        e.preventDefault();
+        fileRef.current?.focus();
+      }}
+    >
+      <UnsavedChanges form={formRef} saved={savedAnswer ?? null} />
       <input type="hidden" name="intent" value="save" />
       {failure && failure.code !== "validation_failed" && !failure.fields?.file ? (
         <p className="form-error" role="alert">
@@ -328,7 +344,7 @@ export function GroupForm({ mode, defaults, instructors, limits, failure, saved,
               {imageError}
             </span>
           ) : null}
-          {preview ? (
+          {preview || fileError ? (
             <button type="button" className="btn btn-ghost btn-sm image-clear" onClick={clearImage}>
               {t("groups.form.removeImage")}
             </button>
