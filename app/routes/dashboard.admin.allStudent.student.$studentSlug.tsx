@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction, LinksFunction } from "@remix-run/cloudflare";
 import { useFetcher, useLoaderData } from "@remix-run/react";
 import { data, redirect } from "@remix-run/server-runtime";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { ROLE_LABEL } from "~/components/account/labels";
 import { ProfileDetails, ProfileGroups } from "~/components/account/profile-summary";
 import { useAccountResult } from "~/components/account/use-account-result";
@@ -71,6 +71,8 @@ export default function AdminUserPage() {
   const [confirmRole, setConfirmRole] = useState(false);
   const [confirmDelete, setConfirmDelete] = useState(false);
 
+  // The role the account has, once the page reads it again after a change.
+  useEffect(() => setRole(user.role), [user.role]);
   useAccountResult(roleFetcher, (result) => {
     setConfirmRole(false);
     if (result.ok) show("success", t("admin.user.roleChanged", { name: user.name, role: t(ROLE_LABEL[role]) }));
@@ -132,7 +134,11 @@ export default function AdminUserPage() {
             </roleFetcher.Form>
             <ConfirmDialog
               open={confirmRole}
-              onClose={() => setConfirmRole(false)}
+              onClose={() => {
+                // Cancelled (or done): the picker shows the role the account has, not the one not given.
+                setConfirmRole(false);
+                setRole(user.role);
+              }}
               title={t("admin.user.confirmRoleTitle")}
               confirmLabel={t("admin.user.changeRole")}
               form="role-form"

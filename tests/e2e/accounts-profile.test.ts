@@ -172,14 +172,24 @@ describe("admins manage users", () => {
     await admin.locator(".list-count", { hasText: /^Showing 1-1 of 1$/ }).waitFor();
     await admin.getByRole("link", { name: "Hana Promote" }).click();
     await admin.waitForURL(/\/dashboard\/admin\/allStudent\/student\/hana-promote/);
-    await admin.getByRole("combobox", { name: "Role" }).selectOption("instructor");
+    // A cancelled change leaves the picker on the role they have, with nothing to change.
+    await admin.getByRole("combobox", { name: "Role" }).selectOption("admin");
     await admin.getByRole("button", { name: "Change role" }).click();
     const dialog = admin.getByRole("dialog", { name: "Change this person's role?" });
+    await dialog.waitFor();
+    await dialog.getByRole("button", { name: "Cancel" }).click();
+    await dialog.waitFor({ state: "hidden" });
+    expect(await admin.getByRole("combobox", { name: "Role" }).inputValue()).toBe("user");
+    expect(await admin.getByRole("button", { name: "Change role" }).isDisabled()).toBe(true);
+
+    await admin.getByRole("combobox", { name: "Role" }).selectOption("instructor");
+    await admin.getByRole("button", { name: "Change role" }).click();
     await dialog.waitFor();
     expect(await dialog.textContent()).toContain("Instructor");
     await dialog.getByRole("button", { name: "Change role" }).click();
     await toast(admin, "Hana Promote is now: Instructor.");
     expect(await admin.locator(".role-badge").first().textContent()).toBe("Instructor");
+    expect(await admin.getByRole("combobox", { name: "Role" }).inputValue()).toBe("instructor");
 
     const promoted = await newPage();
     await signIn(promoted.context(), user);
