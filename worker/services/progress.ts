@@ -368,6 +368,8 @@ function figuresSql(db: Database, scope: ({ group: Value<string> } | { groups: S
   // in, a quiz closed (by their own time) before it that they did not take. What they did do counts as anyone's does.
   // Correlated with the member's row; a membership without the time (never recorded) excuses nothing.
   const joinedAt = memberships.joinedAt;
+  /** A student's own time (due or close) has passed, and came before they joined. */
+  const passedBeforeJoining = (own: SQL) => and(sql`${own} <= ${now}`, sql`${own} < ${joinedAt}`);
   const heldBeforeJoining = db
     .select({ n: sql<number>`count(*)` })
     .from(lectures)
@@ -388,8 +390,7 @@ function figuresSql(db: Database, scope: ({ group: Value<string> } | { groups: S
       and(
         eq(lectures.groupId, memberships.groupId),
         studentSeesTask,
-        sql`${ownTimeSql(tasks.dueAt, extensions.dueAt)} <= ${now}`,
-        sql`${ownTimeSql(tasks.dueAt, extensions.dueAt)} < ${joinedAt}`,
+        passedBeforeJoining(ownTimeSql(tasks.dueAt, extensions.dueAt)),
         sql`not exists (select 1 from "submissions" h where h."task_id" = "tasks"."id" and h."user_id" = ${memberships.userId})`,
       ),
     );
@@ -402,8 +403,7 @@ function figuresSql(db: Database, scope: ({ group: Value<string> } | { groups: S
       and(
         eq(quizzes.groupId, memberships.groupId),
         liveQuiz,
-        sql`${ownTimeSql(quizzes.closesAt, extensions.closesAt)} <= ${now}`,
-        sql`${ownTimeSql(quizzes.closesAt, extensions.closesAt)} < ${joinedAt}`,
+        passedBeforeJoining(ownTimeSql(quizzes.closesAt, extensions.closesAt)),
         sql`not exists (select 1 from "attempts" t where t."quiz_id" = "quizzes"."id" and t."user_id" = ${memberships.userId} and t."submitted_at" is not null)`,
       ),
     );
