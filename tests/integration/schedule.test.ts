@@ -312,5 +312,10 @@ describe("a task is shown before it is due", () => {
     expect(later.status).toBe(400);
     expect(later.body.code).toBe("publish_after_due");
     expect((await db().select({ publishAt: s.tasks.publishAt }).from(s.tasks).where(eq(s.tasks.id, task._id)))[0]?.publishAt?.toISOString()).toBe(task.publishAt);
+    // Nor is its due time moved to or before the time it shows.
+    const moved = await call(`/api/lectures/${w.lecture.slug}/tasks/${task._id}`, { method: "PUT", body: { dueAt: task.publishAt }, token: w.teacher.accessToken });
+    expect(moved.status).toBe(400);
+    expect(await moved.json()).toMatchObject({ code: "publish_after_due", fields: { dueAt: "Students see this task only from its publishing time: choose a due time after it." } });
+    expect((await db().select({ dueAt: s.tasks.dueAt }).from(s.tasks).where(eq(s.tasks.id, task._id)))[0]?.dueAt?.getTime()).toBe(due.getTime());
   });
 });

@@ -498,10 +498,10 @@ async function rubricFor(ctx: ServiceContext, groupId: string, rubricId: string)
 
 /** POST /api/lectures/{lectureId}/tasks (staff): members of a published lecture are told of the new task. */
 /** Students must see a task before it is due: a task shown at or after its due time would be overdue on arrival. */
-export function refuseShownAfterDue(publishAt: number, dueAt: number) {
+export function refuseShownAfterDue(publishAt: number, dueAt: number, field: "publishAt" | "dueAt" = "publishAt") {
   if (publishAt >= dueAt) {
-    const message = "Students must see a task before it is due: choose a time before its due time.";
-    throw new AppError(400, "publish_after_due", message, { publishAt: message });
+    const message = field === "publishAt" ? "Students must see a task before it is due: choose a time before its due time." : "Students see this task only from its publishing time: choose a due time after it.";
+    throw new AppError(400, "publish_after_due", message, { [field]: message });
   }
 }
 
@@ -558,6 +558,7 @@ const GRADES_OUT = "Students have already seen grades on this task, so they can 
 /** PUT /api/lectures/{lectureId}/tasks/{taskId} (staff). */
 export async function updateTask(ctx: ServiceContext, viewer: Viewer, lectureKey: string, taskKey: string, input: UpdateTaskInput): Promise<TaskDto> {
   const task = await requireManagedTask(ctx, viewer, lectureKey, taskKey);
+  if (input.dueAt != null && task.publishAt) refuseShownAfterDue(task.publishAt.getTime(), input.dueAt, "dueAt");
   // With a rubric the maximum is the rubric's total, whatever maxScore says; taking the rubric off keeps the maximum.
   const rubricId = input.rubricId === undefined ? task.rubricId : input.rubricId;
   const rubric = rubricId ? await rubricFor(ctx, task.groupId, rubricId) : null;
