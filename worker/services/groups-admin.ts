@@ -3,10 +3,10 @@
  * groups). Admins create groups, assign instructors and archive; a group's instructor edits everything else of
  * their own group. Slugs are made once from the title and never change, so links keep working.
  */
-import { and, asc, count, desc, eq, inArray, or, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, or, sql } from "drizzle-orm";
 import { can } from "../../app/lib/permissions";
 import type { CreateGroupInput, ManageGroupsQuery, UpdateGroupInput } from "../../app/lib/schemas";
-import { groups, MEMBER_STATUSES, memberships, users } from "../../db/schema";
+import { groups, memberships, users } from "../../db/schema";
 import type { Database } from "../../db/client";
 import { preparedOnce } from "../../db/prepared";
 import type { ServiceContext } from "../context";
@@ -15,6 +15,7 @@ import { disconnectUserFromGroup } from "../realtime/publish";
 import { managedGroupsScope, matchesAny, requireManagedGroup, requireStaff } from "./group-access";
 import { groupColumns, listCourseContent, toGroupDto, type CourseContentDto, type GroupDto } from "./groups";
 import { newId, slugify } from "./ids";
+import { seatsTakenSql } from "./membership-requests";
 import type { Viewer } from "./sessions";
 
 /** A group as staff see it: the public fields plus who runs it and how full it is. */
@@ -226,7 +227,7 @@ export async function updateGroup(
     const assigning = input.instructorId && input.instructorId !== group.instructorId ? sql`exists (select 1 from ${users} where ${users.id} = ${input.instructorId} and ${users.role} = 'instructor')` : undefined;
     // A capacity is never set below the seats already taken (asked by the write itself, so a member let in meanwhile
     // counts): the group would read "3 / 2" and turn every later request away without saying why.
-    const seated = sql`(select count(*) from ${memberships} where ${memberships.groupId} = ${group.id} and ${inArray(memberships.status, [...MEMBER_STATUSES])})`;
+    const seated = seatsTakenSql(group.id);
     const fits = typeof input.capacity === "number" && input.capacity !== group.capacity ? sql`${seated} <= ${input.capacity}` : undefined;
     const written = await ctx.db.update(groups).set(changes).where(and(eq(groups.id, group.id), assigning, fits)).returning({ id: groups.id });
     if (written.length === 0) {

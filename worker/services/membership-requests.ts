@@ -83,10 +83,11 @@ export async function listMembershipRequests(ctx: ServiceContext, viewer: Viewer
   return rows.map(toRequestDto);
 }
 
+/** The group's seats taken (approved and special members), evaluated inside the statement that uses it. */
+export const seatsTakenSql = (groupId: string) => sql<number>`(SELECT count(*) FROM memberships AS m WHERE m.group_id = ${groupId} AND m.status IN ('approved', 'special'))`;
+
 /** True while the group has a free seat (no capacity means unlimited); evaluated inside the statement that uses it. */
-export const hasFreeSeat = (groupId: string) =>
-  sql`(SELECT count(*) FROM memberships AS m WHERE m.group_id = ${groupId} AND m.status IN ('approved', 'special'))
-      < coalesce((SELECT capacity FROM groups WHERE id = ${groupId}), ${Number.MAX_SAFE_INTEGER})`;
+export const hasFreeSeat = (groupId: string) => sql`${seatsTakenSql(groupId)} < coalesce((SELECT capacity FROM groups WHERE id = ${groupId}), ${Number.MAX_SAFE_INTEGER})`;
 
 export const GROUP_FULL = "This group is full.";
 
