@@ -313,6 +313,27 @@ describe("the quiz screens in both languages", () => {
       const bar = await page.locator(".quiz-bar").boundingBox();
       const button = await page.locator(".quiz-bar > .btn").boundingBox();
       expect(button!.height).toBeGreaterThan(bar!.height / 2);
+      // Scrolled down, the bar is stuck under the header and the strip between them hides what scrolls beneath:
+      // the point just above the bar is the bar's own backing, not a question.
+      await page.evaluate(() => {
+        const bar = document.querySelector(".quiz-bar")!.getBoundingClientRect();
+        window.scrollTo(0, window.scrollY + bar.top - document.querySelector(".site-header")!.getBoundingClientRect().bottom + 60);
+      });
+      await page.waitForFunction(() => {
+        const bar = document.querySelector(".quiz-bar")!.getBoundingClientRect();
+        const header = document.querySelector(".site-header")!.getBoundingClientRect();
+        return window.scrollY > 0 && Math.abs(bar.top - header.bottom - 9) < 3;
+      });
+      const gap = await page.evaluate(() => {
+        const bar = document.querySelector(".quiz-bar")!;
+        const header = document.querySelector(".site-header")!.getBoundingClientRect();
+        const box = bar.getBoundingClientRect();
+        const y = (header.bottom + box.top) / 2;
+        const seen = [box.left + 4, box.left + box.width / 2, box.right - 4].map((x) => document.elementFromPoint(x, y));
+        return { tall: box.top - header.bottom, bar: seen.every((el) => el === bar) };
+      });
+      expect(gap.tall).toBeGreaterThan(2);
+      expect(gap.bar).toBe(true);
     });
 
     for (const width of [1280, 375]) {
