@@ -73,6 +73,37 @@ describe("joining a group, decided live in the instructor's inbox", () => {
     await expect.poll(() => page.locator("h1").textContent()).toBe("Frontend Development with React");
   });
 
+  it("Reject asks first (in Arabic, on a phone): cancelled, nothing is sent; confirmed, the student is told", async () => {
+    const name = `Rejected Joiner ${Date.now().toString(36)}`;
+    const student = await createVerifiedUser("rejected-joiner", name);
+    const asked = await api(await accessToken(student), "POST", "/api/users/joinGroupRequest", { groupSlug: "frontend-react" });
+    expect(asked.status).toBe(201);
+
+    const inbox = await newPage({ width: 375, height: 780 });
+    await inbox.context().addCookies([{ name: "lang", value: "ar", url: baseURL() }]);
+    await signIn(inbox.context(), INSTRUCTOR.email, INSTRUCTOR.password);
+    await gotoHydrated(inbox, "/instructor/email-request");
+    const card = inbox.locator(".request-card", { hasText: name });
+    await card.getByRole("button", { name: "رفض", exact: true }).click();
+    const dialog = inbox.getByRole("dialog", { name: `رفض طلب ${name} للانضمام إلى Frontend Development with React؟` });
+    await dialog.waitFor();
+    expect(await dialog.textContent()).toContain("يمكنه طلب مقعد مرة أخرى");
+    // Cancelled: the request is still waiting and the student has heard nothing.
+    await inbox.keyboard.press("Escape");
+    await dialog.waitFor({ state: "hidden" });
+    expect(await card.count()).toBe(1);
+    const mailsTo = async () => (await (await fetch(`${baseURL()}/api/dev/mailbox?to=${encodeURIComponent(student.email)}`)).json()) as Mail[];
+    expect((await mailsTo()).filter((m) => /not approved/.test(m.subject))).toEqual([]);
+
+    // Confirmed: the card goes, the inbox says so, and the student is e-mailed.
+    await card.getByRole("button", { name: "رفض", exact: true }).click();
+    await dialog.getByRole("button", { name: "ارفض الطلب" }).click();
+    await card.waitFor({ state: "detached" });
+    await expect.poll(() => inbox.locator('.inbox [role="status"]').textContent()).toContain(`رُفض طلب ${name} للانضمام إلى Frontend Development with React.`);
+    const mail = await waitForMail(student.email, /not approved/);
+    expect(mail.subject).toBe('Your request to join "Frontend Development with React" was not approved');
+  });
+
   it("on a phone, a double click on Request to join opens the form and sends nothing (its second click lands on Send)", async () => {
     const student = await createVerifiedUser("double-joiner", `Double Joiner ${Date.now().toString(36)}`);
     const page = await newPage({ width: 375, height: 800 });

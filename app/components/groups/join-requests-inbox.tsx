@@ -12,6 +12,7 @@ import { StarSmallIcon } from "./extra-icons";
 import { initials } from "./format";
 import { TimeAgo } from "./time-ago";
 import { EmptyState } from "~/components/empty-state";
+import { ConfirmDialog } from "~/components/confirm-dialog";
 
 export interface InboxGroup {
   id: string;
@@ -222,6 +223,10 @@ function RequestCard({
   }, [result, fetcher.state, onDecided, onGone, r.user.name, r.group.title, t]);
 
   const decide = (decision: Decision) => fetcher.submit({ intent: "decide", id: r._id, decision }, { method: "post" });
+  // Rejecting e-mails the student at once: it is asked for first (approving can be undone by removing the student).
+  const [confirmingReject, setConfirmingReject] = useState(false);
+  const closeReject = useCallback(() => setConfirmingReject(false), []);
+  const rejecting = fetcher.state !== "idle" && fetcher.formData?.get("decision") === "rejected";
 
   return (
     <li className="card request-card" data-fresh={fresh || undefined} hidden={hidden} aria-labelledby={titleId}>
@@ -288,11 +293,24 @@ function RequestCard({
           <StarSmallIcon />
           {t("groups.requests.approveSpecial")}
         </button>
-        <button type="button" className="btn btn-ghost btn-sm btn-destructive-ghost" onClick={() => decide("rejected")} disabled={fetcher.state !== "idle"}>
+        <button type="button" className="btn btn-ghost btn-sm btn-destructive-ghost" onClick={() => setConfirmingReject(true)} disabled={fetcher.state !== "idle"}>
           <CloseIcon />
           {t("groups.requests.reject")}
         </button>
       </div>
+      <ConfirmDialog
+        danger
+        open={confirmingReject && !(result?.ok && fetcher.state === "idle")}
+        title={t("groups.requests.rejectTitle", { name: r.user.name, group: r.group.title })}
+        confirmLabel={t("groups.requests.rejectConfirm")}
+        busyLabel={t("groups.requests.rejecting")}
+        busy={rejecting}
+        error={failure && confirmingReject ? failureText(t, failure) : null}
+        onConfirm={() => decide("rejected")}
+        onClose={closeReject}
+      >
+        <p>{t("groups.requests.rejectBody", { name: r.user.name })}</p>
+      </ConfirmDialog>
     </li>
   );
 }
