@@ -150,6 +150,12 @@ export const groupsEn = {
   "groups.overview.facts": "Key facts",
   "groups.overview.createdAt": "Created",
   "groups.overview.publicPage": "Public page",
+  "groups.preview.draftTitle": "Preview of a draft.",
+  "groups.preview.draftBody": "Only the group's staff can open this page: visitors get \"Page not found\" and the catalogue doesn't list the course until it's published.",
+  "groups.preview.archivedTitle": "This course is archived.",
+  "groups.preview.archivedBody": "Only the group's staff can open this page: visitors get \"Page not found\" and the catalogue no longer lists it.",
+  "groups.preview.manage": "Manage the group",
+  "groups.overview.previewPage": "Preview public page",
   "groups.overview.notPublic": "Not in the catalogue until it's published.",
   "groups.overview.memberView": "Member view",
 

@@ -17,6 +17,7 @@ import { getManagedGroup } from "../../worker/services/groups-admin";
 import { requestToJoin } from "../../worker/services/memberships";
 import type { Viewer } from "../../worker/services/sessions";
 import { sheets } from "~/styles/sheets";
+import { PreviewNotice } from "~/components/groups/preview-notice";
 import { Breadcrumb } from "~/components/breadcrumb";
 
 export const links: LinksFunction = () => sheets("landing", "coursePages", "groups");
@@ -45,7 +46,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const slug = idOrSlugParam.safeParse({ id: params.slug });
   if (!slug.success) throw notFoundResponse();
   const viewer = await getViewer(context.svc, request);
-  const group = await orNotFound(getPublicGroup(context.svc, slug.data.id, viewer));
+  const group = await orNotFound(getPublicGroup(context.svc, slug.data.id, viewer, viewer));
   const { content, membershipStatus, ...course } = group;
   return {
     course,
@@ -83,6 +84,7 @@ export default function CourseDetails() {
       <div className="page-band">
         <div className="container">
           <Breadcrumb items={[{ label: t("nav.courses"), to: "/courses" }, { label: course.title, userText: true }]} />
+          <PreviewNotice status={course.status} manageHref={join.manageHref} />
           <h1 className="page-title">{course.title}</h1>
           <p className="page-lead user-text">{course.description}</p>
           <ul className="fact-row" role="list">

@@ -8,6 +8,8 @@ import { metaT, pageMeta } from "~/lib/meta";
 import { notFoundResponse, orNotFound } from "~/lib/not-found.server";
 import { idOrSlugParam } from "~/lib/schemas";
 import { getPublicGroup } from "../../worker/services/groups";
+import { getViewer } from "../../worker/auth/viewer";
+import { PreviewNotice } from "~/components/groups/preview-notice";
 import { sheets } from "~/styles/sheets";
 import { Breadcrumb } from "~/components/breadcrumb";
 
@@ -18,17 +20,19 @@ export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
   return pageMeta(matches, `${data.part.title} · ${data.course.title}`, data.course.description);
 };
 
-export async function loader({ params, context }: LoaderFunctionArgs) {
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const slug = idOrSlugParam.safeParse({ id: params.slug });
   const contentId = idOrSlugParam.safeParse({ id: params.contentId });
   if (!slug.success || !contentId.success) throw notFoundResponse();
-  const group = await orNotFound(getPublicGroup(context.svc, slug.data.id));
+  // Staff who run a draft or archived group preview its parts too (a visitor's copy, cached, has no viewer).
+  const viewer = await getViewer(context.svc, request);
+  const group = await orNotFound(getPublicGroup(context.svc, slug.data.id, null, viewer));
   const index = group.content.findIndex((c) => c._id === contentId.data.id);
   if (index < 0) throw notFoundResponse();
   const item = group.content[index]!;
   const link = (c: { _id: string; title: string } | undefined) => (c ? { _id: c._id, title: c.title } : null);
   return {
-    course: { slug: group.slug, title: group.title, description: group.description },
+    course: { slug: group.slug, title: group.title, description: group.description, status: group.status },
     part: { _id: item._id, title: item.title, html: renderMarkdown(item.body), n: index + 1, total: group.content.length },
     previous: link(group.content[index - 1]),
     next: link(group.content[index + 1]),
@@ -45,6 +49,7 @@ export default function CoursePart() {
       <div className="page-band page-band-compact">
         <div className="container">
           <Breadcrumb items={[{ label: t("nav.courses"), to: "/courses" }, { label: course.title, to: base, userText: true }, { label: part.title, userText: true }]} />
+          <PreviewNotice status={course.status} manageHref={null} />
           <p className="eyebrow">{t("course.part", { n: part.n, total: part.total })}</p>
           <h1 className="page-title">{part.title}</h1>
         </div>

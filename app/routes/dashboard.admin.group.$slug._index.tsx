@@ -123,14 +123,11 @@ export default function AdminGroupOverview() {
             </div>
           </dl>
           <div className="group-facts-links">
-            {group.status === "published" ? (
-              <Link to={`/content/${group.slug}`} className="btn btn-outline btn-sm">
-                <ExternalIcon />
-                {t("groups.overview.publicPage")}
-              </Link>
-            ) : (
-              <p className="muted group-hidden-note">{t("groups.overview.notPublic")}</p>
-            )}
+            <Link to={`/content/${group.slug}`} className="btn btn-outline btn-sm">
+              <ExternalIcon />
+              {t(group.status === "published" ? "groups.overview.publicPage" : "groups.overview.previewPage")}
+            </Link>
+            {group.status === "published" ? null : <p className="muted group-hidden-note">{t("groups.overview.notPublic")}</p>}
             <Link to={`/course/${group.slug}`} className="btn btn-ghost btn-sm">
               <BookIcon />
               {t("groups.overview.memberView")}

@@ -40,14 +40,12 @@ export default function InstructorGroupStudents() {
             <h1 className="area-page-title">{t("groups.tabs.students")}</h1>
             <p className="area-page-lead user-text">{data.group.title}</p>
           </div>
-          {data.group.status === "published" ? (
-            <div className="area-page-actions">
-              <Link to={`/content/${slug}`} className="btn btn-ghost btn-sm">
-                <ExternalIcon />
-                {t("groups.overview.publicPage")}
-              </Link>
-            </div>
-          ) : null}
+          <div className="area-page-actions">
+            <Link to={`/content/${slug}`} className="btn btn-ghost btn-sm">
+              <ExternalIcon />
+              {t(data.group.status === "published" ? "groups.overview.publicPage" : "groups.overview.previewPage")}
+            </Link>
+          </div>
         </div>
       </header>
       <GroupTabs base={`/instructor/group/${slug}`} tabs={INSTRUCTOR_GROUP_TABS} />

@@ -3,6 +3,7 @@ import { courseContents, groups, memberships, users, type MembershipStatus } fro
 import { notFound } from "../http/errors";
 import { preparedOnce } from "../../db/prepared";
 import type { ServiceContext } from "../context";
+import { can, type Actor } from "../../app/lib/permissions";
 
 /** The default instructor name the catalogue shows when a group has none (spec §2). */
 export const DEFAULT_INSTRUCTOR_NAME = "Cohort Team";
@@ -122,20 +123,25 @@ export async function listCourseOutline(ctx: ServiceContext, groupId: string): P
 /**
  * One published group by id or slug, with its public outline. Drafts and archived groups are not public.
  * With a signed-in caller it carries their `membershipStatus`, so the page can show the right join button.
+ * `previewFor`: the public pages' viewer. Staff who may manage a draft or archived group see its public page as a
+ * preview (the page says so); for anyone else it does not exist, with the same 404 as a group that never did.
  */
 export async function getPublicGroup(
   ctx: ServiceContext,
   idOrSlug: string,
   caller?: Caller,
+  previewFor?: Actor | null,
 ): Promise<WithMembership<GroupDto> & { content: CourseContentDto[] }> {
   const [row] = await ctx.db
-    .select({ ...groupColumns, membershipStatus: memberships.status })
+    .select({ ...groupColumns, instructorId: groups.instructorId, membershipStatus: memberships.status })
     .from(groups)
     .leftJoin(users, eq(users.id, groups.instructorId))
     .leftJoin(memberships, callerMembership(caller?.userId ?? ""))
-    .where(and(byIdOrSlug(idOrSlug), eq(groups.status, "published")))
+    .where(and(byIdOrSlug(idOrSlug), previewFor && previewFor.role !== "user" ? undefined : eq(groups.status, "published")))
     .limit(1);
-  if (!row) throw notFound("Course not found");
+  if (!row || (row.status !== "published" && !can(previewFor ?? null, "group.manage", { group: { instructorId: row.instructorId } }))) {
+    throw notFound("Course not found");
+  }
   const content = await listCourseContent(ctx, row.id);
   const dto = toGroupDto(row);
   return caller ? { ...dto, membershipStatus: row.membershipStatus, content } : { ...dto, content };

@@ -1,0 +1,102 @@
+/**
+ * A draft or archived group's public pages (the course details and each outline part): its staff (its instructor,
+ * admins) open them as a preview that says so; everyone else meets the same 404 as a group that does not exist, and
+ * the visitors' cached copy never holds the preview.
+ */
+import { describe, expect, it } from "vitest";
+import type * as s from "../../db/schema";
+import { addCourseContent, addMember, call, createGroup, createUser, signIn } from "./factories";
+
+const DRAFT_WORDS = "Preview of a draft.";
+const ARCHIVED_WORDS = "This course is archived.";
+
+async function world(status: s.GroupStatus) {
+  const teacher = await createUser({ role: "instructor" });
+  const group = await createGroup({ instructorId: teacher.id, status, title: `Course ${status} ${Date.now().toString(36)}` });
+  const part = await addCourseContent(group, 0, "Flexbox from the ground up");
+  const otherTeacher = await createUser({ role: "instructor" });
+  await createGroup({ instructorId: otherTeacher.id });
+  const student = await createUser();
+  // Even a student already let in does not see the group's public page while it is a draft.
+  await addMember(student, group);
+  const cookie = async (u: Awaited<ReturnType<typeof createUser>>) => (await signIn(u)).cookie;
+  return {
+    group,
+    details: `/content/${group.slug}`,
+    part: `/content/${group.slug}/course/${part.id}`,
+    as: {
+      teacher: await cookie(teacher),
+      otherTeacher: await cookie(otherTeacher),
+      student: await cookie(student),
+      admin: await cookie(await createUser({ role: "admin" })),
+    },
+  };
+}
+
+async function page(path: string, cookie?: string, lang?: "ar") {
+  const cookies = [cookie, lang ? `lang=${lang}` : null].filter(Boolean).join("; ");
+  const res = await call(path, { cookie: cookies || undefined, headers: { accept: "text/html" } });
+  return { status: res.status, html: await res.text(), cacheControl: res.headers.get("cache-control") };
+}
+
+describe("a group's public pages before it is published", () => {
+  it("are a preview for its instructor and admins, and do not exist for a visitor, a student or another instructor", async () => {
+    const w = await world("draft");
+    for (const path of [w.details, w.part]) {
+      for (const who of ["teacher", "admin"] as const) {
+        const res = await page(path, w.as[who]);
+        expect(res.status, `${who} ${path}`).toBe(200);
+        expect(res.html).toContain(DRAFT_WORDS);
+        expect(res.html).toContain(w.group.title);
+        // Rendered for them alone: never stored by a browser or a shared cache.
+        expect(res.cacheControl).toBe("private, no-store");
+      }
+      for (const who of ["student", "otherTeacher"] as const) {
+        const res = await page(path, w.as[who]);
+        expect(res.status, `${who} ${path}`).toBe(404);
+        expect(res.html).not.toContain(w.group.title);
+      }
+      // A visitor, asked twice (the second from the edge cache if the first were stored): the same 404 each time.
+      for (let i = 0; i < 2; i++) {
+        const res = await page(path);
+        expect(res.status, `visitor ${path}`).toBe(404);
+        expect(res.html).not.toContain(w.group.title);
+        expect(res.html).not.toContain(DRAFT_WORDS);
+      }
+    }
+    // The details page offers the instructor the way back to running the group; the part page says it is a preview.
+    expect((await page(w.details, w.as.teacher)).html).toContain(`/instructor/group/${w.group.slug}/students`);
+    expect((await page(w.details, w.as.admin)).html).toContain(`/dashboard/admin/group/${w.group.slug}`);
+  });
+
+  it("says an archived group is archived, and says it in Arabic to an Arabic reader", async () => {
+    const w = await world("archived");
+    const en = await page(w.details, w.as.admin);
+    expect(en.status).toBe(200);
+    expect(en.html).toContain(ARCHIVED_WORDS);
+    expect(en.html).not.toContain(DRAFT_WORDS);
+    expect((await page(w.details, w.as.student)).status).toBe(404);
+    const ar = await page(w.part, w.as.teacher, "ar");
+    expect(ar.status).toBe(200);
+    expect(ar.html).toContain("هذا الكورس مؤرشف.");
+    const draft = await world("draft");
+    expect((await page(draft.details, draft.as.teacher, "ar")).html).toContain("معاينة لمسودة.");
+  });
+
+  it("show no preview notice once the group is published, to staff or anyone", async () => {
+    const w = await world("published");
+    for (const cookie of [w.as.teacher, w.as.admin, w.as.student, undefined]) {
+      const res = await page(w.details, cookie);
+      expect(res.status).toBe(200);
+      expect(res.html).not.toContain(DRAFT_WORDS);
+      expect(res.html).not.toContain(ARCHIVED_WORDS);
+    }
+  });
+
+  it("leave the API's group as it was: a draft is not found there, for its staff too", async () => {
+    const w = await world("draft");
+    const admin = await signIn(await createUser({ role: "admin" }));
+    expect((await call(`/api/groups/${w.group.slug}`, { token: admin.accessToken })).status).toBe(404);
+    expect((await call(`/api/groups/${w.group.slug}`)).status).toBe(404);
+  });
+});
