@@ -70,6 +70,36 @@ describe("a cohort's life", () => {
     expect(students.status).toBe(200);
   });
 
+  it("two quick submissions of Create the copy make one group, and the form starts over once it is made", async () => {
+    const stamp = Date.now().toString(36);
+    const title = `Double click ${stamp}`;
+    const page = await newPage();
+    await signIn(page.context(), INSTRUCTOR.email, INSTRUCTOR.password);
+    await gotoHydrated(page, `/instructor/group/${G}/cohort`);
+    await page.getByLabel("New group's title").fill(title);
+    await page.getByLabel("First lecture on").fill("2031-03-03");
+    const posts: string[] = [];
+    page.on("request", (r) => {
+      if (r.method() === "POST" && r.url().includes("/cohort")) posts.push(r.url());
+    });
+    // Two submissions before the page has re-rendered (a double click on a slow phone, Enter pressed twice): one is sent.
+    await page.locator("#copy-title").evaluate((input) => {
+      const form = (input as HTMLInputElement).form!;
+      form.requestSubmit();
+      form.requestSubmit();
+    });
+    await page.getByRole("link", { name: "Open the new group" }).waitFor();
+    expect(posts).toHaveLength(1);
+    // Whatever was still on its way has landed by now.
+    await page.waitForLoadState("networkidle");
+    const token = await accessToken(INSTRUCTOR);
+    const found = await api<{ groups: { title: string }[] }>(token, "GET", `/api/groups/manage?search=${encodeURIComponent(title)}`);
+    expect(found.body.groups.map((g) => g.title)).toEqual([title]);
+    // The form is back to this group's title and no date: clicking again sends nothing (the date is required).
+    expect(await page.getByLabel("New group's title").inputValue()).not.toBe(title);
+    expect(await page.getByLabel("First lecture on").inputValue()).toBe("");
+  });
+
   it("an announcement reaches a member live and by e-mail, and stays pinned until dismissed", async () => {
     const stamp = Date.now().toString(36);
     const student = await memberOf(G, "announce", `Announce Student ${stamp}`);

@@ -4,6 +4,7 @@ import type { MessageKey } from "~/i18n/en";
 import { failureText, fieldText, type FailureLike } from "~/lib/group-errors";
 import { useT } from "~/lib/i18n";
 import { BookIcon, CheckIcon } from "../icons";
+import { useOneSubmission } from "~/hooks/use-one-submission";
 import { UnsavedChanges } from "../unsaved-changes";
 import type { GroupStatus } from "./badges";
 import { ImageIcon } from "./extra-icons";
@@ -105,6 +106,7 @@ export function GroupForm({ mode, defaults, instructors, limits, failure, saved,
     setFileError(null);
   };
 
+  const once = useOneSubmission(busy ? "submitting" : "idle");
   const err = (field: string) => fieldText(t, failure, field);
   const described = (field: string, hint?: string) => [err(field) ? `${id}-${field}-error` : "", hint ?? ""].filter(Boolean).join(" ") || undefined;
   const preview = filePreview ?? (previewable(imageUrl.trim()) ? imageUrl.trim() : null);
@@ -119,9 +121,13 @@ export function GroupForm({ mode, defaults, instructors, limits, failure, saved,
       aria-busy={busy}
       onSubmit={(e) => {
         // A refused image is not silently left out: the form waits until another is chosen or the choice is removed.
-        if (!fileError) return;
-        e.preventDefault();
-        fileRef.current?.focus();
+        if (fileError) {
+          e.preventDefault();
+          fileRef.current?.focus();
+          return;
+        }
+        // A new group is made once, however many times Create is clicked before the page answers.
+        once(e);
       }}
     >
       <UnsavedChanges form={formRef} saved={savedAnswer ?? null} />

@@ -10,6 +10,7 @@ import type { CohortData } from "~/lib/cohort.server";
 import { ANNOUNCEMENT_LIMITS, CERTIFICATE_LIMITS, COPY_LIMITS } from "~/lib/lifecycle-schemas";
 import { dateTimeFormat } from "~/lib/intl-cache";
 import { zoneLabel } from "~/lib/time-zones";
+import { useOneSubmission } from "~/hooks/use-one-submission";
 
 type Result = ({ ok: true; intent: string } & Record<string, unknown>) | (FailureLike & { intent: string; target?: string });
 
@@ -53,13 +54,15 @@ function AnnouncementsSection({ data }: { data: CohortData }) {
     if (remover.state === "idle" && remover.data?.ok) setDeleting(null);
   }, [remover.state, remover.data]);
   const error = problem(t, poster.data, { title: "cohort.field.title", body: "cohort.field.body", expiresAt: "cohort.field.expiresAt" });
+  // Posting e-mails every member: a double click must not post it twice.
+  const once = useOneSubmission(poster.state);
   return (
     <section className="card form-card cohort-section" aria-labelledby="cohort-announce-title" id="announcements">
       <h2 id="cohort-announce-title" className="block-title">
         {t("cohort.announce.title")}
       </h2>
       <p className="field-hint field-hint-block">{t("cohort.announce.lead")}</p>
-      <poster.Form method="post" ref={formRef} className="cohort-form">
+      <poster.Form method="post" ref={formRef} className="cohort-form" onSubmit={once}>
         <input type="hidden" name="intent" value="announce" />
         <input type="hidden" name="expiresAt" value={fromLocalInput(expires) ?? ""} />
         <div className="field">
@@ -309,13 +312,19 @@ function CopySection({ data, area }: { data: CohortData; area: "instructor" | "a
   const error = problem(t, copier.data, { title: "cohort.field.groupTitle", startDate: "cohort.field.startDate", timeZone: "cohort.field.timeZone" });
   const done = copier.state === "idle" && copier.data?.ok ? (copier.data as unknown as { copy: { slug: string; title: string }; copied: { lectures: number; tasks: number; quizzes: number } }) : null;
   const newBase = area === "admin" ? "/dashboard/admin/group" : "/instructor/group";
+  const once = useOneSubmission(copier.state);
+  const form = useRef<HTMLFormElement>(null);
+  // A copy made: the form starts over (the title back to this group's, no date), so another click makes nothing.
+  useEffect(() => {
+    if (done) form.current?.reset();
+  }, [done]);
   return (
     <section className="card form-card cohort-section" aria-labelledby="cohort-copy-title">
       <h2 id="cohort-copy-title" className="block-title">
         {t("cohort.copy.title")}
       </h2>
       <p className="field-hint field-hint-block">{t("cohort.copy.lead")}</p>
-      <copier.Form method="post" className="cohort-form">
+      <copier.Form method="post" className="cohort-form" ref={form} onSubmit={once}>
         <input type="hidden" name="intent" value="copy" />
         <div className="field">
           <label htmlFor="copy-title">{t("cohort.copy.titleLabel")}</label>
