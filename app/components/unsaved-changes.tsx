@@ -8,9 +8,10 @@ import { ConfirmDialog } from "./confirm-dialog";
  * anything in it counts as a change. `saved`: a value that is new each time a save succeeds (the action's answer),
  * after which nothing is unsaved until the next change. Leaving for another page of the app asks in the app's own
  * dialog (Cancel, or Leave without saving); reloading or closing the tab gets the browser's own question. Sending the
- * form itself (to the same page) never asks.
+ * form itself (to the same page) never asks. `dirty` instead of `form`: the editor says itself whether anything is
+ * unsaved (the grader, which keeps a draft per student).
  */
-export function UnsavedChanges({ form, saved }: { form: RefObject<HTMLElement>; saved: unknown }) {
+export function UnsavedChanges({ form, saved, dirty }: { form?: RefObject<HTMLElement>; saved?: unknown; dirty?: () => boolean }) {
   const { t } = useT();
   const changed = useRef(false);
   const lastSaved = useRef<unknown>(saved);
@@ -19,8 +20,11 @@ export function UnsavedChanges({ form, saved }: { form: RefObject<HTMLElement>; 
     lastSaved.current = saved;
     if (saved) changed.current = false;
   }
+  const isDirty = useRef(dirty);
+  isDirty.current = dirty;
+  const unsaved = () => (isDirty.current ? isDirty.current() : changed.current);
   useEffect(() => {
-    const area = form.current;
+    const area = form?.current;
     if (!area) return;
     const touch = () => {
       changed.current = true;
@@ -32,10 +36,10 @@ export function UnsavedChanges({ form, saved }: { form: RefObject<HTMLElement>; 
       area.removeEventListener("change", touch);
     };
   }, [form]);
-  const blocker = useBlocker(({ currentLocation, nextLocation }) => changed.current && currentLocation.pathname !== nextLocation.pathname);
+  const blocker = useBlocker(({ currentLocation, nextLocation }) => unsaved() && currentLocation.pathname !== nextLocation.pathname);
   useBeforeUnload(
     useCallback((event: BeforeUnloadEvent) => {
-      if (!changed.current) return;
+      if (!unsaved()) return;
       event.preventDefault();
       // Older browsers ask only when a value is set.
       event.returnValue = "";

@@ -76,6 +76,54 @@ describe("tasks and grading", () => {
 describe("the due time on a task page", () => {
   const newPage = useBrowser();
 
+  it("keeps what was typed for a student while the grader looks at others, marks it Not saved, and asks before leaving", async () => {
+    const stamp = Date.now().toString(36);
+    const token = await accessToken(INSTRUCTOR);
+    const lecture = (await api<{ slug: string }>(token, "POST", "/api/lectures/group/frontend-react", { title: `Drafts ${stamp}`, published: true })).body;
+    const task = (await api<{ slug: string }>(token, "POST", `/api/lectures/${lecture.slug}/tasks`, { title: `Drafted ${stamp}`, maxScore: 10 })).body;
+    for (const who of ["draft-a", "draft-b"]) {
+      const student = await memberOf("frontend-react", who, `${who} ${stamp}`);
+      expect((await api(await accessToken(student), "POST", `/api/lectures/${lecture.slug}/submit-task/${task.slug}`, { link: `https://${who}.example.dev` })).status).toBe(201);
+    }
+    const grader = await newPage();
+    await signIn(grader.context(), INSTRUCTOR.email, INSTRUCTOR.password);
+    await gotoHydrated(grader, `/instructor/group/frontend-react/lecture/${lecture.slug}/tasks/${task.slug}/submissions`);
+    const name = grader.locator("#grader-name");
+    const first = (await name.textContent())!;
+    await grader.locator("#grader-score").fill("7");
+    await grader.locator("#grader-feedback").fill("Half-way there: the form needs labels.");
+    // J (from outside the fields) shows the next student with empty fields; K brings back what was typed.
+    await grader.locator("#grader-name").click();
+    await grader.keyboard.press("j");
+    await expect.poll(() => name.textContent()).not.toBe(first);
+    expect(await grader.locator("#grader-feedback").inputValue()).toBe("");
+    expect(await grader.locator("#grader-score").inputValue()).toBe("");
+    const firstInList = grader.locator(".grader-student", { hasText: first });
+    expect(await firstInList.textContent()).toContain("Not saved");
+    await grader.keyboard.press("k");
+    await expect.poll(() => name.textContent()).toBe(first);
+    expect(await grader.locator("#grader-feedback").inputValue()).toBe("Half-way there: the form needs labels.");
+    expect(await grader.locator("#grader-score").inputValue()).toBe("7");
+
+    // Leaving for another page asks; Cancel stays with the draft.
+    await grader.getByRole("link", { name: "Students", exact: true }).first().click();
+    const ask = grader.getByRole("dialog", { name: "Leave without saving?" });
+    await ask.waitFor();
+    await ask.getByRole("button", { name: "Cancel" }).click();
+    await ask.waitFor({ state: "hidden" });
+    expect(grader.url()).toContain("/submissions");
+    expect(await grader.locator("#grader-feedback").inputValue()).toBe("Half-way there: the form needs labels.");
+
+    // Saved, nothing is left unsaved: the mark goes and leaving does not ask.
+    await grader.getByRole("button", { name: "Save", exact: true }).click();
+    await expect.poll(() => grader.getByTestId("graded-count").textContent()).toBe("Graded 1 of 2");
+    await grader.locator("#grader-filter").selectOption("all");
+    expect(await firstInList.textContent()).not.toContain("Not saved");
+    expect(await grader.locator('.task-state[data-state="draft"]').count()).toBe(0);
+    await grader.getByRole("link", { name: "Students", exact: true }).first().click();
+    await grader.waitForURL(/\/students$/);
+  });
+
   it("warns of a past due time only those who still have work to hand in", async () => {
     // The demo profile-card task was due ten days ago and takes late work; the demo student handed in and was graded.
     const path = "/course/frontend-react/lecture/html-foundations/Add-Task/accessible-profile-card";

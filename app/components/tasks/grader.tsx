@@ -15,6 +15,7 @@ import { FeedbackField, type Snippet } from "./feedback-field";
 import { SubmissionThread, type ThreadComment, type ThreadVersion } from "./submission-thread";
 import { STATE_KEYS } from "./state";
 import { WorkLink } from "./work-link";
+import { UnsavedChanges } from "~/components/unsaved-changes";
 import { HandInFile, type HandInFileInfo } from "./hand-in-file";
 
 export interface GraderSubmission {
@@ -48,6 +49,29 @@ type Result = ({ ok: true; intent: string; submission: GraderSubmission } | (Fai
 type Filter = "ungraded" | "late" | "all";
 /** Why a score cannot be saved: none given, above the task's maximum, or not a whole number from 0. */
 type ScoreProblem = "empty" | "max" | "invalid" | null;
+
+/** The grader's fields for one student. */
+interface Draft {
+  score: string;
+  feedback: string;
+  choices: Record<string, number>;
+}
+
+/** What the fields hold for a student before anyone types: the grade given (its raw score, before a late penalty). */
+function savedValues(s: GraderSubmission | null, rubric: { _id: string } | null): Draft {
+  const given = s?.rawScore ?? s?.score;
+  return {
+    score: given !== null && given !== undefined ? String(given) : "",
+    feedback: s?.feedback ?? "",
+    // The levels given last time, when the grade was given with this rubric.
+    choices: s?.rubric && rubric && s.rubric.rubricId === rubric._id ? Object.fromEntries(s.rubric.criteria.map((c) => [c.id, c.chosen])) : {},
+  };
+}
+
+function sameDraft(a: Draft, b: Draft): boolean {
+  const keys = new Set([...Object.keys(a.choices), ...Object.keys(b.choices)]);
+  return a.score === b.score && a.feedback === b.feedback && [...keys].every((k) => a.choices[k] === b.choices[k]);
+}
 
 function scoreProblem(score: string, maxScore: number): ScoreProblem {
   const value = score.trim();
@@ -109,21 +133,43 @@ export function Grader({
   const [triedEmpty, setTriedEmpty] = useState(false);
   const scoreRef = useRef<HTMLInputElement>(null);
   const handled = useRef<unknown>(null);
+  // What was typed for a student and not saved, kept while the grader looks at others (J/K, the list, the filter) and
+  // shown again on coming back; leaving the page with any asks first. Recorded by the fields' own handlers, for the
+  // student on screen when they typed.
+  const drafts = useRef(new Map<string, Draft>());
+  const [unsaved, setUnsaved] = useState<ReadonlySet<string>>(() => new Set());
+  const noteDraft = (id: string, draft: Draft | null) => {
+    if (draft) drafts.current.set(id, draft);
+    else drafts.current.delete(id);
+    setUnsaved(new Set(drafts.current.keys()));
+  };
 
   const shown = useMemo(() => items.filter((s) => (filter === "all" ? true : filter === "late" ? s.late : isUngraded(s))), [items, filter]);
   const current = items.find((s) => s._id === currentId) ?? null;
   const gradedCount = items.filter((s) => s.state === "graded").length;
 
-  // The form follows the student on screen.
-  useEffect(() => {
-    // The field holds what staff gave; a late penalty's result is shown beside it.
-    const given = current?.rawScore ?? current?.score;
-    setScore(given !== null && given !== undefined ? String(given) : "");
-    setFeedback(current?.feedback ?? "");
-    // The levels given last time, when the grade was given with this rubric.
-    setChoices(current?.rubric && rubric && current.rubric.rubricId === rubric._id ? Object.fromEntries(current.rubric.criteria.map((c) => [c.id, c.chosen])) : {});
+  // The form follows the student on screen (their unsaved draft if there is one, else what was saved), in the same
+  // render that shows their name: never a frame of one student's name over another's fields.
+  const [loaded, setLoaded] = useState<{ s: GraderSubmission | null; r: typeof rubric } | null>(null);
+  if (!loaded || loaded.s !== current || loaded.r !== rubric) {
+    const draft = current ? drafts.current.get(current._id) : undefined;
+    const saved = savedValues(current, rubric);
+    setLoaded({ s: current, r: rubric });
+    setScore(draft?.score ?? saved.score);
+    setFeedback(draft?.feedback ?? saved.feedback);
+    setChoices(draft?.choices ?? saved.choices);
     setTriedEmpty(false);
-  }, [current?._id, current?.score, current?.rawScore, current?.feedback, current?.rubric, rubric]);
+  }
+
+  /** A field changed by the grader: the new value, and the student's draft (none once it matches what was saved). */
+  const edit = (patch: Partial<Draft>) => {
+    if (!current) return;
+    const next: Draft = { score, feedback, choices, ...patch };
+    if (patch.score !== undefined) setScore(patch.score);
+    if (patch.feedback !== undefined) setFeedback(patch.feedback);
+    if (patch.choices !== undefined) setChoices(patch.choices);
+    noteDraft(current._id, sameDraft(next, savedValues(current, rubric)) ? null : next);
+  };
 
   useEffect(() => {
     const result = fetcher.data;
@@ -179,6 +225,7 @@ export function Grader({
       return;
     }
     const given = rubric ? rubricScore : score;
+    noteDraft(current._id, null);
     // The version the grader is looking at: a newer one handed in meanwhile is refused, not graded blind.
     const seen = { intent, submissionId: current._id, version: current.submittedAt };
     const payload: Record<string, string> = rubric ? { ...seen, rubric: JSON.stringify(choices), feedback } : { ...seen, score, feedback };
@@ -230,6 +277,7 @@ export function Grader({
 
   return (
     <div className="grader">
+      <UnsavedChanges dirty={() => drafts.current.size > 0} />
       <p className="visually-hidden" role="status" aria-live="polite">
         {announce}
       </p>
@@ -265,6 +313,11 @@ export function Grader({
                   <span className="user-text" dir="auto">
                     {s.user.name}
                   </span>
+                  {unsaved.has(s._id) ? (
+                    <span className="badge task-state" data-state="draft">
+                      {t("grader.unsaved")}
+                    </span>
+                  ) : null}
                   {s.changedSinceGraded ? (
                     <span className="badge task-state" data-state="changed">
                       {t("grader.changed")}
@@ -318,7 +371,7 @@ export function Grader({
           ) : null}
           {rubric && filled ? (
             <div className="grader-rubric">
-              <RubricScorer criteria={rubric.criteria} choices={choices} onChoose={(id, level) => setChoices((c) => ({ ...c, [id]: level }))} idPrefix="grader-rubric" after="grader-feedback" />
+              <RubricScorer criteria={rubric.criteria} choices={choices} onChoose={(id, level) => edit({ choices: { ...choices, [id]: level } })} idPrefix="grader-rubric" after="grader-feedback" />
               <p id="grader-rubric-total" className="rubric-total" aria-live="polite">
                 {t("rubrics.scoreTotal", { got: rubric.criteria.reduce((sum, c) => sum + (c.levels[choices[c.id] ?? -1]?.points ?? 0), 0), max: maxScore })}
               </p>
@@ -347,7 +400,7 @@ export function Grader({
               value={score}
               // Text, not type=number: a score typed on an Arabic keyboard (٧) is read as 7 instead of being dropped.
               onChange={(e) => {
-                setScore(toLatinDigits(e.target.value));
+                edit({ score: toLatinDigits(e.target.value) });
                 setTriedEmpty(false);
               }}
               className="input-narrow"
@@ -368,7 +421,7 @@ export function Grader({
             ) : null}
           </div>
           )}
-          <FeedbackField value={feedback} onChange={setFeedback} snippets={snippets} />
+          <FeedbackField value={feedback} onChange={(value) => edit({ feedback: value })} snippets={snippets} />
           <div className="form-actions">
             <button id="grader-save-next" type="button" className="btn btn-primary" onClick={() => save("grade", true)}>
               {t("grader.saveNext")}
