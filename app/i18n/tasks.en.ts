@@ -89,6 +89,8 @@ export const tasksEn = {
   "grader.release.title": "Grades are held",
   "grader.release.text": "{n, plural, =0 {Nobody is graded yet. Students see none of your grades until you release them.} one {# student is graded. Students see none of your grades until you release them; they are all notified then.} other {# students are graded. Students see none of your grades until you release them; they are all notified then.}}",
   "grader.release.button": "{n, plural, =0 {Release grades} one {Release # grade} other {Release # grades}}",
+  "grader.release.confirmTitle": "{n, plural, one {Release # grade?} other {Release # grades?}}",
+  "grader.release.confirmBody": "Every student you graded sees their score and feedback at once and is notified. This cannot be taken back: from then on, a grade you give shows as soon as you save it.",
   "grader.release.busy": "Releasing…",
   "grader.release.changed": "{n, plural, one {# student handed in again after you graded them: grade the new version (marked “Changed since graded”), then release the grades.} other {# students handed in again after you graded them: grade the new versions (marked “Changed since graded”), then release the grades.}}",
   "grader.release.notHeld": "These grades are not held: students already see them.",

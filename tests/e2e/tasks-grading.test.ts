@@ -124,6 +124,38 @@ describe("the due time on a task page", () => {
     await grader.waitForURL(/\/students$/);
   });
 
+  it("releasing held grades asks first: cancelled, the student still sees no grade; confirmed, they see it", async () => {
+    const stamp = Date.now().toString(36);
+    const token = await accessToken(INSTRUCTOR);
+    const lecture = (await api<{ slug: string }>(token, "POST", "/api/lectures/group/frontend-react", { title: `Held ${stamp}`, published: true })).body;
+    const task = (await api<{ slug: string }>(token, "POST", `/api/lectures/${lecture.slug}/tasks`, { title: `Held task ${stamp}`, maxScore: 10, gradesHeld: true })).body;
+    const student = await memberOf("frontend-react", "held", `Held Student ${stamp}`);
+    const studentToken = await accessToken(student);
+    const handedIn = await api<{ submission: { _id: string } }>(studentToken, "POST", `/api/lectures/${lecture.slug}/submit-task/${task.slug}`, { link: "https://held.example.dev" });
+    expect(handedIn.status).toBe(201);
+    const base = `/api/lectures/${lecture.slug}/tasks/${task.slug}/submissions/${handedIn.body.submission._id}`;
+    expect((await api(token, "PUT", base, { score: 9, feedback: "Tidy work." })).status).toBe(200);
+    const seen = async () => (await api<{ score: number | null }>(studentToken, "GET", base)).body.score;
+    expect(await seen()).toBeNull();
+
+    const grader = await newPage();
+    await signIn(grader.context(), INSTRUCTOR.email, INSTRUCTOR.password);
+    await gotoHydrated(grader, `/instructor/group/frontend-react/lecture/${lecture.slug}/tasks/${task.slug}/submissions`);
+    await grader.getByRole("button", { name: "Release 1 grade" }).click();
+    const ask = grader.getByRole("dialog", { name: "Release 1 grade?" });
+    await ask.waitFor();
+    expect(await ask.textContent()).toContain("cannot be taken back");
+    await ask.getByRole("button", { name: "Cancel" }).click();
+    await ask.waitFor({ state: "hidden" });
+    expect(await seen()).toBeNull();
+
+    await grader.getByRole("button", { name: "Release 1 grade" }).click();
+    await ask.getByRole("button", { name: "Release 1 grade" }).click();
+    await grader.getByText("1 grade released; its student was notified.").waitFor();
+    await ask.waitFor({ state: "hidden" });
+    expect(await seen()).toBe(9);
+  });
+
   it("warns of a past due time only those who still have work to hand in", async () => {
     // The demo profile-card task was due ten days ago and takes late work; the demo student handed in and was graded.
     const path = "/course/frontend-react/lecture/html-foundations/Add-Task/accessible-profile-card";

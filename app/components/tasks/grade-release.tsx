@@ -1,5 +1,6 @@
 import { useFetcher } from "@remix-run/react";
-import { useEffect, useRef } from "react";
+import { useEffect, useRef, useState } from "react";
+import { ConfirmDialog } from "~/components/confirm-dialog";
 import type { MessageKey } from "~/i18n/en";
 import { useT } from "~/lib/i18n";
 
@@ -22,6 +23,11 @@ export function GradeRelease({ held, graded, changed = 0 }: { held: boolean; gra
   // A hand-in changed since it was graded: the loader's count (reloaded after the refusal) says it above.
   const failed = failure && failure.code !== "changed_since_graded" ? (REFUSALS[failure.code] ? t(REFUSALS[failure.code]!) : failure.message) : null;
   const said = useRef<HTMLParagraphElement>(null);
+  const [asking, setAsking] = useState(false);
+  // The answer came (released, or refused and said above): the question is over.
+  useEffect(() => {
+    if (fetcher.state === "idle" && fetcher.data) setAsking(false);
+  }, [fetcher.state, fetcher.data]);
   useEffect(() => {
     if (done !== null) said.current?.focus();
   }, [done]);
@@ -35,6 +41,7 @@ export function GradeRelease({ held, graded, changed = 0 }: { held: boolean; gra
   }
   if (!held) return null;
   const busy = fetcher.state !== "idle";
+  const release = () => fetcher.submit({ intent: "release" }, { method: "post" });
   return (
     <section className="grade-release" aria-labelledby="grade-release-title">
       <div>
@@ -54,12 +61,27 @@ export function GradeRelease({ held, graded, changed = 0 }: { held: boolean; gra
           </p>
         ) : null}
       </div>
-      <fetcher.Form method="post">
-        <input type="hidden" name="intent" value="release" />
-        <button type="submit" className="btn btn-primary" disabled={busy || graded === 0 || changed > 0} aria-describedby={changed > 0 ? "grade-release-title grade-release-why" : "grade-release-title"}>
-          {busy ? t("grader.release.busy") : t("grader.release.button", { n: graded })}
-        </button>
-      </fetcher.Form>
+      {/* Releasing tells every graded student at once and cannot be taken back: it is asked for first. */}
+      <button
+        type="button"
+        className="btn btn-primary"
+        disabled={busy || graded === 0 || changed > 0}
+        aria-describedby={changed > 0 ? "grade-release-title grade-release-why" : "grade-release-title"}
+        onClick={() => setAsking(true)}
+      >
+        {busy ? t("grader.release.busy") : t("grader.release.button", { n: graded })}
+      </button>
+      <ConfirmDialog
+        open={asking}
+        title={t("grader.release.confirmTitle", { n: graded })}
+        confirmLabel={t("grader.release.button", { n: graded })}
+        busyLabel={t("grader.release.busy")}
+        busy={busy}
+        onConfirm={release}
+        onClose={() => setAsking(false)}
+      >
+        <p>{t("grader.release.confirmBody", { n: graded })}</p>
+      </ConfirmDialog>
     </section>
   );
 }
