@@ -209,6 +209,7 @@ export const quizzesAr: Record<keyof typeof quizzesEn, string> = {
   "quizEditor.error": "راجع السؤال {n}: {message}",
   "quizEditor.error.dateTime": "اختر تاريخًا ووقتًا موجودَين.",
   "quizEditor.error.closesBeforeOpens": "يجب أن يُغلق الاختبار بعد أن يُفتح.",
+  "quizEditor.window.needsClosing": "حدّد موعد إغلاق: تظهر الإجابات الصحيحة بعد إغلاق الاختبار. أو اختر خيارًا آخر في «عرض الإجابات الصحيحة».",
   "quizEditor.error.needsClosing": "عرض الإجابات بعد إغلاق الاختبار يحتاج إلى موعد إغلاق.",
   "quizEditor.error.questions": "بعض الأسئلة تحتاج إلى تصحيح: كلٌّ منها يذكر ما المطلوب.",
   "quizEditor.problem.title": "أدخل عنوان الاختبار.",

@@ -207,6 +207,7 @@ export const quizzesEn = {
   "quizEditor.error": "Please check question {n}: {message}",
   "quizEditor.error.dateTime": "Choose a date and time that exists.",
   "quizEditor.error.closesBeforeOpens": "The quiz must close after it opens.",
+  "quizEditor.window.needsClosing": "Set a closing time: the correct answers are shown after the quiz closes. Or choose another option under “Show the correct answers”.",
   "quizEditor.error.needsClosing": "Answers shown after the quiz closes need a closing time.",
   "quizEditor.error.questions": "Some questions need fixing: each one says what.",
   "quizEditor.problem.title": "give the quiz a title.",

@@ -245,6 +245,33 @@ describe("the quiz journey in Arabic, with Arabic titles", () => {
 describe("building a quiz", () => {
   const newPage = useBrowser();
 
+  it("a new quiz says it needs a closing time before saving, and one drawn from the bank drops the empty first question", async () => {
+    const stamp = Date.now().toString(36);
+    const token = await accessToken(INSTRUCTOR);
+    const lecture = (await api<{ slug: string }>(token, "POST", "/api/lectures/group/frontend-react", { title: `Drawn lecture ${stamp}`, published: true })).body;
+    const page = await newPage({ width: 1280, height: 900 });
+    await signIn(page.context(), INSTRUCTOR.email, INSTRUCTOR.password);
+    await gotoHydrated(page, `/instructor/group/frontend-react/lectures/${lecture.slug}/newQuiz`);
+    await page.getByLabel("Title").fill(`Drawn quiz ${stamp}`);
+    const needsClosing = page.getByText("Set a closing time: the correct answers are shown after the quiz closes.");
+    expect(await needsClosing.count()).toBe(1);
+    await page.getByLabel("Closes").fill("2031-05-01T18:00");
+    expect(await needsClosing.count()).toBe(0);
+    await page.getByLabel("Closes").fill("");
+    await page.getByLabel("Show the correct answers").selectOption("after-submit");
+    expect(await needsClosing.count()).toBe(0);
+
+    expect(await page.locator(".quiz-editor-q").count()).toBe(1);
+    await page.getByRole("button", { name: "Draw from a tag" }).click();
+    expect(await page.locator(".quiz-editor-q").count()).toBe(0);
+    await page.getByRole("button", { name: "Create the quiz" }).click();
+    await page.waitForURL("**/instructor/group/frontend-react/quizzes");
+    const made = (await api<{ slug: string; title: string }[]>(token, "GET", "/api/quizzes/groups/frontend-react")).body.find((q) => q.title === `Drawn quiz ${stamp}`)!;
+    const full = await api<{ questions: unknown[]; draws: { count: number }[] }>(token, "GET", `/api/quizzes/${made.slug}`);
+    expect(full.body.questions).toEqual([]);
+    expect(full.body.draws.map((d) => d.count)).toEqual([1]);
+  });
+
   it("an instructor writes a quiz in the editor, previews Markdown and publishes it", async () => {
     const stamp = Date.now().toString(36);
     const token = await accessToken(INSTRUCTOR);

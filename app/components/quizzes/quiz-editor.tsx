@@ -68,6 +68,11 @@ const newKey = () => `q${++counter}`;
 const codeDefaults = { starter: "", reference: "", timeMs: EXERCISE_LIMITS.timeMs.default, memoryMb: EXERCISE_LIMITS.memoryMb.default };
 export const blank = (): Draft => ({ key: newKey(), text: "", type: "single", options: ["", ""], correct: [0], accepted: "", points: 1, ...codeDefaults, tests: [toTestRow()] });
 
+/** A question nobody has written anything in yet (the one a new quiz starts with). */
+function untouched(d: Draft): boolean {
+  return d.text.trim() === "" && d.options.every((o) => o.trim() === "") && d.accepted.trim() === "" && d.starter.trim() === "" && d.reference.trim() === "";
+}
+
 export function toDraft(q: EditorQuiz["questions"][number]): Draft {
   const correct = q.correct ?? [];
   return {
@@ -233,7 +238,14 @@ export function QuizEditor({
           {t("quizEditor.field.windowHint")}
         </p>
         {fieldError("opensAt") ? <p className="field-error">{t("quizEditor.error.dateTime")}</p> : null}
-        {fieldError("closesAt") ? <p className="field-error">{windowError(fieldError("closesAt")!)}</p> : null}
+        {fieldError("closesAt") ? (
+          <p className="field-error">{windowError(fieldError("closesAt")!)}</p>
+        ) : showAnswers === "after-close" && closesAt === "" ? (
+          // Said before saving, not only after: the default review policy needs a closing time.
+          <p className="field-hint" data-warn="">
+            {t("quizEditor.window.needsClosing")}
+          </p>
+        ) : null}
         <div className="field">
           <label htmlFor="quiz-show">{t("quizEditor.field.showAnswers")}</label>
           <select id="quiz-show" value={showAnswers} onChange={(e) => setShowAnswers(e.target.value as ShowAnswers)} aria-describedby="quiz-show-hint">
@@ -323,7 +335,11 @@ export function QuizEditor({
             </div>
           ))}
           {tagNames.length ? (
-            <button type="button" className="btn btn-outline btn-sm" onClick={() => setDraws((list) => [...list, { tag: tagNames.find((n) => !list.some((x) => x.tag === n)) ?? tagNames[0]!, count: 1, points: 1 }])} disabled={draws.length >= 10}>
+            <button type="button" className="btn btn-outline btn-sm" onClick={() => {
+              // A quiz drawn from the bank does not keep the empty question a new quiz starts with.
+              setDrafts((list) => (list.length === 1 && untouched(list[0]!) ? [] : list));
+              setDraws((list) => [...list, { tag: tagNames.find((n) => !list.some((x) => x.tag === n)) ?? tagNames[0]!, count: 1, points: 1 }]);
+            }} disabled={draws.length >= 10}>
               {t("quizEditor.bank.add")}
             </button>
           ) : null}
