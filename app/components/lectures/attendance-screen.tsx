@@ -197,7 +197,7 @@ export function AttendanceScreen({
                 <p>{t("attendance.nextCode", { seconds: secondsLeft })}</p>
               </div>
             ) : (
-              <p className="muted">{t("attendance.fixedCode")}</p>
+              <p className="projector-fixed">{t("attendance.fixedCode")}</p>
             )}
             <p className="projector-hint">{t("attendance.howTo", { host: origin.replace(/^https?:\/\//, "") })}</p>
           </div>
