@@ -2,6 +2,7 @@ import { OpenAPIHono } from "@hono/zod-openapi";
 import type { Bindings } from "../env";
 import type { ServiceContext } from "../context";
 import { AppError } from "../http/errors";
+import { humanIssue } from "../http/human-issue";
 import type { Viewer } from "../services/sessions";
 
 export interface ApiEnv {
@@ -21,7 +22,7 @@ export function createApi() {
         const fields: Record<string, string> = {};
         for (const issue of result.error.issues) {
           const key = issue.path.join(".") || "_";
-          fields[key] ??= issue.message;
+          fields[key] ??= humanIssue(issue);
         }
         const first = Object.values(fields)[0] ?? "Invalid input";
         throw new AppError(400, "validation_failed", first, fields);

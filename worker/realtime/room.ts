@@ -2,6 +2,7 @@ import { Server, type Connection, type ConnectionContext, type WSMessage } from 
 import { CLOSE, FRAME_RATE, MAX_FRAME_BYTES, MAX_SOCKETS_PER_PERSON, TICKET_TTL_SECONDS, type Party } from "../../app/lib/realtime-limits";
 import type { ClientFrame, DevClientFrame, ServerFrame } from "../../app/lib/realtime-protocol";
 import type { Bindings } from "../env";
+import { humanIssue } from "../http/human-issue";
 
 /**
  * The frame schemas (zod) and the settings: imported by the first frame a room receives, not when the Worker starts
@@ -134,7 +135,7 @@ export abstract class Room extends Server<Bindings & Cloudflare.Env> {
     // A message that is not one (empty once invisible characters are gone, too long) is refused by name, like the
     // API's 400: its sender can change it or let it go.
     const clientId = sendClientId(data);
-    if (clientId) return this.send(connection, { type: "error", code: "invalid_input", message: frame.error.issues[0]?.message ?? "Unknown or malformed frame.", clientId });
+    if (clientId) return this.send(connection, { type: "error", code: "invalid_input", message: frame.error.issues[0] ? humanIssue(frame.error.issues[0]) : "Unknown or malformed frame.", clientId });
     return this.send(connection, { type: "error", code: "invalid_frame", message: "Unknown or malformed frame." });
   }
 
