@@ -1,4 +1,4 @@
-import { useFetcher } from "@remix-run/react";
+import { useFetcher, useSearchParams } from "@remix-run/react";
 import { useEffect, useId, useState } from "react";
 import { When, fromLocalInput, toLocalInput } from "~/components/lectures/when";
 import { toLatinDigits } from "~/lib/digits";
@@ -36,7 +36,12 @@ export function ExtensionsPanel({
   const uid = useId();
   const saver = useFetcher<Result>();
   const remover = useFetcher<Result>();
-  const [chosen, setChosen] = useState<string[]>([]);
+  // Opened from the grader's "Give more time" beside a student who has not handed in: that student is chosen.
+  const [params] = useSearchParams();
+  const [chosen, setChosen] = useState<string[]>(() => {
+    const asked = params.get("extend");
+    return asked && students.some((s) => s._id === asked) ? [asked] : [];
+  });
   // A task's new due time starts from its own; a quiz's close is optional (extra minutes or attempts alone), so it
   // starts empty rather than sending the quiz's own close back.
   const [when, setWhen] = useState(() => (kind === "task" ? toLocalInput(defaultTime) : ""));
@@ -52,7 +57,7 @@ export function ExtensionsPanel({
   const superseded = (iso: string | null) => !!iso && (defaultTime === null || Date.parse(iso) <= Date.parse(defaultTime));
 
   return (
-    <section className="card form-card extensions-panel" aria-labelledby={`${uid}-title`}>
+    <section className="card form-card extensions-panel" aria-labelledby={`${uid}-title`} id="extensions">
       <div className="task-form-head">
         <h2 id={`${uid}-title`} className="task-card-title">
           {t("extensions.title")}

@@ -95,6 +95,7 @@ export const tasksEn = {
   "grader.release.changed": "{n, plural, one {# student handed in again after you graded them: grade the new version (marked “Changed since graded”), then release the grades.} other {# students handed in again after you graded them: grade the new versions (marked “Changed since graded”), then release the grades.}}",
   "grader.release.notHeld": "These grades are not held: students already see them.",
   "grader.unsaved": "Not saved",
+  "grader.extend": "Give more time",
   "grader.changed": "Changed since graded",
   "grader.changed.note": "Handed in again after you graded it. Your grade is kept below: check it against the new version and save it again.",
   "grader.release.done": "{n, plural, =0 {Grades released. Grades you give from now on show at once.} one {# grade released; its student was notified.} other {# grades released; the students were notified.}}",

@@ -32,7 +32,7 @@ export default function Submissions() {
   return (
     <>
       <GradeRelease held={data.task.gradesHeld} graded={data.submissions.filter((x) => x.heldGrade).length} changed={data.submissions.filter((x) => x.changedSinceGraded).length} />
-      <Grader key={data.task._id} taskId={data.task._id} maxScore={data.task.maxScore} initial={data.submissions} missing={data.missing} rubric={data.task.rubric} snippets={data.snippets} fileBase={`/course/${data.group.slug}/lecture/${data.task.lecture.slug}/task-file/${data.task.slug}`} />
+      <Grader key={data.task._id} taskId={data.task._id} maxScore={data.task.maxScore} initial={data.submissions} missing={data.missing} rubric={data.task.rubric} snippets={data.snippets} fileBase={`/course/${data.group.slug}/lecture/${data.task.lecture.slug}/task-file/${data.task.slug}`} extendHref={data.task.dueAt ? `/dashboard/admin/group/${data.group.slug}/lecture/${data.task.lecture.slug}/tasks/updateTask/${data.task.slug}` : null} />
     </>
   );
 }

@@ -156,6 +156,27 @@ describe("the due time on a task page", () => {
     expect(await seen()).toBe(9);
   });
 
+  it("a student who has not handed in is given more time from the grader: the task's extensions open with them chosen", async () => {
+    const stamp = Date.now().toString(36);
+    const token = await accessToken(INSTRUCTOR);
+    const lecture = (await api<{ slug: string }>(token, "POST", "/api/lectures/group/frontend-react", { title: `Late ${stamp}`, published: true })).body;
+    const due = new Date(Date.now() + 3 * 86_400_000).toISOString();
+    const task = (await api<{ slug: string }>(token, "POST", `/api/lectures/${lecture.slug}/tasks`, { title: `Late task ${stamp}`, maxScore: 10, dueAt: due })).body;
+    await memberOf("frontend-react", "needs-time", `Needs Time ${stamp}`);
+    const grader = await newPage();
+    await signIn(grader.context(), INSTRUCTOR.email, INSTRUCTOR.password);
+    await gotoHydrated(grader, `/instructor/group/frontend-react/lecture/${lecture.slug}/tasks/${task.slug}/submissions`);
+    await grader.locator(".grader-missing summary").click();
+    await grader.getByRole("link", { name: `Give more time Needs Time ${stamp}` }).click();
+    await grader.waitForURL(new RegExp(`/tasks/updateTask/${task.slug}\\?extend=`));
+    const panel = grader.locator("#extensions");
+    await panel.waitFor();
+    const box = panel.getByRole("checkbox", { name: `Needs Time ${stamp}` });
+    expect(await box.isChecked()).toBe(true);
+    // Only them.
+    expect(await panel.getByRole("checkbox", { checked: true }).count()).toBe(1);
+  });
+
   it("warns of a past due time only those who still have work to hand in", async () => {
     // The demo profile-card task was due ten days ago and takes late work; the demo student handed in and was graded.
     const path = "/course/frontend-react/lecture/html-foundations/Add-Task/accessible-profile-card";

@@ -1,4 +1,4 @@
-import { useFetcher } from "@remix-run/react";
+import { Link, useFetcher } from "@remix-run/react";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { When } from "~/components/lectures/when";
 import { toLatinDigits } from "~/lib/digits";
@@ -108,6 +108,7 @@ export function Grader({
   rubric = null,
   snippets = [],
   fileBase = null,
+  extendHref = null,
 }: {
   taskId: string;
   maxScore: number;
@@ -119,6 +120,8 @@ export function Grader({
   snippets?: Snippet[];
   /** Where this task's hand-in files are read: `${fileBase}/${submissionId}`. */
   fileBase?: string | null;
+  /** The task's edit page, where a student who has not handed in is given more time (its extensions). */
+  extendHref?: string | null;
 }) {
   const { t } = useT();
   const fetcher = useFetcher<Result>();
@@ -337,8 +340,16 @@ export function Grader({
             <summary>{t("grader.missing", { count: missing.length })}</summary>
             <ul role="list">
               {missing.map((m) => (
-                <li key={m._id} dir="auto">
-                  {m.name}
+                <li key={m._id} className="grader-missing-row">
+                  <span className="user-text" dir="auto">
+                    {m.name}
+                  </span>
+                  {extendHref ? (
+                    <Link to={`${extendHref}?extend=${encodeURIComponent(m._id)}#extensions`} className="grader-extend">
+                      {t("grader.extend")}
+                      <span className="visually-hidden"> {m.name}</span>
+                    </Link>
+                  ) : null}
                 </li>
               ))}
             </ul>
