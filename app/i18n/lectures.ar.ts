@@ -121,6 +121,7 @@ export const lecturesAr: Record<keyof typeof lecturesEn, string> = {
   "attendance.duration": "مفتوح لمدة (دقائق)",
   "attendance.open": "افتح الحضور",
   "attendance.openAndPublish": "انشر المحاضرة وافتح الحضور",
+  "attendance.aheadNotice": "موعد هذه المحاضرة لاحق: تأكّد أنها المحاضرة التي تقدّمها الآن. من يسجّل حضوره يُحسب حاضرًا فيها. موعدها:",
   "attendance.draftNotice": "هذه المحاضرة مسودّة. فتح الحضور ينشرها، فيراها طلاب المجموعة ويصلهم إشعار بها.",
   "attendance.closedAbsent": "سُجّل غائبًا كلُّ طالب لم يسجّل حضوره، ويمكنك تصحيح حالة أي طالب في القائمة.",
   "attendance.openFailed": "تعذّر فتح الحضور: راجع الأرقام وحاول مرة أخرى.",

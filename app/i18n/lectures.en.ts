@@ -120,6 +120,7 @@ export const lecturesEn = {
   "attendance.duration": "Open for (minutes)",
   "attendance.open": "Open attendance",
   "attendance.openAndPublish": "Publish and open attendance",
+  "attendance.aheadNotice": "This lecture is dated later: check that it is the one you are teaching now. Students who check in count as present for it. Its date:",
   "attendance.draftNotice": "This lecture is a draft. Opening attendance publishes it: the group's students can then see it, and they are notified.",
   "attendance.closedAbsent": "Students who did not check in are marked absent. You can correct anyone in the roster.",
   "attendance.openFailed": "Attendance could not be opened: check the numbers and try again.",

@@ -28,7 +28,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
 export default function LectureAttendance() {
   const { group, lecture, state, origin } = useLoaderData<typeof loader>();
   const base = `/dashboard/admin/group/${group.slug}/lectures`;
-  return <AttendanceScreen lectureId={lecture.id} lectureSlug={lecture.slug} groupId={group.id} initial={state} origin={origin} published={lecture.published} />;
+  return <AttendanceScreen lectureId={lecture.id} lectureSlug={lecture.slug} groupId={group.id} initial={state} origin={origin} published={lecture.published} startsAt={lecture.startsAt} />;
 }
 
 export function ErrorBoundary() {

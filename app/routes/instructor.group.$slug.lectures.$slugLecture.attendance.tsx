@@ -33,7 +33,7 @@ export default function LectureAttendance() {
   const base = `/instructor/group/${group.slug}/lectures`;
   return (
     <InstructorGroupPage group={group} section={lecture.title} parent={{ label: t("lectures.title"), to: base }}>
-      <AttendanceScreen lectureId={lecture.id} lectureSlug={lecture.slug} groupId={group.id} initial={state} origin={origin} published={lecture.published} />
+      <AttendanceScreen lectureId={lecture.id} lectureSlug={lecture.slug} groupId={group.id} initial={state} origin={origin} published={lecture.published} startsAt={lecture.startsAt} />
     </InstructorGroupPage>
   );
 }

@@ -30,6 +30,20 @@ async function openOnProjector(page: Page, slug: string): Promise<string> {
 describe("live attendance", () => {
   const newPage = useBrowser();
 
+  it("says so before opening attendance on a lecture dated another day, and not on today's", async () => {
+    const token = await accessToken(INSTRUCTOR);
+    const stamp = Date.now().toString(36);
+    const week = await api<{ slug: string }>(token, "POST", "/api/lectures/group/frontend-react", { title: `Next week ${stamp}`, published: true, startsAt: new Date(Date.now() + 7 * 86_400_000).toISOString() });
+    const today = await api<{ slug: string }>(token, "POST", "/api/lectures/group/frontend-react", { title: `Now ${stamp}`, published: true, startsAt: new Date(Date.now() + 30 * 60_000).toISOString() });
+    const page = await newPage();
+    await signIn(page.context(), INSTRUCTOR.email, INSTRUCTOR.password);
+    await gotoHydrated(page, `/instructor/group/frontend-react/lectures/${week.body.slug}/attendance`);
+    expect(await page.locator("#att-ahead").textContent()).toContain("This lecture is dated later");
+    expect(await page.getByRole("button", { name: "Open attendance" }).getAttribute("aria-describedby")).toContain("att-ahead");
+    await gotoHydrated(page, `/instructor/group/frontend-react/lectures/${today.body.slug}/attendance`);
+    expect(await page.locator("#att-ahead").count()).toBe(0);
+  });
+
   it("a student's check-in from another browser appears on the projector within a second", async () => {
     const lecture = await newLecture(`Live check-in ${Date.now().toString(36)}`);
     const student = await memberOf("frontend-react", "checkin", `Checkin Student ${Date.now().toString(36)}`);

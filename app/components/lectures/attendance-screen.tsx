@@ -71,6 +71,7 @@ export function AttendanceScreen({
   initial,
   origin,
   published,
+  startsAt = null,
 }: {
   lectureId: string;
   lectureSlug: string;
@@ -79,6 +80,8 @@ export function AttendanceScreen({
   origin: string;
   /** False for a draft: opening attendance publishes it, and the form says so. */
   published: boolean;
+  /** The lecture's date: opening attendance long before it is probably the wrong lecture, and the form says so. */
+  startsAt?: string | null;
 }) {
   const { t } = useT();
   const hydrated = useHydrated();
@@ -233,7 +236,13 @@ export function AttendanceScreen({
           </div>
         </div>
       ) : (
-        <OpenForm fetcher={fetcher} lastClosed={state.session ? state.session.closesAt : null} draft={!published} />
+        <OpenForm
+          fetcher={fetcher}
+          lastClosed={state.session ? state.session.closesAt : null}
+          draft={!published}
+          // More than 12 hours ahead of the server's clock: another day's lecture.
+          aheadOf={startsAt && Date.parse(startsAt) - serverNow > 12 * 3_600_000 ? startsAt : null}
+        />
       )}
 
       <Roster state={state} fetcher={fetcher} />
@@ -243,7 +252,7 @@ export function AttendanceScreen({
 
 type AttendanceFetcher = ReturnType<typeof useFetcher<Result>>;
 
-function OpenForm({ fetcher, lastClosed, draft }: { fetcher: AttendanceFetcher; lastClosed: string | null; draft: boolean }) {
+function OpenForm({ fetcher, lastClosed, draft, aheadOf }: { fetcher: AttendanceFetcher; lastClosed: string | null; draft: boolean; aheadOf: string | null }) {
   const { t } = useT();
   const failed = fetcher.data && !fetcher.data.ok && fetcher.data.intent === "open" ? fetcher.data : null;
   return (
@@ -262,6 +271,11 @@ function OpenForm({ fetcher, lastClosed, draft }: { fetcher: AttendanceFetcher; 
       {draft ? (
         <p className="attendance-draft" id="att-draft">
           {t("attendance.draftNotice")}
+        </p>
+      ) : null}
+      {aheadOf ? (
+        <p className="attendance-draft" id="att-ahead">
+          {t("attendance.aheadNotice")} <When iso={aheadOf} />
         </p>
       ) : null}
       <div className="field-row">
@@ -298,7 +312,7 @@ function OpenForm({ fetcher, lastClosed, draft }: { fetcher: AttendanceFetcher; 
           value="open"
           className="btn btn-primary"
           disabled={fetcher.state !== "idle"}
-          aria-describedby={draft ? "att-draft" : undefined}
+          aria-describedby={[draft ? "att-draft" : "", aheadOf ? "att-ahead" : ""].filter(Boolean).join(" ") || undefined}
         >
           <UsersIcon />
           {t(draft ? "attendance.openAndPublish" : "attendance.open")}
