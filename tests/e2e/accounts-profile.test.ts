@@ -179,7 +179,8 @@ describe("admins manage users", () => {
     await dialog.waitFor();
     await dialog.getByRole("button", { name: "Cancel" }).click();
     await dialog.waitFor({ state: "hidden" });
-    expect(await admin.getByRole("combobox", { name: "Role" }).inputValue()).toBe("user");
+    // The dialog's `close` event (which puts the picker back) is a task after the dialog hides: waited for, not raced.
+    await expect.poll(() => admin.getByRole("combobox", { name: "Role" }).inputValue()).toBe("user");
     expect(await admin.getByRole("button", { name: "Change role" }).isDisabled()).toBe(true);
 
     await admin.getByRole("combobox", { name: "Role" }).selectOption("instructor");
