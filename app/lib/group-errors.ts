@@ -68,6 +68,11 @@ export function failureText(t: T, failure: FailureLike): string {
   return t("lang.code") === "en" ? failure.message : t("groups.error.other");
 }
 
+/** A refused publishing time in the reader's words: after the task's due time, or not a usable time at all. */
+export function publishAtText(t: T, failure: FailureLike): string {
+  return t(failure.code === "publish_after_due" ? "schedule.afterDue" : "schedule.error");
+}
+
 /** The message of one field of a failed form, or undefined when that field is fine. */
 export function fieldText(t: T, failure: FailureLike | null | undefined, field: string, key?: MessageKey): string | undefined {
   if (!failure?.fields?.[field]) return undefined;

@@ -1,7 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction, LinksFunction } from "@remix-run/cloudflare";
 import { useFetcher, useLoaderData } from "@remix-run/react";
 import { data, redirect } from "@remix-run/server-runtime";
-import { useEffect, useState } from "react";
+import { useState } from "react";
+import { usePropState } from "~/lib/use-prop-state";
 import { ROLE_LABEL } from "~/components/account/labels";
 import { ProfileDetails, ProfileGroups } from "~/components/account/profile-summary";
 import { useAccountResult } from "~/components/account/use-account-result";
@@ -67,12 +68,11 @@ export default function AdminUserPage() {
   const { toasts, show, dismiss } = useToasts();
   const roleFetcher = useFetcher<AccountResult>({ key: "admin-user-role" });
   const deleteFetcher = useFetcher<AccountResult>({ key: "admin-user-delete" });
-  const [role, setRole] = useState(user.role);
+  // The role the account has, again whenever the page reads it again after a change.
+  const [role, setRole] = usePropState(user.role);
   const [confirmRole, setConfirmRole] = useState(false);
   const [confirmDelete, setConfirmDelete] = useState(false);
 
-  // The role the account has, once the page reads it again after a change.
-  useEffect(() => setRole(user.role), [user.role]);
   useAccountResult(roleFetcher, (result) => {
     setConfirmRole(false);
     if (result.ok) show("success", t("admin.user.roleChanged", { name: user.name, role: t(ROLE_LABEL[role]) }));

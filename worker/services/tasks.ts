@@ -496,7 +496,6 @@ async function rubricFor(ctx: ServiceContext, groupId: string, rubricId: string)
   }
 }
 
-/** POST /api/lectures/{lectureId}/tasks (staff): members of a published lecture are told of the new task. */
 /** Students must see a task before it is due: a task shown at or after its due time would be overdue on arrival. */
 export function refuseShownAfterDue(publishAt: number, dueAt: number, field: "publishAt" | "dueAt" = "publishAt") {
   if (publishAt >= dueAt) {
@@ -505,6 +504,7 @@ export function refuseShownAfterDue(publishAt: number, dueAt: number, field: "pu
   }
 }
 
+/** POST /api/lectures/{lectureId}/tasks (staff): members of a published lecture are told of the new task. */
 export async function createTask(ctx: ServiceContext, viewer: Viewer, lectureKey: string, input: CreateTaskInput): Promise<TaskDto> {
   const [lecture] = await ctx.db
     .select({ id: lectures.id, slug: lectures.slug, published: lectures.published, groupId: groups.id, groupSlug: groups.slug, groupTitle: groups.title, instructorId: groups.instructorId })

@@ -12,7 +12,7 @@ import { StarSmallIcon } from "./extra-icons";
 import { initials } from "./format";
 import { TimeAgo } from "./time-ago";
 import { EmptyState } from "~/components/empty-state";
-import { ConfirmDialog } from "~/components/confirm-dialog";
+import { ConfirmDialog, useCloseWhenDone } from "~/components/confirm-dialog";
 
 export interface InboxGroup {
   id: string;
@@ -227,6 +227,8 @@ function RequestCard({
   const [confirmingReject, setConfirmingReject] = useState(false);
   const closeReject = useCallback(() => setConfirmingReject(false), []);
   const rejecting = fetcher.state !== "idle" && fetcher.formData?.get("decision") === "rejected";
+  // Answered: rejected (the card goes) or refused (the card says why).
+  useCloseWhenDone(rejecting, closeReject);
 
   return (
     <li className="card request-card" data-fresh={fresh || undefined} hidden={hidden} aria-labelledby={titleId}>
@@ -300,12 +302,11 @@ function RequestCard({
       </div>
       <ConfirmDialog
         danger
-        open={confirmingReject && !(result?.ok && fetcher.state === "idle")}
+        open={confirmingReject}
         title={t("groups.requests.rejectTitle", { name: r.user.name, group: r.group.title })}
         confirmLabel={t("groups.requests.rejectConfirm")}
         busyLabel={t("groups.requests.rejecting")}
         busy={rejecting}
-        error={failure && confirmingReject ? failureText(t, failure) : null}
         onConfirm={() => decide("rejected")}
         onClose={closeReject}
       >

@@ -1,7 +1,7 @@
 import { Link, useFetcher, useRevalidator } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { fromLocalInput, toLocalInput, When } from "~/components/lectures/when";
-import { failureText, type FailureLike } from "~/lib/group-errors";
+import { failureText, publishAtText, type FailureLike } from "~/lib/group-errors";
 import { useT } from "~/lib/i18n";
 import type { ScheduleKind } from "~/lib/lifecycle-schemas";
 
@@ -23,7 +23,7 @@ export function ScheduleBox({ kind, id, publishAt, published }: { kind: Schedule
   }, [fetcher.state, fetcher.data]);
   const uid = `schedule-${kind}`;
   const blocked = published && kind !== "task";
-  const error = fetcher.data && !fetcher.data.ok ? (fetcher.data.fields?.publishAt ? t(fetcher.data.code === "publish_after_due" ? "schedule.afterDue" : "schedule.error") : failureText(t, fetcher.data)) : null;
+  const error = fetcher.data && !fetcher.data.ok ? (fetcher.data.fields?.publishAt ? publishAtText(t, fetcher.data) : failureText(t, fetcher.data)) : null;
   const done = fetcher.state === "idle" && fetcher.data?.ok ? (fetcher.data.intent === "clear" ? t("schedule.cleared") : t("schedule.saved")) : "";
   return (
     <section className="card form-card schedule-box" aria-labelledby={`${uid}-title`}>

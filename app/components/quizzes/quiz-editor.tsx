@@ -156,6 +156,11 @@ export function QuizEditor({
   const totals = drafts.reduce((sum, d) => sum + (Number.isFinite(d.points) ? d.points : 0), 0) + draws.reduce((sum, d) => sum + d.count * d.points, 0);
   const questionTotal = drafts.length + draws.reduce((sum, d) => sum + d.count, 0);
   const tagNames = Object.keys(bankTags).sort((a, b) => a.localeCompare(b));
+  const addDraw = () => {
+    // A quiz drawn from the bank does not keep the empty question a new quiz starts with.
+    setDrafts((list) => (list.length === 1 && untouched(list[0]!) ? [] : list));
+    setDraws((list) => [...list, { tag: tagNames.find((n) => !list.some((x) => x.tag === n)) ?? tagNames[0]!, count: 1, points: 1 }]);
+  };
 
   const payload = {
     title,
@@ -335,11 +340,7 @@ export function QuizEditor({
             </div>
           ))}
           {tagNames.length ? (
-            <button type="button" className="btn btn-outline btn-sm" onClick={() => {
-              // A quiz drawn from the bank does not keep the empty question a new quiz starts with.
-              setDrafts((list) => (list.length === 1 && untouched(list[0]!) ? [] : list));
-              setDraws((list) => [...list, { tag: tagNames.find((n) => !list.some((x) => x.tag === n)) ?? tagNames[0]!, count: 1, points: 1 }]);
-            }} disabled={draws.length >= 10}>
+            <button type="button" className="btn btn-outline btn-sm" onClick={addDraw} disabled={draws.length >= 10}>
               {t("quizEditor.bank.add")}
             </button>
           ) : null}

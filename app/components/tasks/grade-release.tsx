@@ -1,6 +1,6 @@
 import { useFetcher } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
-import { ConfirmDialog } from "~/components/confirm-dialog";
+import { ConfirmDialog, useCloseWhenDone } from "~/components/confirm-dialog";
 import type { MessageKey } from "~/i18n/en";
 import { useT } from "~/lib/i18n";
 
@@ -24,10 +24,9 @@ export function GradeRelease({ held, graded, changed = 0 }: { held: boolean; gra
   const failed = failure && failure.code !== "changed_since_graded" ? (REFUSALS[failure.code] ? t(REFUSALS[failure.code]!) : failure.message) : null;
   const said = useRef<HTMLParagraphElement>(null);
   const [asking, setAsking] = useState(false);
+  const busy = fetcher.state !== "idle";
   // The answer came (released, or refused and said above): the question is over.
-  useEffect(() => {
-    if (fetcher.state === "idle" && fetcher.data) setAsking(false);
-  }, [fetcher.state, fetcher.data]);
+  useCloseWhenDone(busy, () => setAsking(false));
   useEffect(() => {
     if (done !== null) said.current?.focus();
   }, [done]);
@@ -40,7 +39,6 @@ export function GradeRelease({ held, graded, changed = 0 }: { held: boolean; gra
     );
   }
   if (!held) return null;
-  const busy = fetcher.state !== "idle";
   const release = () => fetcher.submit({ intent: "release" }, { method: "post" });
   return (
     <section className="grade-release" aria-labelledby="grade-release-title">

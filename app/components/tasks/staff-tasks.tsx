@@ -4,7 +4,7 @@ import { ConfirmedIntentButton } from "~/components/confirm-dialog";
 import { useFocusFirstProblem } from "~/lib/use-editor-focus";
 import { NewOnLecture, NothingOnLecturesYet } from "~/components/lectures/new-on-lecture";
 import { When, fromLocalInput, toLocalInput } from "~/components/lectures/when";
-import { failureText, type FailureLike } from "~/lib/group-errors";
+import { failureText, publishAtText, type FailureLike } from "~/lib/group-errors";
 import { useT } from "~/lib/i18n";
 import type { MessageKey } from "~/i18n/en";
 import { FILE_KINDS, MAX_FILE_MB } from "~/lib/hand-in-files";
@@ -174,7 +174,7 @@ export function TaskForm({
             <p id="task-publish-at-hint" className="field-hint field-hint-block">
               {t("schedule.newTaskHint")}
             </p>
-            {failure?.fields?.publishAt ? <p className="field-error">{t(failure.code === "publish_after_due" ? "schedule.afterDue" : "schedule.error")}</p> : null}
+            {failure?.fields?.publishAt ? <p className="field-error">{publishAtText(t, failure)}</p> : null}
           </div>
         )}
         <div className="field">
