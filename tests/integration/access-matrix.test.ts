@@ -754,3 +754,37 @@ describe("access matrix", () => {
     expect(actual).toEqual(row.expect);
   });
 });
+
+/**
+ * The rows only staff may ever use (students refused, the group's instructor or an admin answered). A student who
+ * sends such a route a malformed body is refused as a student, before the body is read (worker/auth/middleware.ts
+ * `requireStaffRole`), so the staff's forms are never explained to them field by field; the group's instructor
+ * sending the same body is told what is wrong with it (400), which shows the body was malformed.
+ */
+const staffOnlyWithBody = Object.entries(MATRIX).filter(
+  ([, row]) => row.expect.student === 403 && row.expect.studentOtherGroup === 403 && (row.expect.instructor < 300 || row.expect.admin < 300),
+);
+
+describe("staff-only routes refuse a student before reading the body", () => {
+  it("covers the staff's routes", () => {
+    // Every kind of staff route: grading, quizzes, lectures, the group's settings, the inboxes, the admin's own.
+    expect(staffOnlyWithBody.length).toBeGreaterThan(50);
+  });
+
+  it.each(staffOnlyWithBody)("%s", async (route, row) => {
+    const w = await world();
+    const req = await row.request(w, "student");
+    const malformed = { path: req.path, method: route.split(" ")[0], body: req.body !== undefined || req.form ? [] : undefined };
+    const asStudent = await call(malformed.path, { method: malformed.method, body: malformed.body, token: w.as.student.accessToken });
+    const said = (await asStudent.json()) as { code: string; fields?: unknown };
+    expect(asStudent.status).toBe(403);
+    expect(said.code).toBe("forbidden");
+    expect(said.fields).toBeUndefined();
+    if (malformed.body !== undefined) {
+      const staffer = row.expect.instructor < 300 ? w.as.instructor : w.as.admin;
+      const asStaff = await call(malformed.path, { method: malformed.method, body: malformed.body, token: staffer.accessToken });
+      expect([400, 415]).toContain(asStaff.status);
+      await asStaff.body?.cancel();
+    }
+  });
+});

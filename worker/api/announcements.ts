@@ -5,7 +5,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { announcementInput } from "../../app/lib/lifecycle-schemas";
 import { idOrSlugParam } from "../../app/lib/schemas";
-import { noStore, requireAuth, viewerOf } from "../auth/middleware";
+import { noStore, requireAuth, requireStaffRole, viewerOf } from "../auth/middleware";
 import { deleteAnnouncement, dismissAnnouncement, listAnnouncements, postAnnouncement } from "../services/announcements";
 import { createApi, errorResponse } from "./app";
 import { jsonBody, jsonResponse, messageDto } from "./users-dto";
@@ -41,7 +41,7 @@ const postRoute = createRoute({
   path: "/{id}/announcements",
   tags,
   summary: "Post an announcement (Markdown): every member gets it live in the bell, by e-mail in their language, and pinned on the course home",
-  middleware: [noStore, requireAuth] as const,
+  middleware: [noStore, requireStaffRole] as const,
   request: { params: idOrSlugParam, body: jsonBody(announcementInput) },
   responses: {
     201: jsonResponse("The announcement", announcementDto),
@@ -57,7 +57,7 @@ const deleteRoute = createRoute({
   path: "/{id}/announcements/{announcementId}",
   tags,
   summary: "Delete an announcement (it is no longer pinned for anyone)",
-  middleware: [noStore, requireAuth] as const,
+  middleware: [noStore, requireStaffRole] as const,
   request: { params },
   responses: { 200: jsonResponse("Deleted", messageDto), 401: errorResponse("Not signed in"), 403: errorResponse("Not this group's instructor or an admin"), 404: errorResponse("No such announcement in this group") },
 });

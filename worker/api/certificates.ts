@@ -7,7 +7,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { CERTIFICATE_CODE, certificateLanguageInput, completionRuleInput, issueCertificatesInput, revokeCertificateInput } from "../../app/lib/lifecycle-schemas";
 import { idOrSlugParam } from "../../app/lib/schemas";
-import { noStore, requireAuth, viewerOf } from "../auth/middleware";
+import { noStore, requireAuth, requireStaffRole, viewerOf } from "../auth/middleware";
 import {
   certificateRoster,
   issueCertificates,
@@ -64,7 +64,7 @@ export const groupCertificatesApi = createApi()
       path: "/{id}/completion-rule",
       tags,
       summary: "Set the group's completion rule: Overall and attendance thresholds in percent (null leaves one out)",
-      middleware: [noStore, requireAuth] as const,
+      middleware: [noStore, requireStaffRole] as const,
       request: { params: idOrSlugParam, body: jsonBody(completionRuleInput) },
       responses: { 200: jsonResponse("The rule", ruleDto), 400: errorResponse("Invalid fields"), ...staffGuards },
     }),
@@ -76,7 +76,7 @@ export const groupCertificatesApi = createApi()
       path: "/{id}/certificates",
       tags,
       summary: "The rule, and every member with Overall, attendance, whether they meet the rule, and their certificate",
-      middleware: [noStore, requireAuth] as const,
+      middleware: [noStore, requireStaffRole] as const,
       request: { params: idOrSlugParam },
       responses: { 200: jsonResponse("The roster", rosterDto), ...staffGuards },
     }),
@@ -88,7 +88,7 @@ export const groupCertificatesApi = createApi()
       path: "/{id}/certificates",
       tags,
       summary: "Issue certificates: to the members named in userIds (by hand), or else to every member who meets the rule. Holders are skipped; a revoked one is issued again. Each graduate is told in the bell and by e-mail.",
-      middleware: [noStore, requireAuth] as const,
+      middleware: [noStore, requireStaffRole] as const,
       request: { params: idOrSlugParam, body: jsonBody(issueCertificatesInput) },
       responses: {
         201: jsonResponse("What was issued", z.object({ issued: z.number().int(), certificates: z.array(summaryDto) }).openapi("IssuedCertificates")),
@@ -169,7 +169,7 @@ export const certificatesApi = createApi()
       path: "/{id}/revoke",
       tags,
       summary: "Revoke a certificate with a reason (the group's staff); its page and statement say so from then on",
-      middleware: [noStore, requireAuth] as const,
+      middleware: [noStore, requireStaffRole] as const,
       request: { params: idParam, body: jsonBody(revokeCertificateInput) },
       responses: {
         200: jsonResponse("Revoked", summaryDto),

@@ -1,7 +1,7 @@
 /** The grader's comment bank (issue 21): GET and POST /api/comment-bank, DELETE /api/comment-bank/{id}. Staff only. */
 import { createRoute, z } from "@hono/zod-openapi";
 import { commentSnippetInput } from "../../app/lib/task-schemas";
-import { noStore, requireAuth, viewerOf } from "../auth/middleware";
+import { noStore, requireStaffRole, viewerOf } from "../auth/middleware";
 import { addSnippet, deleteSnippet, listSnippets } from "../services/comment-bank";
 import { createApi, errorResponse } from "./app";
 import { jsonBody, jsonResponse, messageDto } from "./users-dto";
@@ -15,7 +15,7 @@ const listRoute = createRoute({
   path: "/",
   tags,
   summary: "The caller's feedback snippets, oldest first (the grader inserts the first nine with Alt+1 to Alt+9)",
-  middleware: [noStore, requireAuth] as const,
+  middleware: [noStore, requireStaffRole] as const,
   responses: { 200: jsonResponse("Snippets", z.array(snippetDto)), ...guards },
 });
 
@@ -24,7 +24,7 @@ const addRoute = createRoute({
   path: "/",
   tags,
   summary: "Keep a feedback snippet (at most 50, 2,000 characters each)",
-  middleware: [noStore, requireAuth] as const,
+  middleware: [noStore, requireStaffRole] as const,
   request: { body: jsonBody(commentSnippetInput) },
   responses: { 201: jsonResponse("The snippet", snippetDto), 400: errorResponse("Empty or too long"), 409: errorResponse("The bank is full"), ...guards },
 });
@@ -34,7 +34,7 @@ const deleteRoute = createRoute({
   path: "/{id}",
   tags,
   summary: "Delete one of the caller's snippets",
-  middleware: [noStore, requireAuth] as const,
+  middleware: [noStore, requireStaffRole] as const,
   request: { params: z.object({ id: z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/, "Invalid id") }) },
   responses: { 200: jsonResponse("Deleted", messageDto), 404: errorResponse("No such snippet of the caller's"), ...guards },
 });

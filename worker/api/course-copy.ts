@@ -5,7 +5,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { copyGroupInput, copyLectureInput } from "../../app/lib/lifecycle-schemas";
 import { idOrSlugParam } from "../../app/lib/schemas";
-import { noStore, requireAuth, viewerOf } from "../auth/middleware";
+import { noStore, requireStaffRole, viewerOf } from "../auth/middleware";
 import { copyGroup, copyLecture } from "../services/course-copy";
 import { createApi, errorResponse } from "./app";
 import { managedGroupDetailDto } from "./groups-dto";
@@ -20,7 +20,7 @@ const copyGroupRoute = createRoute({
   path: "/{id}/copy",
   tags: ["Groups (manage)"],
   summary: "A new draft group from this one: outline, rubrics, question bank, lectures, tasks, exercises and quizzes, unpublished, every date moved so the first lecture falls on startDate at its hour (in the group's time zone). No student data.",
-  middleware: [noStore, requireAuth] as const,
+  middleware: [noStore, requireStaffRole] as const,
   request: { params: idOrSlugParam, body: jsonBody(copyGroupInput) },
   responses: {
     201: jsonResponse("The new group", z.object({ group: managedGroupDetailDto, copied: copiedDto, shiftedDays: z.number().int() }).openapi("GroupCopy")),
@@ -37,7 +37,7 @@ const copyLectureRoute = createRoute({
   path: "/{id}/copy",
   tags: ["Lectures"],
   summary: "Copy a lecture with its tasks and quizzes into a group the caller runs (unpublished, after its lectures); with startsAt the work moves by as much",
-  middleware: [noStore, requireAuth] as const,
+  middleware: [noStore, requireStaffRole] as const,
   request: { params: idOrSlugParam, body: jsonBody(copyLectureInput) },
   responses: {
     201: jsonResponse(

@@ -4,7 +4,7 @@
  */
 import { createRoute, z } from "@hono/zod-openapi";
 import { codeInput, exerciseInput } from "../../app/lib/exercise-schemas";
-import { noStore, requireAuth, viewerOf } from "../auth/middleware";
+import { noStore, requireAuth, requireStaffRole, viewerOf } from "../auth/middleware";
 import { CODE_LANGUAGES } from "../sandbox/types";
 import { checkReference, getExercise, saveDraft, saveExercise, submitCode } from "../services/exercises";
 import { createApi, errorResponse } from "./app";
@@ -54,7 +54,7 @@ const putRoute = createRoute({
   path: "/{taskId}",
   tags,
   summary: "Staff: write the exercise; the reference solution is run against the tests, and publishing needs every test to pass",
-  middleware: [noStore, requireAuth] as const,
+  middleware: [noStore, requireStaffRole] as const,
   request: { params, body: jsonBody(exerciseInput) },
   responses: { 200: jsonResponse("Saved, with the reference's report", exerciseDto.extend({ reference: report })), ...guards, 409: errorResponse("Publishing refused: the reference fails a test (fields.referenceSolution lists them)") },
 });
@@ -63,7 +63,7 @@ const referenceRoute = createRoute({
   path: "/{taskId}/reference",
   tags,
   summary: "Staff: run the stored reference solution against every test",
-  middleware: [noStore, requireAuth] as const,
+  middleware: [noStore, requireStaffRole] as const,
   request: { params },
   responses: { 200: jsonResponse("The reference's report", report), ...guards },
 });

@@ -6,7 +6,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { quizExtensionInput, taskExtensionInput } from "../../app/lib/extension-schemas";
 import { idOrSlugParam } from "../../app/lib/schemas";
-import { noStore, requireAuth, viewerOf } from "../auth/middleware";
+import { noStore, requireStaffRole, viewerOf } from "../auth/middleware";
 import { listQuizExtensions, listTaskExtensions, removeQuizExtension, removeTaskExtension, setQuizExtensions, setTaskExtensions } from "../services/extensions";
 import { createApi, errorResponse } from "./app";
 import { jsonBody, jsonResponse, messageDto } from "./users-dto";
@@ -34,7 +34,7 @@ const taskList = createRoute({
   path: "/{lectureId}/tasks/{taskId}/extensions",
   tags,
   summary: "The students with their own due time on a task, by name",
-  middleware: [noStore, requireAuth] as const,
+  middleware: [noStore, requireStaffRole] as const,
   request: { params: taskParams },
   responses: { 200: jsonResponse("Extensions", list), ...guards },
 });
@@ -44,7 +44,7 @@ const taskSet = createRoute({
   path: "/{lectureId}/tasks/{taskId}/extensions",
   tags,
   summary: "Give students of the group their own due time on a task (replacing any they had); each is notified",
-  middleware: [noStore, requireAuth] as const,
+  middleware: [noStore, requireStaffRole] as const,
   request: { params: taskParams, body: jsonBody(taskExtensionInput) },
   responses: { 200: jsonResponse("The task's extensions", list), 400: errorResponse("Invalid time, or someone who is not a student of the group"), ...guards },
 });
@@ -54,7 +54,7 @@ const taskRemove = createRoute({
   path: "/{lectureId}/tasks/{taskId}/extensions/{userId}",
   tags,
   summary: "Take a student's extension back: the task's due time is theirs again",
-  middleware: [noStore, requireAuth] as const,
+  middleware: [noStore, requireStaffRole] as const,
   request: { params: taskParams.extend(userParam) },
   responses: { 200: jsonResponse("Removed", messageDto), ...guards },
 });
@@ -64,7 +64,7 @@ const quizList = createRoute({
   path: "/{id}/extensions",
   tags,
   summary: "The students with their own close, minutes or attempts on a quiz, by name",
-  middleware: [noStore, requireAuth] as const,
+  middleware: [noStore, requireStaffRole] as const,
   request: { params: idOrSlugParam },
   responses: { 200: jsonResponse("Extensions", list), ...guards },
 });
@@ -75,7 +75,7 @@ const quizSet = createRoute({
   tags,
   summary:
     "Give students of the group a later close, extra minutes per attempt and/or extra attempts on a quiz (replacing any they had); each is notified. Answers shown after the close wait for the latest extended close.",
-  middleware: [noStore, requireAuth] as const,
+  middleware: [noStore, requireStaffRole] as const,
   request: { params: idOrSlugParam, body: jsonBody(quizExtensionInput) },
   responses: {
     200: jsonResponse("The quiz's extensions", list),
@@ -90,7 +90,7 @@ const quizRemove = createRoute({
   path: "/{id}/extensions/{userId}",
   tags,
   summary: "Take a student's quiz extension back (an attempt already running keeps its deadline)",
-  middleware: [noStore, requireAuth] as const,
+  middleware: [noStore, requireStaffRole] as const,
   request: { params: idOrSlugParam.extend(userParam) },
   responses: { 200: jsonResponse("Removed", messageDto), ...guards },
 });

@@ -1,7 +1,7 @@
 /** A group's public course outline, for its staff: /api/groups/{id}/content[/order|/{contentId}]. */
 import { createRoute, z } from "@hono/zod-openapi";
 import { courseContentInput, courseContentOrderInput, idOrSlugParam, updateCourseContentInput } from "../../app/lib/schemas";
-import { noStore, requireAuth, viewerOf } from "../auth/middleware";
+import { noStore, requireStaffRole, viewerOf } from "../auth/middleware";
 import { addGroupContent, deleteGroupContent, listGroupContent, reorderGroupContent, updateGroupContent } from "../services/course-content";
 import { createApi, errorResponse } from "./app";
 import { courseContentDto } from "./dto";
@@ -16,7 +16,7 @@ const listRoute = createRoute({
   path: "/{id}/content",
   tags,
   summary: "The group's outline in order",
-  middleware: [noStore, requireAuth] as const,
+  middleware: [noStore, requireStaffRole] as const,
   request: { params: idOrSlugParam },
   responses: { 200: jsonResponse("Items in order", z.array(courseContentDto)), ...guards },
 });
@@ -26,7 +26,7 @@ const addRoute = createRoute({
   path: "/{id}/content",
   tags,
   summary: "Add an item at the end of the outline",
-  middleware: [noStore, requireAuth] as const,
+  middleware: [noStore, requireStaffRole] as const,
   request: { params: idOrSlugParam, body: jsonBody(courseContentInput) },
   responses: { 201: jsonResponse("The new item", courseContentDto), 400: errorResponse("Invalid fields"), ...guards },
 });
@@ -36,7 +36,7 @@ const orderRoute = createRoute({
   path: "/{id}/content/order",
   tags,
   summary: "Reorder the outline: every item id, in the new order (one atomic batch)",
-  middleware: [noStore, requireAuth] as const,
+  middleware: [noStore, requireStaffRole] as const,
   request: { params: idOrSlugParam, body: jsonBody(courseContentOrderInput) },
   responses: { 200: jsonResponse("Items in their new order", z.array(courseContentDto)), 400: errorResponse("Invalid list"), ...guards, 409: errorResponse("The list does not name every item exactly once") },
 });
@@ -46,7 +46,7 @@ const updateRoute = createRoute({
   path: "/{id}/content/{contentId}",
   tags,
   summary: "Edit an item's title and/or body",
-  middleware: [noStore, requireAuth] as const,
+  middleware: [noStore, requireStaffRole] as const,
   request: { params: itemParams, body: jsonBody(updateCourseContentInput) },
   responses: { 200: jsonResponse("The item", courseContentDto), 400: errorResponse("Invalid fields"), ...guards },
 });
@@ -56,7 +56,7 @@ const deleteRoute = createRoute({
   path: "/{id}/content/{contentId}",
   tags,
   summary: "Remove an item from the outline",
-  middleware: [noStore, requireAuth] as const,
+  middleware: [noStore, requireStaffRole] as const,
   request: { params: itemParams },
   responses: { 200: jsonResponse("Removed", messageDto), ...guards },
 });

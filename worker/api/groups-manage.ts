@@ -1,7 +1,7 @@
 /** Staff group management: GET /api/groups/manage, GET /api/groups/manage/{id}, POST /api/groups, PUT /api/groups/{id}. */
 import { createRoute } from "@hono/zod-openapi";
 import { createGroupInput, idOrSlugParam, manageGroupsQuery, updateGroupInput } from "../../app/lib/schemas";
-import { noStore, requireAuth, viewerOf } from "../auth/middleware";
+import { noStore, requireStaffRole, viewerOf } from "../auth/middleware";
 import { createGroup, getManagedGroup, listManagedGroups, updateGroup } from "../services/groups-admin";
 import { createApi, errorResponse } from "./app";
 import { managedGroupDetailDto, managedGroupPageDto } from "./groups-dto";
@@ -15,7 +15,7 @@ const listRoute = createRoute({
   path: "/manage",
   tags,
   summary: "Groups the caller runs (admins: every group), with member and pending counts; search, status filter, paging",
-  middleware: [noStore, requireAuth] as const,
+  middleware: [noStore, requireStaffRole] as const,
   request: { query: manageGroupsQuery },
   responses: { 200: jsonResponse("One page of groups, newest first", managedGroupPageDto), 400: errorResponse("Invalid query"), 401: signedOut, 403: errorResponse("Not staff") },
 });
@@ -25,7 +25,7 @@ const oneRoute = createRoute({
   path: "/manage/{id}",
   tags,
   summary: "One group the caller runs, whatever its status, with its outline",
-  middleware: [noStore, requireAuth] as const,
+  middleware: [noStore, requireStaffRole] as const,
   request: { params: idOrSlugParam },
   responses: {
     200: jsonResponse("The group", managedGroupDetailDto),
@@ -40,7 +40,7 @@ const newGroupRoute = createRoute({
   path: "/",
   tags,
   summary: "Create a group (admins); the slug is made from the title and never changes",
-  middleware: [noStore, requireAuth] as const,
+  middleware: [noStore, requireStaffRole] as const,
   request: { body: jsonBody(createGroupInput) },
   responses: {
     201: jsonResponse("The new group", managedGroupDetailDto),
@@ -55,7 +55,7 @@ const updateRoute = createRoute({
   path: "/{id}",
   tags,
   summary: "Edit a group: admins every field; its instructor all but the instructor and archiving",
-  middleware: [noStore, requireAuth] as const,
+  middleware: [noStore, requireStaffRole] as const,
   request: { params: idOrSlugParam, body: jsonBody(updateGroupInput) },
   responses: {
     200: jsonResponse("The updated group", managedGroupDetailDto),

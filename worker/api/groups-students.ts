@@ -1,7 +1,7 @@
 /** A group's students, for its staff: GET /api/groups/{id}/students, PUT /api/groups/{id}/students/{userId}. */
 import { createRoute, z } from "@hono/zod-openapi";
 import { groupStudentsQuery, idOrSlugParam, quizTimeInput, studentStatusInput } from "../../app/lib/schemas";
-import { noStore, requireAuth, viewerOf } from "../auth/middleware";
+import { noStore, requireStaffRole, viewerOf } from "../auth/middleware";
 import { listGroupStudents, setQuizTime, setStudentStatus } from "../services/students";
 import { createApi, errorResponse } from "./app";
 import { groupStudentDto } from "./groups-dto";
@@ -15,7 +15,7 @@ const listRoute = createRoute({
   path: "/{id}/students",
   tags,
   summary: "The group's students with their status (members by default; ?status= one status or all; ?search= name or e-mail)",
-  middleware: [noStore, requireAuth] as const,
+  middleware: [noStore, requireStaffRole] as const,
   request: { params: idOrSlugParam, query: groupStudentsQuery },
   responses: { 200: jsonResponse("Students by name", z.array(groupStudentDto)), 400: errorResponse("Invalid query"), ...guards, 404: errorResponse("No such group") },
 });
@@ -25,7 +25,7 @@ const statusRoute = createRoute({
   path: "/{id}/students/{userId}",
   tags,
   summary: "Switch a member between approved and special, remove them (their chat sockets close), or restore a removed student",
-  middleware: [noStore, requireAuth] as const,
+  middleware: [noStore, requireStaffRole] as const,
   request: { params: idOrSlugParam.extend({ userId: idOrSlugParam.shape.id }), body: jsonBody(studentStatusInput) },
   responses: {
     200: jsonResponse("The student's membership", groupStudentDto),
@@ -41,7 +41,7 @@ const quizTimeRoute = createRoute({
   path: "/{id}/students/{userId}/quiz-time",
   tags,
   summary: "An accommodation: the member's time on every timed quiz of the group (1, 1.25, 1.5, 2 or 3 times each quiz's duration), from their next attempt",
-  middleware: [noStore, requireAuth] as const,
+  middleware: [noStore, requireStaffRole] as const,
   request: { params: idOrSlugParam.extend({ userId: idOrSlugParam.shape.id }), body: jsonBody(quizTimeInput) },
   responses: {
     200: jsonResponse("The student's membership", groupStudentDto),

@@ -13,7 +13,7 @@ import {
   updateLectureInput,
 } from "../../app/lib/lecture-schemas";
 import { idOrSlugParam } from "../../app/lib/schemas";
-import { noStore, requireAuth, viewerOf } from "../auth/middleware";
+import { noStore, requireAuth, requireStaffRole, viewerOf } from "../auth/middleware";
 import { ensureBrowser } from "../services/attendance-client";
 import { attend, attendanceStatusFor, closeAttendance, getAttendanceState, markAttendance, openAttendance } from "../services/attendance";
 import { createLecture, deleteLecture, getLecture, listLectures, reorderLectures, scheduleLectures, updateLecture } from "../services/lectures";
@@ -89,7 +89,7 @@ const createLectureRoute = createRoute({
   path: "/group/{id}",
   tags,
   summary: "Add a lecture (staff): in date order, or at the end of the staff's own order; members are told when it is published",
-  middleware: [noStore, requireAuth] as const,
+  middleware: [noStore, requireStaffRole] as const,
   request: { params: idOrSlugParam, body: jsonBody(createLectureInput) },
   responses: { 201: jsonResponse("The new lecture", lectureDto), 400: errorResponse("Invalid fields"), ...guards },
 });
@@ -98,7 +98,7 @@ const orderRoute = createRoute({
   path: "/group/{id}/order",
   tags,
   summary: "Reorder: every lecture of the group, in the new order (staff); this order wins over the dates",
-  middleware: [noStore, requireAuth] as const,
+  middleware: [noStore, requireStaffRole] as const,
   request: { params: idOrSlugParam, body: jsonBody(lectureOrderInput) },
   responses: { 200: jsonResponse("Lectures in their new order", z.array(lectureDto)), 400: errorResponse("Not every lecture exactly once"), ...guards },
 });
@@ -107,7 +107,7 @@ const scheduleRoute = createRoute({
   path: "/group/{id}/schedule",
   tags,
   summary: "Create a weekly series on chosen days at a local time, N sessions or until a date (staff)",
-  middleware: [noStore, requireAuth] as const,
+  middleware: [noStore, requireStaffRole] as const,
   request: { params: idOrSlugParam, body: jsonBody(lectureSeriesInput) },
   responses: { 201: jsonResponse("The new lectures", z.array(lectureDto)), 400: errorResponse("Invalid series"), ...guards },
 });
@@ -142,7 +142,7 @@ const updateRoute = createRoute({
   path: "/{id}",
   tags,
   summary: "Edit a lecture (staff); publishing a draft tells the members",
-  middleware: [noStore, requireAuth] as const,
+  middleware: [noStore, requireStaffRole] as const,
   request: { params: idOrSlugParam, body: jsonBody(updateLectureInput) },
   responses: { 200: jsonResponse("The lecture", lectureDto), 400: errorResponse("Invalid fields"), ...guards },
 });
@@ -151,7 +151,7 @@ const deleteRoute = createRoute({
   path: "/{id}",
   tags,
   summary: "Delete a lecture with its attendance (staff)",
-  middleware: [noStore, requireAuth] as const,
+  middleware: [noStore, requireStaffRole] as const,
   request: { params: idOrSlugParam },
   responses: { 200: jsonResponse("Deleted", messageDto), ...guards },
 });
@@ -162,7 +162,7 @@ const openRoute = createRoute({
   summary:
     "Open attendance (staff): a fixed code (rotateSeconds 0) or one that rotates every 10-300 s. A draft lecture is published " +
     "first (its members are told), so that its students can check in",
-  middleware: [noStore, requireAuth] as const,
+  middleware: [noStore, requireStaffRole] as const,
   request: { params: idOrSlugParam, body: jsonBody(openAttendanceInput) },
   responses: { 200: jsonResponse("The attendance state with the current code", stateDto), 400: errorResponse("Invalid settings"), ...guards },
 });
@@ -171,7 +171,7 @@ const closeRoute = createRoute({
   path: "/{id}/attendance/close",
   tags,
   summary: "Close attendance now (staff): every member who has not checked in is marked absent (correct by hand with POST /api/attendance)",
-  middleware: [noStore, requireAuth] as const,
+  middleware: [noStore, requireStaffRole] as const,
   request: { params: idOrSlugParam },
   responses: { 200: jsonResponse("The attendance state", stateDto), 409: errorResponse("Attendance is not open"), ...guards },
 });
@@ -180,7 +180,7 @@ const stateRoute = createRoute({
   path: "/{id}/attendance",
   tags,
   summary: "The session with its current code, the counts and the roster (staff); once a session has run out, members without a record are absent",
-  middleware: [noStore, requireAuth] as const,
+  middleware: [noStore, requireStaffRole] as const,
   request: { params: idOrSlugParam },
   responses: { 200: jsonResponse("The attendance state", stateDto), ...guards },
 });
@@ -218,7 +218,7 @@ const markRoute = createRoute({
   path: "/",
   tags,
   summary: "Mark or correct one student's attendance by hand (staff); sent live like a check-in",
-  middleware: [noStore, requireAuth] as const,
+  middleware: [noStore, requireStaffRole] as const,
   request: { body: jsonBody(markAttendanceInput) },
   responses: { 200: jsonResponse("The student's record", recordDto), 400: errorResponse("Invalid fields"), ...guards },
 });

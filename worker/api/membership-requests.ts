@@ -1,7 +1,7 @@
 /** The e-mail requests inbox: GET /api/membership-requests, PUT /api/membership-requests/{id}. */
 import { createRoute, z } from "@hono/zod-openapi";
 import { membershipDecisionInput, membershipRequestsQuery } from "../../app/lib/schemas";
-import { noStore, requireAuth, viewerOf } from "../auth/middleware";
+import { noStore, requireStaffRole, viewerOf } from "../auth/middleware";
 import { decideMembershipRequest, listMembershipRequests } from "../services/membership-requests";
 import { createApi, errorResponse } from "./app";
 import { membershipRequestDto } from "./groups-dto";
@@ -14,7 +14,7 @@ const listRoute = createRoute({
   path: "/",
   tags,
   summary: "Join requests of the groups the caller runs (admins: all), newest first; pending unless ?status=",
-  middleware: [noStore, requireAuth] as const,
+  middleware: [noStore, requireStaffRole] as const,
   request: { query: membershipRequestsQuery },
   responses: {
     200: jsonResponse("Requests, newest first", z.array(membershipRequestDto)),
@@ -30,7 +30,7 @@ const decideRoute = createRoute({
   path: "/{id}",
   tags,
   summary: "Approve, approve as special, or reject a pending request; the student is e-mailed and notified",
-  middleware: [noStore, requireAuth] as const,
+  middleware: [noStore, requireStaffRole] as const,
   request: { params: z.object({ id: z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/, "Invalid id") }), body: jsonBody(membershipDecisionInput) },
   responses: {
     200: jsonResponse("The decided request", membershipRequestDto),

@@ -5,7 +5,7 @@
  */
 import { createRoute, z } from "@hono/zod-openapi";
 import { idOrSlugParam } from "../../app/lib/schemas";
-import { noStore, requireAuth, viewerOf } from "../auth/middleware";
+import { noStore, requireAuth, requireStaffRole, viewerOf } from "../auth/middleware";
 import { csvResponse } from "../http/csv";
 import { exportGroupCsv, EXPORTS, type ExportKind } from "../services/progress-export";
 import { groupProgress, memberProgress } from "../services/progress";
@@ -82,7 +82,7 @@ const groupRoute = createRoute({
   path: "/groups/{id}/progress",
   tags,
   summary: "Staff: every member's progress, attendance per lecture and the average of each task and quiz",
-  middleware: [noStore, requireAuth] as const,
+  middleware: [noStore, requireStaffRole] as const,
   request: { params: idOrSlugParam },
   responses: { 200: jsonResponse("Progress of the group", groupDto), 400: errorResponse("Invalid id"), ...guards },
 });
@@ -93,7 +93,7 @@ const exportRoute = (kind: ExportKind, what: string) =>
     path: `/groups/{id}/export/${kind}.csv`,
     tags,
     summary: `Staff: ${what} as CSV (UTF-8 with a BOM, CRLF rows; one header row of ASCII column names and fixed status words, the same in every language)`,
-    middleware: [noStore, requireAuth] as const,
+    middleware: [noStore, requireStaffRole] as const,
     // `lang` is still accepted (older links carry it) and still checked, but the file is the same in every language.
     request: { params: idOrSlugParam, query: z.object({ lang: z.enum(["en", "ar"]).optional().openapi({ description: "Ignored: the file is the same in every language" }) }) },
     responses: { 200: { description: "One row per member", content: { "text/csv": { schema: z.string() } } }, 400: errorResponse("Invalid id or language"), ...guards },

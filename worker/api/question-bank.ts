@@ -5,7 +5,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { bankQuestionInput } from "../../app/lib/quiz-schemas";
 import { idOrSlugParam } from "../../app/lib/schemas";
-import { noStore, requireAuth, viewerOf } from "../auth/middleware";
+import { noStore, requireStaffRole, viewerOf } from "../auth/middleware";
 import { addBankQuestion, deleteBankQuestion, listBank, updateBankQuestion } from "../services/question-bank";
 import { createApi, errorResponse } from "./app";
 import { jsonBody, jsonResponse, messageDto } from "./users-dto";
@@ -32,7 +32,7 @@ const listRoute = createRoute({
   path: "/{id}/question-bank",
   tags,
   summary: "The group's question bank, and how many questions each tag has",
-  middleware: [noStore, requireAuth] as const,
+  middleware: [noStore, requireStaffRole] as const,
   request: { params: idOrSlugParam },
   responses: { 200: jsonResponse("The bank", z.object({ questions: z.array(bankQuestionDto), tags: z.record(z.string(), z.number()) })), ...guards },
 });
@@ -42,7 +42,7 @@ const addRoute = createRoute({
   path: "/{id}/question-bank",
   tags,
   summary: "Add a question to the bank: { question (as in a quiz; no code questions), tags (1 to 10) }",
-  middleware: [noStore, requireAuth] as const,
+  middleware: [noStore, requireStaffRole] as const,
   request: { params: idOrSlugParam, body: jsonBody(bankQuestionInput) },
   responses: { 201: jsonResponse("The question", bankQuestionDto), 400: errorResponse("Invalid question or tags"), ...guards },
 });
@@ -52,7 +52,7 @@ const updateRoute = createRoute({
   path: "/{id}/question-bank/{questionId}",
   tags,
   summary: "Edit a bank question; attempts that already drew it keep the copy they were given",
-  middleware: [noStore, requireAuth] as const,
+  middleware: [noStore, requireStaffRole] as const,
   request: { params, body: jsonBody(bankQuestionInput) },
   responses: { 200: jsonResponse("The question", bankQuestionDto), 400: errorResponse("Invalid question or tags"), ...guards },
 });
@@ -62,7 +62,7 @@ const deleteRoute = createRoute({
   path: "/{id}/question-bank/{questionId}",
   tags,
   summary: "Delete a bank question (attempts that drew it keep their copy)",
-  middleware: [noStore, requireAuth] as const,
+  middleware: [noStore, requireStaffRole] as const,
   request: { params },
   responses: { 200: jsonResponse("Deleted", messageDto), ...guards },
 });

@@ -7,7 +7,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { answerPointsInput, questionKeyInput } from "../../app/lib/quiz-schemas";
 import { idOrSlugParam } from "../../app/lib/schemas";
-import { noStore, requireAuth, viewerOf } from "../auth/middleware";
+import { noStore, requireStaffRole, viewerOf } from "../auth/middleware";
 import { correctKey, getAttemptForStaff, setAnswerPoints } from "../services/quiz-regrade";
 import { createApi, errorResponse } from "./app";
 import { jsonBody, jsonResponse } from "./users-dto";
@@ -47,7 +47,7 @@ const getRoute = createRoute({
   path: "/{id}/attempts/{attemptId}",
   tags,
   summary: "One student's attempt, answer by answer beside the key, with any points staff gave instead",
-  middleware: [noStore, requireAuth] as const,
+  middleware: [noStore, requireStaffRole] as const,
   request: { params: idOrSlugParam.extend({ attemptId: id }) },
   responses: { 200: jsonResponse("The attempt", attemptDto), ...guards },
 });
@@ -57,7 +57,7 @@ const pointsRoute = createRoute({
   path: "/{id}/attempts/{attemptId}/answers/{questionId}",
   tags,
   summary: "Give one handed-in answer other points than the key gives (0 to the question's points), with a note the student sees; null points use the key again. The score follows and the student is notified of a changed best score.",
-  middleware: [noStore, requireAuth] as const,
+  middleware: [noStore, requireStaffRole] as const,
   request: { params: idOrSlugParam.extend({ attemptId: id, questionId: id }), body: jsonBody(answerPointsInput) },
   responses: { 200: jsonResponse("The attempt", attemptDto), 400: errorResponse("Points above the question's"), 409: errorResponse("The attempt is still open"), ...guards },
 });
@@ -67,7 +67,7 @@ const keyRoute = createRoute({
   path: "/{id}/questions/{questionId}/key",
   tags,
   summary: "Correct a question's key (and points) after students answered it; every handed-in attempt is regraded in one batch, and students whose best score changed are notified",
-  middleware: [noStore, requireAuth] as const,
+  middleware: [noStore, requireStaffRole] as const,
   request: { params: idOrSlugParam.extend({ questionId: id }), body: jsonBody(questionKeyInput) },
   responses: {
     200: jsonResponse("The new key and how many attempts changed", z.object({ question: z.object({ _id: z.string(), correct: z.array(z.union([z.number(), z.string()])), points: z.number() }), regraded: z.number().int() })),

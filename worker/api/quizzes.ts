@@ -5,7 +5,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { idOrSlugParam } from "../../app/lib/schemas";
 import { createQuizInput, saveAnswersInput, solveQuizInput, submitQuizInput, updateQuizInput, QUESTION_TYPES, SHOW_ANSWERS } from "../../app/lib/quiz-schemas";
-import { noStore, requireAuth, viewerOf } from "../auth/middleware";
+import { noStore, requireAuth, requireStaffRole, viewerOf } from "../auth/middleware";
 import { createQuiz, deleteQuiz, getQuiz, getResult, getScore, groupResults, listGroupQuizzes, listLectureQuizzes, saveAnswers, solveQuiz, startAttempt, submitQuiz, updateQuiz } from "../services/quizzes";
 import { createApi, errorResponse } from "./app";
 import { jsonBody, jsonResponse, messageDto } from "./users-dto";
@@ -204,7 +204,7 @@ const resultsRoute = createRoute({
   path: "/groups/{id}/results",
   tags,
   summary: "Staff: members x quizzes with best scores, and per question how many got it right",
-  middleware: [noStore, requireAuth] as const,
+  middleware: [noStore, requireStaffRole] as const,
   request: { params: idOrSlugParam },
   responses: { 200: jsonResponse("Results", resultsDto), ...guards },
 });
@@ -288,7 +288,7 @@ const createQuizRoute = createRoute({
   path: "/",
   tags,
   summary: "Create a quiz with its questions on a lecture (staff); members are told when it is published",
-  middleware: [noStore, requireAuth] as const,
+  middleware: [noStore, requireStaffRole] as const,
   request: { body: jsonBody(createQuizInput) },
   responses: { 201: jsonResponse("The quiz", quizDto), 400: errorResponse("Invalid fields"), ...guards },
 });
@@ -297,7 +297,7 @@ const updateQuizRoute = createRoute({
   path: "/{id}",
   tags,
   summary: "Edit a quiz (staff); questions, when sent, replace the list and are frozen once a student has started",
-  middleware: [noStore, requireAuth] as const,
+  middleware: [noStore, requireStaffRole] as const,
   request: { params: idOrSlugParam, body: jsonBody(updateQuizInput) },
   responses: { 200: jsonResponse("The quiz", quizDto), 400: errorResponse("Invalid fields"), 409: errorResponse("Questions frozen: students have started"), ...guards },
 });
@@ -306,7 +306,7 @@ const deleteQuizRoute = createRoute({
   path: "/{id}",
   tags,
   summary: "Delete a quiz with its questions and attempts (staff)",
-  middleware: [noStore, requireAuth] as const,
+  middleware: [noStore, requireStaffRole] as const,
   request: { params: idOrSlugParam },
   responses: { 200: jsonResponse("Deleted", messageDto), ...guards },
 });

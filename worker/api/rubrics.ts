@@ -5,7 +5,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { rubricInput } from "../../app/lib/rubric-schemas";
 import { idOrSlugParam } from "../../app/lib/schemas";
-import { noStore, requireAuth, viewerOf } from "../auth/middleware";
+import { noStore, requireStaffRole, viewerOf } from "../auth/middleware";
 import { createRubric, deleteRubric, listRubrics, updateRubric } from "../services/rubrics";
 import { createApi, errorResponse } from "./app";
 import { jsonBody, jsonResponse, messageDto } from "./users-dto";
@@ -31,7 +31,7 @@ const listRoute = createRoute({
   path: "/{id}/rubrics",
   tags,
   summary: "The group's rubrics by title, each with the tasks that carry it",
-  middleware: [noStore, requireAuth] as const,
+  middleware: [noStore, requireStaffRole] as const,
   request: { params: idOrSlugParam },
   responses: { 200: jsonResponse("Rubrics", z.array(rubricDto)), ...guards },
 });
@@ -41,7 +41,7 @@ const createRubricRoute = createRoute({
   path: "/{id}/rubrics",
   tags,
   summary: "A new rubric: criteria (1 to 20), each with 2 to 8 levels of title, description and points",
-  middleware: [noStore, requireAuth] as const,
+  middleware: [noStore, requireStaffRole] as const,
   request: { params: idOrSlugParam, body: jsonBody(rubricInput) },
   responses: { 201: jsonResponse("The rubric", rubricDto), 400: errorResponse("Invalid fields"), ...guards },
 });
@@ -51,7 +51,7 @@ const updateRoute = createRoute({
   path: "/{id}/rubrics/{rubricId}",
   tags,
   summary: "Edit a rubric; the tasks that carry it take its new total as their maximum",
-  middleware: [noStore, requireAuth] as const,
+  middleware: [noStore, requireStaffRole] as const,
   request: { params: rubricParams, body: jsonBody(rubricInput) },
   responses: {
     200: jsonResponse("The rubric", rubricDto),
@@ -66,7 +66,7 @@ const deleteRoute = createRoute({
   path: "/{id}/rubrics/{rubricId}",
   tags,
   summary: "Delete a rubric; tasks that carried it keep their maximum score and grades keep the filled rubric",
-  middleware: [noStore, requireAuth] as const,
+  middleware: [noStore, requireStaffRole] as const,
   request: { params: rubricParams },
   responses: { 200: jsonResponse("Deleted", messageDto), ...guards },
 });

@@ -1,7 +1,7 @@
 /** Scheduled publishing (issue 22): PUT /api/schedule/{kind}/{id}. */
 import { createRoute, z } from "@hono/zod-openapi";
 import { SCHEDULE_KINDS, scheduleInput } from "../../app/lib/lifecycle-schemas";
-import { noStore, requireAuth, viewerOf } from "../auth/middleware";
+import { noStore, requireStaffRole, viewerOf } from "../auth/middleware";
 import { setSchedule } from "../services/schedule";
 import { createApi, errorResponse } from "./app";
 import { jsonBody, jsonResponse } from "./users-dto";
@@ -17,7 +17,7 @@ const route = createRoute({
   tags: ["Scheduling"],
   summary:
     "Publish at a set time: a draft lecture or quiz is published, or a task shown to students, by the server at publishAt, and the members are told then. null takes a lecture's or quiz's schedule off (it stays a draft) and shows a scheduled task now.",
-  middleware: [noStore, requireAuth] as const,
+  middleware: [noStore, requireStaffRole] as const,
   request: { params, body: jsonBody(scheduleInput) },
   responses: {
     200: jsonResponse(

@@ -1,7 +1,7 @@
 /** GET /api/students/{id}: a student's details and memberships, for staff (instructors: their own groups only). */
 import { createRoute } from "@hono/zod-openapi";
 import { idOrSlugParam } from "../../app/lib/schemas";
-import { noStore, requireAuth, viewerOf } from "../auth/middleware";
+import { noStore, requireStaffRole, viewerOf } from "../auth/middleware";
 import { getStudent } from "../services/students";
 import { createApi, errorResponse } from "./app";
 import { studentDto } from "./groups-dto";
@@ -12,7 +12,7 @@ const oneRoute = createRoute({
   path: "/{id}",
   tags: ["Students (staff)"],
   summary: "A student by id or slug with their memberships (an instructor sees only memberships in their groups)",
-  middleware: [noStore, requireAuth] as const,
+  middleware: [noStore, requireStaffRole] as const,
   request: { params: idOrSlugParam },
   responses: {
     200: jsonResponse("The student", studentDto),

@@ -6,7 +6,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { report } from "./report-dto";
 import { idOrSlugParam } from "../../app/lib/schemas";
 import { createTaskInput, gradeSubmissionInput, submitTaskInput, updateTaskInput } from "../../app/lib/task-schemas";
-import { noStore, requireAuth, viewerOf } from "../auth/middleware";
+import { noStore, requireAuth, requireStaffRole, viewerOf } from "../auth/middleware";
 import { createTask, deleteTask, getSubmission, getTask, gradeSubmission, listGroupTasks, listSubmissions, releaseGrades, submitTask, updateTask } from "../services/tasks";
 import { createApi, errorResponse } from "./app";
 import { jsonBody, jsonResponse, messageDto } from "./users-dto";
@@ -102,7 +102,7 @@ const createTaskRoute = createRoute({
   path: "/{lectureId}/tasks",
   tags,
   summary: "Set a task on a lecture (staff); members are told",
-  middleware: [noStore, requireAuth] as const,
+  middleware: [noStore, requireStaffRole] as const,
   request: { params: z.object({ lectureId: key }), body: jsonBody(createTaskInput) },
   responses: { 201: jsonResponse("The task", taskDto), 400: errorResponse("Invalid fields"), ...guards },
 });
@@ -120,7 +120,7 @@ const updateTaskRoute = createRoute({
   path: "/{lectureId}/tasks/{taskId}",
   tags,
   summary: "Edit a task (staff)",
-  middleware: [noStore, requireAuth] as const,
+  middleware: [noStore, requireStaffRole] as const,
   request: { params: taskParams, body: jsonBody(updateTaskInput) },
   responses: { 200: jsonResponse("The task", taskDto), 400: errorResponse("Invalid fields"), ...guards },
 });
@@ -129,7 +129,7 @@ const deleteTaskRoute = createRoute({
   path: "/{lectureId}/tasks/{taskId}",
   tags,
   summary: "Delete a task with its submissions (staff)",
-  middleware: [noStore, requireAuth] as const,
+  middleware: [noStore, requireStaffRole] as const,
   request: { params: taskParams },
   responses: { 200: jsonResponse("Deleted", messageDto), ...guards },
 });
@@ -171,7 +171,7 @@ const gradeRoute = createRoute({
   path: "/{lectureId}/tasks/{taskId}/submissions/{submissionId}",
   tags,
   summary: "Grade with a score (0 to maxScore) or, on a task with a rubric, a level per criterion ({ rubric: { criterionId: levelIndex } }), with feedback, or ask for a new version (staff); the student is notified and e-mailed",
-  middleware: [noStore, requireAuth] as const,
+  middleware: [noStore, requireStaffRole] as const,
   request: { params: submissionParams, body: jsonBody(gradeSubmissionInput) },
   responses: { 200: jsonResponse("The submission", submissionDto), 400: errorResponse("Invalid score"), ...guards },
 });
@@ -181,7 +181,7 @@ const releaseRoute = createRoute({
   path: "/{lectureId}/tasks/{taskId}/release-grades",
   tags,
   summary: "Release a task's held grades (staff): every graded student sees their grade and is notified and e-mailed at once",
-  middleware: [noStore, requireAuth] as const,
+  middleware: [noStore, requireStaffRole] as const,
   request: { params: taskParams },
   responses: {
     200: jsonResponse("How many grades were released", z.object({ released: z.number().int(), task: taskDto })),

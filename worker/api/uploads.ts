@@ -6,7 +6,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { bodyLimit } from "hono/body-limit";
 import { COURSE_IMAGE } from "../../app/lib/schemas";
-import { noStore, requireAuth, viewerOf } from "../auth/middleware";
+import { noStore, requireStaffRole, viewerOf } from "../auth/middleware";
 import { AppError } from "../http/errors";
 import { uploadCourseImage } from "../services/uploads";
 import { createApi, errorResponse } from "./app";
@@ -29,7 +29,7 @@ const uploadRoute = createRoute({
   summary: "Upload a course image (admins and instructors); answers the URL for imageCourse",
   middleware: [
     noStore,
-    requireAuth,
+    requireStaffRole,
     bodyLimit({
       maxSize: COURSE_IMAGE.maxBytes + MULTIPART_OVERHEAD_BYTES,
       onError: () => {

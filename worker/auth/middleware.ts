@@ -8,6 +8,7 @@ import { createMiddleware } from "hono/factory";
 import type { Role } from "../../db/schema";
 import type { ApiEnv } from "../api/app";
 import { AppError, forbidden, unauthorized } from "../http/errors";
+import { requireStaff } from "../services/group-access";
 import { authenticate, type Viewer } from "../services/sessions";
 
 /** 401 unless the request carries a valid access token of a live session. */
@@ -44,6 +45,19 @@ export function requireRole(...roles: Role[]) {
     await next();
   });
 }
+
+/**
+ * For routes that only a group's staff may ever use (running a group, grading, the staff's lists): 401 without a
+ * session, and 403 for a student before the request's body or query is read, so a student's probe of a staff form
+ * is refused as such and never answered field by field. Whether the caller runs this group is the service's check
+ * (`can(viewer, "group.manage", ...)`); this is its first half, `requireStaff`, asked early.
+ */
+export const requireStaffRole = createMiddleware<ApiEnv>(async (c, next) => {
+  const viewer = c.var.viewer ?? (await authenticate(c.var.svc, c.req.header("authorization")));
+  c.set("viewer", viewer);
+  requireStaff(viewer);
+  await next();
+});
 
 /** The viewer set by `requireAuth`/`requireRole` (a handler without either gets 401, never an undefined user). */
 export function viewerOf(c: Context<ApiEnv>): Viewer {
