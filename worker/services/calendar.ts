@@ -16,6 +16,7 @@ import type { ServiceContext } from "../context";
 import { forbidden, notFound } from "../http/errors";
 import { studentSeesTask } from "./released";
 import { ownTimeSql } from "./own-time";
+import { extensionOf } from "./extension-join";
 
 /** A lecture has no end time in the model; the file gives it the usual session length. */
 export const LECTURE_MINUTES = 90;
@@ -152,7 +153,7 @@ export async function groupCalendar(ctx: ServiceContext, viewer: Actor, groupKey
       .select({ id: tasks.id, slug: tasks.slug, title: tasks.title, dueAt: ownTimeSql(tasks.dueAt, extensions.dueAt).mapWith(tasks.dueAt), lectureSlug: lectures.slug, lecturePublished: lectures.published, publishAt: tasks.publishAt })
       .from(tasks)
       .innerJoin(lectures, eq(lectures.id, tasks.lectureId))
-      .leftJoin(extensions, and(eq(extensions.taskId, tasks.id), eq(extensions.userId, viewer.userId)))
+      .leftJoin(extensions, extensionOf("task", tasks.id, viewer.userId))
       .where(and(eq(lectures.groupId, group.id), isNotNull(tasks.dueAt), staff ? undefined : studentSeesTask))
       .orderBy(asc(tasks.dueAt), asc(tasks.id)),
     ctx.db
@@ -168,7 +169,7 @@ export async function groupCalendar(ctx: ServiceContext, viewer: Actor, groupKey
       })
       .from(quizzes)
       .innerJoin(lectures, eq(lectures.id, quizzes.lectureId))
-      .leftJoin(extensions, and(eq(extensions.quizId, quizzes.id), eq(extensions.userId, viewer.userId)))
+      .leftJoin(extensions, extensionOf("quiz", quizzes.id, viewer.userId))
       .where(
         and(
           eq(quizzes.groupId, group.id),

@@ -16,6 +16,7 @@ import { requireManagedQuiz, reviewWhen } from "./quizzes";
 import type { Viewer } from "./sessions";
 import { findTask, isStaff, taskLink, type TaskRecord } from "./tasks";
 import { chunked, D1_MAX_PARAMS, slices } from "./chunks";
+import { extensionOf } from "./extension-join";
 
 export interface ExtensionDto {
   user: { _id: string; name: string };
@@ -116,7 +117,7 @@ export async function setTaskExtensions(ctx: ServiceContext, viewer: Viewer, lec
 /** DELETE .../tasks/{taskId}/extensions/{userId} (staff): the student's due time is the task's again. */
 export async function removeTaskExtension(ctx: ServiceContext, viewer: Viewer, lectureKey: string, taskKey: string, userId: string): Promise<{ message: string }> {
   const task = await requireManagedTask(ctx, viewer, lectureKey, taskKey);
-  const gone = await ctx.db.delete(extensions).where(and(eq(extensions.taskId, task.id), eq(extensions.userId, userId))).returning({ id: extensions.id });
+  const gone = await ctx.db.delete(extensions).where(extensionOf("task", task.id, userId)).returning({ id: extensions.id });
   if (gone.length === 0) throw notFound("That student has no extension on this task.");
   return { message: "The extension was removed." };
 }
@@ -174,7 +175,7 @@ export async function setQuizExtensions(ctx: ServiceContext, viewer: Viewer, qui
 /** DELETE /api/quizzes/{id}/extensions/{userId} (staff). */
 export async function removeQuizExtension(ctx: ServiceContext, viewer: Viewer, quizKey: string, userId: string): Promise<{ message: string }> {
   const quiz = await requireManagedQuiz(ctx, viewer, quizKey);
-  const gone = await ctx.db.delete(extensions).where(and(eq(extensions.quizId, quiz.id), eq(extensions.userId, userId))).returning({ id: extensions.id });
+  const gone = await ctx.db.delete(extensions).where(extensionOf("quiz", quiz.id, userId)).returning({ id: extensions.id });
   if (gone.length === 0) throw notFound("That student has no extension on this quiz.");
   return { message: "The extension was removed." };
 }

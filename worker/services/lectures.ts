@@ -20,6 +20,7 @@ import { notifyUsers } from "./notifications";
 import type { Viewer } from "./sessions";
 import { zoneOffset } from "./time-shift";
 import { ownTimeSql } from "./own-time";
+import { extensionOf } from "./extension-join";
 
 export interface LectureDto {
   _id: string;
@@ -245,7 +246,7 @@ export async function lectureWork(ctx: ServiceContext, lectureId: string, studen
     })
     .from(tasks)
     .leftJoin(submissions, and(eq(submissions.taskId, tasks.id), eq(submissions.userId, studentId ?? "")))
-    .leftJoin(extensions, and(eq(extensions.taskId, tasks.id), eq(extensions.userId, studentId ?? "")))
+    .leftJoin(extensions, extensionOf("task", tasks.id, studentId ?? ""))
     // A student does not see a task scheduled for later (issue 22).
     .where(and(eq(tasks.lectureId, lectureId), studentId === null ? undefined : isNull(tasks.publishAt)))
     .orderBy(asc(tasks.dueAt), asc(tasks.title));

@@ -19,6 +19,7 @@ import { QUIZ_NETWORK_MS } from "../../app/lib/quiz-schemas";
 import { isMember } from "./memberships";
 import { studentSeesTask } from "./released";
 import { ownTimeSql } from "./own-time";
+import { extensionOf } from "./extension-join";
 
 const memberStatuses = [...MEMBER_STATUSES];
 
@@ -249,7 +250,7 @@ function figuresSql(db: Database, scope: ({ group: Value<string> } | { groups: S
       .innerJoin(quizzes, eq(quizzes.id, attempts.quizId))
       .innerJoin(lectures, eq(lectures.id, quizzes.lectureId));
     return (currentOnly ? from.innerJoin(memberships, asMember(attempts.userId as never, quizzes.groupId)) : from)
-      .leftJoin(extensions, and(eq(extensions.quizId, quizzes.id), eq(extensions.userId, attempts.userId)))
+      .leftJoin(extensions, extensionOf("quiz", quizzes.id, attempts.userId))
       .where(and(inScope(quizzes.groupId), liveQuiz, sql`${attempts.submittedAt} is not null`, onlyUser(attempts.userId as never)))
       .groupBy(attempts.userId, attempts.quizId)
       .as("best_attempts");
@@ -288,7 +289,7 @@ function figuresSql(db: Database, scope: ({ group: Value<string> } | { groups: S
     .from(submissions)
     .innerJoin(tasks, eq(tasks.id, submissions.taskId))
     .innerJoin(lectures, eq(lectures.id, tasks.lectureId))
-    .leftJoin(extensions, and(eq(extensions.taskId, tasks.id), eq(extensions.userId, submissions.userId)))
+    .leftJoin(extensions, extensionOf("task", tasks.id, submissions.userId))
     .where(and(inScope(lectures.groupId), studentSeesTask, onlyUser(submissions.userId as never)))
     .groupBy(submissions.userId, lectures.groupId)
     .as("submissions_by");
@@ -385,7 +386,7 @@ function figuresSql(db: Database, scope: ({ group: Value<string> } | { groups: S
     .select({ n: sql<number>`count(*)` })
     .from(tasks)
     .innerJoin(lectures, eq(lectures.id, tasks.lectureId))
-    .leftJoin(extensions, and(eq(extensions.taskId, tasks.id), eq(extensions.userId, memberships.userId)))
+    .leftJoin(extensions, extensionOf("task", tasks.id, memberships.userId))
     .where(
       and(
         eq(lectures.groupId, memberships.groupId),
@@ -398,7 +399,7 @@ function figuresSql(db: Database, scope: ({ group: Value<string> } | { groups: S
     .select({ n: sql<number>`count(*)` })
     .from(quizzes)
     .innerJoin(lectures, eq(lectures.id, quizzes.lectureId))
-    .leftJoin(extensions, and(eq(extensions.quizId, quizzes.id), eq(extensions.userId, memberships.userId)))
+    .leftJoin(extensions, extensionOf("quiz", quizzes.id, memberships.userId))
     .where(
       and(
         eq(quizzes.groupId, memberships.groupId),

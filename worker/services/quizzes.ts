@@ -46,6 +46,7 @@ import { checkAnswers, checkCode, codeVerdicts, earned, grade, isRight, knownVer
 import { ownTime } from "./own-time";
 import { hitRateLimit } from "./rate-limit";
 import { scoreShare } from "../../app/lib/progress";
+import { extensionOf } from "./extension-join";
 
 type AttemptRow = typeof attempts.$inferSelect;
 type QuestionRow = typeof questions.$inferSelect;
@@ -125,7 +126,7 @@ async function findQuiz(ctx: ServiceContext, viewer: Actor, key: string): Promis
     .innerJoin(lectures, eq(lectures.id, quizzes.lectureId))
     .innerJoin(groups, eq(groups.id, quizzes.groupId))
     .leftJoin(memberships, and(eq(memberships.groupId, groups.id), eq(memberships.userId, viewer.userId)))
-    .leftJoin(extensions, and(eq(extensions.quizId, quizzes.id), eq(extensions.userId, viewer.userId)))
+    .leftJoin(extensions, extensionOf("quiz", quizzes.id, viewer.userId))
     .where(or(eq(quizzes.id, key), eq(quizzes.slug, key)))
     .limit(1);
   return row ? withExtension(row) : null;
@@ -567,7 +568,7 @@ async function listQuizzes(ctx: ServiceContext, viewer: Actor, scope: { groupKey
       .from(quizzes)
       .innerJoin(lectures, eq(lectures.id, quizzes.lectureId))
       // The viewer's own extensions (none for staff): a student's list shows their own close and attempts.
-      .leftJoin(extensions, and(eq(extensions.quizId, quizzes.id), eq(extensions.userId, sql.placeholder("userId"))))
+      .leftJoin(extensions, extensionOf("quiz", quizzes.id, sql.placeholder("userId")))
       .where(where)
       .orderBy(asc(quizzes.opensAt), asc(quizzes.title));
   }).all(values);
@@ -1390,7 +1391,7 @@ async function retimeOpenAttempts(ctx: ServiceContext, quizId: string, now: numb
     .from(attempts)
     .innerJoin(quizzes, eq(quizzes.id, attempts.quizId))
     .leftJoin(memberships, and(eq(memberships.groupId, quizzes.groupId), eq(memberships.userId, attempts.userId)))
-    .leftJoin(extensions, and(eq(extensions.quizId, attempts.quizId), eq(extensions.userId, attempts.userId)))
+    .leftJoin(extensions, extensionOf("quiz", attempts.quizId, attempts.userId))
     .where(and(eq(attempts.quizId, quizId), isNull(attempts.submittedAt)));
   const changes = open.flatMap((a) => {
     const close = ownTime(a.rules.closesAt, a.extension?.closesAt ?? null);

@@ -29,6 +29,7 @@ import { armPublisher, SCHEDULE_SLACK_MS } from "./publisher-client";
 import type { RunReport } from "../sandbox/types";
 import { extendsTime, ownTime } from "./own-time";
 import { hitRateLimit } from "./rate-limit";
+import { extensionOf } from "./extension-join";
 
 export interface TaskDto {
   _id: string;
@@ -303,7 +304,7 @@ async function readTask(ctx: ServiceContext, viewer: Actor, key: string, lecture
       .innerJoin(lectures, eq(lectures.id, tasks.lectureId))
       .innerJoin(groups, eq(groups.id, lectures.groupId))
       .leftJoin(memberships, and(eq(memberships.groupId, groups.id), eq(memberships.userId, sql.placeholder("userId"))))
-      .leftJoin(extensions, and(eq(extensions.taskId, tasks.id), eq(extensions.userId, sql.placeholder("userId"))))
+      .leftJoin(extensions, extensionOf("task", tasks.id, sql.placeholder("userId")))
       .where(taskAt(lectureKey === null ? null : sql.placeholder("lectureKey"), sql.placeholder("taskKey")))
       .limit(1),
   );
@@ -397,7 +398,7 @@ export async function listGroupTasks(ctx: ServiceContext, viewer: Actor, groupKe
       .from(tasks)
       .innerJoin(lectures, eq(lectures.id, tasks.lectureId))
       .leftJoin(submissions, and(eq(submissions.taskId, tasks.id), eq(submissions.userId, sql.placeholder("userId"))))
-      .leftJoin(extensions, and(eq(extensions.taskId, tasks.id), eq(extensions.userId, sql.placeholder("userId"))))
+      .leftJoin(extensions, extensionOf("task", tasks.id, sql.placeholder("userId")))
       .where(and(eq(lectures.groupId, sql.placeholder("groupId")), staff ? undefined : studentSeesTask))
       .orderBy(asc(tasks.dueAt), asc(tasks.title)),
   );
