@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import type { ShouldRevalidateFunction } from "@remix-run/react";
-import { useLoaderData } from "@remix-run/react";
+import { useLoaderData, useSearchParams } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { metaT, pageMeta } from "~/lib/meta";
 import { sheets } from "~/styles/sheets";
@@ -31,12 +31,13 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
 
 export default function Submissions() {
   const data = useLoaderData<typeof loader>();
+  const [params] = useSearchParams();
   const groupBase = `/instructor/group/${data.group.slug}`;
   const { t } = useT();
   return (
     <InstructorGroupPage group={data.group} section={data.task.title} parent={{ label: t("staffTasks.title"), to: `${groupBase}/tasks` }}>
       <GradeRelease held={data.task.gradesHeld} graded={data.submissions.filter((x) => x.heldGrade).length} changed={data.submissions.filter((x) => x.changedSinceGraded).length} />
-      <Grader key={data.task._id} taskId={data.task._id} maxScore={data.task.maxScore} initial={data.submissions} missing={data.missing} rubric={data.task.rubric} snippets={data.snippets} fileBase={`/course/${data.group.slug}/lecture/${data.task.lecture.slug}/task-file/${data.task.slug}`} extendHref={data.task.dueAt ? `/instructor/group/${data.group.slug}/lecture/${data.task.lecture.slug}/tasks/updateTask/${data.task.slug}` : null} />
+      <Grader key={`${data.task._id}:${params.get("submission") ?? ""}`} taskId={data.task._id} maxScore={data.task.maxScore} initial={data.submissions} missing={data.missing} rubric={data.task.rubric} snippets={data.snippets} fileBase={`/course/${data.group.slug}/lecture/${data.task.lecture.slug}/task-file/${data.task.slug}`} extendHref={data.task.dueAt ? `/instructor/group/${data.group.slug}/lecture/${data.task.lecture.slug}/tasks/updateTask/${data.task.slug}` : null} open={params.get("submission")} />
     </InstructorGroupPage>
   );
 }

@@ -70,6 +70,15 @@ describe("tasks and grading", () => {
     const row = student.locator(".course-task", { hasText: `Landing page ${stamp}` });
     expect(await row.locator(".task-state").textContent()).toBe("Graded");
     expect(await row.locator(".course-task-grade").textContent()).toBe(grade);
+
+    // The instructor's bell said who handed in: its link opens the grader on that hand-in, graded by now (so every
+    // hand-in is listed, not only the ungraded ones).
+    const bell = (await api<{ notifications: { kind: string; params: { name?: string } | null; link: string | null }[] }>(token, "GET", "/api/notifications?limit=50")).body.notifications;
+    const handedIn = bell.find((n) => n.kind === "submission-created" && n.params?.name === `Aya Grade ${stamp}`);
+    expect(handedIn?.link).toMatch(new RegExp(`^/instructor/group/frontend-react/lecture/${lecture.slug}/tasks/${task.slug}/submissions\\?submission=`));
+    await gotoHydrated(grader, handedIn!.link!);
+    expect(await name.textContent()).toBe(`Aya Grade ${stamp}`);
+    expect(await grader.locator("#grader-filter").inputValue()).toBe("all");
   });
 });
 

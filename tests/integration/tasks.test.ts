@@ -129,11 +129,17 @@ describe("submitting", () => {
     expect(((await res.json()) as ErrorBody).fields).toHaveProperty(field);
   });
 
-  it("tells the group's staff of a new submission", async () => {
+  it("tells the group's staff of a new submission, each with a link to the grader in their own area on that hand-in", async () => {
+    const admin = await createUser({ role: "admin" });
     const w = await world();
     await submit(w.a, w);
-    const notes = await db().select().from(s.notifications).where(eq(s.notifications.userId, w.teacher.user.id));
-    expect(notes.map((n) => n.kind)).toContain("submission-created");
+    const [sub] = await db().select().from(s.submissions).where(eq(s.submissions.taskId, w.task._id));
+    const bell = async (userId: string) => (await db().select().from(s.notifications).where(eq(s.notifications.userId, userId))).filter((n) => n.kind === "submission-created");
+    const grader = `/group/${w.group.slug}/lecture/${w.lecture.slug}/tasks/${w.task.slug}/submissions?submission=${sub!.id}`;
+    expect((await bell(w.teacher.user.id)).map((n) => n.link)).toEqual([`/instructor${grader}`]);
+    expect((await bell(admin.id)).map((n) => n.link)).toEqual([`/dashboard/admin${grader}`]);
+    // Students of the group are not told of each other's work.
+    expect(await bell(w.b.user.id)).toEqual([]);
   });
 });
 

@@ -14,7 +14,7 @@ import { newId } from "./ids";
 import { notifyUsers } from "./notifications";
 import { hitRateLimit, type Limit } from "./rate-limit";
 import type { Viewer } from "./sessions";
-import { isStaff, requireReadableTask, taskIdOf, taskLink, type TaskRecord } from "./tasks";
+import { isStaff, notifyTaskStaff, requireReadableTask, taskIdOf, taskLink, type TaskRecord } from "./tasks";
 
 export interface VersionDto {
   number: number;
@@ -82,13 +82,8 @@ export async function addComment(ctx: ServiceContext, viewer: Viewer, lectureKey
   const [row] = await ctx.db.insert(submissionComments).values({ id: newId(), submissionId, authorId: viewer.userId, body: input.body, createdAt: now }).returning();
   const params = { name: viewer.name, task: task.title };
   if (viewer.userId === studentId) {
-    // Staff are taken to the grader of the task, in their own area.
-    const team = await ctx.db.select({ id: users.id, role: users.role }).from(users).where(or(eq(users.role, "admin"), task.instructorId ? eq(users.id, task.instructorId) : undefined));
-    const grader = (area: string) => `/${area}/group/${encodeURIComponent(task.groupSlug)}/lecture/${encodeURIComponent(task.lectureSlug)}/tasks/${encodeURIComponent(task.slug)}/submissions`;
-    const admins = team.filter((u) => u.role === "admin").map((u) => u.id);
-    const instructors = team.filter((u) => u.role !== "admin").map((u) => u.id);
-    await notifyUsers(ctx, instructors, { kind: "submission-comment", params, link: grader("instructor") });
-    await notifyUsers(ctx, admins, { kind: "submission-comment", params, link: grader("dashboard/admin") });
+    // Staff are taken to the grader of the task, in their own area, on this hand-in.
+    await notifyTaskStaff(ctx, task, { kind: "submission-comment", params }, submissionId);
   } else {
     await notifyUsers(ctx, [studentId], { kind: "submission-comment", params, link: taskLink(task) });
   }

@@ -646,7 +646,7 @@ export async function ownSubmission(ctx: ServiceContext, taskId: string, userId:
 export async function storeSubmission(
   ctx: ServiceContext,
   viewer: Viewer,
-  task: { id: string; title: string; groupTitle: string; instructorId: string | null },
+  task: { id: string; title: string; slug: string; lectureSlug: string; groupSlug: string; groupTitle: string; instructorId: string | null },
   existing: SubmissionRow | undefined,
   values: Omit<typeof submissions.$inferInsert, "id" | "taskId" | "userId">,
   refused: string,
@@ -706,12 +706,7 @@ export async function storeSubmission(
     if (current && repeat?.isRepeat(current)) return { created: false, row: current };
     throw new AppError(409, "conflict", "Your work was just submitted from another tab. Reload to see it.");
   }
-  const staff = await ctx.db.select({ id: users.id }).from(users).where(or(eq(users.role, "admin"), task.instructorId ? eq(users.id, task.instructorId) : undefined));
-  await notifyUsers(ctx, staff.map((s) => s.id), {
-    kind: "submission-created",
-    params: { name: viewer.name, task: task.title, group: task.groupTitle },
-    link: null,
-  });
+  await notifyTaskStaff(ctx, task, { kind: "submission-created", params: { name: viewer.name, task: task.title, group: task.groupTitle } }, row.id);
   return { created: true, row };
 }
 
@@ -875,6 +870,25 @@ async function scoreByRubric(ctx: ServiceContext, task: TaskRecord, choices: Rec
 
 export const taskLink = (task: Pick<TaskRecord, "groupSlug" | "lectureSlug" | "slug">) =>
   `/course/${encodeURIComponent(task.groupSlug)}/lecture/${encodeURIComponent(task.lectureSlug)}/Add-Task/${encodeURIComponent(task.slug)}`;
+
+/**
+ * Tells a task's staff (every admin and the group's instructor) about a student's hand-in, each with a link to the
+ * task's grader in their own area, opened on that hand-in (`?submission=`).
+ */
+export async function notifyTaskStaff(
+  ctx: ServiceContext,
+  task: Pick<TaskRecord, "groupSlug" | "lectureSlug" | "slug" | "instructorId">,
+  n: { kind: string; params: Record<string, string> },
+  submissionId: string,
+): Promise<void> {
+  const team = await ctx.db.select({ id: users.id, role: users.role }).from(users).where(or(eq(users.role, "admin"), task.instructorId ? eq(users.id, task.instructorId) : undefined));
+  const grader = (area: string) =>
+    `/${area}/group/${encodeURIComponent(task.groupSlug)}/lecture/${encodeURIComponent(task.lectureSlug)}/tasks/${encodeURIComponent(task.slug)}/submissions?submission=${encodeURIComponent(submissionId)}`;
+  await Promise.all([
+    notifyUsers(ctx, team.filter((u) => u.role !== "admin").map((u) => u.id), { ...n, link: grader("instructor") }),
+    notifyUsers(ctx, team.filter((u) => u.role === "admin").map((u) => u.id), { ...n, link: grader("dashboard/admin") }),
+  ]);
+}
 
 /**
  * POST .../tasks/{taskId}/release-grades (staff): the task's grades stop being held and every graded student is told

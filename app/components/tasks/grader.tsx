@@ -109,6 +109,7 @@ export function Grader({
   snippets = [],
   fileBase = null,
   extendHref = null,
+  open = null,
 }: {
   taskId: string;
   maxScore: number;
@@ -122,12 +123,15 @@ export function Grader({
   fileBase?: string | null;
   /** The task's edit page, where a student who has not handed in is given more time (its extensions). */
   extendHref?: string | null;
+  /** A hand-in to open first (a notification's link, `?submission=`), shown whatever its state. */
+  open?: string | null;
 }) {
   const { t } = useT();
   const fetcher = useFetcher<Result>();
   const [items, setItems] = usePropState(initial);
-  const [filter, setFilter] = useState<Filter>("ungraded");
-  const [currentId, setCurrentId] = useState<string | null>(() => (initial.find(isUngraded) ?? initial[0])?._id ?? null);
+  const asked = open ? initial.find((s) => s._id === open) : undefined;
+  const [filter, setFilter] = useState<Filter>(asked && !isUngraded(asked) ? "all" : "ungraded");
+  const [currentId, setCurrentId] = useState<string | null>(() => (asked ?? initial.find(isUngraded) ?? initial[0])?._id ?? null);
   const [score, setScore] = useState("");
   const [feedback, setFeedback] = useState("");
   const [choices, setChoices] = useState<Record<string, number>>({});
