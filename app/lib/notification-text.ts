@@ -22,9 +22,20 @@ export function notificationText(messages: Messages, n: Shown): string {
   return key && key in messages ? format(messages, key, n.params ?? undefined) : n.title;
 }
 
-/** With a page's `t` (which answers an unknown key with the key itself). */
+/**
+ * Each name and title set apart from the sentence around it (Unicode's first-strong isolate, U+2068 ... U+2069): an
+ * Arabic name at the start of an English sentence, or a Latin title inside an Arabic one, keeps the sentence in the
+ * page's direction and its words in their order. The marks are invisible and not read aloud.
+ */
+function isolated(params: NotificationParams): Params {
+  const out: Params = {};
+  for (const [name, value] of Object.entries(params)) out[name] = typeof value === "string" && name !== "variant" ? `\u2068${value}\u2069` : value;
+  return out;
+}
+
+/** With a page's `t` (which answers an unknown key with the key itself), to be shown in the page's direction. */
 export function localNotificationText(t: (key: MessageKey, params?: Params) => string, n: Shown): string {
   const key = notificationKey(n.kind, n.params);
-  const text = key ? t(key, n.params ?? undefined) : null;
+  const text = key && n.params ? t(key, isolated(n.params)) : null;
   return text && text !== key ? text : n.title;
 }

@@ -137,6 +137,20 @@ describe("polish of the existing screens", () => {
     expect(await title.textContent()).toContain("تم قبولك");
   });
 
+  it("keeps an English notification left to right when it starts with an Arabic name, the name set apart", async () => {
+    const name = `ليلى تجربة ${Date.now().toString(36)}`;
+    const student = await createVerifiedUser("ar-name", name);
+    await requestToJoin(student, "frontend-react");
+    const page = await newPage();
+    await signIn(page.context(), INSTRUCTOR.email, INSTRUCTOR.password);
+    await gotoHydrated(page, "/instructor");
+    await page.locator(".bell-button").click();
+    const title = page.locator(".bell-item-title", { hasText: name }).first();
+    await title.waitFor();
+    expect(await title.evaluate((el) => getComputedStyle(el).direction)).toBe("ltr");
+    expect(await title.textContent()).toBe(`\u2068${name}\u2069 asked to join \u2068Frontend Development with React\u2069`);
+  });
+
   it("in Arabic a score reads as it does in English, score then maximum from left to right, like every other fraction", async () => {
     const page = await newPage({ width: 375, height: 800 });
     await page.context().addCookies([{ name: "lang", value: "ar", url: baseURL() }]);

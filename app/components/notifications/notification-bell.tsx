@@ -277,7 +277,7 @@ function NotificationBody({ n }: { n: Item }) {
       <span className="bell-dot" aria-hidden="true" />
       <span className="bell-text">
         {!n.readAt ? <span className="visually-hidden">{t("bell.unread")}: </span> : null}
-        <span className="bell-item-title" dir="auto">
+        <span className="bell-item-title">
           {localNotificationText(t, n)}
         </span>
         <span className="bell-time">
