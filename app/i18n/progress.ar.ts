@@ -12,6 +12,7 @@ export const progressAr: Record<keyof typeof progressEn, string> = {
   "progress.submittedOf": "سُلّمت {submitted} من {given}",
   "progress.takenOf": "أُدّي {taken} من {published}",
   "progress.awaitingGrade": "بانتظار التقييم: {count}",
+  "progress.awaitingGradeOrRelease": "لم تُقيَّم أو لم تُعلَن درجتها: {count}",
   "progress.stillOpen": "ما زال مفتوحًا: {count}",
   "progress.ofTotal": "{part} من {whole}",
   "progress.meter": "{label}: {value}%",

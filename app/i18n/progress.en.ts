@@ -11,6 +11,7 @@ export const progressEn = {
   "progress.submittedOf": "{submitted} of {given} submitted",
   "progress.takenOf": "{taken} of {published} taken",
   "progress.awaitingGrade": "Waiting for a grade: {count}",
+  "progress.awaitingGradeOrRelease": "Not graded or not released: {count}",
   "progress.stillOpen": "Still open: {count}",
   "progress.ofTotal": "{part} of {whole}",
   "progress.meter": "{label}: {value}%",

@@ -98,6 +98,13 @@ describe("grade release", () => {
     const at = (name: string) => cols.indexOf(name);
     const aRow = rowOf(w.a.user.email);
     expect([aRow[at(`task:${w.task.slug}:score`)], aRow[at(`task:${w.task.slug}:status`)], aRow[at("task_percent")]]).toEqual(["83", "held", ""]);
+    // The student's progress says the work waits for a grade; the staff's page of that student says it may be graded
+    // and not released (they may have graded it themselves), never that nobody has graded it.
+    expect(held.pages).toContain("Waiting for a grade: 1");
+    const aSlug = (await db().select({ slug: s.users.slug }).from(s.users).where(eq(s.users.id, w.a.user.id)))[0]!.slug;
+    const staffPage = await (await call(`/instructor/${w.group.slug}/student/${aSlug}`, { cookie: w.teacher.cookie, headers: { accept: "text/html" } })).text();
+    expect(staffPage).toContain("Not graded or not released: 1");
+    expect(staffPage).not.toContain("Waiting for a grade");
 
     // Release: one call, every graded student told (b handed in nothing, so b hears nothing).
     const released = await call(`${w.base}/release-grades`, { method: "POST", token: w.teacher.accessToken });

@@ -52,7 +52,22 @@ export function AtRiskReasons({ reasons }: { reasons: AtRiskReason[] }) {
  * counted, then attendance, tasks and quizzes, each with its percentage (the three the overall averages) and its
  * "x of y". `heading` is the level of the card's title; staff pass `reasons` to show why a student needs support.
  */
-export function ProgressSummary({ progress, title, heading = "h2", reasons = [], id = "progress-title" }: { progress: Progress; title: string; heading?: "h2" | "h3"; reasons?: AtRiskReason[]; id?: string }) {
+export function ProgressSummary({
+  progress,
+  title,
+  heading = "h2",
+  reasons = [],
+  id = "progress-title",
+  forStaff = false,
+}: {
+  progress: Progress;
+  title: string;
+  heading?: "h2" | "h3";
+  reasons?: AtRiskReason[];
+  id?: string;
+  /** Shown to staff: a hand-in not counted yet may be graded and held (ADR 0021), which its student cannot know. */
+  forStaff?: boolean;
+}) {
   const { t, lang } = useT();
   const H = heading;
   const { lectures, tasks, quizzes, overall } = progress;
@@ -89,7 +104,7 @@ export function ProgressSummary({ progress, title, heading = "h2", reasons = [],
               {waiting > 0 ? (
                 <>
                   {" · "}
-                  {t("progress.awaitingGrade", { count: waiting })}
+                  {t(forStaff ? "progress.awaitingGradeOrRelease" : "progress.awaitingGrade", { count: waiting })}
                 </>
               ) : null}
             </>

@@ -24,7 +24,7 @@ export function StudentProgressList({ items, groupHref }: { items: GroupProgress
         <ul role="list" className="student-progress-list">
           {items.map((item) => (
             <li key={item.group._id}>
-              <ProgressSummary progress={item.progress} title={item.group.title} heading="h3" reasons={item.atRiskReasons} id={`progress-${item.group._id}`} />
+              <ProgressSummary progress={item.progress} title={item.group.title} heading="h3" reasons={item.atRiskReasons} id={`progress-${item.group._id}`} forStaff />
               <Link to={groupHref(item.group.slug)} className="student-progress-link">
                 {t("studentProgress.open")}
               </Link>
