@@ -4,6 +4,7 @@
  * existed, and kinds without a text, show the English title they were stored with. Client-safe.
  */
 import { format, type Params } from "../i18n/translate";
+import { isolate } from "./bidi";
 import type { Messages, MessageKey } from "../i18n/en";
 
 export type NotificationParams = Params & { variant?: string };
@@ -23,13 +24,12 @@ export function notificationText(messages: Messages, n: Shown): string {
 }
 
 /**
- * Each name and title set apart from the sentence around it (Unicode's first-strong isolate, U+2068 ... U+2069): an
- * Arabic name at the start of an English sentence, or a Latin title inside an Arabic one, keeps the sentence in the
- * page's direction and its words in their order. The marks are invisible and not read aloud.
+ * Each name and title set apart from the sentence around it (`isolate`): an Arabic name at the start of an English
+ * sentence, or a Latin title inside an Arabic one, keeps the sentence in the page's direction and its words in order.
  */
 function isolated(params: NotificationParams): Params {
   const out: Params = {};
-  for (const [name, value] of Object.entries(params)) out[name] = typeof value === "string" && name !== "variant" ? `\u2068${value}\u2069` : value;
+  for (const [name, value] of Object.entries(params)) out[name] = typeof value === "string" && name !== "variant" ? isolate(value) : value;
   return out;
 }
 
