@@ -59,6 +59,8 @@ export const lecturesAr: Record<keyof typeof lecturesEn, string> = {
   "lectures.field.bodyHint": "Markdown: عناوين بـ #، و**عريض**، وقوائم، وروابط، وكتل ```js للكود``` (تظهر ملوّنة للطلاب).",
   "lectures.field.seriesTitle": "عنوان كل جلسة",
   "lectures.field.days": "الأيام",
+  "lectures.field.timeZone": "المنطقة الزمنية",
+  "lectures.field.timeZoneHint": "منطقة المجموعة ما لم تختر غيرها: كل جلسة في هذه الساعة بتوقيتها.",
   "lectures.field.time": "الساعة",
   "lectures.field.from": "تبدأ من",
   "lectures.field.ends": "تنتهي",

@@ -58,6 +58,8 @@ export const lecturesEn = {
   "lectures.field.bodyHint": "Markdown: # headings, **bold**, lists, links and ```js code blocks``` (highlighted for students).",
   "lectures.field.seriesTitle": "Title of each session",
   "lectures.field.days": "On",
+  "lectures.field.timeZone": "Time zone",
+  "lectures.field.timeZoneHint": "The group's own zone unless you choose another: every session is at this time there.",
   "lectures.field.time": "At",
   "lectures.field.from": "Starting",
   "lectures.field.ends": "Ends",

@@ -40,8 +40,23 @@ export const COMMON_TIME_ZONES = [
  * language beside it.
  */
 export function zoneChoices(zones: readonly string[], at: number): { id: string; offsetMinutes: number }[] {
-  return zones.map((id) => ({ id, offsetMinutes: Math.round(zoneOffset(at, id) / 60_000) }));
+  // Kept for the hour per isolate (offsets change at most at a whole hour, at daylight saving): the lecture list and
+  // the cohort page ask for the same list at every request.
+  const hour = Math.floor(at / 3_600_000);
+  if (choicesHour !== hour) {
+    choicesHour = hour;
+    choicesKept.clear();
+  }
+  const key = zones.join(" ");
+  let choices = choicesKept.get(key);
+  if (!choices) {
+    choices = zones.map((id) => ({ id, offsetMinutes: Math.round(zoneOffset(hour * 3_600_000, id) / 60_000) }));
+    choicesKept.set(key, choices);
+  }
+  return choices;
 }
+let choicesHour = -1;
+const choicesKept = new Map<string, { id: string; offsetMinutes: number }[]>();
 
 export async function loadCohort(svc: ServiceContext, viewer: Viewer, slug: string) {
   const group = await orHttpError(requireManagedGroup(svc, viewer, slug));

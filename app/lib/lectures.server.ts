@@ -6,7 +6,8 @@
 import type { ServiceContext } from "../../worker/context";
 import type { CheckinClient } from "../../worker/services/attendance-client";
 import { attend, closeAttendance, getAttendanceState, markAttendance, openAttendance } from "../../worker/services/attendance";
-import { managedGroupHeading } from "../../worker/services/group-access";
+import { groupForUser, managedGroupHeading } from "../../worker/services/group-access";
+import { COMMON_TIME_ZONES, zoneChoices } from "./cohort.server";
 import { quizzesOfReadLecture } from "../../worker/services/quizzes";
 import { createLecture, deleteLecture, getLecture, lectureWork, listLectures, reorderLectures, requireReadableLecture, scheduleLectures, sortLecturesByDate, updateLecture } from "../../worker/services/lectures";
 import type { Viewer } from "../../worker/services/sessions";
@@ -25,11 +26,17 @@ function slugParam(value: string | undefined): string {
 }
 
 
-/** The group's lectures for its staff. */
+/**
+ * The group's lectures for its staff, with the group's time zone (a weekly series is set in it unless another is
+ * chosen) and the zones offered.
+ */
 export async function loadStaffLectures(svc: ServiceContext, viewer: Viewer, params: { slug?: string }) {
   const group = await orHttpError(managedGroupHeading(svc, viewer, slugParam(params.slug)));
-  const lectures = await orHttpError(listLectures(svc, viewer, group._id));
-  return { group: { id: group._id, slug: group.slug, title: group.title }, lectures };
+  // The same row the heading was read from (once per request).
+  const [lectures, row] = await Promise.all([orHttpError(listLectures(svc, viewer, group._id)), groupForUser(svc, viewer.userId, group._id)]);
+  const timeZone = row?.timeZone ?? "Africa/Cairo";
+  const timeZones = zoneChoices(COMMON_TIME_ZONES.includes(timeZone) ? COMMON_TIME_ZONES : [timeZone, ...COMMON_TIME_ZONES], Date.now());
+  return { group: { id: group._id, slug: group.slug, title: group.title, timeZone }, timeZones, lectures };
 }
 
 /** intent=create | schedule | order | order-by-date | publish | delete on the lecture list. */

@@ -26,8 +26,8 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
 }
 
 export default function GroupLectures() {
-  const { group, lectures } = useLoaderData<typeof loader>();
-  return <LecturesScreen lectures={lectures} base={`/dashboard/admin/group/${group.slug}/lectures`} groupTitle={group.title} />;
+  const { group, lectures, timeZones } = useLoaderData<typeof loader>();
+  return <LecturesScreen lectures={lectures} base={`/dashboard/admin/group/${group.slug}/lectures`} groupTitle={group.title} timeZone={group.timeZone} timeZones={timeZones} />;
 }
 
 export function ErrorBoundary() {

@@ -29,10 +29,10 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
 
 export default function GroupLectures() {
   const { t } = useT();
-  const { group, lectures } = useLoaderData<typeof loader>();
+  const { group, lectures, timeZones } = useLoaderData<typeof loader>();
   return (
     <InstructorGroupPage group={group} section={t("lectures.title")}>
-      <LecturesScreen lectures={lectures} base={`/instructor/group/${group.slug}/lectures`} groupTitle={group.title} />
+      <LecturesScreen lectures={lectures} base={`/instructor/group/${group.slug}/lectures`} groupTitle={group.title} timeZone={group.timeZone} timeZones={timeZones} />
     </InstructorGroupPage>
   );
 }

@@ -35,11 +35,12 @@ export function useBrowser() {
    * tests that cut the network on purpose: Chromium's own "net::ERR_INTERNET_DISCONNECTED" line for each request
    * made meanwhile is then expected; every other error still fails the test.
    */
-  return async function newPage(opts: { width?: number; height?: number; locale?: string; offline?: boolean } = {}): Promise<Page> {
+  return async function newPage(opts: { width?: number; height?: number; locale?: string; offline?: boolean; timezoneId?: string } = {}): Promise<Page> {
     const context = await browser.newContext({
       baseURL: baseURL(),
       viewport: { width: opts.width ?? 1280, height: opts.height ?? 800 },
       locale: opts.locale ?? "en-US",
+      ...(opts.timezoneId ? { timezoneId: opts.timezoneId } : {}),
     });
     contexts.push(context);
     const page = await context.newPage();

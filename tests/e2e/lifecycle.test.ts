@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { baseURL, gotoHydrated, useBrowser } from "./browser";
-import { accessToken, api, INSTRUCTOR, memberOf } from "./groups-helpers";
+import { accessToken, ADMIN, api, INSTRUCTOR, memberOf } from "./groups-helpers";
 import { signIn } from "./session";
 
 const G = "frontend-react";
@@ -24,6 +24,28 @@ async function mailsTo(to: string): Promise<Mail[]> {
 
 describe("a cohort's life", () => {
   const newPage = useBrowser();
+
+  it("a weekly series is set in the group's time zone, whatever the browser's, and the form says which", async () => {
+    const admin = await accessToken(ADMIN);
+    const group = (await api<{ slug: string }>(admin, "POST", "/api/groups", { title: `Series zone ${Date.now().toString(36)}` })).body;
+    // An admin abroad (New York) schedules a group that meets in Cairo (the default zone of a group).
+    const page = await newPage({ timezoneId: "America/New_York" });
+    await signIn(page.context(), ADMIN.email, ADMIN.password);
+    await gotoHydrated(page, `/dashboard/admin/group/${group.slug}/lectures`);
+    await page.getByRole("button", { name: "Schedule a weekly series" }).click();
+    const zone = page.locator("#series-zone");
+    expect(await zone.inputValue()).toBe("Africa/Cairo");
+    expect((await zone.locator("option:checked").textContent())?.replace(/[\u2066\u2069\u200e]/g, "")).toBe("Cairo (UTC+02:00)");
+    await page.getByLabel("Mon", { exact: true }).check();
+    await page.locator("#series-time").fill("10:00");
+    await page.locator("#series-from").fill("2027-01-04");
+    await page.getByLabel("Number of sessions").fill("2");
+    await page.getByRole("button", { name: "Create the series" }).click();
+    // 10:00 in Cairo in January (UTC+2) is 08:00 UTC; in New York it would have been 15:00 UTC.
+    await expect
+      .poll(async () => (await api<{ startsAt: string | null }[]>(admin, "GET", `/api/lectures/group/${group.slug}`)).body.map((l) => l.startsAt), { timeout: 10_000 })
+      .toEqual(["2027-01-04T08:00:00.000Z", "2027-01-11T08:00:00.000Z"]);
+  });
 
   it("an instructor starts the next cohort from the demo group: everything copied, unpublished, on the new dates", async () => {
     const stamp = Date.now().toString(36);

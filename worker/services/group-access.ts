@@ -50,6 +50,8 @@ const ownCertificateColumns = {
 /** A group with the asking user's membership in it: what every member page decides access from. */
 export type GroupForUser = GroupRow & {
   instructorId: string | null;
+  /** Where its lectures happen: the zone a weekly series and a copy's dates are set in. */
+  timeZone: string;
   membershipStatus: MembershipStatus | null;
   /** Their certificate of this group, if one was issued to them (a unique (group, user) row, revoked or not). */
   certificate: Pick<typeof certificates.$inferSelect, keyof typeof ownCertificateColumns> | null;
@@ -65,7 +67,7 @@ export function groupForUser(ctx: ServiceContext, userId: string, idOrSlug: stri
   return rowFor(ctx, "group", userId, idOrSlug, async () => {
     const query = preparedOnce(ctx, "group-access.groupForUser", (db) =>
       db
-        .select({ ...groupColumns, instructorId: groups.instructorId, membershipStatus: memberships.status, certificate: ownCertificateColumns })
+        .select({ ...groupColumns, instructorId: groups.instructorId, timeZone: groups.timeZone, membershipStatus: memberships.status, certificate: ownCertificateColumns })
         .from(groups)
         .leftJoin(users, eq(users.id, groups.instructorId))
         .leftJoin(memberships, and(eq(memberships.groupId, groups.id), eq(memberships.userId, sql.placeholder("userId"))))

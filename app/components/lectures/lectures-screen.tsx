@@ -11,6 +11,7 @@ import { fromLocalInput, When } from "./when";
 import { ScheduledBadge } from "~/components/lifecycle/schedule-box";
 import { EmptyState } from "~/components/empty-state";
 import { isolate } from "~/lib/bidi";
+import { zoneLabel } from "~/lib/time-zones";
 
 export interface StaffLecture {
   _id: string;
@@ -51,7 +52,22 @@ const WEEKDAYS: MessageKey[] = ["lectures.day.0", "lectures.day.1", "lectures.da
  * A group's lectures for its staff: the schedule in order with publish, reorder, edit, attendance and delete, a form
  * for one lecture and a form for a weekly series. `base` is the group's lecture path in this area.
  */
-export function LecturesScreen({ lectures, base, groupTitle }: { lectures: StaffLecture[]; base: string; groupTitle: string }) {
+export type ZoneChoice = { id: string; offsetMinutes: number };
+
+export function LecturesScreen({
+  lectures,
+  base,
+  groupTitle,
+  timeZone,
+  timeZones,
+}: {
+  lectures: StaffLecture[];
+  base: string;
+  groupTitle: string;
+  /** The group's own zone: a weekly series is set in it unless another is chosen. */
+  timeZone: string;
+  timeZones: ZoneChoice[];
+}) {
   const { t } = useT();
   const fetcher = useFetcher<Result>();
   const { toasts, show, dismiss } = useToasts();
@@ -125,7 +141,7 @@ export function LecturesScreen({ lectures, base, groupTitle }: { lectures: Staff
       ) : null}
 
       {form === "one" ? <NewLectureForm fetcher={fetcher} /> : null}
-      {form === "series" ? <SeriesForm fetcher={fetcher} /> : null}
+      {form === "series" ? <SeriesForm fetcher={fetcher} groupZone={timeZone} zones={timeZones} /> : null}
 
       {lectures.length === 0 ? (
         <EmptyState icon={<BookIcon />} title={t("lectures.empty.title")} body={t("lectures.empty.body", { group: groupTitle })} />
@@ -246,8 +262,9 @@ function NewLectureForm({ fetcher }: { fetcher: LectureFetcher }) {
   );
 }
 
-function SeriesForm({ fetcher }: { fetcher: LectureFetcher }) {
+function SeriesForm({ fetcher, groupZone, zones }: { fetcher: LectureFetcher; groupZone: string; zones: ZoneChoice[] }) {
   const { t } = useT();
+  const [timeZone, setTimeZone] = useState(groupZone);
   const [title, setTitle] = useState(t("lectures.seriesDefaultTitle"));
   const [days, setDays] = useState<number[]>([]);
   const [time, setTime] = useState("18:00");
@@ -260,7 +277,6 @@ function SeriesForm({ fetcher }: { fetcher: LectureFetcher }) {
   const busy = fetcher.state !== "idle";
   const submit = (e: React.FormEvent) => {
     e.preventDefault();
-    const timeZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
     const series = { title, days, time, from, timeZone, published, ...(mode === "count" ? { count: Number(count) } : { until }) };
     fetcher.submit({ intent: "schedule", series: JSON.stringify(series) }, { method: "post" });
   };
@@ -297,6 +313,20 @@ function SeriesForm({ fetcher }: { fetcher: LectureFetcher }) {
           <label htmlFor="series-from">{t("lectures.field.from")}</label>
           <input id="series-from" type="date" value={from} onChange={(e) => setFrom(e.target.value)} required />
           {error("from") ? <p className="field-error">{error("from")}</p> : null}
+        </div>
+        <div className="field">
+          <label htmlFor="series-zone">{t("lectures.field.timeZone")}</label>
+          <select id="series-zone" value={timeZone} onChange={(e) => setTimeZone(e.target.value)} aria-describedby="series-zone-hint">
+            {zones.map((z) => (
+              <option key={z.id} value={z.id}>
+                {zoneLabel(t, z.id, z.offsetMinutes)}
+              </option>
+            ))}
+          </select>
+          <p id="series-zone-hint" className="field-hint">
+            {t("lectures.field.timeZoneHint")}
+          </p>
+          {error("timeZone") ? <p className="field-error">{error("timeZone")}</p> : null}
         </div>
       </div>
       <fieldset className="field weekday-field">
