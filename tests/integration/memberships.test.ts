@@ -223,6 +223,26 @@ describe("PUT /api/membership-requests/{id}", () => {
     expect(mail!.text).toContain("/my-courses");
   });
 
+  it("writes the decision's e-mail in the student's own language: Arabic for each decision, with its link", async () => {
+    const cases = [
+      { decision: "approved", subject: "تمت الموافقة على طلب انضمامك إلى", says: "أصبحت عضوًا في", link: "/my-courses", label: "افتح كورساتي" },
+      { decision: "special", subject: "بشروط خاصة", says: "بشروط خاصة (مثل مقعد بمنحة)", link: "/my-courses", label: "افتح كورساتي" },
+      { decision: "rejected", subject: "لم تتم الموافقة على طلب انضمامك إلى", says: "هذه المرة", link: "/courses", label: "تصفّح الكورسات" },
+    ];
+    for (const c of cases) {
+      const { teacher, group, me, request } = await pendingRequest();
+      await db().update(s.users).set({ locale: "ar" }).where(eq(s.users.id, me.user.id));
+      expect((await decide(teacher, request._id, c.decision)).status).toBe(200);
+      const [mail] = await waitForMails(me.user.email, new RegExp(c.subject));
+      expect(mail!.subject).toContain(`«${group.title}»`);
+      expect(mail!.text).toContain(c.says);
+      expect(mail!.text).toContain(`${c.label}: http://localhost:8787${c.link}`);
+      expect(mail!.html).toContain('dir="rtl" lang="ar"');
+      expect(mail!.html).toContain(`<a href="http://localhost:8787${c.link}">${c.label}</a>`);
+      expect(mail!.text).not.toMatch(/request|Hello|Good news/);
+    }
+  });
+
   it("rejects: the e-mail says not approved and links the catalogue", async () => {
     const { teacher, group, me, request } = await pendingRequest();
     expect((await decide(teacher, request._id, "rejected")).status).toBe(200);

@@ -144,6 +144,30 @@ describe("submitting", () => {
 });
 
 describe("grading", () => {
+  it("e-mails a grade and a request for a new version in the student's own language", async () => {
+    const w = await world({ maxScore: 20 });
+    await db().update(s.users).set({ locale: "ar" }).where(eq(s.users.id, w.a.user.id));
+    await submit(w.a, w);
+    const [sub] = await db().select().from(s.submissions).where(eq(s.submissions.taskId, w.task._id));
+    const path = `/api/lectures/${w.lecture.slug}/tasks/${w.task.slug}/submissions/${sub!.id}`;
+    expect((await call(path, { method: "PUT", body: { score: 17, feedback: "عمل مرتب" }, token: w.teacher.accessToken })).status).toBe(200);
+    const [graded] = await waitForMails(w.a.user.email, /^تم تقييم عملك/);
+    expect(graded!.subject).toBe("تم تقييم عملك في «Profile card»: 17/20");
+    expect(graded!.text).toContain("حصل عملك في «Profile card» على 17 من 20.");
+    expect(graded!.text).toContain("الملاحظات:\nعمل مرتب");
+    expect(graded!.html).toContain('dir="rtl" lang="ar"');
+    expect(graded!.text).not.toMatch(/Hello|Your work|Open the task/);
+    expect((await call(path, { method: "PUT", body: { requestResubmission: true }, token: w.teacher.accessToken })).status).toBe(200);
+    const [again] = await waitForMails(w.a.user.email, /^طُلبت نسخة جديدة/);
+    expect(again!.subject).toBe("طُلبت نسخة جديدة من «Profile card»");
+    // Someone who chose English, or never chose, reads English.
+    await submit(w.b, w);
+    const [subB] = await db().select().from(s.submissions).where(eq(s.submissions.userId, w.b.user.id));
+    expect((await call(`/api/lectures/${w.lecture.slug}/tasks/${w.task.slug}/submissions/${subB!.id}`, { method: "PUT", body: { score: 12 }, token: w.teacher.accessToken })).status).toBe(200);
+    const [english] = await waitForMails(w.b.user.email, /was graded/);
+    expect(english!.subject).toBe('Your work on "Profile card" was graded: 12/20');
+  });
+
   // A grade of 10 and a maximum lowered to 5 at the same moment (two tabs, two graders), each checked against the task
   // as it was read: never both, never 10 of 5.
   it("never leaves a score above the task's maximum when grading and lowering the maximum cross", async () => {

@@ -17,13 +17,17 @@ const expiresIn = (minutes: number, lang: MailLang) =>
     ? formatMessage("تنتهي صلاحيته بعد {minutes, plural, one {دقيقة واحدة} two {دقيقتين} few {# دقائق} other {# دقيقة}}.", { minutes }, "ar")
     : formatMessage("It expires in {minutes, plural, one {# minute} other {# minutes}}.", { minutes }, "en");
 
-/** An Arabic mail reads right to left in mail clients that honour `dir` (the text part is plain either way). */
-function compose(subject: string, lines: string[], lang: MailLang = "en"): Mail {
+/**
+ * An e-mail of lines, with a closing link when given (a line "label: address" in the text part, an anchor in the
+ * HTML). An Arabic mail reads right to left in mail clients that honour `dir` (the text part is plain either way).
+ */
+export function compose(subject: string, lines: string[], lang: MailLang = "en", link?: { label: string; href: string }): Mail {
   const dir = lang === "ar" ? ' dir="rtl" lang="ar"' : "";
+  const anchor = link ? `<p><a href="${escapeHtml(link.href)}">${escapeHtml(link.label)}</a></p>` : "";
   return {
     subject,
-    text: lines.join("\n\n"),
-    html: `<div${dir}>${lines.map((l) => `<p>${escapeHtml(l)}</p>`).join("")}</div>`,
+    text: [...lines, ...(link ? [`${link.label}: ${link.href}`] : [])].join("\n\n"),
+    html: `<div${dir}>${lines.map((l) => `<p>${escapeHtml(l)}</p>`).join("")}${anchor}</div>`,
   };
 }
 

@@ -14,6 +14,7 @@ import { publishToGroupStaff, publishToUser } from "../realtime/publish";
 import { managedGroupsScope, requireManagedGroup, requireStaff } from "./group-access";
 import { sendMail } from "./mail";
 import { decisionMail } from "./membership-mail";
+import { mailLang } from "./accounts-mail";
 import { notifyUsers } from "./notifications";
 import type { Viewer } from "./sessions";
 
@@ -31,6 +32,7 @@ const requestColumns = {
   userId: users.id,
   userName: users.name,
   email: users.email,
+  locale: users.locale,
   phone: users.phoneNumber,
   userSlug: users.slug,
   groupId: groups.id,
@@ -128,7 +130,7 @@ export async function decideMembershipRequest(
 
 async function announceDecision(ctx: ServiceContext, viewer: Viewer, r: RequestRow & { decidedAt: Date }, decision: MembershipDecisionInput["decision"]) {
   const group = { _id: r.groupId, title: r.groupTitle, slug: r.groupSlug };
-  const mail = decisionMail({ name: r.userName, groupTitle: r.groupTitle, decision, origin: ctx.settings.publicOrigin });
+  const mail = decisionMail({ name: r.userName, groupTitle: r.groupTitle, decision, origin: ctx.settings.publicOrigin, lang: mailLang(r.locale) });
   ctx.waitUntil(sendMail(ctx, { to: r.email, ...mail }));
   await notifyUsers(ctx, [r.userId], {
     kind: "join-decision",

@@ -20,7 +20,9 @@ import { htmlOf, withHtml } from "./stored-html";
 import { groupForUser, requireManagedGroup, workPlaceColumns } from "./group-access";
 import { AppError, forbidden, notFound } from "../http/errors";
 import { newId, slugCandidates } from "./ids";
-import { escapeHtml, sendMail } from "./mail";
+import { sendMail } from "./mail";
+import { mailLang } from "./accounts-mail";
+import { gradedMail, newVersionMail } from "./grade-mail";
 import { notifyUsers } from "./notifications";
 import type { Viewer } from "./sessions";
 import { studentReport, summaryReport } from "../sandbox/report";
@@ -796,7 +798,7 @@ export async function getSubmission(ctx: ServiceContext, viewer: Viewer, lecture
 export async function gradeSubmission(ctx: ServiceContext, viewer: Viewer, lectureKey: string, taskKey: string, submissionId: string, input: GradeSubmissionInput) {
   const task = await requireManagedTask(ctx, viewer, lectureKey, taskKey);
   const [current] = await ctx.db
-    .select({ submission: submissions, name: users.name, email: users.email })
+    .select({ submission: submissions, name: users.name, email: users.email, locale: users.locale })
     .from(submissions)
     .innerJoin(users, eq(users.id, submissions.userId))
     .where(and(eq(submissions.id, submissionId), eq(submissions.taskId, task.id)));
@@ -848,12 +850,10 @@ export async function gradeSubmission(ctx: ServiceContext, viewer: Viewer, lectu
     params: graded ? { task: task.title, score: row!.score ?? 0, max: task.maxScore } : { task: task.title },
     link,
   });
-  const subject = graded ? `Your work on "${task.title}" was graded: ${row!.score}/${task.maxScore}` : `A new version of "${task.title}" was asked for`;
-  const penaltyLine = graded && row!.rawScore !== null ? `It was handed in late: ${row!.rawScore} before the late penalty.` : "";
   // Only the feedback the student may see (a held grade's is not theirs yet).
   const shownFeedback = asStudentSees(task, row!).feedback;
-  const text = [`Hello ${current.name},`, graded ? `Your work on "${task.title}" got ${row!.score} of ${task.maxScore}.` : `Your instructor asked for a new version of your work on "${task.title}".`, penaltyLine, shownFeedback ? `Feedback:\n${shownFeedback}` : "", `Open the task: ${ctx.settings.publicOrigin}${link}`].filter(Boolean);
-  ctx.waitUntil(sendMail(ctx, { to: current.email, subject, text: text.join("\n\n"), html: text.map((l) => `<p>${escapeHtml(l)}</p>`).join("") }));
+  const mail = { name: current.name, task: task.title, feedback: shownFeedback, href: `${ctx.settings.publicOrigin}${link}`, lang: mailLang(current.locale) };
+  ctx.waitUntil(sendMail(ctx, { to: current.email, ...(graded ? gradedMail({ ...mail, score: row!.score, max: task.maxScore, rawScore: row!.rawScore }) : newVersionMail(mail)) }));
   return toSubmissionDto(row!, current.name, true, rules);
 }
 
@@ -914,7 +914,7 @@ export async function releaseGrades(ctx: ServiceContext, viewer: Viewer, lecture
     throw new AppError(409, "grades_not_held", "This task's grades are not held: students already see them.");
   }
   const graded = await ctx.db
-    .select({ userId: submissions.userId, name: users.name, email: users.email, score: submissions.score })
+    .select({ userId: submissions.userId, name: users.name, email: users.email, locale: users.locale, score: submissions.score })
     .from(submissions)
     .innerJoin(users, eq(users.id, submissions.userId))
     // A grade with a request for a new version goes out too (its student reads both from now on): told like the rest.
@@ -922,8 +922,7 @@ export async function releaseGrades(ctx: ServiceContext, viewer: Viewer, lecture
   const link = taskLink(task);
   await notifyUsers(ctx, graded.map((g) => g.userId), { kind: "grades-released", params: { task: task.title }, link });
   for (const g of graded) {
-    const text = [`Hello ${g.name},`, `Your work on "${task.title}" got ${g.score} of ${task.maxScore}.`, `Open the task: ${ctx.settings.publicOrigin}${link}`];
-    ctx.waitUntil(sendMail(ctx, { to: g.email, subject: `Your work on "${task.title}" was graded: ${g.score}/${task.maxScore}`, text: text.join("\n\n"), html: text.map((l) => `<p>${escapeHtml(l)}</p>`).join("") }));
+    ctx.waitUntil(sendMail(ctx, { to: g.email, ...gradedMail({ name: g.name, task: task.title, score: g.score, max: task.maxScore, href: `${ctx.settings.publicOrigin}${link}`, lang: mailLang(g.locale) }) }));
   }
   return { released: graded.length, task: toTaskDto({ ...task, gradesHeld: false }) };
 }
