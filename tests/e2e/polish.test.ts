@@ -137,6 +137,29 @@ describe("polish of the existing screens", () => {
     expect(await title.textContent()).toContain("تم قبولك");
   });
 
+  it("keeps the keyboard's place through a submission: the button that sent a form has the focus again, the chat box after a tap on Send", async () => {
+    const user = await createVerifiedUser("focus", "Focus Kept");
+    const page = await newPage();
+    await signIn(page.context(), user.email, user.password);
+    await gotoHydrated(page, "/profile");
+    await page.getByLabel("Full name").fill("Focus Kept Again");
+    const save = page.getByRole("button", { name: "Save changes" });
+    await save.focus();
+    await page.keyboard.press("Enter");
+    await page.getByText("Your profile was saved.").first().waitFor();
+    // The button was disabled while the form was sent (its focus went to the page then); it has it back.
+    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent?.trim())).toBe("Save changes");
+
+    const member = await memberOf("frontend-react", "focus-chat", `Focus Chat ${Date.now().toString(36)}`);
+    const phone = await newPage({ width: 375, height: 800 });
+    await signIn(phone.context(), member.email, member.password);
+    await gotoHydrated(phone, "/course/frontend-react");
+    await phone.locator(".chat-input").fill("Hello from a phone");
+    await phone.locator(".chat-composer button[type=submit]").click();
+    await phone.locator(".chat-scroll").getByText("Hello from a phone").waitFor();
+    expect(await phone.evaluate(() => document.activeElement?.classList.contains("chat-input"))).toBe(true);
+  });
+
   it("keeps an English notification left to right when it starts with an Arabic name, the name set apart", async () => {
     const name = `ليلى تجربة ${Date.now().toString(36)}`;
     const student = await createVerifiedUser("ar-name", name);

@@ -50,6 +50,9 @@ export const ChatComposer = forwardRef<HTMLTextAreaElement, ComposerProps>(funct
       onSubmit={(e) => {
         e.preventDefault();
         submit();
+        // Sent with the button (a tap on a phone): the box keeps the focus, and the phone its keyboard, for the next
+        // message (the button disables itself once the box is empty, which would drop the focus to the page).
+        e.currentTarget.querySelector("textarea")?.focus();
       }}
     >
       {replying ? (
