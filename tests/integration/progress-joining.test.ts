@@ -118,16 +118,19 @@ describe("progress of a student who joins a running group", () => {
     expect(gradesCsv.of(late.user.email)).toMatchObject({ [`task:${w.T1.slug}:status`]: "before_joining", [`quiz:${w.Q1.slug}:status`]: "before_joining", [`quiz:${w.Q2.slug}:status`]: "open" });
     expect(gradesCsv.of(w.early.user.email)).toMatchObject({ [`task:${w.T1.slug}:status`]: "missing", [`quiz:${w.Q1.slug}:status`]: "not_taken" });
 
-    // The course home says so, in the student's words and under the numbers, in both languages.
-    for (const [lang, words, nothing] of [
-      ["en", "work from before the student joined that they did not do, does not count", "No lectures held yet"],
-      ["ar", "وما سبق انضمام الطالب ولم يؤدِّه، فلا يُحسب", "لم تُعقد محاضرات بعد"],
+    // The course home says so, in the student's words and under the numbers, in both languages, without claiming
+    // that the two lectures on the same page were never held.
+    for (const [lang, words, nothing, start, wrong] of [
+      ["en", "work from before the student joined that they did not do, does not count", "No lectures counted yet", "Your numbers start with what happens while you are in the group", "No lectures held yet"],
+      ["ar", "وما سبق انضمام الطالب ولم يؤدِّه، فلا يُحسب", "لا محاضرات محسوبة بعد", "تبدأ أرقامك بما يجري وأنت في المجموعة", "لم تُعقد محاضرات"],
     ] as const) {
       const res = await call(`/course/${w.group.slug}`, { cookie: `${late.cookie}; lang=${lang}`, headers: { accept: "text/html" } });
       expect(res.status).toBe(200);
       const html = await res.text();
       expect(html).toContain(words);
       expect(html).toContain(nothing);
+      expect(html).toContain(start);
+      expect(html).not.toContain(wrong);
     }
   });
 
