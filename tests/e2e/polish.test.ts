@@ -160,6 +160,20 @@ describe("polish of the existing screens", () => {
     expect(await phone.evaluate(() => document.activeElement?.classList.contains("chat-input"))).toBe(true);
   });
 
+  it("on an Arabic page an empty box that follows its text's direction shows its placeholder right to left; typed English reads left to right", async () => {
+    const page = await newPage({ width: 375, height: 800 });
+    await page.context().addCookies([{ name: "lang", value: "ar", url: baseURL() }]);
+    await signIn(page.context(), STUDENT.email, STUDENT.password);
+    await gotoHydrated(page, "/course/frontend-react");
+    const box = page.locator(".chat-input");
+    expect(await box.getAttribute("dir")).toBe("auto");
+    expect(await box.evaluate((el) => getComputedStyle(el).direction)).toBe("rtl");
+    await box.fill("Hello everyone");
+    expect(await box.evaluate((el) => getComputedStyle(el).direction)).toBe("ltr");
+    await box.fill("");
+    expect(await box.evaluate((el) => getComputedStyle(el).direction)).toBe("rtl");
+  });
+
   it("keeps an English notification left to right when it starts with an Arabic name, the name set apart", async () => {
     const name = `ليلى تجربة ${Date.now().toString(36)}`;
     const student = await createVerifiedUser("ar-name", name);
