@@ -85,6 +85,7 @@ export const progressAr: Record<keyof typeof progressEn, string> = {
   "attention.title": "يحتاج إلى انتباهك",
   "attention.none": "لا شيء يحتاج إلى انتباهك الآن.",
   "attention.requests": "طلبات انضمام تنتظر: {count}",
+  "attention.groupCount": "{group} ({count})",
   "attention.requestsIn": "{group}: {count}",
   "attention.ungraded": "تسليمات تنتظر التقييم: {count}",
   "attention.attendanceOpen": "الحضور مفتوح الآن",

@@ -84,6 +84,7 @@ export const progressEn = {
   "attention.title": "Needs your attention",
   "attention.none": "Nothing needs your attention right now.",
   "attention.requests": "Join requests waiting: {count}",
+  "attention.groupCount": "{group} ({count})",
   "attention.requestsIn": "{group}: {count}",
   "attention.ungraded": "Submissions to grade: {count}",
   "attention.attendanceOpen": "Attendance open now",

@@ -99,6 +99,8 @@ describe("what needs attention", () => {
     const arabic = (await (await call("/instructor", { cookie: `${(await signIn(w.teacher)).cookie}; lang=ar`, headers: { accept: "text/html" } })).text()).replace(/[\u200e\u200f\u061c]/g, ""); // bidi marks around numbers aside
     expect(arabic).toContain('data-reason="attendance">الحضور 25%</li>');
     expect(html).toContain(`href="/instructor/group/${w.mine.slug}/progress"`);
+    // The group's link says how many need support in it, then their names (not "Mine: 1: Karim").
+    expect(html).toContain(`href="/instructor/group/${w.mine.slug}/progress">Mine (1)</a>: <span class="attention-student">`);
 
     const admin = await call("/dashboard", { cookie: (await signIn(w.admin)).cookie, headers: { accept: "text/html" } });
     const adminHtml = await admin.text();

@@ -71,12 +71,12 @@ export function AttentionList({ attention: a, area }: { attention: Attention; ar
               {a.atRisk.groups.map((g) => (
                 <span key={g.slug}>
                   <Link to={`${groupBase(g.slug)}/progress`} className="user-text">
-                    {t("attention.requestsIn", { group: g.title, count: g.count })}
+                    {t("attention.groupCount", { group: g.title, count: g.count })}
                   </Link>
                   {": "}
                   {g.students.map((s, i) => (
                     <span key={s.slug} className="attention-student">
-                      {i > 0 ? ", " : null}
+                      {i > 0 ? t("list.separator") : null}
                       <Link to={studentHref(g.slug, s.slug)} className="user-text">
                         {s.name}
                       </Link>
