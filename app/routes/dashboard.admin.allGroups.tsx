@@ -142,7 +142,7 @@ export default function AllGroups() {
                     <Link to={`/dashboard/admin/group/${g.slug}`} className="row-link user-text">
                       {g.title}
                     </Link>
-                    <span className="row-sub" dir="ltr">/{g.slug}</span>
+                    <span className="row-sub" dir="ltr">{`/content/${g.slug}`}</span>
                   </th>
                   <td data-label={t("groups.form.status")}>
                     <GroupStatusBadge status={g.status} />

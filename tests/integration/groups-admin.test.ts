@@ -406,3 +406,16 @@ describe("a group's capacity and its members", () => {
     expect(failureText((key, params) => format(en as Messages, key, params), failure)).toBe("This group already has more members than that: its capacity cannot be lower than its number of members.");
   });
 });
+
+describe("the admins' list of groups", () => {
+  it("shows each group's public address as visitors open it (/content/{slug}), beside its title", async () => {
+    const boss = await signIn(await createUser({ role: "admin" }));
+    const group = await createGroup({ title: unique("Listed") });
+    const res = await call(`/dashboard/admin/allGroups?search=${encodeURIComponent(group.title)}`, { cookie: boss.cookie, headers: { accept: "text/html" } });
+    expect(res.status).toBe(200);
+    const html = await res.text();
+    expect(html).toContain(`<span class="row-sub" dir="ltr">/content/${group.slug}</span>`);
+    // The address shown is one that answers.
+    expect((await call(`/content/${group.slug}`, { headers: { accept: "text/html" } })).status).toBe(200);
+  });
+});
