@@ -269,7 +269,7 @@ export function QuizRunner({ quiz, questions, attempt, base, saveUrl, serverNow 
                     className="quiz-nav-item"
                     data-answered={done}
                     aria-current={!showAll && i === index ? "step" : undefined}
-                    aria-label={`${t("quiz.question", { n: i + 1, total: questions.length })}, ${t(done ? "quiz.answered" : "quiz.unanswered")}`}
+                    aria-label={`${t("quiz.question", { n: i + 1, total: questions.length })}${t("list.separator")}${t(done ? "quiz.answered" : "quiz.unanswered")}`}
                     onClick={() => {
                       if (showAll) document.getElementById(`q-${q._id}`)?.scrollIntoView({ block: "start" });
                       else setIndex(i);
