@@ -240,7 +240,7 @@ export default function LoginPage() {
       <GoogleSignIn enabled={googleEnabled} />
 
       <p className="auth-switch">
-        {t("auth.login.noAccount")} <Link to="/auth/register">{t("auth.login.signUp")}</Link>
+        {t("auth.login.noAccount")} <Link to={storedRedirect ? `/auth/register?redirectTo=${encodeURIComponent(storedRedirect)}` : "/auth/register"}>{t("auth.login.signUp")}</Link>
       </p>
     </main>
   );

@@ -15,7 +15,7 @@ import { revealAndFocus } from "~/lib/focus";
 import { useT } from "~/lib/i18n";
 import { metaT, pageMeta } from "~/lib/meta";
 import { PASSWORD_MIN_LENGTH, registerFormInput } from "~/lib/schemas";
-import { deviceFingerprint, roleHome } from "~/lib/session-client";
+import { deviceFingerprint, rememberRedirect, roleHome } from "~/lib/session-client";
 import { getViewer } from "../../worker/auth/viewer";
 import { register } from "../../worker/services/accounts";
 
@@ -90,6 +90,12 @@ export default function RegisterPage() {
   const [clientErrors, setClientErrors] = useState<{ fields: FieldErrors<Field>; form?: MessageKey } | null>(null);
   const [fingerprint, setFingerprint] = useState("");
   const kept = result && !result.ok ? result.values : null;
+  // Sent here from a page that asked to sign in (Log in's sign-up link carries it), perhaps in a new tab: where to
+  // go after the first login, kept as Log in keeps it (session storage).
+  useEffect(() => {
+    const to = new URLSearchParams(window.location.search).get("redirectTo");
+    if (to) rememberRedirect(to);
+  }, []);
 
   useEffect(() => setFingerprint(deviceFingerprint()), []);
 

@@ -297,6 +297,22 @@ describe("after login", () => {
     });
   }
 
+  it("keeps the page that asked to sign in through a sign-up opened in another tab, for the first login to go back to", async () => {
+    const page = await newPage();
+    await page.goto("/auth/login?redirectTo=%2Fcontent%2Ffrontend-react");
+    const signUp = page.getByRole("link", { name: "Sign up" });
+    await expect.poll(() => signUp.getAttribute("href")).toBe("/auth/register?redirectTo=%2Fcontent%2Ffrontend-react");
+    // Another tab (its own session storage): the register page remembers it there.
+    const other = await page.context().newPage();
+    await other.goto((await signUp.getAttribute("href"))!);
+    await expect.poll(() => other.evaluate(() => sessionStorage.getItem("redirect"))).toBe("/content/frontend-react");
+    // Never a foreign address.
+    const third = await page.context().newPage();
+    await third.goto("/auth/register?redirectTo=https%3A%2F%2Fevil.example%2F");
+    await third.waitForLoadState("networkidle");
+    expect(await third.evaluate(() => sessionStorage.getItem("redirect"))).toBeNull();
+  });
+
   it("says nothing of a check-in on an ordinary login", async () => {
     const page = await newPage();
     await page.goto("/auth/login?redirectTo=%2Fprofile");
