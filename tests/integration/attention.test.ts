@@ -100,7 +100,7 @@ describe("what needs attention", () => {
     expect(arabic).toContain('data-reason="attendance">الحضور 25%</li>');
     expect(html).toContain(`href="/instructor/group/${w.mine.slug}/progress"`);
     // The group's link says how many need support in it, then their names (not "Mine: 1: Karim").
-    expect(html).toContain(`href="/instructor/group/${w.mine.slug}/progress">Mine (1)</a>: <span class="attention-student">`);
+    expect(html).toContain(`href="/instructor/group/${w.mine.slug}/progress">\u2068Mine\u2069 (1)</a>: <span class="attention-student">`);
 
     const admin = await call("/dashboard", { cookie: (await signIn(w.admin)).cookie, headers: { accept: "text/html" } });
     const adminHtml = await admin.text();

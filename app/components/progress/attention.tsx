@@ -1,6 +1,7 @@
 import { Link } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { AlertIcon, BookIcon, CheckIcon, InboxIcon, MailIcon, UsersIcon } from "~/components/icons";
+import { isolate } from "~/lib/bidi";
 import { useT } from "~/lib/i18n";
 import type { Attention } from "../../../worker/services/dashboard";
 import { AtRiskReasons } from "./progress-summary";
@@ -42,7 +43,7 @@ export function AttentionList({ attention: a, area }: { attention: Attention; ar
             <Item icon={<UsersIcon />} title={t("attention.attendanceOpen")} tone="live">
               {a.live.map((l) => (
                 <Link key={`${l.groupSlug}/${l.lectureSlug}`} to={`${groupBase(l.groupSlug)}/lectures/${l.lectureSlug}/attendance`}>
-                  <span className="user-text">{t("attention.attendanceLine", { lecture: l.lectureTitle, checkedIn: l.checkedIn, members: l.members })}</span>
+                  <span className="user-text">{t("attention.attendanceLine", { lecture: isolate(l.lectureTitle), checkedIn: l.checkedIn, members: l.members })}</span>
                 </Link>
               ))}
             </Item>
@@ -51,7 +52,7 @@ export function AttentionList({ attention: a, area }: { attention: Attention; ar
             <Item icon={<InboxIcon />} title={t("attention.requests", { count: a.requests.total })}>
               {a.requests.groups.map((g) => (
                 <span key={g.slug} className="user-text">
-                  {t("attention.requestsIn", { group: g.title, count: g.count })}
+                  {t("attention.requestsIn", { group: isolate(g.title), count: g.count })}
                 </span>
               ))}
               <Link to={inbox}>{t("attention.open")}</Link>
@@ -61,7 +62,7 @@ export function AttentionList({ attention: a, area }: { attention: Attention; ar
             <Item icon={<BookIcon />} title={t("attention.ungraded", { count: a.ungraded.total })}>
               {a.ungraded.groups.map((g) => (
                 <Link key={g.slug} to={`${groupBase(g.slug)}/tasks`} className="user-text">
-                  {t("attention.requestsIn", { group: g.title, count: g.count })}
+                  {t("attention.requestsIn", { group: isolate(g.title), count: g.count })}
                 </Link>
               ))}
             </Item>
@@ -71,7 +72,7 @@ export function AttentionList({ attention: a, area }: { attention: Attention; ar
               {a.atRisk.groups.map((g) => (
                 <span key={g.slug}>
                   <Link to={`${groupBase(g.slug)}/progress`} className="user-text">
-                    {t("attention.groupCount", { group: g.title, count: g.count })}
+                    {t("attention.groupCount", { group: isolate(g.title), count: g.count })}
                   </Link>
                   {": "}
                   {g.students.map((s, i) => (
