@@ -423,6 +423,7 @@ export const ar: Messages = {
   "admin.user.roleLead": "المشرفون يديرون كل شيء، والمدرّبون يديرون مجموعاتهم، والطلاب يتعلّمون.",
   "admin.user.changeRole": "تغيير الدور",
   "admin.user.confirmRoleTitle": "تغيير دور هذا الشخص؟",
+  "admin.user.confirmRoleMember": "{count, plural, one {هو طالب في مجموعة واحدة ويبقى طالبًا فيها حتى يُزال منها.} two {هو طالب في مجموعتين ويبقى طالبًا فيهما حتى يُزال منهما.} few {هو طالب في # مجموعات ويبقى طالبًا فيها حتى يُزال منها.} other {هو طالب في # مجموعة ويبقى طالبًا فيها حتى يُزال منها.}}",
   "admin.user.confirmRole": "تغيير دور {name} إلى {role}؟ يسري التغيير من طلبه التالي.",
   "admin.user.roleChanged": "أصبح دور {name}: {role}.",
   "admin.user.deleteTitle": "حذف المستخدم",

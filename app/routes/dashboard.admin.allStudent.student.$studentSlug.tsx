@@ -70,6 +70,8 @@ export default function AdminUserPage() {
   const deleteFetcher = useFetcher<AccountResult>({ key: "admin-user-delete" });
   // The role the account has, again whenever the page reads it again after a change.
   const [role, setRole] = usePropState(user.role);
+  // Groups they are in as a student: a new role does not take them out (staff remove them, or they leave).
+  const memberOf = user.memberships.filter((m) => m.status === "approved" || m.status === "special").length;
   const [confirmRole, setConfirmRole] = useState(false);
   const [confirmDelete, setConfirmDelete] = useState(false);
 
@@ -145,6 +147,7 @@ export default function AdminUserPage() {
               busy={roleFetcher.state !== "idle"}
             >
               <p>{t("admin.user.confirmRole", { name: isolate(user.name), role: t(ROLE_LABEL[role]) })}</p>
+              {role !== "user" && memberOf > 0 ? <p>{t("admin.user.confirmRoleMember", { count: memberOf })}</p> : null}
             </ConfirmDialog>
           </section>
 

@@ -2,6 +2,7 @@ import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { allowLoadError, allowStatus, createVerifiedUser, DEMO, signIn } from "./accounts-helpers";
 import { baseURL, useBrowser } from "./browser";
+import { memberOf } from "./groups-helpers";
 
 const toast = (page: Page, text: string) => page.locator(".toast").filter({ hasText: text }).waitFor();
 
@@ -160,6 +161,22 @@ describe("one's own account", () => {
 describe("admins manage users", () => {
   const newPage = useBrowser();
 
+  it("says, before a member of a group is given a staff role, that they stay a student in it", async () => {
+    const stamp = Date.now().toString(36);
+    const user = await memberOf("frontend-react", "role-member", `Rana Member ${stamp}`);
+    const admin = await newPage();
+    await signIn(admin.context(), DEMO.admin);
+    await admin.goto(`/dashboard/admin/allStudent?search=${encodeURIComponent(user.email)}`);
+    await admin.getByRole("link", { name: `Rana Member ${stamp}` }).click();
+    await admin.waitForURL(/\/dashboard\/admin\/allStudent\/student\//);
+    await admin.getByRole("combobox", { name: "Role" }).selectOption("instructor");
+    await admin.getByRole("button", { name: "Change role" }).click();
+    const dialog = admin.getByRole("dialog", { name: "Change this person's role?" });
+    await dialog.waitFor();
+    expect(await dialog.textContent()).toContain("They are a student in 1 group and stay one there until removed from it.");
+    await dialog.getByRole("button", { name: "Cancel" }).click();
+  });
+
   it("finds a student, changes their role after confirming, and the new role applies at once", async () => {
     const user = await createVerifiedUser("promote", "Hana Promote");
     const admin = await newPage();
@@ -187,6 +204,8 @@ describe("admins manage users", () => {
     await admin.getByRole("button", { name: "Change role" }).click();
     await dialog.waitFor();
     expect(await dialog.textContent()).toContain("Instructor");
+    // In no group: nothing to say about groups.
+    expect(await dialog.textContent()).not.toContain("student in");
     await dialog.getByRole("button", { name: "Change role" }).click();
     await toast(admin, "Hana Promote is now: Instructor.");
     expect(await admin.locator(".role-badge").first().textContent()).toBe("Instructor");
