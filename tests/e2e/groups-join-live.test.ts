@@ -43,6 +43,8 @@ describe("joining a group, decided live in the instructor's inbox", () => {
     await page.getByRole("button", { name: "Send request" }).click();
     await expect.poll(() => page.getByRole("button", { name: "Request pending" }).isDisabled()).toBe(true);
     expect(await page.locator('[data-slot="join"] [role="status"]').textContent()).toContain("Your request was sent");
+    // The form and the button that had the focus are gone: the focus is on what the request is now, not the page.
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id === document.querySelector("[data-slot=join] button[disabled]")?.getAttribute("aria-describedby"))).toBe(true);
 
     // It arrives in the instructor's inbox live, highlighted, with the note.
     const card = inbox.locator(".request-card", { hasText: name });

@@ -38,6 +38,10 @@ export function JoinPanel({ slug, role, status, manageHref, messageMax }: JoinPa
   const formId = useId();
   const noteId = useId();
   const handled = useRef<unknown>(null);
+  // After a request is sent the form (and its button, which had the focus) gives way to the pending note: the focus
+  // goes there, not to the page.
+  const sentRef = useRef(false);
+  const pendingRef = useRef<HTMLParagraphElement>(null);
 
   const sending = fetcher.state !== "idle";
   const result = fetcher.data;
@@ -49,6 +53,7 @@ export function JoinPanel({ slug, role, status, manageHref, messageMax }: JoinPa
     if (!result || handled.current === result) return;
     handled.current = result;
     if (result.ok) {
+      sentRef.current = true;
       setFormOpen(false);
       setMessage("");
       setAnnounce(t("groups.join.sent"));
@@ -60,6 +65,12 @@ export function JoinPanel({ slug, role, status, manageHref, messageMax }: JoinPa
   useEffect(() => {
     if (formOpen) textareaRef.current?.focus();
   }, [formOpen]);
+
+  useEffect(() => {
+    if (status !== "pending" || !sentRef.current) return;
+    sentRef.current = false;
+    pendingRef.current?.focus();
+  }, [status]);
 
   const close = () => {
     setFormOpen(false);
@@ -108,7 +119,7 @@ export function JoinPanel({ slug, role, status, manageHref, messageMax }: JoinPa
           <ClockIcon />
           {t("groups.join.pending")}
         </button>
-        <p id={noteId} className="enrol-note">
+        <p id={noteId} ref={pendingRef} tabIndex={-1} className="enrol-note">
           {t("groups.join.pendingNote")}
         </p>
       </>
