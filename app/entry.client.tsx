@@ -4,6 +4,7 @@ import { hydrateRoot } from "react-dom/client";
 import { isLang } from "./i18n/config";
 import { loadMessages } from "./i18n/store";
 import { keepFocusThroughSubmits } from "./lib/keep-focus";
+import { localizeNativeValidation } from "./lib/native-validation";
 
 /**
  * The page's language's messages first (a static file the page's head already asked for, app/i18n/store.ts), then
@@ -11,6 +12,7 @@ import { keepFocusThroughSubmits } from "./lib/keep-focus";
  * instant) the server's page stays as it is rather than showing message keys.
  */
 keepFocusThroughSubmits(document);
+localizeNativeValidation(document);
 
 const lang = document.documentElement.lang;
 const file = document.querySelector<HTMLLinkElement>("link[data-i18n]")?.href ?? "";

@@ -174,6 +174,36 @@ describe("polish of the existing screens", () => {
     expect(await box.evaluate((el) => getComputedStyle(el).direction)).toBe("rtl");
   });
 
+  it("the browser's own form checks speak the page's language, not the browser's, and a fixed field is sent", async () => {
+    // An Arabic page in an English browser.
+    const page = await newPage({ locale: "en-US" });
+    await page.context().addCookies([{ name: "lang", value: "ar", url: baseURL() }]);
+    await signIn(page.context(), ADMIN.email, ADMIN.password);
+    await gotoHydrated(page, "/dashboard/admin/newGroup");
+    const title = page.locator("input[name=title]");
+    const capacity = page.locator("input[name=capacity]");
+    const create = page.getByRole("button", { name: "أنشئ المجموعة" });
+    await create.click();
+    expect(await title.evaluate((el: HTMLInputElement) => el.validationMessage)).toBe("يُرجى ملء هذا الحقل.");
+    await title.fill(`Native checks ${Date.now().toString(36)}`);
+    expect(await title.evaluate((el: HTMLInputElement) => el.validationMessage)).toBe("");
+    await capacity.fill("0");
+    await create.click();
+    expect(await capacity.evaluate((el: HTMLInputElement) => el.validationMessage)).toBe("يُرجى إدخال 1 أو أكثر.");
+    await capacity.fill("12");
+    await create.click();
+    // Nothing stale holds the form back: it is sent and the new group opens.
+    await page.waitForURL(/\/dashboard\/admin\/group\//);
+
+    // An English page in an Arabic browser.
+    const english = await newPage({ locale: "ar-EG" });
+    await english.context().addCookies([{ name: "lang", value: "en", url: baseURL() }]);
+    await signIn(english.context(), ADMIN.email, ADMIN.password);
+    await gotoHydrated(english, "/dashboard/admin/newGroup");
+    await english.getByRole("button", { name: "Create group" }).click();
+    expect(await english.locator("input[name=title]").evaluate((el: HTMLInputElement) => el.validationMessage)).toBe("Please fill in this field.");
+  });
+
   it("keeps an English notification left to right when it starts with an Arabic name, the name set apart", async () => {
     const name = `ليلى تجربة ${Date.now().toString(36)}`;
     const student = await createVerifiedUser("ar-name", name);
