@@ -1,8 +1,8 @@
 /** Staff group management: GET /api/groups/manage, GET /api/groups/manage/{id}, POST /api/groups, PUT /api/groups/{id}. */
 import { createRoute } from "@hono/zod-openapi";
 import { createGroupInput, idOrSlugParam, manageGroupsQuery, updateGroupInput } from "../../app/lib/schemas";
-import { noStore, requireStaffRole, viewerOf } from "../auth/middleware";
-import { createGroup, getManagedGroup, listManagedGroups, updateGroup } from "../services/groups-admin";
+import { noStore, refuseFirst, requireStaffRole, viewerOf } from "../auth/middleware";
+import { createGroup, getManagedGroup, listManagedGroups, requireGroupCreator, updateGroup } from "../services/groups-admin";
 import { createApi, errorResponse } from "./app";
 import { managedGroupDetailDto, managedGroupPageDto } from "./groups-dto";
 import { jsonBody, jsonResponse } from "./users-dto";
@@ -40,7 +40,7 @@ const newGroupRoute = createRoute({
   path: "/",
   tags,
   summary: "Create a group (admins); the slug is made from the title and never changes",
-  middleware: [noStore, requireStaffRole] as const,
+  middleware: [noStore, refuseFirst(requireGroupCreator)] as const,
   request: { body: jsonBody(createGroupInput) },
   responses: {
     201: jsonResponse("The new group", managedGroupDetailDto),

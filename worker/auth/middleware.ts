@@ -47,17 +47,22 @@ export function requireRole(...roles: Role[]) {
 }
 
 /**
- * For routes that only a group's staff may ever use (running a group, grading, the staff's lists): 401 without a
- * session, and 403 for a student before the request's body or query is read, so a student's probe of a staff form
- * is refused as such and never answered field by field. Whether the caller runs this group is the service's check
- * (`can(viewer, "group.manage", ...)`); this is its first half, `requireStaff`, asked early.
+ * For routes that only some roles may ever use: 401 without a session, and `check`'s 403 before the request's body or
+ * query is read, so a student's probe of a staff form is refused as such and never answered field by field. The
+ * check is the service's own (its first half, asked early); the service still asks the rest (`can(viewer,
+ * "group.manage", ...)` for this group).
  */
-export const requireStaffRole = createMiddleware<ApiEnv>(async (c, next) => {
-  const viewer = c.var.viewer ?? (await authenticate(c.var.svc, c.req.header("authorization")));
-  c.set("viewer", viewer);
-  requireStaff(viewer);
-  await next();
-});
+export function refuseFirst(check: (viewer: Viewer) => void) {
+  return createMiddleware<ApiEnv>(async (c, next) => {
+    const viewer = c.var.viewer ?? (await authenticate(c.var.svc, c.req.header("authorization")));
+    c.set("viewer", viewer);
+    check(viewer);
+    await next();
+  });
+}
+
+/** Routes that only a group's staff may ever use (running a group, grading, the staff's lists): `requireStaff`. */
+export const requireStaffRole = refuseFirst(requireStaff);
 
 /** The viewer set by `requireAuth`/`requireRole` (a handler without either gets 401, never an undefined user). */
 export function viewerOf(c: Context<ApiEnv>): Viewer {

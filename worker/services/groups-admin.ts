@@ -155,9 +155,14 @@ export async function freeGroupSlug(ctx: ServiceContext, title: string): Promise
   }
 }
 
+/** Only admins create groups (`group.create`); asked by the API before it reads the new group, and by createGroup. */
+export function requireGroupCreator(viewer: Viewer): void {
+  if (!can(viewer, "group.create")) throw forbidden("Only an admin can create groups.");
+}
+
 /** POST /api/groups (admins): a new group (draft unless told otherwise) with a unique slug made from its title. */
 export async function createGroup(ctx: ServiceContext, viewer: Viewer, input: CreateGroupInput): Promise<ManagedGroupDto & { content: CourseContentDto[] }> {
-  if (!can(viewer, "group.create")) throw forbidden("Only an admin can create groups.");
+  requireGroupCreator(viewer);
   await requireInstructor(ctx, input.instructorId);
   const id = newId();
   // Two groups with the same title created at the same moment may both pick the same free slug: the unique
