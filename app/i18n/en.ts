@@ -440,7 +440,7 @@ export const en = {
   "admin.user.roleLead": "Admins manage everything, instructors run their own groups, students learn.",
   "admin.user.changeRole": "Change role",
   "admin.user.confirmRoleTitle": "Change this person's role?",
-  "admin.user.confirmRoleMember": "{count, plural, one {They are a student in # group and stay one there until removed from it.} other {They are a student in # groups and stay one there until removed from them.}}",
+  "admin.user.confirmRoleMember": "{count, plural, =0 {They are a student in no group.} one {They are a student in # group and stay one there until removed from it.} other {They are a student in # groups and stay one there until removed from them.}}",
   "admin.user.confirmRole": "Change the role of {name} to {role}? It takes effect on their next request.",
   "admin.user.roleChanged": "{name} is now: {role}.",
   "admin.user.deleteTitle": "Delete user",
