@@ -11,7 +11,7 @@ import { fromLocalInput, When } from "./when";
 import { ScheduledBadge } from "~/components/lifecycle/schedule-box";
 import { EmptyState } from "~/components/empty-state";
 import { isolate } from "~/lib/bidi";
-import { zoneLabel } from "~/lib/time-zones";
+import { ZoneOptions } from "~/components/zone-options";
 
 export interface StaffLecture {
   _id: string;
@@ -317,11 +317,7 @@ function SeriesForm({ fetcher, groupZone, zones }: { fetcher: LectureFetcher; gr
         <div className="field">
           <label htmlFor="series-zone">{t("lectures.field.timeZone")}</label>
           <select id="series-zone" value={timeZone} onChange={(e) => setTimeZone(e.target.value)} aria-describedby="series-zone-hint">
-            {zones.map((z) => (
-              <option key={z.id} value={z.id}>
-                {zoneLabel(t, z.id, z.offsetMinutes)}
-              </option>
-            ))}
+            <ZoneOptions zones={zones} />
           </select>
           <p id="series-zone-hint" className="field-hint">
             {t("lectures.field.timeZoneHint")}

@@ -9,7 +9,7 @@ import { formatPercent, useT } from "~/lib/i18n";
 import type { CohortData } from "~/lib/cohort.server";
 import { ANNOUNCEMENT_LIMITS, CERTIFICATE_LIMITS, COPY_LIMITS } from "~/lib/lifecycle-schemas";
 import { dateTimeFormat } from "~/lib/intl-cache";
-import { zoneLabel } from "~/lib/time-zones";
+import { ZoneOptions } from "~/components/zone-options";
 import { useOneSubmission } from "~/hooks/use-one-submission";
 
 type Result = ({ ok: true; intent: string } & Record<string, unknown>) | (FailureLike & { intent: string; target?: string });
@@ -338,11 +338,7 @@ function CopySection({ data, area }: { data: CohortData; area: "instructor" | "a
           <div className="field">
             <label htmlFor="copy-zone">{t("cohort.copy.zoneLabel")}</label>
             <select id="copy-zone" name="timeZone" defaultValue={data.group.timeZone}>
-              {data.timeZones.map((z) => (
-                <option key={z.id} value={z.id}>
-                  {zoneLabel(t, z.id, z.offsetMinutes)}
-                </option>
-              ))}
+              <ZoneOptions zones={data.timeZones} />
             </select>
           </div>
         </div>

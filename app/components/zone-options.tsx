@@ -1,0 +1,16 @@
+import { useT } from "~/lib/i18n";
+import { zoneLabel } from "~/lib/time-zones";
+
+/** The `<option>`s of a time-zone picker: each zone's city in the reader's language and its offset from UTC. */
+export function ZoneOptions({ zones }: { zones: { id: string; offsetMinutes: number }[] }) {
+  const { t } = useT();
+  return (
+    <>
+      {zones.map((z) => (
+        <option key={z.id} value={z.id}>
+          {zoneLabel(t, z.id, z.offsetMinutes)}
+        </option>
+      ))}
+    </>
+  );
+}
