@@ -23,6 +23,7 @@ import { useNonce } from "./lib/nonce";
 import { sheets } from "./styles/sheets";
 import { getHeaderFigures, getViewer } from "../worker/auth/viewer";
 import { useScrollStops } from "~/hooks/use-scroll-stops";
+import { useFocusAfterNavigation } from "~/hooks/use-focus-after-navigation";
 
 export const links: LinksFunction = () => [
   // The Latin face is needed on every page (English text, numbers, code), so it is fetched early.
@@ -139,6 +140,7 @@ export default function App() {
   useClearReloadMarker();
   useSessionSync(useViewer().viewer);
   useScrollStops();
+  useFocusAfterNavigation();
   return (
     <>
       <NavigationProgress />

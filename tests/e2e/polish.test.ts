@@ -174,6 +174,20 @@ describe("polish of the existing screens", () => {
     expect(await box.evaluate((el) => getComputedStyle(el).direction)).toBe("rtl");
   });
 
+  it("after a link leads to another page, the keyboard's focus is on the new page's content, not lost", async () => {
+    const page = await newPage();
+    await signIn(page.context(), STUDENT.email, STUDENT.password);
+    await gotoHydrated(page, "/my-courses");
+    const open = page.locator(".card-grid a[href='/course/frontend-react']").first();
+    await open.focus();
+    await page.keyboard.press("Enter");
+    await page.waitForURL(/\/course\/frontend-react$/);
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe("main");
+    // The next Tab goes on from there, into the page's content (not back to the header's first link).
+    await page.keyboard.press("Tab");
+    expect(await page.evaluate(() => !!document.activeElement?.closest("main"))).toBe(true);
+  });
+
   it("the browser's own form checks speak the page's language, not the browser's, and a fixed field is sent", async () => {
     // An Arabic page in an English browser.
     const page = await newPage({ locale: "en-US" });
