@@ -6,6 +6,7 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { describe, expect, it } from "vitest";
 import { baseURL, gotoHydrated, useBrowser } from "./browser";
+import { allowStatus } from "./accounts-helpers";
 import { accessToken, api, INSTRUCTOR, memberOf } from "./groups-helpers";
 import { DEMO_LOGINS, signIn } from "./session";
 
@@ -79,6 +80,30 @@ describe("tasks and grading", () => {
     await gotoHydrated(grader, handedIn!.link!);
     expect(await name.textContent()).toBe(`Aya Grade ${stamp}`);
     expect(await grader.locator("#grader-filter").inputValue()).toBe("all");
+  });
+});
+
+describe("a refused hand-in", () => {
+  const newPage = useBrowser();
+
+  it("ties the reason to the link field, so a screen reader says why it is invalid", async () => {
+    const stamp = Date.now().toString(36);
+    const token = await accessToken(INSTRUCTOR);
+    const lecture = (await api<{ slug: string }>(token, "POST", "/api/lectures/group/frontend-react", { title: `Refused ${stamp}`, published: true })).body;
+    const task = (await api<{ slug: string }>(token, "POST", `/api/lectures/${lecture.slug}/tasks`, { title: `Link task ${stamp}`, maxScore: 10 })).body;
+    const student = await memberOf("frontend-react", "refused", `Refused Link ${stamp}`);
+    const page = await newPage();
+    // The refusal is a 400 answer, which the browser logs.
+    allowStatus(page, 400, `/Add-Task/${task.slug}`);
+    await signIn(page.context(), student.email, student.password);
+    await gotoHydrated(page, `/course/frontend-react/lecture/${lecture.slug}/Add-Task/${task.slug}`);
+    const link = page.getByLabel("Link to your work");
+    await link.fill("not a link");
+    await link.press("Enter");
+    await expect.poll(() => link.getAttribute("aria-invalid")).toBe("true");
+    const described = (await link.getAttribute("aria-describedby"))!.split(" ");
+    const said = await page.evaluate((ids) => ids.map((id) => document.getElementById(id)?.textContent ?? null), described);
+    expect(said).toContain("Give a full link to your work, starting with https://");
   });
 });
 

@@ -287,20 +287,27 @@ function FileSubmitForm({ submission, kinds, maxMb }: { submission: PageSubmissi
           type="file"
           required
           accept={kinds.map((k) => ACCEPT[k] ?? "").join(",")}
-          aria-describedby="task-file-hint"
+          aria-describedby={tooBig || failure?.fields?.file ? "task-file-error task-file-hint" : "task-file-hint"}
           aria-invalid={tooBig || !!failure?.fields?.file || undefined}
           onChange={(e) => setTooBig((e.target.files?.[0]?.size ?? 0) > maxMb * 1024 * 1024)}
         />
         <p id="task-file-hint" className="field-hint field-hint-block">
           {t("tasks.fileHint", { kinds: kinds.map((k) => t(`tasks.fileKind.${k}` as MessageKey)).join(t("list.separator")), mb: maxMb })}
         </p>
-        {tooBig ? <p className="field-error">{t("tasks.error.fileSize", { mb: maxMb })}</p> : null}
-        {failure?.fields?.file ? <p className="field-error">{t(failure.fields.file === EMPTY_FILE_MESSAGE ? "tasks.error.fileEmpty" : "tasks.error.fileKind")}</p> : null}
+        {tooBig || failure?.fields?.file ? (
+          <p id="task-file-error" className="field-error">
+            {tooBig ? t("tasks.error.fileSize", { mb: maxMb }) : t(failure!.fields!.file === EMPTY_FILE_MESSAGE ? "tasks.error.fileEmpty" : "tasks.error.fileKind")}
+          </p>
+        ) : null}
       </div>
       <div className="field">
         <label htmlFor="task-notes">{t("tasks.notes")}</label>
-        <textarea id="task-notes" name="notes" rows={3} maxLength={2000} dir="auto" defaultValue={submission?.notes ?? ""} aria-invalid={!!failure?.fields?.notes || undefined} />
-        {failure?.fields?.notes ? <p className="field-error">{t("tasks.error.notes")}</p> : null}
+        <textarea id="task-notes" name="notes" rows={3} maxLength={2000} dir="auto" defaultValue={submission?.notes ?? ""} aria-invalid={!!failure?.fields?.notes || undefined} aria-describedby={failure?.fields?.notes ? "task-file-notes-error" : undefined} />
+        {failure?.fields?.notes ? (
+          <p id="task-file-notes-error" className="field-error">
+            {t("tasks.error.notes")}
+          </p>
+        ) : null}
       </div>
       <HandInOutcome
         result={result}
@@ -351,16 +358,24 @@ function SubmitForm({ submission }: { submission: PageSubmission | null }) {
       <input type="hidden" name="intent" value="submit" />
       <div className="field">
         <label htmlFor="task-link">{t("tasks.link")}</label>
-        <input id="task-link" name="link" type="url" inputMode="url" dir="ltr" required maxLength={TASK_LIMITS.link} placeholder="https://github.com/you/project" defaultValue={submission?.link ?? ""} aria-invalid={!!fieldError("link") || undefined} aria-describedby="task-link-hint" />
+        <input id="task-link" name="link" type="url" inputMode="url" dir="ltr" required maxLength={TASK_LIMITS.link} placeholder="https://github.com/you/project" defaultValue={submission?.link ?? ""} aria-invalid={!!fieldError("link") || undefined} aria-describedby={fieldError("link") ? "task-link-error task-link-hint" : "task-link-hint"} />
         <p id="task-link-hint" className="field-hint">
           {t("tasks.linkHint")}
         </p>
-        {fieldError("link") ? <p className="field-error">{fieldError("link")}</p> : null}
+        {fieldError("link") ? (
+          <p id="task-link-error" className="field-error">
+            {fieldError("link")}
+          </p>
+        ) : null}
       </div>
       <div className="field">
         <label htmlFor="task-notes">{t("tasks.notes")}</label>
-        <textarea id="task-notes" name="notes" rows={4} maxLength={TASK_LIMITS.notes} dir="auto" defaultValue={submission?.notes ?? ""} />
-        {fieldError("notes") ? <p className="field-error">{fieldError("notes")}</p> : null}
+        <textarea id="task-notes" name="notes" rows={4} maxLength={TASK_LIMITS.notes} dir="auto" defaultValue={submission?.notes ?? ""} aria-invalid={!!fieldError("notes") || undefined} aria-describedby={fieldError("notes") ? "task-notes-error" : undefined} />
+        {fieldError("notes") ? (
+          <p id="task-notes-error" className="field-error">
+            {fieldError("notes")}
+          </p>
+        ) : null}
       </div>
       <HandInOutcome result={result} busy={busy} replacing={!!submission} />
     </fetcher.Form>
