@@ -54,6 +54,15 @@ describe("notifications bell and the admins' contact inbox", () => {
     await dashboard.locator(".bell-badge").waitFor({ state: "detached" });
     expect(await dashboard.locator(".bell-button").getAttribute("aria-label")).toBe("Notifications");
     await inbox.locator(".bell-badge").waitFor({ state: "detached", timeout: 5_000 });
+    // The button is disabled now (nothing unread): the panel has the focus, not the page.
+    expect(await dashboard.evaluate(() => document.activeElement?.classList.contains("bell-panel"))).toBe(true);
+
+    // Tabbing out of the panel closes it (it would cover what the focus moved to); the bell opens it again.
+    for (let i = 0; i < 12 && (await panel.isVisible()); i++) await dashboard.keyboard.press("Tab");
+    await panel.waitFor({ state: "hidden" });
+    expect(await dashboard.evaluate(() => !document.activeElement?.closest(".bell"))).toBe(true);
+    await dashboard.locator(".bell-button").click();
+    await panel.waitFor();
 
     // Escape closes the panel and gives focus back to the bell.
     await dashboard.keyboard.press("Escape");

@@ -36,7 +36,7 @@ async function fetchPage(limit: number, before?: string): Promise<Page> {
  * The header's notifications bell (PRODUCT.md §3 "Notifications"). The unread count comes from the root loader
  * and then follows the viewer's own hub (`user-hub/{userId}`): `notification` frames carry the new count,
  * `notification.read` frames (from any of the viewer's tabs) too. Opening the panel reads the latest
- * notifications; a click on one marks it read and follows its link. A disclosure: Escape or a click outside
+ * notifications; a click on one marks it read and follows its link. A disclosure: Escape, the focus leaving it or a click outside
  * closes it and focus returns to the bell.
  */
 export function NotificationBell({ userId }: { userId: string }) {
@@ -133,11 +133,17 @@ export function NotificationBell({ userId }: { userId: string }) {
     const onPointer = (e: PointerEvent) => {
       if (wrapRef.current && !wrapRef.current.contains(e.target as Node)) close(false);
     };
+    // Tabbing out of the panel closes it too: it would otherwise cover what the focus moved to (a small screen).
+    const onFocus = (e: FocusEvent) => {
+      if (wrapRef.current && e.target instanceof Node && !wrapRef.current.contains(e.target)) close(false);
+    };
     document.addEventListener("keydown", onKey, true);
     document.addEventListener("pointerdown", onPointer);
+    document.addEventListener("focusin", onFocus);
     return () => {
       document.removeEventListener("keydown", onKey, true);
       document.removeEventListener("pointerdown", onPointer);
+      document.removeEventListener("focusin", onFocus);
     };
   }, [open, close]);
 
@@ -165,6 +171,8 @@ export function NotificationBell({ userId }: { userId: string }) {
     const at = new Date().toISOString();
     setItems((list) => list?.map((x) => (x.readAt ? x : { ...x, readAt: at })) ?? list);
     setCount(0);
+    // The button disables itself (nothing is unread): the panel keeps the focus instead of the page.
+    panelRef.current?.focus();
     void apiFetch("/api/notifications/read-all", { method: "PUT" })
       .then(async (res) => {
         if (res.ok) setCount(((await res.json()) as { unread: number }).unread);
