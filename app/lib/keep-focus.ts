@@ -1,37 +1,30 @@
 /**
- * Keyboard focus through a form's submission. The forms here disable their submit button while they are sent (a second
- * click must not send twice), and a browser moves the focus of a button it disables to the page itself: a keyboard or
- * screen-reader user is put back at the top of the page, and a phone's keyboard closes. When the button that sent the
- * form is enabled again and nothing else has taken the focus meanwhile (a form that moves it to its first wrong field
- * keeps that), the focus goes back to the button. A button that goes away with its form (a page that changed) is left.
+ * Keyboard focus through a control that disables itself while it works. The forms here disable their submit button
+ * while they are sent (a second click must not send twice), and pickers that save at once disable themselves while
+ * saving; a browser moves the focus of a control it disables to the page itself, so a keyboard or screen-reader user
+ * is put back at the top of the page, and a phone's keyboard closes. When such a control is enabled again and the
+ * page itself still has the focus (nothing else took it meanwhile: a form that moved it to its first wrong field
+ * keeps that), the focus goes back to it. A control that goes away (a page that changed) is left.
  */
-const GIVE_UP_MS = 60_000;
-
 export function keepFocusThroughSubmits(doc: Document): void {
-  doc.addEventListener(
-    "submit",
-    (event) => {
-      const button = (event as SubmitEvent).submitter;
-      if (button instanceof HTMLElement && doc.activeElement === button) watch(doc, button);
-    },
-    true,
-  );
-}
-
-function watch(doc: Document, button: HTMLElement): void {
-  const check = () => {
-    if (!button.isConnected) return stop();
-    if (button.matches(":disabled")) return;
-    // Enabled again: back to it if the focus is on the page itself (the browser moves it there from a disabled button
-    // when it next draws the page, so this is judged now, not when it was disabled).
-    if (doc.activeElement === null || doc.activeElement === doc.body) button.focus({ preventScroll: true });
-    stop();
-  };
-  const observer = new MutationObserver(check);
-  observer.observe(button, { attributes: true, attributeFilter: ["disabled"] });
-  const timer = setTimeout(() => stop(), GIVE_UP_MS);
-  function stop() {
-    observer.disconnect();
-    clearTimeout(timer);
-  }
+  // The control that last had the focus: the browser may already have moved it to the page when the change is seen.
+  let last: Element | null = null;
+  doc.addEventListener("focusin", (event) => {
+    last = event.target instanceof Element ? event.target : null;
+  });
+  const pageHasFocus = () => doc.activeElement === null || doc.activeElement === doc.body;
+  const disabledWhileFocused = new WeakSet<Element>();
+  const observer = new MutationObserver((records) => {
+    for (const record of records) {
+      const el = record.target;
+      if (!(el instanceof HTMLElement)) continue;
+      if (el.hasAttribute("disabled")) {
+        if (doc.activeElement === el || (last === el && pageHasFocus())) disabledWhileFocused.add(el);
+      } else if (disabledWhileFocused.has(el)) {
+        disabledWhileFocused.delete(el);
+        if (el.isConnected && pageHasFocus()) el.focus({ preventScroll: true });
+      }
+    }
+  });
+  observer.observe(doc.documentElement, { attributes: true, attributeFilter: ["disabled"], subtree: true });
 }

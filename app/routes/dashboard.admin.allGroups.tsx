@@ -12,6 +12,7 @@ import { manageGroupsQuery } from "~/lib/schemas";
 import { requireRole } from "../../worker/auth/viewer";
 import { listManagedGroups } from "../../worker/services/groups-admin";
 import { EmptyState } from "~/components/empty-state";
+import { DeliberateSelect } from "~/components/deliberate-select";
 
 export const meta: MetaFunction = ({ matches }) => pageMeta(matches, metaT(matches)("groups.all.title"));
 
@@ -87,12 +88,12 @@ export default function AllGroups() {
         </div>
         <div className="field">
           <label htmlFor="groups-status">{t("groups.form.status")}</label>
-          <select id="groups-status" name="status" defaultValue={status} onChange={(e) => submit(e.currentTarget.form)}>
+          <DeliberateSelect id="groups-status" name="status" value={status} onCommit={(_, select) => submit(select.form)}>
             <option value="">{t("groups.all.anyStatus")}</option>
             <option value="published">{t("group.status.published")}</option>
             <option value="draft">{t("group.status.draft")}</option>
             <option value="archived">{t("group.status.archived")}</option>
-          </select>
+          </DeliberateSelect>
         </div>
         <button type="submit" className="btn btn-outline">
           {t("groups.filter.apply")}

@@ -189,6 +189,35 @@ describe("the attendance journey in Arabic (issue 20)", () => {
     // Three new accounts and three browsers: more than the default 45 s on a loaded machine.
   }, 120_000);
 
+  it("marking by hand with the keys saves the status chosen, on Enter, not each one passed on the way, and keeps the focus", async () => {
+    const stamp = Date.now().toString(36);
+    const token = await accessToken(INSTRUCTOR);
+    const lecture = (await api<{ slug: string }>(token, "POST", "/api/lectures/group/frontend-react", { title: `Keys ${stamp}`, published: true })).body;
+    const member = await memberOf("frontend-react", "keys", `Keys Marked ${stamp}`);
+    const page = await newPage();
+    await signIn(page.context(), INSTRUCTOR.email, INSTRUCTOR.password);
+    await gotoHydrated(page, `/instructor/group/frontend-react/lectures/${lecture.slug}/attendance`);
+    const sent: string[] = [];
+    page.on("request", (req) => {
+      if (req.method() === "POST" && req.url().includes("/attendance")) sent.push(req.postData() ?? "");
+    });
+    const select = page.locator(".roster-table tbody tr", { hasText: member.name }).locator("select");
+    await select.focus();
+    // Present, late, excused, absent: three steps down from "not yet" to excused pass two other statuses.
+    for (let i = 0; i < 3; i++) await page.keyboard.press("ArrowDown");
+    expect(await select.inputValue()).toBe("excused");
+    await page.waitForTimeout(300);
+    expect(sent).toEqual([]);
+    await page.keyboard.press("Enter");
+    await expect.poll(() => sent.length).toBe(1);
+    expect(sent[0]).toContain("status=excused");
+    await page.locator(".roster-table tbody tr", { hasText: member.name }).locator('.attendance-badge[data-status="excused"]').waitFor();
+    await select.and(page.locator("select:enabled")).waitFor();
+    // The picker was disabled while it saved; it has the focus back.
+    await expect.poll(() => select.evaluate((el) => el === document.activeElement)).toBe(true);
+    expect(sent).toHaveLength(1);
+  });
+
   it("the projector's QR is large, and its full-screen button follows the full-screen state", async () => {
     const projector = await newPage({ width: 1280, height: 800 });
     await signIn(projector.context(), INSTRUCTOR.email, INSTRUCTOR.password);

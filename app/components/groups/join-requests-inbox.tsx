@@ -13,6 +13,7 @@ import { initials } from "./format";
 import { TimeAgo } from "./time-ago";
 import { EmptyState } from "~/components/empty-state";
 import { ConfirmDialog, useCloseWhenDone } from "~/components/confirm-dialog";
+import { DeliberateSelect } from "~/components/deliberate-select";
 
 export interface InboxGroup {
   id: string;
@@ -133,14 +134,14 @@ export function JoinRequestsInbox({ requests, groups, group, groupHref }: JoinRe
       <Form method="get" className="gfilter-bar inbox-filter" key={group}>
         <div className="field">
           <label htmlFor="inbox-group">{t("groups.requests.group")}</label>
-          <select id="inbox-group" name="group" defaultValue={group} onChange={(e) => submit(e.currentTarget.form)}>
+          <DeliberateSelect id="inbox-group" name="group" value={group} onCommit={(_, select) => submit(select.form)}>
             <option value="">{t("groups.requests.allGroups")}</option>
             {groups.map((g) => (
               <option key={g.id} value={g.slug} dir="auto">
                 {g.pendingCount > 0 ? t("groups.requests.groupOption", { title: g.title, count: g.pendingCount }) : g.title}
               </option>
             ))}
-          </select>
+          </DeliberateSelect>
         </div>
         <noscript>
           <button type="submit" className="btn btn-outline">

@@ -9,6 +9,7 @@ import { MembershipBadge, type MembershipStatus } from "./badges";
 import { ConfirmDialog } from "~/components/confirm-dialog";
 import { StarSmallIcon } from "./extra-icons";
 import { EmptyState } from "~/components/empty-state";
+import { DeliberateSelect } from "~/components/deliberate-select";
 
 export interface GroupStudent {
   _id: string;
@@ -71,13 +72,13 @@ export function StudentsScreen({ group, search, status, students, studentHref, i
         </div>
         <div className="field">
           <label htmlFor="students-status">{t("groups.students.status")}</label>
-          <select id="students-status" name="status" defaultValue={status} onChange={(e) => submit(e.currentTarget.form)}>
+          <DeliberateSelect id="students-status" name="status" value={status} onCommit={(_, select) => submit(select.form)}>
             {FILTERS.map((f) => (
               <option key={f.value} value={f.value}>
                 {t(f.key)}
               </option>
             ))}
-          </select>
+          </DeliberateSelect>
         </div>
         <button type="submit" className="btn btn-outline">
           {t("groups.filter.apply")}
@@ -292,19 +293,19 @@ function QuizTime({ student, onAnnounce }: { student: GroupStudent; onAnnounce: 
   }, [result, busy, name, onAnnounce, t]);
   return (
     <>
-      <select
+      <DeliberateSelect
         className="quiz-time-select"
         aria-label={t("groups.students.quizTimeFor", { name })}
         value={String(value)}
         disabled={busy}
-        onChange={(e) => fetcher.submit({ intent: "quizTime", userId: student.user._id, timeMultiplier: e.target.value }, { method: "post" })}
+        onCommit={(timeMultiplier) => fetcher.submit({ intent: "quizTime", userId: student.user._id, timeMultiplier }, { method: "post" })}
       >
         {QUIZ_TIME_MULTIPLIERS.map((m) => (
           <option key={m} value={String(m)}>
             {t("groups.students.quizTimeOption", { times: m })}
           </option>
         ))}
-      </select>
+      </DeliberateSelect>
       {result && !result.ok && !busy ? (
         <p className="field-error row-error" role="alert">
           {failureText(t, result)}

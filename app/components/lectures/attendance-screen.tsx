@@ -12,6 +12,7 @@ import { apiFetch } from "~/lib/session-client";
 import { useRoom } from "~/lib/use-room";
 import { useHydrated } from "~/hooks/use-hydrated";
 import { When } from "./when";
+import { DeliberateSelect } from "~/components/deliberate-select";
 
 export interface AttendanceState {
   session: {
@@ -386,12 +387,12 @@ function Roster({ state, fetcher }: { state: AttendanceState; fetcher: Attendanc
                         <label className="visually-hidden" htmlFor={`mark-${r.user._id}`}>
                           {t("attendance.markFor", { name: r.user.name })}
                         </label>
-                        <select
+                        <DeliberateSelect
                           id={`mark-${r.user._id}`}
                           name="status"
                           value={r.status ?? ""}
                           disabled={busy}
-                          onChange={(e) => fetcher.submit({ intent: "mark", userId: r.user._id, status: e.target.value }, { method: "post" })}
+                          onCommit={(status) => fetcher.submit({ intent: "mark", userId: r.user._id, status }, { method: "post" })}
                         >
                           <option value="" disabled>
                             {t("attendance.notYet")}
@@ -401,7 +402,7 @@ function Roster({ state, fetcher }: { state: AttendanceState; fetcher: Attendanc
                               {t(STATUS_KEYS[s]!)}
                             </option>
                           ))}
-                        </select>
+                        </DeliberateSelect>
                       </fetcher.Form>
                     </td>
                   </tr>
