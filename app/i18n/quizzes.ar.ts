@@ -55,6 +55,8 @@ export const quizzesAr: Record<keyof typeof quizzesEn, string> = {
   "quiz.writeAnswer": "إجابتك",
   "quiz.prev": "السابق",
   "quiz.next": "التالي",
+  "quiz.barLabel": "الوقت والتسليم",
+  "quiz.codeKeys": "يزيح Tab السطر؛ اضغط Esc ثم Tab لمغادرة المحرّر.",
   "quiz.navigator": "الأسئلة",
   "quiz.answered": "مُجاب",
   "quiz.unanswered": "بلا إجابة",

@@ -53,6 +53,8 @@ export const quizzesEn = {
   "quiz.writeAnswer": "Your answer",
   "quiz.prev": "Previous",
   "quiz.next": "Next",
+  "quiz.barLabel": "Time and hand-in",
+  "quiz.codeKeys": "Tab indents; press Esc, then Tab, to leave the editor.",
   "quiz.navigator": "Questions",
   "quiz.answered": "answered",
   "quiz.unanswered": "not answered",

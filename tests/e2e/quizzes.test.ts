@@ -103,6 +103,33 @@ describe("taking a quiz", () => {
     expect(await page.locator('.quiz-review-item[data-right="true"]').count()).toBe(4);
   }, LONG_JOURNEY_MS);
 
+  it("with the keyboard: Next puts the focus on the next question, and the bar and the question list are two named landmarks", async () => {
+    const stamp = Date.now().toString(36);
+    const { path } = await quizOnNewLecture(stamp);
+    const user = await memberOf("frontend-react", "quiz-keys", `Quiz Keys ${stamp}`);
+    const page = await newPage({ width: 375, height: 800 });
+    await signIn(page.context(), user.email, user.password);
+    await gotoHydrated(page, path);
+    await page.getByRole("button", { name: "Start the quiz" }).click();
+    await page.waitForURL(`**${path}/questions`);
+    await page.waitForSelector("html[data-hydrated]", { state: "attached" });
+    expect(await page.getByRole("region", { name: "Time and hand-in" }).count()).toBe(1);
+    expect(await page.getByRole("navigation", { name: "Questions" }).count()).toBe(1);
+    await page.getByRole("button", { name: "Next" }).focus();
+    await page.keyboard.press("Enter");
+    await expect.poll(() => page.evaluate(() => document.activeElement?.classList.contains("quiz-question") && document.activeElement.textContent?.includes("Pick the logical properties."))).toBe(true);
+    // Reached with Shift+Tab, a question's number in the list is clear of the sticky bar above it.
+    const first = page.getByRole("button", { name: /^Question 1 of 4/ });
+    for (let i = 0; i < 12 && !(await first.evaluate((el) => el === document.activeElement)); i++) await page.keyboard.press("Shift+Tab");
+    expect(await first.evaluate((el) => el === document.activeElement)).toBe(true);
+    await expect
+      .poll(async () => {
+        const bar = (await page.locator(".quiz-bar").boundingBox())!;
+        return (await first.boundingBox())!.y - (bar.y + bar.height);
+      })
+      .toBeGreaterThanOrEqual(0);
+  });
+
   it("counts down from the server's deadline even when the device clock is an hour off", async () => {
     const stamp = Date.now().toString(36);
     const { path } = await quizOnNewLecture(`${stamp}c`);

@@ -46,6 +46,42 @@ export function QuizRunner({ quiz, questions, attempt, base, saveUrl, serverNow 
   const [problem, setProblem] = useState("");
   const [phase, setPhase] = useState<Phase>("answering");
   const [index, setIndex] = useState(0);
+  // The sticky bar's height, for the page's scroll padding: a control the keyboard reaches is never under it.
+  const barRef = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const bar = barRef.current;
+    if (!bar || typeof ResizeObserver === "undefined") return;
+    const root = document.documentElement;
+    const set = () => root.style.setProperty("--quiz-bar-h", `${bar.offsetHeight}px`);
+    set();
+    const watch = new ResizeObserver(set);
+    watch.observe(bar);
+    // The browser scrolls a focused control into view only when it is off screen, so one reached under the bar (a
+    // question's number, with Shift+Tab) is moved down clear of it.
+    const clear = (e: FocusEvent) => {
+      const target = e.target;
+      if (!(target instanceof Element) || bar.contains(target) || target.closest(".site-header")) return;
+      const below = bar.getBoundingClientRect().bottom + 8;
+      const top = target.getBoundingClientRect().top;
+      if (top < below) window.scrollBy({ top: top - below, behavior: "instant" });
+    };
+    document.addEventListener("focusin", clear);
+    return () => {
+      watch.disconnect();
+      document.removeEventListener("focusin", clear);
+      root.style.removeProperty("--quiz-bar-h");
+    };
+  }, []);
+  // Next and Previous show another question: the focus goes to it (its number is read), not left on the button.
+  const stepped = useRef(false);
+  useEffect(() => {
+    if (!stepped.current) {
+      stepped.current = true;
+      return;
+    }
+    const question = document.getElementById(`q-${questions[index]?._id}`);
+    if (question && question.contains(document.activeElement) === false) question.focus({ preventScroll: false });
+  }, [index]); // eslint-disable-line react-hooks/exhaustive-deps
   const [showAll, setShowAll] = useState(false);
   const [confirming, setConfirming] = useState(false);
   const [left, setLeft] = useState<number | null>(null);
@@ -231,7 +267,7 @@ export function QuizRunner({ quiz, questions, attempt, base, saveUrl, serverNow 
 
   return (
     <QuizFrame quiz={quiz} base={base} className="page-quiz-run">
-      <div className="quiz-bar" role="region" aria-label={t("quiz.navigator")}>
+      <div className="quiz-bar" ref={barRef} role="region" aria-label={t("quiz.barLabel")}>
         <div className="quiz-bar-clock">
           {deadline !== null ? (
             <>
@@ -335,18 +371,21 @@ function QuestionField({ q, n, total, value, onChange, disabled }: { q: PageQues
   const textId = `q-${q._id}-text`;
   if (q.type === "code") {
     return (
-      <section id={`q-${q._id}`} className="card quiz-card quiz-question">
+      <section id={`q-${q._id}`} tabIndex={-1} className="card quiz-card quiz-question">
         {head}
         <div id={textId} className="prose quiz-q-text" dir="auto" dangerouslySetInnerHTML={{ __html: q.textHtml }} />
         <p id={`a-${q._id}-label`} className="quiz-hint">
           {t("quiz.writeCode", { n: q.code?.tests ?? 0 })}
+        </p>
+        <p id={`a-${q._id}-keys`} className="field-hint">
+          {t("quiz.codeKeys")}
         </p>
         <CodeField
           id={`a-${q._id}`}
           value={typeof value === "string" ? value : (q.code?.starterCode ?? "")}
           onChange={(v) => onChange(v)}
           labelledBy={`a-${q._id}-label`}
-          describedBy={textId}
+          describedBy={`${textId} a-${q._id}-keys`}
           readOnly={disabled}
           rows={10}
         />
@@ -355,7 +394,7 @@ function QuestionField({ q, n, total, value, onChange, disabled }: { q: PageQues
   }
   if (q.type === "short-text") {
     return (
-      <section id={`q-${q._id}`} className="card quiz-card quiz-question">
+      <section id={`q-${q._id}`} tabIndex={-1} className="card quiz-card quiz-question">
         {head}
         <div id={textId} className="prose quiz-q-text" dir="auto" dangerouslySetInnerHTML={{ __html: q.textHtml }} />
         <label htmlFor={`a-${q._id}`} className="quiz-hint">
@@ -380,7 +419,7 @@ function QuestionField({ q, n, total, value, onChange, disabled }: { q: PageQues
   const chosen = new Set(Array.isArray(value) ? value : typeof value === "number" ? [value] : []);
   const labels = q.type === "true-false" ? [t("quiz.true"), t("quiz.false")] : null;
   return (
-    <fieldset id={`q-${q._id}`} className="card quiz-card quiz-question" aria-describedby={textId}>
+    <fieldset id={`q-${q._id}`} tabIndex={-1} className="card quiz-card quiz-question" aria-describedby={textId}>
       <legend className="visually-hidden">{t("quiz.question", { n, total })}</legend>
       {head}
       <div id={textId} className="prose quiz-q-text" dir="auto" dangerouslySetInnerHTML={{ __html: q.textHtml }} />
