@@ -53,7 +53,7 @@ export const TextField = forwardRef<HTMLInputElement, InputProps>(function TextF
   );
 });
 
-/** A password input with a show/hide button (a real toggle button, announced as pressed or not). */
+/** A password input with a Show/Hide button named with the field's label ("Show Password", "Hide Password"). */
 export const PasswordField = forwardRef<HTMLInputElement, Omit<InputProps, "type" | "prefix">>(function PasswordField(
   { id, label, error, hint, describedBy, invalid, className, ...input },
   ref,
@@ -72,8 +72,10 @@ export const PasswordField = forwardRef<HTMLInputElement, Omit<InputProps, "type
           aria-describedby={ids(id, error, hint, describedBy)}
           {...input}
         />
-        <button type="button" className="password-toggle" aria-pressed={shown} aria-controls={id} onClick={() => setShown((v) => !v)}>
+        {/* Named with its field ("Show Confirm password"): two on one page are told apart; the visible word starts it. */}
+        <button type="button" className="password-toggle" aria-controls={id} onClick={() => setShown((v) => !v)}>
           {shown ? t("form.hidePassword") : t("form.showPassword")}
+          <span className="visually-hidden"> {label}</span>
         </button>
       </div>
       {hint ? (

@@ -97,6 +97,18 @@ describe("sign-up, e-mail verification and login", () => {
     expect(problems).toEqual([]);
   });
 
+  it("names each password's Show button with its field, and the name follows what it does", async () => {
+    const page = await newPage();
+    await page.goto("/auth/register");
+    await page.waitForSelector("html[data-hydrated]", { state: "attached" });
+    const show = page.getByRole("button", { name: /^Show / });
+    expect(await show.evaluateAll((els) => els.map((el) => el.textContent))).toEqual(["Show Password", "Show Confirm password"]);
+    await page.getByRole("button", { name: "Show Confirm password" }).click();
+    expect(await page.locator("#register-confirm").getAttribute("type")).toBe("text");
+    expect(await page.getByRole("button", { name: "Hide Confirm password" }).count()).toBe(1);
+    expect(await page.locator("#register-password").getAttribute("type")).toBe("password");
+  });
+
   it("checks the forms before sending them", async () => {
     const page = await newPage();
     await page.goto("/auth/register");
