@@ -1,5 +1,5 @@
 import { Await, Link } from "@remix-run/react";
-import { Suspense, useState } from "react";
+import { Suspense, useEffect, useRef, useState } from "react";
 import { useT } from "~/lib/i18n";
 import type { PublicFeedbackDto } from "../../worker/services/feedback";
 import { ArrowIcon, ChatIcon, QuoteIcon, StarIcon } from "./icons";
@@ -53,6 +53,20 @@ function FeedbackPager({ items }: { items: PublicFeedbackDto[] }) {
   const page = items.slice(offset, offset + FEEDBACK_PAGE_SIZE);
   const atStart = offset === 0;
   const atEnd = offset + FEEDBACK_PAGE_SIZE >= total;
+  // At either end its button disables itself; the focus goes to the other one, not to the page.
+  const prevRef = useRef<HTMLButtonElement>(null);
+  const nextRef = useRef<HTMLButtonElement>(null);
+  const moved = useRef(false);
+  const go = (to: number) => {
+    moved.current = true;
+    setOffset(to);
+  };
+  useEffect(() => {
+    if (!moved.current) return;
+    moved.current = false;
+    if (atStart) nextRef.current?.focus();
+    else if (atEnd) prevRef.current?.focus();
+  }, [offset, atStart, atEnd]);
   return (
     <div className="feedback-pager">
       <ul className="card-grid feedback-grid" role="list">
@@ -63,19 +77,14 @@ function FeedbackPager({ items }: { items: PublicFeedbackDto[] }) {
         ))}
       </ul>
       <div className="pager">
-        <button type="button" className="btn btn-outline btn-sm" disabled={atStart} onClick={() => setOffset((o) => Math.max(0, o - FEEDBACK_PAGE_SIZE))}>
+        <button ref={prevRef} type="button" className="btn btn-outline btn-sm" disabled={atStart} onClick={() => go(Math.max(0, offset - FEEDBACK_PAGE_SIZE))}>
           <ArrowIcon className="icon-back" />
           {t("common.previous")}
         </button>
         <p className="pager-count" aria-live="polite" data-testid="feedback-count">
           {t("feedback.showing", { from: offset + 1, to: Math.min(offset + FEEDBACK_PAGE_SIZE, total), total })}
         </p>
-        <button
-          type="button"
-          className="btn btn-outline btn-sm"
-          disabled={atEnd}
-          onClick={() => setOffset((o) => Math.min(o + FEEDBACK_PAGE_SIZE, Math.max(0, total - 1)))}
-        >
+        <button ref={nextRef} type="button" className="btn btn-outline btn-sm" disabled={atEnd} onClick={() => go(Math.min(offset + FEEDBACK_PAGE_SIZE, Math.max(0, total - 1)))}>
           {t("common.next")}
           <ArrowIcon />
         </button>

@@ -130,6 +130,8 @@ describe("landing page", () => {
     }
     expect(from + 2).toBeGreaterThanOrEqual(total);
     expect(await previous.isDisabled()).toBe(false);
+    // Next disabled itself at the end: the focus is on Previous, not lost to the page.
+    await expect.poll(() => previous.evaluate((el) => el === document.activeElement)).toBe(true);
 
     await previous.click();
     expect(await counter.textContent()).toBe(`Showing ${from - 3}-${from - 1} of ${total}`);
