@@ -53,8 +53,12 @@ describe("joining a group, decided live in the instructor's inbox", () => {
     expect(await card.textContent()).toContain("I build websites at work");
     expect(await card.textContent()).toContain(student.email);
     expect(await card.getByRole("link", { name: "Frontend Development with React" }).count()).toBe(1);
-    await card.getByRole("button", { name: "Approve", exact: true }).click();
+    const approve = card.getByRole("button", { name: "Approve", exact: true });
+    await approve.focus();
+    await inbox.keyboard.press("Enter");
     await card.waitFor({ state: "detached" });
+    // The card went with the button that had the focus: the focus is on the next request's name, or the count.
+    await expect.poll(() => inbox.evaluate(() => document.activeElement?.matches(".request-name, .gresult-count") ?? false)).toBe(true);
     await expect.poll(() => inbox.locator('.inbox [role="status"]').textContent()).toContain(`${name} was approved for Frontend Development with React.`);
 
     // The student gets the e-mail and the in-app notification.

@@ -119,6 +119,19 @@ export function JoinRequestsInbox({ requests, groups, group, groupHref }: JoinRe
     fetchers.filter((f) => f.state !== "idle" && f.formData?.get("intent") === "decide").map((f) => String(f.formData?.get("id"))),
   );
 
+  // A decided card goes (hidden at once, then removed) with the button that had the focus: the focus moves on to the
+  // next request's name, or to the count when none is left, not to the page.
+  const listRef = useRef<HTMLUListElement>(null);
+  const countRef = useRef<HTMLParagraphElement>(null);
+  const focusInList = useRef(false);
+  useEffect(() => {
+    if (!focusInList.current) return;
+    const active = document.activeElement;
+    if (active && active !== document.body && active.isConnected && !active.closest("li[hidden]")) return;
+    const next = listRef.current?.querySelector<HTMLElement>("li:not([hidden]) .request-name");
+    (next ?? countRef.current)?.focus();
+    if (!next) focusInList.current = false;
+  });
   const shown = useMemo(() => {
     const all = new Map<string, MembershipRequestFrameBody>();
     for (const r of live) all.set(r._id, r);
@@ -151,7 +164,9 @@ export function JoinRequestsInbox({ requests, groups, group, groupHref }: JoinRe
       </Form>
 
       <div className="inbox-summary">
-        <p className="gresult-count">{loading ? t("common.loading") : t("groups.requests.count", { count: visibleCount })}</p>
+        <p ref={countRef} tabIndex={-1} className="gresult-count">
+          {loading ? t("common.loading") : t("groups.requests.count", { count: visibleCount })}
+        </p>
         <p className="live-status" data-status={status}>
           <span className="live-dot" aria-hidden="true" />
           {t(STATUS_TEXT[status])}
@@ -164,7 +179,16 @@ export function JoinRequestsInbox({ requests, groups, group, groupHref }: JoinRe
       {visibleCount === 0 ? (
         <EmptyState icon={<InboxIcon />} title={t("groups.requests.empty.title")} body={group ? t("groups.requests.empty.group") : t("groups.requests.empty.body")} />
       ) : null}
-      <ul role="list" className="request-list" aria-busy={loading}>
+      <ul
+        ref={listRef}
+        role="list"
+        className="request-list"
+        aria-busy={loading}
+        onFocus={() => (focusInList.current = true)}
+        onBlur={(e) => {
+          if (e.relatedTarget && !e.currentTarget.contains(e.relatedTarget)) focusInList.current = false;
+        }}
+      >
         {shown.map((r) => (
           <RequestCard
             key={r._id}
@@ -238,7 +262,7 @@ function RequestCard({
           {initials(r.user.name)}
         </span>
         <div className="request-who">
-          <h2 id={titleId} className="request-name">
+          <h2 id={titleId} className="request-name" tabIndex={-1}>
             {r.user.name}
             {fresh ? <span className="badge badge-amber request-new">{t("groups.requests.new")}</span> : null}
           </h2>
