@@ -20,6 +20,7 @@ export const lecturesAr: Record<keyof typeof lecturesEn, string> = {
   "lectures.attendance": "الحضور",
   "lectures.edit": "تعديل",
   "lectures.editTitle": "تعديل المحاضرة",
+  "lectures.movedTo": "أصبحت {title} المحاضرة {n} من {total}.",
   "lectures.moveUp": "قدّم {title}",
   "lectures.moveDown": "أخّر {title}",
   "lectures.delete": "احذف {title}",

@@ -19,6 +19,7 @@ export const lecturesEn = {
   "lectures.attendance": "Attendance",
   "lectures.edit": "Edit",
   "lectures.editTitle": "Edit lecture",
+  "lectures.movedTo": "{title} is now lecture {n} of {total}.",
   "lectures.moveUp": "Move {title} earlier",
   "lectures.moveDown": "Move {title} later",
   "lectures.delete": "Delete {title}",

@@ -25,6 +25,22 @@ async function mailsTo(to: string): Promise<Mail[]> {
 describe("a cohort's life", () => {
   const newPage = useBrowser();
 
+  it("moving a lecture with the keyboard says where it is now and keeps the focus on it, at the end on its other arrow", async () => {
+    const stamp = Date.now().toString(36);
+    const admin = await accessToken(ADMIN);
+    const group = (await api<{ slug: string }>(admin, "POST", "/api/groups", { title: `Order ${stamp}` })).body;
+    for (const title of ["Alpha", "Beta", "Gamma"]) expect((await api(admin, "POST", `/api/lectures/group/${group.slug}`, { title: `${title} ${stamp}` })).status).toBe(201);
+    const page = await newPage();
+    await signIn(page.context(), ADMIN.email, ADMIN.password);
+    await gotoHydrated(page, `/dashboard/admin/group/${group.slug}/lectures`);
+    await page.getByRole("button", { name: `Move Beta ${stamp} later` }).focus();
+    await page.keyboard.press("Enter");
+    await page.locator(".toast", { hasText: `Beta ${stamp}` }).waitFor();
+    expect((await page.locator(".toast", { hasText: `Beta ${stamp}` }).textContent())?.replace(/[\u2068\u2069]/g, "")).toContain(`Beta ${stamp} is now lecture 3 of 3.`);
+    // Last now: it cannot move later, so the focus is on moving it earlier.
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute("aria-label"))).toBe(`Move Beta ${stamp} earlier`);
+  });
+
   it("a weekly series is set in the group's time zone, whatever the browser's, and the form says which", async () => {
     const admin = await accessToken(ADMIN);
     const group = (await api<{ slug: string }>(admin, "POST", "/api/groups", { title: `Series zone ${Date.now().toString(36)}` })).body;

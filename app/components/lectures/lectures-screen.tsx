@@ -92,14 +92,27 @@ export function LecturesScreen({
       publish: "lectures.saved",
       delete: "lectures.deleted",
     };
-    if (done[result.intent]) show("success", t(done[result.intent]!));
+    const moved = movedRef.current;
+    if (result.intent === "order" && moved) {
+      // Said with where it is now; the focus stays with it: the same arrow if it can still move that way, else the other.
+      movedRef.current = null;
+      const at = lectures.findIndex((l) => l._id === moved.id);
+      if (at >= 0) show("success", t("lectures.movedTo", { title: isolate(lectures[at]!.title), n: at + 1, total: lectures.length }));
+      const active = document.activeElement;
+      if (!active || active === document.body || (active as HTMLButtonElement).disabled) {
+        const same = document.querySelector<HTMLButtonElement>(`[data-move="${moved.id}:${moved.by}"]:not(:disabled)`);
+        (same ?? document.querySelector<HTMLButtonElement>(`[data-move="${moved.id}:${-moved.by}"]`))?.focus();
+      }
+    } else if (done[result.intent]) show("success", t(done[result.intent]!));
     if (result.intent === "create" || result.intent === "schedule") setForm("none");
     if (result.intent === "delete") setDeleting(null);
-  }, [result, fetcher.state, show, t]);
+  }, [result, fetcher.state, show, t, lectures]);
 
   // Order 0 everywhere: the schedule follows the dates (worker/services/lectures.ts LECTURE_ORDER).
   const byDate = lectures.every((l) => l.order === 0);
+  const movedRef = useRef<{ id: string; by: -1 | 1 } | null>(null);
   const move = (index: number, by: -1 | 1) => {
+    movedRef.current = { id: lectures[index]!._id, by };
     const ids = lectures.map((l) => l._id);
     const [moved] = ids.splice(index, 1);
     ids.splice(index + by, 0, moved!);
@@ -181,7 +194,7 @@ export function LecturesScreen({
                   {t("lectures.edit")}
                   <span className="visually-hidden"> {l.title}</span>
                 </Link>
-                <button type="button" className="btn btn-ghost btn-icon btn-sm" disabled={busy || i === 0} onClick={() => move(i, -1)} aria-label={t("lectures.moveUp", { title: l.title })}>
+                <button type="button" className="btn btn-ghost btn-icon btn-sm" disabled={busy || i === 0} onClick={() => move(i, -1)} aria-label={t("lectures.moveUp", { title: l.title })} data-move={`${l._id}:-1`}>
                   <ArrowUpIcon />
                 </button>
                 <button
@@ -190,6 +203,7 @@ export function LecturesScreen({
                   disabled={busy || i === lectures.length - 1}
                   onClick={() => move(i, 1)}
                   aria-label={t("lectures.moveDown", { title: l.title })}
+                  data-move={`${l._id}:1`}
                 >
                   <ArrowDownIcon />
                 </button>
