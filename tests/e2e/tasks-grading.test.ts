@@ -28,6 +28,10 @@ describe("tasks and grading", () => {
     await student.getByLabel("Link to your work").fill(`https://github.com/aya/${stamp}`);
     await student.getByRole("button", { name: "Hand in your work" }).click();
     await student.getByText("Your work was handed in.").waitFor();
+    // The focus is on the confirmation, and the confirmation on screen (375 px: the button is far below the top).
+    await expect.poll(() => student.evaluate(() => document.activeElement?.classList.contains("form-success"))).toBe(true);
+    const said = (await student.locator(".form-success").boundingBox())!;
+    expect(said.y >= 0 && said.y + said.height <= 800).toBe(true);
     expect((await api(await accessToken(second), "POST", `/api/lectures/${lecture.slug}/submit-task/${task.slug}`, { link: "https://bassel.example.dev" })).status).toBe(201);
 
     const grader = await newPage();

@@ -324,6 +324,11 @@ function FileSubmitForm({ submission, kinds, maxMb }: { submission: PageSubmissi
 function HandInOutcome({ result, busy, replacing, disabled = false, failureText }: { result: Result | undefined; busy: boolean; replacing: boolean; disabled?: boolean; failureText?: (failure: FailureLike) => string | null }) {
   const { t } = useT();
   const failure = result && !result.ok ? result : null;
+  // Handed in: the focus goes to the confirmation, brought into view (the button may be far below it on a phone).
+  const sentRef = useRef<HTMLParagraphElement>(null);
+  useEffect(() => {
+    if (result?.ok) sentRef.current?.focus();
+  }, [result]);
   return (
     <>
       {failure && !failure.fields ? (
@@ -332,7 +337,7 @@ function HandInOutcome({ result, busy, replacing, disabled = false, failureText 
         </p>
       ) : null}
       {result?.ok ? (
-        <p className="form-success" role="status">
+        <p ref={sentRef} tabIndex={-1} className="form-success" role="status">
           {t("tasks.sent")}
         </p>
       ) : null}
