@@ -41,6 +41,42 @@ describe("a cohort's life", () => {
     await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute("aria-label"))).toBe(`Move Beta ${stamp} earlier`);
   });
 
+  it("the lecture editor with the keyboard: Write and Preview are tabs moved between with the arrows; adding and removing a resource keeps the focus in the list", async () => {
+    const stamp = Date.now().toString(36);
+    const token = await accessToken(INSTRUCTOR);
+    const lecture = (await api<{ slug: string }>(token, "POST", `/api/lectures/group/${G}`, { title: `Editor keys ${stamp}`, body: "Some **bold** words." })).body;
+    const page = await newPage({ width: 375, height: 800 });
+    await page.context().addCookies([{ name: "lang", value: "ar", url: baseURL() }]);
+    await signIn(page.context(), INSTRUCTOR.email, INSTRUCTOR.password);
+    await gotoHydrated(page, `/instructor/group/${G}/lectures/update/${lecture.slug}`);
+    const write = page.locator("#tab-write");
+    const preview = page.locator("#tab-preview");
+    expect([await write.getAttribute("tabindex"), await preview.getAttribute("tabindex")]).toEqual(["0", "-1"]);
+    await write.focus();
+    // Right to left: the next tab is to the left.
+    await page.keyboard.press("ArrowLeft");
+    await expect.poll(() => preview.getAttribute("aria-selected")).toBe("true");
+    expect(await preview.evaluate((el) => el === document.activeElement)).toBe(true);
+    await page.locator("#lecture-body-panel strong", { hasText: "bold" }).waitFor();
+    await page.keyboard.press("Home");
+    await expect.poll(() => write.getAttribute("aria-selected")).toBe("true");
+
+    const add = page.locator("fieldset.resources-field > button");
+    await add.focus();
+    await page.keyboard.press("Enter");
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute("data-resource-title"))).toBe("0");
+    await add.focus();
+    await page.keyboard.press("Enter");
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute("data-resource-title"))).toBe("1");
+    // Removing the last row puts the focus on the one before it; removing the only one, on Add.
+    await page.locator(".resource-row").nth(1).locator("button").focus();
+    await page.keyboard.press("Enter");
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute("data-resource-title"))).toBe("0");
+    await page.locator(".resource-row").nth(0).locator("button").focus();
+    await page.keyboard.press("Enter");
+    await expect.poll(() => add.evaluate((el) => el === document.activeElement)).toBe(true);
+  });
+
   it("a weekly series is set in the group's time zone, whatever the browser's, and the form says which", async () => {
     const admin = await accessToken(ADMIN);
     const group = (await api<{ slug: string }>(admin, "POST", "/api/groups", { title: `Series zone ${Date.now().toString(36)}` })).body;

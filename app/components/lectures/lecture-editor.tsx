@@ -39,6 +39,18 @@ export function LectureEditor({ lecture, listPath, attendancePath }: { lecture: 
   const [startsAt, setStartsAt] = useState(() => toLocalInput(lecture.startsAt));
   const [videoUrl, setVideoUrl] = useState(lecture.videoUrl ?? "");
   const [resources, setResources] = useState(lecture.resources);
+  // A resource added or removed: the focus goes to the new row's title, or to the row now in the removed one's place
+  // (the one before it when it was the last; Add resource when none is left).
+  const focusResource = useRef<number | null>(null);
+  const addResourceRef = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    const at = focusResource.current;
+    if (at === null) return;
+    focusResource.current = null;
+    const row = Math.min(at, resources.length - 1);
+    const input = row >= 0 ? document.querySelector<HTMLInputElement>(`[data-resource-title="${row}"]`) : null;
+    (input ?? addResourceRef.current)?.focus();
+  }, [resources.length]);
   const [body, setBody] = useState(lecture.body);
   const [published, setPublished] = useState(lecture.published);
   const [tab, setTab] = useState<"write" | "preview">("write");
@@ -114,6 +126,7 @@ export function LectureEditor({ lecture, listPath, attendancePath }: { lecture: 
             {resources.map((r, i) => (
               <li key={i} className="resource-row">
                 <input
+                  data-resource-title={i}
                   aria-label={t("lectures.field.resourceTitle", { n: i + 1 })}
                   placeholder={t("lectures.field.resourceTitlePlaceholder")}
                   value={r.title}
@@ -128,25 +141,54 @@ export function LectureEditor({ lecture, listPath, attendancePath }: { lecture: 
                   value={r.url}
                   onChange={(e) => setResources((list) => list.map((x, j) => (j === i ? { ...x, url: e.target.value } : x)))}
                 />
-                <button type="button" className="btn btn-ghost btn-icon btn-sm" onClick={() => setResources((list) => list.filter((_, j) => j !== i))} aria-label={t("lectures.field.removeResource", { n: i + 1 })}>
+                <button type="button" className="btn btn-ghost btn-icon btn-sm" onClick={() => {
+                    focusResource.current = i;
+                    setResources((list) => list.filter((_, j) => j !== i));
+                  }}
+                  aria-label={t("lectures.field.removeResource", { n: i + 1 })}
+                >
                   <TrashIcon />
                 </button>
               </li>
             ))}
           </ul>
           {error("resources") ? <p className="field-error">{t("lectures.error.resources")}</p> : null}
-          <button type="button" className="btn btn-ghost btn-sm" disabled={resources.length >= 20} onClick={() => setResources((list) => [...list, { title: "", url: "" }])}>
+          <button
+            ref={addResourceRef}
+            type="button"
+            className="btn btn-ghost btn-sm"
+            disabled={resources.length >= 20}
+            onClick={() => {
+              focusResource.current = resources.length;
+              setResources((list) => [...list, { title: "", url: "" }]);
+            }}
+          >
             <PlusIcon />
             {t("lectures.field.addResource")}
           </button>
         </fieldset>
 
         <div className="field markdown-field">
-          <div className="markdown-tabs" role="tablist" aria-label={t("lectures.field.body")}>
-            <button type="button" role="tab" aria-selected={tab === "write"} aria-controls="lecture-body-panel" id="tab-write" className="markdown-tab" onClick={() => setTab("write")}>
+          {/* Tabs as the pattern has them: one Tab stop, the arrow keys (in the page's direction), Home and End. */}
+          <div
+            className="markdown-tabs"
+            role="tablist"
+            aria-label={t("lectures.field.body")}
+            onKeyDown={(e) => {
+              const rtl = getComputedStyle(e.currentTarget).direction === "rtl";
+              const forward = e.key === (rtl ? "ArrowLeft" : "ArrowRight") || e.key === "End";
+              const back = e.key === (rtl ? "ArrowRight" : "ArrowLeft") || e.key === "Home";
+              if (!forward && !back) return;
+              e.preventDefault();
+              if (forward) showPreview();
+              else setTab("write");
+              document.getElementById(forward ? "tab-preview" : "tab-write")?.focus();
+            }}
+          >
+            <button type="button" role="tab" aria-selected={tab === "write"} tabIndex={tab === "write" ? 0 : -1} aria-controls="lecture-body-panel" id="tab-write" className="markdown-tab" onClick={() => setTab("write")}>
               {t("lectures.write")}
             </button>
-            <button type="button" role="tab" aria-selected={tab === "preview"} aria-controls="lecture-body-panel" id="tab-preview" className="markdown-tab" onClick={showPreview}>
+            <button type="button" role="tab" aria-selected={tab === "preview"} tabIndex={tab === "preview" ? 0 : -1} aria-controls="lecture-body-panel" id="tab-preview" className="markdown-tab" onClick={showPreview}>
               {t("lectures.preview")}
             </button>
           </div>
