@@ -31,6 +31,7 @@ export const realtimeAr: Record<keyof typeof realtimeEn, string> = {
   "chat.deleteFrom": "حذف رسالة {name}",
   "chat.deleteFailed": "تعذّر حذف الرسالة. حاول مرة أخرى.",
   "chat.deleteForbidden": "لا يمكنك حذف هذه الرسالة.",
+  "chat.deletedDone": "حُذفت الرسالة.",
   "chat.deleted": "حُذفت هذه الرسالة.",
   "chat.role.admin": "مشرف",
   "chat.role.instructor": "مدرّب",

@@ -33,6 +33,7 @@ export const realtimeEn = {
   "chat.deleteFrom": "Delete the message from {name}",
   "chat.deleteFailed": "The message could not be deleted. Please try again.",
   "chat.deleteForbidden": "You can't delete this message.",
+  "chat.deletedDone": "The message was deleted.",
   "chat.deleted": "This message was deleted.",
   "chat.role.admin": "Admin",
   "chat.role.instructor": "Instructor",

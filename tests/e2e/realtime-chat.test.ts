@@ -56,6 +56,8 @@ describe("group chat", () => {
     const dialog = instructor.getByRole("dialog", { name: "Delete this message?" });
     await dialog.getByRole("button", { name: "Delete" }).click();
     await dialog.waitFor({ state: "hidden" });
+    // Said to a screen reader, as a new message is.
+    await expect.poll(() => instructor.locator(".chat-panel [aria-live]").allTextContents()).toContain("The message was deleted.");
 
     for (const page of [nour, sara, instructor]) {
       await lines(page, text).waitFor({ state: "detached", timeout: 3_000 });
@@ -154,6 +156,9 @@ describe("group chat", () => {
     await seeded.hover();
     await seeded.getByRole("button", { name: "Reply to Ahmed Hassan" }).click();
     expect(await nour.locator(".chat-replying").textContent()).toContain("Replying to Ahmed Hassan");
+    // The box says whom it answers to a screen reader too (its description).
+    const describedBy = (await box.getAttribute("aria-describedby"))!.split(" ");
+    expect(await nour.evaluate((ids) => ids.map((i) => document.getElementById(i)?.textContent ?? "").join(" "), describedBy)).toContain("Replying to Ahmed Hassan");
     const text = unique("مرحبا، سأسلّمها يوم السبت");
     await box.fill(text);
     await box.press("Enter");

@@ -58,7 +58,7 @@ export const ChatComposer = forwardRef<HTMLTextAreaElement, ComposerProps>(funct
       {replying ? (
         <div className="chat-replying">
           <ReplyIcon />
-          <p>
+          <p id={`${id}-replying`}>
             <span className="chat-replying-label">{t("chat.replyingTo", { name: replying.author })}</span>
             <span className="chat-replying-text" dir="auto">
               {snippet(replying.text, 90)}
@@ -84,7 +84,7 @@ export const ChatComposer = forwardRef<HTMLTextAreaElement, ComposerProps>(funct
           value={text}
           onChange={(e) => setText(e.target.value)}
           onKeyDown={onKeyDown}
-          aria-describedby={`${id}-hint ${id}-count`}
+          aria-describedby={replying ? `${id}-replying ${id}-hint ${id}-count` : `${id}-hint ${id}-count`}
         />
         <button type="submit" className="btn btn-primary chat-send" disabled={empty || disabled}>
           <SendIcon />

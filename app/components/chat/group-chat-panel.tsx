@@ -178,7 +178,11 @@ function ChatPanel({
     const failure = await chat.remove(confirming);
     setDeleting(false);
     if (failure) setDeleteError(t(failure === "forbidden" ? "chat.deleteForbidden" : "chat.deleteFailed"));
-    else setConfirming(null);
+    else {
+      setConfirming(null);
+      // Said, as a new message is: the message in the list now reads as deleted.
+      setAnnounce(t("chat.deletedDone"));
+    }
   };
 
   const replying = replyTo !== null ? byId.get(replyTo) : undefined;
