@@ -45,6 +45,16 @@ describe("tasks and grading", () => {
     await expect.poll(() => name.textContent()).not.toBe(firstShown);
     await grader.keyboard.press("k");
     await expect.poll(() => name.textContent()).toBe(firstShown);
+    // The arrows move between students only in their list; elsewhere they are the page's (scrolling).
+    await grader.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    await grader.keyboard.press("ArrowDown");
+    await grader.waitForTimeout(200);
+    expect(await name.textContent()).toBe(firstShown);
+    await grader.locator(".grader-list button, .grader-list a").first().focus();
+    await grader.keyboard.press("ArrowDown");
+    await expect.poll(() => name.textContent()).not.toBe(firstShown);
+    await grader.keyboard.press("ArrowUp");
+    await expect.poll(() => name.textContent()).toBe(firstShown);
     // Grade whoever is shown first: score, feedback, Ctrl+Enter saves and moves to the next ungraded.
     await grader.locator("#grader-score").focus();
     await grader.keyboard.type("45");

@@ -256,6 +256,10 @@ export function Grader({
         return;
       }
       if (inField || e.altKey || e.ctrlKey || e.metaKey) return;
+      // J and K wherever the focus is not in a field; the arrows only in the list of students, so that elsewhere
+      // (a hand-in's link, the page itself) they scroll the page as everywhere else.
+      const arrow = e.key === "ArrowDown" || e.key === "ArrowUp";
+      if (arrow && !(e.target instanceof Element && e.target.closest(".grader-list"))) return;
       const by = graderMove(e);
       if (by !== 0) {
         e.preventDefault();
