@@ -49,6 +49,7 @@ export const tasksAr: Record<keyof typeof tasksEn, string> = {
   "grader.allDone": "لا شيء متبقٍّ هنا: كل التسليمات في هذه القائمة قُيِّمت.",
   "grader.students": "الطلاب الذين سلّموا",
   "grader.missing": "لم يسلّموا ({count})",
+  "grader.letterKeys": "استخدم J وK (عند الإيقاف: الأسهم فقط، داخل القائمة)",
   "grader.keys": "المفاتيح: J (ت) أو ↓ الطالب التالي، K (ن) أو ↑ السابق، Ctrl+Enter احفظ وانتقل إلى التالي غير المقيَّم.",
   "grader.score": "الدرجة (من 0 إلى {max})",
   "grader.feedback": "ملاحظات (Markdown)",

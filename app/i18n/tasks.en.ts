@@ -48,6 +48,7 @@ export const tasksEn = {
   "grader.allDone": "Nothing left here: every submission in this list is graded.",
   "grader.students": "Students who handed in",
   "grader.missing": "Not handed in ({count})",
+  "grader.letterKeys": "Use J and K (off: only the arrows, in the list)",
   "grader.keys": "Keys: J or ↓ next student, K or ↑ previous, Ctrl+Enter save and next ungraded.",
   "grader.score": "Score (0 to {max})",
   "grader.feedback": "Feedback (Markdown)",

@@ -55,6 +55,21 @@ describe("tasks and grading", () => {
     await expect.poll(() => name.textContent()).not.toBe(firstShown);
     await grader.keyboard.press("ArrowUp");
     await expect.poll(() => name.textContent()).toBe(firstShown);
+    // J and K can be turned off (single-key shortcuts, WCAG 2.1.4), remembered on this device; the arrows still work.
+    const letters = grader.getByLabel("Use J and K (off: only the arrows, in the list)");
+    await letters.uncheck();
+    await grader.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    await grader.keyboard.press("j");
+    await grader.waitForTimeout(200);
+    expect(await name.textContent()).toBe(firstShown);
+    await gotoHydrated(grader, `/instructor/group/frontend-react/lecture/${lecture.slug}/tasks/${task.slug}/submissions`);
+    await expect.poll(() => letters.isChecked()).toBe(false);
+    await letters.check();
+    await grader.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    await grader.keyboard.press("j");
+    await expect.poll(() => name.textContent()).not.toBe(firstShown);
+    await grader.keyboard.press("k");
+    await expect.poll(() => name.textContent()).toBe(firstShown);
     // Grade whoever is shown first: score, feedback, Ctrl+Enter saves and moves to the next ungraded.
     await grader.locator("#grader-score").focus();
     await grader.keyboard.type("45");

@@ -93,6 +93,9 @@ function graderMove(e: Pick<KeyboardEvent, "key" | "code">): 1 | -1 | 0 {
 
 const isUngraded = (s: GraderSubmission) => s.state !== "graded";
 
+/** Where the grader remembers whether J and K are on (this device's own choice). */
+const LETTER_KEYS = "cohort.grader.letterKeys";
+
 /**
  * The grader, made for going through a whole group: the students down the side (filter ungraded / late / all, a
  * "graded x of y" counter), the current submission with its link, notes and time, and a score and feedback that save
@@ -130,6 +133,23 @@ export function Grader({
   const fetcher = useFetcher<Result>();
   const [items, setItems] = usePropState(initial);
   const asked = open ? initial.find((s) => s._id === open) : undefined;
+  // J and K on or off, remembered on this device (on by default; read after hydration, so the server's page agrees).
+  const [letterKeys, setLetterKeysState] = useState(true);
+  useEffect(() => {
+    try {
+      if (localStorage.getItem(LETTER_KEYS) === "off") setLetterKeysState(false);
+    } catch {
+      // storage unavailable: the default
+    }
+  }, []);
+  const setLetterKeys = (on: boolean) => {
+    setLetterKeysState(on);
+    try {
+      localStorage.setItem(LETTER_KEYS, on ? "on" : "off");
+    } catch {
+      // storage unavailable: for this page only
+    }
+  };
   const [filter, setFilter] = useState<Filter>(asked && !isUngraded(asked) ? "all" : "ungraded");
   const [currentId, setCurrentId] = useState<string | null>(() => (asked ?? initial.find(isUngraded) ?? initial[0])?._id ?? null);
   const [score, setScore] = useState("");
@@ -260,6 +280,7 @@ export function Grader({
       // (a hand-in's link, the page itself) they scroll the page as everywhere else.
       const arrow = e.key === "ArrowDown" || e.key === "ArrowUp";
       if (arrow && !(e.target instanceof Element && e.target.closest(".grader-list"))) return;
+      if (!arrow && !letterKeys) return;
       const by = graderMove(e);
       if (by !== 0) {
         e.preventDefault();
@@ -268,7 +289,7 @@ export function Grader({
     };
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
-  }, [move]);
+  }, [move, letterKeys]);
 
   const problemText =
     shownProblem === "rubric"
@@ -364,6 +385,11 @@ export function Grader({
           </details>
         ) : null}
         <p className="muted grader-keys">{t("grader.keys")}</p>
+        {/* Single-key shortcuts can be turned off (WCAG 2.1.4): speech input or a stray key would move on otherwise. */}
+        <label className="check-field grader-keys-switch">
+          <input type="checkbox" checked={letterKeys} onChange={(e) => setLetterKeys(e.target.checked)} />
+          <span>{t("grader.letterKeys")}</span>
+        </label>
       </div>
 
       {current ? (
