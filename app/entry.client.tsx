@@ -3,7 +3,7 @@ import { startTransition, StrictMode } from "react";
 import { hydrateRoot } from "react-dom/client";
 import { isLang } from "./i18n/config";
 import { loadMessages } from "./i18n/store";
-import { keepFocusThroughSubmits } from "./lib/keep-focus";
+import { keepFocusThroughDisabling } from "./lib/keep-focus";
 import { localizeNativeValidation } from "./lib/native-validation";
 
 /**
@@ -11,7 +11,7 @@ import { localizeNativeValidation } from "./lib/native-validation";
  * hydration, so the first render in the browser reads exactly what the server wrote. Without them (offline at this
  * instant) the server's page stays as it is rather than showing message keys.
  */
-keepFocusThroughSubmits(document);
+keepFocusThroughDisabling(document);
 localizeNativeValidation(document);
 
 const lang = document.documentElement.lang;

@@ -1,8 +1,8 @@
 import { useT } from "~/lib/i18n";
-import { zoneLabel } from "~/lib/time-zones";
+import { zoneLabel, type ZoneChoice } from "~/lib/time-zones";
 
 /** The `<option>`s of a time-zone picker: each zone's city in the reader's language and its offset from UTC. */
-export function ZoneOptions({ zones }: { zones: { id: string; offsetMinutes: number }[] }) {
+export function ZoneOptions({ zones }: { zones: ZoneChoice[] }) {
   const { t } = useT();
   return (
     <>

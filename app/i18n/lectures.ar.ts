@@ -31,7 +31,6 @@ export const lecturesAr: Record<keyof typeof lecturesEn, string> = {
   "lectures.deleting": "جارٍ الحذف...",
   "lectures.created": "أُضيفت المحاضرة.",
   "lectures.scheduled": "أُنشئت السلسلة.",
-  "lectures.reordered": "حُفظ الترتيب.",
   "lectures.orderByDate": "مرتّبة حسب التاريخ، والمحاضرات بلا تاريخ في الآخر. قدّم محاضرة أو أخّرها لتضع ترتيبك الخاص.",
   "lectures.orderCustom": "مرتّبة بترتيبك الخاص: تُضاف المحاضرات الجديدة في الآخر.",
   "lectures.sortByDate": "رتّب حسب التاريخ",

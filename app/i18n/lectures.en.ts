@@ -30,7 +30,6 @@ export const lecturesEn = {
   "lectures.deleting": "Deleting...",
   "lectures.created": "Lecture added.",
   "lectures.scheduled": "The series was created.",
-  "lectures.reordered": "Order saved.",
   "lectures.orderByDate": "In date order, undated lectures last. Move a lecture up or down to set your own order.",
   "lectures.orderCustom": "In your own order: new lectures go to the end.",
   "lectures.sortByDate": "Sort by date",

@@ -14,6 +14,7 @@ import { certificateRoster, issueCertificates, revokeCertificate, setCompletionR
 import { copyGroup } from "../../worker/services/course-copy";
 import { requireManagedGroup } from "../../worker/services/group-access";
 import { zoneOffset } from "../../worker/services/time-shift";
+import type { ZoneChoice } from "./time-zones";
 
 /** Time zones offered by the copy form (the group's own is added when it is not among them). */
 export const COMMON_TIME_ZONES = [
@@ -39,7 +40,7 @@ export const COMMON_TIME_ZONES = [
  * word an offset differently; a number renders the same on both). The screen names the zone's city in the reader's
  * language beside it.
  */
-export function zoneChoices(zones: readonly string[], at: number): { id: string; offsetMinutes: number }[] {
+export function zoneChoices(zones: readonly string[], at: number): ZoneChoice[] {
   // Kept for the hour per isolate (offsets change at most at a whole hour, at daylight saving): the lecture list and
   // the cohort page ask for the same list at every request.
   const hour = Math.floor(at / 3_600_000);
@@ -56,7 +57,7 @@ export function zoneChoices(zones: readonly string[], at: number): { id: string;
   return choices;
 }
 let choicesHour = -1;
-const choicesKept = new Map<string, { id: string; offsetMinutes: number }[]>();
+const choicesKept = new Map<string, ZoneChoice[]>();
 
 export async function loadCohort(svc: ServiceContext, viewer: Viewer, slug: string) {
   const group = await orHttpError(requireManagedGroup(svc, viewer, slug));

@@ -6,7 +6,7 @@
  * page itself still has the focus (nothing else took it meanwhile: a form that moved it to its first wrong field
  * keeps that), the focus goes back to it. A control that goes away (a page that changed) is left.
  */
-export function keepFocusThroughSubmits(doc: Document): void {
+export function keepFocusThroughDisabling(doc: Document): void {
   // The control that last had the focus: the browser may already have moved it to the page when the change is seen.
   let last: Element | null = null;
   doc.addEventListener("focusin", (event) => {

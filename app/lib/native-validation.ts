@@ -25,7 +25,7 @@ function clear(field: Field) {
 }
 
 /** The message for the field's first failed rule, and its numbers, or null when the browser's rules pass. */
-export function refusal(field: Field): { key: MessageKey; params?: Record<string, string | number> } | null {
+function refusal(field: Field): { key: MessageKey; params?: Record<string, string | number> } | null {
   const v = field.validity;
   const type = field instanceof HTMLInputElement ? field.type : field instanceof HTMLSelectElement ? "select" : "textarea";
   if (v.valueMissing) {

@@ -24,6 +24,9 @@ const CITY_KEYS: Record<string, MessageKey> = {
   UTC: "zone.UTC",
 };
 
+/** A zone offered in a picker, with its offset from UTC worked out on the server (minutes). */
+export type ZoneChoice = { id: string; offsetMinutes: number };
+
 /** "UTC+02:00", "UTC-05:00", "UTC+05:30". */
 export function utcOffsetText(offsetMinutes: number): string {
   const abs = Math.abs(offsetMinutes);

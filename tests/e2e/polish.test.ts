@@ -160,7 +160,7 @@ describe("polish of the existing screens", () => {
     expect(await phone.evaluate(() => document.activeElement?.classList.contains("chat-input"))).toBe(true);
   });
 
-  it("on an Arabic page an empty box that follows its text's direction shows its placeholder right to left; typed English reads left to right", async () => {
+  it("on an Arabic page an empty box that follows its text's direction shows its hint text right to left; typed English reads left to right", async () => {
     const page = await newPage({ width: 375, height: 800 });
     await page.context().addCookies([{ name: "lang", value: "ar", url: baseURL() }]);
     await signIn(page.context(), STUDENT.email, STUDENT.password);

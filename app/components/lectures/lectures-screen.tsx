@@ -12,6 +12,7 @@ import { ScheduledBadge } from "~/components/lifecycle/schedule-box";
 import { EmptyState } from "~/components/empty-state";
 import { isolate } from "~/lib/bidi";
 import { ZoneOptions } from "~/components/zone-options";
+import type { ZoneChoice } from "~/lib/time-zones";
 
 export interface StaffLecture {
   _id: string;
@@ -52,8 +53,6 @@ const WEEKDAYS: MessageKey[] = ["lectures.day.0", "lectures.day.1", "lectures.da
  * A group's lectures for its staff: the schedule in order with publish, reorder, edit, attendance and delete, a form
  * for one lecture and a form for a weekly series. `base` is the group's lecture path in this area.
  */
-export type ZoneChoice = { id: string; offsetMinutes: number };
-
 export function LecturesScreen({
   lectures,
   base,
@@ -87,7 +86,6 @@ export function LecturesScreen({
     const done: Record<string, MessageKey> = {
       create: "lectures.created",
       schedule: "lectures.scheduled",
-      order: "lectures.reordered",
       "order-by-date": "lectures.sortedByDate",
       publish: "lectures.saved",
       delete: "lectures.deleted",

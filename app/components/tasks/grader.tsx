@@ -17,6 +17,7 @@ import { STATE_KEYS } from "./state";
 import { WorkLink } from "./work-link";
 import { UnsavedChanges } from "~/components/unsaved-changes";
 import { HandInFile, type HandInFileInfo } from "./hand-in-file";
+import { keep, readKept } from "~/lib/kept-locally";
 
 export interface GraderSubmission {
   _id: string;
@@ -136,19 +137,11 @@ export function Grader({
   // J and K on or off, remembered on this device (on by default; read after hydration, so the server's page agrees).
   const [letterKeys, setLetterKeysState] = useState(true);
   useEffect(() => {
-    try {
-      if (localStorage.getItem(LETTER_KEYS) === "off") setLetterKeysState(false);
-    } catch {
-      // storage unavailable: the default
-    }
+    if (readKept<boolean>(LETTER_KEYS) === false) setLetterKeysState(false);
   }, []);
   const setLetterKeys = (on: boolean) => {
     setLetterKeysState(on);
-    try {
-      localStorage.setItem(LETTER_KEYS, on ? "on" : "off");
-    } catch {
-      // storage unavailable: for this page only
-    }
+    keep(LETTER_KEYS, on);
   };
   const [filter, setFilter] = useState<Filter>(asked && !isUngraded(asked) ? "all" : "ungraded");
   const [currentId, setCurrentId] = useState<string | null>(() => (asked ?? initial.find(isUngraded) ?? initial[0])?._id ?? null);
