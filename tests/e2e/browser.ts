@@ -49,7 +49,8 @@ export function useBrowser() {
       if (opts.offline && msg.text().includes("net::ERR_INTERNET_DISCONNECTED")) return;
       problems.push(`${page.url()}: ${msg.text()}`);
     });
-    page.on("pageerror", (err) => problems.push(`${page.url()}: ${err.message}`));
+    // The stack says where an uncaught error came from (the build is minified, but the file and the caller show).
+    page.on("pageerror", (err) => problems.push(`${page.url()}: ${err.stack ?? err.message}`));
     return page;
   };
 }
