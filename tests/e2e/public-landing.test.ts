@@ -98,6 +98,34 @@ describe("landing page", () => {
     await button.waitFor({ state: "detached" });
   });
 
+  it("scrolls a control the keyboard reaches under the back-to-top button clear of it (375 px)", async () => {
+    const page = await newPage({ width: 375, height: 700 });
+    await gotoHydrated(page, "/");
+    await scrollTo(page, 900);
+    const button = page.getByRole("button", { name: "Back to top" });
+    await button.waitFor({ state: "visible" });
+    // A catalogue card's two full-width links: View Course Details, then Ask About This Course.
+    const view = page.getByRole("link", { name: "View Course Details" }).nth(1);
+    const ask = view.locator("xpath=following::a[1]");
+    expect(await ask.textContent()).toContain("Ask About This Course");
+    const overlap = () =>
+      Promise.all([ask.boundingBox(), button.boundingBox()]).then(([a, b]) => a!.y + a!.height > b!.y && a!.y < b!.y + b!.height && a!.x + a!.width > b!.x && a!.x < b!.x + b!.width);
+    // The second link on screen, right under the button; the first above it, so focusing it scrolls nothing.
+    await page.evaluate(() => {
+      const b = document.querySelector(".back-to-top")!.getBoundingClientRect();
+      const a = [...document.querySelectorAll<HTMLElement>("a")].filter((l) => l.textContent?.includes("View Course Details"))[1].nextElementSibling!.getBoundingClientRect();
+      window.scrollBy({ top: a.top + a.height / 2 - (b.top + b.height / 2), behavior: "instant" });
+    });
+    expect(await overlap()).toBe(true);
+    await view.focus();
+    await page.keyboard.press("Tab");
+    expect(await ask.evaluate((el) => el === document.activeElement)).toBe(true);
+    expect(await overlap()).toBe(false);
+    const [a, b] = await Promise.all([ask.boundingBox(), button.boundingBox()]);
+    expect(a!.y + a!.height).toBeLessThanOrEqual(b!.y);
+    expect(a!.y).toBeGreaterThanOrEqual(0);
+  });
+
   it("pages through student feedback three cards at a time", async () => {
     const total = await publicFeedbackCount();
     expect(total).toBeGreaterThanOrEqual(5);
