@@ -156,6 +156,7 @@ export const lecturesAr: Record<keyof typeof lecturesEn, string> = {
   "attendance.flag.browserHint": "سجّل المتصفح نفسه حضور أكثر من طالب في هذه المحاضرة (بعد تسجيل الخروج والدخول مجددًا). تحقّق ممّن كان حاضرًا فعلًا.",
   "attendance.flag.address": "الشبكة نفسها",
   "attendance.flag.addressHint": "سُجّل الحضور من عنوان الشبكة نفسه الذي سجّل منه طالب آخر خلال دقيقتين. يتشارك الصف على شبكة Wi-Fi واحدة العنوان نفسه؛ تحقّق عند الشك.",
+  "attendance.flagLegend": "ما تعنيه العلامات",
   "attendance.flagReasons": "علامات:",
   "attendance.status.present": "حاضر",
   "attendance.status.late": "متأخر",

@@ -155,6 +155,7 @@ export const lecturesEn = {
   "attendance.flag.browserHint": "The same browser checked in for more than one student in this lecture (after signing out and in again). Check who was really here.",
   "attendance.flag.address": "Same network",
   "attendance.flag.addressHint": "Checked in from the same network address as another student within 2 minutes. A class on one Wi-Fi shares an address; check if in doubt.",
+  "attendance.flagLegend": "What the flags mean",
   "attendance.flagReasons": "Flagged:",
   "attendance.status.present": "Present",
   "attendance.status.late": "Late",

@@ -337,6 +337,8 @@ describe("shared-device flags by browser and by address", () => {
     const code = await openNow(w);
     const [a, b, c] = w.members as [SignedIn, SignedIn, SignedIn];
     const ip = randomIp();
+    const screen = `/instructor/group/${w.group.slug}/lectures/${w.lecture.slug}/attendance`;
+    expect(await (await open(screen, { cookie: cookies(w.teacher.cookie, "lang=en") })).text()).not.toContain("flag-legend");
     // No cookies, no fingerprint: a script checking in two accounts from one machine.
     for (const who of [a, b]) expect((await call("/api/lectures/attend", { body: { slugLec: w.lecture.slug, code }, token: who.accessToken, ip })).status).toBe(200);
     expect((await call("/api/lectures/attend", { body: { slugLec: w.lecture.slug, code }, token: c.accessToken })).status).toBe(200);
@@ -346,14 +348,24 @@ describe("shared-device flags by browser and by address", () => {
     expect(roster.get(c.user.id)).toMatchObject({ flagged: false, flags: [] });
     expect((await recordOf(w.lecture._id, a.user.id))?.address).not.toContain(ip);
 
-    const screen = `/instructor/group/${w.group.slug}/lectures/${w.lecture.slug}/attendance`;
     const en = await open(screen, { cookie: cookies(w.teacher.cookie, "lang=en") });
     expect(en.status).toBe(200);
     const enHtml = await en.text();
     expect(enHtml.match(/data-flag="address"/g)).toHaveLength(2);
     expect(enHtml).toContain("Same network");
+    // What the flag means is written under the roster once, for a phone or a keyboard (no tooltip), and only for the
+    // flags shown.
+    const legend = (html: string) => html.slice(html.indexOf('class="flag-legend"'));
+    expect(enHtml).toContain('class="flag-legend"');
+    expect(legend(enHtml)).toContain("What the flags mean");
+    expect(legend(enHtml)).toContain("Checked in from the same network address as another student within 2 minutes.");
+    expect(legend(enHtml)).not.toContain("Shared device");
+    expect(enHtml).not.toMatch(/class="flag"[^>]*title=/);
     const ar = await open(screen, { cookie: cookies(w.teacher.cookie, "lang=ar") });
-    expect(await ar.text()).toContain("الشبكة نفسها");
+    const arHtml = await ar.text();
+    expect(arHtml).toContain("الشبكة نفسها");
+    expect(legend(arHtml)).toContain("ما تعنيه العلامات");
+    expect(legend(arHtml)).toContain("سُجّل الحضور من عنوان الشبكة نفسه الذي سجّل منه طالب آخر خلال دقيقتين.");
   });
 
   it("a check-in scanned signed out carries the scan's address wherever it is redeemed: one scanner's check-ins handed to friends at home are flagged", async () => {

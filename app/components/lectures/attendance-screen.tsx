@@ -326,6 +326,8 @@ function OpenForm({ fetcher, lastClosed, draft, aheadOf }: { fetcher: Attendance
 function Roster({ state, fetcher }: { state: AttendanceState; fetcher: AttendanceFetcher }) {
   const { t } = useT();
   const c = state.counts;
+  const seen = new Set(state.roster.flatMap(flagsOf));
+  const shownFlags = (Object.keys(FLAG_KEYS) as AttendanceFlag[]).filter((flag) => seen.has(flag));
   return (
     <section className="roster" aria-labelledby="roster-title">
       <div className="section-head">
@@ -358,8 +360,8 @@ function Roster({ state, fetcher }: { state: AttendanceState; fetcher: Attendanc
                       <span className="user-text" dir="auto">
                         {r.user.name}
                       </span>
-                      {(r.flags ?? (r.flagged ? (["device"] as AttendanceFlag[]) : [])).map((flag) => (
-                        <span key={flag} className="flag" title={t(FLAG_KEYS[flag].hint)} data-flag={flag}>
+                      {flagsOf(r).map((flag) => (
+                        <span key={flag} className="flag" data-flag={flag}>
                           <AlertIcon />
                           <span>
                             <span className="visually-hidden">{t("attendance.flagReasons")} </span>
@@ -412,6 +414,39 @@ function Roster({ state, fetcher }: { state: AttendanceState; fetcher: Attendanc
           </table>
         </div>
       )}
+      <FlagLegend flags={shownFlags} />
     </section>
+  );
+}
+
+/** A row's flags (an older session's row carries only `flagged`, which meant a shared device). */
+function flagsOf(row: { flags?: AttendanceFlag[] | null; flagged?: boolean }): AttendanceFlag[] {
+  return row.flags ?? (row.flagged ? ["device"] : []);
+}
+
+/**
+ * What each flag shown in the roster means, under it: a tooltip reaches neither a phone nor a keyboard, and the
+ * instructor decides from this whether to ask who was really there.
+ */
+function FlagLegend({ flags }: { flags: AttendanceFlag[] }) {
+  const { t } = useT();
+  if (flags.length === 0) return null;
+  return (
+    <div className="flag-legend">
+      <h4 className="flag-legend-title">{t("attendance.flagLegend")}</h4>
+      <dl>
+        {flags.map((flag) => (
+          <div key={flag} className="flag-legend-row">
+            <dt>
+              <span className="flag">
+                <AlertIcon />
+                {t(FLAG_KEYS[flag].label)}
+              </span>
+            </dt>
+            <dd>{t(FLAG_KEYS[flag].hint)}</dd>
+          </div>
+        ))}
+      </dl>
+    </div>
   );
 }
