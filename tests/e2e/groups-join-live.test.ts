@@ -105,6 +105,8 @@ describe("joining a group, decided live in the instructor's inbox", () => {
     await card.getByRole("button", { name: "رفض", exact: true }).click();
     await dialog.getByRole("button", { name: "ارفض الطلب" }).click();
     await card.waitFor({ state: "detached" });
+    // The dialog's opener went with the card: the focus is on the next request's name, or the count, not the page.
+    await expect.poll(() => inbox.evaluate(() => document.activeElement?.matches(".request-name, .gresult-count") ?? false)).toBe(true);
     await expect.poll(() => inbox.locator('.inbox [role="status"]').textContent()).toContain(`رُفض طلب ${name} للانضمام إلى Frontend Development with React.`);
     const mail = await waitForMail(student.email, /not approved/);
     expect(mail.subject).toBe('Your request to join "Frontend Development with React" was not approved');
