@@ -4,7 +4,7 @@
  * services as the API, which check who may.
  */
 import { eq, min } from "drizzle-orm";
-import { announcementInput, completionRuleInput, copyGroupInput, revokeCertificateInput } from "./lifecycle-schemas";
+import { announcementInput, completionRuleInput, copyGroupInput, publishingInput, revokeCertificateInput } from "./lifecycle-schemas";
 import { attempt, invalid, orHttpError, text, unknownIntent } from "./group-actions.server";
 import { groups, lectures } from "../../db/schema";
 import type { ServiceContext } from "../../worker/context";
@@ -12,6 +12,7 @@ import type { Viewer } from "../../worker/services/sessions";
 import { deleteAnnouncement, listAnnouncements, postAnnouncement, type StaffAnnouncementDto } from "../../worker/services/announcements";
 import { certificateRoster, issueCertificates, revokeCertificate, setCompletionRule } from "../../worker/services/certificates";
 import { copyGroup } from "../../worker/services/course-copy";
+import { updateGroup } from "../../worker/services/groups-admin";
 import { requireManagedGroup } from "../../worker/services/group-access";
 import { zoneOffset } from "../../worker/services/time-shift";
 import type { ZoneChoice } from "./time-zones";
@@ -108,6 +109,11 @@ export async function cohortAction(svc: ServiceContext, viewer: Viewer, slug: st
       const parsed = revokeCertificateInput.safeParse({ reason: text(form, "reason") });
       if (!parsed.success) return invalid(intent, parsed.error, text(form, "certificateId"));
       return attempt(intent, async () => ({ certificate: await revokeCertificate(svc, viewer, text(form, "certificateId"), parsed.data) }), text(form, "certificateId"));
+    }
+    case "publishing": {
+      const parsed = publishingInput.safeParse({ status: text(form, "status") });
+      if (!parsed.success) return invalid(intent, parsed.error);
+      return attempt(intent, async () => ({ status: (await updateGroup(svc, viewer, slug, { status: parsed.data.status })).status }));
     }
     case "copy": {
       const parsed = copyGroupInput.safeParse({ title: text(form, "title"), startDate: text(form, "startDate"), timeZone: text(form, "timeZone") || undefined });

@@ -10,6 +10,9 @@ const timeZone = zoneSchema();
 
 export const COPY_LIMITS = { title: 120 } as const;
 
+/** The Cohort tab's publishing switch: into the catalogue, or back out of it (archiving stays the admins', ADR 57). */
+export const publishingInput = z.object({ status: z.enum(["draft", "published"], "Choose draft or published.") });
+
 /** POST /api/groups/{id}/copy: a new draft group from this one, its first lecture on `startDate`. */
 export const copyGroupInput = z.object({
   title: freeText("Please enter a title.", { name: true }).max(COPY_LIMITS.title, `Title must be at most ${COPY_LIMITS.title} characters.`),

@@ -144,6 +144,41 @@ describe("a cohort's life", () => {
     expect(students.status).toBe(200);
   });
 
+  it("the copy is published from its own Cohort tab, by keyboard, in Arabic on a phone; the catalogue lists it at once", async () => {
+    const stamp = Date.now().toString(36);
+    const token = await accessToken(INSTRUCTOR);
+    const made = await api<{ group: { slug: string; title: string } }>(token, "POST", `/api/groups/${G}/copy`, { title: `دفعة الربيع ${stamp}`, startDate: "2031-03-02" });
+    expect(made.status).toBe(201);
+    const { slug, title } = made.body.group;
+    const page = await newPage({ width: 375, height: 780 });
+    await page.context().addCookies([{ name: "lang", value: "ar", url: baseURL() }]);
+    await signIn(page.context(), INSTRUCTOR.email, INSTRUCTOR.password);
+    await gotoHydrated(page, `/instructor/group/${slug}/cohort`);
+    const section = page.locator("#publishing");
+    expect(await section.textContent()).toContain("لا يرى الزوار هذه الدورة");
+    const publish = section.getByRole("button", { name: "انشرها في قائمة الدورات" });
+    await publish.focus();
+    await page.keyboard.press("Enter");
+    await expect.poll(() => section.getByRole("status").textContent()).toBe("نُشرت: تظهر الآن في قائمة الدورات.");
+    // The button went with the draft: the focus is on what the group is now, which offers the way back (no members).
+    await expect.poll(() => page.evaluate(() => document.activeElement?.classList.contains("cohort-publishing-state") ?? false)).toBe(true);
+    expect(await section.getByRole("button", { name: "أعِدها إلى مسودة" }).count()).toBe(1);
+    const catalogue = await (await fetch(`${baseURL()}/courses`, { headers: { accept: "text/html" } })).text();
+    expect(catalogue).toContain(title);
+
+    // Back to draft asks first; Cancel keeps it listed.
+    await section.getByRole("button", { name: "أعِدها إلى مسودة" }).click();
+    const dialog = page.getByRole("dialog", { name: `إخراج «\u2068${title}\u2069» من قائمة الدورات؟` });
+    await dialog.waitFor();
+    await dialog.getByRole("button", { name: "إلغاء" }).click();
+    await dialog.waitFor({ state: "hidden" });
+    expect((await api<{ status: string }>(token, "GET", `/api/groups/manage/${slug}`)).body.status).toBe("published");
+    await section.getByRole("button", { name: "أعِدها إلى مسودة" }).click();
+    await dialog.getByRole("button", { name: "أعِدها إلى مسودة" }).click();
+    await expect.poll(() => section.getByRole("status").textContent()).toBe("أُعيدت إلى مسودة: لم تعد تظهر في قائمة الدورات.");
+    expect(await (await fetch(`${baseURL()}/courses`, { headers: { accept: "text/html" } })).text()).not.toContain(title);
+  });
+
   it("two quick submissions of Create the copy make one group, and the form starts over once it is made", async () => {
     const stamp = Date.now().toString(36);
     const title = `Double click ${stamp}`;

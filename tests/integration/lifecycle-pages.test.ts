@@ -88,6 +88,51 @@ describe("the Cohort tab", () => {
     expect((await db().select().from(s.lectures).where(eq(s.lectures.groupId, copy!.id))).map((l) => l.title)).toEqual(["Welcome", "Week one"]);
     expect((await action(w.teacher, w.cohort, { intent: "nonsense" })).status).toBe(400);
   });
+
+  it("publishes a draft into the catalogue, and takes a group without members back out; archiving stays the admins'", async () => {
+    const w = await world();
+    const statusOf = async (id: string) => (await db().select({ status: s.groups.status }).from(s.groups).where(eq(s.groups.id, id)))[0]!.status;
+    // The next cohort's copy starts as a draft, with no members.
+    expect((await action(w.teacher, w.cohort, { intent: "copy", title: "Next term", startDate: "2027-03-01", timeZone: "Africa/Cairo" })).status).toBe(200);
+    const [copy] = await db().select().from(s.groups).where(and(eq(s.groups.title, "Next term"), eq(s.groups.instructorId, w.teacher.user.id)));
+    const copyTab = `/instructor/group/${copy!.slug}/cohort`;
+    const draftTab = await page(w.teacher, copyTab);
+    expect(draftTab.text).toContain('id="publishing"');
+    expect(draftTab.text).toContain("Publish to the catalogue");
+    expect(draftTab.text).toContain(`href="/content/${copy!.slug}"`);
+
+    // Nobody else moves it: another instructor, the student, an attempt to archive or a status that is no status.
+    expect((await action(w.other, copyTab, { intent: "publishing", status: "published" })).status).toBe(403);
+    expect((await action(w.student, copyTab, { intent: "publishing", status: "published" })).status).toBe(403);
+    expect((await action(w.teacher, copyTab, { intent: "publishing", status: "archived" })).status).toBe(400);
+    expect((await action(w.teacher, copyTab, { intent: "publishing", status: "" })).status).toBe(400);
+    expect(await statusOf(copy!.id)).toBe("draft");
+
+    expect((await action(w.teacher, copyTab, { intent: "publishing", status: "published" })).status).toBe(200);
+    expect(await statusOf(copy!.id)).toBe("published");
+    expect((await page(null, "/courses")).text).toContain("Next term");
+    // No members yet: it may go back to draft, asked first.
+    const publishedTab = await page(w.teacher, copyTab);
+    expect(publishedTab.text).toContain("Back to draft");
+    expect((await action(w.teacher, copyTab, { intent: "publishing", status: "draft" })).status).toBe(200);
+    expect(await statusOf(copy!.id)).toBe("draft");
+    expect((await page(null, "/courses")).text).not.toContain("Next term");
+
+    // A published group with a member is not offered the way back (its member could no longer open the course).
+    const withMember = await page(w.teacher, w.cohort);
+    expect(withMember.text).toContain("It has 1 member, so it stays published");
+    expect(withMember.text).not.toContain("Back to draft");
+    const arabic = await (await call(w.cohort, { cookie: `${w.teacher.cookie}; lang=ar`, headers: { accept: "text/html" } })).text();
+    expect(arabic).toContain("لها عضو واحد، لذا تبقى منشورة");
+
+    // Archived by an admin: the instructor is told who can bring it back, and has no button for it.
+    await db().update(s.groups).set({ status: "archived" }).where(eq(s.groups.id, copy!.id));
+    const archived = await page(w.teacher, copyTab);
+    expect(archived.text).toContain("Only an admin can bring it back.");
+    expect(archived.text).not.toContain("Publish to the catalogue");
+    expect((await action(w.teacher, copyTab, { intent: "publishing", status: "published" })).status).toBe(403);
+    expect(await statusOf(copy!.id)).toBe("archived");
+  });
 });
 
 describe("the course home", () => {

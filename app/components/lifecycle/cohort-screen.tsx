@@ -1,5 +1,5 @@
 import { Link, useFetcher } from "@remix-run/react";
-import { useEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import { ConfirmDialog } from "~/components/confirm-dialog";
 import { fromLocalInput, When } from "~/components/lectures/when";
 import type { MessageKey } from "~/i18n/en";
@@ -11,6 +11,8 @@ import { ANNOUNCEMENT_LIMITS, CERTIFICATE_LIMITS, COPY_LIMITS } from "~/lib/life
 import { dateTimeFormat } from "~/lib/intl-cache";
 import { ZoneOptions } from "~/components/zone-options";
 import { useOneSubmission } from "~/hooks/use-one-submission";
+import { isolate } from "~/lib/bidi";
+import { GroupStatusBadge } from "~/components/groups/badges";
 
 type Result = ({ ok: true; intent: string } & Record<string, unknown>) | (FailureLike & { intent: string; target?: string });
 
@@ -30,10 +32,95 @@ export function CohortScreen({ data, area }: { data: CohortData; area: "instruct
   return (
     <div className="cohort-screen">
       <p className="area-page-lead">{t("cohort.lead")}</p>
+      <PublishingSection data={data} area={area} />
       <AnnouncementsSection data={data} />
       <CertificatesSection data={data} />
       <CopySection data={data} area={area} />
     </div>
+  );
+}
+
+/**
+ * Whether the catalogue lists the group: a draft (a new group, or the copy made below) is published from here, and a
+ * published group with no members yet can go back to draft. A draft's members could not open their course, so a
+ * group with members stays published; archiving it when the cohort ends is the admins' (its edit page).
+ */
+function PublishingSection({ data, area }: { data: CohortData; area: "instructor" | "admin" }) {
+  const { t } = useT();
+  const switcher = useFetcher<Result>();
+  const [confirming, setConfirming] = useState(false);
+  const close = useCallback(() => setConfirming(false), []);
+  const status = data.group.status;
+  const members = data.roster.members.length;
+  const canUnpublish = status === "published" && members === 0;
+  const busy = switcher.state !== "idle";
+  const error = problem(t, switcher.data, {});
+  const saved = switcher.state === "idle" && switcher.data?.ok ? (switcher.data.status as string) : null;
+  useEffect(() => {
+    if (!busy) close();
+  }, [busy, close]);
+  // The button pressed goes with the status it changed: the focus moves to the section's new state, not the page.
+  const stateRef = useRef<HTMLParagraphElement>(null);
+  useEffect(() => {
+    if (saved && (document.activeElement === document.body || !document.activeElement?.isConnected)) stateRef.current?.focus();
+  }, [saved, status]);
+  const submit = (next: "draft" | "published") => switcher.submit({ intent: "publishing", status: next }, { method: "post" });
+  return (
+    <section className="card form-card cohort-section cohort-publishing" aria-labelledby="cohort-publishing-title" id="publishing" data-status={status}>
+      <h2 id="cohort-publishing-title" className="block-title">
+        {t("cohort.publishing.title")}
+      </h2>
+      <p className="cohort-publishing-state" ref={stateRef} tabIndex={-1}>
+        <GroupStatusBadge status={status} />{" "}
+        {status === "draft"
+          ? t("cohort.publishing.draft")
+          : status === "published"
+            ? members > 0
+              ? t("cohort.publishing.publishedWithMembers", { count: members })
+              : t("cohort.publishing.published")
+            : t("cohort.publishing.archived")}
+      </p>
+      <div className="form-actions">
+        {status === "draft" ? (
+          <button type="button" className="btn btn-primary" disabled={busy} onClick={() => submit("published")}>
+            {busy ? <span className="spinner spinner-sm" aria-hidden="true" /> : null}
+            {t("cohort.publishing.publish")}
+          </button>
+        ) : null}
+        {canUnpublish ? (
+          <button type="button" className="btn btn-outline" disabled={busy} onClick={() => setConfirming(true)}>
+            {t("cohort.publishing.unpublish")}
+          </button>
+        ) : null}
+        {status === "archived" && area === "admin" ? (
+          <Link className="btn btn-outline" to={`/dashboard/admin/group/${data.group.slug}/update`}>
+            {t("cohort.publishing.edit")}
+          </Link>
+        ) : null}
+        {status !== "published" ? (
+          <Link className="btn btn-ghost" to={`/content/${data.group.slug}`}>
+            {t("groups.overview.previewPage")}
+          </Link>
+        ) : null}
+        <p role="status" className={error ? "form-error" : "form-ok"}>
+          {error ?? (saved === "published" ? t("cohort.publishing.nowPublished") : saved === "draft" ? t("cohort.publishing.nowDraft") : "")}
+        </p>
+      </div>
+      {canUnpublish ? (
+        <ConfirmDialog
+          open={confirming}
+          title={t("cohort.publishing.unpublishTitle", { title: isolate(data.group.title) })}
+          confirmLabel={t("cohort.publishing.unpublish")}
+          busyLabel={t("cohort.publishing.saving")}
+          busy={busy}
+          onConfirm={() => submit("draft")}
+          onClose={close}
+          returnFocusTo={stateRef}
+        >
+          <p>{t("cohort.publishing.unpublishBody")}</p>
+        </ConfirmDialog>
+      ) : null}
+    </section>
   );
 }
 
@@ -351,7 +438,7 @@ function CopySection({ data, area }: { data: CohortData; area: "instructor" | "a
             {t("cohort.copy.submit")}
           </button>
           <p role="status" className={error ? "form-error" : "form-ok"}>
-            {error ?? (done ? t("cohort.copy.done", { title: done.copy.title, lectures: done.copied.lectures, tasks: done.copied.tasks, quizzes: done.copied.quizzes }) : "")}
+            {error ?? (done ? `${t("cohort.copy.done", { title: done.copy.title, lectures: done.copied.lectures, tasks: done.copied.tasks, quizzes: done.copied.quizzes })} ${t("cohort.copy.draftNext")}` : "")}
           </p>
           {done ? (
             <Link className="btn btn-outline btn-sm" to={`${newBase}/${done.copy.slug}/lectures`}>
