@@ -152,6 +152,7 @@ export const groupsAr: Record<GroupsKey, string> = {
   "groups.preview.draftBody": "لا يفتح هذه الصفحة إلا فريق المجموعة: يرى الزوار «الصفحة غير موجودة» ولا يظهر الكورس في قائمة الكورسات حتى يُنشر.",
   "groups.preview.archivedTitle": "هذا الكورس مؤرشف.",
   "groups.preview.archivedBody": "لا يفتح هذه الصفحة إلا فريق المجموعة: يرى الزوار «الصفحة غير موجودة» ولم يعد الكورس يظهر في قائمة الكورسات.",
+  "groups.preview.publish": "انشرها",
   "groups.preview.manage": "إدارة المجموعة",
   "groups.overview.previewPage": "معاينة الصفحة العامة",
   "groups.overview.notPublic": "لا تظهر في الكورسات حتى تُنشر.",

@@ -154,6 +154,7 @@ export const groupsEn = {
   "groups.preview.draftBody": "Only the group's staff can open this page: visitors get \"Page not found\" and the catalogue doesn't list the course until it's published.",
   "groups.preview.archivedTitle": "This course is archived.",
   "groups.preview.archivedBody": "Only the group's staff can open this page: visitors get \"Page not found\" and the catalogue no longer lists it.",
+  "groups.preview.publish": "Publish it",
   "groups.preview.manage": "Manage the group",
   "groups.overview.previewPage": "Preview public page",
   "groups.overview.notPublic": "Not in the catalogue until it's published.",

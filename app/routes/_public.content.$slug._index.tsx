@@ -27,6 +27,9 @@ export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
   return pageMeta(matches, data.course.title, data.course.description);
 };
 
+/** The group's Cohort tab in the viewer's area (where a draft is published). */
+const cohortBase = (role: string | null, slug: string) => (role === "admin" ? `/dashboard/admin/group/${slug}/cohort` : `/instructor/group/${slug}/cohort`);
+
 /** Where staff who run this group manage it, or null (an instructor of other groups). */
 async function manageHref(context: LoaderFunctionArgs["context"], viewer: Viewer, slug: string): Promise<string | null> {
   try {
@@ -84,7 +87,7 @@ export default function CourseDetails() {
       <div className="page-band">
         <div className="container">
           <Breadcrumb items={[{ label: t("nav.courses"), to: "/courses" }, { label: course.title, userText: true }]} />
-          <PreviewNotice status={course.status} manageHref={join.manageHref} />
+          <PreviewNotice status={course.status} manageHref={join.manageHref} publishHref={join.manageHref ? `${cohortBase(join.role, course.slug)}#publishing` : null} />
           <h1 className="page-title">{course.title}</h1>
           <p className="page-lead user-text">{course.description}</p>
           <ul className="fact-row" role="list">

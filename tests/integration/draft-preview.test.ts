@@ -67,6 +67,9 @@ describe("a group's public pages before it is published", () => {
     // The details page offers the instructor the way back to running the group; the part page says it is a preview.
     expect((await page(w.details, w.as.teacher)).html).toContain(`/instructor/group/${w.group.slug}/students`);
     expect((await page(w.details, w.as.admin)).html).toContain(`/dashboard/admin/group/${w.group.slug}`);
+    // And the way to publish it: the Cohort tab's publishing section, in each one's area.
+    expect((await page(w.details, w.as.teacher)).html).toMatch(new RegExp(`href="/instructor/group/${w.group.slug}/cohort#publishing"[^>]*>Publish it<`));
+    expect((await page(w.details, w.as.admin)).html).toMatch(new RegExp(`href="/dashboard/admin/group/${w.group.slug}/cohort#publishing"[^>]*>Publish it<`));
   });
 
   it("says an archived group is archived, and says it in Arabic to an Arabic reader", async () => {
@@ -75,6 +78,8 @@ describe("a group's public pages before it is published", () => {
     expect(en.status).toBe(200);
     expect(en.html).toContain(ARCHIVED_WORDS);
     expect(en.html).not.toContain(DRAFT_WORDS);
+    // Only an admin brings an archived group back (on its edit page): no "Publish it" here.
+    expect(en.html).not.toContain("Publish it");
     expect((await page(w.details, w.as.student)).status).toBe(404);
     const ar = await page(w.part, w.as.teacher, "ar");
     expect(ar.status).toBe(200);

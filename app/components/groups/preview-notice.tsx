@@ -6,7 +6,7 @@ import { AlertIcon } from "../icons";
  * Above a draft or archived group's public page, which only the staff who run it can open: what visitors see
  * instead (nothing), and the way back to running it. Nothing for a published group.
  */
-export function PreviewNotice({ status, manageHref }: { status: "draft" | "published" | "archived"; manageHref: string | null }) {
+export function PreviewNotice({ status, manageHref, publishHref = null }: { status: "draft" | "published" | "archived"; manageHref: string | null; publishHref?: string | null }) {
   const { t } = useT();
   if (status === "published") return null;
   return (
@@ -19,6 +19,12 @@ export function PreviewNotice({ status, manageHref }: { status: "draft" | "publi
           <>
             {" "}
             <Link to={manageHref}>{t("groups.preview.manage")}</Link>
+          </>
+        ) : null}
+        {status === "draft" && publishHref ? (
+          <>
+            {" · "}
+            <Link to={publishHref}>{t("groups.preview.publish")}</Link>
           </>
         ) : null}
       </p>
