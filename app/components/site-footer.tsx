@@ -59,6 +59,7 @@ export function SiteFooter() {
             <li><Link to="/">{t("nav.home")}</Link></li>
             <li><Link to="/courses">{t("nav.courses")}</Link></li>
             <li><Link to="/contact">{t("nav.contact")}</Link></li>
+            <li><Link to="/certificates">{t("footer.checkCertificate")}</Link></li>
             {viewer ? (
               <>
                 {hasCourses ? <li><Link to="/my-courses">{t("nav.myCourses")}</Link></li> : null}

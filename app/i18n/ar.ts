@@ -130,6 +130,7 @@ export const ar: Messages = {
   "contact.failure": "تعذّر إرسال رسالتك. يُرجى المحاولة مرة أخرى.",
   "contact.reach": "طرق أخرى للتواصل",
   "footer.about": "كوهورت يقدّم معسكرات برمجة مباشرة قائمة على المشاريع في مجموعات صغيرة، بالعربية والإنجليزية.",
+  "footer.checkCertificate": "التحقق من شهادة",
   "footer.links": "استكشف",
   "footer.contact": "التواصل",
   "footer.follow": "تابعنا",

@@ -133,6 +133,7 @@ export const en = {
   "contact.failure": "Failed to send your message. Please try again.",
   "contact.reach": "Other ways to reach us",
   "footer.about": "Cohort runs live, project-based coding bootcamps in small groups, in English and Arabic.",
+  "footer.checkCertificate": "Check a certificate",
   "footer.links": "Explore",
   "footer.contact": "Contact",
   "footer.follow": "Follow us",

@@ -9,6 +9,7 @@ import { en } from "~/i18n/en";
 import { format } from "~/i18n/translate";
 import type { PublicCertificate } from "../../worker/services/certificates";
 import { dateTimeFormat } from "~/lib/intl-cache";
+import { isolate } from "~/lib/bidi";
 
 function longDate(value: string, lang: "en" | "ar", timeZone = "UTC"): string {
   const at = value.length === 10 ? `${value}T12:00:00Z` : value;
@@ -47,7 +48,7 @@ export function certificateView(c: PublicCertificate) {
     issued: t("certificate.issued", { date: longDate(c.issuedAt, lang) }),
     id: t("certificate.id", { code: c.code }),
     check: t("certificate.check"),
-    revoked: c.revoked ? { title: t("certificate.revokedTitle"), body: t("certificate.revokedBody", { date: longDate(c.revoked.at, lang), reason: c.revoked.reason }) } : null,
+    revoked: c.revoked ? { title: t("certificate.revokedTitle"), body: t("certificate.revokedBody", { date: longDate(c.revoked.at, lang), reason: isolate(c.revoked.reason) }) } : null,
     qr: renderSVG(c.url, { ecc: "M", border: 1, pixelSize: 4 }),
     url: c.url,
     code: c.code,

@@ -83,3 +83,17 @@ export const certificateLanguageInput = z.object({ language: z.enum(["en", "ar"]
 
 /** A certificate's public code: 16 letters and digits of an alphabet without look-alikes, in four groups. */
 export const CERTIFICATE_CODE = /^[A-HJ-NP-Z2-9]{4}(-[A-HJ-NP-Z2-9]{4}){3}$/;
+
+/**
+ * A certificate ID as a person types or copies it (any case, spaces, with or without its dashes, a trailing space
+ * from a PDF, Arabic-Indic digits) in its one written form ("ABCD-EFGH-JKLM-NPQR"), or null when it cannot be an ID.
+ */
+export function canonicalCertificateCode(input: string): string | null {
+  const bare = input
+    .toUpperCase()
+    // Arabic-Indic digits, as an Arabic keyboard types them.
+    .replace(/[\u0660-\u0669\u06f0-\u06f9]/g, (d) => String((d.charCodeAt(0) - 0x0660) % 0x90))
+    .replace(/[\s\-\u2010-\u2015_.]/g, "");
+  if (!/^[A-HJ-NP-Z2-9]{16}$/.test(bare)) return null;
+  return bare.match(/.{4}/g)!.join("-");
+}

@@ -1,9 +1,12 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { useLoaderData } from "@remix-run/react";
+import { redirect } from "@remix-run/server-runtime";
+import { isRouteErrorResponse, useLoaderData, useParams, useRouteError } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { CertificateDocument } from "~/components/lifecycle/certificate-document";
+import { CertificateLookup } from "~/components/lifecycle/certificate-lookup";
 import { certificateView } from "~/lib/certificate-view.server";
-import { CERTIFICATE_CODE } from "~/lib/lifecycle-schemas";
+import { useT } from "~/lib/i18n";
+import { canonicalCertificateCode } from "~/lib/lifecycle-schemas";
 import { metaT, pageMeta } from "~/lib/meta";
 import { notFoundResponse, orNotFound } from "~/lib/not-found.server";
 import { sheets } from "~/styles/sheets";
@@ -17,10 +20,16 @@ export const links: LinksFunction = () => sheets("certificate");
  * certification" link and the signed statement beside it. A revoked certificate says so.
  */
 export async function loader({ params, context }: LoaderFunctionArgs) {
-  const code = (params.code ?? "").toUpperCase();
-  if (!CERTIFICATE_CODE.test(code)) throw notFoundResponse();
+  const code = canonicalCertificateCode(params.code ?? "");
+  if (!code) throw notFoundResponse();
+  // An ID typed another way (lower case, no dashes, spaces) goes to the certificate's one address.
+  if (code !== params.code) throw redirect(`/certificates/${code}`);
   const cert = await orNotFound(publicCertificate(context.svc, code));
-  return { view: certificateView(cert) };
+  return {
+    view: certificateView(cert),
+    // What the reader's language says about it, whatever the certificate's own language.
+    check: { name: cert.recipientName, course: cert.courseTitle, issuedAt: cert.issuedAt, revokedAt: cert.revoked?.at ?? null },
+  };
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
@@ -33,10 +42,24 @@ export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
 };
 
 export default function CertificatePage() {
-  const { view } = useLoaderData<typeof loader>();
-  return <CertificateDocument view={view} />;
+  const { view, check } = useLoaderData<typeof loader>();
+  return <CertificateDocument view={view} check={check} />;
 }
 
+/** An ID that is no certificate: said in those words, with the box to type it again. */
 export function ErrorBoundary() {
-  return <GeneralErrorBoundary />;
+  const error = useRouteError();
+  const { code } = useParams();
+  const { t } = useT();
+  if (!isRouteErrorResponse(error) || error.status !== 404) return <GeneralErrorBoundary />;
+  return (
+    <main id="main" tabIndex={-1} className="error-screen certificate-missing">
+      <p className="error-code" aria-hidden="true">
+        404
+      </p>
+      <h1>{t("certificate.notFoundTitle")}</h1>
+      <p>{t("certificate.notFoundBody")}</p>
+      <CertificateLookup value={code ?? ""} />
+    </main>
+  );
 }

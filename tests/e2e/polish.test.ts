@@ -67,7 +67,10 @@ describe("polish of the existing screens", () => {
   it("the footer shows what fits the viewer", async () => {
     const visitor = await newPage();
     await gotoHydrated(visitor, "/");
-    expect(await footerLinks(visitor)).toEqual(["Home", "Courses", "Contact us", "Log In"]);
+    expect(await footerLinks(visitor)).toEqual(["Home", "Courses", "Contact us", "Check a certificate", "Log In"]);
+    await visitor.locator("footer.site-footer nav").getByRole("link", { name: "Check a certificate" }).click();
+    await visitor.waitForURL("**/certificates");
+    await visitor.getByRole("heading", { name: "Check a certificate", level: 1 }).waitFor();
 
     const student = await newPage();
     await signIn(student.context(), STUDENT.email, STUDENT.password);

@@ -195,6 +195,58 @@ describe("the certificate page", () => {
     expect((await page(null, "/certificates/AAAA-BBBB-CCCC-DDDD")).status).toBe(404);
     expect((await page(null, "/certificates/not-a-code")).status).toBe(404);
   });
+
+  it("tells its reader, in the reader's language, whether it stands; an ID typed another way finds it; a wrong one is answered with the box to try again", async () => {
+    const w = await world();
+    // With a digit at least, for the Arabic-Indic spelling below.
+    const code = `${newCertificateCode().slice(0, -1)}7`;
+    await db().insert(s.certificates).values({ id: newId(), code, groupId: w.group.id, userId: w.student.user.id, recipientName: "Hala Student", courseTitle: "Pages group", instructorName: "Mona", language: "ar", issuedAt: new Date("2026-11-20T10:00:00Z") });
+    // An Arabic certificate, read by an English reader: the document in Arabic, the check above it in English.
+    const en = await page(null, `/certificates/${code}`);
+    expect(en.text).toContain("شهادة إتمام");
+    expect(en.text).toContain("Valid certificate.");
+    expect(en.text).toContain("Cohort issued it to \u2068Hala Student\u2069 for completing \u2068Pages group\u2069 on 20 November 2026, and has not revoked it.");
+    const ar = await (await call(`/certificates/${code}`, { cookie: "lang=ar", headers: { accept: "text/html" } })).text();
+    expect(ar).toContain("شهادة صالحة.");
+    await db().update(s.certificates).set({ revokedAt: new Date("2026-11-25T10:00:00Z"), revokedReason: "عمل منسوخ" }).where(eq(s.certificates.code, code));
+    const revoked = await page(null, `/certificates/${code}`);
+    expect(revoked.text).toContain("Revoked certificate.");
+    expect(revoked.text).toContain("and revoked it on 25 November 2026.");
+    expect(revoked.text).not.toContain("Valid certificate.");
+    // The reason, in its own direction inside the certificate's sentence.
+    expect(revoked.text).toContain("\u2068عمل منسوخ\u2069");
+
+    // Typed in lower case, without dashes, with spaces or Arabic-Indic digits: sent to its one address.
+    const arabicDigits = code.replace(/[2-9]/g, (d) => String.fromCharCode(0x0660 + Number(d)));
+    for (const typed of [code.toLowerCase(), code.replaceAll("-", ""), ` ${code.replaceAll("-", " ")} `, arabicDigits]) {
+      const res = await call(`/certificates/${encodeURIComponent(typed)}`, { headers: { accept: "text/html" } });
+      expect(res.status, typed).toBe(302);
+      expect(res.headers.get("location"), typed).toBe(`/certificates/${code}`);
+    }
+    // The API reads it the same ways.
+    expect((await call(`/api/certificates/${code.toLowerCase().replaceAll("-", "")}`)).status).toBe(200);
+
+    // No such certificate: said so (not the site's generic 404), with the box to type the ID again.
+    const missing = await page(null, "/certificates/AAAA-BBBB-CCCC-DDDD");
+    expect(missing.status).toBe(404);
+    expect(missing.text).toContain("No such certificate");
+    expect(missing.text).toMatch(/<form[^>]*action="\/certificates"/);
+    expect(missing.text).toContain('value="AAAA-BBBB-CCCC-DDDD"');
+
+    // Check a certificate: the page, a malformed ID answered there, a well-formed one sent to its page.
+    const lookup = await page(null, "/certificates");
+    expect(lookup.status).toBe(200);
+    expect(lookup.text).toContain("Check a certificate");
+    const bad = await page(null, "/certificates?code=ABC-123");
+    expect(bad.status).toBe(200);
+    expect(bad.text).toContain("That is not a certificate ID: it has 16 letters and digits (no 0, 1, I or O).");
+    expect(bad.text).toContain('value="ABC-123"');
+    const found = await call(`/certificates?code=${encodeURIComponent(code.toLowerCase())}`, { headers: { accept: "text/html" } });
+    expect(found.status).toBe(302);
+    expect(found.headers.get("location")).toBe(`/certificates/${code}`);
+    const arLookup = await (await call("/certificates?code=x", { cookie: "lang=ar", headers: { accept: "text/html" } })).text();
+    expect(arLookup).toContain("هذا ليس رقم شهادة");
+  });
 });
 
 describe("Publish later and Copy to a group", () => {

@@ -7,7 +7,7 @@
 import { and, desc, eq, inArray, isNotNull, isNull, lte, max, min, or, sql } from "drizzle-orm";
 import { calculateJwkThumbprint, importJWK, SignJWT, type JWK } from "jose";
 import { can } from "../../app/lib/permissions";
-import { CERTIFICATE_CODE, type CompletionRuleInput, type IssueCertificatesInput, type RevokeCertificateInput } from "../../app/lib/lifecycle-schemas";
+import { canonicalCertificateCode, type CompletionRuleInput, type IssueCertificatesInput, type RevokeCertificateInput } from "../../app/lib/lifecycle-schemas";
 import { ar } from "../../app/i18n/ar";
 import { en } from "../../app/i18n/en";
 import { format } from "../../app/i18n/translate";
@@ -325,9 +325,9 @@ export interface PublicCertificate {
 
 /** A certificate as anyone with its address reads it (no account needed); 404 for an unknown code. */
 export async function publicCertificate(ctx: ServiceContext, code: string): Promise<PublicCertificate> {
-  const normal = code.trim().toUpperCase();
+  const normal = canonicalCertificateCode(code);
   // A string that cannot be a code is no certificate either: the same 404, without a read.
-  if (!CERTIFICATE_CODE.test(normal)) throw notFound("No such certificate.");
+  if (!normal) throw notFound("No such certificate.");
   const [c] = await ctx.db.select().from(certificates).where(eq(certificates.code, normal)).limit(1);
   if (!c) throw notFound("No such certificate.");
   return {

@@ -1,14 +1,34 @@
-import { useT } from "~/lib/i18n";
+import { isolate } from "~/lib/bidi";
+import { formatDate, useT } from "~/lib/i18n";
 import type { CertificateView } from "~/lib/certificate-view.server";
+import { AlertIcon, CheckIcon } from "../icons";
+
+/** What the page's reader needs to trust the document, in the reader's language (the document keeps its own). */
+export interface CertificateCheck {
+  name: string;
+  course: string;
+  issuedAt: string;
+  revokedAt: string | null;
+}
 
 /**
  * The certificate as a document: its words in the certificate's own language and direction (`lang`, `dir`), the
  * reader's language around it. Printing shows the document alone, on one landscape A4 or Letter page.
  */
-export function CertificateDocument({ view }: { view: CertificateView }) {
-  const { t } = useT();
+export function CertificateDocument({ view, check }: { view: CertificateView; check: CertificateCheck }) {
+  const { t, lang } = useT();
+  const facts = { name: isolate(check.name), course: isolate(check.course), issued: formatDate(check.issuedAt, lang) };
   return (
     <main id="main" tabIndex={-1} className="page certificate-page">
+      <div className="certificate-check" role="note" data-state={check.revokedAt ? "revoked" : "valid"}>
+        {check.revokedAt ? <AlertIcon /> : <CheckIcon />}
+        <p>
+          <strong>{t(check.revokedAt ? "certificate.check.revokedTitle" : "certificate.check.validTitle")}</strong>{" "}
+          {check.revokedAt
+            ? t("certificate.check.revokedBody", { ...facts, revoked: formatDate(check.revokedAt, lang) })
+            : t("certificate.check.validBody", facts)}
+        </p>
+      </div>
       <article className={`certificate${view.revoked ? " certificate-revoked" : ""}`} lang={view.lang} dir={view.dir} aria-labelledby="certificate-heading">
         {view.revoked ? (
           <div className="certificate-revoked-banner" role="note">
