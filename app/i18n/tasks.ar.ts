@@ -37,6 +37,7 @@ export const tasksAr: Record<keyof typeof tasksEn, string> = {
   "grader.saved": "حُفظت درجة {name}.",
   "grader.returned": "طُلبت نسخة جديدة من {name}.",
   "grader.error.score": "ضع درجة بعدد صحيح من 0 إلى {max}.",
+  "grader.error.pastDueNoLateWork": "لا تقبل هذه المهمة عملًا متأخرًا وقد مضى موعد تسليمها لهذا الطالب: امنحه تمديدًا أولًا (في صفحة تعديل المهمة)، ثم اطلب نسخة جديدة.",
   "grader.error.changedSinceOpened": "سُلِّمت نسخة جديدة منذ فتحتَ هذه. راجعها، ثم قيّمها.",
   "grader.error.scoreMax": "الدرجة {score} أعلى من الحد الأقصى لهذه المهمة ({max}).",
   "grader.error.scoreEmpty": "ضع الدرجة أولًا: عددًا صحيحًا من 0 إلى {max}.",

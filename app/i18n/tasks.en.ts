@@ -36,6 +36,7 @@ export const tasksEn = {
   "grader.saved": "Grade saved for {name}.",
   "grader.returned": "A new version was asked of {name}.",
   "grader.error.score": "Give a whole-number score from 0 to {max}.",
+  "grader.error.pastDueNoLateWork": "This task takes no late work and its due time has passed for this student: give them an extension first (on the task’s edit page), then ask for a new version.",
   "grader.error.changedSinceOpened": "A new version was handed in since you opened this one. Look at it, then grade it.",
   "grader.error.scoreMax": "{score} is more than this task's maximum of {max}.",
   "grader.error.scoreEmpty": "Give a score first: a whole number from 0 to {max}.",

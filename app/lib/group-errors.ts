@@ -39,6 +39,7 @@ const CODES: Record<string, MessageKey> = {
   draws_short: "bank.error.drawsShort",
   bank_changed: "bank.error.changed",
   changed_since_opened: "grader.error.changedSinceOpened",
+  past_due_no_late_work: "grader.error.pastDueNoLateWork",
   grades_out: "staffTasks.error.gradesOut",
 };
 

@@ -158,11 +158,19 @@ const quizFields = {
   shuffleOptions: z.boolean({ error: "Say shuffleOptions: true or false." }),
 };
 
-/** A quiz needs at least one question, its own or drawn, and at most the limit in all; a tag is drawn from once. */
-function checkSize(v: { questions?: unknown[]; draws?: { tag: string; count: number }[] }, ctx: z.RefinementCtx) {
+/** Why a quiz must be worth a point: progress averages each quiz's share of its points (a quiz of 0 points has none). */
+export const WORTH_NOTHING = "A quiz is worth at least 1 point in all: give a question some points.";
+
+/**
+ * A quiz needs at least one question, its own or drawn, and at most the limit in all; a tag is drawn from once; and
+ * its questions and draws are worth at least a point together (known when both are given, as on creation).
+ */
+function checkSize(v: { questions?: { points?: number }[]; draws?: { tag: string; count: number; points: number }[] }, ctx: z.RefinementCtx, drawsUnchanged = false) {
   if (v.questions === undefined && v.draws === undefined) return;
   const total = (v.questions?.length ?? 0) + (v.draws ?? []).reduce((sum, d) => sum + d.count, 0);
   if (v.questions !== undefined && total < 1) ctx.addIssue({ code: "custom", message: "Add at least one question.", path: ["questions"] });
+  const worth = (v.questions ?? []).reduce((sum, q) => sum + (q.points ?? 1), 0) + (v.draws ?? []).reduce((sum, d) => sum + d.count * d.points, 0);
+  if (v.questions !== undefined && !drawsUnchanged && total >= 1 && worth === 0) ctx.addIssue({ code: "custom", message: WORTH_NOTHING, path: ["questions"] });
   if (total > QUIZ_LIMITS.questions) ctx.addIssue({ code: "custom", message: `A quiz has at most ${QUIZ_LIMITS.questions} questions.`, path: ["draws"] });
   const tags = (v.draws ?? []).map((d) => d.tag);
   if (new Set(tags).size !== tags.length) ctx.addIssue({ code: "custom", message: "Draw from each tag once (give it a larger count).", path: ["draws"] });
@@ -215,7 +223,8 @@ export const updateQuizInput = z
     shuffleOptions: quizFields.shuffleOptions.optional(),
   })
   .refine((v) => Object.keys(v).length > 0, "Send at least one field to change.")
-  .superRefine(checkSize);
+  // The draws left as they are count too: their worth is the service's to add (quizzes.ts updateQuiz).
+  .superRefine((v, ctx) => checkSize(v, ctx, v.draws === undefined));
 export type UpdateQuizInput = z.infer<typeof updateQuizInput>;
 
 /** One answer: an option index (single, true-false), a list of them (multiple) or a text (short-text, code). */

@@ -54,6 +54,7 @@ export type ErrorCode =
   | "changed_since_graded"
   | "grades_out"
   | "changed_since_opened"
+  | "past_due_no_late_work"
   | "draws_short"
   | "bank_changed";
 

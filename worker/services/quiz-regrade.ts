@@ -6,7 +6,7 @@
  * notified.
  */
 import { and, asc, eq, inArray, isNotNull, sql } from "drizzle-orm";
-import { questionInput, type AnswerPointsInput, type QuestionKeyInput } from "../../app/lib/quiz-schemas";
+import { questionInput, WORTH_NOTHING, type AnswerPointsInput, type QuestionKeyInput } from "../../app/lib/quiz-schemas";
 import { attempts, questions, users } from "../../db/schema";
 import type { ServiceContext } from "../context";
 import { AppError, notFound } from "../http/errors";
@@ -14,7 +14,7 @@ import { chunked } from "./chunks";
 import { notifyUsers } from "./notifications";
 import { earned, grade, isRight, type GradableQuestion } from "./quiz-grading";
 import { originalOption } from "../../app/lib/quiz-paper";
-import { questionsFor, questionsOf, requireManagedQuiz, toQuestion } from "./quizzes";
+import { questionsFor, questionsOf, quizSize, requireManagedQuiz, toQuestion } from "./quizzes";
 import type { Viewer } from "./sessions";
 
 type AttemptRow = typeof attempts.$inferSelect;
@@ -238,6 +238,9 @@ export async function correctKey(ctx: ServiceContext, viewer: Viewer, quizKey: s
     ctx.db.select().from(attempts).where(and(eq(attempts.quizId, quiz.id), isNotNull(attempts.submittedAt))).orderBy(asc(attempts.userId), asc(attempts.number)),
   ]);
   const qs = current.map((q) => (q.id === question.id ? { ...q, correct: parsed.data.correct, points: parsed.data.points } : q));
+  // A quiz worth nothing would count in no one's progress as anything but a whole or an empty mark: refused, as the
+  // editor refuses it (quiz-schemas.ts checkSize).
+  if (quizSize(quiz, qs).maxScore === 0) throw new AppError(400, "validation_failed", WORTH_NOTHING, { points: WORTH_NOTHING });
   const keyChange = ctx.db.update(questions).set({ correct: parsed.data.correct, points: parsed.data.points }).where(eq(questions.id, question.id));
   const regraded = await regradeRows(ctx, quiz, qs, all, all, [keyChange as never]);
   return { question: { _id: question.id, correct: parsed.data.correct, points: parsed.data.points }, regraded };

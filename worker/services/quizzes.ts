@@ -22,6 +22,7 @@ import {
   QUIZ_NETWORK_MS,
   attemptDeadline,
   quizWindow,
+  WORTH_NOTHING,
   type AnswersMap,
   type AnswerValue,
   type CreateQuizInput,
@@ -1306,6 +1307,11 @@ export async function updateQuiz(ctx: ServiceContext, viewer: Actor, key: string
       const who = seeing === 0 ? "Students have" : seeing === 1 ? "One student can" : `${seeing} students can`;
       throw new AppError(409, "answers_seen", `${who} already ${seeing === 0 ? "seen" : "see"} the answers, so more attempts or a later close would let them answer with the key. Give extra time to the others with extensions, or make a new quiz.`);
     }
+  }
+  // Worth a point at least in all (the schema checks what it was sent; here the part left as it was is added).
+  if (input.questions !== undefined || input.draws !== undefined) {
+    const own = input.questions ?? (await questionsOf(ctx, [quiz.id]));
+    if (quizSize({ draws: input.draws ?? quiz.draws }, own).maxScore === 0) throw new AppError(400, "validation_failed", WORTH_NOTHING, { questions: WORTH_NOTHING });
   }
   // Draws are checked when they change, and again when the quiz is published (its bank may have changed since); the
   // writes below then land only on the bank that was judged (`bankAsJudged`), all of them or none.

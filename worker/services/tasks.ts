@@ -622,7 +622,53 @@ export async function updateTask(ctx: ServiceContext, viewer: Viewer, lectureKey
     const message = "Work on this task was graded while you were saving: open it again to see the scores given, then choose the maximum.";
     throw new AppError(409, "conflict", message, { maxScore: message });
   }
+  if (["dueAt", "latePenaltyPerDay", "latePenaltyFloor"].some((k) => k in values)) await reapplyLateness(ctx, task.id);
   return toTaskDto({ ...row, lectureSlug: task.lectureSlug });
+}
+
+/**
+ * After the rules a hand-in was judged by change (the task's due time or late penalty, or one student's extension),
+ * each hand-in is judged again by the rules as they are now: whether it is late, and the share of its grade the
+ * penalty takes (a staff grade's and the tests' alike, from the points given before any penalty). So the grade, the
+ * "late" mark and the penalty a page names always agree, and an extension given after grading lifts the penalty, as
+ * Canvas re-applies its late policy (ADR 57). `userIds` limits it to those students (an extension). Constant
+ * statements: one read of the hand-ins with their extensions, one batch of the rows that change.
+ */
+export async function reapplyLateness(ctx: ServiceContext, taskId: string, userIds?: string[]): Promise<number> {
+  const [rules] = await ctx.db.select({ dueAt: tasks.dueAt, latePenaltyPerDay: tasks.latePenaltyPerDay, latePenaltyFloor: tasks.latePenaltyFloor }).from(tasks).where(eq(tasks.id, taskId));
+  if (!rules) return 0;
+  const rows = await ctx.db
+    .select({
+      id: submissions.id,
+      submittedAt: submissions.submittedAt,
+      late: submissions.late,
+      score: submissions.score,
+      rawScore: submissions.rawScore,
+      testsScore: submissions.testsScore,
+      testsRawScore: submissions.testsRawScore,
+      extendedTo: extensions.dueAt,
+    })
+    .from(submissions)
+    .leftJoin(extensions, extensionOf("task", taskId, submissions.userId))
+    // Judging everyone again is right too: a long list of students is not bound one by one (D1's parameter limit).
+    .where(and(eq(submissions.taskId, taskId), userIds && userIds.length <= 90 ? inArray(submissions.userId, userIds) : undefined));
+  const judged = (given: number | null, raw: number | null, percent: number) => {
+    if (given === null) return { score: null, raw: null };
+    const points = raw ?? given;
+    return percent > 0 ? { score: afterPenalty(points, percent), raw: points } : { score: points, raw: null };
+  };
+  const updates = [];
+  for (const row of rows) {
+    const dueAt = ownTime(rules.dueAt, row.extendedTo);
+    const late = dueAt !== null && row.submittedAt.getTime() > dueAt.getTime();
+    const { percent } = late ? latePenalty({ ...rules, dueAt }, row.submittedAt) : { percent: 0 };
+    const grade = judged(row.score, row.rawScore, percent);
+    const tests = judged(row.testsScore, row.testsRawScore, percent);
+    if (late === row.late && grade.score === row.score && grade.raw === row.rawScore && tests.score === row.testsScore && tests.raw === row.testsRawScore) continue;
+    updates.push(ctx.db.update(submissions).set({ late, score: grade.score, rawScore: grade.raw, testsScore: tests.score, testsRawScore: tests.raw }).where(eq(submissions.id, row.id)));
+  }
+  if (updates.length > 0) await ctx.db.batch(updates as [(typeof updates)[number], ...(typeof updates)[number][]]);
+  return updates.length;
 }
 
 /** DELETE /api/lectures/{lectureId}/tasks/{taskId} (staff): the task and its submissions. */
@@ -809,6 +855,12 @@ export async function gradeSubmission(ctx: ServiceContext, viewer: Viewer, lectu
   // A grade by rubric lands only on the rubric its points were read from (one changed meanwhile refuses it).
   let stillTheRubric: SQL | undefined;
   if ("requestResubmission" in input) {
+    // A new version the student could not hand in is not asked for: past their own due time, a task that takes no
+    // late work refuses it (lateness), so they would be told to do what they cannot. An extension comes first.
+    if (!task.allowLate && rules.dueAt !== null && now.getTime() > rules.dueAt.getTime()) {
+      const message = "This task takes no late work and its due time has passed for this student: give them more time first (an extension), then ask for a new version.";
+      throw new AppError(409, "past_due_no_late_work", message);
+    }
     // Feedback written with the request is the request's: its student sees it even while the task holds its grades.
     // Without any, the feedback stays what it was (a held grade's stays hidden with the grade).
     const feedback = input.feedback ?? current.submission.feedback;
@@ -914,15 +966,28 @@ export async function releaseGrades(ctx: ServiceContext, viewer: Viewer, lecture
     throw new AppError(409, "grades_not_held", "This task's grades are not held: students already see them.");
   }
   const graded = await ctx.db
-    .select({ userId: submissions.userId, name: users.name, email: users.email, locale: users.locale, score: submissions.score })
+    .select({
+      userId: submissions.userId,
+      name: users.name,
+      email: users.email,
+      locale: users.locale,
+      score: submissions.score,
+      rawScore: submissions.rawScore,
+      feedback: submissions.feedback,
+      // Whether they are still in the group: a student who left or was removed keeps the grade but is not written to.
+      member: sql<number>`exists (select 1 from ${memberships} where ${memberships.groupId} = ${task.groupId} and ${memberships.userId} = ${submissions.userId} and ${inArray(memberships.status, [...MEMBER_STATUSES])})`,
+    })
     .from(submissions)
     .innerJoin(users, eq(users.id, submissions.userId))
     // A grade with a request for a new version goes out too (its student reads both from now on): told like the rest.
     .where(and(eq(submissions.taskId, task.id), isNotNull(submissions.gradedAt), staffGradedSql));
+  const told = graded.filter((g) => Number(g.member) === 1);
   const link = taskLink(task);
-  await notifyUsers(ctx, graded.map((g) => g.userId), { kind: "grades-released", params: { task: task.title }, link });
-  for (const g of graded) {
-    ctx.waitUntil(sendMail(ctx, { to: g.email, ...gradedMail({ name: g.name, task: task.title, score: g.score, max: task.maxScore, href: `${ctx.settings.publicOrigin}${link}`, lang: mailLang(g.locale) }) }));
+  await notifyUsers(ctx, told.map((g) => g.userId), { kind: "grades-released", params: { task: task.title }, link });
+  for (const g of told) {
+    // The same mail as a grade that was never held: the score, the points before a late penalty, the feedback.
+    const mail = { name: g.name, task: task.title, score: g.score, rawScore: g.rawScore, feedback: g.feedback, max: task.maxScore, href: `${ctx.settings.publicOrigin}${link}`, lang: mailLang(g.locale) };
+    ctx.waitUntil(sendMail(ctx, { to: g.email, ...gradedMail(mail) }));
   }
   return { released: graded.length, task: toTaskDto({ ...task, gradesHeld: false }) };
 }
