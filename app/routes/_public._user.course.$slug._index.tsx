@@ -6,7 +6,7 @@ import { GroupChatPanel } from "~/components/chat/group-chat-panel";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { MembershipBadge, type MembershipStatus } from "~/components/groups/badges";
 import { StarSmallIcon } from "~/components/groups/extra-icons";
-import { ArrowIcon, CalendarIcon, SettingsIcon, UserIcon } from "~/components/icons";
+import { AlertIcon, ArrowIcon, CalendarIcon, SettingsIcon, UserIcon } from "~/components/icons";
 import type { MessageKey } from "~/i18n/en";
 import { formatDate, useT } from "~/lib/i18n";
 import { metaT, pageMeta } from "~/lib/meta";
@@ -98,6 +98,8 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
         startDate: group.start_date,
         instructorName: group.instructorName,
         status: group.membershipStatus,
+        /** Ended: an admin archived it (its members keep everything in it). */
+        archived: group.status === "archived",
         outline,
       },
       manageHref: staff ? (viewer.role === "admin" ? `/dashboard/admin/group/${group.slug}` : `/instructor/group/${group.slug}/students`) : null,
@@ -167,6 +169,14 @@ export default function CourseHome() {
       </div>
 
       <div className="container course-home">
+        {group.archived ? (
+          <div className="preview-notice course-archived" role="note">
+            <AlertIcon />
+            <p>
+              <strong>{t("groups.course.archivedTitle")}</strong> {t("groups.course.archivedBody")}
+            </p>
+          </div>
+        ) : null}
         <CourseAnnouncements announcements={announcements} />
         {certificate ? <CourseCertificate certificate={certificate} /> : null}
         {progress ? (

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { baseURL, useBrowser } from "./browser";
+import { baseURL, gotoHydrated, useBrowser } from "./browser";
 import { ADMIN, INSTRUCTOR } from "./groups-helpers";
 import { signIn } from "./session";
 
@@ -43,12 +43,29 @@ describe("admin group management", () => {
     expect(await page.getByLabel("Address").inputValue()).toBe(`/content/${slug}`);
     await page.getByLabel("Title", { exact: true }).fill(`${title} (evening)`);
     await page.getByRole("button", { name: "Save changes" }).click();
-    await page.locator(".notice-success", { hasText: "Changes saved." }).waitFor();
+    // Said beside the button that saved, where the person is (the form's top can be screens away on a phone).
+    await page.locator(".group-form-actions .notice-success", { hasText: "Changes saved." }).waitFor();
     expect(new URL(page.url()).pathname).toBe(`/dashboard/admin/group/${slug}/update`);
     expect(await page.locator("h1").textContent()).toBe(`${title} (evening)`);
     expect(await page.getByLabel("Address").inputValue()).toBe(`/content/${slug}`);
     await page.goto(`/content/${slug}`);
     expect(await page.locator("h1").textContent()).toBe(`${title} (evening)`);
+
+    // Archiving asks first, saying what it does; Cancel saves nothing.
+    await gotoHydrated(page, `/dashboard/admin/group/${slug}/update`);
+    await page.getByLabel("Status").selectOption("archived");
+    await page.getByRole("button", { name: "Save changes" }).click();
+    const dialog = page.getByRole("dialog", { name: `Archive “\u2068${title} (evening)\u2069”?` });
+    await dialog.waitFor();
+    expect(await dialog.textContent()).toContain("Only an admin can bring it back.");
+    await dialog.getByRole("button", { name: "Cancel" }).click();
+    await dialog.waitFor({ state: "hidden" });
+    await page.waitForTimeout(300);
+    expect((await fetch(`${baseURL()}/content/${slug}`)).status).toBe(200);
+    await page.getByRole("button", { name: "Save changes" }).click();
+    await dialog.getByRole("button", { name: "Archive" }).click();
+    await page.locator(".group-form-actions .notice-success", { hasText: "Changes saved." }).waitFor();
+    expect((await fetch(`${baseURL()}/content/${slug}`)).status).toBe(404);
   });
 
   it("asks before typed settings are lost, and never saves without a refused image: it waits for another or its removal", async () => {

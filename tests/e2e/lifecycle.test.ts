@@ -239,9 +239,13 @@ describe("a cohort's life", () => {
     expect(await pinned.locator("strong").textContent()).toBe("room 4");
     // It goes at once; the dismissal is stored when the page's action answers.
     const stored = studentPage.waitForResponse((r) => r.request().method() === "POST" && r.url().includes(`/course/${G}.data`));
-    await pinned.getByRole("button", { name: `Dismiss “Room change ${stamp}”` }).click();
+    // With the keyboard: the button goes with the announcement, so the focus moves on (the next pinned one's title,
+    // or the next section's heading), not back to the top of the page.
+    await pinned.getByRole("button", { name: `Dismiss “Room change ${stamp}”` }).focus();
+    await studentPage.keyboard.press("Enter");
     await pinned.waitFor({ state: "detached" });
     expect((await stored).status()).toBe(200);
+    expect(await studentPage.evaluate(() => document.activeElement?.matches(".course-announcement h3, main h2") ?? false)).toBe(true);
     await gotoHydrated(studentPage, `/course/${G}`);
     expect(await studentPage.locator(".course-announcement", { hasText: `Room change ${stamp}` }).count()).toBe(0);
 

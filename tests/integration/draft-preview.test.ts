@@ -80,6 +80,13 @@ describe("a group's public pages before it is published", () => {
     expect(en.html).not.toContain(DRAFT_WORDS);
     // Only an admin brings an archived group back (on its edit page): no "Publish it" here.
     expect(en.html).not.toContain("Publish it");
+    // Its members keep their course home, which says the course has ended (a published one's does not).
+    const home = await page(`/course/${w.group.slug}`, w.as.student);
+    expect(home.status).toBe(200);
+    expect(home.html).toContain("This course has ended.");
+    expect((await page(`/course/${w.group.slug}`, w.as.student, "ar")).html).toContain("انتهت هذه الدورة.");
+    const live = await world("published");
+    expect((await page(`/course/${live.group.slug}`, live.as.student)).html).not.toContain("This course has ended.");
     expect((await page(w.details, w.as.student)).status).toBe(404);
     const ar = await page(w.part, w.as.teacher, "ar");
     expect(ar.status).toBe(200);

@@ -312,6 +312,22 @@ describe("quiz extensions", () => {
     await expect(startAttempt(c.ctx, c.other, c.quiz.slug)).rejects.toMatchObject({ code: "quiz_closed" });
   });
 
+  it("refuses a make-up's later close once a classmate has seen the answers, and keeps them shown to that classmate", async () => {
+    // After-close: the other student took it, the quiz closed an hour ago, and they read the review (the key is out).
+    const w = await quizWorld({ durationMinutes: null, closesAt: Date.now() + HOUR, showAnswers: "after-close" });
+    await submitQuiz(w.ctx, w.other, w.quiz.slug, { answers: { [w.question.id]: 1 } });
+    await db().update(s.quizzes).set({ closesAt: new Date(Date.now() - HOUR) }).where(eq(s.quizzes.id, w.quiz.id));
+    expect((await getResult(w.ctx, w.other, w.quiz.slug)).review?.questions[0]).toMatchObject({ correct: [1] });
+    // A later close for the student who has not taken it would let them answer with the key their classmate read.
+    const res = await w.extend({ userIds: [w.given.userId], closesAt: new Date(Date.now() + 2 * HOUR).toISOString() });
+    expect(res.status).toBe(409);
+    expect(await res.json()).toMatchObject({ code: "answers_seen" });
+    expect(await db().select().from(s.extensions).where(eq(s.extensions.quizId, w.quiz.id))).toEqual([]);
+    await expect(startAttempt(w.ctx, w.given, w.quiz.slug)).rejects.toMatchObject({ code: "quiz_closed" });
+    // The classmate still reads what they read.
+    expect((await getResult(w.ctx, w.other, w.quiz.slug)).reviewWhen).toBe("now");
+  });
+
   it("remembers answers once shown: hiding them, adding attempts and showing them again is refused", async () => {
     const w = await quizWorld({ durationMinutes: null, closesAt: Date.now() + DAY, showAnswers: "after-submit", maxAttempts: 1 });
     await submitQuiz(w.ctx, w.given, w.quiz.slug, { answers: { [w.question.id]: 0 } });

@@ -164,6 +164,11 @@ export async function setQuizExtensions(ctx: ServiceContext, viewer: Viewer, qui
     const names = taken.filter((t) => seen.includes(t.attempt.userId)).map((t) => t.name);
     throw new AppError(409, "conflict", `${[...new Set(names)].join(", ")} can already see the answers, so more attempts or a later close would let them answer with the key. Give extra minutes only, or leave them out.`);
   }
+  // Once the review has shown the key to anyone, a later close for someone else would let them answer after
+  // classmates saw it, and would hide it again from those who read it (answers once shown stay shown, ADR 40).
+  if (closesAt && quiz.answersShownAt !== null) {
+    throw new AppError(409, "answers_seen", "Students have already seen this quiz's answers, so a later close would let others answer after seeing the key. Give extra minutes only, or make a new quiz for a make-up.");
+  }
   const now = new Date();
   const values = { closesAt, extraMinutes: input.extraMinutes ?? 0, extraAttempts: input.extraAttempts ?? 0, grantedBy: viewer.userId, createdAt: now };
   await upsertAll(ctx, values, ids.map((userId) => ({ id: newId(), userId, quizId: quiz.id, ...values })), (part) =>

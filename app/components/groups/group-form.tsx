@@ -6,6 +6,8 @@ import { useT } from "~/lib/i18n";
 import { BookIcon, CheckIcon } from "../icons";
 import { useOneSubmission } from "~/hooks/use-one-submission";
 import { UnsavedChanges } from "../unsaved-changes";
+import { ConfirmDialog } from "../confirm-dialog";
+import { isolate } from "~/lib/bidi";
 import type { GroupStatus } from "./badges";
 import { ImageIcon } from "./extra-icons";
 
@@ -67,6 +69,9 @@ export function GroupForm({ mode, defaults, instructors, limits, failure, saved,
   const [fileError, setFileError] = useState<string | null>(null);
   const [status, setStatus] = useState<GroupStatus>(defaults.status);
   const [titleLength, setTitleLength] = useState(defaults.title.length);
+  const archiving = mode === "update" && status === "archived" && defaults.status !== "archived";
+  const [confirmingArchive, setConfirmingArchive] = useState(false);
+  const archiveConfirmed = useRef(false);
 
   useEffect(() => {
     if (!failure?.fields) return;
@@ -126,6 +131,13 @@ export function GroupForm({ mode, defaults, instructors, limits, failure, saved,
           fileRef.current?.focus();
           return;
         }
+        // Archiving ends the cohort's place in the catalogue, and only an admin brings it back: asked first.
+        if (archiving && !archiveConfirmed.current) {
+          e.preventDefault();
+          setConfirmingArchive(true);
+          return;
+        }
+        archiveConfirmed.current = false;
         // A new group is made once, however many times Create is clicked before the page answers.
         once(e);
       }}
@@ -142,13 +154,6 @@ export function GroupForm({ mode, defaults, instructors, limits, failure, saved,
           {t("groups.error.validation")}
         </p>
       ) : null}
-      {saved ? (
-        <p className="notice-success" role="status">
-          <CheckIcon />
-          {t("groups.form.saved")}
-        </p>
-      ) : null}
-
       <div className="group-form-grid">
         <div className="form-fields">
           <div className="field">
@@ -363,7 +368,30 @@ export function GroupForm({ mode, defaults, instructors, limits, failure, saved,
           {busy ? <span className="spinner spinner-sm" aria-hidden="true" /> : mode === "create" ? <BookIcon /> : <CheckIcon />}
           {busy ? t("groups.form.saving") : mode === "create" ? t("groups.form.create") : t("groups.form.save")}
         </button>
+        {/* Beside the button that saved (on a phone the form's top is a screen or two away). */}
+        {saved ? (
+          <p className="notice-success" role="status">
+            <CheckIcon />
+            {t("groups.form.saved")}
+          </p>
+        ) : null}
       </div>
+      {archiving ? (
+        <ConfirmDialog
+          danger
+          open={confirmingArchive}
+          title={t("groups.form.archiveTitle", { title: isolate(defaults.title) })}
+          confirmLabel={t("groups.form.archiveConfirm")}
+          onConfirm={() => {
+            archiveConfirmed.current = true;
+            setConfirmingArchive(false);
+            formRef.current?.requestSubmit();
+          }}
+          onClose={() => setConfirmingArchive(false)}
+        >
+          <p>{t("groups.form.archiveBody")}</p>
+        </ConfirmDialog>
+      ) : null}
     </Form>
   );
 }

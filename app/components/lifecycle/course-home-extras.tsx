@@ -29,6 +29,19 @@ export function CourseAnnouncements({ announcements }: { announcements: PinnedAn
   );
 }
 
+/**
+ * Where the focus goes when a dismissed announcement (and its Dismiss button) leaves the page: the next pinned one's
+ * title, else the first section heading after the announcements, not the top of the page.
+ */
+function focusPast(article: HTMLElement) {
+  const after = (el: Element) => (article.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_FOLLOWING) !== 0;
+  const others = [...document.querySelectorAll<HTMLElement>(".course-announcement h3")].filter((h) => !article.contains(h));
+  const target = others.find(after) ?? others[0] ?? [...document.querySelectorAll<HTMLElement>("main h2")].find((h) => after(h) && !h.closest(".course-announcements"));
+  if (!target) return;
+  if (!target.hasAttribute("tabindex")) target.setAttribute("tabindex", "-1");
+  target.focus();
+}
+
 function Announcement({ announcement: a }: { announcement: PinnedAnnouncement }) {
   const { t } = useT();
   const dismisser = useFetcher<Result>();
@@ -37,10 +50,17 @@ function Announcement({ announcement: a }: { announcement: PinnedAnnouncement })
   return (
     <article className="course-announcement" aria-labelledby={`announcement-${a._id}`}>
       <div className="cohort-announcement-head">
-        <h3 id={`announcement-${a._id}`} className="cohort-item-title user-text">
+        <h3 id={`announcement-${a._id}`} className="cohort-item-title user-text" tabIndex={-1}>
           {a.title}
         </h3>
-        <dismisser.Form method="post">
+        <dismisser.Form
+          method="post"
+          onSubmit={(e) => {
+            // Only when the focus is on the button that goes (a mouse click leaves it where it was on a phone too).
+            const article = e.currentTarget.closest("article");
+            if (article && article.contains(document.activeElement)) focusPast(article);
+          }}
+        >
           <input type="hidden" name="intent" value="dismiss-announcement" />
           <input type="hidden" name="announcementId" value={a._id} />
           <button type="submit" className="btn btn-ghost btn-sm" aria-label={t("announcements.dismissLabel", { title: a.title })}>
