@@ -364,10 +364,6 @@ export function GroupForm({ mode, defaults, instructors, limits, failure, saved,
       </div>
 
       <div className="group-form-actions">
-        <button type="submit" className="btn btn-primary" disabled={busy} aria-busy={busy}>
-          {busy ? <span className="spinner spinner-sm" aria-hidden="true" /> : mode === "create" ? <BookIcon /> : <CheckIcon />}
-          {busy ? t("groups.form.saving") : mode === "create" ? t("groups.form.create") : t("groups.form.save")}
-        </button>
         {/* Beside the button that saved (on a phone the form's top is a screen or two away). */}
         {saved ? (
           <p className="notice-success" role="status">
@@ -375,6 +371,10 @@ export function GroupForm({ mode, defaults, instructors, limits, failure, saved,
             {t("groups.form.saved")}
           </p>
         ) : null}
+        <button type="submit" className="btn btn-primary" disabled={busy} aria-busy={busy}>
+          {busy ? <span className="spinner spinner-sm" aria-hidden="true" /> : mode === "create" ? <BookIcon /> : <CheckIcon />}
+          {busy ? t("groups.form.saving") : mode === "create" ? t("groups.form.create") : t("groups.form.save")}
+        </button>
       </div>
       {archiving ? (
         <ConfirmDialog
