@@ -31,6 +31,9 @@ export function BackToTop() {
       const button = buttonRef.current;
       const target = e.target;
       if (!button || !(target instanceof Element) || target === button) return;
+      // The keyboard's focus only: a click or tap lands where it was aimed, and scrolling between its press and its
+      // release would lose it (the press focuses the control, the release then falls elsewhere).
+      if (!target.matches(":focus-visible")) return;
       const under = button.getBoundingClientRect();
       const focused = target.getBoundingClientRect();
       const overlaps = focused.bottom > under.top && focused.top < under.bottom && focused.right > under.left && focused.left < under.right;

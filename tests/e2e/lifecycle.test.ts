@@ -97,6 +97,8 @@ describe("a cohort's life", () => {
     await expect
       .poll(async () => (await api<{ startsAt: string | null }[]>(admin, "GET", `/api/lectures/group/${group.slug}`)).body.map((l) => l.startsAt), { timeout: 10_000 })
       .toEqual(["2027-01-04T08:00:00.000Z", "2027-01-11T08:00:00.000Z"]);
+    // The page says how many lectures it made.
+    await page.getByText("The series was created: 2 lectures.").waitFor();
   });
 
   it("an instructor starts the next cohort from the demo group: everything copied, unpublished, on the new dates", async () => {
@@ -177,6 +179,12 @@ describe("a cohort's life", () => {
     await dialog.getByRole("button", { name: "أعِدها إلى مسودة" }).click();
     await expect.poll(() => section.getByRole("status").textContent()).toBe("أُعيدت إلى مسودة: لم تعد تظهر في قائمة الدورات.");
     expect(await (await fetch(`${baseURL()}/courses`, { headers: { accept: "text/html" } })).text()).not.toContain(title);
+
+    // An announcement to a group nobody has joined yet says that nobody was told.
+    await page.getByLabel("العنوان", { exact: true }).fill("أهلًا بكم");
+    await page.getByLabel("الإعلان (Markdown)").fill("نبدأ في مارس.");
+    await page.getByRole("button", { name: "انشر الإعلان" }).click();
+    await page.getByText("نُشر الإعلان. لا أعضاء في المجموعة بعد، فلم يُبلَّغ أحد؛ وسيظهر مثبّتًا لمن ينضم.").waitFor();
   });
 
   it("two quick submissions of Create the copy make one group, and the form starts over once it is made", async () => {
@@ -224,7 +232,8 @@ describe("a cohort's life", () => {
     await teacher.getByLabel("Title", { exact: true }).fill(`Room change ${stamp}`);
     await teacher.getByLabel("Announcement (Markdown)").fill("We meet in **room 4** from now on.");
     await teacher.getByRole("button", { name: "Post announcement" }).click();
-    await teacher.getByText("Announcement posted.").waitFor();
+    // Saying to how many: a group without members would tell nobody.
+    await teacher.getByText(/^Announcement posted to \d+ members\.$/).waitFor();
 
     // Live: the bell counts it without a reload, and its panel names it.
     await expect.poll(async () => Number((await studentPage.locator(".bell-badge").textContent().catch(() => "0")) || 0), { timeout: 10_000 }).toBe(unreadBefore + 1);
@@ -329,6 +338,16 @@ describe("a cohort's life", () => {
     await gotoHydrated(teacher, `/instructor/group/${G}/cohort`);
     const row = teacher.locator("tr", { hasText: `Revoked Student ${stamp}` });
     await row.getByRole("button", { name: `Issue: Revoked Student ${stamp}` }).click();
+    // Issuing tells the student at once: asked first, and Cancel issues nothing.
+    const issue = teacher.getByRole("dialog", { name: `Issue a certificate to \u2068Revoked Student ${stamp}\u2069?` });
+    await issue.waitFor();
+    expect(await issue.textContent()).toContain("They are told at once in the bell and by e-mail");
+    await issue.getByRole("button", { name: "Cancel" }).click();
+    await issue.waitFor({ state: "hidden" });
+    const holder = async () => (await api<{ members: { name: string; certificate: unknown }[] }>(token, "GET", `/api/groups/${G}/certificates`)).body.members.find((m) => m.name === student.name)?.certificate ?? null;
+    expect(await holder()).toBeNull();
+    await row.getByRole("button", { name: `Issue: Revoked Student ${stamp}` }).click();
+    await issue.getByRole("button", { name: "Issue", exact: true }).click();
     // Exactly "Revoke": a role's name matches any part of a longer one, and the Issue button's ("Issue: Revoked
     // Student ...") would answer at once, before the certificate exists.
     await row.getByRole("button", { name: "Revoke", exact: true }).waitFor();

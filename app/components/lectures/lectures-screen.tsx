@@ -85,7 +85,6 @@ export function LecturesScreen({
     }
     const done: Record<string, MessageKey> = {
       create: "lectures.created",
-      schedule: "lectures.scheduled",
       "order-by-date": "lectures.sortedByDate",
       publish: "lectures.saved",
       delete: "lectures.deleted",
@@ -101,6 +100,10 @@ export function LecturesScreen({
         const same = document.querySelector<HTMLButtonElement>(`[data-move="${moved.id}:${moved.by}"]:not(:disabled)`);
         (same ?? document.querySelector<HTMLButtonElement>(`[data-move="${moved.id}:${-moved.by}"]`))?.focus();
       }
+    } else if (result.intent === "schedule") {
+      // How many were made, so a series that came out shorter than meant is noticed at once.
+      const made = (result as { lectures?: unknown }).lectures;
+      show("success", t("lectures.scheduledCount", { count: Array.isArray(made) ? made.length : 0 }));
     } else if (done[result.intent]) show("success", t(done[result.intent]!));
     if (result.intent === "create" || result.intent === "schedule") setForm("none");
     if (result.intent === "delete") setDeleting(null);
@@ -344,6 +347,7 @@ function SeriesForm({ fetcher, groupZone, zones }: { fetcher: LectureFetcher; gr
             <input type="radio" name="series-end" checked={mode === "count"} onChange={() => setMode("count")} />
             <span>{t("lectures.field.afterCount")}</span>
             <input type="number" min={1} max={60} value={count} onChange={(e) => setCount(e.target.value)} disabled={mode !== "count"} aria-label={t("lectures.field.count")} className="input-narrow" />
+            <span aria-hidden="true">{t("lectures.field.sessionsUnit")}</span>
           </label>
           <label className="check-field">
             <input type="radio" name="series-end" checked={mode === "until"} onChange={() => setMode("until")} />

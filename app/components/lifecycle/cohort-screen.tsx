@@ -173,7 +173,7 @@ function AnnouncementsSection({ data }: { data: CohortData }) {
             {t("cohort.announce.submit")}
           </button>
           <p role="status" className={error ? "form-error" : "form-ok"}>
-            {error ?? (poster.state === "idle" && poster.data?.ok ? t("cohort.announce.posted") : "")}
+            {error ?? (poster.state === "idle" && poster.data?.ok ? t("cohort.announce.postedTo", { count: data.roster.members.length }) : "")}
           </p>
         </div>
       </poster.Form>
@@ -222,6 +222,10 @@ function CertificatesSection({ data }: { data: CohortData }) {
   const single = useFetcher<Result>();
   const revoker = useFetcher<Result>();
   const [revoking, setRevoking] = useState<{ id: string; name: string } | null>(null);
+  const [issuing, setIssuing] = useState<{ id: string; name: string } | null>(null);
+  useEffect(() => {
+    if (single.state === "idle" && single.data) setIssuing(null);
+  }, [single.state, single.data]);
   useEffect(() => {
     if (revoker.state === "idle" && revoker.data?.ok) setRevoking(null);
   }, [revoker.state, revoker.data]);
@@ -332,13 +336,16 @@ function CertificatesSection({ data }: { data: CohortData }) {
                             {t("cohort.certs.revoke")}
                           </button>
                         ) : (
-                          <single.Form method="post">
-                            <input type="hidden" name="intent" value="issue-one" />
-                            <input type="hidden" name="userId" value={m._id} />
-                            <button type="submit" className="btn btn-outline btn-sm" disabled={single.state !== "idle" || notYet} aria-label={`${t(c ? "cohort.certs.issueAgain" : "cohort.certs.issueOne")}: ${m.name}`}>
-                              {t(c ? "cohort.certs.issueAgain" : "cohort.certs.issueOne")}
-                            </button>
-                          </single.Form>
+                          // Issuing tells the student at once (bell and e-mail) and makes a public page: asked first.
+                          <button
+                            type="button"
+                            className="btn btn-outline btn-sm"
+                            disabled={single.state !== "idle" || notYet}
+                            aria-label={`${t(c ? "cohort.certs.issueAgain" : "cohort.certs.issueOne")}: ${m.name}`}
+                            onClick={() => setIssuing({ id: m._id, name: m.name })}
+                          >
+                            {t(c ? "cohort.certs.issueAgain" : "cohort.certs.issueOne")}
+                          </button>
                         )}
                       </div>
                     </td>
@@ -380,6 +387,16 @@ function CertificatesSection({ data }: { data: CohortData }) {
         <input type="hidden" name="intent" value="revoke" />
         <input type="hidden" name="certificateId" value={revoking?.id ?? ""} />
       </revoker.Form>
+      <ConfirmDialog
+        open={issuing !== null}
+        onClose={() => setIssuing(null)}
+        title={t("cohort.certs.issueTitle", { name: isolate(issuing?.name ?? "") })}
+        confirmLabel={t("cohort.certs.issueOne")}
+        busy={single.state !== "idle"}
+        onConfirm={() => issuing && single.submit({ intent: "issue-one", userId: issuing.id }, { method: "post" })}
+      >
+        <p>{t("cohort.certs.issueBody")}</p>
+      </ConfirmDialog>
       <ConfirmDialog open={revoking !== null} onClose={() => setRevoking(null)} title={t("cohort.certs.revokeTitle", { name: revoking?.name ?? "" })} confirmLabel={t("cohort.certs.revoke")} form="certificate-revoke-form" busy={revoker.state !== "idle"} danger>
         <p>{t("cohort.certs.revokeBody")}</p>
         <div className="field">

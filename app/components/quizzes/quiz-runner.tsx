@@ -61,6 +61,8 @@ export function QuizRunner({ quiz, questions, attempt, base, saveUrl, serverNow 
     const clear = (e: FocusEvent) => {
       const target = e.target;
       if (!(target instanceof Element) || bar.contains(target) || target.closest(".site-header")) return;
+      // The keyboard's focus only: a click's press focuses the control, and a scroll before its release loses the click.
+      if (!target.matches(":focus-visible")) return;
       const below = bar.getBoundingClientRect().bottom + 8;
       const top = target.getBoundingClientRect().top;
       if (top < below) window.scrollBy({ top: top - below, behavior: "instant" });
