@@ -118,7 +118,8 @@ function taskValues(form: FormData) {
     title: text(form, "title"),
     body: String(form.get("body") ?? ""),
     dueAt: due ? due : null,
-    maxScore: Number(text(form, "maxScore") || "100"),
+    // Not sent with a rubric (the field only shows the rubric's total): the rubric decides.
+    ...(form.has("maxScore") ? { maxScore: Number(toLatinDigits(text(form, "maxScore")) || "100") } : {}),
     allowLate: form.get("allowLate") === "on" || form.get("allowLate") === "true",
     // Whole percents; digits typed in Arabic-Indic count (an empty field is no penalty).
     latePenaltyPerDay: percentField(form, "latePenaltyPerDay"),

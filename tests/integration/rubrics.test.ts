@@ -36,7 +36,8 @@ async function world() {
 type World = Awaited<ReturnType<typeof world>>;
 
 async function newTask(w: World, body: Record<string, unknown>) {
-  const res = await call(`/api/lectures/${w.lecture.slug}/tasks`, { body: { title: unique("Task"), maxScore: 50, ...body }, token: w.teacher.accessToken });
+  // A task graded by a rubric is sent without a maximum (the rubric's total is its maximum); others are out of 50.
+  const res = await call(`/api/lectures/${w.lecture.slug}/tasks`, { body: { title: unique("Task"), ...(body.rubricId ? {} : { maxScore: 50 }), ...body }, token: w.teacher.accessToken });
   return { status: res.status, body: (await res.json()) as { _id: string; slug: string; maxScore: number; rubricId: string | null; code?: string; fields?: Record<string, string> } };
 }
 
@@ -53,10 +54,19 @@ describe("rubrics", () => {
   it("sets a task's maximum to the rubric's total and scores a level per criterion, the student seeing the filled rubric", async () => {
     const w = await world();
     expect(w.rubric.total).toBe(16);
+    // Another maximum sent with a rubric is refused, not silently dropped: the rubric decides.
+    const other = await newTask(w, { rubricId: w.rubric._id, maxScore: 50 });
+    expect(other.status).toBe(400);
+    expect(other.body.fields?.maxScore).toBe("This task is graded by its rubric, so its maximum score is the rubric's total, 16. Leave maxScore out, or choose no rubric.");
+    expect((await newTask(w, { rubricId: w.rubric._id, maxScore: 16 })).status).toBe(201);
     const { status, body: task } = await newTask(w, { rubricId: w.rubric._id });
     expect(status).toBe(201);
-    // maxScore 50 was asked, but the rubric decides: 10 + 6.
+    // 10 + 6.
     expect(task).toMatchObject({ maxScore: 16, rubricId: w.rubric._id });
+    // And on an update: a new maximum for a task graded by its rubric is refused; the task keeps 16.
+    const changed = await call(`/api/lectures/${w.lecture.slug}/tasks/${task.slug}`, { method: "PUT", body: { maxScore: 50 }, token: w.teacher.accessToken });
+    expect(changed.status).toBe(400);
+    expect((await db().select({ maxScore: s.tasks.maxScore }).from(s.tasks).where(eq(s.tasks.id, task._id)))[0]!.maxScore).toBe(16);
 
     // Everyone who reads the task sees how it is graded.
     const read = (await (await call(`/api/lectures/${w.lecture.slug}/tasks/${task.slug}`, { token: w.student.accessToken })).json()) as { rubric: { criteria: { id: string }[]; total: number } };

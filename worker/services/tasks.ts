@@ -518,6 +518,7 @@ export async function createTask(ctx: ServiceContext, viewer: Viewer, lectureKey
   if (!lecture) throw notFound("No such lecture.");
   if (!can(viewer, "group.manage", { group: { instructorId: lecture.instructorId } })) throw forbidden("Only this group's instructor or an admin can do that.");
   const rubric = input.rubricId ? await rubricFor(ctx, lecture.groupId, input.rubricId) : null;
+  if (rubric) refuseOtherMaximum(rubricTotal(rubric.criteria), input.maxScore);
   const now = Date.now();
   if (input.publishAt != null && input.publishAt < now - SCHEDULE_SLACK_MS) {
     throw new AppError(400, "validation_failed", "Choose a time in the future.", { publishAt: "Choose a time in the future." });
@@ -565,6 +566,7 @@ export async function updateTask(ctx: ServiceContext, viewer: Viewer, lectureKey
   // With a rubric the maximum is the rubric's total, whatever maxScore says; taking the rubric off keeps the maximum.
   const rubricId = input.rubricId === undefined ? task.rubricId : input.rubricId;
   const rubric = rubricId ? await rubricFor(ctx, task.groupId, rubricId) : null;
+  if (rubric) refuseOtherMaximum(rubricTotal(rubric.criteria), input.maxScore);
   const maxScore = rubric ? rubricTotal(rubric.criteria) : (input.maxScore ?? task.maxScore);
   // What the check below found must still hold when the task is written (a grade given meanwhile, from another tab
   // or by a colleague, is seen by the write itself): the same condition goes into the UPDATE.
@@ -669,6 +671,13 @@ export async function reapplyLateness(ctx: ServiceContext, taskId: string, userI
   }
   if (updates.length > 0) await ctx.db.batch(updates as [(typeof updates)[number], ...(typeof updates)[number][]]);
   return updates.length;
+}
+
+/** A task graded by a rubric is out of the rubric's total: another maximum sent with it is refused, not ignored. */
+function refuseOtherMaximum(total: number, maxScore: number | undefined) {
+  if (maxScore === undefined || maxScore === total) return;
+  const message = `This task is graded by its rubric, so its maximum score is the rubric's total, ${total}. Leave maxScore out, or choose no rubric.`;
+  throw new AppError(400, "validation_failed", message, { maxScore: message });
 }
 
 /** DELETE /api/lectures/{lectureId}/tasks/{taskId} (staff): the task and its submissions. */
