@@ -85,6 +85,12 @@ describe("a late penalty judged again when its rules change", () => {
     expect(extended.status).toBe(200);
     expect(await studentRead(w, w.a, ida)).toMatchObject({ late: false, score: 90, rawScore: null, latePenalty: { days: 0, percent: 0 } });
     expect(await studentRead(w, w.b, idb)).toMatchObject({ late: true, score: 72, rawScore: 90 });
+    // Amal is told her grade changed, in the bell; Badr, whose grade did not, is not.
+    const regraded = async (u: SignedIn) => (await db().select().from(s.notifications).where(eq(s.notifications.userId, u.user.id))).filter((n) => n.kind === "submission-regraded");
+    const [told] = await regraded(w.a);
+    expect(told).toMatchObject({ params: { score: 90, max: 100 } });
+    expect(told!.title).toMatch(/^Your grade on .+ is now 90\/100: its late penalty changed$/);
+    expect(await regraded(w.b)).toEqual([]);
     expect((await call(`${w.base}/extensions/${w.a.user.id}`, { method: "DELETE", token: w.teacher.accessToken })).status).toBe(200);
     expect(await studentRead(w, w.a, ida)).toMatchObject({ late: true, score: 72, rawScore: 90, latePenalty: { days: 2, percent: 20 } });
   });
@@ -96,6 +102,10 @@ describe("releasing held grades", () => {
     const [ida, idb] = [await handIn(w, w.a), await handIn(w, w.b)];
     expect((await grade(w, ida, { score: 13, feedback: "Check the contrast of the buttons" })).status).toBe(200);
     expect((await grade(w, idb, { score: 40, feedback: "Fine" })).status).toBe(200);
+    // Judged again while held (a penalty changed and changed back): the student is told nothing of a grade not theirs yet.
+    expect((await putTask(w, { latePenaltyPerDay: 20 })).status).toBe(200);
+    expect((await putTask(w, { latePenaltyPerDay: 10 })).status).toBe(200);
+    expect((await db().select().from(s.notifications).where(eq(s.notifications.userId, w.a.user.id))).map((n) => n.kind)).not.toContain("submission-regraded");
     // Badr is removed before the release: his grade is released with the rest, but he is not written to.
     expect((await call(`/api/groups/${w.group.id}/students/${w.b.user.id}`, { method: "PUT", body: { status: "removed" }, token: w.teacher.accessToken })).status).toBe(200);
     const released = await call(`${w.base}/release-grades`, { method: "POST", token: w.teacher.accessToken });

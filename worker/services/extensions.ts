@@ -109,7 +109,7 @@ export async function setTaskExtensions(ctx: ServiceContext, viewer: Viewer, lec
     ctx.db.insert(extensions).values(part).onConflictDoUpdate({ target: [extensions.taskId, extensions.userId], set }),
   );
   // Work they already handed in is judged by their own due time now: late or not, and its penalty.
-  await reapplyLateness(ctx, task.id, ids);
+  await reapplyLateness(ctx, task, ids);
   // Told only about work they can see: a task scheduled for later, or in a draft lecture, is not named to them before
   // it is published (its page then shows their own due time).
   if (task.lecturePublished && task.publishAt === null) await notifyUsers(ctx, ids, { kind: "extension-granted", params: { work: task.title }, link: taskLink(task) });
@@ -121,7 +121,7 @@ export async function removeTaskExtension(ctx: ServiceContext, viewer: Viewer, l
   const task = await requireManagedTask(ctx, viewer, lectureKey, taskKey);
   const gone = await ctx.db.delete(extensions).where(extensionOf("task", task.id, userId)).returning({ id: extensions.id });
   if (gone.length === 0) throw notFound("That student has no extension on this task.");
-  await reapplyLateness(ctx, task.id, [userId]);
+  await reapplyLateness(ctx, task, [userId]);
   return { message: "The extension was removed." };
 }
 

@@ -624,7 +624,7 @@ export async function updateTask(ctx: ServiceContext, viewer: Viewer, lectureKey
     const message = "Work on this task was graded while you were saving: open it again to see the scores given, then choose the maximum.";
     throw new AppError(409, "conflict", message, { maxScore: message });
   }
-  if (["dueAt", "latePenaltyPerDay", "latePenaltyFloor"].some((k) => k in values)) await reapplyLateness(ctx, task.id);
+  if (["dueAt", "latePenaltyPerDay", "latePenaltyFloor"].some((k) => k in values)) await reapplyLateness(ctx, task);
   return toTaskDto({ ...row, lectureSlug: task.lectureSlug });
 }
 
@@ -636,8 +636,12 @@ export async function updateTask(ctx: ServiceContext, viewer: Viewer, lectureKey
  * Canvas re-applies its late policy (ADR 57). `userIds` limits it to those students (an extension). Constant
  * statements: one read of the hand-ins with their extensions, one batch of the rows that change.
  */
-export async function reapplyLateness(ctx: ServiceContext, taskId: string, userIds?: string[]): Promise<number> {
-  const [rules] = await ctx.db.select({ dueAt: tasks.dueAt, latePenaltyPerDay: tasks.latePenaltyPerDay, latePenaltyFloor: tasks.latePenaltyFloor }).from(tasks).where(eq(tasks.id, taskId));
+export async function reapplyLateness(ctx: ServiceContext, task: Pick<TaskRecord, "id" | "title" | "groupSlug" | "lectureSlug" | "slug">, userIds?: string[]): Promise<number> {
+  const taskId = task.id;
+  const [rules] = await ctx.db
+    .select({ dueAt: tasks.dueAt, latePenaltyPerDay: tasks.latePenaltyPerDay, latePenaltyFloor: tasks.latePenaltyFloor, maxScore: tasks.maxScore, gradesHeld: tasks.gradesHeld })
+    .from(tasks)
+    .where(eq(tasks.id, taskId));
   if (!rules) return 0;
   const rows = await ctx.db
     .select({
@@ -648,6 +652,9 @@ export async function reapplyLateness(ctx: ServiceContext, taskId: string, userI
       rawScore: submissions.rawScore,
       testsScore: submissions.testsScore,
       testsRawScore: submissions.testsRawScore,
+      userId: submissions.userId,
+      gradedAt: submissions.gradedAt,
+      gradedBy: submissions.gradedBy,
       extendedTo: extensions.dueAt,
     })
     .from(submissions)
@@ -660,6 +667,8 @@ export async function reapplyLateness(ctx: ServiceContext, taskId: string, userI
     return percent > 0 ? { score: afterPenalty(points, percent), raw: points } : { score: points, raw: null };
   };
   const updates = [];
+  // Students whose grade they can read changed: told, as a grade is (a held staff grade is not theirs to read yet).
+  const told: { userId: string; score: number }[] = [];
   for (const row of rows) {
     const dueAt = ownTime(rules.dueAt, row.extendedTo);
     const late = dueAt !== null && row.submittedAt.getTime() > dueAt.getTime();
@@ -668,8 +677,15 @@ export async function reapplyLateness(ctx: ServiceContext, taskId: string, userI
     const tests = judged(row.testsScore, row.testsRawScore, percent);
     if (late === row.late && grade.score === row.score && grade.raw === row.rawScore && tests.score === row.testsScore && tests.raw === row.testsRawScore) continue;
     updates.push(ctx.db.update(submissions).set({ late, score: grade.score, rawScore: grade.raw, testsScore: tests.score, testsRawScore: tests.raw }).where(eq(submissions.id, row.id)));
+    const staffGrade = row.gradedAt !== null && row.gradedBy !== null;
+    const shown = staffGrade && rules.gradesHeld ? null : staffGrade ? grade.score : tests.score ?? grade.score;
+    const before = staffGrade && rules.gradesHeld ? null : staffGrade ? row.score : row.testsScore ?? row.score;
+    if (row.gradedAt !== null && shown !== null && shown !== before) told.push({ userId: row.userId, score: shown });
   }
   if (updates.length > 0) await ctx.db.batch(updates as [(typeof updates)[number], ...(typeof updates)[number][]]);
+  for (const { userId, score } of told) {
+    await notifyUsers(ctx, [userId], { kind: "submission-regraded", params: { task: task.title, score, max: rules.maxScore }, link: taskLink(task) });
+  }
   return updates.length;
 }
 
