@@ -683,8 +683,11 @@ export async function reapplyLateness(ctx: ServiceContext, task: Pick<TaskRecord
     if (row.gradedAt !== null && shown !== null && shown !== before) told.push({ userId: row.userId, score: shown });
   }
   if (updates.length > 0) await ctx.db.batch(updates as [(typeof updates)[number], ...(typeof updates)[number][]]);
-  for (const { userId, score } of told) {
-    await notifyUsers(ctx, [userId], { kind: "submission-regraded", params: { task: task.title, score, max: rules.maxScore }, link: taskLink(task) });
+  // One write per new score, not per student (the same sentence goes to everyone with that score).
+  const byScore = new Map<number, string[]>();
+  for (const { userId, score } of told) byScore.set(score, [...(byScore.get(score) ?? []), userId]);
+  for (const [score, ids] of byScore) {
+    await notifyUsers(ctx, ids, { kind: "submission-regraded", params: { task: task.title, score, max: rules.maxScore }, link: taskLink(task) });
   }
   return updates.length;
 }
