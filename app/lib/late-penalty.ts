@@ -16,3 +16,8 @@ export function latePenalty(task: { dueAt: string | Date | null; latePenaltyPerD
 /** A grade after its penalty: the whole points kept (rounded to the nearest point). */
 export const afterPenalty = (score: number, percent: number) => Math.round((score * (100 - percent)) / 100);
 
+
+/** Points given under a penalty: what counts (`score`) and, when the penalty took any share, the points before it (`raw`). */
+export function penalised(points: number, percent: number): { score: number; raw: number | null } {
+  return percent > 0 ? { score: afterPenalty(points, percent), raw: points } : { score: points, raw: null };
+}

@@ -94,6 +94,6 @@ export function canonicalCertificateCode(input: string): string | null {
     // Arabic-Indic digits, as an Arabic keyboard types them.
     .replace(/[\u0660-\u0669\u06f0-\u06f9]/g, (d) => String((d.charCodeAt(0) - 0x0660) % 0x90))
     .replace(/[\s\-\u2010-\u2015_.]/g, "");
-  if (!/^[A-HJ-NP-Z2-9]{16}$/.test(bare)) return null;
-  return bare.match(/.{4}/g)!.join("-");
+  const written = bare.length === 16 ? bare.match(/.{4}/g)!.join("-") : "";
+  return CERTIFICATE_CODE.test(written) ? written : null;
 }

@@ -19,7 +19,7 @@ import { AppError, forbidden, notFound } from "../http/errors";
 import { studentReport } from "../sandbox/report";
 import type { RunReport } from "../sandbox/types";
 import { hitRateLimit } from "./rate-limit";
-import { afterPenalty, latePenalty } from "../../app/lib/late-penalty";
+import { latePenalty, penalised } from "../../app/lib/late-penalty";
 import { asStudentSees, findTask, isStaff, ownSubmission, replaceable, storeSubmission, type TaskRecord } from "./tasks";
 import type { Viewer } from "./sessions";
 import { isMember } from "./memberships";
@@ -204,8 +204,7 @@ export async function submitCode(ctx: ServiceContext, viewer: Viewer, key: strin
   // Late on a task with a late penalty: the share its lateness leaves, as for work staff grade (the tests' points
   // are kept beside it, as the score before the penalty).
   const penalty = late ? latePenalty(task, now) : { days: 0, percent: 0 };
-  const score = penalty.percent > 0 ? afterPenalty(passed, penalty.percent) : passed;
-  const rawScore = penalty.percent > 0 ? passed : null;
+  const { score, raw: rawScore } = penalised(passed, penalty.percent);
   // The tests' own figures are kept beside the grade columns: a held staff grade keeps those, its student sees these.
   const values = { link: "", notes: null, code, report, submittedAt: new Date(now), late, score, rawScore, testsScore: score, testsRawScore: rawScore, rubric: null, feedback: null, gradedBy: null, gradedAt: new Date(now), resubmitRequestedAt: null, feedbackWithRequest: false };
   // Auto-graded hand-ins stay replaceable until staff grade them (or again once they ask for a new version, or while

@@ -6,7 +6,7 @@
 import { and, asc, eq, inArray, isNotNull, or, sql, type Placeholder } from "drizzle-orm";
 import type { SQL } from "drizzle-orm";
 import { can, type Actor } from "../../app/lib/permissions";
-import { afterPenalty, latePenalty, submitTaskInput, type CreateTaskInput, type GradeSubmissionInput, type SubmissionState, type SubmitTaskInput, type UpdateTaskInput } from "../../app/lib/task-schemas";
+import { latePenalty, submitTaskInput, type CreateTaskInput, type GradeSubmissionInput, type SubmissionState, type SubmitTaskInput, type UpdateTaskInput } from "../../app/lib/task-schemas";
 import { fillRubric, rubricTotal, type RubricAssessment } from "../../app/lib/rubric-schemas";
 import { EMPTY_FILE_MESSAGE, KIND_OF_TYPE, sniffHandIn } from "../../app/lib/hand-in-files";
 import { exercises, extensions, groups, lectures, memberships, rubrics, submissions, submissionVersions, tasks, users, MEMBER_STATUSES } from "../../db/schema";
@@ -32,6 +32,7 @@ import type { RunReport } from "../sandbox/types";
 import { extendsTime, ownTime } from "./own-time";
 import { hitRateLimit } from "./rate-limit";
 import { extensionOf } from "./extension-join";
+import { penalised } from "../../app/lib/late-penalty";
 
 export interface TaskDto {
   _id: string;
@@ -661,11 +662,8 @@ export async function reapplyLateness(ctx: ServiceContext, task: Pick<TaskRecord
     .leftJoin(extensions, extensionOf("task", taskId, submissions.userId))
     // Judging everyone again is right too: a long list of students is not bound one by one (D1's parameter limit).
     .where(and(eq(submissions.taskId, taskId), userIds && userIds.length <= 90 ? inArray(submissions.userId, userIds) : undefined));
-  const judged = (given: number | null, raw: number | null, percent: number) => {
-    if (given === null) return { score: null, raw: null };
-    const points = raw ?? given;
-    return percent > 0 ? { score: afterPenalty(points, percent), raw: points } : { score: points, raw: null };
-  };
+  // The points given before any penalty are `raw` when one was taken, else the score itself.
+  const judged = (given: number | null, raw: number | null, percent: number) => (given === null ? { score: null, raw: null } : penalised(raw ?? given, percent));
   const updates = [];
   // Students whose grade they can read changed: told, as a grade is (a held staff grade is not theirs to read yet).
   const told: { userId: string; score: number }[] = [];
@@ -900,8 +898,8 @@ export async function gradeSubmission(ctx: ServiceContext, viewer: Viewer, lectu
     if (given > task.maxScore) throw new AppError(400, "validation_failed", `The score is at most ${task.maxScore}.`, { score: `The score is at most ${task.maxScore}.` });
     // A late hand-in on a task with a late penalty keeps the share its lateness leaves (the grader shows both).
     const penalty = current.submission.late ? latePenalty(rules, current.submission.submittedAt) : { days: 0, percent: 0 };
-    const score = penalty.percent > 0 ? afterPenalty(given, penalty.percent) : given;
-    values = { score, rawScore: penalty.percent > 0 ? given : null, rubric, feedback: input.feedback || null, feedbackHtml: withHtml(input.feedback || null), gradedBy: viewer.userId, gradedAt: now, resubmitRequestedAt: null, feedbackWithRequest: false, changedSinceGraded: false };
+    const { score, raw } = penalised(given, penalty.percent);
+    values = { score, rawScore: raw, rubric, feedback: input.feedback || null, feedbackHtml: withHtml(input.feedback || null), gradedBy: viewer.userId, gradedAt: now, resubmitRequestedAt: null, feedbackWithRequest: false, changedSinceGraded: false };
   }
   // Given for the version the grader saw (when they say which): a newer one handed in meanwhile is not graded blind.
   const seen = input.version !== undefined ? eq(submissions.submittedAt, new Date(input.version)) : undefined;
