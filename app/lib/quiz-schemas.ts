@@ -289,5 +289,7 @@ export type AnswerPointsInput = z.infer<typeof answerPointsInput>;
 export const questionKeyInput = z.object({
   correct: z.union([optionIndex, z.array(z.union([optionIndex, z.string().max(QUIZ_LIMITS.shortAnswer)])).max(QUIZ_LIMITS.accepted)], { error: "Say which answer is correct." }),
   points: z.number({ error: "Points are a whole number from 0 to 100." }).int("Points are a whole number from 0 to 100.").min(0, "Points cannot be negative.").max(QUIZ_LIMITS.points, "Points are at most 100.").optional(),
+  /** A question drawn from the bank: the attempt whose copy is corrected (without it, the newest copy drawn). */
+  attemptId: z.string({ error: "attemptId is an attempt's id." }).regex(/^[A-Za-z0-9_-]{1,64}$/, "attemptId is an attempt's id.").optional(),
 });
 export type QuestionKeyInput = z.infer<typeof questionKeyInput>;

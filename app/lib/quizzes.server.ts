@@ -195,9 +195,13 @@ export async function staffAttemptAction(svc: ServiceContext, viewer: Viewer, pa
   const intent = text(form, "intent");
   const questionId = text(form, "questionId");
   if (intent === "key") {
-    const parsed = questionKeyInput.safeParse({ correct: jsonField(form, "correct") });
+    // The attempt on screen names the copy of a question drawn from the bank (a quiz's own question ignores it).
+    const parsed = questionKeyInput.safeParse({ correct: jsonField(form, "correct"), attemptId: params.attemptId });
     if (!parsed.success) return invalid(intent, parsed.error, questionId);
-    return attempt(intent, async () => ({ regraded: (await correctKey(svc, viewer, params.slugQuiz ?? "", questionId, parsed.data)).regraded }), questionId);
+    return attempt(intent, async () => {
+      const done = await correctKey(svc, viewer, params.slugQuiz ?? "", questionId, parsed.data);
+      return { regraded: done.regraded, bank: done.bank };
+    }, questionId);
   }
   if (intent !== "points" && intent !== "points-clear") return unknownIntent(intent);
   const raw = toLatinDigits(text(form, "points"));

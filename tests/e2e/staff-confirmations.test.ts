@@ -108,6 +108,50 @@ describe("the staff's confirmations", () => {
     await expect.poll(() => page.getByRole("status").filter({ hasText: "Key changed" }).first().textContent().catch(() => "")).toBe("Key changed; 1 attempt was regraded.");
     await dialog.waitFor({ state: "hidden" });
   });
+
+  it("a drawn question's key is corrected from one attempt in Arabic: every paper and the bank follow", async () => {
+    const stamp = Date.now().toString(36);
+    const tag = `key-${stamp}`;
+    const token = await accessToken(INSTRUCTOR);
+    // A bank question whose key is wrong ("3"), drawn with its options shuffled.
+    const banked = await api<{ _id: string }>(token, "POST", "/api/groups/frontend-react/question-bank", { question: { text: `5 - 1 = ? (${stamp})`, type: "single", options: ["3", "4", "5"], correct: 0 }, tags: [tag] });
+    expect(banked.status).toBe(201);
+    const lecture = (await api<{ slug: string }>(token, "POST", "/api/lectures/group/frontend-react", { title: `Drawn key ${stamp}`, published: true })).body;
+    const quiz = (await api<{ slug: string }>(token, "POST", "/api/quizzes", {
+      lectureId: lecture.slug,
+      title: `Drawn key ${stamp}`,
+      maxAttempts: 1,
+      showAnswers: "after-submit",
+      published: true,
+      questions: [],
+      draws: [{ tag, count: 1, points: 2 }],
+      shuffleOptions: true,
+    })).body;
+    const student = await memberOf("frontend-react", "drawnkey", `Drawn Key ${stamp}`);
+    const studentToken = await accessToken(student);
+    const started = await api<{ attempt: { _id: string } }>(studentToken, "POST", `/api/quizzes/${quiz.slug}/start`);
+    expect(started.status).toBe(201);
+    const paper = (await api<{ questions: { _id: string; options: string[] }[] }>(studentToken, "GET", `/api/quizzes/${quiz.slug}`)).body.questions[0]!;
+    expect((await api(studentToken, "POST", `/api/quizzes/${quiz.slug}/submit`, { answers: { [paper._id]: paper.options.indexOf("4") } })).status).toBe(201);
+    const score = async () => (await api<{ score: number }>(token, "GET", `/api/quizzes/${quiz.slug}/attempts/${started.body.attempt._id}`)).body.score;
+    expect(await score()).toBe(0);
+
+    const page = await staffPage("ar");
+    await gotoHydrated(page, `/instructor/group/frontend-react/quiz-attempt/${quiz.slug}/${started.body.attempt._id}`);
+    await page.getByText("تغيير الدرجة أو الإجابة الصحيحة").first().click();
+    // The options in the bank's order, whatever the student's paper showed: "4" is the second.
+    expect(await page.locator(".staff-attempt-key label").allTextContents()).toEqual(["3", "4", "5"]);
+    expect(await page.locator(".staff-attempt-tools").textContent()).toContain("سُحب هذا السؤال من بنك الأسئلة");
+    await page.getByRole("radio", { name: "4", exact: true }).check();
+    await page.getByRole("button", { name: "غيّر الإجابة الصحيحة وأعد التقييم" }).click();
+    const dialog = page.getByRole("dialog");
+    await dialog.waitFor();
+    await dialog.getByRole("button", { name: "غيّر الإجابة الصحيحة وأعد التقييم" }).click();
+    await expect.poll(() => page.getByRole("status").filter({ hasText: "أُعيد تقييم" }).first().textContent().catch(() => "")).toBe("تغيّرت الإجابة الصحيحة؛ أُعيد تقييم محاولة واحدة. صُحّحت الإجابة في بنك الأسئلة أيضًا.");
+    expect(await score()).toBe(2);
+    const bank = (await api<{ questions: { _id: string; correct: number[] }[] }>(token, "GET", "/api/groups/frontend-react/question-bank")).body.questions;
+    expect(bank.find((q) => q._id === banked.body._id)?.correct).toEqual([1]);
+  });
 });
 
 describe("leaving an editor with unsaved changes", () => {

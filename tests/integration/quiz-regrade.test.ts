@@ -250,3 +250,130 @@ describe("on each attempt's own paper (shuffled and drawn questions)", () => {
     expect(view.questions.filter((q) => q.drawn).map((q) => q._id)).toEqual([w.banked.id]);
   });
 });
+
+describe("a question drawn from the bank, its key corrected after students answered", () => {
+  /**
+   * A quiz with one question of its own (1 point) that draws one question tagged "hooks" from the bank (2 points),
+   * its options shuffled per student. The bank's question says "useEffect" keeps state: wrong, "useState" is right.
+   * Ana and Ben answer "useState" and hand in (1 of 3 each); Cara starts and is still answering.
+   */
+  async function drawnWorld() {
+    const teacher = await signIn(await createUser({ role: "instructor" }));
+    const group = await createGroup({ instructorId: teacher.user.id });
+    const [ana, ben, cara] = [await signIn(await createUser()), await signIn(await createUser()), await signIn(await createUser())];
+    for (const u of [ana, ben, cara]) await addMember(u.user, group);
+    const lecture = { id: newId(), groupId: group.id, slug: `l-${group.slug}`, title: "Week 1", body: "", order: 1, published: true };
+    await db().insert(s.lectures).values(lecture);
+    const quiz = { id: newId(), lectureId: lecture.id, groupId: group.id, slug: `drawn-${group.slug}`, title: "Drawn", durationMinutes: null, maxAttempts: 1, showAnswers: "after-submit" as const, published: true, shuffleOptions: true, draws: [{ tag: "hooks", count: 1, points: 2 }] };
+    await db().insert(s.quizzes).values(quiz);
+    const own = { id: newId(), quizId: quiz.id, text: "Is JSX JavaScript?", type: "true-false" as const, options: ["True", "False"], correct: [0], points: 1, order: 0 };
+    await db().insert(s.questions).values(own);
+    const banked = { id: newId(), groupId: group.id, text: "Which hook keeps state?", type: "single" as const, options: ["useState", "useEffect", "useRef", "useMemo"], correct: [1], points: 1, tags: ["hooks"], updatedAt: new Date() };
+    await db().insert(s.bankQuestions).values(banked);
+    const base = `/api/quizzes/${quiz.slug}`;
+    /** Starts the quiz as `who` and answers as they saw it: "useState" for the drawn question, True for their own. */
+    const answersOf = async (who: typeof ana) => {
+      expect((await call(`${base}/start`, { method: "POST", token: who.accessToken })).status).toBe(201);
+      const paper = (await (await call(base, { token: who.accessToken })).json()) as { questions: { _id: string; options: string[] }[] };
+      const drawn = paper.questions.find((q) => q._id === banked.id)!;
+      return { [own.id]: 0, [banked.id]: drawn.options.indexOf("useState") };
+    };
+    for (const who of [ana, ben]) expect((await call(`${base}/submit`, { method: "POST", body: { answers: await answersOf(who) }, token: who.accessToken })).status).toBe(201);
+    const caraAnswers = await answersOf(cara);
+    const attemptOf = async (who: typeof ana) => (await db().select().from(s.attempts).where(and(eq(s.attempts.quizId, quiz.id), eq(s.attempts.userId, who.user.id))))[0]!;
+    const copyIn = async (who: typeof ana) => (await attemptOf(who)).paper!.drawn.find((d) => d.id === banked.id)!;
+    const bankRow = async () => (await db().select().from(s.bankQuestions).where(eq(s.bankQuestions.id, banked.id)))[0];
+    expect([(await attemptOf(ana)).score, (await attemptOf(ben)).score]).toEqual([1, 1]);
+    return { teacher, group, ana, ben, cara, quiz, own, banked, base, caraAnswers, attemptOf, copyIn, bankRow };
+  }
+
+  it("is corrected on every paper that drew it and in the bank; handed-in attempts are regraded, an open one is graded on the new key", async () => {
+    const w = await drawnWorld();
+    const ana = await w.attemptOf(w.ana);
+    const res = await call(`${w.base}/questions/${w.banked.id}/key`, { method: "PUT", body: { correct: 0, attemptId: ana.id }, token: w.teacher.accessToken });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ question: { _id: w.banked.id, correct: [0], points: 2 }, regraded: 2, bank: "corrected" });
+    // 1 + 2 of 3 each, and each is told.
+    expect([(await w.attemptOf(w.ana)).score, (await w.attemptOf(w.ben)).score]).toEqual([3, 3]);
+    expect(await notified(w.ana.user.id)).toEqual([expect.objectContaining({ quiz: "Drawn", score: 3, max: 3 })]);
+    expect(await notified(w.ben.user.id)).toEqual([expect.objectContaining({ score: 3, max: 3 })]);
+    // The copies keep the options as drawn, in the bank's order; only the key moved.
+    for (const who of [w.ana, w.ben, w.cara]) expect(await w.copyIn(who)).toMatchObject({ options: w.banked.options, correct: [0], points: 2 });
+    expect((await w.bankRow())!.correct).toEqual([0]);
+
+    // Cara, still answering, is graded on the corrected copy when she hands in.
+    expect((await call(`${w.base}/submit`, { method: "POST", body: { answers: w.caraAnswers }, token: w.cara.accessToken })).status).toBe(201);
+    expect((await w.attemptOf(w.cara)).score).toBe(3);
+    // Her review shows the key as corrected, at its place on her paper.
+    const review = (await (await call(`${w.base}/result`, { token: w.cara.accessToken })).json()) as { review: { questions: { _id: string; options: string[]; correct: number[] }[] } };
+    const reviewed = review.review.questions.find((q) => q._id === w.banked.id)!;
+    expect(reviewed.correct.map((i) => reviewed.options[i])).toEqual(["useState"]);
+
+    // The staff's view shows the drawn question's options as written, the choice and the key at "useState".
+    const view = (await (await call(`${w.base}/attempts/${ana.id}`, { token: w.teacher.accessToken })).json()) as { questions: { _id: string; options: string[]; answer: number; correct: number[]; right: boolean; drawn: boolean }[] };
+    expect(view.questions.find((q) => q._id === w.banked.id)).toMatchObject({ options: w.banked.options, answer: 0, correct: [0], right: true, drawn: true });
+
+    // The same key again regrades nobody.
+    const again = await call(`${w.base}/questions/${w.banked.id}/key`, { method: "PUT", body: { correct: [0] }, token: w.teacher.accessToken });
+    expect(await again.json()).toMatchObject({ regraded: 0, bank: "corrected" });
+    expect(await notified(w.ana.user.id)).toHaveLength(1);
+  });
+
+  it("corrects only the copies of the question as the named attempt drew it when the bank was edited between draws", async () => {
+    const w = await drawnWorld();
+    // The bank's question gets a fifth option after Ana, Ben and Cara drew it; Dina draws the new one.
+    await db().update(s.bankQuestions).set({ options: [...w.banked.options, "useReducer"] }).where(eq(s.bankQuestions.id, w.banked.id));
+    const dina = await signIn(await createUser());
+    await addMember(dina.user, w.group);
+    expect((await call(`${w.base}/start`, { method: "POST", token: dina.accessToken })).status).toBe(201);
+    expect((await w.copyIn(dina)).options).toHaveLength(5);
+
+    const ana = await w.attemptOf(w.ana);
+    const res = await call(`${w.base}/questions/${w.banked.id}/key`, { method: "PUT", body: { correct: 0, attemptId: ana.id }, token: w.teacher.accessToken });
+    expect(await res.json()).toMatchObject({ regraded: 2, bank: "changed" });
+    for (const who of [w.ana, w.ben, w.cara]) expect((await w.copyIn(who)).correct).toEqual([0]);
+    // Dina's copy (another version) and the bank (edited since) keep their key.
+    expect((await w.copyIn(dina)).correct).toEqual([1]);
+    expect((await w.bankRow())!.correct).toEqual([1]);
+
+    // Without an attempt named, the newest copy is meant: Dina's, which is the bank's question as it now is.
+    const newest = await call(`${w.base}/questions/${w.banked.id}/key`, { method: "PUT", body: { correct: 4 }, token: w.teacher.accessToken });
+    expect(await newest.json()).toMatchObject({ question: { correct: [4] }, regraded: 0, bank: "corrected" });
+    expect((await w.copyIn(dina)).correct).toEqual([4]);
+    expect((await w.copyIn(w.ana)).correct).toEqual([0]);
+    expect((await w.bankRow())!.correct).toEqual([4]);
+
+    // Deleted from the bank: the papers are still corrected, and the answer says the bank had nothing to correct.
+    await db().delete(s.bankQuestions).where(eq(s.bankQuestions.id, w.banked.id));
+    const gone = await call(`${w.base}/questions/${w.banked.id}/key`, { method: "PUT", body: { correct: 2, attemptId: ana.id }, token: w.teacher.accessToken });
+    expect(await gone.json()).toMatchObject({ regraded: 2, bank: "gone" });
+    expect([(await w.attemptOf(w.ana)).score, (await w.attemptOf(w.ben)).score]).toEqual([1, 1]);
+  });
+
+  it("refuses other points than the draw's, a key that does not fit, an attempt not given it, an unknown question and anyone else, changing nothing", async () => {
+    const w = await drawnWorld();
+    const ana = await w.attemptOf(w.ana);
+    const put = (body: unknown, token = w.teacher.accessToken, question = w.banked.id) => call(`${w.base}/questions/${question}/key`, { method: "PUT", body, token });
+
+    const points = await put({ correct: 0, points: 5 });
+    expect(points.status).toBe(400);
+    expect(((await points.json()) as { message: string }).message).toContain("2 points");
+    expect((await put({ correct: 0, points: 2 })).status).toBe(200);
+    // Back to the wrong key for the refusals below.
+    expect((await put({ correct: 1 })).status).toBe(200);
+
+    for (const body of [{ correct: 4 }, { correct: [0, 1] }, { correct: "useState" }, { correct: 0, attemptId: "not an id!" }]) expect((await put(body)).status, JSON.stringify(body)).toBe(400);
+    // An attempt of another quiz, or none at all, was not given this question.
+    expect((await put({ correct: 0, attemptId: newId() })).status).toBe(404);
+    expect((await put({ correct: 0 }, w.teacher.accessToken, newId())).status).toBe(404);
+
+    const stranger = await signIn(await createUser({ role: "instructor" }));
+    expect((await put({ correct: 0, attemptId: ana.id }, stranger.accessToken)).status).toBe(403);
+    expect((await put({ correct: 0, attemptId: ana.id }, w.ana.accessToken)).status).toBe(403);
+    expect((await call(`${w.base}/questions/${w.banked.id}/key`, { method: "PUT", body: { correct: 0 } })).status).toBe(401);
+
+    for (const who of [w.ana, w.ben, w.cara]) expect((await w.copyIn(who)).correct).toEqual([1]);
+    expect((await w.bankRow())!.correct).toEqual([1]);
+    expect([(await w.attemptOf(w.ana)).score, (await w.attemptOf(w.ben)).score]).toEqual([1, 1]);
+  });
+});

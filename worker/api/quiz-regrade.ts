@@ -66,11 +66,12 @@ const keyRoute = createRoute({
   method: "put",
   path: "/{id}/questions/{questionId}/key",
   tags,
-  summary: "Correct a question's key (and points) after students answered it; every handed-in attempt is regraded in one batch, and students whose best score changed are notified",
+  summary:
+    "Correct a question's key (and points) after students answered it; every handed-in attempt is regraded in one batch, and students whose best score changed are notified. A question drawn from the bank is corrected on every paper of the quiz that drew it (attemptId names the copy meant) and in the bank when it is still the question drawn; its points are the draw's",
   middleware: [noStore, requireStaffRole] as const,
   request: { params: idOrSlugParam.extend({ questionId: id }), body: jsonBody(questionKeyInput) },
   responses: {
-    200: jsonResponse("The new key and how many attempts changed", z.object({ question: z.object({ _id: z.string(), correct: z.array(z.union([z.number(), z.string()])), points: z.number() }), regraded: z.number().int() })),
+    200: jsonResponse("The new key and how many attempts changed", z.object({ question: z.object({ _id: z.string(), correct: z.array(z.union([z.number(), z.string()])), points: z.number() }), regraded: z.number().int(), bank: z.enum(["corrected", "changed", "gone"]).optional() })),
     400: errorResponse("A key that does not fit the question, or a code question"),
     ...guards,
   },

@@ -7,13 +7,13 @@
  */
 import { and, asc, eq, inArray, isNotNull, sql } from "drizzle-orm";
 import { questionInput, WORTH_NOTHING, type AnswerPointsInput, type QuestionKeyInput } from "../../app/lib/quiz-schemas";
-import { attempts, questions, users } from "../../db/schema";
+import { attempts, bankQuestions, questions, users } from "../../db/schema";
 import type { ServiceContext } from "../context";
 import { AppError, notFound } from "../http/errors";
 import { chunked } from "./chunks";
 import { notifyUsers } from "./notifications";
 import { earned, grade, isRight, type GradableQuestion } from "./quiz-grading";
-import { originalOption } from "../../app/lib/quiz-paper";
+import { originalOption, type PaperQuestion } from "../../app/lib/quiz-paper";
 import { questionsFor, questionsOf, quizSize, requireManagedQuiz, toQuestion } from "./quizzes";
 import type { Viewer } from "./sessions";
 
@@ -101,9 +101,8 @@ export interface StaffAttemptView {
   maxScore: number;
   submittedAt: string | null;
   /**
-   * In the order the attempt was given them. A question of the quiz's own shows its options as written, with the
-   * student's choice moved to its place there (the key is corrected in those places); a question drawn from the bank
-   * (`drawn`) shows as it was drawn, and its key is corrected in the bank, not here.
+   * In the order the attempt was given them, each with its options as written (a question drawn from the bank,
+   * `drawn`, as it was drawn) and the student's choice moved to its place there: a key is corrected in those places.
    */
   questions: (ReturnType<typeof toQuestion> & { answer: unknown; correct: (number | string)[]; right: boolean; earned: number; override: { points: number; note: string } | null; drawn: boolean })[];
 }
@@ -130,6 +129,8 @@ const view = (quiz: QuizRecord, row: { attempt: AttemptRow; name: string }, quiz
       : Array.isArray(answer)
         ? answer.map((x) => (typeof x === "number" ? originalOption(a.paper, questionId, x) : x)).sort((x, y) => Number(x) - Number(y))
         : answer;
+  // A drawn question as it was drawn, options in the bank's order (the paper's copy; the key is corrected there).
+  const copies = new Map((a.paper?.drawn ?? []).map((d) => [d.id, d]));
   return {
     quiz: { _id: quiz.id, slug: quiz.slug, title: quiz.title, lectureSlug: quiz.lectureSlug, groupId: quiz.groupId },
     _id: a.id,
@@ -142,10 +143,11 @@ const view = (quiz: QuizRecord, row: { attempt: AttemptRow; name: string }, quiz
       const answer = (a.answers as Record<string, unknown>)[q.id] ?? null;
       const override = a.overrides?.[q.id] ?? null;
       const written = own.get(q.id);
-      const shown = written ?? q;
+      const copy = copies.get(q.id);
+      const shown = written ?? (copy ? { ...q, options: copy.options, correct: copy.correct } : q);
       return {
         ...toQuestion(shown as never),
-        answer: written ? asWritten(q.id, answer) : answer,
+        answer: written || copy ? asWritten(q.id, answer) : answer,
         correct: shown.correct,
         right: isRight(q, answer, a.verdicts),
         earned: earned(q, answer, a.verdicts, a.overrides),
@@ -221,18 +223,12 @@ export async function setAnswerPoints(ctx: ServiceContext, viewer: Viewer, quizK
  * PUT /api/quizzes/{id}/questions/{questionId}/key (staff): corrects a question's key (and points) after students have
  * answered it, then regrades every handed-in attempt. The question's text and options stay as the students saw them.
  */
-export async function correctKey(ctx: ServiceContext, viewer: Viewer, quizKey: string, questionId: string, input: QuestionKeyInput): Promise<{ question: { _id: string; correct: (number | string)[]; points: number }; regraded: number }> {
+export async function correctKey(ctx: ServiceContext, viewer: Viewer, quizKey: string, questionId: string, input: QuestionKeyInput): Promise<KeyCorrection> {
   const quiz = await requireManagedQuiz(ctx, viewer, quizKey);
   const [question] = await ctx.db.select().from(questions).where(and(eq(questions.id, questionId), eq(questions.quizId, quiz.id)));
-  if (!question) throw notFound("No such question in this quiz.");
+  if (!question) return correctDrawnKey(ctx, quiz, questionId, input);
   if (question.type === "code") throw new AppError(400, "validation_failed", "A code question is judged by its tests: change them in the editor of a new quiz.", { correct: "A code question is judged by its tests." });
-  // The question as it stands with the new key, through the editor's own rules (option numbers that exist, one for
-  // single and true-false, accepted texts for short-text).
-  const parsed = questionInput.safeParse({ text: question.text, type: question.type, options: question.options, correct: input.correct, points: input.points ?? question.points });
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    throw new AppError(400, "validation_failed", issue.message, { correct: issue.message });
-  }
+  const parsed = checkedKey(question, input.correct, input.points ?? question.points);
   const [current, all] = await Promise.all([
     questionsOf(ctx, [quiz.id]),
     ctx.db.select().from(attempts).where(and(eq(attempts.quizId, quiz.id), isNotNull(attempts.submittedAt))).orderBy(asc(attempts.userId), asc(attempts.number)),
@@ -246,3 +242,80 @@ export async function correctKey(ctx: ServiceContext, viewer: Viewer, quizKey: s
   return { question: { _id: question.id, correct: parsed.data.correct, points: parsed.data.points }, regraded };
 }
 
+/** A corrected key, how many handed-in attempts it regraded, and (a drawn question) what became of the bank's own. */
+export interface KeyCorrection {
+  question: { _id: string; correct: (number | string)[]; points: number };
+  regraded: number;
+  /**
+   * A drawn question only: `corrected` (the bank's question is the one drawn and now has the key too, for the next
+   * draws), `changed` (the bank's question was edited since it was drawn: left as it is) or `gone` (deleted from it).
+   */
+  bank?: "corrected" | "changed" | "gone";
+}
+
+/**
+ * The question as it stands with the new key, through the editor's own rules (option numbers that exist, one for
+ * single and true-false, accepted texts for short-text); a 400 naming the rule otherwise.
+ */
+function checkedKey(question: Pick<PaperQuestion, "text" | "type" | "options">, correct: QuestionKeyInput["correct"], points: number) {
+  const parsed = questionInput.safeParse({ text: question.text, type: question.type, options: question.options, correct, points });
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new AppError(400, "validation_failed", issue.message, { correct: issue.message });
+  }
+  return parsed;
+}
+
+/** The same question as drawn: its text, type and options unchanged (a bank edit between two draws makes another). */
+const sameQuestion = (a: Pick<PaperQuestion, "text" | "type" | "options">, b: Pick<PaperQuestion, "text" | "type" | "options">) =>
+  a.text === b.text && a.type === b.type && a.options.length === b.options.length && a.options.every((o, i) => o === b.options[i]);
+
+/**
+ * The key of a question drawn from the bank, corrected after students answered it. A drawn question lives on each
+ * attempt's paper as a copy: the copy is corrected on every paper of this quiz that drew the same question (open
+ * attempts too, graded on it when handed in), the handed-in ones are regraded, and the bank's question takes the key
+ * for the next draws when it is still the question drawn. Its points stay what the quiz's draw gives.
+ * `input.attemptId` names the attempt whose copy is meant (the staff's view of one attempt); without it, the newest
+ * drawn copy.
+ */
+async function correctDrawnKey(ctx: ServiceContext, quiz: QuizRecord, questionId: string, input: QuestionKeyInput): Promise<KeyCorrection> {
+  const [rows, own, [banked]] = await Promise.all([
+    ctx.db.select().from(attempts).where(eq(attempts.quizId, quiz.id)).orderBy(asc(attempts.userId), asc(attempts.number)),
+    questionsOf(ctx, [quiz.id]),
+    ctx.db.select().from(bankQuestions).where(and(eq(bankQuestions.id, questionId), eq(bankQuestions.groupId, quiz.groupId))),
+  ]);
+  const copyIn = (a: AttemptRow) => a.paper?.drawn.findIndex((d) => d.id === questionId) ?? -1;
+  const holding = rows.filter((a) => copyIn(a) >= 0);
+  if (holding.length === 0) throw notFound("No such question in this quiz.");
+  const from = input.attemptId ? holding.find((a) => a.id === input.attemptId) : holding.reduce((x, y) => (y.startedAt > x.startedAt ? y : x));
+  if (!from) throw notFound("That attempt was not given this question.");
+  const copy = from.paper!.drawn[copyIn(from)]!;
+  if (input.points !== undefined && input.points !== copy.points) {
+    const message = `A drawn question is worth what the quiz's draw gives: ${copy.points} points.`;
+    throw new AppError(400, "validation_failed", message, { points: message });
+  }
+  const { correct } = checkedKey(copy, input.correct, copy.points).data;
+
+  // One statement per paper, changing only this copy's key in place (json_set at its index, checked to still be
+  // this question): a correction of another drawn question of the same paper at the same moment is kept.
+  const writes: BatchItem[] = [];
+  const corrected = new Map<string, AttemptRow>();
+  for (const a of holding) {
+    const i = copyIn(a);
+    if (!sameQuestion(a.paper!.drawn[i]!, copy)) continue;
+    corrected.set(a.id, { ...a, paper: { ...a.paper!, drawn: a.paper!.drawn.map((d) => (d.id === questionId ? { ...d, correct } : d)) } });
+    writes.push(
+      ctx.db
+        .update(attempts)
+        .set({ paper: sql`json_set(${attempts.paper}, ${`$.drawn[${i}].correct`}, json(${JSON.stringify(correct)}))` })
+        .where(and(eq(attempts.id, a.id), sql`json_extract(${attempts.paper}, ${`$.drawn[${i}].id`}) = ${questionId}`)) as never,
+    );
+  }
+  const bank = !banked ? "gone" : sameQuestion(banked, copy) ? "corrected" : "changed";
+  // Only over the bank's question as read: an edit landing meanwhile keeps its own key (its options may have moved).
+  if (bank === "corrected") writes.push(ctx.db.update(bankQuestions).set({ correct, updatedAt: new Date() }).where(and(eq(bankQuestions.id, questionId), eq(bankQuestions.updatedAt, banked!.updatedAt))) as never);
+
+  const handedIn = rows.filter((a) => a.submittedAt).map((a) => corrected.get(a.id) ?? a);
+  const regraded = await regradeRows(ctx, quiz, own, handedIn.filter((a) => corrected.has(a.id)), handedIn, writes);
+  return { question: { _id: questionId, correct, points: copy.points }, regraded, bank };
+}

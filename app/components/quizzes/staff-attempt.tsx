@@ -18,7 +18,7 @@ export interface StaffAttemptQuestion {
   right: boolean;
   earned: number;
   override: { points: number; note: string } | null;
-  /** Drawn from the bank: shown as drawn; its key is not corrected here. */
+  /** Drawn from the bank: shown as drawn; its key is corrected on every paper that drew it (and in the bank). */
   drawn: boolean;
 }
 
@@ -33,7 +33,7 @@ export interface StaffAttempt {
   questions: StaffAttemptQuestion[];
 }
 
-type Result = ({ ok: true; intent: string; regraded?: number } | (FailureLike & { ok: false; intent: string })) & { target?: string };
+type Result = ({ ok: true; intent: string; regraded?: number; bank?: "corrected" | "changed" | "gone" } | (FailureLike & { ok: false; intent: string })) & { target?: string };
 
 const chosen = (answer: unknown): number[] => (typeof answer === "number" ? [answer] : Array.isArray(answer) ? answer.filter((x): x is number => typeof x === "number") : []);
 
@@ -147,7 +147,7 @@ function AttemptQuestion({ q, n, open }: { q: StaffAttemptQuestion; n: number; o
 
       {open ? null : (
         <details className="staff-attempt-tools">
-          <summary>{t(q.drawn || q.type === "code" ? "staffAttempt.changePoints" : "staffAttempt.change")}</summary>
+          <summary>{t(q.type === "code" ? "staffAttempt.changePoints" : "staffAttempt.change")}</summary>
           <points.Form method="post" className="staff-attempt-form">
             <input type="hidden" name="questionId" value={q._id} />
             <div className="field-row">
@@ -178,9 +178,7 @@ function AttemptQuestion({ q, n, open }: { q: StaffAttemptQuestion; n: number; o
             </div>
           </points.Form>
 
-          {q.drawn ? (
-            <p className="field-hint field-hint-block">{t("staffAttempt.drawnHint")}</p>
-          ) : q.type !== "code" ? (
+          {q.type !== "code" ? (
             <key.Form
               ref={keyForm}
               method="post"
@@ -215,6 +213,7 @@ function AttemptQuestion({ q, n, open }: { q: StaffAttemptQuestion; n: number; o
                 )}
               </fieldset>
               <p className="field-hint field-hint-block">{t("staffAttempt.keyHint")}</p>
+              {q.drawn ? <p className="field-hint field-hint-block">{t("staffAttempt.drawnHint")}</p> : null}
               {keyFailure ? (
                 <p className="form-error" role="alert">
                   {keyFailure.code === "validation_failed" ? t("staffAttempt.error.key") : failureText(t, keyFailure)}
@@ -223,6 +222,7 @@ function AttemptQuestion({ q, n, open }: { q: StaffAttemptQuestion; n: number; o
               {key.data?.ok && key.state === "idle" ? (
                 <p className="form-success" role="status">
                   {t("staffAttempt.regraded", { n: key.data.regraded ?? 0 })}
+                  {key.data.bank ? <> {t(`staffAttempt.bank.${key.data.bank}`)}</> : null}
                 </p>
               ) : null}
               <div className="form-actions">
@@ -240,6 +240,7 @@ function AttemptQuestion({ q, n, open }: { q: StaffAttemptQuestion; n: number; o
                 onClose={() => setConfirmingKey(false)}
               >
                 <p>{t("staffAttempt.keyHint")}</p>
+                {q.drawn ? <p>{t("staffAttempt.drawnHint")}</p> : null}
               </ConfirmDialog>
             </key.Form>
           ) : null}
