@@ -178,6 +178,21 @@ describe("a certificate's dates", () => {
     expect(await db().select().from(s.certificates).where(eq(s.certificates.userId, student.user.id))).toEqual([]);
     expect((await db().select().from(s.notifications).where(eq(s.notifications.userId, student.user.id))).filter((n) => n.kind === "certificate-issued")).toEqual([]);
   });
+
+  it("are named before issuing when lectures are still to come: how many, the last one's day and the day it would give", async () => {
+    const w = await world();
+    const now = Date.now();
+    const rosterOf = async () => (await (await call(`/api/groups/${w.group.slug}/certificates`, { token: w.teacher.accessToken })).json()) as { stillToCome: unknown };
+    // Both lectures held: nothing to say.
+    expect((await rosterOf()).stillToCome).toBeNull();
+    // Two published lectures ahead (in 4 and 11 days) and a draft after them, which is not part of the course yet.
+    await db().insert(s.lectures).values([lecture(w.group.id, now + 4 * DAY, true), lecture(w.group.id, now + 11 * DAY, true), lecture(w.group.id, now + 30 * DAY, false)]);
+    expect((await rosterOf()).stillToCome).toEqual({ lectures: 2, lastOn: dayOf(now + 11 * DAY), endsOn: dayOf(now - 3 * DAY) });
+    // And the certificate issued now says what the roster said.
+    expect((await issue(w, { userIds: [w.amal.user.id] })).status).toBe(201);
+    const [held] = await db().select().from(s.certificates).where(eq(s.certificates.userId, w.amal.user.id));
+    expect(held!.endsOn).toBe(dayOf(now - 3 * DAY));
+  });
 });
 
 describe("a certificate's statement", () => {

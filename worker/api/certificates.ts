@@ -35,6 +35,10 @@ const rosterDto = z
   .object({
     rule: ruleDto,
     opensOn: z.string().nullable().openapi({ description: "The course's first day (YYYY-MM-DD) while it is still to come: certificates can be issued from then; null once it has started" }),
+    stillToCome: z
+      .object({ lectures: z.number().int(), lastOn: z.string(), endsOn: z.string() })
+      .nullable()
+      .openapi({ description: "Once the course has started: published lectures dated after now, the day of the last of them, and the day a certificate issued now gives as the course's last (the last lecture held); null when none is to come" }),
     members: z.array(
       z.object({
         _id: z.string(),

@@ -4,7 +4,7 @@
  * revoked with a reason, and each certificate's public view and signed statement: an Open Badges 3.0 credential
  * (a W3C Verifiable Credential) secured as a JWT with the site's RS256 key, checkable against the issuer's public key.
  */
-import { and, desc, eq, inArray, isNotNull, isNull, lte, max, min, or, sql } from "drizzle-orm";
+import { and, count, desc, eq, gt, inArray, isNotNull, isNull, lte, max, min, or, sql } from "drizzle-orm";
 import { calculateJwkThumbprint, importJWK, SignJWT, type JWK } from "jose";
 import { can } from "../../app/lib/permissions";
 import { canonicalCertificateCode, type CompletionRuleInput, type IssueCertificatesInput, type RevokeCertificateInput } from "../../app/lib/lifecycle-schemas";
@@ -106,10 +106,22 @@ export async function certificateRoster(
   viewer: Viewer,
   groupKey: string,
   now = Date.now(),
-): Promise<{ rule: CompletionRule; opensOn: string | null; members: RosterRow[]; former: FormerHolder[] }> {
-  const { rule, days, members, former } = await rosterOf(ctx, await requireManagedGroup(ctx, viewer, groupKey), now);
-  // Certificates wait for the course's first day: the screen says from when, instead of refusing each click.
-  return { rule, opensOn: started(days) ? null : days.startsOn, members, former };
+): Promise<{ rule: CompletionRule; opensOn: string | null; stillToCome: StillToCome | null; members: RosterRow[]; former: FormerHolder[] }> {
+  const { rule, days, ahead, members, former } = await rosterOf(ctx, await requireManagedGroup(ctx, viewer, groupKey), now);
+  // Certificates wait for the course's first day: the screen says from when, instead of refusing each click. Once it
+  // has started, lectures still to come are named: a certificate issued now says the course ended at the last held.
+  const opensOn = started(days) ? null : days.startsOn;
+  return { rule, opensOn, stillToCome: opensOn === null && ahead.lectures > 0 ? { ...ahead, endsOn: days.endsOn } : null, members, former };
+}
+
+/**
+ * Published lectures dated after now, the day of the last of them, and the day a certificate issued now gives as the
+ * course's last (YYYY-MM-DD in the group's zone).
+ */
+export interface StillToCome {
+  lectures: number;
+  lastOn: string;
+  endsOn: string;
 }
 
 /** The roster with the course's days (what the certificates issued now would say). */
@@ -124,6 +136,7 @@ async function rosterOf(ctx: ServiceContext, group: { id: string }, now: number)
     ctx.db.select().from(certificates).where(eq(certificates.groupId, group.id)),
   ]);
   const days = courseDays(span, ruleRow!.timeZone, ruleRow!.startDate, now);
+  const ahead = { lectures: span.ahead, lastOn: span.planned ? zonedDay(new Date(span.planned).getTime(), ruleRow!.timeZone) : "" };
   const rule: CompletionRule = { overall: ruleRow?.overall ?? null, attendance: ruleRow?.attendance ?? null };
   const byUser = new Map(issued.map((c) => [c.userId, c]));
   const members = progress.members
@@ -140,7 +153,7 @@ async function rosterOf(ctx: ServiceContext, group: { id: string }, now: number)
     .filter((c) => !memberIds.has(c.userId))
     .map((c) => ({ _id: c.userId, name: c.recipientName, certificate: toSummary(c) }))
     .sort((a, b) => a.name.localeCompare(b.name) || a._id.localeCompare(b._id));
-  return { rule, days, members, former };
+  return { rule, days, ahead, members, former };
 }
 
 function certificateMail(lang: Language, name: string, course: string, url: string) {
@@ -154,14 +167,18 @@ function certificateMail(lang: Language, name: string, course: string, url: stri
   };
 }
 
-/** When the course's first published lecture starts, and its last one held by now (two statements, one D1 call). */
+/**
+ * When the course's first published lecture starts, its last one held by now, and how many are still to come with the
+ * last of them (three statements, one D1 call).
+ */
 async function courseSpan(ctx: ServiceContext, groupId: string, now: number) {
   const published = and(eq(lectures.groupId, groupId), eq(lectures.published, true));
-  const [[first], [last]] = await ctx.db.batch([
+  const [[first], [last], [later]] = await ctx.db.batch([
     ctx.db.select({ at: min(lectures.startsAt) }).from(lectures).where(and(published, isNotNull(lectures.startsAt))),
     ctx.db.select({ at: max(lectures.startsAt) }).from(lectures).where(and(published, lte(lectures.startsAt, new Date(now)))),
+    ctx.db.select({ count: count(), at: max(lectures.startsAt) }).from(lectures).where(and(published, gt(lectures.startsAt, new Date(now)))),
   ]);
-  return { first: first?.at ?? null, last: last?.at ?? null };
+  return { first: first?.at ?? null, last: last?.at ?? null, ahead: later?.count ?? 0, planned: later?.at ?? null };
 }
 
 /**

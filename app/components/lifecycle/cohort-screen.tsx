@@ -223,6 +223,10 @@ function CertificatesSection({ data }: { data: CohortData }) {
   const revoker = useFetcher<Result>();
   const [revoking, setRevoking] = useState<{ id: string; name: string } | null>(null);
   const [issuing, setIssuing] = useState<{ id: string; name: string } | null>(null);
+  const [issuingAll, setIssuingAll] = useState(false);
+  useEffect(() => {
+    if (issuer.state === "idle" && issuer.data) setIssuingAll(false);
+  }, [issuer.state, issuer.data]);
   useEffect(() => {
     if (single.state === "idle" && single.data) setIssuing(null);
   }, [single.state, single.data]);
@@ -239,6 +243,10 @@ function CertificatesSection({ data }: { data: CohortData }) {
   const calendarDay = (ymd: string) => dateTimeFormat(localeOf(lang), { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" }).format(new Date(`${ymd}T00:00:00Z`));
   // Certificates wait for the course's first day (the service refuses them before it).
   const notYet = roster.opensOn !== null;
+  // Issued before the last lecture, a certificate says the course ended at the last one held: said beside the
+  // buttons and again in each dialog.
+  const ahead = roster.stillToCome;
+  const aheadNote = ahead ? t("cohort.certs.stillToCome", { count: ahead.lectures, last: calendarDay(ahead.lastOn), ends: calendarDay(ahead.endsOn) }) : null;
   return (
     <section className="card form-card cohort-section" aria-labelledby="cohort-certs-title">
       <h2 id="cohort-certs-title" className="block-title">
@@ -271,9 +279,15 @@ function CertificatesSection({ data }: { data: CohortData }) {
       </rule.Form>
 
       <p className="field-hint field-hint-block">{t("cohort.certs.lead")}</p>
-      <issuer.Form method="post" className="form-actions">
+      {aheadNote ? (
+        <p className="cohort-ahead" role="note">
+          {aheadNote}
+        </p>
+      ) : null}
+      <issuer.Form method="post" className="form-actions" id="certificate-issue-all-form">
         <input type="hidden" name="intent" value="issue-all" />
-        <button type="submit" className="btn btn-primary" disabled={issuer.state !== "idle" || notYet || (roster.rule.overall === null && roster.rule.attendance === null)}>
+        {/* Every graduate is told at once: asked first, in a dialog that submits this form. */}
+        <button type="button" className="btn btn-primary" onClick={() => setIssuingAll(true)} disabled={issuer.state !== "idle" || notYet || (roster.rule.overall === null && roster.rule.attendance === null)}>
           {issuer.state !== "idle" ? <span className="spinner spinner-sm" aria-hidden="true" /> : null}
           {t("cohort.certs.issueAll")}
         </button>
@@ -396,6 +410,18 @@ function CertificatesSection({ data }: { data: CohortData }) {
         onConfirm={() => issuing && single.submit({ intent: "issue-one", userId: issuing.id }, { method: "post" })}
       >
         <p>{t("cohort.certs.issueBody")}</p>
+        {aheadNote ? <p className="cohort-ahead">{aheadNote}</p> : null}
+      </ConfirmDialog>
+      <ConfirmDialog
+        open={issuingAll}
+        onClose={() => setIssuingAll(false)}
+        title={t("cohort.certs.issueAllTitle")}
+        confirmLabel={t("cohort.certs.issueAllConfirm")}
+        busy={issuer.state !== "idle"}
+        form="certificate-issue-all-form"
+      >
+        <p>{t("cohort.certs.issueAllBody")}</p>
+        {aheadNote ? <p className="cohort-ahead">{aheadNote}</p> : null}
       </ConfirmDialog>
       <ConfirmDialog open={revoking !== null} onClose={() => setRevoking(null)} title={t("cohort.certs.revokeTitle", { name: revoking?.name ?? "" })} confirmLabel={t("cohort.certs.revoke")} form="certificate-revoke-form" busy={revoker.state !== "idle"} danger>
         <p>{t("cohort.certs.revokeBody")}</p>
