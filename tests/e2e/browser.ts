@@ -33,14 +33,16 @@ export function useBrowser() {
   /**
    * A new page in a new context (own cookies), optionally with a viewport, language or locale. `offline: true` is for
    * tests that cut the network on purpose: Chromium's own "net::ERR_INTERNET_DISCONNECTED" line for each request
-   * made meanwhile is then expected; every other error still fails the test.
+   * made meanwhile is then expected; every other error still fails the test. `touch: true` is a phone: a touch
+   * screen without a mouse (`(hover: none) and (pointer: coarse)` matches).
    */
-  return async function newPage(opts: { width?: number; height?: number; locale?: string; offline?: boolean; timezoneId?: string } = {}): Promise<Page> {
+  return async function newPage(opts: { width?: number; height?: number; locale?: string; offline?: boolean; timezoneId?: string; touch?: boolean } = {}): Promise<Page> {
     const context = await browser.newContext({
       baseURL: baseURL(),
       viewport: { width: opts.width ?? 1280, height: opts.height ?? 800 },
       locale: opts.locale ?? "en-US",
       ...(opts.timezoneId ? { timezoneId: opts.timezoneId } : {}),
+      ...(opts.touch ? { hasTouch: true, isMobile: true } : {}),
     });
     contexts.push(context);
     const page = await context.newPage();

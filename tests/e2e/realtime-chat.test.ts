@@ -1,6 +1,6 @@
 import type { Page, WebSocketRoute } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { useBrowser } from "./browser";
+import { baseURL, useBrowser } from "./browser";
 import { DEMO_LOGINS, signIn } from "./session";
 
 /** A text no other run or test wrote. */
@@ -140,6 +140,56 @@ describe("group chat", () => {
     await lines(sara, text).waitFor();
     expect(await lines(sara, text).count()).toBe(1);
     expect(await nour.evaluate(() => Object.keys(sessionStorage).filter((k) => k.startsWith("cohort:chat-pending:")))).toEqual([]);
+  });
+
+  it("on a phone's touch keyboard (no Shift+Enter), Enter starts a new line and the Send button sends, in Arabic", async () => {
+    const page = await newPage({ width: 375, height: 800, touch: true });
+    await page.context().addCookies([{ name: "lang", value: "ar", url: baseURL() }]);
+    await signIn(page.context(), DEMO_LOGINS.student.email, DEMO_LOGINS.student.password);
+    await openChat(page, "/course/frontend-react");
+    expect(await page.evaluate(() => matchMedia("(hover: none) and (pointer: coarse)").matches)).toBe(true);
+    const box = page.locator(".chat-input");
+    const first = unique("سطر أول");
+    await box.tap();
+    await box.fill(first);
+    await box.press("Enter");
+    await box.type("second line");
+    // Nothing was sent by Enter: the box holds both lines.
+    expect(await box.inputValue()).toBe(`${first}\nsecond line`);
+    expect(await lines(page, first).count()).toBe(0);
+    expect(await page.locator(".chat-hint").textContent()).toBe("أرسل بالزر · Enter يبدأ سطرًا جديدًا");
+    await page.locator(".chat-send").tap();
+    const sent = lines(page, first).and(page.locator('[data-state="sent"]'));
+    await sent.waitFor({ timeout: 5_000 });
+    expect(await sent.locator(".chat-text").innerText()).toBe(`${first}\nsecond line`);
+    expect(await box.inputValue()).toBe("");
+  });
+
+  it("folds a long message to its first lines with Show more, which opens and folds it again", async () => {
+    const page = await signedInPage(DEMO_LOGINS.student, 375);
+    await openChat(page, "/course/frontend-react");
+    const head = unique("Long notes");
+    // 40 lines of about 30 characters: 1,200 characters, at 375 px several screens unfolded.
+    const long = [head, ...Array.from({ length: 39 }, (_, i) => `line ${i + 2}: the flexbox notes`)].join("\n");
+    await send(page, long);
+    const line = lines(page, head);
+    const text = line.locator(".chat-text");
+    const more = line.getByRole("button", { name: "Show more" });
+    expect(await more.getAttribute("aria-expanded")).toBe("false");
+    expect(await more.getAttribute("aria-controls")).toBe(await text.getAttribute("id"));
+    const folded = (await text.boundingBox())!.height;
+    // Its first lines only: under ten of them (40 at 1.5 lines of text each would be far taller).
+    expect(folded).toBeLessThan(300);
+    await more.click();
+    const open = line.getByRole("button", { name: "Show less" });
+    expect(await open.getAttribute("aria-expanded")).toBe("true");
+    expect((await text.boundingBox())!.height).toBeGreaterThan(folded * 3);
+    await open.click();
+    expect((await text.boundingBox())!.height).toBe(folded);
+    // A short message has no such button.
+    const short = unique("short one");
+    await send(page, short);
+    expect(await lines(page, short).getByRole("button", { name: "Show more" }).count()).toBe(0);
   });
 
   it("answers with Enter, adds lines with Shift+Enter, counts characters and quotes the message replied to", async () => {

@@ -1,4 +1,4 @@
-import { forwardRef, useId, useState, type KeyboardEvent } from "react";
+import { forwardRef, useEffect, useId, useState, type KeyboardEvent } from "react";
 import { CloseIcon } from "~/components/icons";
 import { ReplyIcon, SendIcon } from "~/components/realtime-icons";
 import { CHAT_TEXT_MAX } from "~/lib/chat-limits";
@@ -17,14 +17,35 @@ export interface ComposerProps {
 /** Counter turns to a warning this close to the limit. */
 const NEAR_LIMIT = 100;
 
+/** A touch screen without a mouse: a phone's keyboard has no Shift+Enter, so there Enter starts a new line. */
+const TOUCH_ONLY = "(hover: none) and (pointer: coarse)";
+
 /**
- * The message box: Enter sends, Shift+Enter starts a new line (an input method composing text keeps Enter),
+ * Whether the device types on a touch screen's keyboard (false while rendered on the server and before hydration:
+ * the box behaves as on a computer until the page knows better).
+ */
+function useTouchKeyboard(): boolean {
+  const [touch, setTouch] = useState(false);
+  useEffect(() => {
+    const query = window.matchMedia(TOUCH_ONLY);
+    setTouch(query.matches);
+    const changed = () => setTouch(query.matches);
+    query.addEventListener("change", changed);
+    return () => query.removeEventListener("change", changed);
+  }, []);
+  return touch;
+}
+
+/**
+ * The message box. On a computer Enter sends and Shift+Enter starts a new line; on a touch screen (no Shift+Enter on
+ * its keyboard) Enter starts a new line and the Send button sends. An input method composing text keeps Enter;
  * Escape drops the reply. The counter is tied to the box (read when it gets focus), not announced per key.
  */
 export const ChatComposer = forwardRef<HTMLTextAreaElement, ComposerProps>(function ChatComposer({ replying, onCancelReply, onSend, disabled }, ref) {
   const { t } = useT();
   const [text, setText] = useState("");
   const id = useId();
+  const touch = useTouchKeyboard();
   // Empty as the server judges it: a zero-width space or a blank-looking letter is no message (app/lib/text.ts).
   const empty = !hasVisibleText(text);
 
@@ -35,7 +56,7 @@ export const ChatComposer = forwardRef<HTMLTextAreaElement, ComposerProps>(funct
   };
 
   const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
-    if (e.key === "Enter" && !e.shiftKey && !e.nativeEvent.isComposing) {
+    if (e.key === "Enter" && !e.shiftKey && !e.nativeEvent.isComposing && !touch) {
       e.preventDefault();
       submit();
     } else if (e.key === "Escape" && replying) {
@@ -93,7 +114,7 @@ export const ChatComposer = forwardRef<HTMLTextAreaElement, ComposerProps>(funct
       </div>
       <div className="chat-composer-foot">
         <span id={`${id}-hint`} className="chat-hint">
-          {t("chat.hint")}
+          {t(touch ? "chat.hintTouch" : "chat.hint")}
         </span>
         <span id={`${id}-count`} className="field-hint chat-count" data-near={CHAT_TEXT_MAX - text.length <= NEAR_LIMIT || undefined}>
           <span aria-hidden="true">{t("chat.count", { count: text.length, max: CHAT_TEXT_MAX })}</span>

@@ -1,3 +1,4 @@
+import { useId, useState } from "react";
 import { initials } from "~/components/groups/format";
 import { linkify } from "~/lib/linkify";
 import { AlertIcon } from "~/components/icons";
@@ -11,6 +12,15 @@ export interface Author {
   name: string;
   role: "admin" | "instructor" | "user" | null;
 }
+
+/**
+ * A message this long (in characters or lines) opens folded to its first lines with "Show more": one message at the
+ * 2,000-character limit would otherwise fill two or three screens of a phone. Judged on the text, so the server's
+ * render and the browser's agree.
+ */
+const FOLD_CHARS = 600;
+const FOLD_LINES = 10;
+const folds = (text: string) => text.length > FOLD_CHARS || text.split("\n").length > FOLD_LINES;
 
 const ROLE_BADGE: Record<"admin" | "instructor", MessageKey> = { admin: "chat.role.admin", instructor: "chat.role.instructor" };
 
@@ -79,9 +89,7 @@ export function ChatMessageItem({ message, pending, author, own, continued, quot
         {deleted ? (
           <p className="chat-text chat-text-deleted">{t("chat.deleted")}</p>
         ) : (
-          <p className="chat-text" dir="auto">
-            <LinkedText text={text} />
-          </p>
+          <MessageText text={text} />
         )}
         {pending && state !== "sent" ? (
           <p className="chat-pending" role={pending.state === "failed" ? "alert" : undefined}>
@@ -120,6 +128,26 @@ export function ChatMessageItem({ message, pending, author, own, continued, quot
         </div>
       ) : null}
     </li>
+  );
+}
+
+/** The text in its own direction; a long one folded until opened (and foldable again). */
+function MessageText({ text }: { text: string }) {
+  const { t } = useT();
+  const id = useId();
+  const [open, setOpen] = useState(false);
+  const long = folds(text);
+  return (
+    <>
+      <p id={`${id}-text`} className="chat-text" dir="auto" data-folded={(long && !open) || undefined}>
+        <LinkedText text={text} />
+      </p>
+      {long ? (
+        <button type="button" className="chat-link-button chat-fold" aria-expanded={open} aria-controls={`${id}-text`} onClick={() => setOpen((o) => !o)}>
+          {t(open ? "chat.showLess" : "chat.showMore")}
+        </button>
+      ) : null}
+    </>
   );
 }
 
