@@ -269,6 +269,8 @@ export const ar: Messages = {
   "auth.or": "أو",
   "auth.login.title": "تسجيل الدخول",
   "auth.login.subtitle": "مرحبًا بعودتك! سجّل الدخول لمتابعة كورساتك.",
+  "auth.login.subtitleVerified": "مرحبًا بك في كوهورت! سجّل الدخول بكلمة المرور التي اخترتها لتبدأ.",
+  "auth.login.verified": "تم تأكيد بريدك الإلكتروني.",
   "auth.login.checkIn": "قُبل رمز الحضور. سجّل الدخول لإتمام تسجيل حضورك في المحاضرة.",
   "auth.login.forgot": "نسيت كلمة المرور؟",
   "auth.login.submit": "تسجيل الدخول",

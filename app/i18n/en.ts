@@ -272,6 +272,8 @@ export const en = {
   "auth.or": "or",
   "auth.login.title": "Log In",
   "auth.login.subtitle": "Welcome back! Log in to follow your courses.",
+  "auth.login.subtitleVerified": "Welcome to Cohort! Log in with the password you chose to start.",
+  "auth.login.verified": "Your e-mail address is confirmed.",
   "auth.login.checkIn": "Your attendance code was accepted. Log in to finish checking in to the lecture.",
   "auth.login.forgot": "Forgot your password?",
   "auth.login.submit": "Log In",

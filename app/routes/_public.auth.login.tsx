@@ -90,6 +90,8 @@ export default function LoginPage() {
   const navigate = useNavigate();
   const hydrated = useHydrated();
   const [params] = useSearchParams();
+  // Arrived from confirming a new account's e-mail (the code page sends `verified=1`).
+  const justVerified = params.get("verified") === "1";
   const [email, setEmail] = useState(() => result?.email ?? params.get("email") ?? "");
   const [password, setPassword] = useState("");
   const [clientErrors, setClientErrors] = useState<FieldErrors<Field> & { form?: MessageKey }>({});
@@ -160,7 +162,7 @@ export default function LoginPage() {
   return (
     <main id="main" tabIndex={-1} className="auth-card card">
       <h1 className="auth-title">{t("auth.login.title")}</h1>
-      <p className="auth-subtitle">{t("auth.login.subtitle")}</p>
+      <p className="auth-subtitle">{t(justVerified ? "auth.login.subtitleVerified" : "auth.login.subtitle")}</p>
       {checkIn ? (
         <p className="auth-check-in" id="login-check-in">
           {t("auth.login.checkIn")}
@@ -168,6 +170,7 @@ export default function LoginPage() {
       ) : null}
 
       <div ref={noticeRef} tabIndex={-1} className="auth-notice-slot" role="status">
+        {justVerified && !result && !succeeded ? <p className="form-success">{t("auth.login.verified")}</p> : null}
         {forgotDone ? <p className="form-success">{t("auth.forgot.sent")}</p> : null}
         {succeeded ? <p className="form-success">{t("auth.login.success")}</p> : null}
       </div>

@@ -97,7 +97,9 @@ export default function VerifyEmailPage() {
     if (result.ok && result.intent === "verify") {
       revealAndFocus(noticeRef.current);
       const next = result.choosePassword ? "/auth/forget-password" : "/auth/login";
-      const timer = window.setTimeout(() => navigate(`${next}?${new URLSearchParams({ email: result.email })}`), VERIFY_REDIRECT_MS);
+      // The sign-in page says the address is confirmed (it would otherwise greet a new member with "Welcome back").
+      const query = new URLSearchParams(result.choosePassword ? { email: result.email } : { email: result.email, verified: "1" });
+      const timer = window.setTimeout(() => navigate(`${next}?${query}`), VERIFY_REDIRECT_MS);
       return () => window.clearTimeout(timer);
     }
     if (!result.ok && result.intent === "verify") {

@@ -72,8 +72,11 @@ describe("sign-up, e-mail verification and login", () => {
     expect(await boxValues(page)).toBe(code);
     await verify.click();
     await page.getByText("Your e-mail is verified").waitFor();
-    await page.waitForURL(`**/auth/login?email=${encodeURIComponent(email)}`);
+    await page.waitForURL(`**/auth/login?email=${encodeURIComponent(email)}&verified=1`);
     expect(await page.getByLabel("Email").inputValue()).toBe(email);
+    // A new member is told the address is confirmed, not welcomed back.
+    expect(await page.getByRole("status").textContent()).toBe("Your e-mail address is confirmed.");
+    expect(await page.locator(".auth-subtitle").textContent()).toBe("Welcome to Cohort! Log in with the password you chose to start.");
 
     await page.getByLabel("Password", { exact: true }).fill("salma-password-1");
     await page.getByRole("button", { name: "Log In", exact: true }).click();

@@ -6,6 +6,7 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { cleanName, hasVisibleText } from "../../app/lib/text";
+import { initials } from "../../app/components/groups/format";
 import * as s from "../../db/schema";
 import { addMember, call, createGroup, createUser, signIn, type ErrorBody } from "./factories";
 import { db, eventually, unique } from "./helpers";
@@ -13,6 +14,17 @@ import { joinChat } from "./sockets";
 
 /** Texts that are empty to a reader. */
 const INVISIBLE = ["\u0000", "\u0007\u0007", "\u200b", "\u200b\u200c\u200d", "\u202e", "\u2066\u2069", "\ufeff", " \u00a0\u3000 ", "\u061c"];
+
+describe("a name's initials", () => {
+  it("are two letters that never join into a word, in Arabic as in English", () => {
+    // "مع" would read as the word "with": a zero-width non-joiner keeps the two letters apart.
+    expect(initials("مريم عادل")).toBe("م\u200cع");
+    expect(initials("Nour Ali")).toBe("NA");
+    expect(initials("Nour عادل")).toBe("Nع");
+    expect(initials("  layla  ")).toBe("L");
+    expect(initials("")).toBe("?");
+  });
+});
 
 describe("what counts as visible text", () => {
   it.each(INVISIBLE)("%j has nothing to see", (text) => {

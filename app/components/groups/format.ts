@@ -25,5 +25,11 @@ export function formatRelative(iso: string, lang: Lang, now: number): string {
 /** Initials for an avatar ("Nour Ali" → "NA"). */
 export function initials(name: string): string {
   const parts = name.trim().split(/\s+/).filter(Boolean);
-  return parts.slice(0, 2).map((p) => Array.from(p)[0]!.toUpperCase()).join("") || "?";
+  const letters = parts.slice(0, 2).map((p) => Array.from(p)[0]!.toUpperCase());
+  // Two Arabic letters side by side join into a word ("مريم عادل" would read "مع", "with"): a zero-width non-joiner
+  // keeps them two initials.
+  return letters.join(letters.every((l) => JOINING.test(l)) ? "\u200c" : "") || "?";
 }
+
+/** Letters of scripts that join their neighbours (Arabic, Syriac, N'Ko and their presentation forms). */
+const JOINING = /[\u0600-\u08ff\ufb50-\ufdff\ufe70-\ufeff]/;
