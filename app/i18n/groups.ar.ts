@@ -57,6 +57,8 @@ export const groupsAr: Record<GroupsKey, string> = {
   "groups.course.forbidden.rejected": "لم يُقبل طلبك السابق. يمكنك الطلب مجددًا من صفحة الكورس.",
   "groups.course.forbidden.left": "لقد غادرت هذه المجموعة. يمكنك طلب الانضمام مجددًا من صفحة الكورس.",
   "groups.course.forbidden.removed": "لم تعد عضوًا في هذه المجموعة. يمكنك طلب الانضمام مجددًا من صفحة الكورس.",
+  "groups.course.forbidden.page": "هذه الصفحة جزء من كورس لست عضوًا فيه. افتح الكورس لترى إن كان بإمكانك الانضمام.",
+  "groups.course.open": "افتح الكورس",
   "groups.course.viewDetails": "عرض تفاصيل الكورس",
 
   "groups.error.capacityBelowMembers": "في هذه المجموعة أعضاء أكثر من هذا العدد: لا يمكن أن تقل سعتها عن عدد أعضائها.",

@@ -59,6 +59,8 @@ export const groupsEn = {
   "groups.course.forbidden.rejected": "Your last request wasn't approved. You can ask again from the course page.",
   "groups.course.forbidden.left": "You left this group. You can ask to join again from the course page.",
   "groups.course.forbidden.removed": "You're no longer a member of this group. You can ask to join again from the course page.",
+  "groups.course.forbidden.page": "This page is part of a course you are not a member of. Open the course to see whether you can join.",
+  "groups.course.open": "Open the course",
   "groups.course.viewDetails": "View course details",
 
   "groups.error.capacityBelowMembers": "This group already has more members than that: its capacity cannot be lower than its number of members.",

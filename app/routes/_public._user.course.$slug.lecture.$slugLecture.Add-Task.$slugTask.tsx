@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
-import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { MembersOnlyBoundary } from "~/components/groups/members-only";
 import { TaskPage } from "~/components/tasks/task-page";
 import { metaT, pageMeta } from "~/lib/meta";
 import { loadTaskPage, taskPageAction } from "~/lib/tasks.server";
@@ -29,5 +29,5 @@ export default function TaskRoute() {
 }
 
 export function ErrorBoundary() {
-  return <GeneralErrorBoundary />;
+  return <MembersOnlyBoundary />;
 }

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
-import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { MembersOnlyBoundary } from "~/components/groups/members-only";
 import { LecturePage } from "~/components/lectures/lecture-page";
 import { lecturePageAction, loadLecturePage } from "~/lib/lectures.server";
 import { metaT, pageMeta } from "~/lib/meta";
@@ -49,5 +49,5 @@ export default function LectureRoute() {
 }
 
 export function ErrorBoundary() {
-  return <GeneralErrorBoundary />;
+  return <MembersOnlyBoundary />;
 }

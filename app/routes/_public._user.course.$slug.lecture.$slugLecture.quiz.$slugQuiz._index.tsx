@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
-import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { MembersOnlyBoundary } from "~/components/groups/members-only";
 import { QuizIntro } from "~/components/quizzes/quiz-pages";
 import { metaT, pageMeta } from "~/lib/meta";
 import { loadQuizIntro, quizIntroAction } from "~/lib/quizzes.server";
@@ -28,5 +28,5 @@ export default function QuizIntroRoute() {
 }
 
 export function ErrorBoundary() {
-  return <GeneralErrorBoundary />;
+  return <MembersOnlyBoundary />;
 }

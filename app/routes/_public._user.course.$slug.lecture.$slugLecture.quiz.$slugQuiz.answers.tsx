@@ -1,6 +1,6 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
-import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { MembersOnlyBoundary } from "~/components/groups/members-only";
 import { QuizAnswers } from "~/components/quizzes/quiz-pages";
 import { metaT, pageMeta } from "~/lib/meta";
 import { loadQuizResult } from "~/lib/quizzes.server";
@@ -23,5 +23,5 @@ export default function QuizAnswersRoute() {
 }
 
 export function ErrorBoundary() {
-  return <GeneralErrorBoundary />;
+  return <MembersOnlyBoundary />;
 }

@@ -1,6 +1,6 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
-import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { MembersOnlyBoundary } from "~/components/groups/members-only";
 import { QuizRunner } from "~/components/quizzes/quiz-runner";
 import { metaT, pageMeta } from "~/lib/meta";
 import { loadQuizQuestions } from "~/lib/quizzes.server";
@@ -23,5 +23,5 @@ export default function QuizQuestionsRoute() {
 }
 
 export function ErrorBoundary() {
-  return <GeneralErrorBoundary />;
+  return <MembersOnlyBoundary />;
 }

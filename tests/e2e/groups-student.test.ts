@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { allowStatus } from "./accounts-helpers";
-import { useBrowser } from "./browser";
+import { baseURL, useBrowser } from "./browser";
 import { INSTRUCTOR, memberOf, STUDENT } from "./groups-helpers";
 import { signIn } from "./session";
 
@@ -49,6 +49,27 @@ describe("students in groups", () => {
     await page.getByRole("link", { name: "View course details" }).click();
     await page.waitForURL("**/content/backend-node");
     expect(await page.getByRole("button", { name: "Request pending" }).isDisabled()).toBe(true);
+    expect(problems).toEqual([]);
+  });
+
+  it("a lecture, a task or a quiz of a course they are not in says it is for members and leads to the course, in Arabic", async () => {
+    const page = await newPage({ width: 375 });
+    await page.context().addCookies([{ name: "lang", value: "ar", url: baseURL() }]);
+    const inner = ["/lecture/modern-css-layouts", "/lecture/modern-css-layouts/quiz/css-layouts-check", "/lecture/modern-css-layouts/Add-Task/responsive-landing-page"];
+    const problems = allowStatus(page, 403, "/course/frontend-react");
+    // Layla is in no demo group's roster for this course.
+    await signIn(page.context(), "layla@example.com", "demo-student-pass");
+    for (const path of inner) {
+      const res = await page.goto(`/course/frontend-react${path}`);
+      expect(res?.status(), path).toBe(403);
+      expect(await page.locator("h1").textContent(), path).toBe("هذا الكورس لأعضائه فقط");
+      expect(await page.getByRole("link", { name: "افتح الكورس" }).getAttribute("href"), path).toBe("/course/frontend-react");
+    }
+    // The course's home says where their request stands and how to join.
+    await page.getByRole("link", { name: "افتح الكورس" }).click();
+    await page.waitForURL("**/course/frontend-react");
+    await page.locator(".not-member .error-actions").waitFor();
+    expect(await page.locator("h1").textContent()).toBe("هذا الكورس لأعضائه فقط");
     expect(problems).toEqual([]);
   });
 
