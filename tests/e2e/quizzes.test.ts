@@ -346,7 +346,7 @@ describe("the quiz screens in both languages", () => {
   const words = { en: { result: "Your best score", matrix: "Results" }, ar: { result: "أفضل درجة لك", matrix: "النتائج" } };
 
   for (const lang of ["en", "ar"] as const) {
-    it(`every question of an attempt fits 375 px in ${lang === "en" ? "English" : "Arabic"}, a code line scrolling in its card, under a one-line bar`, async () => {
+    it(`every question of an attempt fits 375 px in ${lang === "en" ? "English" : "Arabic"}, a code line wrapping in its card, under a one-line bar`, async () => {
       const user = await memberOf("frontend-react", `quiz-w-${lang}`, `Narrow Screen ${Date.now().toString(36)}`);
       const page = await newPage({ width: 375, height: 740 });
       await page.context().addCookies([{ name: "lang", value: lang, url: baseURL() }]);
@@ -362,7 +362,14 @@ describe("the quiz screens in both languages", () => {
         await page.locator(".quiz-nav-item").nth(i).click();
         await page.locator(".quiz-question").first().waitFor();
         expect(await sideways(page)).toBe(0);
+        // A question's code wraps in its card: none of it is hidden past the card's edge.
+        const hidden = await page.locator(".quiz-q-text pre").evaluateAll((blocks) => blocks.map((b) => b.scrollWidth - b.clientWidth));
+        expect(hidden.every((px) => px <= 1), `question ${i + 1}: ${hidden}`).toBe(true);
       }
+      // The fourth question's blank, at the end of a line wider than a phone, is on screen in its card.
+      await page.locator(".quiz-nav-item").nth(3).click();
+      const blank = await page.locator(".quiz-q-text pre", { hasText: "flex-wrap" }).first().evaluate((pre) => pre.textContent ?? "");
+      expect(blank).toContain("____");
       // The countdown, the save state and Hand in share one line.
       const bar = await page.locator(".quiz-bar").boundingBox();
       const button = await page.locator(".quiz-bar > .btn").boundingBox();
