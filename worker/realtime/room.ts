@@ -41,7 +41,7 @@ function sendClientId(data: unknown): string | undefined {
 }
 
 /** Headers the Worker sets after verifying a ticket; any client-sent copies are overwritten. */
-export const ADMIT_HEADERS = { user: "x-cohort-user", role: "x-cohort-role", session: "x-cohort-session", jti: "x-cohort-ticket" } as const;
+export const ADMIT_HEADERS = { user: "x-cohort-user", role: "x-cohort-role", session: "x-cohort-session", jti: "x-cohort-ticket", connection: "x-cohort-connection" } as const;
 
 /**
  * The base of every realtime room: hibernating, single-use ticket admission, validated frames with a
@@ -76,7 +76,8 @@ export abstract class Room extends Server<Bindings & Cloudflare.Env> {
     const userId = ctx.request.headers.get(ADMIT_HEADERS.user);
     const role = ctx.request.headers.get(ADMIT_HEADERS.role) as ConnectionState["role"] | null;
     const sessionId = ctx.request.headers.get(ADMIT_HEADERS.session);
-    if (!userId || !role || !sessionId) {
+    // Admitted by the router, under the id it gave (router.ts): anything else never reaches a frame.
+    if (!userId || !role || !sessionId || connection.id !== ctx.request.headers.get(ADMIT_HEADERS.connection)) {
       connection.close(4401, "Not admitted");
       return;
     }
@@ -98,7 +99,9 @@ export abstract class Room extends Server<Bindings & Cloudflare.Env> {
   }
 
   /** `user:<id>`, `role:<role>` and `session:<id>`, so frames can go to one person or to every admin, and a revoked session's sockets can be found. */
-  getConnectionTags(_connection: Connection, ctx: ConnectionContext): string[] {
+  getConnectionTags(connection: Connection, ctx: ConnectionContext): string[] {
+    // Not the id the router gave: no audience at all (onConnect closes it).
+    if (connection.id !== ctx.request.headers.get(ADMIT_HEADERS.connection)) return [];
     const userId = ctx.request.headers.get(ADMIT_HEADERS.user);
     const role = ctx.request.headers.get(ADMIT_HEADERS.role);
     const sessionId = ctx.request.headers.get(ADMIT_HEADERS.session);

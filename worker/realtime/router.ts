@@ -48,7 +48,15 @@ export async function routeRealtime(request: Request, env: Bindings): Promise<Re
       headers.set(ADMIT_HEADERS.role, role);
       headers.set(ADMIT_HEADERS.session, claims.sid);
       headers.set(ADMIT_HEADERS.jti, claims.jti);
-      return new Request(req, { headers });
+      // The connection's id is the server's, never the browser's: partyserver takes it from `_pk` and makes it a
+      // tag, and tags address frames (`role:admin`, `user:<id>`); an id the client chose would be an audience it
+      // chose (and another member's id, their rights). partysocket's own `_pk` is replaced with a fresh one, and
+      // the room refuses a socket whose id is not the one named here (room.ts onConnect).
+      const url = new URL(req.url);
+      const id = crypto.randomUUID();
+      url.searchParams.set("_pk", id);
+      headers.set(ADMIT_HEADERS.connection, id);
+      return new Request(url, new Request(req, { headers }));
     },
   });
   return res ?? plain(404, "Not found");
