@@ -94,7 +94,7 @@ export type ServerFrame =
    * A frame the server refused. The connection stays open, except after `forbidden`: the right to the room has
    * ended and the server closes the socket with 4403. `clientId` names the refused `chat.send`.
    */
-  | { type: "error"; code: ErrorFrameCode; message: string; clientId?: string }
+  | { type: "error"; code: ErrorFrameCode; message: string; clientId?: string; /** rate_limited: seconds until it may be sent (the API's Retry-After). */ retryAfter?: number }
   /** A new notification for the connected user (user-hub), with their unread count after it. */
   | { type: "notification"; notification: NotificationFrameBody; unread: number }
   /** A new contact-form message (staff-inbox, admins only), with the inbox's unread count after it. */

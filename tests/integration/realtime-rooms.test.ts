@@ -208,6 +208,20 @@ describe("frames", () => {
     expect(client.of("contact.created")).toHaveLength(0);
   });
 
+  it.each([
+    ["an unknown type", { type: "shout", text: "hi" }, "Unknown or malformed frame."],
+    ["a chat.send whose clientId is too short", { type: "chat.send", text: "hi", clientId: "bad id" }, "clientId"],
+    ["a chat.send whose clientId is a number", { type: "chat.send", text: "hi", clientId: 12345678 }, "clientId"],
+    ["a malformed ping", { type: "ping", t: "soon" }, "t "],
+  ])("says what is wrong with %s, as the API would", async (_label, frame, says) => {
+    const client = await connect("staff-inbox", STAFF_ROOM);
+    client.send(JSON.stringify(frame));
+    const err = await client.next("error");
+    expect(err.code).toBe("invalid_frame");
+    expect(err.message).toContain(says);
+    if (says !== "Unknown or malformed frame.") expect(err.message).not.toBe("Unknown or malformed frame.");
+  });
+
   it("refuses an oversized frame with frame_too_large", async () => {
     const client = await connect("staff-inbox", STAFF_ROOM);
     client.send(JSON.stringify({ type: "ping", t: 1, pad: "x".repeat(8 * 1024) }));

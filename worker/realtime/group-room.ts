@@ -470,7 +470,7 @@ export class GroupRoom extends Room {
       this.trySend(connection, { type: "error", code: "server_error", message: "Something went wrong. Please try again.", clientId });
       return;
     }
-    const open = this.trySend(connection, { type: "error", code: CODES[e.status] ?? "server_error", message: e.message, clientId });
+    const open = this.trySend(connection, { type: "error", code: CODES[e.status] ?? "server_error", message: e.message, clientId, ...(e.status === 429 && e.retryAfterSeconds ? { retryAfter: e.retryAfterSeconds } : {}) });
     if (open && (e.status === 403 || e.status === 404)) {
       this.facts.delete(connection.id);
       connection.close(4403, "Your access to this group has ended.");

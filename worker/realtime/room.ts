@@ -138,8 +138,12 @@ export abstract class Room extends Server<Bindings & Cloudflare.Env> {
     // A message that is not one (empty once invisible characters are gone, too long) is refused by name, like the
     // API's 400: its sender can change it or let it go.
     const clientId = sendClientId(data);
-    if (clientId) return this.send(connection, { type: "error", code: "invalid_input", message: frame.error.issues[0] ? humanIssue(frame.error.issues[0]) : "Unknown or malformed frame.", clientId });
-    return this.send(connection, { type: "error", code: "invalid_frame", message: "Unknown or malformed frame." });
+    const issue = frame.error.issues[0];
+    if (clientId) return this.send(connection, { type: "error", code: "invalid_input", message: issue ? humanIssue(issue) : "Unknown or malformed frame.", clientId });
+    // A frame of a known type with a field that breaks its rule (a `chat.send` whose clientId is too short) is told
+    // which, as the API's 400 would; an unknown type or a shape that is no frame at all, just that.
+    const named = issue && issue.code !== "invalid_union" && issue.path.length > 0 && issue.path[0] !== "type";
+    return this.send(connection, { type: "error", code: "invalid_frame", message: named ? humanIssue(issue) : "Unknown or malformed frame." });
   }
 
   /** A valid frame other than ping. Rooms that take none (user-hub, staff-inbox) refuse it. */
