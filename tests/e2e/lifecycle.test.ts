@@ -92,6 +92,11 @@ describe("a cohort's life", () => {
     await page.locator("#series-time").fill("10:00");
     await page.locator("#series-from").fill("2027-01-04");
     await page.getByLabel("Number of sessions").fill("2");
+    // "after [2] sessions" reads as one line: the unit sits beside the number, not under it.
+    const count = await page.getByLabel("Number of sessions").boundingBox();
+    const unit = await page.locator(".weekday-field .check-field", { has: page.getByLabel("Number of sessions") }).locator("span").last().boundingBox();
+    expect(unit!.y).toBeLessThan(count!.y + count!.height);
+    expect(unit!.x).toBeGreaterThan(count!.x + count!.width - 1);
     await page.getByRole("button", { name: "Create the series" }).click();
     // 10:00 in Cairo in January (UTC+2) is 08:00 UTC; in New York it would have been 15:00 UTC.
     await expect
