@@ -59,6 +59,17 @@ describe("file hand-ins", () => {
     expect(page.headers.get("content-disposition")).toMatch(/^inline;/);
     expect(page.headers.get("x-frame-options")).toBe("SAMEORIGIN");
     expect((await call(`/course/${w.group.slug}/lecture/${w.lecture.slug}/task-file/${w.task.slug}/${submission._id}`, { cookie: w.mate.cookie })).status).toBe(404);
+
+    // The page's address names the group: under another group's address the file is not found, even for its owner,
+    // and someone outside the group learns no more than "No such file." (no 403 saying it exists).
+    const other = await createGroup({ instructorId: w.teacher.user.id });
+    await addMember(w.me.user, other);
+    const elsewhere = await call(`/course/${other.slug}/lecture/${w.lecture.slug}/task-file/${w.task.slug}/${submission._id}`, { cookie: w.me.cookie });
+    expect(elsewhere.status).toBe(404);
+    const stranger = await signIn(await createUser());
+    const refused = await call(`/course/${w.group.slug}/lecture/${w.lecture.slug}/task-file/${w.task.slug}/${submission._id}`, { cookie: stranger.cookie });
+    expect(refused.status).toBe(404);
+    expect(await refused.json()).toEqual({ message: "No such file.", code: "not_found" });
   });
 
   it("judges the kind by content: a page named report.pdf is refused, and text is only ever text/plain", async () => {

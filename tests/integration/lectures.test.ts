@@ -101,6 +101,23 @@ describe("lectures", () => {
     expect((await call(`/api/lectures/group/${w.group.slug}`)).status).toBe(401);
   });
 
+  it("an unpublished lecture and its task are as unknown to someone outside the group as to a member: 404, never a 403 saying they exist", async () => {
+    const w = await world();
+    const hidden = await newLecture(w.teacher, w.group.slug, { title: "Not yet", published: false });
+    const task = (await (await call(`/api/lectures/${hidden.slug}/tasks`, { body: { title: "Hidden task" }, token: w.teacher.accessToken })).json()) as { slug: string };
+    const outsider = await signIn(await createUser());
+    for (const who of [outsider, w.student]) {
+      for (const path of [`/api/lectures/${hidden.slug}`, `/api/lectures/${hidden.slug}/tasks/${task.slug}`, `/api/lectures/no-such-lecture-${w.group.slug}`]) {
+        const res = await call(path, { token: who.accessToken });
+        expect(res.status, `${path} as ${who === outsider ? "outsider" : "member"}`).toBe(404);
+      }
+    }
+    // Published, it is there: a member reads it, and someone outside is refused (403).
+    const shown = await newLecture(w.teacher, w.group.slug, { title: "Out now", published: true });
+    expect((await call(`/api/lectures/${shown.slug}`, { token: w.student.accessToken })).status).toBe(200);
+    expect((await call(`/api/lectures/${shown.slug}`, { token: outsider.accessToken })).status).toBe(403);
+  });
+
   it.each([
     [{ title: "" }, "title"],
     [{ title: "\u200b" }, "title"],

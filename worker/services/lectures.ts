@@ -120,14 +120,15 @@ const groupFacts = (r: { instructorId: string | null; membershipStatus: string |
 
 /**
  * A lecture the viewer may read: 404 for an unknown lecture, or an unpublished one to anyone but the group's staff
- * (students cannot learn that it exists); 403 for someone outside the group.
+ * (students, and people outside the group, cannot learn that it exists); 403 for someone outside the group.
  */
 export async function requireReadableLecture(ctx: ServiceContext, viewer: Actor, idOrSlug: string): Promise<LectureRecord> {
   const lecture = await findLecture(ctx, viewer, idOrSlug);
   if (!lecture) throw notFound("No such lecture.");
   const group = groupFacts(lecture);
-  if (!can(viewer, "group.viewInside", { group })) throw forbidden("Only the group's members and staff can see its lectures.");
+  // Unpublished first: to anyone but its staff it does not exist, whether or not they are in the group.
   if (!lecture.published && !can(viewer, "group.manage", { group })) throw notFound("No such lecture.");
+  if (!can(viewer, "group.viewInside", { group })) throw forbidden("Only the group's members and staff can see its lectures.");
   return lecture;
 }
 

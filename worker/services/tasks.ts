@@ -345,8 +345,9 @@ export const isStaff = (viewer: Actor, t: TaskRecord) => can(viewer, "group.mana
 export async function requireReadableTask(ctx: ServiceContext, viewer: Actor, lectureKey: string, taskKey: string): Promise<TaskRecord> {
   const task = await findTask(ctx, viewer, lectureKey, taskKey);
   if (!task) throw notFound("No such task.");
-  if (!can(viewer, "group.viewInside", { group: facts(task) })) throw forbidden("Only the group's members and staff can see its tasks.");
+  // Not yet shown (its lecture unpublished, or scheduled): to anyone but its staff it does not exist, in the group or not.
   if ((!task.lecturePublished || task.publishAt) && !isStaff(viewer, task)) throw notFound("No such task.");
+  if (!can(viewer, "group.viewInside", { group: facts(task) })) throw forbidden("Only the group's members and staff can see its tasks.");
   return task;
 }
 
@@ -1077,8 +1078,10 @@ export async function submitFile(ctx: ServiceContext, viewer: Viewer, lectureKey
  * group's staff. Answers the object with the type its content was stored as; the route serves it as an attachment,
  * or inline only for images, PDFs and text, always with nosniff and a sandbox policy.
  */
-export async function readSubmissionFile(ctx: ServiceContext, viewer: Viewer, lectureKey: string, taskKey: string, submissionId: string, version?: number) {
+export async function readSubmissionFile(ctx: ServiceContext, viewer: Viewer, lectureKey: string, taskKey: string, submissionId: string, version?: number, groupKey?: string) {
   const task = await requireReadableTask(ctx, viewer, lectureKey, taskKey);
+  // The pages' address names the group too: a task under another group's address is not found (as its page).
+  if (groupKey !== undefined && !taskInGroup(task, groupKey)) throw notFound("No such file.");
   const [row] = await ctx.db.select().from(submissions).where(and(eq(submissions.id, submissionId), eq(submissions.taskId, task.id)));
   if (!row || (!isStaff(viewer, task) && row.userId !== viewer.userId)) throw notFound("No such file.");
   let file: { key: string | null; name: string | null; type: string | null } = { key: row.fileKey, name: row.fileName, type: row.fileType };
