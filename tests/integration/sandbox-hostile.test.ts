@@ -101,6 +101,19 @@ describe("hostile code with the clock frozen", () => {
     expect(shown.ms).toBe(shown.results[0]!.ms);
   });
 
+  it("shows nothing that depends on a hidden test even in the visible tests after it: they run first, sharing the budget", async () => {
+    // The attack seen: visible tests that loop to their limit, a hidden one between them that spends time in proportion
+    // to its input; with the 6,000 ms budget shared, the last visible test's time was what the hidden one left.
+    const code = "function add(a, b) { if ((a === 1 && b === 2) || (a === 2 && b === 2)) { while (true) {} } let x = 0; for (let i = 0; i < a * 12300; i++) x += i; return x; }";
+    const run = (hiddenCall: string) =>
+      runJavaScript(code, [test("add(1, 2)", "3"), { ...test(hiddenCall, "440", true), name: "hidden" }, test("add(2, 2)", "4")], { timeMs: 3_000, memoryMb: 8 });
+    const [a, b] = await Promise.all([run("add(417, 23)"), run("add(100, 23)")]);
+    // What the student sees is the same to the last millisecond whatever the hidden input: the visible tests, in
+    // their places, had the budget first.
+    expect(studentReport(a)).toEqual(studentReport(b));
+    expect(a.results.map((r) => r.name)).toEqual(["add(1, 2)", "hidden", "add(2, 2)"]);
+  });
+
   it("gives the same verdict and the same work every time: the limit is steps, not the clock", async () => {
     const code = "function chunk(n) { let x = 0; for (let i = 0; i < n; i++) x += i % 7; return x > 0 ? 1 : 0; }";
     const runs = await Promise.all([0, 1, 2].map(() => runJavaScript(code, [test("chunk(3e5)", "1"), test("chunk(1e9)", "1")], { timeMs: 200, memoryMb: 8 })));

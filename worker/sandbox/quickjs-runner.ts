@@ -287,30 +287,35 @@ export function fitReport(report: RunReport): RunReport {
 }
 
 /**
- * Runs every test (in order) against the code and scores the passed tests' points. `engine` is asked for an engine
- * before each test; `discard` is told when one stopped mid-step, so the next test gets a fresh one.
+ * Runs every test against the code and scores the passed tests' points; the results come in the tests' order.
+ * The visible tests run first and the hidden ones after them: the budget is shared, so a visible test run after a
+ * hidden one would show, in its time or in "Not run", what the hidden one spent, and a solution that spends time in
+ * proportion to its input would read the hidden input back. `engine` is asked for an engine before each test;
+ * `discard` is told when one stopped mid-step, so the next test gets a fresh one.
  */
 export async function runTests(source: { engine(): Promise<Engine>; discard(): void }, code: string, tests: CodeTest[], limits: RunLimits): Promise<RunReport> {
   const budget = RUN_BUDGET_MS * FUEL_PER_MS;
   let spent = 0;
-  const results: TestResult[] = [];
-  for (const test of tests) {
+  const results: TestResult[] = new Array(tests.length);
+  const order = [...tests.keys()].filter((i) => !tests[i]!.hidden).concat([...tests.keys()].filter((i) => tests[i]!.hidden));
+  for (const i of order) {
+    const test = tests[i]!;
     const left = budget - spent;
     if (left <= 0) {
-      results.push({ name: test.name, points: test.points, hidden: test.hidden, passed: false, error: "Not run: this hand-in used up its time budget.", ms: 0 });
+      results[i] = { name: test.name, points: test.points, hidden: test.hidden, passed: false, error: "Not run: this hand-in used up its time budget.", ms: 0 };
       continue;
     }
     const fuel = Math.min(limits.timeMs * FUEL_PER_MS, left);
     const engine = await source.engine();
     try {
       const { result, used } = runOne(engine, code, test, limits, fuel, limits.timeMs);
-      results.push(result);
+      results[i] = result;
       spent += used;
     } catch (err) {
       if (!(err instanceof EngineStopped)) throw err;
       source.discard();
       const { result, used } = err as EngineStopped & { result: TestResult; used: number };
-      results.push(result);
+      results[i] = result;
       spent += used;
     }
   }
