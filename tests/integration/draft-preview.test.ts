@@ -112,3 +112,20 @@ describe("a group's public pages before it is published", () => {
     expect((await call(`/api/groups/${w.group.slug}`)).status).toBe(404);
   });
 });
+
+describe("a draft group's inside, to someone outside it", () => {
+  it("is as unknown as a group that does not exist (404) on every list of the API, and refused (403) once published", async () => {
+    const teacher = await signIn(await createUser({ role: "instructor" }));
+    const outsider = await signIn(await createUser());
+    const otherTeacher = await signIn(await createUser({ role: "instructor" }));
+    const lists = (slug: string) => [`/api/lectures/group/${slug}`, `/api/lectures/groups/${slug}/tasks`, `/api/quizzes/groups/${slug}`, `/api/groups/${slug}/announcements`, `/api/messages/group/${slug}`];
+    const draft = await createGroup({ instructorId: teacher.user.id, status: "draft" });
+    const published = await createGroup({ instructorId: teacher.user.id, status: "published" });
+    for (const who of [outsider, otherTeacher]) {
+      for (const path of [...lists(draft.slug), ...lists(`no-such-${draft.slug}`)]) expect((await call(path, { token: who.accessToken })).status, path).toBe(404);
+      for (const path of lists(published.slug)) expect((await call(path, { token: who.accessToken })).status, path).toBe(403);
+    }
+    // Its own staff still read them.
+    for (const path of lists(draft.slug)) expect((await call(path, { token: teacher.accessToken })).status, path).toBe(200);
+  });
+});

@@ -14,7 +14,7 @@ import { announcementDismissals, announcements, groups, memberships, users, MEMB
 import { preparedOnce } from "../../db/prepared";
 import type { ServiceContext } from "../context";
 import { AppError, forbidden, notFound } from "../http/errors";
-import { findGroup, requireManagedGroup } from "./group-access";
+import { findGroup, outsider, requireManagedGroup } from "./group-access";
 import { newId } from "./ids";
 import { escapeHtml, sendMails, type OutgoingMail } from "./mail";
 import { notifyUsers } from "./notifications";
@@ -111,7 +111,7 @@ export async function listAnnouncements(ctx: ServiceContext, viewer: Viewer, gro
     return rows.map((r) => ({ ...toDto(r.a, r.author), dismissed: Number(r.dismissed) }));
   }
   const [membership] = await ctx.db.select({ status: memberships.status }).from(memberships).where(and(eq(memberships.groupId, group.id), eq(memberships.userId, viewer.userId)));
-  if (!can(viewer, "group.viewInside", { group: { ...group, membershipStatus: membership?.status ?? null } })) throw forbidden("Only the group's members and staff can read its announcements.");
+  if (!can(viewer, "group.viewInside", { group: { ...group, membershipStatus: membership?.status ?? null } })) throw outsider(group, "Only the group's members and staff can read its announcements.");
   return pinnedAnnouncements(ctx, group.id, viewer.userId, now);
 }
 

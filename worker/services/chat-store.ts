@@ -33,6 +33,8 @@ export interface StoredMessage extends MessageDraft {
 export interface ChatFacts {
   groupId: string;
   group: GroupFacts;
+  /** The group's status: a draft's chat is as unknown to an outsider as a group that does not exist. */
+  groupStatus: string;
   /** The asking person as the database knows them now (role included), or null when the account or the acting session is gone. */
   actor: Actor | null;
   /** Their name now (for the messages they send). */
@@ -61,6 +63,7 @@ export async function chatFacts(
         ? sql<number | null>`(select expires_at from sessions where sessions.id = ${sessionId} and sessions.user_id = ${actorId} and sessions.revoked_at is null and sessions.expires_at > ${Date.now()})`
         : sql<number | null>`${Number.MAX_SAFE_INTEGER}`,
       groupId: groups.id,
+      groupStatus: groups.status,
       instructorId: groups.instructorId,
       membershipStatus: memberships.status,
       role: users.role,
@@ -77,6 +80,7 @@ export async function chatFacts(
   if (!row) return null;
   return {
     groupId: row.groupId,
+    groupStatus: row.groupStatus,
     group: { instructorId: row.instructorId, membershipStatus: row.membershipStatus },
     // A revoked session (a socket outliving its logout) acts for nobody.
     actor: row.role && row.sessionExpiresAt ? { userId: actorId, role: row.role } : null,

@@ -31,6 +31,14 @@ export const groupRecordColumns = {
   instructorId: groups.instructorId,
 };
 
+/**
+ * The refusal of someone who may not see inside a group: while the group is a draft (not in the catalogue) it is as
+ * unknown to them as a group that does not exist (404); once published or archived, 403 naming the rule.
+ */
+export function outsider(group: { status?: string | null }, message: string) {
+  return group.status === "draft" ? notFound("No such group.") : forbidden(message);
+}
+
 export async function findGroup(ctx: ServiceContext, idOrSlug: string): Promise<GroupRecord | null> {
   const [row] = await ctx.db.select(groupRecordColumns).from(groups).where(byIdOrSlug(idOrSlug)).limit(1);
   return row ?? null;

@@ -13,7 +13,7 @@ import { preparedOnce } from "../../db/prepared";
 import type { ServiceContext } from "../context";
 import { rowFor } from "../http/read-ahead";
 import { htmlOf, withHtml } from "./stored-html";
-import { groupForUser } from "./group-access";
+import { groupForUser, outsider } from "./group-access";
 import { AppError, forbidden, notFound } from "../http/errors";
 import { isUniqueViolation, newId, slugCandidates } from "./ids";
 import { notifyUsers } from "./notifications";
@@ -146,7 +146,9 @@ async function requireGroupInside(ctx: ServiceContext, viewer: Actor, idOrSlug: 
   if (!row) throw notFound("No such group.");
   const group = groupFacts(row);
   if (manage ? !can(viewer, "group.manage", { group }) : !can(viewer, "group.viewInside", { group })) {
-    throw forbidden(manage ? "Only this group's instructor or an admin can do that." : "Only the group's members and staff can see its lectures.");
+    // A member of a draft group who may not manage it still knows it: only someone outside it is told "no such group".
+    if (manage && can(viewer, "group.viewInside", { group })) throw forbidden("Only this group's instructor or an admin can do that.");
+    throw outsider(row, manage ? "Only this group's instructor or an admin can do that." : "Only the group's members and staff can see its lectures.");
   }
   return { ...row, isStaff: can(viewer, "group.manage", { group }) };
 }

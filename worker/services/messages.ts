@@ -14,6 +14,7 @@ import type { MessagePageQuery, SendMessageInput } from "../../app/lib/schemas";
 import type { ServiceContext } from "../context";
 import { AppError, forbidden, notFound } from "../http/errors";
 import { commitToGroupChat, deleteFromGroupChat, groupChatHas, pendingInGroupChat } from "../realtime/publish";
+import { outsider } from "./group-access";
 import {
   chatFacts,
   deletedBetween,
@@ -43,7 +44,7 @@ export type AllowedChat = ChatFacts & { actor: Actor };
 export async function requireChat(ctx: ServiceContext, actor: Actor, idOrSlug: string, replyTo?: number | null): Promise<AllowedChat> {
   const facts = await chatFacts(ctx, actor.userId, idOrSlug, replyTo, actor.sessionId);
   if (!facts) throw notFound("No such group.");
-  if (!facts.actor || !can(facts.actor, "group.viewInside", { group: facts.group })) throw forbidden(NOT_IN_GROUP);
+  if (!facts.actor || !can(facts.actor, "group.viewInside", { group: facts.group })) throw outsider({ status: facts.groupStatus }, NOT_IN_GROUP);
   return { ...facts, actor: facts.actor };
 }
 

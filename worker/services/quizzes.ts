@@ -38,7 +38,7 @@ import { chunked, D1_MAX_PARAMS, slices } from "./chunks";
 import { preparedOnce } from "../../db/prepared";
 import type { ServiceContext } from "../context";
 import { withHtml } from "./stored-html";
-import { groupForUser, workPlaceColumns } from "./group-access";
+import { groupForUser, outsider, workPlaceColumns } from "./group-access";
 import { AppError, forbidden, notFound } from "../http/errors";
 import { newId, slugCandidates } from "./ids";
 import { isMember, memberIds } from "./memberships";
@@ -516,7 +516,7 @@ interface ReadLecture {
 }
 
 async function listQuizzes(ctx: ServiceContext, viewer: Actor, scope: { groupKey: string } | { lectureKey: string } | { lecture: ReadLecture }, now: number): Promise<QuizListItem[]> {
-  let group: { id: string; instructorId: string | null; membershipStatus: string | null } | undefined;
+  let group: { id: string; instructorId: string | null; membershipStatus: string | null; status?: string | null } | undefined;
   let lectureId: string | null = null;
   if ("lecture" in scope) {
     group = { id: scope.lecture.groupId, instructorId: scope.lecture.instructorId, membershipStatus: scope.lecture.membershipStatus };
@@ -537,7 +537,7 @@ async function listQuizzes(ctx: ServiceContext, viewer: Actor, scope: { groupKey
     group = { id: lecture.groupId, instructorId: lecture.instructorId, membershipStatus: lecture.membershipStatus };
     lectureId = lecture.id;
   }
-  if (!can(viewer, "group.viewInside", { group: facts(group) })) throw forbidden("Only the group's members and staff can see its quizzes.");
+  if (!can(viewer, "group.viewInside", { group: facts(group) })) throw outsider(group, "Only the group's members and staff can see its quizzes.");
   const staff = isStaffOf(viewer, group);
   const member = !staff && isMember(group);
   // The course home and the lecture pages run these: built once per isolate for each kind of list and viewer

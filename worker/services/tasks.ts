@@ -17,7 +17,7 @@ import { preparedOnce } from "../../db/prepared";
 import type { ServiceContext } from "../context";
 import { readOrAssume } from "../http/read-ahead";
 import { htmlOf, withHtml } from "./stored-html";
-import { groupForUser, requireManagedGroup, workPlaceColumns } from "./group-access";
+import { groupForUser, outsider, requireManagedGroup, workPlaceColumns } from "./group-access";
 import { AppError, forbidden, notFound } from "../http/errors";
 import { newId, slugCandidates } from "./ids";
 import { sendMail } from "./mail";
@@ -373,7 +373,7 @@ export interface TaskListItem extends TaskDto {
 export async function listGroupTasks(ctx: ServiceContext, viewer: Actor, groupKey: string): Promise<TaskListItem[]> {
   const group = await groupForUser(ctx, viewer.userId, groupKey);
   if (!group) throw notFound("No such group.");
-  if (!can(viewer, "group.viewInside", { group: facts(group) })) throw forbidden("Only the group's members and staff can see its tasks.");
+  if (!can(viewer, "group.viewInside", { group: facts(group) })) throw outsider(group, "Only the group's members and staff can see its tasks.");
   const staff = can(viewer, "group.manage", { group: facts(group) });
   // The course home runs it: built once per isolate for staff and for students (db/prepared.ts).
   const query = preparedOnce(ctx, staff ? "tasks.listGroupTasks.staff" : "tasks.listGroupTasks.student", (db) =>
