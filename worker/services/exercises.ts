@@ -15,6 +15,7 @@ import type { Actor } from "../../app/lib/permissions";
 import { SUBMIT_RATE, type ExerciseInput } from "../../app/lib/exercise-schemas";
 import { exerciseDrafts, exercises } from "../../db/schema";
 import type { ServiceContext } from "../context";
+import { underCodeLease } from "./code-lease";
 import { AppError, forbidden, notFound } from "../http/errors";
 import { studentReport } from "../sandbox/report";
 import type { RunReport } from "../sandbox/types";
@@ -199,17 +200,25 @@ export async function submitCode(ctx: ServiceContext, viewer: Viewer, key: strin
   if (existing && !replaceable(task, existing)) throw new AppError(409, "conflict", GRADED_BY_STAFF);
   await hitRateLimit(ctx, `exercise:${task.id}:${viewer.userId}`, SUBMIT_RATE, "You handed this exercise in many times in a minute. Please wait a moment and try again.");
 
-  const report = await ctx.runCode(task.exercise.language, code, task.exercise.tests, limitsOf(task.exercise));
-  const passed = report.maxScore > 0 ? Math.round((report.score / report.maxScore) * task.maxScore) : 0;
-  // Late on a task with a late penalty: the share its lateness leaves, as for work staff grade (the tests' points
-  // are kept beside it, as the score before the penalty).
-  const penalty = late ? latePenalty(task, now) : { days: 0, percent: 0 };
-  const { score, raw: rawScore } = penalised(passed, penalty.percent);
-  // The tests' own figures are kept beside the grade columns: a held staff grade keeps those, its student sees these.
-  const values = { link: "", notes: null, code, report, submittedAt: new Date(now), late, score, rawScore, testsScore: score, testsRawScore: rawScore, rubric: null, feedback: null, gradedBy: null, gradedAt: new Date(now), resubmitRequestedAt: null, feedbackWithRequest: false };
-  // Auto-graded hand-ins stay replaceable until staff grade them (or again once they ask for a new version, or while
-  // the task holds its grades: the staff grade is kept, storeSubmission).
-  const { created } = await storeSubmission(ctx, viewer, task, existing, values, GRADED_BY_STAFF);
+  // One run at a time per student (code-lease.ts): a flood of hand-ins waits its turn or is refused, never queues
+  // minutes of work that everyone else's hand-ins wait behind. The hand-in is read again and stored under the lease,
+  // so hand-ins sent at once land one after another, each replacing the one before.
+  const { created, score, report } = await underCodeLease(ctx, viewer.userId, async () => {
+    const current = await ownSubmission(ctx, task.id, viewer.userId);
+    if (current && !replaceable(task, current)) throw new AppError(409, "conflict", GRADED_BY_STAFF);
+    const report = await ctx.runCode(task.exercise.language, code, task.exercise.tests, limitsOf(task.exercise));
+    const passed = report.maxScore > 0 ? Math.round((report.score / report.maxScore) * task.maxScore) : 0;
+    // Late on a task with a late penalty: the share its lateness leaves, as for work staff grade (the tests' points
+    // are kept beside it, as the score before the penalty).
+    const penalty = late ? latePenalty(task, now) : { days: 0, percent: 0 };
+    const { score, raw: rawScore } = penalised(passed, penalty.percent);
+    // The tests' own figures are kept beside the grade columns: a held staff grade keeps those, its student sees these.
+    const values = { link: "", notes: null, code, report, submittedAt: new Date(now), late, score, rawScore, testsScore: score, testsRawScore: rawScore, rubric: null, feedback: null, gradedBy: null, gradedAt: new Date(now), resubmitRequestedAt: null, feedbackWithRequest: false };
+    // Auto-graded hand-ins stay replaceable until staff grade them (or again once they ask for a new version, or
+    // while the task holds its grades: the staff grade is kept, storeSubmission).
+    const { created } = await storeSubmission(ctx, viewer, task, current, values, GRADED_BY_STAFF);
+    return { created, score, report };
+  });
   await writeDraft(ctx, task.id, viewer.userId, code, now);
   return { created, score, maxScore: task.maxScore, late, report: studentReport(report) };
 }

@@ -43,6 +43,7 @@ import { AppError, forbidden, notFound } from "../http/errors";
 import { newId, slugCandidates } from "./ids";
 import { isMember, memberIds } from "./memberships";
 import { notifyUsers } from "./notifications";
+import { codeLeaseIfFree, takeCodeLease, type CodeLease } from "./code-lease";
 import { checkAnswers, checkCode, codeVerdicts, earned, grade, isRight, knownVerdicts, maxScoreOf, testOutcomes, type CodeChecks, type CodeToRun, type GradableQuestion } from "./quiz-grading";
 import { ownTime } from "./own-time";
 import { hitRateLimit } from "./rate-limit";
@@ -307,10 +308,11 @@ const JUDGED_LATELY_MAX = 1_000;
  *
  * Checks are a convenience of autosave, and student code may loop until the sandbox stops it: one attempt has at most
  * one check running in an isolate (saves meanwhile leave only their newest code waiting), and at most
- * QUIZ_CHECK_RATE a minute across every isolate (the shared rate limit; past it, saves skip their check), so one
- * student saving fast cannot fill the code runner that the group's hand-ins wait on.
+ * QUIZ_CHECK_RATE a minute across every isolate (the shared rate limit; past it, saves skip their check), and none
+ * while the student's code runs for a hand-in (code-lease.ts), so one student saving fast cannot fill the code
+ * runner that the group's hand-ins wait on.
  */
-function checkLater(ctx: ServiceContext, attemptId: string, items: CodeToRun[]) {
+function checkLater(ctx: ServiceContext, attemptId: string, userId: string, items: CodeToRun[]) {
   const running = checksWaiting.has(attemptId);
   checksWaiting.set(attemptId, items);
   if (running) return;
@@ -330,7 +332,16 @@ function checkLater(ctx: ServiceContext, attemptId: string, items: CodeToRun[]) 
             } catch {
               return;
             }
-            const { passed, tests } = await checkCode(ctx.runCode, item);
+            // A check is a convenience: while the student's code runs elsewhere (a hand-in), it is skipped.
+            const lease = await codeLeaseIfFree(ctx, userId);
+            if (!lease) return;
+            let outcome: Awaited<ReturnType<typeof checkCode>>;
+            try {
+              outcome = await checkCode(ctx.runCode, item);
+            } finally {
+              await lease.release();
+            }
+            const { passed, tests } = outcome;
             // Question ids are base64url (worker/services/ids.ts), safe inside a quoted JSON path.
             const path = `$."${item.question.id}"`;
             await ctx.db
@@ -767,6 +778,24 @@ const answersCount = (a: AttemptRow, now: number) => a.deadlineAt === null || no
  */
 async function handInSaved(ctx: ServiceContext, a: AttemptRow, quizQs: QuestionRow[]): Promise<AttemptRow | null> {
   const qs = questionsFor(quizQs, a);
+  // Late saves sent at once each land here: one runs the code (the student's lease), the others find it handed in.
+  let lease: CodeLease | null = null;
+  if ((await knownVerdicts(qs as GradableQuestion[], a.answers, a.codeChecks)).missing.length > 0) {
+    const taken = await takeCodeLease(ctx, a.userId, async () => {
+      const [latest] = await ctx.db.select().from(attempts).where(eq(attempts.id, a.id));
+      return latest?.submittedAt ? latest : null;
+    });
+    if ("instead" in taken) return null;
+    lease = taken.lease;
+  }
+  try {
+    return await handInSavedNow(ctx, a, qs);
+  } finally {
+    await lease?.release();
+  }
+}
+
+async function handInSavedNow(ctx: ServiceContext, a: AttemptRow, qs: QuestionRow[]): Promise<AttemptRow | null> {
   const { verdicts, checks } = await codeVerdicts(ctx.runCode, qs as GradableQuestion[], a.answers, a.codeChecks);
   const result = grade(qs as GradableQuestion[], a.answers, verdicts, a.overrides);
   const [row] = await ctx.db
@@ -810,7 +839,7 @@ export async function saveAnswers(ctx: ServiceContext, viewer: Actor, key: strin
     .returning({ id: attempts.id });
   if (!row) throw new AppError(409, "attempt_closed", "This attempt was just handed in from another tab.");
   const { missing } = await knownVerdicts(given as GradableQuestion[], clean, open.codeChecks);
-  if (missing.length > 0) checkLater(ctx, open.id, missing);
+  if (missing.length > 0) checkLater(ctx, open.id, viewer.userId, missing);
   return { attemptId: open.id, savedAt: new Date(now).toISOString(), deadline: iso(open.deadlineAt), serverNow: new Date(now).toISOString() };
 }
 
@@ -878,13 +907,35 @@ export async function submitQuiz(ctx: ServiceContext, viewer: Actor, key: string
   const answers = inTime ? clean : open.answers;
   // Never later than the deadline: the time an attempt records never exceeds its limit.
   const submittedAt = new Date(open.deadlineAt ? Math.min(now, open.deadlineAt.getTime()) : now);
-  const { verdicts, checks } = await codeVerdicts(ctx.runCode, given as GradableQuestion[], answers, open.codeChecks);
-  const result = grade(given as GradableQuestion[], answers, verdicts);
-  const [row] = await ctx.db
-    .update(attempts)
-    .set({ answers, ...result, verdicts, codeChecks: checks, codePending: false, submittedAt, savedAt: inTime ? new Date(now) : open.savedAt })
-    .where(and(eq(attempts.id, open.id), isNull(attempts.submittedAt)))
-    .returning();
+  // Code to run takes the student's one run at a time (code-lease.ts). The same hand-in sent again while the first
+  // runs (a double tap, thirty at once) waits for it and answers its result instead of running the code again.
+  let lease: CodeLease | null = null;
+  if ((await knownVerdicts(given as GradableQuestion[], answers, open.codeChecks)).missing.length > 0) {
+    const attemptId = open.id;
+    const taken = await takeCodeLease(ctx, viewer.userId, async () => {
+      const [latest] = await ctx.db.select().from(attempts).where(eq(attempts.id, attemptId));
+      return latest?.submittedAt ? latest : null;
+    });
+    if ("instead" in taken) return repeat(taken.instead, mine);
+    lease = taken.lease;
+  }
+  let row: AttemptRow | undefined;
+  try {
+    // Handed in meanwhile (the lease was free because that run had ended): its result, no second run.
+    if (lease) {
+      const [latest] = await ctx.db.select().from(attempts).where(eq(attempts.id, open.id));
+      if (latest?.submittedAt) return repeat(latest, mine);
+    }
+    const { verdicts, checks } = await codeVerdicts(ctx.runCode, given as GradableQuestion[], answers, open.codeChecks);
+    const result = grade(given as GradableQuestion[], answers, verdicts);
+    [row] = await ctx.db
+      .update(attempts)
+      .set({ answers, ...result, verdicts, codeChecks: checks, codePending: false, submittedAt, savedAt: inTime ? new Date(now) : open.savedAt })
+      .where(and(eq(attempts.id, open.id), isNull(attempts.submittedAt)))
+      .returning();
+  } finally {
+    await lease?.release();
+  }
   if (!row) {
     // A submit from another tab (or the server closing it) got there first: answer that result.
     const [done] = await ctx.db.select().from(attempts).where(eq(attempts.id, open.id));

@@ -1,0 +1,73 @@
+/**
+ * One student's code runs one at a time. Every hand-in of code (an exercise, a quiz with code questions) runs the
+ * student's code in the sandbox for up to its time budget, and the runner is shared: without a bound, one student
+ * sending thirty hand-ins at once (or the same quiz hand-in thirty times) queued minutes of work that everyone
+ * else's hand-ins waited behind. A lease per student, kept in the `rate_limits` table (one atomic upsert that only
+ * takes an expired or absent lease), lets one run through; the others wait a few seconds for it and are then refused
+ * (429 with Retry-After), or find what they were waiting for done meanwhile (a quiz's hand-in repeated). A lease
+ * outlives a lost isolate by LEASE_MS at most.
+ */
+import { sql } from "drizzle-orm";
+import type { ServiceContext } from "../context";
+import { AppError } from "../http/errors";
+
+/** Longer than any one hand-in's runs (a quiz's code questions, each within the sandbox's budget). */
+const LEASE_MS = 60_000;
+/** How long a second hand-in waits for the first before it is refused. */
+const WAIT_MS = 8_000;
+const POLL_MS = 200;
+
+export const BUSY_MESSAGE = "Your last hand-in is still being checked. Try again in a moment.";
+
+const keyOf = (userId: string) => `code-run:${userId}`;
+
+/** Takes the student's lease if it is free (or expired): the lease's end, or null while another run holds it. */
+async function tryTake(ctx: ServiceContext, userId: string): Promise<number | null> {
+  const now = Date.now();
+  const until = now + LEASE_MS;
+  const rows = await ctx.db.all<{ reset_at: number }>(sql`
+    INSERT INTO rate_limits (key, count, reset_at) VALUES (${keyOf(userId)}, 1, ${until})
+    ON CONFLICT(key) DO UPDATE SET count = 1, reset_at = ${until} WHERE rate_limits.reset_at <= ${now}
+    RETURNING reset_at`);
+  return rows.length > 0 ? until : null;
+}
+
+export interface CodeLease {
+  /** Gives the lease back (only this one: a lease taken over after expiry is not touched). */
+  release(): Promise<void>;
+}
+
+/**
+ * Waits up to WAIT_MS for the student's lease. `meanwhile`, asked between tries, may answer what the caller waited
+ * for (a hand-in another request finished): then that answer comes back instead of a lease. Past the wait, 429.
+ */
+export async function takeCodeLease<T>(ctx: ServiceContext, userId: string, meanwhile?: () => Promise<T | null>): Promise<{ lease: CodeLease } | { instead: T }> {
+  const deadline = Date.now() + WAIT_MS;
+  for (;;) {
+    const until = await tryTake(ctx, userId);
+    if (until !== null) {
+      return { lease: { release: () => ctx.db.run(sql`DELETE FROM rate_limits WHERE key = ${keyOf(userId)} AND reset_at = ${until}`).then(() => undefined) } };
+    }
+    const done = meanwhile ? await meanwhile() : null;
+    if (done !== null) return { instead: done };
+    if (Date.now() >= deadline) throw new AppError(429, "rate_limited", BUSY_MESSAGE, undefined, 2);
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+  }
+}
+
+/** Runs `work` under the student's lease (waiting for it as above), and gives the lease back whatever happens. */
+export async function underCodeLease<T>(ctx: ServiceContext, userId: string, work: () => Promise<T>): Promise<T> {
+  const taken = await takeCodeLease<never>(ctx, userId);
+  if (!("lease" in taken)) throw new Error("unreachable");
+  try {
+    return await work();
+  } finally {
+    await taken.lease.release();
+  }
+}
+
+/** The lease if it is free now, without waiting (background checks skip their run when the student's code is busy). */
+export async function codeLeaseIfFree(ctx: ServiceContext, userId: string): Promise<CodeLease | null> {
+  const until = await tryTake(ctx, userId);
+  return until === null ? null : { release: () => ctx.db.run(sql`DELETE FROM rate_limits WHERE key = ${keyOf(userId)} AND reset_at = ${until}`).then(() => undefined) };
+}
