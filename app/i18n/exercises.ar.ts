@@ -43,6 +43,7 @@ export const exercisesAr: Record<keyof typeof exercisesEn, string> = {
   "exercises.unchanged.body": "هذه هي الشيفرة التي بدأ بها التمرين: لم تغيّرها بعد. يُقيَّم التسليم فورًا ويُحتسب.",
   "exercises.unchanged.confirm": "سلّمها على أي حال",
   "exercises.error.rate": "سلّمت هذا التمرين مرات كثيرة خلال دقيقة. انتظر قليلًا ثم حاول من جديد.",
+  "exercises.error.busy": "ما زال تسليمك السابق قيد الفحص. حاول من جديد بعد لحظة.",
   "exercises.error.conflict": "لا يقبل هذا التمرين التسليم الآن: فات موعده النهائي أو صحّح المدرّب عملك. أعد تحميل الصفحة لترى حالته.",
   "exercises.error.generic": "لم يتم التسليم. حاول من جديد.",
   "exercises.error.offline": "يبدو أنك غير متصل. شيفرتك محفوظة هنا؛ سلّم من جديد حين يعود الاتصال.",

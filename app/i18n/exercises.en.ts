@@ -42,6 +42,7 @@ export const exercisesEn = {
   "exercises.unchanged.body": "This is the code the exercise started with: you have not changed it yet. A hand-in is graded at once and counts.",
   "exercises.unchanged.confirm": "Hand it in anyway",
   "exercises.error.rate": "You handed this exercise in many times in a minute. Wait a moment and try again.",
+  "exercises.error.busy": "Your last hand-in is still being checked. Try again in a moment.",
   "exercises.error.conflict": "This exercise cannot take a hand-in now: its due time has passed, or your instructor has already graded your work. Reload the page to see where it stands.",
   "exercises.error.generic": "The hand-in did not go through. Try again.",
   "exercises.error.offline": "You seem to be offline. Your code is kept here; hand in again when you are back.",

@@ -40,6 +40,7 @@ const CODES: Record<string, MessageKey> = {
   bank_changed: "bank.error.changed",
   changed_since_opened: "grader.error.changedSinceOpened",
   past_due_no_late_work: "grader.error.pastDueNoLateWork",
+  code_busy: "exercises.error.busy",
   grades_out: "staffTasks.error.gradesOut",
 };
 

@@ -4,9 +4,10 @@ import { isRouteErrorResponse, Link, useLoaderData, useParams, useRouteError } f
 import { data } from "@remix-run/server-runtime";
 import { GroupChatPanel } from "~/components/chat/group-chat-panel";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { MembersOnlyScreen } from "~/components/groups/members-only";
 import { MembershipBadge, type MembershipStatus } from "~/components/groups/badges";
 import { StarSmallIcon } from "~/components/groups/extra-icons";
-import { AlertIcon, ArrowIcon, CalendarIcon, SettingsIcon, UserIcon } from "~/components/icons";
+import { AlertIcon, CalendarIcon, SettingsIcon, UserIcon } from "~/components/icons";
 import type { MessageKey } from "~/i18n/en";
 import { formatDate, useT } from "~/lib/i18n";
 import { metaT, pageMeta } from "~/lib/meta";
@@ -258,32 +259,16 @@ export function ErrorBoundary() {
   const status = (error.data as NotMemberData).membershipStatus;
   const pending = status === "pending";
   return (
-    <main id="main" tabIndex={-1} className="error-screen not-member">
-      <p className="error-code" aria-hidden="true">
-        403
-      </p>
-      <h1>{t("groups.course.forbiddenTitle")}</h1>
-      {status ? (
-        <p className="not-member-status">
-          {t("groups.course.yourStatus")} <MembershipBadge status={status} />
-        </p>
-      ) : null}
-      <p>{t(NOT_MEMBER_BODY[status ?? "none"])}</p>
-      <div className="error-actions">
-        {pending ? (
-          <Link to={`/content/${slug}`} className="btn btn-primary">
-            {t("groups.course.viewDetails")}
-          </Link>
-        ) : (
-          <Link to={`/content/${slug}`} className="btn btn-primary">
-            {t("groups.join.request")}
-            <ArrowIcon />
-          </Link>
-        )}
-        <Link to="/courses" className="btn btn-ghost">
-          {t("course.back")}
-        </Link>
-      </div>
-    </main>
+    <MembersOnlyScreen
+      status={
+        status ? (
+          <p className="not-member-status">
+            {t("groups.course.yourStatus")} <MembershipBadge status={status} />
+          </p>
+        ) : null
+      }
+      body={t(NOT_MEMBER_BODY[status ?? "none"])}
+      action={pending ? { to: `/content/${slug}`, label: t("groups.course.viewDetails") } : { to: `/content/${slug}`, label: t("groups.join.request"), arrow: true }}
+    />
   );
 }

@@ -8,6 +8,7 @@ import { describe, expect, it } from "vitest";
 import { baseURL, gotoHydrated, useBrowser } from "./browser";
 import { accessToken, api, INSTRUCTOR, memberOf } from "./groups-helpers";
 import { DEMO_LOGINS, signIn } from "./session";
+import { allowStatus } from "./accounts-helpers";
 
 /** The two long journeys (a dozen page loads each) get more than the default 45 s on a loaded machine. */
 const LONG_JOURNEY_MS = 90_000;
@@ -102,6 +103,35 @@ describe("taking a quiz", () => {
     await page.locator(".quiz-review-item").first().waitFor();
     expect(await page.locator('.quiz-review-item[data-right="true"]').count()).toBe(4);
   }, LONG_JOURNEY_MS);
+
+  it("a hand-in answered 'still being checked' (429) is tried again and lands, with no English refusal on an Arabic page", async () => {
+    const stamp = Date.now().toString(36);
+    const { path } = await quizOnNewLecture(stamp);
+    const user = await memberOf("frontend-react", "quiz-busy", `Busy Hand-in ${stamp}`);
+    const page = await newPage({ width: 375, height: 800 });
+    const problems = allowStatus(page, 429, "/save");
+    await page.context().addCookies([{ name: "lang", value: "ar", url: baseURL() }]);
+    await signIn(page.context(), user.email, user.password);
+    await gotoHydrated(page, path);
+    await page.locator("main form button[type=submit]").first().click();
+    await page.waitForURL(`**${path}/questions`);
+    await page.waitForSelector("html[data-hydrated]", { state: "attached" });
+    // The first hand-in meets the student's code still running elsewhere (code-lease.ts): 429 code_busy.
+    let refused = 0;
+    await page.route("**/save", async (route) => {
+      if (refused === 0 && route.request().method() === "POST" && (route.request().postData() ?? "").includes("intent=submit")) {
+        refused++;
+        return route.fulfill({ status: 429, contentType: "application/json", body: JSON.stringify({ message: "Your last hand-in is still being checked. Try again in a moment.", code: "code_busy" }) });
+      }
+      return route.continue();
+    });
+    await page.locator(".quiz-bar > .btn").click();
+    await page.getByRole("dialog").getByRole("button").last().click();
+    await page.waitForURL(`**${path}/result`);
+    expect(refused).toBe(1);
+    expect(await page.locator("body").textContent()).not.toContain("still being checked");
+    expect(problems).toEqual([]);
+  });
 
   it("with the keyboard: Next puts the focus on the next question, and the bar and the question list are two named landmarks", async () => {
     const stamp = Date.now().toString(36);

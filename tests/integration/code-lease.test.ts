@@ -61,7 +61,7 @@ describe("a student's code runs one at a time", () => {
     const started = Date.now();
     const refused = await submitCode(runner.ctx, viewerOf(w.student), w.task.slug, "/* who:ana */ function sum(a, b) { return a + b; }").catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(AppError);
-    expect(refused).toMatchObject({ status: 429, message: "Your last hand-in is still being checked. Try again in a moment." });
+    expect(refused).toMatchObject({ status: 429, code: "code_busy", message: "Your last hand-in is still being checked. Try again in a moment." });
     expect((refused as AppError).retryAfterSeconds).toBeGreaterThan(0);
     expect(Date.now() - started).toBeGreaterThanOrEqual(8_000);
     expect(runner.calls).toEqual([]);

@@ -55,6 +55,8 @@ export type ErrorCode =
   | "grades_out"
   | "changed_since_opened"
   | "past_due_no_late_work"
+  // Code exercises and code questions (worker/services/code-lease.ts): the student's previous run still going
+  | "code_busy"
   | "draws_short"
   | "bank_changed";
 

@@ -50,7 +50,7 @@ export async function takeCodeLease<T>(ctx: ServiceContext, userId: string, mean
     }
     const done = meanwhile ? await meanwhile() : null;
     if (done !== null) return { instead: done };
-    if (Date.now() >= deadline) throw new AppError(429, "rate_limited", BUSY_MESSAGE, undefined, 2);
+    if (Date.now() >= deadline) throw new AppError(429, "code_busy", BUSY_MESSAGE, undefined, 2);
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }
 }

@@ -15,6 +15,7 @@ type HandIn = { phase: "idle" } | { phase: "sending" } | { phase: "done"; report
 
 const ERROR_KEYS = {
   rate_limited: "exercises.error.rate",
+  code_busy: "exercises.error.busy",
   conflict: "exercises.error.conflict",
 } as const;
 
