@@ -10,11 +10,12 @@ import { describe, expect, it } from "vitest";
 import * as s from "../../db/schema";
 import { createServiceContext } from "../../worker/context";
 import { AppError } from "../../worker/http/errors";
-import { submitCode } from "../../worker/services/exercises";
+import { checkReference, submitCode } from "../../worker/services/exercises";
 import { newId } from "../../worker/services/ids";
 import { startAttempt, submitQuiz } from "../../worker/services/quizzes";
 import { addMember, createUser, signIn, viewerOf } from "./factories";
 import { exercise, send, world } from "./exercise-fixtures";
+import { leaseFor } from "../../worker/services/code-lease";
 import { db } from "./helpers";
 
 /** A stand-in runner: each run takes `ms`; it records the most runs of one student's code (by its marker) at once. */
@@ -50,6 +51,22 @@ describe("a student's code runs one at a time", () => {
     // Ana's five ran one at a time; Ben's ran while hers were queued (his is not behind hers).
     expect(runner.most.get("ana")).toBe(1);
     expect(runner.calls.indexOf("ben")).toBeLessThan(runner.calls.lastIndexOf("ana"));
+  });
+
+  it("staff code takes the lease too: an instructor's reference run fifteen times at once runs one at a time", async () => {
+    const w = await world();
+    expect((await send(w.teacher, "PUT", `/api/exercises/${w.task.slug}`, exercise({ referenceSolution: "/* who:staff */ function sum(a, b) { return a + b; }" }))).status).toBe(200);
+    const runner = countingRunner(30);
+    const runs = await Promise.all(Array.from({ length: 15 }, () => checkReference(runner.ctx, viewerOf(w.teacher), w.task.slug).then(() => "ok", (e) => e)));
+    expect(runs.every((r) => r === "ok")).toBe(true);
+    expect(runner.calls).toHaveLength(15);
+    expect(runner.most.get("staff")).toBe(1);
+  });
+
+  it("a lease lasts as long as a hand-in's runs may: a minute at least, 6 s more for each code question", () => {
+    expect(leaseFor(1)).toBe(60_000);
+    // Fifty code questions of up to 6 s each (ADR 0016's budget) outlast a minute.
+    expect(leaseFor(50)).toBe(50 * 6_000 + 10_000);
   });
 
   it("a hand-in that waits longer than 8 s for the student's running code is refused with a clear 429, and nothing is stored", async () => {

@@ -377,3 +377,35 @@ describe("a question drawn from the bank, its key corrected after students answe
     expect([(await w.attemptOf(w.ana)).score, (await w.attemptOf(w.ben)).score]).toEqual([1, 1]);
   });
 });
+
+describe("key corrections sent at once", () => {
+  it("land one after another: the stored score is the paper graded on every corrected key", async () => {
+    const teacher = await signIn(await createUser({ role: "instructor" }));
+    const group = await createGroup({ instructorId: teacher.user.id });
+    const ana = await signIn(await createUser());
+    await addMember(ana.user, group);
+    const lecture = { id: newId(), groupId: group.id, slug: `l-${group.slug}`, title: "Week 1", body: "", order: 1, published: true };
+    await db().insert(s.lectures).values(lecture);
+    const quiz = { id: newId(), lectureId: lecture.id, groupId: group.id, slug: `many-${group.slug}`, title: "Many", durationMinutes: null, maxAttempts: 1, showAnswers: "after-submit" as const, published: true, shuffleOptions: true, draws: [{ tag: "t", count: 4, points: 2 }] };
+    await db().insert(s.quizzes).values(quiz);
+    // Four bank questions, each keyed wrong ("no"); Ana answers "yes" to each.
+    const bank = [0, 1, 2, 3].map((n) => ({ id: newId(), groupId: group.id, text: `Question ${n}`, type: "single" as const, options: ["yes", "no", "maybe"], correct: [1], points: 1, tags: ["t"], updatedAt: new Date() }));
+    await db().insert(s.bankQuestions).values(bank);
+    const base = `/api/quizzes/${quiz.slug}`;
+    expect((await call(`${base}/start`, { method: "POST", token: ana.accessToken })).status).toBe(201);
+    const paper = (await (await call(base, { token: ana.accessToken })).json()) as { questions: { _id: string; options: string[] }[] };
+    const answers = Object.fromEntries(paper.questions.map((q) => [q._id, q.options.indexOf("yes")]));
+    expect((await call(`${base}/submit`, { method: "POST", body: { answers }, token: ana.accessToken })).status).toBe(201);
+    const [attempt] = await db().select().from(s.attempts).where(eq(s.attempts.quizId, quiz.id));
+    expect(attempt!.score).toBe(0);
+
+    const sent = await Promise.all(bank.map((q) => call(`${base}/questions/${q.id}/key`, { method: "PUT", body: { correct: 0, attemptId: attempt!.id }, token: teacher.accessToken })));
+    expect(sent.map((r) => r.status)).toEqual([200, 200, 200, 200]);
+    const [after] = await db().select().from(s.attempts).where(eq(s.attempts.id, attempt!.id));
+    // Every key is "yes" now: 4 questions of 2 points, all right.
+    expect(after!.paper!.drawn.map((d) => d.correct)).toEqual([[0], [0], [0], [0]]);
+    expect(after!.score).toBe(8);
+    const view = (await (await call(`${base}/attempts/${attempt!.id}`, { token: teacher.accessToken })).json()) as { score: number; questions: { earned: number }[] };
+    expect(view.questions.reduce((n, q) => n + q.earned, 0)).toBe(view.score);
+  });
+});

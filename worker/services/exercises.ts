@@ -117,7 +117,9 @@ export async function exerciseForPage(ctx: ServiceContext, viewer: Actor, taskId
  */
 export async function saveExercise(ctx: ServiceContext, viewer: Actor, key: string, input: ExerciseInput, now = Date.now()) {
   const task = await requireManaged(ctx, viewer, key);
-  const report = await ctx.runCode(input.language, input.referenceSolution, input.tests, { timeMs: input.timeMs, memoryMb: input.memoryMb });
+  // Staff code takes the same one-run-at-a-time lease as a student's (code-lease.ts): an instructor's endless
+  // reference sent fifteen times at once waits its turn too.
+  const report = await underCodeLease(ctx, viewer.userId, () => ctx.runCode(input.language, input.referenceSolution, input.tests, { timeMs: input.timeMs, memoryMb: input.memoryMb }));
   const passed = allPassed(report);
   if (input.published && !passed) {
     const failing = report.results.filter((r) => !r.passed);
@@ -148,13 +150,14 @@ export async function saveExercise(ctx: ServiceContext, viewer: Actor, key: stri
 export async function checkReference(ctx: ServiceContext, viewer: Actor, key: string) {
   const task = await requireManaged(ctx, viewer, key);
   if (!task.exercise) throw notFound("This task has no exercise yet.");
-  return ctx.runCode(task.exercise.language, task.exercise.referenceSolution, task.exercise.tests, limitsOf(task.exercise));
+  const exercise = task.exercise;
+  return underCodeLease(ctx, viewer.userId, () => ctx.runCode(exercise.language, exercise.referenceSolution, exercise.tests, limitsOf(exercise)));
 }
 
 /** The exercise editor's "run against the reference solution": runs the form's values without saving them. */
 export async function tryReference(ctx: ServiceContext, viewer: Actor, key: string, input: ExerciseInput) {
   await requireManaged(ctx, viewer, key);
-  return ctx.runCode(input.language, input.referenceSolution, input.tests, { timeMs: input.timeMs, memoryMb: input.memoryMb });
+  return underCodeLease(ctx, viewer.userId, () => ctx.runCode(input.language, input.referenceSolution, input.tests, { timeMs: input.timeMs, memoryMb: input.memoryMb }));
 }
 
 /**

@@ -11,6 +11,7 @@ import { attempts, bankQuestions, questions, users } from "../../db/schema";
 import type { ServiceContext } from "../context";
 import { AppError, notFound } from "../http/errors";
 import { chunked } from "./chunks";
+import { underLease } from "./code-lease";
 import { notifyUsers } from "./notifications";
 import { earned, grade, isRight, type GradableQuestion } from "./quiz-grading";
 import { originalOption, type PaperQuestion } from "../../app/lib/quiz-paper";
@@ -225,6 +226,12 @@ export async function setAnswerPoints(ctx: ServiceContext, viewer: Viewer, quizK
  */
 export async function correctKey(ctx: ServiceContext, viewer: Viewer, quizKey: string, questionId: string, input: QuestionKeyInput): Promise<KeyCorrection> {
   const quiz = await requireManagedQuiz(ctx, viewer, quizKey);
+  // Corrections of one quiz land one after another (a lease per quiz, code-lease.ts): each grades every attempt from
+  // the keys it read, so two at once (two questions corrected in two tabs) left scores graded on half of them.
+  return underLease(ctx, `regrade:${quiz.id}`, () => new AppError(409, "conflict", "Another key of this quiz is being corrected right now. Try again in a moment."), () => correctKeyNow(ctx, quiz, questionId, input));
+}
+
+async function correctKeyNow(ctx: ServiceContext, quiz: QuizRecord, questionId: string, input: QuestionKeyInput): Promise<KeyCorrection> {
   const [question] = await ctx.db.select().from(questions).where(and(eq(questions.id, questionId), eq(questions.quizId, quiz.id)));
   if (!question) return correctDrawnKey(ctx, quiz, questionId, input);
   if (question.type === "code") throw new AppError(400, "validation_failed", "A code question is judged by its tests: change them in the editor of a new quiz.", { correct: "A code question is judged by its tests." });

@@ -43,7 +43,7 @@ import { AppError, forbidden, notFound } from "../http/errors";
 import { newId, slugCandidates } from "./ids";
 import { isMember, memberIds } from "./memberships";
 import { notifyUsers } from "./notifications";
-import { codeLeaseIfFree, takeCodeLease, type CodeLease } from "./code-lease";
+import { codeLeaseIfFree, leaseFor, takeCodeLease, underCodeLease, type CodeLease } from "./code-lease";
 import { checkAnswers, checkCode, codeVerdicts, earned, grade, isRight, knownVerdicts, maxScoreOf, testOutcomes, type CodeChecks, type CodeToRun, type GradableQuestion } from "./quiz-grading";
 import { ownTime } from "./own-time";
 import { hitRateLimit } from "./rate-limit";
@@ -780,11 +780,17 @@ async function handInSaved(ctx: ServiceContext, a: AttemptRow, quizQs: QuestionR
   const qs = questionsFor(quizQs, a);
   // Late saves sent at once each land here: one runs the code (the student's lease), the others find it handed in.
   let lease: CodeLease | null = null;
-  if ((await knownVerdicts(qs as GradableQuestion[], a.answers, a.codeChecks)).missing.length > 0) {
-    const taken = await takeCodeLease(ctx, a.userId, async () => {
-      const [latest] = await ctx.db.select().from(attempts).where(eq(attempts.id, a.id));
-      return latest?.submittedAt ? latest : null;
-    });
+  const toRun = (await knownVerdicts(qs as GradableQuestion[], a.answers, a.codeChecks)).missing.length;
+  if (toRun > 0) {
+    const taken = await takeCodeLease(
+      ctx,
+      a.userId,
+      async () => {
+        const [latest] = await ctx.db.select().from(attempts).where(eq(attempts.id, a.id));
+        return latest?.submittedAt ? latest : null;
+      },
+      leaseFor(toRun),
+    );
     if ("instead" in taken) return null;
     lease = taken.lease;
   }
@@ -910,12 +916,18 @@ export async function submitQuiz(ctx: ServiceContext, viewer: Actor, key: string
   // Code to run takes the student's one run at a time (code-lease.ts). The same hand-in sent again while the first
   // runs (a double tap, thirty at once) waits for it and answers its result instead of running the code again.
   let lease: CodeLease | null = null;
-  if ((await knownVerdicts(given as GradableQuestion[], answers, open.codeChecks)).missing.length > 0) {
+  const toRun = (await knownVerdicts(given as GradableQuestion[], answers, open.codeChecks)).missing.length;
+  if (toRun > 0) {
     const attemptId = open.id;
-    const taken = await takeCodeLease(ctx, viewer.userId, async () => {
-      const [latest] = await ctx.db.select().from(attempts).where(eq(attempts.id, attemptId));
-      return latest?.submittedAt ? latest : null;
-    });
+    const taken = await takeCodeLease(
+      ctx,
+      viewer.userId,
+      async () => {
+        const [latest] = await ctx.db.select().from(attempts).where(eq(attempts.id, attemptId));
+        return latest?.submittedAt ? latest : null;
+      },
+      leaseFor(toRun),
+    );
     if ("instead" in taken) return repeat(taken.instead, mine);
     lease = taken.lease;
   }
@@ -1246,7 +1258,14 @@ const questionRows = (quizId: string, list: QuestionInput[]) =>
  * Every code question's reference solution must pass its tests before the quiz is saved: a 400 naming the first
  * question that fails (and which tests), and nothing written.
  */
-async function checkCodeQuestions(ctx: ServiceContext, list: QuestionInput[]) {
+async function checkCodeQuestions(ctx: ServiceContext, viewer: Actor, list: QuestionInput[]) {
+  const withCode = list.filter((q) => "code" in q && q.code).length;
+  if (withCode === 0) return;
+  // The author's code takes the one-run-at-a-time lease too (code-lease.ts), for as long as all of it may run.
+  await underCodeLease(ctx, viewer.userId, () => runCodeQuestions(ctx, list), leaseFor(withCode));
+}
+
+async function runCodeQuestions(ctx: ServiceContext, list: QuestionInput[]) {
   for (const [i, q] of list.entries()) {
     if (!("code" in q) || !q.code) continue;
     const report = await ctx.runCode("javascript", String(q.correct[0] ?? ""), q.code.tests, { timeMs: q.code.timeMs, memoryMb: q.code.memoryMb });
@@ -1276,7 +1295,7 @@ export async function createQuiz(ctx: ServiceContext, viewer: Actor, input: Crea
     .limit(1);
   if (!lecture) throw notFound("No such lecture.");
   if (!isStaffOf(viewer, lecture)) throw forbidden("Only this group's instructor or an admin can do that.");
-  await checkCodeQuestions(ctx, input.questions);
+  await checkCodeQuestions(ctx, viewer, input.questions);
   const bankAsJudged = await checkDraws(ctx, lecture.groupId, input.draws ?? []);
   const quiz = {
     id: newId(),
@@ -1370,7 +1389,7 @@ export async function updateQuiz(ctx: ServiceContext, viewer: Actor, key: string
   const judged = input.draws ? await checkDraws(ctx, quiz.groupId, input.draws) : publishing ? await checkDraws(ctx, quiz.groupId, quiz.draws) : undefined;
   const drawsChange = input.draws !== undefined && JSON.stringify(input.draws) !== JSON.stringify(quiz.draws);
   const bankAsJudged = drawsChange || publishing ? judged : undefined;
-  if (input.questions) await checkCodeQuestions(ctx, input.questions);
+  if (input.questions) await checkCodeQuestions(ctx, viewer, input.questions);
   const values = {
     ...(input.title !== undefined ? { title: input.title } : {}),
     ...(input.description !== undefined ? { description: input.description, descriptionHtml: withHtml(input.description) } : {}),
