@@ -67,6 +67,26 @@ describe("live attendance", () => {
     expect(await row.locator(".attendance-badge").textContent()).toContain("Present");
   });
 
+  it("the projector's list of who is here follows the roster: a student marked absent after arriving leaves it, the others stay", async () => {
+    const stamp = Date.now().toString(36);
+    const lecture = await newLecture(`Projector list ${stamp}`);
+    const [ana, ben] = [await memberOf("frontend-react", "proj-a", `Projector Ana ${stamp}`), await memberOf("frontend-react", "proj-b", `Projector Ben ${stamp}`)];
+    const projector = await newPage();
+    await openOnProjector(projector, lecture.slug);
+    const token = await accessToken(INSTRUCTOR);
+    const idOf = async (u: typeof ana) => (await api<{ _id: string }>(await accessToken(u), "GET", "/api/users/profile")).body._id;
+    const mark = async (u: typeof ana, status: string) => expect((await api(token, "POST", "/api/attendance", { lectureId: lecture._id, userId: await idOf(u), status })).status).toBe(200);
+    const listed = (name: string) => projector.locator(".arrival", { hasText: name });
+    await mark(ana, "present");
+    await listed(ana.name).waitFor();
+    await mark(ben, "late");
+    await listed(ben.name).waitFor();
+    await mark(ben, "absent");
+    await listed(ben.name).waitFor({ state: "detached" });
+    // Ana, marked first, is still here.
+    expect(await listed(ana.name).count()).toBe(1);
+  });
+
   it("a signed-out phone scans the QR link, logs in and is checked in, with no second scan", async () => {
     const lecture = await newLecture(`QR check-in ${Date.now().toString(36)}`);
     const student = await memberOf("frontend-react", "qr", `QR Student ${Date.now().toString(36)}`);

@@ -87,7 +87,6 @@ export function AttendanceScreen({
   const { t } = useT();
   const hydrated = useHydrated();
   const [state, setState] = usePropState(initial);
-  const [arrivals, setArrivals] = useState<AttendanceRecordFrameBody[]>([]);
   const fetcher = useFetcher<Result>();
   const projector = useRef<HTMLDivElement>(null);
   const serverNow = useServerClock(state);
@@ -115,7 +114,6 @@ export function AttendanceScreen({
       if (!("lectureId" in frame) || frame.lectureId !== lectureId) return;
       if (frame.type === "attendance.marked") {
         setState((s) => ({ ...s, counts: frame.counts, roster: s.roster.map((r) => (r.user._id === frame.record.user._id ? frame.record : r)) }));
-        if (frame.record.status === "present" || frame.record.status === "late") setArrivals((list) => [frame.record, ...list.filter((r) => r.user._id !== frame.record.user._id)].slice(0, 12));
         // A flag names the other student(s) too: read the roster again so theirs shows as well.
         if (frame.record.flagged) void reload();
       } else {
@@ -150,12 +148,12 @@ export function AttendanceScreen({
   // shows a full window).
   const secondsLeft = nextCodeAt ? (hydrated ? Math.max(0, Math.ceil((nextCodeAt - serverNow) / 1000)) : state.session?.rotateSeconds ?? 0) : null;
   const here = state.counts.present + state.counts.late;
-  const arrived = arrivals.length
-    ? arrivals
-    : state.roster
-        .filter((r) => r.status === "present" || r.status === "late")
-        .sort((a, b) => (b.markedAt ?? "").localeCompare(a.markedAt ?? ""))
-        .slice(0, 12);
+  // Who is here, newest first, always from the roster (the frames update it): a student marked absent after
+  // checking in leaves the list, and nobody marked earlier drops off it.
+  const arrived = state.roster
+    .filter((r) => r.status === "present" || r.status === "late")
+    .sort((a, b) => (b.markedAt ?? "").localeCompare(a.markedAt ?? ""))
+    .slice(0, 12);
 
   // The button follows the browser's state (Esc, F11 and the browser's own controls leave full screen too).
   const [isFullScreen, setFullScreen] = useState(false);
