@@ -20,6 +20,9 @@ type Result = ({ ok: true; intent: string } | (FailureLike & { ok: false; intent
  * take it back, and a form to give one or several students a later due time (task) or a later close, extra minutes
  * and extra attempts (quiz). Saves through the page's action (intent=extension-save / extension-remove).
  */
+/** The same time a day later (null stays null). */
+const dayAfter = (iso: string | null) => (iso ? new Date(Date.parse(iso) + 86_400_000).toISOString() : null);
+
 export function ExtensionsPanel({
   kind,
   extensions,
@@ -42,9 +45,10 @@ export function ExtensionsPanel({
     const asked = params.get("extend");
     return asked && students.some((s) => s._id === asked) ? [asked] : [];
   });
-  // A task's new due time starts from its own; a quiz's close is optional (extra minutes or attempts alone), so it
-  // starts empty rather than sending the quiz's own close back.
-  const [when, setWhen] = useState(() => (kind === "task" ? toLocalInput(defaultTime) : ""));
+  // A task's new due time starts a day after its own (the server refuses one that is not later, so the form must
+  // not start on a refusal); a quiz's close is optional (extra minutes or attempts alone), so it starts empty
+  // rather than sending the quiz's own close back.
+  const [when, setWhen] = useState(() => (kind === "task" ? toLocalInput(dayAfter(defaultTime)) : ""));
   const [minutes, setMinutes] = useState("");
   const [attempts, setAttempts] = useState("");
   const failure = saver.data && !saver.data.ok ? saver.data : null;

@@ -238,6 +238,13 @@ describe("the due time on a task page", () => {
     expect(await box.isChecked()).toBe(true);
     // Only them.
     expect(await panel.getByRole("checkbox", { checked: true }).count()).toBe(1);
+    // The new due time starts a day after the task's own, so giving it at once is not refused.
+    await panel.getByRole("button", { name: "Give 1 student the extension" }).click();
+    await panel.getByText("Saved. The students were notified.").waitFor();
+    const given = await api<{ dueAt: string }[]>(token, "GET", `/api/lectures/${lecture.slug}/tasks/${task.slug}/extensions`);
+    expect(given.status).toBe(200);
+    // A day later (the field keeps whole minutes, so within one of 24 hours).
+    expect(Math.abs((Date.parse(given.body[0]!.dueAt) - Date.parse(due)) / 60_000 - 24 * 60)).toBeLessThanOrEqual(1);
   });
 
   it("warns of a past due time only those who still have work to hand in", async () => {
