@@ -84,6 +84,18 @@ describe("PUT /api/groups/{id}/students/{userId}", () => {
     expect(await statusOf(students[0]!.id, group.id)).toBe("approved");
   });
 
+  it("keeps the day a member joined through a switch of terms: the list's joinedAt stays, decidedAt moves", async () => {
+    const { teacher, group, students } = await classroom(["approved"]);
+    const joined = new Date("2026-10-24T09:00:00Z");
+    await db().update(s.memberships).set({ joinedAt: joined, decidedAt: joined }).where(and(eq(s.memberships.userId, students[0]!.id), eq(s.memberships.groupId, group.id)));
+    const switched = (await (await setStatus(teacher, group.id, students[0]!.id, "special")).json()) as { joinedAt: string | null; decidedAt: string | null };
+    expect(switched.joinedAt).toBe(joined.toISOString());
+    expect(switched.decidedAt).not.toBe(joined.toISOString());
+    await setStatus(teacher, group.id, students[0]!.id, "approved");
+    const [row] = (await (await call(`/api/groups/${group.slug}/students`, { token: teacher.accessToken })).json()) as { joinedAt: string | null }[];
+    expect(row!.joinedAt).toBe(joined.toISOString());
+  });
+
   it("removes a member: notified, their group socket closed, and they may ask again", async () => {
     const { teacher, group, students } = await classroom(["approved"]);
     const member = await signIn(students[0]!);

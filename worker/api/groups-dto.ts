@@ -61,7 +61,8 @@ export const groupStudentDto = z
     _id: z.string().openapi({ description: "The membership's id" }),
     status: membershipStatus,
     requestedAt: z.string(),
-    decidedAt: z.string().nullable().openapi({ description: "For members: when they were approved" }),
+    decidedAt: z.string().nullable().openapi({ description: "When staff last decided (approved, special, removed)" }),
+    joinedAt: z.string().nullable().openapi({ description: "The day they first joined, kept across a switch of terms and a removal and return" }),
     quizTimeMultiplier: z.number().openapi({ description: "An accommodation: the member's time on every timed quiz of the group, as a multiple of its duration" }),
     user: studentRef,
   })

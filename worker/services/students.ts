@@ -28,8 +28,10 @@ export interface GroupStudentDto {
   status: MembershipStatus;
   /** When they (last) asked to join. */
   requestedAt: string;
-  /** When staff last decided (approved, special, removed); for members, the day they joined. */
+  /** When staff last decided (approved, special, removed). */
   decidedAt: string | null;
+  /** The day they first joined, kept across a switch of terms (special and back) and a removal and return. */
+  joinedAt: string | null;
   /** The member's time on timed quizzes of the group, as a multiple of each quiz's duration (an accommodation). */
   quizTimeMultiplier: number;
   user: StudentRef;
@@ -48,6 +50,7 @@ const studentColumns = {
   status: memberships.status,
   createdAt: memberships.createdAt,
   decidedAt: memberships.decidedAt,
+  joinedAt: memberships.joinedAt,
   quizTimePercent: memberships.quizTimePercent,
   userId: users.id,
   name: users.name,
@@ -68,6 +71,7 @@ function toStudentDto(r: StudentRow): GroupStudentDto {
     status: r.status,
     requestedAt: r.createdAt.toISOString(),
     decidedAt: r.decidedAt?.toISOString() ?? null,
+    joinedAt: r.joinedAt?.toISOString() ?? null,
     quizTimeMultiplier: r.quizTimePercent / 100,
     user: { _id: r.userId, name: r.name, email: r.email, phone_number: r.phone, slug: r.slug },
   };
@@ -145,7 +149,7 @@ export async function setStudentStatus(
   } else if (current.status === "removed") {
     await notifyUsers(ctx, [current.userId], { kind: "join-decision", params: { group: group.title, variant: "restored" }, link: `/course/${group.slug}` });
   }
-  return toStudentDto({ ...current, status: input.status, decidedAt });
+  return toStudentDto({ ...current, status: input.status, decidedAt, joinedAt: input.status === "removed" ? current.joinedAt : (current.joinedAt ?? decidedAt) });
 }
 
 /**

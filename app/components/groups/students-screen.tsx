@@ -16,6 +16,8 @@ export interface GroupStudent {
   status: MembershipStatus;
   requestedAt: string;
   decidedAt: string | null;
+  /** The day they first joined (kept when their terms change). */
+  joinedAt: string | null;
   /** The member's time on timed quizzes, as a multiple of each quiz's duration (an accommodation). */
   quizTimeMultiplier: number;
   user: { _id: string; name: string; email: string; phone_number: string | null; slug: string };
@@ -184,7 +186,10 @@ function StudentRow({
   const change = (status: "approved" | "special" | "removed") =>
     fetcher.submit({ intent: "status", userId: student.user._id, status }, { method: "post" });
   const closeConfirm = useCallback(() => setConfirming(false), []);
-  const since = student.status === "pending" || !student.decidedAt ? student.requestedAt : student.decidedAt;
+  // A member since the day they joined (a switch to a special seat and back keeps it); a pending request since it was
+  // asked; anyone else since the last decision.
+  const member = student.status === "approved" || student.status === "special";
+  const since = student.status === "pending" ? student.requestedAt : ((member ? student.joinedAt : null) ?? student.decidedAt ?? student.requestedAt);
 
   return (
     <tr data-status={shown} aria-busy={busy}>
