@@ -104,6 +104,8 @@ export const lifecycleEn = {
   "cohort.certs.issueAllTitle": "Issue certificates to everyone who meets the rule?",
   "cohort.certs.issueAllConfirm": "Issue the certificates",
   "cohort.certs.issueAllBody": "Each new graduate is told at once in the bell and by e-mail, and each certificate's page can be opened by anyone with its address. Members who already hold one are skipped. You can revoke a certificate later, with a reason.",
+  "cohort.certs.belowRule": "{name} does not meet the completion rule yet (Overall {overall}, attendance {attendance}). You can still issue it by hand.",
+  "cohort.certs.issueAllCount": "{count, plural, =0 {Nobody new meets the rule now: nothing will be issued.} one {# member meets the rule and has no certificate yet.} other {# members meet the rule and have no certificate yet.}}",
   "cohort.certs.revokeTitle": "Revoke {name}'s certificate?",
   "cohort.certs.revokeBody": "Its page and its signed statement will say it was revoked, with your reason. The student is told.",
   "cohort.certs.reason": "Reason",

@@ -222,7 +222,7 @@ function CertificatesSection({ data }: { data: CohortData }) {
   const single = useFetcher<Result>();
   const revoker = useFetcher<Result>();
   const [revoking, setRevoking] = useState<{ id: string; name: string } | null>(null);
-  const [issuing, setIssuing] = useState<{ id: string; name: string } | null>(null);
+  const [issuing, setIssuing] = useState<{ id: string; name: string; meetsRule: boolean; overall: number | null; attendance: number | null } | null>(null);
   const [issuingAll, setIssuingAll] = useState(false);
   useEffect(() => {
     if (issuer.state === "idle" && issuer.data) setIssuingAll(false);
@@ -246,6 +246,8 @@ function CertificatesSection({ data }: { data: CohortData }) {
   // Issued before the last lecture, a certificate says the course ended at the last one held: said beside the
   // buttons and again in each dialog.
   const ahead = roster.stillToCome;
+  // Who issuing to everyone reaches: members who meet the rule and hold no certificate (a revoked one is issued again).
+  const newGraduates = roster.members.filter((m) => m.meetsRule && !(m.certificate && !m.certificate.revokedAt)).length;
   const aheadNote = ahead ? t("cohort.certs.stillToCome", { count: ahead.lectures, last: calendarDay(ahead.lastOn), ends: calendarDay(ahead.endsOn) }) : null;
   return (
     <section className="card form-card cohort-section" aria-labelledby="cohort-certs-title">
@@ -356,7 +358,7 @@ function CertificatesSection({ data }: { data: CohortData }) {
                             className="btn btn-outline btn-sm"
                             disabled={single.state !== "idle" || notYet}
                             aria-label={`${t(c ? "cohort.certs.issueAgain" : "cohort.certs.issueOne")}: ${m.name}`}
-                            onClick={() => setIssuing({ id: m._id, name: m.name })}
+                            onClick={() => setIssuing({ id: m._id, name: m.name, meetsRule: m.meetsRule, overall: m.overall, attendance: m.attendance })}
                           >
                             {t(c ? "cohort.certs.issueAgain" : "cohort.certs.issueOne")}
                           </button>
@@ -410,6 +412,10 @@ function CertificatesSection({ data }: { data: CohortData }) {
         onConfirm={() => issuing && single.submit({ intent: "issue-one", userId: issuing.id }, { method: "post" })}
       >
         <p>{t("cohort.certs.issueBody")}</p>
+        {/* By hand, a member short of the rule may be given one: the dialog says they are, with their figures. */}
+        {issuing && !issuing.meetsRule ? (
+          <p className="cohort-ahead">{t("cohort.certs.belowRule", { name: isolate(issuing.name), overall: percent(issuing.overall), attendance: percent(issuing.attendance) })}</p>
+        ) : null}
         {aheadNote ? <p className="cohort-ahead">{aheadNote}</p> : null}
       </ConfirmDialog>
       <ConfirmDialog
@@ -420,6 +426,9 @@ function CertificatesSection({ data }: { data: CohortData }) {
         busy={issuer.state !== "idle"}
         form="certificate-issue-all-form"
       >
+        <p>
+          <strong>{t("cohort.certs.issueAllCount", { count: newGraduates })}</strong>
+        </p>
         <p>{t("cohort.certs.issueAllBody")}</p>
         {aheadNote ? <p className="cohort-ahead">{aheadNote}</p> : null}
       </ConfirmDialog>
