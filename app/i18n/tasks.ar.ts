@@ -36,6 +36,8 @@ export const tasksAr: Record<keyof typeof tasksEn, string> = {
   "tasks.error.closed": "لا يمكن تغيير هذا العمل الآن: قُيِّم، أو لم تعد المهمة تقبل التسليم.",
   "grader.saved": "حُفظت درجة {name}.",
   "grader.returned": "طُلبت نسخة جديدة من {name}.",
+  "grader.savedShort": "حُفظت",
+  "grader.returnedShort": "طُلبت نسخة جديدة",
   "grader.error.score": "ضع درجة بعدد صحيح من 0 إلى {max}.",
   "grader.error.pastDueNoLateWork": "لا تقبل هذه المهمة عملًا متأخرًا وقد مضى موعد تسليمها لهذا الطالب: امنحه تمديدًا أولًا (في صفحة تعديل المهمة)، ثم اطلب نسخة جديدة.",
   "grader.error.changedSinceOpened": "سُلِّمت نسخة جديدة منذ فتحتَ هذه. راجعها، ثم قيّمها.",

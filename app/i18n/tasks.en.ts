@@ -35,6 +35,8 @@ export const tasksEn = {
   "tasks.error.closed": "This work can't be changed now: it was graded, or the task no longer accepts work.",
   "grader.saved": "Grade saved for {name}.",
   "grader.returned": "A new version was asked of {name}.",
+  "grader.savedShort": "Saved",
+  "grader.returnedShort": "New version asked",
   "grader.error.score": "Give a whole-number score from 0 to {max}.",
   "grader.error.pastDueNoLateWork": "This task takes no late work and its due time has passed for this student: give them an extension first (on the task’s edit page), then ask for a new version.",
   "grader.error.changedSinceOpened": "A new version was handed in since you opened this one. Look at it, then grade it.",

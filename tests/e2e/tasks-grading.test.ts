@@ -180,6 +180,11 @@ describe("the due time on a task page", () => {
     // Saved, nothing is left unsaved: the mark goes and leaving does not ask.
     await grader.getByRole("button", { name: "Save", exact: true }).click();
     await expect.poll(() => grader.getByTestId("graded-count").textContent()).toBe("Graded 1 of 2");
+    // Seen beside the buttons, not only heard: "Saved", until the grade is changed again.
+    await grader.locator(".grader-done", { hasText: "Saved" }).waitFor();
+    await grader.locator("#grader-feedback").fill("Half-way there: the form needs labels!");
+    expect(await grader.locator(".grader-done").count()).toBe(0);
+    await grader.locator("#grader-feedback").fill("Half-way there: the form needs labels.");
     await grader.locator("#grader-filter").selectOption("all");
     expect(await firstInList.textContent()).not.toContain("Not saved");
     expect(await grader.locator('.task-state[data-state="draft"]').count()).toBe(0);

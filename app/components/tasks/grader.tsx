@@ -1,5 +1,6 @@
 import { Link, useFetcher } from "@remix-run/react";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { CheckIcon } from "~/components/icons";
 import { When } from "~/components/lectures/when";
 import { toLatinDigits } from "~/lib/digits";
 import { afterPenalty } from "~/lib/late-penalty";
@@ -149,6 +150,8 @@ export function Grader({
   const [feedback, setFeedback] = useState("");
   const [choices, setChoices] = useState<Record<string, number>>({});
   const [announce, setAnnounce] = useState("");
+  // The last answer of Save, shown beside the buttons while that student is on screen and unchanged since.
+  const [done, setDone] = useState<{ id: string; intent: string } | null>(null);
   // An empty score is only a problem once someone tries to save it; a wrong one is said at once.
   const [triedEmpty, setTriedEmpty] = useState(false);
   const scoreRef = useRef<HTMLInputElement>(null);
@@ -197,6 +200,7 @@ export function Grader({
     handled.current = result;
     if (result.ok) {
       setItems((list) => list.map((s) => (s._id === result.submission._id ? result.submission : s)));
+      setDone({ id: result.submission._id, intent: result.intent });
       setAnnounce(t(result.intent === "return" ? "grader.returned" : "grader.saved", { name: result.submission.user.name }));
     } else {
       setAnnounce(result.fields?.score ? t("grader.error.score", { max: maxScore }) : failureText(t, result));
@@ -470,6 +474,13 @@ export function Grader({
             <button type="button" className="btn btn-ghost" onClick={() => save("return", false)}>
               {t("grader.return")}
             </button>
+            {/* Seen as well as heard (the status line above is for screen readers): hidden from them here. */}
+            {done && done.id === current._id && !drafts.current.has(current._id) && fetcher.state === "idle" ? (
+              <p className="grader-done" aria-hidden="true">
+                <CheckIcon />
+                {t(done.intent === "return" ? "grader.returnedShort" : "grader.savedShort")}
+              </p>
+            ) : null}
           </div>
           <SubmissionThread key={`thread-${current._id}`} submissionId={current._id} versions={current.versions ?? []} comments={current.comments ?? []} viewerIsStaff />
         </section>
