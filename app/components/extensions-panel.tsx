@@ -1,5 +1,6 @@
 import { useFetcher, useSearchParams } from "@remix-run/react";
 import { useEffect, useId, useState } from "react";
+import { focusIfLost } from "~/lib/focus";
 import { When, fromLocalInput, toLocalInput } from "~/components/lectures/when";
 import { toLatinDigits } from "~/lib/digits";
 import { failureText, type FailureLike } from "~/lib/group-errors";
@@ -53,8 +54,12 @@ export function ExtensionsPanel({
   const [attempts, setAttempts] = useState("");
   const failure = saver.data && !saver.data.ok ? saver.data : null;
   useEffect(() => {
-    if (saver.state === "idle" && saver.data?.ok) setChosen([]);
-  }, [saver.state, saver.data]);
+    if (saver.state === "idle" && saver.data?.ok) {
+      setChosen([]);
+      // With nobody chosen the button is disabled under the focus: the sentence saying it was saved takes it.
+      focusIfLost(() => document.getElementById(`${uid}-saved`));
+    }
+  }, [saver.state, saver.data, uid]);
   const toggle = (id: string) => setChosen((list) => (list.includes(id) ? list.filter((x) => x !== id) : [...list, id]));
   // An extension only ever gives more time (worker/services/own-time.ts): one whose time is not after the work's own
   // (staff moved the work's time past it) changes nothing, and says so.
@@ -159,7 +164,7 @@ export function ExtensionsPanel({
             </p>
           ) : null}
           {saver.data?.ok && saver.state === "idle" ? (
-            <p className="form-success" role="status">
+            <p className="form-success" role="status" id={`${uid}-saved`} tabIndex={-1}>
               {t("extensions.saved")}
             </p>
           ) : null}

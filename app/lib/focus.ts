@@ -7,3 +7,16 @@ export function revealAndFocus(el: HTMLElement | null): void {
   el.focus({ preventScroll: true });
   el.scrollIntoView({ block: "center" });
 }
+
+/**
+ * After an action whose control went away (a form that closed, a row deleted, a button that disappears), puts the
+ * focus on `el` when it was lost to the page (the body), on the next frame, once React has rendered the change.
+ * A focus the person moved meanwhile is left where it is. Client-only.
+ */
+export function focusIfLost(el: () => HTMLElement | null): void {
+  requestAnimationFrame(() => {
+    const active = document.activeElement;
+    if (active && active !== document.body) return;
+    el()?.focus({ preventScroll: false });
+  });
+}

@@ -102,8 +102,9 @@ describe("a cohort's life", () => {
     await expect
       .poll(async () => (await api<{ startsAt: string | null }[]>(admin, "GET", `/api/lectures/group/${group.slug}`)).body.map((l) => l.startsAt), { timeout: 10_000 })
       .toEqual(["2027-01-04T08:00:00.000Z", "2027-01-11T08:00:00.000Z"]);
-    // The page says how many lectures it made.
+    // The page says how many lectures it made, and the focus is back on the button that opened the closed form.
     await page.getByText("The series was created: 2 lectures.").waitFor();
+    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent?.trim())).toBe("Schedule a weekly series");
   });
 
   it("an instructor starts the next cohort from the demo group: everything copied, unpublished, on the new dates", async () => {

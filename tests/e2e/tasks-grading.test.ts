@@ -222,6 +222,8 @@ describe("the due time on a task page", () => {
     await grader.getByText("1 grade released; its student was notified.").waitFor();
     await ask.waitFor({ state: "hidden" });
     expect(await seen()).toBe(9);
+    // The button went with the release: the sentence that replaced it has the focus, not the page.
+    await expect.poll(() => grader.evaluate(() => document.activeElement?.classList.contains("grade-release-done") ?? false)).toBe(true);
   });
 
   it("a student who has not handed in is given more time from the grader: the task's extensions open with them chosen", async () => {
@@ -246,6 +248,8 @@ describe("the due time on a task page", () => {
     // The new due time starts a day after the task's own, so giving it at once is not refused.
     await panel.getByRole("button", { name: "Give 1 student the extension" }).click();
     await panel.getByText("Saved. The students were notified.").waitFor();
+    // Nobody is chosen now and the button is off: the focus is on what was said, not lost to the page.
+    await expect.poll(() => grader.evaluate(() => document.activeElement?.textContent)).toBe("Saved. The students were notified.");
     const given = await api<{ dueAt: string }[]>(token, "GET", `/api/lectures/${lecture.slug}/tasks/${task.slug}/extensions`);
     expect(given.status).toBe(200);
     // A day later (the field keeps whole minutes, so within one of 24 hours).

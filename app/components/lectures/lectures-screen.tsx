@@ -11,6 +11,7 @@ import { fromLocalInput, When } from "./when";
 import { ScheduledBadge } from "~/components/lifecycle/schedule-box";
 import { EmptyState } from "~/components/empty-state";
 import { isolate } from "~/lib/bidi";
+import { focusIfLost } from "~/lib/focus";
 import { ZoneOptions } from "~/components/zone-options";
 import type { ZoneChoice } from "~/lib/time-zones";
 
@@ -71,6 +72,8 @@ export function LecturesScreen({
   const fetcher = useFetcher<Result>();
   const { toasts, show, dismiss } = useToasts();
   const [form, setForm] = useState<"none" | "one" | "series">(lectures.length === 0 ? "one" : "none");
+  const oneButton = useRef<HTMLButtonElement>(null);
+  const seriesButton = useRef<HTMLButtonElement>(null);
   const [deleting, setDeleting] = useState<StaffLecture | null>(null);
   const handled = useRef<unknown>(null);
   const busy = fetcher.state !== "idle";
@@ -105,8 +108,15 @@ export function LecturesScreen({
       const made = (result as { lectures?: unknown }).lectures;
       show("success", t("lectures.scheduledCount", { count: Array.isArray(made) ? made.length : 0 }));
     } else if (done[result.intent]) show("success", t(done[result.intent]!));
-    if (result.intent === "create" || result.intent === "schedule") setForm("none");
+    if (result.intent === "create" || result.intent === "schedule") {
+      setForm("none");
+      // The form closed under the focus: back to the button that opened it.
+      const opener = result.intent === "create" ? oneButton : seriesButton;
+      focusIfLost(() => opener.current);
+    }
     if (result.intent === "delete") setDeleting(null);
+    // A deleted row, or the list sorted again under the focus: the list's heading.
+    if (result.intent === "delete" || result.intent === "order-by-date") focusIfLost(() => document.getElementById("lectures-title"));
   }, [result, fetcher.state, show, t, lectures]);
 
   // Order 0 everywhere: the schedule follows the dates (worker/services/lectures.ts LECTURE_ORDER).
@@ -125,17 +135,17 @@ export function LecturesScreen({
       <ToastRegion toasts={toasts} onDismiss={dismiss} />
       <div className="section-head">
         <div>
-          <h2 id="lectures-title" className="block-title">
+          <h2 id="lectures-title" className="block-title" tabIndex={-1}>
             {t("lectures.title")}
           </h2>
           <p className="muted">{t("lectures.count", { count: lectures.length })}</p>
         </div>
         <div className="section-actions">
-          <button type="button" className="btn btn-primary btn-sm" aria-expanded={form === "one"} onClick={() => setForm(form === "one" ? "none" : "one")}>
+          <button ref={oneButton} type="button" className="btn btn-primary btn-sm" aria-expanded={form === "one"} onClick={() => setForm(form === "one" ? "none" : "one")}>
             <PlusIcon />
             {t("lectures.new")}
           </button>
-          <button type="button" className="btn btn-outline btn-sm" aria-expanded={form === "series"} onClick={() => setForm(form === "series" ? "none" : "series")}>
+          <button ref={seriesButton} type="button" className="btn btn-outline btn-sm" aria-expanded={form === "series"} onClick={() => setForm(form === "series" ? "none" : "series")}>
             <CalendarIcon />
             {t("lectures.series")}
           </button>

@@ -27,9 +27,11 @@ export function GradeRelease({ held, graded, changed = 0 }: { held: boolean; gra
   const busy = fetcher.state !== "idle";
   // The answer came (released, or refused and said above): the question is over.
   useCloseWhenDone(busy, () => setAsking(false));
+  // Once the page's data says nothing is held any more (the release's reload), the sentence that replaced the button
+  // takes the focus the button had.
   useEffect(() => {
-    if (done !== null) said.current?.focus();
-  }, [done]);
+    if (done !== null && !held) said.current?.focus();
+  }, [done, held]);
 
   if (done !== null && !held) {
     return (
