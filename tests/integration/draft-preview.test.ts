@@ -114,6 +114,23 @@ describe("a group's public pages before it is published", () => {
 });
 
 describe("a draft group's inside, to someone outside it", () => {
+  it("an unpublished quiz, exercise or lecture's attendance is 404 to someone outside the group, as to a member", async () => {
+    const teacher = await signIn(await createUser({ role: "instructor" }));
+    const group = await createGroup({ instructorId: teacher.user.id, status: "published" });
+    const member = await signIn(await createUser());
+    await addMember(member.user, group);
+    const outsider = await signIn(await createUser());
+    const hidden = (await (await call(`/api/lectures/group/${group.slug}`, { body: { title: "Not yet", published: false }, token: teacher.accessToken })).json()) as { _id: string; slug: string };
+    const quiz = await call("/api/quizzes", { body: { lectureId: hidden.slug, title: "Hidden quiz", maxAttempts: 1, showAnswers: "after-submit", published: true, questions: [{ text: "1 + 1?", type: "single", options: ["1", "2"], correct: 1 }] }, token: teacher.accessToken });
+    expect(quiz.status).toBe(201);
+    const slug = ((await quiz.json()) as { slug: string }).slug;
+    for (const who of [member, outsider]) {
+      for (const path of [`/api/quizzes/${slug}`, `/api/quizzes/${slug}/result`, `/api/lectures/${hidden.slug}/get-user-attendance-status-in-group`]) {
+        expect((await call(path, { token: who.accessToken })).status, path).toBe(404);
+      }
+    }
+  });
+
   it("is as unknown as a group that does not exist (404) on every list of the API, and refused (403) once published", async () => {
     const teacher = await signIn(await createUser({ role: "instructor" }));
     const outsider = await signIn(await createUser());
@@ -127,5 +144,10 @@ describe("a draft group's inside, to someone outside it", () => {
     }
     // Its own staff still read them.
     for (const path of lists(draft.slug)) expect((await call(path, { token: teacher.accessToken })).status, path).toBe(200);
+    // The staff's own lists of a draft: another instructor is told nothing of it either.
+    for (const path of [`/api/groups/${draft.slug}/students`, `/api/groups/${draft.slug}/certificates`, `/api/groups/${draft.slug}/question-bank`]) {
+      expect((await call(path, { token: otherTeacher.accessToken })).status, path).toBe(404);
+      expect((await call(path.replace(draft.slug, published.slug), { token: otherTeacher.accessToken })).status, path).toBe(403);
+    }
   });
 });

@@ -454,8 +454,8 @@ export async function attendanceStatusFor(ctx: ServiceContext, viewer: Viewer, l
   const lecture = await findLecture(ctx, viewer, lectureIdOrSlug);
   if (!lecture) throw notFound("No such lecture.");
   if (can(viewer, "group.manage", { group: lecture })) return stateOf(ctx, lecture, now);
-  if (!can(viewer, "group.viewInside", { group: lecture })) throw forbidden("Only the group's members and staff can see its lectures.");
   if (!lecture.published) throw notFound("No such lecture.");
+  if (!can(viewer, "group.viewInside", { group: lecture })) throw forbidden("Only the group's members and staff can see its lectures.");
   const [[mine], session] = await Promise.all([
     ctx.db.select({ status: attendance.status, markedAt: attendance.markedAt }).from(attendance).where(and(eq(attendance.lectureId, lecture.id), eq(attendance.userId, viewer.userId))),
     latestSession(ctx, lecture.id),

@@ -48,9 +48,10 @@ async function requireManaged(ctx: ServiceContext, viewer: Actor, key: string): 
 function assertReadable(viewer: Actor, task: ExerciseTask | null): asserts task is ExerciseTask & { exercise: ExerciseRow } {
   if (!task) throw notFound("No such exercise.");
   const staff = isStaff(viewer, task);
-  if (!staff && !isMember(task)) throw forbidden("Only the group's members and staff can see its exercises.");
-  // A task scheduled for later (issue 22) is not there yet for students.
+  // Not shown yet (unpublished, on an unpublished lecture, or scheduled for later, issue 22): to anyone but its staff
+  // it does not exist, in the group or not.
   if (!task.exercise || (!staff && (!task.exercise.published || !task.lecturePublished || task.publishAt))) throw notFound("No such exercise.");
+  if (!staff && !isMember(task)) throw forbidden("Only the group's members and staff can see its exercises.");
 }
 
 async function requireReadable(ctx: ServiceContext, viewer: Actor, key: string) {

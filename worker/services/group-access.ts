@@ -97,7 +97,11 @@ export async function requireManagedGroup(ctx: ServiceContext, viewer: Actor, id
   const row = await groupForUser(ctx, viewer.userId, idOrSlug);
   if (!row) throw notFound("No such group.");
   const group: GroupRecord = { id: row.id, slug: row.slug, title: row.title, status: row.status, capacity: row.capacity, instructorId: row.instructorId };
-  if (!can(viewer, "group.manage", { group })) throw forbidden("Only this group's instructor or an admin can do that.");
+  if (!can(viewer, "group.manage", { group })) {
+    // Someone outside a draft group learns nothing of it (404, as for no group); a member is told it is not theirs.
+    const inside = can(viewer, "group.viewInside", { group: { instructorId: row.instructorId, membershipStatus: row.membershipStatus } });
+    throw inside ? forbidden("Only this group's instructor or an admin can do that.") : outsider(group, "Only this group's instructor or an admin can do that.");
+  }
   return group;
 }
 

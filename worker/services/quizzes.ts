@@ -155,8 +155,9 @@ function withExtension<T extends { closesAt: Date | null; maxAttempts: number }>
 async function requireReadableQuiz(ctx: ServiceContext, viewer: Actor, key: string): Promise<QuizRecord> {
   const quiz = await findQuiz(ctx, viewer, key);
   if (!quiz) throw notFound("No such quiz.");
-  if (!can(viewer, "group.viewInside", { group: facts(quiz) })) throw forbidden("Only the group's members and staff can see its quizzes.");
+  // Not published (or on an unpublished lecture): to anyone but its staff it does not exist, in the group or not.
   if ((!quiz.published || !quiz.lecturePublished) && !isStaffOf(viewer, quiz)) throw notFound("No such quiz.");
+  if (!can(viewer, "group.viewInside", { group: facts(quiz) })) throw forbidden("Only the group's members and staff can see its quizzes.");
   return quiz;
 }
 
