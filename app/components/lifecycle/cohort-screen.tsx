@@ -339,7 +339,7 @@ function CertificatesSection({ data }: { data: CohortData }) {
                     <td className="num" data-label={t("cohort.certs.attendance")}>
                       {percent(m.attendance)}
                     </td>
-                    <td className="cohort-status-cell">
+                    <td className="cohort-status-cell" data-label={t("cohort.certs.status")}>
                       <div className="cohort-cert-cell">
                         <span>{holds ? t("cohort.certs.holds", { date: day(c.issuedAt) }) : c?.revokedAt ? t("cohort.certs.revokedOn", { date: day(c.revokedAt) }) : t("cohort.certs.none")}</span>
                         {c ? (
