@@ -14,9 +14,13 @@ export function revealAndFocus(el: HTMLElement | null): void {
  * A focus the person moved meanwhile is left where it is. Client-only.
  */
 export function focusIfLost(el: () => HTMLElement | null): void {
-  requestAnimationFrame(() => {
+  const rescue = () => {
     const active = document.activeElement;
     if (active && active !== document.body) return;
     el()?.focus({ preventScroll: false });
-  });
+  };
+  // Once React has rendered the change, and again a moment later: a dialog closing meanwhile gives the focus back to
+  // its opener, which may be the control that went away.
+  requestAnimationFrame(rescue);
+  window.setTimeout(rescue, 150);
 }

@@ -1,5 +1,6 @@
 import { useFetcher } from "@remix-run/react";
 import { useEffect, useRef, useState, type RefObject } from "react";
+import { focusIfLost } from "./focus";
 
 /**
  * For a list with one inline editor open at a time (`editing`: "new", an item's id, or null when closed). The button
@@ -39,11 +40,15 @@ export function useListEditor<T extends { _id: string }, R extends { ok: boolean
   const [editing, setEditing] = useState<string | null>(null);
   const [deleting, setDeleting] = useState<T | null>(null);
   const remover = useFetcher<R>();
-  useEffect(() => {
-    if (remover.state === "idle" && remover.data?.ok) setDeleting(null);
-  }, [remover.state, remover.data]);
-  const current = editing && editing !== "new" ? (items.find((item) => item._id === editing) ?? null) : null;
   const sectionRef = useRef<HTMLElement>(null);
+  useEffect(() => {
+    if (remover.state === "idle" && remover.data?.ok) {
+      setDeleting(null);
+      // The deleted item's button went with it: the list's title takes the focus the dialog gives back to nothing.
+      focusIfLost(() => sectionRef.current?.querySelector<HTMLElement>(titleSelector) ?? null);
+    }
+  }, [remover.state, remover.data, titleSelector]);
+  const current = editing && editing !== "new" ? (items.find((item) => item._id === editing) ?? null) : null;
   useFocusBackFromEditor(editing, sectionRef, titleSelector);
   return { editing, setEditing, current, deleting, setDeleting, remover, sectionRef };
 }

@@ -22,6 +22,22 @@ const words = (markdown: string) => markdown.replace(/`/g, "").trim();
 describe("question banks", () => {
   const newPage = useBrowser();
 
+  it("deleting a bank question asks first, and the focus goes to the bank's title, not the page's start", async () => {
+    const stamp = Date.now().toString(36);
+    const token = await accessToken(INSTRUCTOR);
+    const made = await api<{ _id: string }>(token, "POST", "/api/groups/frontend-react/question-bank", { question: { text: `Throwaway ${stamp}?`, type: "single", options: ["a", "b"], correct: 0 }, tags: [`gone-${stamp}`] });
+    expect(made.status).toBe(201);
+    const page = await newPage();
+    await signIn(page.context(), INSTRUCTOR.email, INSTRUCTOR.password);
+    await gotoHydrated(page, "/instructor/group/frontend-react/quizzes");
+    await page.getByRole("button", { name: `Delete Throwaway ${stamp}?` }).click();
+    const dialog = page.getByRole("dialog", { name: "Delete this question from the bank?" });
+    await dialog.getByRole("button", { name: "Delete" }).click();
+    await dialog.waitFor({ state: "hidden" });
+    await page.getByRole("button", { name: `Delete Throwaway ${stamp}?` }).waitFor({ state: "detached" });
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe("bank-title");
+  });
+
   it("a student takes a drawn, shuffled quiz: their own paper, stable across a reload, reviewed as given", async () => {
     const stamp = Date.now().toString(36);
     const token = await accessToken(INSTRUCTOR);
