@@ -101,8 +101,9 @@ describe("the Cohort tab", () => {
     expect(draftTab.text).toContain("Publish to the catalogue");
     expect(draftTab.text).toContain(`href="/content/${copy!.slug}"`);
 
-    // Nobody else moves it: another instructor, the student, an attempt to archive or a status that is no status.
-    expect((await action(w.other, copyTab, { intent: "publishing", status: "published" })).status).toBe(403);
+    // Nobody else moves it: another instructor (to whom a draft is as unknown as no group: 404), the student, an
+    // attempt to archive or a status that is no status.
+    expect((await action(w.other, copyTab, { intent: "publishing", status: "published" })).status).toBe(404);
     expect((await action(w.student, copyTab, { intent: "publishing", status: "published" })).status).toBe(403);
     expect((await action(w.teacher, copyTab, { intent: "publishing", status: "archived" })).status).toBe(400);
     expect((await action(w.teacher, copyTab, { intent: "publishing", status: "" })).status).toBe(400);
