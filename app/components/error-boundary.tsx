@@ -1,10 +1,26 @@
 import { isRouteErrorResponse, Link, useRouteError } from "@remix-run/react";
-import { useEffect, useRef } from "react";
+import { forwardRef, useEffect, useRef, type ReactNode } from "react";
 import { errorWords } from "~/lib/error-words";
 import { useT } from "~/lib/i18n";
 
 const RELOAD_KEY = "cohort:reloaded-after-error";
 
+/**
+ * An error screen's frame: the status drawn large (hidden from screen readers, the title says it), the title, then
+ * what the screen says and offers (`children`). The one error screen and the screens of their own (a certificate
+ * that does not exist, a course for its members) are all this.
+ */
+export const ErrorScreen = forwardRef<HTMLElement, { code: number; title: string; className?: string; children: ReactNode }>(function ErrorScreen({ code, title, className, children }, ref) {
+  return (
+    <main id="main" tabIndex={-1} ref={ref} className={className ? `error-screen ${className}` : "error-screen"}>
+      <p className="error-code" aria-hidden="true">
+        {code}
+      </p>
+      <h1>{title}</h1>
+      {children}
+    </main>
+  );
+});
 
 /**
  * The one error screen. Route errors (404, 403, ...) get their own words; a render error in the browser
@@ -37,9 +53,7 @@ export function GeneralErrorBoundary({ reloadOnce = false }: { reloadOnce?: bool
   const [title, body] = errorWords(status).map((key) => t(key));
 
   return (
-    <main id="main" tabIndex={-1} ref={screen} className="error-screen">
-      <p className="error-code" aria-hidden="true">{status}</p>
-      <h1>{title}</h1>
+    <ErrorScreen ref={screen} code={status} title={title ?? ""}>
       <p>{body}</p>
       <div className="error-actions">
         <Link to="/" className="btn btn-primary">{t("error.backHome")}</Link>
@@ -47,7 +61,7 @@ export function GeneralErrorBoundary({ reloadOnce = false }: { reloadOnce?: bool
           <button type="button" className="btn btn-ghost" onClick={() => window.location.reload()}>{t("error.retry")}</button>
         ) : null}
       </div>
-    </main>
+    </ErrorScreen>
   );
 }
 

@@ -16,14 +16,14 @@ export interface PanelExtension {
 
 type Result = ({ ok: true; intent: string } | (FailureLike & { ok: false; intent: string })) & { target?: string };
 
+/** The same time a day later (null stays null). */
+const dayAfter = (iso: string | null) => (iso ? new Date(Date.parse(iso) + 86_400_000).toISOString() : null);
+
 /**
  * Extensions on a task or a quiz, on its staff edit page (issue 21): who has their own times, each with a button to
  * take it back, and a form to give one or several students a later due time (task) or a later close, extra minutes
  * and extra attempts (quiz). Saves through the page's action (intent=extension-save / extension-remove).
  */
-/** The same time a day later (null stays null). */
-const dayAfter = (iso: string | null) => (iso ? new Date(Date.parse(iso) + 86_400_000).toISOString() : null);
-
 export function ExtensionsPanel({
   kind,
   extensions,

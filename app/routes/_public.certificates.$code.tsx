@@ -1,7 +1,7 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { redirect } from "@remix-run/server-runtime";
 import { isRouteErrorResponse, useLoaderData, useParams, useRouteError } from "@remix-run/react";
-import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { ErrorScreen, GeneralErrorBoundary } from "~/components/error-boundary";
 import { CertificateDocument } from "~/components/lifecycle/certificate-document";
 import { CertificateLookup } from "~/components/lifecycle/certificate-lookup";
 import { certificateView } from "~/lib/certificate-view.server";
@@ -53,13 +53,9 @@ export function ErrorBoundary() {
   const { t } = useT();
   if (!isRouteErrorResponse(error) || error.status !== 404) return <GeneralErrorBoundary />;
   return (
-    <main id="main" tabIndex={-1} className="error-screen certificate-missing">
-      <p className="error-code" aria-hidden="true">
-        404
-      </p>
-      <h1>{t("certificate.notFoundTitle")}</h1>
+    <ErrorScreen code={404} title={t("certificate.notFoundTitle")} className="certificate-missing">
       <p>{t("certificate.notFoundBody")}</p>
       <CertificateLookup value={code ?? ""} />
-    </main>
+    </ErrorScreen>
   );
 }

@@ -111,7 +111,8 @@ export async function listAnnouncements(ctx: ServiceContext, viewer: Viewer, gro
     return rows.map((r) => ({ ...toDto(r.a, r.author), dismissed: Number(r.dismissed) }));
   }
   const [membership] = await ctx.db.select({ status: memberships.status }).from(memberships).where(and(eq(memberships.groupId, group.id), eq(memberships.userId, viewer.userId)));
-  if (!can(viewer, "group.viewInside", { group: { ...group, membershipStatus: membership?.status ?? null } })) throw outsider(group, "Only the group's members and staff can read its announcements.");
+  const facts = { ...group, membershipStatus: membership?.status ?? null };
+  if (!can(viewer, "group.viewInside", { group: facts })) throw outsider(viewer, facts, "Only the group's members and staff can read its announcements.");
   return pinnedAnnouncements(ctx, group.id, viewer.userId, now);
 }
 

@@ -21,25 +21,55 @@ export const BUSY_MESSAGE = "Your last hand-in is still being checked. Try again
 
 const keyOf = (userId: string) => `code-run:${userId}`;
 
-/** Takes the lease `key` if it is free (or expired) for `ms`: the lease's end, or null while another holds it. */
-async function tryTakeKey(ctx: ServiceContext, key: string, ms: number): Promise<number | null> {
+/**
+ * How long a lease must last for `runs` runs of code one after another (each within the sandbox's 6 s budget, ADR
+ * 0016), and never less than LEASE_MS: a quiz of fifty code questions outlasts a minute.
+ */
+export const leaseFor = (runs: number) => Math.max(LEASE_MS, runs * 6_000 + 10_000);
+
+export interface CodeLease {
+  /** Gives the lease back (only this one: a lease taken over after expiry is not touched). */
+  release(): Promise<void>;
+}
+
+/** Takes the lease `key` for `ms` if it is free (or expired), in one atomic upsert; null while another holds it. */
+async function tryTake(ctx: ServiceContext, key: string, ms: number): Promise<CodeLease | null> {
   const now = Date.now();
   const until = now + ms;
   const rows = await ctx.db.all<{ reset_at: number }>(sql`
     INSERT INTO rate_limits (key, count, reset_at) VALUES (${key}, 1, ${until})
     ON CONFLICT(key) DO UPDATE SET count = 1, reset_at = ${until} WHERE rate_limits.reset_at <= ${now}
     RETURNING reset_at`);
-  return rows.length > 0 ? until : null;
+  if (rows.length === 0) return null;
+  return { release: () => ctx.db.run(sql`DELETE FROM rate_limits WHERE key = ${key} AND reset_at = ${until}`).then(() => undefined) };
 }
 
-/** Takes the student's lease if it is free (or expired): the lease's end, or null while another run holds it. */
-const tryTake = (ctx: ServiceContext, userId: string, ms = LEASE_MS) => tryTakeKey(ctx, keyOf(userId), ms);
-
 /**
- * How long a lease must last for `runs` runs of code one after another (each within the sandbox's 6 s budget, ADR
- * 0016), and never less than LEASE_MS: a quiz of fifty code questions outlasts a minute.
+ * Waits up to WAIT_MS for the lease `key`. `meanwhile`, asked between tries, may answer what the caller waited for (a
+ * hand-in another request finished): then that answer comes back instead of a lease. Past the wait, `busy()`.
  */
-export const leaseFor = (runs: number) => Math.max(LEASE_MS, runs * 6_000 + 10_000);
+async function waitFor<T>(ctx: ServiceContext, key: string, ms: number, busy: () => AppError, meanwhile?: () => Promise<T | null>): Promise<{ lease: CodeLease } | { instead: T }> {
+  const deadline = Date.now() + WAIT_MS;
+  for (;;) {
+    const lease = await tryTake(ctx, key, ms);
+    if (lease) return { lease };
+    const done = meanwhile ? await meanwhile() : null;
+    if (done !== null) return { instead: done };
+    if (Date.now() >= deadline) throw busy();
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+  }
+}
+
+/** Runs `work` holding `lease`, and gives it back whatever happens. */
+async function holding<T>(lease: CodeLease, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } finally {
+    await lease.release();
+  }
+}
+
+const codeBusy = () => new AppError(429, "code_busy", BUSY_MESSAGE, undefined, 2);
 
 /**
  * Runs `work` holding the lease `key` (waiting up to WAIT_MS for it, then refusing with `busy`), and gives it back.
@@ -47,56 +77,29 @@ export const leaseFor = (runs: number) => Math.max(LEASE_MS, runs * 6_000 + 10_0
  * from what they read.
  */
 export async function underLease<T>(ctx: ServiceContext, key: string, busy: () => AppError, work: () => Promise<T>, ms = LEASE_MS): Promise<T> {
-  const deadline = Date.now() + WAIT_MS;
-  let until = await tryTakeKey(ctx, key, ms);
-  while (until === null) {
-    if (Date.now() >= deadline) throw busy();
-    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
-    until = await tryTakeKey(ctx, key, ms);
-  }
-  try {
-    return await work();
-  } finally {
-    await ctx.db.run(sql`DELETE FROM rate_limits WHERE key = ${key} AND reset_at = ${until}`);
-  }
-}
-
-export interface CodeLease {
-  /** Gives the lease back (only this one: a lease taken over after expiry is not touched). */
-  release(): Promise<void>;
+  const taken = await waitFor<never>(ctx, key, ms, busy);
+  return holding((taken as { lease: CodeLease }).lease, work);
 }
 
 /**
- * Waits up to WAIT_MS for the student's lease. `meanwhile`, asked between tries, may answer what the caller waited
- * for (a hand-in another request finished): then that answer comes back instead of a lease. Past the wait, 429.
+ * The student's lease for a hand-in (waiting for it as above; past the wait, 429 `code_busy`). `handedIn`, asked while
+ * waiting and once more when the lease is taken (it may be free because that other run has just ended), answers the
+ * result the caller would make again: then that result comes back, and no lease is held.
  */
-export async function takeCodeLease<T>(ctx: ServiceContext, userId: string, meanwhile?: () => Promise<T | null>, ms = LEASE_MS): Promise<{ lease: CodeLease } | { instead: T }> {
-  const deadline = Date.now() + WAIT_MS;
-  for (;;) {
-    const until = await tryTake(ctx, userId, ms);
-    if (until !== null) {
-      return { lease: { release: () => ctx.db.run(sql`DELETE FROM rate_limits WHERE key = ${keyOf(userId)} AND reset_at = ${until}`).then(() => undefined) } };
-    }
-    const done = meanwhile ? await meanwhile() : null;
-    if (done !== null) return { instead: done };
-    if (Date.now() >= deadline) throw new AppError(429, "code_busy", BUSY_MESSAGE, undefined, 2);
-    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
-  }
+export async function takeCodeLease<T>(ctx: ServiceContext, userId: string, handedIn: () => Promise<T | null>, ms = LEASE_MS): Promise<{ lease: CodeLease } | { instead: T }> {
+  const taken = await waitFor(ctx, keyOf(userId), ms, codeBusy, handedIn);
+  if (!("lease" in taken)) return taken;
+  const done = await handedIn();
+  if (done === null) return taken;
+  await taken.lease.release();
+  return { instead: done };
 }
 
 /** Runs `work` under the student's lease (waiting for it as above), and gives the lease back whatever happens. */
-export async function underCodeLease<T>(ctx: ServiceContext, userId: string, work: () => Promise<T>, ms = LEASE_MS): Promise<T> {
-  const taken = await takeCodeLease<never>(ctx, userId, undefined, ms);
-  if (!("lease" in taken)) throw new Error("unreachable");
-  try {
-    return await work();
-  } finally {
-    await taken.lease.release();
-  }
-}
+export const underCodeLease = <T>(ctx: ServiceContext, userId: string, work: () => Promise<T>, ms = LEASE_MS): Promise<T> => underLease(ctx, keyOf(userId), codeBusy, work, ms);
 
-/** The lease if it is free now, without waiting (background checks skip their run when the student's code is busy). */
-export async function codeLeaseIfFree(ctx: ServiceContext, userId: string): Promise<CodeLease | null> {
-  const until = await tryTake(ctx, userId);
-  return until === null ? null : { release: () => ctx.db.run(sql`DELETE FROM rate_limits WHERE key = ${keyOf(userId)} AND reset_at = ${until}`).then(() => undefined) };
+/** `work` under the student's lease if it is free now, without waiting; null when their code is busy (background checks skip their run). */
+export async function ifCodeLeaseFree<T>(ctx: ServiceContext, userId: string, work: () => Promise<T>): Promise<T | null> {
+  const lease = await tryTake(ctx, keyOf(userId), LEASE_MS);
+  return lease ? holding(lease, work) : null;
 }

@@ -32,11 +32,12 @@ export const groupRecordColumns = {
 };
 
 /**
- * The refusal of someone who may not see inside a group: while the group is a draft (not in the catalogue) it is as
- * unknown to them as a group that does not exist (404); once published or archived, 403 naming the rule.
+ * The refusal of someone who may not do `message`'s thing in a group: to someone outside a draft group (not in the
+ * catalogue) the group is as unknown as one that does not exist (404); a member of it, or anyone once it is
+ * published or archived, is told the rule (403).
  */
-export function outsider(group: { status?: string | null }, message: string) {
-  return group.status === "draft" ? notFound("No such group.") : forbidden(message);
+export function outsider(viewer: Actor, group: { status?: string | null; instructorId: string | null; membershipStatus?: string | null }, message: string) {
+  return group.status === "draft" && !can(viewer, "group.viewInside", { group }) ? notFound("No such group.") : forbidden(message);
 }
 
 export async function findGroup(ctx: ServiceContext, idOrSlug: string): Promise<GroupRecord | null> {
@@ -97,11 +98,7 @@ export async function requireManagedGroup(ctx: ServiceContext, viewer: Actor, id
   const row = await groupForUser(ctx, viewer.userId, idOrSlug);
   if (!row) throw notFound("No such group.");
   const group: GroupRecord = { id: row.id, slug: row.slug, title: row.title, status: row.status, capacity: row.capacity, instructorId: row.instructorId };
-  if (!can(viewer, "group.manage", { group })) {
-    // Someone outside a draft group learns nothing of it (404, as for no group); a member is told it is not theirs.
-    const inside = can(viewer, "group.viewInside", { group: { instructorId: row.instructorId, membershipStatus: row.membershipStatus } });
-    throw inside ? forbidden("Only this group's instructor or an admin can do that.") : outsider(group, "Only this group's instructor or an admin can do that.");
-  }
+  if (!can(viewer, "group.manage", { group })) throw outsider(viewer, row, "Only this group's instructor or an admin can do that.");
   return group;
 }
 

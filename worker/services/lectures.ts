@@ -146,9 +146,7 @@ async function requireGroupInside(ctx: ServiceContext, viewer: Actor, idOrSlug: 
   if (!row) throw notFound("No such group.");
   const group = groupFacts(row);
   if (manage ? !can(viewer, "group.manage", { group }) : !can(viewer, "group.viewInside", { group })) {
-    // A member of a draft group who may not manage it still knows it: only someone outside it is told "no such group".
-    if (manage && can(viewer, "group.viewInside", { group })) throw forbidden("Only this group's instructor or an admin can do that.");
-    throw outsider(row, manage ? "Only this group's instructor or an admin can do that." : "Only the group's members and staff can see its lectures.");
+    throw outsider(viewer, row, manage ? "Only this group's instructor or an admin can do that." : "Only the group's members and staff can see its lectures.");
   }
   return { ...row, isStaff: can(viewer, "group.manage", { group }) };
 }

@@ -44,7 +44,7 @@ export type AllowedChat = ChatFacts & { actor: Actor };
 export async function requireChat(ctx: ServiceContext, actor: Actor, idOrSlug: string, replyTo?: number | null): Promise<AllowedChat> {
   const facts = await chatFacts(ctx, actor.userId, idOrSlug, replyTo, actor.sessionId);
   if (!facts) throw notFound("No such group.");
-  if (!facts.actor || !can(facts.actor, "group.viewInside", { group: facts.group })) throw outsider({ status: facts.groupStatus }, NOT_IN_GROUP);
+  if (!facts.actor || !can(facts.actor, "group.viewInside", { group: facts.group })) throw outsider(facts.actor ?? actor, { ...facts.group, status: facts.groupStatus }, NOT_IN_GROUP);
   return { ...facts, actor: facts.actor };
 }
 

@@ -43,7 +43,7 @@ import { AppError, forbidden, notFound } from "../http/errors";
 import { newId, slugCandidates } from "./ids";
 import { isMember, memberIds } from "./memberships";
 import { notifyUsers } from "./notifications";
-import { codeLeaseIfFree, leaseFor, takeCodeLease, underCodeLease, type CodeLease } from "./code-lease";
+import { ifCodeLeaseFree, leaseFor, takeCodeLease, underCodeLease, type CodeLease } from "./code-lease";
 import { checkAnswers, checkCode, codeVerdicts, earned, grade, isRight, knownVerdicts, maxScoreOf, testOutcomes, type CodeChecks, type CodeToRun, type GradableQuestion } from "./quiz-grading";
 import { ownTime } from "./own-time";
 import { hitRateLimit } from "./rate-limit";
@@ -334,14 +334,8 @@ function checkLater(ctx: ServiceContext, attemptId: string, userId: string, item
               return;
             }
             // A check is a convenience: while the student's code runs elsewhere (a hand-in), it is skipped.
-            const lease = await codeLeaseIfFree(ctx, userId);
-            if (!lease) return;
-            let outcome: Awaited<ReturnType<typeof checkCode>>;
-            try {
-              outcome = await checkCode(ctx.runCode, item);
-            } finally {
-              await lease.release();
-            }
+            const outcome = await ifCodeLeaseFree(ctx, userId, () => checkCode(ctx.runCode, item));
+            if (!outcome) return;
             const { passed, tests } = outcome;
             // Question ids are base64url (worker/services/ids.ts), safe inside a quoted JSON path.
             const path = `$."${item.question.id}"`;
@@ -549,7 +543,7 @@ async function listQuizzes(ctx: ServiceContext, viewer: Actor, scope: { groupKey
     group = { id: lecture.groupId, instructorId: lecture.instructorId, membershipStatus: lecture.membershipStatus };
     lectureId = lecture.id;
   }
-  if (!can(viewer, "group.viewInside", { group: facts(group) })) throw outsider(group, "Only the group's members and staff can see its quizzes.");
+  if (!can(viewer, "group.viewInside", { group: facts(group) })) throw outsider(viewer, group, "Only the group's members and staff can see its quizzes.");
   const staff = isStaffOf(viewer, group);
   const member = !staff && isMember(group);
   // The course home and the lecture pages run these: built once per isolate for each kind of list and viewer
@@ -780,37 +774,40 @@ const answersCount = (a: AttemptRow, now: number) => a.deadlineAt === null || no
 async function handInSaved(ctx: ServiceContext, a: AttemptRow, quizQs: QuestionRow[]): Promise<AttemptRow | null> {
   const qs = questionsFor(quizQs, a);
   // Late saves sent at once each land here: one runs the code (the student's lease), the others find it handed in.
-  let lease: CodeLease | null = null;
-  const toRun = (await knownVerdicts(qs as GradableQuestion[], a.answers, a.codeChecks)).missing.length;
-  if (toRun > 0) {
-    const taken = await takeCodeLease(
-      ctx,
-      a.userId,
-      async () => {
-        const [latest] = await ctx.db.select().from(attempts).where(eq(attempts.id, a.id));
-        return latest?.submittedAt ? latest : null;
-      },
-      leaseFor(toRun),
-    );
-    if ("instead" in taken) return null;
-    lease = taken.lease;
-  }
+  const taken = await handInLease(ctx, a.userId, a.id, qs, a.answers, a.codeChecks);
+  if ("handedIn" in taken) return null;
   try {
-    return await handInSavedNow(ctx, a, qs);
+    const { verdicts, checks } = await codeVerdicts(ctx.runCode, qs as GradableQuestion[], a.answers, a.codeChecks);
+    const result = grade(qs as GradableQuestion[], a.answers, verdicts, a.overrides);
+    const [row] = await ctx.db
+      .update(attempts)
+      .set({ ...result, verdicts, codeChecks: checks, codePending: false, submittedAt: a.deadlineAt })
+      .where(and(eq(attempts.id, a.id), isNull(attempts.submittedAt)))
+      .returning();
+    return row ?? null;
   } finally {
-    await lease?.release();
+    await taken.lease?.release();
   }
 }
 
-async function handInSavedNow(ctx: ServiceContext, a: AttemptRow, qs: QuestionRow[]): Promise<AttemptRow | null> {
-  const { verdicts, checks } = await codeVerdicts(ctx.runCode, qs as GradableQuestion[], a.answers, a.codeChecks);
-  const result = grade(qs as GradableQuestion[], a.answers, verdicts, a.overrides);
-  const [row] = await ctx.db
-    .update(attempts)
-    .set({ ...result, verdicts, codeChecks: checks, codePending: false, submittedAt: a.deadlineAt })
-    .where(and(eq(attempts.id, a.id), isNull(attempts.submittedAt)))
-    .returning();
-  return row ?? null;
+/**
+ * The student's lease for handing in `attemptId` when its answers hold code still to run (code-lease.ts), for as long
+ * as that code may run; `lease: null` when nothing needs to run. The same hand-in sent again while the first runs (a
+ * double tap, thirty at once, late saves) waits for it and gets the attempt as it handed it in, with no second run.
+ */
+async function handInLease(ctx: ServiceContext, userId: string, attemptId: string, qs: QuestionRow[], answers: Record<string, unknown>, checks: CodeChecks | null): Promise<{ lease: CodeLease | null } | { handedIn: AttemptRow }> {
+  const toRun = (await knownVerdicts(qs as GradableQuestion[], answers, checks)).missing.length;
+  if (toRun === 0) return { lease: null };
+  const taken = await takeCodeLease(
+    ctx,
+    userId,
+    async () => {
+      const [latest] = await ctx.db.select().from(attempts).where(eq(attempts.id, attemptId));
+      return latest?.submittedAt ? latest : null;
+    },
+    leaseFor(toRun),
+  );
+  return "instead" in taken ? { handedIn: taken.instead } : taken;
 }
 
 /**
@@ -914,31 +911,11 @@ export async function submitQuiz(ctx: ServiceContext, viewer: Actor, key: string
   const answers = inTime ? clean : open.answers;
   // Never later than the deadline: the time an attempt records never exceeds its limit.
   const submittedAt = new Date(open.deadlineAt ? Math.min(now, open.deadlineAt.getTime()) : now);
-  // Code to run takes the student's one run at a time (code-lease.ts). The same hand-in sent again while the first
-  // runs (a double tap, thirty at once) waits for it and answers its result instead of running the code again.
-  let lease: CodeLease | null = null;
-  const toRun = (await knownVerdicts(given as GradableQuestion[], answers, open.codeChecks)).missing.length;
-  if (toRun > 0) {
-    const attemptId = open.id;
-    const taken = await takeCodeLease(
-      ctx,
-      viewer.userId,
-      async () => {
-        const [latest] = await ctx.db.select().from(attempts).where(eq(attempts.id, attemptId));
-        return latest?.submittedAt ? latest : null;
-      },
-      leaseFor(toRun),
-    );
-    if ("instead" in taken) return repeat(taken.instead, mine);
-    lease = taken.lease;
-  }
+  // Code to run takes the student's one run at a time (handInLease): a repeat of this hand-in answers its result.
+  const taken = await handInLease(ctx, viewer.userId, open.id, given, answers, open.codeChecks);
+  if ("handedIn" in taken) return repeat(taken.handedIn, mine);
   let row: AttemptRow | undefined;
   try {
-    // Handed in meanwhile (the lease was free because that run had ended): its result, no second run.
-    if (lease) {
-      const [latest] = await ctx.db.select().from(attempts).where(eq(attempts.id, open.id));
-      if (latest?.submittedAt) return repeat(latest, mine);
-    }
     const { verdicts, checks } = await codeVerdicts(ctx.runCode, given as GradableQuestion[], answers, open.codeChecks);
     const result = grade(given as GradableQuestion[], answers, verdicts);
     [row] = await ctx.db
@@ -947,7 +924,7 @@ export async function submitQuiz(ctx: ServiceContext, viewer: Actor, key: string
       .where(and(eq(attempts.id, open.id), isNull(attempts.submittedAt)))
       .returning();
   } finally {
-    await lease?.release();
+    await taken.lease?.release();
   }
   if (!row) {
     // A submit from another tab (or the server closing it) got there first: answer that result.

@@ -373,7 +373,7 @@ export interface TaskListItem extends TaskDto {
 export async function listGroupTasks(ctx: ServiceContext, viewer: Actor, groupKey: string): Promise<TaskListItem[]> {
   const group = await groupForUser(ctx, viewer.userId, groupKey);
   if (!group) throw notFound("No such group.");
-  if (!can(viewer, "group.viewInside", { group: facts(group) })) throw outsider(group, "Only the group's members and staff can see its tasks.");
+  if (!can(viewer, "group.viewInside", { group: facts(group) })) throw outsider(viewer, group, "Only the group's members and staff can see its tasks.");
   const staff = can(viewer, "group.manage", { group: facts(group) });
   // The course home runs it: built once per isolate for staff and for students (db/prepared.ts).
   const query = preparedOnce(ctx, staff ? "tasks.listGroupTasks.staff" : "tasks.listGroupTasks.student", (db) =>

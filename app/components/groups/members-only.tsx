@@ -1,6 +1,6 @@
 import { isRouteErrorResponse, Link, useParams, useRouteError } from "@remix-run/react";
 import type { ReactNode } from "react";
-import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { ErrorScreen, GeneralErrorBoundary } from "~/components/error-boundary";
 import { ArrowIcon } from "~/components/icons";
 import { useT } from "~/lib/i18n";
 
@@ -12,11 +12,7 @@ import { useT } from "~/lib/i18n";
 export function MembersOnlyScreen({ status, body, action }: { status?: ReactNode; body: string; action: { to: string; label: string; arrow?: boolean } }) {
   const { t } = useT();
   return (
-    <main id="main" tabIndex={-1} className="error-screen not-member">
-      <p className="error-code" aria-hidden="true">
-        403
-      </p>
-      <h1>{t("groups.course.forbiddenTitle")}</h1>
+    <ErrorScreen code={403} title={t("groups.course.forbiddenTitle")} className="not-member">
       {status}
       <p>{body}</p>
       <div className="error-actions">
@@ -28,7 +24,7 @@ export function MembersOnlyScreen({ status, body, action }: { status?: ReactNode
           {t("course.back")}
         </Link>
       </div>
-    </main>
+    </ErrorScreen>
   );
 }
 

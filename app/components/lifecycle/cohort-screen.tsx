@@ -1,6 +1,6 @@
 import { Link, useFetcher } from "@remix-run/react";
 import { useCallback, useEffect, useRef, useState } from "react";
-import { ConfirmDialog } from "~/components/confirm-dialog";
+import { ConfirmDialog, useCloseWhenDone } from "~/components/confirm-dialog";
 import { fromLocalInput, When } from "~/components/lectures/when";
 import type { MessageKey } from "~/i18n/en";
 import { localeOf } from "~/i18n/config";
@@ -222,18 +222,16 @@ function CertificatesSection({ data }: { data: CohortData }) {
   const single = useFetcher<Result>();
   const revoker = useFetcher<Result>();
   const [revoking, setRevoking] = useState<{ id: string; name: string } | null>(null);
-  const [issuing, setIssuing] = useState<{ id: string; name: string; meetsRule: boolean; overall: number | null; attendance: number | null } | null>(null);
+  // The member asked about (their figures read from the roster as it now stands), and the question for everyone.
+  const [issuingId, setIssuingId] = useState<string | null>(null);
   const [issuingAll, setIssuingAll] = useState(false);
-  useEffect(() => {
-    if (issuer.state === "idle" && issuer.data) setIssuingAll(false);
-  }, [issuer.state, issuer.data]);
-  useEffect(() => {
-    if (single.state === "idle" && single.data) setIssuing(null);
-  }, [single.state, single.data]);
+  useCloseWhenDone(issuer.state !== "idle", () => setIssuingAll(false));
+  useCloseWhenDone(single.state !== "idle", () => setIssuingId(null));
   useEffect(() => {
     if (revoker.state === "idle" && revoker.data?.ok) setRevoking(null);
   }, [revoker.state, revoker.data]);
   const { roster } = data;
+  const issuing = issuingId === null ? null : (roster.members.find((m) => m._id === issuingId) ?? null);
   const ruleError = problem(t, rule.data, { overall: "cohort.field.percent", attendance: "cohort.field.percent" });
   const issued = (d: Result | undefined) => (d?.ok && typeof d.issued === "number" ? t("cohort.certs.issued", { count: d.issued }) : null);
   const issueError = problem(t, issuer.data, {});
@@ -358,7 +356,7 @@ function CertificatesSection({ data }: { data: CohortData }) {
                             className="btn btn-outline btn-sm"
                             disabled={single.state !== "idle" || notYet}
                             aria-label={`${t(c ? "cohort.certs.issueAgain" : "cohort.certs.issueOne")}: ${m.name}`}
-                            onClick={() => setIssuing({ id: m._id, name: m.name, meetsRule: m.meetsRule, overall: m.overall, attendance: m.attendance })}
+                            onClick={() => setIssuingId(m._id)}
                           >
                             {t(c ? "cohort.certs.issueAgain" : "cohort.certs.issueOne")}
                           </button>
@@ -405,11 +403,11 @@ function CertificatesSection({ data }: { data: CohortData }) {
       </revoker.Form>
       <ConfirmDialog
         open={issuing !== null}
-        onClose={() => setIssuing(null)}
+        onClose={() => setIssuingId(null)}
         title={t("cohort.certs.issueTitle", { name: isolate(issuing?.name ?? "") })}
         confirmLabel={t("cohort.certs.issueOne")}
         busy={single.state !== "idle"}
-        onConfirm={() => issuing && single.submit({ intent: "issue-one", userId: issuing.id }, { method: "post" })}
+        onConfirm={() => issuing && single.submit({ intent: "issue-one", userId: issuing._id }, { method: "post" })}
       >
         <p>{t("cohort.certs.issueBody")}</p>
         {/* By hand, a member short of the rule may be given one: the dialog says they are, with their figures. */}
