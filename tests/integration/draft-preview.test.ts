@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from "vitest";
 import type * as s from "../../db/schema";
-import { addCourseContent, addMember, call, createGroup, createUser, signIn } from "./factories";
+import { exercise } from "./exercise-fixtures";
+import { addCourseContent, addMember, call, createGroup, createUser, signIn, type SignedIn } from "./factories";
 
 const DRAFT_WORDS = "Preview of a draft.";
 const ARCHIVED_WORDS = "This course is archived.";
@@ -129,6 +130,57 @@ describe("a draft group's inside, to someone outside it", () => {
         expect((await call(path, { token: who.accessToken })).status, path).toBe(404);
       }
     }
+  });
+
+  it("its published lecture, task, quiz and exercise are 404 on their own addresses to outsiders, 403 once the group is published", async () => {
+    const teacher = await signIn(await createUser({ role: "instructor" }));
+    const outsider = await signIn(await createUser());
+    const otherTeacher = await signIn(await createUser({ role: "instructor" }));
+    /** A published lecture with a task (and its exercise) and a quiz, in a group of this status. */
+    const inside = async (status: s.GroupStatus) => {
+      const group = await createGroup({ instructorId: teacher.user.id, status });
+      const lecture = (await (await call(`/api/lectures/group/${group.slug}`, { body: { title: "Week 1", published: true }, token: teacher.accessToken })).json()) as { slug: string };
+      const task = await call(`/api/lectures/${lecture.slug}/tasks`, { body: { title: "Profile card", body: "Build it.", dueAt: null, maxScore: 10, allowLate: true }, token: teacher.accessToken });
+      expect(task.status).toBe(201);
+      const taskSlug = ((await task.json()) as { slug: string }).slug;
+      expect((await call(`/api/exercises/${taskSlug}`, { method: "PUT", body: exercise(), token: teacher.accessToken })).status).toBe(200);
+      const quiz = await call("/api/quizzes", { body: { lectureId: lecture.slug, title: "Warm-up", maxAttempts: 1, showAnswers: "after-submit", published: true, questions: [{ text: "1 + 1?", type: "single", options: ["1", "2"], correct: 1 }] }, token: teacher.accessToken });
+      expect(quiz.status).toBe(201);
+      const quizSlug = ((await quiz.json()) as { slug: string }).slug;
+      const course = `/course/${group.slug}/lecture/${lecture.slug}`;
+      return {
+        api: [
+          `/api/lectures/${lecture.slug}`,
+          `/api/lectures/${lecture.slug}/get-user-attendance-status-in-group`,
+          `/api/lectures/${lecture.slug}/tasks/${taskSlug}`,
+          `/api/exercises/${taskSlug}`,
+          `/api/quizzes/${quizSlug}`,
+          `/api/quizzes/${quizSlug}/result`,
+        ],
+        // The staff's own: another instructor is told nothing of a draft's items either.
+        staff: [`/api/lectures/${lecture.slug}/tasks/${taskSlug}/submissions`, `/api/lectures/${lecture.slug}/attendance`],
+        pages: [course, `${course}/Add-Task/${taskSlug}`, `${course}/quiz/${quizSlug}`],
+      };
+    };
+    const draft = await inside("draft");
+    const published = await inside("published");
+    const answer = async (who: SignedIn, path: string, page: boolean) => {
+      const res = page ? await call(path, { cookie: who.cookie, headers: { accept: "text/html" } }) : await call(path, { token: who.accessToken });
+      return { status: res.status, body: await res.text() };
+    };
+    for (const who of [outsider, otherTeacher]) {
+      // A student is refused the staff's addresses by their role first, which tells nothing of any group.
+      for (const path of [...draft.api, ...(who === otherTeacher ? draft.staff : [])]) {
+        const res = await answer(who, path, false);
+        expect(res.status, path).toBe(404);
+        expect(JSON.parse(res.body).message, path).toMatch(/^No such (lecture|task|exercise|quiz)\.$/);
+      }
+      for (const path of draft.pages) expect((await answer(who, path, true)).status, path).toBe(404);
+      for (const path of [...published.api, ...published.pages]) expect((await answer(who, path, path.startsWith("/course/"))).status, path).toBe(403);
+    }
+    // Its own instructor still opens every one of them (but a student's own result, which staff read in the results).
+    for (const path of [...draft.api, ...draft.staff].filter((p) => !p.endsWith("/result"))) expect((await answer(teacher, path, false)).status, path).toBe(200);
+    for (const path of draft.pages) expect((await answer(teacher, path, true)).status, path).toBe(200);
   });
 
   it("is as unknown as a group that does not exist (404) on every list of the API, and refused (403) once published", async () => {

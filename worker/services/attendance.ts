@@ -12,6 +12,7 @@ import type { AttendanceCounts, AttendanceFlag, AttendanceRecordFrameBody, Atten
 import { attendance, attendancePendingCheckins, attendanceSessions, lectures, memberships, sessions, users, MEMBER_STATUSES } from "../../db/schema";
 import type { ServiceContext } from "../context";
 import { AppError, forbidden, notFound } from "../http/errors";
+import { outsider, placeFacts } from "./group-access";
 import { publishToGroup, publishToGroupRoomStaff } from "../realtime/publish";
 import { keyedHash, type CheckinClient } from "./attendance-client";
 import { checkCode, currentCode, windowEndsAt, type CodeClock } from "./attendance-codes";
@@ -363,7 +364,7 @@ async function deviceOf(ctx: ServiceContext, viewer: Viewer, fingerprint: string
 async function requireStudentLecture(ctx: ServiceContext, viewer: Viewer, slugOrId: string): Promise<LectureRecord> {
   const lecture = await findLecture(ctx, viewer, slugOrId);
   if (!lecture || !lecture.published) throw notFound("No such lecture.");
-  if (!isMember(lecture)) throw forbidden(ATTEND_MESSAGES.notStudent);
+  if (!isMember(lecture)) throw outsider(viewer, placeFacts(lecture), ATTEND_MESSAGES.notStudent, "No such lecture.");
   return lecture;
 }
 
@@ -455,7 +456,7 @@ export async function attendanceStatusFor(ctx: ServiceContext, viewer: Viewer, l
   if (!lecture) throw notFound("No such lecture.");
   if (can(viewer, "group.manage", { group: lecture })) return stateOf(ctx, lecture, now);
   if (!lecture.published) throw notFound("No such lecture.");
-  if (!can(viewer, "group.viewInside", { group: lecture })) throw forbidden("Only the group's members and staff can see its lectures.");
+  if (!can(viewer, "group.viewInside", { group: lecture })) throw outsider(viewer, placeFacts(lecture), "Only the group's members and staff can see its lectures.", "No such lecture.");
   const [[mine], session] = await Promise.all([
     ctx.db.select({ status: attendance.status, markedAt: attendance.markedAt }).from(attendance).where(and(eq(attendance.lectureId, lecture.id), eq(attendance.userId, viewer.userId))),
     latestSession(ctx, lecture.id),

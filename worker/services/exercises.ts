@@ -17,6 +17,7 @@ import { exerciseDrafts, exercises } from "../../db/schema";
 import type { ServiceContext } from "../context";
 import { underCodeLease } from "./code-lease";
 import { AppError, forbidden, notFound } from "../http/errors";
+import { outsider, placeFacts } from "./group-access";
 import { studentReport } from "../sandbox/report";
 import type { RunReport } from "../sandbox/types";
 import { hitRateLimit } from "./rate-limit";
@@ -40,7 +41,7 @@ async function findExerciseTask(ctx: ServiceContext, viewer: Actor, key: string)
 async function requireManaged(ctx: ServiceContext, viewer: Actor, key: string): Promise<ExerciseTask> {
   const task = await findExerciseTask(ctx, viewer, key);
   if (!task) throw notFound("No such task.");
-  if (!isStaff(viewer, task)) throw forbidden("Only this group's instructor or an admin can do that.");
+  if (!isStaff(viewer, task)) throw outsider(viewer, placeFacts(task), "Only this group's instructor or an admin can do that.", "No such task.");
   return task;
 }
 
@@ -51,7 +52,7 @@ function assertReadable(viewer: Actor, task: ExerciseTask | null): asserts task 
   // Not shown yet (unpublished, on an unpublished lecture, or scheduled for later, issue 22): to anyone but its staff
   // it does not exist, in the group or not.
   if (!task.exercise || (!staff && (!task.exercise.published || !task.lecturePublished || task.publishAt))) throw notFound("No such exercise.");
-  if (!staff && !isMember(task)) throw forbidden("Only the group's members and staff can see its exercises.");
+  if (!staff && !isMember(task)) throw outsider(viewer, placeFacts(task), "Only the group's members and staff can see its exercises.", "No such exercise.");
 }
 
 async function requireReadable(ctx: ServiceContext, viewer: Actor, key: string) {

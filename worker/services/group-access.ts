@@ -34,11 +34,19 @@ export const groupRecordColumns = {
 /**
  * The refusal of someone who may not do `message`'s thing in a group: to someone outside a draft group (not in the
  * catalogue) the group is as unknown as one that does not exist (404); a member of it, or anyone once it is
- * published or archived, is told the rule (403).
+ * published or archived, is told the rule (403). `unknown` is what the 404 says: the thing the address names (a
+ * lecture, task or quiz of a draft group is as unknown as its group).
  */
-export function outsider(viewer: Actor, group: { status?: string | null; instructorId: string | null; membershipStatus?: string | null }, message: string) {
-  return group.status === "draft" && !can(viewer, "group.viewInside", { group }) ? notFound("No such group.") : forbidden(message);
+export function outsider(viewer: Actor, group: { status?: string | null; instructorId: string | null; membershipStatus?: string | null }, message: string, unknown = "No such group.") {
+  return group.status === "draft" && !can(viewer, "group.viewInside", { group }) ? notFound(unknown) : forbidden(message);
 }
+
+/** The group facts of a lecture, task or quiz record (read with `workPlaceColumns` or alike) that `outsider()` needs. */
+export const placeFacts = (r: { groupStatus: GroupStatus; instructorId: string | null; membershipStatus: string | null }) => ({
+  status: r.groupStatus,
+  instructorId: r.instructorId,
+  membershipStatus: r.membershipStatus,
+});
 
 export async function findGroup(ctx: ServiceContext, idOrSlug: string): Promise<GroupRecord | null> {
   const [row] = await ctx.db.select(groupRecordColumns).from(groups).where(byIdOrSlug(idOrSlug)).limit(1);
@@ -114,6 +122,7 @@ export const workPlaceColumns = {
   groupId: groups.id,
   groupSlug: groups.slug,
   groupTitle: groups.title,
+  groupStatus: groups.status,
   instructorId: groups.instructorId,
   membershipStatus: memberships.status,
 };

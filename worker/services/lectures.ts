@@ -6,14 +6,14 @@ import { and, isNull, asc, count, eq, max, or, sql } from "drizzle-orm";
 import { can, type Actor } from "../../app/lib/permissions";
 import { isCalendarDate } from "../../app/lib/dates";
 import type { CreateLectureInput, LectureOrderInput, LectureSeriesInput, UpdateLectureInput } from "../../app/lib/lecture-schemas";
-import { attendance, attendanceSessions, extensions, groups, lectures, memberships, submissions, tasks } from "../../db/schema";
+import { attendance, attendanceSessions, extensions, groups, lectures, memberships, submissions, tasks, type GroupStatus } from "../../db/schema";
 import { memberIds } from "./memberships";
 import { asStudentSees, submissionState } from "./tasks";
 import { preparedOnce } from "../../db/prepared";
 import type { ServiceContext } from "../context";
 import { rowFor } from "../http/read-ahead";
 import { htmlOf, withHtml } from "./stored-html";
-import { groupForUser, outsider } from "./group-access";
+import { groupForUser, outsider, placeFacts } from "./group-access";
 import { AppError, forbidden, notFound } from "../http/errors";
 import { isUniqueViolation, newId, slugCandidates } from "./ids";
 import { notifyUsers } from "./notifications";
@@ -61,6 +61,8 @@ export interface LectureRecord {
   groupId: string;
   groupSlug: string;
   groupTitle: string;
+  /** Draft, published or archived: to someone outside a draft group its lectures are unknown (404). */
+  groupStatus: GroupStatus;
   instructorId: string | null;
   membershipStatus: string | null;
 }
@@ -80,6 +82,7 @@ const lectureColumns = {
   groupId: groups.id,
   groupSlug: groups.slug,
   groupTitle: groups.title,
+  groupStatus: groups.status,
   instructorId: groups.instructorId,
 };
 
@@ -128,7 +131,7 @@ export async function requireReadableLecture(ctx: ServiceContext, viewer: Actor,
   const group = groupFacts(lecture);
   // Unpublished first: to anyone but its staff it does not exist, whether or not they are in the group.
   if (!lecture.published && !can(viewer, "group.manage", { group })) throw notFound("No such lecture.");
-  if (!can(viewer, "group.viewInside", { group })) throw forbidden("Only the group's members and staff can see its lectures.");
+  if (!can(viewer, "group.viewInside", { group })) throw outsider(viewer, placeFacts(lecture), "Only the group's members and staff can see its lectures.", "No such lecture.");
   return lecture;
 }
 
@@ -136,7 +139,7 @@ export async function requireReadableLecture(ctx: ServiceContext, viewer: Actor,
 export async function requireManagedLecture(ctx: ServiceContext, viewer: Actor, idOrSlug: string): Promise<LectureRecord> {
   const lecture = await findLecture(ctx, viewer, idOrSlug);
   if (!lecture) throw notFound("No such lecture.");
-  if (!can(viewer, "group.manage", { group: groupFacts(lecture) })) throw forbidden("Only this group's instructor or an admin can do that.");
+  if (!can(viewer, "group.manage", { group: groupFacts(lecture) })) throw outsider(viewer, placeFacts(lecture), "Only this group's instructor or an admin can do that.", "No such lecture.");
   return lecture;
 }
 

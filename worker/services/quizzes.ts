@@ -31,14 +31,14 @@ import {
   type ShowAnswers,
   type UpdateQuizInput,
 } from "../../app/lib/quiz-schemas";
-import { attempts, bankQuestions, extensions, groups, lectures, memberships, questions, quizzes, users, MEMBER_STATUSES } from "../../db/schema";
+import { attempts, bankQuestions, extensions, groups, lectures, memberships, questions, quizzes, users, MEMBER_STATUSES, type GroupStatus } from "../../db/schema";
 import { makePaper, originalOption, paperQuestions, type QuizDraw } from "../../app/lib/quiz-paper";
 import { bankChanged, bankOf, bankStill, drawsUnfit, refuseIfBankChanged, tagCounts } from "./question-bank";
 import { chunked, D1_MAX_PARAMS, slices } from "./chunks";
 import { preparedOnce } from "../../db/prepared";
 import type { ServiceContext } from "../context";
 import { withHtml } from "./stored-html";
-import { groupForUser, outsider, workPlaceColumns } from "./group-access";
+import { groupForUser, outsider, placeFacts, workPlaceColumns } from "./group-access";
 import { AppError, forbidden, notFound } from "../http/errors";
 import { newId, slugCandidates } from "./ids";
 import { isMember, memberIds } from "./memberships";
@@ -86,6 +86,8 @@ interface QuizRecord {
   groupId: string;
   groupSlug: string;
   groupTitle: string;
+  /** To someone outside a draft group its quizzes are unknown (404; `outsider()`). */
+  groupStatus: GroupStatus;
   instructorId: string | null;
   membershipStatus: string | null;
   /** The viewer's accommodation on timed quizzes of the group, in percent of the duration (null: not a member). */
@@ -157,14 +159,14 @@ async function requireReadableQuiz(ctx: ServiceContext, viewer: Actor, key: stri
   if (!quiz) throw notFound("No such quiz.");
   // Not published (or on an unpublished lecture): to anyone but its staff it does not exist, in the group or not.
   if ((!quiz.published || !quiz.lecturePublished) && !isStaffOf(viewer, quiz)) throw notFound("No such quiz.");
-  if (!can(viewer, "group.viewInside", { group: facts(quiz) })) throw forbidden("Only the group's members and staff can see its quizzes.");
+  if (!can(viewer, "group.viewInside", { group: facts(quiz) })) throw outsider(viewer, placeFacts(quiz), "Only the group's members and staff can see its quizzes.", "No such quiz.");
   return quiz;
 }
 
 export async function requireManagedQuiz(ctx: ServiceContext, viewer: Actor, key: string): Promise<QuizRecord> {
   const quiz = await findQuiz(ctx, viewer, key);
   if (!quiz) throw notFound("No such quiz.");
-  if (!isStaffOf(viewer, quiz)) throw forbidden("Only this group's instructor or an admin can do that.");
+  if (!isStaffOf(viewer, quiz)) throw outsider(viewer, placeFacts(quiz), "Only this group's instructor or an admin can do that.", "No such quiz.");
   return quiz;
 }
 

@@ -9,7 +9,7 @@ import { can, type Actor } from "../../app/lib/permissions";
 import { latePenalty, submitTaskInput, type CreateTaskInput, type GradeSubmissionInput, type SubmissionState, type SubmitTaskInput, type UpdateTaskInput } from "../../app/lib/task-schemas";
 import { fillRubric, rubricTotal, type RubricAssessment } from "../../app/lib/rubric-schemas";
 import { EMPTY_FILE_MESSAGE, KIND_OF_TYPE, sniffHandIn } from "../../app/lib/hand-in-files";
-import { exercises, extensions, groups, lectures, memberships, rubrics, submissions, submissionVersions, tasks, users, MEMBER_STATUSES } from "../../db/schema";
+import { exercises, extensions, groups, lectures, memberships, rubrics, submissions, submissionVersions, tasks, users, MEMBER_STATUSES, type GroupStatus } from "../../db/schema";
 import { rubricOfGroup, rubricsByIds } from "./rubrics";
 import { isMember, memberIds } from "./memberships";
 import type { Database } from "../../db/client";
@@ -17,7 +17,7 @@ import { preparedOnce } from "../../db/prepared";
 import type { ServiceContext } from "../context";
 import { readOrAssume } from "../http/read-ahead";
 import { htmlOf, withHtml } from "./stored-html";
-import { groupForUser, outsider, requireManagedGroup, workPlaceColumns } from "./group-access";
+import { groupForUser, outsider, placeFacts, requireManagedGroup, workPlaceColumns } from "./group-access";
 import { AppError, forbidden, notFound } from "../http/errors";
 import { newId, slugCandidates } from "./ids";
 import { sendMail } from "./mail";
@@ -223,6 +223,8 @@ export interface TaskRecord {
   groupId: string;
   groupSlug: string;
   groupTitle: string;
+  /** To someone outside a draft group its tasks are unknown (404; `outsider()`). */
+  groupStatus: GroupStatus;
   instructorId: string | null;
   membershipStatus: string | null;
 }
@@ -347,7 +349,7 @@ export async function requireReadableTask(ctx: ServiceContext, viewer: Actor, le
   if (!task) throw notFound("No such task.");
   // Not yet shown (its lecture unpublished, or scheduled): to anyone but its staff it does not exist, in the group or not.
   if ((!task.lecturePublished || task.publishAt) && !isStaff(viewer, task)) throw notFound("No such task.");
-  if (!can(viewer, "group.viewInside", { group: facts(task) })) throw forbidden("Only the group's members and staff can see its tasks.");
+  if (!can(viewer, "group.viewInside", { group: facts(task) })) throw outsider(viewer, placeFacts(task), "Only the group's members and staff can see its tasks.", "No such task.");
   return task;
 }
 
@@ -360,7 +362,7 @@ export const taskInGroup = (task: Pick<TaskRecord, "groupId" | "groupSlug">, gro
 async function requireManagedTask(ctx: ServiceContext, viewer: Actor, lectureKey: string, taskKey: string): Promise<TaskRecord> {
   const task = await findTask(ctx, viewer, lectureKey, taskKey);
   if (!task) throw notFound("No such task.");
-  if (!isStaff(viewer, task)) throw forbidden("Only this group's instructor or an admin can do that.");
+  if (!isStaff(viewer, task)) throw outsider(viewer, placeFacts(task), "Only this group's instructor or an admin can do that.", "No such task.");
   return task;
 }
 
