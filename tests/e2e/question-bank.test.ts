@@ -5,9 +5,10 @@
  * questions they were given, each key kept back while the demo's own drawn quiz can still give them.
  */
 import { describe, expect, it } from "vitest";
-import { gotoHydrated, useBrowser } from "./browser";
+import { baseURL, gotoHydrated, useBrowser } from "./browser";
 import { accessToken, api, INSTRUCTOR, memberOf } from "./groups-helpers";
 import { signIn } from "./session";
+import { allowStatus } from "./accounts-helpers";
 
 interface BankQuestion {
   text: string;
@@ -36,6 +37,43 @@ describe("question banks", () => {
     await dialog.waitFor({ state: "hidden" });
     await page.getByRole("button", { name: `Delete Throwaway ${stamp}?` }).waitFor({ state: "detached" });
     await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe("bank-title");
+  });
+
+  it("a refused bank question is told at its field: a blank text on the question, no tags under the tags (English and Arabic)", async () => {
+    const page = await newPage({ width: 375, height: 800 });
+    // The refusals are the point: the browser reports each 400 answer in its console; any other problem is kept.
+    const refused = allowStatus(page, 400, "/instructor/group/frontend-react/quizzes");
+    await signIn(page.context(), INSTRUCTOR.email, INSTRUCTOR.password);
+    for (const lang of ["en", "ar"] as const) {
+      await page.context().addCookies([{ name: "lang", value: lang, url: baseURL() }]);
+      await gotoHydrated(page, "/instructor/group/frontend-react/quizzes");
+      const words = lang === "en"
+        ? { add: "Add a question", option: (n: number) => `Option ${n}`, text: /^Question \(Markdown/, tags: "Tags", save: "Save the question", blank: "Please check the question: write the question.", general: "Check the question: its text" }
+        : { add: "إضافة سؤال", option: (n: number) => `الخيار ${n}`, text: /^السؤال \(Markdown/, tags: "الوسوم", save: "احفظ السؤال", blank: "راجع السؤال:", general: "راجع السؤال: نصه وخياراته" };
+      await page.getByRole("button", { name: words.add }).click();
+      const editor = page.locator(".bank-editor");
+      // Spaces pass the browser's own check of a required field; the server trims them and refuses.
+      await editor.getByLabel(words.text).fill("   ");
+      await editor.getByLabel(words.option(1), { exact: true }).fill("one");
+      await editor.getByLabel(words.option(2), { exact: true }).fill("two");
+      await editor.getByLabel(words.tags, { exact: true }).fill("basics");
+      await editor.getByRole("button", { name: words.save }).click();
+      const onQuestion = editor.locator(".quiz-editor-q .field-error");
+      await expect.poll(() => onQuestion.textContent()).toContain(words.blank);
+      expect(await editor.locator(".form-error").count()).toBe(0);
+      // Tags of commas only: said under the tags field, which takes the focus.
+      await editor.getByLabel(words.text).fill(`Which hook keeps state? ${Date.now().toString(36)}`);
+      await editor.getByLabel(words.tags, { exact: true }).fill(" , ");
+      await editor.getByRole("button", { name: words.save }).click();
+      const tags = editor.getByLabel(words.tags, { exact: true });
+      await expect.poll(() => tags.getAttribute("aria-invalid")).toBe("true");
+      await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe(await tags.getAttribute("id"));
+      expect(await editor.locator(".quiz-editor-q .field-error").count()).toBe(0);
+      expect(await editor.locator(".form-error").count()).toBe(0);
+      expect(await editor.locator(".field-error").textContent()).not.toContain(words.general);
+      await editor.getByRole("button", { name: lang === "en" ? "Cancel" : "إلغاء" }).click();
+    }
+    expect(refused).toEqual([]);
   });
 
   it("a student takes a drawn, shuffled quiz: their own paper, stable across a reload, reviewed as given", async () => {

@@ -1,5 +1,5 @@
 import { useFetcher } from "@remix-run/react";
-import { useEffect, useId, useState } from "react";
+import { useEffect, useId, useRef, useState } from "react";
 import { ConfirmDialog } from "~/components/confirm-dialog";
 import { BookIcon } from "~/components/icons";
 import type { MessageKey } from "~/i18n/en";
@@ -7,7 +7,7 @@ import { failureText, type FailureLike } from "~/lib/group-errors";
 import { useT } from "~/lib/i18n";
 import type { QuestionType } from "~/lib/quiz-schemas";
 import { blank, QuestionEditor, toDraft, toPayload, type Draft } from "./quiz-editor";
-import { useFocusOnOpen, useListEditor } from "~/lib/use-editor-focus";
+import { useFocusFirstProblem, useFocusOnOpen, useListEditor } from "~/lib/use-editor-focus";
 import { EmptyState } from "~/components/empty-state";
 
 export interface BankQuestion {
@@ -124,27 +124,48 @@ function BankEditor({ question, onDone }: { question: BankQuestion | null; onDon
     if (fetcher.state === "idle" && fetcher.data?.ok) onDone();
   }, [fetcher.state, fetcher.data, onDone]);
   const failure = fetcher.data && !fetcher.data.ok ? fetcher.data : null;
+  // A refusal of the form's own fields is said at the field: the question's (its text, options, answer) on the
+  // question, the tags' under the tags; anything else above the buttons.
+  const fields = failure?.code === "validation_failed" ? (failure.fields ?? {}) : {};
+  const questionProblem = Object.entries(fields).find(([k]) => k === "question" || k.startsWith("question."))?.[1];
+  const tagsProblem = Object.keys(fields).some((k) => k === "tags" || k.startsWith("tags."));
+  const formProblem = failure && !questionProblem && !tagsProblem;
+  const formRef = useRef<HTMLFormElement>(null);
+  useFocusFirstProblem(formRef, failure, fetcher.state === "idle");
   const payload = JSON.stringify({ question: toPayload(draft), tags: tags.split(/[,،]/).map((x) => x.trim()).filter(Boolean) });
   const titleRef = useFocusOnOpen<HTMLHeadingElement>();
   return (
-    <fetcher.Form method="post" className="card form-card bank-editor" aria-labelledby={`${uid}-title`}>
+    <fetcher.Form ref={formRef} method="post" className="card form-card bank-editor" aria-labelledby={`${uid}-title`}>
       <input type="hidden" name="intent" value="bank-save" />
       <input type="hidden" name="questionId" value={question?._id ?? ""} />
       <input type="hidden" name="payload" value={payload} />
       <h3 id={`${uid}-title`} ref={titleRef} className="task-card-title" tabIndex={-1}>
         {t(question ? "bank.editTitle" : "bank.newTitle")}
       </h3>
-      <QuestionEditor draft={draft} n={1} total={1} locked={false} onChange={(change) => setDraft((d) => ({ ...d, ...change }))} onMove={() => undefined} onRemove={onDone} types={BANK_TYPES} />
+      <QuestionEditor draft={draft} n={1} total={1} locked={false} error={questionProblem} onChange={(change) => setDraft((d) => ({ ...d, ...change }))} onMove={() => undefined} onRemove={onDone} types={BANK_TYPES} />
       <div className="field">
         <label htmlFor={`${uid}-tags`}>{t("bank.tagsField")}</label>
-        <input id={`${uid}-tags`} value={tags} onChange={(e) => setTags(e.target.value)} dir="auto" aria-describedby={`${uid}-tags-hint`} required />
+        <input
+          id={`${uid}-tags`}
+          value={tags}
+          onChange={(e) => setTags(e.target.value)}
+          dir="auto"
+          aria-invalid={tagsProblem || undefined}
+          aria-describedby={tagsProblem ? `${uid}-tags-error ${uid}-tags-hint` : `${uid}-tags-hint`}
+          required
+        />
+        {tagsProblem ? (
+          <p id={`${uid}-tags-error`} className="field-error">
+            {t("bank.error.tags")}
+          </p>
+        ) : null}
         <p id={`${uid}-tags-hint`} className="field-hint field-hint-block">
           {t("bank.tagsHint")}
         </p>
       </div>
-      {failure ? (
+      {formProblem ? (
         <p className="form-error" role="alert">
-          {failure.code === "validation_failed" ? t(failure.fields?.tags ? "bank.error.tags" : "bank.error.question") : failureText(t, failure)}
+          {failure.code === "validation_failed" ? t("bank.error.question") : failureText(t, failure)}
         </p>
       ) : null}
       <div className="form-actions">

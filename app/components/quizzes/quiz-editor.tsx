@@ -572,7 +572,7 @@ export function QuestionEditor({
       )}
       {error ? (
         <p id={`${id}-error`} className="field-error" role="alert">
-          {t("quizEditor.error", { n, message: editorProblem(t, lang, error) })}
+          {total === 1 ? t("quizEditor.errorAlone", { message: editorProblem(t, lang, error) }) : t("quizEditor.error", { n, message: editorProblem(t, lang, error) })}
         </p>
       ) : null}
     </fieldset>
