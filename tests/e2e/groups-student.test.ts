@@ -93,6 +93,8 @@ describe("students in groups", () => {
     await expect.poll(() => row.locator(".membership-badge").textContent()).toBe("Special");
     await expect.poll(() => page.locator('.students-screen > [role="status"]').textContent()).toBe(`${name} now has a special seat.`);
     await row.getByRole("button", { name: `Make approved ${name}` }).waitFor();
+    // The button pressed went away: the keyboard goes on from the one that took its place, not from the page's start.
+    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent?.trim())).toBe(`Make approved ${name}`);
 
     // Search narrows the list; the change was saved.
     await page.getByLabel("Search").fill(name);

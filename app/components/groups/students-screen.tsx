@@ -10,6 +10,7 @@ import { ConfirmDialog } from "~/components/confirm-dialog";
 import { StarSmallIcon } from "./extra-icons";
 import { EmptyState } from "~/components/empty-state";
 import { DeliberateSelect } from "~/components/deliberate-select";
+import { focusIfLost } from "~/lib/focus";
 
 export interface GroupStudent {
   _id: string;
@@ -163,6 +164,7 @@ function StudentRow({
   const fetcher = useFetcher<Result>();
   const [confirming, setConfirming] = useState(false);
   const handled = useRef<unknown>(null);
+  const actions = useRef<HTMLDivElement>(null);
   const busy = fetcher.state !== "idle";
   const asked = busy ? (String(fetcher.formData?.get("status") ?? "") as MembershipStatus) : null;
   const shown: MembershipStatus = asked ?? student.status;
@@ -178,10 +180,13 @@ function StudentRow({
       const key: MessageKey =
         result.student.status === "special" ? "groups.students.nowSpecial" : result.student.status === "removed" ? "groups.students.nowRemoved" : "groups.students.nowApproved";
       onAnnounce(t(key, { name }));
+      // The button pressed made way for its opposite (Make special, Make regular, Restore): the keyboard goes on from
+      // the row's first action, or from the table when the row left the list (a filter it no longer matches).
+      focusIfLost(() => actions.current?.querySelector<HTMLElement>("button, a") ?? focusFallback.current);
     } else {
       onAnnounce(failureText(t, result));
     }
-  }, [result, busy, name, onAnnounce, t]);
+  }, [result, busy, name, onAnnounce, t, focusFallback]);
 
   const change = (status: "approved" | "special" | "removed") =>
     fetcher.submit({ intent: "status", userId: student.user._id, status }, { method: "post" });
@@ -219,7 +224,7 @@ function StudentRow({
         {student.status === "approved" || student.status === "special" ? <QuizTime student={student} onAnnounce={onAnnounce} /> : <span className="muted">—</span>}
       </td>
       <td className="row-actions">
-        <div className="row-actions-inner">
+        <div ref={actions} className="row-actions-inner">
           {student.status === "approved" ? (
             <button type="button" className="btn btn-outline btn-sm" disabled={busy} onClick={() => change("special")}>
               <StarSmallIcon />
