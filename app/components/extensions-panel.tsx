@@ -82,10 +82,10 @@ export function ExtensionsPanel({
               <span className="user-text extension-name">{x.user.name}</span>
               <span className="extension-what">
                 {kind === "task" && x.dueAt ? (
-                  <>
+                  <span>
                     {t("extensions.dueOn")} <When iso={x.dueAt} />
                     {superseded(x.dueAt) ? <span className="muted"> {t("extensions.superseded")}</span> : null}
-                  </>
+                  </span>
                 ) : (
                   [
                     x.closesAt ? (
