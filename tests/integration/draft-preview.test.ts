@@ -183,6 +183,71 @@ describe("a draft group's inside, to someone outside it", () => {
     for (const path of draft.pages) expect((await answer(teacher, path, true)).status, path).toBe(200);
   });
 
+  it("every other address that names a draft or one of its items is 404 to outsiders; a scheduled task is 404 to another instructor", async () => {
+    const teacher = await signIn(await createUser({ role: "instructor" }));
+    const outsider = await signIn(await createUser());
+    const otherTeacher = await signIn(await createUser({ role: "instructor" }));
+    const build = async (status: s.GroupStatus) => {
+      const group = await createGroup({ instructorId: teacher.user.id, status });
+      const lecture = (await (await call(`/api/lectures/group/${group.slug}`, { body: { title: "Week 1", published: true }, token: teacher.accessToken })).json()) as { slug: string };
+      const task = (await (await call(`/api/lectures/${lecture.slug}/tasks`, { body: { title: "Card", body: "Build it.", dueAt: null, maxScore: 10, allowLate: true }, token: teacher.accessToken })).json()) as { slug: string };
+      const notice = await call(`/api/groups/${group.slug}/announcements`, { body: { title: "Welcome", body: "Hello." }, token: teacher.accessToken });
+      expect(notice.status).toBe(201);
+      const announcement = ((await notice.json()) as { _id: string })._id;
+      const sent = await call("/api/messages", { body: { groupId: group.id, text: "Hello, group", clientId: `c-${Date.now().toString(36)}-${status}` }, token: teacher.accessToken });
+      expect(sent.status).toBe(201);
+      const message = ((await sent.json()) as { message: { id: number } }).message.id;
+      type Ask = [method: string, path: string, body?: unknown];
+      return {
+        // Anyone outside (a student, another instructor).
+        anyone: [
+          ["GET", `/api/users/groups/${group.slug}/progress`],
+          ["POST", "/api/realtime/ticket", { party: "group-room", room: group.id }],
+          ["POST", `/api/groups/${group.slug}/announcements/${announcement}/dismiss`],
+          ["GET", `/api/quizzes/lecture/${lecture.slug}`],
+          ["DELETE", `/api/messages/${message}`],
+        ] as Ask[],
+        // The staff's own addresses (a student meets the role check first).
+        staff: [
+          ["GET", `/api/groups/${group.slug}/progress`],
+          ["GET", `/api/groups/${group.slug}/export/progress.csv`],
+          ["GET", `/api/quizzes/groups/${group.slug}/results`],
+          ["POST", `/api/lectures/${lecture.slug}/tasks`, { title: "More", body: "x", dueAt: null, maxScore: 10, allowLate: true }],
+          ["POST", "/api/quizzes", { lectureId: lecture.slug, title: "Quiz", maxAttempts: 1, showAnswers: "after-submit", questions: [{ text: "1 + 1?", type: "single", options: ["1", "2"], correct: 1 }] }],
+          ["GET", `/api/lectures/${lecture.slug}/tasks/${task.slug}/extensions`],
+          ["DELETE", `/api/groups/${group.slug}/announcements/${announcement}`],
+          ["POST", `/api/groups/${group.slug}/copy`, { title: "Next term", startDate: "2027-02-01" }],
+          ["PUT", `/api/schedule/task/${task.slug}`, { publishAt: null }],
+        ] as Ask[],
+      };
+    };
+    const draft = await build("draft");
+    const published = await build("published");
+    const ask = async (who: SignedIn, [method, path, body]: [string, string, unknown?]) => (await call(path, { method, body, token: who.accessToken })).status;
+    for (const a of draft.anyone) {
+      expect(await ask(outsider, a), `outsider ${a[0]} ${a[1]}`).toBe(404);
+      expect(await ask(otherTeacher, a), `other instructor ${a[0]} ${a[1]}`).toBe(404);
+    }
+    for (const a of draft.staff) expect(await ask(otherTeacher, a), `other instructor ${a[0]} ${a[1]}`).toBe(404);
+    // Once published, the same people are told the rule.
+    for (const a of [...published.anyone.slice(0, 4), ...published.staff.slice(0, 3)]) expect(await ask(otherTeacher, a), `published: ${a[0]} ${a[1]}`).toBe(403);
+    // Leaving a draft one never joined: "not found", as a group that does not exist.
+    const leave = await call("/api/users/leave-group", { body: { groupSlug: (await createGroup({ instructorId: teacher.user.id, status: "draft" })).slug }, token: outsider.accessToken });
+    expect(leave.status).toBe(404);
+    expect(((await leave.json()) as { code: string }).code).toBe("not_found");
+    // A task scheduled for later, in a published group: another instructor learns nothing of it.
+    const lecture = (await (await call(`/api/lectures/group/${(await createGroup({ instructorId: teacher.user.id, status: "published" })).slug}`, { body: { title: "Week 2", published: true }, token: teacher.accessToken })).json()) as { slug: string };
+    const scheduled = await call(`/api/lectures/${lecture.slug}/tasks`, { body: { title: "Later", body: "x", dueAt: null, maxScore: 10, allowLate: true, publishAt: new Date(Date.now() + 86_400_000).toISOString() }, token: teacher.accessToken });
+    expect(scheduled.status).toBe(201);
+    const later = (await scheduled.json()) as { slug: string; publishAt: string | null };
+    expect(later.publishAt).not.toBeNull();
+    for (const path of [`/api/schedule/task/${later.slug}`, `/api/lectures/${lecture.slug}/tasks/${later.slug}/extensions`]) {
+      expect(await ask(otherTeacher, [path.startsWith("/api/schedule") ? "PUT" : "GET", path, path.startsWith("/api/schedule") ? { publishAt: null } : undefined]), path).toBe(404);
+    }
+    // The group's own instructor still does all of it.
+    expect(await ask(teacher, ["GET", `/api/groups/${draft.staff[0]![1].split("/")[3]}/progress`])).toBe(200);
+  });
+
   it("is as unknown as a group that does not exist (404) on every list of the API, and refused (403) once published", async () => {
     const teacher = await signIn(await createUser({ role: "instructor" }));
     const outsider = await signIn(await createUser());

@@ -134,7 +134,7 @@ export async function pinnedAnnouncements(ctx: ServiceContext, groupId: string, 
 
 async function findAnnouncement(ctx: ServiceContext, groupKey: string, id: string) {
   const [row] = await ctx.db
-    .select({ id: announcements.id, groupId: groups.id, instructorId: groups.instructorId })
+    .select({ id: announcements.id, groupId: groups.id, instructorId: groups.instructorId, status: groups.status })
     .from(announcements)
     .innerJoin(groups, eq(groups.id, announcements.groupId))
     .where(and(eq(announcements.id, id), or(eq(groups.id, groupKey), eq(groups.slug, groupKey))))
@@ -150,7 +150,8 @@ async function findAnnouncement(ctx: ServiceContext, groupKey: string, id: strin
 export async function dismissAnnouncement(ctx: ServiceContext, viewer: Viewer, groupKey: string, id: string): Promise<{ message: string }> {
   const row = await findAnnouncement(ctx, groupKey, id);
   const [membership] = await ctx.db.select({ status: memberships.status }).from(memberships).where(and(eq(memberships.groupId, row.groupId), eq(memberships.userId, viewer.userId)));
-  if (!can(viewer, "group.viewInside", { group: { instructorId: row.instructorId, membershipStatus: membership?.status ?? null } })) throw forbidden("Only the group's members can dismiss its announcements.");
+  const group = { status: row.status, instructorId: row.instructorId, membershipStatus: membership?.status ?? null };
+  if (!can(viewer, "group.viewInside", { group })) throw outsider(viewer, group, "Only the group's members can dismiss its announcements.", "No such announcement.");
   await ctx.db.insert(announcementDismissals).values({ announcementId: row.id, userId: viewer.userId, dismissedAt: new Date() }).onConflictDoNothing();
   return { message: "Dismissed." };
 }
@@ -158,7 +159,7 @@ export async function dismissAnnouncement(ctx: ServiceContext, viewer: Viewer, g
 /** DELETE /api/groups/{id}/announcements/{announcementId} (staff). */
 export async function deleteAnnouncement(ctx: ServiceContext, viewer: Viewer, groupKey: string, id: string): Promise<{ message: string }> {
   const row = await findAnnouncement(ctx, groupKey, id);
-  if (!can(viewer, "group.manage", { group: { instructorId: row.instructorId } })) throw forbidden("Only this group's instructor or an admin can do that.");
+  if (!can(viewer, "group.manage", { group: row })) throw outsider(viewer, row, "Only this group's instructor or an admin can do that.", "No such announcement.");
   await ctx.db.delete(announcements).where(eq(announcements.id, row.id));
   return { message: "Announcement deleted." };
 }

@@ -261,6 +261,7 @@ export async function messageWithFacts(ctx: ServiceContext, id: number, actorId:
   const [row] = await ctx.db
     .select({
       message: columns,
+      status: groups.status,
       instructorId: groups.instructorId,
       membershipStatus: memberships.status,
       actorRole: sql<Role | null>`(select role from users where users.id = ${actorId})`,

@@ -14,7 +14,7 @@ import type { CopyGroupInput, CopyLectureInput } from "../../app/lib/lifecycle-s
 import { groups, lectures, users } from "../../db/schema";
 import type { ServiceContext } from "../context";
 import { AppError, forbidden, notFound } from "../http/errors";
-import { findGroup, requireManagedGroup } from "./group-access";
+import { findGroup, outsider, requireManagedGroup } from "./group-access";
 import { getManagedGroup, freeGroupSlug } from "./groups-admin";
 import { isUniqueViolation, newId } from "./ids";
 import { armPublisher } from "./publisher-client";
@@ -157,7 +157,7 @@ function countStatement(ctx: ServiceContext, batch: string) {
 export async function copyGroup(ctx: ServiceContext, viewer: Viewer, sourceIdOrSlug: string, input: CopyGroupInput) {
   const source = await findGroup(ctx, sourceIdOrSlug);
   if (!source) throw notFound("No such group.");
-  if (!can(viewer, "group.copy", { group: source })) throw forbidden("Only this group's instructor or an admin can copy it.");
+  if (!can(viewer, "group.copy", { group: source })) throw outsider(viewer, source, "Only this group's instructor or an admin can copy it.");
   const admin = can(viewer, "site.admin");
   let instructorId: string | null = admin ? (input.instructorId === undefined ? source.instructorId : input.instructorId) : viewer.userId;
   if (admin && input.instructorId) {

@@ -17,12 +17,12 @@ import { exerciseDrafts, exercises } from "../../db/schema";
 import type { ServiceContext } from "../context";
 import { underCodeLease } from "./code-lease";
 import { AppError, forbidden, notFound } from "../http/errors";
-import { outsider, placeFacts } from "./group-access";
+import { notStaffOf, outsider, placeFacts } from "./group-access";
 import { studentReport } from "../sandbox/report";
 import type { RunReport } from "../sandbox/types";
 import { hitRateLimit } from "./rate-limit";
 import { latePenalty, penalised } from "../../app/lib/late-penalty";
-import { asStudentSees, findTask, isStaff, ownSubmission, replaceable, storeSubmission, type TaskRecord } from "./tasks";
+import { asStudentSees, findTask, isStaff, taskHidden, ownSubmission, replaceable, storeSubmission, type TaskRecord } from "./tasks";
 import type { Viewer } from "./sessions";
 import { isMember } from "./memberships";
 import { formatMessage } from "../../app/i18n/translate";
@@ -41,7 +41,7 @@ async function findExerciseTask(ctx: ServiceContext, viewer: Actor, key: string)
 async function requireManaged(ctx: ServiceContext, viewer: Actor, key: string): Promise<ExerciseTask> {
   const task = await findExerciseTask(ctx, viewer, key);
   if (!task) throw notFound("No such task.");
-  if (!isStaff(viewer, task)) throw outsider(viewer, placeFacts(task), "Only this group's instructor or an admin can do that.", "No such task.");
+  if (!isStaff(viewer, task)) throw notStaffOf(viewer, placeFacts(task), taskHidden(task), "No such task.");
   return task;
 }
 

@@ -9,12 +9,12 @@ import type { BatchItem } from "drizzle-orm/batch";
 import type { QuizExtensionInput, TaskExtensionInput } from "../../app/lib/extension-schemas";
 import { attempts, extensions, memberships, users, MEMBER_STATUSES } from "../../db/schema";
 import type { ServiceContext } from "../context";
-import { AppError, forbidden, notFound } from "../http/errors";
+import { AppError, notFound } from "../http/errors";
 import { newId } from "./ids";
 import { notifyUsers } from "./notifications";
 import { requireManagedQuiz, reviewWhen } from "./quizzes";
 import type { Viewer } from "./sessions";
-import { findTask, isStaff, reapplyLateness, taskLink, type TaskRecord } from "./tasks";
+import { reapplyLateness, requireManagedTask, taskLink } from "./tasks";
 import { chunked, D1_MAX_PARAMS, slices } from "./chunks";
 import { extensionOf } from "./extension-join";
 
@@ -30,13 +30,6 @@ export interface ExtensionDto {
 }
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
-
-async function requireManagedTask(ctx: ServiceContext, viewer: Viewer, lectureKey: string, taskKey: string): Promise<TaskRecord> {
-  const task = await findTask(ctx, viewer, lectureKey, taskKey);
-  if (!task) throw notFound("No such task.");
-  if (!isStaff(viewer, task)) throw forbidden("Only this group's instructor or an admin can do that.");
-  return task;
-}
 
 const invalidTime = (field: "dueAt" | "closesAt", message: string) => new AppError(400, "validation_failed", message, { [field]: message });
 

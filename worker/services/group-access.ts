@@ -41,6 +41,15 @@ export function outsider(viewer: Actor, group: { status?: string | null; instruc
   return group.status === "draft" && !can(viewer, "group.viewInside", { group }) ? notFound(unknown) : forbidden(message);
 }
 
+/**
+ * The refusal of someone who does not run an item's group (a lecture, task or quiz): an item not shown yet (`hidden`:
+ * unpublished, or scheduled) is unknown to them, in the group or not, as is anything of a draft group they are outside
+ * of (404 saying `unknown`); anyone else is told the rule (403).
+ */
+export function notStaffOf(viewer: Actor, group: Parameters<typeof outsider>[1], hidden: boolean, unknown: string, message = "Only this group's instructor or an admin can do that.") {
+  return hidden ? notFound(unknown) : outsider(viewer, group, message, unknown);
+}
+
 /** The group facts of a lecture, task or quiz record (read with `workPlaceColumns` or alike) that `outsider()` needs. */
 export const placeFacts = (r: { groupStatus: GroupStatus; instructorId: string | null; membershipStatus: string | null }) => ({
   status: r.groupStatus,

@@ -13,7 +13,7 @@ import { preparedOnce } from "../../db/prepared";
 import type { ServiceContext } from "../context";
 import { rowFor } from "../http/read-ahead";
 import { htmlOf, withHtml } from "./stored-html";
-import { groupForUser, outsider, placeFacts } from "./group-access";
+import { groupForUser, notStaffOf, outsider, placeFacts } from "./group-access";
 import { AppError, forbidden, notFound } from "../http/errors";
 import { isUniqueViolation, newId, slugCandidates } from "./ids";
 import { notifyUsers } from "./notifications";
@@ -139,7 +139,7 @@ export async function requireReadableLecture(ctx: ServiceContext, viewer: Actor,
 export async function requireManagedLecture(ctx: ServiceContext, viewer: Actor, idOrSlug: string): Promise<LectureRecord> {
   const lecture = await findLecture(ctx, viewer, idOrSlug);
   if (!lecture) throw notFound("No such lecture.");
-  if (!can(viewer, "group.manage", { group: groupFacts(lecture) })) throw outsider(viewer, placeFacts(lecture), "Only this group's instructor or an admin can do that.", "No such lecture.");
+  if (!can(viewer, "group.manage", { group: groupFacts(lecture) })) throw notStaffOf(viewer, placeFacts(lecture), !lecture.published, "No such lecture.");
   return lecture;
 }
 

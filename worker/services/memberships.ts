@@ -138,6 +138,8 @@ export async function leaveGroup(ctx: ServiceContext, viewer: Viewer, input: Lea
   if (left.length === 0) {
     const status = await membershipStatus(ctx, viewer, group.id);
     const message = "You are not a member of this group.";
+    // A draft group that never had them is as unknown to them as a group that does not exist.
+    if (status === null && group.status === "draft") throw notFound("Course not found");
     throw status === null ? new AppError(404, "not_member", message) : new AppError(409, "not_member", message);
   }
   ctx.waitUntil(disconnectUserFromGroup(ctx.env, group.id, viewer.userId));

@@ -151,17 +151,17 @@ export async function syncMessages(
  */
 async function locateMessage(ctx: ServiceContext, actorId: string, id: number) {
   const row = await messageWithFacts(ctx, id, actorId);
-  if (row) return { message: toMessageDto(row.message), group: { instructorId: row.instructorId, membershipStatus: row.membershipStatus }, actorRole: row.actorRole };
+  if (row) return { message: toMessageDto(row.message), group: { status: row.status, instructorId: row.instructorId, membershipStatus: row.membershipStatus }, actorRole: row.actorRole };
   const groupId = await groupOfReservedId(ctx, id);
   if (!groupId) return null;
   const pending = await pendingInGroupChat(ctx.env, groupId, id);
   if (!pending) {
     const again = await messageWithFacts(ctx, id, actorId);
-    return again ? { message: toMessageDto(again.message), group: { instructorId: again.instructorId, membershipStatus: again.membershipStatus }, actorRole: again.actorRole } : null;
+    return again ? { message: toMessageDto(again.message), group: { status: again.status, instructorId: again.instructorId, membershipStatus: again.membershipStatus }, actorRole: again.actorRole } : null;
   }
   const facts = await chatFacts(ctx, actorId, groupId);
   if (!facts) return null;
-  return { message: pending, group: facts.group, actorRole: facts.actor?.role ?? null };
+  return { message: pending, group: { ...facts.group, status: facts.groupStatus }, actorRole: facts.actor?.role ?? null };
 }
 
 /**
@@ -174,7 +174,7 @@ export async function deleteMessage(ctx: ServiceContext, actor: Actor, id: numbe
   if (!found) throw notFound("No such message.");
   const { message, group } = found;
   const current: Actor | null = found.actorRole ? { userId: actor.userId, role: found.actorRole } : null;
-  if (!current || !can(current, "group.viewInside", { group })) throw forbidden(NOT_IN_GROUP);
+  if (!current || !can(current, "group.viewInside", { group })) throw outsider(current ?? actor, group, NOT_IN_GROUP, "No such message.");
   if (!can(current, "message.delete", { message: { authorId: message.author?._id ?? null, group } })) {
     throw forbidden("Only the author or the group's staff can delete this message.");
   }

@@ -12,7 +12,7 @@ import { attempts, attendance, extensions, groups, lectures, memberships, MEMBER
 import type { Database } from "../../db/client";
 import { preparedOnce } from "../../db/prepared";
 import type { ServiceContext } from "../context";
-import { groupForUser } from "./group-access";
+import { groupForUser, outsider } from "./group-access";
 import { forbidden, notFound } from "../http/errors";
 import { settleGroupAttempts } from "./quizzes";
 import { QUIZ_NETWORK_MS } from "../../app/lib/quiz-schemas";
@@ -718,7 +718,7 @@ export async function memberProgress(ctx: ServiceContext, viewer: Actor, groupKe
   const group = await findGroup(ctx, viewer, groupKey);
   let userId = viewer.userId;
   if (userKey !== undefined && userKey !== viewer.userId) {
-    if (!isStaff(viewer, group)) throw forbidden("Only this group's instructor or an admin can see another student's progress.");
+    if (!isStaff(viewer, group)) throw outsider(viewer, group, "Only this group's instructor or an admin can see another student's progress.");
     const [student] = await ctx.db
       .select({ id: users.id })
       .from(users)
@@ -727,7 +727,7 @@ export async function memberProgress(ctx: ServiceContext, viewer: Actor, groupKe
     if (!student) throw notFound("No such student in this group.");
     userId = student.id;
   } else if (!isMember(group)) {
-    throw forbidden(isStaff(viewer, group) ? "Staff have no progress of their own here: add ?user= with one of the group's students." : "Only the group's students have progress in it.");
+    throw outsider(viewer, group, isStaff(viewer, group) ? "Staff have no progress of their own here: add ?user= with one of the group's students." : "Only the group's students have progress in it.");
   }
   const result = await computeProgress(ctx, { groups: oneGroup(ctx, group.id), userId, one: { groupId: group.id, userId } }, now);
   const me = result.members[0];
@@ -738,7 +738,7 @@ export async function memberProgress(ctx: ServiceContext, viewer: Actor, groupKe
 /** GET /api/groups/{id}/progress (staff): every member's numbers, and per-lecture, per-task and per-quiz figures. */
 export async function groupProgress(ctx: ServiceContext, viewer: Actor, groupKey: string, now = Date.now()) {
   const group = await findGroup(ctx, viewer, groupKey);
-  if (!isStaff(viewer, group)) throw forbidden("Only this group's instructor or an admin can see its progress.");
+  if (!isStaff(viewer, group)) throw outsider(viewer, group, "Only this group's instructor or an admin can see its progress.");
   const result = await computeProgress(ctx, { groups: oneGroup(ctx, group.id), details: true, one: { groupId: group.id } }, now);
   const strip = <T extends { groupId: string }>({ groupId: _g, ...rest }: T) => rest;
   return {

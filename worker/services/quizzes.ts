@@ -38,7 +38,7 @@ import { chunked, D1_MAX_PARAMS, slices } from "./chunks";
 import { preparedOnce } from "../../db/prepared";
 import type { ServiceContext } from "../context";
 import { withHtml } from "./stored-html";
-import { groupForUser, outsider, placeFacts, workPlaceColumns } from "./group-access";
+import { groupForUser, notStaffOf, outsider, placeFacts, workPlaceColumns } from "./group-access";
 import { AppError, forbidden, notFound } from "../http/errors";
 import { newId, slugCandidates } from "./ids";
 import { isMember, memberIds } from "./memberships";
@@ -166,7 +166,7 @@ async function requireReadableQuiz(ctx: ServiceContext, viewer: Actor, key: stri
 export async function requireManagedQuiz(ctx: ServiceContext, viewer: Actor, key: string): Promise<QuizRecord> {
   const quiz = await findQuiz(ctx, viewer, key);
   if (!quiz) throw notFound("No such quiz.");
-  if (!isStaffOf(viewer, quiz)) throw outsider(viewer, placeFacts(quiz), "Only this group's instructor or an admin can do that.", "No such quiz.");
+  if (!isStaffOf(viewer, quiz)) throw notStaffOf(viewer, placeFacts(quiz), !quiz.published || !quiz.lecturePublished, "No such quiz.");
   return quiz;
 }
 
@@ -534,7 +534,7 @@ async function listQuizzes(ctx: ServiceContext, viewer: Actor, scope: { groupKey
     if (!group) throw notFound("No such group.");
   } else {
     const [lecture] = await ctx.db
-      .select({ id: lectures.id, published: lectures.published, groupId: groups.id, instructorId: groups.instructorId, membershipStatus: memberships.status })
+      .select({ id: lectures.id, published: lectures.published, groupId: groups.id, status: groups.status, instructorId: groups.instructorId, membershipStatus: memberships.status })
       .from(lectures)
       .innerJoin(groups, eq(groups.id, lectures.groupId))
       .leftJoin(memberships, and(eq(memberships.groupId, groups.id), eq(memberships.userId, viewer.userId)))
@@ -542,10 +542,10 @@ async function listQuizzes(ctx: ServiceContext, viewer: Actor, scope: { groupKey
       .limit(1);
     if (!lecture) throw notFound("No such lecture.");
     if (!lecture.published && !isStaffOf(viewer, lecture)) throw notFound("No such lecture.");
-    group = { id: lecture.groupId, instructorId: lecture.instructorId, membershipStatus: lecture.membershipStatus };
+    group = { id: lecture.groupId, status: lecture.status, instructorId: lecture.instructorId, membershipStatus: lecture.membershipStatus };
     lectureId = lecture.id;
   }
-  if (!can(viewer, "group.viewInside", { group: facts(group) })) throw outsider(viewer, group, "Only the group's members and staff can see its quizzes.");
+  if (!can(viewer, "group.viewInside", { group: facts(group) })) throw outsider(viewer, group, "Only the group's members and staff can see its quizzes.", "lectureKey" in scope ? "No such lecture." : "No such group.");
   const staff = isStaffOf(viewer, group);
   const member = !staff && isMember(group);
   // The course home and the lecture pages run these: built once per isolate for each kind of list and viewer
@@ -1088,12 +1088,12 @@ export async function getScore(ctx: ServiceContext, viewer: Actor, key: string, 
  */
 export async function groupResults(ctx: ServiceContext, viewer: Actor, groupKey: string, now = Date.now()) {
   const [group] = await ctx.db
-    .select({ id: groups.id, slug: groups.slug, title: groups.title, instructorId: groups.instructorId })
+    .select({ id: groups.id, slug: groups.slug, title: groups.title, status: groups.status, instructorId: groups.instructorId })
     .from(groups)
     .where(or(eq(groups.id, groupKey), eq(groups.slug, groupKey)))
     .limit(1);
   if (!group) throw notFound("No such group.");
-  if (!isStaffOf(viewer, group)) throw forbidden("Only this group's instructor or an admin can do that.");
+  if (!isStaffOf(viewer, group)) throw outsider(viewer, group, "Only this group's instructor or an admin can do that.");
   const [quizRows, qs, members, rows] = await Promise.all([
     ctx.db
       .select({ quiz: quizzes, lectureSlug: lectures.slug, lectureTitle: lectures.title })
@@ -1268,13 +1268,13 @@ async function announce(ctx: ServiceContext, quiz: { title: string; slug: string
 /** POST /api/quizzes (staff): the quiz and its questions in one batch; members are told when it is published. */
 export async function createQuiz(ctx: ServiceContext, viewer: Actor, input: CreateQuizInput, now = Date.now()) {
   const [lecture] = await ctx.db
-    .select({ id: lectures.id, slug: lectures.slug, published: lectures.published, groupId: groups.id, groupSlug: groups.slug, groupTitle: groups.title, instructorId: groups.instructorId })
+    .select({ id: lectures.id, slug: lectures.slug, published: lectures.published, groupId: groups.id, groupSlug: groups.slug, groupTitle: groups.title, status: groups.status, instructorId: groups.instructorId })
     .from(lectures)
     .innerJoin(groups, eq(groups.id, lectures.groupId))
     .where(or(eq(lectures.id, input.lectureId), eq(lectures.slug, input.lectureId)))
     .limit(1);
   if (!lecture) throw notFound("No such lecture.");
-  if (!isStaffOf(viewer, lecture)) throw forbidden("Only this group's instructor or an admin can do that.");
+  if (!isStaffOf(viewer, lecture)) throw notStaffOf(viewer, lecture, !lecture.published, "No such lecture.");
   await checkCodeQuestions(ctx, viewer, input.questions);
   const bankAsJudged = await checkDraws(ctx, lecture.groupId, input.draws ?? []);
   const quiz = {

@@ -35,13 +35,15 @@ export async function mayJoin(ctx: Pick<ServiceContext, "db">, viewer: Pick<View
       return can(viewer, "staff.inbox");
     case "group-room": {
       const [group] = await ctx.db
-        .select({ instructorId: groups.instructorId, membershipStatus: memberships.status })
+        .select({ status: groups.status, instructorId: groups.instructorId, membershipStatus: memberships.status })
         .from(groups)
         .leftJoin(memberships, and(eq(memberships.groupId, groups.id), eq(memberships.userId, viewer.userId)))
         .where(eq(groups.id, room))
         .limit(1);
-      if (!group) throw notFound("No such room.");
-      return can(viewer, "group.viewInside", { group });
+      const inside = !!group && can(viewer, "group.viewInside", { group });
+      // A draft group's room is as unknown to someone outside it as a room that does not exist.
+      if (!group || (group.status === "draft" && !inside)) throw notFound("No such room.");
+      return inside;
     }
   }
 }

@@ -10,7 +10,7 @@ import type { ScheduleKind } from "../../app/lib/lifecycle-schemas";
 import type { Actor } from "../../app/lib/permissions";
 import { bankQuestions, groups, lectures, quizzes, submissions, tasks } from "../../db/schema";
 import type { ServiceContext } from "../context";
-import { AppError, forbidden, notFound } from "../http/errors";
+import { AppError, notFound } from "../http/errors";
 import { announceLecture, requireManagedLecture } from "./lectures";
 import { memberIds } from "./memberships";
 import { notifyUsers } from "./notifications";
@@ -18,7 +18,7 @@ import { armPublisher, SCHEDULE_SLACK_MS } from "./publisher-client";
 import { checkDraws, requireManagedQuiz } from "./quizzes";
 import { chunked } from "./chunks";
 import { drawsUnfit, refuseIfBankChanged } from "./question-bank";
-import { findTask, isStaff, refuseShownAfterDue } from "./tasks";
+import { refuseShownAfterDue, requireManagedTask } from "./tasks";
 
 export interface ScheduleResult {
   kind: ScheduleKind;
@@ -64,7 +64,7 @@ export async function setSchedule(ctx: ServiceContext, viewer: Actor, kind: Sche
     result = { kind, _id: quiz.id, slug: quiz.slug, publishAt: at?.toISOString() ?? null, published: false };
   } else {
     // Tasks are addressed by their own id or slug (unique site-wide).
-    const task = await requireTaskAnywhere(ctx, viewer, key);
+    const task = await requireManagedTask(ctx, viewer, null, key);
     if (at && task.dueAt) refuseShownAfterDue(at.getTime(), task.dueAt.getTime());
     if (at) {
       // Hidden only while students cannot see it (scheduled, or on a lecture they cannot see) and nobody has handed it
@@ -90,13 +90,6 @@ export async function setSchedule(ctx: ServiceContext, viewer: Actor, kind: Sche
   }
   if (at) await armPublisher(ctx, groupId, at.getTime());
   return result;
-}
-
-async function requireTaskAnywhere(ctx: ServiceContext, viewer: Actor, key: string) {
-  const task = await findTask(ctx, viewer, null, key);
-  if (!task) throw notFound("No such task.");
-  if (!isStaff(viewer, task)) throw forbidden("Only this group's instructor or an admin can do that.");
-  return task;
 }
 
 async function announceTask(ctx: ServiceContext, t: { slug: string; title: string; lectureSlug: string; groupId: string; groupSlug: string; groupTitle: string }, members?: string[]) {

@@ -17,7 +17,7 @@ import { preparedOnce } from "../../db/prepared";
 import type { ServiceContext } from "../context";
 import { readOrAssume } from "../http/read-ahead";
 import { htmlOf, withHtml } from "./stored-html";
-import { groupForUser, outsider, placeFacts, requireManagedGroup, workPlaceColumns } from "./group-access";
+import { groupForUser, notStaffOf, outsider, placeFacts, requireManagedGroup, workPlaceColumns } from "./group-access";
 import { AppError, forbidden, notFound } from "../http/errors";
 import { newId, slugCandidates } from "./ids";
 import { sendMail } from "./mail";
@@ -359,10 +359,14 @@ export const fileTooLargeMessage = (mb: number) => `Files for this task are limi
 /** Whether the address's group (its slug or id) is the task's own: a task page under another group's address is not found. */
 export const taskInGroup = (task: Pick<TaskRecord, "groupId" | "groupSlug">, groupKey: string) => task.groupSlug === groupKey || task.groupId === groupKey;
 
-async function requireManagedTask(ctx: ServiceContext, viewer: Actor, lectureKey: string, taskKey: string): Promise<TaskRecord> {
+/** Not shown to its group yet: its lecture unpublished, or the task itself scheduled for later. */
+export const taskHidden = (t: Pick<TaskRecord, "lecturePublished" | "publishAt">) => !t.lecturePublished || t.publishAt !== null;
+
+/** A task the viewer runs (its group's staff), on this lecture (null: any). Anyone else: see `notStaffOf`. */
+export async function requireManagedTask(ctx: ServiceContext, viewer: Actor, lectureKey: string | null, taskKey: string): Promise<TaskRecord> {
   const task = await findTask(ctx, viewer, lectureKey, taskKey);
   if (!task) throw notFound("No such task.");
-  if (!isStaff(viewer, task)) throw outsider(viewer, placeFacts(task), "Only this group's instructor or an admin can do that.", "No such task.");
+  if (!isStaff(viewer, task)) throw notStaffOf(viewer, placeFacts(task), taskHidden(task), "No such task.");
   return task;
 }
 
@@ -514,13 +518,13 @@ export function refuseShownAfterDue(publishAt: number, dueAt: number, field: "pu
 /** POST /api/lectures/{lectureId}/tasks (staff): members of a published lecture are told of the new task. */
 export async function createTask(ctx: ServiceContext, viewer: Viewer, lectureKey: string, input: CreateTaskInput): Promise<TaskDto> {
   const [lecture] = await ctx.db
-    .select({ id: lectures.id, slug: lectures.slug, published: lectures.published, groupId: groups.id, groupSlug: groups.slug, groupTitle: groups.title, instructorId: groups.instructorId })
+    .select({ id: lectures.id, slug: lectures.slug, published: lectures.published, groupId: groups.id, groupSlug: groups.slug, groupTitle: groups.title, status: groups.status, instructorId: groups.instructorId })
     .from(lectures)
     .innerJoin(groups, eq(groups.id, lectures.groupId))
     .where(or(eq(lectures.id, lectureKey), eq(lectures.slug, lectureKey)))
     .limit(1);
   if (!lecture) throw notFound("No such lecture.");
-  if (!can(viewer, "group.manage", { group: { instructorId: lecture.instructorId } })) throw forbidden("Only this group's instructor or an admin can do that.");
+  if (!can(viewer, "group.manage", { group: lecture })) throw notStaffOf(viewer, lecture, !lecture.published, "No such lecture.");
   const rubric = input.rubricId ? await rubricFor(ctx, lecture.groupId, input.rubricId) : null;
   if (rubric) refuseOtherMaximum(rubricTotal(rubric.criteria), input.maxScore);
   const now = Date.now();
