@@ -61,6 +61,8 @@ describe("question banks", () => {
       const onQuestion = editor.locator(".quiz-editor-q .field-error");
       await expect.poll(() => onQuestion.textContent()).toContain(words.blank);
       expect(await editor.locator(".form-error").count()).toBe(0);
+      // The question's text is marked and takes the focus (not left on Save).
+      await expect.poll(() => page.evaluate(() => document.activeElement?.matches("textarea.quiz-editor-text[aria-invalid=true]"))).toBe(true);
       // Tags of commas only: said under the tags field, which takes the focus.
       await editor.getByLabel(words.text).fill(`Which hook keeps state? ${Date.now().toString(36)}`);
       await editor.getByLabel(words.tags, { exact: true }).fill(" , ");

@@ -329,6 +329,19 @@ describe("building a quiz", () => {
     expect(full.body.draws.map((d) => d.count)).toEqual([1]);
   });
 
+  it("a question added in the editor takes the keyboard's focus on its first field, not the button below the list", async () => {
+    const stamp = Date.now().toString(36);
+    const token = await accessToken(INSTRUCTOR);
+    const lecture = (await api<{ slug: string }>(token, "POST", "/api/lectures/group/frontend-react", { title: `Focus lecture ${stamp}`, published: true })).body;
+    const page = await newPage({ width: 375, height: 800 });
+    await signIn(page.context(), INSTRUCTOR.email, INSTRUCTOR.password);
+    await gotoHydrated(page, `/instructor/group/frontend-react/lectures/${lecture.slug}/newQuiz`);
+    await page.getByRole("button", { name: "Add a question" }).click();
+    const second = page.locator(".quiz-editor-q").nth(1);
+    await second.waitFor();
+    await expect.poll(() => second.evaluate((q) => q.contains(document.activeElement) && document.activeElement?.tagName)).toBe("SELECT");
+  });
+
   it("an instructor writes a quiz in the editor, previews Markdown and publishes it", async () => {
     const stamp = Date.now().toString(36);
     const token = await accessToken(INSTRUCTOR);

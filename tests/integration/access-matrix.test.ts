@@ -584,7 +584,8 @@ const MATRIX: Record<string, Row> = {
       await db().insert(schema.lectures).values(draft);
       return { path: `/api/schedule/lecture/${draft.slug}`, method: "PUT", body: { publishAt: new Date(Date.now() + 86_400_000).toISOString() } };
     },
-    expect: staffOfGroup(200),
+    // An unpublished lecture does not exist for anyone but its group's staff: another instructor gets a 404.
+    expect: { ...staffOfGroup(200), instructorOtherGroup: 404 },
   },
   // Announcements: the group's staff post and delete; its members (and staff) read and dismiss.
   "GET /api/groups/:id/announcements": { request: (w) => ({ path: `/api/groups/${w.group.slug}/announcements` }), expect: groupInside(200) },

@@ -31,6 +31,12 @@ export const EDITOR_CODES: Record<string, MessageKey> = {
   quiz_started: "quizEditor.error.started",
 };
 
+/** The control a question's refusal is about, when it is one (marked invalid, so the editor's focus goes to it). */
+export function problemControl(message: string | undefined): "text" | "emptyOption" | null {
+  const key = message ? PROBLEMS[message] : undefined;
+  return key === "quizEditor.problem.text" ? "text" : key === "quizEditor.problem.emptyOption" ? "emptyOption" : null;
+}
+
 /** A server message from the quiz's checks, as the editor shows it to a reader of `lang`. */
 export function editorProblem(t: (key: MessageKey, params?: Params) => string, lang: Lang, message: string): string {
   const key = PROBLEMS[message];

@@ -6,7 +6,7 @@ import { ConfirmedIntentButton } from "~/components/confirm-dialog";
 import { fromLocalInput, toLocalInput } from "~/components/lectures/when";
 import type { MessageKey } from "~/i18n/en";
 import { useT } from "~/lib/i18n";
-import { EDITOR_CODES, editorProblem } from "./quiz-editor-errors";
+import { EDITOR_CODES, editorProblem, problemControl } from "./quiz-editor-errors";
 import { CodeField } from "~/components/exercises/code-field";
 import { rowsToTests, TestsEditor, toTestRow, type TestRow } from "~/components/exercises/tests-editor";
 import { EXERCISE_LIMITS } from "~/lib/exercise-schemas";
@@ -136,6 +136,19 @@ export function QuizEditor({
   const [showAnswers, setShowAnswers] = useState<ShowAnswers>(quiz?.showAnswers ?? "after-close");
   const [published, setPublished] = useState(quiz?.published ?? false);
   const [drafts, setDrafts] = useState<Draft[]>(() => (quiz ? quiz.questions.map(toDraft) : [blank()]));
+  // A question just added opens below, often out of view: the keyboard goes on from its first field.
+  // (Found by its place in the list: a draft's key is the browser's own, never written into the page.)
+  const addedKey = useRef<string | null>(null);
+  const listRef = useRef<HTMLOListElement>(null);
+  useEffect(() => {
+    const key = addedKey.current;
+    if (!key) return;
+    addedKey.current = null;
+    const at = drafts.findIndex((d) => d.key === key);
+    const first = listRef.current?.children[at]?.querySelector<HTMLElement>("select");
+    first?.focus({ preventScroll: true });
+    first?.scrollIntoView({ block: "center" });
+  }, [drafts]);
   const [draws, setDraws] = useState<QuizDraw[]>(() => quiz?.draws ?? []);
   const [shuffleQuestions, setShuffleQuestions] = useState(quiz?.shuffleQuestions ?? false);
   const [shuffleOptions, setShuffleOptions] = useState(quiz?.shuffleOptions ?? false);
@@ -282,7 +295,7 @@ export function QuizEditor({
             {t("quizEditor.locked")}
           </p>
         ) : null}
-        <ol className="quiz-editor-list" role="list">
+        <ol ref={listRef} className="quiz-editor-list" role="list">
           {drafts.map((d, i) => (
             <li key={d.key}>
               <QuestionEditor
@@ -300,7 +313,16 @@ export function QuizEditor({
           ))}
         </ol>
         {!started ? (
-          <button type="button" className="btn btn-outline" onClick={() => setDrafts((list) => [...list, blank()])} disabled={drafts.length >= QUIZ_LIMITS.questions}>
+          <button
+            type="button"
+            className="btn btn-outline"
+            onClick={() => {
+              const added = blank();
+              addedKey.current = added.key;
+              setDrafts((list) => [...list, added]);
+            }}
+            disabled={drafts.length >= QUIZ_LIMITS.questions}
+          >
             <PlusIcon />
             {t("quizEditor.add")}
           </button>
@@ -418,6 +440,7 @@ export function QuestionEditor({
 }) {
   const { t, lang } = useT();
   const id = useId();
+  const problem = problemControl(error);
   const preview = useFetcher<{ ok: boolean; html?: string }>();
   const [previewing, setPreviewing] = useState(false);
   const choice = draft.type === "single" || draft.type === "multiple";
@@ -477,7 +500,17 @@ export function QuestionEditor({
         {previewing ? (
           <div className="prose quiz-editor-preview" dir="auto" aria-live="polite" aria-busy={preview.state !== "idle"} dangerouslySetInnerHTML={{ __html: preview.data?.html || `<p class="muted">${t("quizEditor.previewEmpty")}</p>` }} />
         ) : (
-          <textarea id={`${id}-text`} rows={4} dir="auto" className="quiz-editor-text" maxLength={QUIZ_LIMITS.questionText} value={draft.text} onChange={(e) => onChange({ text: e.target.value })} />
+          <textarea
+            id={`${id}-text`}
+            rows={4}
+            dir="auto"
+            className="quiz-editor-text"
+            maxLength={QUIZ_LIMITS.questionText}
+            value={draft.text}
+            aria-invalid={problem === "text" || undefined}
+            aria-describedby={problem === "text" ? `${id}-error` : undefined}
+            onChange={(e) => onChange({ text: e.target.value })}
+          />
         )}
       </div>
       {choice ? (
@@ -497,6 +530,7 @@ export function QuestionEditor({
                 />
                 <input
                   aria-label={t("quizEditor.option", { n: j + 1 })}
+                  aria-invalid={(problem === "emptyOption" && option.trim() === "") || undefined}
                   dir="auto"
                   maxLength={QUIZ_LIMITS.option}
                   value={option}
