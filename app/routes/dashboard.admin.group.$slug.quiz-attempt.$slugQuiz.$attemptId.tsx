@@ -7,7 +7,7 @@ import { loadStaffAttempt, staffAttemptAction } from "~/lib/quizzes.server";
 import { sheets } from "~/styles/sheets";
 import { requireRole } from "../../worker/auth/viewer";
 
-export const links: LinksFunction = () => sheets("lectures", "tasks", "quizzes");
+export const links: LinksFunction = () => sheets("lectures", "tasks", "quizzes", "exercises");
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => pageMeta(matches, data ? `${data.attempt.user.name} · ${data.attempt.quiz.title}` : metaT(matches)("error.notFound.title"));
 

@@ -119,6 +119,17 @@ describe("quizzes: code questions", () => {
     expect(await page("ar")).toContain("نجح 1 من اختبارين");
     const results = (await (await call(`/api/quizzes/groups/${w.group.slug}/results`, { token: w.teacher.accessToken })).json()) as { quizzes: { questions: { right: number; answered: number }[] }[] };
     expect(results.quizzes[0]!.questions[1]).toMatchObject({ right: 1, answered: 2 });
+    // The staff's view of that attempt says why the code earned nothing: each test as judged, as the student's review does.
+    const [attempt] = await db().select({ id: s.attempts.id }).from(s.attempts).where(eq(s.attempts.userId, w.b.user.id));
+    const staffView = (await (await call(`/api/quizzes/${quiz.slug}/attempts/${attempt!.id}`, { token: w.teacher.accessToken })).json()) as { questions: { tests: unknown }[] };
+    expect(staffView.questions[1]!.tests).toEqual([
+      { name: "small", passed: true, hidden: false },
+      { name: "large", passed: false, hidden: false },
+    ]);
+    expect(staffView.questions[0]!.tests).toBeNull();
+    const staffPage = (await (await call(`/instructor/group/${w.group.slug}/quiz-attempt/${quiz.slug}/${attempt!.id}`, { cookie: w.teacher.cookie })).text()).replace(/<!-- -->/g, "");
+    expect(staffPage).toContain("1 of 2 tests passed");
+    expect(staffPage).toMatch(/<li class="test-row" data-passed="false">[\s\S]*?large[\s\S]*?Failed/);
   });
 
   it("grades an attempt's code when the server closes it at the deadline", async () => {

@@ -37,6 +37,10 @@ const attemptDto = z
         right: z.boolean(),
         earned: z.number(),
         override: z.object({ points: z.number(), note: z.string() }).nullable(),
+        tests: z
+          .array(z.object({ name: z.string(), passed: z.boolean(), hidden: z.boolean() }))
+          .nullable()
+          .openapi({ description: "A code answer: each test as judged when this code was run (hidden tests by name too); null otherwise or when not known" }),
       }),
     ),
   })

@@ -13,7 +13,7 @@ import { AppError, notFound } from "../http/errors";
 import { chunked } from "./chunks";
 import { underLease } from "./code-lease";
 import { notifyUsers } from "./notifications";
-import { earned, grade, isRight, type GradableQuestion } from "./quiz-grading";
+import { earned, grade, isRight, testOutcomes, type CodeChecks, type GradableQuestion, type TestOutcome } from "./quiz-grading";
 import { originalOption, type PaperQuestion } from "../../app/lib/quiz-paper";
 import { questionsFor, questionsOf, quizSize, requireManagedQuiz, toQuestion } from "./quizzes";
 import type { Viewer } from "./sessions";
@@ -105,7 +105,16 @@ export interface StaffAttemptView {
    * In the order the attempt was given them, each with its options as written (a question drawn from the bank,
    * `drawn`, as it was drawn) and the student's choice moved to its place there: a key is corrected in those places.
    */
-  questions: (ReturnType<typeof toQuestion> & { answer: unknown; correct: (number | string)[]; right: boolean; earned: number; override: { points: number; note: string } | null; drawn: boolean })[];
+  questions: (ReturnType<typeof toQuestion> & {
+    answer: unknown;
+    correct: (number | string)[];
+    right: boolean;
+    earned: number;
+    override: { points: number; note: string } | null;
+    drawn: boolean;
+    /** A code answer: each test (hidden ones by name too) as judged when this very code was run; null when not known. */
+    tests: TestOutcome[] | null;
+  })[];
 }
 
 async function attemptOf(ctx: ServiceContext, quizId: string, attemptId: string) {
@@ -119,7 +128,7 @@ async function attemptOf(ctx: ServiceContext, quizId: string, attemptId: string)
 }
 
 /** One attempt for the staff, on its own paper: the questions in the order, and the options in the places, it was shown. */
-const view = (quiz: QuizRecord, row: { attempt: AttemptRow; name: string }, quizQuestions: QuestionRows): StaffAttemptView => {
+const view = async (quiz: QuizRecord, row: { attempt: AttemptRow; name: string }, quizQuestions: QuestionRows): Promise<StaffAttemptView> => {
   const a = row.attempt;
   const given = paperOf(quizQuestions, a);
   const own = new Map(quizQuestions.map((q) => [q.id, q]));
@@ -140,7 +149,7 @@ const view = (quiz: QuizRecord, row: { attempt: AttemptRow; name: string }, quiz
     score: a.score ?? 0,
     maxScore: a.maxScore ?? 0,
     submittedAt: a.submittedAt ? a.submittedAt.toISOString() : null,
-    questions: given.map((q) => {
+    questions: await Promise.all(given.map(async (q) => {
       const answer = (a.answers as Record<string, unknown>)[q.id] ?? null;
       const override = a.overrides?.[q.id] ?? null;
       const written = own.get(q.id);
@@ -155,8 +164,9 @@ const view = (quiz: QuizRecord, row: { attempt: AttemptRow; name: string }, quiz
         // As it counts: an override is never worth more than the question now is (its points may have been lowered).
         override: override ? { points: Math.min(override.points, q.points), note: override.note } : null,
         drawn: !written,
+        tests: q.type === "code" ? await testOutcomes(answer, (a.codeChecks as CodeChecks | null)?.[q.id]) : null,
       };
-    }),
+    })),
   };
 };
 

@@ -3,10 +3,10 @@ import { CourseBreadcrumb } from "~/components/breadcrumb";
 import { useEffect, type ReactNode } from "react";
 import { CheckIcon } from "~/components/icons";
 import { QUIZ_NETWORK_MS } from "~/lib/quiz-schemas";
-import { TestHead } from "~/components/exercises/test-report";
 import { When } from "~/components/lectures/when";
 import type { MessageKey } from "~/i18n/en";
 import { useT } from "~/lib/i18n";
+import { ReviewTests, type ReviewTest } from "./review-tests";
 import { scoreShare } from "~/lib/progress";
 import type { PageQuestion, PageQuiz, ReviewWhen } from "./types";
 
@@ -231,12 +231,6 @@ export function QuizIntro({
   );
 }
 
-/** A code question's test as the review shows it: its name and result. */
-export interface ReviewTest {
-  name: string;
-  passed: boolean;
-  hidden: boolean;
-}
 
 export interface PageResult {
   quiz: PageQuiz;
@@ -450,28 +444,3 @@ export function QuizAnswers({ result, base }: { result: PageResult; base: string
 }
 
 
-/**
- * A code question's tests in the review: which passed and which failed (names only for hidden tests), as judged
- * when the attempt was graded. An attempt graded before tests were recorded says only whether all passed.
- */
-function ReviewTests({ id, tests, right, answered }: { id: string; tests: ReviewTest[] | null; right: boolean; answered: boolean }) {
-  const { t } = useT();
-  if (!answered) return null;
-  if (!tests || tests.length === 0) return <p className="quiz-tests-summary">{t(right ? "quiz.answers.allPassed" : "quiz.answers.notAllPassed")}</p>;
-  const passed = tests.filter((r) => r.passed).length;
-  return (
-    <section className="quiz-tests" aria-labelledby={`${id}-title`}>
-      <h3 id={`${id}-title`} className="quiz-tests-title">
-        {t("quiz.answers.tests")}
-        <span className="muted"> · {t("quiz.answers.testsPassed", { passed, total: tests.length })}</span>
-      </h3>
-      <ol className="test-list" role="list">
-        {tests.map((r, i) => (
-          <li key={`${i}-${r.name}`} className="test-row" data-passed={r.passed}>
-            <TestHead test={r} />
-          </li>
-        ))}
-      </ol>
-    </section>
-  );
-}

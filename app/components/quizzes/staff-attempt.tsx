@@ -5,6 +5,7 @@ import { When } from "~/components/lectures/when";
 import { toLatinDigits } from "~/lib/digits";
 import { failureText, type FailureLike } from "~/lib/group-errors";
 import { useT } from "~/lib/i18n";
+import { ReviewTests, type ReviewTest } from "./review-tests";
 
 export interface StaffAttemptQuestion {
   _id: string;
@@ -20,6 +21,8 @@ export interface StaffAttemptQuestion {
   override: { points: number; note: string } | null;
   /** Drawn from the bank: shown as drawn; its key is corrected on every paper that drew it (and in the bank). */
   drawn: boolean;
+  /** A code answer's tests as judged when it was run (null: not a code question, or not known). */
+  tests: ReviewTest[] | null;
 }
 
 export interface StaffAttempt {
@@ -137,6 +140,8 @@ function AttemptQuestion({ q, n, open }: { q: StaffAttemptQuestion; n: number; o
             <p className="muted">{t("staffAttempt.noAnswer")}</p>
           )}
           {q.type === "short-text" ? <p className="muted">{t("staffAttempt.accepted", { answers: (q.correct as string[]).join(" · ") })}</p> : null}
+          {/* Why a code answer earned what it did: each test as judged when this code was run. */}
+          {q.type === "code" ? <ReviewTests id={`tests-${q._id}`} tests={q.tests} right={q.right} answered={typeof q.answer === "string" && q.answer.trim() !== ""} /> : null}
         </div>
       )}
       {q.override?.note ? (
