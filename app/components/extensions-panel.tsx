@@ -53,9 +53,19 @@ export function ExtensionsPanel({
   const [minutes, setMinutes] = useState("");
   const [attempts, setAttempts] = useState("");
   const failure = saver.data && !saver.data.ok ? saver.data : null;
+  // What the server refused, at its field: minutes and attempts each say their own rule; the rest (a close that is not
+  // later, nothing given at all) is said for the form.
+  const minutesWrong = !!failure?.fields?.extraMinutes;
+  const attemptsWrong = !!failure?.fields?.extraAttempts;
+  const formWrong = failure && !failure.fields?.userIds && !minutesWrong && !attemptsWrong;
+  // How many were given the extension, for the sentence that says so (the choice is cleared once it is saved).
+  const [savedFor, setSavedFor] = useState(0);
   useEffect(() => {
     if (saver.state === "idle" && saver.data?.ok) {
       setChosen([]);
+      // The next extension starts from nothing given: a number left in a field would be given again unseen.
+      setMinutes("");
+      setAttempts("");
       // With nobody chosen the button is disabled under the focus: the sentence saying it was saved takes it.
       focusIfLost(() => document.getElementById(`${uid}-saved`));
     }
@@ -116,7 +126,7 @@ export function ExtensionsPanel({
       ) : kind === "task" && defaultTime === null ? (
         <p className="muted">{t("extensions.noDueTime")}</p>
       ) : (
-        <saver.Form method="post" className="extension-form">
+        <saver.Form method="post" className="extension-form" onSubmit={() => setSavedFor(chosen.length)}>
           <input type="hidden" name="intent" value="extension-save" />
           <input type="hidden" name="userIds" value={JSON.stringify(chosen)} />
           <fieldset className="extension-students" aria-describedby={failure?.fields?.userIds ? `${uid}-who-error` : undefined}>
@@ -148,30 +158,64 @@ export function ExtensionsPanel({
               <>
                 <div className="field">
                   <label htmlFor={`${uid}-minutes`}>{t("extensions.field.minutes")}</label>
-                  <input id={`${uid}-minutes`} name="extraMinutes" inputMode="numeric" className="input-narrow" value={minutes} onChange={(e) => setMinutes(toLatinDigits(e.target.value))} />
+                  <input
+                    id={`${uid}-minutes`}
+                    name="extraMinutes"
+                    inputMode="numeric"
+                    className="input-narrow"
+                    value={minutes}
+                    aria-invalid={minutesWrong || undefined}
+                    aria-describedby={minutesWrong ? `${uid}-minutes-error` : undefined}
+                    onChange={(e) => setMinutes(toLatinDigits(e.target.value))}
+                  />
+                  {minutesWrong ? (
+                    <p id={`${uid}-minutes-error`} className="field-error">
+                      {t("extensions.error.minutes")}
+                    </p>
+                  ) : null}
                 </div>
                 <div className="field">
                   <label htmlFor={`${uid}-attempts`}>{t("extensions.field.attempts")}</label>
-                  <input id={`${uid}-attempts`} name="extraAttempts" inputMode="numeric" className="input-narrow" value={attempts} onChange={(e) => setAttempts(toLatinDigits(e.target.value))} />
+                  <input
+                    id={`${uid}-attempts`}
+                    name="extraAttempts"
+                    inputMode="numeric"
+                    className="input-narrow"
+                    value={attempts}
+                    aria-invalid={attemptsWrong || undefined}
+                    aria-describedby={attemptsWrong ? `${uid}-attempts-error` : undefined}
+                    onChange={(e) => setAttempts(toLatinDigits(e.target.value))}
+                  />
+                  {attemptsWrong ? (
+                    <p id={`${uid}-attempts-error`} className="field-error">
+                      {t("extensions.error.attempts")}
+                    </p>
+                  ) : null}
                 </div>
               </>
             ) : null}
           </div>
           {kind === "quiz" ? <p className="field-hint field-hint-block">{t("extensions.quizHint")}</p> : null}
-          {failure && !failure.fields?.userIds ? (
+          {formWrong ? (
             <p className="form-error" role="alert">
               {failure.code === "validation_failed" ? t(kind === "task" ? "extensions.error.task" : "extensions.error.quiz") : failureText(t, failure)}
             </p>
           ) : null}
           {saver.data?.ok && saver.state === "idle" ? (
             <p className="form-success" role="status" id={`${uid}-saved`} tabIndex={-1}>
-              {t("extensions.saved")}
+              {t("extensions.saved", { n: savedFor })}
             </p>
           ) : null}
           <div className="form-actions">
-            <button type="submit" className="btn btn-primary" disabled={saver.state !== "idle" || chosen.length === 0}>
+            <button type="submit" className="btn btn-primary" disabled={saver.state !== "idle" || chosen.length === 0} aria-describedby={chosen.length === 0 ? `${uid}-choose` : undefined}>
               {t("extensions.give", { n: chosen.length })}
             </button>
+            {/* Why the button waits: said beside it, not only by its grey. */}
+            {chosen.length === 0 && !(saver.data?.ok && saver.state === "idle") ? (
+              <span id={`${uid}-choose`} className="field-hint">
+                {t("extensions.chooseFirst")}
+              </span>
+            ) : null}
           </div>
         </saver.Form>
       )}
