@@ -156,42 +156,8 @@ export function ExtensionsPanel({
             ) : null}
             {kind === "quiz" ? (
               <>
-                <div className="field">
-                  <label htmlFor={`${uid}-minutes`}>{t("extensions.field.minutes")}</label>
-                  <input
-                    id={`${uid}-minutes`}
-                    name="extraMinutes"
-                    inputMode="numeric"
-                    className="input-narrow"
-                    value={minutes}
-                    aria-invalid={minutesWrong || undefined}
-                    aria-describedby={minutesWrong ? `${uid}-minutes-error` : undefined}
-                    onChange={(e) => setMinutes(toLatinDigits(e.target.value))}
-                  />
-                  {minutesWrong ? (
-                    <p id={`${uid}-minutes-error`} className="field-error">
-                      {t("extensions.error.minutes")}
-                    </p>
-                  ) : null}
-                </div>
-                <div className="field">
-                  <label htmlFor={`${uid}-attempts`}>{t("extensions.field.attempts")}</label>
-                  <input
-                    id={`${uid}-attempts`}
-                    name="extraAttempts"
-                    inputMode="numeric"
-                    className="input-narrow"
-                    value={attempts}
-                    aria-invalid={attemptsWrong || undefined}
-                    aria-describedby={attemptsWrong ? `${uid}-attempts-error` : undefined}
-                    onChange={(e) => setAttempts(toLatinDigits(e.target.value))}
-                  />
-                  {attemptsWrong ? (
-                    <p id={`${uid}-attempts-error`} className="field-error">
-                      {t("extensions.error.attempts")}
-                    </p>
-                  ) : null}
-                </div>
+                <CountField id={`${uid}-minutes`} name="extraMinutes" label={t("extensions.field.minutes")} value={minutes} onChange={setMinutes} error={minutesWrong ? t("extensions.error.minutes") : null} />
+                <CountField id={`${uid}-attempts`} name="extraAttempts" label={t("extensions.field.attempts")} value={attempts} onChange={setAttempts} error={attemptsWrong ? t("extensions.error.attempts") : null} />
               </>
             ) : null}
           </div>
@@ -220,5 +186,29 @@ export function ExtensionsPanel({
         </saver.Form>
       )}
     </section>
+  );
+}
+
+/** A quiz extension's whole number (extra minutes, extra attempts), typed in any digits, with the server's refusal at it. */
+function CountField({ id, name, label, value, onChange, error }: { id: string; name: string; label: string; value: string; onChange: (value: string) => void; error: string | null }) {
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <input
+        id={id}
+        name={name}
+        inputMode="numeric"
+        className="input-narrow"
+        value={value}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? `${id}-error` : undefined}
+        onChange={(e) => onChange(toLatinDigits(e.target.value))}
+      />
+      {error ? (
+        <p id={`${id}-error`} className="field-error">
+          {error}
+        </p>
+      ) : null}
+    </div>
   );
 }

@@ -128,10 +128,10 @@ const groupFacts = (r: { instructorId: string | null; membershipStatus: string |
 export async function requireReadableLecture(ctx: ServiceContext, viewer: Actor, idOrSlug: string): Promise<LectureRecord> {
   const lecture = await findLecture(ctx, viewer, idOrSlug);
   if (!lecture) throw notFound("No such lecture.");
-  const group = groupFacts(lecture);
+  const group = placeFacts(lecture);
   // Unpublished first: to anyone but its staff it does not exist, whether or not they are in the group.
   if (!lecture.published && !can(viewer, "group.manage", { group })) throw notFound("No such lecture.");
-  if (!can(viewer, "group.viewInside", { group })) throw outsider(viewer, placeFacts(lecture), "Only the group's members and staff can see its lectures.", "No such lecture.");
+  if (!can(viewer, "group.viewInside", { group })) throw outsider(viewer, group, "Only the group's members and staff can see its lectures.", "No such lecture.");
   return lecture;
 }
 
@@ -139,7 +139,8 @@ export async function requireReadableLecture(ctx: ServiceContext, viewer: Actor,
 export async function requireManagedLecture(ctx: ServiceContext, viewer: Actor, idOrSlug: string): Promise<LectureRecord> {
   const lecture = await findLecture(ctx, viewer, idOrSlug);
   if (!lecture) throw notFound("No such lecture.");
-  if (!can(viewer, "group.manage", { group: groupFacts(lecture) })) throw notStaffOf(viewer, placeFacts(lecture), !lecture.published, "No such lecture.");
+  const group = placeFacts(lecture);
+  if (!can(viewer, "group.manage", { group })) throw notStaffOf(viewer, group, !lecture.published, "No such lecture.");
   return lecture;
 }
 
