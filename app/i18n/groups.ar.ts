@@ -62,6 +62,7 @@ export const groupsAr: Record<GroupsKey, string> = {
   "groups.course.viewDetails": "عرض تفاصيل الكورس",
 
   "groups.error.capacityBelowMembers": "في هذه المجموعة أعضاء أكثر من هذا العدد: لا يمكن أن تقل سعتها عن عدد أعضائها.",
+  "groups.error.hasMembers": "في هذه المجموعة أعضاء: لا يمكن إعادتها إلى مسودة، فلن يستطيعوا فتح دورتهم. أرشِفها عند انتهاء الدفعة.",
   "groups.error.groupFull": "هذه المجموعة مكتملة.",
   "groups.error.groupClosed": "لم تعد هذه المجموعة تستقبل طلبات.",
   "groups.error.alreadyRequested": "لقد طلبت الانضمام إلى هذه المجموعة من قبل.",
@@ -100,6 +101,7 @@ export const groupsAr: Record<GroupsKey, string> = {
   "groups.form.statusDraftHint": "مسودة: يراها الفريق فقط.",
   "groups.form.statusPublishedHint": "منشورة: تظهر في الكورسات ويمكن للطلاب طلب الانضمام.",
   "groups.form.statusArchivedHint": "مؤرشفة: مخفية من الكورسات ولا تستقبل طلبات جديدة.",
+  "groups.form.statusMembersHint": "{count, plural, zero {ليس لها أعضاء} one {لها عضو واحد} two {لها عضوان} few {لها # أعضاء} many {لها # عضوًا} other {لها # عضو}}، لذا لا يمكن إعادتها إلى مسودة: فلن يستطيعوا فتح دورتهم.",
   "groups.form.image": "صورة الكورس",
   "groups.form.imagePreview": "معاينة صورة الكورس",
   "groups.form.noImage": "لم تُختر صورة",

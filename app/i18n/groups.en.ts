@@ -64,6 +64,7 @@ export const groupsEn = {
   "groups.course.viewDetails": "View course details",
 
   "groups.error.capacityBelowMembers": "This group already has more members than that: its capacity cannot be lower than its number of members.",
+  "groups.error.hasMembers": "This group has members: it cannot go back to draft, where they could no longer open their course. Archive it when the cohort ends.",
   "groups.error.groupFull": "This group is full.",
   "groups.error.groupClosed": "This group no longer accepts requests.",
   "groups.error.alreadyRequested": "You have already requested to join this group.",
@@ -102,6 +103,7 @@ export const groupsEn = {
   "groups.form.statusDraftHint": "Draft: only staff can see it.",
   "groups.form.statusPublishedHint": "Published: listed in the catalogue; students can request to join.",
   "groups.form.statusArchivedHint": "Archived: hidden from the catalogue; no new requests.",
+  "groups.form.statusMembersHint": "{count, plural, one {It has # member} other {It has # members}}, so it cannot go back to draft: they could no longer open their course.",
   "groups.form.image": "Course image",
   "groups.form.imagePreview": "Preview of the course image",
   "groups.form.noImage": "No image chosen",

@@ -18,6 +18,7 @@ export interface FailureLike {
 const CODES: Record<string, MessageKey> = {
   group_full: "groups.error.groupFull",
   capacity_below_members: "groups.error.capacityBelowMembers",
+  has_members: "groups.error.hasMembers",
   publish_after_due: "schedule.afterDue",
   group_closed: "groups.error.groupClosed",
   already_requested: "groups.error.alreadyRequested",

@@ -42,6 +42,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
       instructorId: group.instructorId,
       status: group.status,
       capacity: group.capacity,
+      members: group.memberCount,
     },
     outline: group.content.map(({ _id, title, body }) => ({ _id, title, body })),
     instructors,

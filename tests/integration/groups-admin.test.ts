@@ -407,6 +407,67 @@ describe("a group's capacity and its members", () => {
   });
 });
 
+describe("a group with members and the way back to draft", () => {
+  const statusOf = async (id: string) => (await db().select({ status: s.groups.status }).from(s.groups).where(eq(s.groups.id, id)))[0]?.status;
+
+  it("is refused to everyone once one member holds a seat (409, still published), whatever else the change holds", async () => {
+    const boss = await admin();
+    const teacher = await instructor();
+    const group = await createGroup({ instructorId: teacher.user.id, capacity: 30 });
+    await addMember(await createUser(), group, "approved");
+    for (const as of [boss, teacher]) {
+      const refused = await put(as, group.id, { status: "draft", title: `Renamed ${unique("g")}` });
+      expect(refused.status).toBe(409);
+      expect(await refused.json()).toMatchObject({ code: "has_members", message: "This group has 1 member: it cannot go back to draft, where they could no longer open it. Archive it when the cohort ends." });
+      expect(await statusOf(group.id)).toBe("published");
+    }
+    // The title of the refused change was not written either.
+    expect((await db().select({ title: s.groups.title }).from(s.groups).where(eq(s.groups.id, group.id)))[0]?.title).toBe(group.title);
+    // A special seat counts too, and the count is said.
+    await addMember(await createUser(), group, "special");
+    expect(await ((await put(boss, group.id, { status: "draft" })).json())).toMatchObject({ message: expect.stringContaining("This group has 2 members:") });
+    // Archiving (the admins') and edits that leave the status alone still pass.
+    expect((await put(teacher, group.id, { status: "published", capacity: 20 })).status).toBe(200);
+    expect((await put(boss, group.id, { status: "archived" })).status).toBe(200);
+    expect(await statusOf(group.id)).toBe("archived");
+  });
+
+  it("lets a group whose only students are waiting go back; they no longer see it until it is published again", async () => {
+    const boss = await admin();
+    const group = await createGroup({ title: unique("Waiting"), capacity: 30 });
+    const asker = await student();
+    await addMember(asker.user, group, "pending");
+    await addMember(await createUser(), group, "left");
+    const profileGroups = async () => ((await (await call("/api/users/profile", { token: asker.accessToken })).json()) as { groups: { slug: string }[] }).groups.map((g) => g.slug);
+    const myCourses = async () => (await call("/my-courses", { cookie: asker.cookie, headers: { accept: "text/html" } })).text();
+    expect(await profileGroups()).toContain(group.slug);
+    expect(await myCourses()).toContain(group.title);
+
+    expect((await put(boss, group.id, { status: "draft" })).status).toBe(200);
+    expect(await profileGroups()).not.toContain(group.slug);
+    expect(await myCourses()).not.toContain(group.title);
+
+    // Published again, the request is where it was.
+    expect((await put(boss, group.id, { status: "published" })).status).toBe(200);
+    expect(await profileGroups()).toContain(group.slug);
+    expect(await myCourses()).toContain(group.title);
+  });
+
+  it("is not offered on the admin's edit page of a group with members, and the refusal reads in Arabic", async () => {
+    const boss = await admin();
+    const group = await createGroup({ capacity: 30 });
+    await addMember(await createUser(), group, "approved");
+    const html = await (await call(`/dashboard/admin/group/${group.slug}/update`, { cookie: boss.cookie, headers: { accept: "text/html" } })).text();
+    expect(html).toMatch(/<option value="draft" disabled="">/);
+    expect(html).toContain("It has 1 member, so it cannot go back to draft: they could no longer open their course.");
+    const empty = await createGroup({ capacity: 30 });
+    const emptyHtml = await (await call(`/dashboard/admin/group/${empty.slug}/update`, { cookie: boss.cookie, headers: { accept: "text/html" } })).text();
+    expect(emptyHtml).toMatch(/<option value="draft">/);
+    const failure = { ok: false as const, code: "has_members", message: "This group has 1 member: it cannot go back to draft, where they could no longer open it. Archive it when the cohort ends." };
+    expect(failureText((key, params) => format(ar, key, params), failure)).toBe("في هذه المجموعة أعضاء: لا يمكن إعادتها إلى مسودة، فلن يستطيعوا فتح دورتهم. أرشِفها عند انتهاء الدفعة.");
+  });
+});
+
 describe("the admins' list of groups", () => {
   it("shows each group's public address as visitors open it (/content/{slug}), beside its title", async () => {
     const boss = await signIn(await createUser({ role: "admin" }));

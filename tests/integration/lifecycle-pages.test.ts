@@ -123,6 +123,9 @@ describe("the Cohort tab", () => {
     const withMember = await page(w.teacher, w.cohort);
     expect(withMember.text).toContain("It has 1 member, so it stays published");
     expect(withMember.text).not.toContain("Back to draft");
+    // Nor is it taken when asked by hand: its member would no longer find the course.
+    expect((await action(w.teacher, w.cohort, { intent: "publishing", status: "draft" })).status).toBe(409);
+    expect(await statusOf(w.group.id)).toBe("published");
     const arabic = await (await call(w.cohort, { cookie: `${w.teacher.cookie}; lang=ar`, headers: { accept: "text/html" } })).text();
     expect(arabic).toContain("لها عضو واحد، لذا تبقى منشورة");
 

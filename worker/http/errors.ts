@@ -26,6 +26,7 @@ export type ErrorCode =
   | "group_closed"
   | "group_full"
   | "capacity_below_members"
+  | "has_members"
   | "publish_after_due"
   | "already_requested"
   | "already_member"

@@ -4,6 +4,7 @@
  * their own group. Slugs are made once from the title and never change, so links keep working.
  */
 import { and, asc, count, desc, eq, or, sql } from "drizzle-orm";
+import { formatMessage } from "../../app/i18n/translate";
 import { can } from "../../app/lib/permissions";
 import type { CreateGroupInput, ManageGroupsQuery, UpdateGroupInput } from "../../app/lib/schemas";
 import { groups, memberships, users } from "../../db/schema";
@@ -234,11 +235,19 @@ export async function updateGroup(
     // counts): the group would read "3 / 2" and turn every later request away without saying why.
     const seated = seatsTakenSql(group.id);
     const fits = typeof input.capacity === "number" && input.capacity !== group.capacity ? sql`${seated} <= ${input.capacity}` : undefined;
-    const written = await ctx.db.update(groups).set(changes).where(and(eq(groups.id, group.id), assigning, fits)).returning({ id: groups.id });
+    // Nor does a group with members go back to draft, for anyone: a draft is unknown to its members, who would lose
+    // their course (its lectures, grades and chat) without a word. Archiving is how a cohort ends.
+    const toDraft = input.status === "draft" && group.status !== "draft";
+    const empty = toDraft ? sql`${seated} = 0` : undefined;
+    const written = await ctx.db.update(groups).set(changes).where(and(eq(groups.id, group.id), assigning, fits, empty)).returning({ id: groups.id });
     if (written.length === 0) {
       const [{ n }] = await ctx.db.select({ n: sql<number>`${seated}` }).from(groups).where(eq(groups.id, group.id));
       if (typeof input.capacity === "number" && Number(n) > input.capacity) {
         throw new AppError(409, "capacity_below_members", `This group already has ${n} members: its capacity cannot be lower than that.`);
+      }
+      if (toDraft && Number(n) > 0) {
+        const message = formatMessage("This group has {n, plural, one {# member} other {# members}}: it cannot go back to draft, where they could no longer open it. Archive it when the cohort ends.", { n: Number(n) }, "en");
+        throw new AppError(409, "has_members", message);
       }
       throw notAnInstructor();
     }

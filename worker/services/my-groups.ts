@@ -2,7 +2,7 @@
  * The student area: /my-courses (the groups one belongs to) and /course/{slug} (a group's inside, for its
  * approved and special members and its staff).
  */
-import { and, asc, desc, eq, inArray } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, ne } from "drizzle-orm";
 import { can } from "../../app/lib/permissions";
 import { groups, memberships, users, MEMBER_STATUSES, type MembershipStatus } from "../../db/schema";
 import type { ServiceContext } from "../context";
@@ -39,14 +39,14 @@ export class NotAMemberError extends AppError {
   }
 }
 
-/** /my-courses: the viewer's requests still waiting for a decision, newest first. */
+/** /my-courses: the viewer's requests still waiting for a decision, newest first; a group back in draft is unknown to them until it is published again (its requests kept). */
 export async function listMyPendingRequests(ctx: ServiceContext, viewer: Viewer): Promise<(GroupDto & { requestedAt: string })[]> {
   const rows = await ctx.db
     .select({ ...groupColumns, requestedAt: memberships.createdAt })
     .from(memberships)
     .innerJoin(groups, eq(groups.id, memberships.groupId))
     .leftJoin(users, eq(users.id, groups.instructorId))
-    .where(and(eq(memberships.userId, viewer.userId), eq(memberships.status, "pending")))
+    .where(and(eq(memberships.userId, viewer.userId), eq(memberships.status, "pending"), ne(groups.status, "draft")))
     .orderBy(desc(memberships.createdAt));
   return rows.map((r) => ({ ...toGroupDto(r), requestedAt: r.requestedAt.toISOString() }));
 }

@@ -86,7 +86,8 @@ export async function getProfile(ctx: ServiceContext, viewer: Viewer): Promise<P
       .select({ _id: groups.id, title: groups.title, slug: groups.slug, status: memberships.status })
       .from(memberships)
       .innerJoin(groups, eq(groups.id, memberships.groupId))
-      .where(eq(memberships.userId, viewer.userId))
+      // A group back in draft is unknown to everyone outside its staff (its requests are kept for when it is published).
+      .where(and(eq(memberships.userId, viewer.userId), ne(groups.status, "draft")))
       .orderBy(desc(memberships.createdAt)),
   ]);
   if (!user) throw notFound("No such user.");

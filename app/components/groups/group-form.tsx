@@ -21,6 +21,8 @@ export interface GroupFormValues {
   capacity: number | null;
   /** Shown read-only when editing: the address never changes. */
   slug?: string;
+  /** Approved and special members when editing: a group with members cannot go back to draft. */
+  members?: number;
 }
 
 export interface GroupFormLimits {
@@ -70,6 +72,8 @@ export function GroupForm({ mode, defaults, instructors, limits, failure, saved,
   const [status, setStatus] = useState<GroupStatus>(defaults.status);
   const [titleLength, setTitleLength] = useState(defaults.title.length);
   const archiving = mode === "update" && status === "archived" && defaults.status !== "archived";
+  // Its members would lose their course: the server refuses it too (groups-admin.ts, `has_members`).
+  const keepsMembers = mode === "update" && defaults.status !== "draft" && (defaults.members ?? 0) > 0;
   const [confirmingArchive, setConfirmingArchive] = useState(false);
   const archiveConfirmed = useRef(false);
 
@@ -289,12 +293,15 @@ export function GroupForm({ mode, defaults, instructors, limits, failure, saved,
                 onChange={(e) => setStatus(e.target.value as GroupStatus)}
                 aria-describedby={`${id}-status-hint`}
               >
-                <option value="draft">{t("group.status.draft")}</option>
+                <option value="draft" disabled={keepsMembers}>
+                  {t("group.status.draft")}
+                </option>
                 <option value="published">{t("group.status.published")}</option>
                 <option value="archived">{t("group.status.archived")}</option>
               </select>
               <span id={`${id}-status-hint`} className="field-hint field-hint-wrap">
                 {t(STATUS_HINT[status])}
+                {keepsMembers ? ` ${t("groups.form.statusMembersHint", { count: defaults.members ?? 0 })}` : null}
               </span>
             </div>
           </div>
