@@ -9,7 +9,7 @@ import { attend, closeAttendance, getAttendanceState, markAttendance, openAttend
 import { groupForUser, managedGroupHeading } from "../../worker/services/group-access";
 import { COMMON_TIME_ZONES, zoneChoices } from "./cohort.server";
 import { quizzesOfReadLecture } from "../../worker/services/quizzes";
-import { createLecture, deleteLecture, getLecture, lectureWork, listLectures, reorderLectures, requireReadableLecture, scheduleLectures, sortLecturesByDate, updateLecture } from "../../worker/services/lectures";
+import { createLecture, deleteLecture, getLecture, lectureItemsForStaff, lectureWork, listLectures, reorderLectures, requireReadableLecture, scheduleLectures, sortLecturesByDate, updateLecture } from "../../worker/services/lectures";
 import type { Viewer } from "../../worker/services/sessions";
 import { allInOrder, attempt, invalid, jsonField, orHttpError, text, unknownIntent } from "./group-actions.server";
 import { attendInput, createLectureInput, lectureOrderInput, lectureSeriesInput, markAttendanceInput, openAttendanceInput, updateLectureInput } from "./lecture-schemas";
@@ -78,9 +78,9 @@ export async function staffLecturesAction(svc: ServiceContext, viewer: Viewer, p
 export async function loadLectureEditor(svc: ServiceContext, viewer: Viewer, params: { slug?: string; slugLecture?: string }) {
   const [group, lecture] = await allInOrder(orHttpError(managedGroupHeading(svc, viewer, slugParam(params.slug))), orHttpError(getLecture(svc, viewer, slugParam(params.slugLecture))));
   if (lecture.group._id !== group._id) throw notFoundResponse();
-  // The groups the lecture can be copied into: the ones the viewer runs (issue 22).
-  const copyTo = await copyTargets(svc, viewer);
-  return { group: { id: group._id, slug: group.slug, title: group.title }, lecture, copyTo };
+  // The groups the lecture can be copied into (the ones the viewer runs, issue 22), and what is set on it.
+  const [copyTo, items] = await Promise.all([copyTargets(svc, viewer), lectureItemsForStaff(svc, lecture._id)]);
+  return { group: { id: group._id, slug: group.slug, title: group.title }, lecture, copyTo, items };
 }
 
 /** intent=save | preview | delete in the editor. */

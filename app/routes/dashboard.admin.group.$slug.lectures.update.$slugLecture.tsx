@@ -4,6 +4,7 @@ import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { metaT, pageMeta } from "~/lib/meta";
 import { sheets } from "~/styles/sheets";
 import { CopyLectureBox, ScheduleBox } from "~/components/lifecycle/schedule-box";
+import { LectureItems } from "~/components/lectures/lecture-items";
 import { requireRole } from "../../worker/auth/viewer";
 import { LectureEditor } from "~/components/lectures/lecture-editor";
 import { lectureEditorAction, loadLectureEditor } from "~/lib/lectures.server";
@@ -27,12 +28,13 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
 }
 
 export default function EditLecture() {
-  const { group, lecture, copyTo } = useLoaderData<typeof loader>();
+  const { group, lecture, copyTo, items } = useLoaderData<typeof loader>();
   const base = `/dashboard/admin/group/${group.slug}/lectures`;
   return (
     <>
       <LectureEditor key={lecture._id} lecture={lecture} listPath={base} attendancePath={`${base}/${lecture.slug}/attendance`} />
       <div className="lifecycle-boxes">
+        <LectureItems groupBase={`/dashboard/admin/group/${group.slug}`} lectureSlug={lecture.slug} tasks={items.tasks} quizzes={items.quizzes} />
         <ScheduleBox kind="lecture" id={lecture._id} publishAt={lecture.publishAt} published={lecture.published} />
         <CopyLectureBox lectureId={lecture._id} groups={copyTo} area="admin" />
       </div>

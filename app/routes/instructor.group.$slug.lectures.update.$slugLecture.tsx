@@ -8,6 +8,7 @@ import { LectureEditor } from "~/components/lectures/lecture-editor";
 import { InstructorGroupPage } from "~/components/lectures/instructor-group-page";
 import { useT } from "~/lib/i18n";
 import { CopyLectureBox, ScheduleBox } from "~/components/lifecycle/schedule-box";
+import { LectureItems } from "~/components/lectures/lecture-items";
 import { lectureEditorAction, loadLectureEditor } from "~/lib/lectures.server";
 
 export const links: LinksFunction = () => sheets("coursePages", "lectures", "lifecycle");
@@ -30,12 +31,13 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
 
 export default function EditLecture() {
   const { t } = useT();
-  const { group, lecture, copyTo } = useLoaderData<typeof loader>();
+  const { group, lecture, copyTo, items } = useLoaderData<typeof loader>();
   const base = `/instructor/group/${group.slug}/lectures`;
   return (
     <InstructorGroupPage group={group} section={lecture.title} parent={{ label: t("lectures.title"), to: base }}>
       <LectureEditor key={lecture._id} lecture={lecture} listPath={base} attendancePath={`${base}/${lecture.slug}/attendance`} />
       <div className="lifecycle-boxes">
+        <LectureItems groupBase={`/instructor/group/${group.slug}`} lectureSlug={lecture.slug} tasks={items.tasks} quizzes={items.quizzes} />
         <ScheduleBox kind="lecture" id={lecture._id} publishAt={lecture.publishAt} published={lecture.published} />
         <CopyLectureBox lectureId={lecture._id} groups={copyTo} area="instructor" />
       </div>

@@ -6,7 +6,7 @@ import { and, isNull, asc, count, eq, max, or, sql } from "drizzle-orm";
 import { can, type Actor } from "../../app/lib/permissions";
 import { isCalendarDate } from "../../app/lib/dates";
 import type { CreateLectureInput, LectureOrderInput, LectureSeriesInput, UpdateLectureInput } from "../../app/lib/lecture-schemas";
-import { attendance, attendanceSessions, extensions, groups, lectures, memberships, submissions, tasks, type GroupStatus } from "../../db/schema";
+import { attendance, attendanceSessions, extensions, groups, lectures, memberships, quizzes, submissions, tasks, type GroupStatus } from "../../db/schema";
 import { memberIds } from "./memberships";
 import { asStudentSees, submissionState } from "./tasks";
 import { preparedOnce } from "../../db/prepared";
@@ -269,6 +269,42 @@ export async function lectureWork(ctx: ServiceContext, lectureId: string, studen
           )
         : null,
     })),
+  };
+}
+
+/** One item set on a lecture, as its staff see it beside the lecture's editor. */
+export interface LectureItemDto {
+  slug: string;
+  title: string;
+  /** A task's due time, a quiz's closing time. */
+  endsAt: string | null;
+  published: boolean;
+  /** Shown to students by the server at this time (issue 22). */
+  publishAt: string | null;
+}
+
+/**
+ * The tasks and quizzes set on a lecture, for its staff (the lecture's editor lists them with links to add
+ * more): one batch of two statements, whatever their number. The caller has checked that the viewer runs the lecture.
+ */
+export async function lectureItemsForStaff(ctx: ServiceContext, lectureId: string): Promise<{ tasks: LectureItemDto[]; quizzes: LectureItemDto[] }> {
+  const [taskRows, quizRows] = await ctx.db.batch([
+    ctx.db
+      .select({ slug: tasks.slug, title: tasks.title, endsAt: tasks.dueAt, publishAt: tasks.publishAt })
+      .from(tasks)
+      .where(eq(tasks.lectureId, lectureId))
+      .orderBy(asc(tasks.dueAt), asc(tasks.title)),
+    ctx.db
+      .select({ slug: quizzes.slug, title: quizzes.title, endsAt: quizzes.closesAt, published: quizzes.published, publishAt: quizzes.publishAt })
+      .from(quizzes)
+      .where(eq(quizzes.lectureId, lectureId))
+      .orderBy(asc(quizzes.opensAt), asc(quizzes.title)),
+  ]);
+  const iso = (d: Date | null) => (d ? d.toISOString() : null);
+  return {
+    // A task has no draft state of its own: it is shown with its lecture, unless scheduled for later.
+    tasks: taskRows.map((t) => ({ slug: t.slug, title: t.title, endsAt: iso(t.endsAt), published: t.publishAt === null, publishAt: iso(t.publishAt) })),
+    quizzes: quizRows.map((q) => ({ slug: q.slug, title: q.title, endsAt: iso(q.endsAt), published: q.published, publishAt: iso(q.publishAt) })),
   };
 }
 
