@@ -352,10 +352,12 @@ export const ar: Messages = {
   "account.password.wrongCurrent": "كلمة المرور الحالية غير صحيحة.",
   "account.password.noPassword": "ليس لحسابك كلمة مرور بعد: استخدم \"نسيت كلمة المرور\" لتعيين واحدة.",
   "account.delete.wrongPassword": "كلمة المرور غير صحيحة.",
+  "account.delete.runsGroups": "أنت تدير مجموعات: اطلب من أحد المشرفين إسنادها إلى مدرّس آخر قبل حذف حسابك.",
   "account.delete.noPassword": "ليس لحسابك كلمة مرور بعد: استخدم \"نسيت كلمة المرور\" لتعيين واحدة أولًا.",
   "account.devices.gone": "هذا الجهاز سُجّل خروجه بالفعل.",
   "admin.user.lastAdmin": "لا يمكن حذف آخر مشرف أو تغيير دوره. اجعل شخصًا آخر مشرفًا أولًا.",
   "admin.user.runsGroups": "هذا المدرّس يدير مجموعات. أسند مجموعاته إلى مدرّس آخر أولًا، ثم غيّر الدور.",
+  "admin.user.runsGroupsDelete": "هذا المدرّس يدير مجموعات. أسند مجموعاته إلى مدرّس آخر أولًا، ثم احذف الحساب.",
   "admin.user.roleInvalid": "اختر مشرفًا أو مدرّبًا أو مستخدمًا.",
   "admin.user.gone": "هذا المستخدم لم يعد موجودًا.",
   /* ---- Course groups and membership (issue 5): keys live in groups.ar.ts ---- */

@@ -355,10 +355,12 @@ export const en = {
   "account.password.wrongCurrent": "The current password is incorrect.",
   "account.password.noPassword": "Your account has no password yet: use \"Forgot password\" to set one.",
   "account.delete.wrongPassword": "The password is incorrect.",
+  "account.delete.runsGroups": "You run groups: ask an admin to give them to another instructor before you delete your account.",
   "account.delete.noPassword": "Your account has no password yet: use \"Forgot password\" to set one first.",
   "account.devices.gone": "That device is already signed out.",
   "admin.user.lastAdmin": "The last admin cannot be removed or demoted. Make someone else an admin first.",
   "admin.user.runsGroups": "This instructor runs groups. Give their groups to another instructor first, then change the role.",
+  "admin.user.runsGroupsDelete": "This instructor runs groups. Give their groups to another instructor first, then delete the account.",
   "admin.user.roleInvalid": "Choose admin, instructor or user.",
   "admin.user.gone": "This user no longer exists.",
   /* ---- Course groups and membership (issue 5): keys live in groups.en.ts ---- */

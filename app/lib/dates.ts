@@ -57,7 +57,15 @@ export function parseDateTime(value: string): number | null {
   }
   const ms = (fraction + "000").slice(0, 3);
   const at = Date.parse(`${y}-${mo}-${d}T${h}:${mi}:${s}.${ms}${offset}`);
-  return Number.isNaN(at) ? null : at;
+  // The year is asked again in UTC: 9999-12-31T23:59-23:59 is in the year 10000 there, which no date field, ISO
+  // string or calendar file can write back.
+  return Number.isNaN(at) || !inYears(at) ? null : at;
+}
+
+/** Whether an instant falls in the years we accept (0001 to 9999), read in UTC. */
+export function inYears(at: number): boolean {
+  const year = new Date(at).getUTCFullYear();
+  return Number.isFinite(at) && year >= MIN_YEAR && year <= MAX_YEAR;
 }
 
 /** The default message for a well-formed date that does not exist. */

@@ -36,6 +36,8 @@ const KNOWN: Record<string, MessageKey> = {
   'Your account has no password yet: use "Forgot password" to set one first.': "account.delete.noPassword",
   "The last admin cannot be removed or demoted. Make someone else an admin first.": "admin.user.lastAdmin",
   "This instructor runs groups. Give their groups to another instructor first, then change the role.": "admin.user.runsGroups",
+  "This instructor runs groups. Give their groups to another instructor first, then delete the account.": "admin.user.runsGroupsDelete",
+  "You run groups: ask an admin to give them to another instructor before you delete your account.": "account.delete.runsGroups",
   "No such session.": "account.devices.gone",
   "No such user.": "admin.user.gone",
 };

@@ -7,7 +7,7 @@ import { z } from "zod";
 import { calendarDate, timeZone, dateTime, timeOfDay } from "./dates";
 import { toLatinDigits } from "./digits";
 import { freeText } from "./schemas";
-import { withoutControls } from "./text";
+import { isWebLink, withoutControls } from "./text";
 
 export const LECTURE_LIMITS = { title: 160, body: 50_000, resources: 20, resourceTitle: 120, url: 2_000, series: 60 } as const;
 export const ATTENDANCE_LIMITS = { rotateMin: 10, rotateMax: 300, lateMax: 240, durationMin: 1, durationMax: 480 } as const;
@@ -19,14 +19,7 @@ const httpUrl = (message: string) =>
     .string()
     .trim()
     .max(LECTURE_LIMITS.url, message)
-    .refine((v) => {
-      try {
-        const u = new URL(v);
-        return u.protocol === "https:" || u.protocol === "http:";
-      } catch {
-        return false;
-      }
-    }, message);
+    .refine((v) => isWebLink(v), message);
 
 const resource = z.object({
   title: freeText("Give the resource a title.").max(LECTURE_LIMITS.resourceTitle, `Resource titles are limited to ${LECTURE_LIMITS.resourceTitle} characters.`),
@@ -97,6 +90,10 @@ export const openAttendanceInput = z.object({
     .int()
     .min(ATTENDANCE_LIMITS.durationMin)
     .max(ATTENDANCE_LIMITS.durationMax, `Attendance stays open at most ${ATTENDANCE_LIMITS.durationMax} minutes.`),
+}).refine((v) => v.lateAfterMinutes === null || v.lateAfterMinutes < v.durationMinutes, {
+  // Late from the 200th minute of a 10-minute window would never mark anyone late, though the form said it would.
+  path: ["lateAfterMinutes"],
+  message: "Late must start before attendance closes: choose fewer minutes than it stays open.",
 });
 export type OpenAttendanceInput = z.infer<typeof openAttendanceInput>;
 

@@ -8,7 +8,7 @@ import { calendarDate } from "./dates";
 import { countryById, PHONE_PATTERN } from "./countries";
 import { toLatinDigits } from "./digits";
 import { chatFields, PARTIES } from "./realtime-protocol";
-import { cleanName, hasVisibleText, withoutControls } from "./text";
+import { cleanName, hasVisibleText, isWebLink, withoutControls } from "./text";
 
 /**
  * Free text (app/lib/text.ts): controls removed, trimmed, and refused with `missing` when nothing visible is left.
@@ -218,16 +218,8 @@ const courseImage = z
   .string()
   .trim()
   .max(GROUP_LIMITS.image, IMAGE_MESSAGE)
-  .refine((v) => isHttpUrl(v) || (/^\/(media|images)\/[A-Za-z0-9._/-]+$/.test(v) && !v.includes("..")), IMAGE_MESSAGE);
+  .refine((v) => isWebLink(v) || (/^\/(media|images)\/[A-Za-z0-9._/-]+$/.test(v) && !v.includes("..")), IMAGE_MESSAGE);
 
-function isHttpUrl(v: string): boolean {
-  try {
-    const u = new URL(v);
-    return u.protocol === "https:" || u.protocol === "http:";
-  } catch {
-    return false;
-  }
-}
 
 /** A calendar date as YYYY-MM-DD (the spec's start_date; app/lib/dates.ts: no month 13, 30 February or year 0000). */
 const startDate = calendarDate("Use the date format YYYY-MM-DD.", "That date does not exist.");

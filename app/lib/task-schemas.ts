@@ -8,7 +8,7 @@ import { toLatinDigits } from "./digits";
 import { FILE_KINDS, MAX_FILE_MB } from "./hand-in-files";
 import { rubricChoices } from "./rubric-schemas";
 import { freeText } from "./schemas";
-import { withoutControls } from "./text";
+import { isWebLink, withoutControls } from "./text";
 
 export const TASK_LIMITS = { title: 160, body: 50_000, maxScore: 1000, link: 2_000, notes: 2_000, feedback: 5_000 } as const;
 
@@ -48,14 +48,7 @@ export const submitTaskInput = z.object({
     .string({ error: "Give the link to your work." })
     .trim()
     .max(TASK_LIMITS.link, "That link is too long.")
-    .refine((v) => {
-      try {
-        const u = new URL(v);
-        return (u.protocol === "https:" || u.protocol === "http:") && u.hostname.includes(".");
-      } catch {
-        return false;
-      }
-    }, "Give a full link to your work, starting with https://"),
+    .refine((v) => isWebLink(v, { dotted: true }), "Give a full link to your work, starting with https://"),
   notes: z.string().overwrite(withoutControls).trim().max(TASK_LIMITS.notes, `Notes are limited to ${TASK_LIMITS.notes} characters.`).optional(),
 });
 export type SubmitTaskInput = z.infer<typeof submitTaskInput>;

@@ -28,6 +28,9 @@ const IMPOSSIBLE_MOMENTS = [
   "2026-01-01T10:60",
   "2026-01-01T10:00:60Z",
   "2026-01-01T10:00+25:00",
+  // Real moments written in a zone, but outside the years 0001-9999 once in UTC (the year 10000, the year 0).
+  "9999-12-31T23:59:59-23:59",
+  "0001-01-01T00:00:00+23:59",
 ];
 
 async function expect400(res: Response, field: string): Promise<ErrorBody> {
@@ -184,12 +187,32 @@ describe("impossible dates are refused with a 400 and a message, never a 500 or 
     expect(made.map((l) => l.startsAt.slice(0, 10))).toEqual(["2028-03-01", "2028-03-06"]);
   });
 
-  it("a series reaching past year 9999 stops there instead of failing", async () => {
-    expect(seriesDays({ days: [0, 1, 2, 3, 4, 5, 6], from: "9999-12-30", count: 5 })).toEqual(["9999-12-30", "9999-12-31"]);
+  it("a series is never cut short without a word: past the year 9999, or more sessions than a series makes", async () => {
+    expect(() => seriesDays({ days: [0, 1, 2, 3, 4, 5, 6], from: "9999-12-30", count: 5 })).toThrow("Only 2 of the 5 sessions fall before the end of the year 9999");
+    expect(seriesDays({ days: [0, 1, 2, 3, 4, 5, 6], from: "9999-12-30", count: 2 })).toEqual(["9999-12-30", "9999-12-31"]);
     expect(() => seriesDays({ days: [1], from: "2026-02-30", count: 2 })).toThrow("That date does not exist.");
+    // Mondays and Wednesdays from Monday 2 March 2026: the 60th is Wednesday 23 September, the 61st Monday 28 September.
+    expect(seriesDays({ days: [1, 3], from: "2026-03-02", until: "2026-09-23" })).toHaveLength(60);
+    expect(() => seriesDays({ days: [1, 3], from: "2026-03-02", until: "2026-09-28" })).toThrow("That period holds more than 60 sessions");
+
     const w = await staffWorld();
-    const res = await call(`/api/lectures/group/${w.group.slug}/schedule`, { body: series({ from: "9999-12-30", days: [4, 5, 6], count: 5 }), token: w.teacher.accessToken });
-    expect([201, 400]).toContain(res.status);
+    const path = `/api/lectures/group/${w.group.slug}/schedule`;
+    const refused = async (body: Record<string, unknown>, code: string, field: string) => {
+      const res = await call(path, { body: series(body), token: w.teacher.accessToken });
+      expect(res.status).toBe(400);
+      const error = (await res.json()) as ErrorBody;
+      expect(error.code).toBe(code);
+      expect(error.fields?.[field]).toEqual(expect.stringMatching(/\S/));
+    };
+    await refused({ from: "9999-12-30", days: [4, 5, 6], count: 5 }, "series_past_years", "from");
+    await refused({ count: undefined, until: "2099-01-01" }, "series_too_long", "until");
+    // The last evening of 9999 twelve hours west of UTC is already the year 10000 there.
+    await refused({ from: "9999-12-31", days: [0, 1, 2, 3, 4, 5, 6], count: 1, time: "23:30", timeZone: "Etc/GMT+12" }, "series_past_years", "from");
+    // None of them scheduled anything.
+    expect(await db().select({ id: s.lectures.id }).from(s.lectures).where(eq(s.lectures.groupId, w.group.id))).toHaveLength(1);
+    const ok = await call(path, { body: series({ count: undefined, until: "2026-09-23" }), token: w.teacher.accessToken });
+    expect(ok.status).toBe(201);
+    expect(((await ok.json()) as unknown[]).length).toBe(60);
   });
 
   it("a lecture's start (create and edit)", async () => {

@@ -63,6 +63,7 @@ const updateRoute = createRoute({
     401: signedOut,
     403: errorResponse("Not allowed to run this group, or to change that field"),
     404: errorResponse("No such group"),
+    409: errorResponse("capacity_below_members: fewer seats than members; has_members: a group with members does not go back to draft"),
   },
 });
 

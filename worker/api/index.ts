@@ -140,12 +140,24 @@ async function buildApi(mounts: readonly Mount[], docs: boolean): Promise<OpenAP
     }
     if (err instanceof HTTPException) {
       const status = err.status >= 500 ? 500 : err.status;
-      return c.json({ message: err.message || "Bad request", code: status === 404 ? "not_found" : "bad_request" }, status);
+      return c.json({ message: readerMessage(c.req.path, status, err.message), code: status === 404 ? "not_found" : "bad_request" }, status);
     }
     console.error("Unhandled API error", err);
     return c.json({ message: "An error occurred on the server. Please try again later", code: "internal_error" }, 500);
   });
   return api;
+}
+
+/**
+ * A body Hono could not read, in words a person can act on: its own messages name parser internals ("No boundary
+ * string in Content-Type header ... See RFC 7578") or only a status ("Unsupported Media Type").
+ */
+function readerMessage(path: string, status: number, raw: string): string {
+  const upload = path === COURSE_IMAGE_UPLOAD_PATH || HAND_IN_UPLOAD_PATH.test(path);
+  if (status === 415) return upload ? "Send the file as a form (multipart/form-data), as a browser's file field does." : "Send the body as JSON, with the header Content-Type: application/json.";
+  if (/^Malformed JSON/i.test(raw)) return "The body is not valid JSON.";
+  if (/^Malformed FormData/i.test(raw)) return "The form could not be read: send the file as multipart/form-data, as a browser's file field does.";
+  return raw || "Bad request";
 }
 
 const apps = new Map<string, Promise<OpenAPIHono<ApiEnv>>>();

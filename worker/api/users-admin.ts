@@ -38,7 +38,7 @@ const deleteRoute = createRoute({
     400: errorResponse("No user given"),
     ...guards,
     404: errorResponse("No such user"),
-    409: errorResponse("last_admin: the last admin cannot be deleted"),
+    409: errorResponse("last_admin: the last admin cannot be deleted; runs_groups: an instructor who runs groups is not deleted before they are given to another"),
   },
 });
 

@@ -34,6 +34,8 @@ export type ErrorCode =
   | "not_member"
   | "invalid_image"
   // Lectures and attendance (worker/services/lectures.ts, attendance.ts)
+  | "series_too_long"
+  | "series_past_years"
   | "attendance_closed"
   // Quizzes (worker/services/quizzes.ts)
   | "quiz_not_open"

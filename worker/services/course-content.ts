@@ -2,7 +2,7 @@
  * A group's public course outline (the items of `/content/{slug}`), edited by the group's staff: add, edit,
  * reorder and remove. Items are Markdown; the public page renders them.
  */
-import { and, eq, max } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { CourseContentInput, CourseContentOrderInput, UpdateCourseContentInput } from "../../app/lib/schemas";
 import { courseContents } from "../../db/schema";
 import type { ServiceContext } from "../context";
@@ -23,11 +23,9 @@ export async function listGroupContent(ctx: ServiceContext, viewer: Viewer, grou
 /** POST /api/groups/{id}/content: a new item at the end of the outline. */
 export async function addGroupContent(ctx: ServiceContext, viewer: Viewer, groupIdOrSlug: string, input: CourseContentInput): Promise<CourseContentDto> {
   const group = await requireManagedGroup(ctx, viewer, groupIdOrSlug);
-  const [last] = await ctx.db.select({ order: max(courseContents.order) }).from(courseContents).where(eq(courseContents.groupId, group.id));
-  const [row] = await ctx.db
-    .insert(courseContents)
-    .values({ id: newId(), groupId: group.id, title: input.title, body: input.body ?? "", order: (last?.order ?? -1) + 1 })
-    .returning(contentColumns);
+  // The place after the last is read by the insert itself: items added at the same moment each get their own.
+  const next = sql<number>`(SELECT coalesce(max(c."order"), -1) + 1 FROM course_contents AS c WHERE c.group_id = ${group.id})`;
+  const [row] = await ctx.db.insert(courseContents).values({ id: newId(), groupId: group.id, title: input.title, body: input.body ?? "", order: next }).returning(contentColumns);
   return row!;
 }
 

@@ -187,7 +187,7 @@ export async function copyGroup(ctx: ServiceContext, viewer: Viewer, sourceIdOrS
   for (let attempt = 0; attempt < 3; attempt++) {
     const id = newId();
     const batch = newId();
-    const slug = await freeGroupSlug(ctx, input.title);
+    const slug = await freeGroupSlug(ctx, input.title, attempt);
     const lectureWhere = sql`l.group_id = ${source.id}`;
     try {
       const results = await ctx.env.DB.batch([

@@ -15,7 +15,7 @@ import { AppError, forbidden } from "../http/errors";
 import { disconnectUserFromGroup } from "../realtime/publish";
 import { managedGroupsScope, matchesAny, requireManagedGroup, requireStaff } from "./group-access";
 import { groupColumns, listCourseContent, toGroupDto, type CourseContentDto, type GroupDto } from "./groups";
-import { newId, slugify } from "./ids";
+import { newId, slugCandidates, slugify } from "./ids";
 import { seatsTakenSql } from "./membership-requests";
 import type { Viewer } from "./sessions";
 
@@ -140,7 +140,9 @@ function notAnInstructor(): AppError {
 const notRunByAnInstructor = sql`${groups.instructorId} is not null and not exists (select 1 from ${users} where ${users.id} = ${groups.instructorId} and ${users.role} = 'instructor')`;
 
 /** The first free slug for a title: `title`, then `title-2`, `title-3`, ... */
-export async function freeGroupSlug(ctx: ServiceContext, title: string): Promise<string> {
+export async function freeGroupSlug(ctx: ServiceContext, title: string, attempt = 0): Promise<string> {
+  // Asked again after a race was lost: a suffix no other racer picks.
+  if (attempt > 0) return slugCandidates(title)[1]!;
   const base = slugify(title);
   // The slug and those that start with it and a hyphen (by prefix, not LIKE: D1 refuses a LIKE pattern over 50
   // bytes, and a slug may be 60 letters, Arabic ones two bytes each).
@@ -167,14 +169,15 @@ export async function createGroup(ctx: ServiceContext, viewer: Viewer, input: Cr
   await requireInstructor(ctx, input.instructorId);
   const id = newId();
   // Two groups with the same title created at the same moment may both pick the same free slug: the unique
-  // index refuses the second insert, which then tries the next free one.
+  // index refuses the second insert, which then tries one with a random suffix (the next number would be every
+  // other racer's choice too).
   for (let attempt = 0; attempt < 5; attempt++) {
     const [inserted, unassigned] = await ctx.db.batch([
       ctx.db
       .insert(groups)
       .values({
         id,
-        slug: await freeGroupSlug(ctx, input.title),
+        slug: await freeGroupSlug(ctx, input.title, attempt),
         title: input.title,
         description: input.description ?? "",
         imageCourse: input.imageCourse ?? null,

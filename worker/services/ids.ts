@@ -45,3 +45,17 @@ export function isUniqueViolation(e: unknown): boolean {
   const text = e instanceof Error ? `${e.message} ${String((e as { cause?: unknown }).cause ?? "")}` : String(e);
   return /UNIQUE constraint failed/i.test(text);
 }
+
+/**
+ * Runs a write whose slugs were found free, again (finding them afresh) when another request took one meanwhile and
+ * the unique index refused it: two staff creating "Week 1" at the same moment both get theirs, one with a suffix.
+ */
+export async function withFreshSlugs<T>(write: (attempt: number) => Promise<T>, tries = 3): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await write(attempt);
+    } catch (e) {
+      if (attempt + 1 >= tries || !isUniqueViolation(e)) throw e;
+    }
+  }
+}

@@ -4,8 +4,8 @@
  */
 import { and, isNull, asc, count, eq, max, or, sql } from "drizzle-orm";
 import { can, type Actor } from "../../app/lib/permissions";
-import { isCalendarDate } from "../../app/lib/dates";
-import type { CreateLectureInput, LectureOrderInput, LectureSeriesInput, UpdateLectureInput } from "../../app/lib/lecture-schemas";
+import { inYears, isCalendarDate } from "../../app/lib/dates";
+import { LECTURE_LIMITS, type CreateLectureInput, type LectureOrderInput, type LectureSeriesInput, type UpdateLectureInput } from "../../app/lib/lecture-schemas";
 import { attendance, attendanceSessions, extensions, groups, lectures, memberships, quizzes, submissions, tasks, type GroupStatus } from "../../db/schema";
 import { memberIds } from "./memberships";
 import { asStudentSees, submissionState } from "./tasks";
@@ -15,7 +15,7 @@ import { rowFor } from "../http/read-ahead";
 import { htmlOf, withHtml } from "./stored-html";
 import { groupForUser, notStaffOf, outsider, placeFacts } from "./group-access";
 import { AppError, forbidden, notFound } from "../http/errors";
-import { isUniqueViolation, newId, slugCandidates } from "./ids";
+import { newId, slugCandidates, withFreshSlugs } from "./ids";
 import { notifyUsers } from "./notifications";
 import type { Viewer } from "./sessions";
 import { zoneOffset } from "./time-shift";
@@ -340,20 +340,6 @@ function lectureValues(input: CreateLectureInput | UpdateLectureInput) {
   };
 }
 
-/**
- * Runs an insert of lectures whose slugs were found free, again (with slugs found afresh) when another request took
- * one of them meanwhile: two staff creating "Week 1" at the same moment both get a lecture, one with a suffix.
- */
-async function withFreshSlugs<T>(insert: () => Promise<T>): Promise<T> {
-  for (let tries = 1; ; tries++) {
-    try {
-      return await insert();
-    } catch (e) {
-      if (tries >= 3 || !isUniqueViolation(e)) throw e;
-    }
-  }
-}
-
 /** POST /api/lectures/group/{id}: a new lecture, in date order (or at the end of the staff's own order). */
 export async function createLecture(ctx: ServiceContext, viewer: Viewer, groupIdOrSlug: string, input: CreateLectureInput): Promise<LectureDto> {
   const group = await requireGroupInside(ctx, viewer, groupIdOrSlug, true);
@@ -440,21 +426,38 @@ export function zonedTime(day: string, time: string, timeZone: string): number {
 /**
  * The days of a weekly series: on `days` (0 = Sunday) from `from`, `count` of them or up to `until`. The schema
  * already refuses days that do not exist (app/lib/dates.ts); this checks again, so no caller can reach
- * `toISOString` with an invalid date (a 500), and stops at the end of year 9999, where YYYY-MM-DD ends.
+ * `toISOString` with an invalid date (a 500). A series is never cut short without a word: a period holding more
+ * sessions than a series makes, or a count that does not fit before the end of year 9999 (where YYYY-MM-DD ends),
+ * is a 400 at its field.
  */
 export function seriesDays(input: Pick<LectureSeriesInput, "days" | "from" | "count" | "until">): string[] {
   for (const [field, value] of [["from", input.from], ["until", input.until]] as const) {
     if (value !== undefined && !isCalendarDate(value)) throw new AppError(400, "validation_failed", "That date does not exist.", { [field]: "That date does not exist." });
   }
+  const most = LECTURE_LIMITS.series;
+  // With an end date, one more than a series makes is looked for: finding it means the period is too long.
+  const wantedCount = input.count ?? most + 1;
   const out: string[] = [];
   const wanted = new Set(input.days);
   const day = new Date(`${input.from}T00:00:00Z`);
-  for (let i = 0; i < 370 * 2 && out.length < (input.count ?? 60); i++) {
-    if (day.getUTCFullYear() > 9999) break;
+  let yearsEnded = false;
+  for (let i = 0; i < 370 * 2 && out.length < wantedCount; i++) {
+    if (day.getUTCFullYear() > 9999) {
+      yearsEnded = true;
+      break;
+    }
     const iso = day.toISOString().slice(0, 10);
     if (input.until && iso > input.until) break;
     if (wanted.has(day.getUTCDay())) out.push(iso);
     day.setUTCDate(day.getUTCDate() + 1);
+  }
+  if (input.count === undefined && out.length > most) {
+    const message = `That period holds more than ${most} sessions, the most one series makes: choose an earlier last day.`;
+    throw new AppError(400, "series_too_long", message, { until: message });
+  }
+  if (input.count !== undefined && yearsEnded && out.length < input.count) {
+    const message = `Only ${out.length} of the ${input.count} sessions fall before the end of the year 9999: choose an earlier first day.`;
+    throw new AppError(400, "series_past_years", message, { from: message });
   }
   return out;
 }
@@ -464,6 +467,12 @@ export async function scheduleLectures(ctx: ServiceContext, viewer: Viewer, grou
   const group = await requireGroupInside(ctx, viewer, groupIdOrSlug, true);
   const days = seriesDays(input);
   if (days.length === 0) throw new AppError(400, "validation_failed", "No session falls in that period.", { days: "No session falls in that period." });
+  // In UTC the last evening of 9999 west of Greenwich is already the year 10000, which no date can write back.
+  const startsAt = days.map((day) => zonedTime(day, input.time, input.timeZone));
+  if (!startsAt.every(inYears)) {
+    const message = "A session would start after the end of the year 9999: choose an earlier first day.";
+    throw new AppError(400, "series_past_years", message, { from: message });
+  }
   const [[last], [existing]] = await ctx.db.batch([
     ctx.db.select({ n: max(lectures.order) }).from(lectures).where(eq(lectures.groupId, group.id)),
     ctx.db.select({ n: count() }).from(lectures).where(eq(lectures.groupId, group.id)),
@@ -479,7 +488,7 @@ export async function scheduleLectures(ctx: ServiceContext, viewer: Viewer, grou
       const title = `${input.title} ${(existing?.n ?? 0) + i + 1}`;
       const slug = await freeSlug(ctx, `${group.slug}-${title}`, taken);
       taken.add(slug);
-      series.push({ id: newId(), groupId: group.id, slug, title, body: "", videoUrl: null, resources: [], startsAt: new Date(zonedTime(day, input.time, input.timeZone)), order: orderOf(i), published: input.published, createdAt: new Date() });
+      series.push({ id: newId(), groupId: group.id, slug, title, body: "", videoUrl: null, resources: [], startsAt: new Date(startsAt[i]!), order: orderOf(i), published: input.published, createdAt: new Date() });
     }
     const inserts = [];
     for (let i = 0; i < series.length; i += 8) inserts.push(ctx.db.insert(lectures).values(series.slice(i, i + 8)));

@@ -40,7 +40,7 @@ import type { ServiceContext } from "../context";
 import { withHtml } from "./stored-html";
 import { groupForUser, notStaffOf, outsider, placeFacts, workPlaceColumns } from "./group-access";
 import { AppError, forbidden, notFound } from "../http/errors";
-import { newId, slugCandidates } from "./ids";
+import { newId, slugCandidates, withFreshSlugs } from "./ids";
 import { isMember, memberIds } from "./memberships";
 import { notifyUsers } from "./notifications";
 import { ifCodeLeaseFree, leaseFor, takeCodeLease, underCodeLease, type CodeLease } from "./code-lease";
@@ -1277,11 +1277,9 @@ export async function createQuiz(ctx: ServiceContext, viewer: Actor, input: Crea
   if (!isStaffOf(viewer, lecture)) throw notStaffOf(viewer, lecture, !lecture.published, "No such lecture.");
   await checkCodeQuestions(ctx, viewer, input.questions);
   const bankAsJudged = await checkDraws(ctx, lecture.groupId, input.draws ?? []);
-  const quiz = {
-    id: newId(),
+  const fields = {
     lectureId: lecture.id,
     groupId: lecture.groupId,
-    slug: await freeQuizSlug(ctx, input.title),
     title: input.title,
     description: input.description ?? "",
     descriptionHtml: withHtml(input.description ?? ""),
@@ -1300,9 +1298,15 @@ export async function createQuiz(ctx: ServiceContext, viewer: Actor, input: Crea
   };
   // A quiz made only of bank draws has no questions of its own to insert. With draws, the same transaction takes the
   // quiz out again (its questions with it) when the bank is no longer the one its draws were judged against.
-  const undo = bankAsJudged ? [ctx.db.delete(quizzes).where(and(eq(quizzes.id, quiz.id), not(bankAsJudged))).returning({ id: quizzes.id })] : [];
-  const made = await ctx.db.batch([ctx.db.insert(quizzes).values(quiz), ...insertQuestions(ctx, questionRows(quiz.id, input.questions)), ...undo]);
-  if (undo.length > 0 && (made[made.length - 1] as unknown[]).length > 0) throw bankChanged();
+  // Two quizzes of one title made at the same moment may find the same slug free: the batch (one transaction) is
+  // refused whole for the second, which is written again with another.
+  const quiz = await withFreshSlugs(async () => {
+    const quiz = { id: newId(), slug: await freeQuizSlug(ctx, input.title), ...fields };
+    const undo = bankAsJudged ? [ctx.db.delete(quizzes).where(and(eq(quizzes.id, quiz.id), not(bankAsJudged))).returning({ id: quizzes.id })] : [];
+    const made = await ctx.db.batch([ctx.db.insert(quizzes).values(quiz), ...insertQuestions(ctx, questionRows(quiz.id, input.questions)), ...undo]);
+    if (undo.length > 0 && (made[made.length - 1] as unknown[]).length > 0) throw bankChanged();
+    return quiz;
+  });
   if (quiz.published && lecture.published) await announce(ctx, quiz, { groupId: lecture.groupId, groupSlug: lecture.groupSlug, groupTitle: lecture.groupTitle, lectureSlug: lecture.slug });
   return getQuiz(ctx, viewer, quiz.id, now);
 }

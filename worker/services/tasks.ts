@@ -19,7 +19,7 @@ import { readOrAssume } from "../http/read-ahead";
 import { htmlOf, withHtml } from "./stored-html";
 import { groupForUser, notStaffOf, outsider, placeFacts, requireManagedGroup, workPlaceColumns } from "./group-access";
 import { AppError, forbidden, notFound } from "../http/errors";
-import { newId, slugCandidates } from "./ids";
+import { newId, slugCandidates, withFreshSlugs } from "./ids";
 import { sendMail } from "./mail";
 import { mailLang } from "./accounts-mail";
 import { gradedMail, newVersionMail } from "./grade-mail";
@@ -533,10 +533,8 @@ export async function createTask(ctx: ServiceContext, viewer: Viewer, lectureKey
   }
   const publishAt = input.publishAt != null && input.publishAt > now ? new Date(input.publishAt) : null;
   if (publishAt && input.dueAt != null) refuseShownAfterDue(publishAt.getTime(), input.dueAt);
-  const row = {
-    id: newId(),
+  const fields = {
     lectureId: lecture.id,
-    slug: await freeTaskSlug(ctx, input.title),
     title: input.title,
     body: input.body ?? "",
     bodyHtml: withHtml(input.body ?? ""),
@@ -553,7 +551,12 @@ export async function createTask(ctx: ServiceContext, viewer: Viewer, lectureKey
     publishAt,
     createdAt: new Date(),
   };
-  await ctx.db.insert(tasks).values(row);
+  // Two tasks of one title made at the same moment may find the same slug free: the second is written again with another.
+  const row = await withFreshSlugs(async () => {
+    const made = { id: newId(), slug: await freeTaskSlug(ctx, input.title), ...fields };
+    await ctx.db.insert(tasks).values(made);
+    return made;
+  });
   if (publishAt) await armPublisher(ctx, lecture.groupId, publishAt.getTime());
   else if (lecture.published) {
     await notifyUsers(ctx, await memberIds(ctx, lecture.groupId), {

@@ -68,6 +68,8 @@ function toDto(u: UserRow): UserDto {
 
 const LAST_ADMIN = "The last admin cannot be removed or demoted. Make someone else an admin first.";
 const RUNS_GROUPS = "This instructor runs groups. Give their groups to another instructor first, then change the role.";
+const RUNS_GROUPS_DELETE = "This instructor runs groups. Give their groups to another instructor first, then delete the account.";
+const RUNS_GROUPS_SELF = "You run groups: ask an admin to give them to another instructor before you delete your account.";
 
 /** True unless the user is a group's instructor: only an instructor may be one (the group forms list instructors). */
 const runsNoGroup = sql`not exists (select 1 from ${groups} where ${groups.instructorId} = ${users.id})`;
@@ -156,16 +158,22 @@ export async function deleteAccount(
     throw new AppError(400, "invalid_credentials", message, { password: message });
   }
   const rooms = await groupRoomsOf(ctx, viewer);
-  await deleteWhere(ctx, eq(users.id, viewer.userId));
+  await deleteWhere(ctx, eq(users.id, viewer.userId), RUNS_GROUPS_SELF);
   closeSocketsOf(ctx, viewer.userId, rooms, "Your account was deleted.", CLOSE.sessionEnded);
   return { message: "Your account was deleted.", setCookie: clearRefreshCookie(client) };
 }
 
-async function deleteWhere(ctx: ServiceContext, target: SQL | undefined): Promise<void> {
-  const deleted = await ctx.db.delete(users).where(and(target, keepsAnAdmin)).returning({ id: users.id });
+/**
+ * Deletes the user `target` names, unless they are the last admin or run a group (asked by the DELETE itself): a
+ * group whose instructor was deleted would be left with nobody to teach it, as a demotion would leave it (changeRole).
+ */
+async function deleteWhere(ctx: ServiceContext, target: SQL | undefined, runsGroups: string): Promise<void> {
+  const deleted = await ctx.db.delete(users).where(and(target, keepsAnAdmin, runsNoGroup)).returning({ id: users.id });
   if (deleted.length > 0) return;
   const [exists] = await ctx.db.select({ id: users.id }).from(users).where(target).limit(1);
   if (!exists) throw notFound("No such user.");
+  const [runs] = await ctx.db.select({ id: groups.id }).from(groups).where(eq(groups.instructorId, exists.id)).limit(1);
+  if (runs) throw new AppError(409, "runs_groups", runsGroups);
   throw new AppError(409, "last_admin", LAST_ADMIN);
 }
 
@@ -235,7 +243,7 @@ export async function deleteUser(ctx: ServiceContext, actor: Viewer, idOrSlug: s
   const [user] = await ctx.db.select({ userId: users.id, role: users.role }).from(users).where(byIdOrSlug(idOrSlug)).limit(1);
   if (!user) throw notFound("No such user.");
   const rooms = await groupRoomsOf(ctx, user);
-  await deleteWhere(ctx, eq(users.id, user.userId));
+  await deleteWhere(ctx, eq(users.id, user.userId), RUNS_GROUPS_DELETE);
   closeSocketsOf(ctx, user.userId, rooms, "The account was deleted.", CLOSE.sessionEnded);
   return { message: "The user was deleted." };
 }

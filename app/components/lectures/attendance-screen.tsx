@@ -254,6 +254,7 @@ type AttendanceFetcher = ReturnType<typeof useFetcher<Result>>;
 function OpenForm({ fetcher, lastClosed, draft, aheadOf }: { fetcher: AttendanceFetcher; lastClosed: string | null; draft: boolean; aheadOf: string | null }) {
   const { t } = useT();
   const failed = fetcher.data && !fetcher.data.ok && fetcher.data.intent === "open" ? fetcher.data : null;
+  const lateRefused = !!failed?.fields?.lateAfterMinutes;
   return (
     <fetcher.Form method="post" className="card form-card attendance-open">
       <h3 className="form-card-title">{t("attendance.openTitle")}</h3>
@@ -289,10 +290,25 @@ function OpenForm({ fetcher, lastClosed, draft, aheadOf }: { fetcher: Attendance
         </div>
         <div className="field">
           <label htmlFor="att-late">{t("attendance.lateAfter")}</label>
-          <input id="att-late" name="lateAfterMinutes" type="number" min={0} max={240} defaultValue={10} className="input-narrow" aria-describedby="att-late-hint" />
+          <input
+            id="att-late"
+            name="lateAfterMinutes"
+            type="number"
+            min={0}
+            max={240}
+            defaultValue={10}
+            className="input-narrow"
+            aria-invalid={lateRefused || undefined}
+            aria-describedby={lateRefused ? "att-late-error att-late-hint" : "att-late-hint"}
+          />
           <p id="att-late-hint" className="field-hint">
             {t("attendance.lateAfterHint")}
           </p>
+          {lateRefused ? (
+            <p id="att-late-error" className="field-error">
+              {t("attendance.error.lateAfter")}
+            </p>
+          ) : null}
         </div>
         <div className="field">
           <label htmlFor="att-duration">{t("attendance.duration")}</label>
@@ -301,7 +317,7 @@ function OpenForm({ fetcher, lastClosed, draft, aheadOf }: { fetcher: Attendance
       </div>
       {failed ? (
         <p className="form-error" role="alert">
-          {t("attendance.openFailed")}
+          {t(lateRefused ? "attendance.error.lateAfter" : "attendance.openFailed")}
         </p>
       ) : null}
       <div className="form-actions">

@@ -7,6 +7,7 @@ import { ToastRegion, useToasts } from "~/components/toast";
 import type { MessageKey } from "~/i18n/en";
 import type { FailureLike } from "~/lib/group-errors";
 import { useT } from "~/lib/i18n";
+import { failureText } from "~/lib/group-errors";
 import { fromLocalInput, When } from "./when";
 import { ScheduledBadge } from "~/components/lifecycle/schedule-box";
 import { EmptyState } from "~/components/empty-state";
@@ -39,11 +40,17 @@ const FIELD_KEYS: Record<string, MessageKey> = {
   until: "lectures.error.until",
 };
 
+/** Refusals of a weekly series that its fields' own words would misstate. */
+const CODE_KEYS: Record<string, MessageKey> = {
+  series_too_long: "lectures.error.tooMany",
+  series_past_years: "lectures.error.pastYears",
+};
+
 export function useFieldError(result: Result | undefined, intent: string) {
   const { t } = useT();
   return (field: string): string | null => {
     if (!result || result.ok || result.intent !== intent || !result.fields?.[field]) return null;
-    const key = FIELD_KEYS[field];
+    const key = CODE_KEYS[result.code] ?? FIELD_KEYS[field];
     return key ? t(key) : result.fields[field]!;
   };
 }
@@ -83,7 +90,8 @@ export function LecturesScreen({
     if (!result || handled.current === result || fetcher.state !== "idle") return;
     handled.current = result;
     if (!result.ok) {
-      if (result.code !== "validation_failed") show("error", result.message);
+      // A refusal at a field is said there; anything else in the reader's words (English only where no words exist).
+      if (!result.fields) show("error", failureText(t, result));
       return;
     }
     const done: Record<string, MessageKey> = {
