@@ -108,7 +108,7 @@ export function CourseCard({ course, headingLevel = 3 }: { course: CatalogueCour
             <span data-testid="course-start">{t("courses.comingSoon")}</span>
           )}
         </p>
-        <Title id={titleId} className="course-title">
+        <Title id={titleId} className="course-title user-text">
           {course.title}
         </Title>
         <p className="course-instructor">

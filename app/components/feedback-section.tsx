@@ -93,7 +93,7 @@ function FeedbackPager({ items }: { items: PublicFeedbackDto[] }) {
   );
 }
 
-function FeedbackCard({ item }: { item: PublicFeedbackDto }) {
+function FeedbackCard({ item }: { item: PublicFeedbackDto & { groupTitle?: string | null } }) {
   const { t } = useT();
   const rating = Math.max(0, Math.min(MAX_RATING, Math.round(item.rating)));
   const initials = item.name
@@ -118,7 +118,9 @@ function FeedbackCard({ item }: { item: PublicFeedbackDto }) {
         <span className="avatar" aria-hidden="true">{initials}</span>
         <span>
           <span className="feedback-name">{item.name}</span>
-          <span className="feedback-group">{item.groupSlug.replace(/-/g, " ")}</span>
+          <span className="feedback-group" dir="auto">
+            {item.groupTitle ?? item.groupSlug.replace(/-/g, " ")}
+          </span>
         </span>
       </figcaption>
     </figure>

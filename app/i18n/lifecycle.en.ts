@@ -166,6 +166,8 @@ export const lifecycleEn = {
   "announcements.title": "Announcements",
   "announcements.dismiss": "Dismiss",
   "announcements.dismissLabel": "Dismiss “{title}”",
+  "announcements.showOlder": "{count, plural, one {Show # older announcement} other {Show # older announcements}}",
+  "announcements.older": "Older announcements",
   "myCertificate.title": "Your certificate",
   "myCertificate.body": "You completed this course. Share your certificate, print it, or add it to LinkedIn.",
   "myCertificate.open": "Open your certificate",

@@ -88,7 +88,7 @@ export default function CourseDetails() {
         <div className="container">
           <Breadcrumb items={[{ label: t("nav.courses"), to: "/courses" }, { label: course.title, userText: true }]} />
           <PreviewNotice status={course.status} manageHref={join.manageHref} publishHref={join.manageHref ? `${cohortBase(join.role, course.slug)}#publishing` : null} />
-          <h1 className="page-title">{course.title}</h1>
+          <h1 className="page-title user-text">{course.title}</h1>
           <p className="page-lead user-text">{course.description}</p>
           <ul className="fact-row" role="list">
             <li><UserIcon /><span className="visually-hidden">{t("course.instructor")}: </span>{course.instructorName}</li>

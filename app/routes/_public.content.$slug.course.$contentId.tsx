@@ -51,7 +51,7 @@ export default function CoursePart() {
           <Breadcrumb items={[{ label: t("nav.courses"), to: "/courses" }, { label: course.title, to: base, userText: true }, { label: part.title, userText: true }]} />
           <PreviewNotice status={course.status} manageHref={null} />
           <p className="eyebrow">{t("course.part", { n: part.n, total: part.total })}</p>
-          <h1 className="page-title">{part.title}</h1>
+          <h1 className="page-title user-text">{part.title}</h1>
         </div>
       </div>
 
@@ -62,18 +62,18 @@ export default function CoursePart() {
             {previous ? (
               <Link to={`${base}/course/${previous._id}`} className="part-nav-link" rel="prev">
                 <span className="part-nav-label"><ArrowIcon className="icon-back" />{t("course.prevPart")}</span>
-                <span className="part-nav-title">{previous.title}</span>
+                <span className="part-nav-title" dir="auto">{previous.title}</span>
               </Link>
             ) : <span />}
             {next ? (
               <Link to={`${base}/course/${next._id}`} className="part-nav-link part-nav-next" rel="next">
                 <span className="part-nav-label">{t("course.nextPart")}<ArrowIcon /></span>
-                <span className="part-nav-title">{next.title}</span>
+                <span className="part-nav-title" dir="auto">{next.title}</span>
               </Link>
             ) : (
               <Link to={base} className="part-nav-link part-nav-next">
                 <span className="part-nav-label">{t("course.backToCourse")}<ArrowIcon /></span>
-                <span className="part-nav-title">{course.title}</span>
+                <span className="part-nav-title" dir="auto">{course.title}</span>
               </Link>
             )}
           </nav>
@@ -86,7 +86,7 @@ export default function CoursePart() {
               <li key={o._id}>
                 <Link to={`${base}/course/${o._id}`} aria-current={o._id === part._id ? "page" : undefined}>
                   <span className="mini-outline-n" aria-hidden="true">{i + 1}</span>
-                  {o.title}
+                  <bdi>{o.title}</bdi>
                 </Link>
               </li>
             ))}

@@ -270,6 +270,28 @@ describe("a cohort's life", () => {
     for (const a of list.filter((x) => x.title === `Room change ${stamp}`)) await api(token, "DELETE", `/api/groups/${G}/announcements/${a._id}`);
   });
 
+  it("a term of announcements shows the newest two, the rest behind one button that says how many", async () => {
+    const stamp = Date.now().toString(36);
+    const admin = await accessToken(ADMIN);
+    const group = (await api<{ slug: string }>(admin, "POST", "/api/groups", { title: `Announced ${stamp}`, status: "published", capacity: 5 })).body;
+    const student = await memberOf(group.slug, "pinned", `Pinned Student ${stamp}`);
+    for (const n of [1, 2, 3, 4]) {
+      expect((await api(admin, "POST", `/api/groups/${group.slug}/announcements`, { title: `Notice ${n} ${stamp}`, body: `Body ${n}` })).status).toBe(201);
+    }
+    const page = await newPage();
+    await signIn(page.context(), student.email, student.password);
+    await gotoHydrated(page, `/course/${group.slug}`);
+    const titles = () => page.locator(".course-announcement h3").allTextContents();
+    expect(await titles()).toEqual([`Notice 4 ${stamp}`, `Notice 3 ${stamp}`]);
+    const more = page.getByRole("button", { name: "Show 2 older announcements" });
+    await more.focus();
+    await page.keyboard.press("Enter");
+    await expect.poll(titles).toEqual([4, 3, 2, 1].map((n) => `Notice ${n} ${stamp}`));
+    // The keyboard goes on from the first of those just shown.
+    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent ?? "")).toBe(`Notice 2 ${stamp}`);
+    expect(await more.count()).toBe(0);
+  });
+
   it("a scheduled task shows itself at its time and tells the members, with nobody reading", async () => {
     const stamp = Date.now().toString(36);
     const token = await accessToken(INSTRUCTOR);

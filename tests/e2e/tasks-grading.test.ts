@@ -128,8 +128,10 @@ describe("a refused hand-in", () => {
     await gotoHydrated(page, `/course/frontend-react/lecture/${lecture.slug}/Add-Task/${task.slug}`);
     const link = page.getByLabel("Link to your work");
     await link.fill("not a link");
-    await link.press("Enter");
+    // Sent with the button: the refused field then takes the focus, so the keyboard is where the fix goes.
+    await page.getByRole("button", { name: "Hand in your work" }).click();
     await expect.poll(() => link.getAttribute("aria-invalid")).toBe("true");
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe("task-link");
     const described = (await link.getAttribute("aria-describedby"))!.split(" ");
     const said = await page.evaluate((ids) => ids.map((id) => document.getElementById(id)?.textContent ?? null), described);
     expect(said).toContain("Give a full link to your work, starting with https://");

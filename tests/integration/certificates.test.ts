@@ -195,6 +195,22 @@ describe("a certificate's dates", () => {
   });
 });
 
+describe("a certificate's page", () => {
+  it("names the issuer in the certificate's own language: Cohort in English, كوهورت in Arabic", async () => {
+    const w = await world();
+    await issue(w, { userIds: [w.amal.user.id] });
+    const [held] = await db().select().from(s.certificates).where(eq(s.certificates.userId, w.amal.user.id));
+    const page = async (cookie = "") => (await call(`/certificates/${held!.code}`, { cookie, headers: { accept: "text/html" } })).text();
+    expect(await page()).toContain('<p class="certificate-brand">Cohort</p>');
+    await db().update(s.certificates).set({ language: "ar" }).where(eq(s.certificates.id, held!.id));
+    const arabic = await page("lang=ar");
+    expect(arabic).toContain('<p class="certificate-brand">كوهورت</p>');
+    // The check above the certificate, in the page's Arabic, names the issuer in Arabic letters too.
+    expect(arabic).toContain("أصدرتها كوهورت");
+    expect(arabic).not.toMatch(/أصدرتها Cohort/);
+  });
+});
+
 describe("a certificate's statement", () => {
   it("is public, signed with the issuer's published key, and says when it is revoked", async () => {
     const w = await world();

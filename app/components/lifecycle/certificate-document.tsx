@@ -36,7 +36,7 @@ export function CertificateDocument({ view, check }: { view: CertificateView; ch
             <span className="user-text">{view.revoked.body}</span>
           </div>
         ) : null}
-        <p className="certificate-brand">Cohort</p>
+        <p className="certificate-brand">{view.lang === "ar" ? "كوهورت" : "Cohort"}</p>
         <h1 id="certificate-heading" className="certificate-heading">
           {view.heading}
         </h1>

@@ -1,4 +1,5 @@
 import { useFetcher } from "@remix-run/react";
+import { useRef, useState } from "react";
 import { When } from "~/components/lectures/when";
 import { failureText, type FailureLike } from "~/lib/group-errors";
 import { useT } from "~/lib/i18n";
@@ -13,18 +14,50 @@ export interface PinnedAnnouncement {
   createdAt: string;
 }
 
-/** The group's announcements pinned for this member (issue 22), each with its own Dismiss. */
+/** Pinned announcements shown before "Show older": a term's worth would push the course itself screens down. */
+export const ANNOUNCEMENTS_SHOWN = 2;
+
+/**
+ * The group's announcements pinned for this member (issue 22), newest first, each with its own Dismiss. The newest
+ * two are shown; the rest wait behind one button, which says how many.
+ */
 export function CourseAnnouncements({ announcements }: { announcements: PinnedAnnouncement[] }) {
   const { t } = useT();
+  const [expanded, setExpanded] = useState(false);
+  const moreRef = useRef<HTMLDivElement>(null);
   if (announcements.length === 0) return null;
+  const shown = expanded ? announcements : announcements.slice(0, ANNOUNCEMENTS_SHOWN);
+  const hidden = announcements.length - shown.length;
   return (
     <section className="course-announcements" aria-labelledby="announcements-title" id="announcements">
       <h2 id="announcements-title" className="block-title">
         {t("announcements.title")}
       </h2>
-      {announcements.map((a) => (
+      {shown.slice(0, ANNOUNCEMENTS_SHOWN).map((a) => (
         <Announcement key={a._id} announcement={a} />
       ))}
+      {expanded ? (
+        <div ref={moreRef} id="announcements-older" className="course-announcements" tabIndex={-1} aria-label={t("announcements.older")}>
+          {shown.slice(ANNOUNCEMENTS_SHOWN).map((a) => (
+            <Announcement key={a._id} announcement={a} />
+          ))}
+        </div>
+      ) : null}
+      {hidden > 0 ? (
+        <button
+          type="button"
+          className="btn btn-ghost btn-sm course-announcements-more"
+          aria-expanded={false}
+          aria-controls="announcements-older"
+          onClick={() => {
+            setExpanded(true);
+            // The keyboard goes on from the first of those just shown, not from the top of the page.
+            requestAnimationFrame(() => moreRef.current?.querySelector<HTMLElement>("h3")?.focus());
+          }}
+        >
+          {t("announcements.showOlder", { count: hidden })}
+        </button>
+      ) : null}
     </section>
   );
 }

@@ -13,6 +13,7 @@ import { RubricView } from "./rubrics";
 import { SubmissionThread, type ThreadComment, type ThreadVersion } from "./submission-thread";
 import type { RubricAssessment, RubricCriterion } from "~/lib/rubric-schemas";
 import { useT } from "~/lib/i18n";
+import { useFocusFirstProblem } from "~/lib/use-editor-focus";
 import { latePenalty } from "~/lib/late-penalty";
 import { TASK_LIMITS, type SubmissionState } from "~/lib/task-schemas";
 import { STATE_KEYS } from "./state";
@@ -273,8 +274,10 @@ function FileSubmitForm({ submission, kinds, maxMb }: { submission: PageSubmissi
   const failure = result && !result.ok ? result : null;
   const busy = fetcher.state !== "idle";
   const [tooBig, setTooBig] = useState(false);
+  const formRef = useRef<HTMLFormElement>(null);
+  useFocusFirstProblem(formRef, failure, !busy);
   return (
-    <fetcher.Form method="post" encType="multipart/form-data" className="card form-card task-card" aria-labelledby="submit-title" noValidate>
+    <fetcher.Form ref={formRef} method="post" encType="multipart/form-data" className="card form-card task-card" aria-labelledby="submit-title" noValidate>
       <h2 id="submit-title" className="task-card-title">
         {t(submission ? "tasks.replace" : "tasks.submit")}
       </h2>
@@ -355,8 +358,11 @@ function SubmitForm({ submission }: { submission: PageSubmission | null }) {
   const failure = result && !result.ok ? result : null;
   const fieldError = (field: string) => (failure?.fields?.[field] ? t(FIELD_KEYS[field] ?? "tasks.error.link") : null);
   const busy = fetcher.state !== "idle";
+  // A refused link takes the focus: the button pressed stays where it was, and the field says what to change.
+  const formRef = useRef<HTMLFormElement>(null);
+  useFocusFirstProblem(formRef, failure, !busy);
   return (
-    <fetcher.Form method="post" className="card form-card task-card" aria-labelledby="submit-title" noValidate>
+    <fetcher.Form ref={formRef} method="post" className="card form-card task-card" aria-labelledby="submit-title" noValidate>
       <h2 id="submit-title" className="task-card-title">
         {t(submission ? "tasks.replace" : "tasks.submit")}
       </h2>
