@@ -25,6 +25,7 @@ const CODES: Record<string, MessageKey> = {
   already_member: "groups.error.alreadyMember",
   already_decided: "groups.error.alreadyDecided",
   not_member: "groups.error.notMember",
+  not_pending: "groups.error.notPending",
   invalid_image: "groups.field.image",
   payload_too_large: "groups.error.imageTooLarge",
   forbidden: "groups.error.forbidden",

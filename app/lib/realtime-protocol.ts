@@ -169,7 +169,8 @@ export interface MembershipRequestFrameBody {
 /** A decided join request. */
 export interface MembershipDecisionFrameBody {
   _id: string;
-  status: "approved" | "special" | "rejected";
+  /** `withdrawn`: the student took their request back (decidedBy is themselves). */
+  status: "approved" | "special" | "rejected" | "withdrawn";
   userId: string;
   group: MembershipGroupRef;
   decidedAt: string;

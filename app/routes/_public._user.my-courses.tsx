@@ -12,7 +12,7 @@ import { metaT, pageMeta } from "~/lib/meta";
 import { attempt, invalid, text } from "~/lib/group-actions.server";
 import { leaveGroupInput } from "~/lib/schemas";
 import { requireViewer } from "../../worker/auth/viewer";
-import { leaveGroup } from "../../worker/services/memberships";
+import { leaveGroup, withdrawRequest } from "../../worker/services/memberships";
 import { listMyGroups, listMyPendingRequests } from "../../worker/services/my-groups";
 import { redirect } from "@remix-run/server-runtime";
 import { EmptyState } from "~/components/empty-state";
@@ -42,13 +42,46 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   };
 }
 
-/** Leave a group (POST /api/users/leave-group's service): the membership becomes `left`. */
+/**
+ * Leave a group (POST /api/users/leave-group's service): the membership becomes `left`; or, with
+ * `intent=withdraw`, take back a request still waiting (POST /api/users/withdraw-request's).
+ */
 export async function action({ request, context }: ActionFunctionArgs) {
   const viewer = await requireViewer(context.svc, request);
   const form = await request.formData();
   const parsed = leaveGroupInput.safeParse({ groupSlug: text(form, "groupSlug") });
+  if (text(form, "intent") === "withdraw") {
+    if (!parsed.success) return invalid("withdraw", parsed.error);
+    return attempt("withdraw", () => withdrawRequest(context.svc, viewer, parsed.data), parsed.data.groupSlug);
+  }
   if (!parsed.success) return invalid("leave", parsed.error);
   return attempt("leave", () => leaveGroup(context.svc, viewer, parsed.data), parsed.data.groupSlug);
+}
+
+/**
+ * A waiting request's "Withdraw". The row (and this button) leaves the list once the page's data follows, so the
+ * focus goes to the page's heading as it is sent (`onSend`), not to nowhere; a refusal is said on the row.
+ */
+function WithdrawRequest({ slug, title, onSend }: { slug: string; title: string; onSend: (slug: string, title: string) => void }) {
+  const { t } = useT();
+  const withdrawer = useFetcher<LeaveResult>();
+  const busy = withdrawer.state !== "idle";
+  const failure = withdrawer.data && !withdrawer.data.ok ? withdrawer.data : null;
+  return (
+    <withdrawer.Form method="post" className="my-request-withdraw" onSubmit={() => onSend(slug, title)}>
+      <input type="hidden" name="intent" value="withdraw" />
+      <input type="hidden" name="groupSlug" value={slug} />
+      <button type="submit" className="btn btn-ghost btn-sm" disabled={busy} aria-busy={busy}>
+        {busy ? t("groups.join.withdrawing") : t("groups.join.withdraw")}
+        <span className="visually-hidden"> {title}</span>
+      </button>
+      {failure ? (
+        <span className="form-error" role="alert">
+          {failureText(t, failure)}
+        </span>
+      ) : null}
+    </withdrawer.Form>
+  );
 }
 
 type Group = ReturnType<typeof useLoaderData<typeof loader>>["groups"][number];
@@ -66,6 +99,19 @@ export default function MyCourses() {
 
   const busy = fetcher.state !== "idle";
   const result = fetcher.data;
+  // Requests being withdrawn, said withdrawn once they leave the list.
+  const withdrawing = useRef(new Map<string, string>());
+  const sendWithdrawal = useCallback((slug: string, title: string) => {
+    withdrawing.current.set(slug, title);
+    headingRef.current?.focus();
+  }, []);
+  useEffect(() => {
+    for (const [slug, title] of withdrawing.current) {
+      if (pending.some((r) => r.slug === slug)) continue;
+      withdrawing.current.delete(slug);
+      setAnnounce(t("groups.my.withdrawn", { title }));
+    }
+  }, [pending, t]);
   // The group being left disappears at once; it comes back only if leaving failed.
   const pendingSlug = busy ? String(fetcher.formData?.get("groupSlug") ?? "") : null;
   const visible = groups.filter((g) => g.slug !== pendingSlug);
@@ -127,6 +173,7 @@ export default function MyCourses() {
                 </Link>
                 <MembershipBadge status="pending" />
                 <span className="my-request-date">{t("groups.my.pending.since", { date: formatDate(r.requestedAt, lang) })}</span>
+                <WithdrawRequest slug={r.slug} title={r.title} onSend={sendWithdrawal} />
               </li>
             ))}
           </ul>

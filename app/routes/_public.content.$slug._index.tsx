@@ -9,12 +9,12 @@ import { formatDate, useT } from "~/lib/i18n";
 import { metaT, pageMeta } from "~/lib/meta";
 import { notFoundResponse, orNotFound } from "~/lib/not-found.server";
 import { attempt, invalid } from "~/lib/group-actions.server";
-import { GROUP_LIMITS, idOrSlugParam, joinGroupInput } from "~/lib/schemas";
+import { GROUP_LIMITS, idOrSlugParam, joinGroupInput, leaveGroupInput } from "~/lib/schemas";
 import { getViewer, requireViewer } from "../../worker/auth/viewer";
 import { AppError } from "../../worker/http/errors";
 import { getPublicGroup } from "../../worker/services/groups";
 import { getManagedGroup } from "../../worker/services/groups-admin";
-import { requestToJoin } from "../../worker/services/memberships";
+import { requestToJoin, withdrawRequest } from "../../worker/services/memberships";
 import type { Viewer } from "../../worker/services/sessions";
 import { sheets } from "~/styles/sheets";
 import { PreviewNotice } from "~/components/groups/preview-notice";
@@ -64,10 +64,15 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   };
 }
 
-/** "Request to join" (students): the optional message goes with the request; the service decides the rest. */
+/** "Request to join" (students): the optional message goes with the request; the service decides the rest. `intent=withdraw` takes a pending request back. */
 export async function action({ request, params, context }: ActionFunctionArgs) {
   const viewer = await requireViewer(context.svc, request);
   const form = await request.formData();
+  if (form.get("intent") === "withdraw") {
+    const parsed = leaveGroupInput.safeParse({ groupSlug: params.slug });
+    if (!parsed.success) return invalid("withdraw", parsed.error);
+    return attempt("withdraw", async () => ({ message: (await withdrawRequest(context.svc, viewer, parsed.data)).message }));
+  }
   const message = form.get("message");
   const parsed = joinGroupInput.safeParse({ groupSlug: params.slug, message: typeof message === "string" ? message : undefined });
   if (!parsed.success) return invalid("join", parsed.error);

@@ -64,6 +64,32 @@ describe("polish of the existing screens", () => {
     expect(await pending.textContent()).toContain("Pending");
   });
 
+  it("a waiting request is taken back from the course page, where the request button then has the focus, and from My Courses", async () => {
+    const student = await createVerifiedUser("withdraw", `Withdraw ${Date.now().toString(36)}`);
+    await requestToJoin(student, "frontend-react");
+    const page = await newPage();
+    await signIn(page.context(), student.email, student.password);
+    await gotoHydrated(page, "/content/frontend-react");
+    await page.getByRole("button", { name: "Request pending" }).waitFor();
+    await page.getByRole("button", { name: "Withdraw request" }).click();
+    const ask = page.getByRole("button", { name: "Request to join" });
+    await ask.waitFor();
+    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent?.trim() ?? "")).toBe("Request to join");
+    expect(await page.locator('.enrol-actions [role="status"]').textContent()).toBe("Your request was withdrawn. You can ask again at any time.");
+    // Nothing is waiting any more: the staff's list does not have it.
+    const waiting = await api<{ user: { email: string } }[]>(await accessToken(INSTRUCTOR), "GET", "/api/membership-requests?status=pending&groupId=frontend-react&pageSize=100");
+    expect(waiting.body.map((r) => r.user.email)).not.toContain(student.email);
+
+    // Asked again, and taken back from My Courses this time.
+    await requestToJoin(student, "frontend-react");
+    await gotoHydrated(page, "/my-courses");
+    const row = page.locator(".my-request", { hasText: "Frontend Development with React" });
+    await row.getByRole("button", { name: "Withdraw request Frontend Development with React" }).click();
+    await row.waitFor({ state: "detached" });
+    await expect.poll(() => page.evaluate(() => document.activeElement?.tagName)).toBe("H1");
+    await expect.poll(() => page.locator('.my-courses > [role="status"]').textContent()).toBe("Your request to join Frontend Development with React was withdrawn.");
+  });
+
   it("the footer shows what fits the viewer", async () => {
     const visitor = await newPage();
     await gotoHydrated(visitor, "/");

@@ -322,6 +322,11 @@ const MATRIX: Record<string, Row> = {
     request: (w, actor) => ({ path: "/api/users/leave-group", body: { groupSlug: actor === "studentOtherGroup" ? w.otherGroup.slug : w.group.slug } }),
     expect: { ...all(404), anonymous: 401, student: 200, studentOtherGroup: 200 },
   },
+  // Only one's own waiting request can be withdrawn, and nobody here has one (members are approved): 409 for all.
+  "POST /api/users/withdraw-request": {
+    request: (w) => ({ path: "/api/users/withdraw-request", body: { groupSlug: w.group.slug } }),
+    expect: { ...all(409), anonymous: 401 },
+  },
   "GET /api/membership-requests": { request: () => ({ path: "/api/membership-requests" }), expect: staff(200) },
   "PUT /api/membership-requests/:id": {
     request: async (w) => {

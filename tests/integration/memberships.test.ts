@@ -342,6 +342,50 @@ describe("POST /api/users/leave-group", () => {
   });
 });
 
+describe("POST /api/users/withdraw-request", () => {
+  const withdraw = (who: SignedIn, groupSlug: string) => call("/api/users/withdraw-request", { token: who.accessToken, body: { groupSlug } });
+
+  it("takes a waiting request back: gone from the staff's inbox and live to them, and the student may ask again", async () => {
+    const teacher = await instructor();
+    const group = await createGroup({ instructorId: teacher.user.id });
+    const me = await student();
+    const inbox = await openRoom(teacher, "staff-inbox", STAFF_ROOM);
+    const { request } = (await (await join(me, { groupSlug: group.slug })).json()) as { request: Request };
+
+    const res = await withdraw(me, group.slug);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ message: "Your request was withdrawn.", groupSlug: group.slug });
+    // As someone who never asked: no row, not `left` (which would read "you are no longer in this group").
+    expect(await membership(me.user.id, group.id)).toBeUndefined();
+    const frame = await inbox.next("membership.decided", (f) => f.decision._id === request._id);
+    expect(frame.decision).toMatchObject({ status: "withdrawn", userId: me.user.id, decidedBy: { _id: me.user.id } });
+    const pending = (await (await call(`/api/membership-requests?status=pending&groupId=${group.slug}`, { token: teacher.accessToken })).json()) as Request[];
+    expect(pending.map((r) => r._id)).not.toContain(request._id);
+    // Deciding it now finds nothing to decide.
+    expect((await decide(teacher, request._id, "approved")).status).toBe(404);
+
+    // Twice is refused, and so is asking again once more and withdrawing a decided request.
+    await expect409(await withdraw(me, group.slug));
+    expect((await join(me, { groupSlug: group.slug })).status).toBe(201);
+    const again = await membership(me.user.id, group.id);
+    expect((await decide(teacher, again!.id, "approved")).status).toBe(200);
+    await expect409(await withdraw(me, group.slug));
+    expect((await membership(me.user.id, group.id))?.status).toBe("approved");
+  });
+
+  it("is 404 for an unknown group and for a draft the student never asked, 401 signed out", async () => {
+    const me = await student();
+    expect((await withdraw(me, "no-such-group-here")).status).toBe(404);
+    expect((await withdraw(me, (await createGroup({ status: "draft" })).slug)).status).toBe(404);
+    expect((await call("/api/users/withdraw-request", { body: { groupSlug: (await createGroup()).slug } })).status).toBe(401);
+  });
+
+  async function expect409(res: Response) {
+    expect(res.status).toBe(409);
+    expect(await res.json()).toEqual({ code: "not_pending", message: "You have no request waiting for this group." });
+  }
+});
+
 describe("live inboxes", () => {
   it("sends membership.requested to admins and that group's instructor only, and membership.decided to staff and the student", async () => {
     const teacher = await instructor();

@@ -55,6 +55,7 @@ export const membershipRequestDto = z
 export const joinResultDto = z.object({ message: z.string(), request: membershipRequestDto }).openapi("JoinResult");
 
 export const leaveResultDto = z.object({ message: z.string(), groupSlug: z.string(), status: z.literal("left") }).openapi("LeaveResult");
+export const withdrawResultDto = z.object({ message: z.string(), groupSlug: z.string() }).openapi("WithdrawResult");
 
 export const groupStudentDto = z
   .object({

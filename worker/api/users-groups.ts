@@ -1,14 +1,14 @@
 /**
  * Joining and leaving groups, under /api/users as the spec names them: POST /api/users/joinGroupRequest,
- * POST /api/users/leave-group; and the admins' instructor picker, GET /api/users/instructors.
+ * POST /api/users/leave-group, POST /api/users/withdraw-request; and the admins' instructor picker, GET /api/users/instructors.
  */
 import { createRoute, z } from "@hono/zod-openapi";
 import { joinGroupInput, leaveGroupInput } from "../../app/lib/schemas";
 import { requireAuth, viewerOf } from "../auth/middleware";
 import { listInstructors } from "../services/groups-admin";
-import { leaveGroup, requestToJoin } from "../services/memberships";
+import { leaveGroup, requestToJoin, withdrawRequest } from "../services/memberships";
 import { createApi, errorResponse } from "./app";
-import { instructorDto, joinResultDto, leaveResultDto } from "./groups-dto";
+import { instructorDto, joinResultDto, leaveResultDto, withdrawResultDto } from "./groups-dto";
 import { jsonBody, jsonResponse } from "./users-dto";
 
 const tags = ["Membership"];
@@ -47,6 +47,22 @@ const leaveRoute = createRoute({
   },
 });
 
+const withdrawRoute = createRoute({
+  method: "post",
+  path: "/withdraw-request",
+  tags,
+  summary: "Take back one's pending request to join a group (deleted: one may ask again later)",
+  middleware: [requireAuth] as const,
+  request: { body: jsonBody(leaveGroupInput) },
+  responses: {
+    200: jsonResponse("Withdrawn", withdrawResultDto),
+    400: errorResponse("Invalid fields"),
+    401: signedOut,
+    404: errorResponse("No such group"),
+    409: errorResponse("not_pending: no request of one's own is waiting for this group"),
+  },
+});
+
 const instructorsRoute = createRoute({
   method: "get",
   path: "/instructors",
@@ -59,4 +75,5 @@ const instructorsRoute = createRoute({
 export const usersGroupsApi = createApi()
   .openapi(joinRoute, async (c) => c.json(await requestToJoin(c.var.svc, viewerOf(c), c.req.valid("json")), 201))
   .openapi(leaveRoute, async (c) => c.json(await leaveGroup(c.var.svc, viewerOf(c), c.req.valid("json")), 200))
+  .openapi(withdrawRoute, async (c) => c.json(await withdrawRequest(c.var.svc, viewerOf(c), c.req.valid("json")), 200))
   .openapi(instructorsRoute, async (c) => c.json(await listInstructors(c.var.svc, viewerOf(c)), 200));

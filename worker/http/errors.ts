@@ -32,6 +32,7 @@ export type ErrorCode =
   | "already_member"
   | "already_decided"
   | "not_member"
+  | "not_pending"
   | "invalid_image"
   // Lectures and attendance (worker/services/lectures.ts, attendance.ts)
   | "series_too_long"

@@ -12,7 +12,7 @@ import type { JoinGroupInput, LeaveGroupInput } from "../../app/lib/schemas";
 import { memberships, MEMBER_STATUSES, type MembershipStatus } from "../../db/schema";
 import type { ServiceContext } from "../context";
 import { AppError, forbidden, notFound } from "../http/errors";
-import { disconnectUserFromGroup, publishToGroupStaff } from "../realtime/publish";
+import { disconnectUserFromGroup, publishToGroupStaff, publishToUser } from "../realtime/publish";
 import { findGroup, type GroupRecord } from "./group-access";
 import { newId } from "./ids";
 import { GROUP_FULL, loadRequest, toRequestDto, type MembershipRequestDto } from "./membership-requests";
@@ -121,6 +121,45 @@ async function announceRequest(ctx: ServiceContext, viewer: Viewer, group: Group
     notifyUsers(ctx, instructor, { kind: "join-request", params, link: "/instructor/email-request" }),
   ]);
   ctx.waitUntil(publishToGroupStaff(ctx.env, group.instructorId, { type: "membership.requested", request }));
+}
+
+/** POST /api/users/withdraw-request's answer: the request is gone. */
+export interface WithdrawResult {
+  message: string;
+  groupSlug: string;
+}
+
+/**
+ * POST /api/users/withdraw-request {groupSlug}: the viewer's pending request is taken back. It is deleted, not
+ * decided: they are as someone who never asked (and may ask again), not one who left or was turned away. The group's
+ * staff see it leave their inbox live, and the viewer's other tabs hear of it as of a decision.
+ */
+export async function withdrawRequest(ctx: ServiceContext, viewer: Viewer, input: LeaveGroupInput): Promise<WithdrawResult> {
+  const group = await findGroup(ctx, input.groupSlug);
+  if (!group) throw notFound("Course not found");
+  // Asked by the write itself: a decision made meanwhile (approved a moment ago) is not undone.
+  const [withdrawn] = await ctx.db
+    .delete(memberships)
+    .where(and(eq(memberships.groupId, group.id), eq(memberships.userId, viewer.userId), eq(memberships.status, "pending")))
+    .returning({ id: memberships.id });
+  if (!withdrawn) {
+    const status = await membershipStatus(ctx, viewer, group.id);
+    if (status === null && group.status === "draft") throw notFound("Course not found");
+    throw new AppError(409, "not_pending", "You have no request waiting for this group.");
+  }
+  const frame = {
+    type: "membership.decided" as const,
+    decision: {
+      _id: withdrawn.id,
+      status: "withdrawn" as const,
+      userId: viewer.userId,
+      group: { _id: group.id, title: group.title, slug: group.slug },
+      decidedAt: new Date().toISOString(),
+      decidedBy: { _id: viewer.userId, name: viewer.name },
+    },
+  };
+  ctx.waitUntil(Promise.all([publishToGroupStaff(ctx.env, group.instructorId, frame), publishToUser(ctx.env, viewer.userId, frame)]));
+  return { message: "Your request was withdrawn.", groupSlug: group.slug };
 }
 
 /**

@@ -43,6 +43,22 @@ export function JoinPanel({ slug, role, status, manageHref, messageMax }: JoinPa
   const sentRef = useRef(false);
   const pendingRef = useRef<HTMLParagraphElement>(null);
 
+  // Taking a pending request back: the panel then offers the request again, with the focus on its button.
+  const withdrawer = useFetcher<JoinResult>();
+  const withdrawing = withdrawer.state !== "idle";
+  const withdrawHandled = useRef<unknown>(null);
+  useEffect(() => {
+    const done = withdrawer.data;
+    if (!done || withdrawHandled.current === done || withdrawer.state !== "idle") return;
+    // Withdrawn: once the page's data says so too (its request button is then on the page) the focus goes there.
+    if (done.ok && status === "pending") return;
+    withdrawHandled.current = done;
+    if (done.ok) {
+      setAnnounce(t("groups.join.withdrawn"));
+      openerRef.current?.focus();
+    }
+  }, [withdrawer.data, withdrawer.state, status, t]);
+
   const sending = fetcher.state !== "idle";
   const result = fetcher.data;
   const failure = result && !result.ok ? result : null;
@@ -113,6 +129,7 @@ export function JoinPanel({ slug, role, status, manageHref, messageMax }: JoinPa
       </>
     );
   } else if (status === "pending") {
+    const withdrawFailure = withdrawer.data && !withdrawer.data.ok ? withdrawer.data : null;
     body = (
       <>
         <button type="button" className="btn btn-primary btn-block" disabled aria-describedby={noteId}>
@@ -122,6 +139,18 @@ export function JoinPanel({ slug, role, status, manageHref, messageMax }: JoinPa
         <p id={noteId} ref={pendingRef} tabIndex={-1} className="enrol-note">
           {t("groups.join.pendingNote")}
         </p>
+        {/* Taken back at once (they may ask again): no dialog for something that undoes itself with one click. */}
+        <withdrawer.Form method="post" action={`/content/${slug}?index`}>
+          <input type="hidden" name="intent" value="withdraw" />
+          <button type="submit" className="btn btn-ghost btn-sm" disabled={withdrawing} aria-busy={withdrawing}>
+            {withdrawing ? t("groups.join.withdrawing") : t("groups.join.withdraw")}
+          </button>
+        </withdrawer.Form>
+        {withdrawFailure ? (
+          <p className="form-error" role="alert">
+            {failureText(t, withdrawFailure)}
+          </p>
+        ) : null}
       </>
     );
   } else if (blocked) {

@@ -95,7 +95,8 @@ export function JoinRequestsInbox({ requests, groups, group, groupHref }: JoinRe
         if (!known) return;
         // The viewer's own decision is confirmed here too (its card is gone by the time its answer arrives).
         const params = { name: known.user.name, group: known.group.title, by: d.decidedBy.name };
-        setAnnounce(d.decidedBy._id === viewer?.userId ? t(DECISION_DONE[d.status], params) : t("groups.requests.decidedElsewhere", params));
+        if (d.status === "withdrawn") setAnnounce(t("groups.requests.withdrawn", params));
+        else setAnnounce(d.decidedBy._id === viewer?.userId ? t(DECISION_DONE[d.status], params) : t("groups.requests.decidedElsewhere", params));
       }
     },
     [group, mark, t, viewer?.userId],
