@@ -1,4 +1,4 @@
-import { isRouteErrorResponse, Link, useRouteError } from "@remix-run/react";
+import { isRouteErrorResponse, Link, useLocation, useRouteError } from "@remix-run/react";
 import { forwardRef, useEffect, useRef, type ReactNode } from "react";
 import { errorWords } from "~/lib/error-words";
 import { useT } from "~/lib/i18n";
@@ -32,6 +32,7 @@ export function GeneralErrorBoundary({ reloadOnce = false }: { reloadOnce?: bool
   const { t } = useT();
   const isResponse = isRouteErrorResponse(error);
   const screen = useRef<HTMLElement>(null);
+  const { pathname } = useLocation();
 
   // An error met after the page had loaded (a form whose request got no answer, say) replaces part of a page the
   // person may have scrolled far down: bring them, and their screen reader, to it.
@@ -51,18 +52,31 @@ export function GeneralErrorBoundary({ reloadOnce = false }: { reloadOnce?: bool
 
   const status = isResponse ? error.status : 500;
   const [title, body] = errorWords(status).map((key) => t(key));
+  // A lecture, task or quiz of a course that is gone (deleted, or a stale link): the way back is the course.
+  const course = status === 404 ? courseAbove(pathname) : null;
 
   return (
     <ErrorScreen ref={screen} code={status} title={title ?? ""}>
       <p>{body}</p>
       <div className="error-actions">
-        <Link to="/" className="btn btn-primary">{t("error.backHome")}</Link>
+        {course ? (
+          <Link to={course} className="btn btn-primary">
+            {t("course.backToCourse")}
+          </Link>
+        ) : null}
+        <Link to="/" className={course ? "btn btn-ghost" : "btn btn-primary"}>{t("error.backHome")}</Link>
         {status >= 500 ? (
           <button type="button" className="btn btn-ghost" onClick={() => window.location.reload()}>{t("error.retry")}</button>
         ) : null}
       </div>
     </ErrorScreen>
   );
+}
+
+/** The course home above an item's address (/course/{slug}/lecture/...), or null anywhere else. */
+export function courseAbove(pathname: string): string | null {
+  const m = /^\/course\/([^/]+)\/.+/.exec(pathname);
+  return m ? `/course/${m[1]}` : null;
 }
 
 /**
