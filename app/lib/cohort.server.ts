@@ -5,7 +5,7 @@
  */
 import { eq, min } from "drizzle-orm";
 import { announcementInput, completionRuleInput, copyGroupInput, publishingInput, revokeCertificateInput } from "./lifecycle-schemas";
-import { attempt, invalid, orHttpError, text, unknownIntent } from "./group-actions.server";
+import { attempt, formNumber, invalid, orHttpError, text, unknownIntent } from "./group-actions.server";
 import { groups, lectures } from "../../db/schema";
 import type { ServiceContext } from "../../worker/context";
 import type { Viewer } from "../../worker/services/sessions";
@@ -83,7 +83,7 @@ export async function loadCohort(svc: ServiceContext, viewer: Viewer, slug: stri
 }
 export type CohortData = Awaited<ReturnType<typeof loadCohort>>;
 
-const percentOrNull = (v: string) => (v === "" ? null : Number(v));
+const percentOrNull = (v: string) => (v === "" ? null : formNumber(v));
 const instantOrUndefined = (v: string) => (v === "" ? null : v);
 
 export async function cohortAction(svc: ServiceContext, viewer: Viewer, slug: string, form: FormData) {

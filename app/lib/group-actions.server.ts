@@ -4,6 +4,7 @@
  * Pages translate `code` and field names with app/lib/group-errors.ts.
  */
 import { data } from "@remix-run/server-runtime";
+import { toLatinDigits } from "./digits";
 import type { ZodError } from "zod";
 import { AppError } from "../../worker/http/errors";
 import { notFoundResponse } from "./not-found.server";
@@ -87,6 +88,24 @@ export async function allInOrder<T extends readonly unknown[]>(...work: { [K in 
 }
 
 /** A form field as a trimmed string ("" when missing or a file). */
+/**
+ * A number typed in a form field (Arabic-Indic digits read as Western), in plain decimal notation only: "0x10",
+ * "1e1" or "Infinity", which `Number()` would take, are NaN, which every schema refuses.
+ */
+export function formNumber(value: string): number {
+  const latin = toLatinDigits(value.trim());
+  return /^-?\d+(\.\d+)?$/.test(latin) ? Number(latin) : Number.NaN;
+}
+
+/**
+ * A field as sent, untrimmed (a Markdown body, feedback): "" when absent or when a file was posted in its place, which
+ * `String()` would have stored as the words "[object File]".
+ */
+export function rawText(form: FormData, name: string): string {
+  const value = form.get(name);
+  return typeof value === "string" ? value : "";
+}
+
 export function text(form: FormData, name: string): string {
   const value = form.get(name);
   return typeof value === "string" ? value.trim() : "";

@@ -7,7 +7,7 @@ import { COURSE_IMAGE, GROUP_LIMITS } from "./schemas";
 import type { ServiceContext } from "../../worker/context";
 import { uploadCourseImage } from "../../worker/services/uploads";
 import type { Viewer } from "../../worker/services/sessions";
-import { text } from "./group-actions.server";
+import { formNumber, text } from "./group-actions.server";
 
 /** What the form's fields say, in the schema's shape; empty optional fields are `null` (cleared). */
 export function groupFormFields(form: FormData) {
@@ -19,7 +19,7 @@ export function groupFormFields(form: FormData) {
     start_date: text(form, "start_date") || null,
     instructorId: text(form, "instructorId") || null,
     status: text(form, "status") || undefined,
-    capacity: capacity === "" ? null : Number(capacity),
+    capacity: capacity === "" ? null : formNumber(capacity),
   };
 }
 
@@ -32,13 +32,19 @@ export const GROUP_FORM_LIMITS = {
 };
 
 /**
- * When a file was chosen, uploads it (the service checks size, type and bytes) and puts its URL in the input
- * in place of any pasted URL. Call after the other fields passed their schema, so a form with a mistake
- * does not leave an unused image behind.
+ * When a file was chosen, uploads it (the service checks size, type and bytes), puts its URL in the input in place of
+ * any pasted URL, and runs `save` with it. A save the service refuses (a student named as instructor, a capacity
+ * below the members, a group gone) takes the image out again: nothing is left that no group points to. Call after
+ * the other fields passed their schema, so a form with a mistake uploads nothing.
  */
-export async function withUploadedImage<T extends CreateGroupInput | UpdateGroupInput>(svc: ServiceContext, viewer: Viewer, form: FormData, input: T): Promise<T> {
+export async function savedWithImage<T extends CreateGroupInput | UpdateGroupInput, R>(svc: ServiceContext, viewer: Viewer, form: FormData, input: T, save: (input: T) => Promise<R>): Promise<R> {
   const file = form.get("file");
-  if (!(file instanceof File) || file.size === 0) return input;
+  if (!(file instanceof File) || file.size === 0) return save(input);
   const { url } = await uploadCourseImage(svc, viewer, file);
-  return { ...input, imageCourse: url };
+  try {
+    return await save({ ...input, imageCourse: url });
+  } catch (err) {
+    await svc.env.IMAGES.delete(url.replace(/^\/media\//, ""));
+    throw err;
+  }
 }

@@ -11,7 +11,7 @@ import { COMMON_TIME_ZONES, zoneChoices } from "./cohort.server";
 import { quizzesOfReadLecture } from "../../worker/services/quizzes";
 import { createLecture, deleteLecture, getLecture, lectureItemsForStaff, lectureWork, listLectures, reorderLectures, requireReadableLecture, scheduleLectures, sortLecturesByDate, updateLecture } from "../../worker/services/lectures";
 import type { Viewer } from "../../worker/services/sessions";
-import { allInOrder, attempt, invalid, jsonField, orHttpError, text, unknownIntent } from "./group-actions.server";
+import { allInOrder, attempt, formNumber, invalid, jsonField, orHttpError, rawText, text, unknownIntent } from "./group-actions.server";
 import { attendInput, createLectureInput, lectureOrderInput, lectureSeriesInput, markAttendanceInput, openAttendanceInput, updateLectureInput } from "./lecture-schemas";
 import { renderMarkdown } from "./markdown.server";
 import { idOrSlugParam } from "./schemas";
@@ -94,7 +94,7 @@ export async function lectureEditorAction(svc: ServiceContext, viewer: Viewer, p
       return attempt(intent, async () => ({ lecture: await updateLecture(svc, viewer, id, parsed.data) }));
     }
     case "preview": {
-      const body = String(form.get("body") ?? "").slice(0, 50_000);
+      const body = rawText(form, "body").slice(0, 50_000);
       return attempt(intent, async () => ({ html: renderMarkdown(body) }));
     }
     case "delete":
@@ -119,9 +119,9 @@ export async function attendanceAction(svc: ServiceContext, viewer: Viewer, para
     case "open": {
       const late = text(form, "lateAfterMinutes");
       const parsed = openAttendanceInput.safeParse({
-        rotateSeconds: Number(text(form, "rotateSeconds") || "0"),
-        lateAfterMinutes: late === "" ? null : Number(late),
-        durationMinutes: Number(text(form, "durationMinutes") || "0"),
+        rotateSeconds: formNumber(text(form, "rotateSeconds") || "0"),
+        lateAfterMinutes: late === "" ? null : formNumber(late),
+        durationMinutes: formNumber(text(form, "durationMinutes") || "0"),
       });
       if (!parsed.success) return invalid(intent, parsed.error);
       return attempt(intent, async () => ({ state: await openAttendance(svc, viewer, lectureId, parsed.data) }));

@@ -18,7 +18,7 @@ import { addBankQuestion, deleteBankQuestion, listBank, updateBankQuestion } fro
 import { listGroupStudents } from "../../worker/services/students";
 import { toLatinDigits } from "./digits";
 import { quizExtensionInput } from "./extension-schemas";
-import { allInOrder, attempt, invalid, jsonField, orHttpError, text, unknownIntent } from "./group-actions.server";
+import { allInOrder, attempt, formNumber, invalid, jsonField, orHttpError, rawText, text, unknownIntent } from "./group-actions.server";
 import { renderMarkdown } from "./markdown.server";
 import { notFoundResponse } from "./not-found.server";
 import { answerPointsInput, answersMap, bankQuestionInput, createQuizInput, questionKeyInput, updateQuizInput } from "./quiz-schemas";
@@ -146,7 +146,7 @@ export async function loadEditQuiz(svc: ServiceContext, viewer: Viewer, params: 
 /** The extension panel's intents on a quiz's edit page: a later close, extra minutes and/or attempts. */
 function quizExtensionAction(svc: ServiceContext, viewer: Viewer, quizKey: string, intent: string, form: FormData) {
   if (intent === "extension-remove") return attempt(intent, () => removeQuizExtension(svc, viewer, quizKey, text(form, "userId")), text(form, "userId"));
-  const whole = (name: string) => (text(form, name) === "" ? undefined : Number(toLatinDigits(text(form, name))));
+  const whole = (name: string) => (text(form, name) === "" ? undefined : formNumber(text(form, name)));
   const parsed = quizExtensionInput.safeParse({ userIds: jsonField(form, "userIds"), closesAt: text(form, "closesAt") || null, extraMinutes: whole("extraMinutes"), extraAttempts: whole("extraAttempts") });
   if (!parsed.success) return invalid(intent, parsed.error);
   return attempt(intent, async () => ({ extensions: await setQuizExtensions(svc, viewer, quizKey, parsed.data) }));
@@ -159,12 +159,13 @@ function editorFailure(intent: string, error: ZodError) {
 }
 
 /** The editor's preview: Markdown rendered by the server exactly as students will see it. */
-const preview = (intent: string, form: FormData) => data({ ok: true as const, intent, html: renderMarkdown(String(form.get("text") ?? "").slice(0, 5000)) });
+const preview = (intent: string, form: FormData) => data({ ok: true as const, intent, html: renderMarkdown(rawText(form, "text").slice(0, 5000)) });
 
 /** intent=preview renders Markdown the way students will see it; intent=save creates the quiz. */
 export async function newQuizAction(svc: ServiceContext, viewer: Viewer, params: { slugLecture?: string }, form: FormData) {
   const intent = text(form, "intent");
   if (intent === "preview") return preview(intent, form);
+  if (intent !== "save") return unknownIntent(intent);
   const parsed = createQuizInput.safeParse({ ...(jsonField(form, "payload") as object), lectureId: params.slugLecture ?? "" });
   if (!parsed.success) return editorFailure("save", parsed.error);
   return attempt("save", async () => ({ quiz: await createQuiz(svc, viewer, parsed.data) }));
@@ -176,6 +177,7 @@ export async function editQuizAction(svc: ServiceContext, viewer: Viewer, params
   if (intent === "preview") return preview(intent, form);
   if (intent === "delete") return attempt("delete", () => deleteQuiz(svc, viewer, params.slugQuiz ?? ""));
   if (intent === "extension-save" || intent === "extension-remove") return quizExtensionAction(svc, viewer, params.slugQuiz ?? "", intent, form);
+  if (intent !== "save") return unknownIntent(intent);
   const payload = jsonField(form, "payload") as Record<string, unknown> | null;
   const parsed = updateQuizInput.safeParse(payload ?? {});
   if (!parsed.success) return editorFailure("save", parsed.error);
@@ -205,7 +207,7 @@ export async function staffAttemptAction(svc: ServiceContext, viewer: Viewer, pa
   }
   if (intent !== "points" && intent !== "points-clear") return unknownIntent(intent);
   const raw = toLatinDigits(text(form, "points"));
-  const parsed = answerPointsInput.safeParse({ points: intent === "points-clear" ? null : raw === "" ? undefined : Number(raw), note: String(form.get("note") ?? "") });
+  const parsed = answerPointsInput.safeParse({ points: intent === "points-clear" ? null : raw === "" ? undefined : formNumber(raw), note: rawText(form, "note") });
   if (!parsed.success) return invalid(intent, parsed.error, questionId);
   return attempt(intent, async () => ({ attempt: await setAnswerPoints(svc, viewer, params.slugQuiz ?? "", params.attemptId ?? "", questionId, parsed.data) }), questionId);
 }

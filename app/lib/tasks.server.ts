@@ -13,7 +13,7 @@ import { listGroupStudents } from "../../worker/services/students";
 import { addSnippet, deleteSnippet, listSnippets } from "../../worker/services/comment-bank";
 import { addComment, historyOfTask, listComments, listVersions } from "../../worker/services/submission-history";
 import type { Viewer } from "../../worker/services/sessions";
-import { allInOrder, attempt, invalid, jsonField, orHttpError, text, unknownIntent } from "./group-actions.server";
+import { allInOrder, attempt, formNumber, invalid, jsonField, orHttpError, rawText, text, unknownIntent } from "./group-actions.server";
 import { renderMarkdown } from "./markdown.server";
 import { notFoundResponse } from "./not-found.server";
 import { toLatinDigits } from "./digits";
@@ -55,7 +55,7 @@ export async function taskPageAction(svc: ServiceContext, viewer: Viewer, params
   const intent = text(form, "intent");
   if (intent === "submit-code") {
     // The exercise's form without JavaScript: the code arrives from the plain textarea.
-    const parsed = codeInput.safeParse({ code: String(form.get("code") ?? "") });
+    const parsed = codeInput.safeParse({ code: rawText(form, "code") });
     if (!parsed.success) return invalid(intent, parsed.error);
     return attempt(intent, () => submitCode(svc, viewer, params.slugTask ?? "", parsed.data.code));
   }
@@ -75,7 +75,7 @@ export async function taskPageAction(svc: ServiceContext, viewer: Viewer, params
 /** intent=comment: a message in a hand-in's private conversation (the task page and the grader). */
 function commentAction(svc: ServiceContext, viewer: Viewer, params: { slugLecture?: string; slugTask?: string }, form: FormData) {
   const submissionId = text(form, "submissionId");
-  const parsed = submissionCommentInput.safeParse({ body: String(form.get("body") ?? "") });
+  const parsed = submissionCommentInput.safeParse({ body: rawText(form, "body") });
   if (!parsed.success) return invalid("comment", parsed.error, submissionId);
   return attempt("comment", async () => ({ comment: await addComment(svc, viewer, params.slugLecture ?? "", params.slugTask ?? "", submissionId, parsed.data) }), submissionId);
 }
@@ -109,23 +109,23 @@ export async function staffTasksAction(svc: ServiceContext, viewer: Viewer, para
 
 function percentField(form: FormData, name: string): number {
   const raw = toLatinDigits(text(form, name));
-  return raw === "" ? 0 : Number(raw);
+  return raw === "" ? 0 : formNumber(raw);
 }
 
 function taskValues(form: FormData) {
   const due = text(form, "dueAt");
   return {
     title: text(form, "title"),
-    body: String(form.get("body") ?? ""),
+    body: rawText(form, "body"),
     dueAt: due ? due : null,
     // Not sent with a rubric (the field only shows the rubric's total): the rubric decides.
-    ...(form.has("maxScore") ? { maxScore: Number(toLatinDigits(text(form, "maxScore")) || "100") } : {}),
+    ...(form.has("maxScore") ? { maxScore: formNumber(text(form, "maxScore") || "100") } : {}),
     allowLate: form.get("allowLate") === "on" || form.get("allowLate") === "true",
     // Whole percents; digits typed in Arabic-Indic count (an empty field is no penalty).
     latePenaltyPerDay: percentField(form, "latePenaltyPerDay"),
     latePenaltyFloor: percentField(form, "latePenaltyFloor"),
     // The file hand-in's kinds (checkboxes, sent with a marker so that none ticked means a link) and largest file.
-    ...(form.has("fileKindsShown") ? { fileKinds: form.getAll("fileKinds").map(String) as ("pdf" | "image" | "text" | "zip")[], maxFileMb: Number(toLatinDigits(text(form, "maxFileMb") || "10")) } : {}),
+    ...(form.has("fileKindsShown") ? { fileKinds: form.getAll("fileKinds").map(String) as ("pdf" | "image" | "text" | "zip")[], maxFileMb: formNumber(text(form, "maxFileMb") || "10") } : {}),
     // The form's rubric picker: "" is none (the task keeps its maximum score).
     ...(form.has("rubricId") ? { rubricId: text(form, "rubricId") || null } : {}),
     // Sent only when ticked: unticking does not release (the grader's Release button does, and tells the students).
@@ -146,6 +146,7 @@ export async function loadNewTask(svc: ServiceContext, viewer: Viewer, params: {
 
 /** kind=code makes the new task a code exercise (unpublished and empty: its author fills it in next). */
 export async function newTaskAction(svc: ServiceContext, viewer: Viewer, params: { slugLecture?: string }, form: FormData) {
+  if (text(form, "intent") !== "save") return unknownIntent(text(form, "intent"));
   const parsed = createTaskInput.safeParse(taskValues(form));
   if (!parsed.success) return invalid("save", parsed.error);
   const code = text(form, "kind") === "code";
@@ -195,6 +196,9 @@ export async function editTaskAction(svc: ServiceContext, viewer: Viewer, params
   if (intent === "delete") return attempt("delete", () => deleteTask(svc, viewer, params.slugLecture ?? "", params.slugTask ?? ""));
   if (intent === "exercise-check" || intent === "exercise-save") return exerciseAction(svc, viewer, params.slugTask ?? "", intent, form);
   if (intent === "extension-save" || intent === "extension-remove") return taskExtensionAction(svc, viewer, params.slugLecture ?? "", params.slugTask ?? "", intent, form);
+  // Every write says which it is: a post with no intent or another is refused, never saved as the form with its
+  // missing fields set to their defaults.
+  if (intent !== "save") return unknownIntent(intent);
   const parsed = updateTaskInput.safeParse(taskValues(form));
   if (!parsed.success) return invalid("save", parsed.error);
   return attempt("save", async () => ({ task: await updateTask(svc, viewer, params.slugLecture ?? "", params.slugTask ?? "", parsed.data) }));
@@ -232,7 +236,7 @@ export async function graderAction(svc: ServiceContext, viewer: Viewer, params: 
   const intent = text(form, "intent");
   if (intent === "release") return attempt(intent, async () => ({ released: (await releaseGrades(svc, viewer, params.slugLecture ?? "", params.slugTask ?? "")).released }));
   // The feedback's preview: Markdown rendered by the server exactly as the student will see it (nothing is saved).
-  if (intent === "preview") return data({ ok: true as const, intent, html: renderMarkdown(String(form.get("text") ?? "").slice(0, 5_000)) });
+  if (intent === "preview") return data({ ok: true as const, intent, html: renderMarkdown(rawText(form, "text").slice(0, 5_000)) });
   if (intent === "comment") return commentAction(svc, viewer, params, form);
   if (intent === "snippet-delete") return attempt(intent, () => deleteSnippet(svc, viewer, text(form, "snippetId")));
   if (intent === "snippet-add") {
@@ -240,16 +244,17 @@ export async function graderAction(svc: ServiceContext, viewer: Viewer, params: 
     if (!parsed.success) return invalid(intent, parsed.error);
     return attempt(intent, async () => ({ snippet: await addSnippet(svc, viewer, parsed.data) }));
   }
+  if (intent !== "grade" && intent !== "return") return unknownIntent(intent);
   const id = text(form, "submissionId");
   const rubric = jsonField(form, "rubric");
   // The version the grader saw, when the form says it (the grader does).
   const version = text(form, "version") || undefined;
   const input =
     intent === "return"
-      ? { requestResubmission: true as const, feedback: String(form.get("feedback") ?? "") || undefined, version }
+      ? { requestResubmission: true as const, feedback: rawText(form, "feedback") || undefined, version }
       : rubric !== null
-        ? { rubric, feedback: String(form.get("feedback") ?? ""), version }
-        : { score: text(form, "score"), feedback: String(form.get("feedback") ?? ""), version };
+        ? { rubric, feedback: rawText(form, "feedback"), version }
+        : { score: text(form, "score"), feedback: rawText(form, "feedback"), version };
   const parsed = gradeSubmissionInput.safeParse(input);
   if (!parsed.success) return invalid(intent, parsed.error, id);
   return attempt(intent, async () => ({ submission: await gradeSubmission(svc, viewer, params.slugLecture ?? "", params.slugTask ?? "", id, parsed.data) }), id);

@@ -9,7 +9,7 @@ import { ArrowIcon, BookIcon, CalendarIcon, UserIcon } from "~/components/icons"
 import { failureText, type FailureLike } from "~/lib/group-errors";
 import { formatDate, useT } from "~/lib/i18n";
 import { metaT, pageMeta } from "~/lib/meta";
-import { attempt, invalid, text } from "~/lib/group-actions.server";
+import { attempt, invalid, text, unknownIntent } from "~/lib/group-actions.server";
 import { leaveGroupInput } from "~/lib/schemas";
 import { requireViewer } from "../../worker/auth/viewer";
 import { leaveGroup, withdrawRequest } from "../../worker/services/memberships";
@@ -54,6 +54,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     if (!parsed.success) return invalid("withdraw", parsed.error);
     return attempt("withdraw", () => withdrawRequest(context.svc, viewer, parsed.data), parsed.data.groupSlug);
   }
+  if (text(form, "intent") !== "leave") return unknownIntent(text(form, "intent"));
   if (!parsed.success) return invalid("leave", parsed.error);
   return attempt("leave", () => leaveGroup(context.svc, viewer, parsed.data), parsed.data.groupSlug);
 }
@@ -188,7 +189,7 @@ export default function MyCourses() {
         busyLabel={t("groups.my.leaving")}
         busy={busy}
         error={failure ? failureText(t, failure) : null}
-        onConfirm={() => leaving && fetcher.submit({ groupSlug: leaving.slug }, { method: "post" })}
+        onConfirm={() => leaving && fetcher.submit({ intent: "leave", groupSlug: leaving.slug }, { method: "post" })}
         onClose={closeDialog}
         returnFocusTo={headingRef}
       >

@@ -1,4 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction, LinksFunction } from "@remix-run/cloudflare";
+import { rawText } from "~/lib/group-actions.server";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { data } from "@remix-run/server-runtime";
 import { useEffect, useRef, useState } from "react";
@@ -62,9 +63,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const viewer = await requireViewer(context.svc, request);
   const form = await request.formData();
   const values: Values = {
-    groupSlug: String(form.get("groupSlug") ?? ""),
-    userFeedback: String(form.get("userFeedback") ?? ""),
-    rating: String(form.get("rating") ?? ""),
+    groupSlug: rawText(form, "groupSlug"),
+    userFeedback: rawText(form, "userFeedback"),
+    rating: rawText(form, "rating"),
   };
   const parsed = shareFeedbackInput.safeParse(values);
   if (!parsed.success) {

@@ -1,4 +1,5 @@
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { rawText } from "~/lib/group-actions.server";
 import { Form, Link, useActionData, useLoaderData, useLocation, useNavigate, useNavigation } from "@remix-run/react";
 import { data } from "@remix-run/server-runtime";
 import { useEffect, useRef, useState } from "react";
@@ -39,7 +40,7 @@ export function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const form = await request.formData();
-  const email = String(form.get("email") ?? "");
+  const email = rawText(form, "email");
   if (form.get("intent") === "resend") {
     const parsed = emailOnlyInput.safeParse({ email });
     if (!parsed.success) return data<ActionResult>({ ok: false, intent: "resend", errors: fieldErrors<Field>(parsed.error) }, { status: 400 });

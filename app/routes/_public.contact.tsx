@@ -1,4 +1,5 @@
 import type { ActionFunctionArgs, MetaFunction, LinksFunction } from "@remix-run/cloudflare";
+import { rawText } from "~/lib/group-actions.server";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { data } from "@remix-run/server-runtime";
 import { useEffect, useRef, useState } from "react";
@@ -50,9 +51,9 @@ function errorKey(field: Field, code: string): MessageKey {
 export async function action({ request, context }: ActionFunctionArgs) {
   const form = await request.formData();
   const values: Values = {
-    name: String(form.get("name") ?? ""),
-    email: String(form.get("email") ?? ""),
-    message: String(form.get("message") ?? ""),
+    name: rawText(form, "name"),
+    email: rawText(form, "email"),
+    message: rawText(form, "message"),
   };
   const parsed = contactInput.safeParse(values);
   if (!parsed.success) {

@@ -8,7 +8,7 @@ import { askAboutCourseHref } from "~/lib/course-links";
 import { formatDate, useT } from "~/lib/i18n";
 import { metaT, pageMeta } from "~/lib/meta";
 import { notFoundResponse, orNotFound } from "~/lib/not-found.server";
-import { attempt, invalid } from "~/lib/group-actions.server";
+import { attempt, invalid, unknownIntent } from "~/lib/group-actions.server";
 import { GROUP_LIMITS, idOrSlugParam, joinGroupInput, leaveGroupInput } from "~/lib/schemas";
 import { getViewer, requireViewer } from "../../worker/auth/viewer";
 import { AppError } from "../../worker/http/errors";
@@ -73,6 +73,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     if (!parsed.success) return invalid("withdraw", parsed.error);
     return attempt("withdraw", async () => ({ message: (await withdrawRequest(context.svc, viewer, parsed.data)).message }));
   }
+  if (form.get("intent") !== "join") return unknownIntent(String(form.get("intent") ?? ""));
   const message = form.get("message");
   const parsed = joinGroupInput.safeParse({ groupSlug: params.slug, message: typeof message === "string" ? message : undefined });
   if (!parsed.success) return invalid("join", parsed.error);

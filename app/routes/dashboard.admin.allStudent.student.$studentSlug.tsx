@@ -51,6 +51,8 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
       await deleteUser(context.svc, viewer, user._id);
       throw redirect(`/dashboard/admin/allStudent?${new URLSearchParams({ deleted: user.name })}`);
     }
+    // Only the role form changes a role: a post naming no intent, or another, changes nothing.
+    if (intent !== "role") return data<AccountResult>({ intent: "profile", ok: false, errors: {}, formError: "form.invalid" }, { status: 400 });
     const parsed = changeRoleInput.safeParse({ role: form.get("role") });
     if (!parsed.success) return data<AccountResult>({ intent: "profile", ok: false, errors: {}, formError: "admin.user.roleInvalid" }, { status: 400 });
     await changeRole(context.svc, viewer, slug, parsed.data);

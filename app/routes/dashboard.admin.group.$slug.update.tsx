@@ -5,8 +5,8 @@ import { OutlineEditor } from "~/components/groups/outline-editor";
 import { SectionErrorBoundary } from "~/components/groups/section-error";
 import { useT } from "~/lib/i18n";
 import { metaT, pageMeta } from "~/lib/meta";
-import { attempt, invalid, orHttpError, text, unknownIntent } from "~/lib/group-actions.server";
-import { GROUP_FORM_LIMITS, groupFormFields, withUploadedImage } from "~/lib/group-form.server";
+import { attempt, invalid, orHttpError, rawText, text, unknownIntent } from "~/lib/group-actions.server";
+import { GROUP_FORM_LIMITS, groupFormFields, savedWithImage } from "~/lib/group-form.server";
 import { notFoundResponse } from "~/lib/not-found.server";
 import { CONTENT_LIMITS, courseContentInput, idOrSlugParam, updateCourseContentInput, updateGroupInput } from "~/lib/schemas";
 import { requireRole } from "../../worker/auth/viewer";
@@ -73,17 +73,17 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
       const parsed = updateGroupInput.safeParse(groupFormFields(form));
       if (!parsed.success) return invalid(intent, parsed.error);
       return attempt(intent, async () => {
-        const group = await updateGroup(svc, viewer, slug, await withUploadedImage(svc, viewer, form, parsed.data));
+        const group = await savedWithImage(svc, viewer, form, parsed.data, (input) => updateGroup(svc, viewer, slug, input));
         return { slug: group.slug };
       });
     }
     case "content-add": {
-      const parsed = courseContentInput.safeParse({ title: text(form, "title"), body: String(form.get("body") ?? "") });
+      const parsed = courseContentInput.safeParse({ title: text(form, "title"), body: rawText(form, "body") });
       if (!parsed.success) return invalid(intent, parsed.error);
       return attempt(intent, () => addGroupContent(svc, viewer, slug, parsed.data));
     }
     case "content-edit": {
-      const parsed = updateCourseContentInput.safeParse({ title: text(form, "title"), body: String(form.get("body") ?? "") });
+      const parsed = updateCourseContentInput.safeParse({ title: text(form, "title"), body: rawText(form, "body") });
       if (!parsed.success) return invalid(intent, parsed.error, id);
       return attempt(intent, () => updateGroupContent(svc, viewer, slug, id, parsed.data), id);
     }

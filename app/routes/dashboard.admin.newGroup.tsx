@@ -7,7 +7,7 @@ import { GroupForm } from "~/components/groups/group-form";
 import { useT } from "~/lib/i18n";
 import { metaT, pageMeta } from "~/lib/meta";
 import { attempt, invalid } from "~/lib/group-actions.server";
-import { GROUP_FORM_LIMITS, groupFormFields, withUploadedImage } from "~/lib/group-form.server";
+import { GROUP_FORM_LIMITS, groupFormFields, savedWithImage } from "~/lib/group-form.server";
 import { createGroupInput } from "~/lib/schemas";
 import { requireRole } from "../../worker/auth/viewer";
 import { createGroup, listInstructors } from "../../worker/services/groups-admin";
@@ -26,7 +26,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const parsed = createGroupInput.safeParse(groupFormFields(form));
   if (!parsed.success) return invalid("save", parsed.error);
   return attempt("save", async () => {
-    const group = await createGroup(context.svc, viewer, await withUploadedImage(context.svc, viewer, form, parsed.data));
+    const group = await savedWithImage(context.svc, viewer, form, parsed.data, (input) => createGroup(context.svc, viewer, input));
     throw redirect(`/dashboard/admin/group/${encodeURIComponent(group.slug)}?created=1`);
   });
 }

@@ -5,12 +5,12 @@
  * in words a person can act on; an instructor who runs groups is not deleted; late cannot start after attendance
  * closes.
  */
-import { SELF } from "cloudflare:test";
+import { env, SELF } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import * as s from "../../db/schema";
 import { newId } from "../../worker/services/ids";
-import { addMember, call, createGroup, createUser, ORIGIN, signIn, type ErrorBody } from "./factories";
+import { addMember, call, createGroup, createUser, imageFile, ORIGIN, signIn, type ErrorBody } from "./factories";
 import { db, unique } from "./helpers";
 
 async function teaching() {
@@ -148,5 +148,115 @@ describe("opening attendance", () => {
     }
     expect(await db().select({ id: s.attendanceSessions.id }).from(s.attendanceSessions).where(eq(s.attendanceSessions.lectureId, w.lecture.id))).toHaveLength(0);
     expect((await open(9)).status).toBe(200);
+  });
+});
+
+describe("a page form that does not say what it does", () => {
+  const fields = (values: Record<string, string>) => {
+    const f = new FormData();
+    for (const [k, v] of Object.entries(values)) f.set(k, v);
+    return f;
+  };
+  // `path?index` posts to an index route, as its form does.
+  const post = (cookie: string, path: string, values: Record<string, string>) => {
+    const [route, query] = path.split("?");
+    return call(`${route}.data${query ? `?${query}` : ""}`, { method: "POST", form: fields(values), cookie });
+  };
+
+  it("is refused (400) and changes nothing: a task's edit, the grader, a quiz's editors, My Courses, joining, an admin's role change", async () => {
+    const w = await teaching();
+    const base = `/instructor/group/${w.group.slug}`;
+    const task = { id: newId(), lectureId: w.lecture.id, slug: unique("intent-task"), title: "Kept title", body: "Kept body", dueAt: new Date(Date.now() + 86_400_000), allowLate: true };
+    await db().insert(s.tasks).values(task);
+    const student = await signIn(await createUser());
+    await addMember(student.user, w.group);
+    const submission = { id: newId(), taskId: task.id, userId: student.user.id, link: "https://example.com/work", submittedAt: new Date() };
+    await db().insert(s.submissions).values(submission);
+    const quiz = { id: newId(), groupId: w.group.id, lectureId: w.lecture.id, slug: unique("intent-quiz"), title: "Kept quiz" };
+    await db().insert(s.quizzes).values(quiz);
+    const other = await createGroup();
+    await addMember(student.user, other);
+    const admin = await signIn(await createUser({ role: "admin" }));
+    const someone = await createUser();
+    const asker = await signIn(someone);
+
+    for (const intent of [undefined, "bogus"]) {
+      const named = (values: Record<string, string>) => (intent === undefined ? values : { intent, ...values });
+      const refused = async (cookie: string, path: string, values: Record<string, string>) => expect((await post(cookie, path, named(values))).status, `${path} ${intent}`).toBe(400);
+      await refused(w.teacher.cookie, `${base}/lecture/${w.lecture.slug}/tasks/updateTask/${task.slug}`, { title: "Renamed" });
+      await refused(w.teacher.cookie, `${base}/lecture/${w.lecture.slug}/tasks/${task.slug}/submissions`, { submissionId: submission.id, score: "7", feedback: "" });
+      await refused(w.teacher.cookie, `${base}/lectures/${w.lecture.slug}/newQuiz`, { payload: JSON.stringify({ title: "Made anyway", questions: [{ text: "Q", type: "true-false", correct: 0 }] }) });
+      await refused(w.teacher.cookie, `${base}/lecture/${w.lecture.slug}/quiz/updateQuiz/${quiz.slug}`, { payload: JSON.stringify({ title: "Renamed quiz" }) });
+      await refused(w.teacher.cookie, `${base}/lectures/${w.lecture.slug}/newTask`, { title: "Made anyway" });
+      await refused(student.cookie, "/my-courses", { groupSlug: other.slug });
+      await refused(asker.cookie, `/content/${w.group.slug}?index`, { message: "Hello" });
+      await refused(admin.cookie, `/dashboard/admin/allStudent/student/${someone.slug}`, { role: "instructor" });
+    }
+
+    const [kept] = await db().select().from(s.tasks).where(eq(s.tasks.id, task.id));
+    expect(kept).toMatchObject({ title: "Kept title", body: "Kept body", allowLate: true });
+    expect(kept!.dueAt?.getTime()).toBe(task.dueAt.getTime());
+    expect((await db().select({ score: s.submissions.score }).from(s.submissions).where(eq(s.submissions.id, submission.id)))[0]?.score).toBeNull();
+    expect((await db().select({ title: s.quizzes.title }).from(s.quizzes).where(eq(s.quizzes.lectureId, w.lecture.id))).map((q) => q.title)).toEqual(["Kept quiz"]);
+    expect(await db().select({ id: s.tasks.id }).from(s.tasks).where(eq(s.tasks.lectureId, w.lecture.id))).toHaveLength(1);
+    const mine = await db().select({ status: s.memberships.status, groupId: s.memberships.groupId }).from(s.memberships).where(eq(s.memberships.userId, student.user.id));
+    expect(mine.find((m) => m.groupId === other.id)?.status).toBe("approved");
+    expect(await db().select().from(s.memberships).where(eq(s.memberships.userId, someone.id))).toHaveLength(0);
+    expect((await db().select({ role: s.users.role }).from(s.users).where(eq(s.users.id, someone.id)))[0]?.role).toBe("user");
+
+    // Named, the same posts do what they say (so the refusals above were the routes' own).
+    expect((await post(asker.cookie, `/content/${w.group.slug}?index`, { intent: "join", message: "Hello" })).status).toBe(200);
+    expect((await post(student.cookie, "/my-courses", { intent: "leave", groupSlug: other.slug })).status).toBe(200);
+    expect((await post(w.teacher.cookie, `${base}/lecture/${w.lecture.slug}/tasks/${task.slug}/submissions`, { intent: "grade", submissionId: submission.id, score: "7", feedback: "" })).status).toBe(200);
+    expect((await post(admin.cookie, `/dashboard/admin/allStudent/student/${someone.slug}`, { intent: "role", role: "instructor" })).status).toBe(200);
+  });
+
+  it("reads a file posted where a text belongs as no text, never as the words [object File]", async () => {
+    const w = await teaching();
+    const task = { id: newId(), lectureId: w.lecture.id, slug: unique("file-task"), title: "Files", body: "" };
+    await db().insert(s.tasks).values(task);
+    const student = await signIn(await createUser());
+    await addMember(student.user, w.group);
+    const submission = { id: newId(), taskId: task.id, userId: student.user.id, link: "https://example.com/work", submittedAt: new Date() };
+    await db().insert(s.submissions).values(submission);
+    const withFile = (values: Record<string, string>, fileField: string) => {
+      const f = fields(values);
+      f.set(fileField, new File(["not text"], "note.txt", { type: "text/plain" }));
+      return f;
+    };
+    const grader = `/instructor/group/${w.group.slug}/lecture/${w.lecture.slug}/tasks/${task.slug}/submissions.data`;
+    const graded = await call(grader, { method: "POST", form: withFile({ intent: "grade", submissionId: submission.id, score: "7" }, "feedback"), cookie: w.teacher.cookie });
+    expect(graded.status).toBe(200);
+    const [row] = await db().select({ score: s.submissions.score, feedback: s.submissions.feedback }).from(s.submissions).where(eq(s.submissions.id, submission.id));
+    expect(row?.score).toBe(7);
+    expect(row?.feedback ?? "").not.toContain("[object File]");
+
+    const shared = await call("/add-feedback.data", { method: "POST", form: withFile({ groupSlug: w.group.slug, rating: "5" }, "userFeedback"), cookie: student.cookie });
+    expect(shared.status).toBe(400);
+    expect(await db().select({ id: s.feedback.id }).from(s.feedback).where(eq(s.feedback.email, student.user.email))).toHaveLength(0);
+  });
+
+  it("a group's save the service refuses keeps no uploaded image, and a number is written plainly or not at all", async () => {
+    const admin = await signIn(await createUser({ role: "admin" }));
+    const group = await createGroup({ capacity: 30 });
+    await addMember(await createUser(), group);
+    await addMember(await createUser(), group);
+    const images = async () => (await env.IMAGES.list({ prefix: "courses/" })).objects.length;
+    const before = await images();
+    const save = (values: Record<string, string>) => {
+      const f = fields({ intent: "save", title: group.title, status: "published", ...values });
+      f.set("file", imageFile("image/png"));
+      return call(`/dashboard/admin/group/${group.slug}/update.data`, { method: "POST", form: f, cookie: admin.cookie });
+    };
+    // Two members: one seat is refused by the service, after the image was uploaded.
+    expect((await save({ capacity: "1" })).status).toBe(409);
+    expect(await images()).toBe(before);
+    // "0x10" is not sixteen.
+    expect((await save({ capacity: "0x10" })).status).toBe(400);
+    expect((await db().select({ capacity: s.groups.capacity }).from(s.groups).where(eq(s.groups.id, group.id)))[0]?.capacity).toBe(30);
+    // Saved, the image is kept and is the group's.
+    expect((await save({ capacity: "20" })).status).toBe(200);
+    expect(await images()).toBe(before + 1);
+    expect((await db().select({ image: s.groups.imageCourse }).from(s.groups).where(eq(s.groups.id, group.id)))[0]?.image).toMatch(/^\/media\/courses\//);
   });
 });

@@ -174,6 +174,7 @@ export function JoinPanel({ slug, role, status, manageHref, messageMax }: JoinPa
         </p>
         {formOpen ? (
           <fetcher.Form method="post" action={`/content/${slug}?index`} className="join-form" id={formId}>
+            <input type="hidden" name="intent" value="join" />
             <div className="field">
               <label htmlFor={`${formId}-message`}>{t("groups.join.messageLabel")}</label>
               <textarea
