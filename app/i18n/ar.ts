@@ -114,7 +114,8 @@ export const ar: Messages = {
   "course.contentNotFound": "لم نجد هذا الجزء من الكورس.",
   "feedback.title": "آراء الطلاب",
   "feedback.subtitle": "ماذا يقول طلابنا عن التعلّم معنا.",
-  "feedback.showing": "عرض {from}-{to} من {total}",
+  // The range is isolated left to right: "1-6" would otherwise read "6-1" between Arabic words.
+  "feedback.showing": "عرض \u2066{from}-{to}\u2069 من {total}",
   "feedback.empty.title": "لا توجد آراء بعد",
   "feedback.empty.body": "كن أول من يشارك تجربته!",
   "feedback.share": "شارك رأيك",
@@ -431,7 +432,8 @@ export const ar: Messages = {
   "admin.users.filter.admin": "المشرفون",
   "admin.users.filter.all": "الكل",
   "admin.users.searchButton": "بحث",
-  "admin.users.showing": "عرض {from}-{to} من {total}",
+  // The range is isolated left to right: "1-6" would otherwise read "6-1" between Arabic words.
+  "admin.users.showing": "عرض \u2066{from}-{to}\u2069 من {total}",
   "admin.users.empty": "لا يوجد مستخدمون يطابقون بحثك.",
   "admin.users.pages": "الصفحات",
   "admin.users.page": "صفحة {page} من {pages}",

@@ -135,6 +135,8 @@ export const lecturesAr: Record<keyof typeof lecturesEn, string> = {
   "attendance.draftNotice": "هذه المحاضرة مسودّة. فتح الحضور ينشرها، فيراها طلاب المجموعة ويصلهم إشعار بها.",
   "attendance.closedAbsent": "سُجّل غائبًا كلُّ طالب لم يسجّل حضوره، ويمكنك تصحيح حالة أي طالب في القائمة.",
   "attendance.openFailed": "تعذّر فتح الحضور: راجع الأرقام وحاول مرة أخرى.",
+  "attendance.closeTitle": "أتغلق الحضور الآن؟",
+  "attendance.closeBody": "يُسجَّل كل عضو لم يسجّل حضوره غائبًا. يبقى التسجيل المتأخر محسوبًا، ويمكنك تغيير حالة أي طالب يدويًا.",
   "attendance.error.lateAfter": "يجب أن يبدأ التأخير قبل إغلاق الحضور: اختر دقائق أقل من مدة بقائه مفتوحًا.",
   "attendance.close": "أغلق الحضور",
   "attendance.closesAtLabel": "يُغلق تلقائيًا:",

@@ -134,6 +134,8 @@ export const lecturesEn = {
   "attendance.draftNotice": "This lecture is a draft. Opening attendance publishes it: the group's students can then see it, and they are notified.",
   "attendance.closedAbsent": "Students who did not check in are marked absent. You can correct anyone in the roster.",
   "attendance.openFailed": "Attendance could not be opened: check the numbers and try again.",
+  "attendance.closeTitle": "Close attendance now?",
+  "attendance.closeBody": "Every member who has not checked in is marked absent. A later check-in still counts, and you can change anyone's mark by hand.",
   "attendance.error.lateAfter": "Late must start before attendance closes: choose fewer minutes than it stays open.",
   "attendance.close": "Close attendance",
   "attendance.closesAtLabel": "Closes automatically:",

@@ -61,7 +61,7 @@ export const progressAr: Record<keyof typeof progressEn, string> = {
   "staffProgress.chart.scoresDesc": "عدد الطلاب الذين تقع نسبتهم في المهام أو الاختبارات في كل نطاق.",
   "staffProgress.chart.scoresNone": "لا مهام ولا اختبارات تُحسب بعد.",
   "staffProgress.chart.range": "{from}–{to}%",
-  "staffProgress.chart.students": "الطلاب",
+  "staffProgress.chart.percent": "النسبة",
   "staffProgress.chart.table": "عرض الأرقام",
   "staffProgress.chart.lecture": "المحاضرة",
   "staffProgress.chart.absent": "غائب",

@@ -4,6 +4,7 @@
  * Pages translate `code` and field names with app/lib/group-errors.ts.
  */
 import { data } from "@remix-run/server-runtime";
+import { humanIssue } from "../../worker/http/human-issue";
 import { toLatinDigits } from "./digits";
 import type { ZodError } from "zod";
 import { AppError } from "../../worker/http/errors";
@@ -47,7 +48,8 @@ export function invalid(intent: string, error: ZodError, target?: string) {
   const fields: Record<string, string> = {};
   for (const issue of error.issues) {
     const key = String(issue.path[0] ?? "form");
-    fields[key] ??= issue.message;
+    // A rule without words of its own is said as the API says it ("title must be ..."), never in Zod's words.
+    fields[key] ??= humanIssue(issue);
   }
   const failure: ActionFailure = { ok: false, intent, code: "validation_failed", message: "Please check the highlighted fields.", fields, target };
   return data(failure, { status: 400 });

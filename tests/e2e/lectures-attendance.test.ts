@@ -188,8 +188,18 @@ describe("the attendance journey in Arabic (issue 20)", () => {
     expect(await count()).toBe(before + 2);
 
     // Closing: no "Live" any more, and whoever did not check in is absent (not "not yet"); staff can still correct.
+    // Asked first (it marks the rest absent): cancelled, nothing changes; confirmed, it closes.
     await projector.getByRole("button", { name: "أغلق الحضور" }).click();
+    const ask = projector.getByRole("dialog", { name: "أتغلق الحضور الآن؟" });
+    await ask.waitFor();
+    await ask.getByRole("button", { name: "إلغاء" }).click();
+    await ask.waitFor({ state: "hidden" });
+    expect(await projector.locator(".attendance-screen .live-indicator").count()).toBe(1);
+    await projector.getByRole("button", { name: "أغلق الحضور" }).click();
+    await ask.getByRole("button", { name: "أغلق الحضور" }).click();
     await projector.locator('.session-badge[data-session="closed"]').waitFor();
+    // The button that was pressed is gone with the code screen: the keyboard goes on from the screen's heading.
+    await expect.poll(() => projector.evaluate(() => document.activeElement?.matches(".attendance-screen h2") ?? false)).toBe(true);
     expect(await text(projector, ".session-badge")).toBe("مُغلق");
     expect(await text(projector, ".attendance-screen h2")).toBe("الحضور");
     expect(await projector.locator(".attendance-screen .live-indicator").count()).toBe(0);

@@ -141,6 +141,25 @@ describe("a refused hand-in", () => {
 describe("the due time on a task page", () => {
   const newPage = useBrowser();
 
+  it("Ctrl+Enter in the conversation's box sends the message and grades nothing", async () => {
+    const stamp = Date.now().toString(36);
+    const token = await accessToken(INSTRUCTOR);
+    const lecture = (await api<{ slug: string }>(token, "POST", "/api/lectures/group/frontend-react", { title: `Talk ${stamp}`, published: true })).body;
+    const task = (await api<{ slug: string }>(token, "POST", `/api/lectures/${lecture.slug}/tasks`, { title: `Talked ${stamp}`, maxScore: 10 })).body;
+    const student = await memberOf("frontend-react", "talk", `Talk ${stamp}`);
+    expect((await api(await accessToken(student), "POST", `/api/lectures/${lecture.slug}/submit-task/${task.slug}`, { link: "https://talk.example.dev" })).status).toBe(201);
+    const page = await newPage();
+    await signIn(page.context(), INSTRUCTOR.email, INSTRUCTOR.password);
+    await gotoHydrated(page, `/instructor/group/frontend-react/lecture/${lecture.slug}/tasks/${task.slug}/submissions`);
+    const box = page.getByLabel("Write a message");
+    await box.fill(`Look at line 3 ${stamp}`);
+    await box.press("Control+Enter");
+    await page.locator(".submission-comment-body", { hasText: `Look at line 3 ${stamp}` }).waitFor();
+    await expect.poll(() => box.inputValue()).toBe("");
+    const list = await api<{ submissions: { score: number | null; gradedAt: string | null }[] }>(token, "GET", `/api/lectures/${lecture.slug}/tasks/${task.slug}/submissions`);
+    expect(list.body.submissions.map((x) => x.gradedAt)).toEqual([null]);
+  });
+
   it("keeps what was typed for a student while the grader looks at others, marks it Not saved, and asks before leaving", async () => {
     const stamp = Date.now().toString(36);
     const token = await accessToken(INSTRUCTOR);

@@ -10,6 +10,8 @@ import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import * as s from "../../db/schema";
 import { toLatinDigits } from "../../app/lib/digits";
+import { ar } from "../../app/i18n/ar";
+import { format } from "../../app/i18n/translate";
 import { attendInput } from "../../app/lib/lecture-schemas";
 import { registerInput, resetPasswordInput, shareFeedbackInput, verifyEmailInput } from "../../app/lib/schemas";
 import { gradeSubmissionInput } from "../../app/lib/task-schemas";
@@ -183,5 +185,13 @@ describe("digits typed on an Arabic keyboard are read as 0-9", () => {
     expect(grade.status).toBeLessThan(500);
     const [row] = await db().select().from(s.submissions).where(eq(s.submissions.id, submission));
     expect(row!.score).toBe(40);
+  });
+});
+
+describe("a range of numbers between Arabic words", () => {
+  it("is isolated left to right, so 1-6 does not read 6-1 (the users' and the feedback's paging)", () => {
+    for (const key of ["admin.users.showing", "feedback.showing"] as const) {
+      expect(format(ar, key, { from: 1, to: 6, total: 6 })).toBe("عرض \u20661-6\u2069 من 6");
+    }
   });
 });

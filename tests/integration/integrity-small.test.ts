@@ -287,7 +287,7 @@ describe("page actions refuse impossible dates too, in the reader's language", (
     const lecture = await lectureOf(teacher, group.slug);
     const cookie = `${teacher.cookie}; lang=ar`;
     for (const dueAt of ["2026-02-30T10:00:00.000Z", "2026-13-45T10:00", "2026-01-01T25:00"]) {
-      const res = await postPage(`/instructor/group/${group.slug}/lectures/${lecture}/newTask`, { title: "Bad date", body: "", dueAt, maxScore: "100", allowLate: "on", kind: "link" }, cookie);
+      const res = await postPage(`/instructor/group/${group.slug}/lectures/${lecture}/newTask`, { intent: "save", title: "Bad date", body: "", dueAt, maxScore: "100", allowLate: "on", kind: "link" }, cookie);
       expect(res.status).toBe(400);
       expect(await res.text()).toContain('lang="ar"');
     }

@@ -259,4 +259,12 @@ describe("a page form that does not say what it does", () => {
     expect(await images()).toBe(before + 1);
     expect((await db().select({ image: s.groups.imageCourse }).from(s.groups).where(eq(s.groups.id, group.id)))[0]?.image).toMatch(/^\/media\/courses\//);
   });
+
+  it("says a refused field in words, never Zod's own ('Invalid input: expected object')", async () => {
+    const w = await teaching();
+    const res = await call(`/instructor/group/${w.group.slug}/quizzes.data`, { method: "POST", form: fields({ intent: "bank-save", payload: "{}" }), cookie: w.teacher.cookie });
+    expect(res.status).toBe(400);
+    const text = await res.text();
+    expect(text).not.toMatch(/Invalid input|expected object|received undefined/);
+  });
 });

@@ -13,6 +13,7 @@ import { useRoom } from "~/lib/use-room";
 import { useHydrated } from "~/hooks/use-hydrated";
 import { When } from "./when";
 import { DeliberateSelect } from "~/components/deliberate-select";
+import { ConfirmDialog } from "~/components/confirm-dialog";
 
 export interface AttendanceState {
   session: {
@@ -155,6 +156,18 @@ export function AttendanceScreen({
     .sort((a, b) => (b.markedAt ?? "").localeCompare(a.markedAt ?? ""))
     .slice(0, 12);
 
+  const [confirmingClose, setConfirmingClose] = useState(false);
+  // Opening or closing replaces the form (and the button that had the focus) with the other: the keyboard goes on
+  // from the screen's heading, not from the top of the page.
+  const heading = useRef<HTMLHeadingElement>(null);
+  const wasOpen = useRef(open);
+  useEffect(() => {
+    if (wasOpen.current === open) return;
+    wasOpen.current = open;
+    const lost = !document.activeElement || document.activeElement === document.body || !document.activeElement.isConnected;
+    if (lost) heading.current?.focus();
+  }, [open]);
+
   // The button follows the browser's state (Esc, F11 and the browser's own controls leave full screen too).
   const [isFullScreen, setFullScreen] = useState(false);
   useEffect(() => {
@@ -172,7 +185,9 @@ export function AttendanceScreen({
   return (
     <div className="attendance-screen">
       <div className="section-head">
-        <h2 className="block-title">{t(open ? "attendance.title" : "attendance.titleIdle")}</h2>
+        <h2 ref={heading} tabIndex={-1} className="block-title">
+          {t(open ? "attendance.title" : "attendance.titleIdle")}
+        </h2>
         {/* "Live" only while the session runs (then the badge says how the connection is doing). */}
         {open ? (
           <LiveIndicator status={status} />
@@ -224,11 +239,10 @@ export function AttendanceScreen({
             <button type="button" className="btn btn-outline btn-sm" onClick={fullScreen} data-full-screen={isFullScreen || undefined}>
               {t(isFullScreen ? "attendance.exitFullScreen" : "attendance.fullScreen")}
             </button>
-            <fetcher.Form method="post">
-              <button type="submit" name="intent" value="close" className="btn btn-ghost btn-sm btn-destructive-ghost" disabled={fetcher.state !== "idle"}>
-                {t("attendance.close")}
-              </button>
-            </fetcher.Form>
+            {/* Closing marks everyone not checked in absent, next to the full-screen button: asked first. */}
+            <button type="button" className="btn btn-ghost btn-sm btn-destructive-ghost" disabled={fetcher.state !== "idle"} onClick={() => setConfirmingClose(true)}>
+              {t("attendance.close")}
+            </button>
             <p className="muted projector-closes">
               {t("attendance.closesAtLabel")} <When iso={state.session.closesAt} />
             </p>
@@ -245,6 +259,20 @@ export function AttendanceScreen({
       )}
 
       <Roster state={state} fetcher={fetcher} />
+      <ConfirmDialog
+        danger
+        open={confirmingClose}
+        title={t("attendance.closeTitle")}
+        confirmLabel={t("attendance.close")}
+        busy={fetcher.state !== "idle" && fetcher.formData?.get("intent") === "close"}
+        onConfirm={() => {
+          setConfirmingClose(false);
+          fetcher.submit({ intent: "close" }, { method: "post" });
+        }}
+        onClose={() => setConfirmingClose(false)}
+      >
+        <p>{t("attendance.closeBody")}</p>
+      </ConfirmDialog>
     </div>
   );
 }

@@ -206,7 +206,7 @@ export function ScoreDistribution({ tasks, quizzes }: { tasks: number[]; quizzes
           );
         })}
       </svg>
-      <ChartData columns={[t("staffProgress.chart.students"), ...series.map((s) => s.label)]} rows={SCORE_BINS.map((_, i) => ({ key: String(i), label: range(i), cells: series.map((s) => s.values[i]!) }))} />
+      <ChartData columns={[t("staffProgress.chart.percent"), ...series.map((s) => s.label)]} rows={SCORE_BINS.map((_, i) => ({ key: String(i), label: range(i), cells: series.map((s) => s.values[i]!) }))} />
     </ChartFigure>
   );
 }

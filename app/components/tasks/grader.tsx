@@ -269,7 +269,10 @@ export function Grader({
       const inField = e.target instanceof HTMLElement && (e.target.matches("input, textarea, select") || e.target.isContentEditable);
       if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) {
         e.preventDefault();
-        document.getElementById("grader-save-next")?.click();
+        // In the conversation's box the shortcut sends the message, as it does in a chat: it never grades.
+        const conversation = e.target instanceof Element ? e.target.closest<HTMLFormElement>(".submission-comment-form") : null;
+        if (conversation) conversation.requestSubmit();
+        else document.getElementById("grader-save-next")?.click();
         return;
       }
       if (inField || e.altKey || e.ctrlKey || e.metaKey) return;
