@@ -302,7 +302,7 @@ describe("the quiz journey in Arabic, with Arabic titles", () => {
 describe("building a quiz", () => {
   const newPage = useBrowser();
 
-  it("a new quiz says it needs a closing time before saving, and one drawn from the bank drops the empty first question", async () => {
+  it("a new quiz's answers follow its closing time until chosen (nothing asked of a blank form), and one drawn from the bank drops the empty first question", async () => {
     const stamp = Date.now().toString(36);
     const token = await accessToken(INSTRUCTOR);
     const lecture = (await api<{ slug: string }>(token, "POST", "/api/lectures/group/frontend-react", { title: `Drawn lecture ${stamp}`, published: true })).body;
@@ -311,11 +311,23 @@ describe("building a quiz", () => {
     await gotoHydrated(page, `/instructor/group/frontend-react/lectures/${lecture.slug}/newQuiz`);
     await page.getByLabel("Title").fill(`Drawn quiz ${stamp}`);
     const needsClosing = page.getByText("Set a closing time: the correct answers are shown after the quiz closes.");
+    const policy = page.getByLabel("Show the correct answers");
+    // Blank: no closing time, so no answers are shown (the server's own default), and nothing is asked yet.
+    expect(await policy.inputValue()).toBe("never");
+    expect(await needsClosing.count()).toBe(0);
+    // A closing time: the answers are shown after it; taken away, back to never.
+    await page.getByLabel("Closes").fill("2031-05-01T18:00");
+    expect(await policy.inputValue()).toBe("after-close");
+    await page.getByLabel("Closes").fill("");
+    expect(await policy.inputValue()).toBe("never");
+    // Chosen by hand, "after it closes" without a closing time is said before saving, and the choice stays.
+    await policy.selectOption("after-close");
     expect(await needsClosing.count()).toBe(1);
     await page.getByLabel("Closes").fill("2031-05-01T18:00");
     expect(await needsClosing.count()).toBe(0);
     await page.getByLabel("Closes").fill("");
-    await page.getByLabel("Show the correct answers").selectOption("after-submit");
+    expect(await policy.inputValue()).toBe("after-close");
+    await policy.selectOption("after-submit");
     expect(await needsClosing.count()).toBe(0);
 
     expect(await page.locator(".quiz-editor-q").count()).toBe(1);
@@ -364,7 +376,6 @@ describe("building a quiz", () => {
     await second.getByLabel("Question (Markdown, code blocks with ```)").fill("Quizzes autosave.");
     // Move the second question above the first.
     await page.getByRole("button", { name: "Move question 2 up" }).click();
-    // New quizzes show the answers after closing, which needs a closing time; this one has none.
     await page.getByLabel("Show the correct answers").selectOption("after-submit");
     await page.getByLabel("Published: students of the group see it (and are notified)").check();
     await page.getByRole("button", { name: "Create the quiz" }).click();

@@ -133,7 +133,10 @@ export function QuizEditor({
   const [closesAt, setClosesAt] = useState(() => toLocalInput(quiz?.closesAt ?? null));
   const [maxAttempts, setMaxAttempts] = useState(quiz?.maxAttempts ?? 1);
   // New quizzes show the answers after closing: answers shown at hand-in can be relayed to classmates still answering.
-  const [showAnswers, setShowAnswers] = useState<ShowAnswers>(quiz?.showAnswers ?? "after-close");
+  // A new quiz's review policy follows its closing time until staff choose one (the server's own default): after it
+  // closes when it has a closing time, otherwise never. So a blank form asks for nothing before anything is typed.
+  const [showAnswers, setShowAnswers] = useState<ShowAnswers>(quiz?.showAnswers ?? "never");
+  const [showChosen, setShowChosen] = useState(!!quiz);
   const [published, setPublished] = useState(quiz?.published ?? false);
   const [drafts, setDrafts] = useState<Draft[]>(() => (quiz ? quiz.questions.map(toDraft) : [blank()]));
   // A question just added opens below, often out of view: the keyboard goes on from its first field.
@@ -249,7 +252,17 @@ export function QuizEditor({
           </div>
           <div className="field">
             <label htmlFor="quiz-closes">{t("quizEditor.field.closesAt")}</label>
-            <input id="quiz-closes" type="datetime-local" value={closesAt} onChange={(e) => setClosesAt(e.target.value)} aria-describedby="quiz-window-hint" aria-invalid={!!fieldError("closesAt") || undefined} />
+            <input
+              id="quiz-closes"
+              type="datetime-local"
+              value={closesAt}
+              onChange={(e) => {
+                setClosesAt(e.target.value);
+                if (!showChosen) setShowAnswers(e.target.value ? "after-close" : "never");
+              }}
+              aria-describedby="quiz-window-hint"
+              aria-invalid={!!fieldError("closesAt") || undefined}
+            />
           </div>
         </div>
         <p id="quiz-window-hint" className="field-hint">
@@ -266,7 +279,15 @@ export function QuizEditor({
         ) : null}
         <div className="field">
           <label htmlFor="quiz-show">{t("quizEditor.field.showAnswers")}</label>
-          <select id="quiz-show" value={showAnswers} onChange={(e) => setShowAnswers(e.target.value as ShowAnswers)} aria-describedby="quiz-show-hint">
+          <select
+            id="quiz-show"
+            value={showAnswers}
+            onChange={(e) => {
+              setShowAnswers(e.target.value as ShowAnswers);
+              setShowChosen(true);
+            }}
+            aria-describedby="quiz-show-hint"
+          >
             {SHOW_ANSWERS.map((s) => (
               <option key={s} value={s}>
                 {t(`quizEditor.showAnswers.${s}` as MessageKey)}
