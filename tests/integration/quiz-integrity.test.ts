@@ -253,10 +253,12 @@ describe("showing answers at hand-in is no longer the default", () => {
     expect(w.quiz.showAnswers).toBe("after-submit");
   });
 
-  it("the editor starts on after-close and warns, in both languages, that answers shown at hand-in can be passed on", async () => {
+  it("a new quiz's editor never starts on showing answers at hand-in (never, without a closing time), and warns, in both languages, that those can be passed on", async () => {
     const w = await world();
     const newPage = await (await call(`/instructor/group/${w.group.slug}/lectures/${w.lecture.slug}/newQuiz`, { cookie: w.teacher.cookie })).text();
-    expect(newPage).toMatch(/<option value="after-close" selected="">/);
+    // The server's own default for a quiz without a closing time; a closing time typed turns it to after-close (e2e).
+    expect(newPage).toMatch(/<option value="never" selected="">/);
+    expect(newPage).not.toMatch(/<option value="after-submit" selected="">/);
     const edit = `/instructor/group/${w.group.slug}/lecture/${w.lecture.slug}/quiz/updateQuiz/${w.quiz.slug}`;
     const en = await (await call(edit, { cookie: w.teacher.cookie })).text();
     expect(en).toContain(">Answers shown at hand-in can be passed to classmates while the quiz is still open.</p>");
