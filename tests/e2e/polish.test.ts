@@ -516,7 +516,8 @@ describe("polish of the existing screens", () => {
     await page.getByLabel("Option 1", { exact: true }).fill("3");
     await page.getByLabel("Option 2", { exact: true }).fill("4");
     await page.getByLabel("Option 2 is correct").check();
-    // The defaults show the answers after the quiz closes, and no closing time is set.
+    // Answers shown after the quiz closes, chosen by hand, and no closing time set.
+    await page.getByLabel("Show the correct answers").selectOption("after-close");
     const problems = allowStatus(page, 400, "newQuiz");
     await page.getByRole("button", { name: "Create the quiz" }).click();
     await expect.poll(() => page.evaluate(() => document.activeElement?.id ?? "")).toBe("quiz-closes");
