@@ -150,6 +150,7 @@ export const tasksAr: Record<keyof typeof tasksEn, string> = {
   "rubrics.field.points": "النقاط",
   "rubrics.field.levelDescription": "الوصف",
   "rubrics.levelTitleN": "عنوان المستوى {n}",
+  "rubrics.levelOfCriterion": "المستوى {level} من البند {criterion}",
   "rubrics.levelPointsN": "نقاط المستوى {n}",
   "rubrics.levelDescriptionN": "وصف المستوى {n}",
   "rubrics.removeLevel": "إزالة",

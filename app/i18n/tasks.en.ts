@@ -149,6 +149,7 @@ export const tasksEn = {
   "rubrics.field.points": "Points",
   "rubrics.field.levelDescription": "Description",
   "rubrics.levelTitleN": "Level {n} title",
+  "rubrics.levelOfCriterion": "level {level} of criterion {criterion}",
   "rubrics.levelPointsN": "Level {n} points",
   "rubrics.levelDescriptionN": "Level {n} description",
   "rubrics.removeLevel": "Remove",

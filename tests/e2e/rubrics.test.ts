@@ -23,7 +23,16 @@ describe("rubrics", () => {
     await page.getByLabel("Title", { exact: true }).fill(`Portfolio ${stamp}`);
     await page.getByLabel("Criterion", { exact: true }).fill("Layout");
     await page.getByRole("button", { name: "Add a criterion" }).click();
-    await page.getByLabel("Criterion", { exact: true }).nth(1).fill("Accessibility");
+    // The new criterion's title takes the focus: typing goes there, not to the button pressed.
+    await expect.poll(() => page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.labels?.[0]?.textContent ?? "")).toBe("Criterion");
+    await page.keyboard.type("Accessibility");
+    expect(await page.getByLabel("Criterion", { exact: true }).nth(1).inputValue()).toBe("Accessibility");
+    // Its buttons say which criterion they act on.
+    expect(await page.getByRole("button", { name: "Move up Criterion 2" }).count()).toBe(1);
+    // A level added takes the focus too; removing one names it.
+    await page.locator(".rubric-editor-criterion").nth(1).getByRole("button", { name: "Add a level" }).click();
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute("data-level"))).toBe("1-3");
+    await page.getByRole("button", { name: "Remove level 4 of criterion 2" }).click();
     await expect.poll(() => page.locator(".rubric-editor .task-form-head p").textContent()).toBe("Total: 20 points");
     await page.getByRole("button", { name: "Save rubric" }).click();
     const card = page.locator(".rubric-card", { hasText: `Portfolio ${stamp}` });

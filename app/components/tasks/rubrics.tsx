@@ -136,6 +136,15 @@ function RubricEditor({ rubric, onDone }: { rubric: StaffRubric | null; onDone: 
   const [criteria, setCriteria] = useState<DraftCriterion[]>(() => (rubric ? toDraft(rubric.criteria) : [starterCriterion(t)]));
   const titleRef = useFocusOnOpen<HTMLInputElement>();
   const uid = useId();
+  // What was just added takes the focus (its first field), so the keyboard writes it at once instead of staying on
+  // the Add button; a selector, found once the list has rendered it.
+  const formRef = useRef<HTMLFormElement>(null);
+  const focusNext = useRef<string | null>(null);
+  useEffect(() => {
+    if (!focusNext.current) return;
+    formRef.current?.querySelector<HTMLElement>(focusNext.current)?.focus();
+    focusNext.current = null;
+  }, [criteria]);
   useEffect(() => {
     if (fetcher.state === "idle" && fetcher.data?.ok) onDone();
   }, [fetcher.state, fetcher.data, onDone]);
@@ -161,7 +170,7 @@ function RubricEditor({ rubric, onDone }: { rubric: StaffRubric | null; onDone: 
   });
 
   return (
-    <fetcher.Form method="post" className="card form-card rubric-editor" aria-labelledby={`${uid}-title`}>
+    <fetcher.Form ref={formRef} method="post" className="card form-card rubric-editor" aria-labelledby={`${uid}-title`}>
       <input type="hidden" name="intent" value="rubric-save" />
       <input type="hidden" name="rubricId" value={rubric?._id ?? ""} />
       <input type="hidden" name="rubric" value={payload} />
@@ -183,14 +192,18 @@ function RubricEditor({ rubric, onDone }: { rubric: StaffRubric | null; onDone: 
             <fieldset className="rubric-editor-criterion">
               <legend className="rubric-editor-legend">{t("rubrics.criterionN", { n: i + 1 })}</legend>
               <div className="quiz-editor-tools">
+                {/* Each says which criterion it acts on: a list of "Move up" buttons reads the same otherwise. */}
                 <button type="button" className="btn btn-ghost btn-sm" onClick={() => move(i, -1)} disabled={i === 0}>
                   {t("rubrics.up")}
+                  <span className="visually-hidden"> {t("rubrics.criterionN", { n: i + 1 })}</span>
                 </button>
                 <button type="button" className="btn btn-ghost btn-sm" onClick={() => move(i, 1)} disabled={i === criteria.length - 1}>
                   {t("rubrics.down")}
+                  <span className="visually-hidden"> {t("rubrics.criterionN", { n: i + 1 })}</span>
                 </button>
                 <button type="button" className="btn btn-ghost btn-sm btn-destructive-ghost" onClick={() => setCriteria((list) => list.filter((_, j) => j !== i))} disabled={criteria.length === 1}>
                   {t("rubrics.removeCriterion")}
+                  <span className="visually-hidden"> {i + 1}</span>
                 </button>
               </div>
               <div className="field">
@@ -219,7 +232,7 @@ function RubricEditor({ rubric, onDone }: { rubric: StaffRubric | null; onDone: 
                     return (
                       <tr key={k}>
                         <td data-label={t("rubrics.field.level")}>
-                          <input aria-label={t("rubrics.levelTitleN", { n: k + 1 })} value={l.title} onChange={(e) => changeLevel(i, k, { title: e.target.value })} maxLength={RUBRIC_LIMITS.text} required dir="auto" />
+                          <input data-level={`${i}-${k}`} aria-label={t("rubrics.levelTitleN", { n: k + 1 })} value={l.title} onChange={(e) => changeLevel(i, k, { title: e.target.value })} maxLength={RUBRIC_LIMITS.text} required dir="auto" />
                         </td>
                         <td data-label={t("rubrics.field.points")}>
                           <input
@@ -242,7 +255,7 @@ function RubricEditor({ rubric, onDone }: { rubric: StaffRubric | null; onDone: 
                             disabled={c.levels.length <= 2}
                           >
                             {t("rubrics.removeLevel")}
-                            <span className="visually-hidden"> {k + 1}</span>
+                            <span className="visually-hidden"> {t("rubrics.levelOfCriterion", { level: k + 1, criterion: i + 1 })}</span>
                           </button>
                         </td>
                       </tr>
@@ -253,7 +266,10 @@ function RubricEditor({ rubric, onDone }: { rubric: StaffRubric | null; onDone: 
               <button
                 type="button"
                 className="btn btn-ghost btn-sm"
-                onClick={() => change(i, { levels: [...c.levels, { title: "", description: "", points: "0" }] })}
+                onClick={() => {
+                  focusNext.current = `[data-level="${i}-${c.levels.length}"]`;
+                  change(i, { levels: [...c.levels, { title: "", description: "", points: "0" }] });
+                }}
                 disabled={c.levels.length >= RUBRIC_LIMITS.levels}
               >
                 {t("rubrics.addLevel")}
@@ -262,7 +278,15 @@ function RubricEditor({ rubric, onDone }: { rubric: StaffRubric | null; onDone: 
           </li>
         ))}
       </ol>
-      <button type="button" className="btn btn-outline btn-sm rubric-add" onClick={() => setCriteria((list) => [...list, starterCriterion(t)])} disabled={criteria.length >= RUBRIC_LIMITS.criteria}>
+      <button
+        type="button"
+        className="btn btn-outline btn-sm rubric-add"
+        onClick={() => {
+          focusNext.current = `#${CSS.escape(`${uid}-c${criteria.length}`)}`;
+          setCriteria((list) => [...list, starterCriterion(t)]);
+        }}
+        disabled={criteria.length >= RUBRIC_LIMITS.criteria}
+      >
         {t("rubrics.addCriterion")}
       </button>
       {badPoints ? <p className="field-error">{t("rubrics.error.points")}</p> : null}
