@@ -30,7 +30,7 @@ export default function QuizEditorRoute() {
   const editor = <QuizEditor bankTags={data.bankTags} quiz={null} started={false} listPath={`${groupBase}/quizzes`} lectureTitle={data.lecture.title} studentPath={null} />;
   const { t } = useT();
   return (
-    <InstructorGroupPage group={data.group} section={data.lecture.title} parent={{ label: t("staffQuizzes.title"), to: `${groupBase}/quizzes` }}>
+    <InstructorGroupPage group={data.group} section={`${t("quizEditor.new")} · ${data.lecture.title}`} parent={{ label: t("staffQuizzes.title"), to: `${groupBase}/quizzes` }}>
       {editor}
     </InstructorGroupPage>
   );

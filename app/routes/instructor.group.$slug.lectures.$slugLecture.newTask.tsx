@@ -29,7 +29,7 @@ export default function NewTask() {
   const groupBase = `/instructor/group/${data.group.slug}`;
   const { t } = useT();
   return (
-    <InstructorGroupPage group={data.group} section={data.lecture.title} parent={{ label: t("staffTasks.title"), to: `${groupBase}/tasks` }}>
+    <InstructorGroupPage group={data.group} section={`${t("staffTasks.new")} · ${data.lecture.title}`} parent={{ label: t("staffTasks.title"), to: `${groupBase}/tasks` }}>
       <TaskForm rubrics={data.rubrics} task={null} listPath={`${groupBase}/tasks`} lectureTitle={data.lecture.title} editPath={(slug) => `${groupBase}/lecture/${data.lecture.slug}/tasks/updateTask/${slug}`} />
     </InstructorGroupPage>
   );

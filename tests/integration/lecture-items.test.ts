@@ -68,6 +68,10 @@ describe("a lecture's tasks and quizzes beside its editor", () => {
     expect(items.indexOf("Task 1")).toBeLessThan(items.indexOf("Task 2"));
     expect(items.indexOf("Quiz 1")).toBeLessThan(items.indexOf("Quiz 2"));
 
+    // The pages those open say what they make, then for which lecture.
+    expect((await html(w.teacher.cookie, `${base}/lectures/${w.lecture.slug}/newTask`)).text).toContain(">New task · Week 3</h1>");
+    expect((await html(w.teacher.cookie, `${base}/lectures/${w.lecture.slug}/newQuiz`)).text).toContain(">New quiz · Week 3</h1>");
+
     const arabic = await html(`${w.teacher.cookie}; lang=ar`, `${base}/lectures/update/${w.lecture.slug}`);
     expect(arabic.text).toContain("على هذه المحاضرة");
     expect(arabic.text).toContain("مهمة جديدة");
