@@ -60,7 +60,7 @@ export function isWebLink(value: string, { dotted = false } = {}): boolean {
   if (value.slice(value.indexOf("//") + 2).split(/[/?#]/, 1)[0]!.includes("@")) return false;
   try {
     const u = new URL(value);
-    return (u.protocol === "https:" || u.protocol === "http:") && u.username === "" && u.password === "" && (!dotted || u.hostname.includes("."));
+    return (u.protocol === "https:" || u.protocol === "http:") && (!dotted || u.hostname.includes("."));
   } catch {
     return false;
   }

@@ -8,7 +8,7 @@ import { askAboutCourseHref } from "~/lib/course-links";
 import { formatDate, useT } from "~/lib/i18n";
 import { metaT, pageMeta } from "~/lib/meta";
 import { notFoundResponse, orNotFound } from "~/lib/not-found.server";
-import { attempt, invalid, unknownIntent } from "~/lib/group-actions.server";
+import { attempt, invalid, text, unknownIntent } from "~/lib/group-actions.server";
 import { GROUP_LIMITS, idOrSlugParam, joinGroupInput, leaveGroupInput } from "~/lib/schemas";
 import { getViewer, requireViewer } from "../../worker/auth/viewer";
 import { AppError } from "../../worker/http/errors";
@@ -68,12 +68,13 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
 export async function action({ request, params, context }: ActionFunctionArgs) {
   const viewer = await requireViewer(context.svc, request);
   const form = await request.formData();
-  if (form.get("intent") === "withdraw") {
+  const intent = text(form, "intent");
+  if (intent === "withdraw") {
     const parsed = leaveGroupInput.safeParse({ groupSlug: params.slug });
     if (!parsed.success) return invalid("withdraw", parsed.error);
     return attempt("withdraw", async () => ({ message: (await withdrawRequest(context.svc, viewer, parsed.data)).message }));
   }
-  if (form.get("intent") !== "join") return unknownIntent(String(form.get("intent") ?? ""));
+  if (intent !== "join") return unknownIntent(intent);
   const message = form.get("message");
   const parsed = joinGroupInput.safeParse({ groupSlug: params.slug, message: typeof message === "string" ? message : undefined });
   if (!parsed.success) return invalid("join", parsed.error);

@@ -14,6 +14,7 @@ import { useHydrated } from "~/hooks/use-hydrated";
 import { When } from "./when";
 import { DeliberateSelect } from "~/components/deliberate-select";
 import { ConfirmDialog } from "~/components/confirm-dialog";
+import { focusIfLost } from "~/lib/focus";
 
 export interface AttendanceState {
   session: {
@@ -164,8 +165,7 @@ export function AttendanceScreen({
   useEffect(() => {
     if (wasOpen.current === open) return;
     wasOpen.current = open;
-    const lost = !document.activeElement || document.activeElement === document.body || !document.activeElement.isConnected;
-    if (lost) heading.current?.focus();
+    focusIfLost(() => heading.current);
   }, [open]);
 
   // The button follows the browser's state (Esc, F11 and the browser's own controls leave full screen too).

@@ -15,7 +15,7 @@ export interface PinnedAnnouncement {
 }
 
 /** Pinned announcements shown before "Show older": a term's worth would push the course itself screens down. */
-export const ANNOUNCEMENTS_SHOWN = 2;
+const ANNOUNCEMENTS_SHOWN = 2;
 
 /**
  * The group's announcements pinned for this member (issue 22), newest first, each with its own Dismiss. The newest
@@ -26,24 +26,23 @@ export function CourseAnnouncements({ announcements }: { announcements: PinnedAn
   const [expanded, setExpanded] = useState(false);
   const moreRef = useRef<HTMLDivElement>(null);
   if (announcements.length === 0) return null;
-  const shown = expanded ? announcements : announcements.slice(0, ANNOUNCEMENTS_SHOWN);
-  const hidden = announcements.length - shown.length;
+  const older = announcements.slice(ANNOUNCEMENTS_SHOWN);
   return (
     <section className="course-announcements" aria-labelledby="announcements-title" id="announcements">
       <h2 id="announcements-title" className="block-title">
         {t("announcements.title")}
       </h2>
-      {shown.slice(0, ANNOUNCEMENTS_SHOWN).map((a) => (
+      {announcements.slice(0, ANNOUNCEMENTS_SHOWN).map((a) => (
         <Announcement key={a._id} announcement={a} />
       ))}
       {expanded ? (
         <div ref={moreRef} id="announcements-older" className="course-announcements" tabIndex={-1} aria-label={t("announcements.older")}>
-          {shown.slice(ANNOUNCEMENTS_SHOWN).map((a) => (
+          {older.map((a) => (
             <Announcement key={a._id} announcement={a} />
           ))}
         </div>
       ) : null}
-      {hidden > 0 ? (
+      {!expanded && older.length > 0 ? (
         <button
           type="button"
           className="btn btn-ghost btn-sm course-announcements-more"
@@ -55,7 +54,7 @@ export function CourseAnnouncements({ announcements }: { announcements: PinnedAn
             requestAnimationFrame(() => moreRef.current?.querySelector<HTMLElement>("h3")?.focus());
           }}
         >
-          {t("announcements.showOlder", { count: hidden })}
+          {t("announcements.showOlder", { count: older.length })}
         </button>
       ) : null}
     </section>
