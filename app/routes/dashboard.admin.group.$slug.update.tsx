@@ -10,6 +10,7 @@ import { GROUP_FORM_LIMITS, groupFormFields, savedWithImage } from "~/lib/group-
 import { notFoundResponse } from "~/lib/not-found.server";
 import { CONTENT_LIMITS, courseContentInput, idOrSlugParam, updateCourseContentInput, updateGroupInput } from "~/lib/schemas";
 import { requireRole } from "../../worker/auth/viewer";
+import { notFound } from "../../worker/http/errors";
 import { addGroupContent, deleteGroupContent, listGroupContent, reorderGroupContent, updateGroupContent } from "../../worker/services/course-content";
 import { getManagedGroup, listInstructors, updateGroup } from "../../worker/services/groups-admin";
 import { sheets } from "~/styles/sheets";
@@ -55,6 +56,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
 async function moved(svc: ActionFunctionArgs["context"]["svc"], viewer: Parameters<typeof listGroupContent>[1], slug: string, id: string, up: boolean) {
   const ids = (await listGroupContent(svc, viewer, slug)).map((c) => c._id);
   const from = ids.indexOf(id);
+  if (from < 0) throw notFound("No such item in this group's outline.");
   const to = from + (up ? -1 : 1);
   if (from >= 0 && to >= 0 && to < ids.length) [ids[from], ids[to]] = [ids[to]!, ids[from]!];
   return { ids };

@@ -260,6 +260,26 @@ describe("a page form that does not say what it does", () => {
     expect((await db().select({ image: s.groups.imageCourse }).from(s.groups).where(eq(s.groups.id, group.id)))[0]?.image).toMatch(/^\/media\/courses\//);
   });
 
+  it("moving an outline item that is not in the group's outline is a 404 that moves nothing; a real one moves a place", async () => {
+    const admin = await signIn(await createUser({ role: "admin" }));
+    const w = await teaching();
+    const other = await teaching();
+    const add = async (slug: string, title: string) => ((await (await call(`/api/groups/${slug}/content`, { body: { title }, token: admin.accessToken })).json()) as { _id: string })._id;
+    const first = await add(w.group.slug, "First");
+    const second = await add(w.group.slug, "Second");
+    const elsewhere = await add(other.group.slug, "Another group's");
+    const order = async () => (await db().select({ id: s.courseContents.id, order: s.courseContents.order }).from(s.courseContents).where(eq(s.courseContents.groupId, w.group.id))).sort((a, b) => a.order - b.order).map((r) => r.id);
+    const move = (id: string, direction: string) => call(`/dashboard/admin/group/${w.group.slug}/update.data`, { method: "POST", form: fields({ intent: "content-move", id, direction }), cookie: admin.cookie });
+    for (const id of ["no-such-item", elsewhere]) {
+      const res = await move(id, "up");
+      expect(res.status).toBe(404);
+      expect(await res.text()).toContain("No such item in this group's outline.");
+      expect(await order()).toEqual([first, second]);
+    }
+    expect((await move(second, "up")).status).toBe(200);
+    expect(await order()).toEqual([second, first]);
+  });
+
   it("says a refused field in words, never Zod's own ('Invalid input: expected object')", async () => {
     const w = await teaching();
     const res = await call(`/instructor/group/${w.group.slug}/quizzes.data`, { method: "POST", form: fields({ intent: "bank-save", payload: "{}" }), cookie: w.teacher.cookie });
