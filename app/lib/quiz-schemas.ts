@@ -242,6 +242,16 @@ export const answersMap = z
   .refine((v) => Object.keys(v).length <= QUIZ_LIMITS.questions, "Too many answers.");
 export type AnswersMap = z.infer<typeof answersMap>;
 
+/**
+ * A preview's paper (staff see a quiz as one student would get it): letters, digits, "-" and "_", so the same draw
+ * gives the same paper again and "Draw another paper" gives a new one.
+ */
+export const previewDraw = z.string().regex(/^[A-Za-z0-9_-]{1,32}$/, "draw is 1 to 32 letters, digits, - or _.");
+/** GET /api/quizzes/{id}/preview?draw=. */
+export const previewQuery = z.object({ draw: previewDraw.optional() });
+/** POST /api/quizzes/{id}/preview: answers checked against the preview's paper, nothing stored. */
+export const previewCheckInput = z.object({ draw: previewDraw, answers: answersMap });
+
 /** PUT /api/quizzes/{id}/answers. */
 export const saveAnswersInput = z.object({ answers: answersMap, attemptId: z.string().min(1).max(120).optional() });
 /** POST /api/quizzes/{id}/submit: `attemptId` makes a retried submit return the same result. */

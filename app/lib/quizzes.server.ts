@@ -14,6 +14,7 @@ import { createQuiz, deleteQuiz, getQuiz, getResult, groupResults, quizStarted, 
 import type { Viewer } from "../../worker/services/sessions";
 import { listQuizExtensions, removeQuizExtension, setQuizExtensions } from "../../worker/services/extensions";
 import { correctKey, getAttemptForStaff, setAnswerPoints } from "../../worker/services/quiz-regrade";
+import { checkPreview, newDraw, previewQuiz } from "../../worker/services/quiz-preview";
 import { addBankQuestion, deleteBankQuestion, listBank, updateBankQuestion } from "../../worker/services/question-bank";
 import { listGroupStudents } from "../../worker/services/students";
 import { toLatinDigits } from "./digits";
@@ -21,7 +22,7 @@ import { quizExtensionInput } from "./extension-schemas";
 import { allInOrder, attempt, formNumber, invalid, jsonField, orHttpError, rawText, text, unknownIntent } from "./group-actions.server";
 import { renderMarkdown } from "./markdown.server";
 import { notFoundResponse } from "./not-found.server";
-import { answerPointsInput, answersMap, bankQuestionInput, createQuizInput, questionKeyInput, updateQuizInput } from "./quiz-schemas";
+import { answerPointsInput, answersMap, bankQuestionInput, createQuizInput, previewCheckInput, previewDraw, questionKeyInput, updateQuizInput } from "./quiz-schemas";
 
 type QuizParams = { slug?: string; slugLecture?: string; slugQuiz?: string };
 
@@ -39,7 +40,13 @@ async function studentQuiz(svc: ServiceContext, viewer: Viewer, params: QuizPara
 /** The intro: rules, attempts left, start or resume. No question is sent. */
 export async function loadQuizIntro(svc: ServiceContext, viewer: Viewer, params: QuizParams) {
   const { questions: _questions, ...quiz } = await studentQuiz(svc, viewer, params);
-  return { quiz, base: quizPath(quiz.group.slug, quiz.lecture.slug, quiz.slug), editPath: quiz.isStaff ? `${viewer.role === "admin" ? "/dashboard/admin" : "/instructor"}/group/${segment(quiz.group.slug)}/lecture/${segment(quiz.lecture.slug)}/quiz/updateQuiz/${segment(quiz.slug)}` : null };
+  const staffBase = `${viewer.role === "admin" ? "/dashboard/admin" : "/instructor"}/group/${segment(quiz.group.slug)}`;
+  return {
+    quiz,
+    base: quizPath(quiz.group.slug, quiz.lecture.slug, quiz.slug),
+    editPath: quiz.isStaff ? `${staffBase}/lecture/${segment(quiz.lecture.slug)}/quiz/updateQuiz/${segment(quiz.slug)}` : null,
+    previewPath: quiz.isStaff ? `${staffBase}/quiz-preview/${segment(quiz.slug)}` : null,
+  };
 }
 
 /** intent=start: starts or resumes the attempt, then the questions screen. */
@@ -182,6 +189,33 @@ export async function editQuizAction(svc: ServiceContext, viewer: Viewer, params
   const parsed = updateQuizInput.safeParse(payload ?? {});
   if (!parsed.success) return editorFailure("save", parsed.error);
   return attempt("save", async () => ({ quiz: await updateQuiz(svc, viewer, params.slugQuiz ?? "", parsed.data) }));
+}
+
+/**
+ * The quiz as one of its students would get it (staff): one paper, chosen by `?draw=` (the address gets a fresh one
+ * without it), and the next draw for "Draw another paper". Checked against the URL's group.
+ */
+export async function loadQuizPreview(svc: ServiceContext, viewer: Viewer, params: { slug?: string; slugQuiz?: string }, url: URL) {
+  if (!params.slug || !params.slugQuiz) throw notFoundResponse();
+  const asked = previewDraw.safeParse(url.searchParams.get("draw"));
+  // The address holds the paper, so a reload shows the same one: without a draw, one is chosen.
+  if (!asked.success) {
+    url.searchParams.set("draw", newDraw());
+    throw redirect(`${url.pathname}${url.search}`);
+  }
+  const [group, preview] = await allInOrder(orHttpError(managedGroupHeading(svc, viewer, params.slug)), orHttpError(previewQuiz(svc, viewer, params.slugQuiz, asked.data)));
+  if (preview.quiz.group._id !== group._id) throw notFoundResponse();
+  const editPath = `${viewer.role === "admin" ? "/dashboard/admin" : "/instructor"}/group/${segment(group.slug)}/lecture/${segment(preview.quiz.lecture.slug)}/quiz/updateQuiz/${segment(preview.quiz.slug)}`;
+  return { group: { id: group._id, slug: group.slug, title: group.title }, preview, nextDraw: newDraw(), editPath };
+}
+
+/** intent=check: the answers to the preview's paper checked as a hand-in would be; nothing is stored. */
+export async function quizPreviewAction(svc: ServiceContext, viewer: Viewer, params: { slugQuiz?: string }, form: FormData) {
+  const intent = text(form, "intent");
+  if (intent !== "check") return unknownIntent(intent);
+  const parsed = previewCheckInput.safeParse({ draw: text(form, "draw"), answers: jsonField(form, "answers") });
+  if (!parsed.success) return invalid(intent, parsed.error);
+  return attempt(intent, () => checkPreview(svc, viewer, params.slugQuiz ?? "", parsed.data));
 }
 
 /** A student's attempt for the quiz's staff (issue 21), reached from the results matrix. */

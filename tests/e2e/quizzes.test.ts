@@ -16,7 +16,7 @@ const LONG_JOURNEY_MS = 90_000;
 async function quizOnNewLecture(stamp: string, extra: Record<string, unknown> = {}) {
   const token = await accessToken(INSTRUCTOR);
   const lecture = (await api<{ slug: string }>(token, "POST", "/api/lectures/group/frontend-react", { title: `Quiz lecture ${stamp}`, published: true })).body;
-  const created = await api<{ slug: string }>(token, "POST", "/api/quizzes", {
+  const created = await api<{ slug: string; _id: string }>(token, "POST", "/api/quizzes", {
     lectureId: lecture.slug,
     title: `Browser quiz ${stamp}`,
     durationMinutes: 10,
@@ -204,7 +204,7 @@ describe("the quiz journey in Arabic, with Arabic titles", () => {
     const stamp = Date.now().toString(36);
     const token = await accessToken(INSTRUCTOR);
     const lecture = (await api<{ slug: string }>(token, "POST", "/api/lectures/group/frontend-react", { title: "الخطافات بالتفصيل", published: true })).body;
-    const created = await api<{ slug: string }>(token, "POST", "/api/quizzes", {
+    const created = await api<{ slug: string; _id: string }>(token, "POST", "/api/quizzes", {
       lectureId: lecture.slug,
       title: "اختبار الخطافات",
       durationMinutes: 10,
@@ -390,6 +390,50 @@ describe("building a quiz", () => {
       ["true-false", "Quizzes autosave.", [0]],
       ["single", "Which one is **bold**?", [1]],
     ]);
+  });
+});
+
+describe("previewing a quiz as a student", () => {
+  const newPage = useBrowser();
+
+  it("staff answer a shuffled draft from the quizzes list, check it (focus on the score), answer again and draw another paper; nothing is stored", async () => {
+    const stamp = Date.now().toString(36);
+    const { quiz } = await quizOnNewLecture(`pv-${stamp}`, { published: false, shuffleOptions: true });
+    const page = await newPage({ width: 1280, height: 900 });
+    await signIn(page.context(), INSTRUCTOR.email, INSTRUCTOR.password);
+    await gotoHydrated(page, "/instructor/group/frontend-react/quizzes");
+    await page.getByRole("link", { name: `Preview Browser quiz pv-${stamp}` }).click();
+    await page.waitForURL(/\/quiz-preview\/[^?]+\?draw=/);
+    await page.getByRole("heading", { name: "Preview as a student" }).waitFor();
+    await page.getByText("Draft: students do not see this quiz until it is published.").waitFor();
+    await page.getByText("Each student gets a paper of their own: the options in another order. This is one of them.").waitFor();
+    const paper = page.url();
+
+    await page.getByRole("radio", { name: "grid" }).check();
+    await page.getByRole("checkbox", { name: "margin-inline-start" }).check();
+    await page.getByRole("checkbox", { name: "inset-inline-end" }).check();
+    await page.getByRole("radio", { name: "False" }).check();
+    await page.getByLabel("Your answer").fill(" Wrap ");
+    await page.getByRole("button", { name: "Check my answers" }).click();
+    const score = page.getByRole("heading", { name: "Score: 4 / 5" });
+    await score.waitFor();
+    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe("Score: 4 / 5");
+    // The true/false answer was wrong: its card shows the choice and the key apart.
+    const third = page.locator(".staff-attempt-q").nth(2);
+    await expect.poll(() => third.locator(".task-state").textContent()).toBe("0 of 1");
+    await expect.poll(() => third.locator("[data-key] ").textContent()).toContain("True");
+
+    // Answer again keeps the answers; the same address is the same paper.
+    await page.getByRole("button", { name: "Answer again" }).click();
+    expect(await page.getByRole("radio", { name: "grid" }).isChecked()).toBe(true);
+    expect(page.url()).toBe(paper);
+    await page.getByRole("link", { name: "Draw another paper" }).click();
+    await page.waitForURL((u) => u.href !== paper && u.searchParams.has("draw"));
+    await expect.poll(() => page.getByRole("radio", { name: "grid" }).isChecked()).toBe(false);
+
+    const token = await accessToken(INSTRUCTOR);
+    const results = await api<{ quizzes: { _id: string; taken: number }[] }>(token, "GET", "/api/quizzes/groups/frontend-react/results");
+    expect(results.body.quizzes.find((q) => q._id === quiz._id)?.taken).toBe(0);
   });
 });
 

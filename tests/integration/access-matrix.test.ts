@@ -665,6 +665,14 @@ const MATRIX: Record<string, Row> = {
     },
     expect: staffOfGroup(200),
   },
+  "GET /api/quizzes/:id/preview": { request: async (w) => ({ path: `/api/quizzes/${(await quizIn(w)).quiz.slug}/preview?draw=matrix` }), expect: staffOfGroup(200) },
+  "POST /api/quizzes/:id/preview": {
+    request: async (w) => {
+      const { quiz, question } = await quizIn(w);
+      return { path: `/api/quizzes/${quiz.slug}/preview`, body: { draw: "matrix", answers: { [question.id]: 1 } } };
+    },
+    expect: staffOfGroup(200),
+  },
   "PUT /api/quizzes/:id/questions/:questionId/key": {
     request: async (w) => {
       const { quiz, question } = await quizIn(w);

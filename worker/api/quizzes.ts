@@ -4,9 +4,10 @@
  */
 import { createRoute, z } from "@hono/zod-openapi";
 import { idOrSlugParam } from "../../app/lib/schemas";
-import { createQuizInput, saveAnswersInput, solveQuizInput, submitQuizInput, updateQuizInput, QUESTION_TYPES, SHOW_ANSWERS } from "../../app/lib/quiz-schemas";
+import { createQuizInput, previewCheckInput, previewQuery, saveAnswersInput, solveQuizInput, submitQuizInput, updateQuizInput, QUESTION_TYPES, SHOW_ANSWERS } from "../../app/lib/quiz-schemas";
 import { noStore, requireAuth, requireStaffRole, viewerOf } from "../auth/middleware";
 import { createQuiz, deleteQuiz, getQuiz, getResult, getScore, groupResults, listGroupQuizzes, listLectureQuizzes, saveAnswers, solveQuiz, startAttempt, submitQuiz, updateQuiz } from "../services/quizzes";
+import { checkPreview, previewQuiz } from "../services/quiz-preview";
 import { createApi, errorResponse } from "./app";
 import { jsonBody, jsonResponse, messageDto } from "./users-dto";
 
@@ -311,6 +312,61 @@ const deleteQuizRoute = createRoute({
   responses: { 200: jsonResponse("Deleted", messageDto), ...guards },
 });
 
+const studentQuestion = question.omit({ correct: true, codeTests: true });
+const previewDto = z
+  .object({
+    quiz: z.object(summary),
+    draw: z.string().openapi({ description: "This paper's draw: the same draw gives the same paper (send it with the answers)" }),
+    paper: z
+      .object({ drawsFromBank: z.boolean(), shuffleQuestions: z.boolean(), shuffleOptions: z.boolean() })
+      .nullable()
+      .openapi({ description: "Each student gets a paper of their own (drawn from the bank, shuffled): this is one of them; null when every student gets the quiz as written" }),
+    missing: z.number().int().openapi({ description: "Questions the bank no longer holds for the quiz's draws; above 0 a student cannot start the quiz" }),
+    questions: z.array(studentQuestion).openapi({ description: "As a student's browser receives them: never the key" }),
+  })
+  .openapi("QuizPreview");
+const previewRoute = createRoute({
+  method: "get",
+  path: "/{id}/preview",
+  tags,
+  summary: "The quiz as one of its students would get it (staff): its rules and one paper, without the key; nothing is stored",
+  middleware: [noStore, requireStaffRole] as const,
+  request: { params: idOrSlugParam, query: previewQuery },
+  responses: { 200: jsonResponse("One paper of the quiz", previewDto), 400: errorResponse("A draw that is not 1 to 32 letters, digits, - or _"), ...guards },
+});
+const previewCheckRoute = createRoute({
+  method: "post",
+  path: "/{id}/preview",
+  tags,
+  summary: "Answers to a preview's paper checked as a hand-in would be (code run in the sandbox), with the key; nothing is stored",
+  middleware: [noStore, requireStaffRole] as const,
+  request: { params: idOrSlugParam, body: jsonBody(previewCheckInput) },
+  responses: {
+    200: jsonResponse(
+      "The paper's score and each question beside its key",
+      z
+        .object({
+          draw: z.string(),
+          score: z.number(),
+          maxScore: z.number(),
+          questions: z.array(
+            studentQuestion.extend({
+              answer: z.unknown(),
+              correct: z.array(z.union([z.number(), z.string()])),
+              right: z.boolean(),
+              earned: z.number(),
+              tests: z.array(z.object({ name: z.string(), passed: z.boolean(), hidden: z.boolean() })).nullable(),
+            }),
+          ),
+        })
+        .openapi("QuizPreviewCheck"),
+    ),
+    400: errorResponse("Answers to questions not on this paper, or of the wrong shape"),
+    429: errorResponse("Code of the caller's is already running"),
+    ...guards,
+  },
+});
+
 export const quizzesApi = createApi()
   .openapi(groupListRoute, async (c) => c.json(await listGroupQuizzes(c.var.svc, viewerOf(c), c.req.valid("param").id), 200))
   .openapi(lectureListRoute, async (c) => c.json(await listLectureQuizzes(c.var.svc, viewerOf(c), c.req.valid("param").id), 200))
@@ -321,6 +377,8 @@ export const quizzesApi = createApi()
     return result.created ? c.json(result, 201) : c.json(result, 200);
   })
   .openapi(createQuizRoute, async (c) => c.json(await createQuiz(c.var.svc, viewerOf(c), c.req.valid("json")), 201))
+  .openapi(previewRoute, async (c) => c.json(await previewQuiz(c.var.svc, viewerOf(c), c.req.valid("param").id, c.req.valid("query").draw), 200))
+  .openapi(previewCheckRoute, async (c) => c.json(await checkPreview(c.var.svc, viewerOf(c), c.req.valid("param").id, c.req.valid("json")), 200))
   .openapi(quizRoute, async (c) => c.json(await getQuiz(c.var.svc, viewerOf(c), c.req.valid("param").id), 200))
   .openapi(updateQuizRoute, async (c) => c.json(await updateQuiz(c.var.svc, viewerOf(c), c.req.valid("param").id, c.req.valid("json")), 200))
   .openapi(deleteQuizRoute, async (c) => c.json(await deleteQuiz(c.var.svc, viewerOf(c), c.req.valid("param").id), 200))

@@ -182,7 +182,7 @@ export const questionsOf = (ctx: ServiceContext, quizIds: string[]): Promise<Que
   chunked(quizIds, (ids) => ctx.db.select().from(questions).where(inArray(questions.quizId, ids)).orderBy(asc(questions.order)));
 
 /** Whether each attempt gets its own paper: the quiz draws from the bank or shuffles (issue 21). */
-const usesPaper = (quiz: { draws: QuizDraw[]; shuffleQuestions: boolean; shuffleOptions: boolean }) => quiz.draws.length > 0 || quiz.shuffleQuestions || quiz.shuffleOptions;
+export const usesPaper = (quiz: { draws: QuizDraw[]; shuffleQuestions: boolean; shuffleOptions: boolean }) => quiz.draws.length > 0 || quiz.shuffleQuestions || quiz.shuffleOptions;
 
 /** How many questions and points one attempt has: the quiz's own and those its draws add. */
 export const quizSize = (quiz: { draws: QuizDraw[] }, own: Pick<QuestionRow, "points">[]) => ({
@@ -653,7 +653,7 @@ export const toQuestion = (q: QuestionRow) => ({
   code: q.code ? { starterCode: q.code.starterCode, timeMs: q.code.timeMs, memoryMb: q.code.memoryMb, tests: q.code.tests.length } : null,
 });
 
-const quizSummary = (quiz: QuizRecord, qs: QuestionRow[], now: number) => ({
+export const quizSummary = (quiz: QuizRecord, qs: QuestionRow[], now: number) => ({
   _id: quiz.id,
   slug: quiz.slug,
   title: quiz.title,

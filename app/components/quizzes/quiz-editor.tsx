@@ -111,6 +111,7 @@ export function QuizEditor({
   listPath,
   lectureTitle,
   studentPath,
+  previewPath = null,
   bankTags = {},
 }: {
   quiz: EditorQuiz | null;
@@ -118,6 +119,8 @@ export function QuizEditor({
   listPath: string;
   lectureTitle: string;
   studentPath: string | null;
+  /** The staff's preview of the saved quiz as a student gets it (an existing quiz only). */
+  previewPath?: string | null;
   /** The group's question bank: each tag with how many questions it has (draws choose from these). */
   bankTags?: Record<string, number>;
 }) {
@@ -213,6 +216,11 @@ export function QuizEditor({
           {studentPath ? (
             <Link to={studentPath} className="quiz-editor-link">
               {t("quizEditor.studentView")}
+            </Link>
+          ) : null}
+          {previewPath ? (
+            <Link to={previewPath} className="quiz-editor-link">
+              {t("quizPreview.open")}
             </Link>
           ) : null}
         </div>

@@ -39,8 +39,8 @@ export function QuizFrame({ quiz, base, section, children, className }: { quiz: 
 /** "1 point" / "3 points". */
 export const pointsText = (t: ReturnType<typeof useT>["t"], n: number) => (n === 1 ? t("quiz.point") : t("quiz.points", { n }));
 
-/** The quiz's facts: questions and points, time, window, attempts. */
-function QuizFacts({ quiz, attemptsUsed, running = false }: { quiz: PageQuiz; attemptsUsed: number; running?: boolean }) {
+/** The quiz's facts: questions and points, time, window, attempts (the student's used, or those `allowed`, for staff). */
+export function QuizFacts({ quiz, attemptsUsed, running = false, allowed = false }: { quiz: PageQuiz; attemptsUsed: number; running?: boolean; allowed?: boolean }) {
   const { t } = useT();
   return (
     <dl className="quiz-facts">
@@ -78,8 +78,8 @@ function QuizFacts({ quiz, attemptsUsed, running = false }: { quiz: PageQuiz; at
         </div>
       ) : null}
       <div>
-        <dt>{t("quiz.result.attempts")}</dt>
-        <dd>{running ? t("quiz.attemptsRunning", { n: attemptsUsed, max: quiz.maxAttempts }) : t("quiz.attempts", { used: attemptsUsed, max: quiz.maxAttempts })}</dd>
+        <dt>{t(allowed ? "quizPreview.attempts" : "quiz.result.attempts")}</dt>
+        <dd>{allowed ? quiz.maxAttempts : running ? t("quiz.attemptsRunning", { n: attemptsUsed, max: quiz.maxAttempts }) : t("quiz.attempts", { used: attemptsUsed, max: quiz.maxAttempts })}</dd>
       </div>
       {quiz.extension ? (
         <div className="quiz-extended">
@@ -102,6 +102,7 @@ export function QuizIntro({
   quiz,
   base,
   editPath,
+  previewPath = null,
   isStaff,
   open,
   attemptsUsed,
@@ -112,6 +113,7 @@ export function QuizIntro({
   quiz: PageQuiz;
   base: string;
   editPath: string | null;
+  previewPath?: string | null;
   isStaff: boolean;
   open: { deadline: string | null } | null;
   attemptsUsed: number;
@@ -163,6 +165,11 @@ export function QuizIntro({
               {editPath ? (
                 <Link to={editPath} className="btn btn-primary">
                   {t("quiz.edit")}
+                </Link>
+              ) : null}
+              {previewPath ? (
+                <Link to={previewPath} className="btn btn-outline">
+                  {t("quizPreview.open")}
                 </Link>
               ) : null}
             </>

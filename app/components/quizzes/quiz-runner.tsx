@@ -363,7 +363,7 @@ export function QuizRunner({ quiz, questions, attempt, base, saveUrl, serverNow 
 }
 
 /** One question with the input its type needs; the question text is the group's label. */
-function QuestionField({ q, n, total, value, onChange, disabled }: { q: PageQuestion; n: number; total: number; value: AnswerValue | undefined; onChange: (v: AnswerValue | undefined) => void; disabled: boolean }) {
+export function QuestionField({ q, n, total, value, onChange, disabled }: { q: PageQuestion; n: number; total: number; value: AnswerValue | undefined; onChange: (v: AnswerValue | undefined) => void; disabled: boolean }) {
   const { t } = useT();
   const head = (
     <div className="quiz-q-head">

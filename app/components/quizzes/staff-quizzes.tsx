@@ -128,6 +128,10 @@ export function StaffQuizzesScreen({ results, lectures, base }: { results: QuizR
                             {t("staffQuizzes.edit")}
                             <span className="visually-hidden"> {quiz.title}</span>
                           </Link>
+                          <Link to={`${base}/quiz-preview/${quiz.slug}`} className="btn btn-ghost btn-sm">
+                            {t("staffQuizzes.preview")}
+                            <span className="visually-hidden"> {quiz.title}</span>
+                          </Link>
                         </div>
                       </td>
                     </tr>
