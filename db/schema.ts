@@ -303,6 +303,8 @@ export const attendance = sqliteTable(
     browser: text("browser"),
     /** Keyed hash of the check-in's client address: several check-ins from one address within a window are flagged. */
     address: text("address"),
+    /** A QR scan's check-in redeemed on another network than the scan's (handed on to someone elsewhere): flagged. */
+    elsewhere: integer("elsewhere", { mode: "boolean" }).notNull().default(false),
   },
   (t) => [
     uniqueIndex("attendance_lecture_user_uq").on(t.lectureId, t.userId),

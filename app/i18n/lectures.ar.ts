@@ -161,6 +161,8 @@ export const lecturesAr: Record<keyof typeof lecturesEn, string> = {
   "attendance.markFor": "حضور {name}",
   "attendance.notYet": "لم يسجّل بعد",
   "attendance.byHand": "يدويًا",
+  "attendance.flag.elsewhere": "مسح من مكان آخر",
+  "attendance.flag.elsewhereHint": "مُسح الرمز على شبكة وأُكمل تسجيل الحضور على شبكة أخرى: ربما أُرسل المسح إلى شخص لم يكن حاضرًا. تحقّق ممّن كان حاضرًا فعلًا.",
   "attendance.flag.device": "جهاز مشترك",
   "attendance.flag.deviceHint": "سجّل الجهاز نفسه حضور أكثر من طالب في هذه المحاضرة. تحقّق ممّن كان حاضرًا فعلًا.",
   "attendance.flag.browser": "المتصفح نفسه",

@@ -160,6 +160,8 @@ export const lecturesEn = {
   "attendance.markFor": "Attendance of {name}",
   "attendance.notYet": "Not yet",
   "attendance.byHand": "by hand",
+  "attendance.flag.elsewhere": "Scanned elsewhere",
+  "attendance.flag.elsewhereHint": "The code was scanned on one network and the check-in finished on another: the scan may have been passed to someone who was not here. Check who was really here.",
   "attendance.flag.device": "Shared device",
   "attendance.flag.deviceHint": "The same device checked in for more than one student in this lecture. Check who was really here.",
   "attendance.flag.browser": "Same browser",

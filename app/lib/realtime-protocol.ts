@@ -120,7 +120,7 @@ export interface AttendanceRecordFrameBody {
   flags: AttendanceFlag[];
 }
 
-export type AttendanceFlag = "device" | "browser" | "address";
+export type AttendanceFlag = "elsewhere" | "device" | "browser" | "address";
 
 export interface AttendanceCounts {
   present: number;

@@ -16,6 +16,7 @@ import { describe, expect, it } from "vitest";
 import * as s from "../../db/schema";
 import { addMember, call, createGroup, createUser, signIn, type ErrorBody, type SignedIn } from "./factories";
 import { db, randomIp } from "./helpers";
+import { connectAs } from "./sockets";
 
 const BROWSER_COOKIE = "cohort_browser";
 
@@ -312,8 +313,9 @@ describe("shared-device flags by browser and by address", () => {
     // C checks in from their own browser.
     expect((await call("/api/lectures/attend", { body: { slugLec: w.lecture.slug, code }, token: c.accessToken })).status).toBe(200);
     const roster = await rosterOf(w);
-    expect(roster.get(a.user.id)).toMatchObject({ status: "present", flagged: true, flags: ["browser"] });
-    expect(roster.get(b.user.id)).toMatchObject({ status: "present", flagged: true, flags: ["browser"] });
+    // Redeemed from another address than each scan's, they are also 'elsewhere' (the address flag cannot tell them apart).
+    expect(roster.get(a.user.id)).toMatchObject({ status: "present", flagged: true, flags: ["elsewhere", "browser"] });
+    expect(roster.get(b.user.id)).toMatchObject({ status: "present", flagged: true, flags: ["elsewhere", "browser"] });
     expect(roster.get(c.user.id)).toMatchObject({ status: "present", flagged: false, flags: [] });
     // The browser cookie is stored only as a keyed hash.
     const value = first.browser!.split("=")[1]!;
@@ -381,10 +383,39 @@ describe("shared-device flags by browser and by address", () => {
     expect((await open(second.back, { ip: randomIp(), cookie: cookies(b.cookie, second.browser) })).status).toBe(302);
     expect((await call("/api/lectures/attend", { body: { slugLec: w.lecture.slug, code }, token: c.accessToken })).status).toBe(200);
     const roster = await rosterOf(w);
-    expect(roster.get(a.user.id)).toMatchObject({ status: "present", flagged: true, flags: ["address"] });
-    expect(roster.get(b.user.id)).toMatchObject({ status: "present", flagged: true, flags: ["address"] });
+    expect(roster.get(a.user.id)).toMatchObject({ status: "present", flagged: true, flags: ["elsewhere", "address"] });
+    expect(roster.get(b.user.id)).toMatchObject({ status: "present", flagged: true, flags: ["elsewhere", "address"] });
     expect(roster.get(c.user.id)).toMatchObject({ flagged: false, flags: [] });
     expect((await recordOf(w.lecture._id, a.user.id))?.address).toBe((await recordOf(w.lecture._id, b.user.id))?.address);
+  });
+
+  it("one scan handed on to one friend at home is flagged 'elsewhere', live and in the roster; finished on the scan's network it is not", async () => {
+    const w = await world(2);
+    const staff = await connectAs(w.teacher, "group-room", w.group.id);
+    const code = await openNow(w);
+    const [absent, present] = w.members as [SignedIn, SignedIn];
+    const classroom = randomIp();
+    const handedOn = await scanSignedOut(w, code, { ip: classroom });
+    expect((await open(handedOn.back, { ip: randomIp(), cookie: cookies(absent.cookie, handedOn.browser) })).status).toBe(302);
+    const frame = await staff.next("attendance.marked", (f) => f.record.user._id === absent.user.id);
+    expect(frame.record).toMatchObject({ status: "present", flagged: true, flags: ["elsewhere"] });
+    // A student who scans and signs in on the classroom's network is not flagged.
+    const mine = await scanSignedOut(w, code, { ip: classroom });
+    expect((await open(mine.back, { ip: classroom, cookie: cookies(present.cookie, mine.browser) })).status).toBe(302);
+    const own = await staff.next("attendance.marked", (f) => f.record.user._id === present.user.id);
+    // Two check-ins from the classroom's address within 2 minutes: the shared network's flag, and nothing more.
+    expect(own.record.flags).not.toContain("elsewhere");
+    const roster = await rosterOf(w);
+    expect(roster.get(absent.user.id)).toMatchObject({ flagged: true, flags: ["elsewhere", "address"] });
+    expect(roster.get(present.user.id)?.flags).toEqual(["address"]);
+    expect((await recordOf(w.lecture._id, absent.user.id))?.elsewhere).toBe(true);
+    expect((await recordOf(w.lecture._id, present.user.id))?.elsewhere).toBe(false);
+    // The staff's page says why, in the reader's language.
+    const en = await (await call(`/instructor/group/${w.group.slug}/lectures/${w.lecture.slug}/attendance`, { cookie: w.teacher.cookie })).text();
+    expect(en).toContain("Scanned elsewhere");
+    const ar = await (await call(`/instructor/group/${w.group.slug}/lectures/${w.lecture.slug}/attendance`, { cookie: `${w.teacher.cookie}; lang=ar` })).text();
+    expect(ar).toContain("مسح من مكان آخر");
+    staff.close();
   });
 
   it("keeps the fingerprint flag, now with its reason", async () => {

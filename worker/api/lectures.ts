@@ -52,7 +52,9 @@ const recordDto = z.object({
   method: z.enum(["code", "manual"]).nullable(),
   markedAt: z.string().nullable(),
   flagged: z.boolean(),
-  flags: z.array(z.enum(["device", "browser", "address"])).openapi({ description: "Why the record is flagged: same device, same browser, same address within 2 minutes" }),
+  flags: z
+    .array(z.enum(["elsewhere", "device", "browser", "address"]))
+    .openapi({ description: "Why the record is flagged: a QR scan's check-in redeemed on another network than the scan's, same device, same browser, same address within 2 minutes" }),
 });
 const stateDto = z
   .object({

@@ -93,14 +93,16 @@ async function latestSession(ctx: ServiceContext, lectureId: string): Promise<At
 }
 
 /**
- * Why a check-in is flagged: the same device fingerprint, the same browser (cookie) for another student of the lecture,
- * or the same address within SHARED_ADDRESS_WINDOW_MS of another student's check-in.
+ * Why a check-in is flagged: a QR scan's check-in redeemed on another network than the scan, the same device
+ * fingerprint, the same browser (cookie) for another student of the lecture, or the same address within
+ * SHARED_ADDRESS_WINDOW_MS of another student's check-in.
  */
 function flagsOf(
-  r: { userId: string; device: string | null; browser: string | null; address: string | null; markedAt: Date | null },
+  r: { userId: string; device: string | null; browser: string | null; address: string | null; markedAt: Date | null; elsewhere: boolean | null },
   all: { userId: string; device: string | null; browser: string | null; address: string | null; markedAt: Date | null }[],
 ): AttendanceFlag[] {
   const flags: AttendanceFlag[] = [];
+  if (r.elsewhere) flags.push("elsewhere");
   const others = all.filter((o) => o.userId !== r.userId);
   if (r.device && others.some((o) => o.device === r.device)) flags.push("device");
   if (r.browser && others.some((o) => o.browser === r.browser)) flags.push("browser");
@@ -123,6 +125,7 @@ async function roster(ctx: ServiceContext, lecture: LectureRecord): Promise<{ co
       device: attendance.device,
       browser: attendance.browser,
       address: attendance.address,
+      elsewhere: attendance.elsewhere,
     })
     .from(memberships)
     .innerJoin(users, eq(users.id, memberships.userId))
@@ -167,7 +170,7 @@ function absentRemaining(ctx: ServiceContext, lecture: LectureRecord, at: number
   return ctx.db
     .insert(attendance)
     .select(
-      sql`SELECT lower(hex(randomblob(16))), ${lecture.id}, m.user_id, 'absent', 'code', ${at}, NULL, NULL, NULL, NULL
+      sql`SELECT lower(hex(randomblob(16))), ${lecture.id}, m.user_id, 'absent', 'code', ${at}, NULL, NULL, NULL, NULL, 0
         FROM memberships m
         WHERE m.group_id = ${lecture.groupId} AND m.status IN ('approved', 'special')
           AND NOT EXISTS (SELECT 1 FROM attendance a WHERE a.lecture_id = ${lecture.id} AND a.user_id = m.user_id)
@@ -273,12 +276,14 @@ async function storeMark(
   },
   overwrite: "always" | "never-over-staff",
 ) {
+  // A typed check-in or a staff mark is never a scan finished elsewhere: a record it replaces loses that flag.
+  const values = { ...mark, elsewhere: false };
   const inserted = await ctx.db
     .insert(attendance)
-    .values({ id: newId(), lectureId: lecture.id, userId, ...mark })
+    .values({ id: newId(), lectureId: lecture.id, userId, ...values })
     .onConflictDoUpdate({
       target: [attendance.lectureId, attendance.userId],
-      set: mark,
+      set: values,
       // A check-in never replaces a staff mark (absent, excused, late or present set by hand stands).
       ...(overwrite === "never-over-staff" ? { setWhere: sql`${attendance.status} = 'absent' and ${attendance.method} <> 'manual'` } : {}),
     })
@@ -319,6 +324,7 @@ async function markFrame(ctx: ServiceContext, lecture: LectureRecord, userId: st
         status: attendance.status,
         method: attendance.method,
         markedAt: attendance.markedAt,
+        elsewhere: attendance.elsewhere,
         sameDevice: sql<number>`(select count(*) from attendance a2 where a2.lecture_id = ${lecture.id} and a2.device = ${attendance.device})`,
         sameBrowser: sql<number>`(select count(*) from attendance a2 where a2.lecture_id = ${lecture.id} and a2.browser = ${attendance.browser})`,
         sameAddress: sql<number>`(select count(*) from attendance a2 where a2.lecture_id = ${lecture.id} and a2.address = ${attendance.address}
@@ -330,6 +336,7 @@ async function markFrame(ctx: ServiceContext, lecture: LectureRecord, userId: st
   ]);
   if (!row) return null;
   const flags: AttendanceFlag[] = [];
+  if (row.elsewhere) flags.push("elsewhere");
   if (row.sameDevice > 1) flags.push("device");
   if (row.sameBrowser > 1) flags.push("browser");
   if (row.sameAddress > 1) flags.push("address");
@@ -529,8 +536,11 @@ export async function redeemPendingCheckin(
   if (!session || !isOpen(session, now)) throw new AppError(409, "attendance_closed", ATTEND_MESSAGES.notOpen);
 
   // The address is the scan's, not this request's: a check-in minted in the classroom and handed to a friend at home
-  // carries the classroom's address, so several of them from one scanner are flagged like any shared network.
+  // carries the classroom's address, so several of them from one scanner are flagged like any shared network. And
+  // redeemed on another network than the scan's (the scanner's browser cookie and link sent to someone elsewhere),
+  // it is flagged for staff as such: the scanner and the person signing in are not in one place.
   const here = await clientMarks(ctx, { browser: pending.browser });
+  const elsewhere = !!row.scanAddress && !!here.address && row.scanAddress !== here.address;
   const marks = { device: await deviceOf(ctx, viewer, undefined), ...here, address: row.scanAddress ?? here.address };
   const [claimed, inserted] = await ctx.db.batch([
     ctx.db
@@ -542,7 +552,7 @@ export async function redeemPendingCheckin(
     ctx.db
       .insert(attendance)
       .select(
-        sql`SELECT ${newId()}, ${lecture.id}, ${viewer.userId}, ${row.status}, 'code', ${row.scannedAt.getTime()}, NULL, ${marks.device}, ${marks.browser}, ${marks.address}
+        sql`SELECT ${newId()}, ${lecture.id}, ${viewer.userId}, ${row.status}, 'code', ${row.scannedAt.getTime()}, NULL, ${marks.device}, ${marks.browser}, ${marks.address}, ${elsewhere ? 1 : 0}
           WHERE EXISTS (SELECT 1 FROM attendance_pending_checkins p WHERE p.id = ${row.id} AND p.used_by = ${viewer.userId} AND p.used_at = ${now})`,
       )
       .onConflictDoUpdate({
@@ -555,6 +565,7 @@ export async function redeemPendingCheckin(
           device: sql`excluded.device`,
           browser: sql`excluded.browser`,
           address: sql`excluded.address`,
+          elsewhere: sql`excluded.elsewhere`,
         },
         setWhere: sql`${attendance.status} = 'absent' and ${attendance.method} <> 'manual'`,
       })

@@ -42,6 +42,7 @@ const STATUS_KEYS: Record<string, MessageKey> = {
 
 /** Each reason a record is flagged for, with its short label and the explanation shown with it. */
 const FLAG_KEYS: Record<AttendanceFlag, { label: MessageKey; hint: MessageKey }> = {
+  elsewhere: { label: "attendance.flag.elsewhere", hint: "attendance.flag.elsewhereHint" },
   device: { label: "attendance.flag.device", hint: "attendance.flag.deviceHint" },
   browser: { label: "attendance.flag.browser", hint: "attendance.flag.browserHint" },
   address: { label: "attendance.flag.address", hint: "attendance.flag.addressHint" },

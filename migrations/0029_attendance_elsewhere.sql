@@ -1,0 +1,1 @@
+ALTER TABLE `attendance` ADD `elsewhere` integer DEFAULT false NOT NULL;
