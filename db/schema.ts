@@ -822,12 +822,15 @@ export const notifications = sqliteTable(
     /** The text's parameters (names, titles, a variant): pages render the kind in the reader's language. */
     params: text("params", { mode: "json" }).$type<Record<string, string | number>>(),
     link: text("link"),
+    /** What it is about when that can be taken back ("membership:{id}", a join request): retired with it. */
+    about: text("about"),
     createdAt: createdAt(),
     readAt: integer("read_at", { mode: "timestamp_ms" }),
   },
   (t) => [
     index("notifications_user_created_idx").on(t.userId, t.createdAt),
     index("notifications_user_unread_idx").on(t.userId, t.readAt),
+    index("notifications_about_idx").on(t.about),
   ],
 );
 

@@ -97,6 +97,8 @@ export type ServerFrame =
   | { type: "error"; code: ErrorFrameCode; message: string; clientId?: string; /** rate_limited: seconds until it may be sent (the API's Retry-After). */ retryAfter?: number }
   /** A new notification for the connected user (user-hub), with their unread count after it. */
   | { type: "notification"; notification: NotificationFrameBody; unread: number }
+  /** Notifications taken back (a join request withdrawn): gone from the list, with the unread count after. */
+  | { type: "notification.removed"; ids: string[]; unread: number }
   /** A new contact-form message (staff-inbox, admins only), with the inbox's unread count after it. */
   | { type: "contact.created"; message: ContactMessageFrameBody; unread: number }
   /** Group chat, notification reads and the admins' inbox (see ChatFrame and InboxFrame below). */

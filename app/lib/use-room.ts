@@ -28,6 +28,7 @@ const SERVER_FRAME_TYPES: Record<ServerFrame["type"], true> = {
   "chat.deleted": true,
   "dev.broadcast": true,
   "notification.read": true,
+  "notification.removed": true,
   "contact.updated": true,
   "contact.deleted": true,
   "feedback.created": true,

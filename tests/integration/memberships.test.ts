@@ -373,6 +373,47 @@ describe("POST /api/users/withdraw-request", () => {
     expect((await membership(me.user.id, group.id))?.status).toBe("approved");
   });
 
+  it("retires the staff's notifications of the request (live, with their unread count); other requests' stay", async () => {
+    const teacher = await instructor();
+    const group = await createGroup({ instructorId: teacher.user.id });
+    const [me, other] = [await student(), await student()];
+    const hub = await openRoom(teacher, "user-hub", teacher.user.id);
+    expect((await join(other, { groupSlug: group.slug })).status).toBe(201);
+    expect((await join(me, { groupSlug: group.slug })).status).toBe(201);
+    const mine = await hub.next("notification", (f) => f.notification.kind === "join-request" && f.notification.title.includes(me.user.name));
+    const unreadBefore = async () => ((await (await call("/api/notifications", { token: teacher.accessToken })).json()) as { unread: number; notifications: { _id: string }[] });
+    const before = await unreadBefore();
+    expect(before.notifications.map((n) => n._id)).toContain(mine.notification._id);
+
+    expect((await withdraw(me, group.slug)).status).toBe(200);
+    const removed = await hub.next("notification.removed");
+    expect(removed).toMatchObject({ ids: [mine.notification._id], unread: before.unread - 1 });
+    const after = await unreadBefore();
+    expect(after.unread).toBe(before.unread - 1);
+    expect(after.notifications.map((n) => n._id)).not.toContain(mine.notification._id);
+    // The other student's request is still there to decide, and so is its notification.
+    expect(after.notifications).toHaveLength(before.notifications.length - 1);
+    const admins = await db().select({ id: s.notifications.id }).from(s.notifications).where(eq(s.notifications.about, `membership:${(await membership(other.user.id, group.id))!.id}`));
+    expect(admins.length).toBeGreaterThan(0);
+  });
+
+  it("asking to join is limited to 10 an hour per student (429 with a sentence, nothing written), so asking and withdrawing cannot flood the staff", async () => {
+    const teacher = await instructor();
+    const group = await createGroup({ instructorId: teacher.user.id });
+    const me = await student();
+    for (let i = 0; i < 10; i++) {
+      expect((await join(me, { groupSlug: group.slug })).status).toBe(201);
+      expect((await withdraw(me, group.slug)).status).toBe(200);
+    }
+    const limited = await join(me, { groupSlug: group.slug });
+    expect(limited.status).toBe(429);
+    expect(((await limited.json()) as ErrorBody).message).toBe("You have asked to join groups many times in the last hour. Please wait a while and ask again.");
+    expect(limited.headers.get("retry-after")).toMatch(/^\d+$/);
+    expect(await membership(me.user.id, group.id)).toBeUndefined();
+    // Another student is not held back.
+    expect((await join(await student(), { groupSlug: group.slug })).status).toBe(201);
+  });
+
   it("is 404 for an unknown group and for a draft the student never asked, 401 signed out", async () => {
     const me = await student();
     expect((await withdraw(me, "no-such-group-here")).status).toBe(404);

@@ -19,8 +19,13 @@ import { GROUP_FULL, loadRequest, toRequestDto, type MembershipRequestDto } from
 
 /** Whether a viewer's membership status makes them a student of the group (the member statuses). */
 export const isMember = (r: { membershipStatus: string | null }) => MEMBER_STATUSES.includes((r.membershipStatus ?? "") as MembershipStatus);
-import { adminIds, notifyUsers } from "./notifications";
+import { adminIds, notifyUsers, retireNotifications } from "./notifications";
+import { hitRateLimit } from "./rate-limit";
 import type { Viewer } from "./sessions";
+
+/** Requests to join one student may send: 10 an hour (each tells every admin and the group's instructor). */
+export const JOIN_REQUEST_LIMIT = { max: 10, windowMs: 60 * 60_000 };
+const JOIN_REQUEST_TOO_MANY = "You have asked to join groups many times in the last hour. Please wait a while and ask again.";
 
 /** Recipients per notifyUsers call (7 bound columns each, under D1's 100 parameters per statement). */
 const NOTIFY_SLICE = 10;
@@ -80,6 +85,8 @@ function refuseFor(status: MembershipStatus | null): AppError | null {
  */
 export async function requestToJoin(ctx: ServiceContext, viewer: Viewer, input: JoinGroupInput): Promise<JoinResult> {
   if (!can(viewer, "group.requestJoin")) throw forbidden("Only students can request to join a group.");
+  // Each request tells every admin and the instructor: asking, withdrawing and asking again is not a way to flood them.
+  await hitRateLimit(ctx, `join-request:${viewer.userId}`, JOIN_REQUEST_LIMIT, JOIN_REQUEST_TOO_MANY);
   const group = await findGroup(ctx, (input.groupSlug ?? input.groupId)!);
   if (!group || group.status === "draft") throw notFound("Course not found");
   if (group.status === "archived") throw new AppError(409, "group_closed", "This group is archived and no longer accepts requests.");
@@ -107,9 +114,14 @@ export async function requestToJoin(ctx: ServiceContext, viewer: Viewer, input: 
   return { message: "Your request to join was sent.", request };
 }
 
+/** What a join request's notifications are about: the membership row it is. */
+const requestAbout = (membershipId: string) => `membership:${membershipId}`;
+
 /** Staff hear about a new request: a notification each (linking to their inbox) and a live inbox frame. */
 async function announceRequest(ctx: ServiceContext, viewer: Viewer, group: GroupRecord, request: MembershipRequestDto) {
   const params = { name: viewer.name, group: group.title };
+  // Taken back with the request if it is withdrawn before anyone decides.
+  const about = requestAbout(request._id);
   const admins = await adminIds(ctx);
   const instructor = group.instructorId && !admins.includes(group.instructorId) ? [group.instructorId] : [];
   // notifyUsers writes one multi-row INSERT, and D1 binds at most 100 parameters per statement: admins go
@@ -117,8 +129,8 @@ async function announceRequest(ctx: ServiceContext, viewer: Viewer, group: Group
   const slices = [];
   for (let i = 0; i < admins.length; i += NOTIFY_SLICE) slices.push(admins.slice(i, i + NOTIFY_SLICE));
   await Promise.all([
-    ...slices.map((ids) => notifyUsers(ctx, ids, { kind: "join-request", params, link: "/dashboard/admin/email-request" })),
-    notifyUsers(ctx, instructor, { kind: "join-request", params, link: "/instructor/email-request" }),
+    ...slices.map((ids) => notifyUsers(ctx, ids, { kind: "join-request", params, link: "/dashboard/admin/email-request", about })),
+    notifyUsers(ctx, instructor, { kind: "join-request", params, link: "/instructor/email-request", about }),
   ]);
   ctx.waitUntil(publishToGroupStaff(ctx.env, group.instructorId, { type: "membership.requested", request }));
 }
@@ -147,6 +159,8 @@ export async function withdrawRequest(ctx: ServiceContext, viewer: Viewer, input
     if (status === null && group.status === "draft") throw notFound("Course not found");
     throw new AppError(409, "not_pending", "You have no request waiting for this group.");
   }
+  // The staff's notifications of it go too: a request taken back leaves nothing to act on.
+  await retireNotifications(ctx, requestAbout(withdrawn.id));
   const frame = {
     type: "membership.decided" as const,
     decision: {

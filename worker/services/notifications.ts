@@ -23,6 +23,8 @@ export interface NewNotification {
   kind: string;
   params: NotificationParams;
   link?: string | null;
+  /** What it is about, when that can be taken back (see `retireNotifications`). */
+  about?: string | null;
 }
 
 type Row = typeof notifications.$inferSelect;
@@ -56,13 +58,30 @@ export async function notifyUsers(ctx: ServiceContext, userIds: string[], n: New
   const createdAt = new Date();
   // The English text is stored too: API clients read it, and it is what a page shows if a kind has no text.
   const title = notificationText(en, { kind: n.kind, title: n.kind, params: n.params });
-  const rows = userIds.map((userId) => ({ id: newId(), userId, kind: n.kind, title, params: n.params, link: n.link ?? null, createdAt, readAt: null }));
+  const rows = userIds.map((userId) => ({ id: newId(), userId, kind: n.kind, title, params: n.params, link: n.link ?? null, about: n.about ?? null, createdAt, readAt: null }));
   const [first, ...rest] = slices(rows, Math.floor(D1_MAX_PARAMS / Object.keys(rows[0]!).length)).map((part) => ctx.db.insert(notifications).values(part));
   await ctx.db.batch([first!, ...rest]);
   ctx.waitUntil(
     (async () => {
       const unread = await unreadCounts(ctx, userIds);
       await Promise.all(rows.map((r) => publishToUser(ctx.env, r.userId, { type: "notification", notification: toDto(r), unread: unread.get(r.userId) ?? 1 })));
+    })(),
+  );
+}
+
+/**
+ * Takes back every notification about `about` (a join request withdrawn before anyone decided): they are deleted, and
+ * each person who had one hears `notification.removed` with their unread count after it (their bell drops them).
+ */
+export async function retireNotifications(ctx: ServiceContext, about: string): Promise<void> {
+  const gone = await ctx.db.delete(notifications).where(eq(notifications.about, about)).returning({ id: notifications.id, userId: notifications.userId });
+  if (gone.length === 0) return;
+  const byUser = new Map<string, string[]>();
+  for (const g of gone) byUser.set(g.userId, [...(byUser.get(g.userId) ?? []), g.id]);
+  ctx.waitUntil(
+    (async () => {
+      const unread = await unreadCounts(ctx, [...byUser.keys()]);
+      await Promise.all([...byUser].map(([userId, ids]) => publishToUser(ctx.env, userId, { type: "notification.removed", ids, unread: unread.get(userId) ?? 0 })));
     })(),
   );
 }

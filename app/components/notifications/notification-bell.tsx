@@ -86,10 +86,14 @@ export function NotificationBell({ userId }: { userId: string }) {
     // A decision about one's own membership changes what the page and the header show (a course opens, My Courses
     // appears): the loaders run again, so an open course page follows it without a reload.
     if (frame.type === "membership.decided" && frame.decision.userId === userId) revalidator.revalidate();
-    if (frame.type === "notification" || frame.type === "notification.read") changedAt.current = Date.now();
+    if (frame.type === "notification" || frame.type === "notification.read" || frame.type === "notification.removed") changedAt.current = Date.now();
     if (frame.type === "notification") {
       setCount(frame.unread);
       setItems((list) => (list ? [frame.notification, ...list.filter((n) => n._id !== frame.notification._id)] : list));
+    } else if (frame.type === "notification.removed") {
+      setCount(frame.unread);
+      const ids = new Set(frame.ids);
+      setItems((list) => list?.filter((n) => !ids.has(n._id)) ?? list);
     } else if (frame.type === "notification.read") {
       setCount(frame.unread);
       const at = new Date().toISOString();
