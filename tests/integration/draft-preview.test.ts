@@ -235,6 +235,13 @@ describe("a draft group's inside, to someone outside it", () => {
     const leave = await call("/api/users/leave-group", { body: { groupSlug: (await createGroup({ instructorId: teacher.user.id, status: "draft" })).slug }, token: outsider.accessToken });
     expect(leave.status).toBe(404);
     expect(((await leave.json()) as { code: string }).code).toBe("not_found");
+    // Feedback about a draft one is outside: "no such group", as a made-up slug; about a published one, the rule.
+    const rating = { rating: 5, userFeedback: "Great" };
+    const draftFeedback = await call("/api/feedback", { body: { groupSlug: (await createGroup({ instructorId: teacher.user.id, status: "draft" })).slug, ...rating }, token: outsider.accessToken });
+    const madeUp = await call("/api/feedback", { body: { groupSlug: "no-such-group-anywhere", ...rating }, token: outsider.accessToken });
+    expect([draftFeedback.status, madeUp.status]).toEqual([404, 404]);
+    expect(await draftFeedback.json()).toEqual(await madeUp.json());
+    expect((await call("/api/feedback", { body: { groupSlug: (await createGroup({ instructorId: teacher.user.id, status: "published" })).slug, ...rating }, token: outsider.accessToken })).status).toBe(403);
     // A task scheduled for later, in a published group: another instructor learns nothing of it.
     const lecture = (await (await call(`/api/lectures/group/${(await createGroup({ instructorId: teacher.user.id, status: "published" })).slug}`, { body: { title: "Week 2", published: true }, token: teacher.accessToken })).json()) as { slug: string };
     const scheduled = await call(`/api/lectures/${lecture.slug}/tasks`, { body: { title: "Later", body: "x", dueAt: null, maxScore: 10, allowLate: true, publishAt: new Date(Date.now() + 86_400_000).toISOString() }, token: teacher.accessToken });

@@ -10,6 +10,7 @@ import type { FeedbackModerationInput, ShareFeedbackInput } from "../../app/lib/
 import { feedback, groups, memberships, users } from "../../db/schema";
 import type { ServiceContext } from "../context";
 import { forbidden, notFound } from "../http/errors";
+import { outsider } from "./group-access";
 import { publishToAdmins } from "../realtime/publish";
 import { newId } from "./ids";
 import { adminIds, notifyUsers } from "./notifications";
@@ -69,16 +70,17 @@ export async function listPublicFeedback(ctx: ServiceContext): Promise<PublicFee
  */
 export async function shareFeedback(ctx: ServiceContext, viewer: Viewer, input: ShareFeedbackInput): Promise<{ feedback: FeedbackDto; created: boolean }> {
   const [row] = await ctx.db
-    .select({ slug: groups.slug, title: groups.title, instructorId: groups.instructorId, membershipStatus: memberships.status, name: users.name, email: users.email })
+    .select({ slug: groups.slug, title: groups.title, status: groups.status, instructorId: groups.instructorId, membershipStatus: memberships.status, name: users.name, email: users.email })
     .from(groups)
     .leftJoin(memberships, and(eq(memberships.groupId, groups.id), eq(memberships.userId, viewer.userId)))
     .leftJoin(users, eq(users.id, viewer.userId))
     .where(or(eq(groups.slug, input.groupSlug), eq(groups.id, input.groupSlug)))
     .limit(1);
   if (!row) throw notFound("No such group.");
-  const group = { instructorId: row.instructorId, membershipStatus: row.membershipStatus };
+  const group = { status: row.status, instructorId: row.instructorId, membershipStatus: row.membershipStatus };
   const asStudent = can(viewer, "group.viewInside", { group }) && !can(viewer, "group.manage", { group });
-  if (!asStudent || !row.name || !row.email) throw forbidden("Only the group's students can share feedback about it.");
+  // A draft group is unknown to anyone outside it, as everywhere else (ADR 58).
+  if (!asStudent || !row.name || !row.email) throw outsider(viewer, group, "Only the group's students can share feedback about it.");
 
   const id = newId();
   const [stored] = await ctx.db
