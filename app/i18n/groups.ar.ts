@@ -147,6 +147,7 @@ export const groupsAr: Record<GroupsKey, string> = {
 
   "groups.tabs.label": "صفحات المجموعة",
   "groups.tabs.overview": "نظرة عامة",
+  "groups.tabs.outline": "المحتوى",
   "groups.tabs.students": "الطلاب",
   "groups.tabs.update": "تعديل",
 

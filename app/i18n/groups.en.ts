@@ -149,6 +149,7 @@ export const groupsEn = {
 
   "groups.tabs.label": "Group pages",
   "groups.tabs.overview": "Overview",
+  "groups.tabs.outline": "Outline",
   "groups.tabs.students": "Students",
   "groups.tabs.update": "Update",
 

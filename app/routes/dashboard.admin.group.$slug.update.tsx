@@ -5,13 +5,12 @@ import { OutlineEditor } from "~/components/groups/outline-editor";
 import { SectionErrorBoundary } from "~/components/groups/section-error";
 import { useT } from "~/lib/i18n";
 import { metaT, pageMeta } from "~/lib/meta";
-import { attempt, invalid, orHttpError, rawText, text, unknownIntent } from "~/lib/group-actions.server";
+import { attempt, invalid, orHttpError, text, unknownIntent } from "~/lib/group-actions.server";
+import { isOutlineIntent, outlineAction, OUTLINE_LIMITS } from "~/lib/outline-actions.server";
 import { GROUP_FORM_LIMITS, groupFormFields, savedWithImage } from "~/lib/group-form.server";
 import { notFoundResponse } from "~/lib/not-found.server";
-import { CONTENT_LIMITS, courseContentInput, idOrSlugParam, updateCourseContentInput, updateGroupInput } from "~/lib/schemas";
+import { idOrSlugParam, updateGroupInput } from "~/lib/schemas";
 import { requireRole } from "../../worker/auth/viewer";
-import { notFound } from "../../worker/http/errors";
-import { addGroupContent, deleteGroupContent, listGroupContent, reorderGroupContent, updateGroupContent } from "../../worker/services/course-content";
 import { getManagedGroup, listInstructors, updateGroup } from "../../worker/services/groups-admin";
 import { sheets } from "~/styles/sheets";
 
@@ -48,18 +47,8 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     outline: group.content.map(({ _id, title, body }) => ({ _id, title, body })),
     instructors,
     limits: GROUP_FORM_LIMITS,
-    contentLimits: { title: CONTENT_LIMITS.title, body: CONTENT_LIMITS.body },
+    contentLimits: OUTLINE_LIMITS,
   };
-}
-
-/** The outline with one item moved a place up or down, as the full order the service expects. */
-async function moved(svc: ActionFunctionArgs["context"]["svc"], viewer: Parameters<typeof listGroupContent>[1], slug: string, id: string, up: boolean) {
-  const ids = (await listGroupContent(svc, viewer, slug)).map((c) => c._id);
-  const from = ids.indexOf(id);
-  if (from < 0) throw notFound("No such item in this group's outline.");
-  const to = from + (up ? -1 : 1);
-  if (from >= 0 && to >= 0 && to < ids.length) [ids[from], ids[to]] = [ids[to]!, ids[from]!];
-  return { ids };
 }
 
 /** intent: save (the group's settings, with an optional upload) or content-add/-edit/-delete/-move (the outline). */
@@ -69,33 +58,14 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const svc = context.svc;
   const form = await request.formData();
   const intent = text(form, "intent");
-  const id = text(form, "id");
-  switch (intent) {
-    case "save": {
-      const parsed = updateGroupInput.safeParse(groupFormFields(form));
-      if (!parsed.success) return invalid(intent, parsed.error);
-      return attempt(intent, async () => {
-        const group = await savedWithImage(svc, viewer, form, parsed.data, (input) => updateGroup(svc, viewer, slug, input));
-        return { slug: group.slug };
-      });
-    }
-    case "content-add": {
-      const parsed = courseContentInput.safeParse({ title: text(form, "title"), body: rawText(form, "body") });
-      if (!parsed.success) return invalid(intent, parsed.error);
-      return attempt(intent, () => addGroupContent(svc, viewer, slug, parsed.data));
-    }
-    case "content-edit": {
-      const parsed = updateCourseContentInput.safeParse({ title: text(form, "title"), body: rawText(form, "body") });
-      if (!parsed.success) return invalid(intent, parsed.error, id);
-      return attempt(intent, () => updateGroupContent(svc, viewer, slug, id, parsed.data), id);
-    }
-    case "content-delete":
-      return attempt(intent, () => deleteGroupContent(svc, viewer, slug, id), id);
-    case "content-move":
-      return attempt(intent, async () => ({ items: await reorderGroupContent(svc, viewer, slug, await moved(svc, viewer, slug, id, form.get("direction") === "up")) }), id);
-    default:
-      return unknownIntent(intent);
-  }
+  if (isOutlineIntent(intent)) return outlineAction(svc, viewer, slug, intent, form);
+  if (intent !== "save") return unknownIntent(intent);
+  const parsed = updateGroupInput.safeParse(groupFormFields(form));
+  if (!parsed.success) return invalid(intent, parsed.error);
+  return attempt(intent, async () => {
+    const group = await savedWithImage(svc, viewer, form, parsed.data, (input) => updateGroup(svc, viewer, slug, input));
+    return { slug: group.slug };
+  });
 }
 
 export default function AdminGroupUpdate() {

@@ -160,6 +160,33 @@ describe("the due time on a task page", () => {
     expect(list.body.submissions.map((x) => x.gradedAt)).toEqual([null]);
   });
 
+  it("a saved grade leaves the student's question and the hand-in's versions on screen", async () => {
+    const stamp = Date.now().toString(36);
+    const token = await accessToken(INSTRUCTOR);
+    const lecture = (await api<{ slug: string }>(token, "POST", "/api/lectures/group/frontend-react", { title: `Kept ${stamp}`, published: true })).body;
+    const task = (await api<{ slug: string }>(token, "POST", `/api/lectures/${lecture.slug}/tasks`, { title: `Kept talk ${stamp}`, maxScore: 10 })).body;
+    const student = await memberOf("frontend-react", "kept", `Kept ${stamp}`);
+    const studentToken = await accessToken(student);
+    expect((await api(studentToken, "POST", `/api/lectures/${lecture.slug}/submit-task/${task.slug}`, { link: "https://first.example.dev" })).status).toBe(201);
+    const again = await api<{ submission: { _id: string } }>(studentToken, "POST", `/api/lectures/${lecture.slug}/submit-task/${task.slug}`, { link: "https://second.example.dev" });
+    expect(again.status).toBeLessThan(300);
+    const question = `Should I add dark mode? ${stamp}`;
+    expect((await api(studentToken, "POST", `/api/lectures/${lecture.slug}/tasks/${task.slug}/submissions/${again.body.submission._id}/comments`, { body: question })).status).toBe(201);
+
+    const page = await newPage();
+    await signIn(page.context(), INSTRUCTOR.email, INSTRUCTOR.password);
+    await gotoHydrated(page, `/instructor/group/frontend-react/lecture/${lecture.slug}/tasks/${task.slug}/submissions`);
+    const comment = page.locator(".submission-comment-body", { hasText: question });
+    await comment.waitFor();
+    await page.getByText("All 2 versions handed in").waitFor();
+    await page.locator("#grader-score").fill("8");
+    await page.locator("#grader-score").press("Control+Enter");
+    await page.getByText(`Grade saved for Kept ${stamp}.`).first().waitFor();
+    expect(await comment.isVisible()).toBe(true);
+    expect(await page.getByText("All 2 versions handed in").isVisible()).toBe(true);
+    expect(await page.getByText("No messages yet.").count()).toBe(0);
+  });
+
   it("keeps what was typed for a student while the grader looks at others, marks it Not saved, and asks before leaving", async () => {
     const stamp = Date.now().toString(36);
     const token = await accessToken(INSTRUCTOR);

@@ -11,6 +11,7 @@ export const INSTRUCTOR_GROUP_TABS: GroupTab[] = [
   { to: "quizzes", key: "staffQuizzes.title" },
   { to: "progress", key: "staffProgress.title" },
   { to: "messages", key: "teach.group.messages" },
+  { to: "outline", key: "groups.tabs.outline" },
   { to: "cohort", key: "cohort.tab" },
 ];
 

@@ -199,7 +199,8 @@ export function Grader({
     if (!result || handled.current === result || fetcher.state !== "idle") return;
     handled.current = result;
     if (result.ok) {
-      setItems((list) => list.map((s) => (s._id === result.submission._id ? result.submission : s)));
+      // The answer is the hand-in as graded; its versions and conversation (read with the page) stay as they were.
+      setItems((list) => list.map((s) => (s._id === result.submission._id ? { ...result.submission, versions: result.submission.versions ?? s.versions, comments: result.submission.comments ?? s.comments } : s)));
       setDone({ id: result.submission._id, intent: result.intent });
       setAnnounce(t(result.intent === "return" ? "grader.returned" : "grader.saved", { name: result.submission.user.name }));
     } else {
