@@ -402,6 +402,35 @@ describe("progress: flags for staff", () => {
   });
 });
 
+describe("progress: a lecture whose attendance is open", () => {
+  it("is said to staff as in progress beside the held count (0), while it counts for the student who checked in", async () => {
+    const now = Date.now();
+    const teacher = await createUser({ role: "instructor" });
+    const group = await createGroup({ instructorId: teacher.id });
+    const [here, notYet] = [await createUser(), await createUser()];
+    await addMember(here, group);
+    await addMember(notYet, group);
+    const lecture = await lectureIn(group, "live1", now + DAY);
+    await db().insert(s.attendanceSessions).values({ id: newId(), lectureId: lecture.id, opensAt: new Date(now - 10 * 60_000), closesAt: new Date(now + HOUR), createdBy: teacher.id });
+    await db().insert(s.attendance).values({ id: newId(), lectureId: lecture.id, userId: here.id, status: "present", method: "code", markedAt: new Date(now - 5 * 60_000) });
+    const cookie = (await signIn(teacher)).cookie;
+    const page = async (lang: string) => (await (await call(`/instructor/group/${group.slug}/progress`, { cookie: `${cookie}; lang=${lang}` })).text()).replace(/<!-- -->/g, "");
+    const en = await page("en");
+    expect(en).toContain("1 in progress (attendance open)");
+    expect(en).toContain("No lecture has finished yet: one is in progress. It counts for the students who have checked in, and for everyone once attendance closes.");
+    expect(en).not.toContain("No lecture has been held yet.");
+    const ar = await page("ar");
+    expect(ar).toContain("محاضرة جارية (الحضور مفتوح)");
+    // The student who checked in: 1 of 1; the one who has not: nothing held for them yet.
+    const staffToken = (await signIn(teacher)).accessToken;
+    const report = (await (await call(`/api/groups/${group.slug}/progress`, { token: staffToken })).json()) as { heldLectures: number; students: { _id: string; progress: { lectures: { attended: number; held: number } } }[] };
+    expect(report.heldLectures).toBe(0);
+    const of = (id: string) => report.students.find((x) => x._id === id)!.progress.lectures;
+    expect(of(here.id)).toMatchObject({ attended: 1, held: 1 });
+    expect(of(notYet.id)).toMatchObject({ attended: 0, held: 0 });
+  });
+});
+
 /**
  * The issue's numbers ("Progress Overall disagrees with the numbers beside it"): a student at 75 % attendance,
  * 94 % tasks and 100 % quizzes read 73 % overall, because a quiz still open with days left counted as 0. Group I:

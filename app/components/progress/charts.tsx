@@ -89,7 +89,7 @@ function ChartData({ columns, rows }: { columns: string[]; rows: { key: string; 
 }
 
 /** One stacked bar per held lecture: present, late, excused, absent, out of the group's members. */
-export function AttendanceChart({ lectures }: { lectures: LectureBar[] }) {
+export function AttendanceChart({ lectures, live = 0 }: { lectures: LectureBar[]; live?: number }) {
   const { t, dir } = useT();
   const labels = SEGMENTS.map((s) => t(SEGMENT_LABEL[s]));
   return (
@@ -97,7 +97,7 @@ export function AttendanceChart({ lectures }: { lectures: LectureBar[] }) {
       id="attendance-chart-title"
       title={t("staffProgress.chart.attendance")}
       desc={t("staffProgress.chart.attendanceDesc")}
-      empty={lectures.length === 0 ? t("staffProgress.chart.attendanceNone") : null}
+      empty={lectures.length === 0 ? (live > 0 ? t("staffProgress.chart.attendanceLive", { n: live }) : t("staffProgress.chart.attendanceNone")) : null}
     >
       <Legend items={SEGMENTS.map((s, i) => ({ key: s, attr: "data-segment", label: labels[i]! }))} />
       <ol role="list" className="attendance-bars">

@@ -14,7 +14,7 @@ export interface StaffProgressReport {
   generatedAt: string;
   heldLectures: number;
   students: { _id: string; name: string; email: string; slug: string; status: string; progress: Progress; atRisk: boolean; atRiskReasons: AtRiskReason[] }[];
-  lectures: { _id: string; title: string; held: boolean; present: number; late: number; excused: number; absent: number }[];
+  lectures: { _id: string; title: string; held: boolean; open: boolean; present: number; late: number; excused: number; absent: number }[];
   tasks: { _id: string; title: string; due: boolean; maxScore: number; submitted: number; graded: number; averageScore: number | null }[];
   quizzes: { _id: string; title: string; opened: boolean; maxScore: number; taken: number; averageScore: number | null }[];
 }
@@ -65,6 +65,8 @@ export function StaffProgressScreen({ report, exportBase, studentHref }: { repor
   const overalls = report.students.map((s) => s.progress.overall).filter((n): n is number => n !== null);
   const classAverage = overalls.length ? Math.round(overalls.reduce((a, b) => a + b, 0) / overalls.length) : null;
   const held = report.lectures.filter((l) => l.held);
+  // A lecture whose attendance is open is not held yet for the group; it is for each student who checked in.
+  const live = report.lectures.filter((l) => l.open).length;
   const taskBins = binCounts(report.students.map((s) => s.progress.tasks.rate));
   const quizBins = binCounts(report.students.map((s) => s.progress.quizzes.rate));
   const rule = t("staffProgress.atRiskRule", { threshold: AT_RISK_BELOW_PERCENT });
@@ -84,6 +86,7 @@ export function StaffProgressScreen({ report, exportBase, studentHref }: { repor
             <CalendarIcon />
             <span className="progress-stat-label">{t("staffProgress.held")}</span>
             <span className="progress-stat-value">{report.heldLectures}</span>
+            {live > 0 ? <span className="progress-stat-note">{t("staffProgress.inProgress", { n: live })}</span> : null}
           </li>
           <li className="card progress-stat">
             <BookIcon />
@@ -192,7 +195,7 @@ export function StaffProgressScreen({ report, exportBase, studentHref }: { repor
       </section>
 
       <div className="progress-charts">
-        <AttendanceChart lectures={held} />
+        <AttendanceChart lectures={held} live={live} />
         <ScoreDistribution tasks={taskBins} quizzes={quizBins} />
       </div>
 
