@@ -48,7 +48,7 @@ export const submitTaskInput = z.object({
     .string({ error: "Give the link to your work." })
     .trim()
     .max(TASK_LIMITS.link, "That link is too long.")
-    .refine((v) => isWebLink(v, { dotted: true }), "Give a full link to your work, starting with https://"),
+    .refine((v) => isWebLink(v, { dotted: true }), "Give a full link to your work, starting with https:// or http://"),
   notes: z.string().overwrite(withoutControls).trim().max(TASK_LIMITS.notes, `Notes are limited to ${TASK_LIMITS.notes} characters.`).optional(),
 });
 export type SubmitTaskInput = z.infer<typeof submitTaskInput>;

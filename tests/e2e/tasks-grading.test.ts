@@ -134,7 +134,7 @@ describe("a refused hand-in", () => {
     await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe("task-link");
     const described = (await link.getAttribute("aria-describedby"))!.split(" ");
     const said = await page.evaluate((ids) => ids.map((id) => document.getElementById(id)?.textContent ?? null), described);
-    expect(said).toContain("Give a full link to your work, starting with https://");
+    expect(said).toContain("Give a full link to your work, starting with https:// or http://");
   });
 });
 

@@ -80,7 +80,7 @@ describe("links as people share them", () => {
     for (const link of BAD_LINKS) {
       const res = await call(path, { body: { link }, token: student.accessToken });
       expect(res.status, JSON.stringify(link)).toBe(400);
-      expect(((await res.json()) as ErrorBody).fields?.link).toBe("Give a full link to your work, starting with https://");
+      expect(((await res.json()) as ErrorBody).fields?.link).toBe("Give a full link to your work, starting with https:// or http://");
     }
     expect(await db().select({ id: s.submissions.id }).from(s.submissions).where(eq(s.submissions.taskId, task.id))).toHaveLength(0);
     expect((await call(path, { body: { link: "http://my-site.example.com/work?a=1#top" }, token: student.accessToken })).status).toBe(201);
