@@ -151,6 +151,7 @@ export const groupsAr: Record<GroupsKey, string> = {
   "groups.tabs.students": "الطلاب",
   "groups.tabs.update": "تعديل",
 
+  "groups.overview.createdPublished": "أُنشئت المجموعة ونُشرت: يجدها الطلاب في قائمة الكورسات ويطلبون الانضمام. أضف محتواها بعد ذلك.",
   "groups.overview.created": "أُنشئت المجموعة. أضف محتواها، ثم انشرها عندما تصبح جاهزة.",
   "groups.overview.seatsLeft": "المقاعد المتبقية: {count}",
   "groups.overview.noLimit": "بلا حد للمقاعد",

@@ -153,6 +153,7 @@ export const groupsEn = {
   "groups.tabs.students": "Students",
   "groups.tabs.update": "Update",
 
+  "groups.overview.createdPublished": "Group created and published: students can find it in the catalogue and ask to join. Add its outline next.",
   "groups.overview.created": "Group created. Add its outline, then publish it when it's ready.",
   "groups.overview.seatsLeft": "Seats left: {count}",
   "groups.overview.noLimit": "No seat limit",

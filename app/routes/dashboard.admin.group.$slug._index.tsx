@@ -51,7 +51,7 @@ export default function AdminGroupOverview() {
       {created ? (
         <p className="notice-success" role="status">
           <CheckIcon />
-          {t("groups.overview.created")}
+          {t(group.status === "published" ? "groups.overview.createdPublished" : "groups.overview.created")}
         </p>
       ) : null}
       <ul role="list" className="stat-grid">

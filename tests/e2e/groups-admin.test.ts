@@ -27,7 +27,8 @@ describe("admin group management", () => {
     await page.waitForURL(/\/dashboard\/admin\/group\/[a-z0-9-]+\?created=1$/);
     const slug = new URL(page.url()).pathname.split("/").pop()!;
     expect(slug).toMatch(/^rust-for-the-web-/);
-    expect(await page.locator(".notice-success").textContent()).toContain("Group created.");
+    // Created as published: the notice does not ask to publish it.
+    expect(await page.locator(".notice-success").textContent()).toContain("Group created and published: students can find it in the catalogue and ask to join.");
     await expect.poll(() => page.locator("h1").textContent()).toBe(title);
     const image = await page.getByRole("img", { name: `Cover image of ${title}` }).getAttribute("src");
     expect(image).toMatch(/^\/media\/courses\/[\w-]+\.png$/);
