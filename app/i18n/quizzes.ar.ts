@@ -3,6 +3,7 @@ import type { quizzesEn } from "./quizzes.en";
 /** الاختبارات: شاشات الطالب (المقدمة والأسئلة والنتيجة والإجابات) وشاشات فريق التدريس (القائمة والنتائج والمحرر). */
 export const quizzesAr: Record<keyof typeof quizzesEn, string> = {
   "quiz.course.none": "لا اختبارات بعد. يضيفها المدرّب إلى المحاضرات.",
+  "quiz.course.usedUp": "لا محاولات متبقية",
   "quiz.course.open": "مفتوح الآن",
   "quiz.course.inProgress": "قيد الحل",
   "quiz.course.missed": "فاتك",

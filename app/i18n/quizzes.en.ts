@@ -1,6 +1,7 @@
 /** Quizzes: the student's intro, questions, result and answers screens, and the staff's list, matrix and editor. */
 export const quizzesEn = {
   "quiz.course.none": "No quizzes yet. Your instructor adds them to the lectures.",
+  "quiz.course.usedUp": "No attempts left",
   "quiz.course.open": "Open now",
   "quiz.course.inProgress": "In progress",
   "quiz.course.notTaken": "Not taken yet",

@@ -179,8 +179,8 @@ describe("the lecture page's quizzes", () => {
     const now = Date.now();
     const lecture = { id: newId(), groupId: group.id, slug: `quizzes-${group.slug}`, title: "Quizzes", body: "", order: 0, startsAt: new Date(now - DAY), published: true };
     await insertAll(s.lectures, [lecture]);
-    const quiz = (slug: string, title: string, opensAt: number, closesAt: number, published = true) =>
-      ({ id: newId(), lectureId: lecture.id, groupId: group.id, slug: `${slug}-${group.slug}`, title, opensAt: new Date(opensAt), closesAt: new Date(closesAt), maxAttempts: 3, published });
+    const quiz = (slug: string, title: string, opensAt: number, closesAt: number, published = true, maxAttempts = 3) =>
+      ({ id: newId(), lectureId: lecture.id, groupId: group.id, slug: `${slug}-${group.slug}`, title, opensAt: new Date(opensAt), closesAt: new Date(closesAt), maxAttempts, published });
     const scored = quiz("scored", "Scored quiz", now - DAY, now + DAY);
     const running = quiz("running", "Running quiz", now - DAY, now + DAY);
     const fresh = quiz("fresh", "Fresh quiz", now - DAY, now + DAY);
@@ -188,12 +188,13 @@ describe("the lecture page's quizzes", () => {
     const shut = quiz("shut", "Shut quiz", now - 3 * DAY, now - DAY);
     const draft = quiz("draft", "Draft quiz", now - DAY, now + DAY, false);
     const zero = quiz("zero", "Zero quiz", now - DAY, now + DAY);
-    await insertAll(s.quizzes, [scored, running, fresh, later, shut, draft, zero]);
+    const used = quiz("used", "Used quiz", now - DAY, now + DAY, true, 1);
+    await insertAll(s.quizzes, [scored, running, fresh, later, shut, draft, zero, used]);
     // Four points a quiz: one question of 4.
-    await insertAll(s.questions, [scored, running, fresh, later, shut, draft, zero].map((q) => ({ id: newId(), quizId: q.id, text: "Q", type: "single" as const, options: ["a", "b"], correct: [0], points: 4 })));
+    await insertAll(s.questions, [scored, running, fresh, later, shut, draft, zero, used].map((q) => ({ id: newId(), quizId: q.id, text: "Q", type: "single" as const, options: ["a", "b"], correct: [0], points: 4 })));
     const attempt = (quizId: string, number: number, score: number | null, submitted: boolean) =>
       ({ id: newId(), quizId, userId: student.id, number, score, startedAt: new Date(now - 60_000), deadlineAt: new Date(now + DAY), submittedAt: submitted ? new Date(now - 30_000) : null });
-    await insertAll(s.attempts, [attempt(scored.id, 1, 1, true), attempt(scored.id, 2, 3, true), attempt(running.id, 1, null, false), attempt(zero.id, 1, 0, true)]);
+    await insertAll(s.attempts, [attempt(scored.id, 1, 1, true), attempt(scored.id, 2, 3, true), attempt(running.id, 1, null, false), attempt(zero.id, 1, 0, true), attempt(used.id, 1, 2, true)]);
 
     const path = `/course/${group.slug}/lecture/${lecture.slug}`;
     const rowsOf = async (cookie: string) => {
@@ -201,7 +202,11 @@ describe("the lecture page's quizzes", () => {
       return new Map([...html.matchAll(/<li class="lecture-work-item" data-window="(\w+)">([\s\S]*?)<\/li>/g)].map((m) => [/lecture-work-title"[^>]*>([^<]+)</.exec(m[2]!)![1]!, { window: m[1], html: m[2]!, text: m[2]!.replace(/<[^>]+>/g, " ").replace(/\s+/g, " ").trim() }]));
     };
     const rows = await rowsOf((await signIn(student)).cookie);
-    expect([...rows.keys()].sort()).toEqual(["Fresh quiz", "Later quiz", "Running quiz", "Scored quiz", "Shut quiz", "Zero quiz"]);
+    expect([...rows.keys()].sort()).toEqual(["Fresh quiz", "Later quiz", "Running quiz", "Scored quiz", "Shut quiz", "Used quiz", "Zero quiz"]);
+    // Still open, but this student has used their one attempt: said beside the grade; two of three used is not.
+    expect(rows.get("Used quiz")!.text).toContain("No attempts left");
+    expect(rows.get("Used quiz")!.text).toContain("Grade: 2 / 4");
+    expect(rows.get("Scored quiz")!.text).not.toContain("No attempts left");
     expect(rows.get("Scored quiz")!.text).toContain("Grade: 3 / 4");
     expect(rows.get("Scored quiz")!.text).not.toContain("Not taken yet");
     expect(rows.get("Running quiz")!.text).toContain("In progress");
@@ -223,6 +228,6 @@ describe("the lecture page's quizzes", () => {
     // The group's instructor: the same published quizzes, no standing of their own.
     const staffRows = await rowsOf((await signIn(teacher)).cookie);
     expect([...staffRows.keys()].sort()).toEqual([...rows.keys()].sort());
-    for (const row of staffRows.values()) expect(row.text).not.toMatch(/Not taken yet|In progress|Grade:/);
+    for (const row of staffRows.values()) expect(row.text).not.toMatch(/Not taken yet|In progress|Grade:|No attempts left/);
   });
 });

@@ -76,12 +76,15 @@ export function QuizWhen({ quiz }: { quiz: Pick<CourseQuiz, "window" | "opensAt"
  * A student's standing on a quiz: an attempt running, their best score, or not taken (yet, while it is open or
  * to come; "Missed" once it has closed, where progress counts it as 0). Nothing for staff.
  */
-export function QuizStanding({ quiz }: { quiz: Pick<CourseQuiz, "mine" | "maxScore" | "window"> }) {
+export function QuizStanding({ quiz }: { quiz: Pick<CourseQuiz, "mine" | "maxScore" | "window" | "maxAttempts"> }) {
   const { t } = useT();
   if (!quiz.mine) return null;
+  // Still open for others, but not for this student any more.
+  const usedUp = quiz.window === "open" && !quiz.mine.inProgress && quiz.mine.attempts >= quiz.maxAttempts;
   return (
     <span className="course-task-status">
       {quiz.mine.inProgress ? <span className="badge badge-amber">{t("quiz.course.inProgress")}</span> : null}
+      {usedUp ? <span className="badge">{t("quiz.course.usedUp")}</span> : null}
       {quiz.mine.bestScore !== null ? (
         <span className="course-task-grade" data-nothing={quiz.mine.bestScore === 0 || undefined}>
           {quiz.mine.bestScore === 0 ? null : <CheckIcon />}
