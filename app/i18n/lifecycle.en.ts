@@ -116,6 +116,8 @@ export const lifecycleEn = {
   "cohort.copy.title": "Start the next cohort",
   "cohort.copy.lead": "A new draft group with this one's outline, lectures, tasks, exercises, rubrics, quizzes and question bank, everything unpublished. No students, hand-ins, attendance, chat or grades are copied.",
   "cohort.copy.titleLabel": "New group's title",
+  "cohort.copy.sameTitle": "This is this group's own title: give the new one a title students can tell apart, such as one with its start month.",
+  "cohort.copy.titleHint": "Students see both groups in the catalogue.",
   "cohort.copy.startLabel": "First lecture on",
   "cohort.copy.startHint": "Every date moves by as many days, at the same time of day. The first lecture is on a {weekday}: pick a {weekday} to keep the weekdays.",
   "cohort.copy.startHintNone": "The group has no dated lectures: its start date moves, nothing else.",

@@ -124,7 +124,12 @@ describe("a cohort's life", () => {
     start.setUTCDate(start.getUTCDate() + 7 * 20);
     const startDate = start.toISOString().slice(0, 10);
 
-    await page.getByLabel("New group's title").fill(`React, next cohort ${stamp}`);
+    // The title starts as this group's own, and the form says so until it is another.
+    const titleField = page.getByLabel("New group's title");
+    const titleHint = page.locator("#copy-title-hint");
+    expect(await titleHint.textContent()).toContain("This is this group's own title");
+    await titleField.fill(`React, next cohort ${stamp}`);
+    await expect.poll(() => titleHint.textContent()).toBe("Students see both groups in the catalogue.");
     await page.getByLabel("First lecture on").fill(startDate);
     await page.getByRole("button", { name: "Create the copy" }).click();
     await page.getByRole("link", { name: "Open the new group" }).click();

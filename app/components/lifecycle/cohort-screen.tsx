@@ -452,8 +452,13 @@ function CopySection({ data, area }: { data: CohortData; area: "instructor" | "a
   const once = useOneSubmission(copier.state);
   const form = useRef<HTMLFormElement>(null);
   // A copy made: the form starts over (the title back to this group's, no date), so another click makes nothing.
+  // The copy's title starts as this group's: while it still is, the form says so (two groups of one title look alike
+  // in the catalogue and the lists).
+  const [sameTitle, setSameTitle] = useState(true);
   useEffect(() => {
-    if (done) form.current?.reset();
+    if (!done) return;
+    form.current?.reset();
+    setSameTitle(true);
   }, [done]);
   return (
     <section className="card form-card cohort-section" aria-labelledby="cohort-copy-title">
@@ -465,7 +470,19 @@ function CopySection({ data, area }: { data: CohortData; area: "instructor" | "a
         <input type="hidden" name="intent" value="copy" />
         <div className="field">
           <label htmlFor="copy-title">{t("cohort.copy.titleLabel")}</label>
-          <input id="copy-title" name="title" required maxLength={COPY_LIMITS.title} dir="auto" defaultValue={data.group.title} />
+          <input
+            id="copy-title"
+            name="title"
+            required
+            maxLength={COPY_LIMITS.title}
+            dir="auto"
+            defaultValue={data.group.title}
+            aria-describedby="copy-title-hint"
+            onChange={(e) => setSameTitle(e.target.value.trim() === data.group.title.trim())}
+          />
+          <p id="copy-title-hint" className="field-hint" data-tone={sameTitle ? "attention" : undefined}>
+            {t(sameTitle ? "cohort.copy.sameTitle" : "cohort.copy.titleHint")}
+          </p>
         </div>
         <div className="cohort-rule-fields">
           <div className="field">
