@@ -78,7 +78,7 @@ export const lifecycleAr: Record<keyof typeof lifecycleEn, string> = {
   "cohort.rule.saved": "حُفظ شرط الإتمام.",
   "cohort.rule.none": "لا شرط بعد: يمكن منح الشهادات يدويًا.",
   "cohort.certificates.notStarted": "لم تبدأ هذه الدورة بعد: يمكن منح الشهادات بدءًا من يومها الأول.",
-  "cohort.certs.opensOn": "يمكن منح الشهادات بدءًا من {date}، أول أيام الدورة.",
+  "cohort.certs.opensOn": "يمكن منح الشهادات بدءًا من {date}، يوم المحاضرة الأولى.",
   "cohort.certs.title": "الشهادات",
   "cohort.certs.lead": "امنحها دفعة واحدة لكل من يستوفي الشرط، أو لعضو بعينه يدويًا. يُبلَّغ كل خرّيج في الإشعارات وبالبريد.",
   "cohort.certs.issueAll": "امنحها لكل من يستوفي الشرط",

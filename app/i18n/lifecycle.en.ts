@@ -79,7 +79,7 @@ export const lifecycleEn = {
   "cohort.rule.saved": "Completion rule saved.",
   "cohort.rule.none": "No rule yet: certificates can be issued by hand.",
   "cohort.certificates.notStarted": "This course has not started yet: certificates can be issued from its first day.",
-  "cohort.certs.opensOn": "Certificates can be issued from {date}, the course's first day.",
+  "cohort.certs.opensOn": "Certificates can be issued from {date}, the day of the first lecture.",
   "cohort.certs.title": "Certificates",
   "cohort.certs.lead": "Issue to everyone who meets the rule at once, or to one member by hand. Each graduate is told in the bell and by e-mail.",
   "cohort.certs.issueAll": "Issue to everyone who meets the rule",
