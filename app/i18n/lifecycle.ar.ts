@@ -154,6 +154,7 @@ export const lifecycleAr: Record<keyof typeof lifecycleEn, string> = {
 
   "lectureCopy.title": "انسخ إلى مجموعة",
   "lectureCopy.lead": "تنتقل المحاضرة ومهامها واختباراتها إلى مجموعة أخرى تديرها (أو إلى هذه)، غير منشورة، بعد محاضراتها.",
+  "lectureCopy.choose": "اختر مجموعة",
   "lectureCopy.group": "المجموعة",
   "lectureCopy.startsAt": "تبدأ في (اختياري)",
   "lectureCopy.startsHint": "تنتقل مهامها واختباراتها بعدد الأيام نفسه. إن تُرك فارغًا تُنسخ المواعيد كما هي.",

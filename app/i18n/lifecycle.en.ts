@@ -157,6 +157,7 @@ export const lifecycleEn = {
   /* Copying one lecture */
   "lectureCopy.title": "Copy to a group",
   "lectureCopy.lead": "The lecture, its tasks and its quizzes go into another group you run (or this one), unpublished, after its lectures.",
+  "lectureCopy.choose": "Choose a group",
   "lectureCopy.group": "Group",
   "lectureCopy.startsAt": "Starts at (optional)",
   "lectureCopy.startsHint": "Its tasks and quizzes move by as many days. Empty: the dates are copied as they are.",

@@ -267,6 +267,10 @@ describe("Publish later and Copy to a group", () => {
     expect((await action(w.teacher, "/staff/schedule", { kind: "group", id: w.lecture.slug, publishAt: at, intent: "schedule" })).status).toBe(400);
 
     const target = await createGroup({ instructorId: w.teacher.user.id });
+    // The lecture's form chooses no group for the staff member: a copy lands only where they pick, and none is a 400.
+    const editor = await (await call(`/instructor/group/${w.group.slug}/lectures/update/${w.lecture.slug}`, { cookie: w.teacher.cookie })).text();
+    expect(editor).toMatch(/<select id="copy-lecture-group" name="groupId" required="">\s*<option value="" disabled="" selected="">Choose a group<\/option>/);
+    expect((await action(w.teacher, "/staff/copy-lecture", { lectureId: w.lecture.id, groupId: "", startsAt: "" })).status).toBe(400);
     expect((await action(w.other, "/staff/copy-lecture", { lectureId: w.lecture.id, groupId: target.id, startsAt: "" })).status).toBe(404);
     expect((await action(w.teacher, "/staff/copy-lecture", { lectureId: w.lecture.id, groupId: target.id, startsAt: "" })).status).toBe(200);
     expect((await db().select().from(s.lectures).where(eq(s.lectures.groupId, target.id))).map((l) => [l.title, l.published])).toEqual([["Week one", false]]);

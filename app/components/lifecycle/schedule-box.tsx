@@ -99,7 +99,11 @@ export function CopyLectureBox({ lectureId, groups, area }: { lectureId: string;
         <div className="cohort-rule-fields">
           <div className="field">
             <label htmlFor="copy-lecture-group">{t("lectureCopy.group")}</label>
-            <select id="copy-lecture-group" name="groupId" required>
+            {/* No group chosen for the staff member: a copy lands only where they pick. */}
+            <select id="copy-lecture-group" name="groupId" required defaultValue="">
+              <option value="" disabled>
+                {t("lectureCopy.choose")}
+              </option>
               {groups.map((g) => (
                 <option key={g._id} value={g._id} dir="auto">
                   {g.title}
