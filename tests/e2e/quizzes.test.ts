@@ -381,6 +381,8 @@ describe("building a quiz", () => {
     await page.getByRole("button", { name: "Create the quiz" }).click();
     await page.waitForURL("**/instructor/group/frontend-react/quizzes");
     await page.getByRole("link", { name: `Editor quiz ${stamp}` }).first().waitFor();
+    // The list says what was just done.
+    expect(await page.locator(".notice-success").textContent()).toBe(`Quiz “Editor quiz ${stamp}” created.`);
 
     const list = await api<{ slug: string; title: string }[]>(token, "GET", "/api/quizzes/groups/frontend-react");
     const made = list.body.find((q) => q.title === `Editor quiz ${stamp}`)!;

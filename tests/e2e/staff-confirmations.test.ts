@@ -43,6 +43,7 @@ describe("the staff's confirmations", () => {
     await dialog.getByRole("button", { name: "Delete", exact: true }).click();
     await page.waitForURL("**/instructor/group/frontend-react/tasks");
     expect(await exists()).toBe(false);
+    expect(await page.locator(".notice-success").textContent()).toBe(`Task “Doomed task ${stamp}” deleted.`);
   });
 
   it("deleting a quiz asks in Arabic on an Arabic page", async () => {
@@ -229,5 +230,6 @@ describe("leaving an editor with unsaved changes", () => {
     await page.getByRole("button", { name: "Create task" }).click();
     await page.waitForURL("**/instructor/group/frontend-react/tasks");
     expect(await dialog.count()).toBe(0);
+    expect(await page.locator(".notice-success").textContent()).toBe(`Task “Saved task ${stamp}” created.`);
   });
 });

@@ -1,4 +1,5 @@
 import { Form, Link, useActionData, useFetcher, useNavigate, useNavigation } from "@remix-run/react";
+import { arrivalState } from "~/components/arrival-notice";
 import { useEffect, useId, useRef, useState } from "react";
 import { useFocusFirstProblem } from "~/lib/use-editor-focus";
 import { PlusIcon } from "~/components/icons";
@@ -161,7 +162,8 @@ export function QuizEditor({
   const busy = navigation.state !== "idle";
 
   useEffect(() => {
-    if (result?.ok && (result.intent === "delete" || !quiz)) navigate(listPath);
+    if (result?.ok && (result.intent === "delete" || !quiz)) navigate(listPath, arrivalState({ kind: "quiz", done: result.intent === "delete" ? "deleted" : "created", title: quiz?.title ?? title }));
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- the title as saved, read once per result
   }, [result, quiz, navigate, listPath]);
 
   const update = (i: number, change: Partial<Draft>) => setDrafts((list) => list.map((d, j) => (j === i ? { ...d, ...change } : d)));

@@ -1,3 +1,4 @@
+import { ArrivalNotice } from "~/components/arrival-notice";
 import { Link } from "@remix-run/react";
 import { NewOnLecture, NothingOnLecturesYet } from "~/components/lectures/new-on-lecture";
 import { When } from "~/components/lectures/when";
@@ -63,6 +64,7 @@ export function StaffQuizzesScreen({ results, lectures, base }: { results: QuizR
   return (
     <>
       <section className="quizzes-screen" aria-labelledby="quizzes-title">
+        <ArrivalNotice />
         <div className="section-head">
           <h2 id="quizzes-title" className="block-title">
             {t("staffQuizzes.title")}

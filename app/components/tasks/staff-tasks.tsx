@@ -1,4 +1,5 @@
 import { Form, Link, useActionData, useNavigate, useNavigation } from "@remix-run/react";
+import { ArrivalNotice, arrivalState } from "~/components/arrival-notice";
 import { useEffect, useRef, useState } from "react";
 import { ConfirmedIntentButton } from "~/components/confirm-dialog";
 import { useFocusFirstProblem } from "~/lib/use-editor-focus";
@@ -33,6 +34,7 @@ export function StaffTasksScreen({ tasks, lectures, base }: { tasks: StaffTask[]
   const { t } = useT();
   return (
     <section className="tasks-screen" aria-labelledby="tasks-title">
+      <ArrivalNotice />
       <div className="section-head">
         <h2 id="tasks-title" className="block-title">
           {t("staffTasks.title")}
@@ -102,7 +104,7 @@ export function StaffTasksScreen({ tasks, lectures, base }: { tasks: StaffTask[]
   );
 }
 
-type Result = ({ ok: true; intent: string; task?: { slug: string }; code?: boolean } | (FailureLike & { ok: false; intent: string })) | undefined;
+type Result = ({ ok: true; intent: string; task?: { slug: string; title: string }; code?: boolean } | (FailureLike & { ok: false; intent: string })) | undefined;
 
 /** A task's form (new or edit): title, statement (Markdown), due time, maximum score and whether late work counts. */
 export function TaskForm({
@@ -134,7 +136,8 @@ export function TaskForm({
   useEffect(() => {
     if (!result?.ok || !(result.intent === "delete" || !task) || followed.current === result) return;
     followed.current = result;
-    navigate(!task && result.code && result.task && editPath ? `${editPath(result.task.slug)}#exercise` : listPath);
+    if (!task && result.code && result.task && editPath) return navigate(`${editPath(result.task.slug)}#exercise`);
+    navigate(listPath, arrivalState({ kind: "task", done: result.intent === "delete" ? "deleted" : "created", title: task?.title ?? result.task?.title ?? "" }));
   }, [result, task, navigate, listPath, editPath]);
   const failure = result && !result.ok ? result : null;
   const busy = navigation.state !== "idle";
