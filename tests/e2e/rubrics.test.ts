@@ -34,6 +34,15 @@ describe("rubrics", () => {
     await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute("data-level"))).toBe("1-3");
     await page.getByRole("button", { name: "Remove level 4 of criterion 2" }).click();
     await expect.poll(() => page.locator(".rubric-editor .task-form-head p").textContent()).toBe("Total: 20 points");
+    // Points that are not a number are said under their criterion's levels, tied to the field, and Save waits.
+    const points = page.locator(".rubric-editor-criterion").nth(1).getByLabel("Level 1 points");
+    await points.fill("ten");
+    expect(await points.getAttribute("aria-invalid")).toBe("true");
+    const said = await points.evaluate((el) => document.getElementById(el.getAttribute("aria-describedby") ?? "")?.textContent);
+    expect(said).toBe("Points are whole numbers from 0 to 1000.");
+    expect(await page.getByRole("button", { name: "Save rubric" }).isDisabled()).toBe(true);
+    await points.fill("10");
+    expect(await points.getAttribute("aria-describedby")).toBeNull();
     await page.getByRole("button", { name: "Save rubric" }).click();
     const card = page.locator(".rubric-card", { hasText: `Portfolio ${stamp}` });
     await card.waitFor();

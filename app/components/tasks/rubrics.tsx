@@ -56,6 +56,9 @@ const pointsOf = (raw: string) => {
   return /^\d+$/.test(v) ? Number(v) : Number.NaN;
 };
 
+/** Points typed that cannot be saved: not a whole number, or above the limit. */
+const pointsWrong = (raw: string) => Number.isNaN(pointsOf(raw)) || pointsOf(raw) > RUBRIC_LIMITS.points;
+
 /**
  * The group's rubrics on its Tasks tab: each with its total and the tasks that carry it, an editor for a new one or
  * an edit (criteria, each with levels of title, points and description), and delete behind a confirmation.
@@ -161,7 +164,7 @@ function RubricEditor({ rubric, onDone }: { rubric: StaffRubric | null; onDone: 
       return next;
     });
 
-  const badPoints = criteria.some((c) => c.levels.some((l) => Number.isNaN(pointsOf(l.points)) || pointsOf(l.points) > RUBRIC_LIMITS.points));
+  const badPoints = criteria.some((c) => c.levels.some((l) => pointsWrong(l.points)));
   const failure = fetcher.data && !fetcher.data.ok ? fetcher.data : null;
   const busy = fetcher.state !== "idle";
   const payload = JSON.stringify({
@@ -228,7 +231,7 @@ function RubricEditor({ rubric, onDone }: { rubric: StaffRubric | null; onDone: 
                 </thead>
                 <tbody>
                   {c.levels.map((l, k) => {
-                    const wrong = Number.isNaN(pointsOf(l.points)) || pointsOf(l.points) > RUBRIC_LIMITS.points;
+                    const wrong = pointsWrong(l.points);
                     return (
                       <tr key={k}>
                         <td data-label={t("rubrics.field.level")}>
@@ -242,6 +245,7 @@ function RubricEditor({ rubric, onDone }: { rubric: StaffRubric | null; onDone: 
                             value={l.points}
                             onChange={(e) => changeLevel(i, k, { points: e.target.value })}
                             aria-invalid={wrong || undefined}
+                            aria-describedby={wrong ? `${uid}-pe${i}` : undefined}
                           />
                         </td>
                         <td data-label={t("rubrics.field.levelDescription")}>
@@ -263,6 +267,12 @@ function RubricEditor({ rubric, onDone }: { rubric: StaffRubric | null; onDone: 
                   })}
                 </tbody>
               </table>
+              {/* Said under the levels it is about; Save says it again beside its disabled button. */}
+              {c.levels.some((l) => pointsWrong(l.points)) ? (
+                <p id={`${uid}-pe${i}`} className="field-error">
+                  {t("rubrics.error.points")}
+                </p>
+              ) : null}
               <button
                 type="button"
                 className="btn btn-ghost btn-sm"
