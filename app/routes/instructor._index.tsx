@@ -81,6 +81,10 @@ export default function InstructorOverview() {
                   <UsersIcon />
                   {t("teach.group.students")}
                 </Link>
+                <Link to={`/instructor/group/${g.slug}/lectures`} className="btn btn-ghost btn-sm">
+                  <CalendarIcon />
+                  {t("lectures.title")}
+                </Link>
                 <Link to={`/instructor/group/${g.slug}/progress`} className="btn btn-ghost btn-sm">
                   <BookIcon />
                   {t("staffProgress.title")}

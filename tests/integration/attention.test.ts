@@ -92,6 +92,8 @@ describe("what needs attention", () => {
     expect(html).toContain("Needs your attention");
     expect(html).toContain(`href="/instructor/group/${w.mine.slug}/lectures/${w.lectures[4]!.slug}/attendance"`);
     expect(html).toContain(`href="/instructor/group/${w.mine.slug}/tasks"`);
+    // Each group's card opens its lectures too, beside its students, progress and chat.
+    expect(html).toContain(`href="/instructor/group/${w.mine.slug}/lectures"`);
     expect(html).toContain(`href="/instructor/${w.mine.slug}/student/${w.karim.slug}"`);
     // Why, beside the name, in the reader's language.
     expect(html).toContain('data-reason="overall">Overall 13%</li>');
