@@ -254,6 +254,13 @@ describe("the due time on a task page", () => {
     const seen = async () => (await api<{ score: number | null }>(studentToken, "GET", base)).body.score;
     expect(await seen()).toBeNull();
 
+    // The student has the task open meanwhile; their bell's socket is listening.
+    const mine = await newPage();
+    await signIn(mine.context(), student.email, student.password);
+    await gotoHydrated(mine, `/course/frontend-react/lecture/${lecture.slug}/Add-Task/${task.slug}`);
+    await mine.locator('.bell[data-live="open"]').waitFor();
+    expect(await mine.getByText("Grade: 9 / 10").count()).toBe(0);
+
     const grader = await newPage();
     await signIn(grader.context(), INSTRUCTOR.email, INSTRUCTOR.password);
     await gotoHydrated(grader, `/instructor/group/frontend-react/lecture/${lecture.slug}/tasks/${task.slug}/submissions`);
@@ -272,6 +279,8 @@ describe("the due time on a task page", () => {
     expect(await seen()).toBe(9);
     // The button went with the release: the sentence that replaced it has the focus, not the page.
     await expect.poll(() => grader.evaluate(() => document.activeElement?.classList.contains("grade-release-done") ?? false)).toBe(true);
+    // The student's open page shows the grade as the notification arrives, without a reload.
+    await mine.getByText("Grade: 9 / 10").first().waitFor({ timeout: 10_000 });
   });
 
   it("a student who has not handed in is given more time from the grader: the task's extensions open with them chosen", async () => {

@@ -9,6 +9,15 @@ import { apiFetch } from "~/lib/session-client";
 import { useRoom } from "~/lib/use-room";
 import type { RootData } from "~/root";
 
+/** A link's path ("/a/b?x=1#c" -> "/a/b"), decoded: Arabic slugs compare the same however they were written. */
+const pathOf = (link: string) => {
+  try {
+    return decodeURI(new URL(link, "http://cohort.invalid").pathname);
+  } catch {
+    return null;
+  }
+};
+
 type Item = NotificationFrameBody;
 
 const PAGE = 10;
@@ -43,6 +52,8 @@ export function NotificationBell({ userId }: { userId: string }) {
   const { t } = useT();
   const root = useRouteLoaderData<RootData>("root");
   const location = useLocation();
+  const pathRef = useRef<string | null>(null);
+  pathRef.current = pathOf(location.pathname);
   const [count, setCount] = useState(root?.unreadNotifications ?? 0);
   const [open, setOpen] = useState(false);
   const [items, setItems] = useState<Item[] | null>(null);
@@ -86,6 +97,9 @@ export function NotificationBell({ userId }: { userId: string }) {
     // A decision about one's own membership changes what the page and the header show (a course opens, My Courses
     // appears): the loaders run again, so an open course page follows it without a reload.
     if (frame.type === "membership.decided" && frame.decision.userId === userId) revalidator.revalidate();
+    // A notification about the page being read (grades released on this task, a message on this hand-in, a new
+    // hand-in in this grader): the page reads its data again, so it says what the bell says.
+    if (frame.type === "notification" && frame.notification.link && pathOf(frame.notification.link) === pathRef.current) revalidator.revalidate();
     if (frame.type === "notification" || frame.type === "notification.read" || frame.type === "notification.removed") changedAt.current = Date.now();
     if (frame.type === "notification") {
       setCount(frame.unread);
