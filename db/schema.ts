@@ -180,6 +180,8 @@ export const courseContents = sqliteTable(
       .references(() => groups.id, { onDelete: "cascade" }),
     title: text("title").notNull(),
     body: text("body").notNull().default(""),
+    /** The body rendered once (worker/services/stored-html.ts); cleared by a trigger when the body changes without it. */
+    bodyHtml: text("body_html"),
     order: integer("order").notNull().default(0),
   },
   (t) => [index("course_contents_group_order_idx").on(t.groupId, t.order)],

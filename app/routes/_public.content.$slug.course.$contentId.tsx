@@ -3,7 +3,7 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { ArrowIcon } from "~/components/icons";
 import { useT } from "~/lib/i18n";
-import { renderMarkdown } from "~/lib/markdown.server";
+import { courseContentHtml } from "../../worker/services/course-content";
 import { metaT, pageMeta } from "~/lib/meta";
 import { notFoundResponse, orNotFound } from "~/lib/not-found.server";
 import { idOrSlugParam } from "~/lib/schemas";
@@ -33,7 +33,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const link = (c: { _id: string; title: string } | undefined) => (c ? { _id: c._id, title: c.title } : null);
   return {
     course: { slug: group.slug, title: group.title, description: group.description, status: group.status },
-    part: { _id: item._id, title: item.title, html: renderMarkdown(item.body), n: index + 1, total: group.content.length },
+    part: { _id: item._id, title: item.title, html: await courseContentHtml(context.svc, item), n: index + 1, total: group.content.length },
     previous: link(group.content[index - 1]),
     next: link(group.content[index + 1]),
     outline: group.content.map((c) => ({ _id: c._id, title: c.title })),

@@ -1,4 +1,4 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, like } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import * as s from "../../db/schema";
 import { STAFF_ROOM } from "../../worker/realtime/publish";
@@ -393,8 +393,24 @@ describe("POST /api/users/withdraw-request", () => {
     expect(after.notifications.map((n) => n._id)).not.toContain(mine.notification._id);
     // The other student's request is still there to decide, and so is its notification.
     expect(after.notifications).toHaveLength(before.notifications.length - 1);
-    const admins = await db().select({ id: s.notifications.id }).from(s.notifications).where(eq(s.notifications.about, `membership:${(await membership(other.user.id, group.id))!.id}`));
+    const admins = await db().select({ id: s.notifications.id }).from(s.notifications).where(like(s.notifications.about, `membership:${(await membership(other.user.id, group.id))!.id}:%`));
     expect(admins.length).toBeGreaterThan(0);
+  });
+
+  it("takes back only the withdrawn request's notifications, not those of an earlier request that was decided", async () => {
+    const teacher = await instructor();
+    const group = await createGroup({ instructorId: teacher.user.id });
+    const me = await student();
+    const mineAbout = async () => (await db().select({ id: s.notifications.id }).from(s.notifications).where(and(eq(s.notifications.userId, teacher.user.id), eq(s.notifications.kind, "join-request")))).map((n) => n.id);
+    const { request } = (await (await join(me, { groupSlug: group.slug, message: "first" })).json()) as { request: Request };
+    expect((await decide(teacher, request._id, "rejected")).status).toBe(200);
+    const [first] = await mineAbout();
+    expect(first).toBeDefined();
+    // Asking again re-opens the same row; withdrawing that second request leaves the first one's notification.
+    expect((await join(me, { groupSlug: group.slug, message: "second" })).status).toBe(201);
+    expect(await mineAbout()).toHaveLength(2);
+    expect((await withdraw(me, group.slug)).status).toBe(200);
+    expect(await mineAbout()).toEqual([first]);
   });
 
   it("asking to join is limited to 10 an hour per student (429 with a sentence, nothing written), so asking and withdrawing cannot flood the staff", async () => {

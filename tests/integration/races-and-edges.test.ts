@@ -58,6 +58,22 @@ describe("ten of the same at the same moment", () => {
   });
 });
 
+describe("an outline's size", () => {
+  it("is at most 500 parts: the 501st is refused (409) and not written, and the outline can still be reordered", async () => {
+    const w = await teaching();
+    const rows = at(499).map((i) => ({ id: newId(), groupId: w.group.id, title: `Part ${i}`, body: "", order: i }));
+    for (let i = 0; i < rows.length; i += 15) await db().insert(s.courseContents).values(rows.slice(i, i + 15));
+    const add = (title: string) => call(`/api/groups/${w.group.slug}/content`, { body: { title }, token: w.teacher.accessToken });
+    expect((await add("Part 500")).status).toBe(201);
+    const refused = await add("Part 501");
+    expect(refused.status).toBe(409);
+    expect(((await refused.json()) as ErrorBody).message).toBe("An outline has at most 500 parts. Remove one to add another.");
+    const ids = (await db().select({ id: s.courseContents.id, order: s.courseContents.order }).from(s.courseContents).where(eq(s.courseContents.groupId, w.group.id))).sort((a, b) => a.order - b.order).map((r) => r.id);
+    expect(ids).toHaveLength(500);
+    expect((await call(`/api/groups/${w.group.slug}/content/order`, { method: "PUT", body: { ids: [...ids].reverse() }, token: w.teacher.accessToken })).status).toBe(200);
+  });
+});
+
 describe("links as people share them", () => {
   const BAD_LINKS = [
     "https://example.com/\u0000x",

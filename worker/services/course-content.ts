@@ -3,13 +3,14 @@
  * reorder and remove. Items are Markdown; the public page renders them.
  */
 import { and, eq, sql } from "drizzle-orm";
-import type { CourseContentInput, CourseContentOrderInput, UpdateCourseContentInput } from "../../app/lib/schemas";
+import { CONTENT_LIMITS, type CourseContentInput, type CourseContentOrderInput, type UpdateCourseContentInput } from "../../app/lib/schemas";
 import { courseContents } from "../../db/schema";
 import type { ServiceContext } from "../context";
 import { AppError, notFound } from "../http/errors";
 import { requireManagedGroup } from "./group-access";
 import { listCourseContent, type CourseContentDto } from "./groups";
 import { newId } from "./ids";
+import { htmlOf, withHtml } from "./stored-html";
 import type { Viewer } from "./sessions";
 
 const contentColumns = { _id: courseContents.id, title: courseContents.title, body: courseContents.body, order: courseContents.order };
@@ -20,13 +21,21 @@ export async function listGroupContent(ctx: ServiceContext, viewer: Viewer, grou
   return listCourseContent(ctx, group.id);
 }
 
-/** POST /api/groups/{id}/content: a new item at the end of the outline. */
+/** POST /api/groups/{id}/content: a new item at the end of the outline (at most CONTENT_LIMITS.items of them). */
 export async function addGroupContent(ctx: ServiceContext, viewer: Viewer, groupIdOrSlug: string, input: CourseContentInput): Promise<CourseContentDto> {
   const group = await requireManagedGroup(ctx, viewer, groupIdOrSlug);
   // The place after the last is read by the insert itself: items added at the same moment each get their own.
-  const next = sql<number>`(SELECT coalesce(max(c."order"), -1) + 1 FROM course_contents AS c WHERE c.group_id = ${group.id})`;
-  const [row] = await ctx.db.insert(courseContents).values({ id: newId(), groupId: group.id, title: input.title, body: input.body ?? "", order: next }).returning(contentColumns);
-  return row!;
+  // It is written only while the outline is under its limit, asked by the same statement (parts added at once too).
+  const body = input.body ?? "";
+  const [row] = await ctx.db
+    .insert(courseContents)
+    .select(
+      sql`SELECT ${newId()}, ${group.id}, ${input.title}, ${body}, ${withHtml(body)}, coalesce(max(c."order"), -1) + 1
+        FROM course_contents AS c WHERE c.group_id = ${group.id} HAVING count(*) < ${CONTENT_LIMITS.items}`,
+    )
+    .returning(contentColumns);
+  if (!row) throw new AppError(409, "conflict", `An outline has at most ${CONTENT_LIMITS.items} parts. Remove one to add another.`);
+  return row;
 }
 
 /** PUT /api/groups/{id}/content/{contentId}: edits an item's title and/or body. */
@@ -42,7 +51,7 @@ export async function updateGroupContent(
   const [row] =
     input.title === undefined && input.body === undefined
       ? await ctx.db.select(contentColumns).from(courseContents).where(where)
-      : await ctx.db.update(courseContents).set({ title: input.title, body: input.body }).where(where).returning(contentColumns);
+      : await ctx.db.update(courseContents).set({ title: input.title, body: input.body, ...(input.body === undefined ? {} : { bodyHtml: withHtml(input.body) }) }).where(where).returning(contentColumns);
   if (!row) throw notFound("No such item in this group's outline.");
   return row;
 }
@@ -81,4 +90,10 @@ export async function reorderGroupContent(
   );
   await ctx.db.batch([first!, ...rest]);
   return listCourseContent(ctx, group.id);
+}
+
+/** A part of the outline as its public page shows it: its HTML, rendered when it was saved (or now, once, and kept). */
+export async function courseContentHtml(ctx: ServiceContext, item: { _id: string; body: string }): Promise<string> {
+  const [row] = await ctx.db.select({ html: courseContents.bodyHtml }).from(courseContents).where(eq(courseContents.id, item._id));
+  return htmlOf(ctx, "course_contents", { id: item._id, source: item.body, html: row?.html ?? null });
 }

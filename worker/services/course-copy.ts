@@ -206,7 +206,7 @@ export async function copyGroup(ctx: ServiceContext, viewer: Viewer, sourceIdOrS
           completionAttendance: full!.completionAttendance,
           createdAt: new Date(now),
         })),
-        raw(ctx, sql`INSERT INTO course_contents (id, group_id, title, body, "order") SELECT ${NEW_ID}, ${id}, title, body, "order" FROM course_contents WHERE group_id = ${source.id}`),
+        raw(ctx, sql`INSERT INTO course_contents (id, group_id, title, body, body_html, "order") SELECT ${NEW_ID}, ${id}, title, body, body_html, "order" FROM course_contents WHERE group_id = ${source.id}`),
         raw(ctx, sql`INSERT INTO bank_questions (id, group_id, text, type, options, correct, points, tags, created_at, updated_at)
           SELECT ${NEW_ID}, ${id}, text, type, options, correct, points, tags, ${now}, ${now} FROM bank_questions WHERE group_id = ${source.id}`),
         ...lectureStatements(ctx, { batch, target: id, lectureWhere, suffix: slugSuffix(), shift, orderBase: sql.raw("0"), now, rubricsFrom: sql`r.group_id = ${source.id}` }),

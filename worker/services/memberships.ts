@@ -114,14 +114,17 @@ export async function requestToJoin(ctx: ServiceContext, viewer: Viewer, input: 
   return { message: "Your request to join was sent.", request };
 }
 
-/** What a join request's notifications are about: the membership row it is. */
-const requestAbout = (membershipId: string) => `membership:${membershipId}`;
+/**
+ * What a join request's notifications are about: the membership row and when it was asked (asking again re-opens the
+ * same row with a new time, so withdrawing takes back that request's notifications only, not an earlier one's).
+ */
+const requestAbout = (membershipId: string, askedAt: Date | string) => `membership:${membershipId}:${new Date(askedAt).getTime()}`;
 
 /** Staff hear about a new request: a notification each (linking to their inbox) and a live inbox frame. */
 async function announceRequest(ctx: ServiceContext, viewer: Viewer, group: GroupRecord, request: MembershipRequestDto) {
   const params = { name: viewer.name, group: group.title };
   // Taken back with the request if it is withdrawn before anyone decides.
-  const about = requestAbout(request._id);
+  const about = requestAbout(request._id, request.createdAt);
   const admins = await adminIds(ctx);
   const instructor = group.instructorId && !admins.includes(group.instructorId) ? [group.instructorId] : [];
   // notifyUsers writes one multi-row INSERT, and D1 binds at most 100 parameters per statement: admins go
@@ -153,14 +156,14 @@ export async function withdrawRequest(ctx: ServiceContext, viewer: Viewer, input
   const [withdrawn] = await ctx.db
     .delete(memberships)
     .where(and(eq(memberships.groupId, group.id), eq(memberships.userId, viewer.userId), eq(memberships.status, "pending")))
-    .returning({ id: memberships.id });
+    .returning({ id: memberships.id, createdAt: memberships.createdAt });
   if (!withdrawn) {
     const status = await membershipStatus(ctx, viewer, group.id);
     if (status === null && group.status === "draft") throw notFound("Course not found");
     throw new AppError(409, "not_pending", "You have no request waiting for this group.");
   }
   // The staff's notifications of it go too: a request taken back leaves nothing to act on.
-  await retireNotifications(ctx, requestAbout(withdrawn.id));
+  await retireNotifications(ctx, requestAbout(withdrawn.id, withdrawn.createdAt));
   const frame = {
     type: "membership.decided" as const,
     decision: {

@@ -1,8 +1,8 @@
 /**
  * Markdown rendered once, not at every read (issue 23).
  *
- * Lecture and task bodies, quiz descriptions and graders' feedback keep their rendered, sanitised HTML
- * beside the Markdown (`*_html` columns, migrations/0021). The services that save them store both (`withHtml`). A
+ * Lecture and task bodies, quiz descriptions, graders' feedback and the course outline's parts keep their rendered,
+ * sanitised HTML beside the Markdown (`*_html` columns, migrations/0021 and 0031). The services that save them store both (`withHtml`). A
  * change made by any other path (a course copy, a direct UPDATE, an older row) leaves the HTML empty: a trigger clears
  * it whenever the Markdown changes without it. A read then renders once and files the HTML for the next reader
  * (`htmlOf`), on the condition that the Markdown is still the one it rendered, so a concurrent edit always wins.
@@ -15,6 +15,7 @@ const COLUMNS = {
   tasks: { source: "body", html: "body_html" },
   quizzes: { source: "description", html: "description_html" },
   submissions: { source: "feedback", html: "feedback_html" },
+  course_contents: { source: "body", html: "body_html" },
 } as const;
 
 export type HtmlTable = keyof typeof COLUMNS;
