@@ -9,6 +9,7 @@ import typescript from "highlight.js/lib/languages/typescript";
 import xml from "highlight.js/lib/languages/xml";
 import { micromark } from "micromark";
 import { gfm, gfmHtml, type Extension } from "micromark-extension-gfm";
+import { remembered } from "./intl-cache";
 import { sanitiseMarkdownHtml } from "./sanitise-html.server";
 
 const ALIASES: Record<string, string> = { js: "javascript", jsx: "javascript", ts: "typescript", tsx: "typescript", html: "xml", sh: "bash", shell: "bash" };
@@ -86,6 +87,17 @@ const PLAIN_EMPHASIS: Extension = { disable: { null: ["attention", "strikethroug
  * disabled, tables are wrapped in a box that scrolls sideways).
  */
 export function renderMarkdown(source: string): string {
+  // Short texts read again and again (a quiz's questions and options at every attempt's page) are rendered once per
+  // isolate: the HTML is a function of the text alone, the same for every reader.
+  return source.length <= REMEMBERED_LENGTH ? remembered(rendered, REMEMBERED_TEXTS, source, () => render(source)) : render(source);
+}
+
+/** Texts up to this length are remembered, at most this many (about 4 MB at worst). */
+const REMEMBERED_LENGTH = 5_000;
+const REMEMBERED_TEXTS = 256;
+const rendered = new Map<string, string>();
+
+function render(source: string): string {
   const gfmSetUp = setUp();
   const options = emphasisCost(source) > EMPHASIS_BUDGET ? { ...gfmSetUp, extensions: [...gfmSetUp.extensions, PLAIN_EMPHASIS] } : gfmSetUp;
   const html = micromark(source, options).replace(/<pre><code class="language-([\w+-]+)">([\s\S]*?)<\/code><\/pre>/g, (whole, lang: string, code: string) => {
