@@ -31,7 +31,7 @@ export const progressEn = {
 
   "staffProgress.title": "Progress",
   "staffProgress.students": "Students",
-  "staffProgress.inProgress": "{n} in progress (attendance open)",
+  "staffProgress.inProgress": "{n, plural, other {# in progress (attendance open)}}",
   "staffProgress.chart.attendanceLive": "{n, plural, one {No lecture has finished yet: one is in progress. It counts for the students who have checked in, and for everyone once attendance closes.} other {No lecture has finished yet: # are in progress. They count for the students who have checked in, and for everyone once attendance closes.}}",
   "staffProgress.held": "Lectures held",
   "staffProgress.average": "Class average",
