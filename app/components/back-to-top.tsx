@@ -34,6 +34,9 @@ export function BackToTop() {
       // The keyboard's focus only: a click or tap lands where it was aimed, and scrolling between its press and its
       // release would lose it (the press focuses the control, the release then falls elsewhere).
       if (!target.matches(":focus-visible")) return;
+      // A control the keyboard reaches, not a region the page focuses itself (the next page's <main> after a link
+      // followed by the keyboard, a heading after an action): moving the page for those scrolled the next page down.
+      if (target instanceof HTMLElement && target.tabIndex < 0) return;
       const under = button.getBoundingClientRect();
       const focused = target.getBoundingClientRect();
       const overlaps = focused.bottom > under.top && focused.top < under.bottom && focused.right > under.left && focused.left < under.right;

@@ -26,7 +26,7 @@ export const groupsAr: Record<GroupsKey, string> = {
   "groups.join.pendingNote": "طلبك بانتظار المدرّب. سنراسلك بالبريد الإلكتروني فور اتخاذه القرار.",
   "groups.join.member": "أنت عضو في هذه المجموعة.",
   "groups.join.memberSpecial": "أنت عضو في هذه المجموعة (مقعد خاص).",
-  "groups.join.open": "أنت عضو — افتح الكورس",
+  "groups.join.open": "افتح الكورس",
   "groups.join.full": "المجموعة مكتملة",
   "groups.join.fullNote": "جميع المقاعد في هذه المجموعة محجوزة. اسألنا عن الدفعة القادمة.",
   "groups.join.closed": "المجموعة مغلقة",

@@ -28,7 +28,7 @@ export const groupsEn = {
   "groups.join.pendingNote": "Your request is waiting for the instructor. We'll e-mail you as soon as they decide.",
   "groups.join.member": "You're a member of this group.",
   "groups.join.memberSpecial": "You're a member of this group (special seat).",
-  "groups.join.open": "You're a member — open the course",
+  "groups.join.open": "Open the course",
   "groups.join.full": "Group is full",
   "groups.join.fullNote": "Every seat in this group is taken. Ask us about the next cohort.",
   "groups.join.closed": "Group is closed",

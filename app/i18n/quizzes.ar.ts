@@ -85,6 +85,7 @@ export const quizzesAr: Record<keyof typeof quizzesEn, string> = {
   "quiz.result.best": "أفضل درجة لك",
   "quiz.result.percent": "{n}%",
   "quiz.result.noPoints": "هذا الاختبار بلا درجات: يكفي أن تؤديه، لذا يُحسب مكتملًا.",
+  "quiz.result.timeUp": "انتهى الوقت، فسُلّمت إجاباتك نيابةً عنك. تُحتسب كل إجابة كتبتها.",
   "quiz.result.onSaved": "وصلت إجاباتك بعد انتهاء الوقت، فصُحّحت الإجابات المحفوظة في الوقت.",
   "quiz.result.attempts": "محاولاتك",
   "quiz.result.col.attempt": "المحاولة",

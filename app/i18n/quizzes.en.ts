@@ -83,6 +83,7 @@ export const quizzesEn = {
   "quiz.result.best": "Your best score",
   "quiz.result.percent": "{n}%",
   "quiz.result.noPoints": "This quiz is worth no points: taking it is all there is to it, so it counts as complete.",
+  "quiz.result.timeUp": "Time was up, so your answers were handed in for you. Every answer you gave counts.",
   "quiz.result.onSaved": "Your answers arrived after the time limit, so the answers saved in time were graded.",
   "quiz.result.attempts": "Your attempts",
   "quiz.result.col.attempt": "Attempt",

@@ -55,9 +55,16 @@ describe("live attendance", () => {
     const phone = await newPage({ width: 375, height: 740 });
     await signIn(phone.context(), student.email, student.password);
     await gotoHydrated(phone, `/course/frontend-react/lecture/${lecture.slug}`);
+    // Five digits: said at the field, which keeps the focus (the button used to do nothing, silently).
+    await phone.getByLabel("Check-in code").fill(code.slice(0, 5));
+    await phone.getByLabel("Check-in code").press("Enter");
+    await phone.getByText("Enter the 6 digits of the code.").waitFor();
+    expect(await phone.evaluate(() => document.activeElement?.id)).toBe("checkin-code");
     await phone.getByLabel("Check-in code").fill(code);
     await phone.getByRole("button", { name: "Check in" }).click();
     await phone.getByText("You're checked in: present").waitFor();
+    // The form is gone: the card that says so has the keyboard's place.
+    await expect.poll(() => phone.evaluate(() => document.activeElement?.classList.contains("checkin-done") ?? false)).toBe(true);
     // From the moment the student sees the confirmation, the projector shows them within a second.
     const confirmed = Date.now();
     await projector.locator(".arrival", { hasText: student.name }).waitFor({ timeout: 5_000 });

@@ -51,6 +51,19 @@ describe("polish of the existing screens", () => {
 
     await nav.getByRole("link", { name: "My Courses" }).waitFor({ timeout: 10_000 });
     await page.getByRole("button", { name: "Request pending" }).waitFor({ state: "detached" });
+    // The join spot says it, for a screen reader too; the link no longer repeats "You're a member".
+    await expect.poll(() => page.locator('[data-slot="join"] [role="status"]').textContent()).toBe("You're a member of this group.");
+    expect(await page.locator('[data-slot="join"] a').textContent()).toBe("Open the course");
+
+    // Followed from the bell's panel, the notification's page has the keyboard's focus on its content.
+    await gotoHydrated(page, "/my-courses");
+    await page.locator('.bell[data-live="open"]').waitFor();
+    await page.locator(".bell button").first().click();
+    const note = page.locator(".bell a", { hasText: "Frontend Development with React" }).first();
+    await note.focus();
+    await page.keyboard.press("Enter");
+    await page.waitForURL(/\/course\/frontend-react$/);
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe("main");
   });
 
   it("shows the pending request on My Courses", async () => {
@@ -215,6 +228,25 @@ describe("polish of the existing screens", () => {
     // The next Tab goes on from there, into the page's content (not back to the header's first link).
     await page.keyboard.press("Tab");
     expect(await page.evaluate(() => !!document.activeElement?.closest("main"))).toBe(true);
+  });
+
+  it("a link followed by the keyboard from far down a page opens the next page at its top, with reduced motion too", async () => {
+    for (const reducedMotion of ["reduce", "no-preference"] as const) {
+      const page = await newPage({ width: 375, height: 740 });
+      await page.emulateMedia({ reducedMotion });
+      await page.context().addCookies([{ name: "lang", value: "ar", url: baseURL() }]);
+      await gotoHydrated(page, "/");
+      // The first course card's link, far below the fold (the back-to-top button is showing once it is reached).
+      const link = page.locator("a[href='/content/frontend-react']").first();
+      await link.focus();
+      await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(500);
+      await page.keyboard.press("Enter");
+      await page.waitForURL(/\/content\/frontend-react$/);
+      await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe("main");
+      // Smooth scrolling (motion not reduced) takes a moment to get there.
+      await expect.poll(() => page.evaluate(() => window.scrollY), { message: reducedMotion, timeout: 3_000 }).toBe(0);
+      await page.close();
+    }
   });
 
   it("the browser's own form checks speak the page's language, not the browser's, and a fixed field is sent", async () => {

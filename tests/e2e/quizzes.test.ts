@@ -160,6 +160,24 @@ describe("taking a quiz", () => {
       .toBeGreaterThanOrEqual(0);
   });
 
+  it("at zero the clock hands the answers in, and the result says time was up (every answer counts)", async () => {
+    const stamp = Date.now().toString(36);
+    const { path } = await quizOnNewLecture(`${stamp}z`);
+    const user = await memberOf("frontend-react", "quiz-z", `Time Up ${stamp}`);
+    const page = await newPage({ width: 1280, height: 900 });
+    await page.clock.install();
+    await signIn(page.context(), user.email, user.password);
+    await gotoHydrated(page, path);
+    await page.getByRole("button", { name: "Start the quiz" }).click();
+    await page.waitForURL(`**${path}/questions`);
+    await page.getByRole("radio", { name: "grid" }).check();
+    await page.waitForFunction(() => document.querySelector(".quiz-save")?.getAttribute("data-status") === "saved");
+    // The page's clock reaches the deadline; the server's has not (its answer is in time).
+    await page.clock.fastForward("10:00");
+    await page.waitForURL(`**${path}/result?timeUp=1`);
+    expect(await page.locator(".notice-warn").textContent()).toBe("Time was up, so your answers were handed in for you. Every answer you gave counts.");
+  });
+
   it("counts down from the server's deadline even when the device clock is an hour off", async () => {
     const stamp = Date.now().toString(36);
     const { path } = await quizOnNewLecture(`${stamp}c`);

@@ -115,6 +115,9 @@ describe("quizzes: code questions", () => {
       (await (await call(`/course/${w.group.slug}/lecture/${w.lecture.slug}/quiz/${quiz.slug}/answers`, { cookie: `${w.b.cookie}; lang=${lang}` })).text()).replace(/<!-- -->/g, "");
     const en = await page("en");
     expect(en).toContain("1 of 2 tests passed");
+    // Each question is a heading (h2) its tests' heading (h3) sits under: a screen reader moves from one to the next.
+    expect(en).toContain('<h2 class="quiz-q-number">Question 2 of 2</h2>');
+    expect(en.indexOf('<h2 class="quiz-q-number">Question 2 of 2</h2>')).toBeLessThan(en.indexOf('class="quiz-tests-title"'));
     expect(en).toMatch(/<li class="test-row" data-passed="false">[\s\S]*?large[\s\S]*?Failed/);
     expect(await page("ar")).toContain("نجح 1 من اختبارين");
     const results = (await (await call(`/api/quizzes/groups/${w.group.slug}/results`, { token: w.teacher.accessToken })).json()) as { quizzes: { questions: { right: number; answered: number }[] }[] };

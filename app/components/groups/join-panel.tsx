@@ -74,9 +74,21 @@ export function JoinPanel({ slug, role, status, manageHref, messageMax }: JoinPa
       setMessage("");
       setAnnounce(t("groups.join.sent"));
     } else {
-      setAnnounce(failureText(t, result));
+      // A refusal shown in the form's own alert is said there; the others (a full or closed group, the message's own
+      // field) are said here, once.
+      const inAlert = !(result.code === "group_full" || result.code === "group_closed" || result.fields?.message);
+      setAnnounce(inAlert ? "" : failureText(t, result));
     }
   }, [result, t]);
+
+  // Approved (or turned away) while the page is open: the panel changes by itself, and says so.
+  const before = useRef(status);
+  useEffect(() => {
+    if (before.current === "pending" && status && status !== "pending") {
+      setAnnounce(status === "approved" ? t("groups.join.member") : status === "special" ? t("groups.join.memberSpecial") : status === "rejected" ? t("groups.join.rejectedNote") : "");
+    }
+    before.current = status;
+  }, [status, t]);
 
   useEffect(() => {
     if (formOpen) textareaRef.current?.focus();

@@ -240,13 +240,18 @@ function CheckInCard({ lecture, justCheckedIn }: { lecture: PageLecture; justChe
   const result = fetcher.data;
   const record = result?.ok ? result.result : lecture.attendance;
   useEffect(() => setFingerprint(deviceFingerprint()), []);
+  // A code of the wrong length is said at the field, not by a button that silently does nothing.
+  const [short, setShort] = useState(false);
+  const done = useRef<HTMLDivElement>(null);
   useEffect(() => {
     if (result && !result.ok) input.current?.focus();
+    // Checked in: the form is gone, and the card that says so takes the keyboard's place.
+    if (result?.ok) done.current?.focus();
   }, [result]);
 
   if (record && record.status !== "absent") {
     return (
-      <div className="card lecture-card checkin-done" role="status">
+      <div ref={done} tabIndex={-1} className="card lecture-card checkin-done" role="status">
         <span className="checkin-icon" aria-hidden="true">
           <CheckIcon />
         </span>
@@ -266,9 +271,19 @@ function CheckInCard({ lecture, justCheckedIn }: { lecture: PageLecture; justChe
       </div>
     );
   }
-  const error = result && !result.ok ? (result.fields?.code ?? result.message) : null;
+  const error = short ? t("attendance.error.format") : result && !result.ok ? localizedError(t, result as FailureLike) : null;
   return (
-    <fetcher.Form method="post" className="card lecture-card checkin-card" aria-labelledby="checkin-title">
+    <fetcher.Form
+      method="post"
+      className="card lecture-card checkin-card"
+      aria-labelledby="checkin-title"
+      onSubmit={(e) => {
+        if (code.replace(/\D/g, "").length === 6) return setShort(false);
+        e.preventDefault();
+        setShort(true);
+        input.current?.focus();
+      }}
+    >
       <h2 id="checkin-title" className="lecture-card-title">
         {t("attendance.checkInTitle")}
       </h2>
@@ -290,17 +305,20 @@ function CheckInCard({ lecture, justCheckedIn }: { lecture: PageLecture; justChe
         dir="ltr"
         placeholder="000 000"
         value={code}
-        onChange={(e) => setCode(toLatinDigits(e.target.value).replace(/[^\d ]/g, ""))}
+        onChange={(e) => {
+          setCode(toLatinDigits(e.target.value).replace(/[^\d ]/g, ""));
+          setShort(false);
+        }}
         aria-invalid={!!error || undefined}
         aria-describedby={error ? "checkin-error" : undefined}
         required
       />
       {error ? (
         <p id="checkin-error" className="field-error" role="alert">
-          {localizedError(t, result as FailureLike)}
+          {error}
         </p>
       ) : null}
-      <button type="submit" className="btn btn-primary btn-block" disabled={fetcher.state !== "idle" || code.replace(/\D/g, "").length !== 6}>
+      <button type="submit" className="btn btn-primary btn-block" disabled={fetcher.state !== "idle"}>
         {fetcher.state !== "idle" ? t("attendance.checkingIn") : t("attendance.checkIn")}
       </button>
     </fetcher.Form>

@@ -137,7 +137,12 @@ export function NotificationBell({ userId }: { userId: string }) {
     if (returnFocus) buttonRef.current?.focus();
   }, []);
 
-  useEffect(() => setOpen(false), [location.pathname, location.search]);
+  useEffect(() => {
+    // A notification followed from the panel: the panel goes with the old page, and the keyboard goes on from the new
+    // page's content (the root's own move runs before this, while the focus is still in the panel).
+    if (wrapRef.current?.contains(document.activeElement) && document.activeElement !== buttonRef.current) document.getElementById("main")?.focus({ preventScroll: true });
+    setOpen(false);
+  }, [location.pathname, location.search]);
 
   useEffect(() => {
     if (!open) return;

@@ -278,6 +278,10 @@ export function QuizResult({ result, base }: { result: PageResult; base: string 
           <p className="notice notice-warn" role="status">
             {t("quiz.result.onSaved")}
           </p>
+        ) : params.get("timeUp") ? (
+          <p className="notice notice-warn" role="status">
+            {t("quiz.result.timeUp")}
+          </p>
         ) : null}
         <section className="card quiz-card quiz-score-card" aria-labelledby="score-title">
           <h2 id="score-title" className="quiz-card-title">
@@ -401,7 +405,8 @@ export function QuizAnswers({ result, base }: { result: PageResult; base: string
               // A withheld question (a bank question another quiz may still give): the answer given, nothing of the key.
               <li key={q._id} className="card quiz-card quiz-review-item" data-right={q.withheld ? undefined : q.right} data-withheld={q.withheld || undefined}>
                 <div className="quiz-q-head">
-                  <span className="quiz-q-number">{t("quiz.question", { n: i + 1, total: review.questions.length })}</span>
+                  {/* A heading: a screen reader moves from question to question, and each one's tests (h3) sit under it. */}
+                  <h2 className="quiz-q-number">{t("quiz.question", { n: i + 1, total: review.questions.length })}</h2>
                   {q.withheld ? (
                     <span className="badge">{t("quiz.answers.withheld")}</span>
                   ) : (

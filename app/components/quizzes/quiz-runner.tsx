@@ -115,11 +115,13 @@ export function QuizRunner({ quiz, questions, attempt, base, saveUrl, serverNow 
     [attempt._id, saveUrl],
   );
 
+  // The clock handed the answers in (not the student): the result page says so.
+  const byClock = useRef(false);
   const toResult = useCallback(
     (onSaved: boolean) => {
       forget(storageKey(attempt._id));
       forget(placeKey(attempt._id));
-      navigate(`${base}/result${onSaved ? "?onSaved=1" : ""}`, { replace: true });
+      navigate(`${base}/result${onSaved ? "?onSaved=1" : byClock.current ? "?timeUp=1" : ""}`, { replace: true });
     },
     [attempt._id, base, navigate],
   );
@@ -240,6 +242,7 @@ export function QuizRunner({ quiz, questions, attempt, base, saveUrl, serverNow 
       }
       if (ms <= 0 && phaseRef.current === "answering") {
         setAnnounce(t("quiz.timeUp"));
+        byClock.current = true;
         void handIn();
       }
     };
@@ -367,14 +370,16 @@ export function QuestionField({ q, n, total, value, onChange, disabled }: { q: P
   const { t } = useT();
   const head = (
     <div className="quiz-q-head">
-      <span className="quiz-q-number">{t("quiz.question", { n, total })}</span>
+      <span id={`q-${q._id}-n`} className="quiz-q-number">
+        {t("quiz.question", { n, total })}
+      </span>
       <span className="muted">{pointsText(t, q.points)}</span>
     </div>
   );
   const textId = `q-${q._id}-text`;
   if (q.type === "code") {
     return (
-      <section id={`q-${q._id}`} tabIndex={-1} className="card quiz-card quiz-question">
+      <section id={`q-${q._id}`} tabIndex={-1} className="card quiz-card quiz-question" aria-labelledby={`q-${q._id}-n`}>
         {head}
         <div id={textId} className="prose quiz-q-text" dir="auto" dangerouslySetInnerHTML={{ __html: q.textHtml }} />
         <p id={`a-${q._id}-label`} className="quiz-hint">
@@ -397,7 +402,7 @@ export function QuestionField({ q, n, total, value, onChange, disabled }: { q: P
   }
   if (q.type === "short-text") {
     return (
-      <section id={`q-${q._id}`} tabIndex={-1} className="card quiz-card quiz-question">
+      <section id={`q-${q._id}`} tabIndex={-1} className="card quiz-card quiz-question" aria-labelledby={`q-${q._id}-n`}>
         {head}
         <div id={textId} className="prose quiz-q-text" dir="auto" dangerouslySetInnerHTML={{ __html: q.textHtml }} />
         <label htmlFor={`a-${q._id}`} className="quiz-hint">
