@@ -106,28 +106,7 @@ export default function CourseDetails() {
       </div>
 
       <div className="container course-layout">
-        <section className="course-main" aria-labelledby="outline-title">
-          <h2 id="outline-title" className="block-title">{t("course.outline")}</h2>
-          <p className="muted">{t("course.partsCount", { count: outline.length })}</p>
-          {outline.length > 0 ? (
-            <ol className="outline" role="list">
-              {outline.map((item, i) => (
-                <li key={item._id}>
-                  <Link to={`/content/${course.slug}/course/${item._id}`} className="outline-link row-arrow" prefetch="intent">
-                    <span className="outline-number" aria-hidden="true">{String(i + 1).padStart(2, "0")}</span>
-                    <span className="outline-title">
-                      <span className="visually-hidden">{t("course.part", { n: i + 1, total: outline.length })}: </span>
-                      {item.title}
-                    </span>
-                  </Link>
-                </li>
-              ))}
-            </ol>
-          ) : (
-            <p className="empty-inline">{t("course.outlineEmpty")}</p>
-          )}
-        </section>
-
+        {/* First in the page's order, where a phone shows it (above the outline); beside it on a wide screen. */}
         <aside className="course-aside" aria-labelledby="enrol-title">
           <div className="card enrol-card">
             {course.imageCourse ? (
@@ -154,6 +133,28 @@ export default function CourseDetails() {
             </div>
           </div>
         </aside>
+
+        <section className="course-main" aria-labelledby="outline-title">
+          <h2 id="outline-title" className="block-title">{t("course.outline")}</h2>
+          <p className="muted">{t("course.partsCount", { count: outline.length })}</p>
+          {outline.length > 0 ? (
+            <ol className="outline" role="list">
+              {outline.map((item, i) => (
+                <li key={item._id}>
+                  <Link to={`/content/${course.slug}/course/${item._id}`} className="outline-link row-arrow" prefetch="intent">
+                    <span className="outline-number" aria-hidden="true">{String(i + 1).padStart(2, "0")}</span>
+                    <span className="outline-title">
+                      <span className="visually-hidden">{t("course.part", { n: i + 1, total: outline.length })}: </span>
+                      {item.title}
+                    </span>
+                  </Link>
+                </li>
+              ))}
+            </ol>
+          ) : (
+            <p className="empty-inline">{t("course.outlineEmpty")}</p>
+          )}
+        </section>
       </div>
     </main>
   );

@@ -249,6 +249,26 @@ describe("polish of the existing screens", () => {
     }
   });
 
+  it("the keyboard meets the join card and the check-in where a phone shows them, first, and a wide screen still sets them beside", async () => {
+    const page = await newPage({ width: 375, height: 740 });
+    await signIn(page.context(), STUDENT.email, STUDENT.password);
+    for (const [path, side, main] of [["/content/frontend-react", ".course-aside", ".course-main"], ["/course/frontend-react/lecture/react-components", ".lecture-aside", ".lecture-content"]] as const) {
+      for (const width of [375, 1280]) {
+        await page.setViewportSize({ width, height: 900 });
+        await gotoHydrated(page, path);
+        const placed = await page.evaluate(([a, b]) => {
+          const first = document.querySelector(a)!;
+          const second = document.querySelector(b)!;
+          const [ra, rb] = [first.getBoundingClientRect(), second.getBoundingClientRect()];
+          return { before: !!(first.compareDocumentPosition(second) & Node.DOCUMENT_POSITION_FOLLOWING), above: ra.bottom <= rb.top + 1, beside: ra.left >= rb.right - 1 };
+        }, [side, main]);
+        expect(placed.before, `${path} ${width}`).toBe(true);
+        if (width === 375) expect(placed.above, path).toBe(true);
+        else expect(placed.beside, path).toBe(true);
+      }
+    }
+  });
+
   it("the browser's own form checks speak the page's language, not the browser's, and a fixed field is sent", async () => {
     // An Arabic page in an English browser.
     const page = await newPage({ locale: "en-US" });

@@ -79,6 +79,51 @@ export function LecturePage({ lecture, work, manageHref, justCheckedIn }: { lect
       </div>
 
       <div className="container lecture-layout">
+        {/* First in the page's order, where a phone shows it (the check-in is what a student opens it for in class). */}
+        <aside className="lecture-aside">
+          {manageHref ? (
+            <div className="card lecture-card">
+              <p>{t("lectures.staffNote")}</p>
+              <Link to={manageHref} className="btn btn-outline btn-sm">
+                <SettingsIcon />
+                {t("lectures.runAttendance")}
+              </Link>
+            </div>
+          ) : (
+            <CheckInCard lecture={lecture} justCheckedIn={justCheckedIn} />
+          )}
+          {lecture.videoUrl && !embed ? (
+            <div className="card lecture-card">
+              <h2 className="lecture-card-title">{t("lectures.video")}</h2>
+              <a href={lecture.videoUrl} target="_blank" rel="noopener noreferrer" className="btn btn-primary btn-sm">
+                {t("lectures.watch")}
+                <ExternalIcon />
+                <span className="visually-hidden"> {t("common.newTab")}</span>
+              </a>
+            </div>
+          ) : null}
+          <div className="card lecture-card">
+            <h2 className="lecture-card-title">{t("lectures.resources")}</h2>
+            {lecture.resources.length ? (
+              <ul className="resource-list" role="list">
+                {lecture.resources.map((r, i) => (
+                  <li key={i}>
+                    <a href={r.url} target="_blank" rel="noopener noreferrer" dir="auto">
+                      {r.title}
+                      <span className="visually-hidden"> {t("common.newTab")}</span>
+                    </a>
+                  </li>
+                ))}
+              </ul>
+            ) : (
+              <p className="muted">{t("lectures.noResources")}</p>
+            )}
+          </div>
+          <Link to={base} className="btn btn-ghost btn-sm lecture-back">
+            <ArrowIcon className="icon-back" />
+            {t("lectures.backToCourse")}
+          </Link>
+        </aside>
         <div className="lecture-content">
           {embed && lecture.videoUrl ? <VideoPlayer embed={embed} link={lecture.videoUrl} title={lecture.title} /> : null}
           {lecture.bodyHtml.trim() ? (
@@ -130,50 +175,6 @@ export function LecturePage({ lecture, work, manageHref, justCheckedIn }: { lect
             </section>
           ) : null}
         </div>
-        <aside className="lecture-aside">
-          {manageHref ? (
-            <div className="card lecture-card">
-              <p>{t("lectures.staffNote")}</p>
-              <Link to={manageHref} className="btn btn-outline btn-sm">
-                <SettingsIcon />
-                {t("lectures.runAttendance")}
-              </Link>
-            </div>
-          ) : (
-            <CheckInCard lecture={lecture} justCheckedIn={justCheckedIn} />
-          )}
-          {lecture.videoUrl && !embed ? (
-            <div className="card lecture-card">
-              <h2 className="lecture-card-title">{t("lectures.video")}</h2>
-              <a href={lecture.videoUrl} target="_blank" rel="noopener noreferrer" className="btn btn-primary btn-sm">
-                {t("lectures.watch")}
-                <ExternalIcon />
-                <span className="visually-hidden"> {t("common.newTab")}</span>
-              </a>
-            </div>
-          ) : null}
-          <div className="card lecture-card">
-            <h2 className="lecture-card-title">{t("lectures.resources")}</h2>
-            {lecture.resources.length ? (
-              <ul className="resource-list" role="list">
-                {lecture.resources.map((r, i) => (
-                  <li key={i}>
-                    <a href={r.url} target="_blank" rel="noopener noreferrer" dir="auto">
-                      {r.title}
-                      <span className="visually-hidden"> {t("common.newTab")}</span>
-                    </a>
-                  </li>
-                ))}
-              </ul>
-            ) : (
-              <p className="muted">{t("lectures.noResources")}</p>
-            )}
-          </div>
-          <Link to={base} className="btn btn-ghost btn-sm lecture-back">
-            <ArrowIcon className="icon-back" />
-            {t("lectures.backToCourse")}
-          </Link>
-        </aside>
       </div>
     </main>
   );
