@@ -6,7 +6,8 @@ import type { MessageKey } from "~/i18n/en";
 import type { AnswersMap, AnswerValue } from "~/lib/quiz-schemas";
 import { QuizFacts } from "./quiz-pages";
 import { QuestionField } from "./quiz-runner";
-import { ReviewTests, type ReviewTest } from "./review-tests";
+import { AnswerBesideKey } from "./staff-attempt";
+import type { ReviewTest } from "./review-tests";
 import type { PageQuestion, PageQuiz } from "./types";
 
 export interface QuizPreview {
@@ -28,7 +29,6 @@ interface CheckedQuestion extends PageQuestion {
 type Checked = { ok: true; intent: string; draw: string; score: number; maxScore: number; questions: CheckedQuestion[] } | (FailureLike & { ok: false; intent: string });
 
 const isEmpty = (v: AnswerValue | undefined) => v === undefined || v === "" || (Array.isArray(v) && v.length === 0);
-const chosen = (answer: unknown): number[] => (typeof answer === "number" ? [answer] : Array.isArray(answer) ? answer.filter((x): x is number => typeof x === "number") : []);
 
 /**
  * The quiz as one of its students would get it, for its staff: the rules and one paper (each student's own when the
@@ -178,8 +178,6 @@ export function QuizPreviewScreen({ preview, nextDraw, editPath }: { preview: Qu
 /** One checked answer beside the key, as the preview's staff member answered it on this paper. */
 function CheckedAnswer({ q, n, total }: { q: CheckedQuestion; n: number; total: number }) {
   const { t } = useT();
-  const picked = chosen(q.answer);
-  const choice = q.type === "single" || q.type === "multiple" || q.type === "true-false";
   return (
     <article className="card quiz-card staff-attempt-q" aria-labelledby={`checked-${q._id}`}>
       <div className="staff-attempt-head">
@@ -191,36 +189,7 @@ function CheckedAnswer({ q, n, total }: { q: CheckedQuestion; n: number; total: 
         </span>
       </div>
       <div className="prose" dir="auto" dangerouslySetInnerHTML={{ __html: q.textHtml }} />
-      {choice ? (
-        <ul className="staff-attempt-options" role="list">
-          {q.optionsHtml.map((html, i) => (
-            <li key={i} data-chosen={picked.includes(i) || undefined} data-key={q.correct.includes(i) || undefined}>
-              {q.type === "true-false" ? <span>{t(i === 0 ? "quiz.true" : "quiz.false")}</span> : <span dir="auto" dangerouslySetInnerHTML={{ __html: html }} />}
-              {picked.includes(i) ? <span className="badge">{t("quizPreview.yourChoice")}</span> : null}
-              {q.correct.includes(i) ? <span className="badge badge-green">{t("staffAttempt.key")}</span> : null}
-            </li>
-          ))}
-        </ul>
-      ) : (
-        <div className="staff-attempt-answer">
-          <p className="field-label">{t("quizPreview.yourAnswer")}</p>
-          {typeof q.answer === "string" && q.answer.trim() !== "" ? (
-            q.type === "code" ? (
-              <pre className="code-block" dir="ltr">
-                <code>{q.answer}</code>
-              </pre>
-            ) : (
-              <p dir="auto" className="user-text">
-                {q.answer}
-              </p>
-            )
-          ) : (
-            <p className="muted">{t("staffAttempt.noAnswer")}</p>
-          )}
-          {q.type === "short-text" ? <p className="muted">{t("staffAttempt.accepted", { answers: (q.correct as string[]).join(" · ") })}</p> : null}
-          {q.type === "code" ? <ReviewTests id={`tests-${q._id}`} tests={q.tests} right={q.right} answered={typeof q.answer === "string" && q.answer.trim() !== ""} /> : null}
-        </div>
-      )}
+      <AnswerBesideKey q={q} whose="yours" />
     </article>
   );
 }

@@ -91,7 +91,6 @@ function AttemptQuestion({ q, n, open }: { q: StaffAttemptQuestion; n: number; o
     setGiven(q.override ? String(q.override.points) : "");
     setNote(q.override?.note ?? "");
   }, [q.override]);
-  const picked = chosen(q.answer);
   const choice = q.type === "single" || q.type === "multiple" || q.type === "true-false";
   const pointsFailure = points.data && !points.data.ok ? points.data : null;
   const keyFailure = key.data && !key.data.ok ? key.data : null;
@@ -112,38 +111,7 @@ function AttemptQuestion({ q, n, open }: { q: StaffAttemptQuestion; n: number; o
         </span>
       </div>
       <div className="prose" dir="auto" dangerouslySetInnerHTML={{ __html: q.textHtml }} />
-      {choice ? (
-        <ul className="staff-attempt-options" role="list">
-          {q.optionsHtml.map((html, i) => (
-            <li key={i} data-chosen={picked.includes(i) || undefined} data-key={(q.correct as unknown[]).includes(i) || undefined}>
-              {/* True or false reads in the page's language, as the student saw it (quiz-runner.tsx). */}
-              {q.type === "true-false" ? <span>{t(i === 0 ? "quiz.true" : "quiz.false")}</span> : <span dir="auto" dangerouslySetInnerHTML={{ __html: html }} />}
-              {picked.includes(i) ? <span className="badge">{t("staffAttempt.theirChoice")}</span> : null}
-              {(q.correct as unknown[]).includes(i) ? <span className="badge badge-green">{t("staffAttempt.key")}</span> : null}
-            </li>
-          ))}
-        </ul>
-      ) : (
-        <div className="staff-attempt-answer">
-          <p className="field-label">{t("staffAttempt.theirAnswer")}</p>
-          {typeof q.answer === "string" && q.answer !== "" ? (
-            q.type === "code" ? (
-              <pre className="code-block" dir="ltr">
-                <code>{q.answer}</code>
-              </pre>
-            ) : (
-              <p dir="auto" className="user-text">
-                {q.answer}
-              </p>
-            )
-          ) : (
-            <p className="muted">{t("staffAttempt.noAnswer")}</p>
-          )}
-          {q.type === "short-text" ? <p className="muted">{t("staffAttempt.accepted", { answers: (q.correct as string[]).join(" · ") })}</p> : null}
-          {/* Why a code answer earned what it did: each test as judged when this code was run. */}
-          {q.type === "code" ? <ReviewTests id={`tests-${q._id}`} tests={q.tests} right={q.right} answered={typeof q.answer === "string" && q.answer.trim() !== ""} /> : null}
-        </div>
-      )}
+      <AnswerBesideKey q={q} whose="theirs" />
       {q.override?.note ? (
         <p className="staff-attempt-note">
           <strong>{t("staffAttempt.noteShown")}</strong> <span dir="auto">{q.override.note}</span>
@@ -252,5 +220,62 @@ function AttemptQuestion({ q, n, open }: { q: StaffAttemptQuestion; n: number; o
         </details>
       )}
     </article>
+  );
+}
+
+/** The parts of a question and its answer that `AnswerBesideKey` shows. */
+export interface AnswerShown {
+  _id: string;
+  type: string;
+  optionsHtml: string[];
+  answer: unknown;
+  correct: (number | string)[];
+  right: boolean;
+  tests: ReviewTest[] | null;
+}
+
+/**
+ * An answer beside the key: the options with the choice and the key marked, or the written answer (code or text)
+ * with the accepted answers, and a code answer's tests as judged. A student's attempt for staff (`theirs`) and staff's
+ * own try in a quiz's preview (`yours`).
+ */
+export function AnswerBesideKey({ q, whose }: { q: AnswerShown; whose: "theirs" | "yours" }) {
+  const { t } = useT();
+  const picked = chosen(q.answer);
+  if (q.type === "single" || q.type === "multiple" || q.type === "true-false") {
+    return (
+      <ul className="staff-attempt-options" role="list">
+        {q.optionsHtml.map((html, i) => (
+          <li key={i} data-chosen={picked.includes(i) || undefined} data-key={q.correct.includes(i) || undefined}>
+            {/* True or false reads in the page's language, as the student saw it (quiz-runner.tsx). */}
+            {q.type === "true-false" ? <span>{t(i === 0 ? "quiz.true" : "quiz.false")}</span> : <span dir="auto" dangerouslySetInnerHTML={{ __html: html }} />}
+            {picked.includes(i) ? <span className="badge">{t(whose === "theirs" ? "staffAttempt.theirChoice" : "quizPreview.yourChoice")}</span> : null}
+            {q.correct.includes(i) ? <span className="badge badge-green">{t("staffAttempt.key")}</span> : null}
+          </li>
+        ))}
+      </ul>
+    );
+  }
+  const answered = typeof q.answer === "string" && q.answer.trim() !== "";
+  return (
+    <div className="staff-attempt-answer">
+      <p className="field-label">{t(whose === "theirs" ? "staffAttempt.theirAnswer" : "quizPreview.yourAnswer")}</p>
+      {typeof q.answer === "string" && q.answer !== "" ? (
+        q.type === "code" ? (
+          <pre className="code-block" dir="ltr">
+            <code>{q.answer}</code>
+          </pre>
+        ) : (
+          <p dir="auto" className="user-text">
+            {q.answer}
+          </p>
+        )
+      ) : (
+        <p className="muted">{t("staffAttempt.noAnswer")}</p>
+      )}
+      {q.type === "short-text" ? <p className="muted">{t("staffAttempt.accepted", { answers: (q.correct as string[]).join(" · ") })}</p> : null}
+      {/* Why a code answer earned what it did: each test as judged when this code was run. */}
+      {q.type === "code" ? <ReviewTests id={`tests-${q._id}`} tests={q.tests} right={q.right} answered={answered} /> : null}
+    </div>
   );
 }
