@@ -198,10 +198,11 @@ export async function editQuizAction(svc: ServiceContext, viewer: Viewer, params
 export async function loadQuizPreview(svc: ServiceContext, viewer: Viewer, params: { slug?: string; slugQuiz?: string }, url: URL) {
   if (!params.slug || !params.slugQuiz) throw notFoundResponse();
   const asked = previewDraw.safeParse(url.searchParams.get("draw"));
-  // The address holds the paper, so a reload shows the same one: without a draw, one is chosen.
+  // The address holds the paper, so a reload shows the same one: without a draw, one is chosen. Returned, not thrown:
+  // thrown here (before any read of this loader) the redirect was also left as an unhandled rejection in workerd.
   if (!asked.success) {
     url.searchParams.set("draw", newDraw());
-    throw redirect(`${url.pathname}${url.search}`);
+    return redirect(`${url.pathname}${url.search}`);
   }
   const [group, preview] = await allInOrder(orHttpError(managedGroupHeading(svc, viewer, params.slug)), orHttpError(previewQuiz(svc, viewer, params.slugQuiz, asked.data)));
   if (preview.quiz.group._id !== group._id) throw notFoundResponse();
