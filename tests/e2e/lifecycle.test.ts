@@ -167,6 +167,8 @@ describe("a cohort's life", () => {
     await page.context().addCookies([{ name: "lang", value: "ar", url: baseURL() }]);
     await signIn(page.context(), INSTRUCTOR.email, INSTRUCTOR.password);
     await gotoHydrated(page, `/instructor/group/${slug}/cohort`);
+    // Nothing on the tab is wider than the phone (the next cohort's title hint once was, by a line that did not wrap).
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(0);
     const section = page.locator("#publishing");
     expect(await section.textContent()).toContain("لا يرى الزوار هذه الدورة");
     const publish = section.getByRole("button", { name: "انشرها في قائمة الدورات" });

@@ -480,7 +480,7 @@ function CopySection({ data, area }: { data: CohortData; area: "instructor" | "a
             aria-describedby="copy-title-hint"
             onChange={(e) => setSameTitle(e.target.value.trim() === data.group.title.trim())}
           />
-          <p id="copy-title-hint" className="field-hint" data-tone={sameTitle ? "attention" : undefined}>
+          <p id="copy-title-hint" className="field-hint field-hint-block" data-tone={sameTitle ? "attention" : undefined}>
             {t(sameTitle ? "cohort.copy.sameTitle" : "cohort.copy.titleHint")}
           </p>
         </div>
