@@ -21,7 +21,7 @@ async function moved(svc: ServiceContext, viewer: Viewer, slug: string, id: stri
   const from = ids.indexOf(id);
   if (from < 0) throw notFound("No such item in this group's outline.");
   const to = from + (up ? -1 : 1);
-  if (from >= 0 && to >= 0 && to < ids.length) [ids[from], ids[to]] = [ids[to]!, ids[from]!];
+  if (to >= 0 && to < ids.length) [ids[from], ids[to]] = [ids[to]!, ids[from]!];
   return { ids };
 }
 

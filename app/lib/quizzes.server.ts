@@ -29,6 +29,9 @@ type QuizParams = { slug?: string; slugLecture?: string; slugQuiz?: string };
 export { quizPath } from "./paths";
 import { quizPath, segment } from "./paths";
 
+/** A group's pages in the viewer's own staff area (the admin's or the instructor's). */
+const staffGroupBase = (viewer: Viewer, groupSlug: string) => `${viewer.role === "admin" ? "/dashboard/admin" : "/instructor"}/group/${segment(groupSlug)}`;
+
 /** The quiz as its student pages show it, checked against the URL's group and lecture. */
 async function studentQuiz(svc: ServiceContext, viewer: Viewer, params: QuizParams) {
   if (!params.slug || !params.slugLecture || !params.slugQuiz) throw notFoundResponse();
@@ -40,7 +43,7 @@ async function studentQuiz(svc: ServiceContext, viewer: Viewer, params: QuizPara
 /** The intro: rules, attempts left, start or resume. No question is sent. */
 export async function loadQuizIntro(svc: ServiceContext, viewer: Viewer, params: QuizParams) {
   const { questions: _questions, ...quiz } = await studentQuiz(svc, viewer, params);
-  const staffBase = `${viewer.role === "admin" ? "/dashboard/admin" : "/instructor"}/group/${segment(quiz.group.slug)}`;
+  const staffBase = staffGroupBase(viewer, quiz.group.slug);
   return {
     quiz,
     base: quizPath(quiz.group.slug, quiz.lecture.slug, quiz.slug),
@@ -206,7 +209,7 @@ export async function loadQuizPreview(svc: ServiceContext, viewer: Viewer, param
   }
   const [group, preview] = await allInOrder(orHttpError(managedGroupHeading(svc, viewer, params.slug)), orHttpError(previewQuiz(svc, viewer, params.slugQuiz, asked.data)));
   if (preview.quiz.group._id !== group._id) throw notFoundResponse();
-  const editPath = `${viewer.role === "admin" ? "/dashboard/admin" : "/instructor"}/group/${segment(group.slug)}/lecture/${segment(preview.quiz.lecture.slug)}/quiz/updateQuiz/${segment(preview.quiz.slug)}`;
+  const editPath = `${staffGroupBase(viewer, group.slug)}/lecture/${segment(preview.quiz.lecture.slug)}/quiz/updateQuiz/${segment(preview.quiz.slug)}`;
   return { group: { id: group._id, slug: group.slug, title: group.title }, preview, nextDraw: newDraw(), editPath };
 }
 

@@ -6,7 +6,7 @@ import type { MessageKey } from "~/i18n/en";
 import type { AnswersMap, AnswerValue } from "~/lib/quiz-schemas";
 import { QuizFacts } from "./quiz-pages";
 import { QuestionField } from "./quiz-runner";
-import { AnswerBesideKey } from "./staff-attempt";
+import { AnswerBesideKey, EarnedBadge } from "./staff-attempt";
 import type { ReviewTest } from "./review-tests";
 import type { PageQuestion, PageQuiz } from "./types";
 
@@ -181,12 +181,10 @@ function CheckedAnswer({ q, n, total }: { q: CheckedQuestion; n: number; total: 
   return (
     <article className="card quiz-card staff-attempt-q" aria-labelledby={`checked-${q._id}`}>
       <div className="staff-attempt-head">
-        <h4 id={`checked-${q._id}`} className="task-card-title">
+        <h3 id={`checked-${q._id}`} className="task-card-title">
           {t("quiz.question", { n, total })}
-        </h4>
-        <span className="badge task-state" data-state={q.earned === q.points ? "graded" : q.earned > 0 ? "late" : "not-submitted"}>
-          {t("staffAttempt.earned", { earned: q.earned, points: q.points })}
-        </span>
+        </h3>
+        <EarnedBadge earned={q.earned} points={q.points} />
       </div>
       <div className="prose" dir="auto" dangerouslySetInnerHTML={{ __html: q.textHtml }} />
       <AnswerBesideKey q={q} whose="yours" />

@@ -106,9 +106,7 @@ function AttemptQuestion({ q, n, open }: { q: StaffAttemptQuestion; n: number; o
         <h3 id={`${uid}-h`} className="task-card-title">
           {t("staffAttempt.question", { n })}
         </h3>
-        <span className="badge task-state" data-state={q.earned === q.points ? "graded" : q.earned > 0 ? "late" : "not-submitted"}>
-          {t("staffAttempt.earned", { earned: q.earned, points: q.points })}
-        </span>
+        <EarnedBadge earned={q.earned} points={q.points} />
       </div>
       <div className="prose" dir="auto" dangerouslySetInnerHTML={{ __html: q.textHtml }} />
       <AnswerBesideKey q={q} whose="theirs" />
@@ -277,5 +275,15 @@ export function AnswerBesideKey({ q, whose }: { q: AnswerShown; whose: "theirs" 
       {/* Why a code answer earned what it did: each test as judged when this code was run. */}
       {q.type === "code" ? <ReviewTests id={`tests-${q._id}`} tests={q.tests} right={q.right} answered={answered} /> : null}
     </div>
+  );
+}
+
+/** "2 of 3": the points an answer earned, coloured as full, partial or none. */
+export function EarnedBadge({ earned, points }: { earned: number; points: number }) {
+  const { t } = useT();
+  return (
+    <span className="badge task-state" data-state={earned === points ? "graded" : earned > 0 ? "late" : "not-submitted"}>
+      {t("staffAttempt.earned", { earned, points })}
+    </span>
   );
 }
