@@ -39,6 +39,7 @@ export const realtimeAr: Record<keyof typeof realtimeEn, string> = {
   "chat.failed.rateLimited": "لم تُرسل: رسائل كثيرة جدًا. انتظر قليلًا.",
   "chat.failed.invalid": "لم تُرسل: لا يمكن نشر هذه الرسالة.",
   "chat.failed.forbidden": "لم تُرسل: لم يعد بإمكانك الكتابة في هذه المحادثة.",
+  "chat.failed.session": "لم تُرسل: انتهت جلستك. سجّل الدخول من جديد.",
   "chat.failed.generic": "لم تُرسل.",
   "chat.retry": "إعادة المحاولة",
   "chat.discard": "تجاهل",

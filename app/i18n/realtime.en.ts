@@ -41,6 +41,7 @@ export const realtimeEn = {
   "chat.failed.rateLimited": "Not sent: too many messages. Wait a moment.",
   "chat.failed.invalid": "Not sent: this message can't be posted.",
   "chat.failed.forbidden": "Not sent: you can't post in this chat any more.",
+  "chat.failed.session": "Not sent: your session has ended. Log in again.",
   "chat.failed.generic": "Not sent.",
   "chat.retry": "Retry",
   "chat.discard": "Discard",

@@ -193,6 +193,7 @@ export type ErrorFrameCode =
   | "frame_too_large"
   | "rate_limited"
   | "invalid_input"
+  | "unauthorized"
   | "forbidden"
   | "not_found"
   | "conflict"

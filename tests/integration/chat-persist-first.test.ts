@@ -301,6 +301,33 @@ describe("the rate limit follows the person across their groups", () => {
     expect(refused.retryAfter).toBeLessThanOrEqual(10);
     expect((await post(w.bob, w.group.id, "someone else")).status).toBe(201);
   });
+
+  it("counts messages, not attempts: resending a stored message's clientId is answered with it, also at the limit", async () => {
+    const w = await world();
+    const here = (await joinChat(w.alice, w.group.id)).client;
+    const first = cid();
+    here.send({ type: "chat.send", text: "first", clientId: first });
+    const ack = await here.next("chat.ack", (f) => f.clientId === first);
+    // Nineteen resends of a message whose ack was lost (over the socket and over HTTP) store and count nothing...
+    for (let i = 0; i < 10; i++) {
+      here.send({ type: "chat.send", text: "first", clientId: first });
+      expect((await here.next("chat.ack", (f) => f.clientId === first)).id).toBe(ack.id);
+    }
+    for (let i = 0; i < 9; i++) {
+      const again = await post(w.alice, w.group.id, "first", first);
+      expect(again.status).toBe(200);
+    }
+    // ...so 19 new messages still fit in the 20 per 10 seconds.
+    for (let i = 0; i < 19; i++) await postOk(w.alice, w.group.id, `new ${i}`);
+    expect((await post(w.alice, w.group.id, "one too many")).status).toBe(429);
+    // At the limit, a resend is still answered with its message, over HTTP and over the socket.
+    const atLimit = await post(w.alice, w.group.id, "first", first);
+    expect(atLimit.status).toBe(200);
+    expect(((await atLimit.json()) as { message: ChatMessageFrameBody }).message.id).toBe(ack.id);
+    here.send({ type: "chat.send", text: "first", clientId: first });
+    expect((await here.next("chat.ack", (f) => f.clientId === first)).id).toBe(ack.id);
+    expect(await rowsOf(w.alice.user.id, first)).toHaveLength(1);
+  });
 });
 
 describe("the rate counter's hand-over (chat-rate.ts, in a room's real storage)", () => {
@@ -341,8 +368,8 @@ describe("rights", () => {
     await new Promise((r) => setTimeout(r, expiresAt - Date.now() + 100));
     const clientId = cid();
     client.send({ type: "chat.send", text: "expired?", clientId });
-    expect(await client.next("error", (f) => f.clientId === clientId)).toMatchObject({ code: "forbidden" });
-    expect((await client.waitClosed()).code).toBe(4403);
+    expect(await client.next("error", (f) => f.clientId === clientId)).toMatchObject({ code: "unauthorized", message: "Your session has ended. Please log in again." });
+    expect((await client.waitClosed()).code).toBe(4401);
   });
 
   it("closes the socket of a person who logs out; nothing they send afterwards is stored", async () => {

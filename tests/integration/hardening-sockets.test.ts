@@ -93,9 +93,10 @@ describe("revoking a session closes its sockets", () => {
     expect(await ageChatRights(group.id)).toBeGreaterThan(0);
     client.send({ type: "chat.send", text: "after logout", clientId: "revoked-session-1" });
     const error = await client.next("error");
-    expect(error.code).toBe("forbidden");
+    // Said as a session that ended ("log in again", 4401), not as access to the group lost (4403).
+    expect(error).toMatchObject({ code: "unauthorized", message: "Your session has ended. Please log in again." });
     expect(await db().select().from(s.messages).where(eq(s.messages.clientId, "revoked-session-1"))).toEqual([]);
-    expect((await client.waitClosed()).code).toBe(4403);
+    expect((await client.waitClosed()).code).toBe(4401);
   });
 
   it("a ticket names its session: a ticket minted before logout cannot open a socket after it", async () => {

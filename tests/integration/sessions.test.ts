@@ -184,6 +184,24 @@ describe("POST /api/users/logout", () => {
     expect((await call("/api/users/logout", { method: "POST" })).status).toBe(200);
   });
 
+  it("signs out an API client that keeps no cookie by its access token, and only that session", async () => {
+    const me = await signIn(await createUser());
+    const other = await signIn(me.user);
+    const res = await call("/api/users/logout", { method: "POST", token: me.accessToken });
+    expect(res.status).toBe(200);
+    expect((await profile(me.accessToken)).status).toBe(401);
+    expect((await refreshWith(me.cookie)).status).toBe(401);
+    expect((await profile(other.accessToken)).status).toBe(200);
+  });
+
+  it("ends no session for an access token that does not verify", async () => {
+    const me = await signIn(await createUser());
+    const [head, body] = me.accessToken.split(".");
+    const forged = `${head}.${body}.${"A".repeat(43)}`;
+    expect((await call("/api/users/logout", { method: "POST", token: forged })).status).toBe(200);
+    expect((await profile(me.accessToken)).status).toBe(200);
+  });
+
   it("refuses another site's Origin", async () => {
     const me = await signIn(await createUser());
     expect((await call("/api/users/logout", { method: "POST", cookie: me.cookie, origin: "https://evil.example" })).status).toBe(403);

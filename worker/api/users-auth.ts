@@ -2,6 +2,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { emailOnlyInput, loginInput, registerInput, resetPasswordInput, verifyEmailInput } from "../../app/lib/schemas";
 import { clientInfo, refreshTokenFrom } from "../auth/cookies";
+import { accessTokenFromHeader, verifyAccessToken } from "../auth/tokens";
 import { clearViewerHintCookie } from "../auth/viewer-hint";
 import { requireSameOrigin } from "../auth/middleware";
 import { forgot, login, register, reset, resendCode, verifyEmail } from "../services/accounts";
@@ -76,7 +77,7 @@ const logoutRoute = createRoute({
   method: "post",
   path: "/logout",
   tags,
-  summary: "Sign this device out: revokes its session and clears the cookie",
+  summary: "Sign this device out: revokes the session of its refresh cookie and of its access token, and clears the cookie",
   responses: { 200: jsonResponse("Signed out", messageDto), 403: errorResponse("Foreign origin") },
 });
 
@@ -113,7 +114,11 @@ export const usersAuthApi = createApi()
     return c.json(body, 200);
   })
   .openapi({ ...logoutRoute, middleware: [requireSameOrigin] }, async (c) => {
-    const { setCookie } = await logout(c.var.svc, refreshTokenFrom(c.req.raw), clientInfo(c.req.raw));
+    // An API client that keeps no cookie signs out with its access token: the session the token names ends too.
+    const access = accessTokenFromHeader(c.req.header("authorization"));
+    const claims = access ? await verifyAccessToken(c.var.svc.settings, access) : null;
+    const bySession = claims ? { userId: claims.sub, sessionId: claims.sid } : null;
+    const { setCookie } = await logout(c.var.svc, refreshTokenFrom(c.req.raw), clientInfo(c.req.raw), bySession);
     c.header("Set-Cookie", setCookie);
     c.header("Set-Cookie", clearViewerHintCookie(new URL(c.req.url)), { append: true });
     return c.json({ message: "You are signed out." }, 200);

@@ -1,7 +1,7 @@
 import type { Connection } from "partyserver";
 import type { Actor } from "../../app/lib/permissions";
 import type { ClientFrame, DevClientFrame, ErrorFrameCode, ServerFrame } from "../../app/lib/realtime-protocol";
-import { CHAT_HISTORY_MAX } from "../../app/lib/realtime-limits";
+import { CHAT_HISTORY_MAX, CLOSE } from "../../app/lib/realtime-limits";
 import type { ServiceContext } from "../context";
 import { AppError, notFound } from "../http/errors";
 import type { MessageDraft, MessageDto, StoredMessage } from "../services/chat-store";
@@ -42,7 +42,7 @@ function chat(): ChatModules {
   return chatModules;
 }
 
-const CODES: Partial<Record<number, ErrorFrameCode>> = { 400: "invalid_input", 403: "forbidden", 404: "not_found", 409: "conflict", 429: "rate_limited" };
+const CODES: Partial<Record<number, ErrorFrameCode>> = { 400: "invalid_input", 401: "unauthorized", 403: "forbidden", 404: "not_found", 409: "conflict", 429: "rate_limited" };
 
 /**
  * A connection's chat rights as D1 last said (its sync, or a send): used for its sends for at most FACTS_TTL_MS
@@ -130,7 +130,7 @@ export class GroupRoom extends Room {
   async commitMessage(draft: MessageDraft): Promise<CommitResult> {
     await loadChat();
     try {
-      await this.admitRate(draft.authorId);
+      if (!(await this.isResend(draft.authorId, draft.clientId))) await this.admitRate(draft.authorId);
     } catch (e) {
       if (e instanceof AppError && e.status === 429) return { refused: "rate_limited", retryAfter: e.retryAfterSeconds ?? 1 };
       throw e;
@@ -229,13 +229,22 @@ export class GroupRoom extends Room {
       const facts = await this.factsFor(connection);
       const replyTo = frame.replyTo ?? null;
       if (replyTo && !this.log().has(replyTo) && !(await chat().store.messageInGroup(this.services(), this.name, replyTo))) throw chat().messages.replyNotInGroup();
-      await this.admitRate(facts.actor.userId);
+      if (!(await this.isResend(facts.actor.userId, frame.clientId))) await this.admitRate(facts.actor.userId);
       const draft = { groupId: this.name, authorId: facts.actor.userId, authorName: facts.name, authorRole: facts.actor.role, text: frame.text, clientId: frame.clientId, replyTo };
       const { message } = await this.commit(draft);
       this.trySend(connection, { type: "chat.ack", clientId: frame.clientId, id: message.id });
     } catch (e) {
       this.refuse(connection, e, frame.clientId);
     }
+  }
+
+  /**
+   * Whether this author's clientId names a message the room has stored: a resend after a lost ack, answered with
+   * that message and not counted against the limit again (the limit counts messages, not attempts).
+   */
+  private async isResend(authorId: string, clientId: string): Promise<boolean> {
+    await this.ready();
+    return this.log().idOf(authorId, clientId) !== null;
   }
 
   /** Counts one send against the person's limit (429 past it), with the counter this room holds or takes over. */
@@ -422,7 +431,7 @@ export class GroupRoom extends Room {
         void this.readFacts(connection).catch((e) => {
           known.refreshing = false;
           // A right that ended: the same answer a send would get, and the socket closes.
-          if (e instanceof AppError && (e.status === 403 || e.status === 404)) this.refuse(connection, e);
+          if (e instanceof AppError && (e.status === 401 || e.status === 403 || e.status === 404)) this.refuse(connection, e);
         });
       }
       return known;
@@ -471,9 +480,13 @@ export class GroupRoom extends Room {
       return;
     }
     const open = this.trySend(connection, { type: "error", code: CODES[e.status] ?? "server_error", message: e.message, clientId, ...(e.status === 429 && e.retryAfterSeconds ? { retryAfter: e.retryAfterSeconds } : {}) });
-    if (open && (e.status === 403 || e.status === 404)) {
+    if (open && e.status === 401) {
+      // The session expired or was revoked behind the room's back: "log in again", not "no access".
       this.facts.delete(connection.id);
-      connection.close(4403, "Your access to this group has ended.");
+      connection.close(CLOSE.sessionEnded, e.message);
+    } else if (open && (e.status === 403 || e.status === 404)) {
+      this.facts.delete(connection.id);
+      connection.close(CLOSE.forbidden, "Your access to this group has ended.");
     }
   }
 

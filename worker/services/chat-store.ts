@@ -37,6 +37,8 @@ export interface ChatFacts {
   groupStatus: string;
   /** The asking person as the database knows them now (role included), or null when the account or the acting session is gone. */
   actor: Actor | null;
+  /** The account exists but the session named is revoked or expired: "log in again", not "no access". */
+  sessionEnded: boolean;
   /** Their name now (for the messages they send). */
   actorName: string;
   /** When the acting session expires (ms); no limit when no session was named. */
@@ -82,8 +84,9 @@ export async function chatFacts(
     groupId: row.groupId,
     groupStatus: row.groupStatus,
     group: { instructorId: row.instructorId, membershipStatus: row.membershipStatus },
-    // A revoked session (a socket outliving its logout) acts for nobody.
+    // A revoked or expired session (a socket outliving its logout) acts for nobody.
     actor: row.role && row.sessionExpiresAt ? { userId: actorId, role: row.role } : null,
+    sessionEnded: Boolean(row.role) && !row.sessionExpiresAt,
     actorName: row.name ?? "",
     sessionExpiresAt: row.sessionExpiresAt ?? 0,
     replyFound: Boolean(row.replyFound),

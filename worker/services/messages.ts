@@ -12,7 +12,7 @@ import { can, type Actor } from "../../app/lib/permissions";
 import { CHAT_HISTORY_MAX } from "../../app/lib/realtime-protocol";
 import type { MessagePageQuery, SendMessageInput } from "../../app/lib/schemas";
 import type { ServiceContext } from "../context";
-import { AppError, forbidden, notFound } from "../http/errors";
+import { AppError, forbidden, notFound, unauthorized } from "../http/errors";
 import { commitToGroupChat, deleteFromGroupChat, groupChatHas, pendingInGroupChat } from "../realtime/publish";
 import { outsider } from "./group-access";
 import {
@@ -41,9 +41,12 @@ const NOT_IN_GROUP = "Only the group's members and staff can use its chat.";
 export type AllowedChat = ChatFacts & { actor: Actor };
 
 /** The facts for a group whose chat the actor may use; 404 for an unknown group, 403 for anyone else. */
+const SESSION_ENDED = "Your session has ended. Please log in again.";
+
 export async function requireChat(ctx: ServiceContext, actor: Actor, idOrSlug: string, replyTo?: number | null): Promise<AllowedChat> {
   const facts = await chatFacts(ctx, actor.userId, idOrSlug, replyTo, actor.sessionId);
   if (!facts) throw notFound("No such group.");
+  if (facts.sessionEnded) throw unauthorized(SESSION_ENDED);
   if (!facts.actor || !can(facts.actor, "group.viewInside", { group: facts.group })) throw outsider(facts.actor ?? actor, { ...facts.group, status: facts.groupStatus }, NOT_IN_GROUP);
   return { ...facts, actor: facts.actor };
 }

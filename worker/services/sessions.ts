@@ -244,12 +244,25 @@ async function revokeIfReused(ctx: ServiceContext, tokenHash: string): Promise<v
 const revokedColumns = { userId: sessions.userId, sessionId: sessions.id };
 
 /** Signs this device out: revokes the session behind the refresh token (if any) and clears the cookie. */
-export async function logout(ctx: ServiceContext, token: string | null, client: ClientInfo): Promise<{ setCookie: string }> {
-  if (token) {
+/**
+ * Signs this device out: the session of the refresh cookie (a browser), and the session named by a valid access
+ * token (an API client that keeps no cookie; `bySession` is its `sub` and `sid`), usually the same one.
+ */
+export async function logout(
+  ctx: ServiceContext,
+  token: string | null,
+  client: ClientInfo,
+  bySession: { userId: string; sessionId: string } | null = null,
+): Promise<{ setCookie: string }> {
+  if (token || bySession) {
+    const named = [
+      token ? eq(sessions.refreshTokenHash, await hashToken(token)) : undefined,
+      bySession ? and(eq(sessions.id, bySession.sessionId), eq(sessions.userId, bySession.userId)) : undefined,
+    ];
     const revoked = await ctx.db
       .update(sessions)
       .set({ revokedAt: new Date() })
-      .where(and(eq(sessions.refreshTokenHash, await hashToken(token)), isNull(sessions.revokedAt)))
+      .where(and(or(...named), isNull(sessions.revokedAt)))
       .returning(revokedColumns);
     closeSessionSockets(ctx, revoked);
   }

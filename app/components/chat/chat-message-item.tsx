@@ -27,6 +27,7 @@ const ROLE_BADGE: Record<"admin" | "instructor", MessageKey> = { admin: "chat.ro
 const FAILURE: Record<string, MessageKey> = {
   rate_limited: "chat.failed.rateLimited",
   invalid_input: "chat.failed.invalid",
+  unauthorized: "chat.failed.session",
   forbidden: "chat.failed.forbidden",
   not_found: "chat.failed.forbidden",
 };
