@@ -21,6 +21,7 @@ import { announceLecture, findLecture, requireManagedLecture, type LectureRecord
 import { hitRateLimit, refundRateLimit } from "./rate-limit";
 import type { Viewer } from "./sessions";
 import { isMember } from "./memberships";
+import { countAttendance } from "../../app/lib/attendance-roster";
 
 /**
  * Every way a code is tried (the API, the lecture page, the QR link signed in or out) passes the same limits
@@ -133,13 +134,8 @@ async function roster(ctx: ServiceContext, lecture: LectureRecord): Promise<{ co
     .where(and(eq(memberships.groupId, lecture.groupId), inArray(memberships.status, [...MEMBER_STATUSES])))
     .orderBy(users.name);
   const marked = rows.filter((r) => r.device || r.browser || r.address);
-  const counts: AttendanceCounts = { present: 0, late: 0, excused: 0, absent: 0, members: rows.length };
-  for (const r of rows) {
-    if (r.status === "present" || r.status === "late" || r.status === "excused") counts[r.status]++;
-    else counts.absent++;
-  }
   return {
-    counts,
+    counts: countAttendance(rows),
     roster: rows.map((r) => {
       const flags = flagsOf(r, marked);
       return {

@@ -9,6 +9,7 @@ import { useT } from "~/lib/i18n";
 import { usePropState } from "~/lib/use-prop-state";
 import type { AttendanceCounts, AttendanceFlag, AttendanceRecordFrameBody, ServerFrame } from "~/lib/realtime-protocol";
 import { apiFetch } from "~/lib/session-client";
+import { applyMark } from "~/lib/attendance-roster";
 import { useRoom } from "~/lib/use-room";
 import { useHydrated } from "~/hooks/use-hydrated";
 import { When } from "./when";
@@ -94,6 +95,8 @@ export function AttendanceScreen({
   const projector = useRef<HTMLDivElement>(null);
   const serverNow = useServerClock(state);
   const handled = useRef<unknown>(null);
+  const rosterRef = useRef(state.roster);
+  rosterRef.current = state.roster;
 
   const reload = useCallback(async () => {
     const res = await apiFetch(`/api/lectures/${encodeURIComponent(lectureId)}/attendance`);
@@ -116,9 +119,10 @@ export function AttendanceScreen({
     (frame: ServerFrame) => {
       if (!("lectureId" in frame) || frame.lectureId !== lectureId) return;
       if (frame.type === "attendance.marked") {
-        setState((s) => ({ ...s, counts: frame.counts, roster: s.roster.map((r) => (r.user._id === frame.record.user._id ? frame.record : r)) }));
-        // A flag names the other student(s) too: read the roster again so theirs shows as well.
-        if (frame.record.flagged) void reload();
+        const known = rosterRef.current.some((r) => r.user._id === frame.record.user._id);
+        if (known) setState((s) => applyMark(s, frame.record) ?? s);
+        // A flag names the other student(s) too, and a student not on the roster joined since: read it all again.
+        if (frame.record.flagged || !known) void reload();
       } else {
         void reload();
       }
