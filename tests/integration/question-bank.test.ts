@@ -227,6 +227,46 @@ describe("question banks", () => {
     for (const q of later.filter((x) => drawnIds.has(x._id))) expect(q).toMatchObject({ right: true, earned: 3 });
   });
 
+  it("a review that kept every key back has shown none: it stands in the way of no extra attempt and no make-up", async () => {
+    const w = await world({ students: 3 });
+    const [sara, nour, omar] = w.students;
+    const lecture = (await (await call(`/api/lectures/group/${w.group.slug}`, { body: { title: "Week 9", published: true }, token: w.teacher.accessToken })).json()) as { slug: string };
+    const hour = 3_600_000;
+    // Only drawn questions, from the tag the open "Hooks draw" quiz also draws from: every key is kept back.
+    const made = await call("/api/quizzes", {
+      body: { lectureId: lecture.slug, title: "Hooks quick check", maxAttempts: 1, showAnswers: "after-submit", published: true, questions: [], draws: [{ tag: "hooks", count: 2, points: 1 }], opensAt: new Date(Date.now() - hour).toISOString(), closesAt: new Date(Date.now() + hour).toISOString() },
+      token: w.teacher.accessToken,
+    });
+    expect(made.status).toBe(201);
+    const quick = (await made.json()) as { _id: string; slug: string };
+    const takeAndReview = async (who: Viewer) => {
+      await startAttempt(w.ctx, who, quick.slug);
+      const shown = (await getQuiz(w.ctx, who, quick.slug)).questions as Shown[];
+      await submitQuiz(w.ctx, who, quick.slug, { answers: Object.fromEntries(shown.map((q) => [q._id, rightAnswer(q)])) });
+      return getResult(w.ctx, who, quick.slug);
+    };
+    const saraReview = await takeAndReview(sara!);
+    expect(saraReview.reviewWhen).toBe("now");
+    expect(saraReview.review!.questions.every((q) => q.withheld)).toBe(true);
+    expect((await db().select().from(s.quizzes).where(eq(s.quizzes.id, quick._id)))[0]!.answersShownAt).toBeNull();
+    const extend = (body: object) => call(`/api/quizzes/${quick._id}/extensions`, { method: "PUT", body, token: w.teacher.accessToken });
+    // Sara saw no key: she may have another attempt; Nour, who never took it, a make-up with a later close.
+    expect((await extend({ userIds: [sara!.userId], extraAttempts: 1 })).status).toBe(200);
+    expect((await extend({ userIds: [nour!.userId], closesAt: new Date(Date.now() + 2 * hour).toISOString(), extraAttempts: 1 })).status).toBe(200);
+    // Once the other quiz is over, a review shows the keys: from then on a later close is refused, and so is an
+    // extra attempt for whoever read them.
+    await db().update(s.quizzes).set({ opensAt: new Date(Date.now() - 2 * hour), closesAt: new Date(Date.now() - 2 * 60_000) }).where(eq(s.quizzes.id, w.quiz._id));
+    const omarReview = await takeAndReview(omar!);
+    expect(omarReview.review!.questions.some((q) => !q.withheld)).toBe(true);
+    expect((await db().select().from(s.quizzes).where(eq(s.quizzes.id, quick._id)))[0]!.answersShownAt).not.toBeNull();
+    const refused = await extend({ userIds: [omar!.userId], extraAttempts: 1 });
+    expect(refused.status).toBe(409);
+    expect(((await refused.json()) as { message: string }).message).toMatch(/can already see the answers/);
+    const makeUp = await extend({ userIds: [nour!.userId], closesAt: new Date(Date.now() + 3 * hour).toISOString() });
+    expect(makeUp.status).toBe(409);
+    expect(((await makeUp.json()) as { code: string }).code).toBe("answers_seen");
+  });
+
   it("a draft quiz drawing the same tag keeps the keys back too: it may be published tomorrow", async () => {
     const w = await world({ maxAttempts: 1 });
     const [me] = w.students;

@@ -12,7 +12,7 @@ import type { ServiceContext } from "../context";
 import { AppError, notFound } from "../http/errors";
 import { newId } from "./ids";
 import { notifyUsers } from "./notifications";
-import { requireManagedQuiz, reviewWhen } from "./quizzes";
+import { keysShownNow, requireManagedQuiz } from "./quizzes";
 import type { Viewer } from "./sessions";
 import { reapplyLateness, requireManagedTask, taskLink } from "./tasks";
 import { chunked, D1_MAX_PARAMS, slices } from "./chunks";
@@ -148,11 +148,12 @@ export async function setQuizExtensions(ctx: ServiceContext, viewer: Viewer, qui
       .innerJoin(users, eq(users.id, attempts.userId))
       .where(and(eq(attempts.quizId, quiz.id), inArray(attempts.userId, part))),
   );
-  const seen = [...new Set(taken.map((t) => t.attempt.userId))].filter((userId) => {
-    const own = taken.filter((t) => t.attempt.userId === userId).map((t) => t.attempt);
-    // Shown now, or shown once (a policy switched to "never" since hides nothing from who read them).
-    return reviewWhen(quiz, own, Date.now(), false) === "now" || (quiz.answersShownAt !== null && own.some((a) => a.submittedAt));
-  });
+  // Shown a key now (a review that keeps every key back shows none), or shown once (a policy switched to "never"
+  // since hides nothing from who read them).
+  const showing = await keysShownNow(ctx, quiz, taken.map((t) => t.attempt), Date.now(), false);
+  const seen = [...new Set(taken.map((t) => t.attempt.userId))].filter(
+    (userId) => showing.has(userId) || (quiz.answersShownAt !== null && taken.some((t) => t.attempt.userId === userId && t.attempt.submittedAt)),
+  );
   if (seen.length > 0 && ((input.extraAttempts ?? 0) > 0 || input.closesAt != null)) {
     const names = taken.filter((t) => seen.includes(t.attempt.userId)).map((t) => t.name);
     throw new AppError(409, "conflict", `${[...new Set(names)].join(", ")} can already see the answers, so more attempts or a later close would let them answer with the key. Give extra minutes only, or leave them out.`);

@@ -968,12 +968,32 @@ export function reviewWhen(quiz: { showAnswers: ShowAnswers; closesAt: Date | nu
 /** Whether the quiz's closing time plus the grace has passed (no hand-in can arrive in time any more). */
 const quizOver = (quiz: { closesAt: Date | null }, now: number) => quiz.closesAt !== null && now >= quiz.closesAt.getTime() + QUIZ_GRACE_MS;
 
-/** How many students the review shows the answers to now (the rule of `reviewWhen`, for each who took the quiz). */
-async function studentsSeeingAnswers(ctx: ServiceContext, quiz: { id: string; showAnswers: ShowAnswers; closesAt: Date | null; maxAttempts: number }, now: number): Promise<number> {
+/** How many students the review shows a key to now (the rule of `keysShownNow`, for each who took the quiz). */
+async function studentsSeeingAnswers(ctx: ServiceContext, quiz: KeyedQuiz, now: number): Promise<number> {
   const [rows, others] = await Promise.all([ctx.db.select().from(attempts).where(eq(attempts.quizId, quiz.id)), anyoneCanHandIn(ctx, quiz.id, now)]);
+  return (await keysShownNow(ctx, quiz, rows, now, others)).size;
+}
+
+/** The attempt a student's review shows: their best score (ties: the earlier attempt). */
+const reviewedAttempt = (done: AttemptRow[]): AttemptRow => done.reduce((b, a) => ((a.score ?? 0) > (b.score ?? 0) ? a : b));
+
+type KeyedQuiz = { id: string; groupId: string; showAnswers: ShowAnswers; closesAt: Date | null; maxAttempts: number };
+
+/**
+ * The students (among the authors of `rows`) whose review shows at least one correct answer now: the review is open
+ * to them (`reviewWhen`) and the attempt it shows holds a question whose key is not kept back (a bank question that
+ * another quiz still open draws from its tag is kept back, `drawableElsewhere`). A review that keeps every key back
+ * has shown none, so it does not stand in the way of more attempts or a make-up. Two reads whatever the count.
+ */
+export async function keysShownNow(ctx: ServiceContext, quiz: KeyedQuiz, rows: AttemptRow[], now: number, othersCanHandIn: boolean): Promise<Set<string>> {
   const byStudent = new Map<string, AttemptRow[]>();
   for (const row of rows) byStudent.set(row.userId, [...(byStudent.get(row.userId) ?? []), row]);
-  return [...byStudent.values()].filter((own) => reviewWhen(quiz, own, now, others) === "now").length;
+  const open = [...byStudent].filter(([, own]) => reviewWhen(quiz, own, now, othersCanHandIn) === "now");
+  if (open.length === 0) return new Set();
+  const shown = open.map(([userId, own]) => ({ userId, best: reviewedAttempt(own.filter((a) => a.submittedAt)) }));
+  const qs = await questionsOf(ctx, [quiz.id]);
+  const keptBack = await drawableElsewhere(ctx, quiz, [...new Set(shown.flatMap(({ best }) => (best.paper?.drawn ?? []).map((d) => d.id)))], now);
+  return new Set(shown.filter(({ best }) => questionsFor(qs, best).some((q) => !keptBack.has(q.id))).map(({ userId }) => userId));
 }
 
 /** Whether anyone's attempt at the quiz can still be handed in (one indexed lookup; see reviewWhen). */
@@ -1002,7 +1022,7 @@ export async function getResult(ctx: ServiceContext, viewer: Actor, key: string,
   const done = mine.filter((a) => a.submittedAt);
   if (done.length === 0) throw notFound("You have not handed in this quiz yet.");
   // The attempt that counts: the best score (ties: the earlier attempt). The review shows this one.
-  const best = done.reduce((b, a) => ((a.score ?? 0) > (b.score ?? 0) ? a : b));
+  const best = reviewedAttempt(done);
   const others = quiz.showAnswers !== "never" && quizOver(quiz, now) ? await anyoneCanHandIn(ctx, quiz.id, now) : false;
   const when = reviewWhen(quiz, mine, now, others);
   const checks = (best.codeChecks ?? {}) as CodeChecks;
@@ -1010,8 +1030,10 @@ export async function getResult(ctx: ServiceContext, viewer: Actor, key: string,
   const given = questionsFor(qs, best);
   const keptBack = when === "now" ? await drawableElsewhere(ctx, quiz, (best.paper?.drawn ?? []).map((d) => d.id), now) : new Set<string>();
   // The first review that shows answers is remembered: no more tries for anyone from then on, whatever the policy is
-  // changed to later (updateQuiz, extensions). One conditional write, once per quiz.
-  if (when === "now" && !quiz.answersShownAt) await ctx.db.update(quizzes).set({ answersShownAt: new Date(now) }).where(and(eq(quizzes.id, quiz.id), isNull(quizzes.answersShownAt)));
+  // changed to later (updateQuiz, extensions). One conditional write, once per quiz. A review that kept every key
+  // back (each question drawn from a tag another open quiz still draws from) has shown none.
+  const showsAKey = given.some((q) => !keptBack.has(q.id));
+  if (when === "now" && showsAKey && !quiz.answersShownAt) await ctx.db.update(quizzes).set({ answersShownAt: new Date(now) }).where(and(eq(quizzes.id, quiz.id), isNull(quizzes.answersShownAt)));
   return {
     quiz: quizSummary(quiz, qs, now),
     score: best.score ?? 0,
