@@ -58,6 +58,11 @@ export function ExtensionsPanel({
   const minutesWrong = !!failure?.fields?.extraMinutes;
   const attemptsWrong = !!failure?.fields?.extraAttempts;
   const formWrong = failure && !failure.fields?.userIds && !minutesWrong && !attemptsWrong;
+  // The students a refusal names (`seenBy`: ids), by the names this page lists, in its reader's list style.
+  const seenNames = (ids: string) => {
+    const names = ids.split(",").map((id) => students.find((s) => s._id === id)?.name).filter((n): n is string => !!n);
+    return new Intl.ListFormat(t("lang.code"), { type: "conjunction" }).format(names);
+  };
   // How many were given the extension, for the sentence that says so (the choice is cleared once it is saved).
   const [savedFor, setSavedFor] = useState(0);
   useEffect(() => {
@@ -164,7 +169,13 @@ export function ExtensionsPanel({
           {kind === "quiz" ? <p className="field-hint field-hint-block">{t("extensions.quizHint")}</p> : null}
           {formWrong ? (
             <p className="form-error" role="alert">
-              {failure.code === "validation_failed" ? t(kind === "task" ? "extensions.error.task" : "extensions.error.quiz") : failureText(t, failure)}
+              {failure.code === "validation_failed"
+                ? t(kind === "task" ? "extensions.error.task" : "extensions.error.quiz")
+                : failure.code === "answers_seen"
+                  ? failure.fields?.seenBy
+                    ? t("extensions.error.seenBy", { names: seenNames(failure.fields.seenBy) })
+                    : t("extensions.error.makeUpSeen")
+                  : failureText(t, failure)}
             </p>
           ) : null}
           {saver.data?.ok && saver.state === "idle" ? (

@@ -343,6 +343,32 @@ describe("the due time on a task page", () => {
     expect(problems).toEqual([]);
   });
 
+  it("a quiz extension refused because a student reads the answers names them, in Arabic", async () => {
+    const stamp = Date.now().toString(36);
+    const token = await accessToken(INSTRUCTOR);
+    const lecture = (await api<{ slug: string }>(token, "POST", "/api/lectures/group/frontend-react", { title: `Seen ${stamp}`, published: true })).body;
+    const quiz = (await api<{ slug: string }>(token, "POST", "/api/quizzes", { lectureId: lecture.slug, title: `Seen ${stamp}`, maxAttempts: 1, showAnswers: "after-submit", published: true, questions: [{ text: "2 + 2?", type: "single", options: ["3", "4"], correct: 1 }] })).body;
+    const name = `Reem Seen ${stamp}`;
+    const student = await memberOf("frontend-react", "seen", name);
+    const studentToken = await accessToken(student);
+    const questionId = (await api<{ questions: { _id: string }[] }>(token, "GET", `/api/quizzes/${quiz.slug}`)).body.questions[0]!._id;
+    expect((await api(studentToken, "POST", `/api/quizzes/${quiz.slug}/start`)).status).toBe(201);
+    expect((await api(studentToken, "POST", `/api/quizzes/${quiz.slug}/submit`, { answers: { [questionId]: 1 } })).status).toBe(201);
+    const page = await newPage({ width: 375, height: 800 });
+    const problems = allowStatus(page, 409, "/updateQuiz/");
+    await page.context().addCookies([{ name: "lang", value: "ar", url: baseURL() }]);
+    await signIn(page.context(), INSTRUCTOR.email, INSTRUCTOR.password);
+    await gotoHydrated(page, `/instructor/group/frontend-react/lecture/${lecture.slug}/quiz/updateQuiz/${quiz.slug}`);
+    const panel = page.locator("#extensions");
+    await panel.getByRole("checkbox", { name }).check();
+    await panel.getByLabel("محاولات إضافية").fill("1");
+    await panel.getByRole("button", { name: "امنح طالبًا واحدًا التمديد" }).click();
+    const said = panel.locator(".form-error");
+    await said.waitFor();
+    expect(await said.textContent()).toContain(`يرى الإجابات الصحيحة بالفعل: ${name}`);
+    expect(problems).toEqual([]);
+  });
+
   it("warns of a past due time only those who still have work to hand in", async () => {
     // The demo profile-card task was due ten days ago and takes late work; the demo student handed in and was graded.
     const path = "/course/frontend-react/lecture/html-foundations/Add-Task/accessible-profile-card";

@@ -280,7 +280,9 @@ describe("quiz extensions", () => {
     await submitQuiz(w.ctx, w.given, w.quiz.slug, { answers: { [w.question.id]: 0 } });
     const res = await w.extend({ userIds: [w.given.userId], extraAttempts: 1 });
     expect(res.status).toBe(409);
-    expect(((await res.json()) as { message: string }).message).toContain("can already see the answers");
+    const refused = (await res.json()) as { message: string; code: string; fields: { seenBy: string } };
+    expect(refused).toMatchObject({ code: "answers_seen", fields: { seenBy: w.given.userId } });
+    expect(refused.message).toContain("can already see the answers");
     // Extra minutes alone are harmless and allowed; nothing else changes.
     expect((await w.extend({ userIds: [w.given.userId], extraMinutes: 5 })).status).toBe(200);
     const [row] = await db().select().from(s.extensions).where(eq(s.extensions.quizId, w.quiz.id));

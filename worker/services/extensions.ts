@@ -156,7 +156,8 @@ export async function setQuizExtensions(ctx: ServiceContext, viewer: Viewer, qui
   );
   if (seen.length > 0 && ((input.extraAttempts ?? 0) > 0 || input.closesAt != null)) {
     const names = taken.filter((t) => seen.includes(t.attempt.userId)).map((t) => t.name);
-    throw new AppError(409, "conflict", `${[...new Set(names)].join(", ")} can already see the answers, so more attempts or a later close would let them answer with the key. Give extra minutes only, or leave them out.`);
+    // `seenBy` names them by id too, so a page can say it in its reader's language.
+    throw new AppError(409, "answers_seen", `${[...new Set(names)].join(", ")} can already see the answers, so more attempts or a later close would let them answer with the key. Give extra minutes only, or leave them out.`, { seenBy: seen.join(",") });
   }
   // Once the review has shown the key to anyone, a later close for someone else would let them answer after
   // classmates saw it, and would hide it again from those who read it (answers once shown stay shown, ADR 40).
