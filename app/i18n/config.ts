@@ -3,6 +3,12 @@ export const LANGUAGES = ["en", "ar"] as const;
 export type Lang = (typeof LANGUAGES)[number];
 export const DEFAULT_LANG: Lang = "en";
 export const LANG_COOKIE = "lang";
+const LANG_COOKIE_SECONDS = 31_536_000;
+
+/** The Set-Cookie value that remembers a language on this browser for a year. */
+export function langCookie(lang: Lang): string {
+  return `${LANG_COOKIE}=${lang}; Path=/; Max-Age=${LANG_COOKIE_SECONDS}; SameSite=Lax`;
+}
 
 /**
  * The locale every number, percentage, date and time is formatted with (ADR "Western digits in both languages"):
@@ -25,6 +31,11 @@ export function isLang(v: unknown): v is Lang {
 
 /** The visitor's choice (cookie) wins; otherwise the first supported Accept-Language; otherwise English. */
 export function detectLang(request: Request): Lang {
+  return statedLang(request) ?? DEFAULT_LANG;
+}
+
+/** The language a request asks for by its `lang` cookie or its Accept-Language, or null when it names none of ours. */
+export function statedLang(request: Request): Lang | null {
   const cookie = request.headers.get("cookie") ?? "";
   const m = cookie.match(/(?:^|;\s*)lang=([a-z]{2})/);
   if (m && isLang(m[1])) return m[1];
@@ -38,5 +49,5 @@ export function detectLang(request: Request): Lang {
     })
     .filter((x) => x.q > 0)
     .sort((a, b) => b.q - a.q);
-  return ranked.find((x) => isLang(x.lang))?.lang as Lang | undefined ?? DEFAULT_LANG;
+  return (ranked.find((x) => isLang(x.lang))?.lang as Lang | undefined) ?? null;
 }

@@ -14,6 +14,7 @@ import { RESEND_COOLDOWN_S } from "~/lib/resend-cooldown";
 import { metaT, pageMeta } from "~/lib/meta";
 import { CODE_DIGITS, emailOnlyInput, PASSWORD_MIN_LENGTH, resetPasswordInput } from "~/lib/schemas";
 import { forgot, reset } from "../../worker/services/accounts";
+import { statedLang } from "~/i18n/config";
 
 /** Spec §4, §9: the login screen follows 2.5 s after a successful reset. */
 export const RESET_REDIRECT_MS = 2_500;
@@ -44,7 +45,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     const parsed = emailOnlyInput.safeParse({ email: values.email });
     if (!parsed.success) return data<ActionResult>({ ok: false, intent: "send-code", errors: fieldErrors<Field>(parsed.error), email: values.email }, { status: 400 });
     try {
-      await forgot(context.svc, parsed.data);
+      await forgot(context.svc, parsed.data, statedLang(request));
     } catch (err) {
       const e = expectedError(err);
       // Limited: say how long to wait (the limit is an hour's), as sign-up does.

@@ -18,6 +18,7 @@ import { deviceFingerprint, peekRedirect, rememberRedirect } from "~/lib/session
 import { clientInfo } from "../../worker/auth/cookies";
 import { getViewer, safeRedirectPath } from "../../worker/auth/viewer";
 import { forgot, login } from "../../worker/services/accounts";
+import { detectLang, langCookie, statedLang } from "~/i18n/config";
 
 /** Spec §2, §4: after "forgot password" the page moves to the reset screen after 2.5 s. */
 export const FORGOT_REDIRECT_MS = 2_500;
@@ -54,7 +55,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       return data<ActionResult>({ ok: false, intent: "forgot", errors: fieldErrors<Field>(parsed.error), email: values.email }, { status: 400 });
     }
     try {
-      await forgot(context.svc, parsed.data);
+      await forgot(context.svc, parsed.data, statedLang(request));
     } catch (err) {
       const e = expectedError(err);
       const formError = messageKey(e.message, "auth.forgot.failed");
@@ -68,9 +69,12 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return data<ActionResult>({ ok: false, intent: "login", errors: fieldErrors<Field>(parsed.error), email: values.email }, { status: 400 });
   }
   try {
-    const session = await login(context.svc, parsed.data, clientInfo(request));
+    const session = await login(context.svc, parsed.data, clientInfo(request), statedLang(request));
     const to = await afterLogin(context.svc, { userId: session.user._id, role: session.role }, values.redirectTo);
-    return redirect(to, { headers: { "Set-Cookie": session.setCookie } });
+    const headers = new Headers({ "Set-Cookie": session.setCookie });
+    // The language the account chose comes with it to this browser (signed in on a new phone, Arabic stays Arabic).
+    if (session.locale && session.locale !== detectLang(request)) headers.append("Set-Cookie", langCookie(session.locale));
+    return redirect(to, { headers });
   } catch (e) {
     if (!(e instanceof AppError)) {
       // Spec §8: a server failure gets its own words instead of the error screen; it is still logged as a bug.

@@ -1,11 +1,9 @@
 import type { ActionFunctionArgs } from "@remix-run/cloudflare";
 import { redirect } from "@remix-run/server-runtime";
-import { isLang, LANG_COOKIE } from "~/i18n/config";
+import { isLang, langCookie } from "~/i18n/config";
 import { safeRedirectPath } from "~/lib/safe-redirect";
 import { getViewer } from "../../worker/auth/viewer";
 import { setLocale } from "../../worker/services/users";
-
-const ONE_YEAR_SECONDS = 31_536_000;
 
 /** The language switcher's target: stores the choice in the `lang` cookie and returns to the page. */
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -17,7 +15,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const viewer = await getViewer(context.svc, request);
   if (viewer) await setLocale(context.svc, viewer.userId, lang);
   return redirect(to, {
-    headers: { "Set-Cookie": `${LANG_COOKIE}=${lang}; Path=/; Max-Age=${ONE_YEAR_SECONDS}; SameSite=Lax` },
+    headers: { "Set-Cookie": langCookie(lang) },
   });
 }
 

@@ -311,4 +311,40 @@ describe("the account e-mails' language", () => {
     expect(plain!.subject).toMatch(/^Your Cohort verification code: \d{6}$/);
     expect(plain!.text).toContain("It expires in 10 minutes.");
   });
+
+  it("of an account that never chose one is the one it asks in: a reset code asked from an Arabic page is Arabic", async () => {
+    const user = await createUser();
+    await db().update(s.users).set({ locale: null }).where(eq(s.users.id, user.id));
+    expect((await call("/api/users/forgot-password", { body: { email: user.email }, headers: { cookie: "lang=ar" } })).status).toBe(200);
+    await waitForMails(user.email, /^رمز إعادة تعيين كلمة المرور في كوهورت: \d{6}$/);
+    // An account's own choice wins over the page's.
+    const english = await createUser();
+    await db().update(s.users).set({ locale: "en" }).where(eq(s.users.id, english.id));
+    expect((await call("/api/users/forgot-password", { body: { email: english.email }, headers: { cookie: "lang=ar" } })).status).toBe(200);
+    await waitForMails(english.email, RESET_SUBJECT);
+  });
+
+  it("is kept from the first sign-in of an account that never chose one, and comes back with it on a new browser", async () => {
+    const user = await createUser();
+    await db().update(s.users).set({ locale: null }).where(eq(s.users.id, user.id));
+    const signInPage = (headers: Record<string, string>) =>
+      SELF.fetch(`${ORIGIN}/auth/login`, {
+        method: "POST",
+        headers: { origin: ORIGIN, "content-type": "application/x-www-form-urlencoded", "cf-connecting-ip": randomIp(), ...headers },
+        body: new URLSearchParams({ email: user.email, password: user.password }).toString(),
+        redirect: "manual",
+      });
+    const first = await signInPage({ cookie: "lang=ar" });
+    expect(first.status).toBe(302);
+    expect((await db().select({ locale: s.users.locale }).from(s.users).where(eq(s.users.id, user.id)))[0]!.locale).toBe("ar");
+    // Already reading Arabic: no language cookie is set.
+    expect(first.headers.getSetCookie().some((c) => c.startsWith("lang="))).toBe(false);
+    // A new phone whose browser asks for English: the account's Arabic comes with the sign-in, for a year.
+    const phone = await signInPage({ "accept-language": "en-GB,en;q=0.9" });
+    expect(phone.status).toBe(302);
+    expect(phone.headers.getSetCookie()).toContain("lang=ar; Path=/; Max-Age=31536000; SameSite=Lax");
+    // Signing in from an English page does not overwrite the account's language.
+    await signInPage({ cookie: "lang=en" });
+    expect((await db().select({ locale: s.users.locale }).from(s.users).where(eq(s.users.id, user.id)))[0]!.locale).toBe("ar");
+  });
 });

@@ -2,6 +2,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { emailOnlyInput, loginInput, registerInput, resetPasswordInput, verifyEmailInput } from "../../app/lib/schemas";
 import { clientInfo, refreshTokenFrom } from "../auth/cookies";
+import { statedLang } from "../../app/i18n/config";
 import { accessTokenFromHeader, verifyAccessToken } from "../auth/tokens";
 import { clearViewerHintCookie } from "../auth/viewer-hint";
 import { requireSameOrigin } from "../auth/middleware";
@@ -104,7 +105,7 @@ export const usersAuthApi = createApi()
   .openapi(verifyRoute, async (c) => c.json(await verifyEmail(c.var.svc, c.req.valid("json")), 200))
   .openapi(resendRoute, async (c) => c.json(await resendCode(c.var.svc, c.req.valid("json")), 200))
   .openapi(loginRoute, async (c) => {
-    const { setCookie, ...body } = await login(c.var.svc, c.req.valid("json"), clientInfo(c.req.raw));
+    const { setCookie, locale: _locale, ...body } = await login(c.var.svc, c.req.valid("json"), clientInfo(c.req.raw), statedLang(c.req.raw));
     c.header("Set-Cookie", setCookie);
     return c.json(body, 200);
   })
@@ -123,5 +124,5 @@ export const usersAuthApi = createApi()
     c.header("Set-Cookie", clearViewerHintCookie(new URL(c.req.url)), { append: true });
     return c.json({ message: "You are signed out." }, 200);
   })
-  .openapi(forgotRoute, async (c) => c.json(await forgot(c.var.svc, c.req.valid("json")), 200))
+  .openapi(forgotRoute, async (c) => c.json(await forgot(c.var.svc, c.req.valid("json"), statedLang(c.req.raw)), 200))
   .openapi(resetRoute, async (c) => c.json(await reset(c.var.svc, c.req.valid("json")), 200));

@@ -200,10 +200,14 @@ export interface LoginResult {
   user: { _id: string; name: string; email: string; role: Role };
   /** Set-Cookie header value with the refresh token; the Remix action and the API both send it. */
   setCookie: string;
+  /** The account's language (the one it last chose, else the one it first signed in with): the site follows it. */
+  locale: "en" | "ar" | null;
 }
 
 /** POST /api/users/login. Unverified accounts get 403 `email_not_verified` (only after the right password). */
-export async function login(ctx: ServiceContext, input: LoginInput, client: ClientInfo): Promise<LoginResult> {
+const isLocale = (v: string | null): v is "en" | "ar" => v === "en" || v === "ar";
+
+export async function login(ctx: ServiceContext, input: LoginInput, client: ClientInfo, pageLang: "en" | "ar" | null = null): Promise<LoginResult> {
   const ipKey = `login:ip:${ctx.ip}`;
   await hitRateLimit(ctx, ipKey, LOGIN_LIMIT_IP, MESSAGES.tooManyLogins);
   const user = await findByEmail(ctx, input.email);
@@ -217,7 +221,11 @@ export async function login(ctx: ServiceContext, input: LoginInput, client: Clie
     await ctx.db.update(users).set({ passwordHash: upgraded }).where(and(eq(users.id, user.id), eq(users.passwordHash, user.passwordHash)));
   }
   const session = await openSession(ctx, user, client, input.fingerprint);
+  // An account that never chose a language keeps the one it signs in with: its e-mails and certificates follow it.
+  const locale = isLocale(user.locale) ? user.locale : pageLang;
+  if (!user.locale && pageLang) await ctx.db.update(users).set({ locale: pageLang }).where(and(eq(users.id, user.id), isNull(users.locale)));
   return {
+    locale,
     message: MESSAGES.loggedIn,
     accessToken: session.accessToken,
     role: user.role,
@@ -227,12 +235,13 @@ export async function login(ctx: ServiceContext, input: LoginInput, client: Clie
 }
 
 /** POST /api/users/forgot-password: e-mails a reset code if the address has an account; always the same answer. */
-export async function forgot(ctx: ServiceContext, input: EmailOnlyInput): Promise<{ message: string }> {
+export async function forgot(ctx: ServiceContext, input: EmailOnlyInput, pageLang: "en" | "ar" | null = null): Promise<{ message: string }> {
   await limitCodeRequests(ctx, input.email);
   // Everything that depends on the address happens after the answer (bench/forgot-timing.mjs measures it).
   ctx.afterResponse(async () => {
     const user = await findByEmail(ctx, input.email);
-    if (user) await sendCode(ctx, user, "reset-password");
+    // In the account's language, else in the one the code was asked for in.
+    if (user) await sendCode(ctx, { ...user, locale: user.locale ?? pageLang }, "reset-password");
   });
   return { message: MESSAGES.resetSent };
 }
