@@ -5,10 +5,10 @@
  * per-quiz cells from at most two more statements (an export is as long as members x items, its statements are not).
  *
  * The format is for programs as much as for people (docs/decisions/0015-progress.md, "CSV for spreadsheets"):
- * - One header row, the same in every language: ASCII names in snake_case. Per-item columns are
- *   `{kind}:{slug}:{field}` where kind is `lecture`, `task` or `quiz` and the slug is percent-encoded
- *   (encodeURIComponent: an ASCII slug reads as itself, an Arabic one stays ASCII and decodes back; `:` never occurs
- *   inside it). There is no second, translated header row: the human names are the rows' first column.
+ * - One header row, the same in every language: names in snake_case. Per-item columns are `{kind}:{slug}:{field}`
+ *   where kind is `lecture`, `task` or `quiz` and the slug is written as it is (letters, digits and hyphens of any
+ *   script: an Arabic title's slug reads as Arabic in a spreadsheet; `:` and `,` never occur inside it; the file is
+ *   UTF-8 with its mark). There is no second, translated header row: the human names are the rows' first column.
  * - A number column holds a number or nothing, never a word. A score is a whole number of points out of the cell
  *   beside it (`max_score`); a `*_percent` column is a whole percentage, empty when there is nothing to count
  *   (as the screens' "—").
@@ -66,8 +66,8 @@ export type TaskCellStatus = (typeof TASK_CELL_STATUSES)[number];
 export type QuizCellStatus = (typeof QUIZ_CELL_STATUSES)[number];
 export type AttendanceCellStatus = (typeof ATTENDANCE_CELL_STATUSES)[number];
 
-/** A per-item column's name: `task:{slug}:score`. */
-export const itemColumn = (kind: "lecture" | "task" | "quiz", slug: string, field: string) => `${kind}:${encodeURIComponent(slug)}:${field}`;
+/** A per-item column's name: `task:{slug}:score` (a slug holds letters, marks, digits and hyphens only: ids.ts). */
+export const itemColumn = (kind: "lecture" | "task" | "quiz", slug: string, field: string) => `${kind}:${slug}:${field}`;
 
 const bool = (b: boolean) => (b ? "true" : "false");
 
