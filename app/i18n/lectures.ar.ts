@@ -92,7 +92,7 @@ export const lecturesAr: Record<keyof typeof lecturesEn, string> = {
   "lectures.error.until": "لا يمكن أن يسبق تاريخ الانتهاء اليوم الأول.",
   "lectures.error.tooMany": "في هذه الفترة أكثر من 60 جلسة، وهو أقصى ما تضمّه سلسلة واحدة: اختر يومًا أخيرًا أبكر.",
   "lectures.error.pastYears": "ستمتد السلسلة إلى ما بعد نهاية عام 9999: اختر يومًا أول أبكر.",
-  "lectures.error.check": "يُرجى مراجعة الحقول المميّزة.",
+  "lectures.error.check": "يرجى مراجعة الحقول المحدّدة.",
   "lectures.noContent": "لم يُضف المدرّب ملاحظات لهذه المحاضرة بعد.",
   "lectures.video": "التسجيل",
   "lectures.watch": "شاهد الفيديو",

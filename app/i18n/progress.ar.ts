@@ -9,7 +9,7 @@ export const progressAr: Record<keyof typeof progressEn, string> = {
   "progress.tasks": "المهام",
   "progress.quizzes": "الاختبارات",
   "progress.lecturesOf": "{held, plural, zero {لا محاضرات محسوبة بعد} one {حضرت {attended} من محاضرة واحدة} two {حضرت {attended} من محاضرتين} few {حضرت {attended} من # محاضرات} many {حضرت {attended} من # محاضرة} other {حضرت {attended} من # محاضرة}}",
-  "progress.submittedOf": "سُلّمت {submitted} من {given} محسوبة حتى الآن",
+  "progress.submittedOf": "سُلّمت {submitted} من {given} مطلوبة حتى الآن",
   "progress.takenOf": "أُدّي {taken} من {published}",
   "progress.awaitingGrade": "بانتظار التقييم: {count}",
   "progress.awaitingGradeOrRelease": "لم تُقيَّم أو لم تُعلَن درجتها: {count}",

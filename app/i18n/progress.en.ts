@@ -8,7 +8,7 @@ export const progressEn = {
   "progress.tasks": "Tasks",
   "progress.quizzes": "Quizzes",
   "progress.lecturesOf": "{held, plural, =0 {No lectures counted yet} one {{attended} of # lecture attended} other {{attended} of # lectures attended}}",
-  "progress.submittedOf": "Handed in {submitted} of the {given} counted so far",
+  "progress.submittedOf": "Handed in {submitted} of the {given} given so far",
   "progress.takenOf": "{taken} of {published} taken",
   "progress.awaitingGrade": "Waiting for a grade: {count}",
   "progress.awaitingGradeOrRelease": "Not graded or not released: {count}",

@@ -170,27 +170,27 @@ describe("a cohort's life", () => {
     // Nothing on the tab is wider than the phone (the next cohort's title hint once was, by a line that did not wrap).
     expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(0);
     const section = page.locator("#publishing");
-    expect(await section.textContent()).toContain("لا يرى الزوار هذه الدورة");
-    const publish = section.getByRole("button", { name: "انشرها في قائمة الدورات" });
+    expect(await section.textContent()).toContain("لا يرى الزوار هذا الكورس");
+    const publish = section.getByRole("button", { name: "انشره في قائمة الكورسات" });
     await publish.focus();
     await page.keyboard.press("Enter");
-    await expect.poll(() => section.getByRole("status").textContent()).toBe("نُشرت: تظهر الآن في قائمة الدورات.");
+    await expect.poll(() => section.getByRole("status").textContent()).toBe("نُشر: يظهر الآن في قائمة الكورسات.");
     // The button went with the draft: the focus is on what the group is now, which offers the way back (no members).
     await expect.poll(() => page.evaluate(() => document.activeElement?.classList.contains("cohort-publishing-state") ?? false)).toBe(true);
-    expect(await section.getByRole("button", { name: "أعِدها إلى مسودة" }).count()).toBe(1);
+    expect(await section.getByRole("button", { name: "أعِده إلى مسودة" }).count()).toBe(1);
     const catalogue = await (await fetch(`${baseURL()}/courses`, { headers: { accept: "text/html" } })).text();
     expect(catalogue).toContain(title);
 
     // Back to draft asks first; Cancel keeps it listed.
-    await section.getByRole("button", { name: "أعِدها إلى مسودة" }).click();
-    const dialog = page.getByRole("dialog", { name: `إخراج «\u2068${title}\u2069» من قائمة الدورات؟` });
+    await section.getByRole("button", { name: "أعِده إلى مسودة" }).click();
+    const dialog = page.getByRole("dialog", { name: `إخراج «\u2068${title}\u2069» من قائمة الكورسات؟` });
     await dialog.waitFor();
     await dialog.getByRole("button", { name: "إلغاء" }).click();
     await dialog.waitFor({ state: "hidden" });
     expect((await api<{ status: string }>(token, "GET", `/api/groups/manage/${slug}`)).body.status).toBe("published");
-    await section.getByRole("button", { name: "أعِدها إلى مسودة" }).click();
-    await dialog.getByRole("button", { name: "أعِدها إلى مسودة" }).click();
-    await expect.poll(() => section.getByRole("status").textContent()).toBe("أُعيدت إلى مسودة: لم تعد تظهر في قائمة الدورات.");
+    await section.getByRole("button", { name: "أعِده إلى مسودة" }).click();
+    await dialog.getByRole("button", { name: "أعِده إلى مسودة" }).click();
+    await expect.poll(() => section.getByRole("status").textContent()).toBe("أُعيد إلى مسودة: لم يعد يظهر في قائمة الكورسات.");
     expect(await (await fetch(`${baseURL()}/courses`, { headers: { accept: "text/html" } })).text()).not.toContain(title);
 
     // An announcement to a group nobody has joined yet says that nobody was told.

@@ -85,7 +85,7 @@ describe("a group's public pages before it is published", () => {
     const home = await page(`/course/${w.group.slug}`, w.as.student);
     expect(home.status).toBe(200);
     expect(home.html).toContain("This course has ended.");
-    expect((await page(`/course/${w.group.slug}`, w.as.student, "ar")).html).toContain("انتهت هذه الدورة.");
+    expect((await page(`/course/${w.group.slug}`, w.as.student, "ar")).html).toContain("انتهى هذا الكورس.");
     const live = await world("published");
     expect((await page(`/course/${live.group.slug}`, live.as.student)).html).not.toContain("This course has ended.");
     expect((await page(w.details, w.as.student)).status).toBe(404);

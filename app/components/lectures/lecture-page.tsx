@@ -4,7 +4,7 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { ArrowIcon, CalendarIcon, CheckIcon, SettingsIcon } from "~/components/icons";
 import { ExternalIcon } from "~/components/groups/extra-icons";
 import type { MessageKey } from "~/i18n/en";
-import type { FailureLike } from "~/lib/group-errors";
+import { failureText, type FailureLike } from "~/lib/group-errors";
 import { toLatinDigits } from "~/lib/digits";
 import { useT } from "~/lib/i18n";
 import type { SubmissionState } from "~/lib/task-schemas";
@@ -331,5 +331,6 @@ function localizedError(t: (key: MessageKey) => string, failure: FailureLike): s
   if (failure.code === "rate_limited") return t("attendance.error.tooMany");
   if (failure.code === "invalid_code") return failure.message.includes("expired") ? t("attendance.error.expired") : t("attendance.error.wrong");
   if (failure.code === "validation_failed") return t("attendance.error.format");
-  return failure.message;
+  // Anything else (removed from the group meanwhile, the lecture gone) in the reader's words, never English in Arabic.
+  return failureText(t, failure);
 }

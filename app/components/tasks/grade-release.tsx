@@ -3,6 +3,7 @@ import { useEffect, useRef, useState } from "react";
 import { ConfirmDialog, useCloseWhenDone } from "~/components/confirm-dialog";
 import type { MessageKey } from "~/i18n/en";
 import { useT } from "~/lib/i18n";
+import { failureText } from "~/lib/group-errors";
 
 type ReleaseResult = { ok: true; intent: string; released: number } | { ok: false; intent: string; code: string; message: string };
 
@@ -21,7 +22,7 @@ export function GradeRelease({ held, graded, changed = 0 }: { held: boolean; gra
   const done = fetcher.data?.ok === true && fetcher.data.intent === "release" ? fetcher.data.released : null;
   const failure = fetcher.data?.ok === false && fetcher.data.intent === "release" ? fetcher.data : null;
   // A hand-in changed since it was graded: the loader's count (reloaded after the refusal) says it above.
-  const failed = failure && failure.code !== "changed_since_graded" ? (REFUSALS[failure.code] ? t(REFUSALS[failure.code]!) : failure.message) : null;
+  const failed = failure && failure.code !== "changed_since_graded" ? (REFUSALS[failure.code] ? t(REFUSALS[failure.code]!) : failureText(t, { ok: false, code: failure.code, message: failure.message })) : null;
   const said = useRef<HTMLParagraphElement>(null);
   const [asking, setAsking] = useState(false);
   const busy = fetcher.state !== "idle";
