@@ -34,11 +34,16 @@ export function detectLang(request: Request): Lang {
   return statedLang(request) ?? DEFAULT_LANG;
 }
 
+/** The language chosen on this browser with the language switch (the `lang` cookie), or null. */
+export function chosenLang(request: Request): Lang | null {
+  const m = (request.headers.get("cookie") ?? "").match(/(?:^|;\s*)lang=([a-z]{2})/);
+  return m && isLang(m[1]) ? m[1] : null;
+}
+
 /** The language a request asks for by its `lang` cookie or its Accept-Language, or null when it names none of ours. */
 export function statedLang(request: Request): Lang | null {
-  const cookie = request.headers.get("cookie") ?? "";
-  const m = cookie.match(/(?:^|;\s*)lang=([a-z]{2})/);
-  if (m && isLang(m[1])) return m[1];
+  const chosen = chosenLang(request);
+  if (chosen) return chosen;
   const accept = request.headers.get("accept-language") ?? "";
   const ranked = accept
     .split(",")

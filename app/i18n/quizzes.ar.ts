@@ -21,6 +21,7 @@ export const quizzesAr: Record<keyof typeof quizzesEn, string> = {
   "quiz.attempts": "المحاولات: {used} من {max}",
   "quiz.review.after-submit": "ترى الإجابات الصحيحة بعد أن تستنفد محاولاتك أو يُغلق الاختبار.",
   "quiz.review.after-close": "ترى الإجابات الصحيحة بعد إغلاق الاختبار حين لا يبقى أحد يستطيع التسليم (نحو دقيقة بعد موعد الإغلاق).",
+  "quiz.review.keptBack": "تبقى إجابات الأسئلة المسحوبة من بنك أسئلة المجموعة مخفية ما دام اختبار آخر يستخدم هذه الأسئلة.",
   "quiz.review.never": "لا تُعرض الإجابات الصحيحة في هذا الاختبار.",
   "quiz.rules": "قبل أن تبدأ",
   "quiz.rule.saved": "تُحفظ كل إجابة أولًا بأول. إن أعدت تحميل الصفحة أو انقطع الاتصال فلن يضيع شيء.",
@@ -323,4 +324,5 @@ export const quizzesAr: Record<keyof typeof quizzesEn, string> = {
   "quizEditor.bank.shuffleQuestions": "اخلط ترتيب الأسئلة لكل طالب",
   "quizEditor.bank.shuffleOptions": "اخلط خيارات أسئلة الاختيار لكل طالب",
   "quizEditor.bank.error": "يحتاج السحب إلى هذا العدد من أسئلة الوسم في البنك، ويُسحب من كل وسم مرة واحدة.",
+  "quizEditor.bank.shared": "لن يرى الطلاب إجابة أي سؤال يُسحب هنا ما دام بإمكان {quizzes} سحبه: فالحل سيصل إلى من لم يؤدِّه بعد. استخدم وسمًا خاصًا بهذا الاختبار لإظهار الإجابات.",
 };

@@ -19,6 +19,7 @@ export const quizzesEn = {
   "quiz.attempts": "Attempts: {used} of {max} used",
   "quiz.review.after-submit": "You see the correct answers once you have used your attempts or the quiz has closed.",
   "quiz.review.after-close": "You see the correct answers once the quiz has closed and no one can still hand in (about a minute after the closing time).",
+  "quiz.review.keptBack": "Answers to questions drawn from the group's question bank stay hidden while another quiz still uses those questions.",
   "quiz.review.never": "The correct answers are not shown for this quiz.",
   "quiz.rules": "Before you start",
   "quiz.rule.saved": "Every answer is saved as you go. If you reload or lose your connection, nothing is lost.",
@@ -321,4 +322,5 @@ export const quizzesEn = {
   "quizEditor.bank.shuffleQuestions": "Shuffle the questions for each student",
   "quizEditor.bank.shuffleOptions": "Shuffle the options of choice questions for each student",
   "quizEditor.bank.error": "A draw needs that many questions of its tag in the bank, and each tag is drawn from once.",
+  "quizEditor.bank.shared": "Students will see no answer to a question drawn here while {quizzes} can still draw it: the key would reach those who have yet to take it. Use a tag of its own to show the answers.",
 } as const;

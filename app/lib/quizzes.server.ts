@@ -10,7 +10,7 @@ import type { ServiceContext } from "../../worker/context";
 import { AppError } from "../../worker/http/errors";
 import { managedGroupHeading } from "../../worker/services/group-access";
 import { getLecture, listLectures } from "../../worker/services/lectures";
-import { createQuiz, deleteQuiz, getQuiz, getResult, groupResults, quizStarted, saveAnswers, startAttempt, submitQuiz, updateQuiz } from "../../worker/services/quizzes";
+import { createQuiz, deleteQuiz, drawsShared, getQuiz, getResult, groupResults, otherDrawingQuizzes, quizStarted, saveAnswers, startAttempt, submitQuiz, updateQuiz } from "../../worker/services/quizzes";
 import type { Viewer } from "../../worker/services/sessions";
 import { listQuizExtensions, removeQuizExtension, setQuizExtensions } from "../../worker/services/extensions";
 import { correctKey, getAttemptForStaff, setAnswerPoints } from "../../worker/services/quiz-regrade";
@@ -44,8 +44,11 @@ async function studentQuiz(svc: ServiceContext, viewer: Viewer, params: QuizPara
 export async function loadQuizIntro(svc: ServiceContext, viewer: Viewer, params: QuizParams) {
   const { questions: _questions, ...quiz } = await studentQuiz(svc, viewer, params);
   const staffBase = staffGroupBase(viewer, quiz.group.slug);
+  // The review's promise is kept honest: drawn keys wait while another quiz still draws from their tags.
+  const keysMayWait = quiz.showAnswers !== "never" && (await drawsShared(svc, quiz._id));
   return {
     quiz,
+    keysMayWait,
     base: quizPath(quiz.group.slug, quiz.lecture.slug, quiz.slug),
     editPath: quiz.isStaff ? `${staffBase}/lecture/${segment(quiz.lecture.slug)}/quiz/updateQuiz/${segment(quiz.slug)}` : null,
     previewPath: quiz.isStaff ? `${staffBase}/quiz-preview/${segment(quiz.slug)}` : null,
@@ -135,9 +138,9 @@ export async function loadNewQuiz(svc: ServiceContext, viewer: Viewer, params: {
   if (!params.slug || !params.slugLecture) throw notFoundResponse();
   const [group, lecture] = await allInOrder(orHttpError(managedGroupHeading(svc, viewer, params.slug)), orHttpError(getLecture(svc, viewer, params.slugLecture)));
   if (lecture.group._id !== group._id) throw notFoundResponse();
-  // The bank's tags for the editor's draws.
-  const { tags: bankTags } = await orHttpError(listBank(svc, viewer, group._id));
-  return { group: { id: group._id, slug: group.slug, title: group.title }, lecture: { slug: lecture.slug, title: lecture.title }, quiz: null, bankTags };
+  // The bank's tags for the editor's draws, and the quizzes that draw from them (whose tags keep keys back).
+  const [{ tags: bankTags }, otherDraws] = await Promise.all([orHttpError(listBank(svc, viewer, group._id)), otherDrawingQuizzes(svc, { id: "", groupId: group._id })]);
+  return { group: { id: group._id, slug: group.slug, title: group.title }, lecture: { slug: lecture.slug, title: lecture.title }, quiz: null, bankTags, otherDraws };
 }
 
 /** The editor of an existing quiz, with its correct answers (staff only) and whether students have started it. */
@@ -145,12 +148,13 @@ export async function loadEditQuiz(svc: ServiceContext, viewer: Viewer, params: 
   const base = await loadNewQuiz(svc, viewer, params);
   const quiz = await orHttpError(getQuiz(svc, viewer, params.slugQuiz ?? ""));
   if (quiz.group._id !== base.group.id || quiz.lecture.slug !== base.lecture.slug) throw notFoundResponse();
-  const [started, extensions, students] = await Promise.all([
+  const [started, extensions, students, otherDraws] = await Promise.all([
     quizStarted(svc, quiz._id),
     orHttpError(listQuizExtensions(svc, viewer, quiz._id)),
     orHttpError(listGroupStudents(svc, viewer, base.group.id, {})),
+    otherDrawingQuizzes(svc, { id: quiz._id, groupId: base.group.id }),
   ]);
-  return { ...base, quiz, started, extensions, students: students.map((s) => ({ _id: s.user._id, name: s.user.name })) };
+  return { ...base, quiz, started, extensions, otherDraws, students: students.map((s) => ({ _id: s.user._id, name: s.user.name })) };
 }
 
 /** The extension panel's intents on a quiz's edit page: a later close, extra minutes and/or attempts. */

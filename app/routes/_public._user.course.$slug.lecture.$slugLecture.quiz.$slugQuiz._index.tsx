@@ -23,8 +23,8 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
 }
 
 export default function QuizIntroRoute() {
-  const { quiz, base, editPath, previewPath } = useLoaderData<typeof loader>();
-  return <QuizIntro quiz={quiz} base={base} editPath={editPath} previewPath={previewPath} isStaff={quiz.isStaff} open={quiz.attempt} attemptsUsed={quiz.attemptsUsed} attemptsLeft={quiz.attemptsLeft} bestScore={quiz.bestScore} serverNow={quiz.serverNow} />;
+  const { quiz, base, editPath, previewPath, keysMayWait } = useLoaderData<typeof loader>();
+  return <QuizIntro quiz={quiz} base={base} editPath={editPath} previewPath={previewPath} isStaff={quiz.isStaff} open={quiz.attempt} attemptsUsed={quiz.attemptsUsed} attemptsLeft={quiz.attemptsLeft} bestScore={quiz.bestScore} serverNow={quiz.serverNow} keysMayWait={keysMayWait} />;
 }
 
 export function ErrorBoundary() {

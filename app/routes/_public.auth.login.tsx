@@ -18,7 +18,7 @@ import { deviceFingerprint, peekRedirect, rememberRedirect } from "~/lib/session
 import { clientInfo } from "../../worker/auth/cookies";
 import { getViewer, safeRedirectPath } from "../../worker/auth/viewer";
 import { forgot, login } from "../../worker/services/accounts";
-import { detectLang, langCookie, statedLang } from "~/i18n/config";
+import { chosenLang, detectLang, langCookie, statedLang } from "~/i18n/config";
 
 /** Spec §2, §4: after "forgot password" the page moves to the reset screen after 2.5 s. */
 export const FORGOT_REDIRECT_MS = 2_500;
@@ -69,11 +69,12 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return data<ActionResult>({ ok: false, intent: "login", errors: fieldErrors<Field>(parsed.error), email: values.email }, { status: 400 });
   }
   try {
-    const session = await login(context.svc, parsed.data, clientInfo(request), statedLang(request));
+    const session = await login(context.svc, parsed.data, clientInfo(request));
     const to = await afterLogin(context.svc, { userId: session.user._id, role: session.role }, values.redirectTo);
     const headers = new Headers({ "Set-Cookie": session.setCookie });
-    // The language the account chose comes with it to this browser (signed in on a new phone, Arabic stays Arabic).
-    if (session.locale && session.locale !== detectLang(request)) headers.append("Set-Cookie", langCookie(session.locale));
+    // The language the account chose comes with it to a browser where none was chosen (a new phone whose browser asks
+    // for English: Arabic stays Arabic); a choice made on this browser with the switch stays.
+    if (session.locale && !chosenLang(request) && session.locale !== detectLang(request)) headers.append("Set-Cookie", langCookie(session.locale));
     return redirect(to, { headers });
   } catch (e) {
     if (!(e instanceof AppError)) {

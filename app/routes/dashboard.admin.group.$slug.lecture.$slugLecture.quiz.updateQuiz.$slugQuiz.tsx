@@ -31,7 +31,7 @@ export default function QuizEditorRoute() {
   const groupBase = `/dashboard/admin/group/${data.group.slug}`;
   const editor = (
     <>
-      <QuizEditor bankTags={data.bankTags} key={data.quiz._id} quiz={data.quiz} started={data.started} listPath={`${groupBase}/quiz`} lectureTitle={data.lecture.title} studentPath={`/course/${data.group.slug}/lecture/${data.lecture.slug}/quiz/${data.quiz.slug}`} previewPath={`${groupBase}/quiz-preview/${data.quiz.slug}`} />
+      <QuizEditor bankTags={data.bankTags} otherDraws={data.otherDraws} key={data.quiz._id} quiz={data.quiz} started={data.started} listPath={`${groupBase}/quiz`} lectureTitle={data.lecture.title} studentPath={`/course/${data.group.slug}/lecture/${data.lecture.slug}/quiz/${data.quiz.slug}`} previewPath={`${groupBase}/quiz-preview/${data.quiz.slug}`} />
       <div className="extensions-after-editor">
         <ExtensionsPanel kind="quiz" extensions={data.extensions} students={data.students} defaultTime={data.quiz.closesAt} />
       </div>

@@ -27,7 +27,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
 export default function QuizEditorRoute() {
   const data = useLoaderData<typeof loader>();
   const groupBase = `/dashboard/admin/group/${data.group.slug}`;
-  const editor = <QuizEditor bankTags={data.bankTags} quiz={null} started={false} listPath={`${groupBase}/quiz`} lectureTitle={data.lecture.title} studentPath={null} />;
+  const editor = <QuizEditor bankTags={data.bankTags} otherDraws={data.otherDraws} quiz={null} started={false} listPath={`${groupBase}/quiz`} lectureTitle={data.lecture.title} studentPath={null} />;
   return editor;
 }
 

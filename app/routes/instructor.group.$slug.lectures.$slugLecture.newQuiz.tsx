@@ -27,7 +27,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
 export default function QuizEditorRoute() {
   const data = useLoaderData<typeof loader>();
   const groupBase = `/instructor/group/${data.group.slug}`;
-  const editor = <QuizEditor bankTags={data.bankTags} quiz={null} started={false} listPath={`${groupBase}/quizzes`} lectureTitle={data.lecture.title} studentPath={null} />;
+  const editor = <QuizEditor bankTags={data.bankTags} otherDraws={data.otherDraws} quiz={null} started={false} listPath={`${groupBase}/quizzes`} lectureTitle={data.lecture.title} studentPath={null} />;
   const { t } = useT();
   return (
     <InstructorGroupPage group={data.group} section={`${t("quizEditor.new")} · ${data.lecture.title}`} parent={{ label: t("staffQuizzes.title"), to: `${groupBase}/quizzes` }}>

@@ -267,6 +267,31 @@ describe("question banks", () => {
     expect(((await makeUp.json()) as { code: string }).code).toBe("answers_seen");
   });
 
+  it("says ahead of time that keys wait: the editor names the quiz that shares its tag, the student's intro warns", async () => {
+    const w = await world();
+    const lecture = (await (await call(`/api/lectures/group/${w.group.slug}`, { body: { title: "Week 10", published: true }, token: w.teacher.accessToken })).json()) as { slug: string };
+    const made = await call("/api/quizzes", {
+      body: { lectureId: lecture.slug, title: "Hooks recap", maxAttempts: 1, showAnswers: "after-submit", published: true, questions: [], draws: [{ tag: "hooks", count: 1, points: 1 }] },
+      token: w.teacher.accessToken,
+    });
+    expect(made.status).toBe(201);
+    const recap = (await made.json()) as { slug: string };
+    const student = await createUser();
+    await addMember(student, w.group);
+    const reader = await signIn(student);
+    const editor = `/instructor/group/${w.group.slug}/lecture/${lecture.slug}/quiz/updateQuiz/${recap.slug}`;
+    const intro = `/course/${w.group.slug}/lecture/${lecture.slug}/quiz/${recap.slug}`;
+    const en = await (await call(editor, { cookie: w.teacher.cookie })).text();
+    expect(en).toContain("Students will see no answer to a question drawn here while “Hooks draw” can still draw it");
+    const ar = await (await call(editor, { cookie: `${w.teacher.cookie}; lang=ar` })).text();
+    expect(ar).toContain("ما دام بإمكان «Hooks draw» سحبه");
+    expect(await (await call(intro, { cookie: reader.cookie })).text()).toContain("Answers to questions drawn from the group&#x27;s question bank stay hidden while another quiz still uses those questions.");
+    // Once the other quiz is over for everyone, neither says it.
+    await db().update(s.quizzes).set({ opensAt: new Date(Date.now() - 86_400_000), closesAt: new Date(Date.now() - 2 * 60_000) }).where(eq(s.quizzes.id, w.quiz._id));
+    expect(await (await call(editor, { cookie: w.teacher.cookie })).text()).not.toContain("Students will see no answer to a question drawn here");
+    expect(await (await call(intro, { cookie: reader.cookie })).text()).not.toContain("stay hidden while another quiz");
+  });
+
   it("a draft quiz drawing the same tag keeps the keys back too: it may be published tomorrow", async () => {
     const w = await world({ maxAttempts: 1 });
     const [me] = w.students;

@@ -105,7 +105,7 @@ export const usersAuthApi = createApi()
   .openapi(verifyRoute, async (c) => c.json(await verifyEmail(c.var.svc, c.req.valid("json")), 200))
   .openapi(resendRoute, async (c) => c.json(await resendCode(c.var.svc, c.req.valid("json")), 200))
   .openapi(loginRoute, async (c) => {
-    const { setCookie, locale: _locale, ...body } = await login(c.var.svc, c.req.valid("json"), clientInfo(c.req.raw), statedLang(c.req.raw));
+    const { setCookie, locale: _locale, ...body } = await login(c.var.svc, c.req.valid("json"), clientInfo(c.req.raw));
     c.header("Set-Cookie", setCookie);
     return c.json(body, 200);
   })

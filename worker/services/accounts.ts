@@ -200,14 +200,14 @@ export interface LoginResult {
   user: { _id: string; name: string; email: string; role: Role };
   /** Set-Cookie header value with the refresh token; the Remix action and the API both send it. */
   setCookie: string;
-  /** The account's language (the one it last chose, else the one it first signed in with): the site follows it. */
+  /** The language the account chose (on the register screen or with the language switch), if any: the site follows it. */
   locale: "en" | "ar" | null;
 }
 
 /** POST /api/users/login. Unverified accounts get 403 `email_not_verified` (only after the right password). */
 const isLocale = (v: string | null): v is "en" | "ar" => v === "en" || v === "ar";
 
-export async function login(ctx: ServiceContext, input: LoginInput, client: ClientInfo, pageLang: "en" | "ar" | null = null): Promise<LoginResult> {
+export async function login(ctx: ServiceContext, input: LoginInput, client: ClientInfo): Promise<LoginResult> {
   const ipKey = `login:ip:${ctx.ip}`;
   await hitRateLimit(ctx, ipKey, LOGIN_LIMIT_IP, MESSAGES.tooManyLogins);
   const user = await findByEmail(ctx, input.email);
@@ -221,11 +221,8 @@ export async function login(ctx: ServiceContext, input: LoginInput, client: Clie
     await ctx.db.update(users).set({ passwordHash: upgraded }).where(and(eq(users.id, user.id), eq(users.passwordHash, user.passwordHash)));
   }
   const session = await openSession(ctx, user, client, input.fingerprint);
-  // An account that never chose a language keeps the one it signs in with: its e-mails and certificates follow it.
-  const locale = isLocale(user.locale) ? user.locale : pageLang;
-  if (!user.locale && pageLang) await ctx.db.update(users).set({ locale: pageLang }).where(and(eq(users.id, user.id), isNull(users.locale)));
   return {
-    locale,
+    locale: isLocale(user.locale) ? user.locale : null,
     message: MESSAGES.loggedIn,
     accessToken: session.accessToken,
     role: user.role,

@@ -1078,21 +1078,39 @@ export async function getResult(ctx: ServiceContext, viewer: Actor, key: string,
  */
 async function drawableElsewhere(ctx: ServiceContext, quiz: { id: string; groupId: string }, drawnIds: string[], now: number): Promise<Set<string>> {
   if (drawnIds.length === 0) return new Set();
+  const [others, drawn] = await Promise.all([
+    otherDrawingQuizzes(ctx, quiz, now),
+    chunked(drawnIds, (ids) => ctx.db.select({ id: bankQuestions.id, tags: bankQuestions.tags }).from(bankQuestions).where(inArray(bankQuestions.id, ids))),
+  ]);
+  const live = new Set(others.flatMap((o) => o.tags));
+  return new Set(drawn.filter((q) => q.tags.some((tag) => live.has(tag))).map((q) => q.id));
+}
+
+/** Whether this quiz's review may keep keys back now: it draws from a tag another quiz still draws from. */
+export async function drawsShared(ctx: ServiceContext, quizId: string, now = Date.now()): Promise<boolean> {
+  const [own] = await ctx.db.select({ groupId: quizzes.groupId, draws: quizzes.draws }).from(quizzes).where(eq(quizzes.id, quizId));
+  if (!own || own.draws.length === 0) return false;
+  const tags = new Set(own.draws.map((d) => d.tag));
+  return (await otherDrawingQuizzes(ctx, { id: quizId, groupId: own.groupId }, now)).some((o) => o.tags.some((tag) => tags.has(tag)));
+}
+
+/**
+ * The group's other quizzes that may still give a drawn question to someone (open, not over for someone with an
+ * extension or a running attempt, or a draft that may be published): their titles and the tags they draw from.
+ * While one draws from a tag, the reviews of this quiz keep the keys of questions with that tag back.
+ */
+export async function otherDrawingQuizzes(ctx: ServiceContext, quiz: { id: string; groupId: string }, now = Date.now()): Promise<{ title: string; tags: string[] }[]> {
   const stillOpen = or(
     isNull(quizzes.closesAt),
     sql`${quizzes.closesAt} >= ${now - QUIZ_GRACE_MS}`,
     sql`exists (select 1 from ${extensions} where ${extensions.quizId} = ${quizzes.id} and ${extensions.closesAt} >= ${now - QUIZ_GRACE_MS})`,
     sql`exists (select 1 from ${attempts} where ${attempts.quizId} = ${quizzes.id} and ${attempts.submittedAt} is null and (${attempts.deadlineAt} is null or ${attempts.deadlineAt} >= ${now - QUIZ_GRACE_MS}))`,
   );
-  const [others, drawn] = await Promise.all([
-    ctx.db
-      .select({ draws: quizzes.draws })
-      .from(quizzes)
-      .where(and(eq(quizzes.groupId, quiz.groupId), sql`${quizzes.id} <> ${quiz.id}`, sql`json_array_length(${quizzes.draws}) > 0`, stillOpen)),
-    chunked(drawnIds, (ids) => ctx.db.select({ id: bankQuestions.id, tags: bankQuestions.tags }).from(bankQuestions).where(inArray(bankQuestions.id, ids))),
-  ]);
-  const live = new Set(others.flatMap((o) => o.draws.map((d) => d.tag)));
-  return new Set(drawn.filter((q) => q.tags.some((tag) => live.has(tag))).map((q) => q.id));
+  const others = await ctx.db
+    .select({ title: quizzes.title, draws: quizzes.draws })
+    .from(quizzes)
+    .where(and(eq(quizzes.groupId, quiz.groupId), sql`${quizzes.id} <> ${quiz.id}`, sql`json_array_length(${quizzes.draws}) > 0`, stillOpen));
+  return others.map((o) => ({ title: o.title, tags: [...new Set(o.draws.map((d) => d.tag))] }));
 }
 
 /** GET /api/quizzes/score/{id}: the caller's best score ({ score: null } before they hand anything in). */

@@ -114,6 +114,7 @@ export function QuizEditor({
   studentPath,
   previewPath = null,
   bankTags = {},
+  otherDraws = [],
 }: {
   quiz: EditorQuiz | null;
   started: boolean;
@@ -124,6 +125,8 @@ export function QuizEditor({
   previewPath?: string | null;
   /** The group's question bank: each tag with how many questions it has (draws choose from these). */
   bankTags?: Record<string, number>;
+  /** The group's other quizzes that still draw from the bank, with their tags: a shared tag keeps keys back. */
+  otherDraws?: { title: string; tags: string[] }[];
 }) {
   const { t, lang } = useT();
   const result = useActionData<SaveResult>();
@@ -157,6 +160,9 @@ export function QuizEditor({
     first?.scrollIntoView({ block: "center" });
   }, [drafts]);
   const [draws, setDraws] = useState<QuizDraw[]>(() => quiz?.draws ?? []);
+  // The other quizzes drawing from a tag this one draws: while they may still give a question, its key is kept back.
+  const drawnTags = new Set(draws.map((d) => d.tag));
+  const sharing = otherDraws.filter((o) => o.tags.some((tag) => drawnTags.has(tag))).map((o) => o.title);
   const [shuffleQuestions, setShuffleQuestions] = useState(quiz?.shuffleQuestions ?? false);
   const [shuffleOptions, setShuffleOptions] = useState(quiz?.shuffleOptions ?? false);
   const busy = navigation.state !== "idle";
@@ -398,6 +404,11 @@ export function QuizEditor({
             </button>
           ) : null}
           {fieldError("draws") ? <p className="field-error">{t("quizEditor.bank.error")}</p> : null}
+          {sharing.length > 0 && showAnswers !== "never" ? (
+            <p className="field-hint field-hint-block quiz-editor-shared">
+              {t("quizEditor.bank.shared", { quizzes: new Intl.ListFormat(lang, { type: "conjunction" }).format(sharing.map((q) => (lang === "ar" ? `«${q}»` : `“${q}”`))) })}
+            </p>
+          ) : null}
           <label className="check-field">
             <input type="checkbox" checked={shuffleQuestions} onChange={(e) => setShuffleQuestions(e.target.checked)} />
             <span>{t("quizEditor.bank.shuffleQuestions")}</span>

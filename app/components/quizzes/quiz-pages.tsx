@@ -109,6 +109,7 @@ export function QuizIntro({
   attemptsLeft,
   bestScore,
   serverNow,
+  keysMayWait = false,
 }: {
   quiz: PageQuiz;
   base: string;
@@ -120,6 +121,8 @@ export function QuizIntro({
   attemptsLeft: number;
   bestScore: number | null;
   serverNow: string;
+  /** The quiz draws from a tag another quiz still draws from: the review keeps those keys back for now. */
+  keysMayWait?: boolean;
 }) {
   const { t } = useT();
   const failure = useActionData<StartFailure>();
@@ -156,6 +159,7 @@ export function QuizIntro({
               </>
             ) : null}
             <li>{t(`quiz.review.${quiz.showAnswers}` as MessageKey)}</li>
+            {keysMayWait ? <li>{t("quiz.review.keptBack")}</li> : null}
           </ul>
         </article>
         <aside className="card quiz-card quiz-action-card" aria-live="polite" data-running={(!isStaff && !!open && !timeUp) || undefined}>
