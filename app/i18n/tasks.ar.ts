@@ -175,6 +175,7 @@ export const tasksAr: Record<keyof typeof tasksEn, string> = {
   "rubrics.given": "(الممنوح)",
   "rubrics.keys": "داخل البند: ← → لاختيار مستوى، أو اكتب رقمه لاختياره والانتقال إلى البند التالي.",
   "rubrics.scoreTotal": "الدرجة: {got} من {max}",
+  "rubrics.scorePending": "الدرجة: — من {max} · {n, plural, zero {لا معايير} one {معيار واحد} two {معياران} few {# معايير} many {# معيارًا} other {# معيار}} بلا تقدير",
   "rubrics.yourGrade": "درجتك وفق معيار التقييم",
   "rubrics.howGraded": "كيف تُقيَّم هذه المهمة",
   "extensions.title": "التمديدات",

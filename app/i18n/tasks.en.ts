@@ -174,6 +174,7 @@ export const tasksEn = {
   "rubrics.given": "(given)",
   "rubrics.keys": "In a criterion: ← → choose a level, or type its number to choose it and go to the next criterion.",
   "rubrics.scoreTotal": "Score: {got} of {max}",
+  "rubrics.scorePending": "Score: — of {max} · {n, plural, one {# criterion} other {# criteria}} to score",
   "rubrics.yourGrade": "Your grade by the rubric",
   "rubrics.howGraded": "How this task is graded",
   "extensions.title": "Extensions",

@@ -63,8 +63,11 @@ describe("rubrics", () => {
     // The grader: focus the first criterion, type 1 (Excellent, 10) then 2 (Partly there, 5); the focus moves on to
     // the feedback after the last criterion; Ctrl+Enter saves.
     await gotoHydrated(page, `/instructor/group/frontend-react/lecture/${lecture.slug}/tasks/${task.slug}/submissions`);
+    // No total before every criterion has its level: "—" and how many are left, not a score of 0.
+    expect(await page.locator("#grader-rubric-total").textContent()).toBe("Score: — of 20 · 2 criteria to score");
     await page.locator(".rubric-criterion").first().locator("input").first().focus();
     await page.keyboard.press("1");
+    await expect.poll(() => page.locator("#grader-rubric-total").textContent()).toBe("Score: — of 20 · 1 criterion to score");
     await expect.poll(() => page.evaluate(() => document.activeElement?.closest(".rubric-criterion")?.querySelector("legend")?.textContent ?? "")).toContain("Accessibility");
     await page.keyboard.press("2");
     await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe("grader-feedback");

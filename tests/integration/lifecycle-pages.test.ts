@@ -127,7 +127,7 @@ describe("the Cohort tab", () => {
     expect((await action(w.teacher, w.cohort, { intent: "publishing", status: "draft" })).status).toBe(409);
     expect(await statusOf(w.group.id)).toBe("published");
     const arabic = await (await call(w.cohort, { cookie: `${w.teacher.cookie}; lang=ar`, headers: { accept: "text/html" } })).text();
-    expect(arabic).toContain("لها عضو واحد، لذا تبقى منشورة");
+    expect(arabic).toContain("له عضو واحد، لذا يبقى منشورًا");
 
     // Archived by an admin: the instructor is told who can bring it back, and has no button for it.
     await db().update(s.groups).set({ status: "archived" }).where(eq(s.groups.id, copy!.id));

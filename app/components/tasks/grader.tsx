@@ -419,7 +419,10 @@ export function Grader({
             <div className="grader-rubric">
               <RubricScorer criteria={rubric.criteria} choices={choices} onChoose={(id, level) => edit({ choices: { ...choices, [id]: level } })} idPrefix="grader-rubric" after="grader-feedback" />
               <p id="grader-rubric-total" className="rubric-total" aria-live="polite">
-                {t("rubrics.scoreTotal", { got: rubric.criteria.reduce((sum, c) => sum + (c.levels[choices[c.id] ?? -1]?.points ?? 0), 0), max: maxScore })}
+                {/* A total is a score only once every criterion has its level: before, "—" and how many are left. */}
+                {rubric.criteria.every((c) => c.levels[choices[c.id] ?? -1])
+                  ? t("rubrics.scoreTotal", { got: rubric.criteria.reduce((sum, c) => sum + (c.levels[choices[c.id] ?? -1]?.points ?? 0), 0), max: maxScore })
+                  : t("rubrics.scorePending", { max: maxScore, n: rubric.criteria.filter((c) => !c.levels[choices[c.id] ?? -1]).length })}
               </p>
               {problemText ? (
                 <p id="grader-score-error" className="field-error">
