@@ -1,4 +1,4 @@
-import { useFetcher, useSearchParams } from "@remix-run/react";
+import { Link, useFetcher, useSearchParams } from "@remix-run/react";
 import { useEffect, useId, useState } from "react";
 import { focusIfLost } from "~/lib/focus";
 import { When, fromLocalInput, toLocalInput } from "~/components/lectures/when";
@@ -29,12 +29,15 @@ export function ExtensionsPanel({
   extensions,
   students,
   defaultTime,
+  graderHref = null,
 }: {
   kind: "task" | "quiz";
   extensions: PanelExtension[];
   students: { _id: string; name: string }[];
   /** Where the new time starts: the task's due time or the quiz's close. */
   defaultTime: string | null;
+  /** The task's grader: opened from its "Give more time", the panel offers the way back. */
+  graderHref?: string | null;
 }) {
   const { t } = useT();
   const uid = useId();
@@ -187,6 +190,11 @@ export function ExtensionsPanel({
             <button type="submit" className="btn btn-primary" disabled={saver.state !== "idle" || chosen.length === 0} aria-describedby={chosen.length === 0 ? `${uid}-choose` : undefined}>
               {t("extensions.give", { n: chosen.length })}
             </button>
+            {graderHref && params.get("extend") !== null ? (
+              <Link to={graderHref} className="btn btn-outline">
+                {t("extensions.backToGrader")}
+              </Link>
+            ) : null}
             {/* Why the button waits: said beside it, not only by its grey. */}
             {chosen.length === 0 && !(saver.data?.ok && saver.state === "idle") ? (
               <span id={`${uid}-choose`} className="field-hint">

@@ -202,6 +202,7 @@ export const tasksEn = {
   "extensions.error.task": "Give the new due time as a date and time after the task's own.",
   "extensions.error.quiz": "Give a close after the quiz's own, extra minutes (0 to 600) or extra attempts (0 to 10).",
   "extensions.error.seenBy": "{names} can already see the answers, so more attempts or a later close would let them answer with the key. Give them extra minutes only, or leave them out.",
+  "extensions.backToGrader": "Back to grading",
   "extensions.error.makeUpSeen": "Students have already seen this quiz's answers, so a later close would let others answer after seeing the key. Give extra minutes or extra attempts without a later close, or make a new quiz for a make-up.",
   "extensions.noDueTime": "This task has no due time, so there is nothing to extend. Give it a due time above first.",
   "extensions.superseded": "(no later than everyone's now: it changes nothing)",

@@ -36,7 +36,7 @@ export default function EditTask() {
       <>
       <TaskForm rubrics={data.rubrics} key={data.task._id} task={data.task} listPath={`${groupBase}/tasks`} lectureTitle={data.lecture.title} />
       {data.exercise ? <ExerciseEditor key={`exercise-${data.task._id}`} exercise={data.exercise} /> : null}
-      <ExtensionsPanel kind="task" extensions={data.extensions} students={data.students} defaultTime={data.task.dueAt} />
+      <ExtensionsPanel kind="task" extensions={data.extensions} students={data.students} defaultTime={data.task.dueAt} graderHref={`${groupBase}/lecture/${data.lecture.slug}/tasks/${data.task.slug}/submissions`} />
       <div className="lifecycle-boxes">
         <ScheduleBox kind="task" id={data.task._id} publishAt={data.task.publishAt} published={false} />
       </div>

@@ -311,6 +311,10 @@ describe("the due time on a task page", () => {
     expect(given.status).toBe(200);
     // A day later (the field keeps whole minutes, so within one of 24 hours).
     expect(Math.abs((Date.parse(given.body[0]!.dueAt) - Date.parse(due)) / 60_000 - 24 * 60)).toBeLessThanOrEqual(1);
+    // And back to grading, where the student is still listed as not handed in.
+    await panel.getByRole("link", { name: "Back to grading" }).click();
+    await grader.waitForURL(new RegExp(`/tasks/${task.slug}/submissions$`));
+    await grader.locator(".grader-missing summary").waitFor();
   });
 
   it("a quiz's extension says a wrong number at its field, and starts from nothing once given", async () => {
