@@ -4,6 +4,7 @@ import { isRouteErrorResponse, Link, useLoaderData, useParams, useRouteError } f
 import { data } from "@remix-run/server-runtime";
 import { GroupChatPanel } from "~/components/chat/group-chat-panel";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { CourseOutlineList } from "~/components/groups/course-outline-list";
 import { MembersOnlyScreen } from "~/components/groups/members-only";
 import { MembershipBadge, type MembershipStatus } from "~/components/groups/badges";
 import { StarSmallIcon } from "~/components/groups/extra-icons";
@@ -208,25 +209,7 @@ export default function CourseHome() {
           <h2 id="home-outline-title" className="block-title">
             {t("course.outline")}
           </h2>
-          {group.outline.length > 0 ? (
-            <ol className="outline" role="list">
-              {group.outline.map((item, i) => (
-                <li key={item._id}>
-                  <Link to={`/content/${group.slug}/course/${item._id}`} className="outline-link row-arrow" prefetch="intent">
-                    <span className="outline-number" aria-hidden="true">
-                      {String(i + 1).padStart(2, "0")}
-                    </span>
-                    <span className="outline-title">
-                      <span className="visually-hidden">{t("course.part", { n: i + 1, total: group.outline.length })}: </span>
-                      {item.title}
-                    </span>
-                  </Link>
-                </li>
-              ))}
-            </ol>
-          ) : (
-            <p className="empty-inline">{t("course.outlineEmpty")}</p>
-          )}
+          <CourseOutlineList groupSlug={group.slug} outline={group.outline} />
         </section>
 
         {/* The panel is the landmark (a region named by its heading): a second one around it would repeat the name. */}

@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction, LinksFunction } from "@remix-run/cloudflare";
-import { Link, useLoaderData } from "@remix-run/react";
+import { useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { CourseOutlineList } from "~/components/groups/course-outline-list";
 import { JoinPanel } from "~/components/groups/join-panel";
 import { CalendarIcon, ChatIcon, UserIcon, UsersIcon } from "~/components/icons";
 import { useSite } from "~/hooks/use-site";
@@ -137,23 +138,7 @@ export default function CourseDetails() {
         <section className="course-main" aria-labelledby="outline-title">
           <h2 id="outline-title" className="block-title">{t("course.outline")}</h2>
           <p className="muted">{t("course.partsCount", { count: outline.length })}</p>
-          {outline.length > 0 ? (
-            <ol className="outline" role="list">
-              {outline.map((item, i) => (
-                <li key={item._id}>
-                  <Link to={`/content/${course.slug}/course/${item._id}`} className="outline-link row-arrow" prefetch="intent">
-                    <span className="outline-number" aria-hidden="true">{String(i + 1).padStart(2, "0")}</span>
-                    <span className="outline-title">
-                      <span className="visually-hidden">{t("course.part", { n: i + 1, total: outline.length })}: </span>
-                      {item.title}
-                    </span>
-                  </Link>
-                </li>
-              ))}
-            </ol>
-          ) : (
-            <p className="empty-inline">{t("course.outlineEmpty")}</p>
-          )}
+          <CourseOutlineList groupSlug={course.slug} outline={outline} />
         </section>
       </div>
     </main>
