@@ -4,6 +4,7 @@ import { focusIfLost } from "~/lib/focus";
 import { When, fromLocalInput, toLocalInput } from "~/components/lectures/when";
 import { toLatinDigits } from "~/lib/digits";
 import { failureText, type FailureLike } from "~/lib/group-errors";
+import { formatList } from "~/lib/intl-cache";
 import { useT } from "~/lib/i18n";
 
 export interface PanelExtension {
@@ -39,7 +40,7 @@ export function ExtensionsPanel({
   /** The task's grader: opened from its "Give more time", the panel offers the way back. */
   graderHref?: string | null;
 }) {
-  const { t } = useT();
+  const { t, lang } = useT();
   const uid = useId();
   const saver = useFetcher<Result>();
   const remover = useFetcher<Result>();
@@ -61,10 +62,14 @@ export function ExtensionsPanel({
   const minutesWrong = !!failure?.fields?.extraMinutes;
   const attemptsWrong = !!failure?.fields?.extraAttempts;
   const formWrong = failure && !failure.fields?.userIds && !minutesWrong && !attemptsWrong;
-  // The students a refusal names (`seenBy`: ids), by the names this page lists, in its reader's list style.
-  const seenNames = (ids: string) => {
-    const names = ids.split(",").map((id) => students.find((s) => s._id === id)?.name).filter((n): n is string => !!n);
-    return new Intl.ListFormat(t("lang.code"), { type: "conjunction" }).format(names);
+  // A refusal in the reader's words: one that names the students who read the answers (`seenBy`: ids) says their
+  // names as this page lists them.
+  const refusal = (f: FailureLike): string => {
+    if (f.code === "validation_failed") return t(kind === "task" ? "extensions.error.task" : "extensions.error.quiz");
+    if (f.code !== "answers_seen") return failureText(t, f);
+    if (!f.fields?.seenBy) return t("extensions.error.makeUpSeen");
+    const names = f.fields.seenBy.split(",").map((id) => students.find((s) => s._id === id)?.name).filter((n): n is string => !!n);
+    return t("extensions.error.seenBy", { names: formatList(lang, names) });
   };
   // How many were given the extension, for the sentence that says so (the choice is cleared once it is saved).
   const [savedFor, setSavedFor] = useState(0);
@@ -172,13 +177,7 @@ export function ExtensionsPanel({
           {kind === "quiz" ? <p className="field-hint field-hint-block">{t("extensions.quizHint")}</p> : null}
           {formWrong ? (
             <p className="form-error" role="alert">
-              {failure.code === "validation_failed"
-                ? t(kind === "task" ? "extensions.error.task" : "extensions.error.quiz")
-                : failure.code === "answers_seen"
-                  ? failure.fields?.seenBy
-                    ? t("extensions.error.seenBy", { names: seenNames(failure.fields.seenBy) })
-                    : t("extensions.error.makeUpSeen")
-                  : failureText(t, failure)}
+              {refusal(failure)}
             </p>
           ) : null}
           {saver.data?.ok && saver.state === "idle" ? (

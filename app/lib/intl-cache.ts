@@ -7,6 +7,7 @@ const MAX_FORMATTERS = 256;
 const dateTimeFormats = new Map<string, Intl.DateTimeFormat>();
 const relativeTimeFormats = new Map<string, Intl.RelativeTimeFormat>();
 const numberFormats = new Map<string, Intl.NumberFormat>();
+const listFormats = new Map<string, Intl.ListFormat>();
 
 function cached<F>(cache: Map<string, F>, key: string, make: () => F): F {
   return remembered(cache, MAX_FORMATTERS, key, make);
@@ -41,4 +42,9 @@ export function relativeTimeFormat(locale: string, options: Intl.RelativeTimeFor
 /** `new Intl.NumberFormat(locale, options)`, built once per locale and options. */
 export function numberFormat(locale: string, options: Intl.NumberFormatOptions): Intl.NumberFormat {
   return cached(numberFormats, `${locale}|${JSON.stringify(options)}`, () => new Intl.NumberFormat(locale, options));
+}
+
+/** Names joined as a sentence says them in `locale` ("A, B and C" / "A وB وC"), with one formatter per locale. */
+export function formatList(locale: string, items: readonly string[]): string {
+  return cached(listFormats, locale, () => new Intl.ListFormat(locale, { type: "conjunction" })).format(items);
 }

@@ -10,7 +10,7 @@ import type { ServiceContext } from "../../worker/context";
 import { AppError } from "../../worker/http/errors";
 import { managedGroupHeading } from "../../worker/services/group-access";
 import { getLecture, listLectures } from "../../worker/services/lectures";
-import { createQuiz, deleteQuiz, drawsShared, getQuiz, getResult, groupResults, otherDrawingQuizzes, quizStarted, saveAnswers, startAttempt, submitQuiz, updateQuiz } from "../../worker/services/quizzes";
+import { createQuiz, deleteQuiz, drawingQuizzes, drawsShared, getQuiz, getResult, groupResults, quizStarted, saveAnswers, startAttempt, submitQuiz, updateQuiz } from "../../worker/services/quizzes";
 import type { Viewer } from "../../worker/services/sessions";
 import { listQuizExtensions, removeQuizExtension, setQuizExtensions } from "../../worker/services/extensions";
 import { correctKey, getAttemptForStaff, setAnswerPoints } from "../../worker/services/quiz-regrade";
@@ -139,7 +139,7 @@ export async function loadNewQuiz(svc: ServiceContext, viewer: Viewer, params: {
   const [group, lecture] = await allInOrder(orHttpError(managedGroupHeading(svc, viewer, params.slug)), orHttpError(getLecture(svc, viewer, params.slugLecture)));
   if (lecture.group._id !== group._id) throw notFoundResponse();
   // The bank's tags for the editor's draws, and the quizzes that draw from them (whose tags keep keys back).
-  const [{ tags: bankTags }, otherDraws] = await Promise.all([orHttpError(listBank(svc, viewer, group._id)), otherDrawingQuizzes(svc, { id: "", groupId: group._id })]);
+  const [{ tags: bankTags }, otherDraws] = await Promise.all([orHttpError(listBank(svc, viewer, group._id)), drawingQuizzes(svc, group._id)]);
   return { group: { id: group._id, slug: group.slug, title: group.title }, lecture: { slug: lecture.slug, title: lecture.title }, quiz: null, bankTags, otherDraws };
 }
 
@@ -148,12 +148,13 @@ export async function loadEditQuiz(svc: ServiceContext, viewer: Viewer, params: 
   const base = await loadNewQuiz(svc, viewer, params);
   const quiz = await orHttpError(getQuiz(svc, viewer, params.slugQuiz ?? ""));
   if (quiz.group._id !== base.group.id || quiz.lecture.slug !== base.lecture.slug) throw notFoundResponse();
-  const [started, extensions, students, otherDraws] = await Promise.all([
+  const [started, extensions, students] = await Promise.all([
     quizStarted(svc, quiz._id),
     orHttpError(listQuizExtensions(svc, viewer, quiz._id)),
     orHttpError(listGroupStudents(svc, viewer, base.group.id, {})),
-    otherDrawingQuizzes(svc, { id: quiz._id, groupId: base.group.id }),
   ]);
+  // The group's drawing quizzes were read with the editor's base: this quiz's own draws share nothing with themselves.
+  const otherDraws = base.otherDraws.filter((o) => o.id !== quiz._id);
   return { ...base, quiz, started, extensions, otherDraws, students: students.map((s) => ({ _id: s.user._id, name: s.user.name })) };
 }
 

@@ -84,3 +84,5 @@ export class AppError extends Error {
 export const notFound = (what = "Not found") => new AppError(404, "not_found", what);
 export const forbidden = (message = "You are not allowed to do that.") => new AppError(403, "forbidden", message);
 export const unauthorized = (message = "Please log in first.") => new AppError(401, "unauthorized", message);
+/** What a request or a socket under a session that ended (revoked, expired) is told: log in again. */
+export const SESSION_ENDED = "Your session has ended. Please log in again.";

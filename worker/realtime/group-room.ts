@@ -480,13 +480,11 @@ export class GroupRoom extends Room {
       return;
     }
     const open = this.trySend(connection, { type: "error", code: CODES[e.status] ?? "server_error", message: e.message, clientId, ...(e.status === 429 && e.retryAfterSeconds ? { retryAfter: e.retryAfterSeconds } : {}) });
-    if (open && e.status === 401) {
-      // The session expired or was revoked behind the room's back: "log in again", not "no access".
+    // A session that expired or was revoked behind the room's back is told to log in again, not "no access".
+    const ending = e.status === 401 ? { code: CLOSE.sessionEnded, reason: e.message } : e.status === 403 || e.status === 404 ? { code: CLOSE.forbidden, reason: "Your access to this group has ended." } : null;
+    if (open && ending) {
       this.facts.delete(connection.id);
-      connection.close(CLOSE.sessionEnded, e.message);
-    } else if (open && (e.status === 403 || e.status === 404)) {
-      this.facts.delete(connection.id);
-      connection.close(CLOSE.forbidden, "Your access to this group has ended.");
+      connection.close(ending.code, ending.reason);
     }
   }
 

@@ -2,6 +2,7 @@ import { getServerByName } from "partyserver";
 import type { CLOSE } from "../../app/lib/realtime-limits";
 import type { ServerFrame } from "../../app/lib/realtime-protocol";
 import type { Bindings } from "../env";
+import { SESSION_ENDED } from "../http/errors";
 import type { MessageDraft, MessageDto } from "../services/chat-store";
 import type { CommitResult } from "../services/messages";
 import type { GroupRoom } from "./group-room";
@@ -115,7 +116,7 @@ export function releaseChatRateIn(env: Bindings, groupId: string, userId: string
  */
 export async function disconnectSessionsEverywhere(env: Bindings, userId: string, sessionIds: string[], groupIds: string[]): Promise<void> {
   if (sessionIds.length === 0) return;
-  const reason = "Your session has ended. Please log in again.";
+  const reason = SESSION_ENDED;
   const hub = await room(env.UserHub, userId);
   const staff = await room(env.StaffInbox, STAFF_ROOM);
   await Promise.all([

@@ -2,6 +2,7 @@ import { routePartykitRequest } from "partyserver";
 import { PARTIES } from "../../app/lib/realtime-protocol";
 import { getSettings, type Bindings } from "../env";
 import { createDb } from "../../db/client";
+import { SESSION_ENDED } from "../http/errors";
 import { isOwnOrigin } from "../http/origin";
 import type { RealtimeTicketInput } from "../../app/lib/schemas";
 import { mayJoin } from "../services/realtime-tickets";
@@ -38,7 +39,7 @@ export async function routeRealtime(request: Request, env: Bindings): Promise<Re
       // A ticket outlives nothing: minted under a session that has since ended, it opens no socket.
       const db = createDb(env.DB);
       const role = await liveSessionRole(db, claims.sid, claims.sub);
-      if (!role) return plain(401, "Your session has ended. Please log in again.");
+      if (!role) return plain(401, SESSION_ENDED);
       // Nor one whose right to the room ended after it was minted (tickets live 60 s): the room is asked with the
       // role the person has now, and the socket carries that role (a demoted admin's ticket opens no staff inbox).
       const stillAllowed = await mayJoin({ db }, { userId: claims.sub, role }, { party, room: name } as RealtimeTicketInput).catch(() => false);

@@ -14,6 +14,7 @@ import { dummyVerify, hashPassword, verifyPassword } from "../auth/password";
 import type { ServiceContext } from "../context";
 import { countryById, phoneFits, phoneMismatchMessage } from "../../app/lib/countries";
 import { AppError } from "../http/errors";
+import { isLang, type Lang } from "../../app/i18n/config";
 import { alreadyRegisteredMail, mailLang, passwordChangedMail, resetMail, verificationMail } from "./accounts-mail";
 import { CODE_TTL_MINUTES, consumeCode, issueCode, limitCodeRequests, type CodePurpose } from "./codes";
 import { newId, slugify } from "./ids";
@@ -104,7 +105,7 @@ export function requirePhoneOfCountry(countryId: string | null, phone: string | 
  * passwords is its owner's, so verifying it leaves no password and sends a reset code (ADR 0040). An attacker can
  * then neither plant a password before the owner signs up nor swap in their own after.
  */
-export async function register(ctx: ServiceContext, input: RegisterInput, locale: "en" | "ar" | null = null): Promise<{ message: string }> {
+export async function register(ctx: ServiceContext, input: RegisterInput, locale: Lang | null = null): Promise<{ message: string }> {
   requirePhoneOfCountry(input.country ?? null, input.phone_number);
   await limitCodeRequests(ctx, input.email);
   const password = input.password;
@@ -201,12 +202,10 @@ export interface LoginResult {
   /** Set-Cookie header value with the refresh token; the Remix action and the API both send it. */
   setCookie: string;
   /** The language the account chose (on the register screen or with the language switch), if any: the site follows it. */
-  locale: "en" | "ar" | null;
+  locale: Lang | null;
 }
 
 /** POST /api/users/login. Unverified accounts get 403 `email_not_verified` (only after the right password). */
-const isLocale = (v: string | null): v is "en" | "ar" => v === "en" || v === "ar";
-
 export async function login(ctx: ServiceContext, input: LoginInput, client: ClientInfo): Promise<LoginResult> {
   const ipKey = `login:ip:${ctx.ip}`;
   await hitRateLimit(ctx, ipKey, LOGIN_LIMIT_IP, MESSAGES.tooManyLogins);
@@ -222,7 +221,7 @@ export async function login(ctx: ServiceContext, input: LoginInput, client: Clie
   }
   const session = await openSession(ctx, user, client, input.fingerprint);
   return {
-    locale: isLocale(user.locale) ? user.locale : null,
+    locale: isLang(user.locale) ? user.locale : null,
     message: MESSAGES.loggedIn,
     accessToken: session.accessToken,
     role: user.role,
@@ -232,7 +231,7 @@ export async function login(ctx: ServiceContext, input: LoginInput, client: Clie
 }
 
 /** POST /api/users/forgot-password: e-mails a reset code if the address has an account; always the same answer. */
-export async function forgot(ctx: ServiceContext, input: EmailOnlyInput, pageLang: "en" | "ar" | null = null): Promise<{ message: string }> {
+export async function forgot(ctx: ServiceContext, input: EmailOnlyInput, pageLang: Lang | null = null): Promise<{ message: string }> {
   await limitCodeRequests(ctx, input.email);
   // Everything that depends on the address happens after the answer (bench/forgot-timing.mjs measures it).
   ctx.afterResponse(async () => {

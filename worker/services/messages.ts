@@ -12,7 +12,7 @@ import { can, type Actor } from "../../app/lib/permissions";
 import { CHAT_HISTORY_MAX } from "../../app/lib/realtime-protocol";
 import type { MessagePageQuery, SendMessageInput } from "../../app/lib/schemas";
 import type { ServiceContext } from "../context";
-import { AppError, forbidden, notFound, unauthorized } from "../http/errors";
+import { AppError, forbidden, notFound, SESSION_ENDED, unauthorized } from "../http/errors";
 import { commitToGroupChat, deleteFromGroupChat, groupChatHas, pendingInGroupChat } from "../realtime/publish";
 import { outsider } from "./group-access";
 import {
@@ -40,9 +40,7 @@ const NOT_IN_GROUP = "Only the group's members and staff can use its chat.";
 
 export type AllowedChat = ChatFacts & { actor: Actor };
 
-/** The facts for a group whose chat the actor may use; 404 for an unknown group, 403 for anyone else. */
-const SESSION_ENDED = "Your session has ended. Please log in again.";
-
+/** The facts for a group whose chat the actor may use; 404 for an unknown group, 401 for a session that ended, 403 for anyone else. */
 export async function requireChat(ctx: ServiceContext, actor: Actor, idOrSlug: string, replyTo?: number | null): Promise<AllowedChat> {
   const facts = await chatFacts(ctx, actor.userId, idOrSlug, replyTo, actor.sessionId);
   if (!facts) throw notFound("No such group.");

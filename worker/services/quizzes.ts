@@ -987,7 +987,11 @@ type KeyedQuiz = { id: string; groupId: string; showAnswers: ShowAnswers; closes
  */
 export async function keysShownNow(ctx: ServiceContext, quiz: KeyedQuiz, rows: AttemptRow[], now: number, othersCanHandIn: boolean): Promise<Set<string>> {
   const byStudent = new Map<string, AttemptRow[]>();
-  for (const row of rows) byStudent.set(row.userId, [...(byStudent.get(row.userId) ?? []), row]);
+  for (const row of rows) {
+    const own = byStudent.get(row.userId);
+    if (own) own.push(row);
+    else byStudent.set(row.userId, [row]);
+  }
   const open = [...byStudent].filter(([, own]) => reviewWhen(quiz, own, now, othersCanHandIn) === "now");
   if (open.length === 0) return new Set();
   const shown = open.map(([userId, own]) => ({ userId, best: reviewedAttempt(own.filter((a) => a.submittedAt)) }));
@@ -1079,7 +1083,7 @@ export async function getResult(ctx: ServiceContext, viewer: Actor, key: string,
 async function drawableElsewhere(ctx: ServiceContext, quiz: { id: string; groupId: string }, drawnIds: string[], now: number): Promise<Set<string>> {
   if (drawnIds.length === 0) return new Set();
   const [others, drawn] = await Promise.all([
-    otherDrawingQuizzes(ctx, quiz, now),
+    drawingQuizzes(ctx, quiz.groupId, now, quiz.id),
     chunked(drawnIds, (ids) => ctx.db.select({ id: bankQuestions.id, tags: bankQuestions.tags }).from(bankQuestions).where(inArray(bankQuestions.id, ids))),
   ]);
   const live = new Set(others.flatMap((o) => o.tags));
@@ -1091,26 +1095,26 @@ export async function drawsShared(ctx: ServiceContext, quizId: string, now = Dat
   const [own] = await ctx.db.select({ groupId: quizzes.groupId, draws: quizzes.draws }).from(quizzes).where(eq(quizzes.id, quizId));
   if (!own || own.draws.length === 0) return false;
   const tags = new Set(own.draws.map((d) => d.tag));
-  return (await otherDrawingQuizzes(ctx, { id: quizId, groupId: own.groupId }, now)).some((o) => o.tags.some((tag) => tags.has(tag)));
+  return (await drawingQuizzes(ctx, own.groupId, now, quizId)).some((o) => o.tags.some((tag) => tags.has(tag)));
 }
 
 /**
- * The group's other quizzes that may still give a drawn question to someone (open, not over for someone with an
- * extension or a running attempt, or a draft that may be published): their titles and the tags they draw from.
- * While one draws from a tag, the reviews of this quiz keep the keys of questions with that tag back.
+ * The group's quizzes (but `exceptId`) that may still give a drawn question to someone (open, not over for someone
+ * with an extension or a running attempt, or a draft that may be published): each with the tags it draws from.
+ * While one draws from a tag, the reviews of the group's other quizzes keep the keys of questions with that tag back.
  */
-export async function otherDrawingQuizzes(ctx: ServiceContext, quiz: { id: string; groupId: string }, now = Date.now()): Promise<{ title: string; tags: string[] }[]> {
+export async function drawingQuizzes(ctx: ServiceContext, groupId: string, now = Date.now(), exceptId?: string): Promise<{ id: string; title: string; tags: string[] }[]> {
   const stillOpen = or(
     isNull(quizzes.closesAt),
     sql`${quizzes.closesAt} >= ${now - QUIZ_GRACE_MS}`,
     sql`exists (select 1 from ${extensions} where ${extensions.quizId} = ${quizzes.id} and ${extensions.closesAt} >= ${now - QUIZ_GRACE_MS})`,
     sql`exists (select 1 from ${attempts} where ${attempts.quizId} = ${quizzes.id} and ${attempts.submittedAt} is null and (${attempts.deadlineAt} is null or ${attempts.deadlineAt} >= ${now - QUIZ_GRACE_MS}))`,
   );
-  const others = await ctx.db
-    .select({ title: quizzes.title, draws: quizzes.draws })
+  const rows = await ctx.db
+    .select({ id: quizzes.id, title: quizzes.title, draws: quizzes.draws })
     .from(quizzes)
-    .where(and(eq(quizzes.groupId, quiz.groupId), sql`${quizzes.id} <> ${quiz.id}`, sql`json_array_length(${quizzes.draws}) > 0`, stillOpen));
-  return others.map((o) => ({ title: o.title, tags: [...new Set(o.draws.map((d) => d.tag))] }));
+    .where(and(eq(quizzes.groupId, groupId), exceptId ? sql`${quizzes.id} <> ${exceptId}` : undefined, sql`json_array_length(${quizzes.draws}) > 0`, stillOpen));
+  return rows.map((o) => ({ id: o.id, title: o.title, tags: [...new Set(o.draws.map((d) => d.tag))] }));
 }
 
 /** GET /api/quizzes/score/{id}: the caller's best score ({ score: null } before they hand anything in). */

@@ -13,7 +13,7 @@ import { sessionRotations, sessions, users, type Role } from "../../db/schema";
 import { clearRefreshCookie, refreshCookie, SESSION_TTL_SECONDS, type ClientInfo } from "../auth/cookies";
 import { accessTokenFromHeader, hashToken, newRefreshToken, signAccessToken, verifyAccessToken } from "../auth/tokens";
 import type { ServiceContext } from "../context";
-import { notFound, unauthorized } from "../http/errors";
+import { notFound, SESSION_ENDED, unauthorized } from "../http/errors";
 import { preparedOnce } from "../../db/prepared";
 import { newId } from "./ids";
 import { headerFigureColumns, NO_FIGURES, type HeaderFigures } from "./viewer-summary";
@@ -36,7 +36,6 @@ export interface OpenedSession {
 }
 
 const SESSION_TTL_MS = SESSION_TTL_SECONDS * 1000;
-const SIGNED_OUT = "Your session has ended. Please log in again.";
 
 const viewerColumns = { userId: users.id, role: users.role, sessionId: sessions.id, name: users.name, email: users.email };
 
@@ -75,14 +74,14 @@ export async function authenticate(ctx: ServiceContext, authorization: string | 
   const token = accessTokenFromHeader(authorization);
   if (!token) throw unauthorized();
   const claims = await verifyAccessToken(ctx.settings, token);
-  if (!claims) throw unauthorized(SIGNED_OUT);
+  if (!claims) throw unauthorized(SESSION_ENDED);
   const [row] = await ctx.db
     .select(viewerColumns)
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
     .where(and(eq(sessions.id, claims.sid), live(Date.now())))
     .limit(1);
-  if (!row || row.userId !== claims.sub) throw unauthorized(SIGNED_OUT);
+  if (!row || row.userId !== claims.sub) throw unauthorized(SESSION_ENDED);
   return row;
 }
 
@@ -186,7 +185,7 @@ export async function refresh(
   token: string | null,
   client: ClientInfo,
 ): Promise<{ accessToken: string; role: Role; setCookie: string }> {
-  if (!token) throw unauthorized(SIGNED_OUT);
+  if (!token) throw unauthorized(SESSION_ENDED);
   const oldHash = await hashToken(token);
   const next = newRefreshToken();
   const newHash = await hashToken(next);
@@ -220,7 +219,7 @@ export async function refresh(
   ]);
   if (!current) {
     await revokeIfReused(ctx, oldHash);
-    throw unauthorized(SIGNED_OUT);
+    throw unauthorized(SESSION_ENDED);
   }
   const accessToken = await signAccessToken(ctx.settings, { userId: current.userId, sessionId: current.sessionId, role: current.role });
   return { accessToken, role: current.role, setCookie: refreshCookie(next, client) };
@@ -245,15 +244,13 @@ const revokedColumns = { userId: sessions.userId, sessionId: sessions.id };
 
 /** Signs this device out: revokes the session behind the refresh token (if any) and clears the cookie. */
 /**
- * Signs this device out: the session of the refresh cookie (a browser), and the session named by a valid access
- * token (an API client that keeps no cookie; `bySession` is its `sub` and `sid`), usually the same one.
+ * Signs this device out: the session of the refresh cookie (a browser), and the session a valid access token in
+ * `authorization` names (an API client that keeps no cookie), usually the same one.
  */
-export async function logout(
-  ctx: ServiceContext,
-  token: string | null,
-  client: ClientInfo,
-  bySession: { userId: string; sessionId: string } | null = null,
-): Promise<{ setCookie: string }> {
+export async function logout(ctx: ServiceContext, token: string | null, client: ClientInfo, authorization: string | null = null): Promise<{ setCookie: string }> {
+  const access = accessTokenFromHeader(authorization);
+  const claims = access ? await verifyAccessToken(ctx.settings, access) : null;
+  const bySession = claims ? { userId: claims.sub, sessionId: claims.sid } : null;
   if (token || bySession) {
     const named = [
       token ? eq(sessions.refreshTokenHash, await hashToken(token)) : undefined,
@@ -281,7 +278,7 @@ export async function revokeAllSessions(ctx: ServiceContext, userId: string, exc
     .returning(revokedColumns);
   // Without an exception (password reset, account deletion) every socket of the user closes, whatever session opened it.
   if (exceptSessionId) closeSessionSockets(ctx, revoked);
-  else closeAllSocketsOf(ctx, userId, "Your session has ended. Please log in again.");
+  else closeAllSocketsOf(ctx, userId, SESSION_ENDED);
 }
 
 export interface DeviceSession {

@@ -7,6 +7,7 @@ import { ConfirmedIntentButton } from "~/components/confirm-dialog";
 import { fromLocalInput, toLocalInput } from "~/components/lectures/when";
 import type { MessageKey } from "~/i18n/en";
 import { useT } from "~/lib/i18n";
+import { formatList } from "~/lib/intl-cache";
 import { EDITOR_CODES, editorProblem, problemControl } from "./quiz-editor-errors";
 import { CodeField } from "~/components/exercises/code-field";
 import { rowsToTests, TestsEditor, toTestRow, type TestRow } from "~/components/exercises/tests-editor";
@@ -406,7 +407,7 @@ export function QuizEditor({
           {fieldError("draws") ? <p className="field-error">{t("quizEditor.bank.error")}</p> : null}
           {sharing.length > 0 && showAnswers !== "never" ? (
             <p className="field-hint field-hint-block quiz-editor-shared">
-              {t("quizEditor.bank.shared", { quizzes: new Intl.ListFormat(lang, { type: "conjunction" }).format(sharing.map((q) => (lang === "ar" ? `«${q}»` : `“${q}”`))) })}
+              {t("quizEditor.bank.shared", { quizzes: formatList(lang, sharing.map((q) => (lang === "ar" ? `«${q}»` : `“${q}”`))) })}
             </p>
           ) : null}
           <label className="check-field">

@@ -22,7 +22,7 @@ export function GradeRelease({ held, graded, changed = 0 }: { held: boolean; gra
   const done = fetcher.data?.ok === true && fetcher.data.intent === "release" ? fetcher.data.released : null;
   const failure = fetcher.data?.ok === false && fetcher.data.intent === "release" ? fetcher.data : null;
   // A hand-in changed since it was graded: the loader's count (reloaded after the refusal) says it above.
-  const failed = failure && failure.code !== "changed_since_graded" ? (REFUSALS[failure.code] ? t(REFUSALS[failure.code]!) : failureText(t, { ok: false, code: failure.code, message: failure.message })) : null;
+  const failed = failure && failure.code !== "changed_since_graded" ? (REFUSALS[failure.code] ? t(REFUSALS[failure.code]!) : failureText(t, failure)) : null;
   const said = useRef<HTMLParagraphElement>(null);
   const [asking, setAsking] = useState(false);
   const busy = fetcher.state !== "idle";

@@ -420,8 +420,8 @@ export function Grader({
               <RubricScorer criteria={rubric.criteria} choices={choices} onChoose={(id, level) => edit({ choices: { ...choices, [id]: level } })} idPrefix="grader-rubric" after="grader-feedback" />
               <p id="grader-rubric-total" className="rubric-total" aria-live="polite">
                 {/* A total is a score only once every criterion has its level: before, "—" and how many are left. */}
-                {rubric.criteria.every((c) => c.levels[choices[c.id] ?? -1])
-                  ? t("rubrics.scoreTotal", { got: rubric.criteria.reduce((sum, c) => sum + (c.levels[choices[c.id] ?? -1]?.points ?? 0), 0), max: maxScore })
+                {filled.ok
+                  ? t("rubrics.scoreTotal", { got: filled.points, max: maxScore })
                   : t("rubrics.scorePending", { max: maxScore, n: rubric.criteria.filter((c) => !c.levels[choices[c.id] ?? -1]).length })}
               </p>
               {problemText ? (

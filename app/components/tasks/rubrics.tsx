@@ -5,6 +5,7 @@ import { BookIcon } from "~/components/icons";
 import { toLatinDigits } from "~/lib/digits";
 import { failureText, type FailureLike } from "~/lib/group-errors";
 import { useT } from "~/lib/i18n";
+import { formatList } from "~/lib/intl-cache";
 import { criterionMax, RUBRIC_LIMITS, rubricTotal, type RubricCriterion } from "~/lib/rubric-schemas";
 import { useFocusOnOpen, useListEditor } from "~/lib/use-editor-focus";
 import { EmptyState } from "~/components/empty-state";
@@ -95,7 +96,7 @@ export function RubricsSection({ rubrics }: { rubrics: StaffRubric[] }) {
               </div>
               <p className="muted">{t("rubrics.criteriaCount", { n: r.criteria.length })}</p>
               <p className="muted rubric-used">
-                {r.tasks.length === 0 ? t("rubrics.unused") : t("rubrics.usedBy", { tasks: new Intl.ListFormat(lang, { type: "conjunction" }).format(r.tasks.map((task) => task.title)) })}
+                {r.tasks.length === 0 ? t("rubrics.unused") : t("rubrics.usedBy", { tasks: formatList(lang, r.tasks.map((task) => task.title)) })}
               </p>
               <div className="rubric-card-actions">
                 <button type="button" className="btn btn-outline btn-sm" onClick={() => setEditing(r._id)} disabled={editing !== null} data-opens-editor={r._id}>
