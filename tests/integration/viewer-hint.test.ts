@@ -4,6 +4,7 @@
  * the session names now. Each test here would pass a page to the wrong person (or not at all) if the check after
  * rendering were dropped or loosened.
  */
+import { SELF } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import * as s from "../../db/schema";
@@ -105,6 +106,21 @@ describe("the viewer hint", () => {
     const { session, hint } = await memberWithHint();
     const out = await call("/api/users/logout", { method: "POST", cookie: `${session.cookie}; ${hint}` });
     expect(out.status).toBe(200);
+    const cleared = out.headers.getSetCookie();
+    expect(cleared.some((c) => c.startsWith(`${HINT_COOKIE}=;`) && /Max-Age=0/.test(c))).toBe(true);
+    expect(cleared.some((c) => c.startsWith("cohort_refresh=;") && /Max-Age=0/.test(c))).toBe(true);
+  });
+
+  it("is cleared by the header's Log out form too, with the session", async () => {
+    const { session, hint } = await memberWithHint();
+    const origin = "http://localhost";
+    const out = await SELF.fetch(`${origin}/auth/logout`, {
+      method: "POST",
+      headers: { origin, cookie: `${session.cookie}; ${hint}`, "content-type": "application/x-www-form-urlencoded" },
+      body: "",
+      redirect: "manual",
+    });
+    expect(out.status).toBe(302);
     const cleared = out.headers.getSetCookie();
     expect(cleared.some((c) => c.startsWith(`${HINT_COOKIE}=;`) && /Max-Age=0/.test(c))).toBe(true);
     expect(cleared.some((c) => c.startsWith("cohort_refresh=;") && /Max-Age=0/.test(c))).toBe(true);
