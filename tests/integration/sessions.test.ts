@@ -194,6 +194,22 @@ describe("POST /api/users/logout", () => {
     expect((await profile(other.accessToken)).status).toBe(200);
   });
 
+  it("signs out an API client that sends no Origin (curl, a phone app) by its access token", async () => {
+    const me = await signIn(await createUser());
+    const res = await call("/api/users/logout", { method: "POST", token: `Bearer ${me.accessToken}`, origin: null });
+    expect(res.status).toBe(200);
+    expect((await profile(me.accessToken)).status).toBe(401);
+  });
+
+  it("without an Origin, still refuses to act on the refresh cookie (another site's form could send it)", async () => {
+    const me = await signIn(await createUser());
+    const res = await call("/api/users/logout", { method: "POST", cookie: me.cookie, token: `Bearer ${me.accessToken}`, origin: null });
+    expect(res.status).toBe(403);
+    expect((await profile(me.accessToken)).status).toBe(200);
+    expect((await call("/api/users/logout", { method: "POST", token: `Bearer ${me.accessToken}`, origin: "https://evil.example" })).status).toBe(403);
+    expect((await profile(me.accessToken)).status).toBe(200);
+  });
+
   it("ends no session for an access token that does not verify", async () => {
     const me = await signIn(await createUser());
     const [head, body] = me.accessToken.split(".");

@@ -4,7 +4,7 @@ import { emailOnlyInput, loginInput, registerInput, resetPasswordInput, verifyEm
 import { clientInfo, refreshTokenFrom } from "../auth/cookies";
 import { statedLang } from "../../app/i18n/config";
 import { clearViewerHintCookie } from "../auth/viewer-hint";
-import { requireSameOrigin } from "../auth/middleware";
+import { requireSameOrigin, requireSameOriginForCookie } from "../auth/middleware";
 import { forgot, login, register, reset, resendCode, verifyEmail } from "../services/accounts";
 import { logout, refresh } from "../services/sessions";
 import { createApi, errorResponse } from "./app";
@@ -113,7 +113,7 @@ export const usersAuthApi = createApi()
     c.header("Set-Cookie", setCookie);
     return c.json(body, 200);
   })
-  .openapi({ ...logoutRoute, middleware: [requireSameOrigin] }, async (c) => {
+  .openapi({ ...logoutRoute, middleware: [requireSameOriginForCookie] }, async (c) => {
     // An API client that keeps no cookie signs out with its access token: the session the token names ends too.
     const { setCookie } = await logout(c.var.svc, refreshTokenFrom(c.req.raw), clientInfo(c.req.raw), c.req.header("authorization") ?? null);
     c.header("Set-Cookie", setCookie);

@@ -4,6 +4,7 @@
  */
 import type { Context } from "hono";
 import { FOREIGN_ORIGIN_MESSAGE, isOwnOrigin } from "../http/origin";
+import { hasSessionCookie } from "./cookies";
 import { createMiddleware } from "hono/factory";
 import type { Role } from "../../db/schema";
 import type { ApiEnv } from "../api/app";
@@ -83,5 +84,17 @@ export const noStore = createMiddleware<ApiEnv>(async (c, next) => {
  */
 export const requireSameOrigin = createMiddleware<ApiEnv>(async (c, next) => {
   if (!isOwnOrigin(c.req.raw, c.var.svc.settings)) throw forbidden(FOREIGN_ORIGIN_MESSAGE);
+  await next();
+});
+
+/**
+ * Logout's guard: as `requireSameOrigin`, except for a request with no Origin at all and no session cookie (an API
+ * client signing out by its access token, ADR 62): it can act on nothing but the token in its own Authorization
+ * header, which no other site can make a browser send. Another site's Origin is refused whatever it carries.
+ */
+export const requireSameOriginForCookie = createMiddleware<ApiEnv>(async (c, next) => {
+  const request = c.req.raw;
+  const tokenOnly = !request.headers.has("origin") && !hasSessionCookie(request);
+  if (!tokenOnly && !isOwnOrigin(request, c.var.svc.settings)) throw forbidden(FOREIGN_ORIGIN_MESSAGE);
   await next();
 });
