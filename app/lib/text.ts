@@ -46,6 +46,21 @@ export function cleanName(text: string): string {
   return withoutControls(text).replace(BIDI_CONTROLS, "").replace(/[\r\n\t]+/g, " ");
 }
 
+// In a file's name: controls, path separators, and every format character: bidi overrides make "invoice\u202efdp.bat"
+// read as "invoicetab.pdf", zero-width characters make two names look alike.
+const NOT_IN_A_FILE_NAME = /[\p{Cc}/\\]/gu;
+const FORMAT = /\p{Cf}/gu;
+
+/**
+ * A handed-in file's name as it is stored and shown: controls and slashes become "_", format characters (bidi
+ * controls, zero-width characters) go, the last 200 characters are kept (the extension is at the end), and a name
+ * with nothing visible left is "file".
+ */
+export function fileNameAsStored(name: string): string {
+  const clean = [...wellFormed(name).replace(FORMAT, "").replace(NOT_IN_A_FILE_NAME, "_")].slice(-200).join("");
+  return hasVisibleText(clean.replace(/_/g, "")) ? clean : "file";
+}
+
 // Inside a link: any whitespace, control or format character (bidi overrides make "gnp.exe" read as "exe.png").
 const NOT_IN_A_LINK = /[\s\p{Cc}\p{Cf}]/u;
 

@@ -72,6 +72,23 @@ describe("file hand-ins", () => {
     expect(await refused.json()).toEqual({ message: "No such file.", code: "not_found" });
   });
 
+  it("keeps a name that reads as it is: no bidi override, zero-width character, control or slash, in the answer, the list and the download", async () => {
+    const w = await world();
+    // U+202E shows "invoice\u202efdp.bat" as "invoicetab.pdf".
+    const res = await w.upload(PDF, "invoice\u202efdp.bat", "application/pdf");
+    expect(res.status).toBe(201);
+    const { submission } = (await res.json()) as { submission: { _id: string; file: { name: string } } };
+    expect(submission.file.name).toBe("invoicefdp.bat");
+    const download = await call(`/api/lectures/${w.lecture.slug}/tasks/${w.task.slug}/submissions/${submission._id}/file`, { token: w.teacher.accessToken });
+    await download.arrayBuffer();
+    expect(download.headers.get("content-disposition")).not.toMatch(/%E2%80%AE/i);
+    expect(download.headers.get("content-disposition")).toContain("invoicefdp.bat");
+    const other = await w.upload(PDF, "a\u200bb\u2066/c\u0007.pdf", "application/pdf");
+    expect(((await other.json()) as { submission: { file: { name: string } } }).submission.file.name).toBe("ab_c_.pdf");
+    const blank = await w.upload(PDF, "\u202e\u200b", "application/pdf");
+    expect(((await blank.json()) as { submission: { file: { name: string } } }).submission.file.name).toBe("file");
+  });
+
   it("judges the kind by content: a page named report.pdf is refused, and text is only ever text/plain", async () => {
     const w = await world(["pdf"]);
     const disguised = await w.upload(PAGE, "report.pdf", "application/pdf");

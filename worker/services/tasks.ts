@@ -9,6 +9,7 @@ import { can, type Actor } from "../../app/lib/permissions";
 import { latePenalty, submitTaskInput, type CreateTaskInput, type GradeSubmissionInput, type SubmissionState, type SubmitTaskInput, type UpdateTaskInput } from "../../app/lib/task-schemas";
 import { fillRubric, rubricTotal, type RubricAssessment } from "../../app/lib/rubric-schemas";
 import { EMPTY_FILE_MESSAGE, KIND_OF_TYPE, sniffHandIn } from "../../app/lib/hand-in-files";
+import { fileNameAsStored } from "../../app/lib/text";
 import { exercises, extensions, groups, lectures, memberships, rubrics, submissions, submissionVersions, tasks, users, MEMBER_STATUSES, type GroupStatus } from "../../db/schema";
 import { rubricOfGroup, rubricsByIds } from "./rubrics";
 import { isMember, memberIds } from "./memberships";
@@ -179,7 +180,7 @@ function toSubmissionDto(row: SubmissionRow, name: string, staff: boolean, rules
     user: { _id: row.userId, name },
     link: row.link,
     notes: row.notes,
-    file: row.fileKey ? { name: row.fileName ?? "file", type: row.fileType ?? "application/octet-stream", size: row.fileSize ?? 0 } : null,
+    file: row.fileKey ? { name: fileNameAsStored(row.fileName ?? ""), type: row.fileType ?? "application/octet-stream", size: row.fileSize ?? 0 } : null,
     code: row.code,
     report: row.report ? (staff ? (whole ? row.report : summaryReport(row.report)) : studentReport(row.report)) : null,
     submittedAt: row.submittedAt.toISOString(),
@@ -1076,7 +1077,7 @@ export async function submitFile(ctx: ServiceContext, viewer: Viewer, lectureKey
   await hitRateLimit(ctx, `hand-in-file:${viewer.userId}`, FILE_HAND_IN_LIMIT, "You handed in many files in the last hour. Please wait a while before handing in another.");
   const key = `${HAND_IN_PREFIX}${newId()}`;
   await ctx.env.IMAGES.put(key, bytes, { httpMetadata: { contentType: type } });
-  const name = file.name.replace(/[\u0000-\u001f\u007f/\\]/g, "_").slice(-200) || "file";
+  const name = fileNameAsStored(file.name);
   const values = { link: "", notes: checkedNotes.data || null, fileKey: key, fileName: name, fileType: type, fileSize: file.size, submittedAt: new Date(now), late, score: null, rawScore: null, rubric: null, feedback: null, gradedBy: null, gradedAt: null, resubmitRequestedAt: null, feedbackWithRequest: false };
   const { created, row } = await storeSubmission(ctx, viewer, task, existing, values, GRADED_REFUSAL);
   return { created, submission: toSubmissionDto(asStudentSees(task, row), viewer.name, false, task) };
@@ -1102,5 +1103,6 @@ export async function readSubmissionFile(ctx: ServiceContext, viewer: Viewer, le
   if (!file.key) throw notFound("No such file.");
   const object = await ctx.env.IMAGES.get(file.key);
   if (!object) throw notFound("No such file.");
-  return { body: object.body, size: object.size, name: file.name ?? "file", type: file.type ?? "application/octet-stream" };
+  // Names stored before the rule on format characters read as they are stored now.
+  return { body: object.body, size: object.size, name: fileNameAsStored(file.name ?? ""), type: file.type ?? "application/octet-stream" };
 }
