@@ -18,7 +18,8 @@ export default async function handleRequest(
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), STREAM_TIMEOUT_MS);
   let status = responseStatusCode;
-  // A page cached for every visitor is rendered without a nonce (its scripts are trusted by hash instead).
+  // A page cached for every visitor is rendered with a throwaway nonce, taken out afterwards (worker/http/page-cache.ts:
+  // its scripts are trusted by hash instead).
   const nonce = loadContext.nonce || undefined;
   const body = await renderToReadableStream(
     <NonceProvider value={loadContext.nonce}>

@@ -938,8 +938,9 @@ export const copyMap = sqliteTable(
 
 /**
  * One row: the version of everything the public pages show (groups, outlines, instructors' names, feedback). SQLite
- * triggers bump it on every change to those tables (migrations/0020_content_version.sql), so no write path can forget;
- * the edge cache keys public pages by it (worker/http/page-cache.ts).
+ * triggers move it on every change to those tables (migrations/0020_content_version.sql), so no write path can
+ * forget, to at least the time of the change in milliseconds (0032: a database put back to an earlier copy never
+ * gives a number twice); the edge cache keys public pages by it (worker/http/page-cache.ts).
  */
 export const contentVersion = sqliteTable("content_version", {
   id: integer("id").primaryKey(),

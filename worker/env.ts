@@ -18,6 +18,8 @@ export interface Bindings {
   Publisher: DurableObjectNamespace<import("./realtime/publisher").Publisher>;
   /** The code runner Worker (wrangler.runner.toml) in production; absent locally, where the engine runs in-process. */
   RUNNER?: Service<import("./runner").CodeRunner>;
+  /** Which deployed version of the Worker answers (wrangler.toml [version_metadata]): part of the edge cache's keys. */
+  CF_VERSION_METADATA?: WorkerVersionMetadata;
   ENVIRONMENT: string;
   PUBLIC_ORIGIN: string;
   CONTACT_EMAIL: string;

@@ -7,7 +7,7 @@
  */
 import type { Bindings } from "./env";
 import { openSession, READS } from "./http/d1-session";
-import { anonymousRequest, cacheable, forgetContentVersion, servePublic } from "./http/page-cache";
+import { anonymousRequest, buildOf, cacheable, forgetContentVersion, servePublic } from "./http/page-cache";
 import { withSecurityHeaders } from "./http/security-headers";
 import { registerRunner } from "./sandbox/registry";
 
@@ -46,15 +46,15 @@ export default {
     if (shared) {
       const pages = isApi ? null : await import("./pages");
       return servePublic(request, url, shared, {
-        // One read (the content version) before a hit: nothing to wait for company.
+        // One read (the content version) before a hit: nothing to wait for company. The same session as the render's.
         db: session.alone,
-        build: pages?.BUILD_VERSION ?? "api",
+        build: buildOf(bindings.CF_VERSION_METADATA, pages?.BUILD_VERSION ?? "api"),
         waitUntil: (p) => ctx.waitUntil(p),
-        // Rendered for nobody in particular, from the request without its sender's cookies and credentials: no nonce
-        // (a page's scripts are trusted by their hashes).
-        render: async () => {
+        // Rendered for nobody in particular, from the request without its sender's cookies and credentials, with a
+        // throwaway nonce (a page's scripts are trusted by their hashes).
+        render: async (nonce) => {
           const anonymous = anonymousRequest(request, shared);
-          return pages ? pages.renderShared(anonymous, session.env, ctx) : (await import("./api")).api.fetch(anonymous, session.env, ctx);
+          return pages ? pages.renderShared(anonymous, session.env, ctx, nonce) : (await import("./api")).api.fetch(anonymous, session.env, ctx);
         },
         secure: (res, policy) => withSecurityHeaders(res, policy ? { policy } : undefined),
       });

@@ -133,15 +133,16 @@ export async function handlePage(request: Request, env: Bindings, ctx: Execution
 }
 
 /**
- * A public page rendered for the edge cache: for nobody in particular, without a nonce (page-cache.ts adds the policy).
+ * A public page rendered for the edge cache: for nobody in particular, with the throwaway `nonce` page-cache.ts gave
+ * it (which takes the nonce out again and trusts the scripts it marked by their hashes).
  * Read to its end (every streamed section settled) before it is judged: a section whose read failed shows its empty
  * state, and such a page is marked never to be stored (`NOT_FOR_SHARING`), as is one whose render failed or timed out
  * (its status, entry.server.tsx).
  */
-export async function renderShared(request: Request, env: Bindings, ctx: ExecutionContext): Promise<Response> {
+export async function renderShared(request: Request, env: Bindings, ctx: ExecutionContext, nonce: string): Promise<Response> {
   const reads = watchFailures(env.DB);
   const watched = { ...env, DB: reads.db };
-  const rendered = await handleRemix(request, { env: watched, svc: createServiceContext(watched, ctx, request), nonce: "", shared: true });
+  const rendered = await handleRemix(request, { env: watched, svc: createServiceContext(watched, ctx, request), nonce, shared: true });
   const body = await rendered.text();
   const page = new Response(body, rendered);
   if (reads.failed()) page.headers.set(NOT_FOR_SHARING, "1");

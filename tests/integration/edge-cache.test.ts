@@ -7,7 +7,7 @@ import { createExecutionContext, env, SELF, waitOnExecutionContext } from "cloud
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import * as s from "../../db/schema";
-import { anonymousRequest, cacheable, servePublic } from "../../worker/http/page-cache";
+import { anonymousRequest, buildOf, cacheable, forgetContentVersion, servePublic } from "../../worker/http/page-cache";
 import { renderShared } from "../../worker/pages";
 import { addCourseContent, addMember, call, createGroup, createUser, signIn } from "./factories";
 import { aSecondLater, db, insertFeedback, unique } from "./helpers";
@@ -252,7 +252,7 @@ describe("public pages from the edge cache", () => {
         db: env.DB,
         build,
         waitUntil: (p) => ctx.waitUntil(p),
-        render: () => renderShared(anonymousRequest(request, page), { ...env, DB: db }, ctx),
+        render: (nonce) => renderShared(anonymousRequest(request, page), { ...env, DB: db }, ctx, nonce),
         secure: (r) => r,
       });
       const body = await res.text();
@@ -276,6 +276,124 @@ describe("public pages from the edge cache", () => {
     const student = await createUser();
     await addMember(student, course.group);
     expect((await fetchPage("/courses")).state).toBe("hit");
+  });
+
+  it("trust only the scripts the renderer marked with a nonce of that render: a script that got in otherwise matches no hash", async () => {
+    const url = new URL(`${ORIGIN}/courses`);
+    const request = new Request(url);
+    const page = cacheable(request, url)!;
+    const nonces: string[] = [];
+    const serve = async () => {
+      const ctx = createExecutionContext();
+      let policy = "";
+      const res = await servePublic(request, url, page, {
+        db: env.DB,
+        build: unique("build"),
+        waitUntil: (p) => ctx.waitUntil(p),
+        render: async (nonce) => {
+          nonces.push(nonce);
+          const html = `<!DOCTYPE html><html><head><script nonce="${nonce}">window.ours = 1</script></head><body><p>x</p><script>alert(1)</script><script nonce="${nonce}" src="/app.js"></script></body></html>`;
+          return new Response(html, { headers: { "content-type": "text/html; charset=utf-8" } });
+        },
+        secure: (r, p) => ((policy = p ?? ""), r),
+      });
+      const body = await res.text();
+      await waitOnExecutionContext(ctx);
+      return { body, policy };
+    };
+    const first = await serve();
+    expect(first.policy).toContain(`'sha256-${await sha256("window.ours = 1")}'`);
+    expect(first.policy).not.toContain(`'sha256-${await sha256("alert(1)")}'`);
+    expect(first.body).not.toMatch(/\bnonce=/);
+    expect(first.body).toContain('<script src="/app.js"></script>');
+    await serve();
+    // A nonce for each render, not one a page could be written to carry.
+    expect(nonces[0]).toMatch(/^[0-9a-f]{32}$/);
+    expect(nonces[1]).not.toBe(nonces[0]);
+  });
+
+  it("store a page rendered on a miss under the version its own reads saw, not one remembered from a replica ahead of them", async () => {
+    const epoch = unique("epoch");
+    /** The database as a replica at `version` answers the content version (every other statement as it is). */
+    const replicaAt = (version: number) =>
+      new Proxy(env.DB, {
+        get(target, prop) {
+          if (prop === "prepare") return (query: string) => (/from content_version/.test(query) ? { first: async () => ({ version, epoch }) } : target.prepare(query));
+          const value = Reflect.get(target, prop, target) as unknown;
+          return typeof value === "function" ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+        },
+      });
+    const build = unique("build");
+    const serve = async (path: string, db: D1Database) => {
+      const url = new URL(`${ORIGIN}${path}`);
+      const request = new Request(url);
+      const ctx = createExecutionContext();
+      const res = await servePublic(request, url, cacheable(request, url)!, {
+        db,
+        build,
+        waitUntil: (p) => ctx.waitUntil(p),
+        render: async () => new Response(`<!DOCTYPE html><p>${path}</p>`, { headers: { "content-type": "text/html; charset=utf-8" } }),
+        secure: (r) => r,
+      });
+      await res.text();
+      await waitOnExecutionContext(ctx);
+      return { state: res.headers.get("x-cohort-cache"), etag: res.headers.get("etag") ?? "" };
+    };
+    forgetContentVersion();
+    // One visitor's request reads version 9 from an up-to-date replica; the isolate remembers it for a second.
+    expect((await serve("/courses", replicaAt(9))).etag).toContain(`-${epoch}.9-`);
+    // The next one, within that second, is a miss whose session reads from a replica still at version 8: what it
+    // renders is version 8's, and it is stored under 8 (stored under 9, version 8's page would stay until the next change).
+    const lagging = await serve("/", replicaAt(8));
+    expect(lagging.state).toBe("miss");
+    expect(lagging.etag).toContain(`-${epoch}.8-`);
+    // A hit within the second still answers from the remembered version (ADR 29's bound), without a read.
+    expect(await serve("/courses", replicaAt(8))).toEqual({ state: "hit", etag: expect.stringContaining(`-${epoch}.9-`) });
+  });
+
+  it("are keyed by the deployed version of the Worker: another deploy renders afresh and answers another ETag", async () => {
+    const deployed = (env as { CF_VERSION_METADATA?: { id: string } }).CF_VERSION_METADATA;
+    expect(deployed?.id).toMatch(/^[0-9a-f-]{36}$/);
+    const url = new URL(`${ORIGIN}/api/feedback`);
+    const request = new Request(url);
+    const serve = async (build: string) => {
+      const ctx = createExecutionContext();
+      const res = await servePublic(request, url, cacheable(request, url)!, {
+        db: env.DB,
+        build,
+        waitUntil: (p) => ctx.waitUntil(p),
+        render: async () => new Response("[]", { headers: { "content-type": "application/json" } }),
+        secure: (r) => r,
+      });
+      await res.text();
+      await waitOnExecutionContext(ctx);
+      return { state: res.headers.get("x-cohort-cache"), etag: res.headers.get("etag") };
+    };
+    forgetContentVersion();
+    // The Worker keys the public API by the deployed version too (its answer's ETag is the one that build gives).
+    const viaWorker = await get("/api/feedback");
+    await viaWorker.text();
+    expect((await serve(buildOf(deployed, "api"))).etag).toBe(viaWorker.headers.get("etag"));
+    const next = await serve(buildOf({ id: crypto.randomUUID() }, "api"));
+    expect(next.state).toBe("miss");
+    expect(next.etag).not.toBe(viaWorker.headers.get("etag"));
+  });
+
+  it("never give a content version twice, even after the database was put back to an earlier copy", async () => {
+    const course = await publicCourse();
+    const read = async () => (await db().select().from(s.contentVersion).where(eq(s.contentVersion.id, 1)))[0]!.version;
+    const before = await read();
+    // Two changes in a row (the same millisecond, perhaps) move it twice.
+    await db().update(s.groups).set({ description: unique("a") }).where(eq(s.groups.id, course.group.id));
+    const once = await read();
+    await db().update(s.groups).set({ description: unique("b") }).where(eq(s.groups.id, course.group.id));
+    const twice = await read();
+    expect(once).toBeGreaterThan(before);
+    expect(twice).toBeGreaterThan(once);
+    // A restore to a copy from before both changes, then one more change: the number it gets is new.
+    await db().update(s.contentVersion).set({ version: before }).where(eq(s.contentVersion.id, 1));
+    await db().update(s.groups).set({ description: unique("c") }).where(eq(s.groups.id, course.group.id));
+    expect(await read()).toBeGreaterThan(twice);
   });
 
   it("answer a browser that holds the current copy with 304, and a changed page with a new ETag", async () => {

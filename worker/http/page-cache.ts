@@ -3,17 +3,20 @@
  *
  * The landing page, the catalogue, a course's details and each part of its outline, and the public feedback list are
  * the same for every visitor who is not signed in and reads one language. Those answers are kept in Cloudflare's
- * cache (the Cache API: the data centre nearest the visitor) under a key made of the build, the content version, the
- * language and the path. The content version is one row that SQLite triggers bump on every change to what these pages
- * show (groups, their outlines, instructors' names, feedback: migrations/0020), so a change shows at once everywhere:
- * the next request reads the new version and looks under a key nobody has filled yet. Old entries are never read again
- * and expire by themselves. An isolate trusts the version it read for a second (`VERSION_TRUSTED_MS`), and forgets it
- * when a request it served may have changed it.
+ * cache (the Cache API: the data centre nearest the visitor) under a key made of the build (the deployed version of the
+ * Worker: a deploy never answers with what another version rendered), the content version, the language and the path.
+ * The content version is one row that SQLite triggers move on every change to what these pages show (groups, their
+ * outlines, instructors' names, feedback: migrations/0020, 0032), so a change shows at once everywhere: the next
+ * request reads the new version and looks under a key nobody has filled yet. Old entries are never read again and
+ * expire by themselves. An isolate trusts the version it read for a second (`VERSION_TRUSTED_MS`), and forgets it
+ * when a request it served may have changed it; a page rendered on a miss is stored under the version its own reads
+ * saw.
  *
  * Never cached: anything but GET, any request with a query string, a session cookie or an Authorization header, any
- * answer but a 200 or one that sets a cookie. A cached page cannot carry a per-request CSP nonce, so it is rendered
- * without one and its policy lists the SHA-256 of each inline script it contains instead (contentSecurityPolicy):
- * exactly those scripts run, as with a nonce.
+ * answer but a 200 or one that sets a cookie. A cached page cannot carry a per-request CSP nonce: it is rendered with
+ * a throwaway one, which marks the scripts the renderer wrote; the nonce is taken out and the policy lists the SHA-256
+ * of each script it marked instead (contentSecurityPolicy). Exactly those scripts run, as with a nonce: a script that
+ * got into the page any other way carries no mark and matches no hash.
  */
 import { detectLang, type Lang } from "../../app/i18n/config";
 import { hasSessionCookie } from "../auth/cookies";
@@ -117,10 +120,19 @@ export function anonymousRequest(request: Request, page: CacheablePage): Request
   return new Request(request.url, { method: "GET", headers });
 }
 
-/** The version every cached answer depends on: bumped by triggers on every change to public content. */
-export async function contentVersion(db: D1Database): Promise<string> {
+/**
+ * The version every cached answer depends on, moved by triggers on every change to public content: `key` as the
+ * cache's keys write it; `epoch` and `n` to tell which of two readings of one database is the newer.
+ */
+interface Version {
+  key: string;
+  epoch: string;
+  n: number;
+}
+
+async function contentVersion(db: D1Database): Promise<Version> {
   const row = await db.prepare("select version, epoch from content_version where id = 1").first<{ version: number; epoch: string }>();
-  return row ? `${row.epoch}.${row.version}` : "none";
+  return row ? { key: `${row.epoch}.${row.version}`, epoch: row.epoch, n: row.version } : { key: "none", epoch: "", n: 0 };
 }
 
 /**
@@ -136,7 +148,7 @@ export const VERSION_TRUSTED_MS = 1000;
  * requests, and a request that awaited a read another request started would be cancelled with it (workerd cancels
  * the continuations of a request that ended). Each request that finds it too old reads for itself.
  */
-let known: { version: string; readAt: number } | null = null;
+let known: { version: Version; readAt: number } | null = null;
 /** Moves at every change this isolate made: a read begun before it cannot be kept after it. */
 let generation = 0;
 
@@ -146,15 +158,32 @@ export function forgetContentVersion() {
   known = null;
 }
 
-/** The content version, read at most once per `VERSION_TRUSTED_MS` in this isolate. */
-async function currentVersion(db: D1Database): Promise<string> {
+/**
+ * The content version, read at most once per `VERSION_TRUSTED_MS` in this isolate. `readHere`: read through this
+ * request's own D1 session (not remembered from another request's).
+ */
+async function currentVersion(db: D1Database): Promise<{ version: Version; readHere: boolean }> {
   // The request's clock (Workers move it at I/O, not during synchronous code): when this request arrived at the latest.
   const startedAt = Date.now();
-  if (known && startedAt - known.readAt < VERSION_TRUSTED_MS) return known.version;
+  if (known && startedAt - known.readAt < VERSION_TRUSTED_MS) return { version: known.version, readHere: false };
   const before = generation;
   const version = await contentVersion(db);
   // Kept only if nothing changed here while it was read, and nothing read later is already kept.
   if (before === generation && (!known || known.readAt <= startedAt)) known = { version, readAt: startedAt };
+  return { version, readHere: true };
+}
+
+/**
+ * The version a miss read again in its own session (`servePublic`): remembered in place of the isolate's if it is
+ * newer (the next hits look where this page is stored), never if it is older (a replica behind the one the isolate's
+ * came from: the page is stored under it, but the isolate keeps looking under the newer version).
+ */
+async function versionAgain(db: D1Database): Promise<Version> {
+  const startedAt = Date.now();
+  const before = generation;
+  const version = await contentVersion(db);
+  const newer = !known || known.version.epoch !== version.epoch || known.version.n < version.n;
+  if (before === generation && newer) known = { version, readAt: startedAt };
   return version;
 }
 
@@ -163,19 +192,52 @@ function cacheKey(url: URL, page: CacheablePage, build: string, version: string)
   return `${url.origin}/__cache/${encodeURIComponent(build)}/${version}/${page.lang ?? "-"}${url.pathname}`;
 }
 
-function etagOf(build: string, version: string, page: CacheablePage): string {
-  return `"${build.slice(0, 16)}-${version}-${page.lang ?? "-"}"`;
+/** The build's part of an ETag: short, and different for every build (FNV-1a of the whole name, remembered). */
+let buildTag: { build: string; tag: string } | null = null;
+function tagOf(build: string): string {
+  if (buildTag?.build === build) return buildTag.tag;
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < build.length; i++) hash = Math.imul(hash ^ build.charCodeAt(i), 0x01000193);
+  buildTag = { build, tag: (hash >>> 0).toString(36) };
+  return buildTag.tag;
 }
 
-/** The inline scripts of an HTML document (not those with a `src`), exactly as the browser hashes them. */
-export function inlineScripts(html: string): string[] {
+function etagOf(build: string, version: string, page: CacheablePage): string {
+  return `"${tagOf(build)}-${version}-${page.lang ?? "-"}"`;
+}
+
+/**
+ * The build that answers: the deployed version of the Worker (the `version_metadata` binding, a new id at every
+ * deploy, secrets included) and the part that renders (`part`: the pages' asset version, or "api"). Without the
+ * binding (a test's Worker) the part alone.
+ */
+export function buildOf(metadata: { id?: unknown } | undefined, part: string): string {
+  const id = typeof metadata?.id === "string" && metadata.id !== "" ? metadata.id : null;
+  return id ? `${id}.${part}` : part;
+}
+
+/** A fresh nonce for one shared render: it marks the scripts the renderer wrote (`trustedScripts`). */
+export function sharedNonce(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  let hex = "";
+  for (const byte of bytes) hex += byte.toString(16).padStart(2, "0");
+  return hex;
+}
+
+/**
+ * The document without its throwaway nonce, and the inline scripts (not those with a `src`) that carried it, exactly
+ * as the browser hashes them. A script in the page without the mark (one that got in through content) is not
+ * among them, so the policy made from them does not trust it.
+ */
+export function trustedScripts(html: string, nonce: string): { html: string; scripts: string[] } {
+  const mark = ` nonce="${nonce}"`;
   const scripts: string[] = [];
   const re = /<script\b([^>]*)>([\s\S]*?)<\/script>/gi;
   for (let m = re.exec(html); m; m = re.exec(html)) {
-    if (/\bsrc\s*=/i.test(m[1]!)) continue;
+    if (!m[1]!.includes(mark) || /\bsrc\s*=/i.test(m[1]!)) continue;
     scripts.push(m[2]!);
   }
-  return scripts;
+  return { html: html.split(mark).join(""), scripts };
 }
 
 async function sha256Base64(text: string): Promise<string> {
@@ -185,9 +247,9 @@ async function sha256Base64(text: string): Promise<string> {
   return btoa(binary);
 }
 
-/** `'sha256-...'` sources for every distinct inline script of the document. */
-export async function scriptHashes(html: string): Promise<string[]> {
-  const unique = [...new Set(inlineScripts(html))];
+/** `'sha256-...'` sources for every distinct script. */
+export async function scriptHashes(scripts: string[]): Promise<string[]> {
+  const unique = [...new Set(scripts)];
   return Promise.all(unique.map(async (s) => `'sha256-${await sha256Base64(s)}'`));
 }
 
@@ -210,8 +272,10 @@ function answer(stored: Response, etag: string, request: Request, state: "hit" |
 export const NOT_FOR_SHARING = "X-Cohort-Not-For-Sharing";
 
 /**
- * Serves `request` from the cache, or renders it with `render` (no nonce), stores a shareable copy and serves it.
- * `secure` adds the security headers to what is stored (a page's policy is built here, with its script hashes).
+ * Serves `request` from the cache, or renders it with `render` (given a throwaway nonce), stores a shareable copy and
+ * serves it. `db` must be the D1 session the render reads through (its reads then see at least the version read
+ * through it). `secure` adds the security headers to what is stored (a page's policy is built here, with its script
+ * hashes).
  */
 export async function servePublic(
   request: Request,
@@ -221,13 +285,13 @@ export async function servePublic(
     db: D1Database;
     build: string;
     waitUntil: (p: Promise<unknown>) => void;
-    render: () => Promise<Response>;
+    render: (nonce: string) => Promise<Response>;
     secure: (res: Response, policy?: string) => Response;
   },
 ): Promise<Response> {
-  const version = await currentVersion(options.db);
-  const key = cacheKey(url, page, options.build, version);
-  const etag = etagOf(options.build, version, page);
+  const current = await currentVersion(options.db);
+  let key = cacheKey(url, page, options.build, current.version.key);
+  let etag = etagOf(options.build, current.version.key, page);
   // The data centre's cache (Workers' `caches.default`; the DOM typings in scope do not know it).
   const cache = (caches as unknown as { default: Cache }).default;
   const near = recall(key, etag, request);
@@ -239,12 +303,25 @@ export async function servePublic(
     return answer(new Response(body, hit), etag, request, "hit");
   }
 
-  const rendered = await options.render();
-  const body = await rendered.text();
+  if (!current.readHere) {
+    // The version was another request's, maybe read from a replica ahead of the one this request's session reads
+    // from: read it again in this session, so the page goes under the version of the data it shows (at least as new).
+    const version = (await versionAgain(options.db)).key;
+    key = cacheKey(url, page, options.build, version);
+    etag = etagOf(options.build, version, page);
+  }
+  const nonce = sharedNonce();
+  const rendered = await options.render(nonce);
   const headers = new Headers(rendered.headers);
   headers.delete("Content-Length");
-  // Rendered without a nonce: its inline scripts are trusted by their hashes, whether or not it is stored.
-  const policy = page.kind === "page" ? contentSecurityPolicy({ hashes: await scriptHashes(body), origin: url.origin }) : undefined;
+  // The throwaway nonce is taken out: the scripts it marked are trusted by their hashes, whether or not it is stored.
+  let body = await rendered.text();
+  let policy: string | undefined;
+  if (page.kind === "page") {
+    const trusted = trustedScripts(body, nonce);
+    body = trusted.html;
+    policy = contentSecurityPolicy({ hashes: await scriptHashes(trusted.scripts), origin: url.origin });
+  }
   const partial = rendered.headers.has(NOT_FOR_SHARING);
   headers.delete(NOT_FOR_SHARING);
   if (rendered.status !== 200 || rendered.headers.has("set-cookie") || partial) {
