@@ -145,7 +145,8 @@ export function aSecondLater(): Promise<void> {
 
 /**
  * A service context whose D1 runs `first` once, to its end, just before the first statement matching `when` (a SQL
- * pattern) or the first batch ("batch"): another request's whole write landing between this one's reads and writes.
+ * pattern; alone, or the first batch that holds it) or the first batch ("batch"): another request's whole write
+ * landing between this one's reads and writes.
  */
 export function gatedContext(when: RegExp | "batch", first: () => Promise<unknown>) {
   let pending: (() => Promise<unknown>) | null = first;
@@ -155,15 +156,22 @@ export function gatedContext(when: RegExp | "batch", first: () => Promise<unknow
     if (run) await run();
   };
   const db = env.DB;
+  // The statements a matching query made, by the proxy handed out: a batch is given the statements themselves.
+  const originals = new WeakMap<object, D1PreparedStatement>();
   const gated = new Proxy(db, {
     get(target, prop) {
-      if (prop === "batch" && when === "batch") return async (statements: D1PreparedStatement[]) => (await gate(), target.batch(statements));
+      if (prop === "batch") {
+        return async (statements: D1PreparedStatement[]) => {
+          if (when === "batch" || statements.some((st) => originals.has(st))) await gate();
+          return target.batch(statements.map((st) => originals.get(st) ?? st));
+        };
+      }
       if (prop === "prepare" && when !== "batch") {
         return (query: string) => {
           const statement = target.prepare(query);
           if (!when.test(query)) return statement;
-          const wrap = (stmt: D1PreparedStatement): D1PreparedStatement =>
-            new Proxy(stmt, {
+          const wrap = (stmt: D1PreparedStatement): D1PreparedStatement => {
+            const proxy = new Proxy(stmt, {
               get(t, p) {
                 if (p === "bind") return (...values: unknown[]) => wrap(t.bind(...values));
                 if (p === "all" || p === "raw" || p === "run" || p === "first") return async (...args: unknown[]) => (await gate(), (t[p] as (...a: unknown[]) => unknown).apply(t, args));
@@ -171,6 +179,9 @@ export function gatedContext(when: RegExp | "batch", first: () => Promise<unknow
                 return typeof v === "function" ? (v as (...a: unknown[]) => unknown).bind(t) : v;
               },
             });
+            originals.set(proxy, stmt);
+            return proxy;
+          };
           return wrap(statement);
         };
       }

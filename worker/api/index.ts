@@ -15,7 +15,8 @@ import { HTTPException } from "hono/http-exception";
 import { getPath } from "hono/utils/url";
 import { createServiceContext } from "../context";
 import type { Bindings } from "../env";
-import { AppError } from "../http/errors";
+import { AppError, REMOVED_MEANWHILE } from "../http/errors";
+import { isForeignKeyViolation } from "../services/ids";
 import type { ApiEnv } from "./app";
 import { COURSE_IMAGE_UPLOAD_PATH, HAND_IN_UPLOAD_PATH, MAX_BODY_BYTES } from "./body-limits";
 
@@ -142,6 +143,8 @@ async function buildApi(mounts: readonly Mount[], docs: boolean): Promise<OpenAP
       const status = err.status >= 500 ? 500 : err.status;
       return c.json({ message: readerMessage(c.req.path, status, err.message), code: status === 404 ? "not_found" : "bad_request" }, status);
     }
+    // A write that pointed at something deleted meanwhile (services name the common ones; this is the rest).
+    if (isForeignKeyViolation(err)) return c.json({ message: REMOVED_MEANWHILE, code: "conflict" }, 409);
     console.error("Unhandled API error", err);
     return c.json({ message: "An error occurred on the server. Please try again later", code: "internal_error" }, 500);
   });

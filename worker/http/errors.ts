@@ -64,6 +64,9 @@ export type ErrorCode =
   | "draws_short"
   | "bank_changed";
 
+/** A request that pointed at something deleted while it ran (a task, a quiz, an account): nothing was written. */
+export const REMOVED_MEANWHILE = "What this request refers to was removed a moment ago. Please reload the page.";
+
 export class AppError extends Error {
   constructor(
     readonly status: 400 | 401 | 403 | 404 | 409 | 413 | 429 | 500 | 503,

@@ -47,6 +47,15 @@ export function isUniqueViolation(e: unknown): boolean {
 }
 
 /**
+ * Whether a D1 error is a foreign key's: the row a write points at (a task, a quiz, an account) was deleted between the
+ * request's check and its write. The write did not happen; the request lost a race and is told so (never a 5xx).
+ */
+export function isForeignKeyViolation(e: unknown): boolean {
+  const text = e instanceof Error ? `${e.message} ${String((e as { cause?: unknown }).cause ?? "")}` : String(e);
+  return /FOREIGN KEY constraint failed/i.test(text);
+}
+
+/**
  * Runs a write whose slugs were found free, again (finding them afresh) when another request took one meanwhile and
  * the unique index refused it: two staff creating "Week 1" at the same moment both get theirs, one with a suffix.
  */

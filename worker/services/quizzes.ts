@@ -40,7 +40,7 @@ import type { ServiceContext } from "../context";
 import { withHtml } from "./stored-html";
 import { groupForUser, notStaffOf, outsider, placeFacts, workPlaceColumns } from "./group-access";
 import { AppError, forbidden, notFound } from "../http/errors";
-import { newId, slugCandidates, withFreshSlugs } from "./ids";
+import { isForeignKeyViolation, newId, slugCandidates, withFreshSlugs } from "./ids";
 import { isMember, memberIds } from "./memberships";
 import { notifyUsers } from "./notifications";
 import { ifCodeLeaseFree, leaseFor, takeCodeLease, underCodeLease, type CodeLease } from "./code-lease";
@@ -737,12 +737,30 @@ async function openAttempt(ctx: ServiceContext, viewer: Actor, quiz: QuizRecord,
   if (paper && paper.drawn.length < quiz.draws.reduce((n, d) => n + d.count, 0)) {
     throw new AppError(409, "conflict", "This quiz draws more questions from the group's question bank than the bank now holds. Ask your instructor to add questions to the bank.");
   }
-  const [row] = await ctx.db
-    .insert(attempts)
-    .values({ id: newId(), quizId: quiz.id, userId: viewer.userId, number, answers: {}, paper, startedAt: new Date(now), deadlineAt: ((d) => (d === null ? null : new Date(d)))(attemptDeadline({ durationMinutes: ownMinutes(quiz), closesAt: ms(quiz.closesAt) }, now)) })
-    .onConflictDoNothing()
-    .returning();
+  // The quiz's close and duration are read again in the same transaction as the attempt is written (`rulesNow`).
+  const [[inserted], [rulesNow]] = await ctx.db
+    .batch([
+      ctx.db
+        .insert(attempts)
+        .values({ id: newId(), quizId: quiz.id, userId: viewer.userId, number, answers: {}, paper, startedAt: new Date(now), deadlineAt: ((d) => (d === null ? null : new Date(d)))(attemptDeadline({ durationMinutes: ownMinutes(quiz), closesAt: ms(quiz.closesAt) }, now)) })
+        .onConflictDoNothing()
+        .returning(),
+      ctx.db.select({ closesAt: quizzes.closesAt, durationMinutes: quizzes.durationMinutes }).from(quizzes).where(eq(quizzes.id, quiz.id)),
+    ])
+    .catch((e: unknown) => {
+      // The quiz was deleted after it was read (or the account, in its last moments): no attempt was written.
+      throw isForeignKeyViolation(e) ? notFound("No such quiz.") : e;
+    });
+  let row = inserted;
   if (row) {
+    // Staff changed the close or the duration after this start read them, and retimed the open attempts before this
+    // one existed: it is retimed now by the same rule (either this sees the change, or their retiming saw this attempt).
+    const ownClose = quiz.extendedFrom ? quiz.extendedFrom.closesAt : quiz.closesAt;
+    if (rulesNow && (ms(rulesNow.closesAt) !== ms(ownClose) || rulesNow.durationMinutes !== quiz.durationMinutes)) {
+      await retimeOpenAttempts(ctx, quiz.id, now);
+      const [retimed] = await ctx.db.select().from(attempts).where(eq(attempts.id, row.id));
+      row = retimed ?? row;
+    }
     await armClock(ctx, quiz.id, row.deadlineAt);
     return { created: true, attempt: row };
   }

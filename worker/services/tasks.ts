@@ -20,7 +20,7 @@ import { readOrAssume } from "../http/read-ahead";
 import { htmlOf, withHtml } from "./stored-html";
 import { groupForUser, notStaffOf, outsider, placeFacts, requireManagedGroup, workPlaceColumns } from "./group-access";
 import { AppError, forbidden, notFound } from "../http/errors";
-import { newId, slugCandidates, withFreshSlugs } from "./ids";
+import { isForeignKeyViolation, newId, slugCandidates, withFreshSlugs } from "./ids";
 import { sendMail } from "./mail";
 import { mailLang } from "./accounts-mail";
 import { gradedMail, newVersionMail } from "./grade-mail";
@@ -785,7 +785,12 @@ export async function storeSubmission(
     throw new AppError(409, "conflict", refused);
   }
   const id = newId();
-  const [[row]] = await ctx.db.batch([ctx.db.insert(submissions).values({ id, taskId: task.id, userId: viewer.userId, ...values }).onConflictDoNothing().returning(), keep(id)]);
+  const [[row]] = await ctx.db
+    .batch([ctx.db.insert(submissions).values({ id, taskId: task.id, userId: viewer.userId, ...values }).onConflictDoNothing().returning(), keep(id)])
+    .catch((e: unknown) => {
+      // The task was deleted after it was read (or the account, in its last moments): nothing was stored.
+      throw isForeignKeyViolation(e) ? notFound("No such task.") : e;
+    });
   if (!row) {
     const current = repeat ? await ownSubmission(ctx, task.id, viewer.userId) : undefined;
     if (current && repeat?.isRepeat(current)) return { created: false, row: current };
@@ -917,7 +922,12 @@ export async function gradeSubmission(ctx: ServiceContext, viewer: Viewer, lectu
   // The score is checked against the task's maximum as it is when the grade is written: one lowered meanwhile (another
   // tab, a colleague) refuses it instead of leaving 10 of 5.
   const fits = "score" in values && values.score !== null ? sql`${"rawScore" in values && values.rawScore !== null ? values.rawScore : values.score} <= (select ${tasks.maxScore} from ${tasks} where ${tasks.id} = ${task.id})` : undefined;
-  const [row] = await ctx.db.update(submissions).set(values).where(and(eq(submissions.id, submissionId), seen, fits, stillTheRubric)).returning();
+  // Whether the task holds its grades is read in the same transaction as the grade is written: a release at the same
+  // moment either comes after (and tells this student with the rest) or came before (and this grade tells them).
+  const [[row], [heldNow]] = await ctx.db.batch([
+    ctx.db.update(submissions).set(values).where(and(eq(submissions.id, submissionId), seen, fits, stillTheRubric)).returning(),
+    ctx.db.select({ gradesHeld: tasks.gradesHeld }).from(tasks).where(eq(tasks.id, task.id)),
+  ]);
   if (!row) {
     if (stillTheRubric) {
       const [live] = await ctx.db.select({ id: submissions.id }).from(submissions).where(and(eq(submissions.id, submissionId), stillTheRubric));
@@ -930,9 +940,10 @@ export async function gradeSubmission(ctx: ServiceContext, viewer: Viewer, lectu
     throw new AppError(409, "changed_since_opened", "A new version was handed in since you opened this one: look at it, then grade it.");
   }
   const graded = !("requestResubmission" in input);
+  const held = heldNow?.gradesHeld ?? task.gradesHeld;
   // A held grade tells nobody yet: releasing the task's grades does (releaseGrades). A request for a new version is
   // not a grade and always goes out.
-  if (graded && task.gradesHeld) return toSubmissionDto(row!, current.name, true, rules);
+  if (graded && held) return toSubmissionDto(row!, current.name, true, { ...rules, gradesHeld: true });
   const link = taskLink(task);
   await notifyUsers(ctx, [current.submission.userId], {
     kind: graded ? "submission-graded" : "submission-returned",
@@ -940,10 +951,10 @@ export async function gradeSubmission(ctx: ServiceContext, viewer: Viewer, lectu
     link,
   });
   // Only the feedback the student may see (a held grade's is not theirs yet).
-  const shownFeedback = asStudentSees(task, row!).feedback;
+  const shownFeedback = asStudentSees({ gradesHeld: held }, row!).feedback;
   const mail = { name: current.name, task: task.title, feedback: shownFeedback, href: `${ctx.settings.publicOrigin}${link}`, lang: mailLang(current.locale) };
   ctx.waitUntil(sendMail(ctx, { to: current.email, ...(graded ? gradedMail({ ...mail, score: row!.score, max: task.maxScore, rawScore: row!.rawScore }) : newVersionMail(mail)) }));
-  return toSubmissionDto(row!, current.name, true, rules);
+  return toSubmissionDto(row!, current.name, true, { ...rules, gradesHeld: held });
 }
 
 /** A level per criterion of the task's rubric: the points they add up to and the filled rubric kept with the grade. */
@@ -989,11 +1000,31 @@ export async function releaseGrades(ctx: ServiceContext, viewer: Viewer, lecture
   // The flag flips only if it is still set (of two staff releasing at once, one tells the students) and no grade would
   // go out for an older version than the one handed in (read in the same statement: a hand-in meanwhile wins).
   const changed = ctx.db.select({ id: submissions.id }).from(submissions).where(and(eq(submissions.taskId, task.id), changedSinceGradedSql));
-  const [flipped] = await ctx.db
-    .update(tasks)
-    .set({ gradesHeld: false })
-    .where(and(eq(tasks.id, task.id), eq(tasks.gradesHeld, true), sql`not exists ${changed}`))
-    .returning({ id: tasks.id });
+  // The graded hand-ins are read in the same transaction as the flag flips: a grade written at the same moment is
+  // either among them or was written after, and then tells its student itself (gradeSubmission).
+  const [[flipped], graded] = await ctx.db.batch([
+    ctx.db
+      .update(tasks)
+      .set({ gradesHeld: false })
+      .where(and(eq(tasks.id, task.id), eq(tasks.gradesHeld, true), sql`not exists ${changed}`))
+      .returning({ id: tasks.id }),
+    ctx.db
+      .select({
+        userId: submissions.userId,
+        name: users.name,
+        email: users.email,
+        locale: users.locale,
+        score: submissions.score,
+        rawScore: submissions.rawScore,
+        feedback: submissions.feedback,
+        // Whether they are still in the group: a student who left or was removed keeps the grade but is not written to.
+        member: sql<number>`exists (select 1 from ${memberships} where ${memberships.groupId} = ${task.groupId} and ${memberships.userId} = ${submissions.userId} and ${inArray(memberships.status, [...MEMBER_STATUSES])})`,
+      })
+      .from(submissions)
+      .innerJoin(users, eq(users.id, submissions.userId))
+      // A grade with a request for a new version goes out too (its student reads both from now on): told like the rest.
+      .where(and(eq(submissions.taskId, task.id), isNotNull(submissions.gradedAt), staffGradedSql)),
+  ]);
   if (!flipped) {
     const [[held], waiting] = await ctx.db.batch([ctx.db.select({ held: tasks.gradesHeld }).from(tasks).where(eq(tasks.id, task.id)), changed]);
     if (held?.held && waiting.length > 0) {
@@ -1002,22 +1033,6 @@ export async function releaseGrades(ctx: ServiceContext, viewer: Viewer, lecture
     }
     throw new AppError(409, "grades_not_held", "This task's grades are not held: students already see them.");
   }
-  const graded = await ctx.db
-    .select({
-      userId: submissions.userId,
-      name: users.name,
-      email: users.email,
-      locale: users.locale,
-      score: submissions.score,
-      rawScore: submissions.rawScore,
-      feedback: submissions.feedback,
-      // Whether they are still in the group: a student who left or was removed keeps the grade but is not written to.
-      member: sql<number>`exists (select 1 from ${memberships} where ${memberships.groupId} = ${task.groupId} and ${memberships.userId} = ${submissions.userId} and ${inArray(memberships.status, [...MEMBER_STATUSES])})`,
-    })
-    .from(submissions)
-    .innerJoin(users, eq(users.id, submissions.userId))
-    // A grade with a request for a new version goes out too (its student reads both from now on): told like the rest.
-    .where(and(eq(submissions.taskId, task.id), isNotNull(submissions.gradedAt), staffGradedSql));
   const told = graded.filter((g) => Number(g.member) === 1);
   const link = taskLink(task);
   await notifyUsers(ctx, told.map((g) => g.userId), { kind: "grades-released", params: { task: task.title }, link });
