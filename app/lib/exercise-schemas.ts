@@ -4,31 +4,11 @@
  */
 import { z } from "zod";
 import { CODE_LANGUAGES } from "../../worker/sandbox/types";
+import { EXERCISE_LIMITS, isJson } from "./exercise-rules";
 
-export const EXERCISE_LIMITS = {
-  code: 20_000,
-  tests: 50,
-  testName: 120,
-  call: 1_000,
-  expected: 5_000,
-  points: 100,
-  timeMs: { min: 100, max: 3_000, default: 1_000 },
-  memoryMb: { min: 8, max: 32, default: 16 },
-} as const;
-/** Hand-ins per student and exercise in a window: each one runs every test on the server. */
-export const SUBMIT_RATE = { max: 10, windowMs: 60_000 } as const;
+export * from "./exercise-rules";
 
 const code = (what: string) => z.string({ error: `Give the ${what} as text.` }).max(EXERCISE_LIMITS.code, `The ${what} must be at most ${EXERCISE_LIMITS.code} characters.`);
-
-/** Whether a text is valid JSON (an expected value). */
-export const isJson = (v: string) => {
-  try {
-    JSON.parse(v);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 export const codeTestInput = z.object({
   name: z.string({ error: "Give every test a name." }).trim().min(1, "Give every test a name.").max(EXERCISE_LIMITS.testName, `Test names are at most ${EXERCISE_LIMITS.testName} characters.`),

@@ -4,11 +4,12 @@
  */
 import { z } from "zod";
 import { calendarDate, dateTime, timeZone as zoneSchema } from "./dates";
+import { ANNOUNCEMENT_LIMITS, CERTIFICATE_LIMITS, COPY_LIMITS } from "./lifecycle-rules";
 import { freeText } from "./schemas";
 
-const timeZone = zoneSchema();
+export * from "./lifecycle-rules";
 
-export const COPY_LIMITS = { title: 120 } as const;
+const timeZone = zoneSchema();
 
 /** The Cohort tab's publishing switch: into the catalogue, or back out of it (archiving stays the admins', ADR 57). */
 export const publishingInput = z.object({ status: z.enum(["draft", "published"], "Choose draft or published.") });
@@ -36,10 +37,6 @@ export const scheduleInput = z.object({
   publishAt: dateTime("Give the publishing time as a date and time.").nullable(),
 });
 export type ScheduleInput = z.infer<typeof scheduleInput>;
-export const SCHEDULE_KINDS = ["lecture", "task", "quiz"] as const;
-export type ScheduleKind = (typeof SCHEDULE_KINDS)[number];
-
-export const ANNOUNCEMENT_LIMITS = { title: 150, body: 10_000, days: 365 } as const;
 
 /** POST /api/groups/{id}/announcements. */
 export const announcementInput = z.object({
@@ -70,8 +67,6 @@ export const issueCertificatesInput = z.object({
 });
 export type IssueCertificatesInput = z.infer<typeof issueCertificatesInput>;
 
-export const CERTIFICATE_LIMITS = { reason: 500 } as const;
-
 /** POST /api/certificates/{id}/revoke. */
 export const revokeCertificateInput = z.object({
   reason: freeText("Please give a reason.").max(CERTIFICATE_LIMITS.reason, `The reason must be at most ${CERTIFICATE_LIMITS.reason} characters.`),
@@ -80,20 +75,3 @@ export type RevokeCertificateInput = z.infer<typeof revokeCertificateInput>;
 
 /** PUT /api/certificates/{id}/language: the graduate's choice of language for their certificate. */
 export const certificateLanguageInput = z.object({ language: z.enum(["en", "ar"], "Choose English or Arabic.") });
-
-/** A certificate's public code: 16 letters and digits of an alphabet without look-alikes, in four groups. */
-export const CERTIFICATE_CODE = /^[A-HJ-NP-Z2-9]{4}(-[A-HJ-NP-Z2-9]{4}){3}$/;
-
-/**
- * A certificate ID as a person types or copies it (any case, spaces, with or without its dashes, a trailing space
- * from a PDF, Arabic-Indic digits) in its one written form ("ABCD-EFGH-JKLM-NPQR"), or null when it cannot be an ID.
- */
-export function canonicalCertificateCode(input: string): string | null {
-  const bare = input
-    .toUpperCase()
-    // Arabic-Indic digits, as an Arabic keyboard types them.
-    .replace(/[\u0660-\u0669\u06f0-\u06f9]/g, (d) => String((d.charCodeAt(0) - 0x0660) % 0x90))
-    .replace(/[\s\-\u2010-\u2015_.]/g, "");
-  const written = bare.length === 16 ? bare.match(/.{4}/g)!.join("-") : "";
-  return CERTIFICATE_CODE.test(written) ? written : null;
-}

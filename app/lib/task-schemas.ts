@@ -8,9 +8,10 @@ import { toLatinDigits } from "./digits";
 import { FILE_KINDS, MAX_FILE_MB } from "./hand-in-files";
 import { rubricChoices } from "./rubric-schemas";
 import { freeText } from "./schemas";
+import { COMMENT_BANK_LIMITS, TASK_LIMITS } from "./task-rules";
 import { isWebLink, withoutControls } from "./text";
 
-export const TASK_LIMITS = { title: 160, body: 50_000, maxScore: 1000, link: 2_000, notes: 2_000, feedback: 5_000 } as const;
+export * from "./task-rules";
 
 /** A moment, or null for none; `.nullable()` rather than a union, so a refused value keeps its own message. */
 const dueAt = dateTime("Give the due time as a date and time.", "That due date or time does not exist.").nullable();
@@ -105,25 +106,6 @@ export const gradeSubmissionInput = z.preprocess((value, ctx) => {
 export type GradeSubmissionInput = z.infer<typeof gradeSubmissionInput>;
 
 export { afterPenalty, latePenalty } from "./late-penalty";
-
-/** A submission's one clear state. */
-export const SUBMISSION_STATES = ["not-submitted", "submitted", "late", "graded", "resubmission-requested"] as const;
-export type SubmissionState = (typeof SUBMISSION_STATES)[number];
-
-/** "owner/repo" for a GitHub repository link, else null (shown instead of the raw link). */
-export function githubRepo(link: string): string | null {
-  try {
-    const u = new URL(link);
-    if (u.hostname !== "github.com" && u.hostname !== "www.github.com") return null;
-    const [owner, repo] = u.pathname.split("/").filter(Boolean);
-    return owner && repo ? `${owner}/${repo.replace(/\.git$/, "")}` : null;
-  } catch {
-    return null;
-  }
-}
-
-/** The comment bank (issue 21): a staff member keeps at most this many snippets, each at most this long. */
-export const COMMENT_BANK_LIMITS = { snippets: 50, text: 2_000 } as const;
 
 /** POST /api/comment-bank: one feedback snippet. */
 export const commentSnippetInput = z.object({

@@ -6,7 +6,7 @@ import { CertificateDocument } from "~/components/lifecycle/certificate-document
 import { CertificateLookup } from "~/components/lifecycle/certificate-lookup";
 import { certificateView } from "~/lib/certificate-view.server";
 import { useT } from "~/lib/i18n";
-import { canonicalCertificateCode } from "~/lib/lifecycle-schemas";
+import { canonicalCertificateCode } from "~/lib/lifecycle-rules";
 import { metaT, pageMeta } from "~/lib/meta";
 import { notFoundResponse, orNotFound } from "~/lib/not-found.server";
 import { sheets } from "~/styles/sheets";

@@ -4,7 +4,7 @@ import { useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { CertificateLookup } from "~/components/lifecycle/certificate-lookup";
 import { useT } from "~/lib/i18n";
-import { canonicalCertificateCode } from "~/lib/lifecycle-schemas";
+import { canonicalCertificateCode } from "~/lib/lifecycle-rules";
 import { metaT, pageMeta } from "~/lib/meta";
 import { sheets } from "~/styles/sheets";
 

@@ -5,7 +5,8 @@
  */
 import { SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { createUser, signIn } from "./factories";
+import { addMember, call, createGroup, createUser, signIn } from "./factories";
+import { unique } from "./helpers";
 
 /** The script files a page asks the browser to preload, by file name (without the hash). */
 async function preloads(path: string, cookie?: string): Promise<string[]> {
@@ -34,5 +35,30 @@ describe("the browser's code", () => {
     const staffShells = (await preloads("/instructor", instructor.cookie)).filter((f) => f.startsWith("shell-"));
     expect(staffShells.length).toBeGreaterThan(0);
     for (const chunk of staffShells) expect(chunk.split("-"), chunk).toContain("instructor");
+  });
+
+  it("keeps the validation library (zod) on the server: no quiz, task, grading or cohort page downloads a schema chunk", async () => {
+    const teacher = await signIn(await createUser({ role: "instructor" }));
+    const group = await createGroup({ instructorId: teacher.user.id });
+    const student = await signIn(await createUser());
+    await addMember(student.user, group);
+    const lecture = (await (await call(`/api/lectures/group/${group.slug}`, { body: { title: unique("Week"), published: true }, token: teacher.accessToken })).json()) as { _id: string; slug: string };
+    const task = (await (await call(`/api/lectures/${lecture.slug}/tasks`, { body: { title: unique("Card"), maxScore: 10 }, token: teacher.accessToken })).json()) as { slug: string };
+    const quiz = (await (await call("/api/quizzes", { body: { lectureId: lecture._id, title: unique("Quiz"), published: true, questions: [{ text: "Is it?", type: "true-false", correct: 0 }] }, token: teacher.accessToken })).json()) as { slug: string };
+    const staff = `/instructor/group/${group.slug}`;
+    const pages: [string, string][] = [
+      [`/course/${group.slug}`, student.cookie],
+      [`/course/${group.slug}/lecture/${lecture.slug}/quiz/${quiz.slug}`, student.cookie],
+      [`/course/${group.slug}/lecture/${lecture.slug}/Add-Task/${task.slug}`, student.cookie],
+      [`${staff}/quizzes`, teacher.cookie],
+      [`${staff}/tasks`, teacher.cookie],
+      [`${staff}/cohort`, teacher.cookie],
+      [`${staff}/lecture/${lecture.slug}/tasks/${task.slug}/submissions`, teacher.cookie],
+    ];
+    for (const [path, cookie] of pages) {
+      const files = await preloads(path, cookie);
+      // A shared chunk is named after one of its modules: zod's own ("schemas"), or one of ours that imports it.
+      expect(files.filter((f) => /schemas$|^countries$/.test(f)), path).toEqual([]);
+    }
   });
 });

@@ -1,7 +1,7 @@
 import { useFetcher } from "@remix-run/react";
 import { useMemo, useState } from "react";
 import { useT } from "~/lib/i18n";
-import { EXERCISE_LIMITS } from "~/lib/exercise-schemas";
+import { EXERCISE_LIMITS } from "~/lib/exercise-rules";
 import type { FailureLike } from "~/lib/group-errors";
 import type { CodeTest, RunReport } from "../../../worker/sandbox/types";
 import { CodeField } from "./code-field";

@@ -1,6 +1,6 @@
 import { useRef, type Dispatch, type SetStateAction } from "react";
 import { useT } from "~/lib/i18n";
-import { EXERCISE_LIMITS, isJson } from "~/lib/exercise-schemas";
+import { EXERCISE_LIMITS, isJson } from "~/lib/exercise-rules";
 import type { CodeTest } from "../../../worker/sandbox/types";
 
 export interface TestRow {

@@ -7,7 +7,7 @@ import { localeOf } from "~/i18n/config";
 import { failureText, type FailureLike } from "~/lib/group-errors";
 import { formatPercent, useT } from "~/lib/i18n";
 import type { CohortData } from "~/lib/cohort.server";
-import { ANNOUNCEMENT_LIMITS, CERTIFICATE_LIMITS, COPY_LIMITS } from "~/lib/lifecycle-schemas";
+import { ANNOUNCEMENT_LIMITS, CERTIFICATE_LIMITS, COPY_LIMITS } from "~/lib/lifecycle-rules";
 import { dateTimeFormat } from "~/lib/intl-cache";
 import { ZoneOptions } from "~/components/zone-options";
 import { useOneSubmission } from "~/hooks/use-one-submission";

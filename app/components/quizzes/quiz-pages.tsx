@@ -2,7 +2,7 @@ import { Form, Link, useActionData, useNavigation, useRevalidator, useSearchPara
 import { CourseBreadcrumb } from "~/components/breadcrumb";
 import { useEffect, type ReactNode } from "react";
 import { CheckIcon } from "~/components/icons";
-import { QUIZ_NETWORK_MS } from "~/lib/quiz-schemas";
+import { QUIZ_NETWORK_MS } from "~/lib/quiz-rules";
 import { When } from "~/components/lectures/when";
 import type { MessageKey } from "~/i18n/en";
 import { useT } from "~/lib/i18n";

@@ -15,7 +15,7 @@ import type { RubricAssessment, RubricCriterion } from "~/lib/rubric-schemas";
 import { useT } from "~/lib/i18n";
 import { useFocusFirstProblem } from "~/lib/use-editor-focus";
 import { latePenalty } from "~/lib/late-penalty";
-import { TASK_LIMITS, type SubmissionState } from "~/lib/task-schemas";
+import { TASK_LIMITS, type SubmissionState } from "~/lib/task-rules";
 import { STATE_KEYS } from "./state";
 import { WorkLink } from "./work-link";
 import { HandInFile } from "./hand-in-file";

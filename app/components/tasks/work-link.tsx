@@ -1,6 +1,6 @@
 import { ExternalIcon } from "~/components/groups/extra-icons";
 import { useT } from "~/lib/i18n";
-import { githubRepo } from "~/lib/task-schemas";
+import { githubRepo } from "~/lib/task-rules";
 
 /** A handed-in link, opened in a new tab: "GitHub · owner/repo" for a repository, the address otherwise. */
 export function WorkLink({ link }: { link: string }) {
