@@ -81,6 +81,18 @@ describe("landing page", () => {
     });
   });
 
+  it("opens a page followed from far down another at its top at once, without sliding there from the old place", async () => {
+    const page = await newPage();
+    await page.setViewportSize({ width: 375, height: 640 });
+    await gotoHydrated(page, "/courses");
+    await scrollTo(page, 100_000);
+    expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(200);
+    await page.locator("footer").getByRole("link", { name: "Contact us" }).click();
+    await page.waitForURL("**/contact");
+    // The first frame after the new page is drawn: already at the top (a smooth scroll would still be on its way).
+    expect(await page.evaluate(() => new Promise<number>((resolve) => requestAnimationFrame(() => resolve(window.scrollY))))).toBe(0);
+  });
+
   it("shows the back-to-top button only after scrolling more than 500 px, and it goes back up", async () => {
     const page = await newPage();
     await page.goto("/");

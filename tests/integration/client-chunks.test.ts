@@ -61,4 +61,16 @@ describe("the browser's code", () => {
       expect(files.filter((f) => /schemas$|^countries$/.test(f)), path).toEqual([]);
     }
   });
+
+  it("preloads the Arabic face on an Arabic page only (the Latin one on every page)", async () => {
+    const fontsOf = async (cookie: string) => {
+      const html = await (await SELF.fetch("http://localhost/courses?fonts=1", { headers: { cookie } })).text();
+      return [...html.matchAll(/<link rel="preload" href="([^"]+\.woff2)" as="font"/g)].map((m) => m[1]!);
+    };
+    const arabic = await fontsOf("lang=ar");
+    const english = await fontsOf("lang=en");
+    expect(arabic.some((href) => /noto-kufi-arabic/.test(href))).toBe(true);
+    expect(english.some((href) => /noto-kufi-arabic/.test(href))).toBe(false);
+    for (const fonts of [arabic, english]) expect(fonts.some((href) => /inter-latin/.test(href))).toBe(true);
+  });
 });
