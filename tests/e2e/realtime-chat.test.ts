@@ -32,6 +32,27 @@ describe("group chat", () => {
     return page;
   }
 
+  it("keeps its place while it connects: the status badge changing from Connecting to Live moves nothing (Arabic, 375 px)", async () => {
+    const page = await signedInPage(DEMO_LOGINS.instructor, 375);
+    await page.context().addCookies([{ name: "lang", value: "ar", url: baseURL() }]);
+    await page.addInitScript(() => {
+      const w = window as unknown as { shifts: number[] };
+      w.shifts = [];
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries() as (PerformanceEntry & { value: number; sources: { node?: Node | null }[] })[]) {
+          if (entry.sources.some((s) => s.node instanceof Element && s.node.closest(".chat-panel"))) w.shifts.push(entry.value);
+        }
+      }).observe({ type: "layout-shift", buffered: true });
+    });
+    await openChat(page, "/instructor/group/frontend-react/messages");
+    await page.waitForTimeout(300);
+    // "جارٍ الاتصال…" wrapped the head to two lines and "مباشر" fits on one: the history moved up 37 px (0.08).
+    const shifts = await page.evaluate(() => (window as unknown as { shifts: number[] }).shifts);
+    expect(shifts.reduce((a, b) => a + b, 0)).toBeLessThan(0.01);
+    // Only the current label is seen (and read).
+    await expect(page.locator(".chat-status").innerText()).resolves.toBe("مباشر");
+  });
+
   it("delivers a message to the other member within a second, once, and the instructor's deletion reaches both", async () => {
     const nour = await signedInPage(DEMO_LOGINS.student);
     const sara = await signedInPage(DEMO_LOGINS.sara);

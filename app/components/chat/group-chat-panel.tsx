@@ -42,6 +42,9 @@ const STATUS_TEXT: Record<RoomStatus | "syncing", MessageKey> = {
   closed: "chat.status.closed",
 };
 
+/** Every label the status badge can show, each once (connecting and syncing say the same). */
+const STATUS_LABELS = [...new Set(Object.values(STATUS_TEXT))];
+
 type Row = { kind: "day"; key: string; label: string } | { kind: "message"; message: ChatMessage } | { kind: "pending"; pending: PendingMessage };
 
 /**
@@ -207,7 +210,15 @@ function ChatPanel({
           ) : null}
           <p className="chat-status" data-status={status}>
             <span className="chat-status-dot" aria-hidden="true" />
-            {t(STATUS_TEXT[status])}
+            {/* Every label in one cell, only the current one seen: the badge is as wide as its widest label, so the
+                head does not wrap differently and move the history when "Connecting…" becomes "Live" (Arabic, 375 px). */}
+            <span className="chat-status-labels">
+              {STATUS_LABELS.map((key) => (
+                <span key={key} data-shown={key === STATUS_TEXT[status] || undefined} aria-hidden={key === STATUS_TEXT[status] ? undefined : true}>
+                  {t(key)}
+                </span>
+              ))}
+            </span>
           </p>
         </div>
       </div>
