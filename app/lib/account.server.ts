@@ -71,8 +71,8 @@ export async function accountAction(svc: ServiceContext, viewer: Viewer, request
       case "delete": {
         const parsed = deleteAccountInput.safeParse({ password: text(form, "password") });
         if (!parsed.success) return failed(intent, fieldErrors(parsed.error));
-        const { setCookie } = await deleteAccount(svc, viewer, parsed.data, clientInfo(request));
-        throw redirect("/", { headers: { "Set-Cookie": setCookie } });
+        const { setCookies } = await deleteAccount(svc, viewer, parsed.data, clientInfo(request));
+        throw redirect("/", { headers: setCookies.map((cookie): [string, string] => ["Set-Cookie", cookie]) });
       }
       default:
         return failed("profile", {}, "form.invalid");

@@ -8,7 +8,7 @@ import { SELF } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import * as s from "../../db/schema";
-import { addMember, call, createGroup, createUser, HINT_COOKIE, hintSetBy, signIn } from "./factories";
+import { addMember, call, createGroup, createUser, DEFAULT_PASSWORD, HINT_COOKIE, hintSetBy, signIn } from "./factories";
 import { db, unique } from "./helpers";
 
 
@@ -118,6 +118,21 @@ describe("the viewer hint", () => {
       method: "POST",
       headers: { origin, cookie: `${session.cookie}; ${hint}`, "content-type": "application/x-www-form-urlencoded" },
       body: "",
+      redirect: "manual",
+    });
+    expect(out.status).toBe(302);
+    const cleared = out.headers.getSetCookie();
+    expect(cleared.some((c) => c.startsWith(`${HINT_COOKIE}=;`) && /Max-Age=0/.test(c))).toBe(true);
+    expect(cleared.some((c) => c.startsWith("cohort_refresh=;") && /Max-Age=0/.test(c))).toBe(true);
+  });
+
+  it("is cleared by deleting the account on the profile page, with the session", async () => {
+    const { session, hint } = await memberWithHint();
+    const origin = "http://localhost";
+    const out = await SELF.fetch(`${origin}/profile`, {
+      method: "POST",
+      headers: { origin, cookie: `${session.cookie}; ${hint}`, "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ intent: "delete", password: DEFAULT_PASSWORD }).toString(),
       redirect: "manual",
     });
     expect(out.status).toBe(302);

@@ -2,7 +2,6 @@
 import { createRoute } from "@hono/zod-openapi";
 import { deleteAccountInput } from "../../app/lib/schemas";
 import { clientInfo } from "../auth/cookies";
-import { clearViewerHintCookie } from "../auth/viewer-hint";
 import { noStore, requireAuth, viewerOf } from "../auth/middleware";
 import { deleteAccount } from "../services/users";
 import { createApi, errorResponse } from "./app";
@@ -25,8 +24,7 @@ const deleteOwn = createRoute({
 });
 
 export const userApi = createApi().openapi(deleteOwn, async (c) => {
-  const { setCookie, message } = await deleteAccount(c.var.svc, viewerOf(c), c.req.valid("json"), clientInfo(c.req.raw));
-  c.header("Set-Cookie", setCookie);
-  c.header("Set-Cookie", clearViewerHintCookie(new URL(c.req.url)), { append: true });
+  const { setCookies, message } = await deleteAccount(c.var.svc, viewerOf(c), c.req.valid("json"), clientInfo(c.req.raw));
+  for (const cookie of setCookies) c.header("Set-Cookie", cookie, { append: true });
   return c.json({ message }, 200);
 });

@@ -3,7 +3,6 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { emailOnlyInput, loginInput, registerInput, resetPasswordInput, verifyEmailInput } from "../../app/lib/schemas";
 import { clientInfo, refreshTokenFrom } from "../auth/cookies";
 import { statedLang } from "../../app/i18n/config";
-import { clearViewerHintCookie } from "../auth/viewer-hint";
 import { requireSameOrigin, requireSameOriginForCookie } from "../auth/middleware";
 import { forgot, login, register, reset, resendCode, verifyEmail } from "../services/accounts";
 import { logout, refresh } from "../services/sessions";
@@ -115,9 +114,8 @@ export const usersAuthApi = createApi()
   })
   .openapi({ ...logoutRoute, middleware: [requireSameOriginForCookie] }, async (c) => {
     // An API client that keeps no cookie signs out with its access token: the session the token names ends too.
-    const { setCookie } = await logout(c.var.svc, refreshTokenFrom(c.req.raw), clientInfo(c.req.raw), c.req.header("authorization") ?? null);
-    c.header("Set-Cookie", setCookie);
-    c.header("Set-Cookie", clearViewerHintCookie(new URL(c.req.url)), { append: true });
+    const { setCookies } = await logout(c.var.svc, refreshTokenFrom(c.req.raw), clientInfo(c.req.raw), c.req.header("authorization") ?? null);
+    for (const cookie of setCookies) c.header("Set-Cookie", cookie, { append: true });
     return c.json({ message: "You are signed out." }, 200);
   })
   .openapi(forgotRoute, async (c) => c.json(await forgot(c.var.svc, c.req.valid("json"), statedLang(c.req.raw)), 200))

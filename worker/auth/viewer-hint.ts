@@ -73,15 +73,15 @@ export function sameViewer(a: Viewer | null, b: Viewer | null): boolean {
   return a.userId === b.userId && a.sessionId === b.sessionId && a.role === b.role && a.name === b.name && a.email === b.email;
 }
 
-/** The Set-Cookie value that removes the hint (signing out, a session that ended). */
-export function clearViewerHintCookie(url: URL): string {
-  return serializeCookie(cookieName(url), "", { secure: isSecureOrigin(url), maxAge: 0 });
+/** The Set-Cookie value that removes the hint (signing out, a session that ended); `secure` as `isSecureOrigin`. */
+export function clearViewerHintCookie(secure: boolean): string {
+  return serializeCookie(secure ? VIEWER_HINT_COOKIE : VIEWER_HINT_COOKIE_INSECURE, "", { secure, maxAge: 0 });
 }
 
 /** The Set-Cookie value naming `viewer` (null: clears the hint). Lives as long as a session may. */
 export async function viewerHintCookie(url: URL, settings: Settings, viewer: Viewer | null): Promise<string> {
   const secure = isSecureOrigin(url);
-  if (!viewer) return clearViewerHintCookie(url);
+  if (!viewer) return clearViewerHintCookie(secure);
   const token = await new SignJWT({ sid: viewer.sessionId, role: viewer.role, name: viewer.name, email: viewer.email })
     .setProtectedHeader({ alg: ALGORITHM, typ: "JWT" })
     .setSubject(viewer.userId)

@@ -11,6 +11,7 @@
 import { and, desc, eq, gt, inArray, isNull, lt, ne, or, sql } from "drizzle-orm";
 import { sessionRotations, sessions, users, type Role } from "../../db/schema";
 import { clearRefreshCookie, refreshCookie, SESSION_TTL_SECONDS, type ClientInfo } from "../auth/cookies";
+import { clearViewerHintCookie } from "../auth/viewer-hint";
 import { accessTokenFromHeader, hashToken, newRefreshToken, signAccessToken, verifyAccessToken } from "../auth/tokens";
 import type { ServiceContext } from "../context";
 import { notFound, SESSION_ENDED, unauthorized } from "../http/errors";
@@ -244,10 +245,18 @@ const revokedColumns = { userId: sessions.userId, sessionId: sessions.id };
 
 /** Signs this device out: revokes the session behind the refresh token (if any) and clears the cookie. */
 /**
+ * What a browser is sent when its session ends here (logout, a deleted account): the refresh cookie and the viewer
+ * hint (a signed name and e-mail the next person at this browser must not carry), both cleared.
+ */
+export function signedOutCookies(client: ClientInfo): string[] {
+  return [clearRefreshCookie(client), clearViewerHintCookie(client.secure)];
+}
+
+/**
  * Signs this device out: the session of the refresh cookie (a browser), and the session a valid access token in
  * `authorization` names (an API client that keeps no cookie), usually the same one.
  */
-export async function logout(ctx: ServiceContext, token: string | null, client: ClientInfo, authorization: string | null = null): Promise<{ setCookie: string }> {
+export async function logout(ctx: ServiceContext, token: string | null, client: ClientInfo, authorization: string | null = null): Promise<{ setCookies: string[] }> {
   const access = accessTokenFromHeader(authorization);
   const claims = access ? await verifyAccessToken(ctx.settings, access) : null;
   const bySession = claims ? { userId: claims.sub, sessionId: claims.sid } : null;
@@ -263,7 +272,7 @@ export async function logout(ctx: ServiceContext, token: string | null, client: 
       .returning(revokedColumns);
     closeSessionSockets(ctx, revoked);
   }
-  return { setCookie: clearRefreshCookie(client) };
+  return { setCookies: signedOutCookies(client) };
 }
 
 /**

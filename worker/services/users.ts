@@ -7,7 +7,7 @@ import { and, count, desc, eq, isNull, ne, or, sql, type SQL } from "drizzle-orm
 import { can } from "../../app/lib/permissions";
 import type { ChangePasswordInput, ChangeRoleInput, DeleteAccountInput, ListUsersQuery, UpdateProfileInput } from "../../app/lib/schemas";
 import { groups, memberships, users, type MembershipStatus, type Role } from "../../db/schema";
-import { clearRefreshCookie, type ClientInfo } from "../auth/cookies";
+import type { ClientInfo } from "../auth/cookies";
 import { hashPassword } from "../auth/password";
 import type { ServiceContext } from "../context";
 import { AppError, forbidden, notFound } from "../http/errors";
@@ -17,7 +17,7 @@ import { checkPassword, requirePhoneOfCountry } from "./accounts";
 import { sendMail } from "./mail";
 import { CLOSE } from "../../app/lib/realtime-limits";
 import { closeSocketsOf, groupRoomsOf } from "./realtime-access";
-import { revokeAllSessions, type Viewer } from "./sessions";
+import { revokeAllSessions, signedOutCookies, type Viewer } from "./sessions";
 
 export interface UserDto {
   _id: string;
@@ -150,7 +150,7 @@ export async function deleteAccount(
   viewer: Viewer,
   input: DeleteAccountInput,
   client: ClientInfo,
-): Promise<{ message: string; setCookie: string }> {
+): Promise<{ message: string; setCookies: string[] }> {
   const stored = await passwordOf(ctx, viewer);
   const { ok } = await checkPassword(ctx, viewer.email, stored, input.password);
   if (!ok) {
@@ -160,7 +160,7 @@ export async function deleteAccount(
   const rooms = await groupRoomsOf(ctx, viewer);
   await deleteWhere(ctx, eq(users.id, viewer.userId), RUNS_GROUPS_SELF);
   closeSocketsOf(ctx, viewer.userId, rooms, "Your account was deleted.", CLOSE.sessionEnded);
-  return { message: "Your account was deleted.", setCookie: clearRefreshCookie(client) };
+  return { message: "Your account was deleted.", setCookies: signedOutCookies(client) };
 }
 
 /**
