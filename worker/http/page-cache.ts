@@ -20,7 +20,7 @@
  */
 import { detectLang, type Lang } from "../../app/i18n/config";
 import { hasSessionCookie } from "../auth/cookies";
-import { contentSecurityPolicy } from "./security-headers";
+import { contentSecurityPolicy, pageNonce } from "./security-headers";
 
 /** Paths whose answer is the same for every visitor of one language. */
 const PUBLIC_PAGES = [/^\/$/, /^\/courses$/, /^\/content\/[^/]+$/, /^\/content\/[^/]+\/course\/[^/]+$/];
@@ -159,32 +159,35 @@ export function forgetContentVersion() {
 }
 
 /**
+ * Reads the content version through `db` and remembers it for this isolate if nothing changed here while it was
+ * read and `replaces` says it should take the place of the one remembered.
+ */
+async function readVersion(db: D1Database, replaces: (kept: { version: Version; readAt: number }, read: Version, startedAt: number) => boolean): Promise<Version> {
+  // The request's clock (Workers move it at I/O, not during synchronous code): when this request arrived at the latest.
+  const startedAt = Date.now();
+  const before = generation;
+  const version = await contentVersion(db);
+  if (before === generation && (!known || replaces(known, version, startedAt))) known = { version, readAt: startedAt };
+  return version;
+}
+
+/**
  * The content version, read at most once per `VERSION_TRUSTED_MS` in this isolate. `readHere`: read through this
  * request's own D1 session (not remembered from another request's).
  */
 async function currentVersion(db: D1Database): Promise<{ version: Version; readHere: boolean }> {
-  // The request's clock (Workers move it at I/O, not during synchronous code): when this request arrived at the latest.
-  const startedAt = Date.now();
-  if (known && startedAt - known.readAt < VERSION_TRUSTED_MS) return { version: known.version, readHere: false };
-  const before = generation;
-  const version = await contentVersion(db);
-  // Kept only if nothing changed here while it was read, and nothing read later is already kept.
-  if (before === generation && (!known || known.readAt <= startedAt)) known = { version, readAt: startedAt };
-  return { version, readHere: true };
+  if (known && Date.now() - known.readAt < VERSION_TRUSTED_MS) return { version: known.version, readHere: false };
+  // Nothing read later is replaced.
+  return { version: await readVersion(db, (kept, _read, startedAt) => kept.readAt <= startedAt), readHere: true };
 }
 
 /**
- * The version a miss read again in its own session (`servePublic`): remembered in place of the isolate's if it is
- * newer (the next hits look where this page is stored), never if it is older (a replica behind the one the isolate's
- * came from: the page is stored under it, but the isolate keeps looking under the newer version).
+ * The version a miss reads again in its own session (`servePublic`): it replaces the isolate's if it is newer (the
+ * next hits look where this page is stored), never if it is older (a replica behind the one the isolate's came from:
+ * the page is stored under it, but the isolate keeps looking under the newer version).
  */
-async function versionAgain(db: D1Database): Promise<Version> {
-  const startedAt = Date.now();
-  const before = generation;
-  const version = await contentVersion(db);
-  const newer = !known || known.version.epoch !== version.epoch || known.version.n < version.n;
-  if (before === generation && newer) known = { version, readAt: startedAt };
-  return version;
+function versionAgain(db: D1Database): Promise<Version> {
+  return readVersion(db, (kept, read) => kept.version.epoch !== read.epoch || kept.version.n < read.n);
 }
 
 /** The cache key's URL (the isolate's map and the Cache API share it); `url.pathname` is already normalised. */
@@ -192,18 +195,8 @@ function cacheKey(url: URL, page: CacheablePage, build: string, version: string)
   return `${url.origin}/__cache/${encodeURIComponent(build)}/${version}/${page.lang ?? "-"}${url.pathname}`;
 }
 
-/** The build's part of an ETag: short, and different for every build (FNV-1a of the whole name, remembered). */
-let buildTag: { build: string; tag: string } | null = null;
-function tagOf(build: string): string {
-  if (buildTag?.build === build) return buildTag.tag;
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < build.length; i++) hash = Math.imul(hash ^ build.charCodeAt(i), 0x01000193);
-  buildTag = { build, tag: (hash >>> 0).toString(36) };
-  return buildTag.tag;
-}
-
 function etagOf(build: string, version: string, page: CacheablePage): string {
-  return `"${tagOf(build)}-${version}-${page.lang ?? "-"}"`;
+  return `"${build}-${version}-${page.lang ?? "-"}"`;
 }
 
 /**
@@ -214,14 +207,6 @@ function etagOf(build: string, version: string, page: CacheablePage): string {
 export function buildOf(metadata: { id?: unknown } | undefined, part: string): string {
   const id = typeof metadata?.id === "string" && metadata.id !== "" ? metadata.id : null;
   return id ? `${id}.${part}` : part;
-}
-
-/** A fresh nonce for one shared render: it marks the scripts the renderer wrote (`trustedScripts`). */
-export function sharedNonce(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(16));
-  let hex = "";
-  for (const byte of bytes) hex += byte.toString(16).padStart(2, "0");
-  return hex;
 }
 
 /**
@@ -310,7 +295,8 @@ export async function servePublic(
     key = cacheKey(url, page, options.build, version);
     etag = etagOf(options.build, version, page);
   }
-  const nonce = sharedNonce();
+  // A nonce as a page's (pageNonce): it marks the scripts the renderer wrote (`trustedScripts`).
+  const nonce = pageNonce();
   const rendered = await options.render(nonce);
   const headers = new Headers(rendered.headers);
   headers.delete("Content-Length");

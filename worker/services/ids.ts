@@ -42,8 +42,12 @@ export function slugCandidates(title: string): string[] {
 
 /** Whether a D1 error is a unique constraint's: a slug or key another request took since it was found free. */
 export function isUniqueViolation(e: unknown): boolean {
-  const text = e instanceof Error ? `${e.message} ${String((e as { cause?: unknown }).cause ?? "")}` : String(e);
-  return /UNIQUE constraint failed/i.test(text);
+  return /UNIQUE constraint failed/i.test(errorText(e));
+}
+
+/** A D1 error's message with its cause (where the binding puts SQLite's own words). */
+function errorText(e: unknown): string {
+  return e instanceof Error ? `${e.message} ${String((e as { cause?: unknown }).cause ?? "")}` : String(e);
 }
 
 /**
@@ -51,8 +55,7 @@ export function isUniqueViolation(e: unknown): boolean {
  * request's check and its write. The write did not happen; the request lost a race and is told so (never a 5xx).
  */
 export function isForeignKeyViolation(e: unknown): boolean {
-  const text = e instanceof Error ? `${e.message} ${String((e as { cause?: unknown }).cause ?? "")}` : String(e);
-  return /FOREIGN KEY constraint failed/i.test(text);
+  return /FOREIGN KEY constraint failed/i.test(errorText(e));
 }
 
 /**

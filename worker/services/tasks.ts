@@ -940,10 +940,10 @@ export async function gradeSubmission(ctx: ServiceContext, viewer: Viewer, lectu
     throw new AppError(409, "changed_since_opened", "A new version was handed in since you opened this one: look at it, then grade it.");
   }
   const graded = !("requestResubmission" in input);
-  const held = heldNow?.gradesHeld ?? task.gradesHeld;
+  const rulesNow = { ...rules, gradesHeld: heldNow?.gradesHeld ?? task.gradesHeld };
   // A held grade tells nobody yet: releasing the task's grades does (releaseGrades). A request for a new version is
   // not a grade and always goes out.
-  if (graded && held) return toSubmissionDto(row!, current.name, true, { ...rules, gradesHeld: true });
+  if (graded && rulesNow.gradesHeld) return toSubmissionDto(row!, current.name, true, rulesNow);
   const link = taskLink(task);
   await notifyUsers(ctx, [current.submission.userId], {
     kind: graded ? "submission-graded" : "submission-returned",
@@ -951,10 +951,10 @@ export async function gradeSubmission(ctx: ServiceContext, viewer: Viewer, lectu
     link,
   });
   // Only the feedback the student may see (a held grade's is not theirs yet).
-  const shownFeedback = asStudentSees({ gradesHeld: held }, row!).feedback;
+  const shownFeedback = asStudentSees(rulesNow, row!).feedback;
   const mail = { name: current.name, task: task.title, feedback: shownFeedback, href: `${ctx.settings.publicOrigin}${link}`, lang: mailLang(current.locale) };
   ctx.waitUntil(sendMail(ctx, { to: current.email, ...(graded ? gradedMail({ ...mail, score: row!.score, max: task.maxScore, rawScore: row!.rawScore }) : newVersionMail(mail)) }));
-  return toSubmissionDto(row!, current.name, true, { ...rules, gradesHeld: held });
+  return toSubmissionDto(row!, current.name, true, rulesNow);
 }
 
 /** A level per criterion of the task's rubric: the points they add up to and the filled rubric kept with the grade. */

@@ -213,11 +213,14 @@ function ChatPanel({
             {/* Every label in one cell, only the current one seen: the badge is as wide as its widest label, so the
                 head does not wrap differently and move the history when "Connecting…" becomes "Live" (Arabic, 375 px). */}
             <span className="chat-status-labels">
-              {STATUS_LABELS.map((key) => (
-                <span key={key} data-shown={key === STATUS_TEXT[status] || undefined} aria-hidden={key === STATUS_TEXT[status] ? undefined : true}>
-                  {t(key)}
-                </span>
-              ))}
+              {STATUS_LABELS.map((key) => {
+                const shown = key === STATUS_TEXT[status];
+                return (
+                  <span key={key} data-shown={shown || undefined} aria-hidden={shown ? undefined : true}>
+                    {t(key)}
+                  </span>
+                );
+              })}
             </span>
           </p>
         </div>
