@@ -1,5 +1,6 @@
 import { useNavigation, useSubmit } from "@remix-run/react";
 import { useEffect, useId, useRef, useState, type ReactNode, type RefObject } from "react";
+import { focusIfLost } from "~/lib/focus";
 import { useT } from "~/lib/i18n";
 import { AlertIcon } from "./icons";
 
@@ -20,8 +21,28 @@ export interface ConfirmDialogProps {
   /** The id of a form that the confirm button submits, so the dialog can carry fields of that form (a password). */
   form?: string;
   onClose: () => void;
-  /** Where focus goes when the element that opened the dialog is gone (its row was removed). */
-  returnFocusTo?: RefObject<HTMLElement>;
+  /**
+   * Where focus goes when the element that opened the dialog cannot take it back (its row was removed or hidden, or
+   * the button is disabled now): an element, or a function asked once the page has drawn what the work changed
+   * (`focusInListAfter` for a list that lost an item).
+   */
+  returnFocusTo?: RefObject<HTMLElement | null> | (() => HTMLElement | null | undefined);
+}
+
+/** Whether focus can land on `el` now: in the page, not inside something hidden or inert, not disabled, drawn. */
+function canTakeFocus(el: HTMLElement | null | undefined): el is HTMLElement {
+  return !!el && el.isConnected && !el.closest("[hidden], [inert]") && !el.matches(":disabled") && el.getClientRects().length > 0;
+}
+
+/**
+ * A `returnFocusTo` for a dialog that removes one item of a list: `target` (a selector) in the item now at the removed
+ * one's place (the next one moved up), else in the new last item, else `fallback` (the list's count or heading).
+ */
+export function focusInListAfter(list: RefObject<HTMLElement | null>, index: number, target: string, fallback?: RefObject<HTMLElement | null>): () => HTMLElement | null {
+  return () => {
+    const items = [...(list.current?.querySelectorAll<HTMLElement>(`:scope > li:not([hidden]) ${target}`) ?? [])];
+    return items[Math.min(index, items.length - 1)] ?? fallback?.current ?? null;
+  };
 }
 
 /**
@@ -56,10 +77,11 @@ export function ConfirmDialog({ open, title, children, confirmLabel, busyLabel, 
     const onNativeClose = () => {
       const back = opener.current;
       opener.current = null;
-      // The opener may be gone (its row was removed with the work the dialog confirmed).
-      if (back?.isConnected) back.focus();
-      else returnFocusTo?.current?.focus();
       onClose();
+      if (canTakeFocus(back)) return back.focus();
+      // The opener is gone, hidden or disabled (its row went with the work the dialog confirmed, or a busy button): once
+      // the page has drawn the change, it again if it is back, else the place the dialog was given.
+      focusIfLost(() => (canTakeFocus(back) ? back : typeof returnFocusTo === "function" ? (returnFocusTo() ?? null) : (returnFocusTo?.current ?? null)));
     };
     dialog.addEventListener("close", onNativeClose);
     return () => dialog.removeEventListener("close", onNativeClose);

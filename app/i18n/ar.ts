@@ -440,6 +440,8 @@ export const ar: Messages = {
   "admin.user.deleted": "تم حذف {name}.",
   "admin.user.self": "هذا حسابك أنت.",
   "admin.user.noGroups": "لا توجد طلبات انضمام بعد.",
+  "admin.user.teaches": "المجموعات التي يدرّسها",
+  "admin.user.teachesNone": "لا يدرّس أي مجموعة.",
   "admin.user.roleTitle": "الدور والصلاحيات",
   "admin.user.roleLead": "المشرفون يديرون كل شيء، والمدرّبون يديرون مجموعاتهم، والطلاب يتعلّمون.",
   "admin.user.changeRole": "تغيير الدور",

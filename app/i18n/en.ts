@@ -441,6 +441,8 @@ export const en = {
   "admin.user.deleted": "{name} was deleted.",
   "admin.user.self": "This is your own account.",
   "admin.user.noGroups": "No group requests yet.",
+  "admin.user.teaches": "Groups they teach",
+  "admin.user.teachesNone": "They teach no group.",
   "admin.user.roleTitle": "Role and access",
   "admin.user.roleLead": "Admins manage everything, instructors run their own groups, students learn.",
   "admin.user.changeRole": "Change role",

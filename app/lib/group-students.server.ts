@@ -8,6 +8,7 @@ import { getManagedGroupCard } from "../../worker/services/groups-admin";
 import type { Viewer } from "../../worker/services/sessions";
 import { listGroupStudents, setQuizTime, setStudentStatus } from "../../worker/services/students";
 import { attempt, invalid, orHttpError, text, unknownIntent } from "./group-actions.server";
+import { listSearch } from "./list-query";
 import { notFoundResponse } from "./not-found.server";
 import { groupStudentsQuery, idOrSlugParam, quizTimeInput, studentStatusInput } from "./schemas";
 
@@ -21,7 +22,7 @@ export function groupSlugParam(params: Record<string, string | undefined>): stri
 export async function loadGroupStudents(svc: ServiceContext, viewer: Viewer, slug: string, url: URL) {
   // "members" (approved and special) is the service's default, so it is sent as no status at all.
   const status = url.searchParams.get("status");
-  const raw = { search: url.searchParams.get("search") || undefined, status: status && status !== "members" ? status : undefined };
+  const raw = { search: listSearch(url.searchParams), status: status && status !== "members" ? status : undefined };
   const parsed = groupStudentsQuery.safeParse(raw);
   const query = parsed.success ? parsed.data : {};
   const [group, students] = await Promise.all([

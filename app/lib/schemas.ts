@@ -210,7 +210,8 @@ const groupTitle = freeText("Please enter a title.", { name: true })
 const groupDescription = optionalText().max(GROUP_LIMITS.description, `Description must be at most ${GROUP_LIMITS.description} characters.`);
 
 /**
- * A course image: an http(s) URL, or a path on this site (`/media/courses/...` from an upload,
+ * A course image: an https URL (the pages' Content-Security-Policy loads images from this site and https only, so an
+ * http address would show as a broken image), or a path on this site (`/media/courses/...` from an upload,
  * `/images/...` for the bundled pictures).
  */
 const IMAGE_MESSAGE = "Give an image URL (https://...) or upload an image.";
@@ -218,7 +219,7 @@ const courseImage = z
   .string()
   .trim()
   .max(GROUP_LIMITS.image, IMAGE_MESSAGE)
-  .refine((v) => isWebLink(v) || (/^\/(media|images)\/[A-Za-z0-9._/-]+$/.test(v) && !v.includes("..")), IMAGE_MESSAGE);
+  .refine((v) => isWebLink(v, { secure: true }) || (/^\/(media|images)\/[A-Za-z0-9._/-]+$/.test(v) && !v.includes("..")), IMAGE_MESSAGE);
 
 
 /** A calendar date as YYYY-MM-DD (the spec's start_date; app/lib/dates.ts: no month 13, 30 February or year 0000). */

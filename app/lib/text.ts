@@ -67,10 +67,10 @@ const NOT_IN_A_LINK = /[\s\p{Cc}\p{Cf}]/u;
 /**
  * Whether `value` is an http(s) link as a person would share it: "http://" or "https://" written out, nothing
  * invisible in it, and no user name or password (`https://user:pass@host` shows one site and logs in to it).
- * `dotted`: the host has a dot (work handed in lives on the web, not on "localhost").
+ * `dotted`: the host has a dot (work handed in lives on the web, not on "localhost"). `secure`: https only.
  */
-export function isWebLink(value: string, { dotted = false } = {}): boolean {
-  if (!/^https?:\/\//i.test(value) || NOT_IN_A_LINK.test(value)) return false;
+export function isWebLink(value: string, { dotted = false, secure = false } = {}): boolean {
+  if (!(secure ? /^https:\/\//i : /^https?:\/\//i).test(value) || NOT_IN_A_LINK.test(value)) return false;
   // Any "@" before the path is a login part, even an empty one ("https://@example.com").
   if (value.slice(value.indexOf("//") + 2).split(/[/?#]/, 1)[0]!.includes("@")) return false;
   try {

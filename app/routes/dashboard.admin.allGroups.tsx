@@ -8,7 +8,8 @@ import { Pager } from "~/components/groups/pager";
 import { BookIcon, InboxIcon, PlusIcon, SearchIcon } from "~/components/icons";
 import { formatDate, useT } from "~/lib/i18n";
 import { metaT, pageMeta } from "~/lib/meta";
-import { manageGroupsQuery } from "~/lib/schemas";
+import { lastPageAddress, listPage, listSearch, SEARCH_MAX } from "~/lib/list-query";
+import { GROUP_STATUS_VALUES } from "~/lib/schemas";
 import { requireRole } from "../../worker/auth/viewer";
 import { listManagedGroups } from "../../worker/services/groups-admin";
 import { EmptyState } from "~/components/empty-state";
@@ -18,20 +19,16 @@ export const meta: MetaFunction = ({ matches }) => pageMeta(matches, metaT(match
 
 const PAGE_SIZE = 20;
 
-/** Every group (newest first) with search, status filter and paging; a bad query falls back to the defaults. */
+/** Every group (newest first) with search, status filter and paging; a value it cannot use falls back (list-query.ts), a page past the end redirects to the last. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const viewer = await requireRole(context.svc, request, "admin");
-  const params = Object.fromEntries(new URL(request.url).searchParams);
-  const parsed = manageGroupsQuery.safeParse({ ...params, status: params.status || undefined, search: params.search || undefined, pageSize: PAGE_SIZE });
-  const query = parsed.success ? parsed.data : manageGroupsQuery.parse({ pageSize: PAGE_SIZE });
+  const url = new URL(request.url);
+  const status = GROUP_STATUS_VALUES.find((s) => s === url.searchParams.get("status"));
+  const query = { search: listSearch(url.searchParams), status, page: listPage(url.searchParams), pageSize: PAGE_SIZE };
   const page = await listManagedGroups(context.svc, viewer, query);
   const pageCount = Math.max(1, Math.ceil(page.total / page.pageSize));
-  if (query.page > pageCount) {
-    // A page past the end (the list shrank, or an edited address): the last page that exists.
-    const url = new URL(request.url);
-    url.searchParams.set("page", String(pageCount));
-    throw redirect(`${url.pathname}?${url.searchParams}`);
-  }
+  const last = lastPageAddress(url, query.page, page.total, page.pageSize);
+  if (last) throw redirect(last);
   return {
     search: query.search ?? "",
     status: query.status ?? "",
@@ -83,7 +80,7 @@ export default function AllGroups() {
           <label htmlFor="groups-search">{t("groups.all.search")}</label>
           <div className="ginput-icon">
             <SearchIcon />
-            <input id="groups-search" type="search" name="search" defaultValue={search} placeholder={t("groups.all.searchPlaceholder")} maxLength={100} />
+            <input id="groups-search" type="search" name="search" defaultValue={search} placeholder={t("groups.all.searchPlaceholder")} maxLength={SEARCH_MAX} />
           </div>
         </div>
         <div className="field">

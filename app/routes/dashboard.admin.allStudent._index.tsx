@@ -10,7 +10,8 @@ import { formatDate, useT } from "~/lib/i18n";
 import { metaT, pageMeta } from "~/lib/meta";
 import type { MessageKey } from "~/i18n/en";
 import { PEOPLE_FILTERS, type PeopleFilter } from "~/lib/admin-people";
-import { loadPeople, PeopleQueryError } from "~/lib/admin-people.server";
+import { loadPeople } from "~/lib/admin-people.server";
+import { SEARCH_MAX } from "~/lib/list-query";
 import { requireRole } from "../../worker/auth/viewer";
 import { EmptyState } from "~/components/empty-state";
 
@@ -33,38 +34,16 @@ const FILTER: Record<PeopleFilter, MessageKey> = {
   all: "admin.users.filter.all",
 };
 
-export const meta: MetaFunction<typeof loader> = ({ data, matches }) => pageMeta(matches, metaT(matches)(TITLE[data && "role" in data ? data.role : "user"]));
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => pageMeta(matches, metaT(matches)(TITLE[data?.role ?? "user"]));
 
 /** Students by default (the page is "Students"), or the accounts of one role, or everyone: search, 20 a page. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const viewer = await requireRole(context.svc, request, "admin");
-  try {
-    return await loadPeople(context.svc, viewer, new URL(request.url));
-  } catch (e) {
-    // Answered, not thrown: the page says what is wrong with the address and links back to the list.
-    if (e instanceof PeopleQueryError) return data({ invalid: e.message }, { status: 400 });
-    throw e;
-  }
+  return loadPeople(context.svc, viewer, new URL(request.url));
 }
 
 export default function AdminUsersRoute() {
-  const loaded = useLoaderData<typeof loader>();
-  return "invalid" in loaded ? <InvalidQuery message={loaded.invalid} /> : <AdminUsersPage {...loaded} />;
-}
-
-function InvalidQuery({ message }: { message: string }) {
-  const { t } = useT();
-  return (
-    <main id="main" tabIndex={-1} className="area-page">
-      <AreaPageHeader title={t("admin.users.title")} lead={t("admin.users.lead.user")} />
-      <div className="empty-state" role="alert">
-        <p>{message}</p>
-        <Link to="/dashboard/admin/allStudent" className="btn btn-primary">
-          {t("admin.users.title")}
-        </Link>
-      </div>
-    </main>
-  );
+  return <AdminUsersPage {...useLoaderData<typeof loader>()} />;
 }
 
 type People = Awaited<ReturnType<typeof loadPeople>>;
@@ -103,7 +82,7 @@ function AdminUsersPage({ users, total, page, pageSize, search, role, counts }: 
       <Form method="get" className="card user-filters" role="search" aria-label={t("admin.users.searchLabel")}>
         <div className="field">
           <label htmlFor="users-search">{t("admin.users.search")}</label>
-          <input id="users-search" name="search" type="search" defaultValue={search} placeholder={t("admin.users.searchPlaceholder")} />
+          <input id="users-search" name="search" type="search" defaultValue={search} maxLength={SEARCH_MAX} placeholder={t("admin.users.searchPlaceholder")} />
         </div>
         {role !== "user" ? <input type="hidden" name="role" value={role} /> : null}
         <button type="submit" className="btn btn-primary">

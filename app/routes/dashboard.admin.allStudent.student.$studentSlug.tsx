@@ -22,6 +22,8 @@ import { changeRoleInput, USER_ROLES } from "~/lib/schemas";
 import { requireRole } from "../../worker/auth/viewer";
 import { getStudent } from "../../worker/services/students";
 import { changeRole, deleteUser } from "../../worker/services/users";
+import { groupsTaughtBy } from "../../worker/services/groups-admin";
+import { GroupStatusBadge } from "~/components/groups/badges";
 import { progressAcrossGroups } from "../../worker/services/progress";
 import { StudentProgressList } from "~/components/progress/student-progress";
 import { sheets } from "~/styles/sheets";
@@ -35,9 +37,13 @@ export const meta: MetaFunction<typeof loader> = ({ matches, data: d }) => pageM
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const viewer = await requireRole(context.svc, request, "admin");
   const user = await orNotFound(getStudent(context.svc, viewer, params.studentSlug ?? ""));
-  // Staff accounts have no groups to be counted in.
-  const progress = user.role === "user" ? await progressAcrossGroups(context.svc, viewer, user._id) : null;
-  return { user, isSelf: user._id === viewer.userId, roles: USER_ROLES, progress };
+  // Staff accounts have no groups to be counted in; an instructor's page names the groups they teach (the role cannot
+  // change, nor the account go, while they teach any: the refusal says so, and this list says which).
+  const [progress, taught] = await Promise.all([
+    user.role === "user" ? progressAcrossGroups(context.svc, viewer, user._id) : null,
+    user.role === "instructor" ? groupsTaughtBy(context.svc, viewer, user._id) : null,
+  ]);
+  return { user, isSelf: user._id === viewer.userId, roles: USER_ROLES, progress, taught };
 }
 
 export async function action({ request, context, params }: ActionFunctionArgs) {
@@ -66,7 +72,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
 
 export default function AdminUserPage() {
   const { t } = useT();
-  const { user, isSelf, roles, progress } = useLoaderData<typeof loader>();
+  const { user, isSelf, roles, progress, taught } = useLoaderData<typeof loader>();
   const { toasts, show, dismiss } = useToasts();
   const roleFetcher = useFetcher<AccountResult>({ key: "admin-user-role" });
   const deleteFetcher = useFetcher<AccountResult>({ key: "admin-user-delete" });
@@ -100,6 +106,13 @@ export default function AdminUserPage() {
             empty={t("admin.user.noGroups")}
             groups={user.memberships.map((m) => ({ key: m._id, title: m.group.title, slug: m.group.slug, status: m.status, href: `/dashboard/admin/group/${m.group.slug}/students` }))}
           />
+          {taught ? (
+            <ProfileGroups
+              title={t("admin.user.teaches")}
+              empty={t("admin.user.teachesNone")}
+              groups={taught.map((g) => ({ key: g._id, title: g.title, slug: g.slug, badge: <GroupStatusBadge status={g.status} />, href: `/dashboard/admin/group/${g.slug}/update` }))}
+            />
+          ) : null}
         </div>
         <div className="account-column">
           <section className="card account-card" aria-labelledby="role-title">
@@ -147,6 +160,9 @@ export default function AdminUserPage() {
               confirmLabel={t("admin.user.changeRole")}
               form="role-form"
               busy={roleFetcher.state !== "idle"}
+              // After it the "Change role" button is disabled (the role is given, or the picker is back to it): the
+              // keyboard goes back to the picker.
+              returnFocusTo={() => document.getElementById("user-role")}
             >
               <p>{t("admin.user.confirmRole", { name: isolate(user.name), role: t(ROLE_LABEL[role]) })}</p>
               {role !== "user" && memberOf > 0 ? <p>{t("admin.user.confirmRoleMember", { count: memberOf })}</p> : null}

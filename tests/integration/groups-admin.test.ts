@@ -123,6 +123,8 @@ describe("POST /api/groups", () => {
     ["an impossible date", { title: "T", start_date: "2027-02-30" }, "start_date"],
     ["a date in another format", { title: "T", start_date: "01/03/2027" }, "start_date"],
     ["a script URL as image", { title: "T", imageCourse: "javascript:alert(1)" }, "imageCourse"],
+    // The pages load images over https only (Content-Security-Policy): an http image would show broken everywhere.
+    ["an http (not https) image", { title: "T", imageCourse: "http://cdn.example.com/react.webp" }, "imageCourse"],
     ["a path escaping the media folder", { title: "T", imageCourse: "/media/../secrets" }, "imageCourse"],
     ["a capacity of zero", { title: "T", capacity: 0 }, "capacity"],
     ["a fractional capacity", { title: "T", capacity: 2.5 }, "capacity"],

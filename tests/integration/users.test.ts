@@ -226,6 +226,59 @@ describe("GET /api/users (admins)", () => {
     expect(html).not.toContain("Showing 0-0 of 0");
   });
 
+  it("names on an instructor's account page the groups they teach, which is why their role cannot change", async () => {
+    const admin = await signIn(await createUser({ role: "admin" }));
+    const teacher = await createUser({ role: "instructor", name: `Teacher ${unique("t")}` });
+    const taught = await createGroup({ instructorId: teacher.id, title: `Taught ${unique("g")}` });
+    const draft = await createGroup({ instructorId: teacher.id, status: "draft", title: `Draft ${unique("g")}` });
+    const notTheirs = await createGroup({ title: `Other ${unique("g")}` });
+    const page = async (slug: string) => (await call(`/dashboard/admin/allStudent/student/${slug}`, { cookie: admin.cookie, headers: { accept: "text/html" } })).text();
+    const html = await page(teacher.slug);
+    expect(html).toContain("Groups they teach");
+    // Each links to the group's settings, where another instructor can be given the group.
+    for (const g of [taught, draft]) expect(html).toContain(`href="/dashboard/admin/group/${g.slug}/update"`);
+    expect(html).not.toContain(notTheirs.slug);
+    // The refusal the list explains.
+    const form = new FormData();
+    form.set("intent", "role");
+    form.set("role", "user");
+    const refused = await call(`/dashboard/admin/allStudent/student/${teacher.slug}`, { cookie: admin.cookie, form });
+    expect(refused.status).toBe(409);
+    // A student's page has no such card.
+    expect(await page((await createUser()).slug)).not.toContain("Groups they teach");
+  });
+
+  it("keeps the admin's lists on screen for an address edited past them: a long search, a page past the end, a role that is none", async () => {
+    const admin = await signIn(await createUser({ role: "admin" }));
+    const tag = unique("longq").replace(/[^a-z0-9]/gi, "");
+    const named = await createUser({ name: `Person ${tag}` });
+    const html = { cookie: admin.cookie, headers: { accept: "text/html" } };
+    // 120 characters: the box keeps 100, so the list searches the first 100 (here: the name, padded), not nothing
+    // and not everyone; the page is the list with its search box, not an error in English.
+    const long = `${tag}${"x".repeat(120)}`;
+    const searched = await call(`/dashboard/admin/allStudent?search=${encodeURIComponent(long)}`, html);
+    expect(searched.status).toBe(200);
+    const searchedHtml = await searched.text();
+    expect(searchedHtml).toContain('id="users-search"');
+    expect(searchedHtml).toContain(`value="${long.slice(0, 100)}"`);
+    expect(searchedHtml).not.toContain("Too big");
+    const groups = await call(`/dashboard/admin/allGroups?search=${encodeURIComponent(`${"z".repeat(99)}qq`)}`, html);
+    expect(groups.status).toBe(200);
+    // Nothing is called "zzz…z": the first 100 characters found no group (before, a long search listed every group).
+    expect(await groups.text()).toContain("No groups match");
+    // A search that names someone still finds them when the address carries more than the box takes.
+    const found = await call(`/dashboard/admin/allStudent?search=${encodeURIComponent(`Person ${tag}`)}&role=all`, html);
+    expect(await found.text()).toContain(named.name);
+    // Page 50 of a list of one: the last page (the address keeps its search), not "Showing 981-1 of 1".
+    const past = await call(`/dashboard/admin/allStudent?search=${encodeURIComponent(tag)}&page=50`, html);
+    expect(past.status).toBe(302);
+    expect(past.headers.get("location")).toBe(`/dashboard/admin/allStudent?search=${tag}`);
+    // A role that is not one of the filters shows the students, as the page without one does.
+    const odd = await call("/dashboard/admin/allStudent?role=owner", html);
+    expect(odd.status).toBe(200);
+    expect(await odd.text()).toMatch(/<h1[^>]*>Students<\/h1>/);
+  });
+
   it.each([["pageSize=0"], ["pageSize=101"], ["page=0"], ["role=owner"]])("refuses the query %s with 400", async (q) => {
     const admin = await signIn(await createUser({ role: "admin" }));
     expect((await call(`/api/users?${q}`, { token: admin.accessToken })).status).toBe(400);

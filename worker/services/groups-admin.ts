@@ -115,6 +115,19 @@ export async function getManagedGroupCard(ctx: ServiceContext, viewer: Viewer, i
   return toManagedDto(row!);
 }
 
+/**
+ * The groups one person teaches, whatever their status, by title (admins: the account's page, so that "this instructor
+ * runs groups" names them before the role can change or the account go). One statement on groups_instructor_idx.
+ */
+export async function groupsTaughtBy(ctx: ServiceContext, viewer: Viewer, userId: string): Promise<Pick<ManagedGroupDto, "_id" | "slug" | "title" | "status">[]> {
+  if (!can(viewer, "site.admin")) throw forbidden("Only an admin can see who teaches which groups.");
+  return ctx.db
+    .select({ _id: groups.id, slug: groups.slug, title: groups.title, status: groups.status })
+    .from(groups)
+    .where(eq(groups.instructorId, userId))
+    .orderBy(asc(groups.title), asc(groups.id));
+}
+
 /** GET /api/users/instructors (admins): the people a group can be assigned to. */
 export async function listInstructors(ctx: ServiceContext, viewer: Viewer): Promise<InstructorDto[]> {
   if (!can(viewer, "group.create")) throw forbidden("Only an admin can assign instructors.");

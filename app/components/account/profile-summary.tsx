@@ -1,5 +1,5 @@
 import { Link } from "@remix-run/react";
-import type { ReactNode } from "react";
+import { useId, type ReactNode } from "react";
 import { initials } from "~/components/groups/format";
 import { BookIcon } from "~/components/icons";
 import { countryById } from "~/lib/countries";
@@ -22,7 +22,9 @@ export interface SummaryGroup {
   key: string;
   title: string;
   slug: string;
-  status: keyof typeof MEMBERSHIP_LABEL;
+  /** The person's seat in the group; or `badge`, a badge of its own (a taught group's draft, published or archived). */
+  status?: keyof typeof MEMBERSHIP_LABEL;
+  badge?: ReactNode;
   /** Where the group's title links to, if anywhere. */
   href?: string | null;
 }
@@ -79,9 +81,10 @@ export function ProfileDetails({ person, title }: { person: SummaryPerson; title
 /** The groups a person asked to join, each with its membership status. */
 export function ProfileGroups({ groups, title, empty }: { groups: SummaryGroup[]; title: string; empty: string }) {
   const { t } = useT();
+  const titleId = useId();
   return (
-    <section className="card account-card" aria-labelledby="groups-title">
-      <h2 id="groups-title" className="account-card-title">
+    <section className="card account-card" aria-labelledby={titleId}>
+      <h2 id={titleId} className="account-card-title">
         {title}
       </h2>
       {groups.length === 0 ? (
@@ -98,9 +101,12 @@ export function ProfileGroups({ groups, title, empty }: { groups: SummaryGroup[]
               ) : (
                 <span className="user-text">{g.title}</span>
               )}
-              <span className="badge membership-status" data-membership={g.status}>
-                {t(MEMBERSHIP_LABEL[g.status])}
-              </span>
+              {g.badge ??
+                (g.status ? (
+                  <span className="badge membership-status" data-membership={g.status}>
+                    {t(MEMBERSHIP_LABEL[g.status])}
+                  </span>
+                ) : null)}
             </li>
           ))}
         </ul>

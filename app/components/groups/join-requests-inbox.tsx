@@ -7,6 +7,7 @@ import { useT } from "~/lib/i18n";
 import type { MembershipRequestFrameBody, ServerFrame } from "~/lib/realtime-protocol";
 import type { RoomStatus } from "~/lib/use-room";
 import { useStaffInbox } from "../inbox/use-staff-inbox";
+import { focusIfLost } from "~/lib/focus";
 import { CheckIcon, CloseIcon, InboxIcon, MailIcon, PhoneIcon, UsersIcon } from "../icons";
 import { StarSmallIcon } from "./extra-icons";
 import { initials } from "./format";
@@ -133,6 +134,11 @@ export function JoinRequestsInbox({ requests, groups, group, groupHref }: JoinRe
     (next ?? countRef.current)?.focus();
     if (!next) focusInList.current = false;
   });
+  // A card decided through its dialog goes with the dialog (removed while open: no focus comes back from it), after
+  // the render above: the same place once the page has drawn it.
+  const afterDecision = useCallback(() => {
+    if (focusInList.current) focusIfLost(() => listRef.current?.querySelector<HTMLElement>("li:not([hidden]) .request-name") ?? countRef.current);
+  }, []);
   const shown = useMemo(() => {
     const all = new Map<string, MembershipRequestFrameBody>();
     for (const r of live) all.set(r._id, r);
@@ -198,7 +204,10 @@ export function JoinRequestsInbox({ requests, groups, group, groupHref }: JoinRe
             fresh={fresh.has(r._id)}
             groupHref={groupHref(r.group.slug)}
             onDecided={(text) => setAnnounce(text)}
-            onGone={(at) => mark(r._id, at)}
+            onGone={(at) => {
+              mark(r._id, at);
+              afterDecision();
+            }}
           />
         ))}
       </ul>

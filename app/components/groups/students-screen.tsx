@@ -1,4 +1,5 @@
 import { Form, Link, useFetcher, useLocation, useNavigation, useSubmit } from "@remix-run/react";
+import { SEARCH_MAX } from "~/lib/list-query";
 import { useCallback, useEffect, useRef, useState } from "react";
 import type { MessageKey } from "~/i18n/en";
 import { failureText, type FailureLike } from "~/lib/group-errors";
@@ -60,8 +61,20 @@ export function StudentsScreen({ group, search, status, students, studentHref, i
   const submit = useSubmit();
   const [announce, setAnnounce] = useState("");
   const tableRef = useRef<HTMLDivElement>(null);
+  const countRef = useRef<HTMLParagraphElement>(null);
   const loading = navigation.state === "loading" && navigation.location.pathname === location.pathname;
   const filtered = search !== "" || status !== "members";
+  // A removal whose row leaves the list (the members filter no longer holds them): the row, its dialog and its
+  // answer go in one render, before the row can say so. The screen says it and keeps the keyboard in the table.
+  const removing = useRef<{ id: string; name: string } | null>(null);
+  const onRemoving = useCallback((who: { id: string; name: string } | null) => (removing.current = who), []);
+  useEffect(() => {
+    const who = removing.current;
+    if (!who || students.some((s) => s._id === who.id)) return;
+    removing.current = null;
+    setAnnounce(t("groups.students.nowRemoved", { name: who.name }));
+    focusIfLost(() => tableRef.current ?? countRef.current);
+  }, [students, t]);
 
   return (
     <div className="group-section students-screen">
@@ -70,7 +83,7 @@ export function StudentsScreen({ group, search, status, students, studentHref, i
           <label htmlFor="students-search">{t("groups.students.search")}</label>
           <div className="ginput-icon">
             <SearchIcon />
-            <input id="students-search" type="search" name="search" defaultValue={search} maxLength={100} placeholder={t("groups.students.searchPlaceholder")} />
+            <input id="students-search" type="search" name="search" defaultValue={search} maxLength={SEARCH_MAX} placeholder={t("groups.students.searchPlaceholder")} />
           </div>
         </div>
         <div className="field">
@@ -94,7 +107,7 @@ export function StudentsScreen({ group, search, status, students, studentHref, i
       </Form>
 
       <div className="students-summary">
-        <p className="gresult-count" aria-live="polite">
+        <p ref={countRef} tabIndex={-1} className="gresult-count" aria-live="polite">
           {loading ? t("common.loading") : t("groups.students.count", { count: students.length })}
         </p>
         <p className="muted">
@@ -137,7 +150,7 @@ export function StudentsScreen({ group, search, status, students, studentHref, i
             </thead>
             <tbody>
               {students.map((s) => (
-                <StudentRow key={s._id} student={s} href={studentHref(s.user.slug)} inboxHref={inboxHref} onAnnounce={setAnnounce} focusFallback={tableRef} />
+                <StudentRow key={s._id} student={s} href={studentHref(s.user.slug)} inboxHref={inboxHref} onAnnounce={setAnnounce} onRemoving={onRemoving} focusFallback={tableRef} />
               ))}
             </tbody>
           </table>
@@ -152,12 +165,15 @@ function StudentRow({
   href,
   inboxHref,
   onAnnounce,
+  onRemoving,
   focusFallback,
 }: {
   student: GroupStudent;
   href: string;
   inboxHref: string;
   onAnnounce: (text: string) => void;
+  /** A removal sent (the screen speaks for a row that leaves the list), or answered here (null). */
+  onRemoving: (who: { id: string; name: string } | null) => void;
   focusFallback: React.RefObject<HTMLElement>;
 }) {
   const { t, lang } = useT();
@@ -175,6 +191,7 @@ function StudentRow({
   useEffect(() => {
     if (!result || busy || handled.current === result) return;
     handled.current = result;
+    onRemoving(null);
     if (result.ok) {
       setConfirming(false);
       const key: MessageKey =
@@ -186,10 +203,12 @@ function StudentRow({
     } else {
       onAnnounce(failureText(t, result));
     }
-  }, [result, busy, name, onAnnounce, t, focusFallback]);
+  }, [result, busy, name, onAnnounce, onRemoving, t, focusFallback]);
 
-  const change = (status: "approved" | "special" | "removed") =>
+  const change = (status: "approved" | "special" | "removed") => {
+    if (status === "removed") onRemoving({ id: student._id, name });
     fetcher.submit({ intent: "status", userId: student.user._id, status }, { method: "post" });
+  };
   const closeConfirm = useCallback(() => setConfirming(false), []);
   // A member since the day they joined (a switch to a special seat and back keeps it); a pending request since it was
   // asked; anyone else since the last decision.

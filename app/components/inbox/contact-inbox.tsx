@@ -1,6 +1,6 @@
 import { Link, useFetcher } from "@remix-run/react";
-import { useEffect, useMemo, useState } from "react";
-import { ConfirmDialog } from "~/components/confirm-dialog";
+import { useEffect, useMemo, useRef, useState } from "react";
+import { ConfirmDialog, focusInListAfter } from "~/components/confirm-dialog";
 import { initials } from "~/components/groups/format";
 import { TimeAgo } from "~/components/groups/time-ago";
 import { InboxIcon, MailIcon } from "~/components/icons";
@@ -101,9 +101,17 @@ export function ContactInbox({ messages, total, unread, page, pageSize, status }
   const pageCount = Math.max(1, Math.ceil(view.total / pageSize));
   const unreadCount = view.unread;
 
+  // A deletion done: said, and the keyboard goes on from the message that took its place (ConfirmDialog's returnFocusTo).
+  const listRef = useRef<HTMLOListElement>(null);
+  const summaryRef = useRef<HTMLParagraphElement>(null);
+  const confirmingAt = useRef(0);
+  const confirmingNow = useRef(confirming);
+  confirmingNow.current = confirming;
   useEffect(() => {
-    if (deleter.state === "idle" && deleter.data?.ok) setConfirming(null);
-  }, [deleter.state, deleter.data]);
+    if (deleter.state !== "idle" || !deleter.data?.ok) return;
+    if (confirmingNow.current) setAnnounce(t("contactInbox.deleted", { name: confirmingNow.current.name }));
+    setConfirming(null);
+  }, [deleter.state, deleter.data, t]);
 
   const confirmDelete = () => {
     if (!confirming) return;
@@ -123,7 +131,7 @@ export function ContactInbox({ messages, total, unread, page, pageSize, status }
         </nav>
         <LiveIndicator status={live} />
       </div>
-      <p className="list-summary">
+      <p ref={summaryRef} tabIndex={-1} className="list-summary">
         <span data-testid="contact-unread">{t("contactInbox.unreadCount", { count: unreadCount })}</span>
         <span aria-hidden="true"> · </span>
         <span>{t("contactInbox.total", { count: view.total })}</span>
@@ -135,9 +143,17 @@ export function ContactInbox({ messages, total, unread, page, pageSize, status }
       {shown.length === 0 ? (
         <EmptyState icon={<InboxIcon />} title={t(`contactInbox.empty.${status}.title`)} body={t(`contactInbox.empty.${status}.body`)} />
       ) : (
-        <ol className="inbox-list" role="list">
-          {shown.map((m) => (
-            <ContactRow key={m._id} message={m} fresh={fresh.has(m._id)} onDelete={() => setConfirming(m)} />
+        <ol ref={listRef} className="inbox-list" role="list">
+          {shown.map((m, i) => (
+            <ContactRow
+              key={m._id}
+              message={m}
+              fresh={fresh.has(m._id)}
+              onDelete={() => {
+                confirmingAt.current = i;
+                setConfirming(m);
+              }}
+            />
           ))}
         </ol>
       )}
@@ -168,6 +184,7 @@ export function ContactInbox({ messages, total, unread, page, pageSize, status }
         error={deleter.state === "idle" && deleter.data && !deleter.data.ok ? t("contactInbox.failed") : null}
         onConfirm={confirmDelete}
         onClose={() => setConfirming(null)}
+        returnFocusTo={focusInListAfter(listRef, confirmingAt.current, ".inbox-item-name", summaryRef)}
       >
         <p>{t("contactInbox.deleteBody", { name: isolate(confirming?.name ?? "") })}</p>
       </ConfirmDialog>
@@ -195,7 +212,7 @@ function ContactRow({ message: m, fresh, onDelete }: { message: Message; fresh: 
           {initials(m.name)}
         </span>
         <div className="inbox-item-who">
-          <p className="inbox-item-name">
+          <p className="inbox-item-name" tabIndex={-1}>
             <span className="user-text">{m.name}</span>
             {fresh ? <span className="badge badge-amber">{t("contactInbox.new")}</span> : null}
             {!read ? <span className="badge inbox-unread-badge">{t("contactInbox.unread")}</span> : null}
@@ -230,7 +247,7 @@ function ContactRow({ message: m, fresh, onDelete }: { message: Message; fresh: 
           <MailIcon />
           {t("contactInbox.reply")}
         </a>
-        <button type="button" className="btn btn-ghost btn-sm btn-danger-text" onClick={onDelete}>
+        <button type="button" className="btn btn-ghost btn-sm btn-danger-text" onClick={onDelete} aria-label={t("contactInbox.deleteLabel", { name: m.name })}>
           <TrashIcon />
           {t("contactInbox.delete")}
         </button>

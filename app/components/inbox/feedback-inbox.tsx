@@ -1,6 +1,6 @@
 import { Link, useFetcher } from "@remix-run/react";
-import { useEffect, useMemo, useState } from "react";
-import { ConfirmDialog } from "~/components/confirm-dialog";
+import { useEffect, useMemo, useRef, useState } from "react";
+import { ConfirmDialog, focusInListAfter } from "~/components/confirm-dialog";
 import { initials } from "~/components/groups/format";
 import { TimeAgo } from "~/components/groups/time-ago";
 import { QuoteIcon, StarIcon } from "~/components/icons";
@@ -54,14 +54,24 @@ export function FeedbackInbox({ feedback }: { feedback: Feedback[] }) {
   const shown = useMemo(() => items.filter((f) => f._id !== deletingId).sort(byNewest), [items, deletingId]);
   const hidden = shown.filter((f) => f.hidden).length;
 
+  // A deletion done: said, and the keyboard goes on from the record that took its place (ConfirmDialog's returnFocusTo).
+  const listRef = useRef<HTMLOListElement>(null);
+  const summaryRef = useRef<HTMLParagraphElement>(null);
+  const confirmingAt = useRef(0);
+  const confirmingNow = useRef(confirming);
+  confirmingNow.current = confirming;
   useEffect(() => {
-    if (deleter.state === "idle" && deleter.data?.ok) setConfirming(null);
-  }, [deleter.state, deleter.data]);
+    if (deleter.state !== "idle" || !deleter.data?.ok) return;
+    if (confirmingNow.current) setAnnounce(t("feedbackAdmin.deleted", { name: confirmingNow.current.name }));
+    setConfirming(null);
+  }, [deleter.state, deleter.data, t]);
 
   return (
     <div className="inbox-screen">
       <div className="inbox-bar">
-        <p className="list-summary">{t("feedbackAdmin.count", { count: shown.length, hidden })}</p>
+        <p ref={summaryRef} tabIndex={-1} className="list-summary">
+          {t("feedbackAdmin.count", { count: shown.length, hidden })}
+        </p>
         <LiveIndicator status={status} />
       </div>
       <p className="visually-hidden" role="status" aria-live="polite">
@@ -70,9 +80,17 @@ export function FeedbackInbox({ feedback }: { feedback: Feedback[] }) {
       {shown.length === 0 ? (
         <EmptyState icon={<QuoteIcon />} title={t("feedbackAdmin.empty.title")} body={t("feedbackAdmin.empty.body")} />
       ) : (
-        <ol className="inbox-list feedback-admin-list" role="list">
-          {shown.map((f) => (
-            <FeedbackRow key={f._id} item={f} fresh={fresh.has(f._id)} onDelete={() => setConfirming(f)} />
+        <ol ref={listRef} className="inbox-list feedback-admin-list" role="list">
+          {shown.map((f, i) => (
+            <FeedbackRow
+              key={f._id}
+              item={f}
+              fresh={fresh.has(f._id)}
+              onDelete={() => {
+                confirmingAt.current = i;
+                setConfirming(f);
+              }}
+            />
           ))}
         </ol>
       )}
@@ -86,6 +104,7 @@ export function FeedbackInbox({ feedback }: { feedback: Feedback[] }) {
         error={deleter.state === "idle" && deleter.data && !deleter.data.ok ? t("feedbackAdmin.failed") : null}
         onConfirm={() => confirming && deleter.submit({ intent: "delete", id: confirming._id }, { method: "post" })}
         onClose={() => setConfirming(null)}
+        returnFocusTo={focusInListAfter(listRef, confirmingAt.current, ".inbox-item-name", summaryRef)}
       >
         <p>{t("feedbackAdmin.deleteBody", { name: isolate(confirming?.name ?? "") })}</p>
       </ConfirmDialog>
@@ -113,7 +132,7 @@ function FeedbackRow({ item: f, fresh, onDelete }: { item: Feedback; fresh: bool
           {initials(f.name)}
         </span>
         <div className="inbox-item-who">
-          <p className="inbox-item-name">
+          <p className="inbox-item-name" tabIndex={-1}>
             <span className="user-text">{f.name}</span>
             {fresh ? <span className="badge badge-amber">{t("contactInbox.new")}</span> : null}
             {hidden ? (
