@@ -169,7 +169,7 @@ export const groupsEn = {
   "groups.course.archivedTitle": "This course has ended.",
   "groups.course.archivedBody": "An admin archived it, so the catalogue no longer lists it. Its lectures and your work, grades and certificate stay here.",
   "groups.form.archiveTitle": "Archive “{title}”?",
-  "groups.form.archiveBody": "The catalogue stops listing it and nobody can ask to join. Its members keep their course home, work, grades and certificates, and are not told. Only an admin can bring it back.",
+  "groups.form.archiveBody": "The catalogue stops listing it and nobody can ask to join. Its members keep their course home, work, grades and certificates, and are not told. Nothing scheduled in it is published while it is archived. Only an admin can bring it back.",
   "groups.form.archiveConfirm": "Archive",
   "groups.preview.manage": "Manage the group",
   "groups.overview.previewPage": "Preview public page",

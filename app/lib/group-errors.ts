@@ -34,6 +34,7 @@ const CODES: Record<string, MessageKey> = {
   validation_failed: "groups.error.validation",
   rate_limited: "groups.error.rateLimited",
   already_published: "schedule.published",
+  group_archived: "schedule.archived",
   already_shown: "schedule.shown",
   already_handed_in: "schedule.handedIn",
   no_completion_rule: "cohort.rule.none",

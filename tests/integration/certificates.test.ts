@@ -84,6 +84,25 @@ describe("completion rule and issuing", () => {
     expect((await db().select().from(s.certificates).where(eq(s.certificates.groupId, w.group.id))).length).toBe(2);
   });
 
+  it("leaves a revoked certificate revoked when issuing to everyone who meets the rule; naming its member gives it again", async () => {
+    const w = await world();
+    expect((await setRule(w, 70, 80)).status).toBe(200);
+    const first = (await (await issue(w)).json()) as { certificates: { _id: string; code: string }[] };
+    expect(first.certificates).toHaveLength(1);
+    const cert = first.certificates[0]!;
+    expect((await call(`/api/certificates/${cert._id}/revoke`, { body: { reason: "Issued by mistake" }, token: w.teacher.accessToken })).status).toBe(200);
+    // Amal still meets the rule; the bulk issue must not quietly undo the revocation.
+    const again = await issue(w);
+    expect(again.status).toBe(201);
+    expect(((await again.json()) as { issued: number }).issued).toBe(0);
+    const held = (await roster(w)).members.find((m) => m._id === w.amal.user.id)!.certificate!;
+    expect(held.revokedAt).not.toBeNull();
+    expect(((await (await call(`/api/certificates/${cert.code}`)).json()) as { certificate: { revoked: { reason: string } | null } }).certificate.revoked?.reason).toBe("Issued by mistake");
+    // Named by hand, it is issued again under the same address.
+    expect(((await (await issue(w, { userIds: [w.amal.user.id] })).json()) as { issued: number }).issued).toBe(1);
+    expect((await roster(w)).members.find((m) => m._id === w.amal.user.id)!.certificate).toMatchObject({ code: cert.code, revokedAt: null });
+  });
+
   it("issues at once of a revoked certificate, in the same millisecond, issue it once and tell its graduate once", async () => {
     const w = await world();
     const first = (await (await issue(w, { userIds: [w.amal.user.id] })).json()) as { certificates: { _id: string }[] };

@@ -75,6 +75,44 @@ describe("scheduled publishing", () => {
     expect(await notes(w.student.user.id, "task-created")).toHaveLength(1);
   });
 
+  it("publishes nothing in an archived group, tells its members nothing, stops ringing, and refuses a new time (409)", async () => {
+    const w = await world();
+    const admin = await signIn(await createUser({ role: "admin" }));
+    const draft = (await (await call(`/api/lectures/group/${w.group.slug}`, { body: { title: "Week after the end" }, token: w.teacher.accessToken })).json()) as { _id: string; slug: string };
+    const task = (await (await call(`/api/lectures/${w.lecture.slug}/tasks`, { body: { title: "Late homework", publishAt: new Date(Date.now() + 3_600_000).toISOString() }, token: w.teacher.accessToken })).json()) as { _id: string; slug: string };
+    expect((await schedule(w, "lecture", draft.slug, new Date(Date.now() + 3_600_000).toISOString())).status).toBe(200);
+    // The cohort ends: the admin archives the group before the times come.
+    expect((await call(`/api/groups/${w.group.slug}`, { method: "PUT", body: { status: "archived" }, token: admin.accessToken })).status).toBe(200);
+    await timeComes(s.lectures, draft._id);
+    await timeComes(s.tasks, task._id);
+    const before = (await notes(w.student.user.id, "lecture-published")).length;
+    // The alarm rings, publishes nothing and sets no new alarm (ringing again at once, forever, was the risk).
+    await runDurableObjectAlarm(publisherOf(w.group.id));
+    expect((await db().select().from(s.lectures).where(eq(s.lectures.id, draft._id)))[0]!.published).toBe(false);
+    expect((await call(`/api/lectures/${w.lecture.slug}/tasks/${task.slug}`, { token: w.student.accessToken })).status).toBe(404);
+    expect(await notes(w.student.user.id, "lecture-published")).toHaveLength(before);
+    expect(await notes(w.student.user.id, "task-created")).toEqual([]);
+    expect(await ringsAt(w.group.id)).toBeNull();
+    // Nor the cron's sweep of every group.
+    const controller = createScheduledController({ scheduledTime: new Date(), cron: "*/5 * * * *" });
+    const ctx = createExecutionContext();
+    await worker.scheduled!(controller, env as never, ctx);
+    await waitOnExecutionContext(ctx);
+    expect((await db().select().from(s.lectures).where(eq(s.lectures.id, draft._id)))[0]!.published).toBe(false);
+    // A new time in it would never come: refused, in words.
+    const refused = await schedule(w, "lecture", draft.slug, new Date(Date.now() + 7_200_000).toISOString());
+    expect(refused.status).toBe(409);
+    expect(refused.body.code).toBe("group_archived");
+    // Brought back, what was due goes out (and is announced) at the next ring.
+    expect((await call(`/api/groups/${w.group.slug}`, { method: "PUT", body: { status: "published" }, token: admin.accessToken })).status).toBe(200);
+    await runDurableObjectAlarm(publisherOf(w.group.id));
+    const sweep = createExecutionContext();
+    await worker.scheduled!(controller, env as never, sweep);
+    await waitOnExecutionContext(sweep);
+    expect((await db().select().from(s.lectures).where(eq(s.lectures.id, draft._id)))[0]!.published).toBe(true);
+    expect(await notes(w.student.user.id, "lecture-published")).toHaveLength(before + 1);
+  });
+
   it("publishes a draft lecture and a quiz at their times, one alarm after the other", async () => {
     const w = await world();
     const draft = (await (await call(`/api/lectures/group/${w.group.slug}`, { body: { title: "Week later" }, token: w.teacher.accessToken })).json()) as { _id: string; slug: string };
@@ -188,6 +226,17 @@ describe("scheduled publishing", () => {
     expect(hide.body.code).toBe("already_shown");
     expect((await db().select().from(s.tasks).where(eq(s.tasks.id, task._id)))[0]!.publishAt).toBeNull();
     expect((await call(`/api/lectures/${w.lecture.slug}/tasks/${task.slug}`, { token: w.student.accessToken })).status).toBe(200);
+  });
+
+  it("schedules a task on a published lecture of a draft group (the next cohort's copy): no student sees it yet", async () => {
+    const teacher = await signIn(await createUser({ role: "instructor" }));
+    const next = await createGroup({ instructorId: teacher.user.id, status: "draft" });
+    const lecture = (await (await call(`/api/lectures/group/${next.slug}`, { body: { title: unique("Week one"), published: true }, token: teacher.accessToken })).json()) as { slug: string };
+    const task = (await (await call(`/api/lectures/${lecture.slug}/tasks`, { body: { title: "Homework" }, token: teacher.accessToken })).json()) as { _id: string; slug: string };
+    const at = new Date(Date.now() + 3_600_000).toISOString();
+    const res = await call(`/api/schedule/task/${task.slug}`, { method: "PUT", body: { publishAt: at }, token: teacher.accessToken });
+    expect(res.status).toBe(200);
+    expect((await db().select().from(s.tasks).where(eq(s.tasks.id, task._id)))[0]!.publishAt?.toISOString()).toBe(at);
   });
 
   it("the five-minute cron publishes what an alarm missed", async () => {

@@ -28,7 +28,7 @@ const route = createRoute({
     401: errorResponse("Not signed in"),
     403: errorResponse("Not this group's instructor or an admin"),
     404: errorResponse("No such lecture, task or quiz"),
-    409: errorResponse("Already published (lecture, quiz), or already handed in (task)"),
+    409: errorResponse("Already published (lecture, quiz), already shown or handed in (task), or the group is archived (group_archived)"),
   },
 });
 

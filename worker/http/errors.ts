@@ -24,6 +24,7 @@ export type ErrorCode =
   | "google_failed"
   // Groups and membership (worker/services/memberships.ts, groups-admin.ts, uploads.ts)
   | "group_closed"
+  | "group_archived"
   | "group_full"
   | "capacity_below_members"
   | "has_members"

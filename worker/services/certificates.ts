@@ -195,7 +195,8 @@ const started = (days: { startsOn: string | null; endsOn: string }) => days.star
 
 /**
  * POST /api/groups/{id}/certificates (staff): to the members named (by hand, rule or not), or else to every member
- * who meets the rule. Members who hold one are skipped; a revoked one is issued again under the same address.
+ * who meets the rule. Members who hold one are skipped; a revoked one is issued again under the same address when its
+ * member is named, and left revoked by the rule.
  * Each new graduate is told in the bell and by e-mail in their language.
  */
 export async function issueCertificates(ctx: ServiceContext, viewer: Viewer, groupKey: string, input: IssueCertificatesInput, now = Date.now()) {
@@ -215,7 +216,10 @@ export async function issueCertificates(ctx: ServiceContext, viewer: Viewer, gro
     }
     chosen = roster.members.filter((m) => m.meetsRule);
   }
-  const targets = chosen.filter((m) => !m.certificate || m.certificate.revokedAt);
+  // Named by hand, a member whose certificate was revoked gets it again (the staff chose that person). By the rule, a
+  // revoked certificate stays revoked: it was taken back on purpose, with a reason, and "everyone who meets the rule"
+  // must not quietly undo that.
+  const targets = chosen.filter((m) => !m.certificate || (input.userIds !== undefined && m.certificate.revokedAt));
   if (targets.length === 0) return { issued: 0, certificates: [] as CertificateSummary[] };
 
   const [[info], people] = await Promise.all([

@@ -5,7 +5,7 @@
  * (worker/index.ts `scheduled`) is the safety net. Publishing claims rows with a conditional UPDATE ... RETURNING,
  * so two runs never announce the same item twice.
  */
-import { and, eq, inArray, isNotNull, lte, min, notExists, or, sql } from "drizzle-orm";
+import { and, eq, inArray, isNotNull, lte, min, ne, notExists, or, sql } from "drizzle-orm";
 import type { ScheduleKind } from "../../app/lib/lifecycle-schemas";
 import type { Actor } from "../../app/lib/permissions";
 import { bankQuestions, groups, lectures, quizzes, submissions, tasks } from "../../db/schema";
@@ -19,6 +19,10 @@ import { checkDraws, requireManagedQuiz } from "./quizzes";
 import { chunked } from "./chunks";
 import { drawsUnfit, refuseIfBankChanged } from "./question-bank";
 import { refuseShownAfterDue, requireManagedTask } from "./tasks";
+
+/** The row's group is not archived (a correlated condition on its group id column). */
+const notArchived = (column: typeof lectures.groupId | typeof quizzes.groupId) =>
+  sql`not exists (select 1 from ${groups} where ${groups.id} = ${column} and ${groups.status} = 'archived')`;
 
 export interface ScheduleResult {
   kind: ScheduleKind;
@@ -43,6 +47,7 @@ export async function setSchedule(ctx: ServiceContext, viewer: Actor, kind: Sche
   let result: ScheduleResult;
   if (kind === "lecture") {
     const lecture = await requireManagedLecture(ctx, viewer, key);
+    refuseIfArchived(lecture.groupStatus, at);
     const alreadyPublished = () => new AppError(409, "already_published", "This lecture is already published. Make it a draft first to schedule it.");
     if (lecture.published) throw alreadyPublished();
     // Published by hand meanwhile (another tab): a schedule set now would announce it a second time when due.
@@ -52,6 +57,7 @@ export async function setSchedule(ctx: ServiceContext, viewer: Actor, kind: Sche
     result = { kind, _id: lecture.id, slug: lecture.slug, publishAt: at?.toISOString() ?? null, published: false };
   } else if (kind === "quiz") {
     const quiz = await requireManagedQuiz(ctx, viewer, key);
+    refuseIfArchived(quiz.groupStatus, at);
     const alreadyPublished = () => new AppError(409, "already_published", "This quiz is already published. Make it a draft first to schedule it.");
     if (quiz.published) throw alreadyPublished();
     // As when it is published by hand: its draws must find their questions in the bank (checked again when it is due).
@@ -65,13 +71,25 @@ export async function setSchedule(ctx: ServiceContext, viewer: Actor, kind: Sche
   } else {
     // Tasks are addressed by their own id or slug (unique site-wide).
     const task = await requireManagedTask(ctx, viewer, null, key);
+    refuseIfArchived(task.groupStatus, at);
     if (at && task.dueAt) refuseShownAfterDue(at.getTime(), task.dueAt.getTime());
     if (at) {
-      // Hidden only while students cannot see it (scheduled, or on a lecture they cannot see) and nobody has handed it
+      // Hidden only while students cannot see it (scheduled, on a lecture they cannot see, or in a draft group) and nobody has handed it
       // in: a task shown on a published lecture was announced, and hidden and shown again it would be announced twice,
       // its link leading nowhere in between (as for a published lecture or quiz). The write itself carries both
       // conditions, so a task shown (another tab, its own time coming) or handed in meanwhile stays shown.
-      const stillHidden = or(isNotNull(tasks.publishAt), notExists(ctx.db.select({ one: sql`1` }).from(lectures).where(and(eq(lectures.id, tasks.lectureId), eq(lectures.published, true)))));
+      // A draft group is seen by no student (it has no members), so its tasks are hidden whatever their lecture: the
+      // next cohort's copy has its lectures published first and its homework scheduled after.
+      const stillHidden = or(
+        isNotNull(tasks.publishAt),
+        notExists(
+          ctx.db
+            .select({ one: sql`1` })
+            .from(lectures)
+            .innerJoin(groups, eq(groups.id, lectures.groupId))
+            .where(and(eq(lectures.id, tasks.lectureId), eq(lectures.published, true), ne(groups.status, "draft"))),
+        ),
+      );
       const notHandedIn = notExists(ctx.db.select({ one: sql`1` }).from(submissions).where(eq(submissions.taskId, tasks.id)));
       const [set] = await ctx.db.update(tasks).set({ publishAt: at }).where(and(eq(tasks.id, task.id), stillHidden, notHandedIn)).returning({ id: tasks.id });
       if (!set) {
@@ -90,6 +108,11 @@ export async function setSchedule(ctx: ServiceContext, viewer: Actor, kind: Sche
   }
   if (at) await armPublisher(ctx, groupId, at.getTime());
   return result;
+}
+
+/** A time set in an archived group would never come (publishDue passes archived groups by): refused, 409. */
+function refuseIfArchived(status: string, at: Date | null) {
+  if (at && status === "archived") throw new AppError(409, "group_archived", "This group is archived: nothing in it is published on a schedule.");
 }
 
 async function announceTask(ctx: ServiceContext, t: { slug: string; title: string; lectureSlug: string; groupId: string; groupSlug: string; groupTitle: string }, members?: string[]) {
@@ -131,7 +154,9 @@ async function unfitDue(ctx: ServiceContext, due: Date, groupId: string | null):
  */
 export async function publishDue(ctx: ServiceContext, groupId: string | null, now = Date.now()): Promise<Published> {
   const due = new Date(now);
-  const inGroup = (column: typeof lectures.groupId | typeof quizzes.groupId) => (groupId ? eq(column, groupId) : undefined);
+  // An archived group publishes nothing on its own: its course has ended, and its members are not told of new work.
+  // What was scheduled stays scheduled (and goes out if an admin brings the group back).
+  const inGroup = (column: typeof lectures.groupId | typeof quizzes.groupId) => and(groupId ? eq(column, groupId) : undefined, notArchived(column));
   // A quiz whose draws the group's bank can no longer fill stays a draft: published, students would find a quiz they
   // cannot start. Its schedule is taken off (first in the batch, so the publishing below passes it by) and its staff are
   // told. The rule is the one quiz saves and bank edits are checked by (`drawsUnfit`); bank edits already refuse to
@@ -156,7 +181,7 @@ export async function publishDue(ctx: ServiceContext, groupId: string | null, no
     ctx.db
       .update(tasks)
       .set({ publishAt: null })
-      .where(and(lte(tasks.publishAt, due), groupId ? inArray(tasks.lectureId, ctx.db.select({ id: lectures.id }).from(lectures).where(eq(lectures.groupId, groupId))) : undefined))
+      .where(and(lte(tasks.publishAt, due), inArray(tasks.lectureId, ctx.db.select({ id: lectures.id }).from(lectures).where(inGroup(lectures.groupId)))))
       .returning({ id: tasks.id, slug: tasks.slug, title: tasks.title, lectureId: tasks.lectureId }),
   ]);
   if (unscheduled.length > 0) {
@@ -216,14 +241,15 @@ export async function publishDue(ctx: ServiceContext, groupId: string | null, no
 
 /** The earliest time still scheduled in a group (null: nothing), for the Publisher's next ring. */
 export async function nextPublishAt(ctx: ServiceContext, groupId: string): Promise<number | null> {
+  // Nothing for an archived group (publishDue passes it by): its Publisher would otherwise ring again at once, forever.
   const [[l], [q], [t]] = await ctx.db.batch([
-    ctx.db.select({ at: min(lectures.publishAt) }).from(lectures).where(and(eq(lectures.groupId, groupId), isNotNull(lectures.publishAt))),
-    ctx.db.select({ at: min(quizzes.publishAt) }).from(quizzes).where(and(eq(quizzes.groupId, groupId), isNotNull(quizzes.publishAt))),
+    ctx.db.select({ at: min(lectures.publishAt) }).from(lectures).where(and(eq(lectures.groupId, groupId), isNotNull(lectures.publishAt), notArchived(lectures.groupId))),
+    ctx.db.select({ at: min(quizzes.publishAt) }).from(quizzes).where(and(eq(quizzes.groupId, groupId), isNotNull(quizzes.publishAt), notArchived(quizzes.groupId))),
     ctx.db
       .select({ at: sql<number | null>`min(${tasks.publishAt})` })
       .from(tasks)
       .innerJoin(lectures, eq(lectures.id, tasks.lectureId))
-      .where(and(eq(lectures.groupId, groupId), isNotNull(tasks.publishAt))),
+      .where(and(eq(lectures.groupId, groupId), isNotNull(tasks.publishAt), notArchived(lectures.groupId))),
   ]);
   const times = [l?.at, q?.at, t?.at].map((x) => (x == null ? null : x instanceof Date ? x.getTime() : Number(x))).filter((x): x is number => x !== null);
   return times.length ? Math.min(...times) : null;

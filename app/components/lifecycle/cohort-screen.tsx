@@ -244,8 +244,9 @@ function CertificatesSection({ data }: { data: CohortData }) {
   // Issued before the last lecture, a certificate says the course ended at the last one held: said beside the
   // buttons and again in each dialog.
   const ahead = roster.stillToCome;
-  // Who issuing to everyone reaches: members who meet the rule and hold no certificate (a revoked one is issued again).
-  const newGraduates = roster.members.filter((m) => m.meetsRule && !(m.certificate && !m.certificate.revokedAt)).length;
+  // Who issuing to everyone reaches: members who meet the rule and never had a certificate (a revoked one stays revoked;
+  // its member's own Issue button gives it again).
+  const newGraduates = roster.members.filter((m) => m.meetsRule && !m.certificate).length;
   const aheadNote = ahead ? t("cohort.certs.stillToCome", { count: ahead.lectures, last: calendarDay(ahead.lastOn), ends: calendarDay(ahead.endsOn) }) : null;
   return (
     <section className="card form-card cohort-section" aria-labelledby="cohort-certs-title">
