@@ -317,6 +317,7 @@ export const en = {
   "auth.verify.resent": "If this e-mail is waiting for verification, a new code is on its way.",
   "auth.verify.failed": "Verification failed",
   "auth.verify.failedHint": "The code is wrong or has expired (codes last 10 minutes). Type the code from the newest e-mail, or send a new one.",
+  "auth.verify.failedSpent": "A code stops working after {tries} wrong tries. Send a new code below and type that one.",
   "auth.verify.error": "An error occurred during verification.",
   "auth.verify.successTitle": "Welcome to Cohort!",
   "auth.verify.success": "Your e-mail is verified. Taking you to log in...",

@@ -3,3 +3,10 @@
  * enough for the first e-mail to arrive before a second replaces its code. The server has its own hourly limits too. Client-safe.
  */
 export const RESEND_COOLDOWN_S = 30;
+
+/**
+ * Wrong tries one code takes before it stops working (the server's rule, worker/services/codes.ts): after them only a
+ * new code works, which the page then says, counting the refusals it saw itself (the server never says whether an
+ * address has a code). Client-safe.
+ */
+export const CODE_MAX_ATTEMPTS = 5;

@@ -207,6 +207,17 @@ export function rememberRedirect(path: string): void {
   tryStorage(() => sessionStorage.setItem(REDIRECT_KEY, safe), undefined);
 }
 
+/**
+ * `path` carrying the page to come back to (`redirectTo`) when there is one: sign-up, verification and Log in hand it
+ * on in their addresses too, so a visitor who asked for a seat comes back to that course after signing up even where
+ * the tab's session storage is gone (a new tab, a browser that clears it).
+ */
+export function withRedirect(path: string, to: string | null | undefined): string {
+  const safe = safeRedirectPath(to ?? "", "");
+  if (!safe || safe.startsWith("/auth/")) return path;
+  return `${path}${path.includes("?") ? "&" : "?"}${new URLSearchParams({ redirectTo: safe })}`;
+}
+
 /** The stored redirect, without removing it. */
 export function peekRedirect(): string | null {
   return safeRedirectPath(tryStorage(() => sessionStorage.getItem(REDIRECT_KEY), null), "") || null;

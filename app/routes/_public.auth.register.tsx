@@ -15,7 +15,7 @@ import { revealAndFocus } from "~/lib/focus";
 import { useT } from "~/lib/i18n";
 import { metaT, pageMeta } from "~/lib/meta";
 import { PASSWORD_MIN_LENGTH, registerFormInput } from "~/lib/schemas";
-import { deviceFingerprint, rememberRedirect, roleHome } from "~/lib/session-client";
+import { deviceFingerprint, peekRedirect, rememberRedirect, roleHome, withRedirect } from "~/lib/session-client";
 import { getViewer } from "../../worker/auth/viewer";
 import { register } from "../../worker/services/accounts";
 
@@ -75,7 +75,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   return data<ActionResult>({ ok: true, name: parsed.data.name, email: parsed.data.email });
 }
 
-const verifyPath = (email: string) => `/auth/verif-email?${new URLSearchParams({ email })}`;
+const verifyPath = (email: string, next: string) => withRedirect(`/auth/verif-email?${new URLSearchParams({ email })}`, next);
 
 export default function RegisterPage() {
   const { t } = useT();
@@ -92,9 +92,11 @@ export default function RegisterPage() {
   const kept = result && !result.ok ? result.values : null;
   // Sent here from a page that asked to sign in (Log in's sign-up link carries it), perhaps in a new tab: where to
   // go after the first login, kept as Log in keeps it (session storage).
+  const [next, setNext] = useState("");
   useEffect(() => {
     const to = new URLSearchParams(window.location.search).get("redirectTo");
     if (to) rememberRedirect(to);
+    setNext(to || peekRedirect() || "");
   }, []);
 
   useEffect(() => setFingerprint(deviceFingerprint()), []);
@@ -108,9 +110,9 @@ export default function RegisterPage() {
       return;
     }
     revealAndFocus(successRef.current);
-    const timer = window.setTimeout(() => navigate(verifyPath(result.email), { state: { email: result.email } }), REGISTER_REDIRECT_MS);
+    const timer = window.setTimeout(() => navigate(verifyPath(result.email, next), { state: { email: result.email } }), REGISTER_REDIRECT_MS);
     return () => window.clearTimeout(timer);
-  }, [result, navigate]);
+  }, [result, navigate, next]);
 
   function focusFirstInvalid(errors: Partial<Record<string, unknown>>) {
     const first = (["name", "email", "password", "confirmPassword", "country", "phone"] as const).find((f) => errors[f] || (f === "phone" && errors.phone_number));
@@ -147,7 +149,7 @@ export default function RegisterPage() {
           <h1 className="auth-title">{t("auth.register.successTitle", { name: result.name })}</h1>
           <p>{t("auth.register.success", { email: isolate(result.email) })}</p>
         </div>
-        <Link to={verifyPath(result.email)} state={{ email: result.email }} className="btn btn-primary btn-block">
+        <Link to={verifyPath(result.email, next)} state={{ email: result.email }} className="btn btn-primary btn-block">
           {t("auth.register.enterCode")}
         </Link>
       </main>
@@ -194,7 +196,7 @@ export default function RegisterPage() {
         </button>
       </Form>
       <p className="auth-switch">
-        {t("auth.register.haveAccount")} <Link to="/auth/login">{t("auth.register.logIn")}</Link>
+        {t("auth.register.haveAccount")} <Link to={withRedirect("/auth/login", next)}>{t("auth.register.logIn")}</Link>
       </p>
     </main>
   );

@@ -11,8 +11,9 @@ import type { MessageKey } from "~/i18n/en";
 import { expectedError, fieldErrors, messageKey, retryHeaders, type FieldErrors } from "~/lib/form-errors.server";
 import { isolate } from "~/lib/bidi";
 import { revealAndFocus } from "~/lib/focus";
+import { peekRedirect, rememberRedirect, withRedirect } from "~/lib/session-client";
 import { useT } from "~/lib/i18n";
-import { RESEND_COOLDOWN_S } from "~/lib/resend-cooldown";
+import { CODE_MAX_ATTEMPTS, RESEND_COOLDOWN_S } from "~/lib/resend-cooldown";
 import { metaT, pageMeta } from "~/lib/meta";
 import { CODE_DIGITS, emailOnlyInput, verifyEmailInput } from "~/lib/schemas";
 import { resendCode, verifyEmail } from "../../worker/services/accounts";
@@ -79,6 +80,7 @@ export default function VerifyEmailPage() {
   const [email, setEmail] = useState(() => (typeof stateEmail === "string" ? stateEmail : loaderData.email));
   const [digits, setDigits] = useState<string[]>(() => Array.from({ length: loaderData.codeDigits }, () => ""));
   const [cooldown, setCooldown] = useState(0);
+  const [wrongTries, setWrongTries] = useState(0);
   const [clientError, setClientError] = useState<FieldErrors<Field>>({});
   const noticeRef = useRef<HTMLDivElement>(null);
   const codeRef = useRef<HTMLDivElement>(null);
@@ -94,21 +96,37 @@ export default function VerifyEmailPage() {
     if (!result || handled.current === result) return;
     handled.current = result;
     setClientError({});
-    if (result.ok && result.intent === "resend") setCooldown(RESEND_COOLDOWN_S);
+    if (result.ok && result.intent === "resend") {
+      setCooldown(RESEND_COOLDOWN_S);
+      // A new code replaces the old one: the boxes start empty, the keyboard on the first (the button is disabled now),
+      // and the count of wrong tries starts again.
+      setDigits((d) => d.map(() => ""));
+      setWrongTries(0);
+      codeRef.current?.querySelector<HTMLInputElement>("input")?.focus();
+    }
     if (result.ok && result.intent === "verify") {
       revealAndFocus(noticeRef.current);
       const next = result.choosePassword ? "/auth/forget-password" : "/auth/login";
       // The sign-in page says the address is confirmed (it would otherwise greet a new member with "Welcome back").
       const query = new URLSearchParams(result.choosePassword ? { email: result.email } : { email: result.email, verified: "1" });
-      const timer = window.setTimeout(() => navigate(`${next}?${query}`), VERIFY_REDIRECT_MS);
+      // The page the visitor set out for (a course's seat) comes along to Log in.
+      const back = new URLSearchParams(window.location.search).get("redirectTo") || peekRedirect();
+      const timer = window.setTimeout(() => navigate(withRedirect(`${next}?${query}`, back)), VERIFY_REDIRECT_MS);
       return () => window.clearTimeout(timer);
     }
     if (!result.ok && result.intent === "verify") {
+      if (result.formError === "auth.verify.failed") setWrongTries((n) => n + 1);
       // A wrong code: empty the boxes and start again from the first one.
       setDigits((d) => d.map(() => ""));
       codeRef.current?.querySelector<HTMLInputElement>("input")?.focus();
     }
   }, [result, navigate]);
+
+  // Opened with the page to come back to (from sign-up, perhaps in another tab): kept as Log in keeps it.
+  useEffect(() => {
+    const to = new URLSearchParams(window.location.search).get("redirectTo");
+    if (to) rememberRedirect(to);
+  }, []);
 
   useEffect(() => {
     if (cooldown <= 0) return;
@@ -185,7 +203,7 @@ export default function VerifyEmailPage() {
           <FormAlert id="verify-form-error">
             <p>{t(formError)}</p>
             {/* The boxes were emptied for a new try: say why the code did not work and what to do. */}
-            {formError === "auth.verify.failed" ? <p>{t("auth.verify.failedHint")}</p> : null}
+            {formError === "auth.verify.failed" ? <p>{t(wrongTries >= CODE_MAX_ATTEMPTS ? "auth.verify.failedSpent" : "auth.verify.failedHint", { tries: CODE_MAX_ATTEMPTS })}</p> : null}
           </FormAlert>
         ) : null}
         <div role="status" className="auth-notice-slot">

@@ -1,7 +1,7 @@
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { allowStatus, createVerifiedUser, DEMO, mailedCode, RESET_SUBJECT, uniqueEmail, VERIFY_SUBJECT } from "./accounts-helpers";
-import { baseURL, useBrowser } from "./browser";
+import { baseURL, gotoHydrated, useBrowser } from "./browser";
 import { accessToken, ADMIN, api, INSTRUCTOR, memberOf } from "./groups-helpers";
 
 const digitBoxes = (page: Page) => page.locator(".code-boxes input");
@@ -97,6 +97,73 @@ describe("sign-up, e-mail verification and login", () => {
     // Sent as +code + digits, the trunk 0 dropped and all nine digits after it kept.
     expect(await detail("Phone number").textContent()).toBe("+966512345678");
     expect(await detail("Country").textContent()).toBe("Saudi Arabia");
+    expect(problems).toEqual([]);
+  });
+
+  it("brings a visitor who signed up to ask for a seat back to that course, through sign-up, verification and Log in, in a tab of its own each", async () => {
+    const page = await newPage();
+    await gotoHydrated(page, "/content/frontend-react");
+    await page.getByRole("link", { name: "Log in to request a seat" }).click();
+    await page.waitForURL("**/auth/login?redirectTo=*");
+    await page.getByRole("link", { name: "Sign up" }).click();
+    await page.waitForURL("**/auth/register?redirectTo=*");
+    const email = uniqueEmail("seat");
+    await page.waitForSelector("html[data-hydrated]", { state: "attached" });
+    await page.getByLabel("Full name").fill("Mariam Adel");
+    await page.getByLabel("Email").fill(email);
+    await page.getByLabel("Password", { exact: true }).fill("mariam-password-1");
+    await page.getByLabel("Confirm password").fill("mariam-password-1");
+    await page.getByLabel("Country").selectOption("EG");
+    await page.getByLabel("Phone number").pressSequentially("1012345678");
+    // Already have an account? Log in: it carries the course too.
+    expect(await page.locator(".auth-switch a").getAttribute("href")).toBe(`/auth/login?redirectTo=${encodeURIComponent("/content/frontend-react")}`);
+    await page.getByRole("button", { name: "Sign up" }).click();
+    await page.waitForURL("**/auth/verif-email?**");
+    const verifyUrl = new URL(page.url());
+    expect(verifyUrl.searchParams.get("redirectTo")).toBe("/content/frontend-react");
+    // The rest in a new tab (its session storage empty), as when the e-mail is read on the side.
+    const next = await newPage();
+    await gotoHydrated(next, `${verifyUrl.pathname}${verifyUrl.search}`);
+    await digitBoxes(next).first().focus();
+    await paste(next, await mailedCode(email, VERIFY_SUBJECT));
+    await next.getByRole("button", { name: "Verify", exact: true }).click();
+    await next.waitForURL("**/auth/login?**");
+    expect(new URL(next.url()).searchParams.get("redirectTo")).toBe("/content/frontend-react");
+    await next.getByLabel("Password", { exact: true }).fill("mariam-password-1");
+    await next.getByRole("button", { name: "Log In", exact: true }).click();
+    await next.waitForURL(`${baseURL()}/content/frontend-react`);
+  });
+
+  it("says a code is spent after 5 wrong tries, and a new code puts the keyboard back on the first box", async () => {
+    const page = await newPage();
+    const problems = allowStatus(page, 400, "/auth/verif-email");
+    const user = { email: uniqueEmail("spent"), password: "spent-password-1" };
+    const registered = await fetch(`${baseURL()}/api/users/register`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "cf-connecting-ip": "198.51.100.77" },
+      body: JSON.stringify({ name: "Spent Code", ...user, phone_number: "+201001234567", country: "EG" }),
+    });
+    expect(registered.status).toBe(201);
+    const code = await mailedCode(user.email, VERIFY_SUBJECT);
+    const wrong = code.slice(0, 5) + ((Number(code[5]) + 1) % 10);
+    await gotoHydrated(page, `/auth/verif-email?${new URLSearchParams({ email: user.email })}`);
+    const alert = page.getByRole("alert").filter({ hasText: "Verification failed" });
+    for (let i = 1; i <= 5; i++) {
+      await digitBoxes(page).first().focus();
+      await paste(page, wrong);
+      await page.getByRole("button", { name: "Verify", exact: true }).click();
+      await expect.poll(async () => (await alert.count()) > 0 && (await boxValues(page)) === "").toBe(true);
+      const spent = (await alert.textContent())!.includes("A code stops working after 5 wrong tries");
+      // The fifth refusal says the code is spent; the four before say to check it.
+      expect(spent, `try ${i}`).toBe(i === 5);
+    }
+    await page.getByRole("button", { name: "Send a new code" }).click();
+    await page.getByText("a new code is on its way").waitFor();
+    expect(await digitBoxes(page).first().evaluate((el) => el === document.activeElement)).toBe(true);
+    // The new code works.
+    await paste(page, await mailedCode(user.email, VERIFY_SUBJECT, [code]));
+    await page.getByRole("button", { name: "Verify", exact: true }).click();
+    await page.getByText("Your e-mail is verified").waitFor();
     expect(problems).toEqual([]);
   });
 

@@ -186,6 +186,36 @@ describe("group chat", () => {
     expect(await box.inputValue()).toBe("");
   });
 
+  it("on a phone, the back-to-top button steps aside while the message is typed, so a tap on Send sends (Arabic, 375 px)", async () => {
+    const page = await newPage({ width: 375, height: 800, touch: true });
+    await page.context().addCookies([{ name: "lang", value: "ar", url: baseURL() }]);
+    await signIn(page.context(), DEMO_LOGINS.student.email, DEMO_LOGINS.student.password);
+    await openChat(page, "/course/frontend-react");
+    const box = page.locator(".chat-input");
+    const send = page.locator(".chat-send");
+    // The chat's Send at the bottom of the screen, where the back-to-top button sits (the page is far down).
+    await send.evaluate((el) => {
+      const r = el.getBoundingClientRect();
+      window.scrollBy({ top: r.bottom - (window.innerHeight - 24), behavior: "instant" });
+    });
+    const backToTop = page.locator(".back-to-top");
+    await backToTop.waitFor({ state: "visible" });
+    const onSend = () =>
+      send.evaluate((el) => {
+        const r = el.getBoundingClientRect();
+        // Every point of the button's far end (the button sits at the inline end, the left in Arabic).
+        return [0.1, 0.5, 0.9].every((f) => el.contains(document.elementFromPoint(r.left + r.width * f, r.top + r.height / 2)));
+      });
+    expect(await onSend()).toBe(false);
+    const text = unique("رسالة من الهاتف");
+    await box.tap();
+    await box.fill(text);
+    expect(await backToTop.isVisible()).toBe(false);
+    expect(await onSend()).toBe(true);
+    await send.tap();
+    await lines(page, text).and(page.locator('[data-state="sent"]')).waitFor({ timeout: 5_000 });
+  });
+
   it("folds a long message to its first lines with Show more, which opens and folds it again", async () => {
     const page = await signedInPage(DEMO_LOGINS.student, 375);
     await openChat(page, "/course/frontend-react");

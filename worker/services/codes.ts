@@ -17,12 +17,13 @@ import type { ServiceContext } from "../context";
 import { AppError } from "../http/errors";
 import { newId } from "./ids";
 import { hitRateLimit, refundRateLimit, type Limit } from "./rate-limit";
+import { CODE_MAX_ATTEMPTS } from "../../app/lib/resend-cooldown";
 
 export type CodePurpose = (typeof oneTimeCodes.$inferSelect)["purpose"];
 
 const MINUTE = 60_000;
 export const CODE_TTL_MINUTES = 10;
-export const CODE_MAX_ATTEMPTS = 5;
+export { CODE_MAX_ATTEMPTS } from "../../app/lib/resend-cooldown";
 /** Wrong codes per e-mail address and client per day, across both purposes. */
 export const CODE_FAILURE_LIMIT: Limit = { max: 10, windowMs: 24 * 60 * MINUTE };
 /** New codes (register, resend, forgot password) per e-mail address and client, per client, and per address. */
