@@ -5,10 +5,10 @@
  * Each case failed before: focus fell to the page's body.
  */
 import type { Page } from "playwright-core";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 import { baseURL, gotoHydrated, useBrowser } from "./browser";
 import { createVerifiedUser, signIn } from "./accounts-helpers";
-import { accessToken, ADMIN, api, memberOf } from "./groups-helpers";
+import { accessToken, ADMIN, api, INSTRUCTOR, memberOf } from "./groups-helpers";
 
 /** What holds the focus: its tag, classes and name, or "body". */
 const focused = (page: Page) =>
@@ -92,6 +92,41 @@ describe("the keyboard after a confirmed removal", () => {
     await page.getByRole("link", { name: `Hany ${stamp}` }).waitFor({ state: "detached" });
     await expect.poll(() => focused(page)).toBe("div.gtable-wrap");
     await expect.poll(() => status(page)).toContain(`Hany ${stamp} was removed from the group.`);
+  });
+
+  it("goes on from the time when a lecture's schedule is taken off (its button goes with it)", async () => {
+    const stamp = Date.now().toString(36);
+    const token = await accessToken(INSTRUCTOR);
+    const lecture = (await api<{ slug: string }>(token, "POST", "/api/lectures/group/frontend-react", { title: `Later week ${stamp}` })).body;
+    expect((await api(token, "PUT", `/api/schedule/lecture/${lecture.slug}`, { publishAt: new Date(Date.now() + 86_400_000).toISOString() })).status).toBe(200);
+    const page = await newPage();
+    await signIn(page.context(), INSTRUCTOR);
+    await gotoHydrated(page, `/instructor/group/frontend-react/lectures/update/${lecture.slug}`);
+    await page.getByRole("button", { name: "Take off the schedule" }).click();
+    await page.getByRole("button", { name: "Take off the schedule" }).waitFor({ state: "detached" });
+    await expect.poll(() => focused(page)).toBe("input #schedule-lecture-at");
+  });
+
+  it("goes on from the announcement left when one is deleted on the Cohort tab", async () => {
+    const stamp = Date.now().toString(36);
+    const token = await accessToken(INSTRUCTOR);
+    const made: string[] = [];
+    for (const title of [`Kept ${stamp}`, `Gone ${stamp}`]) {
+      const res = await api<{ _id: string }>(token, "POST", "/api/groups/frontend-react/announcements", { title, body: "Room B this week." });
+      expect(res.status).toBe(201);
+      made.push(res.body._id);
+    }
+    // The demo group's members would otherwise find it pinned on their course home in later tests.
+    onTestFinished(async () => {
+      await api(token, "DELETE", `/api/groups/frontend-react/announcements/${made[0]}`);
+    });
+    const page = await newPage();
+    await signIn(page.context(), INSTRUCTOR);
+    await gotoHydrated(page, "/instructor/group/frontend-react/cohort");
+    await page.getByRole("button", { name: `Delete: Gone ${stamp}` }).click();
+    await page.getByRole("dialog", { name: "Delete this announcement?" }).getByRole("button", { name: "Delete" }).click();
+    await page.getByRole("button", { name: `Delete: Gone ${stamp}` }).waitFor({ state: "detached" });
+    await expect.poll(() => focused(page)).toMatch(/^(h3\.cohort-item-title|h2\.block-title)/);
   });
 
   it("goes back to the role picker once a role is given (the button is disabled then)", async () => {

@@ -46,6 +46,8 @@ describe("announcements", () => {
     const [ar] = await waitForMails(w.arabic.user.email, /No class on Thursday/);
     expect(ar!.text).toContain("نشر Mona Teacher إعلانًا في Web Basics.");
     expect(ar!.html).toContain('dir="rtl"');
+    // The English announcement inside the Arabic e-mail takes its own direction (its full stop stays at its end).
+    expect(ar!.html).toContain('<h2 dir="auto">No class on Thursday</h2><div dir="auto"><p>We meet <strong>Sunday</strong> instead.</p>');
 
     // On the Arabic reader's course home the English body keeps its own direction (lists and all), as a lecture's does.
     const home = await (await call(`/course/${w.group.slug}`, { cookie: `${w.arabic.cookie}; lang=ar` })).text();

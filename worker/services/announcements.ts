@@ -56,7 +56,9 @@ export function announcementMail(lang: "en" | "ar", a: { title: string; bodyHtml
   return {
     subject: format(dict, "mail.announcement.subject", { group: group.title, title: a.title }),
     text: [intro, a.title, a.body, `${open}: ${link}`].join("\n\n"),
-    html: `<div dir="${dir}" lang="${lang}"><p>${escapeHtml(intro)}</p><h2>${escapeHtml(a.title)}</h2>${a.bodyHtml}<p><a href="${escapeHtml(link)}">${escapeHtml(open)}</a></p></div>`,
+    // The announcement itself is in the language its author wrote it in, whatever the reader's: it takes its direction
+    // from its own text (an English sentence in an Arabic e-mail kept its full stop at its start).
+    html: `<div dir="${dir}" lang="${lang}"><p>${escapeHtml(intro)}</p><h2 dir="auto">${escapeHtml(a.title)}</h2><div dir="auto">${a.bodyHtml}</div><p><a href="${escapeHtml(link)}">${escapeHtml(open)}</a></p></div>`,
   };
 }
 

@@ -1,6 +1,6 @@
 import { Link, useFetcher } from "@remix-run/react";
 import { useCallback, useEffect, useRef, useState } from "react";
-import { ConfirmDialog, useCloseWhenDone } from "~/components/confirm-dialog";
+import { ConfirmDialog, focusInListAfter, useCloseWhenDone } from "~/components/confirm-dialog";
 import { fromLocalInput, When } from "~/components/lectures/when";
 import type { MessageKey } from "~/i18n/en";
 import { localeOf } from "~/i18n/config";
@@ -140,12 +140,16 @@ function AnnouncementsSection({ data }: { data: CohortData }) {
   useEffect(() => {
     if (remover.state === "idle" && remover.data?.ok) setDeleting(null);
   }, [remover.state, remover.data]);
+  // A deleted announcement's row goes with its Delete button: the keyboard goes on from the one now in its place.
+  const listRef = useRef<HTMLUListElement>(null);
+  const titleRef = useRef<HTMLHeadingElement>(null);
+  const deletingAt = useRef(0);
   const error = problem(t, poster.data, { title: "cohort.field.title", body: "cohort.field.body", expiresAt: "cohort.field.expiresAt" });
   // Posting e-mails every member: a double click must not post it twice.
   const once = useOneSubmission(poster.state);
   return (
     <section className="card form-card cohort-section" aria-labelledby="cohort-announce-title" id="announcements">
-      <h2 id="cohort-announce-title" className="block-title">
+      <h2 ref={titleRef} id="cohort-announce-title" className="block-title" tabIndex={-1}>
         {t("cohort.announce.title")}
       </h2>
       <p className="field-hint field-hint-block">{t("cohort.announce.lead")}</p>
@@ -180,12 +184,22 @@ function AnnouncementsSection({ data }: { data: CohortData }) {
       {data.announcements.length === 0 ? (
         <p className="muted">{t("cohort.announce.empty")}</p>
       ) : (
-        <ul role="list" className="cohort-list">
-          {data.announcements.map((a) => (
+        <ul ref={listRef} role="list" className="cohort-list">
+          {data.announcements.map((a, i) => (
             <li key={a._id} className="cohort-announcement">
               <div className="cohort-announcement-head">
-                <h3 className="cohort-item-title user-text">{a.title}</h3>
-                <button type="button" className="btn btn-ghost btn-sm" onClick={() => setDeleting(a._id)} aria-label={`${t("cohort.announce.delete")}: ${a.title}`}>
+                <h3 className="cohort-item-title user-text" tabIndex={-1}>
+                  {a.title}
+                </h3>
+                <button
+                  type="button"
+                  className="btn btn-ghost btn-sm"
+                  onClick={() => {
+                    deletingAt.current = i;
+                    setDeleting(a._id);
+                  }}
+                  aria-label={`${t("cohort.announce.delete")}: ${a.title}`}
+                >
                   {t("cohort.announce.delete")}
                 </button>
               </div>
@@ -207,7 +221,16 @@ function AnnouncementsSection({ data }: { data: CohortData }) {
         <input type="hidden" name="intent" value="delete-announcement" />
         <input type="hidden" name="announcementId" value={deleting ?? ""} />
       </remover.Form>
-      <ConfirmDialog open={deleting !== null} onClose={() => setDeleting(null)} title={t("cohort.announce.deleteTitle")} confirmLabel={t("cohort.announce.delete")} form="announcement-delete-form" busy={remover.state !== "idle"} danger>
+      <ConfirmDialog
+        open={deleting !== null}
+        onClose={() => setDeleting(null)}
+        title={t("cohort.announce.deleteTitle")}
+        confirmLabel={t("cohort.announce.delete")}
+        form="announcement-delete-form"
+        busy={remover.state !== "idle"}
+        danger
+        returnFocusTo={focusInListAfter(listRef, deletingAt.current, ".cohort-item-title", titleRef)}
+      >
         <p>{t("cohort.announce.deleteBody")}</p>
         {remover.data && !remover.data.ok ? <p className="form-error">{failureText(t, remover.data)}</p> : null}
       </ConfirmDialog>

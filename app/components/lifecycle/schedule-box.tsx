@@ -1,5 +1,6 @@
 import { Link, useFetcher, useRevalidator } from "@remix-run/react";
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
+import { focusIfLost } from "~/lib/focus";
 import { fromLocalInput, toLocalInput, When } from "~/components/lectures/when";
 import { failureText, publishAtText, type FailureLike } from "~/lib/group-errors";
 import { useT } from "~/lib/i18n";
@@ -17,6 +18,13 @@ export function ScheduleBox({ kind, id, publishAt, published }: { kind: Schedule
   const revalidator = useRevalidator();
   const [at, setAt] = useState(() => toLocalInput(publishAt));
   useEffect(() => setAt(toLocalInput(publishAt)), [publishAt]);
+  // "Take off the schedule" (or "Show now") goes with the schedule it took off: the keyboard goes on from the time.
+  const timeRef = useRef<HTMLInputElement>(null);
+  const hadTime = useRef(publishAt !== null);
+  useEffect(() => {
+    if (hadTime.current && publishAt === null) focusIfLost(() => timeRef.current);
+    hadTime.current = publishAt !== null;
+  }, [publishAt]);
   useEffect(() => {
     if (fetcher.state === "idle" && fetcher.data?.ok) revalidator.revalidate();
     // eslint-disable-next-line react-hooks/exhaustive-deps
@@ -24,6 +32,8 @@ export function ScheduleBox({ kind, id, publishAt, published }: { kind: Schedule
   const uid = `schedule-${kind}`;
   const blocked = published && kind !== "task";
   const error = fetcher.data && !fetcher.data.ok ? (fetcher.data.fields?.publishAt ? publishAtText(t, fetcher.data) : failureText(t, fetcher.data)) : null;
+  // A refused time is said at its field (marked invalid and described by the sentence), not only beside the buttons.
+  const timeRefused = fetcher.state === "idle" && !!fetcher.data && !fetcher.data.ok && !!fetcher.data.fields?.publishAt;
   const done = fetcher.state === "idle" && fetcher.data?.ok ? (fetcher.data.intent === "clear" ? t("schedule.cleared") : t("schedule.saved")) : "";
   return (
     <section className="card form-card schedule-box" aria-labelledby={`${uid}-title`}>
@@ -45,7 +55,16 @@ export function ScheduleBox({ kind, id, publishAt, published }: { kind: Schedule
           <input type="hidden" name="publishAt" value={fromLocalInput(at) ?? ""} />
           <div className="field">
             <label htmlFor={`${uid}-at`}>{t("schedule.at")}</label>
-            <input id={`${uid}-at`} type="datetime-local" value={at} onChange={(e) => setAt(e.target.value)} required />
+            <input
+              ref={timeRef}
+              id={`${uid}-at`}
+              type="datetime-local"
+              value={at}
+              onChange={(e) => setAt(e.target.value)}
+              required
+              aria-invalid={timeRefused || undefined}
+              aria-describedby={timeRefused ? `${uid}-status` : undefined}
+            />
           </div>
           <div className="form-actions">
             <button type="submit" name="intent" value="schedule" className="btn btn-outline" disabled={fetcher.state !== "idle"}>
@@ -56,7 +75,7 @@ export function ScheduleBox({ kind, id, publishAt, published }: { kind: Schedule
                 {t(kind === "task" ? "schedule.showNow" : "schedule.clear")}
               </button>
             ) : null}
-            <p role="status" className={error ? "form-error" : "form-ok"}>
+            <p id={`${uid}-status`} role="status" className={error ? "form-error" : "form-ok"}>
               {error ?? done}
             </p>
           </div>
