@@ -119,8 +119,10 @@ export function CourseCard({ course, headingLevel = 3 }: { course: CatalogueCour
           </span>
         </p>
         <div className="course-card-actions">
+          {/* Each card's links say which course they are for (a screen reader's list of links read three alike). */}
           <Link to={`/content/${course.slug}`} className="btn btn-primary" prefetch="intent">
             {t("courses.viewDetails")}
+            <span className="visually-hidden">: {course.title}</span>
             <ArrowIcon />
           </Link>
           <a
@@ -128,6 +130,7 @@ export function CourseCard({ course, headingLevel = 3 }: { course: CatalogueCour
             target="_blank"
             rel="noopener noreferrer"
             className="btn btn-outline"
+            aria-describedby={titleId}
           >
             <ChatIcon />
             {t("courses.ask")}

@@ -192,6 +192,7 @@ export const lecturesAr: Record<keyof typeof lecturesEn, string> = {
   "attendance.error.tooMany": "محاولات كثيرة. انتظر دقيقة ثم اكتب الرمز الظاهر على الشاشة.",
   "attendance.error.format": "اكتب أرقام الرمز الستة.",
   "attendance.error.scan": "رمز الحضور هذا لم يعد صالحًا. امسح الرمز الظاهر على الشاشة مرة أخرى، أو اكتبه في صفحة المحاضرة.",
+  "attendance.error.noCode": "لا يحمل هذا الرابط رمز حضور. امسح الرمز الظاهر على الشاشة، أو اكتبه في صفحة المحاضرة.",
   "attendance.error.notMember": "يسجّل حضور محاضرات المجموعة طلابُها فقط.",
   "attendance.error.noLecture": "هذه المحاضرة غير موجودة أو غير منشورة.",
   "attendance.error.pendingUsed": "استُخدم تسجيل الحضور هذا من قبل. امسح الرمز الظاهر على الشاشة مرة أخرى، أو اكتبه في صفحة المحاضرة.",

@@ -191,6 +191,7 @@ export const lecturesEn = {
   "attendance.error.tooMany": "Too many tries. Wait a minute, then enter the code on the screen.",
   "attendance.error.format": "Enter the 6 digits of the code.",
   "attendance.error.scan": "This check-in code is not valid any more. Scan the code on the screen again, or type it on the lecture page.",
+  "attendance.error.noCode": "This address carries no check-in code. Scan the code on the screen, or type it on the lecture page.",
   "attendance.error.notMember": "Only the group's students check in to its lectures.",
   "attendance.error.noLecture": "This lecture does not exist or is not published.",
   "attendance.error.pendingUsed": "This check-in has already been used. Scan the code on the screen again, or type it on the lecture page.",

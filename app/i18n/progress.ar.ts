@@ -8,7 +8,7 @@ export const progressAr: Record<keyof typeof progressEn, string> = {
   "progress.attendance": "الحضور",
   "progress.tasks": "المهام",
   "progress.quizzes": "الاختبارات",
-  "progress.lecturesOf": "{held, plural, zero {لا محاضرات محسوبة بعد} one {حضرت {attended} من محاضرة واحدة} two {حضرت {attended} من محاضرتين} few {حضرت {attended} من # محاضرات} many {حضرت {attended} من # محاضرة} other {حضرت {attended} من # محاضرة}}",
+  "progress.lecturesOf": "{held, plural, zero {لا محاضرات محسوبة بعد} one {حضرت {attended} من أصل محاضرة واحدة} two {حضرت {attended} من أصل محاضرتين} few {حضرت {attended} من أصل # محاضرات} many {حضرت {attended} من أصل # محاضرة} other {حضرت {attended} من أصل # محاضرة}}",
   "progress.submittedOf": "سُلّمت {submitted} من {given} مطلوبة حتى الآن",
   "progress.takenOf": "أُدّي {taken} من {published}",
   "progress.awaitingGrade": "بانتظار التقييم: {count}",

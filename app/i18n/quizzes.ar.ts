@@ -47,6 +47,8 @@ export const quizzesAr: Record<keyof typeof quizzesEn, string> = {
   "quiz.error.quiz_closed": "أُغلق هذا الاختبار.",
   "quiz.error.no_attempts_left": "استنفدت كل محاولاتك.",
   "quiz.error.conflict": "تغيّر شيء في الأثناء. أعد تحميل الصفحة.",
+  "quiz.error.course_ended": "انتهى هذا الكورس: لا تبدأ محاولة جديدة.",
+  "quiz.courseEnded": "انتهى هذا الكورس: تبقى نتائجك هنا، ولا تبدأ محاولة جديدة.",
   "quiz.question": "السؤال {n} من {total}",
   "quiz.points": "{n, plural, zero {بلا درجات} one {درجة واحدة} two {درجتان} few {# درجات} many {# درجة} other {# درجة}}",
   "quiz.point": "درجة واحدة",

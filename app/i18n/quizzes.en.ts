@@ -45,6 +45,8 @@ export const quizzesEn = {
   "quiz.error.quiz_closed": "This quiz has closed.",
   "quiz.error.no_attempts_left": "You have used all your attempts.",
   "quiz.error.conflict": "Something changed meanwhile. Reload the page.",
+  "quiz.error.course_ended": "This course has ended: no new attempt starts.",
+  "quiz.courseEnded": "This course has ended: your results stay here, and no new attempt starts.",
   "quiz.question": "Question {n} of {total}",
   "quiz.points": "{n, plural, one {# point} other {# points}}",
   "quiz.point": "1 point",

@@ -39,6 +39,8 @@ export const realtimeAr: Record<keyof typeof realtimeEn, string> = {
   "chat.failed.rateLimited": "لم تُرسل: رسائل كثيرة جدًا. انتظر قليلًا.",
   "chat.failed.invalid": "لم تُرسل: لا يمكن نشر هذه الرسالة.",
   "chat.failed.forbidden": "لم تُرسل: لم يعد بإمكانك الكتابة في هذه المحادثة.",
+  "chat.failed.ended": "لم تُرسل: انتهى هذا الكورس، ويمكن قراءة محادثته دون الكتابة فيها.",
+  "chat.ended": "انتهى هذا الكورس: تبقى محادثته هنا للقراءة، ولا تستقبل رسائل جديدة.",
   "chat.failed.session": "لم تُرسل: انتهت جلستك. سجّل الدخول من جديد.",
   "chat.failed.generic": "لم تُرسل.",
   "chat.retry": "إعادة المحاولة",
@@ -67,6 +69,7 @@ export const realtimeAr: Record<keyof typeof realtimeEn, string> = {
   "live.closed": "غير مباشر",
 
   "bell.label": "الإشعارات",
+  "bell.arrived": "إشعار جديد: {text}",
   "bell.labelUnread": "الإشعارات، {count, plural, zero {لا جديد} one {إشعار واحد غير مقروء} two {إشعاران غير مقروءين} few {# إشعارات غير مقروءة} many {# إشعارًا غير مقروء} other {# إشعار غير مقروء}}",
   "bell.title": "الإشعارات",
   "bell.markAll": "تعليم الكل كمقروء",

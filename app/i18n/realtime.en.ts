@@ -41,6 +41,8 @@ export const realtimeEn = {
   "chat.failed.rateLimited": "Not sent: too many messages. Wait a moment.",
   "chat.failed.invalid": "Not sent: this message can't be posted.",
   "chat.failed.forbidden": "Not sent: you can't post in this chat any more.",
+  "chat.failed.ended": "Not sent: this course has ended, and its chat can be read but not written in.",
+  "chat.ended": "This course has ended: its chat stays here to read, and takes no new messages.",
   "chat.failed.session": "Not sent: your session has ended. Log in again.",
   "chat.failed.generic": "Not sent.",
   "chat.retry": "Retry",
@@ -69,6 +71,7 @@ export const realtimeEn = {
   "live.closed": "Not live",
 
   "bell.label": "Notifications",
+  "bell.arrived": "New notification: {text}",
   "bell.labelUnread": "Notifications, {count, plural, other {# unread}}",
   "bell.title": "Notifications",
   "bell.markAll": "Mark all as read",

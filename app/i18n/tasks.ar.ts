@@ -8,6 +8,7 @@ export const tasksAr: Record<keyof typeof tasksEn, string> = {
   "tasks.noDue": "بلا موعد نهائي",
   "tasks.pastLateOk": "فات الموعد: ما زال التسليم المتأخر مقبولًا ويُعلَّم متأخرًا",
   "tasks.pastClosed": "فات الموعد: لم تعد هذه المهمة تقبل التسليم",
+  "tasks.courseEnded": "انتهى هذا الكورس: يبقى عملك ودرجاتك هنا، ولا يُسلَّم شيء جديد.",
   "tasks.pastHandedIn": "انقضى موعد التسليم",
   "tasks.leftMinutes": "{n, plural, zero {أقل من دقيقة} one {بقيت دقيقة واحدة} two {بقيت دقيقتان} few {بقيت # دقائق} many {بقيت # دقيقة} other {بقيت # دقيقة}}",
   "tasks.leftHours": "{n, plural, zero {أقل من ساعة} one {بقيت ساعة واحدة} two {بقيت ساعتان} few {بقيت # ساعات} many {بقيت # ساعة} other {بقيت # ساعة}}",

@@ -7,6 +7,7 @@ export const tasksEn = {
   "tasks.noDue": "No due date",
   "tasks.pastLateOk": "Past due: late work is still accepted and marked late",
   "tasks.pastClosed": "Past due: this task no longer accepts work",
+  "tasks.courseEnded": "This course has ended: your work and grades stay here, and nothing more is handed in.",
   "tasks.pastHandedIn": "The due time has passed",
   "tasks.leftMinutes": "{n, plural, other {# min left}}",
   "tasks.leftHours": "{n, plural, other {# h left}}",

@@ -35,6 +35,7 @@ const CODES: Record<string, MessageKey> = {
   rate_limited: "groups.error.rateLimited",
   already_published: "schedule.published",
   group_archived: "schedule.archived",
+  course_ended: "groups.error.courseEnded",
   already_shown: "schedule.shown",
   already_handed_in: "schedule.handedIn",
   no_completion_rule: "cohort.rule.none",

@@ -16,6 +16,8 @@ export interface GroupFacts {
   instructorId: string | null;
   /** The actor's membership status in this group, if any. */
   membershipStatus?: string | null;
+  /** The group's own status (draft, published, archived), where the rule depends on it. */
+  status?: string | null;
 }
 
 const MEMBER = new Set(["approved", "special"]);
@@ -29,6 +31,11 @@ export type Action =
   | "group.create"
   /** Start a new group from this one's material (its instructor: a draft of their own; admins: any group). */
   | "group.copy"
+  /**
+   * Add to a group's course: hand in, start a quiz, check in, write in its chat. Those who see inside it, while the
+   * course runs: an archived group's course has ended, and its members keep what they have but add nothing more.
+   */
+  | "group.contribute"
   /** Ask to join a group (students only). */
   | "group.requestJoin"
   /** Delete a chat message. */
@@ -50,6 +57,8 @@ export function can(actor: Actor | null, action: Action, resource: Resource = {}
   switch (action) {
     case "group.viewInside":
       return !!resource.group && (isStaffOf(actor, resource.group) || MEMBER.has(resource.group.membershipStatus ?? ""));
+    case "group.contribute":
+      return can(actor, "group.viewInside", resource) && resource.group!.status !== "archived";
     case "group.manage":
     case "group.copy":
       return !!resource.group && isStaffOf(actor, resource.group);

@@ -197,6 +197,8 @@ export type ErrorFrameCode =
   | "forbidden"
   | "not_found"
   | "conflict"
+  /** The group's course has ended (archived): its chat is read-only. */
+  | "course_ended"
   | "server_error";
 
 /** A group chat message as the API and the socket deliver it. A deleted message keeps its id and loses its text. */

@@ -77,7 +77,8 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
       announcements: announcements.map(({ _id, title, bodyHtml, author, createdAt }) => ({ _id, title, bodyHtml, author, createdAt })),
       certificate,
       progress: progress ? { lectures: progress.lectures, tasks: progress.tasks, quizzes: progress.quizzes, overall: progress.overall } : null,
-      upNext: isMember ? upNext({ groupSlug: group.slug, lectures, tasks, quizzes }, now) : [],
+      // An ended course (archived) has nothing to do next: it takes no hand-in, attempt or check-in.
+      upNext: isMember && group.status !== "archived" ? upNext({ groupSlug: group.slug, lectures, tasks, quizzes }, now) : [],
       tasks: tasks.map(({ _id, slug: taskSlug, title, dueAt, maxScore, lectureSlug, submission }) => ({
         _id,
         slug: taskSlug,
@@ -214,7 +215,7 @@ export default function CourseHome() {
 
         {/* The panel is the landmark (a region named by its heading): a second one around it would repeat the name. */}
         <div className="course-home-chat group-chat-slot">
-          <GroupChatPanel groupId={group.id} groupSlug={group.slug} canModerate={manageHref !== null} />
+          <GroupChatPanel groupId={group.id} groupSlug={group.slug} canModerate={manageHref !== null} ended={group.archived} />
         </div>
       </div>
     </main>

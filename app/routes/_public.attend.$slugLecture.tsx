@@ -21,6 +21,7 @@ export const meta: MetaFunction = ({ matches }) => pageMeta(matches, metaT(match
 
 const ERRORS: Record<string, MessageKey> = {
   attendance_closed: "attendance.error.closed",
+  course_ended: "groups.error.courseEnded",
   invalid_code: "attendance.error.scan",
   conflict: "attendance.error.pendingUsed",
   forbidden: "attendance.error.notMember",
@@ -51,7 +52,8 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
       const done = await redeemPendingCheckin(context.svc, viewer, { id: pending, browser: browser.existing });
       throw redirect(`${lecturePath(done.lecture.groupSlug, done.lecture.slug)}${done.checkedIn ? "?checkedIn=1" : ""}`, { headers });
     }
-    if (!/^\d{6}$/.test(code)) return data({ error: "attendance.error.scan" as MessageKey, retryAfter: null as number | null }, { status: 400, headers });
+    // No code at all (the address typed, or a link shared without it) is not a code that stopped working.
+    if (!/^\d{6}$/.test(code)) return data({ error: (code === "" ? "attendance.error.noCode" : "attendance.error.scan") as MessageKey, retryAfter: null as number | null }, { status: 400, headers });
     if (!viewer) {
       const { pendingId } = await scanCode(context.svc, slug, code, { browser: browser.id });
       const back = `/attend/${encodeURIComponent(slug)}?${new URLSearchParams({ pending: pendingId })}`;

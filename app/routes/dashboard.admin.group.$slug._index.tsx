@@ -148,7 +148,7 @@ export default function AdminGroupOverview() {
 
       {/* The panel is the landmark (a region named by its heading): a second one around it would repeat the name. */}
       <div className="group-chat-slot">
-        <GroupChatPanel groupId={group.id} groupSlug={group.slug} />
+        <GroupChatPanel groupId={group.id} groupSlug={group.slug} ended={group.status === "archived"} />
       </div>
     </div>
   );

@@ -37,7 +37,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const group = await orHttpError(getGroupForMember(context.svc, viewer, slug.data.id));
   const page = await orHttpError(listMessages(context.svc, viewer, group._id, { limit: CHAT_PAGE_SIZE }));
   return {
-    group: { id: group._id, slug: group.slug, title: group.title },
+    group: { id: group._id, slug: group.slug, title: group.title, ended: group.status === "archived" },
     canModerate: can(viewer, "group.manage", { group: { instructorId: group.instructor?._id ?? null } }),
     page,
   };
@@ -64,7 +64,7 @@ export default function InstructorGroupMessages() {
         </div>
       </header>
       <GroupTabs base={`/instructor/group/${group.slug}`} tabs={INSTRUCTOR_GROUP_TABS} />
-      <GroupChatPanel groupId={group.id} groupSlug={group.slug} initial={page} canModerate={canModerate} fill />
+      <GroupChatPanel groupId={group.id} groupSlug={group.slug} initial={page} canModerate={canModerate} fill ended={group.ended} />
     </main>
   );
 }

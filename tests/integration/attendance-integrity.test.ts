@@ -84,6 +84,18 @@ async function expectLimitedJson(res: Response) {
 }
 
 describe("the QR route is limited like every other way a code is tried", () => {
+  it("tells a scan page without a code that it carries none, and one with a malformed code that it is not valid", async () => {
+    const w = await world(1);
+    await openNow(w);
+    const none = await open(`/attend/${w.lecture.slug}`, { cookie: w.members[0]!.cookie });
+    expect(none.status).toBe(400);
+    const noneHtml = await none.text();
+    expect(noneHtml).toContain("This address carries no check-in code.");
+    expect(noneHtml).not.toContain("not valid any more");
+    const short = await (await open(`/attend/${w.lecture.slug}?code=12`, { cookie: w.members[0]!.cookie })).text();
+    expect(short).toContain("This check-in code is not valid any more.");
+  });
+
   it("per address: 10 wrong codes a minute from one address, then a 429 page with Retry-After in the reader's language", async () => {
     const w = await world(1);
     const code = await openNow(w);

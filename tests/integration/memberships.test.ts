@@ -397,6 +397,26 @@ describe("POST /api/users/withdraw-request", () => {
     expect(admins.length).toBeGreaterThan(0);
   });
 
+  it("marks every staff member's notification of a request read once anyone decides it (it stays, and stops counting)", async () => {
+    const teacher = await instructor();
+    const group = await createGroup({ instructorId: teacher.user.id });
+    const me = await student();
+    const { request } = (await (await join(me, { groupSlug: group.slug, message: "Please" })).json()) as { request: Request };
+    const about = like(s.notifications.about, `membership:${request._id}:%`);
+    const held = await db().select().from(s.notifications).where(about);
+    // The instructor's and every admin's: unread until someone decides.
+    expect(held.length).toBeGreaterThan(1);
+    expect(held.every((n) => n.readAt === null)).toBe(true);
+    const admin = await signIn(await createUser({ role: "admin" }));
+    expect((await decide(admin, request._id, "approved")).status).toBe(200);
+    const after = await db().select().from(s.notifications).where(about);
+    expect(after.map((n) => n.id).sort()).toEqual(held.map((n) => n.id).sort());
+    expect(after.every((n) => n.readAt !== null)).toBe(true);
+    // The instructor's unread count no longer holds it.
+    const mine = (await (await call("/api/notifications", { token: teacher.accessToken })).json()) as { unread: number };
+    expect(mine.unread).toBe(0);
+  });
+
   it("takes back only the withdrawn request's notifications, not those of an earlier request that was decided", async () => {
     const teacher = await instructor();
     const group = await createGroup({ instructorId: teacher.user.id });

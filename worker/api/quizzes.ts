@@ -72,7 +72,7 @@ const summary = {
   questionCount: z.number(),
   maxScore: z.number(),
   lecture: ref,
-  group: ref,
+  group: ref.extend({ ended: z.boolean().openapi({ description: "The group is archived: its course has ended and no attempt starts (409 course_ended)" }) }),
 };
 const quizDto = z
   .object({

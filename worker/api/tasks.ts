@@ -55,7 +55,7 @@ const taskDetailDto = taskDto
     body: z.string(),
     bodyHtml: z.string(),
     lecture: z.object({ _id: z.string(), slug: z.string(), title: z.string() }),
-    group: z.object({ _id: z.string(), slug: z.string(), title: z.string() }),
+    group: z.object({ _id: z.string(), slug: z.string(), title: z.string(), ended: z.boolean().openapi({ description: "The group is archived: its course has ended and takes no hand-in (409 course_ended)" }) }),
   })
   .openapi("TaskDetail");
 const submissionDto = z

@@ -25,6 +25,7 @@ export type ErrorCode =
   // Groups and membership (worker/services/memberships.ts, groups-admin.ts, uploads.ts)
   | "group_closed"
   | "group_archived"
+  | "course_ended"
   | "group_full"
   | "capacity_below_members"
   | "has_members"

@@ -67,6 +67,9 @@ const ALARM_SAFETY_MS = 10_000;
 interface CachedFacts {
   actor: Actor;
   name: string;
+  /** The group's facts and status as last read (an archived group's chat takes no message: requireChatOpen). */
+  group: AllowedChat["group"];
+  groupStatus: string;
   checkedAt: number;
   /** When the acting session expires. */
   until: number;
@@ -227,6 +230,7 @@ export class GroupRoom extends Room {
   private async send1(connection: ChatConnection, frame: SendFrame): Promise<void> {
     try {
       const facts = await this.factsFor(connection);
+      chat().messages.requireChatOpen(facts);
       const replyTo = frame.replyTo ?? null;
       if (replyTo && !this.log().has(replyTo) && !(await chat().store.messageInGroup(this.services(), this.name, replyTo))) throw chat().messages.replyNotInGroup();
       if (!(await this.isResend(facts.actor.userId, frame.clientId))) await this.admitRate(facts.actor.userId);
@@ -451,7 +455,7 @@ export class GroupRoom extends Room {
   }
 
   private remember(connection: ChatConnection, facts: AllowedChat): CachedFacts {
-    const entry = { actor: facts.actor, name: facts.actorName, checkedAt: Date.now(), until: facts.sessionExpiresAt, refreshing: false };
+    const entry = { actor: facts.actor, name: facts.actorName, group: facts.group, groupStatus: facts.groupStatus, checkedAt: Date.now(), until: facts.sessionExpiresAt, refreshing: false };
     if (connection.readyState === WebSocket.OPEN) this.facts.set(connection.id, entry);
     return entry;
   }
@@ -479,7 +483,7 @@ export class GroupRoom extends Room {
       this.trySend(connection, { type: "error", code: "server_error", message: "Something went wrong. Please try again.", clientId });
       return;
     }
-    const open = this.trySend(connection, { type: "error", code: CODES[e.status] ?? "server_error", message: e.message, clientId, ...(e.status === 429 && e.retryAfterSeconds ? { retryAfter: e.retryAfterSeconds } : {}) });
+    const open = this.trySend(connection, { type: "error", code: e.code === "course_ended" ? "course_ended" : (CODES[e.status] ?? "server_error"), message: e.message, clientId, ...(e.status === 429 && e.retryAfterSeconds ? { retryAfter: e.retryAfterSeconds } : {}) });
     // A session that expired or was revoked behind the room's back is told to log in again, not "no access".
     const ending = e.status === 401 ? { code: CLOSE.sessionEnded, reason: e.message } : e.status === 403 || e.status === 404 ? { code: CLOSE.forbidden, reason: "Your access to this group has ended." } : null;
     if (open && ending) {

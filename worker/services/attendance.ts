@@ -12,7 +12,7 @@ import type { AttendanceCounts, AttendanceFlag, AttendanceRecordFrameBody, Atten
 import { attendance, attendancePendingCheckins, attendanceSessions, lectures, memberships, sessions, users, MEMBER_STATUSES } from "../../db/schema";
 import type { ServiceContext } from "../context";
 import { AppError, forbidden, notFound } from "../http/errors";
-import { outsider, placeFacts } from "./group-access";
+import { outsider, placeFacts, requireCourseRunning } from "./group-access";
 import { publishToGroup, publishToGroupRoomStaff } from "../realtime/publish";
 import { keyedHash, type CheckinClient } from "./attendance-client";
 import { checkCode, currentCode, windowEndsAt, type CodeClock } from "./attendance-codes";
@@ -203,6 +203,8 @@ async function stateOf(ctx: ServiceContext, lecture: LectureRecord, now: number)
  */
 export async function openAttendance(ctx: ServiceContext, viewer: Viewer, lectureIdOrSlug: string, input: OpenAttendanceInput, now = Date.now()): Promise<AttendanceStateDto> {
   const lecture = await requireManagedLecture(ctx, viewer, lectureIdOrSlug);
+  // Nobody could check in (an ended course takes no check-ins): not opened at all.
+  requireCourseRunning(viewer, placeFacts(lecture));
   const row = {
     id: newId(),
     lectureId: lecture.id,
@@ -368,6 +370,7 @@ async function requireStudentLecture(ctx: ServiceContext, viewer: Viewer, slugOr
   const lecture = await findLecture(ctx, viewer, slugOrId);
   if (!lecture || !lecture.published) throw notFound("No such lecture.");
   if (!isMember(lecture)) throw outsider(viewer, placeFacts(lecture), ATTEND_MESSAGES.notStudent, "No such lecture.");
+  requireCourseRunning(viewer, placeFacts(lecture));
   return lecture;
 }
 

@@ -17,7 +17,7 @@ import { exerciseDrafts, exercises } from "../../db/schema";
 import type { ServiceContext } from "../context";
 import { underCodeLease } from "./code-lease";
 import { AppError, forbidden, notFound } from "../http/errors";
-import { notStaffOf, outsider, placeFacts } from "./group-access";
+import { notStaffOf, outsider, placeFacts, requireCourseRunning } from "./group-access";
 import { studentReport } from "../sandbox/report";
 import type { RunReport } from "../sandbox/types";
 import { hitRateLimit } from "./rate-limit";
@@ -198,6 +198,7 @@ export async function saveDraft(ctx: ServiceContext, viewer: Actor, key: string,
 export async function submitCode(ctx: ServiceContext, viewer: Viewer, key: string, code: string, now = Date.now()) {
   const task = await requireReadable(ctx, viewer, key);
   if (!isMember(task)) throw forbidden("Only the group's students hand in exercises. Staff try the reference solution instead.");
+  requireCourseRunning(viewer, placeFacts(task));
   const late = task.dueAt !== null && now > task.dueAt.getTime();
   if (late && !task.allowLate) throw new AppError(409, "conflict", "The due time has passed and this exercise does not accept late work.");
   const existing = await ownSubmission(ctx, task.id, viewer.userId);

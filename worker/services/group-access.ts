@@ -7,7 +7,7 @@ import { can, type Actor } from "../../app/lib/permissions";
 import { certificates, groups, lectures, memberships, users, type GroupStatus, type MembershipStatus } from "../../db/schema";
 import { preparedOnce } from "../../db/prepared";
 import type { ServiceContext } from "../context";
-import { forbidden, notFound } from "../http/errors";
+import { AppError, forbidden, notFound } from "../http/errors";
 import { rowFor } from "../http/read-ahead";
 import { byIdOrSlug, groupColumns, type GroupRow } from "./groups";
 import type { Viewer } from "./sessions";
@@ -48,6 +48,14 @@ export function outsider(viewer: Actor, group: { status?: string | null; instruc
  */
 export function notStaffOf(viewer: Actor, group: Parameters<typeof outsider>[1], hidden: boolean, unknown: string, message = "Only this group's instructor or an admin can do that.") {
   return hidden ? notFound(unknown) : outsider(viewer, group, message, unknown);
+}
+
+/**
+ * Refuses adding to a group whose course has ended (archived): 409 `course_ended`. Asked after the membership check,
+ * so that someone outside the group is told that first. The rule is `can(…, "group.contribute")`.
+ */
+export function requireCourseRunning(viewer: Actor, group: { status?: string | null; instructorId: string | null; membershipStatus?: string | null }): void {
+  if (!can(viewer, "group.contribute", { group })) throw new AppError(409, "course_ended", "This course has ended: it takes no more hand-ins, quiz attempts, check-ins or chat messages.");
 }
 
 /** The group facts of a lecture, task or quiz record (read with `workPlaceColumns` or alike) that `outsider()` needs. */

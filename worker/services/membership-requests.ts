@@ -15,7 +15,7 @@ import { managedGroupsScope, requireManagedGroup, requireStaff } from "./group-a
 import { sendMail } from "./mail";
 import { decisionMail } from "./membership-mail";
 import { mailLang } from "./accounts-mail";
-import { notifyUsers } from "./notifications";
+import { notifyUsers, settleNotifications } from "./notifications";
 import type { Viewer } from "./sessions";
 
 /** One join request as the inbox shows it (the `membership.requested` frame carries the same shape). */
@@ -51,6 +51,12 @@ function requestQuery(ctx: ServiceContext) {
 }
 
 type RequestRow = Awaited<ReturnType<ReturnType<typeof requestQuery>["execute"]>>[number];
+
+/**
+ * What a join request's notifications are about: the membership row and when it was asked (asking again re-opens the
+ * same row with a new time, so withdrawing takes back that request's notifications only, not an earlier one's).
+ */
+export const requestAbout = (membershipId: string, askedAt: Date | string) => `membership:${membershipId}:${new Date(askedAt).getTime()}`;
 
 export function toRequestDto(r: RequestRow): MembershipRequestDto {
   return {
@@ -124,6 +130,9 @@ export async function decideMembershipRequest(
   }
 
   const decided = { ...request, status: input.decision, decidedAt };
+  // The staff's "asked to join" notifications of it are read now: nothing is left to act on (the other staff's bells
+  // kept counting it), and they stay as what happened (a request taken back instead takes them away).
+  await settleNotifications(ctx, requestAbout(request.id, request.createdAt));
   await announceDecision(ctx, viewer, decided, input.decision);
   return toRequestDto(decided);
 }

@@ -15,7 +15,7 @@ import { AppError, forbidden, notFound } from "../http/errors";
 import { disconnectUserFromGroup, publishToGroupStaff, publishToUser } from "../realtime/publish";
 import { findGroup, type GroupRecord } from "./group-access";
 import { newId } from "./ids";
-import { GROUP_FULL, loadRequest, toRequestDto, type MembershipRequestDto } from "./membership-requests";
+import { GROUP_FULL, loadRequest, requestAbout, toRequestDto, type MembershipRequestDto } from "./membership-requests";
 
 /** Whether a viewer's membership status makes them a student of the group (the member statuses). */
 export const isMember = (r: { membershipStatus: string | null }) => MEMBER_STATUSES.includes((r.membershipStatus ?? "") as MembershipStatus);
@@ -114,11 +114,6 @@ export async function requestToJoin(ctx: ServiceContext, viewer: Viewer, input: 
   return { message: "Your request to join was sent.", request };
 }
 
-/**
- * What a join request's notifications are about: the membership row and when it was asked (asking again re-opens the
- * same row with a new time, so withdrawing takes back that request's notifications only, not an earlier one's).
- */
-const requestAbout = (membershipId: string, askedAt: Date | string) => `membership:${membershipId}:${new Date(askedAt).getTime()}`;
 
 /** Staff hear about a new request: a notification each (linking to their inbox) and a live inbox frame. */
 async function announceRequest(ctx: ServiceContext, viewer: Viewer, group: GroupRecord, request: MembershipRequestDto) {

@@ -14,7 +14,7 @@ import type { MessagePageQuery, SendMessageInput } from "../../app/lib/schemas";
 import type { ServiceContext } from "../context";
 import { AppError, forbidden, notFound, SESSION_ENDED, unauthorized } from "../http/errors";
 import { commitToGroupChat, deleteFromGroupChat, groupChatHas, pendingInGroupChat } from "../realtime/publish";
-import { outsider } from "./group-access";
+import { outsider, requireCourseRunning } from "./group-access";
 import {
   chatFacts,
   deletedBetween,
@@ -49,6 +49,11 @@ export async function requireChat(ctx: ServiceContext, actor: Actor, idOrSlug: s
   return { ...facts, actor: facts.actor };
 }
 
+/** Writing in a group's chat, over HTTP or the socket: its history stays readable once the course has ended, and closed. */
+export function requireChatOpen(facts: { actor: Actor; group: ChatFacts["group"]; groupStatus: string }): void {
+  requireCourseRunning(facts.actor, { ...facts.group, status: facts.groupStatus });
+}
+
 export function replyNotInGroup(): AppError {
   const message = "The message you are replying to is not in this group.";
   return new AppError(400, "validation_failed", message, { replyTo: message });
@@ -73,6 +78,7 @@ export type CommitResult = { message: MessageDto; created: boolean } | { refused
  */
 export async function sendMessage(ctx: ServiceContext, actor: Actor, input: SendMessageInput): Promise<{ message: MessageDto; created: boolean }> {
   const facts = await requireChat(ctx, actor, input.groupId, input.replyTo);
+  requireChatOpen(facts);
   // A reply to a message still on its way to D1: the room knows it.
   if (!facts.replyFound && !(input.replyTo && (await groupChatHas(ctx.env, facts.groupId, input.replyTo)))) throw replyNotInGroup();
   const result = await commitToGroupChat(ctx.env, {

@@ -86,6 +86,27 @@ export async function retireNotifications(ctx: ServiceContext, about: string): P
   );
 }
 
+/**
+ * Marks every notification about `about` read (a join request someone decided): they stay in each bell as what
+ * happened, and stop counting as something to do. Each person who had one unread hears `notification.read`.
+ */
+export async function settleNotifications(ctx: ServiceContext, about: string, now = Date.now()): Promise<void> {
+  const settled = await ctx.db
+    .update(notifications)
+    .set({ readAt: new Date(now) })
+    .where(and(eq(notifications.about, about), isNull(notifications.readAt)))
+    .returning({ id: notifications.id, userId: notifications.userId });
+  if (settled.length === 0) return;
+  const byUser = new Map<string, string[]>();
+  for (const n of settled) byUser.set(n.userId, [...(byUser.get(n.userId) ?? []), n.id]);
+  ctx.waitUntil(
+    (async () => {
+      const unread = await unreadCounts(ctx, [...byUser.keys()]);
+      await Promise.all([...byUser].map(([userId, ids]) => publishToUser(ctx.env, userId, { type: "notification.read", ids, unread: unread.get(userId) ?? 0 })));
+    })(),
+  );
+}
+
 /** Every admin's id (a small set; used to address admin notifications). */
 export async function adminIds(ctx: ServiceContext): Promise<string[]> {
   const rows = await ctx.db.select({ id: users.id }).from(users).where(eq(users.role, "admin"));

@@ -38,7 +38,7 @@ import { chunked, D1_MAX_PARAMS, slices } from "./chunks";
 import { preparedOnce } from "../../db/prepared";
 import type { ServiceContext } from "../context";
 import { withHtml } from "./stored-html";
-import { groupForUser, notStaffOf, outsider, placeFacts, workPlaceColumns } from "./group-access";
+import { groupForUser, notStaffOf, outsider, placeFacts, requireCourseRunning, workPlaceColumns } from "./group-access";
 import { AppError, forbidden, notFound } from "../http/errors";
 import { isForeignKeyViolation, newId, slugCandidates, withFreshSlugs } from "./ids";
 import { isMember, memberIds } from "./memberships";
@@ -669,7 +669,8 @@ export const quizSummary = (quiz: QuizRecord, qs: QuestionRow[], now: number) =>
   // With bank draws: the quiz's own questions and those each attempt draws.
   ...quizSize(quiz, qs),
   lecture: { _id: quiz.lectureId, slug: quiz.lectureSlug, title: quiz.lectureTitle },
-  group: { _id: quiz.groupId, slug: quiz.groupSlug, title: quiz.groupTitle },
+  // `ended`: the group is archived, its course over: no attempt starts (course_ended).
+  group: { _id: quiz.groupId, slug: quiz.groupSlug, title: quiz.groupTitle, ended: quiz.groupStatus === "archived" },
 });
 
 /**
@@ -726,6 +727,8 @@ function refuseToStart(quiz: QuizRecord, used: number, now: number) {
 async function openAttempt(ctx: ServiceContext, viewer: Actor, quiz: QuizRecord, mine: AttemptRow[], now: number, qs: QuestionRow[]): Promise<{ created: boolean; attempt: AttemptRow }> {
   const open = mine.find((a) => !a.submittedAt);
   if (open) return { created: false, attempt: open };
+  // An attempt already open when the course ended is still handed in (above); none starts after.
+  requireCourseRunning(viewer, placeFacts(quiz));
   refuseToStart(quiz, mine.length, now);
   const number = Math.max(0, ...mine.map((a) => a.number)) + 1;
   // The attempt's own paper, fixed now: the same student, quiz and attempt number always give the same one.

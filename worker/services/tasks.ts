@@ -18,7 +18,7 @@ import { preparedOnce } from "../../db/prepared";
 import type { ServiceContext } from "../context";
 import { readOrAssume } from "../http/read-ahead";
 import { htmlOf, withHtml } from "./stored-html";
-import { groupForUser, notStaffOf, outsider, placeFacts, requireManagedGroup, workPlaceColumns } from "./group-access";
+import { groupForUser, notStaffOf, outsider, placeFacts, requireCourseRunning, requireManagedGroup, workPlaceColumns } from "./group-access";
 import { AppError, forbidden, notFound } from "../http/errors";
 import { isForeignKeyViolation, newId, slugCandidates, withFreshSlugs } from "./ids";
 import { sendMail } from "./mail";
@@ -486,7 +486,8 @@ export async function getTask(ctx: ServiceContext, viewer: Actor, lectureKey: st
     body: task.body,
     bodyHtml: htmlOf(ctx, "tasks", { id: task.id, source: task.body, html: task.bodyHtml }),
     lecture: { _id: task.lectureId, slug: task.lectureSlug, title: task.lectureTitle },
-    group: { _id: task.groupId, slug: task.groupSlug, title: task.groupTitle },
+    // `ended`: the group is archived, its course over: the task is read, not handed in (course_ended).
+    group: { _id: task.groupId, slug: task.groupSlug, title: task.groupTitle, ended: task.groupStatus === "archived" },
   };
 }
 
@@ -821,6 +822,7 @@ const GRADED_REFUSAL = "This work was already graded. Ask your instructor if you
 export async function submitTask(ctx: ServiceContext, viewer: Viewer, lectureKey: string, taskKey: string, input: SubmitTaskInput, now = Date.now()) {
   const task = await requireReadableTask(ctx, viewer, lectureKey, taskKey);
   if (!isMember(task)) throw forbidden("Only the group's students submit its tasks.");
+  requireCourseRunning(viewer, placeFacts(task));
   const [exercise] = await ctx.db.select({ taskId: exercises.taskId }).from(exercises).where(eq(exercises.taskId, task.id));
   if (exercise) throw new AppError(409, "conflict", "This task is a code exercise: hand in your code on its page.");
   if (task.fileKinds.length > 0) throw new AppError(409, "conflict", "This task asks for a file: upload it on the task's page (POST .../submit-task/{taskId}/file).");
@@ -1060,6 +1062,7 @@ export const FILE_HAND_IN_LIMIT = { max: 20, windowMs: 60 * 60_000 };
 export async function fileHandInTask(ctx: ServiceContext, viewer: Actor, lectureKey: string, taskKey: string, bytes: number | null): Promise<TaskRecord> {
   const task = await requireReadableTask(ctx, viewer, lectureKey, taskKey);
   if (!isMember(task)) throw forbidden("Only the group's students submit its tasks.");
+  requireCourseRunning(viewer, placeFacts(task));
   if (task.fileKinds.length === 0) throw new AppError(409, "conflict", "This task asks for a link to your work, not a file.");
   if (bytes !== null && bytes > task.maxFileMb * 1024 * 1024) throw new AppError(413, "payload_too_large", fileTooLargeMessage(task.maxFileMb));
   return task;

@@ -30,6 +30,7 @@ const FAILURE: Record<string, MessageKey> = {
   unauthorized: "chat.failed.session",
   forbidden: "chat.failed.forbidden",
   not_found: "chat.failed.forbidden",
+  course_ended: "chat.failed.ended",
 };
 
 export interface ChatItemProps {

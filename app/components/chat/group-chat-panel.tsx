@@ -25,6 +25,8 @@ export interface GroupChatPanelProps {
   canModerate?: boolean;
   /** Fill the screen's height (the instructor's messages page) instead of a fixed-height box. */
   fill?: boolean;
+  /** The group's course has ended (archived): its history is read, and nothing is written (the server refuses it). */
+  ended?: boolean;
 }
 
 const useIsoLayoutEffect = typeof window === "undefined" ? useEffect : useLayoutEffect;
@@ -53,10 +55,10 @@ type Row = { kind: "day"; key: string; label: string } | { kind: "message"; mess
  * Delivery follows ADR 0007 (see use-group-chat.ts). The list scrolls itself only when the reader is at the
  * bottom; otherwise a "new messages" button appears. New messages from others are announced politely.
  */
-export function GroupChatPanel({ groupId, groupSlug, initial, canModerate, fill = false }: GroupChatPanelProps) {
+export function GroupChatPanel({ groupId, groupSlug, initial, canModerate, fill = false, ended = false }: GroupChatPanelProps) {
   const { viewer } = useViewer();
   if (!viewer) return null;
-  return <ChatPanel groupId={groupId} groupSlug={groupSlug} initial={initial} canModerate={canModerate ?? viewer.role === "admin"} fill={fill} viewer={viewer} />;
+  return <ChatPanel groupId={groupId} groupSlug={groupSlug} initial={initial} canModerate={canModerate ?? viewer.role === "admin"} fill={fill} ended={ended} viewer={viewer} />;
 }
 
 function ChatPanel({
@@ -65,6 +67,7 @@ function ChatPanel({
   initial,
   canModerate,
   fill,
+  ended,
   viewer,
 }: Required<Omit<GroupChatPanelProps, "initial">> & { initial?: ChatPage; viewer: { userId: string; role: string; name: string } }) {
   const { t, lang } = useT();
@@ -335,13 +338,19 @@ function ChatPanel({
           {t(chat.ended === "session" ? "chat.closedNote.session" : chat.ended === "replaced" ? "chat.closedNote.replaced" : "chat.closedNote")}
         </p>
       ) : null}
-      <ChatComposer
-        ref={inputRef}
-        replying={replying && !replying.deletedAt ? { author: authorOf(replying).name, text: replying.text } : null}
-        onCancelReply={() => setReplyTo(null)}
-        onSend={send}
-        disabled={chat.status === "closed" || chat.phase !== "ready"}
-      />
+      {ended ? (
+        <p className="chat-ended" role="note">
+          {t("chat.ended")}
+        </p>
+      ) : (
+        <ChatComposer
+          ref={inputRef}
+          replying={replying && !replying.deletedAt ? { author: authorOf(replying).name, text: replying.text } : null}
+          onCancelReply={() => setReplyTo(null)}
+          onSend={send}
+          disabled={chat.status === "closed" || chat.phase !== "ready"}
+        />
+      )}
       <p className="visually-hidden" role="status" aria-live="polite">
         {announce}
       </p>

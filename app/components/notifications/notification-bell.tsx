@@ -93,6 +93,9 @@ export function NotificationBell({ userId }: { userId: string }) {
     }
   }, []);
 
+  const [arrived, setArrived] = useState("");
+  const tRef = useRef(t);
+  tRef.current = t;
   const onFrame = useCallback((frame: ServerFrame) => {
     // A decision about one's own membership changes what the page and the header show (a course opens, My Courses
     // appears): the loaders run again, so an open course page follows it without a reload.
@@ -102,6 +105,8 @@ export function NotificationBell({ userId }: { userId: string }) {
     if (frame.type === "notification" && frame.notification.link && pathOf(frame.notification.link) === pathRef.current) revalidator.revalidate();
     if (frame.type === "notification" || frame.type === "notification.read" || frame.type === "notification.removed") changedAt.current = Date.now();
     if (frame.type === "notification") {
+      // Said to a screen reader as it arrives (the bell's own name only changes its count, which nothing announces).
+      setArrived(tRef.current("bell.arrived", { text: localNotificationText(tRef.current, frame.notification) }));
       setCount(frame.unread);
       setItems((list) => (list ? [frame.notification, ...list.filter((n) => n._id !== frame.notification._id)] : list));
     } else if (frame.type === "notification.removed") {
@@ -239,6 +244,9 @@ export function NotificationBell({ userId }: { userId: string }) {
             {badgeText(count)}
           </span>
         ) : null}
+      </span>
+      <span className="visually-hidden" role="status" aria-live="polite">
+        {arrived}
       </span>
       <div
         ref={panelRef}

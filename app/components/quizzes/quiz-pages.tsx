@@ -215,6 +215,8 @@ export function QuizIntro({
                 </p>
               ) : quiz.window === "closed" ? (
                 <p className="quiz-state">{t("quiz.window.closed")}</p>
+              ) : quiz.group.ended ? (
+                <p className="quiz-state">{t("quiz.courseEnded")}</p>
               ) : attemptsLeft > 0 ? (
                 <Form method="post">
                   <button type="submit" name="intent" value="start" className="btn btn-primary btn-block" disabled={busy}>

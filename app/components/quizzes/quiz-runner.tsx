@@ -429,8 +429,11 @@ export function QuestionField({ q, n, total, value, onChange, disabled }: { q: P
   const labels = q.type === "true-false" ? [t("quiz.true"), t("quiz.false")] : null;
   return (
     <fieldset id={`q-${q._id}`} tabIndex={-1} className="card quiz-card quiz-question" aria-describedby={textId}>
-      <legend className="visually-hidden">{t("quiz.question", { n, total })}</legend>
-      {head}
+      {/* The legend names the question once (number and points); the same words drawn above are not read again. */}
+      <legend className="visually-hidden">
+        {t("quiz.question", { n, total })}, {pointsText(t, q.points)}
+      </legend>
+      <div aria-hidden="true">{head}</div>
       <div id={textId} className="prose quiz-q-text" dir="auto" dangerouslySetInnerHTML={{ __html: q.textHtml }} />
       <p className="quiz-hint">{t(multiple ? "quiz.chooseMany" : "quiz.chooseOne")}</p>
       <ul className="quiz-options" role="list">

@@ -31,7 +31,7 @@ export interface PageQuiz {
   questionCount: number;
   maxScore: number;
   lecture: { slug: string; title: string };
-  group: { slug: string; title: string };
+  group: { slug: string; title: string; ended?: boolean };
 }
 
 export interface PageAttempt {

@@ -41,7 +41,7 @@ export interface PageTask {
   rubric?: { title: string; criteria: RubricCriterion[] } | null;
   bodyHtml: string;
   lecture: { slug: string; title: string };
-  group: { slug: string; title: string };
+  group: { slug: string; title: string; ended?: boolean };
 }
 
 export interface PageSubmission {
@@ -112,7 +112,8 @@ export function TaskPage({
   const closed = pastDue && !task.allowLate;
   const code = typeof exercise === "object" ? exercise : null;
   // An auto-graded hand-in can be replaced until the instructor grades it (or asks for a new version).
-  const canSubmit = !isStaff && !closed && (code ? !code.submission?.gradedByStaff || state === "resubmission-requested" : state !== "graded" && !submission?.locked);
+  const ended = task.group.ended === true;
+  const canSubmit = !isStaff && !closed && !ended && (code ? !code.submission?.gradedByStaff || state === "resubmission-requested" : state !== "graded" && !submission?.locked);
   const base = `/course/${task.group.slug}`;
   // What handing in now would cost (the server applies the same rule to the time it receives the work).
   // Before hydration (and without JavaScript) it is the server's time at load.
@@ -182,6 +183,11 @@ export function TaskPage({
               {canSubmit && task.allowLate && penaltyNow.percent > 0 ? (
                 <p className="task-penalty-now" role="note">
                   {t("tasks.penaltyNow", { days: penaltyNow.days, percent: penaltyNow.percent })}
+                </p>
+              ) : null}
+              {!canSubmit && ended ? (
+                <p className="task-ended" role="note">
+                  {t("tasks.courseEnded")}
                 </p>
               ) : null}
               {canSubmit && !code ? task.fileKinds && task.fileKinds.length > 0 ? <FileSubmitForm submission={submission} kinds={task.fileKinds} maxMb={task.maxFileMb ?? 10} /> : <SubmitForm submission={submission} /> : null}
