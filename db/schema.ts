@@ -804,6 +804,8 @@ export const feedback = sqliteTable(
     rating: integer("rating").notNull(),
     hidden: integer("hidden", { mode: "boolean" }).notNull().default(false),
     createdAt: createdAt(),
+    /** When its author last changed it (null: as first written); admins see that a record they read has changed. */
+    editedAt: integer("edited_at", { mode: "timestamp_ms" }),
   },
   (t) => [
     uniqueIndex("feedback_user_group_uq").on(t.userId, t.groupSlug),

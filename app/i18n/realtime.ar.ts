@@ -126,6 +126,7 @@ export const realtimeAr: Record<keyof typeof realtimeEn, string> = {
   "feedbackAdmin.deleteTitle": "حذف هذا الرأي؟",
   "feedbackAdmin.deleteBody": "سيُحذف رأي {name}، ويمكنه مشاركة رأي جديد عن هذه المجموعة.",
   "feedbackAdmin.deleting": "جارٍ الحذف...",
+  "feedbackAdmin.edited": "عُدّل",
   "feedbackAdmin.deleted": "حُذف رأي {name}.",
   "feedbackAdmin.empty.title": "لا توجد آراء بعد",
   "feedbackAdmin.empty.body": "تظهر هنا الآراء التي يشاركها الطلاب فور إرسالها.",

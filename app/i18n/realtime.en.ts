@@ -128,6 +128,7 @@ export const realtimeEn = {
   "feedbackAdmin.deleteTitle": "Delete this feedback?",
   "feedbackAdmin.deleteBody": "The feedback from {name} will be deleted. They can share feedback for this group again.",
   "feedbackAdmin.deleting": "Deleting...",
+  "feedbackAdmin.edited": "Edited",
   "feedbackAdmin.deleted": "The feedback from {name} was deleted.",
   "feedbackAdmin.empty.title": "No feedback yet",
   "feedbackAdmin.empty.body": "Feedback that students share appears here as soon as they send it.",

@@ -245,6 +245,8 @@ export interface FeedbackFrameBody {
   rating: number;
   hidden: boolean;
   createdAt: string;
+  /** When its author last changed it; null as first written. */
+  editedAt: string | null;
 }
 
 export type InboxFrame =

@@ -56,11 +56,15 @@ describe("POST /api/feedback", () => {
       rating: 4,
       hidden: false,
       createdAt: expect.any(String),
+      editedAt: null,
     });
 
     const edit = await share(w.student, { groupSlug: w.group.slug, userFeedback: "Loved the projects and the reviews", rating: 5 });
     expect(edit.status).toBe(200);
-    expect(((await edit.json()) as Shared).feedback).toMatchObject({ _id: feedback._id, userFeedback: "Loved the projects and the reviews", rating: 5 });
+    const edited = ((await edit.json()) as Shared).feedback;
+    expect(edited).toMatchObject({ _id: feedback._id, userFeedback: "Loved the projects and the reviews", rating: 5, createdAt: feedback.createdAt });
+    // The admins see that it changed since it was written, and when.
+    expect(Date.parse(edited.editedAt!)).toBeGreaterThanOrEqual(Date.parse(feedback.createdAt));
     const [rows] = await db().select({ n: count() }).from(s.feedback).where(and(eq(s.feedback.userId, w.student.user.id), eq(s.feedback.groupSlug, w.group.slug)));
     expect(rows!.n).toBe(1);
 

@@ -58,6 +58,7 @@ export const feedbackRecordDto = z
     rating: z.number().int().min(0).max(5),
     hidden: z.boolean(),
     createdAt: z.string(),
+    editedAt: z.string().nullable().openapi({ description: "When its author last changed it; null as first written" }),
   })
   .openapi("FeedbackRecord");
 

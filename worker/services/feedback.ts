@@ -40,6 +40,7 @@ function toDto(r: typeof feedback.$inferSelect, groupTitle: string | null): Feed
     rating: r.rating,
     hidden: r.hidden,
     createdAt: r.createdAt.toISOString(),
+    editedAt: r.editedAt ? r.editedAt.toISOString() : null,
   };
 }
 
@@ -88,7 +89,8 @@ export async function shareFeedback(ctx: ServiceContext, viewer: Viewer, input: 
     .values({ id, userId: viewer.userId, name: row.name, email: row.email, groupSlug: row.slug, userFeedback: input.userFeedback, rating: input.rating, createdAt: new Date() })
     .onConflictDoUpdate({
       target: [feedback.userId, feedback.groupSlug],
-      set: { name: row.name, email: row.email, userFeedback: input.userFeedback, rating: input.rating },
+      // Edited: when, so the admins who read it see it changed (a record could be written harmless and edited after).
+      set: { name: row.name, email: row.email, userFeedback: input.userFeedback, rating: input.rating, editedAt: new Date() },
     })
     .returning();
   const dto = toDto(stored!, row.title);

@@ -148,6 +148,12 @@ function FeedbackRow({ item: f, fresh, onDelete }: { item: Feedback; fresh: bool
         </div>
         <span className="inbox-item-time">
           <TimeAgo iso={f.createdAt} />
+          {/* Changed by its author since it was written (perhaps after an admin read it): said, with when. */}
+          {f.editedAt ? (
+            <span className="inbox-item-edited">
+              {t("feedbackAdmin.edited")} <TimeAgo iso={f.editedAt} />
+            </span>
+          ) : null}
         </span>
       </div>
       <div className="feedback-admin-facts">

@@ -140,7 +140,7 @@ export function TaskPage({
               </li>
             ) : null}
             {/* Past due is a warning only for work still to hand in; for work handed in it is a plain fact. */}
-            {left !== null ? <li className={pastDue && !handedIn ? "task-past" : undefined}>{pastDue ? t(handedIn ? "tasks.pastHandedIn" : task.allowLate ? "tasks.pastLateOk" : "tasks.pastClosed") : timeLeftText(t, left)}</li> : null}
+            {left !== null && !ended ? <li className={pastDue && !handedIn ? "task-past" : undefined}>{pastDue ? t(handedIn ? "tasks.pastHandedIn" : task.allowLate ? "tasks.pastLateOk" : "tasks.pastClosed") : timeLeftText(t, left)}</li> : null}
             <li>{t("tasks.maxScore", { max: task.maxScore })}</li>
             {task.allowLate && task.dueAt && task.latePenaltyPerDay > 0 ? <li>{t("tasks.penaltyRule", { perDay: task.latePenaltyPerDay, max: Math.max(0, 100 - task.latePenaltyFloor) })}</li> : null}
             {exercise ? <li className="task-kind">{t("exercises.kind")}</li> : null}

@@ -1,0 +1,1 @@
+ALTER TABLE `feedback` ADD `edited_at` integer;
