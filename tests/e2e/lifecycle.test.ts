@@ -25,6 +25,21 @@ async function mailsTo(to: string): Promise<Mail[]> {
 describe("a cohort's life", () => {
   const newPage = useBrowser();
 
+  it("a member's open course home shows a lecture published meanwhile (on its schedule or by hand), without a reload", async () => {
+    const stamp = Date.now().toString(36);
+    const token = await accessToken(INSTRUCTOR);
+    const page = await newPage();
+    await signIn(page.context(), SARA.email, SARA.password);
+    await gotoHydrated(page, `/course/${G}`);
+    await page.locator(".bell[data-live=\"open\"]").waitFor({ timeout: 10_000 });
+    const title = `Extra session ${stamp}`;
+    const made = await api<{ slug: string }>(token, "POST", `/api/lectures/group/${G}`, { title, published: true });
+    expect(made.status).toBe(201);
+    // The bell hears "new lecture" about a page within this one; the lectures list follows.
+    await page.getByRole("link", { name: new RegExp(title) }).first().waitFor({ timeout: 10_000 });
+    await api(token, "DELETE", `/api/lectures/${made.body.slug}`);
+  });
+
   it("moving a lecture with the keyboard says where it is now and keeps the focus on it, at the end on its other arrow", async () => {
     const stamp = Date.now().toString(36);
     const admin = await accessToken(ADMIN);

@@ -18,6 +18,16 @@ const pathOf = (link: string) => {
   }
 };
 
+/**
+ * Whether a notification's link is about the page being read: the page itself, or something within it (a lecture,
+ * task or quiz published on its schedule, announced while its course's home is open). Not the landing page ("/").
+ */
+const concerns = (link: string, page: string | null) => {
+  const at = pathOf(link);
+  if (!at || !page || page === "/") return false;
+  return at === page || at.startsWith(page.endsWith("/") ? page : `${page}/`);
+};
+
 type Item = NotificationFrameBody;
 
 const PAGE = 10;
@@ -100,9 +110,10 @@ export function NotificationBell({ userId }: { userId: string }) {
     // A decision about one's own membership changes what the page and the header show (a course opens, My Courses
     // appears): the loaders run again, so an open course page follows it without a reload.
     if (frame.type === "membership.decided" && frame.decision.userId === userId) revalidator.revalidate();
-    // A notification about the page being read (grades released on this task, a message on this hand-in, a new
-    // hand-in in this grader): the page reads its data again, so it says what the bell says.
-    if (frame.type === "notification" && frame.notification.link && pathOf(frame.notification.link) === pathRef.current) revalidator.revalidate();
+    // A notification about the page being read or something in it (grades released on this task, a message on this
+    // hand-in, a new hand-in in this grader, a lecture published in this course): the page reads its data again, so it
+    // says what the bell says.
+    if (frame.type === "notification" && frame.notification.link && concerns(frame.notification.link, pathRef.current)) revalidator.revalidate();
     if (frame.type === "notification" || frame.type === "notification.read" || frame.type === "notification.removed") changedAt.current = Date.now();
     if (frame.type === "notification") {
       // Said to a screen reader as it arrives (the bell's own name only changes its count, which nothing announces).
