@@ -75,13 +75,18 @@ export async function notifyUsers(ctx: ServiceContext, userIds: string[], n: New
  */
 export async function retireNotifications(ctx: ServiceContext, about: string): Promise<void> {
   const gone = await ctx.db.delete(notifications).where(eq(notifications.about, about)).returning({ id: notifications.id, userId: notifications.userId });
-  if (gone.length === 0) return;
+  tellBells(ctx, gone, "notification.removed");
+}
+
+/** Tells each person whose notifications `changed` were removed or read, with their unread count after it. */
+function tellBells(ctx: ServiceContext, changed: { id: string; userId: string }[], type: "notification.removed" | "notification.read"): void {
+  if (changed.length === 0) return;
   const byUser = new Map<string, string[]>();
-  for (const g of gone) byUser.set(g.userId, [...(byUser.get(g.userId) ?? []), g.id]);
+  for (const n of changed) byUser.set(n.userId, [...(byUser.get(n.userId) ?? []), n.id]);
   ctx.waitUntil(
     (async () => {
       const unread = await unreadCounts(ctx, [...byUser.keys()]);
-      await Promise.all([...byUser].map(([userId, ids]) => publishToUser(ctx.env, userId, { type: "notification.removed", ids, unread: unread.get(userId) ?? 0 })));
+      await Promise.all([...byUser].map(([userId, ids]) => publishToUser(ctx.env, userId, { type, ids, unread: unread.get(userId) ?? 0 })));
     })(),
   );
 }
@@ -96,15 +101,7 @@ export async function settleNotifications(ctx: ServiceContext, about: string, no
     .set({ readAt: new Date(now) })
     .where(and(eq(notifications.about, about), isNull(notifications.readAt)))
     .returning({ id: notifications.id, userId: notifications.userId });
-  if (settled.length === 0) return;
-  const byUser = new Map<string, string[]>();
-  for (const n of settled) byUser.set(n.userId, [...(byUser.get(n.userId) ?? []), n.id]);
-  ctx.waitUntil(
-    (async () => {
-      const unread = await unreadCounts(ctx, [...byUser.keys()]);
-      await Promise.all([...byUser].map(([userId, ids]) => publishToUser(ctx.env, userId, { type: "notification.read", ids, unread: unread.get(userId) ?? 0 })));
-    })(),
-  );
+  tellBells(ctx, settled, "notification.read");
 }
 
 /** Every admin's id (a small set; used to address admin notifications). */

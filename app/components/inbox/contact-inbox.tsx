@@ -1,6 +1,7 @@
 import { Link, useFetcher } from "@remix-run/react";
-import { useEffect, useMemo, useRef, useState } from "react";
-import { ConfirmDialog, focusInListAfter } from "~/components/confirm-dialog";
+import { useEffect, useMemo, useState } from "react";
+import { ConfirmDialog } from "~/components/confirm-dialog";
+import { useConfirmedDeletion } from "./use-confirmed-deletion";
 import { initials } from "~/components/groups/format";
 import { TimeAgo } from "~/components/groups/time-ago";
 import { InboxIcon, MailIcon } from "~/components/icons";
@@ -76,7 +77,6 @@ export function ContactInbox({ messages, total, unread, page, pageSize, status }
   const { t } = useT();
   const [view, setView] = useState<View>({ items: messages, total, unread });
   const [announce, setAnnounce] = useState("");
-  const [confirming, setConfirming] = useState<Message | null>(null);
   const { fresh, markFresh } = useFreshIds();
   const deleter = useFetcher<{ ok: boolean; id: string }>();
 
@@ -101,17 +101,8 @@ export function ContactInbox({ messages, total, unread, page, pageSize, status }
   const pageCount = Math.max(1, Math.ceil(view.total / pageSize));
   const unreadCount = view.unread;
 
-  // A deletion done: said, and the keyboard goes on from the message that took its place (ConfirmDialog's returnFocusTo).
-  const listRef = useRef<HTMLOListElement>(null);
-  const summaryRef = useRef<HTMLParagraphElement>(null);
-  const confirmingAt = useRef(0);
-  const confirmingNow = useRef(confirming);
-  confirmingNow.current = confirming;
-  useEffect(() => {
-    if (deleter.state !== "idle" || !deleter.data?.ok) return;
-    if (confirmingNow.current) setAnnounce(t("contactInbox.deleted", { name: confirmingNow.current.name }));
-    setConfirming(null);
-  }, [deleter.state, deleter.data, t]);
+  // A deletion done: said, and the keyboard goes on from the one that took its place.
+  const { confirming, ask, close, listRef, summaryRef, returnFocusTo } = useConfirmedDeletion<Message>(deleter, (item) => setAnnounce(t("contactInbox.deleted", { name: item.name })));
 
   const confirmDelete = () => {
     if (!confirming) return;
@@ -149,10 +140,7 @@ export function ContactInbox({ messages, total, unread, page, pageSize, status }
               key={m._id}
               message={m}
               fresh={fresh.has(m._id)}
-              onDelete={() => {
-                confirmingAt.current = i;
-                setConfirming(m);
-              }}
+              onDelete={() => ask(m, i)}
             />
           ))}
         </ol>
@@ -183,8 +171,8 @@ export function ContactInbox({ messages, total, unread, page, pageSize, status }
         busy={deleter.state !== "idle"}
         error={deleter.state === "idle" && deleter.data && !deleter.data.ok ? t("contactInbox.failed") : null}
         onConfirm={confirmDelete}
-        onClose={() => setConfirming(null)}
-        returnFocusTo={focusInListAfter(listRef, confirmingAt.current, ".inbox-item-name", summaryRef)}
+        onClose={close}
+        returnFocusTo={returnFocusTo}
       >
         <p>{t("contactInbox.deleteBody", { name: isolate(confirming?.name ?? "") })}</p>
       </ConfirmDialog>

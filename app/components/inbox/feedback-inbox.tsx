@@ -1,6 +1,7 @@
 import { Link, useFetcher } from "@remix-run/react";
-import { useEffect, useMemo, useRef, useState } from "react";
-import { ConfirmDialog, focusInListAfter } from "~/components/confirm-dialog";
+import { useMemo, useState } from "react";
+import { ConfirmDialog } from "~/components/confirm-dialog";
+import { useConfirmedDeletion } from "./use-confirmed-deletion";
 import { initials } from "~/components/groups/format";
 import { TimeAgo } from "~/components/groups/time-ago";
 import { QuoteIcon, StarIcon } from "~/components/icons";
@@ -34,7 +35,6 @@ export function FeedbackInbox({ feedback }: { feedback: Feedback[] }) {
   const { t } = useT();
   const [items, setItems] = usePropState(feedback);
   const [announce, setAnnounce] = useState("");
-  const [confirming, setConfirming] = useState<Feedback | null>(null);
   const { fresh, markFresh } = useFreshIds();
   const deleter = useFetcher<{ ok: boolean; id: string }>();
 
@@ -54,17 +54,8 @@ export function FeedbackInbox({ feedback }: { feedback: Feedback[] }) {
   const shown = useMemo(() => items.filter((f) => f._id !== deletingId).sort(byNewest), [items, deletingId]);
   const hidden = shown.filter((f) => f.hidden).length;
 
-  // A deletion done: said, and the keyboard goes on from the record that took its place (ConfirmDialog's returnFocusTo).
-  const listRef = useRef<HTMLOListElement>(null);
-  const summaryRef = useRef<HTMLParagraphElement>(null);
-  const confirmingAt = useRef(0);
-  const confirmingNow = useRef(confirming);
-  confirmingNow.current = confirming;
-  useEffect(() => {
-    if (deleter.state !== "idle" || !deleter.data?.ok) return;
-    if (confirmingNow.current) setAnnounce(t("feedbackAdmin.deleted", { name: confirmingNow.current.name }));
-    setConfirming(null);
-  }, [deleter.state, deleter.data, t]);
+  // A deletion done: said, and the keyboard goes on from the one that took its place.
+  const { confirming, ask, close, listRef, summaryRef, returnFocusTo } = useConfirmedDeletion<Feedback>(deleter, (item) => setAnnounce(t("feedbackAdmin.deleted", { name: item.name })));
 
   return (
     <div className="inbox-screen">
@@ -86,10 +77,7 @@ export function FeedbackInbox({ feedback }: { feedback: Feedback[] }) {
               key={f._id}
               item={f}
               fresh={fresh.has(f._id)}
-              onDelete={() => {
-                confirmingAt.current = i;
-                setConfirming(f);
-              }}
+              onDelete={() => ask(f, i)}
             />
           ))}
         </ol>
@@ -103,8 +91,8 @@ export function FeedbackInbox({ feedback }: { feedback: Feedback[] }) {
         busy={deleter.state !== "idle"}
         error={deleter.state === "idle" && deleter.data && !deleter.data.ok ? t("feedbackAdmin.failed") : null}
         onConfirm={() => confirming && deleter.submit({ intent: "delete", id: confirming._id }, { method: "post" })}
-        onClose={() => setConfirming(null)}
-        returnFocusTo={focusInListAfter(listRef, confirmingAt.current, ".inbox-item-name", summaryRef)}
+        onClose={close}
+        returnFocusTo={returnFocusTo}
       >
         <p>{t("feedbackAdmin.deleteBody", { name: isolate(confirming?.name ?? "") })}</p>
       </ConfirmDialog>
