@@ -1,3 +1,5 @@
+/** The one-time codes' rules the pages show (verification and password reset): the resend wait, and the tries a code takes. Client-safe. */
+
 /**
  * Seconds a "Send a new code" button waits after sending one (e-mail verification and password reset alike): long
  * enough for the first e-mail to arrive before a second replaces its code. The server has its own hourly limits too. Client-safe.

@@ -218,6 +218,16 @@ export function withRedirect(path: string, to: string | null | undefined): strin
   return `${path}${path.includes("?") ? "&" : "?"}${new URLSearchParams({ redirectTo: safe })}`;
 }
 
+/**
+ * The page a sign-up or verification screen hands on: its address's `redirectTo` (kept in session storage too, as Log
+ * in keeps it), else the one stored earlier in this tab, else "". Client-only (call from effects).
+ */
+export function carriedRedirect(): string {
+  const to = new URLSearchParams(window.location.search).get("redirectTo");
+  if (to) rememberRedirect(to);
+  return to || peekRedirect() || "";
+}
+
 /** The stored redirect, without removing it. */
 export function peekRedirect(): string | null {
   return safeRedirectPath(tryStorage(() => sessionStorage.getItem(REDIRECT_KEY), null), "") || null;

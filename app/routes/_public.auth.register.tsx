@@ -15,7 +15,7 @@ import { revealAndFocus } from "~/lib/focus";
 import { useT } from "~/lib/i18n";
 import { metaT, pageMeta } from "~/lib/meta";
 import { PASSWORD_MIN_LENGTH, registerFormInput } from "~/lib/schemas";
-import { deviceFingerprint, peekRedirect, rememberRedirect, roleHome, withRedirect } from "~/lib/session-client";
+import { carriedRedirect, deviceFingerprint, roleHome, withRedirect } from "~/lib/session-client";
 import { getViewer } from "../../worker/auth/viewer";
 import { register } from "../../worker/services/accounts";
 
@@ -94,9 +94,7 @@ export default function RegisterPage() {
   // go after the first login, kept as Log in keeps it (session storage).
   const [next, setNext] = useState("");
   useEffect(() => {
-    const to = new URLSearchParams(window.location.search).get("redirectTo");
-    if (to) rememberRedirect(to);
-    setNext(to || peekRedirect() || "");
+    setNext(carriedRedirect());
   }, []);
 
   useEffect(() => setFingerprint(deviceFingerprint()), []);

@@ -11,7 +11,7 @@ import type { MessageKey } from "~/i18n/en";
 import { expectedError, fieldErrors, messageKey, retryHeaders, type FieldErrors } from "~/lib/form-errors.server";
 import { isolate } from "~/lib/bidi";
 import { revealAndFocus } from "~/lib/focus";
-import { peekRedirect, rememberRedirect, withRedirect } from "~/lib/session-client";
+import { carriedRedirect, withRedirect } from "~/lib/session-client";
 import { useT } from "~/lib/i18n";
 import { CODE_MAX_ATTEMPTS, RESEND_COOLDOWN_S } from "~/lib/resend-cooldown";
 import { metaT, pageMeta } from "~/lib/meta";
@@ -110,7 +110,7 @@ export default function VerifyEmailPage() {
       // The sign-in page says the address is confirmed (it would otherwise greet a new member with "Welcome back").
       const query = new URLSearchParams(result.choosePassword ? { email: result.email } : { email: result.email, verified: "1" });
       // The page the visitor set out for (a course's seat) comes along to Log in.
-      const back = new URLSearchParams(window.location.search).get("redirectTo") || peekRedirect();
+      const back = carriedRedirect();
       const timer = window.setTimeout(() => navigate(withRedirect(`${next}?${query}`, back)), VERIFY_REDIRECT_MS);
       return () => window.clearTimeout(timer);
     }
@@ -123,10 +123,7 @@ export default function VerifyEmailPage() {
   }, [result, navigate]);
 
   // Opened with the page to come back to (from sign-up, perhaps in another tab): kept as Log in keeps it.
-  useEffect(() => {
-    const to = new URLSearchParams(window.location.search).get("redirectTo");
-    if (to) rememberRedirect(to);
-  }, []);
+  useEffect(() => void carriedRedirect(), []);
 
   useEffect(() => {
     if (cooldown <= 0) return;

@@ -126,19 +126,20 @@ export function JoinRequestsInbox({ requests, groups, group, groupHref }: JoinRe
   const listRef = useRef<HTMLUListElement>(null);
   const countRef = useRef<HTMLParagraphElement>(null);
   const focusInList = useRef(false);
+  const nextRequest = () => listRef.current?.querySelector<HTMLElement>("li:not([hidden]) .request-name") ?? null;
   useEffect(() => {
     if (!focusInList.current) return;
     const active = document.activeElement;
     if (active && active !== document.body && active.isConnected && !active.closest("li[hidden]")) return;
-    const next = listRef.current?.querySelector<HTMLElement>("li:not([hidden]) .request-name");
+    const next = nextRequest();
     (next ?? countRef.current)?.focus();
     if (!next) focusInList.current = false;
   });
   // A card decided through its dialog goes with the dialog (removed while open: no focus comes back from it), after
   // the render above: the same place once the page has drawn it.
-  const afterDecision = useCallback(() => {
-    if (focusInList.current) focusIfLost(() => listRef.current?.querySelector<HTMLElement>("li:not([hidden]) .request-name") ?? countRef.current);
-  }, []);
+  const afterDecision = () => {
+    if (focusInList.current) focusIfLost(() => nextRequest() ?? countRef.current);
+  };
   const shown = useMemo(() => {
     const all = new Map<string, MembershipRequestFrameBody>();
     for (const r of live) all.set(r._id, r);
