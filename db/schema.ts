@@ -851,6 +851,12 @@ export const mails = sqliteTable(
     /** Provider id on success, or the delivery error. */
     providerId: text("provider_id"),
     error: text("error"),
+    /**
+     * A mail carrying a one-time code is kept with the code masked in its subject, text and html. Only where the
+     * outbox is the mailbox (development, no mail provider) is the code kept too, here, sealed (AES-GCM under a key
+     * derived from AUTH_SECRET), for the dev mailbox to show; with a provider it is never stored (ADR 65).
+     */
+    secretSealed: text("secret_sealed"),
   },
   (t) => [index("mails_to_created_idx").on(t.to, t.createdAt)],
 );

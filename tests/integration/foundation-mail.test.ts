@@ -1,4 +1,4 @@
-import { env } from "cloudflare:test";
+import { env, SELF } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { describe, expect, it, vi } from "vitest";
 import * as s from "../../db/schema";
@@ -85,5 +85,67 @@ describe("sendMail without RESEND_API_KEY", () => {
     expect(seen).toHaveLength(0);
     const row = await outboxRow(result.id);
     expect(row).toMatchObject({ subject: "Your code", sentAt: null, providerId: null, error: null });
+  });
+});
+
+describe("a mail carrying a one-time code", () => {
+  const codeMail = () => ({ to: `${unique("to")}@test.example`, subject: "Your Cohort verification code: 482913", text: "Hello,\n\nYour verification code is 482913.", html: "<p>Your verification code is 482913.</p>", secret: "482913" });
+  const stored = (row: typeof s.mails.$inferSelect) => JSON.stringify(row);
+
+  it("goes out whole through the provider, and its outbox copy keeps no trace of the code", async () => {
+    const seen = stubProvider(() => Response.json({ id: "re_code" }));
+    const m = codeMail();
+    const { ctx } = serviceContext(withResend);
+    const result = await sendMail(ctx, m);
+
+    expect(result.delivered).toBe(true);
+    expect(seen[0]!.body).toMatchObject({ subject: m.subject, text: m.text, html: m.html });
+    const row = await outboxRow(result.id);
+    expect(stored(row)).not.toContain("482913");
+    expect(row.subject).toBe("Your Cohort verification code: ••••••");
+    expect(row.text).toBe("Hello,\n\nYour verification code is ••••••.");
+    expect(row.secretSealed).toBeNull();
+  });
+
+  it("is kept sealed in the development outbox, and the dev mailbox shows it as sent", async () => {
+    const m = codeMail();
+    const { ctx } = serviceContext();
+    const result = await sendMail(ctx, m);
+
+    const row = await outboxRow(result.id);
+    expect(stored(row)).not.toContain("482913");
+    expect(row.secretSealed).toEqual(expect.any(String));
+    const res = await SELF.fetch(`http://localhost/api/dev/mailbox?to=${encodeURIComponent(m.to)}`);
+    const [shown] = (await res.json()) as { subject: string; text: string; html: string }[];
+    expect(shown).toMatchObject({ subject: m.subject, text: m.text, html: m.html });
+  });
+
+  it("cannot be opened under another AUTH_SECRET: the mailbox then shows the mask", async () => {
+    const m = codeMail();
+    const { ctx } = serviceContext({ ...env, AUTH_SECRET: "another-secret-".repeat(3) });
+    await sendMail(ctx, m);
+    const res = await SELF.fetch(`http://localhost/api/dev/mailbox?to=${encodeURIComponent(m.to)}`);
+    const [shown] = (await res.json()) as { subject: string }[];
+    expect(shown!.subject).toBe("Your Cohort verification code: ••••••");
+  });
+
+  it("from sign-up and forgot-password: no row of the outbox holds a live code", async () => {
+    const email = `${unique("sealed")}@test.example`;
+    const res = await SELF.fetch("http://localhost/api/users/register", {
+      method: "POST",
+      headers: { "content-type": "application/json", origin: "http://localhost", "cf-connecting-ip": "203.0.113.77" },
+      body: JSON.stringify({ name: "Sealed Person", email, password: "a-long-enough-password", phone_number: "+201001234567" }),
+    });
+    expect(res.status).toBe(201);
+    let shown: { subject: string }[] = [];
+    for (let i = 0; i < 50 && shown.length === 0; i++) {
+      shown = (await (await SELF.fetch(`http://localhost/api/dev/mailbox?to=${encodeURIComponent(email)}`)).json()) as { subject: string }[];
+      if (shown.length === 0) await new Promise((r) => setTimeout(r, 20));
+    }
+    const code = /(\d{6})$/.exec(shown[0]!.subject)?.[1];
+    expect(code).toMatch(/^\d{6}$/);
+    const rows = await db().select().from(s.mails).where(eq(s.mails.to, email));
+    expect(rows).toHaveLength(1);
+    expect(stored(rows[0]!)).not.toContain(code!);
   });
 });

@@ -31,23 +31,29 @@ export function compose(subject: string, lines: string[], lang: MailLang = "en",
   };
 }
 
-export function verificationMail(name: string, code: string, minutes: number, lang: MailLang = "en"): Mail {
+/**
+ * The code that proves a mailbox. Its greeting names nobody: the name was typed by whoever signed the address up,
+ * who may not be its owner, and a name is free text ("Call +20… for a refund") that must not reach a stranger's
+ * inbox in Cohort's words.
+ */
+export function verificationMail(code: string, minutes: number, lang: MailLang = "en"): Mail {
   if (lang === "ar") {
-    return compose(`رمز التحقق في كوهورت: ${code}`, [`مرحبًا ${name}،`, `رمز التحقق الخاص بك هو ${code}. ${expiresIn(minutes, lang)}`, "إن لم تنشئ حسابًا في كوهورت، فتجاهل هذه الرسالة."], lang);
+    return compose(`رمز التحقق في كوهورت: ${code}`, ["مرحبًا،", `رمز التحقق الخاص بك هو ${code}. ${expiresIn(minutes, lang)}`, "إن لم تنشئ حسابًا في كوهورت، فتجاهل هذه الرسالة."], lang);
   }
   return compose(`Your Cohort verification code: ${code}`, [
-    `Hello ${name},`,
+    "Hello,",
     `Your verification code is ${code}. ${expiresIn(minutes, lang)}`,
     "If you did not create a Cohort account, you can ignore this e-mail.",
   ]);
 }
 
-export function resetMail(name: string, code: string, minutes: number, lang: MailLang = "en"): Mail {
+/** A password reset code; `name` null greets nobody (an account whose name its owner has not confirmed yet). */
+export function resetMail(name: string | null, code: string, minutes: number, lang: MailLang = "en"): Mail {
   if (lang === "ar") {
-    return compose(`رمز إعادة تعيين كلمة المرور في كوهورت: ${code}`, [`مرحبًا ${name}،`, `رمز إعادة تعيين كلمة المرور هو ${code}. ${expiresIn(minutes, lang)}`, "إن لم تطلب إعادة تعيين كلمة المرور، فتجاهل هذه الرسالة: تبقى كلمة مرورك كما هي."], lang);
+    return compose(`رمز إعادة تعيين كلمة المرور في كوهورت: ${code}`, [name ? `مرحبًا ${name}،` : "مرحبًا،", `رمز إعادة تعيين كلمة المرور هو ${code}. ${expiresIn(minutes, lang)}`, "إن لم تطلب إعادة تعيين كلمة المرور، فتجاهل هذه الرسالة: تبقى كلمة مرورك كما هي."], lang);
   }
   return compose(`Your Cohort password reset code: ${code}`, [
-    `Hello ${name},`,
+    name ? `Hello ${name},` : "Hello,",
     `Your password reset code is ${code}. ${expiresIn(minutes, lang)}`,
     "If you did not ask to reset your password, you can ignore this e-mail: your password stays the same.",
   ]);

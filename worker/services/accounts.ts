@@ -73,11 +73,12 @@ export async function insertUser(ctx: ServiceContext, values: NewUser): Promise<
   throw new AppError(409, "conflict", "Please try again.");
 }
 
-async function sendCode(ctx: ServiceContext, user: { id: string; email: string; name: string; locale: string | null }, purpose: CodePurpose): Promise<void> {
+/** E-mails a new code. `name` greets the reader of a reset code; null (and every verification code) greets nobody. */
+async function sendCode(ctx: ServiceContext, user: { id: string; email: string; name: string | null; locale: string | null }, purpose: CodePurpose): Promise<void> {
   const code = await issueCode(ctx, user.id, purpose);
   const lang = mailLang(user.locale);
-  const mail = purpose === "verify-email" ? verificationMail(user.name, code, CODE_TTL_MINUTES, lang) : resetMail(user.name, code, CODE_TTL_MINUTES, lang);
-  await sendMail(ctx, { to: user.email, ...mail });
+  const mail = purpose === "verify-email" ? verificationMail(code, CODE_TTL_MINUTES, lang) : resetMail(user.name, code, CODE_TTL_MINUTES, lang);
+  await sendMail(ctx, { to: user.email, ...mail, secret: code });
 }
 
 async function findByEmail(ctx: ServiceContext, email: string) {
@@ -100,10 +101,12 @@ export function requirePhoneOfCountry(countryId: string | null, phone: string | 
 /**
  * POST /api/users/register: creates an unverified account and e-mails a verification code.
  * An address that already has an account gets the same answer; its owner is told by e-mail instead (verified
- * account), or (unverified account) the newest registration replaces the unproven one and gets a fresh code. Two
- * sign-ups with different passwords make the account contested: the code proves the mailbox, not which of the two
- * passwords is its owner's, so verifying it leaves no password and sends a reset code (ADR 0040). An attacker can
- * then neither plant a password before the owner signs up nor swap in their own after.
+ * account), or (unverified account) a fresh code goes to the address. The same person signing up again (the same
+ * password) replaces their details. Two sign-ups with different passwords make the account contested: the code
+ * proves the mailbox, not which of the two passwords is its owner's, so verifying it leaves no password and sends a
+ * reset code (ADR 0040). An attacker can then neither plant a password before the owner signs up nor swap in their
+ * own after, and a contesting sign-up changes none of the stored details (name, phone, country, language): a
+ * stranger's words never become the owner's name on join requests (ADR 0065).
  */
 export async function register(ctx: ServiceContext, input: RegisterInput, locale: Lang | null = null): Promise<{ message: string }> {
   requirePhoneOfCountry(input.country ?? null, input.phone_number);
@@ -130,14 +133,15 @@ async function registerAgain(ctx: ServiceContext, profile: Omit<NewUser, "emailV
     await sendMail(ctx, { to: existing.email, ...alreadyRegisteredMail(existing.name, mailLang(existing.locale)) });
     return;
   }
-  // The same person signing up again (the same password) contests nothing; a different password does, for good.
+  // The same person signing up again (the same password) contests nothing and may correct their details; a different
+  // password contests the account, for good, and changes nothing else.
   const same = existing.passwordHash ? (await verifyPassword(password, existing.passwordHash, ctx.settings.passwordPepper)).ok : false;
-  const [replaced] = await ctx.db
+  const [kept] = await ctx.db
     .update(users)
-    .set({ ...profile, ...(same ? {} : { registrationContested: true }) })
+    .set(same ? profile : { registrationContested: true })
     .where(and(eq(users.id, existing.id), isNull(users.emailVerifiedAt)))
-    .returning({ id: users.id });
-  if (replaced) await sendCode(ctx, { id: existing.id, email: existing.email, name: profile.name, locale: profile.locale ?? null }, "verify-email");
+    .returning({ id: users.id, locale: users.locale });
+  if (kept) await sendCode(ctx, { id: existing.id, email: existing.email, name: null, locale: kept.locale }, "verify-email");
 }
 
 /**
@@ -159,7 +163,8 @@ export async function verifyEmail(ctx: ServiceContext, input: VerifyEmailInput):
     .where(and(eq(users.id, userId), isNull(users.emailVerifiedAt)))
     .returning({ id: users.id, email: users.email, name: users.name, passwordHash: users.passwordHash, locale: users.locale });
   if (verified && verified.passwordHash === null && user?.registrationContested) {
-    await sendCode(ctx, verified, "reset-password");
+    // Its name was typed by one of the two who signed it up: the reset code greets nobody.
+    await sendCode(ctx, { ...verified, name: null }, "reset-password");
     return { message: MESSAGES.verifiedChoosePassword, choosePassword: true };
   }
   return { message: MESSAGES.verified };

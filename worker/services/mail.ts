@@ -1,6 +1,7 @@
 import { desc, eq } from "drizzle-orm";
 import type { Resend as ResendClient } from "resend";
 import { mails } from "../../db/schema";
+import { seal, unseal } from "../auth/sealed";
 import type { ServiceContext } from "../context";
 import { newId } from "./ids";
 
@@ -9,7 +10,17 @@ export interface OutgoingMail {
   subject: string;
   text: string;
   html: string;
+  /**
+   * A one-time code the mail carries. The outbox keeps the mail with the code masked; the code itself is kept only
+   * where the outbox is the mailbox (no mail provider: development), sealed, so the dev mailbox can show it.
+   */
+  secret?: string;
 }
+
+/** What a one-time code reads as in the outbox's copy of its mail. */
+export const MASKED_CODE = "••••••";
+
+const mask = (text: string, secret: string) => text.split(secret).join(MASKED_CODE);
 
 /**
  * A Resend client. Its library (with its MIME parser) is imported by the first mail that goes out through Resend,
@@ -29,7 +40,11 @@ export async function sendMail(ctx: ServiceContext, mail: OutgoingMail): Promise
   const to = mail.to.toLowerCase();
   // Millisecond time set here: the column default (unixepoch() * 1000) has whole seconds only, which
   // makes "newest first" a coin toss for mails sent in the same second (register, then resend a code).
-  await ctx.db.insert(mails).values({ id, to, subject: mail.subject, text: mail.text, html: mail.html, createdAt: new Date() });
+  const { secret } = mail;
+  const kept = secret
+    ? { subject: mask(mail.subject, secret), text: mask(mail.text, secret), html: mask(mail.html, secret), secretSealed: ctx.settings.resend ? null : await seal(ctx.settings, secret) }
+    : { subject: mail.subject, text: mail.text, html: mail.html };
+  await ctx.db.insert(mails).values({ id, to, ...kept, createdAt: new Date() });
   if (!ctx.settings.resend) return { id, delivered: false };
 
   const resend = await resendFor(ctx.settings.resend);
@@ -86,12 +101,21 @@ export async function sendMails(ctx: ServiceContext, list: OutgoingMail[]): Prom
 
 /** The local outbox for one address, newest first (development only; the routes check the environment). */
 export async function listOutbox(ctx: ServiceContext, to?: string, limit = 50) {
-  return ctx.db
-    .select({ id: mails.id, to: mails.to, subject: mails.subject, text: mails.text, html: mails.html, createdAt: mails.createdAt })
+  const rows = await ctx.db
+    .select({ id: mails.id, to: mails.to, subject: mails.subject, text: mails.text, html: mails.html, createdAt: mails.createdAt, secretSealed: mails.secretSealed })
     .from(mails)
     .where(to ? eq(mails.to, to.toLowerCase()) : undefined)
     .orderBy(desc(mails.createdAt), desc(mails.id))
     .limit(limit);
+  // The mailbox shows each mail as it was sent: a sealed code goes back where it was masked.
+  return Promise.all(
+    rows.map(async ({ secretSealed, ...row }) => {
+      const code = secretSealed ? await unseal(ctx.settings, secretSealed) : null;
+      if (!code) return row;
+      const unmask = (text: string) => text.split(MASKED_CODE).join(code);
+      return { ...row, subject: unmask(row.subject), text: unmask(row.text), html: unmask(row.html) };
+    }),
+  );
 }
 
 /** Escapes text for the HTML part of an e-mail. */
