@@ -27,6 +27,7 @@ const KNOWN: Record<string, MessageKey> = {
   "Please verify your e-mail address first: enter the 6-digit code we sent you, or ask for a new one.": "auth.login.notVerified",
   "Too many login attempts. Please try again later.": "auth.login.tooMany",
   "Too many codes requested. Please try again later.": "form.tooManyCodes",
+  "An error occurred during registration. please try again after 10 minutes.": "auth.register.failed",
   "Too many wrong codes. Please try again tomorrow.": "form.tooManyWrongCodes",
   "Verification failed": "auth.verify.failed",
   "Error: Invalid Reset Code": "auth.reset.badCode",

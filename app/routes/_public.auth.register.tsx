@@ -9,7 +9,7 @@ import { useHydrated } from "~/hooks/use-hydrated";
 import type { MessageKey } from "~/i18n/en";
 import { detectLang } from "~/i18n/config";
 import { composePhone, countryById, PHONE_PATTERN, phoneDigits } from "~/lib/countries";
-import { expectedError, fieldErrors, formValues, retryHeaders, retryMinutes, type FieldErrors } from "~/lib/form-errors.server";
+import { expectedError, fieldErrors, formValues, retryHeaders, type FieldErrors } from "~/lib/form-errors.server";
 import { isolate } from "~/lib/bidi";
 import { revealAndFocus } from "~/lib/focus";
 import { useT } from "~/lib/i18n";
@@ -21,14 +21,14 @@ import { register } from "../../worker/services/accounts";
 
 /** Spec §4, §9: the verification screen follows 2.5 s after a successful registration. */
 export const REGISTER_REDIRECT_MS = 2_500;
-/** Spec §9: "please try again after 10 minutes", when the failure does not say how long (a rate limit does). */
+/** Spec §8: "please try again after 10 minutes": every limit on registering lasts 10 minutes (worker/services/codes.ts). */
 const REGISTER_RETRY_MINUTES = 10;
 
 const FIELDS = ["name", "email", "password", "confirmPassword", "country", "phone"] as const;
 type Field = (typeof FIELDS)[number];
 type Values = Record<Field, string>;
 type ActionResult =
-  | { ok: false; errors: FieldErrors<Field | "phone_number">; formError: MessageKey; values: Omit<Values, "password" | "confirmPassword">; retryMinutes?: number }
+  | { ok: false; errors: FieldErrors<Field | "phone_number">; formError: MessageKey; values: Omit<Values, "password" | "confirmPassword"> }
   | { ok: true; name: string; email: string };
 
 /** A refused sign-up says how long to wait in its header too (Retry-After), as the API does. */
@@ -69,8 +69,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
     await register(context.svc, parsed.data, detectLang(request));
   } catch (err) {
     const e = expectedError(err);
-    // The spec's sentence, with the wait the limit really sets (Retry-After, in minutes rounded up; the spec's 10 otherwise).
-    return data<ActionResult>({ ok: false, errors: {}, formError: "auth.register.failed", values: keep, retryMinutes: retryMinutes(e) }, { status: e.status, headers: retryHeaders(e) });
+    // The spec's sentence; a rate limit's exact wait (never over 10 minutes) goes in Retry-After.
+    return data<ActionResult>({ ok: false, errors: {}, formError: "auth.register.failed", values: keep }, { status: e.status, headers: retryHeaders(e) });
   }
   return data<ActionResult>({ ok: true, name: parsed.data.name, email: parsed.data.email });
 }
@@ -185,7 +185,7 @@ export default function RegisterPage() {
         />
         {formError ? (
           <FormAlert id="register-form-error">
-            <p>{t(formError, { minutes: (result && !result.ok && result.retryMinutes) || REGISTER_RETRY_MINUTES })}</p>
+            <p>{t(formError, { minutes: REGISTER_RETRY_MINUTES })}</p>
           </FormAlert>
         ) : null}
         <button type="submit" className="btn btn-primary btn-lg btn-block" disabled={hydrated && submitting}>

@@ -55,7 +55,7 @@ async function post(path: string, body: unknown, ip?: string): Promise<Response>
 
 /**
  * An address of its own for each account the suite makes (TEST-NET-2/3, RFC 5737), as real students register from
- * their own phones: the suite makes more accounts than one address may ask codes for in an hour (30), and those
+ * their own phones: the suite makes more accounts than one address may ask codes for in 10 minutes (30), and those
  * limits are tested on their own.
  */
 function ownAddress(): string {

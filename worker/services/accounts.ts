@@ -32,6 +32,8 @@ export const LOGIN_LIMIT_ACCOUNT: Limit = { max: 10, windowMs: 15 * MINUTE };
 
 export const MESSAGES = {
   registered: "Thanks for registering! Please check your e-mail for your 6-digit verification code.",
+  /** platform-spec §8, the register screen's failure; every limit on registering lasts 10 minutes (codes.ts). */
+  registerFailed: "An error occurred during registration. please try again after 10 minutes.",
   verified: "Your e-mail is verified. Welcome to Cohort!",
   verifiedChoosePassword: "Your e-mail is verified. It was signed up more than once, so choose your password: we sent you a 6-digit code.",
   verifyFailed: "Verification failed",
@@ -110,7 +112,7 @@ export function requirePhoneOfCountry(countryId: string | null, phone: string | 
  */
 export async function register(ctx: ServiceContext, input: RegisterInput, locale: Lang | null = null): Promise<{ message: string }> {
   requirePhoneOfCountry(input.country ?? null, input.phone_number);
-  await limitCodeRequests(ctx, input.email);
+  await limitCodeRequests(ctx, input.email, MESSAGES.registerFailed);
   const password = input.password;
   const profile = {
     name: input.name,
