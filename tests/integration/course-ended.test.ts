@@ -25,7 +25,9 @@ async function world() {
   const quizBody = (title: string) => ({ lectureId: lecture.slug, title, published: true, questions: [{ text: "1 + 1?", type: "single", options: ["1", "2"], correct: [1], points: 1 }] });
   const quiz = (await (await call("/api/quizzes", { body: quizBody("Open one"), token: teacher.accessToken })).json()) as { _id: string; slug: string };
   const fresh = (await (await call("/api/quizzes", { body: quizBody("Not started"), token: teacher.accessToken })).json()) as { _id: string; slug: string };
-  return { admin, teacher, group, student, lecture, task, fileTask, quiz, fresh };
+  const codeTask = (await (await call(`/api/lectures/${lecture.slug}/tasks`, { body: { title: "Sum" }, token: teacher.accessToken })).json()) as { _id: string; slug: string };
+  await db().insert(s.exercises).values({ taskId: codeTask._id, tests: [{ name: "adds", call: "sum(1, 2)", expected: "3", points: 1, hidden: false }], referenceSolution: "function sum(a, b) { return a + b; }", published: true, timeMs: 200, memoryMb: 8, updatedAt: new Date() });
+  return { admin, teacher, group, student, lecture, task, fileTask, quiz, fresh, codeTask };
 }
 
 const archive = (w: Awaited<ReturnType<typeof world>>, status: "archived" | "published" = "archived") =>
@@ -39,7 +41,8 @@ const ended = async (res: Response) => {
 describe("a course that has ended (its group archived)", () => {
   it("keeps what its members have and takes nothing new from them, over every way in", async () => {
     const w = await world();
-    // Before the end: a hand-in, and an attempt opened but not handed in.
+    // Before the end: an exercise's draft saved, a hand-in, and an attempt opened but not handed in.
+    expect((await call(`/api/exercises/${w.codeTask.slug}/draft`, { method: "PUT", body: { code: "function sum(a, b) {" }, token: w.student.accessToken })).status).toBe(200);
     expect((await call(`/api/lectures/${w.lecture.slug}/submit-task/${w.task.slug}`, { body: { link: "https://github.com/me/landing" }, token: w.student.accessToken })).status).toBe(201);
     const opened = await call(`/api/quizzes/${w.quiz.slug}/start`, { body: {}, token: w.student.accessToken });
     expect(opened.status).toBeLessThan(300);
@@ -58,6 +61,10 @@ describe("a course that has ended (its group archived)", () => {
     form.set("file", imageFile("image/png"));
     await ended(await call(`/api/lectures/${w.lecture.slug}/submit-task/${w.fileTask.slug}/file`, { form, token: w.student.accessToken }));
     await ended(await call(`/api/quizzes/${w.fresh.slug}/start`, { body: {}, token: w.student.accessToken }));
+    // An exercise's draft is new work too; the draft saved before stays.
+    await ended(await call(`/api/exercises/${w.codeTask.slug}/draft`, { method: "PUT", body: { code: "function sum(a, b) { return 3; }" }, token: w.student.accessToken }));
+    const [kept] = await db().select({ code: s.exerciseDrafts.code }).from(s.exerciseDrafts).where(eq(s.exerciseDrafts.taskId, w.codeTask._id));
+    expect(kept?.code).toBe("function sum(a, b) {");
     // The spec's one-call solve (no attemptId) would open a new attempt: refused too.
     await ended(await call("/api/quizzes/solve", { body: { slugQuize: w.fresh.slug, answers: {} }, token: w.student.accessToken }));
     await ended(await call(`/api/lectures/${w.lecture.slug}/attendance/open`, { body: { rotateSeconds: 0, lateAfterMinutes: 10, durationMinutes: 30 }, token: w.teacher.accessToken }));

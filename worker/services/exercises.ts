@@ -186,6 +186,8 @@ const writeDraft = (ctx: ServiceContext, taskId: string, userId: string, code: s
 export async function saveDraft(ctx: ServiceContext, viewer: Actor, key: string, code: string, now = Date.now()) {
   const task = await requireReadable(ctx, viewer, key);
   if (!isMember(task)) throw forbidden("Only the group's students write exercises. Staff try the reference solution instead.");
+  // An ended course keeps nothing new, a draft included (ADR 64); the page keeps the code in the browser instead.
+  requireCourseRunning(viewer, placeFacts(task));
   await writeDraft(ctx, task.id, viewer.userId, code, now);
   return { savedAt: new Date(now).toISOString() };
 }

@@ -1,11 +1,14 @@
 import { useFetcher } from "@remix-run/react";
-import { useMemo, useState } from "react";
+import { Fragment, useMemo, useState } from "react";
 import { useT } from "~/lib/i18n";
 import { EXERCISE_LIMITS } from "~/lib/exercise-rules";
 import type { FailureLike } from "~/lib/group-errors";
 import type { CodeTest, RunReport } from "../../../worker/sandbox/types";
 import { CodeField } from "./code-field";
 import { TestReport } from "./test-report";
+
+/** What an expected value may look like (the tests' hint). */
+const JSON_EXAMPLES = ["5", '"five"', "[1, 2]", '{"a": 1}'];
 import { rowHasProblem, rowsToTests, TestsEditor, toTestRow, type TestRow } from "./tests-editor";
 
 /** What staff get of an exercise: everything, hidden tests and the reference included. */
@@ -119,7 +122,16 @@ export function ExerciseEditor({ exercise }: { exercise: StaffExercise }) {
       </div>
 
       <h3 className="exercise-field-title">{t("exerciseEditor.tests")}</h3>
-      <p className="field-hint">{t("exerciseEditor.testsHint")}</p>
+      <p className="field-hint">
+        {t("exerciseEditor.testsHint")}{" "}
+        {/* Each example is code, left to right in an isolate of its own, so an Arabic sentence does not reorder it. */}
+        {JSON_EXAMPLES.map((example, i) => (
+          <Fragment key={example}>
+            {i > 0 ? t("exerciseEditor.examplesSeparator") : null}
+            <code dir="ltr">{example}</code>
+          </Fragment>
+        ))}
+      </p>
       <TestsEditor rows={rows} setRows={setRows} checked={checked} />
 
       <div className="field-row">

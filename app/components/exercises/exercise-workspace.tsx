@@ -24,12 +24,13 @@ const ERROR_KEYS = {
  * tests in the browser (a Web Worker, so a loop never freezes the page), and the hand-in, graded on the server by
  * every test. Without JavaScript the editor is a textarea and "Hand in" posts the form to the page.
  */
-export function ExerciseWorkspace({ taskId, exercise, saveUrl, maxScore, canSubmit }: { taskId: string; exercise: StudentExercise; saveUrl: string; maxScore: number; canSubmit: boolean }) {
+/** `ended`: the course has ended; the code can still be run in the browser, and is kept there, not on the server. */
+export function ExerciseWorkspace({ taskId, exercise, saveUrl, maxScore, canSubmit, ended = false }: { taskId: string; exercise: StudentExercise; saveUrl: string; maxScore: number; canSubmit: boolean; ended?: boolean }) {
   const { t } = useT();
   const hydrated = useHydrated();
   const revalidator = useRevalidator();
   const initial = exercise.draft?.code ?? exercise.submission?.code ?? exercise.starterCode;
-  const draft = useDraft(taskId, saveUrl, initial);
+  const draft = useDraft(taskId, ended ? null : saveUrl, initial);
   const [run, setRun] = useState<RunState>({ phase: "idle" });
   const [handIn, setHandIn] = useState<HandIn>({ phase: "idle" });
   const [resetting, setResetting] = useState(false);

@@ -17,9 +17,10 @@ const writeStored = (taskId: string, code: string, pending: boolean) => keep(sto
 /**
  * The student's code as a draft kept in two places besides the page: the browser's storage at every change (so a
  * reload or a crash while offline loses nothing) and the server, about a second after the last change, retried
- * until it is acknowledged. On arrival, code this browser kept but the server never acknowledged wins.
+ * until it is acknowledged. On arrival, code this browser kept but the server never acknowledged wins. With no
+ * `saveUrl` (an ended course takes no drafts) the code is kept in the browser only.
  */
-export function useDraft(taskId: string, saveUrl: string, initial: string) {
+export function useDraft(taskId: string, saveUrl: string | null, initial: string) {
   const [code, setCode] = useState(initial);
   const [status, setStatus] = useState<DraftStatus>("unchanged");
   const [problem, setProblem] = useState("");
@@ -39,6 +40,7 @@ export function useDraft(taskId: string, saveUrl: string, initial: string) {
       setStatus("saved");
       return;
     }
+    if (!saveUrl) return;
     inFlight.current = true;
     let res: Response | null = null;
     let body: { code?: string; message?: string } = {};
@@ -73,6 +75,7 @@ export function useDraft(taskId: string, saveUrl: string, initial: string) {
       latest.current = next;
       setCode(next);
       writeStored(taskId, next, true);
+      if (!saveUrl) return;
       setStatus("saving");
       window.clearTimeout(timer.current);
       timer.current = window.setTimeout(() => void save(), DEBOUNCE_MS);
@@ -97,8 +100,10 @@ export function useDraft(taskId: string, saveUrl: string, initial: string) {
     if (stored?.pending && stored.code !== latest.current) {
       latest.current = stored.code;
       setCode(stored.code);
-      setStatus("saving");
-      timer.current = window.setTimeout(() => void save(), 0);
+      if (saveUrl) {
+        setStatus("saving");
+        timer.current = window.setTimeout(() => void save(), 0);
+      }
     }
     const online = () => {
       if (latest.current !== acknowledged.current) void save();

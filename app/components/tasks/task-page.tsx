@@ -219,7 +219,7 @@ export function TaskPage({
       ) : null}
       {code ? (
         <div className="container">
-          <ExerciseWorkspace taskId={task._id} exercise={code} saveUrl={`/course/${task.group.slug}/exercise/${task.slug}/save`} maxScore={task.maxScore} canSubmit={canSubmit} />
+          <ExerciseWorkspace taskId={task._id} exercise={code} saveUrl={`/course/${task.group.slug}/exercise/${task.slug}/save`} maxScore={task.maxScore} canSubmit={canSubmit} ended={ended} />
         </div>
       ) : null}
     </main>
