@@ -28,6 +28,20 @@ describe("the JavaScript sandbox", () => {
     expect(partly.score).toBe(5);
   });
 
+  it("gives the same code the same verdict every time: Math.random is seeded and the clock reads 2025-01-01", async () => {
+    const code = "function probe() { return [Math.random(), Math.random(), Date.now(), new Date().toISOString(), typeof Date(), new Date(2020, 1, 2).getFullYear(), new Date() instanceof Date]; }";
+    const first = await runJavaScript(code, [test("probe()", "null"), test("probe()", "null")], limits);
+    const again = await runJavaScript(code, [test("probe()", "null")], limits);
+    const values = (r: { actual?: string }) => JSON.parse(r.actual!) as [number, number, number, string, string, number, boolean];
+    const [a, b, now, iso, called, built, isDate] = values(first.results[0]!);
+    expect(a).not.toBe(b);
+    for (const x of [a, b]) expect(x >= 0 && x < 1).toBe(true);
+    expect([now, iso, called, built, isDate]).toEqual([Date.UTC(2025, 0, 1), "2025-01-01T00:00:00.000Z", "string", 2020, true]);
+    // Every test and every run starts the same sequence.
+    expect(values(first.results[1]!)).toEqual(values(first.results[0]!));
+    expect(values(again.results[0]!)).toEqual(values(first.results[0]!));
+  });
+
   it("compares values, not their spelling: object keys in any order, arrays in order", async () => {
     const report = await runJavaScript("const pair = () => ({ b: [1, 2], a: 'x' });", [test("pair()", '{"a":"x","b":[1,2]}'), test("pair().b", "[2,1]")], limits);
     expect(report.results.map((r) => r.passed)).toEqual([true, false]);

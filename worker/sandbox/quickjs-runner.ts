@@ -12,7 +12,8 @@
  * whole hand-in has a budget of RUN_BUDGET_MS, and a memory cap and a stack cap bound every runtime. Output is cut
  * per line and per test whatever `console.log` receives, a result too large to compare is refused before the host
  * reads it, and a report never grows past REPORT_LIMIT bytes. Inside there is no fetch, no timers, no modules and
- * nothing of the Worker: the sandbox's globals are QuickJS's own plus `console`.
+ * nothing of the Worker: the sandbox's globals are QuickJS's own plus `console`, with `Math.random` and the clock
+ * made deterministic (DETERMINISTIC_PRELUDE).
  */
 import { newQuickJSWASMModuleFromVariant, newVariant, type QuickJSContext, type QuickJSHandle, type QuickJSWASMModule } from "quickjs-emscripten-core";
 import releaseSync from "@jitl/quickjs-wasmfile-release-sync";
@@ -119,6 +120,32 @@ function limitText(message: string, timeMs: number): string {
   return message;
 }
 
+/**
+ * Evaluated in every fresh context before the student's code, outside the meter. The same code gets the same verdict
+ * everywhere (ADR 17): in the browser, on the server and in a regrade next month. So `Math.random` is a seeded
+ * generator (xorshift32: the same sequence in every test of every run), and the clock reads one fixed moment,
+ * 2025-01-01T00:00:00Z: `Date.now()`, `new Date()` and `Date()` (a date built from arguments is built as always).
+ */
+export const DETERMINISTIC_PRELUDE = `(() => {
+  let state = 0x2545f491;
+  Math.random = function random() {
+    state ^= state << 13; state ^= state >>> 17; state ^= state << 5;
+    return (state >>> 0) / 4294967296;
+  };
+  const RealDate = globalThis.Date;
+  const FIXED = RealDate.UTC(2025, 0, 1);
+  const FixedDate = function Date(...args) {
+    if (!new.target) return new RealDate(FIXED).toString();
+    return args.length === 0 ? new RealDate(FIXED) : new RealDate(...args);
+  };
+  FixedDate.prototype = RealDate.prototype;
+  RealDate.prototype.constructor = FixedDate;
+  FixedDate.now = () => FIXED;
+  FixedDate.UTC = RealDate.UTC;
+  FixedDate.parse = RealDate.parse;
+  globalThis.Date = FixedDate;
+})();`;
+
 /** Thrown when the engine stopped mid-step: the engine is unusable afterwards. */
 class EngineStopped extends Error {}
 
@@ -221,6 +248,13 @@ function runOne(engine: Engine, code: string, test: CodeTest, limits: RunLimits,
     vm.setProp(vm.global, "console", consoleObject);
     write.dispose();
     consoleObject.dispose();
+
+    const prelude = vm.evalCode(DETERMINISTIC_PRELUDE, "prelude.js");
+    if (prelude.error) {
+      const why = errorText(vm, prelude.error);
+      throw new Error(`The sandbox's prelude failed: ${why}`);
+    }
+    prelude.value.dispose();
 
     start();
     const loaded = vm.evalCode(code, "solution.js");
