@@ -215,6 +215,8 @@ export const quizzesAr: Record<keyof typeof quizzesEn, string> = {
   "quizEditor.deleteBody": "ستُحذف معه محاولات كل الطلاب. لا يمكن التراجع عن ذلك.",
   "quizEditor.error": "راجع السؤال {n}: {message}",
   "quizEditor.errorAlone": "راجع السؤال: {message}",
+  "quizEditor.error.duration": "المدة عدد صحيح من الدقائق بين 1 و{max}.",
+  "quizEditor.error.attempts": "عدد المحاولات عدد صحيح بين 1 و{max}.",
   "quizEditor.error.dateTime": "اختر تاريخًا ووقتًا موجودَين.",
   "quizEditor.error.closesBeforeOpens": "يجب أن يُغلق الاختبار بعد أن يُفتح.",
   "quizEditor.window.needsClosing": "حدّد موعد إغلاق: تظهر الإجابات الصحيحة بعد إغلاق الاختبار. أو اختر خيارًا آخر في «عرض الإجابات الصحيحة».",

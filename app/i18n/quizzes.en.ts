@@ -213,6 +213,8 @@ export const quizzesEn = {
   "quizEditor.deleteBody": "Every student's attempts at it go too. This cannot be undone.",
   "quizEditor.error": "Please check question {n}: {message}",
   "quizEditor.errorAlone": "Please check the question: {message}",
+  "quizEditor.error.duration": "The duration is a whole number of minutes from 1 to {max}.",
+  "quizEditor.error.attempts": "Attempts are a whole number from 1 to {max}.",
   "quizEditor.error.dateTime": "Choose a date and time that exists.",
   "quizEditor.error.closesBeforeOpens": "The quiz must close after it opens.",
   "quizEditor.window.needsClosing": "Set a closing time: the correct answers are shown after the quiz closes. Or choose another option under “Show the correct answers”.",

@@ -413,6 +413,39 @@ describe("building a quiz", () => {
   });
 });
 
+describe("a timed quiz's duration in the editor", () => {
+  const newPage = useBrowser();
+
+  it("is never saved as untimed from an empty box, and reads Arabic-Indic digits", async () => {
+    const stamp = Date.now().toString(36);
+    const token = await accessToken(INSTRUCTOR);
+    const lecture = (await api<{ slug: string }>(token, "POST", "/api/lectures/group/frontend-react", { title: `Timed lecture ${stamp}`, published: true })).body;
+    const quiz = (await api<{ slug: string }>(token, "POST", "/api/quizzes", { lectureId: lecture.slug, title: `Timed ${stamp}`, durationMinutes: 30, questions: [{ text: "1 + 1?", type: "single", options: ["1", "2"], correct: [1], points: 1 }] })).body;
+    const duration = async () => (await api<{ durationMinutes: number | null }>(token, "GET", `/api/quizzes/${quiz.slug}`)).body.durationMinutes;
+    expect(await duration()).toBe(30);
+    const page = await newPage({ width: 375, height: 800 });
+    await signIn(page.context(), INSTRUCTOR.email, INSTRUCTOR.password);
+    await gotoHydrated(page, `/instructor/group/frontend-react/lecture/${lecture.slug}/quiz/updateQuiz/${quiz.slug}`);
+    // The refusal below is the form's 400, which the browser logs; nothing else may be.
+    const problems = allowStatus(page, 400, `/quiz/updateQuiz/${quiz.slug}`);
+    const box = page.getByLabel("Minutes to answer");
+    // Emptied and saved: refused at the field, which takes the focus; the quiz stays timed.
+    await box.fill("");
+    await page.getByRole("button", { name: "Save the quiz" }).click();
+    const error = page.locator("#quiz-duration-error");
+    await error.waitFor();
+    expect(await error.textContent()).toBe("The duration is a whole number of minutes from 1 to 600.");
+    expect(await box.getAttribute("aria-invalid")).toBe("true");
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe("quiz-duration");
+    expect(await duration()).toBe(30);
+    // Typed on an Arabic keyboard: 45 minutes.
+    await box.fill("٤٥");
+    await page.getByRole("button", { name: "Save the quiz" }).click();
+    await expect.poll(duration).toBe(45);
+    expect(problems).toEqual([]);
+  });
+});
+
 describe("previewing a quiz as a student", () => {
   const newPage = useBrowser();
 

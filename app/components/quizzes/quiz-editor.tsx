@@ -16,6 +16,7 @@ import { QUESTION_TYPES, QUIZ_LIMITS, SHOW_ANSWERS, type QuestionType, type Show
 import type { CodeTest } from "../../../worker/sandbox/types";
 import type { QuizDraw } from "~/lib/quiz-paper";
 import { isolate } from "~/lib/bidi";
+import { toLatinDigits } from "~/lib/digits";
 import { UnsavedChanges } from "~/components/unsaved-changes";
 
 /** A question as the editor holds it: options and correct answers in the shape of its type. */
@@ -107,6 +108,15 @@ export function toPayload(d: Draft) {
  * type, options with their correct marks, accepted short answers, points, a Markdown preview rendered by the
  * server exactly as students will see it). The whole quiz is sent as one JSON payload and validated by the server.
  */
+/**
+ * A whole number typed in a box, in Latin or Arabic-Indic digits, as a number; anything else as the text itself, so
+ * the server refuses it at its field (an empty box is not "no value": a timed quiz's duration must not read as none).
+ */
+function wholeNumber(typed: string): number | string {
+  const digits = toLatinDigits(typed).trim();
+  return /^\d{1,6}$/.test(digits) ? Number(digits) : digits;
+}
+
 export function QuizEditor({
   quiz,
   started,
@@ -136,10 +146,10 @@ export function QuizEditor({
   const [title, setTitle] = useState(quiz?.title ?? "");
   const [description, setDescription] = useState(quiz?.description ?? "");
   const [timed, setTimed] = useState(quiz ? quiz.durationMinutes !== null : true);
-  const [duration, setDuration] = useState(quiz?.durationMinutes ?? 15);
+  const [duration, setDuration] = useState(String(quiz?.durationMinutes ?? 15));
   const [opensAt, setOpensAt] = useState(() => toLocalInput(quiz?.opensAt ?? null));
   const [closesAt, setClosesAt] = useState(() => toLocalInput(quiz?.closesAt ?? null));
-  const [maxAttempts, setMaxAttempts] = useState(quiz?.maxAttempts ?? 1);
+  const [maxAttempts, setMaxAttempts] = useState(String(quiz?.maxAttempts ?? 1));
   // New quizzes show the answers after closing: answers shown at hand-in can be relayed to classmates still answering.
   // A new quiz's review policy follows its closing time until staff choose one (the server's own default): after it
   // closes when it has a closing time, otherwise never. So a blank form asks for nothing before anything is typed.
@@ -193,10 +203,12 @@ export function QuizEditor({
   const payload = {
     title,
     description,
-    durationMinutes: timed ? duration : null,
+    // A timed quiz always sends its duration as typed when it is not a number: an empty or unreadable box is refused
+    // at its field, never saved as "untimed" (null).
+    durationMinutes: timed ? wholeNumber(duration) : null,
     opensAt: fromLocalInput(opensAt),
     closesAt: fromLocalInput(closesAt),
-    maxAttempts,
+    maxAttempts: wholeNumber(maxAttempts),
     showAnswers,
     published,
     ...(started ? {} : { questions: drafts.map(toPayload), draws, shuffleQuestions, shuffleOptions }),
@@ -254,12 +266,22 @@ export function QuizEditor({
           {timed ? (
             <div className="field">
               <label htmlFor="quiz-duration">{t("quizEditor.field.duration")}</label>
-              <input id="quiz-duration" type="number" min={1} max={QUIZ_LIMITS.durationMinutes} className="input-narrow" value={duration} onChange={(e) => setDuration(e.target.valueAsNumber)} aria-invalid={!!fieldError("durationMinutes") || undefined} />
+              <input id="quiz-duration" type="text" inputMode="numeric" dir="ltr" className="input-narrow" value={duration} onChange={(e) => setDuration(e.target.value)} aria-invalid={!!fieldError("durationMinutes") || undefined} aria-describedby={fieldError("durationMinutes") ? "quiz-duration-error" : undefined} />
+              {fieldError("durationMinutes") ? (
+                <p id="quiz-duration-error" className="field-error">
+                  {t("quizEditor.error.duration", { max: QUIZ_LIMITS.durationMinutes })}
+                </p>
+              ) : null}
             </div>
           ) : null}
           <div className="field">
             <label htmlFor="quiz-attempts">{t("quizEditor.field.maxAttempts")}</label>
-            <input id="quiz-attempts" type="number" min={1} max={QUIZ_LIMITS.maxAttempts} className="input-narrow" value={maxAttempts} onChange={(e) => setMaxAttempts(e.target.valueAsNumber)} aria-invalid={!!fieldError("maxAttempts") || undefined} />
+            <input id="quiz-attempts" type="text" inputMode="numeric" dir="ltr" className="input-narrow" value={maxAttempts} onChange={(e) => setMaxAttempts(e.target.value)} aria-invalid={!!fieldError("maxAttempts") || undefined} aria-describedby={fieldError("maxAttempts") ? "quiz-attempts-error" : undefined} />
+            {fieldError("maxAttempts") ? (
+              <p id="quiz-attempts-error" className="field-error">
+                {t("quizEditor.error.attempts", { max: QUIZ_LIMITS.maxAttempts })}
+              </p>
+            ) : null}
           </div>
         </div>
         <div className="field-row">
