@@ -11,6 +11,7 @@
  *   each check is stored with a hash of the code it judged (`knownVerdicts` uses it only while the hash matches the
  *   final answer), and the verdicts are stored with the attempt, so the review and the statistics read them.
  */
+import { toLatinDigits } from "../../app/lib/digits";
 import { QUIZ_LIMITS, type AnswerValue } from "../../app/lib/quiz-schemas";
 import type { CodeCheck, QuizCode } from "../../db/schema";
 import type { RunCode } from "../sandbox/registry";
@@ -111,7 +112,11 @@ export async function codeVerdicts(runCode: RunCode, questions: GradableQuestion
   return { verdicts, checks: next };
 }
 
-const normalise = (s: string) => s.normalize("NFC").trim().toLocaleLowerCase("en");
+/**
+ * A short-text answer and its keys compared as a reader would: compatibility forms folded (NFKC: full-width letters,
+ * ligatures), Arabic-Indic digits as 0-9 (٤ is 4), spaces at the ends dropped, case ignored.
+ */
+const normalise = (s: string) => toLatinDigits(s.normalize("NFKC")).trim().toLocaleLowerCase("en");
 
 /** Whether one answer is right. An absent or wrongly shaped answer is simply wrong. */
 export function isRight(q: GradableQuestion, answer: unknown, verdicts?: Verdicts | null): boolean {
