@@ -398,6 +398,18 @@ describe("question banks", () => {
     expect(quiz!.draws).toEqual([{ tag: "hooks", count: 2, points: 3 }]);
   });
 
+  it("spends no attempt on a refused hand-in: answers naming no question of the paper change nothing", async () => {
+    for (const draws of [[{ tag: "hooks", count: 2, points: 3 }], []]) {
+      const w = await world({ draws, shuffleQuestions: true, maxAttempts: 1 });
+      const [me] = w.students;
+      await expect(submitQuiz(w.ctx, me!, w.quiz.slug, { answers: { bogus: 1 } })).rejects.toMatchObject({ status: 400, message: "An answer names a question that is not in this quiz." });
+      expect(await db().select().from(s.attempts).where(eq(s.attempts.userId, me!.userId))).toEqual([]);
+      // The one attempt is still there to take.
+      expect((await startAttempt(w.ctx, me!, w.quiz.slug)).attemptsLeft).toBe(0);
+      expect(await db().select().from(s.attempts).where(eq(s.attempts.userId, me!.userId))).toHaveLength(1);
+    }
+  });
+
   it("leaves a quiz without draws or shuffles as written: no paper, questions before the start when untimed", async () => {
     const w = await world({ draws: [], shuffleQuestions: false, shuffleOptions: false });
     const [me] = w.students;

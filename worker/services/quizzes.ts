@@ -724,7 +724,20 @@ function refuseToStart(quiz: QuizRecord, used: number, now: number) {
 }
 
 /** Inserts the next attempt unless one is open already (the unique indexes decide any race between two tabs). */
-async function openAttempt(ctx: ServiceContext, viewer: Actor, quiz: QuizRecord, mine: AttemptRow[], now: number, qs: QuestionRow[]): Promise<{ created: boolean; attempt: AttemptRow }> {
+/**
+ * Opens the caller's next attempt (or answers the open one). `beforeWrite` sees the new attempt's questions (its own
+ * paper) before anything is written: a hand-in that opens the attempt it hands in checks its answers there, so a
+ * refused hand-in spends no attempt.
+ */
+async function openAttempt(
+  ctx: ServiceContext,
+  viewer: Actor,
+  quiz: QuizRecord,
+  mine: AttemptRow[],
+  now: number,
+  qs: QuestionRow[],
+  beforeWrite?: (given: QuestionRow[]) => void,
+): Promise<{ created: boolean; attempt: AttemptRow }> {
   const open = mine.find((a) => !a.submittedAt);
   if (open) return { created: false, attempt: open };
   // An attempt already open when the course ended is still handed in (above); none starts after.
@@ -740,6 +753,7 @@ async function openAttempt(ctx: ServiceContext, viewer: Actor, quiz: QuizRecord,
   if (paper && paper.drawn.length < quiz.draws.reduce((n, d) => n + d.count, 0)) {
     throw new AppError(409, "conflict", "This quiz draws more questions from the group's question bank than the bank now holds. Ask your instructor to add questions to the bank.");
   }
+  beforeWrite?.(questionsFor(qs, { quizId: quiz.id, paper }));
   // The quiz's close and duration are read again in the same transaction as the attempt is written (`rulesNow`).
   const [[inserted], [rulesNow]] = await ctx.db
     .batch([
@@ -922,7 +936,8 @@ export async function submitQuiz(ctx: ServiceContext, viewer: Actor, key: string
     // The hand-in of an attempt the server closed at its deadline, arriving within the grace (without its id, as
     // the spec's solve payload comes): that attempt's result, not a new attempt graded at once.
     if (last && last.deadlineAt && last.submittedAt!.getTime() === last.deadlineAt.getTime() && now <= last.deadlineAt.getTime() + QUIZ_GRACE_MS) return repeat(last, mine);
-    const opened = await openAttempt(ctx, viewer, quiz, mine, now, qs);
+    // A paper's answers are checked against the paper before the attempt is written (a refused hand-in spends none).
+    const opened = await openAttempt(ctx, viewer, quiz, mine, now, qs, usesPaper(quiz) ? (given) => void checkAnswers(given, input.answers) : undefined);
     open = opened.attempt;
     mine = [...mine, open];
   }
