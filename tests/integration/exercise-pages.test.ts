@@ -58,6 +58,14 @@ describe("code exercises: the student's pages", () => {
     const draft = await post(w.student, savePath(w), { intent: "draft", code: "function sum(a, b) { /* typing */ }" });
     expect(draft.status).toBe(200);
     expect((await send(w.student, "GET", `/api/exercises/${w.task.slug}`)).body.draft.code).toContain("typing");
+    // Code near its 20,000 characters with Arabic comments, sent as the page sends it (a URL-encoded form: 9 bytes an
+    // Arabic letter, well over the forms' 64 KB), is kept.
+    const arabic = `function sum(a, b) {\n${"  // نجمع العددين ونعيد الناتج\n".repeat(600)}  return a + b;\n}`;
+    expect(arabic.length).toBeLessThan(20_000);
+    const encoded = await call(savePath(w), { method: "POST", cookie: w.student.cookie, headers: { accept: "application/json", "content-type": "application/x-www-form-urlencoded" }, form: new URLSearchParams({ intent: "draft", code: arabic }) as unknown as FormData });
+    expect(new URLSearchParams({ intent: "draft", code: arabic }).toString().length).toBeGreaterThan(64 * 1024);
+    expect(encoded.status).toBe(200);
+    expect((await send(w.student, "GET", `/api/exercises/${w.task.slug}`)).body.draft.code).toBe(arabic);
 
     const handIn = await post(w.student, savePath(w), { intent: "submit", code: "function sum(a, b) { if (a > 1000) throw new Error('boom ' + a); return a + b; }" });
     expect(handIn.status).toBe(201);

@@ -192,5 +192,35 @@ describe("quizzes: code questions", () => {
     }
     expect(runs).toBe(10);
   });
-});
 
+  it("takes long code answers in Arabic from the questions screen and the API, up to 2 MB, and refuses more with 413", async () => {
+    const w = await world();
+    const made = await create(w, [codeQuestion(), codeQuestion(), codeQuestion()]);
+    expect(made.status).toBe(201);
+    const quiz = (await made.json()) as { slug: string };
+    const full = (await (await call(`/api/quizzes/${quiz.slug}`, { token: w.teacher.accessToken })).json()) as { questions: { _id: string }[] };
+    // Three answers near the 20,000-character limit, half of them Arabic comments: about 48 KB of JSON, 82 KB as a form.
+    const long = `function double(n) {\n${"  // ضعف العدد: نعيد القيمة مضروبة في اثنين\n".repeat(300)}  return n * 2;\n}`.slice(0, 14_000);
+    const answers = Object.fromEntries(full.questions.map((q) => [q._id, long]));
+    const started = await call(`/api/quizzes/${quiz.slug}/start`, { body: {}, token: w.a.accessToken });
+    expect(started.status).toBeLessThan(300);
+    const page = (fields: Record<string, string>) =>
+      call(`/course/${w.group.slug}/quiz/${quiz.slug}/save`, { method: "POST", cookie: w.a.cookie, headers: { "content-type": "application/x-www-form-urlencoded" }, form: new URLSearchParams(fields) as unknown as FormData });
+    const form = new URLSearchParams({ intent: "save", answers: JSON.stringify(answers) }).toString();
+    expect(form.length).toBeGreaterThan(64 * 1024);
+    const saved = await page({ intent: "save", answers: JSON.stringify(answers) });
+    expect(saved.status).toBe(200);
+    expect((await call(`/api/quizzes/${quiz.slug}/answers`, { method: "PUT", body: { answers }, token: w.a.accessToken })).status).toBe(200);
+    const handedIn = await page({ intent: "submit", answers: JSON.stringify(answers) });
+    expect(handedIn.status).toBe(200);
+    expect(((await handedIn.json()) as { attempt: { score: number } }).attempt.score).toBe(9);
+    // Past 2 MB: refused before it is read, on both ways in.
+    const huge = "x".repeat(2 * 1024 * 1024);
+    const tooBig = await call(`/api/quizzes/${quiz.slug}/answers`, { method: "PUT", body: { answers: { a: huge } }, token: w.b.accessToken });
+    expect(tooBig.status).toBe(413);
+    expect(((await tooBig.json()) as { message: string }).message).toBe("Answers are limited to 2 MB.");
+    expect((await page({ intent: "save", answers: huge })).status).toBe(413);
+    // Any other form keeps its 64 KB.
+    expect((await call(`/course/${w.group.slug}`, { method: "POST", cookie: w.a.cookie, headers: { "content-type": "application/x-www-form-urlencoded" }, form: new URLSearchParams({ intent: "x", big: "y".repeat(70 * 1024) }) as unknown as FormData })).status).toBe(413);
+  });
+});
