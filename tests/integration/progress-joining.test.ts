@@ -134,6 +134,29 @@ describe("progress of a student who joins a running group", () => {
     }
   });
 
+  it("attendance taken now for a lecture held before they joined marks them nothing: closed by hand or run out", async () => {
+    const w = await runningGroup();
+    const late = await joinToday(w);
+    const records = async (lecture: { id: string }) => (await db().select().from(s.attendance).where(and(eq(s.attendance.lectureId, lecture.id), eq(s.attendance.userId, late.user.id))));
+    // Opened today on the lecture of 6 days ago, then closed: the student from the start is absent, the newcomer not.
+    expect((await call(`/api/lectures/${w.L1.slug}/attendance/open`, { body: { rotateSeconds: 0, lateAfterMinutes: 10, durationMinutes: 30 }, token: w.teacher.accessToken })).status).toBe(200);
+    expect((await call(`/api/lectures/${w.L1.slug}/attendance/close`, { body: {}, token: w.teacher.accessToken })).status).toBe(200);
+    expect(await records(w.L1)).toEqual([]);
+    expect((await db().select().from(s.attendance).where(and(eq(s.attendance.lectureId, w.L1.id), eq(s.attendance.userId, w.early.user.id))))[0]).toMatchObject({ status: "absent" });
+    // A session on the lecture of 3 days ago that runs out by itself, settled when staff next look.
+    const opened = await call(`/api/lectures/${w.L2.slug}/attendance/open`, { body: { rotateSeconds: 0, lateAfterMinutes: 1, durationMinutes: 5 }, token: w.teacher.accessToken });
+    expect(opened.status).toBe(200);
+    await db().update(s.attendanceSessions).set({ opensAt: new Date(Date.now() - 2 * 60_000), closesAt: new Date(Date.now() - 60_000) }).where(eq(s.attendanceSessions.lectureId, w.L2.id));
+    expect((await call(`/api/lectures/${w.L2.slug}/attendance`, { token: w.teacher.accessToken })).status).toBe(200);
+    expect(await records(w.L2)).toEqual([]);
+    expect(await get(`/api/users/groups/${w.group.slug}/progress`, late)).toMatchObject({ lectures: { attended: 0, held: 0, rate: null }, atRisk: false });
+    // A lecture today, after they joined, marks them as anyone.
+    const L4 = await lectureIn(w.group, "l4", Date.now() + 60_000);
+    expect((await call(`/api/lectures/${L4.slug}/attendance/open`, { body: { rotateSeconds: 0, lateAfterMinutes: 10, durationMinutes: 30 }, token: w.teacher.accessToken })).status).toBe(200);
+    expect((await call(`/api/lectures/${L4.slug}/attendance/close`, { body: {}, token: w.teacher.accessToken })).status).toBe(200);
+    expect((await records(L4))[0]).toMatchObject({ status: "absent" });
+  });
+
   it("what they do of the earlier work counts: the task handed in and graded 80, the lecture they were marked present at", async () => {
     const w = await runningGroup();
     const late = await joinToday(w, "special");

@@ -160,7 +160,9 @@ export async function getAttendanceState(ctx: ServiceContext, viewer: Actor, lec
  * The statement that marks absent every member of the lecture's group who has no record of it yet, as of `at`
  * (method "code", no staff behind it: a check-in in a later session still replaces it, and staff can correct it).
  * One INSERT ... SELECT whatever the group's size; a record that appears meanwhile is left as it is. `joinedBy`
- * leaves out members who joined after that moment (a session that ended before they were in the group).
+ * leaves out members who joined after that moment (a session that ended before they were in the group). A member who
+ * joined after the lecture took place (its start, or its first session's; the progress rule of ADR 54) is never marked:
+ * a lecture held before they joined counts nowhere for them, unless they check in.
  */
 function absentRemaining(ctx: ServiceContext, lecture: LectureRecord, at: number, joinedBy?: number, onlyIf?: SQL) {
   return ctx.db
@@ -170,6 +172,9 @@ function absentRemaining(ctx: ServiceContext, lecture: LectureRecord, at: number
         FROM memberships m
         WHERE m.group_id = ${lecture.groupId} AND m.status IN ('approved', 'special')
           AND NOT EXISTS (SELECT 1 FROM attendance a WHERE a.lecture_id = ${lecture.id} AND a.user_id = m.user_id)
+          AND (m.joined_at IS NULL OR m.joined_at <= coalesce(
+            (SELECT l.starts_at FROM lectures l WHERE l.id = ${lecture.id}),
+            (SELECT min(s.opens_at) FROM attendance_sessions s WHERE s.lecture_id = ${lecture.id})))
           ${joinedBy === undefined ? sql`` : sql`AND coalesce(m.decided_at, m.created_at) <= ${joinedBy}`}
           ${onlyIf ? sql`AND ${onlyIf}` : sql``}`,
     )
