@@ -541,8 +541,11 @@ describe("progress: who may read it", () => {
       expect(one.body).toMatchObject({ overall: 63, user: { _id: w.B.id } });
     }
     expect((await get(`${path}?user=${w.B.id}`, await as(w.otherTeacher))).status).toBe(403);
-    // A member may not read another member's numbers.
+    // A member may not read another member's numbers, by id or slug; naming themselves, either way, reads their own.
     expect((await get(`${path}?user=${w.C.id}`, await as(w.B))).status).toBe(403);
+    expect((await get(`${path}?user=${w.C.slug}`, await as(w.B))).status).toBe(403);
+    expect((await get(`${path}?user=nobody-here`, await as(w.B))).status).toBe(403);
+    for (const self of [w.B.id, w.B.slug]) expect((await get(`${path}?user=${self}`, await as(w.B))).body).toMatchObject({ overall: 63, user: { _id: w.B.id } });
     expect((await get(`${path}?user=nobody-here`, await as(w.teacher))).status).toBe(404);
     // A staff member of the group who is not a student of it.
     expect((await get(`${path}?user=${w.otherTeacher.id}`, await as(w.teacher))).status).toBe(404);

@@ -717,15 +717,19 @@ export type StudentProgress = Progress & {
 export async function memberProgress(ctx: ServiceContext, viewer: Actor, groupKey: string, userKey?: string, now = Date.now()): Promise<StudentProgress> {
   const group = await findGroup(ctx, viewer, groupKey);
   let userId = viewer.userId;
-  if (userKey !== undefined && userKey !== viewer.userId) {
+  // `user` may name the caller themselves, by id or by slug: that is their own progress.
+  const [named] =
+    userKey !== undefined && userKey !== viewer.userId
+      ? await ctx.db
+          .select({ id: users.id })
+          .from(users)
+          .where(or(eq(users.id, userKey), eq(users.slug, userKey)))
+          .limit(1)
+      : [{ id: viewer.userId }];
+  if (named?.id !== viewer.userId) {
     if (!isStaff(viewer, group)) throw outsider(viewer, group, "Only this group's instructor or an admin can see another student's progress.");
-    const [student] = await ctx.db
-      .select({ id: users.id })
-      .from(users)
-      .where(or(eq(users.id, userKey), eq(users.slug, userKey)))
-      .limit(1);
-    if (!student) throw notFound("No such student in this group.");
-    userId = student.id;
+    if (!named) throw notFound("No such student in this group.");
+    userId = named.id;
   } else if (!isMember(group)) {
     throw outsider(viewer, group, isStaff(viewer, group) ? "Staff have no progress of their own here: add ?user= with one of the group's students." : "Only the group's students have progress in it.");
   }
