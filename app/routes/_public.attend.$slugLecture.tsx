@@ -23,6 +23,7 @@ const ERRORS: Record<string, MessageKey> = {
   attendance_closed: "attendance.error.closed",
   course_ended: "groups.error.courseEnded",
   invalid_code: "attendance.error.scan",
+  marked_absent: "attendance.error.markedAbsent",
   conflict: "attendance.error.pendingUsed",
   forbidden: "attendance.error.notMember",
   not_found: "attendance.error.noLecture",

@@ -293,8 +293,9 @@ describe("a signed-out scan's pending check-in", () => {
     const student = w.members[0]!;
     await call("/api/attendance", { body: { lectureId: w.lecture._id, userId: student.user.id, status: "absent" }, token: w.teacher.accessToken });
     const res = await call("/api/lectures/attend", { body: { slugLec: w.lecture.slug, code }, token: student.accessToken });
-    expect(res.status).toBe(200);
-    expect(await res.json()).toMatchObject({ status: "absent" });
+    // Said, not silently answered: the mark stands and the student is told why (409 marked_absent).
+    expect(res.status).toBe(409);
+    expect(await res.json()).toMatchObject({ code: "marked_absent" });
     expect(await recordOf(w.lecture._id, student.user.id)).toMatchObject({ status: "absent", method: "manual" });
   });
 });

@@ -132,6 +132,28 @@ describe("POST /api/lectures/attend", () => {
     expect(rows).toHaveLength(1);
   });
 
+  it("tells a student their instructor marked them absent when a right code changes nothing (409), and the page says so without the form", async () => {
+    const w = await world(2);
+    const state = await openNow(w);
+    const [marked, other] = w.members;
+    expect((await call("/api/attendance", { body: { lectureId: w.lecture._id, userId: marked!.user.id, status: "absent" }, token: w.teacher.accessToken })).status).toBe(200);
+    const refused = await call("/api/lectures/attend", { body: { slugLec: w.lecture.slug, code: state.session.code }, token: marked!.accessToken });
+    expect(refused.status).toBe(409);
+    expect(await refused.json()).toEqual({ code: "marked_absent", message: "Your instructor marked you absent for this lecture, and a code does not change their mark. Ask them if it is a mistake." });
+    const [row] = await db().select().from(s.attendance).where(and(eq(s.attendance.lectureId, w.lecture._id), eq(s.attendance.userId, marked!.user.id)));
+    expect(row).toMatchObject({ status: "absent", method: "manual" });
+    // Their lecture page, in both languages: the note, and no code box.
+    const page = `/course/${w.group.slug}/lecture/${w.lecture.slug}`;
+    for (const [lang, note] of [["en", "Your instructor marked you absent for this lecture. If that is a mistake, ask them: they can change it."], ["ar", "سجّلك المدرّب غائبًا عن هذه المحاضرة. إن كان ذلك خطأً فاسأله: يستطيع تغييره."]] as const) {
+      const html = await (await call(page, { cookie: `${marked!.cookie}; lang=${lang}`, headers: { accept: "text/html" } })).text();
+      expect(html).toContain(note);
+      expect(html).not.toContain('id="checkin-code"');
+    }
+    // Anyone else checks in as usual; staff marking them excused or present is a mark that stands.
+    expect((await call("/api/lectures/attend", { body: { slugLec: w.lecture.slug, code: state.session.code }, token: other!.accessToken })).status).toBe(200);
+    expect(await (await call(page, { cookie: other!.cookie, headers: { accept: "text/html" } })).text()).not.toContain("Your instructor marked you absent");
+  });
+
   it("refuses visitors (401), non-members and staff (403), an unknown lecture (404) and a lecture that is not open (409)", async () => {
     const w = await world(1);
     const state = await openNow(w);

@@ -40,6 +40,7 @@ export type ErrorCode =
   | "series_too_long"
   | "series_past_years"
   | "attendance_closed"
+  | "marked_absent"
   // Quizzes (worker/services/quizzes.ts)
   | "quiz_not_open"
   | "quiz_closed"

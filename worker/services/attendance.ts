@@ -52,6 +52,7 @@ export const ATTEND_MESSAGES = {
   pendingInvalid: "This check-in belongs to the browser that scanned the code. Scan the code on the screen again.",
   pendingExpired: "That check-in has expired. Scan the code on the screen again.",
   pendingUsed: "That check-in has already been used. Scan the code on the screen again.",
+  markedAbsent: "Your instructor marked you absent for this lecture, and a code does not change their mark. Ask them if it is a mistake.",
 } as const;
 
 export interface AttendanceSessionRow {
@@ -416,8 +417,8 @@ async function clientMarks(ctx: ServiceContext, client: CheckinClient): Promise<
 
 /**
  * POST /api/lectures/attend {slugLec, code}, the lecture page and a signed-in QR scan: the caller checks in with the
- * code on the screen. Repeating answers the record already stored (a staff mark stands); a wrong, expired or closed
- * code is a 400/409 with a clear message; past a limit a 429 with Retry-After.
+ * code on the screen. Repeating answers the record already stored (a staff mark stands: one that says absent is a 409
+ * `marked_absent`); a wrong, expired or closed code is a 400/409 with a clear message; past a limit a 429 with Retry-After.
  */
 export async function attend(ctx: ServiceContext, viewer: Viewer, input: AttendInput, now = Date.now(), client: CheckinClient = { browser: null }): Promise<AttendResult> {
   await hitRateLimit(ctx, `attend:${viewer.userId}`, ATTEND_LIMIT, TOO_MANY);
@@ -439,6 +440,8 @@ export async function attend(ctx: ServiceContext, viewer: Viewer, input: AttendI
     },
     "never-over-staff",
   );
+  // A staff mark stands; one that says absent is not a check-in, and the student is told why the code changed nothing.
+  if (row.status === "absent" && row.method === "manual") throw new AppError(409, "marked_absent", ATTEND_MESSAGES.markedAbsent);
   return { status: row.status, markedAt: row.markedAt.toISOString() };
 }
 

@@ -39,8 +39,8 @@ export interface LectureDetailDto extends LectureDto {
   body: string;
   bodyHtml: string;
   group: { _id: string; slug: string; title: string; instructorId: string | null };
-  /** The caller's own attendance (students), null when none is recorded. */
-  attendance: { status: string; markedAt: string } | null;
+  /** The caller's own attendance (students), null when none is recorded; `byStaff`: marked by hand, not by a code. */
+  attendance: { status: string; markedAt: string; byStaff: boolean } | null;
   /** Attendance is open right now (the check-in box shows). */
   attendanceOpen: boolean;
 }
@@ -206,7 +206,7 @@ export async function getLecture(ctx: ServiceContext, viewer: Actor, idOrSlug: s
   const lecture = await requireReadableLecture(ctx, viewer, idOrSlug);
   const [[mine], [open]] = await ctx.db.batch([
     ctx.db
-      .select({ status: attendance.status, markedAt: attendance.markedAt })
+      .select({ status: attendance.status, markedAt: attendance.markedAt, method: attendance.method })
       .from(attendance)
       .where(and(eq(attendance.lectureId, lecture.id), eq(attendance.userId, viewer.userId))),
     ctx.db
@@ -220,7 +220,7 @@ export async function getLecture(ctx: ServiceContext, viewer: Actor, idOrSlug: s
     body: lecture.body,
     bodyHtml: htmlOf(ctx, "lectures", { id: lecture.id, source: lecture.body, html: lecture.bodyHtml }),
     group: { _id: lecture.groupId, slug: lecture.groupSlug, title: lecture.groupTitle, instructorId: lecture.instructorId },
-    attendance: mine ? { status: mine.status, markedAt: mine.markedAt.toISOString() } : null,
+    attendance: mine ? { status: mine.status, markedAt: mine.markedAt.toISOString(), byStaff: mine.method === "manual" } : null,
     attendanceOpen: !!open,
   };
 }

@@ -25,7 +25,7 @@ export interface PageLecture {
   videoUrl: string | null;
   resources: { title: string; url: string }[];
   group: { _id: string; slug: string; title: string };
-  attendance: { status: string; markedAt: string } | null;
+  attendance: { status: string; markedAt: string; byStaff?: boolean } | null;
   attendanceOpen: boolean;
 }
 
@@ -264,6 +264,15 @@ function CheckInCard({ lecture, justCheckedIn }: { lecture: PageLecture; justChe
       </div>
     );
   }
+  // Marked absent by staff: a code would change nothing, so no form, and the student knows whom to ask.
+  if (record?.status === "absent" && lecture.attendance?.byStaff && (!result || result.ok || result.code === "marked_absent")) {
+    return (
+      <div className="card lecture-card" role="status">
+        <h2 className="lecture-card-title">{t("attendance.checkInTitle")}</h2>
+        <p className="muted">{t("attendance.staffMarkedAbsent")}</p>
+      </div>
+    );
+  }
   if (!lecture.attendanceOpen) {
     return (
       <div className="card lecture-card">
@@ -328,6 +337,7 @@ function CheckInCard({ lecture, justCheckedIn }: { lecture: PageLecture; justChe
 
 function localizedError(t: (key: MessageKey) => string, failure: FailureLike): string {
   if (failure.code === "attendance_closed") return t("attendance.error.closed");
+  if (failure.code === "marked_absent") return t("attendance.error.markedAbsent");
   if (failure.code === "rate_limited") return t("attendance.error.tooMany");
   if (failure.code === "invalid_code") return failure.message.includes("expired") ? t("attendance.error.expired") : t("attendance.error.wrong");
   if (failure.code === "validation_failed") return t("attendance.error.format");
