@@ -186,6 +186,8 @@ export const lecturesAr: Record<keyof typeof lecturesEn, string> = {
   "attendance.youAreExcused": "أنت معذور عن هذه المحاضرة",
   "attendance.staffMarkedAbsent": "سجّلك المدرّب غائبًا عن هذه المحاضرة. إن كان ذلك خطأً فاسأله: يستطيع تغييره.",
   "attendance.error.markedAbsent": "سجّلك المدرّب غائبًا عن هذه المحاضرة، والرمز لا يغيّر ما سجّله. اسأله إن كان ذلك خطأً.",
+  "attendance.error.notHeld": "لم تُعقد هذه المحاضرة بعد: سجّل الحضور بعد انعقادها. يمكن إعفاء طالب مسبقًا.",
+  "attendance.error.draftLecture": "انشر المحاضرة قبل تسجيل الحضور: لا يرى طلابها المسودة.",
   "attendance.youAreAbsent": "سُجّلت غائبًا عن هذه المحاضرة",
   "attendance.scannedNote": "سُجّل حضورك برمز QR الذي مسحته.",
   "attendance.error.wrong": "هذا الرمز غير صحيح. راجع الرمز على الشاشة وحاول مرة أخرى.",

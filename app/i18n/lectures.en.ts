@@ -185,6 +185,8 @@ export const lecturesEn = {
   "attendance.youAreExcused": "You're excused from this lecture",
   "attendance.staffMarkedAbsent": "Your instructor marked you absent for this lecture. If that is a mistake, ask them: they can change it.",
   "attendance.error.markedAbsent": "Your instructor marked you absent for this lecture, and a code does not change their mark. Ask them if it is a mistake.",
+  "attendance.error.notHeld": "This lecture has not taken place yet: mark who was there once it has. A student can be excused ahead of time.",
+  "attendance.error.draftLecture": "Publish the lecture before marking attendance: its students cannot see a draft.",
   "attendance.youAreAbsent": "You were marked absent for this lecture",
   "attendance.scannedNote": "Checked in with the QR code you scanned.",
   "attendance.error.wrong": "That code is not right. Check the code on the screen and try again.",

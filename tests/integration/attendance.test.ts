@@ -234,6 +234,31 @@ describe("the roster", () => {
   });
 });
 
+describe("marks by hand count only for lectures that took place", () => {
+  it("refuses a mark on a draft lecture, and all but 'excused' on one that has not started yet; progress is unchanged", async () => {
+    const w = await world(1);
+    const student = w.members[0]!;
+    const mark = (lectureId: string, status: string) => call("/api/attendance", { body: { lectureId, userId: student.user.id, status }, token: w.teacher.accessToken });
+    const progress = async () => ((await (await call(`/api/users/groups/${w.group.slug}/progress`, { token: student.accessToken })).json()) as { lectures: unknown }).lectures;
+    const before = await progress();
+    const draft = (await (await call(`/api/lectures/group/${w.group.slug}`, { body: { title: "Not yet shown", published: false }, token: w.teacher.accessToken })).json()) as { _id: string };
+    const refusedDraft = await mark(draft._id, "present");
+    expect(refusedDraft.status).toBe(409);
+    expect(await refusedDraft.json()).toEqual({ code: "lecture_draft", message: "Publish the lecture before marking attendance: its students cannot see a draft." });
+    const next = (await (await call(`/api/lectures/group/${w.group.slug}`, { body: { title: "Next week", published: true, startsAt: new Date(Date.now() + 7 * 86_400_000).toISOString() }, token: w.teacher.accessToken })).json()) as { _id: string; slug: string };
+    for (const status of ["present", "late", "absent"]) {
+      const refused = await mark(next._id, status);
+      expect(refused.status, status).toBe(409);
+      expect(((await refused.json()) as ErrorBody).code).toBe("lecture_not_held");
+    }
+    expect((await mark(next._id, "excused")).status).toBe(200);
+    expect(await progress()).toEqual(before);
+    // Held early: once attendance was opened for it, it took place, and a mark by hand counts.
+    expect((await call(`/api/lectures/${next.slug}/attendance/open`, { body: { rotateSeconds: 0, durationMinutes: 30 }, token: w.teacher.accessToken })).status).toBe(200);
+    expect((await mark(next._id, "present")).status).toBe(200);
+  });
+});
+
 describe("live frames", () => {
   it("stores a check-in before the group's staff hear of it, with the new count; students in the room get no marks", async () => {
     const w = await world(2);

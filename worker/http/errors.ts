@@ -41,6 +41,8 @@ export type ErrorCode =
   | "series_past_years"
   | "attendance_closed"
   | "marked_absent"
+  | "lecture_draft"
+  | "lecture_not_held"
   // Quizzes (worker/services/quizzes.ts)
   | "quiz_not_open"
   | "quiz_closed"

@@ -53,6 +53,8 @@ export const ATTEND_MESSAGES = {
   pendingExpired: "That check-in has expired. Scan the code on the screen again.",
   pendingUsed: "That check-in has already been used. Scan the code on the screen again.",
   markedAbsent: "Your instructor marked you absent for this lecture, and a code does not change their mark. Ask them if it is a mistake.",
+  draftLecture: "Publish the lecture before marking attendance: its students cannot see a draft.",
+  notHeldYet: "This lecture has not taken place yet: mark who was there once it has (a student can be excused ahead of time).",
 } as const;
 
 export interface AttendanceSessionRow {
@@ -448,11 +450,19 @@ export async function attend(ctx: ServiceContext, viewer: Viewer, input: AttendI
 /** POST /api/attendance (staff): marks or corrects one member by hand; sent like a check-in. */
 export async function markAttendance(ctx: ServiceContext, viewer: Viewer, input: MarkAttendanceInput, now = Date.now()): Promise<AttendanceRecordFrameBody> {
   const lecture = await requireManagedLecture(ctx, viewer, input.lectureId);
-  const [member] = await ctx.db
-    .select({ id: memberships.userId })
-    .from(memberships)
-    .where(and(eq(memberships.groupId, lecture.groupId), eq(memberships.userId, input.userId), inArray(memberships.status, [...MEMBER_STATUSES])));
+  // Marks count in progress: not on a lecture its students cannot see, and not (but "excused") before it took place,
+  // which is its start time or an attendance session opened for it.
+  if (!lecture.published) throw new AppError(409, "lecture_draft", ATTEND_MESSAGES.draftLecture);
+  const [[member], session] = await Promise.all([
+    ctx.db
+      .select({ id: memberships.userId })
+      .from(memberships)
+      .where(and(eq(memberships.groupId, lecture.groupId), eq(memberships.userId, input.userId), inArray(memberships.status, [...MEMBER_STATUSES]))),
+    input.status !== "excused" && lecture.startsAt && lecture.startsAt.getTime() > now ? latestSession(ctx, lecture.id) : Promise.resolve(undefined),
+  ]);
   if (!member) throw notFound("That person is not a student of this group.");
+  const notYet = input.status !== "excused" && lecture.startsAt !== null && lecture.startsAt.getTime() > now && !(session && session.opensAt.getTime() <= now);
+  if (notYet) throw new AppError(409, "lecture_not_held", ATTEND_MESSAGES.notHeldYet);
   await storeMark(
     ctx,
     lecture,

@@ -4,7 +4,7 @@ import { renderSVG } from "uqr";
 import { AlertIcon, UsersIcon } from "~/components/icons";
 import { LiveIndicator } from "~/components/inbox/live-indicator";
 import type { MessageKey } from "~/i18n/en";
-import type { FailureLike } from "~/lib/group-errors";
+import { failureText, type FailureLike } from "~/lib/group-errors";
 import { useT } from "~/lib/i18n";
 import { usePropState } from "~/lib/use-prop-state";
 import type { AttendanceCounts, AttendanceFlag, AttendanceRecordFrameBody, ServerFrame } from "~/lib/realtime-protocol";
@@ -373,6 +373,8 @@ function OpenForm({ fetcher, lastClosed, draft, aheadOf }: { fetcher: Attendance
 function Roster({ state, fetcher }: { state: AttendanceState; fetcher: AttendanceFetcher }) {
   const { t } = useT();
   const c = state.counts;
+  // A refused mark (a lecture not held yet, a draft) is said above the list; the row's choice goes back by itself.
+  const markFailed = fetcher.state === "idle" && fetcher.data && !fetcher.data.ok && fetcher.data.intent === "mark" ? fetcher.data : null;
   const seen = new Set(state.roster.flatMap(flagsOf));
   const shownFlags = (Object.keys(FLAG_KEYS) as AttendanceFlag[]).filter((flag) => seen.has(flag));
   return (
@@ -385,6 +387,11 @@ function Roster({ state, fetcher }: { state: AttendanceState; fetcher: Attendanc
           {t("attendance.counts", { present: c.present, late: c.late, excused: c.excused, absent: c.absent, members: c.members })}
         </p>
       </div>
+      {markFailed ? (
+        <p className="form-error" role="alert">
+          {markFailed.code === "lecture_not_held" ? t("attendance.error.notHeld") : markFailed.code === "lecture_draft" ? t("attendance.error.draftLecture") : failureText(t, markFailed)}
+        </p>
+      ) : null}
       {state.roster.length === 0 ? (
         <p className="empty-inline">{t("attendance.noMembers")}</p>
       ) : (
