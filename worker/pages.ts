@@ -88,6 +88,11 @@ export async function handlePage(request: Request, env: Bindings, ctx: Execution
   const scripts = { nonce, origin: url.origin };
   // Pages take GET and HEAD, and forms by POST; Remix would answer OPTIONS with its own error, naming the route.
   if (request.method === "OPTIONS") return withSecurityHeaders(new Response(null, { status: 204, headers: { Allow: "GET, HEAD, POST" } }), scripts);
+  // Remix's older data requests (`?_data=`) are not how this app asks for data (single fetch, `.data`): Remix would
+  // refuse them with a 403 saying "Unexpected Server Error". Said plainly instead.
+  if (url.searchParams.has("_data")) {
+    return withSecurityHeaders(Response.json({ code: "bad_request", message: "Pages do not take a _data parameter: open the address without it." }, { status: 400, headers: { "Cache-Control": "no-store" } }), scripts);
+  }
   if (isSubmission(request)) {
     const checked = await checkPageSubmission(request, svc.settings, handInAllowance(svc, request));
     if (!checked.ok) return withSecurityHeaders(await refusePage(request, checked.refusal, { env, svc, nonce }), scripts);

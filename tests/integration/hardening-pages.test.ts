@@ -8,7 +8,7 @@ import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import * as s from "../../db/schema";
 import { safeRedirectPath } from "../../app/lib/safe-redirect";
-import { createUser, DEFAULT_PASSWORD, ORIGIN, signIn } from "./factories";
+import { call, createUser, DEFAULT_PASSWORD, ORIGIN, signIn } from "./factories";
 import { db, randomIp } from "./helpers";
 
 /** The redirect targets of the finding: tab, CR, LF, NUL and other invisible characters, raw, encoded and double-encoded. */
@@ -131,6 +131,17 @@ const BAD_BODIES: [string, string | null, string, number][] = [
   ["multipart without a boundary", "multipart/form-data", "--x\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\n1\r\n--x--\r\n", 415],
   ["truncated multipart", "multipart/form-data; boundary=x", "--x\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\nvalue-without-an-end", 400],
 ];
+
+describe("pages asked Remix's old way (?_data=)", () => {
+  it("answer 400 with a human message, not a 403 'Unexpected Server Error', signed in or not", async () => {
+    const student = await signIn(await createUser());
+    for (const [path, cookie] of [["/courses?_data=x", undefined], ["/my-courses?_data=routes%2Fmy-courses", student.cookie], ["/?_data=root", undefined]] as const) {
+      const res = await call(path, { cookie });
+      expect(res.status, path).toBe(400);
+      expect(await res.json(), path).toEqual({ code: "bad_request", message: "Pages do not take a _data parameter: open the address without it." });
+    }
+  });
+});
 
 describe("page actions refuse what is not a form", () => {
   for (const [label, type, body, status] of BAD_BODIES) {
