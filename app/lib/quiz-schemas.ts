@@ -131,10 +131,13 @@ export const WORTH_NOTHING = "A quiz is worth at least 1 point in all: give a qu
  * A quiz needs at least one question, its own or drawn, and at most the limit in all; a tag is drawn from once; and
  * its questions and draws are worth at least a point together (known when both are given, as on creation).
  */
+export const NO_QUESTIONS = "Add at least one question.";
+
 function checkSize(v: { questions?: { points?: number }[]; draws?: { tag: string; count: number; points: number }[] }, ctx: z.RefinementCtx, drawsUnchanged = false) {
   if (v.questions === undefined && v.draws === undefined) return;
   const total = (v.questions?.length ?? 0) + (v.draws ?? []).reduce((sum, d) => sum + d.count, 0);
-  if (v.questions !== undefined && total < 1) ctx.addIssue({ code: "custom", message: "Add at least one question.", path: ["questions"] });
+  // With the draws left as they are, the service counts them in (quizzes.ts updateQuiz).
+  if (v.questions !== undefined && !drawsUnchanged && total < 1) ctx.addIssue({ code: "custom", message: NO_QUESTIONS, path: ["questions"] });
   const worth = (v.questions ?? []).reduce((sum, q) => sum + (q.points ?? 1), 0) + (v.draws ?? []).reduce((sum, d) => sum + d.count * d.points, 0);
   if (v.questions !== undefined && !drawsUnchanged && total >= 1 && worth === 0) ctx.addIssue({ code: "custom", message: WORTH_NOTHING, path: ["questions"] });
   if (total > QUIZ_LIMITS.questions) ctx.addIssue({ code: "custom", message: `A quiz has at most ${QUIZ_LIMITS.questions} questions.`, path: ["draws"] });

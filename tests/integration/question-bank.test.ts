@@ -398,6 +398,16 @@ describe("question banks", () => {
     expect(quiz!.draws).toEqual([{ tag: "hooks", count: 2, points: 3 }]);
   });
 
+  it("takes a quiz of draws only: its own questions emptied while its draws stay, and refuses a quiz left with none", async () => {
+    const w = await world();
+    const emptied = await call(`/api/quizzes/${w.quiz.slug}`, { method: "PUT", body: { questions: [] }, token: w.teacher.accessToken });
+    expect(emptied.status).toBe(200);
+    expect(await db().select().from(s.questions).where(eq(s.questions.quizId, w.quiz._id))).toEqual([]);
+    const none = await call(`/api/quizzes/${w.quiz.slug}`, { method: "PUT", body: { draws: [] }, token: w.teacher.accessToken });
+    expect(none.status).toBe(400);
+    expect(await none.json()).toMatchObject({ message: "Add at least one question.", fields: { questions: "Add at least one question." } });
+  });
+
   it("spends no attempt on a refused hand-in: answers naming no question of the paper change nothing", async () => {
     for (const draws of [[{ tag: "hooks", count: 2, points: 3 }], []]) {
       const w = await world({ draws, shuffleQuestions: true, maxAttempts: 1 });

@@ -23,6 +23,7 @@ import {
   attemptDeadline,
   quizWindow,
   WORTH_NOTHING,
+  NO_QUESTIONS,
   type AnswersMap,
   type AnswerValue,
   type CreateQuizInput,
@@ -1445,7 +1446,9 @@ export async function updateQuiz(ctx: ServiceContext, viewer: Actor, key: string
   // Worth a point at least in all (the schema checks what it was sent; here the part left as it was is added).
   if (input.questions !== undefined || input.draws !== undefined) {
     const own = input.questions ?? (await questionsOf(ctx, [quiz.id]));
-    if (quizSize({ draws: input.draws ?? quiz.draws }, own).maxScore === 0) throw new AppError(400, "validation_failed", WORTH_NOTHING, { questions: WORTH_NOTHING });
+    const size = quizSize({ draws: input.draws ?? quiz.draws }, own);
+    if (size.questionCount === 0) throw new AppError(400, "validation_failed", NO_QUESTIONS, { questions: NO_QUESTIONS });
+    if (size.maxScore === 0) throw new AppError(400, "validation_failed", WORTH_NOTHING, { questions: WORTH_NOTHING });
   }
   // Draws are checked when they change, and again when the quiz is published (its bank may have changed since); the
   // writes below then land only on the bank that was judged (`bankAsJudged`), all of them or none.
