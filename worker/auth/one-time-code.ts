@@ -4,7 +4,7 @@
  * table reveals no usable code and a hash cannot be moved to another account.
  */
 import type { Settings } from "../env";
-import { base64url } from "../services/ids";
+import { base64url, fromBase64url } from "../services/ids";
 import { derivedKey } from "./tokens";
 
 const RANGE = 1_000_000;
@@ -41,7 +41,7 @@ export async function hashCode(settings: Settings, purpose: string, userId: stri
 export async function codeMatches(settings: Settings, purpose: string, userId: string, code: string, stored: string): Promise<boolean> {
   let sig: Uint8Array<ArrayBuffer>;
   try {
-    sig = Uint8Array.from(atob(stored.replace(/-/g, "+").replace(/_/g, "/")), (c) => c.charCodeAt(0));
+    sig = fromBase64url(stored);
   } catch {
     return false;
   }

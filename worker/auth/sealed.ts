@@ -4,7 +4,7 @@
  * (services/mail.ts). A sealed value names no key; one sealed under another AUTH_SECRET, or altered, opens to null.
  */
 import type { Settings } from "../env";
-import { base64url } from "../services/ids";
+import { base64url, fromBase64url } from "../services/ids";
 import { derivedKey } from "./tokens";
 
 const NONCE_BYTES = 12;
@@ -20,8 +20,6 @@ function aesKey(settings: Settings): Promise<CryptoKey> {
   }
   return key;
 }
-
-const fromBase64url = (s: string) => Uint8Array.from(atob(s.replace(/-/g, "+").replace(/_/g, "/")), (c) => c.charCodeAt(0));
 
 export async function seal(settings: Settings, secret: string): Promise<string> {
   const nonce = crypto.getRandomValues(new Uint8Array(NONCE_BYTES));

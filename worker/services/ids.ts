@@ -10,6 +10,11 @@ export function base64url(bytes: Uint8Array): string {
   return btoa(s).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
 }
 
+/** The bytes of a base64url string (no padding needed); throws on one that is not base64url. */
+export function fromBase64url(s: string): Uint8Array<ArrayBuffer> {
+  return Uint8Array.from(atob(s.replace(/-/g, "+").replace(/_/g, "/")), (c) => c.charCodeAt(0));
+}
+
 /** The first `n` characters of a string, counted as code points (never half of a surrogate pair). */
 const firstChars = (text: string, n: number) => Array.from(text).slice(0, n).join("");
 
