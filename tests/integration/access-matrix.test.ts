@@ -620,6 +620,7 @@ const MATRIX: Record<string, Row> = {
   "GET /api/certificates/jwks": { request: () => ({ path: "/api/certificates/jwks" }), expect: all(200) },
   "GET /api/certificates/mine": { request: () => ({ path: "/api/certificates/mine" }), expect: signedIn(200) },
   "GET /api/certificates/:code": { request: async (w) => ({ path: `/api/certificates/${(await certificateIn(w)).code}` }), expect: all(200) },
+  "GET /api/certificates/:code/status": { request: async (w) => ({ path: `/api/certificates/${(await certificateIn(w)).code}/status` }), expect: all(200) },
   "POST /api/certificates/:id/revoke": {
     request: async (w) => {
       const cert = await certificateIn(w);

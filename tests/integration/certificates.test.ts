@@ -284,6 +284,41 @@ describe("a certificate's statement", () => {
     expect(again.certificate.revoked).toBeNull();
   });
 
+  it("names a W3C Bitstring Status List whose bit says revoked, signed with the same key, so a credential signed before its revocation is seen to be revoked", async () => {
+    const w = await world();
+    await issue(w, { userIds: [w.amal.user.id] });
+    const cert = (await roster(w)).members[0]!.certificate!;
+    const signed = (await (await call(`/api/certificates/${cert.code}`)).json()) as { credential: { credentialStatus: Record<string, string> }; jwt: string };
+    const entry = signed.credential.credentialStatus;
+    expect(entry).toMatchObject({ type: "BitstringStatusListEntry", statusPurpose: "revocation", statusListIndex: "0" });
+    expect(entry.id).toBe(`${entry.statusListCredential}#0`);
+    const jwks = createLocalJWKSet((await (await call("/api/certificates/jwks")).json()) as never);
+    /** What a verifier does: fetch the list named by the credential, check its signature, read the credential's bit. */
+    const bitOf = async () => {
+      const res = await call(new URL(entry.statusListCredential!).pathname);
+      expect(res.status).toBe(200);
+      expect(res.headers.get("cache-control")).toBe("public, max-age=60");
+      const list = (await res.json()) as { credential: { type: string[]; credentialSubject: { type: string; statusPurpose: string; encodedList: string } }; jwt: string };
+      expect(list.credential.type).toEqual(["VerifiableCredential", "BitstringStatusListCredential"]);
+      expect(list.credential.credentialSubject).toMatchObject({ type: "BitstringStatusList", statusPurpose: "revocation" });
+      const { payload } = await jwtVerify(list.jwt, jwks, { algorithms: ["RS256"] });
+      expect(payload.vc).toEqual(list.credential);
+      const encoded = list.credential.credentialSubject.encodedList;
+      expect(encoded.startsWith("u")).toBe(true);
+      const gzipped = Uint8Array.from(atob(encoded.slice(1).replace(/-/g, "+").replace(/_/g, "/")), (c) => c.charCodeAt(0));
+      const bits = new Uint8Array(await new Response(new Blob([gzipped]).stream().pipeThrough(new DecompressionStream("gzip"))).arrayBuffer());
+      // At least 16 KB (131,072 entries), the Bitstring Status List's herd size; bit 0 is the first byte's left-most.
+      expect(bits.length).toBe(16 * 1024);
+      return Number(entry.statusListIndex) === 0 ? bits[0]! >> 7 : -1;
+    };
+    expect(await bitOf()).toBe(0);
+    expect((await call(`/api/certificates/${cert._id}/revoke`, { body: { reason: "Plagiarism found" }, token: w.teacher.accessToken })).status).toBe(200);
+    // The JWT fetched before still verifies by its signature; its status list now says revoked.
+    await jwtVerify(signed.jwt, jwks, { algorithms: ["RS256"] });
+    expect(await bitOf()).toBe(1);
+    expect((await call("/api/certificates/ABCD-EFGH-JKLM-NPQR/status")).status).toBe(404);
+  });
+
   it("lets only the graduate choose its language; unknown and malformed codes are refused", async () => {
     const w = await world();
     await issue(w, { userIds: [w.amal.user.id] });

@@ -18,6 +18,7 @@ import {
   setCertificateLanguage,
   setCompletionRule,
   signedCertificate,
+  certificateStatusList,
 } from "../services/certificates";
 import { createApi, errorResponse } from "./app";
 import { jsonBody, jsonResponse } from "./users-dto";
@@ -167,6 +168,24 @@ export const certificatesApi = createApi()
       responses: { 200: jsonResponse("The signed certificate", signedDto), 404: errorResponse("No such certificate (or not a certificate code)") },
     }),
     async (c) => c.json(await signedCertificate(c.var.svc, c.req.valid("param").code), 200),
+  )
+  .openapi(
+    createRoute({
+      method: "get",
+      path: "/{code}/status",
+      tags,
+      summary: "A certificate's revocation status: a W3C Bitstring Status List credential (bit 0 set once revoked), and the same as a JWT checked with the key in /api/certificates/jwks",
+      request: { params: codeParam },
+      responses: {
+        200: jsonResponse("The status list", z.object({ credential: z.record(z.string(), z.unknown()), jwt: z.string() }).openapi("CertificateStatusList")),
+        404: errorResponse("No such certificate (or not a certificate code)"),
+      },
+    }),
+    async (c) => {
+      // A revocation must reach verifiers soon: a minute in any cache at the most.
+      c.header("Cache-Control", "public, max-age=60");
+      return c.json(await certificateStatusList(c.var.svc, c.req.valid("param").code), 200);
+    },
   )
   .openapi(
     createRoute({

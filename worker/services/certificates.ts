@@ -15,7 +15,7 @@ import { certificates, groups, lectures, users } from "../../db/schema";
 import type { ServiceContext } from "../context";
 import { AppError, forbidden, notFound } from "../http/errors";
 import { groupForUser, requireManagedGroup } from "./group-access";
-import { newId } from "./ids";
+import { base64url, newId } from "./ids";
 import { escapeHtml, sendMails } from "./mail";
 import { notifyUsers } from "./notifications";
 import { chunked } from "./chunks";
@@ -430,7 +430,14 @@ export async function signedCertificate(ctx: ServiceContext, code: string) {
         criteria: { narrative: "Met the course's completion rule (overall progress and attendance), as judged by its instructor." },
       },
     },
-    credentialStatus: { id: `${origin}/api/certificates/${cert.code}`, type: "1EdTechRevocationList" },
+    // W3C Bitstring Status List: each certificate has a list of its own (its address is public already), bit 0.
+    credentialStatus: {
+      id: `${statusListUrl(origin, cert.code)}#0`,
+      type: "BitstringStatusListEntry",
+      statusPurpose: "revocation",
+      statusListIndex: "0",
+      statusListCredential: statusListUrl(origin, cert.code),
+    },
   };
   const { privateKey, kid } = await signingKey(ctx);
   const verification = { jwks: `${origin}/api/certificates/jwks`, kid, alg: "RS256" as const };
@@ -445,6 +452,44 @@ export async function signedCertificate(ctx: ServiceContext, code: string) {
     .setIssuedAt(issuedAt)
     .sign(privateKey);
   return { certificate: cert, credential, jwt, verification };
+}
+
+const statusListUrl = (origin: string, code: string) => `${origin}/api/certificates/${code}/status`;
+
+/** The smallest list the Bitstring Status List recommends (16 KB), so every list looks alike to whoever reads it. */
+export const STATUS_LIST_BITS = 131_072;
+
+/** A bitstring of STATUS_LIST_BITS with bit 0 (the left-most of the first byte) set or not, GZIP-compressed and Multibase base64url ("u"). */
+async function encodedList(revoked: boolean): Promise<string> {
+  const bits = new Uint8Array(STATUS_LIST_BITS / 8);
+  if (revoked) bits[0] = 0x80;
+  const gzipped = await new Response(new Blob([bits]).stream().pipeThrough(new CompressionStream("gzip"))).arrayBuffer();
+  return `u${base64url(new Uint8Array(gzipped))}`;
+}
+
+/**
+ * GET /api/certificates/{code}/status: the certificate's revocation status as a W3C Bitstring Status List credential
+ * (its bit 0 set once revoked), also secured as a JWT with the certificates' key, so a verifier holding a credential
+ * signed before its revocation learns of it.
+ */
+export async function certificateStatusList(ctx: ServiceContext, code: string) {
+  const cert = await publicCertificate(ctx, code);
+  const origin = ctx.settings.publicOrigin;
+  const id = statusListUrl(origin, cert.code);
+  const issuer = `${origin}/api/certificates/issuer`;
+  const validFrom = cert.revoked ? cert.revoked.at : cert.issuedAt;
+  const credential = {
+    "@context": ["https://www.w3.org/ns/credentials/v2"],
+    id,
+    type: ["VerifiableCredential", "BitstringStatusListCredential"],
+    issuer,
+    validFrom,
+    credentialSubject: { id: `${id}#list`, type: "BitstringStatusList", statusPurpose: "revocation", encodedList: await encodedList(cert.revoked !== null) },
+  };
+  const { privateKey, kid } = await signingKey(ctx);
+  const at = Math.floor(Date.parse(validFrom) / 1000);
+  const jwt = await new SignJWT({ ...credential, vc: credential }).setProtectedHeader({ alg: "RS256", typ: "JWT", kid }).setIssuer(issuer).setJti(id).setIssuedAt(at).setNotBefore(at).sign(privateKey);
+  return { credential, jwt };
 }
 
 /** A member's certificate in one group (the course home's card), or null. */
