@@ -255,6 +255,29 @@ describe("the attendance journey in Arabic (issue 20)", () => {
     expect(sent).toHaveLength(1);
   });
 
+  it("a mark by hand on a lecture that has not taken place is refused above the roster, in Arabic too, and the row keeps its state", async () => {
+    const stamp = Date.now().toString(36);
+    const token = await accessToken(INSTRUCTOR);
+    const lecture = (await api<{ slug: string }>(token, "POST", "/api/lectures/group/frontend-react", { title: `Next week ${stamp}`, published: true, startsAt: new Date(Date.now() + 7 * 86_400_000).toISOString() })).body;
+    const member = await memberOf("frontend-react", "ahead", `Ahead Marked ${stamp}`);
+    const page = await newPage({ width: 375, height: 800 });
+    await page.context().addCookies([{ name: "lang", value: "ar", url: baseURL() }]);
+    await signIn(page.context(), INSTRUCTOR.email, INSTRUCTOR.password);
+    const problems = allowStatus(page, 409, "/attendance");
+    await gotoHydrated(page, `/instructor/group/frontend-react/lectures/${lecture.slug}/attendance`);
+    const select = page.locator(".roster-table tbody tr", { hasText: member.name }).locator("select");
+    await select.focus();
+    // "Present", then Enter.
+    await page.keyboard.press("ArrowDown");
+    await page.keyboard.press("Enter");
+    const alert = page.locator(".roster .form-error[role=alert]");
+    await alert.waitFor();
+    expect(await alert.textContent()).toBe("لم تُعقد هذه المحاضرة بعد: سجّل الحضور بعد انعقادها. يمكن إعفاء طالب مسبقًا.");
+    await expect.poll(() => select.inputValue()).toBe("");
+    expect(await page.locator(".roster-table tbody tr", { hasText: member.name }).locator(".attendance-badge").count()).toBe(0);
+    expect(problems).toEqual([]);
+  });
+
   it("the projector's QR is large, and its full-screen button follows the full-screen state", async () => {
     const projector = await newPage({ width: 1280, height: 800 });
     await signIn(projector.context(), INSTRUCTOR.email, INSTRUCTOR.password);

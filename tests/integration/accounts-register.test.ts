@@ -134,6 +134,19 @@ describe("POST /api/users/register", () => {
     expect(await userByEmail(owner.email)).toMatchObject({ registrationContested: false, name: "Salma Hany", phoneNumber: "+201001234567" });
   });
 
+  it("greets nobody in a reset code for an address not proven yet, and a verified account's owner by name", async () => {
+    const squatted = valid({ name: "CALL +20100 FOR A REFUND" });
+    expect((await register(squatted)).status).toBe(201);
+    expect((await call("/api/users/forgot-password", { body: { email: squatted.email } })).status).toBe(200);
+    const [reset] = await waitForMails(squatted.email, RESET_SUBJECT);
+    expect(reset!.text.startsWith("Hello,\n\n")).toBe(true);
+    expect(reset!.text).not.toContain("CALL");
+    const owner = await createUser({ name: "Owner Person" });
+    expect((await call("/api/users/forgot-password", { body: { email: owner.email } })).status).toBe(200);
+    const [theirs] = await waitForMails(owner.email, RESET_SUBJECT);
+    expect(theirs!.text.startsWith("Hello Owner Person,")).toBe(true);
+  });
+
   it("lets its owner sign an unverified address up again with the same password (a corrected name): nothing is contested", async () => {
     const first = valid({ password: "first-password-1" });
     expect((await register(first)).status).toBe(201);

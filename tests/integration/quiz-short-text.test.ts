@@ -13,6 +13,11 @@ describe("a short-text answer", () => {
     expect(isRight(question(["١٠"]), "10")).toBe(true);
     expect(isRight(question(["10"]), "۱۰")).toBe(true);
     expect(isRight(question(["10"]), "100")).toBe(false);
+    // The Arabic keyboard's decimal and thousands marks.
+    expect(isRight(question(["3.5"]), "٣٫٥")).toBe(true);
+    expect(isRight(question(["3.5"]), "3٫5")).toBe(true);
+    expect(isRight(question(["1,000"]), "١٬٠٠٠")).toBe(true);
+    expect(isRight(question(["3.5"]), "35")).toBe(false);
   });
 
   it("matches full-width letters, any case and spaces at the ends, and nothing else", () => {

@@ -244,7 +244,8 @@ export async function forgot(ctx: ServiceContext, input: EmailOnlyInput, pageLan
   ctx.afterResponse(async () => {
     const user = await findByEmail(ctx, input.email);
     // In the account's language, else in the one the code was asked for in.
-    if (user) await sendCode(ctx, { ...user, locale: user.locale ?? pageLang }, "reset-password");
+    // A name is the owner's only once the address is proven: an unverified account's was typed by whoever signed it up.
+    if (user) await sendCode(ctx, { ...user, name: user.emailVerifiedAt ? user.name : null, locale: user.locale ?? pageLang }, "reset-password");
   });
   return { message: MESSAGES.resetSent };
 }

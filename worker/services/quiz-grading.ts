@@ -114,9 +114,10 @@ export async function codeVerdicts(runCode: RunCode, questions: GradableQuestion
 
 /**
  * A short-text answer and its keys compared as a reader would: compatibility forms folded (NFKC: full-width letters,
- * ligatures), Arabic-Indic digits as 0-9 (٤ is 4), spaces at the ends dropped, case ignored.
+ * ligatures), Arabic-Indic digits as 0-9 (٤ is 4) and the Arabic decimal and thousands marks (٫ ٬) as . and , so
+ * "٣٫٥" is 3.5, spaces at the ends dropped, case ignored.
  */
-const normalise = (s: string) => toLatinDigits(s.normalize("NFKC")).trim().toLocaleLowerCase("en");
+const normalise = (s: string) => toLatinDigits(s.normalize("NFKC")).replace(/\u066b/g, ".").replace(/\u066c/g, ",").trim().toLocaleLowerCase("en");
 
 /** Whether one answer is right. An absent or wrongly shaped answer is simply wrong. */
 export function isRight(q: GradableQuestion, answer: unknown, verdicts?: Verdicts | null): boolean {
