@@ -218,9 +218,26 @@ describe("quizzes: code questions", () => {
     const huge = "x".repeat(2 * 1024 * 1024);
     const tooBig = await call(`/api/quizzes/${quiz.slug}/answers`, { method: "PUT", body: { answers: { a: huge } }, token: w.b.accessToken });
     expect(tooBig.status).toBe(413);
-    expect(((await tooBig.json()) as { message: string }).message).toBe("Answers are limited to 2 MB.");
+    expect(((await tooBig.json()) as { message: string }).message).toBe("Request bodies are limited to 2048 KB here.");
     expect((await page({ intent: "save", answers: huge })).status).toBe(413);
     // Any other form keeps its 64 KB.
     expect((await call(`/course/${w.group.slug}`, { method: "POST", cookie: w.a.cookie, headers: { "content-type": "application/x-www-form-urlencoded" }, form: new URLSearchParams({ intent: "x", big: "y".repeat(70 * 1024) }) as unknown as FormData })).status).toBe(413);
+  });
+
+  it("takes staff's long Arabic course work from the editor's form and the API: a quiz of long questions, a task's long text", async () => {
+    const w = await world();
+    const arabic = (n: number) => "سؤال طويل عن الدوال والمتغيرات في جافاسكريبت. ".repeat(Math.ceil(n / 45)).slice(0, n);
+    const payload = { title: "اختبار طويل", published: false, questions: Array.from({ length: 4 }, () => ({ text: arabic(4_800), type: "single", options: ["نعم", "لا"], correct: 0, points: 1 })) };
+    const form = new URLSearchParams({ intent: "save", payload: JSON.stringify(payload) });
+    expect(form.toString().length).toBeGreaterThan(64 * 1024);
+    const page = await call(`/instructor/group/${w.group.slug}/lectures/${w.lecture.slug}/newQuiz`, { method: "POST", cookie: w.teacher.cookie, headers: { "content-type": "application/x-www-form-urlencoded" }, form: form as unknown as FormData });
+    expect(page.status, await page.clone().text()).toBeLessThan(400);
+    const list = (await (await call(`/api/quizzes/groups/${w.group.slug}`, { token: w.teacher.accessToken })).json()) as { title: string }[];
+    expect(list.map((q) => q.title)).toContain("اختبار طويل");
+    // A task's text near its 50,000 characters in Arabic: about 90 KB of JSON.
+    const task = await call(`/api/lectures/${w.lecture.slug}/tasks`, { body: { title: "مهمة طويلة", body: arabic(45_000) }, token: w.teacher.accessToken });
+    expect(task.status).toBe(201);
+    // Forms elsewhere keep 64 KB (the contact form, signed out).
+    expect((await call("/contact", { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, form: new URLSearchParams({ message: "x".repeat(70 * 1024) }) as unknown as FormData })).status).toBe(413);
   });
 });

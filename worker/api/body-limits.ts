@@ -14,14 +14,15 @@ export const COURSE_IMAGE_UPLOAD_PATH = "/api/uploads/course-image";
 export const HAND_IN_UPLOAD_PATH = /^\/api\/lectures\/[^/]+\/submit-task\/[^/]+\/file$/;
 
 /**
- * A student's answers and code: a quiz's answer set (up to 100 questions, a code answer up to 20,000 characters) and an
- * exercise's code can pass 64 KB, above all in Arabic (3 bytes a letter in JSON, 9 in a form), so their routes take
- * up to this (the answer rules themselves are checked by the schemas).
+ * Course work: a student's quiz answers and exercise code, and staff's course content (lectures, tasks, quizzes and
+ * their question bank, announcements, exercises). Their text limits (a task's body 50,000 characters, a quiz's
+ * questions 5,000 each, a code answer 20,000) pass 64 KB, above all in Arabic (3 bytes a letter in JSON, 9 in a
+ * form), so their routes take up to this; the schemas still check every field's own limit.
  */
-export const ANSWERS_BODY_BYTES = 2 * 1024 * 1024;
+export const WORK_BODY_BYTES = 2 * 1024 * 1024;
 
-/** The API routes that carry a student's answers or code (quizzes.ts, exercises.ts). */
-export const ANSWERS_API_PATH = /^\/api\/(quizzes\/(solve|[^/]+\/(answers|submit))|exercises\/[^/]+\/(draft|submit))$/;
+/** The API routes of course work (quizzes.ts, exercises.ts, lectures.ts with its tasks, the bank, announcements). */
+export const WORK_API_PATH = /^\/api\/(quizzes|exercises|lectures)(\/|$)|^\/api\/groups\/[^/]+\/(question-bank|announcements)(\/|$)/;
 
-/** The pages' resource routes that carry them (course.$slug.quiz.$slugQuiz.save, course.$slug.exercise.$slugTask.save). */
-export const ANSWERS_PAGE_PATH = /^\/course\/[^/]+\/(quiz|exercise)\/[^/]+\/save$/;
+/** The pages that post course work: the staff areas and the students' answer and code save routes. */
+export const WORK_PAGE_PATH = /^\/(instructor|dashboard)\/|^\/course\/[^/]+\/(quiz|exercise)\/[^/]+\/save$/;

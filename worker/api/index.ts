@@ -18,7 +18,7 @@ import type { Bindings } from "../env";
 import { AppError, REMOVED_MEANWHILE } from "../http/errors";
 import { isForeignKeyViolation } from "../services/ids";
 import type { ApiEnv } from "./app";
-import { ANSWERS_API_PATH, ANSWERS_BODY_BYTES, COURSE_IMAGE_UPLOAD_PATH, HAND_IN_UPLOAD_PATH, MAX_BODY_BYTES } from "./body-limits";
+import { COURSE_IMAGE_UPLOAD_PATH, HAND_IN_UPLOAD_PATH, MAX_BODY_BYTES, WORK_API_PATH, WORK_BODY_BYTES } from "./body-limits";
 
 export { MAX_BODY_BYTES };
 
@@ -92,10 +92,10 @@ const generalBodyLimit = bodyLimit({
   },
 });
 
-const answersBodyLimit = bodyLimit({
-  maxSize: ANSWERS_BODY_BYTES,
+const workBodyLimit = bodyLimit({
+  maxSize: WORK_BODY_BYTES,
   onError: () => {
-    throw new AppError(413, "payload_too_large", `Answers are limited to ${ANSWERS_BODY_BYTES / 1024 / 1024} MB.`);
+    throw new AppError(413, "payload_too_large", `Request bodies are limited to ${WORK_BODY_BYTES / 1024} KB here.`);
   },
 });
 
@@ -110,7 +110,7 @@ async function buildApi(mounts: readonly Mount[], docs: boolean): Promise<OpenAP
   // Course images have their own, larger limit on their one route (uploads.ts).
   // File hand-ins likewise (hand-in-files.ts).
   api.use("*", (c, next) =>
-    c.req.path === COURSE_IMAGE_UPLOAD_PATH || HAND_IN_UPLOAD_PATH.test(c.req.path) ? next() : ANSWERS_API_PATH.test(c.req.path) ? answersBodyLimit(c, next) : generalBodyLimit(c, next),
+    c.req.path === COURSE_IMAGE_UPLOAD_PATH || HAND_IN_UPLOAD_PATH.test(c.req.path) ? next() : WORK_API_PATH.test(c.req.path) ? workBodyLimit(c, next) : generalBodyLimit(c, next),
   );
   // A JSON body can carry half a surrogate pair (a `\ud800` escape; raw UTF-8 cannot): D1 would store it as
   // replacement characters of its own, so a field would read back differently from what the API answered. Every

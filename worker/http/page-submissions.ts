@@ -6,7 +6,7 @@
  * - Origin must be this site (403), the same rule as the API's cookie-only endpoints;
  * - the body must be `application/x-www-form-urlencoded` or `multipart/form-data` with a boundary (415);
  * - it may be at most 64 KB, like API bodies, or the course-image limit on the two forms that upload one, or 2 MB on
- *   the routes that carry a student's quiz answers or exercise code (worker/api/body-limits.ts) (413);
+ *   the pages that post course work: the staff areas and a student's answers and code (worker/api/body-limits.ts) (413);
  *   the task page takes a file only from someone who may hand one in to that task, up to the task's own limit,
  *   decided before a byte of the body is read (anyone else has the forms' 64 KB; ADR 0042);
  * - it must parse as a form (400: a truncated multipart body, a broken boundary).
@@ -18,7 +18,7 @@ import { COURSE_IMAGE } from "../../app/lib/schemas";
 import type { Settings } from "../env";
 import { FOREIGN_ORIGIN_MESSAGE, isOwnOrigin } from "./origin";
 import { MAX_FILE_MB } from "../../app/lib/hand-in-files";
-import { ANSWERS_BODY_BYTES, ANSWERS_PAGE_PATH } from "../api/body-limits";
+import { WORK_BODY_BYTES, WORK_PAGE_PATH } from "../api/body-limits";
 
 /** The page that shows a refused submission with the site's normal error screen (app/routes/_public.request-refused.tsx). */
 export const REFUSED_PAGE_PATH = "/request-refused";
@@ -93,8 +93,8 @@ async function bodyLimitFor(pathname: string, declared: number | null, handInAll
     if (allowed && "status" in allowed) return allowed;
     if (allowed) return { bytes: Math.min(allowed.bytes, MAX_FILE_MB.max * 1024 * 1024) + HAND_IN_FRAMING_BYTES, tooLarge: allowed.tooLarge };
   }
-  if (ANSWERS_PAGE_PATH.test(path)) return { bytes: ANSWERS_BODY_BYTES, tooLarge: { status: 413, code: "payload_too_large", message: `Answers are limited to ${ANSWERS_BODY_BYTES / 1024 / 1024} MB.` } };
-  return formLimit(UPLOAD_PAGES.some((p) => p.test(path)) ? UPLOAD_BODY_BYTES : MAX_PAGE_BODY_BYTES);
+  if (UPLOAD_PAGES.some((p) => p.test(path))) return formLimit(UPLOAD_BODY_BYTES);
+  return formLimit(WORK_PAGE_PATH.test(path) ? WORK_BODY_BYTES : MAX_PAGE_BODY_BYTES);
 }
 
 function acceptedType(contentType: string | null): "urlencoded" | "multipart" | null {
