@@ -71,6 +71,19 @@ describe("code exercises", () => {
     expect(await sideways(page)).toBeLessThanOrEqual(0);
   });
 
+  it("runs code that reads the clock to the same verdict in a browser in Cairo as on the server: local time is UTC, the date fixed", async () => {
+    const student = await memberOf("frontend-react", "cairo", `Cairo ${Date.now().toString(36)}`);
+    const page = await newPage({ timezoneId: "Africa/Cairo" });
+    await signIn(page.context(), student.email, student.password);
+    await gotoHydrated(page, "/course/frontend-react/lecture/react-components/Add-Task/chunk-a-list");
+    expect(await page.evaluate(() => new Date(Date.UTC(2025, 0, 1)).getHours())).toBe(2);
+    // Right only at midnight of 1 January 2025, read in local time: the sandbox's fixed clock, in UTC everywhere.
+    const code = "function chunk(items, size) {\n  const d = new Date();\n  if (d.getHours() !== 0 || d.getDate() !== 1 || d.getTimezoneOffset() !== 0 || new Date(2025, 0, 1).getTime() !== Date.now()) return 'local ' + String(d);\n  const rows = [];\n  for (let i = 0; i < items.length; i += size) rows.push(items.slice(i, i + size));\n  return rows;\n}";
+    await setCode(page, "#exercise-code", code);
+    await page.getByRole("button", { name: "Run the visible tests" }).click();
+    await expect.poll(() => page.locator(".exercise-run .test-report-summary").textContent(), { timeout: 20_000 }).toBe("2 of 2 tests passed · 4 of 4 points");
+  });
+
   it("asks before handing in the starter code unchanged: Cancel sends nothing, Hand it in anyway grades it", async () => {
     const student = await memberOf("frontend-react", "starter", `Starter ${Date.now().toString(36)}`);
     const page = await newPage({ width: 375, height: 800 });

@@ -40,6 +40,9 @@ describe("the JavaScript sandbox", () => {
     // Every test and every run starts the same sequence.
     expect(values(first.results[1]!)).toEqual(values(first.results[0]!));
     expect(values(again.results[0]!)).toEqual(values(first.results[0]!));
+    // Local time is UTC wherever it runs (the browser's runner is tested in Cairo, tests/e2e/exercises.test.ts).
+    const local = await runJavaScript("const f = () => [String(new Date()), new Date().getTimezoneOffset(), new Date(2020, 1, 2, 3).toISOString(), new Date(NaN).toString()];", [test("f()", "null")], limits);
+    expect(JSON.parse(local.results[0]!.actual!)).toEqual(["Wed Jan 01 2025 00:00:00 GMT+0000", 0, "2020-02-02T03:00:00.000Z", "Invalid Date"]);
   });
 
   it("compares values, not their spelling: object keys in any order, arrays in order", async () => {

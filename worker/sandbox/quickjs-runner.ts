@@ -124,7 +124,9 @@ function limitText(message: string, timeMs: number): string {
  * Evaluated in every fresh context before the student's code, outside the meter. The same code gets the same verdict
  * everywhere (ADR 17): in the browser, on the server and in a regrade next month. So `Math.random` is a seeded
  * generator (xorshift32: the same sequence in every test of every run), and the clock reads one fixed moment,
- * 2025-01-01T00:00:00Z: `Date.now()`, `new Date()` and `Date()` (a date built from arguments is built as always).
+ * 2025-01-01T00:00:00Z: `Date.now()`, `new Date()` and `Date()`. Local time is UTC wherever the code runs (the
+ * engine takes the host's time zone, a student's browser in Cairo and the server in UTC): the local getters and
+ * setters are the UTC ones, the offset is 0, a date built from parts is built in UTC, and a date reads as UTC.
  */
 export const DETERMINISTIC_PRELUDE = `(() => {
   let state = 0x2545f491;
@@ -134,12 +136,32 @@ export const DETERMINISTIC_PRELUDE = `(() => {
   };
   const RealDate = globalThis.Date;
   const FIXED = RealDate.UTC(2025, 0, 1);
+  const P = RealDate.prototype;
+  for (const part of ["FullYear", "Month", "Date", "Day", "Hours", "Minutes", "Seconds", "Milliseconds"]) {
+    P["get" + part] = P["getUTC" + part];
+    if (part !== "Day") P["set" + part] = P["setUTC" + part];
+  }
+  P.getTimezoneOffset = function getTimezoneOffset() { return 0; };
+  const DAYS = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"];
+  const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+  const two = (n) => String(n).padStart(2, "0");
+  const day = (d) => DAYS[d.getUTCDay()] + " " + MONTHS[d.getUTCMonth()] + " " + two(d.getUTCDate()) + " " + String(d.getUTCFullYear()).padStart(4, "0");
+  const time = (d) => two(d.getUTCHours()) + ":" + two(d.getUTCMinutes()) + ":" + two(d.getUTCSeconds()) + " GMT+0000";
+  const valid = (d, text) => (isNaN(d.getTime()) ? "Invalid Date" : text);
+  P.toString = function toString() { return valid(this, day(this) + " " + time(this)); };
+  P.toDateString = function toDateString() { return valid(this, day(this)); };
+  P.toTimeString = function toTimeString() { return valid(this, time(this)); };
+  P.toLocaleString = P.toString;
+  P.toLocaleDateString = P.toDateString;
+  P.toLocaleTimeString = P.toTimeString;
   const FixedDate = function Date(...args) {
     if (!new.target) return new RealDate(FIXED).toString();
-    return args.length === 0 ? new RealDate(FIXED) : new RealDate(...args);
+    if (args.length === 0) return new RealDate(FIXED);
+    // Parts (year, month, ...) are local time: here, UTC.
+    return args.length >= 2 ? new RealDate(RealDate.UTC(...args)) : new RealDate(args[0]);
   };
-  FixedDate.prototype = RealDate.prototype;
-  RealDate.prototype.constructor = FixedDate;
+  FixedDate.prototype = P;
+  P.constructor = FixedDate;
   FixedDate.now = () => FIXED;
   FixedDate.UTC = RealDate.UTC;
   FixedDate.parse = RealDate.parse;
