@@ -295,15 +295,20 @@ describe("a certificate's statement", () => {
     const jwks = createLocalJWKSet((await (await call("/api/certificates/jwks")).json()) as never);
     /** What a verifier does: fetch the list named by the credential, check its signature, read the credential's bit. */
     const bitOf = async () => {
-      const res = await call(new URL(entry.statusListCredential!).pathname);
+      const path = new URL(entry.statusListCredential!).pathname;
+      const res = await call(path);
       expect(res.status).toBe(200);
       expect(res.headers.get("cache-control")).toBe("public, max-age=60");
-      const list = (await res.json()) as { credential: { type: string[]; credentialSubject: { type: string; statusPurpose: string; encodedList: string } }; jwt: string };
-      expect(list.credential.type).toEqual(["VerifiableCredential", "BitstringStatusListCredential"]);
-      expect(list.credential.credentialSubject).toMatchObject({ type: "BitstringStatusList", statusPurpose: "revocation" });
-      const { payload } = await jwtVerify(list.jwt, jwks, { algorithms: ["RS256"] });
-      expect(payload.vc).toEqual(list.credential);
-      const encoded = list.credential.credentialSubject.encodedList;
+      // The credential itself at the address, and the same secured as a JWT for a verifier that asks for one.
+      const list = (await res.json()) as { id: string; type: string[]; credentialSubject: { type: string; statusPurpose: string; encodedList: string } };
+      expect(list.id).toBe(entry.statusListCredential);
+      expect(list.type).toEqual(["VerifiableCredential", "BitstringStatusListCredential"]);
+      expect(list.credentialSubject).toMatchObject({ type: "BitstringStatusList", statusPurpose: "revocation" });
+      const secured = await call(path, { headers: { accept: "application/vc+jwt" } });
+      expect(secured.headers.get("content-type")).toBe("application/vc+jwt");
+      const { payload } = await jwtVerify(await secured.text(), jwks, { algorithms: ["RS256"] });
+      expect(payload.vc).toEqual(list);
+      const encoded = list.credentialSubject.encodedList;
       expect(encoded.startsWith("u")).toBe(true);
       const gzipped = Uint8Array.from(atob(encoded.slice(1).replace(/-/g, "+").replace(/_/g, "/")), (c) => c.charCodeAt(0));
       const bits = new Uint8Array(await new Response(new Blob([gzipped]).stream().pipeThrough(new DecompressionStream("gzip"))).arrayBuffer());
@@ -316,7 +321,9 @@ describe("a certificate's statement", () => {
     // The JWT fetched before still verifies by its signature; its status list now says revoked.
     await jwtVerify(signed.jwt, jwks, { algorithms: ["RS256"] });
     expect(await bitOf()).toBe(1);
-    expect((await call("/api/certificates/ABCD-EFGH-JKLM-NPQR/status")).status).toBe(404);
+    const missing = await call("/api/certificates/ABCD-EFGH-JKLM-NPQR/status");
+    expect(missing.status).toBe(404);
+    expect(missing.headers.get("cache-control")).not.toBe("public, max-age=60");
   });
 
   it("lets only the graduate choose its language; unknown and malformed codes are refused", async () => {

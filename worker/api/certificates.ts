@@ -174,17 +174,23 @@ export const certificatesApi = createApi()
       method: "get",
       path: "/{code}/status",
       tags,
-      summary: "A certificate's revocation status: a W3C Bitstring Status List credential (bit 0 set once revoked), and the same as a JWT checked with the key in /api/certificates/jwks",
+      summary:
+        "A certificate's revocation status, where its credential's `statusListCredential` points: a W3C Bitstring Status List credential (bit 0 set once revoked); asked with `Accept: application/vc+jwt`, the same secured as a JWT, checked with the key in /api/certificates/jwks",
       request: { params: codeParam },
       responses: {
-        200: jsonResponse("The status list", z.object({ credential: z.record(z.string(), z.unknown()), jwt: z.string() }).openapi("CertificateStatusList")),
+        200: {
+          description: "The status list credential",
+          content: { "application/json": { schema: z.record(z.string(), z.unknown()).openapi("BitstringStatusListCredential") }, "application/vc+jwt": { schema: z.string() } },
+        },
         404: errorResponse("No such certificate (or not a certificate code)"),
       },
     }),
     async (c) => {
-      // A revocation must reach verifiers soon: a minute in any cache at the most.
-      c.header("Cache-Control", "public, max-age=60");
-      return c.json(await certificateStatusList(c.var.svc, c.req.valid("param").code), 200);
+      const { credential, jwt } = await certificateStatusList(c.var.svc, c.req.valid("param").code);
+      // A revocation must reach verifiers soon: a minute in any cache at the most; the two forms vary by Accept.
+      const headers = { "Cache-Control": "public, max-age=60", Vary: "Accept" };
+      if (/application\/(vc\+)?jwt/i.test(c.req.header("accept") ?? "")) return new Response(jwt, { status: 200, headers: { ...headers, "Content-Type": "application/vc+jwt" } });
+      return c.json(credential, 200, headers);
     },
   )
   .openapi(
