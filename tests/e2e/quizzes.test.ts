@@ -438,10 +438,13 @@ describe("a timed quiz's duration in the editor", () => {
     expect(await box.getAttribute("aria-invalid")).toBe("true");
     await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe("quiz-duration");
     expect(await duration()).toBe(30);
-    // Typed on an Arabic keyboard: 45 minutes.
+    // Typed on an Arabic keyboard: 45 minutes, and the question's points ٣.
     await box.fill("٤٥");
+    await page.locator(".quiz-editor-q").first().getByLabel("Points", { exact: true }).fill("٣");
     await page.getByRole("button", { name: "Save the quiz" }).click();
     await expect.poll(duration).toBe(45);
+    const saved = await api<{ questions: { points: number }[] }>(token, "GET", `/api/quizzes/${quiz.slug}`);
+    expect(saved.body.questions.map((q) => q.points)).toEqual([3]);
     expect(problems).toEqual([]);
   });
 });

@@ -1,6 +1,6 @@
 import { Form, Link, useActionData, useFetcher, useNavigate, useNavigation } from "@remix-run/react";
 import { arrivalState } from "~/components/arrival-notice";
-import { useEffect, useId, useRef, useState } from "react";
+import { useEffect, useId, useRef, useState, type InputHTMLAttributes } from "react";
 import { useFocusFirstProblem } from "~/lib/use-editor-focus";
 import { PlusIcon } from "~/components/icons";
 import { ConfirmedIntentButton } from "~/components/confirm-dialog";
@@ -115,6 +115,32 @@ export function toPayload(d: Draft) {
 function wholeNumber(typed: string): number | string {
   const digits = toLatinDigits(typed).trim();
   return /^\d{1,6}$/.test(digits) ? Number(digits) : digits;
+}
+
+/**
+ * A box for a whole number that reads Latin and Arabic-Indic digits alike (Chromium's number input drops ٣), keeping
+ * what is typed as typed and giving the number, or NaN for anything else (sent as null: the server says what is wrong).
+ */
+function NumberBox({ value, onValue, ...rest }: { value: number; onValue: (n: number) => void } & Omit<InputHTMLAttributes<HTMLInputElement>, "value" | "onChange" | "type">) {
+  const [text, setText] = useState(Number.isFinite(value) ? String(value) : "");
+  // A value changed from outside (a reset, a drawn tag's limit) shows; what is being typed is left alone.
+  useEffect(() => {
+    setText((typed) => (Number.isFinite(value) && wholeNumber(typed) !== value ? String(value) : typed));
+  }, [value]);
+  return (
+    <input
+      {...rest}
+      type="text"
+      inputMode="numeric"
+      dir="ltr"
+      value={text}
+      onChange={(e) => {
+        setText(e.target.value);
+        const n = wholeNumber(e.target.value);
+        onValue(typeof n === "number" ? n : Number.NaN);
+      }}
+    />
+  );
 }
 
 export function QuizEditor({
@@ -410,11 +436,11 @@ export function QuizEditor({
               </div>
               <div className="field">
                 <label htmlFor={`draw-count-${i}`}>{t("quizEditor.bank.count")}</label>
-                <input id={`draw-count-${i}`} type="number" min={1} max={Math.max(1, bankTags[d.tag] ?? 1)} className="input-narrow" value={d.count} onChange={(e) => setDraws((list) => list.map((x, j) => (j === i ? { ...x, count: e.target.valueAsNumber } : x)))} />
+                <NumberBox id={`draw-count-${i}`} className="input-narrow" value={d.count} onValue={(count) => setDraws((list) => list.map((x, j) => (j === i ? { ...x, count } : x)))} />
               </div>
               <div className="field">
                 <label htmlFor={`draw-points-${i}`}>{t("quizEditor.bank.points")}</label>
-                <input id={`draw-points-${i}`} type="number" min={0} max={QUIZ_LIMITS.points} className="input-narrow" value={d.points} onChange={(e) => setDraws((list) => list.map((x, j) => (j === i ? { ...x, points: e.target.valueAsNumber } : x)))} />
+                <NumberBox id={`draw-points-${i}`} className="input-narrow" value={d.points} onValue={(points) => setDraws((list) => list.map((x, j) => (j === i ? { ...x, points } : x)))} />
               </div>
               <button type="button" className="btn btn-ghost btn-sm btn-destructive-ghost quiz-editor-draw-remove" onClick={() => setDraws((list) => list.filter((_, j) => j !== i))}>
                 {t("quizEditor.bank.remove")}
@@ -544,7 +570,7 @@ export function QuestionEditor({
         </div>
         <div className="field">
           <label htmlFor={`${id}-points`}>{t("quizEditor.field.points")}</label>
-          <input id={`${id}-points`} type="number" min={0} max={QUIZ_LIMITS.points} className="input-narrow" value={draft.points} onChange={(e) => onChange({ points: e.target.valueAsNumber })} />
+          <NumberBox id={`${id}-points`} className="input-narrow" value={draft.points} onValue={(points) => onChange({ points })} />
         </div>
       </div>
       <div className="field">
@@ -655,11 +681,11 @@ export function QuestionEditor({
           <div className="field-row">
             <div className="field">
               <label htmlFor={`${id}-time`}>{t("exerciseEditor.timeMs")}</label>
-              <input id={`${id}-time`} type="number" min={EXERCISE_LIMITS.timeMs.min} max={EXERCISE_LIMITS.timeMs.max} step={100} className="input-narrow" value={draft.timeMs} onChange={(e) => onChange({ timeMs: e.target.valueAsNumber })} />
+              <NumberBox id={`${id}-time`} className="input-narrow" value={draft.timeMs} onValue={(timeMs) => onChange({ timeMs })} />
             </div>
             <div className="field">
               <label htmlFor={`${id}-memory`}>{t("exerciseEditor.memoryMb")}</label>
-              <input id={`${id}-memory`} type="number" min={EXERCISE_LIMITS.memoryMb.min} max={EXERCISE_LIMITS.memoryMb.max} className="input-narrow" value={draft.memoryMb} onChange={(e) => onChange({ memoryMb: e.target.valueAsNumber })} />
+              <NumberBox id={`${id}-memory`} className="input-narrow" value={draft.memoryMb} onValue={(memoryMb) => onChange({ memoryMb })} />
             </div>
           </div>
         </div>
