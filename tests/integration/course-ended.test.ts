@@ -65,6 +65,11 @@ describe("a course that has ended (its group archived)", () => {
     await ended(await call(`/api/exercises/${w.codeTask.slug}/draft`, { method: "PUT", body: { code: "function sum(a, b) { return 3; }" }, token: w.student.accessToken }));
     const [kept] = await db().select({ code: s.exerciseDrafts.code }).from(s.exerciseDrafts).where(eq(s.exerciseDrafts.taskId, w.codeTask._id));
     expect(kept?.code).toBe("function sum(a, b) {");
+    // Its page says where typed code goes now, in the student's language.
+    for (const [lang, hint] of [["en", "The course has ended: what you type is kept in this browser only."], ["ar", "انتهى الكورس، فما تكتبه يُحفظ في هذا المتصفح فقط."]] as const) {
+      const html = await (await call(`/course/${w.group.slug}/lecture/${w.lecture.slug}/Add-Task/${w.codeTask.slug}`, { cookie: `${w.student.cookie}; lang=${lang}`, headers: { accept: "text/html" } })).text();
+      expect(html).toContain(hint);
+    }
     // The spec's one-call solve (no attemptId) would open a new attempt: refused too.
     await ended(await call("/api/quizzes/solve", { body: { slugQuize: w.fresh.slug, answers: {} }, token: w.student.accessToken }));
     await ended(await call(`/api/lectures/${w.lecture.slug}/attendance/open`, { body: { rotateSeconds: 0, lateAfterMinutes: 10, durationMinutes: 30 }, token: w.teacher.accessToken }));

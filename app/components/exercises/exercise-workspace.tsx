@@ -117,7 +117,7 @@ export function ExerciseWorkspace({ taskId, exercise, saveUrl, maxScore, canSubm
     <section className="exercise" aria-labelledby="exercise-code-label">
       <div className="card exercise-tests">
         <h2 className="task-card-title">{t("exercises.tests.title")}</h2>
-        <p className="muted">{t("exercises.tests.intro")}</p>
+        <p className="muted">{t(ended ? "exercises.tests.introEnded" : "exercises.tests.intro")}</p>
         <ol className="visible-tests" role="list">
           {exercise.visibleTests.map((v) => (
             <li key={v.name}>
@@ -160,7 +160,7 @@ export function ExerciseWorkspace({ taskId, exercise, saveUrl, maxScore, canSubm
           ) : null}
         </div>
         <p id="exercise-code-hint" className="field-hint">
-          {t("exercises.editor.hint")}
+          {t(ended ? "exercises.editor.hintEnded" : "exercises.editor.hint")}
         </p>
         <CodeField id="exercise-code" name="code" value={draft.code} onChange={draft.change} labelledBy="exercise-code-label" describedBy="exercise-code-hint" rows={14} />
         <div className="exercise-actions">
