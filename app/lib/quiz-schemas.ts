@@ -127,12 +127,12 @@ const quizFields = {
 /** Why a quiz must be worth a point: progress averages each quiz's share of its points (a quiz of 0 points has none). */
 export const WORTH_NOTHING = "A quiz is worth at least 1 point in all: give a question some points.";
 
+export const NO_QUESTIONS = "Add at least one question.";
+
 /**
  * A quiz needs at least one question, its own or drawn, and at most the limit in all; a tag is drawn from once; and
  * its questions and draws are worth at least a point together (known when both are given, as on creation).
  */
-export const NO_QUESTIONS = "Add at least one question.";
-
 function checkSize(v: { questions?: { points?: number }[]; draws?: { tag: string; count: number; points: number }[] }, ctx: z.RefinementCtx, drawsUnchanged = false) {
   if (v.questions === undefined && v.draws === undefined) return;
   const total = (v.questions?.length ?? 0) + (v.draws ?? []).reduce((sum, d) => sum + d.count, 0);

@@ -42,7 +42,7 @@ const lectureDetailDto = lectureDto
     body: z.string(),
     bodyHtml: z.string(),
     group: z.object({ _id: z.string(), slug: z.string(), title: z.string(), instructorId: z.string().nullable() }),
-    attendance: z.object({ status: z.string(), markedAt: z.string() }).nullable(),
+    attendance: z.object({ status: z.string(), markedAt: z.string(), byStaff: z.boolean().openapi({ description: "Marked by staff, not by a code" }) }).nullable(),
     attendanceOpen: z.boolean(),
   })
   .openapi("LectureDetail");

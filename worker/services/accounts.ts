@@ -75,11 +75,14 @@ export async function insertUser(ctx: ServiceContext, values: NewUser): Promise<
   throw new AppError(409, "conflict", "Please try again.");
 }
 
-/** E-mails a new code. `name` greets the reader of a reset code; null (and every verification code) greets nobody. */
-async function sendCode(ctx: ServiceContext, user: { id: string; email: string; name: string | null; locale: string | null }, purpose: CodePurpose): Promise<void> {
+/**
+ * E-mails a new code. It greets nobody unless given `greet`, the name of an owner who proved the address (a reset code
+ * of a verified account): until then the name was typed by whoever signed the address up (ADR 0065).
+ */
+async function sendCode(ctx: ServiceContext, user: { id: string; email: string; locale: string | null }, purpose: CodePurpose, greet: string | null = null): Promise<void> {
   const code = await issueCode(ctx, user.id, purpose);
   const lang = mailLang(user.locale);
-  const mail = purpose === "verify-email" ? verificationMail(code, CODE_TTL_MINUTES, lang) : resetMail(user.name, code, CODE_TTL_MINUTES, lang);
+  const mail = purpose === "verify-email" ? verificationMail(code, CODE_TTL_MINUTES, lang) : resetMail(greet, code, CODE_TTL_MINUTES, lang);
   await sendMail(ctx, { to: user.email, ...mail, secret: code });
 }
 
@@ -124,7 +127,7 @@ export async function register(ctx: ServiceContext, input: RegisterInput, locale
     locale,
   };
   const created = await insertUser(ctx, profile);
-  ctx.waitUntil(created ? sendCode(ctx, { id: created.id, email: profile.email, name: profile.name, locale: profile.locale ?? null }, "verify-email") : registerAgain(ctx, profile, password));
+  ctx.waitUntil(created ? sendCode(ctx, { id: created.id, email: profile.email, locale: profile.locale ?? null }, "verify-email") : registerAgain(ctx, profile, password));
   return { message: MESSAGES.registered };
 }
 
@@ -143,7 +146,7 @@ async function registerAgain(ctx: ServiceContext, profile: Omit<NewUser, "emailV
     .set(same ? profile : { registrationContested: true })
     .where(and(eq(users.id, existing.id), isNull(users.emailVerifiedAt)))
     .returning({ id: users.id, locale: users.locale });
-  if (kept) await sendCode(ctx, { id: existing.id, email: existing.email, name: null, locale: kept.locale }, "verify-email");
+  if (kept) await sendCode(ctx, { id: existing.id, email: existing.email, locale: kept.locale }, "verify-email");
 }
 
 /**
@@ -166,7 +169,7 @@ export async function verifyEmail(ctx: ServiceContext, input: VerifyEmailInput):
     .returning({ id: users.id, email: users.email, name: users.name, passwordHash: users.passwordHash, locale: users.locale });
   if (verified && verified.passwordHash === null && user?.registrationContested) {
     // Its name was typed by one of the two who signed it up: the reset code greets nobody.
-    await sendCode(ctx, { ...verified, name: null }, "reset-password");
+    await sendCode(ctx, verified, "reset-password");
     return { message: MESSAGES.verifiedChoosePassword, choosePassword: true };
   }
   return { message: MESSAGES.verified };
@@ -244,8 +247,7 @@ export async function forgot(ctx: ServiceContext, input: EmailOnlyInput, pageLan
   ctx.afterResponse(async () => {
     const user = await findByEmail(ctx, input.email);
     // In the account's language, else in the one the code was asked for in.
-    // A name is the owner's only once the address is proven: an unverified account's was typed by whoever signed it up.
-    if (user) await sendCode(ctx, { ...user, name: user.emailVerifiedAt ? user.name : null, locale: user.locale ?? pageLang }, "reset-password");
+    if (user) await sendCode(ctx, { ...user, locale: user.locale ?? pageLang }, "reset-password", user.emailVerifiedAt ? user.name : null);
   });
   return { message: MESSAGES.resetSent };
 }

@@ -19,6 +19,7 @@ import { checkCode, currentCode, windowEndsAt, type CodeClock } from "./attendan
 import { newId } from "./ids";
 import { announceLecture, findLecture, requireManagedLecture, type LectureRecord } from "./lectures";
 import { hitRateLimit, refundRateLimit } from "./rate-limit";
+import { lectureTime } from "./lecture-time";
 import type { Viewer } from "./sessions";
 import { isMember } from "./memberships";
 import { countAttendance } from "../../app/lib/attendance-roster";
@@ -172,12 +173,10 @@ function absentRemaining(ctx: ServiceContext, lecture: LectureRecord, at: number
     .insert(attendance)
     .select(
       sql`SELECT lower(hex(randomblob(16))), ${lecture.id}, m.user_id, 'absent', 'code', ${at}, NULL, NULL, NULL, NULL, 0
-        FROM memberships m
+        FROM memberships m JOIN lectures ON lectures.id = ${lecture.id}
         WHERE m.group_id = ${lecture.groupId} AND m.status IN ('approved', 'special')
           AND NOT EXISTS (SELECT 1 FROM attendance a WHERE a.lecture_id = ${lecture.id} AND a.user_id = m.user_id)
-          AND (m.joined_at IS NULL OR m.joined_at <= coalesce(
-            (SELECT l.starts_at FROM lectures l WHERE l.id = ${lecture.id}),
-            (SELECT min(s.opens_at) FROM attendance_sessions s WHERE s.lecture_id = ${lecture.id})))
+          AND (m.joined_at IS NULL OR m.joined_at <= ${lectureTime})
           ${joinedBy === undefined ? sql`` : sql`AND coalesce(m.decided_at, m.created_at) <= ${joinedBy}`}
           ${onlyIf ? sql`AND ${onlyIf}` : sql``}`,
     )
@@ -453,16 +452,17 @@ export async function markAttendance(ctx: ServiceContext, viewer: Viewer, input:
   // Marks count in progress: not on a lecture its students cannot see, and not (but "excused") before it took place,
   // which is its start time or an attendance session opened for it.
   if (!lecture.published) throw new AppError(409, "lecture_draft", ATTEND_MESSAGES.draftLecture);
+  // Dated later than now: it took place early only if attendance was opened for it.
+  const ahead = input.status !== "excused" && lecture.startsAt !== null && lecture.startsAt.getTime() > now;
   const [[member], session] = await Promise.all([
     ctx.db
       .select({ id: memberships.userId })
       .from(memberships)
       .where(and(eq(memberships.groupId, lecture.groupId), eq(memberships.userId, input.userId), inArray(memberships.status, [...MEMBER_STATUSES]))),
-    input.status !== "excused" && lecture.startsAt && lecture.startsAt.getTime() > now ? latestSession(ctx, lecture.id) : Promise.resolve(undefined),
+    ahead ? latestSession(ctx, lecture.id) : null,
   ]);
   if (!member) throw notFound("That person is not a student of this group.");
-  const notYet = input.status !== "excused" && lecture.startsAt !== null && lecture.startsAt.getTime() > now && !(session && session.opensAt.getTime() <= now);
-  if (notYet) throw new AppError(409, "lecture_not_held", ATTEND_MESSAGES.notHeldYet);
+  if (ahead && !(session && session.opensAt.getTime() <= now)) throw new AppError(409, "lecture_not_held", ATTEND_MESSAGES.notHeldYet);
   await storeMark(
     ctx,
     lecture,

@@ -383,13 +383,26 @@ function signingKey(ctx: ServiceContext) {
   return key;
 }
 
+/** The issuer's id: the address of its profile. */
+const issuerId = (origin: string) => `${origin}/api/certificates/issuer`;
+
+/**
+ * A credential secured as a JWT (RS256, `kid` = the key's thumbprint, published at /api/certificates/jwks), the
+ * credential itself in `vc` and its claims, dated `validFrom`.
+ */
+async function signCredential(ctx: ServiceContext, credential: { id: string; validFrom: string }, issuer: string): Promise<string> {
+  const { privateKey, kid } = await signingKey(ctx);
+  const at = Math.floor(Date.parse(credential.validFrom) / 1000);
+  return new SignJWT({ ...credential, vc: credential }).setProtectedHeader({ alg: "RS256", typ: "JWT", kid }).setIssuer(issuer).setJti(credential.id).setNotBefore(at).setIssuedAt(at).sign(privateKey);
+}
+
 /** The issuer's Open Badges profile, with the public key that checks its credentials. */
 export async function issuerProfile(ctx: ServiceContext) {
   const origin = ctx.settings.publicOrigin;
   const { publicJwk } = await signingKey(ctx);
   return {
     "@context": ["https://www.w3.org/ns/credentials/v2", "https://purl.imsglobal.org/spec/ob/v3p0/context-3.0.3.json"],
-    id: `${origin}/api/certificates/issuer`,
+    id: issuerId(origin),
     type: ["Profile"],
     name: "Cohort",
     url: origin,
@@ -410,7 +423,7 @@ export async function issuerKeys(ctx: ServiceContext) {
 export async function signedCertificate(ctx: ServiceContext, code: string) {
   const cert = await publicCertificate(ctx, code);
   const origin = ctx.settings.publicOrigin;
-  const issuer = { id: `${origin}/api/certificates/issuer`, type: ["Profile"], name: "Cohort", url: origin };
+  const issuer = { id: issuerId(origin), type: ["Profile"], name: "Cohort", url: origin };
   const credential = {
     "@context": ["https://www.w3.org/ns/credentials/v2", "https://purl.imsglobal.org/spec/ob/v3p0/context-3.0.3.json"],
     id: cert.url,
@@ -439,19 +452,11 @@ export async function signedCertificate(ctx: ServiceContext, code: string) {
       statusListCredential: statusListUrl(origin, cert.code),
     },
   };
-  const { privateKey, kid } = await signingKey(ctx);
+  const { kid } = await signingKey(ctx);
   const verification = { jwks: `${origin}/api/certificates/jwks`, kid, alg: "RS256" as const };
   // A revoked certificate is not signed again: the statement says it was revoked, and carries no credential to check.
   if (cert.revoked) return { certificate: cert, credential, jwt: null, verification };
-  const issuedAt = Math.floor(Date.parse(cert.issuedAt) / 1000);
-  const jwt = await new SignJWT({ ...credential, vc: credential })
-    .setProtectedHeader({ alg: "RS256", typ: "JWT", kid })
-    .setIssuer(issuer.id)
-    .setJti(cert.url)
-    .setNotBefore(issuedAt)
-    .setIssuedAt(issuedAt)
-    .sign(privateKey);
-  return { certificate: cert, credential, jwt, verification };
+  return { certificate: cert, credential, jwt: await signCredential(ctx, credential, issuer.id), verification };
 }
 
 const statusListUrl = (origin: string, code: string) => `${origin}/api/certificates/${code}/status`;
@@ -476,7 +481,7 @@ export async function certificateStatusList(ctx: ServiceContext, code: string) {
   const cert = await publicCertificate(ctx, code);
   const origin = ctx.settings.publicOrigin;
   const id = statusListUrl(origin, cert.code);
-  const issuer = `${origin}/api/certificates/issuer`;
+  const issuer = issuerId(origin);
   const validFrom = cert.revoked ? cert.revoked.at : cert.issuedAt;
   const credential = {
     "@context": ["https://www.w3.org/ns/credentials/v2"],
@@ -486,10 +491,7 @@ export async function certificateStatusList(ctx: ServiceContext, code: string) {
     validFrom,
     credentialSubject: { id: `${id}#list`, type: "BitstringStatusList", statusPurpose: "revocation", encodedList: await encodedList(cert.revoked !== null) },
   };
-  const { privateKey, kid } = await signingKey(ctx);
-  const at = Math.floor(Date.parse(validFrom) / 1000);
-  const jwt = await new SignJWT({ ...credential, vc: credential }).setProtectedHeader({ alg: "RS256", typ: "JWT", kid }).setIssuer(issuer).setJti(id).setIssuedAt(at).setNotBefore(at).sign(privateKey);
-  return { credential, jwt };
+  return { credential, jwt: await signCredential(ctx, credential, issuer) };
 }
 
 /** A member's certificate in one group (the course home's card), or null. */

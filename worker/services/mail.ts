@@ -20,7 +20,13 @@ export interface OutgoingMail {
 /** What a one-time code reads as in the outbox's copy of its mail. */
 export const MASKED_CODE = "••••••";
 
-const mask = (text: string, secret: string) => text.split(secret).join(MASKED_CODE);
+/** A mail's subject, text and html with every `from` replaced by `to` (a code masked, or put back). */
+const swapped = <M extends Pick<OutgoingMail, "subject" | "text" | "html">>(mail: M, from: string, to: string) => ({
+  ...mail,
+  subject: mail.subject.replaceAll(from, to),
+  text: mail.text.replaceAll(from, to),
+  html: mail.html.replaceAll(from, to),
+});
 
 /**
  * A Resend client. Its library (with its MIME parser) is imported by the first mail that goes out through Resend,
@@ -41,10 +47,9 @@ export async function sendMail(ctx: ServiceContext, mail: OutgoingMail): Promise
   // Millisecond time set here: the column default (unixepoch() * 1000) has whole seconds only, which
   // makes "newest first" a coin toss for mails sent in the same second (register, then resend a code).
   const { secret } = mail;
-  const kept = secret
-    ? { subject: mask(mail.subject, secret), text: mask(mail.text, secret), html: mask(mail.html, secret), secretSealed: ctx.settings.resend ? null : await seal(ctx.settings, secret) }
-    : { subject: mail.subject, text: mail.text, html: mail.html };
-  await ctx.db.insert(mails).values({ id, to, ...kept, createdAt: new Date() });
+  const kept = secret ? swapped(mail, secret, MASKED_CODE) : mail;
+  const secretSealed = secret && !ctx.settings.resend ? await seal(ctx.settings, secret) : null;
+  await ctx.db.insert(mails).values({ id, to, subject: kept.subject, text: kept.text, html: kept.html, secretSealed, createdAt: new Date() });
   if (!ctx.settings.resend) return { id, delivered: false };
 
   const resend = await resendFor(ctx.settings.resend);
@@ -111,9 +116,7 @@ export async function listOutbox(ctx: ServiceContext, to?: string, limit = 50) {
   return Promise.all(
     rows.map(async ({ secretSealed, ...row }) => {
       const code = secretSealed ? await unseal(ctx.settings, secretSealed) : null;
-      if (!code) return row;
-      const unmask = (text: string) => text.split(MASKED_CODE).join(code);
-      return { ...row, subject: unmask(row.subject), text: unmask(row.text), html: unmask(row.html) };
+      return code ? swapped(row, MASKED_CODE, code) : row;
     }),
   );
 }

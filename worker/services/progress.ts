@@ -20,6 +20,7 @@ import { isMember } from "./memberships";
 import { studentSeesTask } from "./released";
 import { ownTimeSql } from "./own-time";
 import { extensionOf } from "./extension-join";
+import { lectureTime } from "./lecture-time";
 
 const memberStatuses = [...MEMBER_STATUSES];
 
@@ -55,8 +56,6 @@ const openSql = (now: Value<number>) =>
 const heldSql = (now: Value<number>) =>
   sql<number>`((("lectures"."published" = 1 and "lectures"."starts_at" <= ${now}) or exists (select 1 from "attendance_sessions" s where s."lecture_id" = "lectures"."id" and s."opens_at" <= ${now})) and not ${openSql(now)})`;
 
-/** When a lecture took place, for who joined after it: its start, or when its attendance first opened. */
-const lectureTime = sql<number | null>`coalesce("lectures"."starts_at", (select min(s."opens_at") from "attendance_sessions" s where s."lecture_id" = "lectures"."id"))`;
 
 /** Joins a record's author to a current membership of the record's group: removed students' records never count. */
 const asMember = (userCol: SQL | SQLWrapper | typeof attendance.userId, groupCol: typeof lectures.groupId | typeof quizzes.groupId) =>

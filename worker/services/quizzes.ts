@@ -724,11 +724,10 @@ function refuseToStart(quiz: QuizRecord, used: number, now: number) {
   if (used >= quiz.maxAttempts) throw new AppError(409, "no_attempts_left", `You have used all ${quiz.maxAttempts} of your attempts at this quiz.`);
 }
 
-/** Inserts the next attempt unless one is open already (the unique indexes decide any race between two tabs). */
 /**
- * Opens the caller's next attempt (or answers the open one). `beforeWrite` sees the new attempt's questions (its own
- * paper) before anything is written: a hand-in that opens the attempt it hands in checks its answers there, so a
- * refused hand-in spends no attempt.
+ * Inserts the next attempt unless one is open already (the unique indexes decide any race between two tabs).
+ * `beforeWrite` sees the new attempt's questions (its own paper) before anything is written: a hand-in that opens the
+ * attempt it hands in checks its answers there, so a refused hand-in spends no attempt.
  */
 async function openAttempt(
   ctx: ServiceContext,

@@ -6,10 +6,10 @@ import type { FailureLike } from "~/lib/group-errors";
 import type { CodeTest, RunReport } from "../../../worker/sandbox/types";
 import { CodeField } from "./code-field";
 import { TestReport } from "./test-report";
+import { rowHasProblem, rowsToTests, TestsEditor, toTestRow, type TestRow } from "./tests-editor";
 
 /** What an expected value may look like (the tests' hint). */
 const JSON_EXAMPLES = ["5", '"five"', "[1, 2]", '{"a": 1}'];
-import { rowHasProblem, rowsToTests, TestsEditor, toTestRow, type TestRow } from "./tests-editor";
 
 /** What staff get of an exercise: everything, hidden tests and the reference included. */
 export interface StaffExercise {

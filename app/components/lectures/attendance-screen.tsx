@@ -370,6 +370,9 @@ function OpenForm({ fetcher, lastClosed, draft, aheadOf }: { fetcher: Attendance
   );
 }
 
+/** A mark refused by the rules of marking (worker/services/attendance.ts markAttendance), in the reader's words. */
+const MARK_REFUSALS: Partial<Record<string, MessageKey>> = { lecture_not_held: "attendance.error.notHeld", lecture_draft: "attendance.error.draftLecture" };
+
 function Roster({ state, fetcher }: { state: AttendanceState; fetcher: AttendanceFetcher }) {
   const { t } = useT();
   const c = state.counts;
@@ -389,7 +392,7 @@ function Roster({ state, fetcher }: { state: AttendanceState; fetcher: Attendanc
       </div>
       {markFailed ? (
         <p className="form-error" role="alert">
-          {markFailed.code === "lecture_not_held" ? t("attendance.error.notHeld") : markFailed.code === "lecture_draft" ? t("attendance.error.draftLecture") : failureText(t, markFailed)}
+          {MARK_REFUSALS[markFailed.code] ? t(MARK_REFUSALS[markFailed.code]!) : failureText(t, markFailed)}
         </p>
       ) : null}
       {state.roster.length === 0 ? (

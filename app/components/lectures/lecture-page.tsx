@@ -25,7 +25,7 @@ export interface PageLecture {
   videoUrl: string | null;
   resources: { title: string; url: string }[];
   group: { _id: string; slug: string; title: string };
-  attendance: { status: string; markedAt: string; byStaff?: boolean } | null;
+  attendance: { status: string; markedAt: string; byStaff: boolean } | null;
   attendanceOpen: boolean;
 }
 
@@ -265,7 +265,7 @@ function CheckInCard({ lecture, justCheckedIn }: { lecture: PageLecture; justChe
     );
   }
   // Marked absent by staff: a code would change nothing, so no form, and the student knows whom to ask.
-  if (record?.status === "absent" && lecture.attendance?.byStaff && (!result || result.ok || result.code === "marked_absent")) {
+  if (lecture.attendance?.status === "absent" && lecture.attendance.byStaff) {
     return (
       <div className="card lecture-card" role="status">
         <h2 className="lecture-card-title">{t("attendance.checkInTitle")}</h2>

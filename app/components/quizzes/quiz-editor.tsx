@@ -104,11 +104,6 @@ export function toPayload(d: Draft) {
 }
 
 /**
- * The quiz editor: settings (time, window, attempts, review policy, published) and the questions (add, reorder,
- * type, options with their correct marks, accepted short answers, points, a Markdown preview rendered by the
- * server exactly as students will see it). The whole quiz is sent as one JSON payload and validated by the server.
- */
-/**
  * A whole number typed in a box, in Latin or Arabic-Indic digits, as a number; anything else as the text itself, so
  * the server refuses it at its field (an empty box is not "no value": a timed quiz's duration must not read as none).
  */
@@ -143,6 +138,29 @@ function NumberBox({ value, onValue, ...rest }: { value: number; onValue: (n: nu
   );
 }
 
+/**
+ * A settings field for a whole number kept as typed (Latin or Arabic-Indic digits), sent through `wholeNumber`, with
+ * its refusal said under it.
+ */
+function WholeNumberField({ id, label, value, onChange, error }: { id: string; label: string; value: string; onChange: (typed: string) => void; error: string | null }) {
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <input id={id} type="text" inputMode="numeric" dir="ltr" className="input-narrow" value={value} onChange={(e) => onChange(e.target.value)} aria-invalid={!!error || undefined} aria-describedby={error ? `${id}-error` : undefined} />
+      {error ? (
+        <p id={`${id}-error`} className="field-error">
+          {error}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+/**
+ * The quiz editor: settings (time, window, attempts, review policy, published) and the questions (add, reorder,
+ * type, options with their correct marks, accepted short answers, points, a Markdown preview rendered by the
+ * server exactly as students will see it). The whole quiz is sent as one JSON payload and validated by the server.
+ */
 export function QuizEditor({
   quiz,
   started,
@@ -290,25 +308,21 @@ export function QuizEditor({
         </label>
         <div className="field-row">
           {timed ? (
-            <div className="field">
-              <label htmlFor="quiz-duration">{t("quizEditor.field.duration")}</label>
-              <input id="quiz-duration" type="text" inputMode="numeric" dir="ltr" className="input-narrow" value={duration} onChange={(e) => setDuration(e.target.value)} aria-invalid={!!fieldError("durationMinutes") || undefined} aria-describedby={fieldError("durationMinutes") ? "quiz-duration-error" : undefined} />
-              {fieldError("durationMinutes") ? (
-                <p id="quiz-duration-error" className="field-error">
-                  {t("quizEditor.error.duration", { max: QUIZ_LIMITS.durationMinutes })}
-                </p>
-              ) : null}
-            </div>
+            <WholeNumberField
+              id="quiz-duration"
+              label={t("quizEditor.field.duration")}
+              value={duration}
+              onChange={setDuration}
+              error={fieldError("durationMinutes") ? t("quizEditor.error.duration", { max: QUIZ_LIMITS.durationMinutes }) : null}
+            />
           ) : null}
-          <div className="field">
-            <label htmlFor="quiz-attempts">{t("quizEditor.field.maxAttempts")}</label>
-            <input id="quiz-attempts" type="text" inputMode="numeric" dir="ltr" className="input-narrow" value={maxAttempts} onChange={(e) => setMaxAttempts(e.target.value)} aria-invalid={!!fieldError("maxAttempts") || undefined} aria-describedby={fieldError("maxAttempts") ? "quiz-attempts-error" : undefined} />
-            {fieldError("maxAttempts") ? (
-              <p id="quiz-attempts-error" className="field-error">
-                {t("quizEditor.error.attempts", { max: QUIZ_LIMITS.maxAttempts })}
-              </p>
-            ) : null}
-          </div>
+          <WholeNumberField
+            id="quiz-attempts"
+            label={t("quizEditor.field.maxAttempts")}
+            value={maxAttempts}
+            onChange={setMaxAttempts}
+            error={fieldError("maxAttempts") ? t("quizEditor.error.attempts", { max: QUIZ_LIMITS.maxAttempts }) : null}
+          />
         </div>
         <div className="field-row">
           <div className="field">
