@@ -3,7 +3,7 @@
  * grades, quiz results, the chat's history, certificates) and add nothing more. A hand-in (link, file, exercise), a
  * new quiz attempt, a check-in, the opening of attendance and a chat message (HTTP and socket) are refused with 409
  * `course_ended`, one rule in `can(…, "group.contribute")`; an attempt already open is still handed in, staff still
- * grade, and members still give feedback.
+ * grade (and answer a hand-in's conversation, which the student may no longer write in), and members still give feedback.
  */
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
@@ -94,6 +94,19 @@ describe("a course that has ended (its group archived)", () => {
     expect(handedIn.status).toBeLessThan(300);
     // Staff still grade; members still say how it went.
     expect((await call(`/api/lectures/${w.lecture.slug}/tasks/${w.task.slug}/submissions/${mine.submissions[0]!._id}`, { method: "PUT", body: { score: 90 }, token: w.teacher.accessToken })).status).toBe(200);
+    // The hand-in's conversation: the student reads it and writes no more (nothing stored); staff may still answer.
+    const thread = `/api/lectures/${w.lecture.slug}/tasks/${w.task.slug}/submissions/${mine.submissions[0]!._id}/comments`;
+    await ended(await call(thread, { body: { body: "Can you look again?" }, token: w.student.accessToken }));
+    expect((await call(thread, { body: { body: "Your grade stands: well done." }, token: w.teacher.accessToken })).status).toBe(201);
+    const said = (await (await call(thread, { token: w.student.accessToken })).json()) as { body: string }[];
+    expect(said.map((c) => c.body)).toEqual(["Your grade stands: well done."]);
+    // Its page shows the conversation without a box to write in, and says why, in the student's language.
+    for (const [lang, note] of [["en", "This course has ended: you can read this conversation, and no new messages are sent."], ["ar", "انتهى هذا الكورس: يمكنك قراءة هذه المحادثة، ولا تُرسَل رسائل جديدة."]] as const) {
+      const html = await (await call(`/course/${w.group.slug}/lecture/${w.lecture.slug}/Add-Task/${w.task.slug}`, { cookie: `${w.student.cookie}; lang=${lang}`, headers: { accept: "text/html" } })).text();
+      expect(html).toContain("Your grade stands: well done.");
+      expect(html).toContain(note);
+      expect(html).not.toContain('name="intent" value="comment"');
+    }
     expect((await call("/api/feedback", { body: { groupSlug: w.group.slug, userFeedback: "A good course.", rating: 5 }, token: w.student.accessToken })).status).toBeLessThan(300);
 
     // Brought back by an admin, it takes work again.

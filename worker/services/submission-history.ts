@@ -14,6 +14,7 @@ import { newId } from "./ids";
 import { notifyUsers } from "./notifications";
 import { hitRateLimit, type Limit } from "./rate-limit";
 import type { Viewer } from "./sessions";
+import { placeFacts, requireCourseRunning } from "./group-access";
 import { isStaff, notifyTaskStaff, requireReadableTask, taskIdOf, taskLink, type TaskRecord } from "./tasks";
 
 export interface VersionDto {
@@ -68,15 +69,20 @@ export async function listComments(ctx: ServiceContext, viewer: Viewer, lectureK
   }));
 }
 
-/** POST .../submissions/{submissionId}/comments: a message; the other side is notified. */
 /**
  * Messages one person may write about hand-ins in ten minutes: a conversation, not a flood (each message rings the
  * other side's bell, every admin's included).
  */
 export const COMMENT_LIMIT: Limit = { max: 20, windowMs: 10 * 60_000 };
 
+/**
+ * POST .../submissions/{submissionId}/comments: a message; the other side is notified. Once the course has ended
+ * (its group archived) the student writes no more (409 `course_ended`, as for hand-ins); its staff still may, since
+ * they may still grade.
+ */
 export async function addComment(ctx: ServiceContext, viewer: Viewer, lectureKey: string, taskKey: string, submissionId: string, input: SubmissionCommentInput): Promise<CommentDto> {
   const { task, studentId, staff } = await readable(ctx, viewer, lectureKey, taskKey, submissionId);
+  if (!staff) requireCourseRunning(viewer, placeFacts(task));
   await hitRateLimit(ctx, `comment:${viewer.userId}`, COMMENT_LIMIT, "You have sent many messages in a short time. Wait a few minutes, then write again.");
   const now = new Date();
   const [row] = await ctx.db.insert(submissionComments).values({ id: newId(), submissionId, authorId: viewer.userId, body: input.body, createdAt: now }).returning();

@@ -26,9 +26,10 @@ type Result = ({ ok: true; intent: string } | (FailureLike & { ok: false; intent
 /**
  * A hand-in's history and private conversation (issue 21), on the student's task page and in the grader: every
  * version handed in (newest first, the current one marked), and the messages between the student and the staff with a
- * box to write. Sends intent=comment with the submission's id to the page's action.
+ * box to write. Sends intent=comment with the submission's id to the page's action. `ended`: the student's course has
+ * ended, so the conversation is read, not written (the server refuses it too: course_ended).
  */
-export function SubmissionThread({ submissionId, versions, comments, viewerIsStaff }: { submissionId: string; versions: ThreadVersion[]; comments: ThreadComment[]; viewerIsStaff: boolean }) {
+export function SubmissionThread({ submissionId, versions, comments, viewerIsStaff, ended = false }: { submissionId: string; versions: ThreadVersion[]; comments: ThreadComment[]; viewerIsStaff: boolean; ended?: boolean }) {
   const { t } = useT();
   const uid = useId();
   const fetcher = useFetcher<Result>();
@@ -94,26 +95,32 @@ export function SubmissionThread({ submissionId, versions, comments, viewerIsSta
             ))}
           </ol>
         )}
-        <fetcher.Form method="post" className="submission-comment-form">
-          <input type="hidden" name="intent" value="comment" />
-          <input type="hidden" name="submissionId" value={submissionId} />
-          <div className="field">
-            <label htmlFor={`${uid}-body`} className="visually-hidden">
-              {t("thread.write")}
-            </label>
-            <textarea ref={box} id={`${uid}-body`} name="body" rows={2} value={body} onChange={(e) => setBody(e.target.value)} placeholder={t("thread.write")} dir="auto" maxLength={5000} required />
-          </div>
-          {failure ? (
-            <p className="form-error" role="alert">
-              {failure.code === "validation_failed" ? t("thread.error") : failureText(t, failure)}
-            </p>
-          ) : null}
-          <div className="form-actions">
-            <button type="submit" className="btn btn-outline btn-sm" disabled={fetcher.state !== "idle" || body.trim() === ""}>
-              {t("thread.send")}
-            </button>
-          </div>
-        </fetcher.Form>
+        {ended ? (
+          <p className="muted submission-thread-ended" role="note">
+            {t("thread.ended")}
+          </p>
+        ) : (
+          <fetcher.Form method="post" className="submission-comment-form">
+            <input type="hidden" name="intent" value="comment" />
+            <input type="hidden" name="submissionId" value={submissionId} />
+            <div className="field">
+              <label htmlFor={`${uid}-body`} className="visually-hidden">
+                {t("thread.write")}
+              </label>
+              <textarea ref={box} id={`${uid}-body`} name="body" rows={2} value={body} onChange={(e) => setBody(e.target.value)} placeholder={t("thread.write")} dir="auto" maxLength={5000} required />
+            </div>
+            {failure ? (
+              <p className="form-error" role="alert">
+                {failure.code === "validation_failed" ? t("thread.error") : failureText(t, failure)}
+              </p>
+            ) : null}
+            <div className="form-actions">
+              <button type="submit" className="btn btn-outline btn-sm" disabled={fetcher.state !== "idle" || body.trim() === ""}>
+                {t("thread.send")}
+              </button>
+            </div>
+          </fetcher.Form>
+        )}
       </section>
     </div>
   );

@@ -213,7 +213,7 @@ export function TaskPage({
       {thread ? (
         <div className="container task-thread">
           <div className="card task-card">
-            <SubmissionThread submissionId={thread.submissionId} versions={thread.versions} comments={thread.comments} viewerIsStaff={false} />
+            <SubmissionThread submissionId={thread.submissionId} versions={thread.versions} comments={thread.comments} viewerIsStaff={false} ended={ended} />
           </div>
         </div>
       ) : null}
