@@ -239,7 +239,7 @@ export async function seedDemoData(ctx: ServiceContext): Promise<boolean> {
     // Graded but held: the landing-page task holds its grades until staff release them (ADR 0021), so Omar still sees
     // "handed in" and the grader offers "Release 1 grade".
     { id: newId(), taskId: t2.id, userId: omar.id, link: "https://omar-landing.pages.dev", notes: "Checked at 375 px and in Arabic.", submittedAt: new Date(now - DAY), late: false, score: 88, feedback: "Solid grid work. The hero image needs an `alt` text in both languages.", gradedBy: instructor.id, gradedAt: new Date(now - DAY / 2) },
-    { id: newId(), taskId: t3.id, userId: sara.id, link: "", notes: null, code: slugifyReference, report: saraReport, submittedAt: new Date(now - 3 * 60_000), late: false, score: 100, feedback: null, gradedBy: null, gradedAt: new Date(now - 3 * 60_000) },
+    { id: newId(), taskId: t3.id, userId: sara.id, link: "", notes: null, code: slugifyReference, report: saraReport, submittedAt: new Date(now - 3 * 60_000), late: false, score: 100, testsScore: 100, feedback: null, gradedBy: null, gradedAt: new Date(now - 3 * 60_000) },
   ];
 
   const quiz = { id: newId(), lectureId: l2.id, groupId: frontend.id, slug: "css-layouts-check", title: "CSS layouts check", description: "Five minutes on Flexbox, Grid and logical properties.", durationMinutes: 10, opensAt: new Date(now - 7 * DAY), closesAt: new Date(now + 7 * DAY), maxAttempts: 2, showAnswers: "after-submit" as const, published: true };

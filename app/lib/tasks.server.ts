@@ -3,7 +3,7 @@
  * calling the same services as the API.
  */
 import type { ServiceContext } from "../../worker/context";
-import { exerciseForPage, saveExercise, startExercise, submitCode, tryReference } from "../../worker/services/exercises";
+import { exerciseForPage, rerunExercise, saveExercise, startExercise, submitCode, tryReference } from "../../worker/services/exercises";
 import { managedGroupHeading } from "../../worker/services/group-access";
 import { getLecture, listLectures } from "../../worker/services/lectures";
 import { createTask, deleteTask, requireReadableTask, submitFile, taskInGroup, getTask, gradeSubmission, listSubmissions, listTasksForStaff, releaseGrades, submitTask, updateTask } from "../../worker/services/tasks";
@@ -195,6 +195,7 @@ export async function editTaskAction(svc: ServiceContext, viewer: Viewer, params
   const intent = text(form, "intent");
   if (intent === "delete") return attempt("delete", () => deleteTask(svc, viewer, params.slugLecture ?? "", params.slugTask ?? ""));
   if (intent === "exercise-check" || intent === "exercise-save") return exerciseAction(svc, viewer, params.slugTask ?? "", intent, form);
+  if (intent === "exercise-rerun") return attempt(intent, () => rerunExercise(svc, viewer, params.slugTask ?? ""));
   if (intent === "extension-save" || intent === "extension-remove") return taskExtensionAction(svc, viewer, params.slugLecture ?? "", params.slugTask ?? "", intent, form);
   // Every write says which it is: a post with no intent or another is refused, never saved as the form with its
   // missing fields set to their defaults.

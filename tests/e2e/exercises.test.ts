@@ -2,7 +2,7 @@
  * Code exercises end to end (issue "Code exercises graded at the edge"): a student writes a solution in CodeMirror,
  * runs the visible tests in the browser (an endless loop ends in a clear message and the page stays usable), fixes
  * a failure, hands in and is graded by the hidden tests too; the draft survives a reload. An instructor makes a new
- * code task and can publish it only once the reference solution passes. The screens at 1280 and 375 px in both
+ * code task and can publish it only once the reference solution passes, then runs changed tests again on the hand-ins. The screens at 1280 and 375 px in both
  * languages.
  */
 import type { Page } from "playwright-core";
@@ -166,6 +166,33 @@ describe("code exercises", () => {
     const slug = /updateTask\/([^#/]+)/.exec(page.url())![1]!;
     const view = await api<{ published: boolean; tests: unknown[] }>(await accessToken(INSTRUCTOR), "GET", `/api/exercises/${slug}`);
     expect(view.body).toMatchObject({ published: true, tests: [{ name: "triples 2", call: "triple(2)", expected: "6", points: 1, hidden: false }] });
+
+    // A student's code that only knows the one test is handed in and passes it; the instructor then fixes the test
+    // and runs it again on the hand-ins: the grade follows, after a confirmation, and only once the change is saved.
+    const student = await memberOf("frontend-react", "triple", `Triple ${stamp}`);
+    const studentToken = await accessToken(student);
+    const handedIn = await api<{ score: number; maxScore: number }>(studentToken, "POST", `/api/exercises/${slug}/submit`, { code: "function triple(n) { return n === 2 ? 6 : 0; }" });
+    expect(handedIn.body.score).toBe(handedIn.body.maxScore);
+    await gotoHydrated(page, page.url().split("#")[0]!);
+    const rerun = page.getByRole("button", { name: "Run the tests again on 1 hand-in" });
+    expect(await rerun.isEnabled()).toBe(true);
+    const fixed = page.locator(".test-editor-row").first();
+    await fixed.getByLabel("Call").fill("triple(3)");
+    await fixed.getByLabel("Expected value (JSON)").fill("9");
+    expect(await rerun.isDisabled()).toBe(true);
+    await page.getByText("Save your changes first: the tests run as they are saved.").waitFor();
+    await page.getByRole("button", { name: "Run against the reference solution" }).click();
+    const save = page.getByRole("button", { name: "Save changes" });
+    await expect.poll(() => save.isEnabled(), { timeout: 20_000 }).toBe(true);
+    await save.click();
+    await expect.poll(() => rerun.isEnabled()).toBe(true);
+    await rerun.click();
+    const dialog = page.getByRole("dialog", { name: "Run the tests again on 1 hand-in?" });
+    await dialog.getByRole("button", { name: "Run the tests again", exact: true }).click();
+    await page.getByText("Ran the tests again on 1 hand-in: 1 score changed.").waitFor({ timeout: 20_000 });
+    await expect.poll(() => dialog.isVisible()).toBe(false);
+    const after = await api<{ submission: { score: number } }>(studentToken, "GET", `/api/exercises/${slug}`);
+    expect(after.body.submission.score).toBe(0);
   });
 });
 

@@ -728,6 +728,7 @@ const MATRIX: Record<string, Row> = {
   "GET /api/exercises/:taskId": { request: async (w) => ({ path: `/api/exercises/${(await exerciseIn(w)).slug}` }), expect: groupInside(200) },
   "PUT /api/exercises/:taskId": { request: async (w) => ({ path: `/api/exercises/${(await taskIn(w)).task.slug}`, method: "PUT", body: EXERCISE }), expect: staffOfGroup(200) },
   "POST /api/exercises/:taskId/reference": { request: async (w) => ({ path: `/api/exercises/${(await exerciseIn(w)).slug}/reference`, method: "POST" }), expect: staffOfGroup(200) },
+  "POST /api/exercises/:taskId/rerun": { request: async (w) => ({ path: `/api/exercises/${(await exerciseIn(w)).slug}/rerun`, method: "POST" }), expect: staffOfGroup(200) },
   "PUT /api/exercises/:taskId/draft": { request: async (w) => ({ path: `/api/exercises/${(await exerciseIn(w)).slug}/draft`, method: "PUT", body: { code: "function f() {}" } }), expect: takers(200) },
   "POST /api/exercises/:taskId/submit": { request: async (w) => ({ path: `/api/exercises/${(await exerciseIn(w)).slug}/submit`, method: "POST", body: { code: "function f() { return 1; }" } }), expect: takers(201) },
   // Progress: a member reads their own (staff add ?user=, tested in progress.test.ts); the group's staff read everyone's and export.

@@ -4,9 +4,12 @@
  * server by every test (right, wrong, partly right, throwing, looping, memory-hungry, hostile), scaled to the task's
  * maximum, rate-limited, and never reveals a hidden test's call, expected value, output or error.
  */
+import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import * as s from "../../db/schema";
-import { db } from "./helpers";
+import { rerunExercise } from "../../worker/services/exercises";
+import { addMember, createUser, signIn, type SignedIn } from "./factories";
+import { db, serviceContext } from "./helpers";
 import { exercise, HIDDEN_CALL, HIDDEN_EXPECTED, REFERENCE, send, world } from "./exercise-fixtures";
 
 describe("code exercises: authoring", () => {
@@ -271,5 +274,106 @@ describe("code exercises: who may do what", () => {
     expect((await send(w.admin, "PUT", `${path}/draft`, { code: REFERENCE })).status).toBe(403);
     expect((await send(w.stranger, "POST", `${path}/submit`, { code: REFERENCE })).status).toBe(403);
     expect((await send(w.student, "GET", `/api/exercises/no-such-task`)).status).toBe(404);
+  });
+});
+
+describe("code exercises: running the tests again on every hand-in", () => {
+  const PARTLY = "function sum(a, b) { return a > 0 && b > 0 && a < 100 ? a + b : 0; }";
+  const RIGHT = "function sum(a, b) { return a + b; }";
+  /** The exercise with its tests cut to the one the partly right code passes (2 points): what a fix of the tests looks like. */
+  const onlySmall = () => exercise({ tests: [{ name: "adds small numbers", call: "sum(1, 2)", expected: "3", points: 2 }] });
+  const regradedOf = async (userId: string) => (await db().select().from(s.notifications).where(eq(s.notifications.userId, userId))).filter((n) => n.kind === "submission-regraded");
+  const rowOf = async (taskId: string, userId: string) => (await db().select().from(s.submissions).where(and(eq(s.submissions.taskId, taskId), eq(s.submissions.userId, userId))))[0]!;
+
+  async function classOfThree() {
+    const w = await world();
+    expect((await send(w.teacher, "PUT", `/api/exercises/${w.task.slug}`, exercise())).status).toBe(200);
+    const more = await Promise.all([createUser(), createUser()]);
+    for (const u of more) await addMember(u, w.group);
+    const [late, graded] = await Promise.all(more.map((u) => signIn(u)));
+    return { ...w, late: late!, graded: graded! };
+  }
+  const handIn = (w: { task: { slug: string } }, who: SignedIn, code: string) => send(who, "POST", `/api/exercises/${w.task.slug}/submit`, { code });
+
+  it("grades every hand-in again by the tests as saved: auto grades follow, a staff grade stays, lateness keeps its penalty, and the students whose grade changed are told", async () => {
+    const w = await classOfThree();
+    // Due 2.5 days ago with 20 % a day off; the first student has an extension, so only the others hand in late.
+    await db().update(s.tasks).set({ dueAt: new Date(Date.now() - 2.5 * 86_400_000), allowLate: true, latePenaltyPerDay: 20, latePenaltyFloor: 0 }).where(eq(s.tasks.id, w.task.id));
+    expect((await send(w.teacher, "PUT", `/api/lectures/${w.lecture.slug}/tasks/${w.task.slug}/extensions`, { userIds: [w.student.user.id], dueAt: new Date(Date.now() + 86_400_000).toISOString() })).status).toBeLessThan(300);
+    // 10 of 10 test points on time: 50 of 50. 2 of 10, 2.5 days late: 10 less 60 % = 4. 7 of 10 late, then graded by hand.
+    expect((await handIn(w, w.student, RIGHT)).body).toMatchObject({ score: 50 });
+    expect((await handIn(w, w.late, PARTLY)).body).toMatchObject({ score: 4, late: true });
+    expect((await handIn(w, w.graded, "function sum(a, b) { return a > 0 ? a + b : 0; }")).body).toMatchObject({ score: 14, late: true });
+    const gradedRow = await rowOf(w.task.id, w.graded.user.id);
+    expect((await send(w.teacher, "PUT", `/api/lectures/${w.lecture.slug}/tasks/${w.task.slug}/submissions/${gradedRow.id}`, { score: 45, feedback: "Good." })).status).toBe(200);
+    const staffGrade = (await rowOf(w.task.id, w.graded.user.id)).score;
+
+    // The tests change (only the small-numbers test is kept); the editor offers the three hand-ins.
+    const saved = await send(w.teacher, "PUT", `/api/exercises/${w.task.slug}`, onlySmall());
+    expect(saved.body).toMatchObject({ handIns: 3 });
+    const before = { late: (await regradedOf(w.late.user.id)).length, student: (await regradedOf(w.student.user.id)).length, graded: (await regradedOf(w.graded.user.id)).length };
+    const rerun = await send(w.teacher, "POST", `/api/exercises/${w.task.slug}/rerun`);
+    expect(rerun.status).toBe(200);
+    // Three ran; two tests' scores changed (the late student's and the hand-graded one's), the first student's did not.
+    expect(rerun.body).toEqual({ ran: 3, changed: 2 });
+
+    expect(await rowOf(w.task.id, w.student.user.id)).toMatchObject({ score: 50, testsScore: 50, late: false });
+    // 2 of 2 points = 50, still 2.5 days late: 20.
+    expect(await rowOf(w.task.id, w.late.user.id)).toMatchObject({ score: 20, rawScore: 50, testsScore: 20, testsRawScore: 50, late: true });
+    const lateReport = (await rowOf(w.task.id, w.late.user.id)).report!;
+    expect(lateReport.results.map((r) => r.name)).toEqual(["adds small numbers"]);
+    // The hand grade is the staff's: unchanged; the tests' own figure beside it moved to 20.
+    expect(await rowOf(w.task.id, w.graded.user.id)).toMatchObject({ score: staffGrade, testsScore: 20 });
+    // Told: the student whose grade moved, once; nobody whose grade they read stayed the same.
+    expect((await regradedOf(w.late.user.id)).length).toBe(before.late + 1);
+    expect((await regradedOf(w.student.user.id)).length).toBe(before.student);
+    expect((await regradedOf(w.graded.user.id)).length).toBe(before.graded);
+    // What the student reads follows: their page's score and their progress.
+    expect((await send(w.late, "GET", `/api/exercises/${w.task.slug}`)).body.submission).toMatchObject({ score: 20 });
+    // Run again with nothing changed: every hand-in runs, no score moves, nobody is told twice.
+    expect((await send(w.teacher, "POST", `/api/exercises/${w.task.slug}/rerun`)).body).toEqual({ ran: 3, changed: 0 });
+    expect((await regradedOf(w.late.user.id)).length).toBe(before.late + 1);
+  });
+
+  it("is staff's alone, needs tests, and is offered only to staff", async () => {
+    const w = await classOfThree();
+    const path = `/api/exercises/${w.task.slug}/rerun`;
+    expect((await send(null, "POST", path)).status).toBe(401);
+    expect((await send(w.student, "POST", path)).status).toBe(403);
+    expect((await send(w.otherTeacher, "POST", path)).status).toBe(403);
+    expect((await send(w.admin, "POST", path)).body).toEqual({ ran: 0, changed: 0 });
+    expect((await send(w.teacher, "POST", `/api/exercises/no-such-task/rerun`)).status).toBe(404);
+    // A student's view of the exercise says nothing about the class's hand-ins.
+    expect((await send(w.student, "GET", `/api/exercises/${w.task.slug}`)).body).not.toHaveProperty("handIns");
+    // An exercise without tests has nothing to run: 409 with a message, nothing written.
+    await db().update(s.exercises).set({ tests: [] }).where(eq(s.exercises.taskId, w.task.id));
+    const none = await send(w.teacher, "POST", path);
+    expect(none.status).toBe(409);
+    expect(none.body.message).toBe("This exercise has no tests to run yet.");
+  });
+
+  it("counts an auto grade stored before the tests' own figure was kept as that figure: the same result is no change", async () => {
+    const w = await classOfThree();
+    expect((await handIn(w, w.student, RIGHT)).body).toMatchObject({ score: 50 });
+    await db().update(s.submissions).set({ testsScore: null, testsRawScore: null }).where(eq(s.submissions.taskId, w.task.id));
+    expect((await send(w.teacher, "POST", `/api/exercises/${w.task.slug}/rerun`)).body).toEqual({ ran: 1, changed: 0 });
+    expect(await rowOf(w.task.id, w.student.user.id)).toMatchObject({ score: 50, testsScore: 50 });
+  });
+
+  it("leaves a hand-in replaced while the tests ran to its own run", async () => {
+    const w = await classOfThree();
+    expect((await handIn(w, w.late, PARTLY)).body).toMatchObject({ score: 10 });
+    await send(w.teacher, "PUT", `/api/exercises/${w.task.slug}`, onlySmall());
+    // The student's newer hand-in lands between the read and the write of a run: simulated by moving the stored
+    // hand-in's time, which is what a newer hand-in changes.
+    const row = await rowOf(w.task.id, w.late.user.id);
+    const { ctx } = serviceContext();
+    const realRun = ctx.runCode;
+    ctx.runCode = async (...args) => {
+      await db().update(s.submissions).set({ submittedAt: new Date(row.submittedAt.getTime() + 1000), score: 33 }).where(eq(s.submissions.id, row.id));
+      return realRun(...args);
+    };
+    expect(await rerunExercise(ctx, { userId: w.teacher.user.id, role: "instructor" }, w.task.slug)).toEqual({ ran: 0, changed: 0 });
+    expect(await rowOf(w.task.id, w.late.user.id)).toMatchObject({ score: 33 });
   });
 });

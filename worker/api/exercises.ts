@@ -6,7 +6,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { codeInput, exerciseInput } from "../../app/lib/exercise-schemas";
 import { noStore, requireAuth, requireStaffRole, viewerOf } from "../auth/middleware";
 import { CODE_LANGUAGES } from "../sandbox/types";
-import { checkReference, getExercise, saveDraft, saveExercise, submitCode } from "../services/exercises";
+import { checkReference, getExercise, rerunExercise, saveDraft, saveExercise, submitCode } from "../services/exercises";
 import { createApi, errorResponse } from "./app";
 import { report } from "./report-dto";
 import { jsonBody, jsonResponse } from "./users-dto";
@@ -30,6 +30,7 @@ const exerciseDto = z
     tests: z.array(codeTest).optional().openapi({ description: "Staff only" }),
     referenceSolution: z.string().optional().openapi({ description: "Staff only" }),
     verifiedAt: z.string().nullable().optional().openapi({ description: "Staff only: when the reference last passed every test" }),
+    handIns: z.number().optional().openapi({ description: "Staff only: how many students' code hand-ins the tests graded (what a rerun runs)" }),
     visibleTests: z.array(z.object({ name: z.string(), call: z.string(), expected: z.string(), points: z.number() })).optional(),
     hiddenTests: z.array(z.object({ name: z.string(), points: z.number() })).optional(),
     draft: z.object({ code: z.string(), savedAt: z.string() }).nullable().optional(),
@@ -67,6 +68,19 @@ const referenceRoute = createRoute({
   request: { params },
   responses: { 200: jsonResponse("The reference's report", report), ...guards },
 });
+const rerunRoute = createRoute({
+  method: "post",
+  path: "/{taskId}/rerun",
+  tags,
+  summary: "Staff: after the tests changed, run them as they are now on every hand-in's code; grades staff gave stay, students whose grade changed are told",
+  middleware: [noStore, requireStaffRole] as const,
+  request: { params },
+  responses: {
+    200: jsonResponse("How many hand-ins ran, and how many of their scores changed", z.object({ ran: z.number(), changed: z.number() })),
+    ...guards,
+    409: errorResponse("No tests yet, more hand-ins than one run takes, or a run of this exercise already under way"),
+  },
+});
 const draftRoute = createRoute({
   method: "put",
   path: "/{taskId}/draft",
@@ -96,6 +110,7 @@ export const exercisesApi = createApi()
   .openapi(getRoute, async (c) => c.json(await getExercise(c.var.svc, viewerOf(c), c.req.valid("param").taskId), 200))
   .openapi(putRoute, async (c) => c.json(await saveExercise(c.var.svc, viewerOf(c), c.req.valid("param").taskId, c.req.valid("json")), 200))
   .openapi(referenceRoute, async (c) => c.json(await checkReference(c.var.svc, viewerOf(c), c.req.valid("param").taskId), 200))
+  .openapi(rerunRoute, async (c) => c.json(await rerunExercise(c.var.svc, viewerOf(c), c.req.valid("param").taskId), 200))
   .openapi(draftRoute, async (c) => c.json(await saveDraft(c.var.svc, viewerOf(c), c.req.valid("param").taskId, c.req.valid("json").code), 200))
   .openapi(submitRoute, async (c) => {
     const result = await submitCode(c.var.svc, viewerOf(c), c.req.valid("param").taskId, c.req.valid("json").code);

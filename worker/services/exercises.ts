@@ -10,19 +10,21 @@
  *   stored as the task's submission with its report and its score, scaled to the task's maximum. Staff can still
  *   grade it over in the grader; until they do, the student may hand in again.
  */
-import { and, eq } from "drizzle-orm";
+import { and, count, eq, isNotNull } from "drizzle-orm";
 import type { Actor } from "../../app/lib/permissions";
 import { SUBMIT_RATE, type ExerciseInput } from "../../app/lib/exercise-schemas";
-import { exerciseDrafts, exercises } from "../../db/schema";
+import { exerciseDrafts, exercises, extensions, submissions } from "../../db/schema";
 import type { ServiceContext } from "../context";
-import { underCodeLease } from "./code-lease";
+import { leaseFor, underCodeLease, underLease } from "./code-lease";
+import { extensionOf } from "./extension-join";
+import { ownTime } from "./own-time";
 import { AppError, forbidden, notFound } from "../http/errors";
 import { notStaffOf, outsider, placeFacts, requireCourseRunning } from "./group-access";
 import { studentReport } from "../sandbox/report";
 import type { RunReport } from "../sandbox/types";
 import { hitRateLimit } from "./rate-limit";
 import { latePenalty, penalised } from "../../app/lib/late-penalty";
-import { asStudentSees, findTask, isStaff, taskHidden, ownSubmission, replaceable, storeSubmission, type TaskRecord } from "./tasks";
+import { asStudentSees, findTask, isStaff, taskHidden, ownSubmission, replaceable, scoreShown, storeSubmission, tellRegraded, type TaskRecord } from "./tasks";
 import type { Viewer } from "./sessions";
 import { isMember } from "./memberships";
 import { formatMessage } from "../../app/i18n/translate";
@@ -81,7 +83,9 @@ async function present(ctx: ServiceContext, viewer: Actor, task: ExerciseTask & 
     published: e.published,
   };
   if (isStaff(viewer, task)) {
-    return { ...base, isStaff: true as const, tests: e.tests, referenceSolution: e.referenceSolution, verifiedAt: e.verifiedAt?.toISOString() ?? null };
+    // How many students' code the tests have graded: what "run the tests again" would run.
+    const [handedIn] = await ctx.db.select({ n: count() }).from(submissions).where(and(eq(submissions.taskId, task.id), isNotNull(submissions.code)));
+    return { ...base, isStaff: true as const, tests: e.tests, referenceSolution: e.referenceSolution, verifiedAt: e.verifiedAt?.toISOString() ?? null, handIns: handedIn?.n ?? 0 };
   }
   const [[draft], own] = await Promise.all([
     ctx.db.select().from(exerciseDrafts).where(and(eq(exerciseDrafts.taskId, task.id), eq(exerciseDrafts.userId, viewer.userId))),
@@ -229,4 +233,71 @@ export async function submitCode(ctx: ServiceContext, viewer: Viewer, key: strin
   });
   await writeDraft(ctx, task.id, viewer.userId, code, now);
   return { created, score, maxScore: task.maxScore, late, report: studentReport(report) };
+}
+
+/** The most hand-ins one "run the tests again" takes: several classes. Past it nothing runs (409), never half of them. */
+export const RERUN_LIMIT = 200;
+
+/**
+ * POST /api/exercises/{taskId}/rerun (staff): after the tests changed, runs them as they are now on the code of every
+ * hand-in to the exercise, one after another. Each hand-in keeps its lateness (the task's rules and the student's
+ * extension as they are now, as `reapplyLateness` judges it); its report and the tests' score are replaced, and so is
+ * its grade unless staff graded it (a staff grade stays, the new tests' figures beside it in the grader). A hand-in
+ * replaced while the tests ran keeps its own run. Every row is written in one batch at the end: a run cut short writes
+ * nothing. Students whose grade they can read changed are told (`submission-regraded`).
+ */
+export async function rerunExercise(ctx: ServiceContext, viewer: Actor, key: string): Promise<{ ran: number; changed: number }> {
+  const task = await requireManaged(ctx, viewer, key);
+  const exercise = task.exercise;
+  if (!exercise) throw notFound("This task has no exercise yet.");
+  if (exercise.tests.length === 0) throw new AppError(409, "conflict", "This exercise has no tests to run yet.");
+  const rows = await ctx.db
+    .select({
+      id: submissions.id,
+      userId: submissions.userId,
+      code: submissions.code,
+      submittedAt: submissions.submittedAt,
+      score: submissions.score,
+      testsScore: submissions.testsScore,
+      gradedAt: submissions.gradedAt,
+      gradedBy: submissions.gradedBy,
+      extendedTo: extensions.dueAt,
+    })
+    .from(submissions)
+    .leftJoin(extensions, extensionOf("task", task.id, submissions.userId))
+    .where(and(eq(submissions.taskId, task.id), isNotNull(submissions.code)));
+  if (rows.length > RERUN_LIMIT) {
+    throw new AppError(409, "conflict", formatMessage("This exercise has {n} hand-ins; the tests run again on at most {max} at once.", { n: rows.length, max: RERUN_LIMIT }, "en"));
+  }
+  const busy = () => new AppError(409, "conflict", "The tests are already running again on this exercise's hand-ins. Wait a moment, then reload.");
+  return underLease(ctx, `rerun:${task.id}`, busy, async () => {
+    const updates = [];
+    const outcomes: { changed: boolean; tell: { userId: string; score: number } | null }[] = [];
+    for (const row of rows) {
+      const report = await ctx.runCode(exercise.language, row.code ?? "", exercise.tests, limitsOf(exercise));
+      const passed = report.maxScore > 0 ? Math.round((report.score / report.maxScore) * task.maxScore) : 0;
+      const dueAt = ownTime(task.dueAt, row.extendedTo);
+      const late = dueAt !== null && row.submittedAt.getTime() > dueAt.getTime();
+      const { percent } = late ? latePenalty({ ...task, dueAt }, row.submittedAt) : { percent: 0 };
+      const tests = penalised(passed, percent);
+      // Staff's grade stays theirs; an auto-graded hand-in's grade is the tests'.
+      const grade = row.gradedBy === null ? { score: tests.score, rawScore: tests.raw } : {};
+      updates.push(
+        ctx.db
+          .update(submissions)
+          .set({ report, late, testsScore: tests.score, testsRawScore: tests.raw, ...grade })
+          .where(and(eq(submissions.id, row.id), eq(submissions.submittedAt, row.submittedAt)))
+          .returning({ id: submissions.id }),
+      );
+      const shown = scoreShown({ ...row, testsScore: tests.score, score: grade.score ?? row.score }, task.gradesHeld);
+      // What the tests gave before: their own figure (an auto grade written before it was kept is the grade itself).
+      const testsBefore = row.testsScore ?? (row.gradedBy === null ? row.score : null);
+      outcomes.push({ changed: tests.score !== testsBefore, tell: shown !== null && shown !== scoreShown(row, task.gradesHeld) ? { userId: row.userId, score: shown } : null });
+    }
+    const written = updates.length > 0 ? await ctx.db.batch(updates as [(typeof updates)[number], ...(typeof updates)[number][]]) : [];
+    // Only the hand-ins still as they were count (and are told): a replaced one was not written.
+    const applied = outcomes.filter((_, i) => (written[i]?.length ?? 0) > 0);
+    await tellRegraded(ctx, task, applied.flatMap((o) => (o.tell ? [o.tell] : [])), task.maxScore);
+    return { ran: applied.length, changed: applied.filter((o) => o.changed).length };
+  }, leaseFor(rows.length));
 }

@@ -687,19 +687,31 @@ export async function reapplyLateness(ctx: ServiceContext, task: Pick<TaskRecord
     const tests = judged(row.testsScore, row.testsRawScore, percent);
     if (late === row.late && grade.score === row.score && grade.raw === row.rawScore && tests.score === row.testsScore && tests.raw === row.testsRawScore) continue;
     updates.push(ctx.db.update(submissions).set({ late, score: grade.score, rawScore: grade.raw, testsScore: tests.score, testsRawScore: tests.raw }).where(eq(submissions.id, row.id)));
-    const staffGrade = row.gradedAt !== null && row.gradedBy !== null;
-    const shown = staffGrade && rules.gradesHeld ? null : staffGrade ? grade.score : tests.score ?? grade.score;
-    const before = staffGrade && rules.gradesHeld ? null : staffGrade ? row.score : row.testsScore ?? row.score;
-    if (row.gradedAt !== null && shown !== null && shown !== before) told.push({ userId: row.userId, score: shown });
+    const shown = scoreShown({ ...row, score: grade.score, testsScore: tests.score }, rules.gradesHeld);
+    if (shown !== null && shown !== scoreShown(row, rules.gradesHeld)) told.push({ userId: row.userId, score: shown });
   }
   if (updates.length > 0) await ctx.db.batch(updates as [(typeof updates)[number], ...(typeof updates)[number][]]);
-  // One write per new score, not per student (the same sentence goes to everyone with that score).
+  await tellRegraded(ctx, task, told, rules.maxScore);
+  return updates.length;
+}
+
+/**
+ * The score a hand-in's student reads: none before it is graded; the tests' until staff grade it, then the staff's,
+ * except while the task holds its grades (a held staff grade is not theirs to read yet).
+ */
+export function scoreShown(row: { gradedAt: Date | null; gradedBy: string | null; score: number | null; testsScore: number | null }, gradesHeld: boolean): number | null {
+  if (row.gradedAt === null) return null;
+  if (row.gradedBy === null) return row.testsScore ?? row.score;
+  return gradesHeld ? null : row.score;
+}
+
+/** Tells students their grade changed: one write per new score, not per student (the same sentence to everyone with it). */
+export async function tellRegraded(ctx: ServiceContext, task: Pick<TaskRecord, "title" | "groupSlug" | "lectureSlug" | "slug">, told: { userId: string; score: number }[], maxScore: number): Promise<void> {
   const byScore = new Map<number, string[]>();
   for (const { userId, score } of told) byScore.set(score, [...(byScore.get(score) ?? []), userId]);
   for (const [score, ids] of byScore) {
-    await notifyUsers(ctx, ids, { kind: "submission-regraded", params: { task: task.title, score, max: rules.maxScore }, link: taskLink(task) });
+    await notifyUsers(ctx, ids, { kind: "submission-regraded", params: { task: task.title, score, max: maxScore }, link: taskLink(task) });
   }
-  return updates.length;
 }
 
 /** A task graded by a rubric is out of the rubric's total: another maximum sent with it is refused, not ignored. */

@@ -1,10 +1,11 @@
 import { useFetcher } from "@remix-run/react";
-import { Fragment, useMemo, useState } from "react";
+import { Fragment, useMemo, useRef, useState } from "react";
 import { useT } from "~/lib/i18n";
 import { EXERCISE_LIMITS } from "~/lib/exercise-rules";
 import type { FailureLike } from "~/lib/group-errors";
 import type { CodeTest, RunReport } from "../../../worker/sandbox/types";
 import { CodeField } from "./code-field";
+import { RerunHandIns } from "./rerun-hand-ins";
 import { TestReport } from "./test-report";
 import { rowHasProblem, rowsToTests, TestsEditor, toTestRow, type TestRow } from "./tests-editor";
 
@@ -20,6 +21,8 @@ export interface StaffExercise {
   referenceSolution: string;
   published: boolean;
   verifiedAt: string | null;
+  /** Students' code hand-ins the tests graded: what "run the tests again" runs. */
+  handIns: number;
 }
 
 type Reply = (
@@ -64,6 +67,9 @@ export function ExerciseEditor({ exercise }: { exercise: StaffExercise }) {
   const signature = JSON.stringify(values);
   // The stored exercise passed when it was last saved (verifiedAt), and nothing has been edited since.
   const [savedSignature] = useState(signature);
+  /** The values as last saved (at first, as loaded): a rerun runs those, so other values on screen must be saved first. */
+  const [storedSignature, setStoredSignature] = useState(signature);
+  const sentSignature = useRef(signature);
   const passed = passedFor === signature || (exercise.verifiedAt !== null && signature === savedSignature);
 
   const reply = fetcher.data;
@@ -77,11 +83,13 @@ export function ExerciseEditor({ exercise }: { exercise: StaffExercise }) {
   if (reply !== seen) {
     setSeen(reply);
     if (reply?.ok && report && report.results.length > 0 && report.results.every((r) => r.passed)) setPassedFor(signature);
+    if (reply?.ok && reply.intent === "exercise-save") setStoredSignature(sentSignature.current);
   }
 
   const send = (intent: "exercise-check" | "exercise-save", publish: boolean) => {
     setChecked(true);
     if (hasProblems) return;
+    sentSignature.current = signature;
     fetcher.submit({ intent, exercise: JSON.stringify({ ...values, published: publish }) }, { method: "post" });
   };
 
@@ -189,6 +197,7 @@ export function ExerciseEditor({ exercise }: { exercise: StaffExercise }) {
       <p id="ex-publish-hint" className="field-hint">
         {t(passed ? "exerciseEditor.publishReady" : "exerciseEditor.publishHint")}
       </p>
+      {exercise.handIns > 0 ? <RerunHandIns count={exercise.handIns} unsaved={signature !== storedSignature} /> : null}
     </section>
   );
 }

@@ -1,0 +1,63 @@
+import { useFetcher } from "@remix-run/react";
+import { useEffect, useId, useState } from "react";
+import { ConfirmDialog } from "~/components/confirm-dialog";
+import { failureText, type FailureLike } from "~/lib/group-errors";
+import { useT } from "~/lib/i18n";
+
+type Reply = ({ ok: true; intent: string; ran: number; changed: number } | (FailureLike & { ok: false; intent: string })) & { target?: string };
+
+/**
+ * The exercise editor's "run the tests again on every hand-in": after the tests changed, each student's code handed
+ * in is graded again by the tests as they are saved (POST intent=exercise-rerun; the server keeps staff grades and
+ * tells students whose grade changed). Asked in a dialog, since it changes students' grades; refused while the
+ * editor holds unsaved changes, which the run would not use.
+ */
+export function RerunHandIns({ count, unsaved }: { count: number; unsaved: boolean }) {
+  const { t } = useT();
+  const uid = useId();
+  const fetcher = useFetcher<Reply>();
+  const [asking, setAsking] = useState(false);
+  const busy = fetcher.state !== "idle";
+  const reply = fetcher.data;
+  const failure = reply && !reply.ok ? reply : null;
+  // The run answered: its dialog closes on success, and stays open with the refusal otherwise.
+  useEffect(() => {
+    if (fetcher.state === "idle" && reply?.ok) setAsking(false);
+  }, [fetcher.state, reply]);
+
+  return (
+    <section className="exercise-rerun" aria-labelledby={`${uid}-title`}>
+      <h3 id={`${uid}-title`} className="exercise-field-title">
+        {t("exerciseEditor.rerun.title")}
+      </h3>
+      <p id={`${uid}-hint`} className="field-hint">
+        {t("exerciseEditor.rerun.hint", { n: count })}
+      </p>
+      <div className="form-actions">
+        <button type="button" className="btn btn-outline" onClick={() => setAsking(true)} disabled={busy || unsaved} aria-describedby={`${uid}-hint${unsaved ? ` ${uid}-unsaved` : ""}`}>
+          {t("exerciseEditor.rerun.button", { n: count })}
+        </button>
+      </div>
+      {unsaved ? (
+        <p id={`${uid}-unsaved`} className="field-hint">
+          {t("exerciseEditor.rerun.unsaved")}
+        </p>
+      ) : null}
+      <p className="form-success" role="status" hidden={!reply?.ok}>
+        {reply?.ok ? t("exerciseEditor.rerun.done", { n: reply.ran, changed: reply.changed }) : null}
+      </p>
+      <ConfirmDialog
+        open={asking}
+        onClose={() => setAsking(false)}
+        title={t("exerciseEditor.rerun.confirmTitle", { n: count })}
+        confirmLabel={t("exerciseEditor.rerun.confirm")}
+        busyLabel={t("exerciseEditor.rerun.busy")}
+        busy={busy}
+        error={failure ? failureText(t, failure) : null}
+        onConfirm={() => fetcher.submit({ intent: "exercise-rerun" }, { method: "post" })}
+      >
+        <p>{t("exerciseEditor.rerun.confirmBody")}</p>
+      </ConfirmDialog>
+    </section>
+  );
+}
