@@ -9,7 +9,8 @@ import { describe, expect, it } from "vitest";
 import * as s from "../../db/schema";
 import { rerunExercise } from "../../worker/services/exercises";
 import { addMember, createUser, signIn, type SignedIn } from "./factories";
-import { db, serviceContext } from "./helpers";
+import { newId } from "../../worker/services/ids";
+import { db, serviceContext, unique } from "./helpers";
 import { exercise, HIDDEN_CALL, HIDDEN_EXPECTED, REFERENCE, send, world } from "./exercise-fixtures";
 
 describe("code exercises: authoring", () => {
@@ -293,6 +294,11 @@ describe("code exercises: running the tests again on every hand-in", () => {
     const [late, graded] = await Promise.all(more.map((u) => signIn(u)));
     return { ...w, late: late!, graded: graded! };
   }
+  /** A student row to insert in a batch (insertUser writes one at a time). */
+  const insertUserRow = () => {
+    const slug = unique("user");
+    return { id: newId(), slug, name: `User ${slug}`, email: `${slug}@test.example`, role: "user" as const };
+  };
   const handIn = (w: { task: { slug: string } }, who: SignedIn, code: string) => send(who, "POST", `/api/exercises/${w.task.slug}/submit`, { code });
 
   it("grades every hand-in again by the tests as saved: auto grades follow, a staff grade stays, lateness keeps its penalty, and the students whose grade changed are told", async () => {
@@ -358,6 +364,34 @@ describe("code exercises: running the tests again on every hand-in", () => {
     await db().update(s.submissions).set({ testsScore: null, testsRawScore: null }).where(eq(s.submissions.taskId, w.task.id));
     expect((await send(w.teacher, "POST", `/api/exercises/${w.task.slug}/rerun`)).body).toEqual({ ran: 1, changed: 0 });
     expect(await rowOf(w.task.id, w.student.user.id)).toMatchObject({ score: 50, testsScore: 50 });
+  });
+
+  it("runs the tests again on at most 200 hand-ins at once: at 201 it runs none and changes nothing", async () => {
+    const w = await classOfThree();
+    expect((await handIn(w, w.student, PARTLY)).body).toMatchObject({ score: 10 });
+    // 199 more hand-ins of the same code, written straight to the database (the rule is about their number).
+    const others = Array.from({ length: 200 }, () => insertUserRow());
+    const handInOf = (u: { id: string }) => ({ id: newId(), taskId: w.task.id, userId: u.id, link: "", code: PARTLY, submittedAt: new Date(), score: 10, testsScore: 10 });
+    await db().batch([...others.slice(0, 199).map((u) => db().insert(s.users).values(u)), ...others.slice(0, 199).map((u) => db().insert(s.submissions).values(handInOf(u)))] as never);
+    const { ctx } = serviceContext();
+    const realRun = ctx.runCode;
+    let runs = 0;
+    let report: Awaited<ReturnType<typeof realRun>> | undefined;
+    ctx.runCode = async (...args) => {
+      runs++;
+      return (report ??= await realRun(...args));
+    };
+    const staff = { userId: w.teacher.user.id, role: "instructor" as const };
+    expect(await rerunExercise(ctx, staff, w.task.slug)).toEqual({ ran: 200, changed: 0 });
+    expect(runs).toBe(200);
+
+    await db().batch([db().insert(s.users).values(others[199]!), db().insert(s.submissions).values(handInOf(others[199]!))]);
+    await send(w.teacher, "PUT", `/api/exercises/${w.task.slug}`, onlySmall());
+    const refused = await send(w.teacher, "POST", `/api/exercises/${w.task.slug}/rerun`);
+    expect(refused.status).toBe(409);
+    expect(refused.body.message).toBe("This exercise has 201 hand-ins; the tests run again on at most 200 at once.");
+    // Under the new tests the partly right code would score 100: nobody's hand-in moved.
+    expect(await rowOf(w.task.id, w.student.user.id)).toMatchObject({ score: 10, testsScore: 10 });
   });
 
   it("leaves a hand-in replaced while the tests ran to its own run", async () => {
