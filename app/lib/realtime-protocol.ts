@@ -61,9 +61,10 @@ export type ClientFrame = z.infer<typeof clientFrame>;
 /**
  * Development only (ENVIRONMENT=development; elsewhere rooms answer `invalid_frame`): a group room broadcasts
  * `dev.broadcast` to its synced connections through the same queue as chat, storing nothing.
- * bench/soak.mjs uses it as the "broadcast alone" baseline.
+ * bench/soak.mjs and bench/chat.mjs use it as the "broadcast alone" baseline; `body`, when given, is sent back as it
+ * is, so the baseline can carry a message of the chat's own size and shape (within the frame limit).
  */
-export const devClientFrame = z.object({ type: z.literal("dev.broadcast"), t: z.number().finite() });
+export const devClientFrame = z.object({ type: z.literal("dev.broadcast"), t: z.number().finite(), body: z.record(z.string(), z.unknown()).optional() });
 export type DevClientFrame = z.infer<typeof devClientFrame>;
 
 export interface NotificationFrameBody {
@@ -230,7 +231,7 @@ export type ChatFrame =
   /** A message was deleted by its author or the group's staff (group-room, synced connections). */
   | { type: "chat.deleted"; id: number; groupId: string }
   /** Development only: the answer to `dev.broadcast`, to every synced connection of the room. */
-  | { type: "dev.broadcast"; t: number };
+  | { type: "dev.broadcast"; t: number; body?: Record<string, unknown> };
 
 /** A feedback record as the admins' inbox shows it (with the e-mail address, so admins only). */
 export interface FeedbackFrameBody {

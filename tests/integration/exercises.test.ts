@@ -355,7 +355,33 @@ describe("code exercises: running the tests again on every hand-in", () => {
     await db().update(s.exercises).set({ tests: [] }).where(eq(s.exercises.taskId, w.task.id));
     const none = await send(w.teacher, "POST", path);
     expect(none.status).toBe(409);
-    expect(none.body.message).toBe("This exercise has no tests to run yet.");
+    expect(none.body).toMatchObject({ code: "no_tests", message: "This exercise has no tests to run yet." });
+  });
+
+  it("runs once at a time per exercise: a second run while the first is going is told so and runs nothing", async () => {
+    const w = await classOfThree();
+    expect((await handIn(w, w.student, PARTLY)).body).toMatchObject({ score: 10 });
+    const { ctx } = serviceContext();
+    const realRun = ctx.runCode;
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let runs = 0;
+    ctx.runCode = async (...args) => {
+      runs++;
+      await held;
+      return realRun(...args);
+    };
+    const staff = { userId: w.teacher.user.id, role: "instructor" as const };
+    const first = rerunExercise(ctx, staff, w.task.slug);
+    while (runs === 0) await new Promise((r) => setTimeout(r, 5));
+    const second = await send(w.admin, "POST", `/api/exercises/${w.task.slug}/rerun`);
+    expect(second.status).toBe(409);
+    expect(second.body).toMatchObject({ code: "rerun_running", message: "The tests are already running again on this exercise's hand-ins. Wait a moment, then reload." });
+    release();
+    expect(await first).toEqual({ ran: 1, changed: 0 });
+    expect(runs).toBe(1);
+    // Once the first is done, the next may run.
+    expect((await send(w.admin, "POST", `/api/exercises/${w.task.slug}/rerun`)).body).toEqual({ ran: 1, changed: 0 });
   });
 
   it("counts an auto grade stored before the tests' own figure was kept as that figure: the same result is no change", async () => {
@@ -389,7 +415,7 @@ describe("code exercises: running the tests again on every hand-in", () => {
     await send(w.teacher, "PUT", `/api/exercises/${w.task.slug}`, onlySmall());
     const refused = await send(w.teacher, "POST", `/api/exercises/${w.task.slug}/rerun`);
     expect(refused.status).toBe(409);
-    expect(refused.body.message).toBe("This exercise has 201 hand-ins; the tests run again on at most 200 at once.");
+    expect(refused.body).toMatchObject({ code: "too_many_hand_ins", fields: { n: "201", max: "200" }, message: "This exercise has 201 hand-ins; the tests run again on at most 200 at once." });
     // Under the new tests the partly right code would score 100: nobody's hand-in moved.
     expect(await rowOf(w.task.id, w.student.user.id)).toMatchObject({ score: 10, testsScore: 10 });
   });

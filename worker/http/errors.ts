@@ -66,6 +66,10 @@ export type ErrorCode =
   | "past_due_no_late_work"
   // Code exercises and code questions (worker/services/code-lease.ts): the student's previous run still going
   | "code_busy"
+  // Running an exercise's tests again on every hand-in (worker/services/exercises.ts)
+  | "no_tests"
+  | "rerun_running"
+  | "too_many_hand_ins"
   | "draws_short"
   | "bank_changed";
 

@@ -191,7 +191,7 @@ export class GroupRoom extends Room {
   }
 
   protected onDevFrame(_connection: ChatConnection, frame: DevClientFrame): Promise<void> {
-    return this.lane.write(() => void this.fanOut({ type: "dev.broadcast", t: frame.t }));
+    return this.lane.write(() => void this.fanOut({ type: "dev.broadcast", t: frame.t, ...(frame.body ? { body: frame.body } : {}) }));
   }
 
   /** The alarm: writes through what is left (after a failure, or a room that went away mid-write). */

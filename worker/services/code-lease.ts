@@ -95,6 +95,16 @@ export async function takeCodeLease<T>(ctx: ServiceContext, userId: string, hand
   return { instead: done };
 }
 
+/**
+ * Runs `work` holding the lease `key` if it is free now, and gives it back; `busy()` at once otherwise. For work that
+ * lasts minutes (an exercise's tests run again on every hand-in), where waiting for the other run helps nobody.
+ */
+export async function underLeaseNow<T>(ctx: ServiceContext, key: string, busy: () => AppError, work: () => Promise<T>, ms: number): Promise<T> {
+  const lease = await tryTake(ctx, key, ms);
+  if (!lease) throw busy();
+  return holding(lease, work);
+}
+
 /** Runs `work` under the student's lease (waiting for it as above), and gives the lease back whatever happens. */
 export const underCodeLease = <T>(ctx: ServiceContext, userId: string, work: () => Promise<T>, ms = LEASE_MS): Promise<T> => underLease(ctx, keyOf(userId), codeBusy, work, ms);
 

@@ -15,7 +15,7 @@ import type { Actor } from "../../app/lib/permissions";
 import { SUBMIT_RATE, type ExerciseInput } from "../../app/lib/exercise-schemas";
 import { exerciseDrafts, exercises, extensions, submissions } from "../../db/schema";
 import type { ServiceContext } from "../context";
-import { leaseFor, underCodeLease, underLease } from "./code-lease";
+import { leaseFor, underCodeLease, underLeaseNow } from "./code-lease";
 import { extensionOf } from "./extension-join";
 import { ownTime } from "./own-time";
 import { AppError, forbidden, notFound } from "../http/errors";
@@ -244,13 +244,14 @@ export const RERUN_LIMIT = 200;
  * extension as they are now, as `reapplyLateness` judges it); its report and the tests' score are replaced, and so is
  * its grade unless staff graded it (a staff grade stays, the new tests' figures beside it in the grader). A hand-in
  * replaced while the tests ran keeps its own run. Every row is written in one batch at the end: a run cut short writes
- * nothing. Students whose grade they can read changed are told (`submission-regraded`).
+ * nothing. One run at a time per exercise: a second is refused at once (409 `rerun_running`). Students whose grade
+ * they can read changed are told (`submission-regraded`).
  */
 export async function rerunExercise(ctx: ServiceContext, viewer: Actor, key: string): Promise<{ ran: number; changed: number }> {
   const task = await requireManaged(ctx, viewer, key);
   const exercise = task.exercise;
   if (!exercise) throw notFound("This task has no exercise yet.");
-  if (exercise.tests.length === 0) throw new AppError(409, "conflict", "This exercise has no tests to run yet.");
+  if (exercise.tests.length === 0) throw new AppError(409, "no_tests", "This exercise has no tests to run yet.");
   const rows = await ctx.db
     .select({
       id: submissions.id,
@@ -267,10 +268,11 @@ export async function rerunExercise(ctx: ServiceContext, viewer: Actor, key: str
     .leftJoin(extensions, extensionOf("task", task.id, submissions.userId))
     .where(and(eq(submissions.taskId, task.id), isNotNull(submissions.code)));
   if (rows.length > RERUN_LIMIT) {
-    throw new AppError(409, "conflict", formatMessage("This exercise has {n} hand-ins; the tests run again on at most {max} at once.", { n: rows.length, max: RERUN_LIMIT }, "en"));
+    const counts = { n: String(rows.length), max: String(RERUN_LIMIT) };
+    throw new AppError(409, "too_many_hand_ins", formatMessage("This exercise has {n} hand-ins; the tests run again on at most {max} at once.", counts, "en"), counts);
   }
-  const busy = () => new AppError(409, "conflict", "The tests are already running again on this exercise's hand-ins. Wait a moment, then reload.");
-  return underLease(ctx, `rerun:${task.id}`, busy, async () => {
+  const busy = () => new AppError(409, "rerun_running", "The tests are already running again on this exercise's hand-ins. Wait a moment, then reload.");
+  return underLeaseNow(ctx, `rerun:${task.id}`, busy, async () => {
     const updates = [];
     const outcomes: { changed: boolean; tell: { userId: string; score: number } | null }[] = [];
     for (const row of rows) {

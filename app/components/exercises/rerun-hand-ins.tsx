@@ -53,11 +53,19 @@ export function RerunHandIns({ count, unsaved }: { count: number; unsaved: boole
         confirmLabel={t("exerciseEditor.rerun.confirm")}
         busyLabel={t("exerciseEditor.rerun.busy")}
         busy={busy}
-        error={failure ? failureText(t, failure) : null}
+        error={failure ? refusalText(t, failure) : null}
         onConfirm={() => fetcher.submit({ intent: "exercise-rerun" }, { method: "post" })}
       >
         <p>{t("exerciseEditor.rerun.confirmBody")}</p>
       </ConfirmDialog>
     </section>
   );
+}
+
+/** A refused run in the reader's words: its own three refusals, else the shared ones (rights, an ended course). */
+function refusalText(t: ReturnType<typeof useT>["t"], failure: FailureLike): string {
+  if (failure.code === "no_tests") return t("exerciseEditor.rerun.noTests");
+  if (failure.code === "rerun_running") return t("exerciseEditor.rerun.running");
+  if (failure.code === "too_many_hand_ins") return t("exerciseEditor.rerun.tooMany", { n: Number(failure.fields?.n), max: Number(failure.fields?.max) });
+  return failureText(t, failure);
 }
