@@ -15,6 +15,8 @@ export class SoakClient {
   resent = 0;
   /** Connection attempts that failed before the socket opened (retried with backoff). */
   failedAttempts = 0;
+  /** The last live chat.message's message, as it came (bench/chat.mjs copies its shape for the baseline). */
+  lastMessage = null;
   #held = new Set();
   #cursor = 0;
   #ws = null;
@@ -111,9 +113,12 @@ export class SoakClient {
     return clientId;
   }
 
-  /** Development-only broadcast of nothing stored; returns its key. */
-  sendDevBroadcast(t) {
-    this.#ws.send(JSON.stringify({ type: "dev.broadcast", t }));
+  /**
+   * Development-only broadcast of nothing stored (with `body` sent back to everyone as it is, when given); returns
+   * its key.
+   */
+  sendDevBroadcast(t, body) {
+    this.#ws.send(JSON.stringify(body ? { type: "dev.broadcast", t, body } : { type: "dev.broadcast", t }));
     return t;
   }
 
@@ -169,6 +174,7 @@ export class SoakClient {
         for (const resolve of this.#waiting.splice(0)) resolve();
         return;
       case "chat.message":
+        this.lastMessage = f.message;
         return this.#take(f.message);
       case "chat.deleted":
         return void this.deleted.add(f.id);
