@@ -100,7 +100,9 @@ export async function startWorker({ port, persistTo, vars = {}, quiet = true, ru
 
 async function startRunner(quiet) {
   const port = await freePort();
-  const args = ["dev", "-c", "wrangler.runner.toml", "--port", String(port), "--ip", "127.0.0.1", "--show-interactive-dev-session=false", "--log-level", quiet ? "error" : "warn"];
+  // An inspector port of its own: the default (9229) is the main Worker's, and another server's on this machine.
+  const inspector = await freePort();
+  const args = ["dev", "-c", "wrangler.runner.toml", "--port", String(port), "--inspector-port", String(inspector), "--ip", "127.0.0.1", "--show-interactive-dev-session=false", "--log-level", quiet ? "error" : "warn"];
   const child = spawn(bin("wrangler"), args, { cwd: root, env, stdio: ["ignore", "ignore", "inherit"], detached: true });
   const deadline = Date.now() + 60_000;
   for (;;) {

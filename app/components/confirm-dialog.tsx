@@ -124,7 +124,21 @@ export function ConfirmDialog({ open, title, children, confirmLabel, busyLabel, 
           <button ref={cancelRef} type="button" className="btn btn-ghost" onClick={() => ref.current?.close()} disabled={busy}>
             {t("common.cancel")}
           </button>
-          <button type={form ? "submit" : "button"} form={form} className={danger ? "btn btn-danger" : "btn btn-primary"} onClick={form ? undefined : onConfirm} disabled={busy} aria-busy={busy}>
+          {/* While the work runs the button is aria-disabled, not disabled: it keeps the focus (a disabled button drops it to
+              the page, and a screen reader hears nothing until the dialog closes) and says what is happening. A form's
+              button stays disabled: Enter in its fields would otherwise submit the form again. */}
+          <button
+            type={form ? "submit" : "button"}
+            form={form}
+            className={danger ? "btn btn-danger" : "btn btn-primary"}
+            onClick={(e) => {
+              if (busy) return e.preventDefault();
+              if (!form) onConfirm?.();
+            }}
+            disabled={busy && !!form}
+            aria-disabled={(busy && !form) || undefined}
+            aria-busy={busy}
+          >
             {busy ? <span className="spinner spinner-sm" aria-hidden="true" /> : null}
             {busy ? (busyLabel ?? confirmLabel) : confirmLabel}
           </button>

@@ -69,7 +69,7 @@ export const groupsAr: Record<GroupsKey, string> = {
   "groups.error.hasMembers": "في هذه المجموعة أعضاء: لا يمكن إعادتها إلى مسودة، فلن يستطيعوا فتح دورتهم. أرشِفها عند انتهاء الدفعة.",
   "groups.error.groupFull": "هذه المجموعة مكتملة.",
   "groups.error.groupClosed": "لم تعد هذه المجموعة تستقبل طلبات.",
-  "groups.error.courseEnded": "انتهى هذا الكورس: لم يعد يستقبل تسليمات أو محاولات اختبار أو تسجيل حضور.",
+  "groups.error.courseEnded": "انتهى هذا الكورس: لم يعد يستقبل تسليمات أو محاولات اختبار أو تسجيل حضور أو تعليقات.",
   "groups.error.alreadyRequested": "لقد طلبت الانضمام إلى هذه المجموعة من قبل.",
   "groups.error.alreadyMember": "أنت عضو في هذه المجموعة بالفعل.",
   "groups.error.alreadyDecided": "تم البتّ في هذا الطلب من قبل.",

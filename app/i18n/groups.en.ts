@@ -71,7 +71,7 @@ export const groupsEn = {
   "groups.error.hasMembers": "This group has members: it cannot go back to draft, where they could no longer open their course. Archive it when the cohort ends.",
   "groups.error.groupFull": "This group is full.",
   "groups.error.groupClosed": "This group no longer accepts requests.",
-  "groups.error.courseEnded": "This course has ended: it takes no more hand-ins, quiz attempts or check-ins.",
+  "groups.error.courseEnded": "This course has ended: it takes no more hand-ins, quiz attempts, check-ins or comments.",
   "groups.error.alreadyRequested": "You have already requested to join this group.",
   "groups.error.alreadyMember": "You are already a member of this group.",
   "groups.error.alreadyDecided": "This request was already decided.",

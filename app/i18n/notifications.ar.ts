@@ -20,6 +20,7 @@ export const notificationsAr: Record<keyof typeof notificationsEn, string> = {
   "notification.extension-granted": "لديك وقت إضافي لـ{work}",
   "notification.quiz-not-published": "لم يُنشر {quiz}: ما يسحبه من بنك الأسئلة يحتاج إلى أسئلة أكثر",
   "notification.submission-regraded": "أصبحت درجتك في {task} الآن {score}/{max}: تغيّر خصم التأخير",
+  "notification.exercise-retested": "أصبحت درجتك في {task} الآن {score}/{max}: أُعيد تشغيل الاختبارات على شيفرتك",
   "notification.quiz-regraded": "أصبحت درجتك في {quiz} الآن {score}/{max}",
   "notification.submission-comment": "كتب {name} عن {task}",
   "notification.announcement": "{group}: {title}",

@@ -22,6 +22,7 @@ export const notificationsEn = {
   "notification.extension-granted": "You have more time for {work}",
   "notification.quiz-not-published": "{quiz} was not published: its draws need more questions in the question bank",
   "notification.submission-regraded": "Your grade on {task} is now {score}/{max}: its late penalty changed",
+  "notification.exercise-retested": "Your grade on {task} is now {score}/{max}: the tests were run again on your code",
   "notification.quiz-regraded": "Your score on {quiz} is now {score}/{max}",
   "notification.submission-comment": "{name} wrote about {task}",
   "notification.announcement": "{group}: {title}",

@@ -228,7 +228,7 @@ export const tasksAr: Record<keyof typeof tasksEn, string> = {
   "thread.title": "المحادثة",
   "thread.leadStudent": "محادثة خاصة حول هذا التسليم مع مدرّبك؛ لا يقرؤها إلا أنت وفريق التدريس.",
   "thread.leadStaff": "محادثة خاصة مع هذا الطالب حول تسليمه؛ يُبلَّغ بكل رسالة.",
-  "thread.ended": "انتهى هذا الكورس: يمكنك قراءة هذه المحادثة، ولا تُرسَل رسائل جديدة.",
+  "thread.ended": "انتهى هذا الكورس: يمكنك قراءة هذه المحادثة، لكن لم يعد بإمكانك الكتابة فيها.",
   "thread.empty": "لا رسائل بعد.",
   "thread.someone": "مستخدم",
   "thread.staff": "فريق التدريس",

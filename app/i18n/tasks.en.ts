@@ -227,7 +227,7 @@ export const tasksEn = {
   "thread.title": "Conversation",
   "thread.leadStudent": "A private conversation about this hand-in with your instructor; only you and the staff read it.",
   "thread.leadStaff": "A private conversation with this student about this hand-in; they are notified of each message.",
-  "thread.ended": "This course has ended: you can read this conversation, and no new messages are sent.",
+  "thread.ended": "This course has ended: you can read this conversation, but you can no longer write in it.",
   "thread.empty": "No messages yet.",
   "thread.someone": "Someone",
   "thread.staff": "Staff",

@@ -193,6 +193,12 @@ describe("code exercises", () => {
     await expect.poll(() => dialog.isVisible()).toBe(false);
     const after = await api<{ submission: { score: number } }>(studentToken, "GET", `/api/exercises/${slug}`);
     expect(after.body.submission.score).toBe(0);
+    // Taken back to a draft (whose tests the reference may fail), the run is not offered, and the page says why; the
+    // last run's line goes with it.
+    await page.getByRole("button", { name: "Unpublish" }).click();
+    await page.getByText("Publish the exercise first: its tests run again on the hand-ins only once the reference solution passes them all.").waitFor();
+    expect(await rerun.isDisabled()).toBe(true);
+    expect(await page.getByText("Ran the tests again on 1 hand-in: 1 score changed.").count()).toBe(0);
   });
 });
 

@@ -123,7 +123,7 @@ const EXERCISE = { tests: [{ name: "one", call: "f()", expected: "1" }], referen
 /** A published code exercise on a task of a published lecture of the world's group. */
 async function exerciseIn(w: World) {
   const { task } = await taskIn(w);
-  await db().insert(schema.exercises).values({ taskId: task.id, tests: EXERCISE.tests.map((t) => ({ ...t, points: 1, hidden: false })), referenceSolution: EXERCISE.referenceSolution, published: true, timeMs: 200, memoryMb: 8, updatedAt: new Date() });
+  await db().insert(schema.exercises).values({ taskId: task.id, tests: EXERCISE.tests.map((t) => ({ ...t, points: 1, hidden: false })), referenceSolution: EXERCISE.referenceSolution, published: true, verifiedAt: new Date(), timeMs: 200, memoryMb: 8, updatedAt: new Date() });
   return task;
 }
 

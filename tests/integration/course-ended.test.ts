@@ -101,7 +101,7 @@ describe("a course that has ended (its group archived)", () => {
     const said = (await (await call(thread, { token: w.student.accessToken })).json()) as { body: string }[];
     expect(said.map((c) => c.body)).toEqual(["Your grade stands: well done."]);
     // Its page shows the conversation without a box to write in, and says why, in the student's language.
-    for (const [lang, note] of [["en", "This course has ended: you can read this conversation, and no new messages are sent."], ["ar", "انتهى هذا الكورس: يمكنك قراءة هذه المحادثة، ولا تُرسَل رسائل جديدة."]] as const) {
+    for (const [lang, note] of [["en", "This course has ended: you can read this conversation, but you can no longer write in it."], ["ar", "انتهى هذا الكورس: يمكنك قراءة هذه المحادثة، لكن لم يعد بإمكانك الكتابة فيها."]] as const) {
       const html = await (await call(`/course/${w.group.slug}/lecture/${w.lecture.slug}/Add-Task/${w.task.slug}`, { cookie: `${w.student.cookie}; lang=${lang}`, headers: { accept: "text/html" } })).text();
       expect(html).toContain("Your grade stands: well done.");
       expect(html).toContain(note);

@@ -283,7 +283,7 @@ describe("code exercises: running the tests again on every hand-in", () => {
   const RIGHT = "function sum(a, b) { return a + b; }";
   /** The exercise with its tests cut to the one the partly right code passes (2 points): what a fix of the tests looks like. */
   const onlySmall = () => exercise({ tests: [{ name: "adds small numbers", call: "sum(1, 2)", expected: "3", points: 2 }] });
-  const regradedOf = async (userId: string) => (await db().select().from(s.notifications).where(eq(s.notifications.userId, userId))).filter((n) => n.kind === "submission-regraded");
+  const regradedOf = async (userId: string) => (await db().select().from(s.notifications).where(eq(s.notifications.userId, userId))).filter((n) => n.kind === "exercise-retested");
   const rowOf = async (taskId: string, userId: string) => (await db().select().from(s.submissions).where(and(eq(s.submissions.taskId, taskId), eq(s.submissions.userId, userId))))[0]!;
 
   async function classOfThree() {
@@ -332,6 +332,8 @@ describe("code exercises: running the tests again on every hand-in", () => {
     expect(await rowOf(w.task.id, w.graded.user.id)).toMatchObject({ score: staffGrade, testsScore: 20 });
     // Told: the student whose grade moved, once; nobody whose grade they read stayed the same.
     expect((await regradedOf(w.late.user.id)).length).toBe(before.late + 1);
+    // Told why: the tests ran again (not a late penalty's change), in the words of the reader's language.
+    expect((await regradedOf(w.late.user.id)).at(-1)).toMatchObject({ title: `Your grade on ${w.task.title} is now 20/50: the tests were run again on your code`, params: { task: w.task.title, score: 20, max: 50 } });
     expect((await regradedOf(w.student.user.id)).length).toBe(before.student);
     expect((await regradedOf(w.graded.user.id)).length).toBe(before.graded);
     // What the student reads follows: their page's score and their progress.
@@ -418,6 +420,61 @@ describe("code exercises: running the tests again on every hand-in", () => {
     expect(refused.body).toMatchObject({ code: "too_many_hand_ins", fields: { n: "201", max: "200" }, message: "This exercise has 201 hand-ins; the tests run again on at most 200 at once." });
     // Under the new tests the partly right code would score 100: nobody's hand-in moved.
     expect(await rowOf(w.task.id, w.student.user.id)).toMatchObject({ score: 10, testsScore: 10 });
+  });
+
+  it("keeps a grade staff gave while the tests ran, and one whose grader's account is gone", async () => {
+    const w = await classOfThree();
+    expect((await handIn(w, w.late, PARTLY)).body).toMatchObject({ score: 10 });
+    expect((await handIn(w, w.graded, PARTLY)).body).toMatchObject({ score: 10 });
+    // The grader's account was deleted: graded_by is null, the graded time (later than the hand-in) still says staff.
+    const gone = await rowOf(w.task.id, w.graded.user.id);
+    await db().update(s.submissions).set({ score: 33, gradedBy: null, gradedAt: new Date(gone.submittedAt.getTime() + 60_000) }).where(eq(s.submissions.id, gone.id));
+    await send(w.teacher, "PUT", `/api/exercises/${w.task.slug}`, onlySmall());
+    const lateRow = await rowOf(w.task.id, w.late.user.id);
+    const { ctx } = serviceContext();
+    const realRun = ctx.runCode;
+    let graded = false;
+    ctx.runCode = async (...args) => {
+      // While the tests run, the instructor grades the late student's hand-in by hand.
+      if (!graded) {
+        graded = true;
+        expect((await send(w.teacher, "PUT", `/api/lectures/${w.lecture.slug}/tasks/${w.task.slug}/submissions/${lateRow.id}`, { score: 44, feedback: "By hand." })).status).toBe(200);
+      }
+      return realRun(...args);
+    };
+    const toldBefore = (await regradedOf(w.late.user.id)).length + (await regradedOf(w.graded.user.id)).length;
+    expect(await rerunExercise(ctx, { userId: w.teacher.user.id, role: "instructor" }, w.task.slug)).toEqual({ ran: 2, changed: 2 });
+    // Both grades stay the staff's; the tests' own figures beside them follow the new tests (2 of 2 points: 50).
+    expect(await rowOf(w.task.id, w.late.user.id)).toMatchObject({ score: 44, testsScore: 50 });
+    expect(await rowOf(w.task.id, w.graded.user.id)).toMatchObject({ score: 33, testsScore: 50 });
+    // Nobody is told of a score they do not read.
+    expect((await regradedOf(w.late.user.id)).length + (await regradedOf(w.graded.user.id)).length).toBe(toldBefore);
+  });
+
+  it("tells a student whose held grade hides a staff score that the tests' score they read moved", async () => {
+    const w = await classOfThree();
+    expect((await handIn(w, w.graded, PARTLY)).body).toMatchObject({ score: 10 });
+    await db().update(s.tasks).set({ gradesHeld: true }).where(eq(s.tasks.id, w.task.id));
+    const row = await rowOf(w.task.id, w.graded.user.id);
+    expect((await send(w.teacher, "PUT", `/api/lectures/${w.lecture.slug}/tasks/${w.task.slug}/submissions/${row.id}`, { score: 45, feedback: "Held." })).status).toBe(200);
+    await send(w.teacher, "PUT", `/api/exercises/${w.task.slug}`, onlySmall());
+    expect((await send(w.teacher, "POST", `/api/exercises/${w.task.slug}/rerun`)).body).toEqual({ ran: 1, changed: 1 });
+    // The student reads the tests' score while the grade is held: it moved from 10 to 50, and they are told 50, never 45.
+    expect((await send(w.graded, "GET", `/api/exercises/${w.task.slug}`)).body.submission).toMatchObject({ score: 50 });
+    expect((await regradedOf(w.graded.user.id)).map((n) => n.params)).toEqual([{ task: w.task.title, score: 50, max: 50 }]);
+  });
+
+  it("runs only published tests: a draft's, which the reference solution may fail, grade nobody", async () => {
+    const w = await classOfThree();
+    expect((await handIn(w, w.late, PARTLY)).body).toMatchObject({ score: 10 });
+    // Saved as a draft with a test nobody can pass (the reference fails it too): the save answers 200, unverified.
+    const impossible = exercise({ published: false, tests: [{ name: "adds small numbers", call: "sum(1, 2)", expected: "3", points: 2 }, { name: "impossible", call: "sum(1, 1)", expected: "42", points: 5, hidden: true }] });
+    expect((await send(w.teacher, "PUT", `/api/exercises/${w.task.slug}`, impossible)).body).toMatchObject({ published: false, verifiedAt: null });
+    const refused = await send(w.teacher, "POST", `/api/exercises/${w.task.slug}/rerun`);
+    expect(refused.status).toBe(409);
+    expect(refused.body).toMatchObject({ code: "not_published", message: "Publish the exercise first: its tests run again on the hand-ins only once the reference solution passes them all." });
+    expect(await rowOf(w.task.id, w.late.user.id)).toMatchObject({ score: 10, testsScore: 10 });
+    expect(await regradedOf(w.late.user.id)).toEqual([]);
   });
 
   it("leaves a hand-in replaced while the tests ran to its own run", async () => {

@@ -68,6 +68,7 @@ export type ErrorCode =
   | "code_busy"
   // Running an exercise's tests again on every hand-in (worker/services/exercises.ts)
   | "no_tests"
+  | "not_published"
   | "rerun_running"
   | "too_many_hand_ins"
   | "draws_short"

@@ -10,7 +10,7 @@
  *   stored as the task's submission with its report and its score, scaled to the task's maximum. Staff can still
  *   grade it over in the grader; until they do, the student may hand in again.
  */
-import { and, count, eq, isNotNull } from "drizzle-orm";
+import { and, count, eq, isNotNull, sql } from "drizzle-orm";
 import type { Actor } from "../../app/lib/permissions";
 import { SUBMIT_RATE, type ExerciseInput } from "../../app/lib/exercise-schemas";
 import { exerciseDrafts, exercises, extensions, submissions } from "../../db/schema";
@@ -24,7 +24,7 @@ import { studentReport } from "../sandbox/report";
 import type { RunReport } from "../sandbox/types";
 import { hitRateLimit } from "./rate-limit";
 import { latePenalty, penalised } from "../../app/lib/late-penalty";
-import { asStudentSees, findTask, isStaff, taskHidden, ownSubmission, replaceable, scoreShown, storeSubmission, tellRegraded, type TaskRecord } from "./tasks";
+import { asStudentSees, findTask, isStaff, taskHidden, ownSubmission, replaceable, scoreShown, staffGraded, staffGradedSql, storeSubmission, tellRegraded, type TaskRecord } from "./tasks";
 import type { Viewer } from "./sessions";
 import { isMember } from "./memberships";
 import { formatMessage } from "../../app/i18n/translate";
@@ -245,13 +245,17 @@ export const RERUN_LIMIT = 200;
  * its grade unless staff graded it (a staff grade stays, the new tests' figures beside it in the grader). A hand-in
  * replaced while the tests ran keeps its own run. Every row is written in one batch at the end: a run cut short writes
  * nothing. One run at a time per exercise: a second is refused at once (409 `rerun_running`). Students whose grade
- * they can read changed are told (`submission-regraded`).
+ * they can read changed are told (`exercise-retested`).
  */
 export async function rerunExercise(ctx: ServiceContext, viewer: Actor, key: string): Promise<{ ran: number; changed: number }> {
   const task = await requireManaged(ctx, viewer, key);
   const exercise = task.exercise;
   if (!exercise) throw notFound("This task has no exercise yet.");
   if (exercise.tests.length === 0) throw new AppError(409, "no_tests", "This exercise has no tests to run yet.");
+  // Tests the reference solution does not pass (a draft's) would grade every hand-in by a mistake.
+  if (!exercise.published || exercise.verifiedAt === null) {
+    throw new AppError(409, "not_published", "Publish the exercise first: its tests run again on the hand-ins only once the reference solution passes them all.");
+  }
   const rows = await ctx.db
     .select({
       id: submissions.id,
@@ -274,7 +278,7 @@ export async function rerunExercise(ctx: ServiceContext, viewer: Actor, key: str
   const busy = () => new AppError(409, "rerun_running", "The tests are already running again on this exercise's hand-ins. Wait a moment, then reload.");
   return underLeaseNow(ctx, `rerun:${task.id}`, busy, async () => {
     const updates = [];
-    const outcomes: { changed: boolean; tell: { userId: string; score: number } | null }[] = [];
+    const outcomes: { row: (typeof rows)[number]; changed: boolean }[] = [];
     for (const row of rows) {
       const report = await ctx.runCode(exercise.language, row.code ?? "", exercise.tests, limitsOf(exercise));
       const passed = report.maxScore > 0 ? Math.round((report.score / report.maxScore) * task.maxScore) : 0;
@@ -282,24 +286,34 @@ export async function rerunExercise(ctx: ServiceContext, viewer: Actor, key: str
       const late = dueAt !== null && row.submittedAt.getTime() > dueAt.getTime();
       const { percent } = late ? latePenalty({ ...task, dueAt }, row.submittedAt) : { percent: 0 };
       const tests = penalised(passed, percent);
-      // Staff's grade stays theirs; an auto-graded hand-in's grade is the tests'.
-      const grade = row.gradedBy === null ? { score: tests.score, rawScore: tests.raw } : {};
+      // Staff's grade stays theirs, one given while the tests ran too (decided by the write itself); an auto-graded
+      // hand-in's grade is the tests'.
+      const own = (value: number | null, kept: typeof submissions.score | typeof submissions.rawScore) => sql<number | null>`case when ${staffGradedSql} then ${kept} else ${value} end`;
       updates.push(
         ctx.db
           .update(submissions)
-          .set({ report, late, testsScore: tests.score, testsRawScore: tests.raw, ...grade })
+          .set({ report, late, testsScore: tests.score, testsRawScore: tests.raw, score: own(tests.score, submissions.score), rawScore: own(tests.raw, submissions.rawScore) })
           .where(and(eq(submissions.id, row.id), eq(submissions.submittedAt, row.submittedAt)))
-          .returning({ id: submissions.id }),
+          .returning({ score: submissions.score, testsScore: submissions.testsScore, gradedAt: submissions.gradedAt, gradedBy: submissions.gradedBy, submittedAt: submissions.submittedAt }),
       );
-      const shown = scoreShown({ ...row, testsScore: tests.score, score: grade.score ?? row.score }, task.gradesHeld);
       // What the tests gave before: their own figure (an auto grade written before it was kept is the grade itself).
-      const testsBefore = row.testsScore ?? (row.gradedBy === null ? row.score : null);
-      outcomes.push({ changed: tests.score !== testsBefore, tell: shown !== null && shown !== scoreShown(row, task.gradesHeld) ? { userId: row.userId, score: shown } : null });
+      const testsBefore = row.testsScore ?? (staffGraded(row) ? null : row.score);
+      outcomes.push({ row, changed: tests.score !== testsBefore });
     }
     const written = updates.length > 0 ? await ctx.db.batch(updates as [(typeof updates)[number], ...(typeof updates)[number][]]) : [];
-    // Only the hand-ins still as they were count (and are told): a replaced one was not written.
-    const applied = outcomes.filter((_, i) => (written[i]?.length ?? 0) > 0);
-    await tellRegraded(ctx, task, applied.flatMap((o) => (o.tell ? [o.tell] : [])), task.maxScore);
+    // Only the hand-ins still as they were count (a replaced one was not written). Their students are told when the
+    // score they read moved, unless staff graded the hand-in meanwhile (that grade told them already).
+    const applied: typeof outcomes = [];
+    const told: { userId: string; score: number }[] = [];
+    outcomes.forEach((o, i) => {
+      const after = written[i]?.[0];
+      if (!after) return;
+      applied.push(o);
+      const now = { ...after, hasCode: true };
+      const shown = scoreShown(now, task.gradesHeld);
+      if (staffGraded(now) === staffGraded(o.row) && shown !== null && shown !== scoreShown(o.row, task.gradesHeld)) told.push({ userId: o.row.userId, score: shown });
+    });
+    await tellRegraded(ctx, task, told, task.maxScore, "tests");
     return { ran: applied.length, changed: applied.filter((o) => o.changed).length };
   }, leaseFor(rows.length));
 }

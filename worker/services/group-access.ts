@@ -55,7 +55,7 @@ export function notStaffOf(viewer: Actor, group: Parameters<typeof outsider>[1],
  * so that someone outside the group is told that first. The rule is `can(…, "group.contribute")`.
  */
 export function requireCourseRunning(viewer: Actor, group: { status?: string | null; instructorId: string | null; membershipStatus?: string | null }): void {
-  if (!can(viewer, "group.contribute", { group })) throw new AppError(409, "course_ended", "This course has ended: it takes no more hand-ins, quiz attempts, check-ins or chat messages.");
+  if (!can(viewer, "group.contribute", { group })) throw new AppError(409, "course_ended", "This course has ended: it takes no more hand-ins, quiz attempts, check-ins, comments or chat messages.");
 }
 
 /** The group facts of a lecture, task or quiz record (read with `workPlaceColumns` or alike) that `outsider()` needs. */

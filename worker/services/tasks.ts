@@ -106,9 +106,9 @@ type GradedFacts = Pick<SubmissionRow, "gradedAt" | "gradedBy" | "submittedAt"> 
  * A link or file hand-in is graded by staff alone, so its graded time says so. An exercise's tests grade it in the
  * statement that stores it, its graded time its hand-in time: any other graded time is a staff grade's (ADR 0041).
  */
-const staffGraded = (row: GradedFacts) =>
+export const staffGraded = (row: GradedFacts) =>
   row.gradedBy !== null || (row.gradedAt !== null && (!("hasCode" in row ? row.hasCode : row.code !== null) || row.gradedAt.getTime() !== row.submittedAt.getTime()));
-const staffGradedSql = sql`(${submissions.gradedBy} is not null or (${submissions.gradedAt} is not null and (${submissions.code} is null or ${submissions.gradedAt} <> ${submissions.submittedAt})))`;
+export const staffGradedSql = sql`(${submissions.gradedBy} is not null or (${submissions.gradedAt} is not null and (${submissions.code} is null or ${submissions.gradedAt} <> ${submissions.submittedAt})))`;
 
 /**
  * Whether a hand-in's grade is held from its student (ADR 0021): the task holds its grades and staff graded it. A code
@@ -668,6 +668,7 @@ export async function reapplyLateness(ctx: ServiceContext, task: Pick<TaskRecord
       userId: submissions.userId,
       gradedAt: submissions.gradedAt,
       gradedBy: submissions.gradedBy,
+      hasCode: sql<boolean>`${submissions.code} is not null`.mapWith(Boolean),
       extendedTo: extensions.dueAt,
     })
     .from(submissions)
@@ -691,26 +692,29 @@ export async function reapplyLateness(ctx: ServiceContext, task: Pick<TaskRecord
     if (shown !== null && shown !== scoreShown(row, rules.gradesHeld)) told.push({ userId: row.userId, score: shown });
   }
   if (updates.length > 0) await ctx.db.batch(updates as [(typeof updates)[number], ...(typeof updates)[number][]]);
-  await tellRegraded(ctx, task, told, rules.maxScore);
+  await tellRegraded(ctx, task, told, rules.maxScore, "late");
   return updates.length;
 }
 
 /**
- * The score a hand-in's student reads: none before it is graded; the tests' until staff grade it, then the staff's,
- * except while the task holds its grades (a held staff grade is not theirs to read yet).
+ * The score a hand-in's student reads, as `asStudentSees` shows it: none before it is graded; while the task holds a
+ * staff grade, the tests' score of a code hand-in (none of another); else the grade.
  */
-export function scoreShown(row: { gradedAt: Date | null; gradedBy: string | null; score: number | null; testsScore: number | null }, gradesHeld: boolean): number | null {
+export function scoreShown(row: GradedFacts & Pick<SubmissionRow, "score" | "testsScore">, gradesHeld: boolean): number | null {
   if (row.gradedAt === null) return null;
-  if (row.gradedBy === null) return row.testsScore ?? row.score;
-  return gradesHeld ? null : row.score;
+  if (!gradeHeld({ gradesHeld }, row)) return row.score;
+  return ("hasCode" in row ? row.hasCode : row.code !== null) ? row.testsScore : null;
 }
 
-/** Tells students their grade changed: one write per new score, not per student (the same sentence to everyone with it). */
-export async function tellRegraded(ctx: ServiceContext, task: Pick<TaskRecord, "title" | "groupSlug" | "lectureSlug" | "slug">, told: { userId: string; score: number }[], maxScore: number): Promise<void> {
+/**
+ * Tells students their grade changed, and why (`late`: the late rules or their extension; `tests`: an exercise's
+ * tests, run again): one write per new score, not per student (the same sentence to everyone with it).
+ */
+export async function tellRegraded(ctx: ServiceContext, task: Pick<TaskRecord, "title" | "groupSlug" | "lectureSlug" | "slug">, told: { userId: string; score: number }[], maxScore: number, why: "late" | "tests"): Promise<void> {
   const byScore = new Map<number, string[]>();
   for (const { userId, score } of told) byScore.set(score, [...(byScore.get(score) ?? []), userId]);
   for (const [score, ids] of byScore) {
-    await notifyUsers(ctx, ids, { kind: "submission-regraded", params: { task: task.title, score, max: maxScore }, link: taskLink(task) });
+    await notifyUsers(ctx, ids, { kind: why === "late" ? "submission-regraded" : "exercise-retested", params: { task: task.title, score, max: maxScore }, link: taskLink(task) });
   }
 }
 

@@ -197,7 +197,7 @@ export function ExerciseEditor({ exercise }: { exercise: StaffExercise }) {
       <p id="ex-publish-hint" className="field-hint">
         {t(passed ? "exerciseEditor.publishReady" : "exerciseEditor.publishHint")}
       </p>
-      {exercise.handIns > 0 ? <RerunHandIns count={exercise.handIns} unsaved={signature !== storedSignature} /> : null}
+      {exercise.handIns > 0 ? <RerunHandIns count={exercise.handIns} blocked={signature !== storedSignature ? "unsaved" : !published ? "unpublished" : null} /> : null}
     </section>
   );
 }
