@@ -78,7 +78,7 @@ const rerunRoute = createRoute({
   responses: {
     200: jsonResponse("How many hand-ins ran, and how many of their scores changed", z.object({ ran: z.number(), changed: z.number() })),
     ...guards,
-    409: errorResponse("No tests yet, more hand-ins than one run takes, or a run of this exercise already under way"),
+    409: errorResponse("No tests yet (no_tests), a draft (not_published), more hand-ins than one run takes (too_many_hand_ins), or a run of this exercise already under way (rerun_running)"),
   },
 });
 const draftRoute = createRoute({

@@ -17,14 +17,13 @@ import { exerciseDrafts, exercises, extensions, submissions } from "../../db/sch
 import type { ServiceContext } from "../context";
 import { leaseFor, underCodeLease, underLeaseNow } from "./code-lease";
 import { extensionOf } from "./extension-join";
-import { ownTime } from "./own-time";
 import { AppError, forbidden, notFound } from "../http/errors";
 import { notStaffOf, outsider, placeFacts, requireCourseRunning } from "./group-access";
 import { studentReport } from "../sandbox/report";
 import type { RunReport } from "../sandbox/types";
 import { hitRateLimit } from "./rate-limit";
 import { latePenalty, penalised } from "../../app/lib/late-penalty";
-import { asStudentSees, findTask, isStaff, taskHidden, ownSubmission, replaceable, scoreShown, staffGraded, staffGradedSql, storeSubmission, tellRegraded, type TaskRecord } from "./tasks";
+import { asStudentSees, findTask, isStaff, judgeLateness, taskHidden, ownSubmission, replaceable, scoreShown, staffGraded, staffGradedSql, storeSubmission, tellRegraded, type TaskRecord } from "./tasks";
 import type { Viewer } from "./sessions";
 import { isMember } from "./memberships";
 import { formatMessage } from "../../app/i18n/translate";
@@ -276,19 +275,17 @@ export async function rerunExercise(ctx: ServiceContext, viewer: Actor, key: str
     throw new AppError(409, "too_many_hand_ins", formatMessage("This exercise has {n} hand-ins; the tests run again on at most {max} at once.", counts, "en"), counts);
   }
   const busy = () => new AppError(409, "rerun_running", "The tests are already running again on this exercise's hand-ins. Wait a moment, then reload.");
+  // Staff's grade stays theirs, one given while the tests ran too (decided by the write itself); an auto-graded
+  // hand-in's grade is the tests'.
+  const own = (value: number | null, kept: typeof submissions.score | typeof submissions.rawScore) => sql<number | null>`case when ${staffGradedSql} then ${kept} else ${value} end`;
   return underLeaseNow(ctx, `rerun:${task.id}`, busy, async () => {
     const updates = [];
     const outcomes: { row: (typeof rows)[number]; changed: boolean }[] = [];
     for (const row of rows) {
       const report = await ctx.runCode(exercise.language, row.code ?? "", exercise.tests, limitsOf(exercise));
       const passed = report.maxScore > 0 ? Math.round((report.score / report.maxScore) * task.maxScore) : 0;
-      const dueAt = ownTime(task.dueAt, row.extendedTo);
-      const late = dueAt !== null && row.submittedAt.getTime() > dueAt.getTime();
-      const { percent } = late ? latePenalty({ ...task, dueAt }, row.submittedAt) : { percent: 0 };
+      const { late, percent } = judgeLateness(task, row.submittedAt, row.extendedTo);
       const tests = penalised(passed, percent);
-      // Staff's grade stays theirs, one given while the tests ran too (decided by the write itself); an auto-graded
-      // hand-in's grade is the tests'.
-      const own = (value: number | null, kept: typeof submissions.score | typeof submissions.rawScore) => sql<number | null>`case when ${staffGradedSql} then ${kept} else ${value} end`;
       updates.push(
         ctx.db
           .update(submissions)

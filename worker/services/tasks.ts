@@ -106,8 +106,10 @@ type GradedFacts = Pick<SubmissionRow, "gradedAt" | "gradedBy" | "submittedAt"> 
  * A link or file hand-in is graded by staff alone, so its graded time says so. An exercise's tests grade it in the
  * statement that stores it, its graded time its hand-in time: any other graded time is a staff grade's (ADR 0041).
  */
-export const staffGraded = (row: GradedFacts) =>
-  row.gradedBy !== null || (row.gradedAt !== null && (!("hasCode" in row ? row.hasCode : row.code !== null) || row.gradedAt.getTime() !== row.submittedAt.getTime()));
+/** Whether a hand-in is code (an exercise's), from its code or, in a list that does not read the code, `hasCode`. */
+const isCode = (row: GradedFacts) => ("hasCode" in row ? row.hasCode : row.code !== null);
+
+export const staffGraded = (row: GradedFacts) => row.gradedBy !== null || (row.gradedAt !== null && (!isCode(row) || row.gradedAt.getTime() !== row.submittedAt.getTime()));
 export const staffGradedSql = sql`(${submissions.gradedBy} is not null or (${submissions.gradedAt} is not null and (${submissions.code} is null or ${submissions.gradedAt} <> ${submissions.submittedAt})))`;
 
 /**
@@ -130,7 +132,7 @@ export function asStudentSees<
 >(task: { gradesHeld: boolean }, row: T): T {
   if (!gradeHeld(task, row)) return row;
   const feedback = row.resubmitRequestedAt && row.feedbackWithRequest ? row.feedback : null;
-  const tested = ("hasCode" in row ? row.hasCode : row.code !== null) && row.testsScore !== null;
+  const tested = isCode(row) && row.testsScore !== null;
   // Nor who graded it: a hand-in nobody graded yet looks the same (an exercise: graded by its tests when handed in).
   return tested
     ? { ...row, score: row.testsScore, rawScore: row.testsRawScore, feedback, gradedAt: row.submittedAt, gradedBy: null, rubric: null }
@@ -681,9 +683,7 @@ export async function reapplyLateness(ctx: ServiceContext, task: Pick<TaskRecord
   // Students whose grade they can read changed: told, as a grade is (a held staff grade is not theirs to read yet).
   const told: { userId: string; score: number }[] = [];
   for (const row of rows) {
-    const dueAt = ownTime(rules.dueAt, row.extendedTo);
-    const late = dueAt !== null && row.submittedAt.getTime() > dueAt.getTime();
-    const { percent } = late ? latePenalty({ ...rules, dueAt }, row.submittedAt) : { percent: 0 };
+    const { late, percent } = judgeLateness(rules, row.submittedAt, row.extendedTo);
     const grade = judged(row.score, row.rawScore, percent);
     const tests = judged(row.testsScore, row.testsRawScore, percent);
     if (late === row.late && grade.score === row.score && grade.raw === row.rawScore && tests.score === row.testsScore && tests.raw === row.testsRawScore) continue;
@@ -697,13 +697,24 @@ export async function reapplyLateness(ctx: ServiceContext, task: Pick<TaskRecord
 }
 
 /**
+ * Whether a hand-in made at `submittedAt` is late by the task's rules as they are now with the student's extension
+ * (`extendedTo`), and the share of its grade the late penalty takes: what `reapplyLateness` and an exercise's rerun
+ * judge each hand-in by.
+ */
+export function judgeLateness(rules: PenaltyRules, submittedAt: Date, extendedTo: Date | null): { late: boolean; percent: number } {
+  const dueAt = ownTime(rules.dueAt, extendedTo);
+  const late = dueAt !== null && submittedAt.getTime() > dueAt.getTime();
+  return { late, percent: late ? latePenalty({ ...rules, dueAt }, submittedAt).percent : 0 };
+}
+
+/**
  * The score a hand-in's student reads, as `asStudentSees` shows it: none before it is graded; while the task holds a
  * staff grade, the tests' score of a code hand-in (none of another); else the grade.
  */
 export function scoreShown(row: GradedFacts & Pick<SubmissionRow, "score" | "testsScore">, gradesHeld: boolean): number | null {
   if (row.gradedAt === null) return null;
   if (!gradeHeld({ gradesHeld }, row)) return row.score;
-  return ("hasCode" in row ? row.hasCode : row.code !== null) ? row.testsScore : null;
+  return isCode(row) ? row.testsScore : null;
 }
 
 /**
