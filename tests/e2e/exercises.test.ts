@@ -71,6 +71,30 @@ describe("code exercises", () => {
     expect(await sideways(page)).toBeLessThanOrEqual(0);
   });
 
+  it("typing in the field while the editor still loads goes on in the editor: the focus and the caret move over", async () => {
+    const student = await memberOf("frontend-react", "typist", `Typist ${Date.now().toString(36)}`);
+    const page = await newPage();
+    await signIn(page.context(), student.email, student.password);
+    // The editor's code held back until the student has typed in the plain field shown meanwhile.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route(/\/code-editor-[\w-]+\.js$/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await gotoHydrated(page, "/course/frontend-react/lecture/react-components/Add-Task/chunk-a-list");
+    await page.locator("textarea#exercise-code").click();
+    await page.keyboard.press("Control+a");
+    await page.keyboard.insertText("const a = 1;");
+    await page.keyboard.press("ArrowLeft");
+    release();
+    await page.locator("#exercise-code.cm-content").waitFor();
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe("exercise-code");
+    // The caret is where it was: before the semicolon.
+    await page.keyboard.insertText(" + 2");
+    expect(await page.locator('input[type="hidden"][name="code"]').inputValue()).toBe("const a = 1 + 2;");
+  });
+
   it("runs code that reads the clock to the same verdict in a browser in Cairo as on the server: local time is UTC, the date fixed", async () => {
     const student = await memberOf("frontend-react", "cairo", `Cairo ${Date.now().toString(36)}`);
     const page = await newPage({ timezoneId: "Africa/Cairo" });

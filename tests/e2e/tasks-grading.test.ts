@@ -581,7 +581,8 @@ describe("the task journey with Arabic titles", () => {
     await student.locator(".lecture-work-item", { hasText: `دالة المضاعفة ${stamp}` }).getByRole("link").first().click();
     await student.waitForURL(`**/Add-Task/${encodeURIComponent(codeTask.slug)}`);
     await student.waitForSelector("html[data-hydrated]", { state: "attached" });
-    const editor = student.locator("#exercise-code");
+    // The editor, not the plain field shown while it loads (exercises.test.ts types through that swap).
+    const editor = student.locator("#exercise-code.cm-content");
     await editor.waitFor();
     await editor.click();
     await student.keyboard.press("Control+a");

@@ -11,7 +11,10 @@ import { bracketMatching, HighlightStyle, indentOnInput, syntaxHighlighting } fr
 import { EditorState } from "@codemirror/state";
 import { drawSelection, EditorView, highlightActiveLine, highlightActiveLineGutter, keymap, lineNumbers } from "@codemirror/view";
 import { tags } from "@lezer/highlight";
-import { useEffect, useRef } from "react";
+import { useEffect, useRef, type MutableRefObject } from "react";
+
+/** Where the caret was in the plain textarea this editor replaces, if it had the focus (code-field.tsx). */
+export type Handover = { start: number; end: number } | null;
 
 export interface CodeEditorProps {
   id: string;
@@ -21,6 +24,8 @@ export interface CodeEditorProps {
   describedBy?: string;
   readOnly?: boolean;
   invalid?: boolean;
+  /** The caret of the textarea shown while this editor loaded: taken over with the focus, so typing goes on here. */
+  handover?: MutableRefObject<Handover>;
 }
 
 const theme = EditorView.theme({
@@ -59,7 +64,7 @@ const highlight = HighlightStyle.define([
   { tag: tags.invalid, color: "#c00" },
 ]);
 
-export default function CodeEditor({ id, value, onChange, labelledBy, describedBy, readOnly = false, invalid = false }: CodeEditorProps) {
+export default function CodeEditor({ id, value, onChange, labelledBy, describedBy, readOnly = false, invalid = false, handover }: CodeEditorProps) {
   const host = useRef<HTMLDivElement>(null);
   const view = useRef<EditorView | null>(null);
   const changed = useRef(onChange);
@@ -108,6 +113,13 @@ export default function CodeEditor({ id, value, onChange, labelledBy, describedB
       }),
     });
     view.current = editor;
+    const taken = handover?.current;
+    if (taken && handover) {
+      handover.current = null;
+      const length = editor.state.doc.length;
+      editor.dispatch({ selection: { anchor: Math.min(taken.start, length), head: Math.min(taken.end, length) } });
+      editor.focus();
+    }
     return () => {
       editor.destroy();
       view.current = null;
