@@ -39,7 +39,7 @@ export function burstLine(lone, burst) {
  * stops everything; a watchdog ends the run after `watchdogMs`. `post(path, body, token, from)` sends JSON from a
  * private address. `--build` on the command line builds first. Shared by every bench that needs a served Worker.
  */
-export async function runWorkerBench(name, { watchdogMs = 4 * 60_000, runner = true } = {}, main) {
+export async function runWorkerBench(name, { watchdogMs = 4 * 60_000, runner = true, inspectorPort } = {}, main) {
   let worker = null;
   const persistTo = mkdtempSync(join(tmpdir(), `cohort-${name}-`));
   const cleanup = () => {
@@ -54,7 +54,7 @@ export async function runWorkerBench(name, { watchdogMs = 4 * 60_000, runner = t
   try {
     if (process.argv.includes("--build")) build();
     migrate(persistTo);
-    worker = await startWorker({ port: await freePort(), persistTo, runner, production: true });
+    worker = await startWorker({ port: await freePort(), persistTo, runner, production: true, inspectorPort });
     const origin = worker.origin;
     await seed(origin);
     const post = (path, body, token, from = "10.99.0.1") =>

@@ -85,12 +85,12 @@ export function migrate(persistTo) {
  * (NODE_ENV=production: React and the libraries without their development checks), for benchmarks; wrangler dev
  * otherwise bundles for development (React's development build: slower renders than production's; ADR 0027).
  */
-export async function startWorker({ port, persistTo, vars = {}, quiet = true, runner = true, production = false }) {
+export async function startWorker({ port, persistTo, vars = {}, quiet = true, runner = true, production = false, inspectorPort }) {
   // The code runner Worker first (wrangler.runner.toml): the main Worker finds it through wrangler's dev registry
   // by its name, as the RUNNER service binding finds it on Cloudflare. Without it, code runs in the main Worker.
   const codeRunner = runner ? await startRunner(quiet) : null;
   try {
-    const main = await startMain({ port, persistTo, vars, quiet, production });
+    const main = await startMain({ port, persistTo, vars, quiet, production, inspectorPort });
     return { ...main, stop: () => (main.stop(), codeRunner?.stop()) };
   } catch (e) {
     codeRunner?.stop();
@@ -122,10 +122,12 @@ async function startRunner(quiet) {
   return { child, stop: () => stop(child) };
 }
 
-async function startMain({ port, persistTo, vars, quiet, production }) {
+async function startMain({ port, persistTo, vars, quiet, production, inspectorPort }) {
   // --test-scheduled: /__scheduled runs the Cron Trigger on demand (npm run cleanup); wrangler dev only.
   const args = ["dev", "--port", String(port), "--ip", "127.0.0.1", "--show-interactive-dev-session=false", "--test-scheduled", "--log-level", quiet ? "error" : "info"];
   if (persistTo) args.push("--persist-to", persistTo);
+  // wrangler's inspector (DevTools protocol) on a port of the caller's choosing: bench/profile.mjs profiles through it.
+  if (inspectorPort) args.push("--inspector-port", String(inspectorPort));
   for (const [k, v] of Object.entries(vars)) args.push("--var", `${k}:${v}`);
   const childEnv = production ? { ...env, NODE_ENV: "production" } : env;
   const child = spawn(bin("wrangler"), args, { cwd: root, env: childEnv, stdio: ["ignore", quiet ? "ignore" : "inherit", "inherit"], detached: true });
