@@ -6,7 +6,7 @@
 // another isolate and is not in it (ADR 55 prices that call). `--seconds N` sets how long it records (default 6);
 // `--save FILE` also writes the raw .cpuprofile (open it in Chrome's DevTools, Performance panel). `--build` builds
 // first. Without a page name it lists the names it knows (bench/pages.mjs). Nothing here is a test: it prints.
-import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { TraceMap, originalPositionFor } from "@jridgewell/trace-mapping";
@@ -58,13 +58,7 @@ function servedBundle() {
   const newest = readdirSync(tmp)
     .filter((d) => d.startsWith("dev-"))
     .map((d) => join(tmp, d, "index.js.map"))
-    .filter((f) => {
-      try {
-        return statSync(f).isFile();
-      } catch {
-        return false;
-      }
-    })
+    .filter((f) => existsSync(f))
     .sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs)[0];
   if (!newest) throw new Error("no bundle under .wrangler/tmp: is wrangler dev serving?");
   return new TraceMap(readFileSync(newest, "utf8"));

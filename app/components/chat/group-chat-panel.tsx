@@ -1,6 +1,7 @@
 import { Link } from "@remix-run/react";
-import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { ConfirmDialog } from "~/components/confirm-dialog";
+import { useIsoLayoutEffect } from "~/hooks/use-iso-layout-effect";
 import { ChatIcon } from "~/components/icons";
 import { ArrowDownIcon, ExpandIcon } from "~/components/realtime-icons";
 import { useHydrated } from "~/hooks/use-hydrated";
@@ -28,8 +29,6 @@ export interface GroupChatPanelProps {
   /** The group's course has ended (archived): its history is read, and nothing is written (the server refuses it). */
   ended?: boolean;
 }
-
-const useIsoLayoutEffect = typeof window === "undefined" ? useEffect : useLayoutEffect;
 
 /** How close to the bottom (px) still counts as "at the bottom" for auto-scrolling. */
 const BOTTOM_SLACK = 48;

@@ -1,5 +1,6 @@
-import { lazy, Suspense, useEffect, useLayoutEffect, useRef, type MutableRefObject } from "react";
+import { lazy, Suspense, useRef, type MutableRefObject } from "react";
 import { useHydrated } from "~/hooks/use-hydrated";
+import { useIsoLayoutEffect } from "~/hooks/use-iso-layout-effect";
 import type { CodeEditorProps, Handover } from "./code-editor";
 
 /**
@@ -7,8 +8,6 @@ import type { CodeEditorProps, Handover } from "./code-editor";
  * server renders the textarea, so the Worker's bundle leaves the editor out.
  */
 const CodeEditor = import.meta.env.SSR ? null : lazy(() => import("./code-editor"));
-
-const useIsoLayoutEffect = typeof window === "undefined" ? useEffect : useLayoutEffect;
 
 type PlainProps = Omit<CodeEditorProps, "handover"> & { name?: string; rows: number; handover: MutableRefObject<Handover> };
 
