@@ -2,8 +2,10 @@
 // (production bundle, fresh database with the demo data), keeps the page busy with the bench's load (16
 // connections), and meanwhile records a CPU profile of the Worker's isolate through wrangler's DevTools inspector.
 // Each sample is traced back through the bundle's source map to the file it came from, and the profile is printed
-// as shares of the isolate's samples: by library or folder of the app, then by function. The local D1 works in
+// as shares of the isolate's samples: by library or folder of the app, then by function (by itself, then with what it
+// calls). The local D1 works in
 // another isolate and is not in it (ADR 55 prices that call). `--seconds N` sets how long it records (default 6);
+// `--under NAME` also lists where the calls of the function NAME went, callee by callee;
 // `--save FILE` also writes the raw .cpuprofile (open it in Chrome's DevTools, Performance panel). `--build` builds
 // first. Without a page name it lists the names it knows (bench/pages.mjs). Nothing here is a test: it prints.
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
@@ -25,7 +27,8 @@ const option = (name) => {
 };
 const seconds = Number(option("--seconds") ?? 6);
 const save = option("--save");
-const pageName = args.find((a, i) => !a.startsWith("--") && !["--seconds", "--save"].includes(args[i - 1]));
+const under = option("--under");
+const pageName = args.find((a, i) => !a.startsWith("--") && !["--seconds", "--save", "--under"].includes(args[i - 1]));
 if (!Number.isFinite(seconds) || seconds <= 0 || seconds > 60) throw new Error("--seconds takes a number from 1 to 60");
 
 /** A DevTools protocol session over the inspector's socket: `send(method, params)` answers the result. */
@@ -147,6 +150,43 @@ await runWorkerBench("profile", { watchdogMs: 5 * 60_000, inspectorPort }, async
   for (const [group, count] of [...byGroup].filter(([g]) => g !== "(idle)").sort((a, b) => b[1] - a[1]).slice(0, 25)) console.log(`${percent(count, busy)}  ${group}`);
   console.log("\nThe functions that spent the most by themselves (their callees not counted):");
   for (const [key, count] of [...byFunction].filter(([k]) => !k.startsWith("(idle)")).sort((a, b) => b[1] - a[1]).slice(0, 30)) console.log(`${percent(count, busy)}  ${key}`);
+  // The same samples counted for every function on their stack (once each): what a call costs with its callees, which
+  // is how a component, a hook or a loader is priced (React calls a component's children after it returns, so a
+  // component's share is its own work and its hooks', not its subtree's).
+  const inclusive = new Map();
+  for (const [id, count] of hits) {
+    if (nodes.get(id).callFrame.functionName === "(idle)") continue;
+    const seen = new Set();
+    for (let at = id; at !== undefined; at = parents.get(at)) {
+      const frame = nodes.get(at).callFrame;
+      if (frame.functionName === "(root)") continue;
+      const own = sourceOf(at);
+      const key = `${frame.functionName || "(anonymous)"}  ${own ? `${own.source}:${own.line}` : "(built-in)"}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      inclusive.set(key, (inclusive.get(key) ?? 0) + count);
+    }
+  }
+  console.log("\nThe calls that took the most, their callees included:");
+  for (const [key, count] of [...inclusive].sort((a, b) => b[1] - a[1]).slice(0, 40)) console.log(`${percent(count, busy)}  ${key}`);
+  if (under) {
+    // What the calls of one function spent their time in: each sample under it counted for the direct callee it went
+    // through (the function's own work as "itself").
+    const below = new Map();
+    for (const [id, count] of hits) {
+      let child = null;
+      for (let at = id; at !== undefined; child = at, at = parents.get(at)) {
+        if (nodes.get(at).callFrame.functionName !== under) continue;
+        const frame = child === null ? null : nodes.get(child).callFrame;
+        const own = child === null ? null : sourceOf(child);
+        const key = frame ? `${frame.functionName || "(anonymous)"}  ${own ? `${own.source}:${own.line}` : "(built-in)"}` : "(itself)";
+        below.set(key, (below.get(key) ?? 0) + count);
+        break;
+      }
+    }
+    console.log(`\nWhere the calls of ${under} went (shares of the page's busy samples):`);
+    for (const [key, count] of [...below].sort((a, b) => b[1] - a[1]).slice(0, 30)) console.log(`${percent(count, busy)}  ${key}`);
+  }
   console.log("\nOur own code's busiest functions, by folder:");
   for (const [group, functions] of [...ownCode].filter(([g]) => /^(app|worker|db)\b/.test(g)).sort((a, b) => sum(b[1]) - sum(a[1]))) {
     console.log(`${percent(sum(functions), busy)}  ${group}`);

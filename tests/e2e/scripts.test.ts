@@ -104,6 +104,8 @@ describe("project scripts", () => {
       // The render side: server routes made once per build, their data routes once per route array.
       expect(bundle).toContain("serverRoutesOf");
       expect(bundle).toContain("staticDataRoutes");
+      // Remix's Link renders its anchor on the server without the browser's hooks (ADR 68): its own destructuring.
+      expect(bundle).toMatch(/state(?::\s*\w+)?,\s*target(?::\s*\w+)?,\s*preventScrollReset(?::\s*\w+)?,\s*viewTransition(?::\s*\w+)?,\s*\.\.\.\w+\s*\}\s*=\s*\w+;/);
       // Upstream's matcher flattens and ranks the routes on every call; no copy of it may be left in the bundle.
       expect(bundle).not.toMatch(/let branches\d* = flattenRoutes\(routes\d*\);\s*rankRouteBranches\(branches\d*\);\s*let matches\d* = null;/);
       // React's streaming renderer encodes a flush's markup once; upstream's per-string encoders must be gone.
