@@ -3,9 +3,8 @@
 // connections), and meanwhile records a CPU profile of the Worker's isolate through wrangler's DevTools inspector.
 // Each sample is traced back through the bundle's source map to the file it came from, and the profile is printed
 // as shares of the isolate's samples: by library or folder of the app, then by function (by itself, then with what it
-// calls). The local D1 works in
-// another isolate and is not in it (ADR 55 prices that call). `--seconds N` sets how long it records (default 6);
-// `--under NAME` also lists where the calls of the function NAME went, callee by callee;
+// calls). The local D1 works in another isolate and is not in it (ADR 55 prices that call). `--seconds N` sets how
+// long it records (default 6); `--under NAME` also lists where the calls of the function NAME went, callee by callee;
 // `--save FILE` also writes the raw .cpuprofile (open it in Chrome's DevTools, Performance panel). `--build` builds
 // first. Without a page name it lists the names it knows (bench/pages.mjs). Nothing here is a test: it prints.
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
@@ -153,15 +152,18 @@ await runWorkerBench("profile", { watchdogMs: 5 * 60_000, inspectorPort }, async
   // The same samples counted for every function on their stack (once each): what a call costs with its callees, which
   // is how a component, a hook or a loader is priced (React calls a component's children after it returns, so a
   // component's share is its own work and its hooks', not its subtree's).
+  /** A call's name and where its code is (the runtime's own code as built-in). */
+  const callKey = (id) => {
+    const own = sourceOf(id);
+    return `${nodes.get(id).callFrame.functionName || "(anonymous)"}  ${own ? `${own.source}:${own.line}` : "(built-in)"}`;
+  };
   const inclusive = new Map();
   for (const [id, count] of hits) {
     if (nodes.get(id).callFrame.functionName === "(idle)") continue;
     const seen = new Set();
     for (let at = id; at !== undefined; at = parents.get(at)) {
-      const frame = nodes.get(at).callFrame;
-      if (frame.functionName === "(root)") continue;
-      const own = sourceOf(at);
-      const key = `${frame.functionName || "(anonymous)"}  ${own ? `${own.source}:${own.line}` : "(built-in)"}`;
+      if (nodes.get(at).callFrame.functionName === "(root)") continue;
+      const key = callKey(at);
       if (seen.has(key)) continue;
       seen.add(key);
       inclusive.set(key, (inclusive.get(key) ?? 0) + count);
@@ -177,9 +179,7 @@ await runWorkerBench("profile", { watchdogMs: 5 * 60_000, inspectorPort }, async
       let child = null;
       for (let at = id; at !== undefined; child = at, at = parents.get(at)) {
         if (nodes.get(at).callFrame.functionName !== under) continue;
-        const frame = child === null ? null : nodes.get(child).callFrame;
-        const own = child === null ? null : sourceOf(child);
-        const key = frame ? `${frame.functionName || "(anonymous)"}  ${own ? `${own.source}:${own.line}` : "(built-in)"}` : "(itself)";
+        const key = child === null ? "(itself)" : callKey(child);
         below.set(key, (below.get(key) ?? 0) + count);
         break;
       }
