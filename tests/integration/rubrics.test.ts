@@ -88,7 +88,7 @@ describe("rubrics", () => {
     expect(chosen).toEqual(["Good", "Partial"]);
   });
 
-  it("refuses a rubric grade that misses a criterion or names a level that does not exist, and changes nothing", async () => {
+  it("refuses a rubric grade that misses a criterion, names a level that does not exist or a criterion the rubric lacks, and changes nothing", async () => {
     const w = await world();
     const { body: task } = await newTask(w, { rubricId: w.rubric._id });
     const id = await handIn(w, task);
@@ -98,6 +98,10 @@ describe("rubrics", () => {
       const body = (await res.json()) as { message: string; fields?: Record<string, string> };
       expect(body.fields?.rubric ?? body.message).toMatch(/Pick a level for/);
     }
+    // A level for a criterion the rubric does not have is refused by name, not dropped.
+    const extra = await grade(w, task, id, { rubric: { layout: 0, a11y: 0, bogus: 1 } });
+    expect(extra.status).toBe(400);
+    expect(((await extra.json()) as { fields?: Record<string, string> }).fields?.rubric).toMatch(/^The rubric has no criterion "bogus"/);
     const [row] = await db().select().from(s.submissions).where(eq(s.submissions.id, id));
     expect(row).toMatchObject({ score: null, gradedAt: null, rubric: null });
     // A plain task takes no rubric grade.

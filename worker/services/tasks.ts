@@ -990,6 +990,13 @@ export async function gradeSubmission(ctx: ServiceContext, viewer: Viewer, lectu
 async function scoreByRubric(ctx: ServiceContext, task: TaskRecord, choices: Record<string, number>): Promise<{ given: number; rubric: RubricAssessment; rubricAsRead: SQL }> {
   if (!task.rubricId) throw new AppError(400, "validation_failed", "This task has no rubric: give a score.", { rubric: "This task has no rubric: give a score." });
   const rubric = await rubricOfGroup(ctx, task.groupId, task.rubricId);
+  // A level for a criterion the rubric does not have is refused, not dropped: the grader meant to grade something it
+  // will not count (most likely a rubric changed since their page was opened).
+  const unknown = Object.keys(choices).find((id) => !rubric.criteria.some((c) => c.id === id));
+  if (unknown !== undefined) {
+    const message = `The rubric has no criterion "${unknown}": open the hand-in again and grade it with the rubric as it is now.`;
+    throw new AppError(400, "validation_failed", message, { rubric: message });
+  }
   const filled = fillRubric(rubric.criteria, choices);
   if (!filled.ok) throw new AppError(400, "validation_failed", `Pick a level for "${filled.missing}".`, { rubric: `Pick a level for "${filled.missing}".` });
   // The rubric as read: its last change (every change moves it forward: rubrics.ts updateRubric).
