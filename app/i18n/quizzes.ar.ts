@@ -328,5 +328,7 @@ export const quizzesAr: Record<keyof typeof quizzesEn, string> = {
   "quizEditor.bank.shuffleQuestions": "اخلط ترتيب الأسئلة لكل طالب",
   "quizEditor.bank.shuffleOptions": "اخلط خيارات أسئلة الاختيار لكل طالب",
   "quizEditor.bank.error": "يحتاج السحب إلى هذا العدد من أسئلة الوسم في البنك، ويُسحب من كل وسم مرة واحدة.",
+  "quizEditor.bank.sharedScores":
+    "تظهر الدرجات فورًا، لذا قد تكشف الدرجة للطالب، مع قلة الأسئلة أو تعدد المحاولات، إن كانت إجابته صحيحة عن سؤال قد يعطيه {quizzes} أيضًا. يتجنب ذلك وسمٌ خاص بهذا الاختبار.",
   "quizEditor.bank.shared": "لن يرى الطلاب إجابة أي سؤال يُسحب هنا ما دام بإمكان {quizzes} سحبه: فالحل سيصل إلى من لم يؤدِّه بعد. استخدم وسمًا خاصًا بهذا الاختبار لإظهار الإجابات.",
 };

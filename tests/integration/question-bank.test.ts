@@ -283,12 +283,23 @@ describe("question banks", () => {
     const intro = `/course/${w.group.slug}/lecture/${lecture.slug}/quiz/${recap.slug}`;
     const en = await (await call(editor, { cookie: w.teacher.cookie })).text();
     expect(en).toContain("Students will see no answer to a question drawn here while “Hooks draw” can still draw it");
+    // Whatever the answers policy, it says that a score can tell whether a shared question was right.
+    expect(en).toContain("a score can tell a student whether their answer to a question “Hooks draw” may also give was right");
     const ar = await (await call(editor, { cookie: `${w.teacher.cookie}; lang=ar` })).text();
     expect(ar).toContain("ما دام بإمكان «Hooks draw» سحبه");
+    expect(ar).toContain("عن سؤال قد يعطيه «Hooks draw» أيضًا");
     expect(await (await call(intro, { cookie: reader.cookie })).text()).toContain("Answers to questions drawn from the group&#x27;s question bank stay hidden while another quiz still uses those questions.");
+    // A quiz that never shows answers still shows scores: the editor says so.
+    expect((await call(`/api/quizzes/${recap.slug}`, { method: "PUT", body: { showAnswers: "never" }, token: w.teacher.accessToken })).status).toBe(200);
+    const never = await (await call(editor, { cookie: w.teacher.cookie })).text();
+    expect(never).not.toContain("Students will see no answer to a question drawn here");
+    expect(never).toContain("a score can tell a student whether their answer to a question “Hooks draw” may also give was right");
+    expect((await call(`/api/quizzes/${recap.slug}`, { method: "PUT", body: { showAnswers: "after-submit" }, token: w.teacher.accessToken })).status).toBe(200);
     // Once the other quiz is over for everyone, neither says it.
     await db().update(s.quizzes).set({ opensAt: new Date(Date.now() - 86_400_000), closesAt: new Date(Date.now() - 2 * 60_000) }).where(eq(s.quizzes.id, w.quiz._id));
-    expect(await (await call(editor, { cookie: w.teacher.cookie })).text()).not.toContain("Students will see no answer to a question drawn here");
+    const over = await (await call(editor, { cookie: w.teacher.cookie })).text();
+    expect(over).not.toContain("Students will see no answer to a question drawn here");
+    expect(over).not.toContain("a score can tell a student");
     expect(await (await call(intro, { cookie: reader.cookie })).text()).not.toContain("stay hidden while another quiz");
   });
 

@@ -467,9 +467,10 @@ export function QuizEditor({
             </button>
           ) : null}
           {fieldError("draws") ? <p className="field-error">{t("quizEditor.bank.error")}</p> : null}
-          {sharing.length > 0 && showAnswers !== "never" ? (
+          {sharing.length > 0 ? (
             <p className="field-hint field-hint-block quiz-editor-shared">
-              {t("quizEditor.bank.shared", { quizzes: formatList(lang, sharing.map((q) => (lang === "ar" ? `«${q}»` : `“${q}”`))) })}
+              {showAnswers !== "never" ? `${t("quizEditor.bank.shared", { quizzes: formatList(lang, sharing.map((q) => (lang === "ar" ? `«${q}»` : `“${q}”`))) })} ` : null}
+              {t("quizEditor.bank.sharedScores", { quizzes: formatList(lang, sharing.map((q) => (lang === "ar" ? `«${q}»` : `“${q}”`))) })}
             </p>
           ) : null}
           <label className="check-field">
