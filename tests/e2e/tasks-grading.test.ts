@@ -393,6 +393,47 @@ describe("the due time on a task page", () => {
   });
 });
 
+describe("feedback that holds a long link or a long line of code", () => {
+  const newPage = useBrowser();
+
+  it("wraps inside its card on a phone in both languages: the page never scrolls sideways", async () => {
+    const stamp = Date.now().toString(36);
+    const token = await accessToken(INSTRUCTOR);
+    const lecture = (await api<{ _id: string; slug: string }>(token, "POST", "/api/lectures/group/frontend-react", { title: `Long words ${stamp}`, published: true })).body;
+    const task = (await api<{ _id: string; slug: string }>(token, "POST", `/api/lectures/${lecture.slug}/tasks`, { title: `Long feedback ${stamp}`, maxScore: 10 })).body;
+    const member = await memberOf("frontend-react", "long", `Long Words ${stamp}`);
+    const handedIn = await api<{ submission: { _id: string } }>(await accessToken(member), "POST", `/api/lectures/${lecture.slug}/submit-task/${task.slug}`, { link: "https://github.com/long/words" });
+    expect(handedIn.status).toBe(201);
+    const feedback = [
+      "See https://developer.mozilla.org/en-US/docs/Web/Accessibility/Understanding_WCAG/Keyboard#focus_indicators_and_visible_focus_states",
+      "",
+      "And " + "ع".repeat(120),
+      "",
+      "```",
+      `const ${"x".repeat(150)} = 1;`,
+      "```",
+    ].join("\n");
+    const graded = await api(token, "PUT", `/api/lectures/${lecture._id}/tasks/${task._id}/submissions/${handedIn.body.submission._id}`, { score: 8, feedback });
+    expect(graded.status).toBe(200);
+    for (const lang of ["ar", "en"]) {
+      const page = await newPage({ width: 375, height: 800 });
+      await page.context().addCookies([{ name: "lang", value: lang, url: baseURL() }]);
+      await signIn(page.context(), member.email, member.password);
+      await gotoHydrated(page, `/course/frontend-react/lecture/${lecture.slug}/Add-Task/${task.slug}`);
+      await page.locator(".prose a", { hasText: "developer.mozilla.org" }).waitFor();
+      expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth), lang).toBe(0);
+      // The code block scrolls on its own instead.
+      expect(await page.locator(".prose pre").evaluate((el) => el.scrollWidth > el.clientWidth)).toBe(true);
+      // The course home's row shows the same feedback, opened.
+      await gotoHydrated(page, "/course/frontend-react");
+      const row = page.locator(".course-task", { hasText: `Long feedback ${stamp}` });
+      await row.locator("summary").click();
+      await row.locator(".prose a").waitFor();
+      expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth), lang).toBe(0);
+    }
+  });
+});
+
 describe("the task screens in both languages", () => {
   const newPage = useBrowser();
   const words = {
