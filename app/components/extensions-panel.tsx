@@ -17,8 +17,16 @@ export interface PanelExtension {
 
 type Result = ({ ok: true; intent: string } | (FailureLike & { ok: false; intent: string })) & { target?: string };
 
-/** The same time a day later (null stays null). */
-const dayAfter = (iso: string | null) => (iso ? new Date(Date.parse(iso) + 86_400_000).toISOString() : null);
+/**
+ * Where a task's new due time starts: a day after its own, or, when that has already passed, the same time of day on
+ * the first day at least a day from now (a default in the past would give nobody any time).
+ */
+export function suggestedDue(iso: string | null, now: number): string | null {
+  if (!iso) return null;
+  const DAY = 86_400_000;
+  const due = Date.parse(iso);
+  return new Date(due + Math.max(1, Math.ceil((now + DAY - due) / DAY)) * DAY).toISOString();
+}
 
 /**
  * Extensions on a task or a quiz, on its staff edit page (issue 21): who has their own times, each with a button to
@@ -53,7 +61,10 @@ export function ExtensionsPanel({
   // A task's new due time starts a day after its own (the server refuses one that is not later, so the form must
   // not start on a refusal); a quiz's close is optional (extra minutes or attempts alone), so it starts empty
   // rather than sending the quiz's own close back.
-  const [when, setWhen] = useState(() => (kind === "task" ? toLocalInput(dayAfter(defaultTime)) : ""));
+  const [when, setWhen] = useState(() => (kind === "task" ? toLocalInput(suggestedDue(defaultTime, Date.now())) : ""));
+  // A time already past still counts (a hand-in before it is not late), but gives no time to hand in: said beside it.
+  const chosenTime = fromLocalInput(when);
+  const alreadyPast = kind === "task" && chosenTime !== null && Date.parse(chosenTime) <= Date.now();
   const [minutes, setMinutes] = useState("");
   const [attempts, setAttempts] = useState("");
   const failure = saver.data && !saver.data.ok ? saver.data : null;
@@ -163,8 +174,21 @@ export function ExtensionsPanel({
             {defaultTime !== null ? (
               <div className="field">
                 <label htmlFor={`${uid}-when`}>{t(kind === "task" ? "extensions.field.due" : "extensions.field.closes")}</label>
-                <input id={`${uid}-when`} type="datetime-local" value={when} min={toLocalInput(defaultTime)} onChange={(e) => setWhen(e.target.value)} required={kind === "task"} />
-                <input type="hidden" name={kind === "task" ? "dueAt" : "closesAt"} value={fromLocalInput(when) ?? ""} />
+                <input
+                  id={`${uid}-when`}
+                  type="datetime-local"
+                  value={when}
+                  min={toLocalInput(defaultTime)}
+                  onChange={(e) => setWhen(e.target.value)}
+                  required={kind === "task"}
+                  aria-describedby={alreadyPast ? `${uid}-when-past` : undefined}
+                />
+                <input type="hidden" name={kind === "task" ? "dueAt" : "closesAt"} value={chosenTime ?? ""} />
+                {alreadyPast ? (
+                  <p id={`${uid}-when-past`} className="field-hint field-hint-warn">
+                    {t("extensions.pastDue")}
+                  </p>
+                ) : null}
               </div>
             ) : null}
             {kind === "quiz" ? (

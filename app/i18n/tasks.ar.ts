@@ -194,6 +194,7 @@ export const tasksAr: Record<keyof typeof tasksEn, string> = {
   "extensions.field.closes": "موعد إغلاقهم (اختياري)",
   "extensions.field.minutes": "دقائق إضافية",
   "extensions.field.attempts": "محاولات إضافية",
+  "extensions.pastDue": "هذا الموعد مضى بالفعل: لا يمنح وقتًا إضافيًا للتسليم، لكن ما سُلّم قبله لا يُعدّ متأخرًا.",
   "extensions.quizHint": "تُضاف الدقائق الإضافية إلى أي تسهيل في وقت الاختبارات. تحتفظ المحاولة الجارية بموعدها.",
   "extensions.give": "{n, plural, zero {امنح التمديد} one {امنح طالبًا واحدًا التمديد} two {امنح طالبين التمديد} few {امنح # طلاب التمديد} many {امنح # طالبًا التمديد} other {امنح # طالب التمديد}}",
   "extensions.saved": "{n, plural, zero {حُفظ.} one {حُفظ. أُبلغ الطالب.} two {حُفظ. أُبلغ الطالبان.} few {حُفظ. أُبلغ # طلاب.} many {حُفظ. أُبلغ # طالبًا.} other {حُفظ. أُبلغ # طالب.}}",

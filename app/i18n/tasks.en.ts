@@ -193,6 +193,7 @@ export const tasksEn = {
   "extensions.field.closes": "Their closing time (optional)",
   "extensions.field.minutes": "Extra minutes",
   "extensions.field.attempts": "Extra attempts",
+  "extensions.pastDue": "This time has already passed: it gives no more time to hand in, though work handed in before it is not late.",
   "extensions.quizHint": "Extra minutes come on top of any quiz-time accommodation. An attempt already running keeps its deadline.",
   "extensions.give": "{n, plural, =0 {Give the extension} one {Give # student the extension} other {Give # students the extension}}",
   "extensions.saved": "{n, plural, one {Saved. The student was notified.} other {Saved. The # students were notified.}}",

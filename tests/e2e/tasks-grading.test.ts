@@ -317,6 +317,39 @@ describe("the due time on a task page", () => {
     await grader.locator(".grader-missing summary").waitFor();
   });
 
+  it("a task long past its due time starts the extension a day ahead of now, and says so beside a time already past", async () => {
+    const stamp = Date.now().toString(36);
+    const token = await accessToken(INSTRUCTOR);
+    const lecture = (await api<{ slug: string }>(token, "POST", "/api/lectures/group/frontend-react", { title: `Long past ${stamp}`, published: true })).body;
+    // Due ten days ago (and an hour, at a whole minute as the field shows it), taking late work.
+    const due = new Date(Math.floor((Date.now() - 10 * 86_400_000 - 3_600_000) / 60_000) * 60_000).toISOString();
+    const task = (await api<{ slug: string }>(token, "POST", `/api/lectures/${lecture.slug}/tasks`, { title: `Past task ${stamp}`, maxScore: 10, dueAt: due, allowLate: true })).body;
+    await memberOf("frontend-react", "long-past", `Long Past ${stamp}`);
+    for (const lang of ["en", "ar"] as const) {
+      const page = await newPage(lang === "ar" ? { width: 375, height: 800 } : undefined);
+      await page.context().addCookies([{ name: "lang", value: lang, url: baseURL() }]);
+      await signIn(page.context(), INSTRUCTOR.email, INSTRUCTOR.password);
+      await gotoHydrated(page, `/instructor/group/frontend-react/lecture/${lecture.slug}/tasks/updateTask/${task.slug}`);
+      const field = page.locator("#extensions input[type=datetime-local]");
+      const suggested = await field.evaluate((el: HTMLInputElement) => new Date(el.value).getTime());
+      // At least a day from now (whole minutes), less than two, at the task's own time of day.
+      expect(suggested).toBeGreaterThan(Date.now() + 86_400_000 - 120_000);
+      expect(suggested).toBeLessThan(Date.now() + 2 * 86_400_000);
+      expect(Math.round((suggested - Date.parse(due)) / 60_000) % (24 * 60)).toBe(0);
+      const warning = lang === "en" ? "This time has already passed: it gives no more time to hand in, though work handed in before it is not late." : "هذا الموعد مضى بالفعل: لا يمنح وقتًا إضافيًا للتسليم، لكن ما سُلّم قبله لا يُعدّ متأخرًا.";
+      expect(await page.getByText(warning).count()).toBe(0);
+      // A time already past (a day after the task's own) is still allowed, and said.
+      await field.fill(await field.evaluate((el: HTMLInputElement, iso: string) => {
+        const d = new Date(Date.parse(iso) + 86_400_000);
+        const pad = (n: number) => String(n).padStart(2, "0");
+        return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
+      }, due));
+      await page.getByText(warning).waitFor();
+      expect(await field.getAttribute("aria-describedby")).toBe(await page.getByText(warning).getAttribute("id"));
+      expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(0);
+    }
+  });
+
   it("a quiz's extension says a wrong number at its field, and starts from nothing once given", async () => {
     const stamp = Date.now().toString(36);
     const token = await accessToken(INSTRUCTOR);
