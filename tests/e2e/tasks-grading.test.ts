@@ -53,8 +53,16 @@ describe("tasks and grading", () => {
     await grader.locator(".grader-list button, .grader-list a").first().focus();
     await grader.keyboard.press("ArrowDown");
     await expect.poll(() => name.textContent()).not.toBe(firstShown);
+    // The focus moves with the student it opened: Enter keeps that one open instead of going back to the first.
+    const focusedIsCurrent = () => grader.evaluate(() => document.activeElement?.getAttribute("aria-current") === "true" && !!document.activeElement.closest(".grader-list"));
+    await expect.poll(focusedIsCurrent).toBe(true);
+    const secondShown = await name.textContent();
+    await grader.keyboard.press("Enter");
+    await grader.waitForTimeout(200);
+    expect(await name.textContent()).toBe(secondShown);
     await grader.keyboard.press("ArrowUp");
     await expect.poll(() => name.textContent()).toBe(firstShown);
+    await expect.poll(focusedIsCurrent).toBe(true);
     // J and K can be turned off (single-key shortcuts, WCAG 2.1.4), remembered on this device; the arrows still work.
     const letters = grader.getByLabel("Use J and K (off: only the arrows, in the list)");
     await letters.uncheck();

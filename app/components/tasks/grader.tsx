@@ -209,6 +209,13 @@ export function Grader({
     }
   }, [fetcher.data, fetcher.state, maxScore, t]);
 
+  // Set by an arrow key in the list of students: the student it opens takes the focus once shown (below).
+  const focusCurrent = useRef(false);
+  useEffect(() => {
+    if (!focusCurrent.current) return;
+    focusCurrent.current = false;
+    document.querySelector<HTMLElement>('.grader-list [aria-current="true"]')?.focus();
+  }, [currentId]);
   const move = useCallback(
     (by: 1 | -1) => {
       if (shown.length === 0) return;
@@ -286,6 +293,9 @@ export function Grader({
       const by = graderMove(e);
       if (by !== 0) {
         e.preventDefault();
+        // An arrow in the list moves the focus with the student (a focus left on the one before would open it again on
+        // Enter); J and K leave the focus where it is.
+        focusCurrent.current = arrow;
         move(by);
       }
     };
