@@ -52,6 +52,11 @@ describe("question banks", () => {
         : { add: "إضافة سؤال", option: (n: number) => `الخيار ${n}`, text: /^السؤال \(Markdown/, tags: "الوسوم", save: "احفظ السؤال", blank: "راجع السؤال:", general: "راجع السؤال: نصه وخياراته" };
       await page.getByRole("button", { name: words.add }).click();
       const editor = page.locator(".bank-editor");
+      // Saved with nothing filled in: the app says what is missing at the question (not the browser, in its own
+      // language, on the tags below it), and the question's text takes the focus.
+      await editor.getByRole("button", { name: words.save }).click();
+      await expect.poll(() => editor.locator(".quiz-editor-q .field-error").textContent()).toContain(words.blank);
+      await expect.poll(() => page.evaluate(() => document.activeElement?.matches("textarea.quiz-editor-text[aria-invalid=true]"))).toBe(true);
       // Spaces pass the browser's own check of a required field; the server trims them and refuses.
       await editor.getByLabel(words.text).fill("   ");
       await editor.getByLabel(words.option(1), { exact: true }).fill("one");

@@ -135,7 +135,9 @@ function BankEditor({ question, onDone }: { question: BankQuestion | null; onDon
   const payload = JSON.stringify({ question: toPayload(draft), tags: tags.split(/[,،]/).map((x) => x.trim()).filter(Boolean) });
   const titleRef = useFocusOnOpen<HTMLHeadingElement>();
   return (
-    <fetcher.Form ref={formRef} method="post" className="card form-card bank-editor" aria-labelledby={`${uid}-title`}>
+    // The app's own refusals, in the reader's language and at their fields, rather than the browser's bubble on the
+    // first required field in the browser's language (`required` stays for what it tells a screen reader).
+    <fetcher.Form ref={formRef} method="post" className="card form-card bank-editor" aria-labelledby={`${uid}-title`} noValidate>
       <input type="hidden" name="intent" value="bank-save" />
       <input type="hidden" name="questionId" value={question?._id ?? ""} />
       <input type="hidden" name="payload" value={payload} />
