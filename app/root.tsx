@@ -20,6 +20,7 @@ import { loadMessages } from "./i18n/store";
 import { useSessionSync } from "./hooks/use-session-sync";
 import { useScriptless } from "./hooks/use-scriptless";
 import { useViewer } from "./hooks/use-viewer";
+import { useT } from "./lib/i18n";
 import { useNonce } from "./lib/nonce";
 import { sheets } from "./styles/sheets";
 import { getHeaderFigures, getViewer } from "../worker/auth/viewer";
@@ -106,6 +107,7 @@ export function Layout({ children }: { children: ReactNode }) {
   // page's data: hydrated there, the address and the data disagree (React's hydration error, then Remix's
   // "Application Error"). It is a static screen whose links need no script, so it is sent without the scripts.
   const refused = useScriptless();
+  const { t } = useT();
   return (
     <html lang={lang} dir={dirOf(lang)}>
       <head>
@@ -124,6 +126,14 @@ export function Layout({ children }: { children: ReactNode }) {
         {children}
         {refused ? null : (
           <>
+            {/* Shown by entry.client.tsx when the page cannot hydrate (its dictionary did not load, even after one
+                reload): the server's words, since the browser has none of its own. */}
+            <div id="boot-failed" className="boot-failed" role="alert" hidden>
+              <p>{t("app.bootFailed")}</p>
+              <button type="button" className="btn btn-primary btn-sm">
+                {t("app.reload")}
+              </button>
+            </div>
             <ScrollRestoration nonce={nonce || undefined} />
             <Scripts nonce={nonce || undefined} />
           </>

@@ -2,8 +2,7 @@ import { isRouteErrorResponse, Link, useLocation, useRouteError } from "@remix-r
 import { forwardRef, useEffect, useRef, type ReactNode } from "react";
 import { errorWords } from "~/lib/error-words";
 import { useT } from "~/lib/i18n";
-
-const RELOAD_KEY = "cohort:reloaded-after-error";
+import { clearReloadMarker, reloadOnce as reloadPage } from "~/lib/reload-once";
 
 /**
  * An error screen's frame: the status drawn large (hidden from screen readers, the title says it), the title, then
@@ -44,10 +43,7 @@ export function GeneralErrorBoundary({ reloadOnce = false }: { reloadOnce?: bool
 
   useEffect(() => {
     if (!reloadOnce || isResponse) return;
-    if (sessionStorage.getItem(RELOAD_KEY) !== "1") {
-      sessionStorage.setItem(RELOAD_KEY, "1");
-      window.location.reload();
-    }
+    reloadPage();
   }, [reloadOnce, isResponse]);
 
   const status = isResponse ? error.status : 500;
@@ -85,7 +81,7 @@ export function courseAbove(pathname: string): string | null {
  */
 export function useClearReloadMarker() {
   useEffect(() => {
-    sessionStorage.removeItem(RELOAD_KEY);
+    clearReloadMarker();
     document.documentElement.dataset.hydrated = "true";
   }, []);
 }

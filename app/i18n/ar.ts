@@ -13,6 +13,8 @@ import { lifecycleAr } from "./lifecycle.ar";
 export const ar: Messages = {
   "app.name": "كوهورت",
   "app.tagline": "المعسكر التدريبي لمطوّري الويب المعاصرين",
+  "app.bootFailed": "تعذّر إكمال تحميل هذه الصفحة، لذا قد لا تعمل أزرارها. تحقّق من اتصالك ثم أعد التحميل.",
+  "app.reload": "أعد تحميل الصفحة",
   "meta.description": "أتقن البرمجة وابنِ مواقع حديثة من خلال كورسات شاملة وجلسات مباشرة ومشاريع حقيقية.",
   "nav.home": "الرئيسية",
   "nav.courses": "الكورسات",

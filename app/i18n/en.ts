@@ -16,6 +16,8 @@ import { lifecycleEn } from "./lifecycle.en";
 export const en = {
   "app.name": "Cohort",
   "app.tagline": "The bootcamp for modern web developers",
+  "app.bootFailed": "This page could not finish loading, so its buttons may not work. Check your connection, then reload.",
+  "app.reload": "Reload the page",
   "meta.description": "Master programming and build modern websites with comprehensive courses, live sessions and real projects.",
   "nav.home": "Home",
   "nav.courses": "Courses",

@@ -1,6 +1,7 @@
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { baseURL, useBrowser } from "./browser";
+import { allowStatus } from "./accounts-helpers";
 
 /**
  * Chromium reports a document answered with 404 as a console error ("Failed to load resource"). That one
@@ -114,5 +115,42 @@ describe("unknown pages and the dev mailbox", () => {
     await page.locator(".empty-title").waitFor();
     expect(await page.locator(".mailbox-count").textContent()).toBe("E-mails: 0");
     expect(await page.getByRole("textbox", { name: "Recipient" }).inputValue()).toBe("nobody-here@example.com");
+  });
+});
+
+describe("a page that cannot hydrate", () => {
+  const newPage = useBrowser();
+
+  it("whose dictionary is gone (a page from before a new version) reloads once, then says so in its language with a way to reload", async () => {
+    const words = {
+      en: { said: "This page could not finish loading, so its buttons may not work. Check your connection, then reload.", reload: "Reload the page" },
+      ar: { said: "تعذّر إكمال تحميل هذه الصفحة، لذا قد لا تعمل أزرارها. تحقّق من اتصالك ثم أعد التحميل.", reload: "أعد تحميل الصفحة" },
+    };
+    for (const lang of ["en", "ar"] as const) {
+      const page = await newPage({ width: 375, height: 800 });
+      // The missing dictionary is the point: the browser reports its 404s; any other problem is kept.
+      const problems = allowStatus(page, 404, "/i18n/");
+      await page.context().addCookies([{ name: "lang", value: lang, url: baseURL() }]);
+      await page.route("**/i18n/*.json", (route) => route.fulfill({ status: 404, contentType: "text/plain", body: "gone" }));
+      let documents = 0;
+      page.on("request", (r) => {
+        if (r.resourceType() === "document") documents++;
+      });
+      await page.goto(`${baseURL()}/courses`);
+      const notice = page.locator("#boot-failed");
+      await notice.waitFor({ state: "visible" });
+      // One reload, not a loop.
+      expect(documents).toBe(2);
+      expect(await notice.locator("p").textContent()).toBe(words[lang].said);
+      expect(await page.locator("html").getAttribute("data-hydrated")).toBeNull();
+      await page.waitForTimeout(500);
+      expect(documents).toBe(2);
+      // Once the dictionary answers again, the notice's button brings a working page.
+      await page.unroute("**/i18n/*.json");
+      await notice.getByRole("button", { name: words[lang].reload }).click();
+      await page.waitForSelector("html[data-hydrated]", { state: "attached" });
+      expect(await notice.isVisible()).toBe(false);
+      expect(problems).toEqual([]);
+    }
   });
 });
