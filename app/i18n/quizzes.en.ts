@@ -328,5 +328,7 @@ export const quizzesEn = {
   "quizEditor.bank.error": "A draw needs that many questions of its tag in the bank, and each tag is drawn from once.",
   "quizEditor.bank.sharedScores":
     "Scores are shown at once, so with few questions or several attempts a score can tell a student whether their answer to a question {quizzes} may also give was right. A tag of its own for this quiz avoids that.",
+  "quizEditor.bank.sharedScoresToo":
+    "Scores are shown at once, so with few questions or several attempts a score can tell a student whether their answer to a question those quizzes may also give was right.",
   "quizEditor.bank.shared": "Students will see no answer to a question drawn here while {quizzes} can still draw it: the key would reach those who have yet to take it. Use a tag of its own to show the answers.",
 } as const;

@@ -217,7 +217,9 @@ export function QuizEditor({
   const [draws, setDraws] = useState<QuizDraw[]>(() => quiz?.draws ?? []);
   // The other quizzes drawing from a tag this one draws: while they may still give a question, its key is kept back.
   const drawnTags = new Set(draws.map((d) => d.tag));
-  const sharing = otherDraws.filter((o) => o.tags.some((tag) => drawnTags.has(tag))).map((o) => o.title);
+  // Named once each (two quizzes may share a title).
+  const sharing = [...new Set(otherDraws.filter((o) => o.tags.some((tag) => drawnTags.has(tag))).map((o) => o.title))];
+  const sharingNames = formatList(lang, sharing.map((q) => (lang === "ar" ? `«${q}»` : `“${q}”`)));
   const [shuffleQuestions, setShuffleQuestions] = useState(quiz?.shuffleQuestions ?? false);
   const [shuffleOptions, setShuffleOptions] = useState(quiz?.shuffleOptions ?? false);
   const busy = navigation.state !== "idle";
@@ -469,8 +471,10 @@ export function QuizEditor({
           {fieldError("draws") ? <p className="field-error">{t("quizEditor.bank.error")}</p> : null}
           {sharing.length > 0 ? (
             <p className="field-hint field-hint-block quiz-editor-shared">
-              {showAnswers !== "never" ? `${t("quizEditor.bank.shared", { quizzes: formatList(lang, sharing.map((q) => (lang === "ar" ? `«${q}»` : `“${q}”`))) })} ` : null}
-              {t("quizEditor.bank.sharedScores", { quizzes: formatList(lang, sharing.map((q) => (lang === "ar" ? `«${q}»` : `“${q}”`))) })}
+              {/* The quizzes are named once: in the sentence on keys when answers are ever shown, else in the one on scores. */}
+              {showAnswers !== "never"
+                ? `${t("quizEditor.bank.shared", { quizzes: sharingNames })} ${t("quizEditor.bank.sharedScoresToo")}`
+                : t("quizEditor.bank.sharedScores", { quizzes: sharingNames })}
             </p>
           ) : null}
           <label className="check-field">
