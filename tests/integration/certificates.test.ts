@@ -326,7 +326,7 @@ describe("a certificate's statement", () => {
     expect(missing.headers.get("cache-control")).not.toBe("public, max-age=60");
   });
 
-  it("lets only the graduate choose its language; unknown and malformed codes are refused", async () => {
+  it("lets only the graduate choose its language, not once it is revoked; unknown and malformed codes are refused", async () => {
     const w = await world();
     await issue(w, { userIds: [w.amal.user.id] });
     const cert = (await roster(w)).members[0]!.certificate!;
@@ -336,6 +336,15 @@ describe("a certificate's statement", () => {
     expect(((await (await call(`/api/certificates/${cert.code}`)).json()) as { certificate: { language: string } }).certificate.language).toBe("ar");
     const mine = (await (await call("/api/certificates/mine", { token: w.amal.accessToken })).json()) as { code: string }[];
     expect(mine.map((c) => c.code)).toEqual([cert.code]);
+    // Once revoked, its language no longer changes (409), and the course home no longer offers the choice.
+    expect((await call(`/api/certificates/${cert._id}/revoke`, { body: { reason: "Issued by mistake" }, token: w.teacher.accessToken })).status).toBe(200);
+    const late = await call(`/api/certificates/${cert._id}/language`, { method: "PUT", body: { language: "en" }, token: w.amal.accessToken });
+    expect(late.status).toBe(409);
+    expect(((await late.json()) as { message: string }).message).toBe("This certificate was revoked: its language can no longer be changed.");
+    expect(((await (await call(`/api/certificates/${cert.code}`)).json()) as { certificate: { language: string } }).certificate.language).toBe("ar");
+    const home = await (await call(`/course/${w.group.slug}`, { cookie: w.amal.cookie, headers: { accept: "text/html" } })).text();
+    expect(home).toContain("course-certificate");
+    expect(home).not.toContain('id="certificate-language"');
     // A well-formed code that was never issued and a string that is no code are both simply no certificate.
     expect((await call("/api/certificates/AAAA-BBBB-CCCC-DDDD")).status).toBe(404);
     expect((await call("/api/certificates/not-a-code")).status).toBe(404);

@@ -318,8 +318,12 @@ export async function revokeCertificate(ctx: ServiceContext, viewer: Viewer, id:
 export async function setCertificateLanguage(ctx: ServiceContext, viewer: Viewer, id: string, language: Language): Promise<CertificateSummary> {
   const row = await findCertificate(ctx, id);
   if (row.c.userId !== viewer.userId) throw forbidden("Only the graduate chooses their certificate's language.");
-  const [updated] = await ctx.db.update(certificates).set({ language }).where(eq(certificates.id, row.c.id)).returning();
-  return toSummary(updated!);
+  // A revoked certificate is no longer written out in any language (one revoked meanwhile is caught by the write).
+  const revoked = () => new AppError(409, "conflict", "This certificate was revoked: its language can no longer be changed.");
+  if (row.c.revokedAt) throw revoked();
+  const [updated] = await ctx.db.update(certificates).set({ language }).where(and(eq(certificates.id, row.c.id), isNull(certificates.revokedAt))).returning();
+  if (!updated) throw revoked();
+  return toSummary(updated);
 }
 
 /** The viewer's own certificates, newest first (course home, My Courses). */

@@ -132,24 +132,27 @@ export function CourseCertificate({ certificate: c }: { certificate: OwnCertific
         <a className="btn btn-primary" href={`/certificates/${c.code}`}>
           {t("myCertificate.open")}
         </a>
-        <chooser.Form method="post" className="course-certificate-actions">
-          <input type="hidden" name="intent" value="certificate-language" />
-          <input type="hidden" name="certificateId" value={c._id} />
-          <div className="field">
-            <label htmlFor="certificate-language">{t("myCertificate.language")}</label>
-            <select id="certificate-language" name="language" defaultValue={c.language}>
-              <option value="en" lang="en">
-                English
-              </option>
-              <option value="ar" lang="ar">
-                العربية
-              </option>
-            </select>
-          </div>
-          <button type="submit" className="btn btn-outline" disabled={chooser.state !== "idle"}>
-            {t("myCertificate.languageSave")}
-          </button>
-        </chooser.Form>
+        {/* A revoked certificate is written in no language any more: its page says it was revoked, nothing to choose. */}
+        {c.revokedAt ? null : (
+          <chooser.Form method="post" className="course-certificate-actions">
+            <input type="hidden" name="intent" value="certificate-language" />
+            <input type="hidden" name="certificateId" value={c._id} />
+            <div className="field">
+              <label htmlFor="certificate-language">{t("myCertificate.language")}</label>
+              <select id="certificate-language" name="language" defaultValue={c.language}>
+                <option value="en" lang="en">
+                  English
+                </option>
+                <option value="ar" lang="ar">
+                  العربية
+                </option>
+              </select>
+            </div>
+            <button type="submit" className="btn btn-outline" disabled={chooser.state !== "idle"}>
+              {t("myCertificate.languageSave")}
+            </button>
+          </chooser.Form>
+        )}
       </div>
       <p role="status" className={chooser.data && !chooser.data.ok ? "form-error" : "form-ok"}>
         {chooser.state === "idle" && chooser.data ? (chooser.data.ok ? t("myCertificate.languageSaved") : failureText(t, chooser.data)) : ""}
