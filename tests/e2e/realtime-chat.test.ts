@@ -268,5 +268,20 @@ describe("group chat", () => {
     expect(await reply.locator(".chat-quote").textContent()).toContain("Reminder: the profile card task is due on Sunday.");
     expect(await reply.locator(".chat-text").getAttribute("dir")).toBe("auto");
     expect(await nour.locator(".chat-replying").count()).toBe(0);
+
+    // Answering the message just sent, at the bottom of the list: the reply's bar makes the list shorter, and the
+    // message stays whole in view above it (it was left half hidden under the composer).
+    await reply.hover();
+    await reply.getByRole("button", { name: "Reply to Nour Ali" }).click();
+    await nour.locator(".chat-replying").waitFor();
+    await expect
+      .poll(() =>
+        reply.evaluate((el) => {
+          const box = el.closest(".chat-scroll")!.getBoundingClientRect();
+          const own = el.getBoundingClientRect();
+          return own.top >= box.top - 1 && own.bottom <= box.bottom + 1;
+        }),
+      )
+      .toBe(true);
   });
 });

@@ -138,6 +138,24 @@ function ChatPanel({
     }
   }, [lastKey, chat.messages.length]);
 
+  // The list gets shorter when the composer grows (a reply's bar, a longer message) or the window does: a reader at
+  // the bottom stays there, so the newest message is not left half hidden under the composer.
+  useEffect(() => {
+    const box = scrollRef.current;
+    if (!box || typeof ResizeObserver === "undefined") return;
+    const observer = new ResizeObserver(() => {
+      if (atBottom.current) box.scrollTop = box.scrollHeight;
+    });
+    observer.observe(box);
+    return () => observer.disconnect();
+  }, []);
+
+  // The message being answered stays in view above the reply's bar.
+  useIsoLayoutEffect(() => {
+    if (replyTo === null) return;
+    scrollRef.current?.querySelector<HTMLElement>(`[data-message-id="${replyTo}"]`)?.scrollIntoView({ block: "nearest" });
+  }, [replyTo]);
+
   const onScroll = () => {
     const box = scrollRef.current;
     if (!box) return;
