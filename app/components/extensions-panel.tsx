@@ -21,7 +21,7 @@ type Result = ({ ok: true; intent: string } | (FailureLike & { ok: false; intent
  * Where a task's new due time starts: a day after its own, or, when that has already passed, the same time of day on
  * the first day at least a day from now (a default in the past would give nobody any time).
  */
-export function suggestedDue(iso: string | null, now: number): string | null {
+function suggestedDue(iso: string | null, now: number): string | null {
   if (!iso) return null;
   const DAY = 86_400_000;
   const due = Date.parse(iso);
