@@ -163,6 +163,51 @@ describe("group chat", () => {
     expect(await nour.evaluate(() => Object.keys(sessionStorage).filter((k) => k.startsWith("cohort:chat-pending:")))).toEqual([]);
   });
 
+  it("keeps a refused message refused across a reload: only Retry sends it, after what was written since", async () => {
+    const nour = await signedInPage(DEMO_LOGINS.student);
+    const refused = unique("Refused by the room");
+    // While `refusing`, the room answers this one message as it answers a burst past the limit; the rest goes through.
+    let refusing = true;
+    await nour.routeWebSocket(/\/parties\/group-room\//, (ws) => {
+      const server = ws.connectToServer();
+      ws.onMessage((raw) => {
+        const frame = JSON.parse(String(raw)) as { type: string; clientId?: string; text?: string };
+        if (refusing && frame.type === "chat.send" && frame.text === refused) {
+          ws.send(JSON.stringify({ type: "error", code: "rate_limited", message: "Slow down: too many messages.", clientId: frame.clientId, retryAfter: 1 }));
+        } else server.send(raw);
+      });
+    });
+    await openChat(nour, "/course/frontend-react");
+    const box = nour.getByRole("textbox", { name: "Message" });
+    await box.fill(refused);
+    await box.press("Enter");
+    const failed = lines(nour, refused).and(nour.locator('[data-state="failed"]'));
+    await failed.getByText("Not sent: too many messages. Wait a moment.").waitFor();
+    // From here the room would take it (the limit's window has passed), as it would after a real burst.
+    refusing = false;
+    const later = unique("Written after the refusal");
+    await send(nour, later);
+
+    await nour.reload();
+    await nour.locator('.chat-status[data-status="open"]').waitFor({ timeout: 10_000 });
+    // Still refused, with its reason and its two choices, and not posted by the reload.
+    await failed.getByText("Not sent: too many messages. Wait a moment.").waitFor();
+    await expect(failed.getByRole("button", { name: "Retry" }).isVisible()).resolves.toBe(true);
+    const sara = await signedInPage(DEMO_LOGINS.sara);
+    await openChat(sara, "/course/frontend-react");
+    await lines(sara, later).waitFor();
+    await sara.waitForTimeout(500);
+    expect(await lines(sara, refused).count()).toBe(0);
+
+    // Retry is the sender's choice: sent once, and placed after the message written later.
+    await lines(nour, refused).getByRole("button", { name: "Retry" }).click();
+    await lines(nour, refused).and(nour.locator('[data-state="sent"]')).waitFor({ timeout: 5_000 });
+    await lines(sara, refused).waitFor();
+    expect(await lines(sara, refused).count()).toBe(1);
+    const order = await sara.locator(".chat-msg").allTextContents();
+    expect(order.findIndex((x) => x.includes(later))).toBeLessThan(order.findIndex((x) => x.includes(refused)));
+  });
+
   it("on a phone's touch keyboard (no Shift+Enter), Enter starts a new line and the Send button sends, in Arabic", async () => {
     const page = await newPage({ width: 375, height: 800, touch: true });
     await page.context().addCookies([{ name: "lang", value: "ar", url: baseURL() }]);

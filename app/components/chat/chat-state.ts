@@ -58,16 +58,26 @@ export function unsettled(pending: PendingMessage[], held: ChatMessage[], userId
 
 const storageKey = (groupId: string, userId: string) => `cohort:chat-pending:${groupId}:${userId}`;
 
-/** Pending sends saved by an earlier page of this tab (a reload must not lose an unsent message). */
+/**
+ * Pending sends saved by an earlier page of this tab (a reload must not lose an unsent message). One the server
+ * refused comes back refused, with its reason: only the sender's Retry sends it, never a reload (which would post it
+ * unasked, after whatever they wrote since).
+ */
 export function loadPending(groupId: string, userId: string): PendingMessage[] {
   try {
     const raw = sessionStorage.getItem(storageKey(groupId, userId));
     const list: unknown = raw ? JSON.parse(raw) : [];
     if (!Array.isArray(list)) return [];
-    return list.filter(
-      (p): p is PendingMessage =>
-        typeof p === "object" && p !== null && typeof p.clientId === "string" && typeof p.text === "string" && typeof p.createdAt === "string",
-    ).map((p) => ({ clientId: p.clientId, text: p.text, replyTo: typeof p.replyTo === "number" ? p.replyTo : null, state: "sending", createdAt: p.createdAt }));
+    return list
+      .filter(
+        (p): p is PendingMessage =>
+          typeof p === "object" && p !== null && typeof p.clientId === "string" && typeof p.text === "string" && typeof p.createdAt === "string",
+      )
+      .map((p): PendingMessage => {
+        const replyTo = typeof p.replyTo === "number" ? p.replyTo : null;
+        if (p.state !== "failed") return { clientId: p.clientId, text: p.text, replyTo, state: "sending", createdAt: p.createdAt };
+        return { clientId: p.clientId, text: p.text, replyTo, state: "failed", error: typeof p.error === "string" ? p.error : undefined, createdAt: p.createdAt };
+      });
   } catch {
     return [];
   }
