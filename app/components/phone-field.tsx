@@ -1,11 +1,12 @@
 import { useState } from "react";
-import { COUNTRIES, countryById, DEFAULT_COUNTRY, phoneDigits, trunkDropped, type Country } from "~/lib/countries";
+import { COUNTRIES, countryById, DEFAULT_COUNTRY, internationalNumber, phoneDigits, trunkDropped, type Country } from "~/lib/countries";
 import { isolateLtr } from "~/lib/bidi";
 import { useT } from "~/lib/i18n";
 
 /**
  * Country selector plus phone number (platform-spec §2, §5, §9): the calling code is shown before the number,
- * anything but digits is dropped as the person types, and the number is capped at the country's length.
+ * anything but digits is dropped as the person types, and the number is capped at the country's length. A whole
+ * international number pasted in ("+20 100 ...") chooses its country and keeps the digits after the calling code.
  * Posts `country` and `phone` (digits); the action composes `phone_number` from both (lib/countries.ts).
  */
 export function PhoneField({
@@ -75,7 +76,13 @@ export function PhoneField({
             autoComplete="tel-national"
             required
             value={digits}
-            onChange={(e) => setDigits(phoneDigits(country, e.target.value))}
+            onChange={(e) => {
+              const international = internationalNumber(e.target.value);
+              if (international && international.country !== country) {
+                setCountry(international.country);
+                setDigits(phoneDigits(international.country, international.national));
+              } else setDigits(phoneDigits(country, e.target.value));
+            }}
             aria-invalid={error || invalid ? true : undefined}
             aria-describedby={describe}
           />

@@ -53,8 +53,25 @@ export function countryById(id: string | null | undefined): Country | null {
  * not counting a trunk "0" typed first where the cap leaves it out (`trunkInCap`).
  */
 export function phoneDigits(country: Country, raw: string): string {
+  // A number pasted whole, with this country's calling code in front ("+20 100 ...", "0020100..."): its national part.
+  const international = internationalNumber(raw);
+  if (international?.country === country) raw = international.national;
   const all = toLatinDigits(raw).replace(/\D/g, "");
   return all.slice(0, country.maxDigits + (trunkDropped(country) && all.startsWith("0") ? 1 : 0));
+}
+
+/**
+ * A number written in its international form ("+20 100 111 2223", "00966 5..."), as people paste it or a browser
+ * fills it in: the listed country whose calling code it starts with (the longest that matches) and the digits after
+ * that code. Null for a number without "+" or "00" in front, or whose code is none of the list's.
+ */
+export function internationalNumber(raw: string): { country: Country; national: string } | null {
+  const written = /^\s*(?:\+|00)(.*)$/s.exec(toLatinDigits(raw));
+  if (!written) return null;
+  const all = written[1]!.replace(/\D/g, "");
+  let found: Country | null = null;
+  for (const c of COUNTRIES) if (c.dial && all.startsWith(c.dial) && (!found || c.dial.length > found.dial!.length)) found = c;
+  return found ? { country: found, national: all.slice(found.dial!.length) } : null;
 }
 
 /** Whether a "0" typed first is a trunk prefix outside the country's cap (it is dropped from the stored number). */

@@ -44,6 +44,27 @@ describe("one's own account", () => {
     expect(await page.locator(".detail-row").filter({ hasText: "Country" }).locator("dd").textContent()).toBe("UAE");
   });
 
+  it("takes a phone number pasted whole with its calling code: its country, and every digit after the code", async () => {
+    const user = await createVerifiedUser("paste", "Mona Paste");
+    const page = await newPage();
+    await signIn(page.context(), user);
+    await page.goto("/profile");
+    const phone = page.getByLabel("Phone number");
+    // Egypt chosen, its own number pasted in international form: not "20100111222" (the code kept, the last digit cut).
+    await page.getByLabel("Country").selectOption("EG");
+    await phone.fill("+20 100 111 2223");
+    expect(await phone.inputValue()).toBe("1001112223");
+    // Another listed country's number chooses that country.
+    await phone.fill("00966 50 123 4567");
+    expect(await page.getByLabel("Country").inputValue()).toBe("SA");
+    expect(await phone.inputValue()).toBe("501234567");
+    await phone.fill("+٢٠ ١٠٠ ١١١ ٢٢٢٣");
+    expect(await page.getByLabel("Country").inputValue()).toBe("EG");
+    await page.getByRole("button", { name: "Save changes" }).click();
+    await toast(page, "Your profile was saved.");
+    expect(await page.locator(".detail-row").filter({ hasText: "Phone number" }).locator("dd").textContent()).toBe("+201001112223");
+  });
+
   it("changes the password: the current one is required and checked", async () => {
     const user = await createVerifiedUser("pw");
     const page = await newPage();
