@@ -527,6 +527,30 @@ describe("the task screens in both languages", () => {
       });
     }
   }
+
+  it("the grader of a late hand-in at 375 px: the late penalty's sentence wraps, in English and Arabic", async () => {
+    const stamp = Date.now().toString(36);
+    const token = await accessToken(INSTRUCTOR);
+    const lecture = (await api<{ slug: string }>(token, "POST", "/api/lectures/group/frontend-react", { title: `Late ${stamp}`, published: true })).body;
+    const due = new Date(Date.now() - 1.5 * 86_400_000).toISOString();
+    const task = (await api<{ slug: string }>(token, "POST", `/api/lectures/${lecture.slug}/tasks`, { title: `Late work ${stamp}`, maxScore: 100, dueAt: due, allowLate: true, latePenaltyPerDay: 10 })).body;
+    const late = await memberOf("frontend-react", "late-pen", `Laila Late ${stamp}`);
+    expect((await api(await accessToken(late), "POST", `/api/lectures/${lecture.slug}/submit-task/${task.slug}`, { link: "https://laila.example.dev" })).status).toBe(201);
+    for (const lang of ["en", "ar"] as const) {
+      const staff = await newPage({ width: 375, height: 800 });
+      await staff.context().addCookies([{ name: "lang", value: lang, url: baseURL() }]);
+      await signIn(staff.context(), INSTRUCTOR.email, INSTRUCTOR.password);
+      await gotoHydrated(staff, `/instructor/group/frontend-react/lecture/${lecture.slug}/tasks/${task.slug}/submissions`);
+      const penalty = staff.locator(".grader-penalty");
+      await penalty.waitFor();
+      if (lang === "en") expect(await penalty.textContent()).toMatch(/^Handed in \d+ days? late: the late penalty takes \d+%/);
+      expect(await sideways(staff)).toBe(0);
+      // Typing a score keeps it in the box: the longer sentence (what the score counts as) wraps too.
+      await staff.locator("#grader-score").fill("80");
+      await expect.poll(() => penalty.textContent()).toMatch(lang === "en" ? /so 80 counts as \d+/ : /80/);
+      expect(await sideways(staff)).toBe(0);
+    }
+  });
 });
 
 /** Presses a key as a keyboard with another layout sends it: the typed character (`key`) and the physical key (`code`). */
