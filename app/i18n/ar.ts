@@ -354,6 +354,7 @@ export const ar: Messages = {
   "country.US": "الولايات المتحدة/كندا",
   "country.OTHER": "أخرى",
   "account.password.wrongCurrent": "كلمة المرور الحالية غير صحيحة.",
+  "account.password.same": "اختر كلمة مرور جديدة تختلف عن الحالية.",
   "account.password.noPassword": "ليس لحسابك كلمة مرور بعد: استخدم \"نسيت كلمة المرور\" لتعيين واحدة.",
   "account.delete.wrongPassword": "كلمة المرور غير صحيحة.",
   "account.delete.runsGroups": "أنت تدير مجموعات: اطلب من أحد المشرفين إسنادها إلى مدرّس آخر قبل حذف حسابك.",

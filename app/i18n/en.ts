@@ -356,6 +356,7 @@ export const en = {
   "country.US": "United States/Canada",
   "country.OTHER": "Other",
   "account.password.wrongCurrent": "The current password is incorrect.",
+  "account.password.same": "Choose a new password that differs from the current one.",
   "account.password.noPassword": "Your account has no password yet: use \"Forgot password\" to set one.",
   "account.delete.wrongPassword": "The password is incorrect.",
   "account.delete.runsGroups": "You run groups: ask an admin to give them to another instructor before you delete your account.",

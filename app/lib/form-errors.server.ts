@@ -32,6 +32,7 @@ const KNOWN: Record<string, MessageKey> = {
   "Verification failed": "auth.verify.failed",
   "Error: Invalid Reset Code": "auth.reset.badCode",
   "The current password is incorrect.": "account.password.wrongCurrent",
+  "Choose a new password that differs from the current one.": "account.password.same",
   'Your account has no password yet: use "Forgot password" to set one.': "account.password.noPassword",
   "The password is incorrect.": "account.delete.wrongPassword",
   'Your account has no password yet: use "Forgot password" to set one first.': "account.delete.noPassword",

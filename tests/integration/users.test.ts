@@ -106,6 +106,30 @@ describe("PUT /api/users/password", () => {
     await waitForMails(user.email, /password was changed/);
   });
 
+  it("refuses the current password as the new one: no device signed out, and the profile form names the field with its own message", async () => {
+    const user = await createUser();
+    const here = await signIn(user);
+    const elsewhere = await signIn(user);
+    const res = await call("/api/users/password", { method: "PUT", token: here.accessToken, body: { currentPassword: user.password, newPassword: user.password } });
+    expect(res.status).toBe(400);
+    const body = (await res.json()) as ErrorBody;
+    expect(body.message).toBe("Choose a new password that differs from the current one.");
+    expect(body.fields).toHaveProperty("newPassword");
+    // Nothing happened: the other device is still signed in.
+    expect((await call("/api/users/profile", { token: elsewhere.accessToken })).status).toBe(200);
+    // A wrong current password is still told first (the rule says nothing about a password one does not know).
+    const wrong = await call("/api/users/password", { method: "PUT", token: here.accessToken, body: { currentPassword: "not-the-password", newPassword: "not-the-password" } });
+    expect(((await wrong.json()) as ErrorBody).message).toBe("The current password is incorrect.");
+    // The profile form gets it as its own message (a dictionary key, shown in the reader's language) at the new password.
+    const form = new FormData();
+    form.set("intent", "password");
+    form.set("currentPassword", user.password);
+    form.set("newPassword", user.password);
+    const page = await call("/profile.data", { method: "POST", form, cookie: `${here.cookie}; lang=ar` });
+    expect(page.status).toBe(400);
+    expect(await page.text()).toContain("account.password.same");
+  });
+
   it("a change that lands between another's check and its write wins; the other is refused, not applied unchecked", async () => {
     const user = await createUser();
     const me = await signIn(user);

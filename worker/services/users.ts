@@ -124,6 +124,12 @@ export async function changePassword(ctx: ServiceContext, viewer: Viewer, input:
     const message = stored ? "The current password is incorrect." : "Your account has no password yet: use \"Forgot password\" to set one.";
     throw new AppError(400, "invalid_credentials", message, { currentPassword: message });
   }
+  // Checked after the current password, so it says nothing about a password the sender does not know. "Changing" to
+  // the same password would sign every other device out and mail a warning for a change that did not happen.
+  if (input.newPassword === input.currentPassword) {
+    const message = "Choose a new password that differs from the current one.";
+    throw new AppError(400, "validation_failed", message, { newPassword: message });
+  }
   const passwordHash = await hashPassword(input.newPassword, ctx.settings.passwordPepper);
   // Only over the password just checked: of two changes sent at once with the same current password, one lands and
   // the other is told (it would otherwise replace the first one's new password, unchecked).
