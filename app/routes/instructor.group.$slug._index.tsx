@@ -1,10 +1,11 @@
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { redirect } from "@remix-run/server-runtime";
-import { groupSlugParam } from "~/lib/group-students.server";
-import { requireRole } from "../../worker/auth/viewer";
 
-/** A group's own address on the instructor's side opens its first tab (the tabs check who is asking). */
-export async function loader({ request, params, context }: LoaderFunctionArgs) {
-  await requireRole(context.svc, request, "instructor");
-  throw redirect(`/instructor/group/${encodeURIComponent(groupSlugParam(params))}/students`);
+/**
+ * A group's own address on the instructor's side opens its first tab. The tab checks who is asking and answers in
+ * the page's language (sign in, not allowed, not found); this address has no page of its own to answer with, so it
+ * checks nothing itself and its answer says nothing but the path the visitor typed.
+ */
+export function loader({ params }: LoaderFunctionArgs) {
+  throw redirect(`/instructor/group/${encodeURIComponent(params.slug ?? "")}/students`);
 }

@@ -296,3 +296,32 @@ describe("Publish later and Copy to a group", () => {
     expect([done.status, done.body.ok]).toEqual([200, true]);
   });
 });
+
+describe("the staff areas' own addresses", () => {
+  it("/instructor/group/{slug} opens the Students tab for everyone, whose page (not a JSON body) says who may", async () => {
+    const w = await world();
+    for (const who of [w.teacher, w.student, null]) {
+      const res = await call(`/instructor/group/${w.group.slug}`, { cookie: who?.cookie, headers: { accept: "text/html" } });
+      expect(res.status).toBe(302);
+      expect(res.headers.get("location")).toBe(`/instructor/group/${w.group.slug}/students`);
+    }
+    // The student then gets the app's own refusal, in the page's language.
+    const refused = await page(w.student, `/instructor/group/${w.group.slug}/students`);
+    expect(refused.status).toBe(403);
+    expect(refused.text).toContain("<html");
+    expect(refused.text).not.toContain('{"message"');
+    const inArabic = await call(`/instructor/group/${w.group.slug}/students`, { cookie: `${w.student.cookie}; lang=ar`, headers: { accept: "text/html" } });
+    expect(await inArabic.text()).toContain('lang="ar"');
+    // An Arabic slug is carried over as typed (encoded once).
+    const arabic = await call(`/instructor/group/${encodeURIComponent("دورة")}`, { cookie: w.teacher.cookie });
+    expect(arabic.headers.get("location")).toBe(`/instructor/group/${encodeURIComponent("دورة")}/students`);
+  });
+
+  it("/dashboard/admin is the admin's overview at /dashboard, not a not-found page", async () => {
+    const admin = await signIn(await createUser({ role: "admin" }));
+    const res = await call("/dashboard/admin", { cookie: admin.cookie, headers: { accept: "text/html" } });
+    expect(res.status).toBe(302);
+    expect(res.headers.get("location")).toBe("/dashboard");
+    expect((await page(admin, "/dashboard")).status).toBe(200);
+  });
+});
