@@ -14,6 +14,7 @@ import { loadPeople } from "~/lib/admin-people.server";
 import { SEARCH_MAX } from "~/lib/list-query";
 import { requireRole } from "../../worker/auth/viewer";
 import { EmptyState } from "~/components/empty-state";
+import { takeNotice } from "~/lib/notice.server";
 
 const TITLE: Record<PeopleFilter, MessageKey> = {
   user: "admin.users.title",
@@ -39,7 +40,9 @@ export const meta: MetaFunction<typeof loader> = ({ data, matches }) => pageMeta
 /** Students by default (the page is "Students"), or the accounts of one role, or everyone: search, 20 a page. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const viewer = await requireRole(context.svc, request, "admin");
-  return loadPeople(context.svc, viewer, new URL(request.url));
+  const { notice, headers } = takeNotice(request);
+  const people = await loadPeople(context.svc, viewer, new URL(request.url));
+  return data({ ...people, deleted: notice?.kind === "userDeleted" ? notice.name : null }, { headers });
 }
 
 export default function AdminUsersRoute() {
@@ -48,7 +51,7 @@ export default function AdminUsersRoute() {
 
 type People = Awaited<ReturnType<typeof loadPeople>>;
 
-function AdminUsersPage({ users, total, page, pageSize, search, role, counts }: People) {
+function AdminUsersPage({ users, total, page, pageSize, search, role, counts, deleted }: People & { deleted: string | null }) {
   const { t, lang } = useT();
   const [params] = useSearchParams();
   const navigation = useNavigation();
@@ -60,7 +63,6 @@ function AdminUsersPage({ users, total, page, pageSize, search, role, counts }: 
     next.set("page", String(n));
     return `?${next}`;
   };
-  const deleted = params.get("deleted");
   const filterLink = (r: PeopleFilter) => {
     const next = new URLSearchParams();
     if (search) next.set("search", search);

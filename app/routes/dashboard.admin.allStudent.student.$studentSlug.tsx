@@ -28,6 +28,7 @@ import { progressAcrossGroups } from "../../worker/services/progress";
 import { StudentProgressList } from "~/components/progress/student-progress";
 import { sheets } from "~/styles/sheets";
 import { Breadcrumb } from "~/components/breadcrumb";
+import { noticeCookie } from "~/lib/notice.server";
 
 export const links: LinksFunction = () => sheets("accounts", "progress");
 
@@ -55,7 +56,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
     if (intent === "delete") {
       const user = await orNotFound(getStudent(context.svc, viewer, slug));
       await deleteUser(context.svc, viewer, user._id);
-      throw redirect(`/dashboard/admin/allStudent?${new URLSearchParams({ deleted: user.name })}`);
+      throw redirect("/dashboard/admin/allStudent", { headers: { "Set-Cookie": noticeCookie(request, { kind: "userDeleted", name: user.name }) } });
     }
     // Only the role form changes a role: a post naming no intent, or another, changes nothing.
     if (intent !== "role") return data<AccountResult>({ intent: "profile", ok: false, errors: {}, formError: "form.invalid" }, { status: 400 });

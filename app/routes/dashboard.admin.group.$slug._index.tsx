@@ -1,5 +1,6 @@
 import type { LoaderFunctionArgs, LinksFunction } from "@remix-run/cloudflare";
-import { Link, useLoaderData, useSearchParams } from "@remix-run/react";
+import { Link, useLoaderData } from "@remix-run/react";
+import { data } from "@remix-run/server-runtime";
 import { GroupChatPanel } from "~/components/chat/group-chat-panel";
 import { ExternalIcon } from "~/components/groups/extra-icons";
 import { GroupStatusBadge } from "~/components/groups/badges";
@@ -9,6 +10,7 @@ import { formatDate, useT } from "~/lib/i18n";
 import { orHttpError } from "~/lib/group-actions.server";
 import { notFoundResponse } from "~/lib/not-found.server";
 import { idOrSlugParam } from "~/lib/schemas";
+import { takeNotice } from "~/lib/notice.server";
 import { requireRole } from "../../worker/auth/viewer";
 import { getManagedGroup } from "../../worker/services/groups-admin";
 import { sheets } from "~/styles/sheets";
@@ -20,7 +22,9 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const slug = idOrSlugParam.safeParse({ id: params.slug });
   if (!slug.success) throw notFoundResponse();
   const g = await orHttpError(getManagedGroup(context.svc, viewer, slug.data.id));
-  return {
+  const { notice, headers } = takeNotice(request);
+  return data({
+    created: notice?.kind === "groupCreated" && notice.slug === g.slug,
     group: {
       id: g._id,
       slug: g.slug,
@@ -36,16 +40,14 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
       createdAt: g.createdAt,
       parts: g.content.length,
     },
-  };
+  }, { headers });
 }
 
 /** Key facts, counts with links to the work waiting, the public page, and the group chat for staff. */
 export default function AdminGroupOverview() {
   const { t, lang } = useT();
-  const { group } = useLoaderData<typeof loader>();
-  const [searchParams] = useSearchParams();
+  const { group, created } = useLoaderData<typeof loader>();
   const base = `/dashboard/admin/group/${group.slug}`;
-  const created = searchParams.get("created") === "1";
   return (
     <div className="group-section">
       {created ? (

@@ -11,6 +11,7 @@ import { GROUP_FORM_LIMITS, groupFormFields, savedWithImage } from "~/lib/group-
 import { createGroupInput } from "~/lib/schemas";
 import { requireRole } from "../../worker/auth/viewer";
 import { createGroup, listInstructors } from "../../worker/services/groups-admin";
+import { noticeCookie } from "~/lib/notice.server";
 
 export const meta: MetaFunction = ({ matches }) => pageMeta(matches, metaT(matches)("groups.new.title"));
 
@@ -27,7 +28,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (!parsed.success) return invalid("save", parsed.error);
   return attempt("save", async () => {
     const group = await savedWithImage(context.svc, viewer, form, parsed.data, (input) => createGroup(context.svc, viewer, input));
-    throw redirect(`/dashboard/admin/group/${encodeURIComponent(group.slug)}?created=1`);
+    throw redirect(`/dashboard/admin/group/${encodeURIComponent(group.slug)}`, { headers: { "Set-Cookie": noticeCookie(request, { kind: "groupCreated", slug: group.slug }) } });
   });
 }
 

@@ -263,8 +263,15 @@ describe("admins manage users", () => {
     await page.getByRole("button", { name: "Delete user" }).click();
     const dialog = page.getByRole("dialog", { name: "Delete this user?" });
     await dialog.getByRole("button", { name: "Delete user" }).click();
-    await page.waitForURL(/\/dashboard\/admin\/allStudent\?deleted=/);
+    await page.waitForURL(/\/dashboard\/admin\/allStudent$/);
     await page.getByText("Rami Remove was deleted.").waitFor();
+    // Said once: not on a reload, and not by a link that names someone (who was never deleted).
+    await page.reload();
+    await page.getByRole("heading", { level: 1 }).waitFor();
+    expect(await page.getByText("Rami Remove was deleted.").count()).toBe(0);
+    await page.goto("/dashboard/admin/allStudent?deleted=Sara%20Mahmoud");
+    await page.getByRole("heading", { level: 1 }).waitFor();
+    expect(await page.getByText("was deleted").count()).toBe(0);
     await page.goto(`/dashboard/admin/allStudent?search=${encodeURIComponent(user.email)}`);
     // The empty state on screen (the list's live region says the same words to a screen reader, out of sight).
     await page.locator(".empty-title", { hasText: "No users match your search." }).waitFor();
