@@ -64,7 +64,11 @@ describe("the instructor's Outline tab", () => {
     const res = await call(`/instructor/group/${w.group.slug}`, { cookie: w.teacher.cookie });
     expect(res.status).toBe(302);
     expect(res.headers.get("location")).toBe(`/instructor/group/${w.group.slug}/students`);
-    expect((await call(`/instructor/group/${w.group.slug}`, { cookie: w.member.cookie })).status).toBe(403);
+    // A member is handed on too; the tab itself refuses them with the app's page (ADR 0071), not a JSON body.
+    expect((await call(`/instructor/group/${w.group.slug}`, { cookie: w.member.cookie })).status).toBe(302);
+    const refused = await call(`/instructor/group/${w.group.slug}/students`, { cookie: w.member.cookie, headers: { accept: "text/html" } });
+    expect(refused.status).toBe(403);
+    expect(await refused.text()).toContain("<html");
     const students = await (await call(`/instructor/group/${w.group.slug}/students`, { cookie: w.teacher.cookie })).text();
     expect(students).toContain(`href="/instructor/group/${w.group.slug}/outline"`);
   });
