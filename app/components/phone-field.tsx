@@ -77,11 +77,10 @@ export function PhoneField({
             required
             value={digits}
             onChange={(e) => {
-              const international = internationalNumber(e.target.value);
-              if (international && international.country !== country) {
-                setCountry(international.country);
-                setDigits(phoneDigits(international.country, international.national));
-              } else setDigits(phoneDigits(country, e.target.value));
+              // phoneDigits keeps what follows the calling code of the country the number names.
+              const next = internationalNumber(e.target.value)?.country ?? country;
+              if (next !== country) setCountry(next);
+              setDigits(phoneDigits(next, e.target.value));
             }}
             aria-invalid={error || invalid ? true : undefined}
             aria-describedby={describe}

@@ -16,19 +16,25 @@ export type Notice = z.infer<typeof notice>;
 /** Long enough for the redirect it rides on; a notice never read is gone within the minute. */
 const NOTICE_MAX_AGE_SECONDS = 60;
 
-const nameFor = (request: Request) => (isSecureOrigin(new URL(request.url)) ? "__Host-cohort_notice" : "cohort_notice");
+/** The cookie's name and flags for this request's origin (`__Host-` where it is served over HTTPS). */
+function jar(request: Request) {
+  const secure = isSecureOrigin(new URL(request.url));
+  return { name: secure ? "__Host-cohort_notice" : "cohort_notice", secure };
+}
 
 /** The Set-Cookie header value that carries `value` to the next page. */
 export function noticeCookie(request: Request, value: Notice): string {
-  return serializeCookie(nameFor(request), encodeURIComponent(JSON.stringify(value)), { secure: isSecureOrigin(new URL(request.url)), maxAge: NOTICE_MAX_AGE_SECONDS });
+  const { name, secure } = jar(request);
+  return serializeCookie(name, encodeURIComponent(JSON.stringify(value)), { secure, maxAge: NOTICE_MAX_AGE_SECONDS });
 }
 
 /** The notice this request carries, if any and well formed, and the headers that clear it (empty when none came). */
 export function takeNotice(request: Request): { notice: Notice | null; headers: Headers } {
+  const { name, secure } = jar(request);
   const headers = new Headers();
-  const raw = readCookie(request, nameFor(request));
+  const raw = readCookie(request, name);
   if (!raw) return { notice: null, headers };
-  headers.append("Set-Cookie", serializeCookie(nameFor(request), "", { secure: isSecureOrigin(new URL(request.url)), maxAge: 0 }));
+  headers.append("Set-Cookie", serializeCookie(name, "", { secure, maxAge: 0 }));
   try {
     const parsed = notice.safeParse(JSON.parse(decodeURIComponent(raw)));
     return { notice: parsed.success ? parsed.data : null, headers };

@@ -74,9 +74,8 @@ export function loadPending(groupId: string, userId: string): PendingMessage[] {
           typeof p === "object" && p !== null && typeof p.clientId === "string" && typeof p.text === "string" && typeof p.createdAt === "string",
       )
       .map((p): PendingMessage => {
-        const replyTo = typeof p.replyTo === "number" ? p.replyTo : null;
-        if (p.state !== "failed") return { clientId: p.clientId, text: p.text, replyTo, state: "sending", createdAt: p.createdAt };
-        return { clientId: p.clientId, text: p.text, replyTo, state: "failed", error: typeof p.error === "string" ? p.error : undefined, createdAt: p.createdAt };
+        const kept = { clientId: p.clientId, text: p.text, replyTo: typeof p.replyTo === "number" ? p.replyTo : null, createdAt: p.createdAt };
+        return p.state === "failed" ? { ...kept, state: "failed", error: typeof p.error === "string" ? p.error : undefined } : { ...kept, state: "sending" };
       });
   } catch {
     return [];

@@ -441,7 +441,7 @@ export function Grader({
                 </p>
               ) : null}
               {current.latePenalty && current.latePenalty.percent > 0 ? (
-                <p className="field-hint grader-penalty">
+                <p className="field-hint field-hint-block grader-penalty">
                   {filled.ok
                     ? t("grader.penalty.counts", { days: current.latePenalty.days, percent: current.latePenalty.percent, score: filled.points, final: afterPenalty(filled.points, current.latePenalty.percent) })
                     : t("grader.penalty", { days: current.latePenalty.days, percent: current.latePenalty.percent })}
@@ -473,7 +473,7 @@ export function Grader({
               </p>
             ) : null}
             {current.latePenalty && current.latePenalty.percent > 0 ? (
-              <p id="grader-penalty" className="field-hint grader-penalty" aria-live="polite">
+              <p id="grader-penalty" className="field-hint field-hint-block grader-penalty" aria-live="polite">
                 {problem === null
                   ? t("grader.penalty.counts", { days: current.latePenalty.days, percent: current.latePenalty.percent, score: Number(score), final: afterPenalty(Number(score), current.latePenalty.percent) })
                   : t("grader.penalty", { days: current.latePenalty.days, percent: current.latePenalty.percent })}
