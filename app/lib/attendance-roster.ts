@@ -1,14 +1,19 @@
 import type { AttendanceCounts, AttendanceRecordFrameBody } from "./realtime-protocol";
 
 /**
- * A lecture's attendance counts, from its roster of members (one definition for the server's answer and the staff
- * screen): present, late and excused by their status, everyone else (not marked, or marked absent) absent.
+ * A lecture's attendance counts, from its roster of members (one definition for the server's answer, its live frames
+ * and the staff screen): present, late and excused by their status, everyone else (not marked, or marked absent)
+ * absent. A member who joined after the lecture took place and has no record of it is not counted at all, as
+ * Progress counts nothing of a lecture from before joining. `n`: how many members a row stands for (1 if absent).
  */
-export function countAttendance(roster: readonly { status: AttendanceRecordFrameBody["status"] }[]): AttendanceCounts {
-  const counts: AttendanceCounts = { present: 0, late: 0, excused: 0, absent: 0, members: roster.length };
+export function countAttendance(roster: readonly { status: AttendanceRecordFrameBody["status"]; joinedAfter: boolean | number; n?: number }[]): AttendanceCounts {
+  const counts: AttendanceCounts = { present: 0, late: 0, excused: 0, absent: 0, members: 0 };
   for (const r of roster) {
-    if (r.status === "present" || r.status === "late" || r.status === "excused") counts[r.status]++;
-    else counts.absent++;
+    const n = r.n ?? 1;
+    if (!r.status && r.joinedAfter) continue;
+    counts.members += n;
+    if (r.status === "present" || r.status === "late" || r.status === "excused") counts[r.status] += n;
+    else counts.absent += n;
   }
   return counts;
 }

@@ -121,6 +121,11 @@ export interface AttendanceRecordFrameBody {
   flagged: boolean;
   /** Why it is flagged (empty when not): the same device fingerprint, the same browser, the same address in a short window. */
   flags: AttendanceFlag[];
+  /**
+   * Joined the group after the lecture took place (its start, or its first session's): without a record it counts
+   * nowhere for them, as in Progress (ADR 54).
+   */
+  joinedAfter: boolean;
 }
 
 export type AttendanceFlag = "elsewhere" | "device" | "browser" | "address";

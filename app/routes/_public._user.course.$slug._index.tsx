@@ -91,7 +91,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
           : null,
       })),
       quizzes: quizzes.map(({ _id, slug: quizSlug, title, lectureSlug, opensAt, closesAt, maxScore, maxAttempts, window, mine }) => ({ _id, slug: quizSlug, title, lectureSlug, opensAt, closesAt, maxScore, maxAttempts, window, mine })),
-      lectures: lectures.map(({ _id, slug: lectureSlug, title, startsAt, myAttendance }) => ({ _id, slug: lectureSlug, title, startsAt, myAttendance })),
+      lectures: lectures.map(({ _id, slug: lectureSlug, title, startsAt, myAttendance, missed }) => ({ _id, slug: lectureSlug, title, startsAt, myAttendance, missed })),
       isMember,
       group: {
         id: group._id,

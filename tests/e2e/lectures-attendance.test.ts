@@ -4,10 +4,10 @@
  * phone that scans the QR code logs in and is checked in without a second scan.
  */
 import type { Page } from "playwright-core";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 import { baseURL, gotoHydrated, useBrowser } from "./browser";
 import { allowStatus } from "./accounts-helpers";
-import { accessToken, api, INSTRUCTOR, memberOf } from "./groups-helpers";
+import { accessToken, api, INSTRUCTOR, memberOf, STUDENT } from "./groups-helpers";
 import { signIn } from "./session";
 
 async function newLecture(title: string): Promise<{ _id: string; slug: string }> {
@@ -130,6 +130,44 @@ describe("live attendance", () => {
     await phone.getByText("That code is not right. Check the code on the screen and try again.").waitFor();
     expect(await phone.getByLabel("Check-in code").getAttribute("aria-invalid")).toBe("true");
     expect(problems).toEqual([]);
+  });
+
+  it("a lecture held without a roll call says what Progress counts: no check-in is absent, a later joiner is not counted", async () => {
+    const token = await accessToken(INSTRUCTOR);
+    const held = await api<{ _id: string; slug: string; title: string }>(token, "POST", "/api/lectures/group/frontend-react", {
+      title: `Held yesterday ${Date.now().toString(36)}`,
+      published: true,
+      startsAt: new Date(Date.now() - 86_400_000).toISOString(),
+    });
+    expect(held.status).toBe(201);
+    onTestFinished(async () => {
+      await api(token, "DELETE", `/api/lectures/${held.body._id}`);
+    });
+    const newcomer = await memberOf("frontend-react", "newcomer", `Newcomer ${Date.now().toString(36)}`);
+
+    const staff = await newPage();
+    await signIn(staff.context(), INSTRUCTOR.email, INSTRUCTOR.password);
+    await gotoHydrated(staff, `/instructor/group/frontend-react/lectures/${held.body.slug}/attendance`);
+    const rowOf = (name: string) => staff.locator(".roster-table tbody tr", { hasText: name });
+    // Nour Ali (the demo student) has been a member for weeks and has no record: counted absent, as Progress does.
+    expect(await rowOf("Nour Ali").locator('td[data-label="Status"]').textContent()).toBe("Absent: no check-in");
+    expect(await rowOf(newcomer.name).locator('td[data-label="Status"]').textContent()).toBe("Joined after this lecture");
+    expect(await staff.locator(".roster-counts").textContent()).toMatch(/ absent · /);
+    expect(await staff.locator(".roster-counts").textContent()).not.toContain("not yet");
+    await staff.getByText(/joined after this lecture: not counted unless marked\./).waitFor();
+
+    // The student's own course home, in Arabic on a phone: the lecture is marked as missed; the newcomer's is not.
+    const phone = await newPage({ width: 375, height: 740 });
+    await phone.context().addCookies([{ name: "lang", value: "ar", url: baseURL() }]);
+    await signIn(phone.context(), STUDENT.email, STUDENT.password);
+    await gotoHydrated(phone, "/course/frontend-react");
+    const row = phone.locator(".course-lecture-list li", { hasText: held.body.title });
+    expect(await row.locator(".attendance-badge").textContent()).toBe("غائب: لم يسجّل حضوره");
+    const other = await newPage({ width: 375, height: 740 });
+    await signIn(other.context(), newcomer.email, newcomer.password);
+    await gotoHydrated(other, "/course/frontend-react");
+    await other.locator(".course-lecture-list li", { hasText: held.body.title }).waitFor();
+    expect(await other.locator(".course-lecture-list li", { hasText: held.body.title }).locator(".attendance-badge").count()).toBe(0);
   });
 });
 

@@ -6,8 +6,8 @@ import type { AttendanceRecordFrameBody } from "../../app/lib/realtime-protocol"
 
 const at = (s: number) => new Date(Date.UTC(2026, 10, 30, 18, 0, s)).toISOString();
 
-function record(id: string, status: AttendanceRecordFrameBody["status"], markedAt: string | null): AttendanceRecordFrameBody {
-  return { user: { _id: id, name: id }, status, method: status ? "code" : null, markedAt, flagged: false, flags: [] };
+function record(id: string, status: AttendanceRecordFrameBody["status"], markedAt: string | null, joinedAfter = false): AttendanceRecordFrameBody {
+  return { user: { _id: id, name: id }, status, method: status ? "code" : null, markedAt, flagged: false, flags: [], joinedAfter };
 }
 
 function screen(ids: string[]) {
@@ -23,6 +23,23 @@ describe("countAttendance", () => {
       excused: 1,
       absent: 2,
       members: 5,
+    });
+  });
+
+  it("leaves out a member who joined after the lecture and has no record, and counts them once they check in", () => {
+    expect(countAttendance([record("a", "present", at(1)), record("b", null, null), record("late-joiner", null, null, true)])).toEqual({
+      present: 1,
+      late: 0,
+      excused: 0,
+      absent: 1,
+      members: 2,
+    });
+    expect(countAttendance([record("a", "present", at(1)), record("b", null, null), record("late-joiner", "present", at(2), true)])).toEqual({
+      present: 2,
+      late: 0,
+      excused: 0,
+      absent: 1,
+      members: 3,
     });
   });
 });

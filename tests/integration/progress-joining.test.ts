@@ -9,6 +9,7 @@ import * as s from "../../db/schema";
 import { newId } from "../../worker/services/ids";
 import { addMember, call, createGroup, createUser, signIn } from "./factories";
 import { db } from "./helpers";
+import { connectAs } from "./sockets";
 
 const DAY = 86_400_000;
 const HOUR = 3_600_000;
@@ -220,5 +221,60 @@ describe("progress of a student who joins a running group", () => {
     const { request: second } = (await again.json()) as { request: { _id: string } };
     expect((await call(`/api/membership-requests/${second._id}`, { method: "PUT", body: { decision: "approved" }, token: w.teacher.accessToken })).status).toBe(200);
     expect((await joinedAt(late.user, w.group))?.getTime()).toBe(first!.getTime());
+  });
+  it("the roster, the course home and the lecture page say of each lecture what Progress counts", async () => {
+    const w = await runningGroup();
+    const late = await joinToday(w);
+    type Roster = { held: boolean; counts: Record<string, number>; roster: { user: { _id: string }; status: string | null; joinedAfter: boolean }[] };
+    const roster = async (lecture: { id: string }) => (await get(`/api/lectures/${lecture.id}/attendance`, w.teacher)) as unknown as Roster;
+    const row = (r: Roster, who: { user: { id: string } }) => r.roster.find((x) => x.user._id === who.user.id)!;
+    const report = (await get(`/api/groups/${w.group.slug}/progress`, w.teacher)) as unknown as { lectures: { slug: string; absent: number }[] };
+    const absentInProgress = (l: { slug: string }) => report.lectures.find((x) => x.slug === l.slug)!.absent;
+
+    // L1 took place 6 days ago without a roll call: held, the student from the start has no record and counts as
+    // absent, the newcomer joined after it and counts nowhere. The roster's counts are Progress's.
+    const l1 = await roster(w.L1);
+    expect(l1.held).toBe(true);
+    expect(row(l1, w.early)).toMatchObject({ status: null, joinedAfter: false });
+    expect(row(l1, late)).toMatchObject({ status: null, joinedAfter: true });
+    expect(l1.counts).toEqual({ present: 0, late: 0, excused: 0, absent: 1, members: 1 });
+    expect(l1.counts.absent).toBe(absentInProgress(w.L1));
+    // L2's closed session marked the student from the start absent; the newcomer is not on its count either.
+    const l2 = await roster(w.L2);
+    expect(l2).toMatchObject({ held: true, counts: { absent: 1, members: 1 } });
+    expect(l2.counts.absent).toBe(absentInProgress(w.L2));
+    // L3 is in 4 days: not held, both count (the newcomer joined before it).
+    const l3 = await roster(w.L3);
+    expect(l3).toMatchObject({ held: false, counts: { absent: 2, members: 2 } });
+    expect(row(l3, late).joinedAfter).toBe(false);
+
+    // Marked by hand, the newcomer counts for L1 like anyone (and in Progress: one lecture attended of one held).
+    expect((await call("/api/attendance", { body: { lectureId: w.L1.id, userId: late.user.id, status: "present" }, token: w.teacher.accessToken })).status).toBe(200);
+    expect((await roster(w.L1)).counts).toEqual({ present: 1, late: 0, excused: 0, absent: 1, members: 2 });
+    expect(await get(`/api/users/groups/${w.group.slug}/progress`, late)).toMatchObject({ lectures: { attended: 1, held: 1 } });
+
+    // The student's own lists: L1 is missed for the student from the start (no record, held while a member), L2 has
+    // its absent record, L3 has not happened. The newcomer missed nothing.
+    type Listed = { slug: string; myAttendance: string | null; missed: boolean }[];
+    const listed = async (who: { accessToken: string }) => (await get(`/api/lectures/group/${w.group.slug}`, who)) as unknown as Listed;
+    const early = await listed(w.early);
+    expect(early.find((l) => l.slug === w.L1.slug)).toMatchObject({ myAttendance: null, missed: true });
+    expect(early.find((l) => l.slug === w.L2.slug)).toMatchObject({ myAttendance: "absent", missed: false });
+    expect(early.find((l) => l.slug === w.L3.slug)).toMatchObject({ myAttendance: null, missed: false });
+    const newcomer = await listed(late);
+    expect(newcomer.find((l) => l.slug === w.L1.slug)).toMatchObject({ myAttendance: "present", missed: false });
+    expect(newcomer.find((l) => l.slug === w.L2.slug)).toMatchObject({ myAttendance: null, missed: false });
+    expect((await get(`/api/lectures/${w.L1.id}`, w.early)).missed).toBe(true);
+    expect((await get(`/api/lectures/${w.L2.id}`, late)).missed).toBe(false);
+    expect((await get(`/api/lectures/${w.L3.id}`, w.early)).missed).toBe(false);
+    // The staff's list claims nothing of anyone.
+    expect(((await get(`/api/lectures/group/${w.group.slug}`, w.teacher)) as unknown as Listed).every((l) => l.missed === false)).toBe(true);
+
+    // The staff's live count says the same: excusing the student from the start for L2 leaves the newcomer uncounted.
+    const staffSocket = await connectAs(w.teacher, "group-room", w.group.id);
+    expect((await call("/api/attendance", { body: { lectureId: w.L2.id, userId: w.early.user.id, status: "excused" }, token: w.teacher.accessToken })).status).toBe(200);
+    const frame = await staffSocket.next("attendance.marked");
+    expect(frame).toMatchObject({ record: { user: { _id: w.early.user.id }, status: "excused", joinedAfter: false }, counts: { present: 0, late: 0, excused: 1, absent: 0, members: 1 } });
+    staffSocket.close();
   });
 });

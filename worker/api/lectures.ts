@@ -36,7 +36,12 @@ const lectureDto = z
     resources: z.array(z.object({ title: z.string(), url: z.string() })),
   })
   .openapi("Lecture");
-const lectureListDto = z.array(lectureDto.extend({ myAttendance: z.string().nullable() }));
+const lectureListDto = z.array(
+  lectureDto.extend({
+    myAttendance: z.string().nullable(),
+    missed: z.boolean().openapi({ description: "Students: the lecture was held while they were a member and they have no record of it (Progress counts it as not attended)" }),
+  }),
+);
 const lectureDetailDto = lectureDto
   .extend({
     body: z.string(),
@@ -44,6 +49,7 @@ const lectureDetailDto = lectureDto
     group: z.object({ _id: z.string(), slug: z.string(), title: z.string(), instructorId: z.string().nullable() }),
     attendance: z.object({ status: z.string(), markedAt: z.string(), byStaff: z.boolean().openapi({ description: "Marked by staff, not by a code" }) }).nullable(),
     attendanceOpen: z.boolean(),
+    missed: z.boolean().openapi({ description: "Students: the lecture was held while they were a member and they have no record of it (Progress counts it as not attended)" }),
   })
   .openapi("LectureDetail");
 const recordDto = z.object({
@@ -55,6 +61,9 @@ const recordDto = z.object({
   flags: z
     .array(z.enum(["elsewhere", "device", "browser", "address"]))
     .openapi({ description: "Why the record is flagged: a QR scan's check-in redeemed on another network than the scan's, same device, same browser, same address within 2 minutes" }),
+  joinedAfter: z
+    .boolean()
+    .openapi({ description: "Joined the group after the lecture took place: without a record it is not counted (as in Progress)" }),
 });
 const stateDto = z
   .object({
@@ -70,6 +79,7 @@ const stateDto = z
         serverTime: z.string(),
       })
       .nullable(),
+    held: z.boolean().openapi({ description: "The lecture counts as held (its start has passed or its attendance opened, and it is not open now): a member without a record counts as absent" }),
     counts: z.object({ present: z.number(), late: z.number(), excused: z.number(), absent: z.number(), members: z.number() }),
     roster: z.array(recordDto),
   })

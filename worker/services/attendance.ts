@@ -19,7 +19,7 @@ import { checkCode, currentCode, windowEndsAt, type CodeClock } from "./attendan
 import { newId } from "./ids";
 import { announceLecture, findLecture, requireManagedLecture, type LectureRecord } from "./lectures";
 import { hitRateLimit, refundRateLimit } from "./rate-limit";
-import { lectureTime } from "./lecture-time";
+import { heldSql, lectureTime } from "./lecture-time";
 import type { Viewer } from "./sessions";
 import { isMember } from "./memberships";
 import { countAttendance } from "../../app/lib/attendance-roster";
@@ -69,6 +69,8 @@ export interface AttendanceSessionRow {
 
 export interface AttendanceStateDto {
   session: (AttendanceSessionFrameBody & { code: string | null; nextCodeAt: string | null; serverTime: string }) | null;
+  /** The lecture counts as held (progress's rule): a member without a record counts as not attending it. */
+  held: boolean;
   counts: AttendanceCounts;
   roster: AttendanceRecordFrameBody[];
 }
@@ -118,27 +120,40 @@ function flagsOf(
   return flags;
 }
 
-/** Counts and roster in one query, whatever the group's size: every member with their record and its flags. */
-async function roster(ctx: ServiceContext, lecture: LectureRecord): Promise<{ counts: AttendanceCounts; roster: AttendanceRecordFrameBody[] }> {
-  const rows = await ctx.db
-    .select({
-      userId: users.id,
-      name: users.name,
-      status: attendance.status,
-      method: attendance.method,
-      markedAt: attendance.markedAt,
-      device: attendance.device,
-      browser: attendance.browser,
-      address: attendance.address,
-      elsewhere: attendance.elsewhere,
-    })
-    .from(memberships)
-    .innerJoin(users, eq(users.id, memberships.userId))
-    .leftJoin(attendance, and(eq(attendance.lectureId, lecture.id), eq(attendance.userId, memberships.userId)))
-    .where(and(eq(memberships.groupId, lecture.groupId), inArray(memberships.status, [...MEMBER_STATUSES])))
-    .orderBy(users.name);
+/** A member joined after the lecture took place (ADR 54): over a row of `memberships` joined to its `lectures` row. */
+const joinedAfterSql = sql<number>`(${memberships.joinedAt} is not null and ${memberships.joinedAt} > ${lectureTime})`;
+
+/**
+ * Counts and roster in one call to D1, whatever the group's size: every member with their record, its flags and
+ * whether they joined after the lecture, and whether the lecture counts as held (progress's rule: a member without a
+ * record of a held lecture counts as not attending it).
+ */
+async function roster(ctx: ServiceContext, lecture: LectureRecord, now = Date.now()): Promise<{ held: boolean; counts: AttendanceCounts; roster: AttendanceRecordFrameBody[] }> {
+  const [rows, [heldRow]] = await ctx.db.batch([
+    ctx.db
+      .select({
+        userId: users.id,
+        name: users.name,
+        status: attendance.status,
+        method: attendance.method,
+        markedAt: attendance.markedAt,
+        device: attendance.device,
+        browser: attendance.browser,
+        address: attendance.address,
+        elsewhere: attendance.elsewhere,
+        joinedAfter: joinedAfterSql,
+      })
+      .from(memberships)
+      .innerJoin(users, eq(users.id, memberships.userId))
+      .innerJoin(lectures, eq(lectures.id, lecture.id))
+      .leftJoin(attendance, and(eq(attendance.lectureId, lecture.id), eq(attendance.userId, memberships.userId)))
+      .where(and(eq(memberships.groupId, lecture.groupId), inArray(memberships.status, [...MEMBER_STATUSES])))
+      .orderBy(users.name),
+    ctx.db.select({ held: heldSql(now) }).from(lectures).where(eq(lectures.id, lecture.id)),
+  ]);
   const marked = rows.filter((r) => r.device || r.browser || r.address);
   return {
+    held: !!heldRow?.held,
     counts: countAttendance(rows),
     roster: rows.map((r) => {
       const flags = flagsOf(r, marked);
@@ -149,6 +164,7 @@ async function roster(ctx: ServiceContext, lecture: LectureRecord): Promise<{ co
         markedAt: r.markedAt ? r.markedAt.toISOString() : null,
         flagged: flags.length > 0,
         flags,
+        joinedAfter: !!r.joinedAfter,
       };
     }),
   };
@@ -188,7 +204,7 @@ async function stateOf(ctx: ServiceContext, lecture: LectureRecord, now: number)
   const session = await latestSession(ctx, lecture.id);
   // A session that ran out by itself (nobody pressed Close) settles like a closed one when its staff next look.
   if (session?.closesAt && session.closesAt.getTime() <= now) await absentRemaining(ctx, lecture, session.closesAt.getTime(), session.closesAt.getTime());
-  const people = await roster(ctx, lecture);
+  const people = await roster(ctx, lecture, now);
   if (!session) return { session: null, ...people };
   const open = isOpen(session, now);
   const ends = open ? windowEndsAt(clockOf(session), now) : null;
@@ -318,11 +334,12 @@ function announceMark(ctx: ServiceContext, lecture: LectureRecord, userId: strin
 async function markFrame(ctx: ServiceContext, lecture: LectureRecord, userId: string) {
   const [byStatus, [row]] = await ctx.db.batch([
     ctx.db
-      .select({ status: attendance.status, n: sql<number>`count(*)` })
+      .select({ status: attendance.status, joinedAfter: joinedAfterSql, n: sql<number>`count(*)` })
       .from(memberships)
+      .innerJoin(lectures, eq(lectures.id, lecture.id))
       .leftJoin(attendance, and(eq(attendance.lectureId, lecture.id), eq(attendance.userId, memberships.userId)))
       .where(and(eq(memberships.groupId, lecture.groupId), inArray(memberships.status, [...MEMBER_STATUSES])))
-      .groupBy(attendance.status),
+      .groupBy(attendance.status, joinedAfterSql),
     ctx.db
       .select({
         name: users.name,
@@ -330,6 +347,7 @@ async function markFrame(ctx: ServiceContext, lecture: LectureRecord, userId: st
         method: attendance.method,
         markedAt: attendance.markedAt,
         elsewhere: attendance.elsewhere,
+        joinedAfter: joinedAfterSql,
         sameDevice: sql<number>`(select count(*) from attendance a2 where a2.lecture_id = ${lecture.id} and a2.device = ${attendance.device})`,
         sameBrowser: sql<number>`(select count(*) from attendance a2 where a2.lecture_id = ${lecture.id} and a2.browser = ${attendance.browser})`,
         sameAddress: sql<number>`(select count(*) from attendance a2 where a2.lecture_id = ${lecture.id} and a2.address = ${attendance.address}
@@ -337,6 +355,8 @@ async function markFrame(ctx: ServiceContext, lecture: LectureRecord, userId: st
       })
       .from(attendance)
       .innerJoin(users, eq(users.id, attendance.userId))
+      .innerJoin(lectures, eq(lectures.id, attendance.lectureId))
+      .leftJoin(memberships, and(eq(memberships.groupId, lectures.groupId), eq(memberships.userId, attendance.userId)))
       .where(and(eq(attendance.lectureId, lecture.id), eq(attendance.userId, userId))),
   ]);
   if (!row) return null;
@@ -345,12 +365,7 @@ async function markFrame(ctx: ServiceContext, lecture: LectureRecord, userId: st
   if (row.sameDevice > 1) flags.push("device");
   if (row.sameBrowser > 1) flags.push("browser");
   if (row.sameAddress > 1) flags.push("address");
-  const counts: AttendanceCounts = { present: 0, late: 0, excused: 0, absent: 0, members: 0 };
-  for (const c of byStatus) {
-    counts.members += c.n;
-    if (c.status === "present" || c.status === "late" || c.status === "excused") counts[c.status] += c.n;
-    else counts.absent += c.n;
-  }
+  const counts = countAttendance(byStatus);
   return {
     type: "attendance.marked" as const,
     lectureId: lecture.id,
@@ -361,6 +376,7 @@ async function markFrame(ctx: ServiceContext, lecture: LectureRecord, userId: st
       markedAt: row.markedAt.toISOString(),
       flagged: flags.length > 0,
       flags,
+      joinedAfter: !!row.joinedAfter,
     },
     counts,
   };

@@ -1,4 +1,7 @@
-import { sql } from "drizzle-orm";
+import { sql, type Placeholder } from "drizzle-orm";
+
+/** A value of the query, or a named parameter of a query built once (db/prepared.ts). */
+export type Value<T> = T | Placeholder;
 
 /**
  * When a lecture took place, for who joined after it: its start, or when its attendance first opened. A fragment over
@@ -6,3 +9,15 @@ import { sql } from "drizzle-orm";
  * same moment (ADR 54, ADR 65).
  */
 export const lectureTime = sql<number | null>`coalesce("lectures"."starts_at", (select min(s."opens_at") from "attendance_sessions" s where s."lecture_id" = "lectures"."id"))`;
+
+// Written with qualified names: drizzle leaves columns unqualified in a one-table select, where "id" inside the
+// subqueries would mean the session's own id.
+/** The lecture's attendance is open right now: a session has opened and has not closed. */
+export const openSql = (now: Value<number>) =>
+  sql<number>`exists (select 1 from "attendance_sessions" s where s."lecture_id" = "lectures"."id" and s."opens_at" <= ${now} and (s."closes_at" is null or s."closes_at" > ${now}))`;
+/**
+ * A lecture counts as held once its start has passed (published lectures) or its attendance has been opened, but
+ * not while its attendance is open: until it closes, a student without a record may still check in.
+ */
+export const heldSql = (now: Value<number>) =>
+  sql<number>`((("lectures"."published" = 1 and "lectures"."starts_at" <= ${now}) or exists (select 1 from "attendance_sessions" s where s."lecture_id" = "lectures"."id" and s."opens_at" <= ${now})) and not ${openSql(now)})`;

@@ -2,11 +2,11 @@
  * Lectures (PRODUCT.md §2 "Lecture"): a group's schedule. Members and staff read them (students only the
  * published ones); the group's staff write them. Every rule goes through `can()`; the API and the pages call these.
  */
-import { and, isNull, asc, count, eq, max, or, sql } from "drizzle-orm";
+import { and, isNull, asc, count, eq, inArray, max, or, sql } from "drizzle-orm";
 import { can, type Actor } from "../../app/lib/permissions";
 import { inYears, isCalendarDate } from "../../app/lib/dates";
 import { LECTURE_LIMITS, type CreateLectureInput, type LectureOrderInput, type LectureSeriesInput, type UpdateLectureInput } from "../../app/lib/lecture-schemas";
-import { attendance, attendanceSessions, extensions, groups, lectures, memberships, quizzes, submissions, tasks, type GroupStatus } from "../../db/schema";
+import { attendance, attendanceSessions, extensions, groups, lectures, memberships, quizzes, submissions, tasks, type GroupStatus, MEMBER_STATUSES } from "../../db/schema";
 import { memberIds } from "./memberships";
 import { asStudentSees, submissionState } from "./tasks";
 import { preparedOnce } from "../../db/prepared";
@@ -20,6 +20,7 @@ import { notifyUsers } from "./notifications";
 import type { Viewer } from "./sessions";
 import { zoneOffset } from "./time-shift";
 import { ownTimeSql } from "./own-time";
+import { heldSql, lectureTime } from "./lecture-time";
 import { extensionOf } from "./extension-join";
 
 export interface LectureDto {
@@ -43,7 +44,16 @@ export interface LectureDetailDto extends LectureDto {
   attendance: { status: string; markedAt: string; byStaff: boolean } | null;
   /** Attendance is open right now (the check-in box shows). */
   attendanceOpen: boolean;
+  /** Held while the caller was a member, and no record of theirs: Progress counts it as not attended. */
+  missed: boolean;
 }
+
+/**
+ * A lecture held (progress's rule) while the member of the `memberships` row in scope was in the group, of which the
+ * `attendance` row in scope (theirs, left-joined) holds nothing: Progress counts it as not attended.
+ */
+const missedSql = (now: number | ReturnType<typeof sql.placeholder>) =>
+  sql<number>`(${attendance.status} is null and ${memberships.id} is not null and ${heldSql(now)} and (${memberships.joinedAt} is null or ${memberships.joinedAt} <= ${lectureTime}))`;
 
 /** A lecture with the facts its rules need. */
 export interface LectureRecord {
@@ -158,6 +168,11 @@ async function requireGroupInside(ctx: ServiceContext, viewer: Actor, idOrSlug: 
 export interface LectureListItem extends LectureDto {
   /** The caller's own attendance status for this lecture (students; null when none). */
   myAttendance: string | null;
+  /**
+   * The lecture was held (progress's rule) while the caller was a member, and they have no record of it: Progress
+   * counts it as not attended (students; always false for staff).
+   */
+  missed: boolean;
 }
 
 /**
@@ -191,20 +206,22 @@ export async function listLectures(ctx: ServiceContext, viewer: Actor, groupIdOr
         resources: lectures.resources,
         publishAt: lectures.publishAt,
         myAttendance: attendance.status,
+        missed: group.isStaff ? sql<number>`0` : missedSql(sql.placeholder("now")),
       })
       .from(lectures)
       .leftJoin(attendance, and(eq(attendance.lectureId, lectures.id), eq(attendance.userId, sql.placeholder("userId"))))
+      .leftJoin(memberships, and(eq(memberships.groupId, lectures.groupId), eq(memberships.userId, sql.placeholder("userId"))))
       .where(and(eq(lectures.groupId, sql.placeholder("groupId")), group.isStaff ? undefined : eq(lectures.published, true)))
       .orderBy(...LECTURE_ORDER),
   );
-  const rows = await query.all({ userId: viewer.userId, groupId: group.id });
-  return rows.map((r) => ({ ...toLectureDto(r), myAttendance: r.myAttendance ?? null }));
+  const rows = await query.all({ userId: viewer.userId, groupId: group.id, now: Date.now() });
+  return rows.map((r) => ({ ...toLectureDto(r), myAttendance: r.myAttendance ?? null, missed: !!r.missed }));
 }
 
 /** GET /api/lectures/{id}: one lecture with its rendered body and the caller's attendance. */
 export async function getLecture(ctx: ServiceContext, viewer: Actor, idOrSlug: string, now = Date.now()): Promise<LectureDetailDto> {
   const lecture = await requireReadableLecture(ctx, viewer, idOrSlug);
-  const [[mine], [open]] = await ctx.db.batch([
+  const [[mine], [open], [missed]] = await ctx.db.batch([
     ctx.db
       .select({ status: attendance.status, markedAt: attendance.markedAt, method: attendance.method })
       .from(attendance)
@@ -214,6 +231,12 @@ export async function getLecture(ctx: ServiceContext, viewer: Actor, idOrSlug: s
       .from(attendanceSessions)
       .where(and(eq(attendanceSessions.lectureId, lecture.id), sql`${attendanceSessions.opensAt} <= ${now}`, sql`${attendanceSessions.closesAt} > ${now}`))
       .limit(1),
+    ctx.db
+      .select({ missed: missedSql(now) })
+      .from(lectures)
+      .leftJoin(attendance, and(eq(attendance.lectureId, lectures.id), eq(attendance.userId, viewer.userId)))
+      .leftJoin(memberships, and(eq(memberships.groupId, lectures.groupId), eq(memberships.userId, viewer.userId), inArray(memberships.status, [...MEMBER_STATUSES])))
+      .where(eq(lectures.id, lecture.id)),
   ]);
   return {
     ...toLectureDto(lecture),
@@ -222,6 +245,7 @@ export async function getLecture(ctx: ServiceContext, viewer: Actor, idOrSlug: s
     group: { _id: lecture.groupId, slug: lecture.groupSlug, title: lecture.groupTitle, instructorId: lecture.instructorId },
     attendance: mine ? { status: mine.status, markedAt: mine.markedAt.toISOString(), byStaff: mine.method === "manual" } : null,
     attendanceOpen: !!open,
+    missed: !!missed?.missed,
   };
 }
 

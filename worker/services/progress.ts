@@ -5,7 +5,7 @@
  * statements however many students, lectures, tasks and quizzes the scope holds: each statement aggregates in
  * SQL and returns one row per student, per lecture, per task or per quiz.
  */
-import { and, asc, eq, inArray, isNull, or, sql, type Placeholder, type SQL, type SQLWrapper } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, or, sql, type SQL, type SQLWrapper } from "drizzle-orm";
 import { can, type Actor } from "../../app/lib/permissions";
 import { atRiskReasons, progressFrom, type AtRiskReason, type Progress, type ProgressCounts } from "../../app/lib/progress";
 import { attempts, attendance, extensions, groups, lectures, memberships, MEMBER_STATUSES, quizzes, submissions, tasks, users } from "../../db/schema";
@@ -20,7 +20,7 @@ import { isMember } from "./memberships";
 import { studentSeesTask } from "./released";
 import { ownTimeSql } from "./own-time";
 import { extensionOf } from "./extension-join";
-import { lectureTime } from "./lecture-time";
+import { heldSql, lectureTime, openSql, type Value } from "./lecture-time";
 
 const memberStatuses = [...MEMBER_STATUSES];
 
@@ -35,27 +35,12 @@ interface Scope {
   one?: { groupId: string; userId?: string };
 }
 
-/** A value of the query, or a named parameter of a query built once (db/prepared.ts). */
-type Value<T> = T | Placeholder;
 type Figures = ReturnType<typeof figuresSql>;
 /** What `computeProgress` needs of a Drizzle D1 prepared query. */
 interface PreparedFigures {
   all(values?: Record<string, unknown>): Promise<unknown>;
   getQuery(): { sql: string };
 }
-
-// Written with qualified names: drizzle leaves columns unqualified in a one-table select, where "id" inside the
-// subqueries would mean the session's own id.
-/** The lecture's attendance is open right now: a session has opened and has not closed. */
-const openSql = (now: Value<number>) =>
-  sql<number>`exists (select 1 from "attendance_sessions" s where s."lecture_id" = "lectures"."id" and s."opens_at" <= ${now} and (s."closes_at" is null or s."closes_at" > ${now}))`;
-/**
- * A lecture counts as held once its start has passed (published lectures) or its attendance has been opened, but
- * not while its attendance is open: until it closes, a student without a record may still check in.
- */
-const heldSql = (now: Value<number>) =>
-  sql<number>`((("lectures"."published" = 1 and "lectures"."starts_at" <= ${now}) or exists (select 1 from "attendance_sessions" s where s."lecture_id" = "lectures"."id" and s."opens_at" <= ${now})) and not ${openSql(now)})`;
-
 
 /** Joins a record's author to a current membership of the record's group: removed students' records never count. */
 const asMember = (userCol: SQL | SQLWrapper | typeof attendance.userId, groupCol: typeof lectures.groupId | typeof quizzes.groupId) =>

@@ -28,6 +28,8 @@ export interface AttendanceState {
     nextCodeAt: string | null;
     serverTime: string;
   } | null;
+  /** The lecture counts as held (progress's rule): a member without a record counts as absent. */
+  held: boolean;
   counts: AttendanceCounts;
   roster: AttendanceRecordFrameBody[];
 }
@@ -379,6 +381,9 @@ function Roster({ state, fetcher }: { state: AttendanceState; fetcher: Attendanc
   // A refused mark (a lecture not held yet, a draft) is said above the list; the row's choice goes back by itself.
   const markFailed = fetcher.state === "idle" && fetcher.data && !fetcher.data.ok && fetcher.data.intent === "mark" ? fetcher.data : null;
   const seen = new Set(state.roster.flatMap(flagsOf));
+  const joinedAfter = state.roster.filter((r) => !r.status && r.joinedAfter).length;
+  // What a row without a record says: as Progress counts it (absent on a held lecture; nothing for a late joiner).
+  const unmarked = (r: AttendanceRecordFrameBody) => t(r.joinedAfter ? "attendance.joinedAfter" : state.held ? "attendance.noCheckIn" : "attendance.notYet");
   const shownFlags = (Object.keys(FLAG_KEYS) as AttendanceFlag[]).filter((flag) => seen.has(flag));
   return (
     <section className="roster" aria-labelledby="roster-title">
@@ -387,8 +392,9 @@ function Roster({ state, fetcher }: { state: AttendanceState; fetcher: Attendanc
           {t("attendance.roster")}
         </h3>
         <p className="roster-counts">
-          {t("attendance.counts", { present: c.present, late: c.late, excused: c.excused, absent: c.absent, members: c.members })}
+          {t(state.held ? "attendance.countsHeld" : "attendance.counts", { present: c.present, late: c.late, excused: c.excused, absent: c.absent, members: c.members })}
         </p>
+        {joinedAfter > 0 ? <p className="field-hint">{t("attendance.joinedAfterCount", { count: joinedAfter })}</p> : null}
       </div>
       {markFailed ? (
         <p className="form-error" role="alert">
@@ -435,7 +441,9 @@ function Roster({ state, fetcher }: { state: AttendanceState; fetcher: Attendanc
                           {r.method === "manual" ? ` · ${t("attendance.byHand")}` : ""}
                         </span>
                       ) : (
-                        <span className="muted">{t("attendance.notYet")}</span>
+                        <span className="muted" data-unmarked={r.joinedAfter ? "joined-after" : state.held ? "absent" : "not-yet"}>
+                          {unmarked(r)}
+                        </span>
                       )}
                     </td>
                     <td data-label={t("attendance.col.time")}>{r.markedAt ? <When iso={r.markedAt} /> : "—"}</td>
@@ -454,7 +462,7 @@ function Roster({ state, fetcher }: { state: AttendanceState; fetcher: Attendanc
                           onCommit={(status) => fetcher.submit({ intent: "mark", userId: r.user._id, status }, { method: "post" })}
                         >
                           <option value="" disabled>
-                            {t("attendance.notYet")}
+                            {unmarked(r)}
                           </option>
                           {(["present", "late", "excused", "absent"] as const).map((s) => (
                             <option key={s} value={s}>

@@ -10,6 +10,8 @@ export interface CourseLecture {
   title: string;
   startsAt: string | null;
   myAttendance: string | null;
+  /** Held while the viewer was a member, and no record of theirs: Progress counts it as not attended. */
+  missed: boolean;
 }
 
 const ATTENDANCE_KEYS: Record<string, MessageKey> = {
@@ -53,6 +55,10 @@ export function CourseLectures({ groupSlug, lectures, showAttendance }: { groupS
                 {showAttendance && l.myAttendance ? (
                   <span className="badge attendance-badge" data-status={l.myAttendance}>
                     {t(ATTENDANCE_KEYS[l.myAttendance] ?? "attendance.status.absent")}
+                  </span>
+                ) : showAttendance && l.missed ? (
+                  <span className="badge attendance-badge" data-status="absent">
+                    {t("attendance.noCheckIn")}
                   </span>
                 ) : null}
               </Link>

@@ -27,6 +27,8 @@ export interface PageLecture {
   group: { _id: string; slug: string; title: string };
   attendance: { status: string; markedAt: string; byStaff: boolean } | null;
   attendanceOpen: boolean;
+  /** Held while the viewer was a member, and no record of theirs: Progress counts it as not attended. */
+  missed: boolean;
 }
 
 type Result = ({ ok: true; intent: string; result: { status: string; markedAt: string } } | (FailureLike & { ok: false; intent: string })) & { target?: string };
@@ -277,7 +279,7 @@ function CheckInCard({ lecture, justCheckedIn }: { lecture: PageLecture; justChe
     return (
       <div className="card lecture-card">
         <h2 className="lecture-card-title">{t("attendance.checkInTitle")}</h2>
-        <p className="muted">{record?.status === "absent" ? t("attendance.youAreAbsent") : t("attendance.notOpenYet")}</p>
+        <p className="muted">{t(record?.status === "absent" ? "attendance.youAreAbsent" : lecture.missed ? "attendance.youMissed" : "attendance.notOpenYet")}</p>
       </div>
     );
   }
