@@ -8,6 +8,8 @@ export const quizzesAr: Record<keyof typeof quizzesEn, string> = {
   "quiz.course.inProgress": "قيد الحل",
   "quiz.course.missed": "فاتك",
   "quiz.course.notTaken": "لم تأخذه بعد",
+  "quiz.course.notTakenEnded": "لم تأخذه",
+  "quiz.course.ended": "مغلق: انتهى الكورس",
   "quiz.time": "الوقت",
   "quiz.label": "اختبار",
   "quiz.questions": "{n, plural, zero {لا أسئلة} one {سؤال واحد} two {سؤالان} few {# أسئلة} many {# سؤالًا} other {# سؤال}}، {points, plural, zero {بلا درجات} one {درجة واحدة} two {درجتان} few {# درجات} many {# درجة} other {# درجة}}",

@@ -5,6 +5,8 @@ export const quizzesEn = {
   "quiz.course.open": "Open now",
   "quiz.course.inProgress": "In progress",
   "quiz.course.notTaken": "Not taken yet",
+  "quiz.course.notTakenEnded": "Not taken",
+  "quiz.course.ended": "Closed: the course has ended",
   "quiz.course.missed": "Missed",
   "quiz.time": "Time",
   "quiz.label": "Quiz",

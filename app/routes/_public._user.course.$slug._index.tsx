@@ -204,7 +204,7 @@ export default function CourseHome() {
 
         <CourseTasks groupSlug={group.slug} tasks={tasks} />
 
-        <CourseQuizzes groupSlug={group.slug} quizzes={quizzes} />
+        <CourseQuizzes groupSlug={group.slug} quizzes={quizzes} ended={group.archived} />
 
         <section className="course-home-outline" aria-labelledby="home-outline-title">
           <h2 id="home-outline-title" className="block-title">

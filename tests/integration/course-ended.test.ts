@@ -114,6 +114,32 @@ describe("a course that has ended (its group archived)", () => {
     expect((await call(`/api/quizzes/${w.fresh.slug}/start`, { body: {}, token: w.student.accessToken })).status).toBeLessThan(300);
   });
 
+  it("its course home and lecture page list an open quiz as closed, in English and Arabic; a running course's says it is open", async () => {
+    const w = await world();
+    const pages = async (lang: "en" | "ar") => {
+      const get = async (path: string) => (await call(path, { cookie: `${w.student.cookie}; lang=${lang}`, headers: { accept: "text/html" } })).text();
+      return [await get(`/course/${w.group.slug}`), await get(`/course/${w.group.slug}/lecture/${w.lecture.slug}`)];
+    };
+    // Running: both quizzes (no close time) are open now and not taken yet.
+    for (const html of await pages("en")) {
+      expect(html).toContain("Open now");
+      expect(html).toContain("Not taken yet");
+      expect(html).not.toContain("Closed: the course has ended");
+    }
+    expect((await archive(w)).status).toBe(200);
+    for (const html of await pages("en")) {
+      expect(html).not.toContain("Open now");
+      expect(html).not.toContain("Not taken yet");
+      expect(html.split("Closed: the course has ended").length - 1).toBe(2);
+      expect(html).toContain(">Not taken<");
+    }
+    for (const html of await pages("ar")) {
+      expect(html).not.toContain(">مفتوح الآن<");
+      expect(html.split("مغلق: انتهى الكورس").length - 1).toBe(2);
+      expect(html).toContain(">لم تأخذه<");
+    }
+  });
+
   it("is one rule: a member adds to a running course, nobody to an ended one, and an outsider to neither", () => {
     const member = { userId: "m", role: "user" as const };
     const teacher = { userId: "t", role: "instructor" as const };

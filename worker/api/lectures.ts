@@ -46,7 +46,13 @@ const lectureDetailDto = lectureDto
   .extend({
     body: z.string(),
     bodyHtml: z.string(),
-    group: z.object({ _id: z.string(), slug: z.string(), title: z.string(), instructorId: z.string().nullable() }),
+    group: z.object({
+      _id: z.string(),
+      slug: z.string(),
+      title: z.string(),
+      instructorId: z.string().nullable(),
+      ended: z.boolean().openapi({ description: "The group is archived: its course is over" }),
+    }),
     attendance: z.object({ status: z.string(), markedAt: z.string(), byStaff: z.boolean().openapi({ description: "Marked by staff, not by a code" }) }).nullable(),
     attendanceOpen: z.boolean(),
     missed: z.boolean().openapi({ description: "Students: the lecture was held while they were a member and they have no record of it (Progress counts it as not attended)" }),

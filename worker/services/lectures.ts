@@ -39,7 +39,8 @@ export interface LectureDto {
 export interface LectureDetailDto extends LectureDto {
   body: string;
   bodyHtml: string;
-  group: { _id: string; slug: string; title: string; instructorId: string | null };
+  /** `ended`: the group is archived, its course over (nothing more is handed in, taken or checked in). */
+  group: { _id: string; slug: string; title: string; instructorId: string | null; ended: boolean };
   /** The caller's own attendance (students), null when none is recorded; `byStaff`: marked by hand, not by a code. */
   attendance: { status: string; markedAt: string; byStaff: boolean } | null;
   /** Attendance is open right now (the check-in box shows). */
@@ -242,7 +243,7 @@ export async function getLecture(ctx: ServiceContext, viewer: Actor, idOrSlug: s
     ...toLectureDto(lecture),
     body: lecture.body,
     bodyHtml: htmlOf(ctx, "lectures", { id: lecture.id, source: lecture.body, html: lecture.bodyHtml }),
-    group: { _id: lecture.groupId, slug: lecture.groupSlug, title: lecture.groupTitle, instructorId: lecture.instructorId },
+    group: { _id: lecture.groupId, slug: lecture.groupSlug, title: lecture.groupTitle, instructorId: lecture.instructorId, ended: lecture.groupStatus === "archived" },
     attendance: mine ? { status: mine.status, markedAt: mine.markedAt.toISOString(), byStaff: mine.method === "manual" } : null,
     attendanceOpen: !!open,
     missed: !!missed?.missed,

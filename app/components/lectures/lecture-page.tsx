@@ -24,7 +24,7 @@ export interface PageLecture {
   startsAt: string | null;
   videoUrl: string | null;
   resources: { title: string; url: string }[];
-  group: { _id: string; slug: string; title: string };
+  group: { _id: string; slug: string; title: string; ended: boolean };
   attendance: { status: string; markedAt: string; byStaff: boolean } | null;
   attendanceOpen: boolean;
   /** Held while the viewer was a member, and no record of theirs: Progress counts it as not attended. */
@@ -168,9 +168,9 @@ export function LecturePage({ lecture, work, manageHref, justCheckedIn }: { lect
                       {quiz.title}
                     </Link>
                     <span className="muted">
-                      <QuizWhen quiz={quiz} />
+                      <QuizWhen quiz={quiz} ended={lecture.group.ended} />
                     </span>
-                    <QuizStanding quiz={quiz} />
+                    <QuizStanding quiz={quiz} ended={lecture.group.ended} />
                   </li>
                 ))}
               </ul>

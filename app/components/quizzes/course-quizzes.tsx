@@ -19,7 +19,7 @@ export interface CourseQuiz {
 }
 
 /** The group's quizzes on its home page: when each is open, and the student's best score and attempts. */
-export function CourseQuizzes({ groupSlug, quizzes }: { groupSlug: string; quizzes: CourseQuiz[] }) {
+export function CourseQuizzes({ groupSlug, quizzes, ended = false }: { groupSlug: string; quizzes: CourseQuiz[]; ended?: boolean }) {
   const { t } = useT();
   return (
     <section className="course-home-quizzes" aria-labelledby="home-quizzes-title">
@@ -38,10 +38,10 @@ export function CourseQuizzes({ groupSlug, quizzes }: { groupSlug: string; quizz
                     {quiz.title}
                   </span>
                   <span className="course-task-due">
-                    <QuizWhen quiz={quiz} />
+                    <QuizWhen quiz={quiz} ended={ended} />
                   </span>
                 </Link>
-                <QuizStanding quiz={quiz} />
+                <QuizStanding quiz={quiz} ended={ended} />
               </div>
             </li>
           ))}
@@ -51,9 +51,13 @@ export function CourseQuizzes({ groupSlug, quizzes }: { groupSlug: string; quizz
   );
 }
 
-/** When a quiz opens, closes or closed, as every list of quizzes says it. */
-export function QuizWhen({ quiz }: { quiz: Pick<CourseQuiz, "window" | "opensAt" | "closesAt"> }) {
+/**
+ * When a quiz opens, closes or closed, as every list of quizzes says it. In an ended course (archived) no attempt
+ * starts, whatever the quiz's own times say.
+ */
+export function QuizWhen({ quiz, ended = false }: { quiz: Pick<CourseQuiz, "window" | "opensAt" | "closesAt">; ended?: boolean }) {
   const { t } = useT();
+  if (ended && quiz.window !== "closed") return <>{t("quiz.course.ended")}</>;
   if (quiz.window === "upcoming" && quiz.opensAt) {
     return (
       <>
@@ -76,11 +80,11 @@ export function QuizWhen({ quiz }: { quiz: Pick<CourseQuiz, "window" | "opensAt"
  * A student's standing on a quiz: an attempt running, their best score, or not taken (yet, while it is open or
  * to come; "Missed" once it has closed, where progress counts it as 0). Nothing for staff.
  */
-export function QuizStanding({ quiz }: { quiz: Pick<CourseQuiz, "mine" | "maxScore" | "window" | "maxAttempts"> }) {
+export function QuizStanding({ quiz, ended = false }: { quiz: Pick<CourseQuiz, "mine" | "maxScore" | "window" | "maxAttempts">; ended?: boolean }) {
   const { t } = useT();
   if (!quiz.mine) return null;
   // Still open for others, but not for this student any more.
-  const usedUp = quiz.window === "open" && !quiz.mine.inProgress && quiz.mine.attempts >= quiz.maxAttempts;
+  const usedUp = !ended && quiz.window === "open" && !quiz.mine.inProgress && quiz.mine.attempts >= quiz.maxAttempts;
   return (
     <span className="course-task-status">
       {quiz.mine.inProgress ? <span className="badge badge-amber">{t("quiz.course.inProgress")}</span> : null}
@@ -93,7 +97,7 @@ export function QuizStanding({ quiz }: { quiz: Pick<CourseQuiz, "mine" | "maxSco
       ) : quiz.mine.inProgress ? null : quiz.window === "closed" ? (
         <span className="badge quiz-missed">{t("quiz.course.missed")}</span>
       ) : (
-        <span className="badge">{t("quiz.course.notTaken")}</span>
+        <span className="badge">{t(ended ? "quiz.course.notTakenEnded" : "quiz.course.notTaken")}</span>
       )}
     </span>
   );
