@@ -12,7 +12,8 @@ export * from "./lifecycle-rules";
 const timeZone = zoneSchema();
 
 /** The Cohort tab's publishing switch: into the catalogue, or back out of it (archiving stays the admins', ADR 57). */
-export const publishingInput = z.object({ status: z.enum(["draft", "published"], "Choose draft or published.") });
+/** The Cohort tab's publishing switch; archiving (and bringing back) is an admin's, which updateGroup checks. */
+export const publishingInput = z.object({ status: z.enum(["draft", "published", "archived"], "Choose draft, published or archived.") });
 
 /** POST /api/groups/{id}/copy: a new draft group from this one, its first lecture on `startDate`. */
 export const copyGroupInput = z.object({

@@ -9,6 +9,7 @@ import { describe, expect, it } from "vitest";
 import { baseURL, gotoHydrated, useBrowser } from "./browser";
 import { accessToken, ADMIN, api, INSTRUCTOR, memberOf } from "./groups-helpers";
 import { signIn } from "./session";
+import { allowStatus } from "./accounts-helpers";
 
 const G = "frontend-react";
 const SARA = { email: "sara@example.com", password: "demo-student-pass" };
@@ -463,5 +464,62 @@ describe("a cohort's life", () => {
     expect(await visitor.getByRole("link", { name: "Add to LinkedIn" }).count()).toBe(0);
     const signed = (await (await fetch(`${baseURL()}/api/certificates/${code}`)).json()) as { certificate: { revoked: { reason: string } | null } };
     expect(signed.certificate.revoked?.reason).toBe("Issued to the wrong person");
+  });
+  it("the Cohort tab says a refused field at the field, in the page's language, and takes the focus there", async () => {
+    const page = await newPage({ width: 375, height: 780 });
+    // Each refusal answers 400, which Chromium reports in the console; nothing else may.
+    const problems = allowStatus(page, 400, "/cohort");
+    await page.context().addCookies([{ name: "lang", value: "ar", url: baseURL() }]);
+    await signIn(page.context(), INSTRUCTOR.email, INSTRUCTOR.password);
+    await gotoHydrated(page, `/instructor/group/${G}/cohort`);
+    // An announcement without a title: said under the title (not the browser's bubble), which takes the focus.
+    await page.locator("#announce-body").fill("نص بلا عنوان");
+    await page.locator("#announcements").getByRole("button", { name: "انشر الإعلان" }).click();
+    await page.locator("#announce-title-error").waitFor();
+    expect(await page.locator("#announce-title-error").textContent()).toBe("اكتب عنوانًا (150 حرفًا على الأكثر).");
+    expect(await page.locator("#announce-title").getAttribute("aria-invalid")).toBe("true");
+    expect(await page.locator("#announce-title").getAttribute("aria-describedby")).toContain("announce-title-error");
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe("announce-title");
+    expect(await page.locator("#announcements .form-actions [role=status]").textContent()).toBe("");
+    // A completion rule above 100: at its field.
+    await page.locator("#rule-overall").fill("170");
+    await page.locator(".cohort-rule").getByRole("button").click();
+    await page.locator("#rule-overall-error").waitFor();
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe("rule-overall");
+    // A copy without its start date: at the date.
+    await page.locator("#copy-title").fill(`Spring ${Date.now().toString(36)}`);
+    await page.locator("#copy-start").evaluate((el) => el.closest("form")!.requestSubmit());
+    await page.locator("#copy-start-error").waitFor();
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe("copy-start");
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(0);
+    expect(problems).toEqual([]);
+  });
+
+  it("an admin ends a cohort from its Cohort tab, asked first, and brings it back", async () => {
+    const stamp = Date.now().toString(36);
+    const token = await accessToken(ADMIN);
+    const made = await api<{ group: { slug: string; title: string } }>(token, "POST", `/api/groups/${G}/copy`, { title: `Ending ${stamp}`, startDate: "2031-03-02" });
+    expect(made.status).toBe(201);
+    const { slug } = made.body.group;
+    expect((await api(token, "PUT", `/api/groups/${slug}`, { status: "published" })).status).toBe(200);
+    const page = await newPage();
+    await signIn(page.context(), ADMIN.email, ADMIN.password);
+    await gotoHydrated(page, `/dashboard/admin/group/${slug}/cohort`);
+    const section = page.locator("#publishing");
+    await section.getByRole("button", { name: "Archive the course" }).click();
+    const dialog = page.getByRole("dialog", { name: `Archive “\u2068Ending ${stamp}\u2069”?` });
+    await dialog.waitFor();
+    expect(await dialog.textContent()).toContain("Its members keep their course home, work, grades and certificates");
+    await dialog.getByRole("button", { name: "Cancel" }).click();
+    await dialog.waitFor({ state: "hidden" });
+    const status = async () => (await api<{ status: string }>(token, "GET", `/api/groups/manage/${slug}`)).body.status;
+    expect(await status()).toBe("published");
+    await section.getByRole("button", { name: "Archive the course" }).click();
+    await dialog.getByRole("button", { name: "Archive", exact: true }).click();
+    await expect.poll(() => section.getByRole("status").textContent()).toBe("Archived: the course has ended and the catalogue no longer lists it.");
+    expect(await status()).toBe("archived");
+    await section.getByRole("button", { name: "Bring it back" }).click();
+    await expect.poll(() => section.getByRole("status").textContent()).toBe("Published: the catalogue lists it now.");
+    expect(await status()).toBe("published");
   });
 });

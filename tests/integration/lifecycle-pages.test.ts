@@ -105,7 +105,7 @@ describe("the Cohort tab", () => {
     // attempt to archive or a status that is no status.
     expect((await action(w.other, copyTab, { intent: "publishing", status: "published" })).status).toBe(404);
     expect((await action(w.student, copyTab, { intent: "publishing", status: "published" })).status).toBe(403);
-    expect((await action(w.teacher, copyTab, { intent: "publishing", status: "archived" })).status).toBe(400);
+    expect((await action(w.teacher, copyTab, { intent: "publishing", status: "archived" })).status).toBe(403);
     expect((await action(w.teacher, copyTab, { intent: "publishing", status: "" })).status).toBe(400);
     expect(await statusOf(copy!.id)).toBe("draft");
 
@@ -136,6 +136,37 @@ describe("the Cohort tab", () => {
     expect(archived.text).not.toContain("Publish to the catalogue");
     expect((await action(w.teacher, copyTab, { intent: "publishing", status: "published" })).status).toBe(403);
     expect(await statusOf(copy!.id)).toBe("archived");
+  });
+
+  it("lets an admin end a cohort from its Cohort tab, asked first, and bring it back; the instructor's tab offers neither", async () => {
+    const w = await world();
+    const admin = await signIn(await createUser({ role: "admin" }));
+    const adminTab = `/dashboard/admin/group/${w.group.slug}/cohort`;
+    const statusOf = async () => (await db().select({ status: s.groups.status }).from(s.groups).where(eq(s.groups.id, w.group.id)))[0]!.status;
+    // Published, with a member: the admin is offered the end of the cohort, the instructor is told who ends it.
+    const published = await page(admin, adminTab);
+    expect(published.text).toContain("It has 1 member, so it stays published until you archive it when the cohort ends.");
+    expect(published.text).toContain(">Archive the course<");
+    const teachers = await page(w.teacher, w.cohort);
+    expect(teachers.text).toContain("an admin archives it when the cohort ends");
+    expect(teachers.text).not.toContain("Archive the course");
+    expect((await action(w.teacher, w.cohort, { intent: "publishing", status: "archived" })).status).toBe(403);
+    expect(await statusOf()).toBe("published");
+
+    expect((await action(admin, adminTab, { intent: "publishing", status: "archived" })).status).toBe(200);
+    expect(await statusOf()).toBe("archived");
+    expect((await page(null, "/courses")).text).not.toContain(`/content/${w.group.slug}"`);
+    const archived = await page(admin, adminTab);
+    expect(archived.text).toContain("This course is archived: the catalogue no longer lists it");
+    expect(archived.text).toContain(">Bring it back<");
+    expect(archived.text).not.toContain(">Archive the course<");
+    const arabic = await (await call(adminTab, { cookie: `${admin.cookie}; lang=ar`, headers: { accept: "text/html" } })).text();
+    expect(arabic).toContain(">أعِده إلى القائمة<");
+    expect((await page(w.teacher, w.cohort)).text).not.toContain(">Bring it back<");
+
+    expect((await action(admin, adminTab, { intent: "publishing", status: "published" })).status).toBe(200);
+    expect(await statusOf()).toBe("published");
+    expect((await page(null, "/courses")).text).toContain(`/content/${w.group.slug}"`);
   });
 });
 

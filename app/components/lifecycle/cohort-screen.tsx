@@ -1,5 +1,5 @@
 import { Link, useFetcher } from "@remix-run/react";
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useRef, useState, type RefObject } from "react";
 import { ConfirmDialog, focusInListAfter, useCloseWhenDone } from "~/components/confirm-dialog";
 import { fromLocalInput, When } from "~/components/lectures/when";
 import type { MessageKey } from "~/i18n/en";
@@ -13,6 +13,7 @@ import { ZoneOptions } from "~/components/zone-options";
 import { useOneSubmission } from "~/hooks/use-one-submission";
 import { isolate } from "~/lib/bidi";
 import { GroupStatusBadge } from "~/components/groups/badges";
+import { useFocusFirstProblem } from "~/lib/use-editor-focus";
 
 type Result = ({ ok: true; intent: string } & Record<string, unknown>) | (FailureLike & { intent: string; target?: string });
 
@@ -21,6 +22,31 @@ function problem(t: ReturnType<typeof useT>["t"], data: Result | undefined, fiel
   if (!data || data.ok) return null;
   for (const [field, key] of Object.entries(fields)) if (data.fields?.[field]) return t(key);
   return failureText(t, data);
+}
+
+/**
+ * A form whose refusals are said at their fields: `at(field)` gives the field's sentence (or null) and the attributes
+ * that tie the field to it; `rest` is a refusal that names none of the form's fields, said beside its button. The
+ * first refused field takes the focus (useFocusFirstProblem) once the answer is in.
+ */
+function useFieldProblems(scope: RefObject<HTMLFormElement>, data: Result | undefined, settled: boolean, fields: Record<string, { key: MessageKey; id: string }>) {
+  const { t } = useT();
+  const failure = data && !data.ok ? data : null;
+  useFocusFirstProblem(scope, failure, settled);
+  const named = Object.keys(fields).some((field) => failure?.fields?.[field]);
+  const at = (field: string, describedBy?: string) => {
+    const refused = !!failure?.fields?.[field];
+    const errorId = `${fields[field]!.id}-error`;
+    return {
+      message: refused ? (
+        <p id={errorId} className="field-error">
+          {t(fields[field]!.key)}
+        </p>
+      ) : null,
+      props: { "aria-invalid": refused || undefined, "aria-describedby": [refused ? errorId : "", describedBy ?? ""].filter(Boolean).join(" ") || undefined },
+    };
+  };
+  return { at, rest: failure && !named ? failureText(t, failure) : null };
 }
 
 /**
@@ -43,16 +69,19 @@ export function CohortScreen({ data, area }: { data: CohortData; area: "instruct
 /**
  * Whether the catalogue lists the group: a draft (a new group, or the copy made below) is published from here, and a
  * published group with no members yet can go back to draft. A draft's members could not open their course, so a
- * group with members stays published; archiving it when the cohort ends is the admins' (its edit page).
+ * group with members stays published. An admin ends the cohort here (archives it, after a confirmation) and can bring
+ * it back; the instructor's tab says who does.
  */
 function PublishingSection({ data, area }: { data: CohortData; area: "instructor" | "admin" }) {
   const { t } = useT();
   const switcher = useFetcher<Result>();
-  const [confirming, setConfirming] = useState(false);
-  const close = useCallback(() => setConfirming(false), []);
+  const [confirming, setConfirming] = useState<"draft" | "archived" | null>(null);
+  const close = useCallback(() => setConfirming(null), []);
   const status = data.group.status;
   const members = data.roster.members.length;
   const canUnpublish = status === "published" && members === 0;
+  // Ending a cohort (and undoing it) is an admin's: the instructor's tab says who to ask.
+  const admin = area === "admin";
   const busy = switcher.state !== "idle";
   const error = problem(t, switcher.data, {});
   const saved = switcher.state === "idle" && switcher.data?.ok ? (switcher.data.status as string) : null;
@@ -64,7 +93,7 @@ function PublishingSection({ data, area }: { data: CohortData; area: "instructor
   useEffect(() => {
     if (saved && (document.activeElement === document.body || !document.activeElement?.isConnected)) stateRef.current?.focus();
   }, [saved, status]);
-  const submit = (next: "draft" | "published") => switcher.submit({ intent: "publishing", status: next }, { method: "post" });
+  const submit = (next: "draft" | "published" | "archived") => switcher.submit({ intent: "publishing", status: next }, { method: "post" });
   return (
     <section className="card form-card cohort-section cohort-publishing" aria-labelledby="cohort-publishing-title" id="publishing" data-status={status}>
       <h2 id="cohort-publishing-title" className="block-title">
@@ -76,9 +105,9 @@ function PublishingSection({ data, area }: { data: CohortData; area: "instructor
           ? t("cohort.publishing.draft")
           : status === "published"
             ? members > 0
-              ? t("cohort.publishing.publishedWithMembers", { count: members })
+              ? t(admin ? "cohort.publishing.publishedWithMembersAdmin" : "cohort.publishing.publishedWithMembers", { count: members })
               : t("cohort.publishing.published")
-            : t("cohort.publishing.archived")}
+            : t(admin ? "cohort.publishing.archivedAdmin" : "cohort.publishing.archived")}
       </p>
       <div className="form-actions">
         {status === "draft" ? (
@@ -88,11 +117,22 @@ function PublishingSection({ data, area }: { data: CohortData; area: "instructor
           </button>
         ) : null}
         {canUnpublish ? (
-          <button type="button" className="btn btn-outline" disabled={busy} onClick={() => setConfirming(true)}>
+          <button type="button" className="btn btn-outline" disabled={busy} onClick={() => setConfirming("draft")}>
             {t("cohort.publishing.unpublish")}
           </button>
         ) : null}
-        {status === "archived" && area === "admin" ? (
+        {status === "published" && admin ? (
+          <button type="button" className="btn btn-outline" disabled={busy} onClick={() => setConfirming("archived")}>
+            {t("cohort.publishing.archive")}
+          </button>
+        ) : null}
+        {status === "archived" && admin ? (
+          <button type="button" className="btn btn-primary" disabled={busy} onClick={() => submit("published")}>
+            {busy ? <span className="spinner spinner-sm" aria-hidden="true" /> : null}
+            {t("cohort.publishing.restore")}
+          </button>
+        ) : null}
+        {status === "archived" && admin ? (
           <Link className="btn btn-outline" to={`/dashboard/admin/group/${data.group.slug}/update`}>
             {t("cohort.publishing.edit")}
           </Link>
@@ -103,12 +143,13 @@ function PublishingSection({ data, area }: { data: CohortData; area: "instructor
           </Link>
         ) : null}
         <p role="status" className={error ? "form-error" : "form-ok"}>
-          {error ?? (saved === "published" ? t("cohort.publishing.nowPublished") : saved === "draft" ? t("cohort.publishing.nowDraft") : "")}
+          {error ??
+            (saved === "published" ? t("cohort.publishing.nowPublished") : saved === "draft" ? t("cohort.publishing.nowDraft") : saved === "archived" ? t("cohort.publishing.nowArchived") : "")}
         </p>
       </div>
       {canUnpublish ? (
         <ConfirmDialog
-          open={confirming}
+          open={confirming === "draft"}
           title={t("cohort.publishing.unpublishTitle", { title: isolate(data.group.title) })}
           confirmLabel={t("cohort.publishing.unpublish")}
           busyLabel={t("cohort.publishing.saving")}
@@ -118,6 +159,21 @@ function PublishingSection({ data, area }: { data: CohortData; area: "instructor
           returnFocusTo={stateRef}
         >
           <p>{t("cohort.publishing.unpublishBody")}</p>
+        </ConfirmDialog>
+      ) : null}
+      {status === "published" && admin ? (
+        <ConfirmDialog
+          open={confirming === "archived"}
+          title={t("groups.form.archiveTitle", { title: isolate(data.group.title) })}
+          confirmLabel={t("groups.form.archiveConfirm")}
+          busyLabel={t("cohort.publishing.saving")}
+          busy={busy}
+          onConfirm={() => submit("archived")}
+          onClose={close}
+          returnFocusTo={stateRef}
+          danger
+        >
+          <p>{t("groups.form.archiveBody")}</p>
         </ConfirmDialog>
       ) : null}
     </section>
@@ -144,7 +200,15 @@ function AnnouncementsSection({ data }: { data: CohortData }) {
   const listRef = useRef<HTMLUListElement>(null);
   const titleRef = useRef<HTMLHeadingElement>(null);
   const deletingAt = useRef(0);
-  const error = problem(t, poster.data, { title: "cohort.field.title", body: "cohort.field.body", expiresAt: "cohort.field.expiresAt" });
+  const fields = useFieldProblems(formRef, poster.data, poster.state === "idle", {
+    title: { key: "cohort.field.title", id: "announce-title" },
+    body: { key: "cohort.field.body", id: "announce-body" },
+    expiresAt: { key: "cohort.field.expiresAt", id: "announce-expires" },
+  });
+  const error = fields.rest;
+  const titleField = fields.at("title");
+  const bodyField = fields.at("body");
+  const expiresField = fields.at("expiresAt", "announce-expires-hint");
   // Posting e-mails every member: a double click must not post it twice.
   const once = useOneSubmission(poster.state);
   return (
@@ -153,23 +217,26 @@ function AnnouncementsSection({ data }: { data: CohortData }) {
         {t("cohort.announce.title")}
       </h2>
       <p className="field-hint field-hint-block">{t("cohort.announce.lead")}</p>
-      <poster.Form method="post" ref={formRef} className="cohort-form" onSubmit={once}>
+      <poster.Form method="post" ref={formRef} className="cohort-form" onSubmit={once} noValidate>
         <input type="hidden" name="intent" value="announce" />
         <input type="hidden" name="expiresAt" value={fromLocalInput(expires) ?? ""} />
         <div className="field">
           <label htmlFor="announce-title">{t("cohort.announce.titleLabel")}</label>
-          <input id="announce-title" name="title" required maxLength={ANNOUNCEMENT_LIMITS.title} dir="auto" />
+          <input id="announce-title" name="title" required maxLength={ANNOUNCEMENT_LIMITS.title} dir="auto" {...titleField.props} />
+          {titleField.message}
         </div>
         <div className="field">
           <label htmlFor="announce-body">{t("cohort.announce.bodyLabel")}</label>
-          <textarea id="announce-body" name="body" required rows={4} maxLength={ANNOUNCEMENT_LIMITS.body} dir="auto" />
+          <textarea id="announce-body" name="body" required rows={4} maxLength={ANNOUNCEMENT_LIMITS.body} dir="auto" {...bodyField.props} />
+          {bodyField.message}
         </div>
         <div className="field">
           <label htmlFor="announce-expires">{t("cohort.announce.expiresLabel")}</label>
-          <input id="announce-expires" type="datetime-local" value={expires} onChange={(e) => setExpires(e.target.value)} aria-describedby="announce-expires-hint" />
+          <input id="announce-expires" type="datetime-local" value={expires} onChange={(e) => setExpires(e.target.value)} {...expiresField.props} />
           <p id="announce-expires-hint" className="field-hint field-hint-block">
             {t("cohort.announce.expiresHint")}
           </p>
+          {expiresField.message}
         </div>
         <div className="form-actions">
           <button type="submit" className="btn btn-primary" disabled={poster.state !== "idle"}>
@@ -255,7 +322,14 @@ function CertificatesSection({ data }: { data: CohortData }) {
   }, [revoker.state, revoker.data]);
   const { roster } = data;
   const issuing = issuingId === null ? null : (roster.members.find((m) => m._id === issuingId) ?? null);
-  const ruleError = problem(t, rule.data, { overall: "cohort.field.percent", attendance: "cohort.field.percent" });
+  const ruleForm = useRef<HTMLFormElement>(null);
+  const ruleFields = useFieldProblems(ruleForm, rule.data, rule.state === "idle", {
+    overall: { key: "cohort.field.percent", id: "rule-overall" },
+    attendance: { key: "cohort.field.percent", id: "rule-attendance" },
+  });
+  const ruleError = ruleFields.rest;
+  const overallField = ruleFields.at("overall");
+  const attendanceField = ruleFields.at("attendance");
   const issued = (d: Result | undefined) => (d?.ok && typeof d.issued === "number" ? t("cohort.certs.issued", { count: d.issued }) : null);
   const issueError = problem(t, issuer.data, {});
   const percent = (v: number | null) => (v === null ? "—" : formatPercent(v, lang));
@@ -276,7 +350,7 @@ function CertificatesSection({ data }: { data: CohortData }) {
       <h2 id="cohort-certs-title" className="block-title">
         {t("cohort.certs.title")}
       </h2>
-      <rule.Form method="post" className="cohort-form cohort-rule" aria-labelledby="cohort-rule-title">
+      <rule.Form method="post" ref={ruleForm} className="cohort-form cohort-rule" aria-labelledby="cohort-rule-title" noValidate>
         <h3 id="cohort-rule-title" className="cohort-item-title">
           {t("cohort.rule.title")}
         </h3>
@@ -285,11 +359,13 @@ function CertificatesSection({ data }: { data: CohortData }) {
         <div className="cohort-rule-fields">
           <div className="field">
             <label htmlFor="rule-overall">{t("cohort.rule.overall")}</label>
-            <input id="rule-overall" name="overall" type="number" min={0} max={100} step={1} inputMode="numeric" defaultValue={roster.rule.overall ?? ""} />
+            <input id="rule-overall" name="overall" type="number" min={0} max={100} step={1} inputMode="numeric" defaultValue={roster.rule.overall ?? ""} {...overallField.props} />
+            {overallField.message}
           </div>
           <div className="field">
             <label htmlFor="rule-attendance">{t("cohort.rule.attendance")}</label>
-            <input id="rule-attendance" name="attendance" type="number" min={0} max={100} step={1} inputMode="numeric" defaultValue={roster.rule.attendance ?? ""} />
+            <input id="rule-attendance" name="attendance" type="number" min={0} max={100} step={1} inputMode="numeric" defaultValue={roster.rule.attendance ?? ""} {...attendanceField.props} />
+            {attendanceField.message}
           </div>
         </div>
         <div className="form-actions">
@@ -421,7 +497,7 @@ function CertificatesSection({ data }: { data: CohortData }) {
           </ul>
         </div>
       ) : null}
-      <revoker.Form method="post" id="certificate-revoke-form">
+      <revoker.Form method="post" id="certificate-revoke-form" noValidate>
         <input type="hidden" name="intent" value="revoke" />
         <input type="hidden" name="certificateId" value={revoking?.id ?? ""} />
       </revoker.Form>
@@ -458,9 +534,23 @@ function CertificatesSection({ data }: { data: CohortData }) {
         <p>{t("cohort.certs.revokeBody")}</p>
         <div className="field">
           <label htmlFor="revoke-reason">{t("cohort.certs.reason")}</label>
-          <textarea id="revoke-reason" name="reason" form="certificate-revoke-form" required rows={3} maxLength={CERTIFICATE_LIMITS.reason} dir="auto" />
+          <textarea
+            id="revoke-reason"
+            name="reason"
+            form="certificate-revoke-form"
+            required
+            rows={3}
+            maxLength={CERTIFICATE_LIMITS.reason}
+            dir="auto"
+            aria-invalid={(revoker.data && !revoker.data.ok && !!revoker.data.fields?.reason) || undefined}
+            aria-describedby={revoker.data && !revoker.data.ok ? "revoke-reason-error" : undefined}
+          />
         </div>
-        {revoker.data && !revoker.data.ok ? <p className="form-error">{problem(t, revoker.data, { reason: "cohort.field.reason" })}</p> : null}
+        {revoker.data && !revoker.data.ok ? (
+          <p id="revoke-reason-error" className="form-error">
+            {problem(t, revoker.data, { reason: "cohort.field.reason" })}
+          </p>
+        ) : null}
       </ConfirmDialog>
     </section>
   );
@@ -470,11 +560,19 @@ function CopySection({ data, area }: { data: CohortData; area: "instructor" | "a
   const { t, lang } = useT();
   const copier = useFetcher<Result>();
   const weekday = data.firstLecture ? dateTimeFormat(localeOf(lang), { weekday: "long", timeZone: data.group.timeZone }).format(new Date(data.firstLecture)) : null;
-  const error = problem(t, copier.data, { title: "cohort.field.groupTitle", startDate: "cohort.field.startDate", timeZone: "cohort.field.timeZone" });
+  const form = useRef<HTMLFormElement>(null);
+  const copyFields = useFieldProblems(form, copier.data, copier.state === "idle", {
+    title: { key: "cohort.field.groupTitle", id: "copy-title" },
+    startDate: { key: "cohort.field.startDate", id: "copy-start" },
+    timeZone: { key: "cohort.field.timeZone", id: "copy-zone" },
+  });
+  const error = copyFields.rest;
+  const titleField = copyFields.at("title", "copy-title-hint");
+  const startField = copyFields.at("startDate", "copy-start-hint");
+  const zoneField = copyFields.at("timeZone");
   const done = copier.state === "idle" && copier.data?.ok ? (copier.data as unknown as { copy: { slug: string; title: string }; copied: { lectures: number; tasks: number; quizzes: number } }) : null;
   const newBase = area === "admin" ? "/dashboard/admin/group" : "/instructor/group";
   const once = useOneSubmission(copier.state);
-  const form = useRef<HTMLFormElement>(null);
   // A copy made: the form starts over (the title back to this group's, no date), so another click makes nothing.
   // The copy's title starts as this group's: while it still is, the form says so (two groups of one title look alike
   // in the catalogue and the lists).
@@ -490,7 +588,7 @@ function CopySection({ data, area }: { data: CohortData; area: "instructor" | "a
         {t("cohort.copy.title")}
       </h2>
       <p className="field-hint field-hint-block">{t("cohort.copy.lead")}</p>
-      <copier.Form method="post" className="cohort-form" ref={form} onSubmit={once}>
+      <copier.Form method="post" className="cohort-form" ref={form} onSubmit={once} noValidate>
         <input type="hidden" name="intent" value="copy" />
         <div className="field">
           <label htmlFor="copy-title">{t("cohort.copy.titleLabel")}</label>
@@ -501,23 +599,26 @@ function CopySection({ data, area }: { data: CohortData; area: "instructor" | "a
             maxLength={COPY_LIMITS.title}
             dir="auto"
             defaultValue={data.group.title}
-            aria-describedby="copy-title-hint"
+            {...titleField.props}
             onChange={(e) => setSameTitle(e.target.value.trim() === data.group.title.trim())}
           />
           <p id="copy-title-hint" className="field-hint field-hint-block" data-tone={sameTitle ? "attention" : undefined}>
             {t(sameTitle ? "cohort.copy.sameTitle" : "cohort.copy.titleHint")}
           </p>
+          {titleField.message}
         </div>
         <div className="cohort-rule-fields">
           <div className="field">
             <label htmlFor="copy-start">{t("cohort.copy.startLabel")}</label>
-            <input id="copy-start" name="startDate" type="date" required aria-describedby="copy-start-hint" />
+            <input id="copy-start" name="startDate" type="date" required {...startField.props} />
+            {startField.message}
           </div>
           <div className="field">
             <label htmlFor="copy-zone">{t("cohort.copy.zoneLabel")}</label>
-            <select id="copy-zone" name="timeZone" defaultValue={data.group.timeZone}>
+            <select id="copy-zone" name="timeZone" defaultValue={data.group.timeZone} {...zoneField.props}>
               <ZoneOptions zones={data.timeZones} />
             </select>
+            {zoneField.message}
           </div>
         </div>
         <p id="copy-start-hint" className="field-hint field-hint-block">
