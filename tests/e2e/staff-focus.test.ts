@@ -82,6 +82,47 @@ describe("the keyboard after a confirmed removal", () => {
     await expect.poll(() => status(page)).toContain(`Karim ${stamp}'s request for Frontend Development with React was rejected.`);
   });
 
+  it("lands on the count when the last request of a group is rejected (the page behind the dialog is inert)", async () => {
+    const stamp = Date.now().toString(36);
+    const token = await accessToken(ADMIN);
+    const made = await api<{ group: { slug: string } }>(token, "POST", "/api/groups/frontend-react/copy", { title: `Quiet group ${stamp}`, startDate: "2031-03-02" });
+    expect(made.status).toBe(201);
+    const { slug } = made.body.group;
+    expect((await api(token, "PUT", `/api/groups/${slug}`, { status: "published" })).status).toBe(200);
+    const asker = await createVerifiedUser(`last-req-${stamp}`, `Mona ${stamp}`);
+    expect((await api(await accessToken(asker), "POST", "/api/users/joinGroupRequest", { groupSlug: slug })).status).toBe(201);
+    const page = await adminPage();
+    await gotoHydrated(page, `/dashboard/admin/email-request?group=${slug}`);
+    const card = page.locator("li.request-card", { has: page.getByRole("heading", { name: `Mona ${stamp}` }) });
+    expect(await page.locator("li.request-card").count()).toBe(1);
+    await card.getByRole("button", { name: "Reject" }).click();
+    await page.getByRole("dialog").getByRole("button", { name: "Reject request" }).click();
+    await card.waitFor({ state: "detached" });
+    await expect.poll(() => focused(page)).toBe("p.gresult-count");
+    expect(await page.locator("p.gresult-count").textContent()).toBe("Waiting: 0");
+  });
+
+  it("goes on from the next unread message when one is marked read in the unread view", async () => {
+    const stamp = Date.now().toString(36);
+    for (const who of ["Older", "Newer"]) {
+      const sent = await fetch(`${baseURL()}/api/contact`, {
+        method: "POST",
+        headers: { "content-type": "application/json", "cf-connecting-ip": `203.0.113.${Math.floor(Math.random() * 200) + 20}` },
+        body: JSON.stringify({ name: `${who} ${stamp}`, email: `${who.toLowerCase()}.${stamp}@example.com`, message: "Is there a weekend group?" }),
+      });
+      expect(sent.status).toBe(201);
+    }
+    const page = await adminPage();
+    await gotoHydrated(page, "/dashboard/admin/get-all-message-by-admin?status=unread");
+    const newer = page.locator("li.inbox-item", { hasText: `Newer ${stamp}` });
+    await newer.getByRole("button", { name: "Mark as read" }).focus();
+    await page.keyboard.press("Enter");
+    await newer.waitFor({ state: "detached" });
+    // The row went with its focused button: the message now in its place (the older one, next in the list) has it.
+    await expect.poll(() => focused(page)).toBe("p.inbox-item-name");
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toContain(`Older ${stamp}`);
+  });
+
   it("stays in the students table when a removed student leaves the members list, and says so", async () => {
     const stamp = Date.now().toString(36);
     await memberOf("frontend-react", `rm-focus-${stamp}`, `Hany ${stamp}`);

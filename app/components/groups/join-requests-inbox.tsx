@@ -133,7 +133,9 @@ export function JoinRequestsInbox({ requests, groups, group, groupHref }: JoinRe
     if (active && active !== document.body && active.isConnected && !active.closest("li[hidden]")) return;
     const next = nextRequest();
     (next ?? countRef.current)?.focus();
-    if (!next) focusInList.current = false;
+    // On the count, the keyboard has left the list. (Not when the focus could not move: a card's reject dialog still
+    // open makes the page behind it inert, and the card's removal hands the focus on instead, afterDecision below.)
+    if (!next && document.activeElement === countRef.current) focusInList.current = false;
   });
   // A card decided through its dialog goes with the dialog (removed while open: no focus comes back from it), after
   // the render above: the same place once the page has drawn it.
@@ -209,6 +211,7 @@ export function JoinRequestsInbox({ requests, groups, group, groupHref }: JoinRe
               mark(r._id, at);
               afterDecision();
             }}
+            afterReject={() => nextRequest() ?? countRef.current}
           />
         ))}
       </ul>
@@ -229,6 +232,7 @@ function RequestCard({
   groupHref,
   onDecided,
   onGone,
+  afterReject,
 }: {
   request: MembershipRequestFrameBody;
   hidden: boolean;
@@ -236,6 +240,8 @@ function RequestCard({
   groupHref: string;
   onDecided: (text: string) => void;
   onGone: (at: string) => void;
+  /** Where the keyboard goes when the rejected card's dialog closes (its Reject button went with the card). */
+  afterReject: () => HTMLElement | null;
 }) {
   const { t } = useT();
   const fetcher = useFetcher<Result>();
@@ -345,6 +351,7 @@ function RequestCard({
         busy={rejecting}
         onConfirm={() => decide("rejected")}
         onClose={closeReject}
+        returnFocusTo={afterReject}
       >
         <p>{t("groups.requests.rejectBody", { name: r.user.name })}</p>
       </ConfirmDialog>

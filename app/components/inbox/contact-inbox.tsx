@@ -1,6 +1,7 @@
 import { Link, useFetcher } from "@remix-run/react";
-import { useEffect, useMemo, useState } from "react";
-import { ConfirmDialog } from "~/components/confirm-dialog";
+import { useEffect, useMemo, useRef, useState } from "react";
+import { ConfirmDialog, focusInListAfter } from "~/components/confirm-dialog";
+import { focusIfLost, useLeavesWithFocus } from "~/lib/focus";
 import { useConfirmedDeletion } from "./use-confirmed-deletion";
 import { initials } from "~/components/groups/format";
 import { TimeAgo } from "~/components/groups/time-ago";
@@ -141,6 +142,9 @@ export function ContactInbox({ messages, total, unread, page, pageSize, status }
               message={m}
               fresh={fresh.has(m._id)}
               onDelete={() => ask(m, i)}
+              // Marked read in the unread list (or unread in the read one), the row goes with its focused button: the
+              // keyboard goes on from the message now in its place, or the summary when none is left.
+              onLeft={() => focusIfLost(focusInListAfter(listRef, i, ".inbox-item-name", summaryRef))}
             />
           ))}
         </ol>
@@ -183,8 +187,10 @@ export function ContactInbox({ messages, total, unread, page, pageSize, status }
 /** Long messages are clamped until expanded. */
 const LONG = 280;
 
-function ContactRow({ message: m, fresh, onDelete }: { message: Message; fresh: boolean; onDelete: () => void }) {
+function ContactRow({ message: m, fresh, onDelete, onLeft }: { message: Message; fresh: boolean; onDelete: () => void; onLeft: () => void }) {
   const { t } = useT();
+  const rowRef = useRef<HTMLLIElement>(null);
+  useLeavesWithFocus(rowRef, onLeft);
   const reader = useFetcher<{ ok: boolean }>();
   const [expanded, setExpanded] = useState(false);
   // The click shows at once; the server's answer (and the live frame) confirm it.
@@ -194,7 +200,7 @@ function ContactRow({ message: m, fresh, onDelete }: { message: Message; fresh: 
   const mailto = `mailto:${m.email}?subject=${encodeURIComponent(t("contactInbox.replySubject"))}`;
 
   return (
-    <li className="card inbox-item" data-unread={!read || undefined} data-fresh={fresh || undefined} data-pending={reader.state !== "idle" || undefined} data-id={m._id}>
+    <li ref={rowRef} className="card inbox-item" data-unread={!read || undefined} data-fresh={fresh || undefined} data-pending={reader.state !== "idle" || undefined} data-id={m._id}>
       <div className="inbox-item-head">
         <span className="avatar avatar-sm" aria-hidden="true">
           {initials(m.name)}
