@@ -129,6 +129,7 @@ export const ar: Messages = {
   "contact.email": "البريد الإلكتروني",
   "contact.message": "الرسالة",
   "contact.submit": "إرسال الرسالة",
+  "contact.sendHint": "اكتب رسالتك لتتمكن من إرسالها.",
   "contact.success": "شكرًا لتواصلك معنا! سنرد عليك قريبًا.",
   "contact.failure": "تعذّر إرسال رسالتك. يُرجى المحاولة مرة أخرى.",
   "contact.reach": "طرق أخرى للتواصل",

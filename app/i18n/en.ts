@@ -131,6 +131,7 @@ export const en = {
   "contact.email": "Email",
   "contact.message": "Message",
   "contact.submit": "Send Message",
+  "contact.sendHint": "Write your message to send it.",
   "contact.success": "Thank you for contacting us! We'll get back to you soon.",
   "contact.failure": "Failed to send your message. Please try again.",
   "contact.reach": "Other ways to reach us",

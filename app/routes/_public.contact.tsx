@@ -115,6 +115,8 @@ export default function ContactPage() {
   const busy = sending || coolingDown;
   // Before hydration the button stays enabled so the form also works without JavaScript (the server validates).
   const submitDisabled = hydrated && (busy || values.message.trim() === "");
+  // A button that does nothing says why: here, an empty message (the spec's rule), said beside it.
+  const waitingForMessage = hydrated && !busy && values.message.trim() === "";
   const set = (field: Field) => (e: React.ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) => setValues((v) => ({ ...v, [field]: e.target.value }));
   const describe = (field: Field) => (errors[field] ? `${field}-error` : undefined);
 
@@ -154,10 +156,17 @@ export default function ContactPage() {
             {result && !result.ok && result.formError ? (
               <p className="form-error" role="alert">{t(result.formError, { minutes: result.retryMinutes ?? 10 })}</p>
             ) : null}
-            <button type="submit" className="btn btn-primary btn-lg" disabled={submitDisabled}>
-              {sending ? <span className="spinner spinner-sm" aria-hidden="true" /> : null}
-              {sending ? t("common.sending") : t("contact.submit")}
-            </button>
+            <div className="contact-send">
+              <button type="submit" className="btn btn-primary btn-lg" disabled={submitDisabled} aria-describedby={waitingForMessage ? "contact-send-hint" : undefined}>
+                {sending ? <span className="spinner spinner-sm" aria-hidden="true" /> : null}
+                {sending ? t("common.sending") : t("contact.submit")}
+              </button>
+              {waitingForMessage ? (
+                <p id="contact-send-hint" className="field-hint">
+                  {t("contact.sendHint")}
+                </p>
+              ) : null}
+            </div>
           </fieldset>
         </Form>
 

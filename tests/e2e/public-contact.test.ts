@@ -39,8 +39,13 @@ describe("contact form", () => {
     await email.fill("rana@example.com");
     await message.fill("   ");
     expect(await submit.isDisabled()).toBe(true);
+    // ...and says why, beside it and to a screen reader.
+    expect(await page.locator("#contact-send-hint").textContent()).toBe("Write your message to send it.");
+    expect(await submit.getAttribute("aria-describedby")).toBe("contact-send-hint");
     await message.fill("Do you have evening groups for the React course?");
     expect(await submit.isDisabled()).toBe(false);
+    expect(await page.locator("#contact-send-hint").count()).toBe(0);
+    expect(await submit.getAttribute("aria-describedby")).toBeNull();
 
     await submit.click();
     const toast = page.locator(".toast-region .toast");
