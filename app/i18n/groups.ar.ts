@@ -111,6 +111,8 @@ export const groupsAr: Record<GroupsKey, string> = {
   "groups.form.image": "صورة الكورس",
   "groups.form.imagePreview": "معاينة صورة الكورس",
   "groups.form.noImage": "لم تُختر صورة",
+  "groups.form.imageUnreadable": "هذا الملف ليس صورة يمكن عرضها. اختر صورة PNG أو JPEG أو WebP.",
+  "groups.form.imageUrlBroken": "تعذّر عرض الصورة في هذا العنوان. تحقّق من العنوان.",
   "groups.form.upload": "ارفع صورة",
   "groups.form.uploadHint": "PNG أو JPEG أو WebP حتى 2 ميغابايت. الصورة المرفوعة تحل محل الرابط أدناه.",
   "groups.form.imageUrl": "أو الصق رابط صورة",

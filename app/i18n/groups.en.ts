@@ -113,6 +113,8 @@ export const groupsEn = {
   "groups.form.image": "Course image",
   "groups.form.imagePreview": "Preview of the course image",
   "groups.form.noImage": "No image chosen",
+  "groups.form.imageUnreadable": "This file is not a picture that can be shown. Choose a PNG, JPEG or WebP image.",
+  "groups.form.imageUrlBroken": "The picture at this address could not be shown. Check the address.",
   "groups.form.upload": "Upload an image",
   "groups.form.uploadHint": "PNG, JPEG or WebP, up to 2 MB. An upload replaces the URL below.",
   "groups.form.imageUrl": "Or paste an image URL",

@@ -107,6 +107,25 @@ describe("admin group management", () => {
     expect(await page.getByRole("dialog", { name: "Leave without saving?" }).count()).toBe(0);
   });
 
+  it("refuses a file named .png that is not a picture when it is chosen, instead of a broken preview", async () => {
+    const page = await newPage({ width: 375, height: 780 });
+    await page.context().addCookies([{ name: "lang", value: "ar", url: baseURL() }]);
+    await signIn(page.context(), ADMIN.email, ADMIN.password);
+    await page.goto("/dashboard/admin/newGroup");
+    await page.locator("html[data-hydrated=true]").waitFor();
+    const file = page.locator('input[type="file"][name="file"]');
+    await file.setInputFiles({ name: "notes.png", mimeType: "image/png", buffer: Buffer.from("These are my notes, not a picture.") });
+    await page.locator(".field-error", { hasText: "هذا الملف ليس صورة يمكن عرضها. اختر صورة PNG أو JPEG أو WebP." }).waitFor();
+    expect(await page.locator(".image-preview img").count()).toBe(0);
+    expect(await page.locator(".image-preview").getAttribute("data-empty")).toBe("true");
+    expect(await file.evaluate((el: HTMLInputElement) => el.files?.length ?? 0)).toBe(0);
+    expect(await file.getAttribute("aria-invalid")).toBe("true");
+    // A real picture then previews, and the refusal goes.
+    await file.setInputFiles({ name: "cover.png", mimeType: "image/png", buffer: PNG });
+    await page.locator(".image-preview img").waitFor();
+    expect(await page.locator(".field-error", { hasText: "هذا الملف ليس صورة" }).count()).toBe(0);
+  });
+
   it("edits the outline: add parts, move one up with the keyboard-reachable buttons, remove one after confirming", async () => {
     const page = await newPage();
     await signIn(page.context(), ADMIN.email, ADMIN.password);

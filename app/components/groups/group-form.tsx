@@ -119,6 +119,19 @@ export function GroupForm({ mode, defaults, instructors, limits, failure, saved,
   const err = (field: string) => fieldText(t, failure, field);
   const described = (field: string, hint?: string) => [err(field) ? `${id}-${field}-error` : "", hint ?? ""].filter(Boolean).join(" ") || undefined;
   const preview = filePreview ?? (previewable(imageUrl.trim()) ? imageUrl.trim() : null);
+  // A preview the browser could not draw: a file named .png that is not a picture, or an address that is no image.
+  const [brokenPreview, setBrokenPreview] = useState<string | null>(null);
+  const previewBroken = preview !== null && brokenPreview === preview;
+  const onPreviewError = () => {
+    if (!preview) return;
+    setBrokenPreview(preview);
+    if (preview === filePreview) {
+      // Not a picture: refused here as the server would refuse it, and the file taken back.
+      setFileError(t("groups.form.imageUnreadable"));
+      if (fileRef.current) fileRef.current.value = "";
+      setFilePreview(null);
+    }
+  };
   const imageError = fileError ?? err("file") ?? err("imageCourse");
 
   return (
@@ -309,9 +322,14 @@ export function GroupForm({ mode, defaults, instructors, limits, failure, saved,
 
         <fieldset className="form-fields image-fields">
           <legend>{t("groups.form.image")}</legend>
-          <div className="image-preview" data-empty={!preview}>
-            {preview ? (
-              <img src={preview} alt={t("groups.form.imagePreview")} />
+          <div className="image-preview" data-empty={!preview || previewBroken}>
+            {preview && !previewBroken ? (
+              <img src={preview} alt={t("groups.form.imagePreview")} onError={onPreviewError} />
+            ) : preview ? (
+              <span className="image-preview-empty">
+                <ImageIcon />
+                {t("groups.form.imageUrlBroken")}
+              </span>
             ) : (
               <span className="image-preview-empty">
                 <ImageIcon />
