@@ -20,7 +20,7 @@ import { notifyUsers } from "./notifications";
 import type { Viewer } from "./sessions";
 import { zoneOffset } from "./time-shift";
 import { ownTimeSql } from "./own-time";
-import { heldSql, lectureTime } from "./lecture-time";
+import { heldSql, lectureTime, type Value } from "./lecture-time";
 import { extensionOf } from "./extension-join";
 
 export interface LectureDto {
@@ -53,7 +53,7 @@ export interface LectureDetailDto extends LectureDto {
  * A lecture held (progress's rule) while the member of the `memberships` row in scope was in the group, of which the
  * `attendance` row in scope (theirs, left-joined) holds nothing: Progress counts it as not attended.
  */
-const missedSql = (now: number | ReturnType<typeof sql.placeholder>) =>
+const missedSql = (now: Value<number>) =>
   sql<number>`(${attendance.status} is null and ${memberships.id} is not null and ${heldSql(now)} and (${memberships.joinedAt} is null or ${memberships.joinedAt} <= ${lectureTime}))`;
 
 /** A lecture with the facts its rules need. */
