@@ -193,6 +193,7 @@ export const lecturesAr: Record<keyof typeof lecturesEn, string> = {
   "attendance.error.notHeld": "لم تُعقد هذه المحاضرة بعد: سجّل الحضور بعد انعقادها. يمكن إعفاء طالب مسبقًا.",
   "attendance.error.draftLecture": "انشر المحاضرة قبل تسجيل الحضور: لا يرى طلابها المسودة.",
   "attendance.youAreAbsent": "سُجّلت غائبًا عن هذه المحاضرة",
+  "attendance.youJoinedAfter": "انضممت إلى المجموعة بعد هذه المحاضرة، لذا لا تُحتسب في تقدّمك.",
   "attendance.youMissed": "الحضور مغلق ولا يوجد تسجيل حضور لك في هذه المحاضرة، لذا تُحتسب غيابًا في تقدّمك. إن كنت حاضرًا فاطلب من مدرّبك تسجيلك.",
   "attendance.scannedNote": "سُجّل حضورك برمز QR الذي مسحته.",
   "attendance.error.wrong": "هذا الرمز غير صحيح. راجع الرمز على الشاشة وحاول مرة أخرى.",

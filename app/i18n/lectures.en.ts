@@ -192,6 +192,7 @@ export const lecturesEn = {
   "attendance.error.notHeld": "This lecture has not taken place yet: mark who was there once it has. A student can be excused ahead of time.",
   "attendance.error.draftLecture": "Publish the lecture before marking attendance: its students cannot see a draft.",
   "attendance.youAreAbsent": "You were marked absent for this lecture",
+  "attendance.youJoinedAfter": "You joined the group after this lecture, so it does not count in your progress.",
   "attendance.youMissed": "Attendance is closed and you have no check-in for this lecture, so your progress counts it as missed. If you were there, ask your instructor to mark you.",
   "attendance.scannedNote": "Checked in with the QR code you scanned.",
   "attendance.error.wrong": "That code is not right. Check the code on the screen and try again.",

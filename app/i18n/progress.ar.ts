@@ -14,6 +14,7 @@ export const progressAr: Record<keyof typeof progressEn, string> = {
   "progress.awaitingGrade": "بانتظار التقييم: {count}",
   "progress.awaitingGradeOrRelease": "لم تُقيَّم أو لم تُعلَن درجتها: {count}",
   "progress.stillOpen": "ما زال مفتوحًا: {count}",
+  "progress.closedByEnd": "لا تُحتسب: {count} (انتهى الكورس قبل إغلاقها)",
   "progress.ofTotal": "{part} من {whole}",
   "progress.meter": "{label}: {value}%",
   "progress.atRisk": "يحتاج إلى دعم",

@@ -13,6 +13,7 @@ export const progressEn = {
   "progress.awaitingGrade": "Waiting for a grade: {count}",
   "progress.awaitingGradeOrRelease": "Not graded or not released: {count}",
   "progress.stillOpen": "Still open: {count}",
+  "progress.closedByEnd": "Not counted: {count} (the course ended before they closed)",
   "progress.ofTotal": "{part} of {whole}",
   "progress.meter": "{label}: {value}%",
   "progress.atRisk": "Needs support",

@@ -184,7 +184,7 @@ export default function CourseHome() {
         {certificate ? <CourseCertificate certificate={certificate} /> : null}
         {progress ? (
           <div className="course-home-progress">
-            <ProgressSummary progress={progress} title={t("progress.title")} />
+            <ProgressSummary progress={progress} title={t("progress.title")} ended={group.archived} />
             <UpNext items={next} />
           </div>
         ) : null}

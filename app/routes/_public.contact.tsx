@@ -147,7 +147,7 @@ export default function ContactPage() {
             </div>
             <div className="field">
               <label htmlFor="contact-message">{t("contact.message")}</label>
-              <textarea id="contact-message" name="message" rows={6} required maxLength={limits.message} value={values.message} onChange={set("message")} aria-invalid={errors.message ? true : undefined} aria-describedby={["message-count", describe("message")].filter(Boolean).join(" ")} />
+              <textarea id="contact-message" name="message" rows={6} required maxLength={limits.message} value={values.message} onChange={set("message")} aria-invalid={errors.message ? true : undefined} aria-describedby={["message-count", describe("message"), waitingForMessage ? "contact-send-hint" : undefined].filter(Boolean).join(" ")} />
               <div className="field-foot">
                 {errors.message ? <p id="message-error" className="field-error">{t(errors.message)}</p> : <span />}
                 <span id="message-count" className="field-hint">{t("contact.count", { count: values.message.length, max: limits.message })}</span>

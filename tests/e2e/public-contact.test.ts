@@ -42,6 +42,8 @@ describe("contact form", () => {
     // ...and says why, beside it and to a screen reader.
     expect(await page.locator("#contact-send-hint").textContent()).toBe("Write your message to send it.");
     expect(await submit.getAttribute("aria-describedby")).toBe("contact-send-hint");
+    // A keyboard never lands on a disabled button: the message field, where the keyboard is, says it too.
+    expect(await message.getAttribute("aria-describedby")).toContain("contact-send-hint");
     await message.fill("Do you have evening groups for the React course?");
     expect(await submit.isDisabled()).toBe(false);
     expect(await page.locator("#contact-send-hint").count()).toBe(0);

@@ -126,7 +126,12 @@ describe("a course that has ended (its group archived)", () => {
       expect(html).toContain("Not taken yet");
       expect(html).not.toContain("Closed: the course has ended");
     }
+    // The progress card on the course home agrees: open while the course runs, counted nowhere once it ended.
+    expect((await pages("en"))[0]).toContain("Still open: 2");
     expect((await archive(w)).status).toBe(200);
+    const [endedHome] = await pages("en");
+    expect(endedHome).not.toContain("Still open");
+    expect(endedHome).toContain("Not counted: 2 (the course ended before they closed)");
     for (const html of await pages("en")) {
       expect(html).not.toContain("Open now");
       expect(html).not.toContain("Not taken yet");

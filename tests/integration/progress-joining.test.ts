@@ -265,7 +265,14 @@ describe("progress of a student who joins a running group", () => {
     expect(newcomer.find((l) => l.slug === w.L1.slug)).toMatchObject({ myAttendance: "present", missed: false });
     expect(newcomer.find((l) => l.slug === w.L2.slug)).toMatchObject({ myAttendance: null, missed: false });
     expect((await get(`/api/lectures/${w.L1.id}`, w.early)).missed).toBe(true);
-    expect((await get(`/api/lectures/${w.L2.id}`, late)).missed).toBe(false);
+    expect(await get(`/api/lectures/${w.L2.id}`, late)).toMatchObject({ missed: false, joinedAfter: true });
+    expect(await get(`/api/lectures/${w.L1.id}`, w.early)).toMatchObject({ missed: true, joinedAfter: false });
+    // The lecture pages say so in the student's words (not "attendance is not open right now").
+    const lecturePage = async (who: { cookie: string }, slug: string, lang: "en" | "ar") =>
+      (await call(`/course/${w.group.slug}/lecture/${slug}`, { cookie: `${who.cookie}; lang=${lang}`, headers: { accept: "text/html" } })).text();
+    expect(await lecturePage(late, w.L2.slug, "en")).toContain("You joined the group after this lecture, so it does not count in your progress.");
+    expect(await lecturePage(late, w.L2.slug, "ar")).toContain("انضممت إلى المجموعة بعد هذه المحاضرة، لذا لا تُحتسب في تقدّمك.");
+    expect(await lecturePage(w.early, w.L1.slug, "en")).toContain("Attendance is closed and you have no check-in for this lecture");
     expect((await get(`/api/lectures/${w.L3.id}`, w.early)).missed).toBe(false);
     // The staff's list claims nothing of anyone.
     expect(((await get(`/api/lectures/group/${w.group.slug}`, w.teacher)) as unknown as Listed).every((l) => l.missed === false)).toBe(true);

@@ -56,6 +56,7 @@ const lectureDetailDto = lectureDto
     attendance: z.object({ status: z.string(), markedAt: z.string(), byStaff: z.boolean().openapi({ description: "Marked by staff, not by a code" }) }).nullable(),
     attendanceOpen: z.boolean(),
     missed: z.boolean().openapi({ description: "Students: the lecture was held while they were a member and they have no record of it (Progress counts it as not attended)" }),
+    joinedAfter: z.boolean().openapi({ description: "Students: they joined the group after the lecture took place and have no record of it (it counts nowhere for them)" }),
   })
   .openapi("LectureDetail");
 const recordDto = z.object({

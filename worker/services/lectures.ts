@@ -47,6 +47,8 @@ export interface LectureDetailDto extends LectureDto {
   attendanceOpen: boolean;
   /** Held while the caller was a member, and no record of theirs: Progress counts it as not attended. */
   missed: boolean;
+  /** The caller joined the group after the lecture took place and has no record of it: it counts nowhere for them. */
+  joinedAfter: boolean;
 }
 
 /**
@@ -233,7 +235,10 @@ export async function getLecture(ctx: ServiceContext, viewer: Actor, idOrSlug: s
       .where(and(eq(attendanceSessions.lectureId, lecture.id), sql`${attendanceSessions.opensAt} <= ${now}`, sql`${attendanceSessions.closesAt} > ${now}`))
       .limit(1),
     ctx.db
-      .select({ missed: missedSql(now) })
+      .select({
+        missed: missedSql(now),
+        joinedAfter: sql<number>`(${attendance.status} is null and ${memberships.joinedAt} is not null and ${memberships.joinedAt} > ${lectureTime})`,
+      })
       .from(lectures)
       .leftJoin(attendance, and(eq(attendance.lectureId, lectures.id), eq(attendance.userId, viewer.userId)))
       .leftJoin(memberships, and(eq(memberships.groupId, lectures.groupId), eq(memberships.userId, viewer.userId), inArray(memberships.status, [...MEMBER_STATUSES])))
@@ -247,6 +252,7 @@ export async function getLecture(ctx: ServiceContext, viewer: Actor, idOrSlug: s
     attendance: mine ? { status: mine.status, markedAt: mine.markedAt.toISOString(), byStaff: mine.method === "manual" } : null,
     attendanceOpen: !!open,
     missed: !!missed?.missed,
+    joinedAfter: !!missed?.joinedAfter,
   };
 }
 

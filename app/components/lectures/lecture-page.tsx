@@ -29,6 +29,8 @@ export interface PageLecture {
   attendanceOpen: boolean;
   /** Held while the viewer was a member, and no record of theirs: Progress counts it as not attended. */
   missed: boolean;
+  /** The viewer joined after the lecture took place and has no record of it: it counts nowhere for them. */
+  joinedAfter: boolean;
 }
 
 type Result = ({ ok: true; intent: string; result: { status: string; markedAt: string } } | (FailureLike & { ok: false; intent: string })) & { target?: string };
@@ -279,7 +281,9 @@ function CheckInCard({ lecture, justCheckedIn }: { lecture: PageLecture; justChe
     return (
       <div className="card lecture-card">
         <h2 className="lecture-card-title">{t("attendance.checkInTitle")}</h2>
-        <p className="muted">{t(record?.status === "absent" ? "attendance.youAreAbsent" : lecture.missed ? "attendance.youMissed" : "attendance.notOpenYet")}</p>
+        <p className="muted">
+          {t(record?.status === "absent" ? "attendance.youAreAbsent" : lecture.missed ? "attendance.youMissed" : lecture.joinedAfter ? "attendance.youJoinedAfter" : "attendance.notOpenYet")}
+        </p>
       </div>
     );
   }

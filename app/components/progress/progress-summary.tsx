@@ -59,6 +59,7 @@ export function ProgressSummary({
   reasons = [],
   id = "progress-title",
   forStaff = false,
+  ended = false,
 }: {
   progress: Progress;
   title: string;
@@ -67,6 +68,8 @@ export function ProgressSummary({
   id?: string;
   /** Shown to staff: a hand-in not counted yet may be graded and held (ADR 0021), which its student cannot know. */
   forStaff?: boolean;
+  /** The course has ended (archived): a quiz that had not closed is open no more, and counts nowhere. */
+  ended?: boolean;
 }) {
   const { t, lang } = useT();
   const H = heading;
@@ -119,7 +122,7 @@ export function ProgressSummary({
               {stillOpen > 0 ? (
                 <>
                   {" · "}
-                  {t("progress.stillOpen", { count: stillOpen })}
+                  {t(ended ? "progress.closedByEnd" : "progress.stillOpen", { count: stillOpen })}
                 </>
               ) : null}
             </>
