@@ -114,9 +114,10 @@ export default function ContactPage() {
 
   const busy = sending || coolingDown;
   // Before hydration the button stays enabled so the form also works without JavaScript (the server validates).
-  const submitDisabled = hydrated && (busy || values.message.trim() === "");
+  const emptyMessage = values.message.trim() === "";
+  const submitDisabled = hydrated && (busy || emptyMessage);
   // A button that does nothing says why: here, an empty message (the spec's rule), said beside it.
-  const waitingForMessage = hydrated && !busy && values.message.trim() === "";
+  const waitingForMessage = hydrated && !busy && emptyMessage;
   const set = (field: Field) => (e: React.ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) => setValues((v) => ({ ...v, [field]: e.target.value }));
   const describe = (field: Field) => (errors[field] ? `${field}-error` : undefined);
 

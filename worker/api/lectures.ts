@@ -36,12 +36,8 @@ const lectureDto = z
     resources: z.array(z.object({ title: z.string(), url: z.string() })),
   })
   .openapi("Lecture");
-const lectureListDto = z.array(
-  lectureDto.extend({
-    myAttendance: z.string().nullable(),
-    missed: z.boolean().openapi({ description: "Students: the lecture was held while they were a member and they have no record of it (Progress counts it as not attended)" }),
-  }),
-);
+const missedField = z.boolean().openapi({ description: "Students: the lecture was held while they were a member and they have no record of it (Progress counts it as not attended)" });
+const lectureListDto = z.array(lectureDto.extend({ myAttendance: z.string().nullable(), missed: missedField }));
 const lectureDetailDto = lectureDto
   .extend({
     body: z.string(),
@@ -55,7 +51,7 @@ const lectureDetailDto = lectureDto
     }),
     attendance: z.object({ status: z.string(), markedAt: z.string(), byStaff: z.boolean().openapi({ description: "Marked by staff, not by a code" }) }).nullable(),
     attendanceOpen: z.boolean(),
-    missed: z.boolean().openapi({ description: "Students: the lecture was held while they were a member and they have no record of it (Progress counts it as not attended)" }),
+    missed: missedField,
     joinedAfter: z.boolean().openapi({ description: "Students: they joined the group after the lecture took place and have no record of it (it counts nowhere for them)" }),
   })
   .openapi("LectureDetail");

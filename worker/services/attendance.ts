@@ -19,7 +19,7 @@ import { checkCode, currentCode, windowEndsAt, type CodeClock } from "./attendan
 import { newId } from "./ids";
 import { announceLecture, findLecture, requireManagedLecture, type LectureRecord } from "./lectures";
 import { hitRateLimit, refundRateLimit } from "./rate-limit";
-import { heldSql, lectureTime } from "./lecture-time";
+import { heldSql, joinedAfterSql, lectureTime } from "./lecture-time";
 import type { Viewer } from "./sessions";
 import { isMember } from "./memberships";
 import { countAttendance } from "../../app/lib/attendance-roster";
@@ -119,9 +119,6 @@ function flagsOf(
   }
   return flags;
 }
-
-/** A member joined after the lecture took place (ADR 54): over a row of `memberships` joined to its `lectures` row. */
-const joinedAfterSql = sql<number>`(${memberships.joinedAt} is not null and ${memberships.joinedAt} > ${lectureTime})`;
 
 /**
  * Counts and roster in one call to D1, whatever the group's size: every member with their record, its flags and

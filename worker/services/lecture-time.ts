@@ -1,4 +1,5 @@
 import { sql, type Placeholder } from "drizzle-orm";
+import { memberships } from "../../db/schema";
 
 /** A value of the query, or a named parameter of a query built once (db/prepared.ts). */
 export type Value<T> = T | Placeholder;
@@ -21,3 +22,9 @@ export const openSql = (now: Value<number>) =>
  */
 export const heldSql = (now: Value<number>) =>
   sql<number>`((("lectures"."published" = 1 and "lectures"."starts_at" <= ${now}) or exists (select 1 from "attendance_sessions" s where s."lecture_id" = "lectures"."id" and s."opens_at" <= ${now})) and not ${openSql(now)})`;
+
+/**
+ * The member of the `memberships` row in scope joined after the lecture in scope took place (ADR 54): without a record
+ * of it, it counts nowhere for them. A membership from before joining times were kept (null) joined before.
+ */
+export const joinedAfterSql = sql<number>`(${memberships.joinedAt} is not null and ${memberships.joinedAt} > ${lectureTime})`;

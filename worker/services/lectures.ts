@@ -6,7 +6,7 @@ import { and, isNull, asc, count, eq, inArray, max, or, sql } from "drizzle-orm"
 import { can, type Actor } from "../../app/lib/permissions";
 import { inYears, isCalendarDate } from "../../app/lib/dates";
 import { LECTURE_LIMITS, type CreateLectureInput, type LectureOrderInput, type LectureSeriesInput, type UpdateLectureInput } from "../../app/lib/lecture-schemas";
-import { attendance, attendanceSessions, extensions, groups, lectures, memberships, quizzes, submissions, tasks, type GroupStatus, MEMBER_STATUSES } from "../../db/schema";
+import { attendance, extensions, groups, lectures, memberships, quizzes, submissions, tasks, type GroupStatus, MEMBER_STATUSES } from "../../db/schema";
 import { memberIds } from "./memberships";
 import { asStudentSees, submissionState } from "./tasks";
 import { preparedOnce } from "../../db/prepared";
@@ -20,7 +20,7 @@ import { notifyUsers } from "./notifications";
 import type { Viewer } from "./sessions";
 import { zoneOffset } from "./time-shift";
 import { ownTimeSql } from "./own-time";
-import { heldSql, lectureTime, type Value } from "./lecture-time";
+import { heldSql, joinedAfterSql, openSql, type Value } from "./lecture-time";
 import { extensionOf } from "./extension-join";
 
 export interface LectureDto {
@@ -55,8 +55,7 @@ export interface LectureDetailDto extends LectureDto {
  * A lecture held (progress's rule) while the member of the `memberships` row in scope was in the group, of which the
  * `attendance` row in scope (theirs, left-joined) holds nothing: Progress counts it as not attended.
  */
-const missedSql = (now: Value<number>) =>
-  sql<number>`(${attendance.status} is null and ${memberships.id} is not null and ${heldSql(now)} and (${memberships.joinedAt} is null or ${memberships.joinedAt} <= ${lectureTime}))`;
+const missedSql = (now: Value<number>) => sql<number>`(${attendance.status} is null and ${memberships.id} is not null and ${heldSql(now)} and not ${joinedAfterSql})`;
 
 /** A lecture with the facts its rules need. */
 export interface LectureRecord {
@@ -224,35 +223,29 @@ export async function listLectures(ctx: ServiceContext, viewer: Actor, groupIdOr
 /** GET /api/lectures/{id}: one lecture with its rendered body and the caller's attendance. */
 export async function getLecture(ctx: ServiceContext, viewer: Actor, idOrSlug: string, now = Date.now()): Promise<LectureDetailDto> {
   const lecture = await requireReadableLecture(ctx, viewer, idOrSlug);
-  const [[mine], [open], [missed]] = await ctx.db.batch([
-    ctx.db
-      .select({ status: attendance.status, markedAt: attendance.markedAt, method: attendance.method })
-      .from(attendance)
-      .where(and(eq(attendance.lectureId, lecture.id), eq(attendance.userId, viewer.userId))),
-    ctx.db
-      .select({ id: attendanceSessions.id })
-      .from(attendanceSessions)
-      .where(and(eq(attendanceSessions.lectureId, lecture.id), sql`${attendanceSessions.opensAt} <= ${now}`, sql`${attendanceSessions.closesAt} > ${now}`))
-      .limit(1),
-    ctx.db
-      .select({
-        missed: missedSql(now),
-        joinedAfter: sql<number>`(${attendance.status} is null and ${memberships.joinedAt} is not null and ${memberships.joinedAt} > ${lectureTime})`,
-      })
-      .from(lectures)
-      .leftJoin(attendance, and(eq(attendance.lectureId, lectures.id), eq(attendance.userId, viewer.userId)))
-      .leftJoin(memberships, and(eq(memberships.groupId, lectures.groupId), eq(memberships.userId, viewer.userId), inArray(memberships.status, [...MEMBER_STATUSES])))
-      .where(eq(lectures.id, lecture.id)),
-  ]);
+  // The caller's own record, whether attendance is open, and what their lecture counts as: one statement.
+  const [mine] = await ctx.db
+    .select({
+      status: attendance.status,
+      markedAt: attendance.markedAt,
+      method: attendance.method,
+      open: openSql(now),
+      missed: missedSql(now),
+      joinedAfter: sql<number>`(${attendance.status} is null and ${joinedAfterSql})`,
+    })
+    .from(lectures)
+    .leftJoin(attendance, and(eq(attendance.lectureId, lectures.id), eq(attendance.userId, viewer.userId)))
+    .leftJoin(memberships, and(eq(memberships.groupId, lectures.groupId), eq(memberships.userId, viewer.userId), inArray(memberships.status, [...MEMBER_STATUSES])))
+    .where(eq(lectures.id, lecture.id));
   return {
     ...toLectureDto(lecture),
     body: lecture.body,
     bodyHtml: htmlOf(ctx, "lectures", { id: lecture.id, source: lecture.body, html: lecture.bodyHtml }),
     group: { _id: lecture.groupId, slug: lecture.groupSlug, title: lecture.groupTitle, instructorId: lecture.instructorId, ended: lecture.groupStatus === "archived" },
-    attendance: mine ? { status: mine.status, markedAt: mine.markedAt.toISOString(), byStaff: mine.method === "manual" } : null,
-    attendanceOpen: !!open,
-    missed: !!missed?.missed,
-    joinedAfter: !!missed?.joinedAfter,
+    attendance: mine?.status && mine.markedAt ? { status: mine.status, markedAt: mine.markedAt.toISOString(), byStaff: mine.method === "manual" } : null,
+    attendanceOpen: !!mine?.open,
+    missed: !!mine?.missed,
+    joinedAfter: !!mine?.joinedAfter,
   };
 }
 

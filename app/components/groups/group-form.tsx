@@ -325,15 +325,10 @@ export function GroupForm({ mode, defaults, instructors, limits, failure, saved,
           <div className="image-preview" data-empty={!preview || previewBroken}>
             {preview && !previewBroken ? (
               <img src={preview} alt={t("groups.form.imagePreview")} onError={onPreviewError} />
-            ) : preview ? (
-              <span className="image-preview-empty">
-                <ImageIcon />
-                {t("groups.form.imageUrlBroken")}
-              </span>
             ) : (
               <span className="image-preview-empty">
                 <ImageIcon />
-                {t("groups.form.noImage")}
+                {t(preview ? "groups.form.imageUrlBroken" : "groups.form.noImage")}
               </span>
             )}
           </div>

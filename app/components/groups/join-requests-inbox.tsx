@@ -211,7 +211,6 @@ export function JoinRequestsInbox({ requests, groups, group, groupHref }: JoinRe
               mark(r._id, at);
               afterDecision();
             }}
-            afterReject={() => nextRequest() ?? countRef.current}
           />
         ))}
       </ul>
@@ -232,7 +231,6 @@ function RequestCard({
   groupHref,
   onDecided,
   onGone,
-  afterReject,
 }: {
   request: MembershipRequestFrameBody;
   hidden: boolean;
@@ -240,8 +238,6 @@ function RequestCard({
   groupHref: string;
   onDecided: (text: string) => void;
   onGone: (at: string) => void;
-  /** Where the keyboard goes when the rejected card's dialog closes (its Reject button went with the card). */
-  afterReject: () => HTMLElement | null;
 }) {
   const { t } = useT();
   const fetcher = useFetcher<Result>();
@@ -351,7 +347,6 @@ function RequestCard({
         busy={rejecting}
         onConfirm={() => decide("rejected")}
         onClose={closeReject}
-        returnFocusTo={afterReject}
       >
         <p>{t("groups.requests.rejectBody", { name: r.user.name })}</p>
       </ConfirmDialog>

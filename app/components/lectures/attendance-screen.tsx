@@ -372,6 +372,9 @@ function OpenForm({ fetcher, lastClosed, draft, aheadOf }: { fetcher: Attendance
   );
 }
 
+/** A roster row without a record, by what it counts as. */
+const UNMARKED_KEYS = { "joined-after": "attendance.joinedAfter", absent: "attendance.noCheckIn", "not-yet": "attendance.notYet" } as const satisfies Record<string, MessageKey>;
+
 /** A mark refused by the rules of marking (worker/services/attendance.ts markAttendance), in the reader's words. */
 const MARK_REFUSALS: Partial<Record<string, MessageKey>> = { lecture_not_held: "attendance.error.notHeld", lecture_draft: "attendance.error.draftLecture" };
 
@@ -382,8 +385,8 @@ function Roster({ state, fetcher }: { state: AttendanceState; fetcher: Attendanc
   const markFailed = fetcher.state === "idle" && fetcher.data && !fetcher.data.ok && fetcher.data.intent === "mark" ? fetcher.data : null;
   const seen = new Set(state.roster.flatMap(flagsOf));
   const joinedAfter = state.roster.filter((r) => !r.status && r.joinedAfter).length;
-  // What a row without a record says: as Progress counts it (absent on a held lecture; nothing for a late joiner).
-  const unmarked = (r: AttendanceRecordFrameBody) => t(r.joinedAfter ? "attendance.joinedAfter" : state.held ? "attendance.noCheckIn" : "attendance.notYet");
+  // What a row without a record is: as Progress counts it (absent on a held lecture; nothing for a late joiner).
+  const unmarked = (r: AttendanceRecordFrameBody): keyof typeof UNMARKED_KEYS => (r.joinedAfter ? "joined-after" : state.held ? "absent" : "not-yet");
   const shownFlags = (Object.keys(FLAG_KEYS) as AttendanceFlag[]).filter((flag) => seen.has(flag));
   return (
     <section className="roster" aria-labelledby="roster-title">
@@ -441,8 +444,8 @@ function Roster({ state, fetcher }: { state: AttendanceState; fetcher: Attendanc
                           {r.method === "manual" ? ` · ${t("attendance.byHand")}` : ""}
                         </span>
                       ) : (
-                        <span className="muted" data-unmarked={r.joinedAfter ? "joined-after" : state.held ? "absent" : "not-yet"}>
-                          {unmarked(r)}
+                        <span className="muted" data-unmarked={unmarked(r)}>
+                          {t(UNMARKED_KEYS[unmarked(r)])}
                         </span>
                       )}
                     </td>
@@ -462,7 +465,7 @@ function Roster({ state, fetcher }: { state: AttendanceState; fetcher: Attendanc
                           onCommit={(status) => fetcher.submit({ intent: "mark", userId: r.user._id, status }, { method: "post" })}
                         >
                           <option value="" disabled>
-                            {unmarked(r)}
+                            {t(UNMARKED_KEYS[unmarked(r)])}
                           </option>
                           {(["present", "late", "excused", "absent"] as const).map((s) => (
                             <option key={s} value={s}>
