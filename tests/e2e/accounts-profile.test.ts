@@ -44,6 +44,23 @@ describe("one's own account", () => {
     expect(await page.locator(".detail-row").filter({ hasText: "Country" }).locator("dd").textContent()).toBe("UAE");
   });
 
+  it("puts the keyboard on the phone number the server refused, with its reason, in Arabic", async () => {
+    const user = await createVerifiedUser("badphone", "Hala Phone");
+    const page = await newPage();
+    await page.context().addCookies([{ name: "lang", value: "ar", url: baseURL() }]);
+    await signIn(page.context(), user);
+    allowStatus(page, 400, "/profile");
+    await page.goto("/profile");
+    await page.locator("#profile-phone").fill("12");
+    // Saved from the name field: the refusal names the API's phone_number, the input is named phone.
+    await page.locator("#profile-name").press("Enter");
+    await page.locator("#profile-phone[aria-invalid=true]").waitFor();
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe("profile-phone");
+    const described = (await page.locator("#profile-phone").getAttribute("aria-describedby")) ?? "";
+    expect(described.split(" ")).toContain("profile-phone-error");
+    expect(await page.locator("#profile-phone-error").textContent()).toBe("من فضلك أدخل رقم هاتف صحيحًا.");
+  });
+
   it("takes a phone number pasted whole with its calling code: its country, and every digit after the code", async () => {
     const user = await createVerifiedUser("paste", "Mona Paste");
     const page = await newPage();

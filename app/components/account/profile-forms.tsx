@@ -13,9 +13,12 @@ export type Notify = (kind: "success" | "error", text: string) => void;
 
 type Errors = Partial<Record<string, MessageKey>>;
 
+/** The server names the phone number `phone_number` (the API's field); the form's input is `phone`. */
+const INPUT_OF: Record<string, string> = { phone_number: "phone" };
+
 function focusFirst(form: HTMLFormElement | null, errors: Errors, order: string[]) {
   const first = order.find((f) => errors[f]);
-  if (first) form?.querySelector<HTMLElement>(`[name="${first}"]`)?.focus();
+  if (first) form?.querySelector<HTMLElement>(`[name="${INPUT_OF[first] ?? first}"]`)?.focus();
 }
 
 /** Edit one's own name, country and phone number. */
@@ -29,7 +32,7 @@ export function EditProfileForm({ name, phone, country, notify }: { name: string
   useAccountResult(fetcher, (result) => {
     setClientErrors(null);
     if (result.ok) notify("success", t("account.profile.saved"));
-    else focusFirst(formRef.current, result.errors, ["name", "phone", "phone_number"]);
+    else focusFirst(formRef.current, result.errors, ["name", "country", "phone", "phone_number"]);
   });
 
   const errors: Errors = clientErrors ?? (fetcher.data && !fetcher.data.ok && fetcher.state === "idle" ? fetcher.data.errors : {});
