@@ -103,6 +103,31 @@ describe("polish of the existing screens", () => {
     await expect.poll(() => page.locator('.my-courses > [role="status"]').textContent()).toBe("Your request to join Frontend Development with React was withdrawn.");
   });
 
+  it("closing the join form (Cancel, or Escape in its message) puts the keyboard back on Request to join, in Arabic", async () => {
+    const student = await createVerifiedUser("join-cancel", `Join Cancel ${Date.now().toString(36)}`);
+    const page = await newPage();
+    await page.context().addCookies([{ name: "lang", value: "ar", url: baseURL() }]);
+    await signIn(page.context(), student.email, student.password);
+    await gotoHydrated(page, "/content/frontend-react");
+    const ask = page.getByRole("button", { name: "اطلب الانضمام" });
+    const focused = () => page.evaluate(() => document.activeElement?.textContent?.trim() ?? document.activeElement?.tagName);
+    await ask.focus();
+    await page.keyboard.press("Enter");
+    await expect.poll(() => page.evaluate(() => document.activeElement?.tagName)).toBe("TEXTAREA");
+    await page.keyboard.type("مرحبًا");
+    await page.locator(".join-form").getByRole("button", { name: "إلغاء" }).focus();
+    await page.keyboard.press("Enter");
+    await expect.poll(focused).toBe("اطلب الانضمام");
+    // Opened again, the note is still there; Escape in it closes the form the same way, and nothing was sent.
+    await page.keyboard.press("Enter");
+    await expect.poll(() => page.locator(".join-form textarea").inputValue()).toBe("مرحبًا");
+    await page.keyboard.press("Escape");
+    await page.locator(".join-form").waitFor({ state: "detached" });
+    await expect.poll(focused).toBe("اطلب الانضمام");
+    const waiting = await api<{ user: { email: string } }[]>(await accessToken(INSTRUCTOR), "GET", "/api/membership-requests?status=pending&groupId=frontend-react&pageSize=100");
+    expect(waiting.body.map((r) => r.user.email)).not.toContain(student.email);
+  });
+
   it("the footer shows what fits the viewer", async () => {
     const visitor = await newPage();
     await gotoHydrated(visitor, "/");

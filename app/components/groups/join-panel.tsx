@@ -90,8 +90,14 @@ export function JoinPanel({ slug, role, status, manageHref, messageMax }: JoinPa
     before.current = status;
   }, [status, t]);
 
+  // Opened: the keyboard goes to the message. Cancelled: back to the button that opened it, once it is drawn again.
+  const cancelledRef = useRef(false);
   useEffect(() => {
     if (formOpen) textareaRef.current?.focus();
+    else if (cancelledRef.current) {
+      cancelledRef.current = false;
+      openerRef.current?.focus();
+    }
   }, [formOpen]);
 
   useEffect(() => {
@@ -101,8 +107,8 @@ export function JoinPanel({ slug, role, status, manageHref, messageMax }: JoinPa
   }, [status]);
 
   const close = () => {
+    cancelledRef.current = true;
     setFormOpen(false);
-    openerRef.current?.focus();
   };
 
   let body: React.ReactNode;
@@ -185,7 +191,18 @@ export function JoinPanel({ slug, role, status, manageHref, messageMax }: JoinPa
           {again ? t("groups.join.rejectedNote") : status === "left" || status === "removed" ? t("groups.join.againNote") : t("groups.join.note")}
         </p>
         {formOpen ? (
-          <fetcher.Form method="post" action={`/content/${slug}?index`} className="join-form" id={formId}>
+          <fetcher.Form
+            method="post"
+            action={`/content/${slug}?index`}
+            className="join-form"
+            id={formId}
+            onKeyDown={(e) => {
+              if (e.key === "Escape" && !sending) {
+                e.preventDefault();
+                close();
+              }
+            }}
+          >
             <input type="hidden" name="intent" value="join" />
             <div className="field">
               <label htmlFor={`${formId}-message`}>{t("groups.join.messageLabel")}</label>
@@ -197,13 +214,19 @@ export function JoinPanel({ slug, role, status, manageHref, messageMax }: JoinPa
                 maxLength={messageMax}
                 value={message}
                 onChange={(e) => setMessage(e.target.value)}
-                aria-describedby={`${formId}-count`}
+                aria-describedby={messageError ? `${formId}-error ${formId}-count` : `${formId}-count`}
                 aria-invalid={messageError ? true : undefined}
                 placeholder={t("groups.join.messagePlaceholder")}
                 dir="auto"
               />
               <div className="field-foot">
-                {messageError ? <span className="field-error">{messageError}</span> : <span />}
+                {messageError ? (
+                  <span id={`${formId}-error`} className="field-error">
+                    {messageError}
+                  </span>
+                ) : (
+                  <span />
+                )}
                 <span id={`${formId}-count`} className="field-hint">
                   {t("contact.count", { count: message.length, max: messageMax })}
                 </span>
