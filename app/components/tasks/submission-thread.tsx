@@ -35,10 +35,23 @@ export function SubmissionThread({ submissionId, versions, comments, viewerIsSta
   const fetcher = useFetcher<Result>();
   const [body, setBody] = useState("");
   const box = useRef<HTMLTextAreaElement>(null);
+  const send = useRef<HTMLButtonElement>(null);
+  const [said, setSaid] = useState("");
+  const handled = useRef<unknown>(null);
   const failure = fetcher.data && !fetcher.data.ok ? fetcher.data : null;
   useEffect(() => {
-    if (fetcher.state === "idle" && fetcher.data?.ok) setBody("");
-  }, [fetcher.state, fetcher.data]);
+    const done = fetcher.data;
+    if (fetcher.state !== "idle" || !done || handled.current === done) return;
+    handled.current = done;
+    if (done.ok) setBody("");
+    setSaid(done.ok ? t("thread.sent") : "");
+    // Send disables itself while it sends and while the box is empty, which drops the keyboard to the page: it goes
+    // back to the box, for the next message or to mend a refused one (said in the alert).
+    const at = document.activeElement;
+    if (!at || at === document.body || at === send.current) box.current?.focus();
+  }, [fetcher.state, fetcher.data, t]);
+  // The grader shows one student's thread after another in the same place: a "sent" belongs to the one it was said for.
+  useEffect(() => setSaid(""), [submissionId]);
 
   return (
     <div className="submission-thread">
@@ -107,7 +120,11 @@ export function SubmissionThread({ submissionId, versions, comments, viewerIsSta
               <label htmlFor={`${uid}-body`} className="visually-hidden">
                 {t("thread.write")}
               </label>
-              <textarea ref={box} id={`${uid}-body`} name="body" rows={2} value={body} onChange={(e) => setBody(e.target.value)} placeholder={t("thread.write")} dir="auto" maxLength={5000} required />
+              <textarea ref={box} id={`${uid}-body`} name="body" rows={2} value={body} onChange={(e) => {
+                  setBody(e.target.value);
+                  setSaid("");
+                }}
+                placeholder={t("thread.write")} dir="auto" maxLength={5000} required />
             </div>
             {failure ? (
               <p className="form-error" role="alert">
@@ -115,9 +132,12 @@ export function SubmissionThread({ submissionId, versions, comments, viewerIsSta
               </p>
             ) : null}
             <div className="form-actions">
-              <button type="submit" className="btn btn-outline btn-sm" disabled={fetcher.state !== "idle" || body.trim() === ""}>
+              <button ref={send} type="submit" className="btn btn-outline btn-sm" disabled={fetcher.state !== "idle" || body.trim() === ""}>
                 {t("thread.send")}
               </button>
+              <span role="status" className="muted submission-thread-said">
+                {said}
+              </span>
             </div>
           </fetcher.Form>
         )}
