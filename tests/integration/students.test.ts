@@ -65,6 +65,42 @@ describe("GET /api/groups/{id}/students", () => {
     expect(await list(`?search=${"a".repeat(100)}`)).toEqual([]);
   });
 
+  it("finds a name however its letters were typed: Arabic's alef forms, taa marbuta and marks, Latin accents, case, a phone's apostrophe, doubled spaces", async () => {
+    const teacher = await instructor();
+    const group = await createGroup({ instructorId: teacher.user.id });
+    const tag = unique("f");
+    const names = [`أحمد علي ${tag}`, `محمد أحمد ${tag}`, `فاطمة الزهراء ${tag}`, `Émile Dupont ${tag}`, `Zainab O'Brien ${tag}`, `مُصْطَفَى إبراهيم ${tag}`, `Soak 299 ${tag}`];
+    const people = [];
+    for (const name of names) {
+      const user = await createUser({ name });
+      await addMember(user, group, "approved");
+      people.push(user);
+    }
+    const found = async (term: string) => {
+      const res = await call(`/api/groups/${group.slug}/students?search=${encodeURIComponent(term)}`, { token: teacher.accessToken });
+      expect(res.status).toBe(200);
+      return ((await res.json()) as Student[]).map((m) => m.user.name).sort();
+    };
+    expect(await found("احمد")).toEqual([names[0], names[1]].sort());
+    expect(await found("محمد احمد")).toEqual([names[1]]);
+    expect(await found("فاطمه")).toEqual([names[2]]);
+    expect(await found("emile")).toEqual([names[3]]);
+    expect(await found("EMILE DUPONT")).toEqual([names[3]]);
+    expect(await found("o’brien")).toEqual([names[4]]);
+    // Written with its short vowels, found without them, and the other way round; the alef of إبراهيم as a bare alef.
+    expect(await found("مصطفي ابراهيم")).toEqual([names[5]]);
+    expect(await found("مُحَمَّد")).toEqual([names[1]]);
+    expect(await found("soak  299")).toEqual([names[6]]);
+    // Still a containment search: nothing else in the group matches these.
+    expect(await found(`زهراء ${tag}`)).toEqual([names[2]]);
+    expect(await found("احمد سعيد")).toEqual([]);
+
+    // The admins' list of everyone searches the same way.
+    const boss = await admin();
+    const res = await call(`/api/users?search=${encodeURIComponent(`فاطمه الزهراء ${tag}`)}`, { token: boss.accessToken });
+    expect(((await res.json()) as { users: { name: string }[] }).users.map((u) => u.name)).toEqual([names[2]]);
+  });
+
   it("is for the group's staff: another instructor and students get 403", async () => {
     const { group, students } = await classroom(["approved"]);
     expect((await call(`/api/groups/${group.id}/students`, { token: (await instructor()).accessToken })).status).toBe(403);

@@ -4,6 +4,7 @@
  */
 import { and, eq, or, sql, type AnyColumn, type SQL } from "drizzle-orm";
 import { can, type Actor } from "../../app/lib/permissions";
+import { foldForSearch, SEARCH_FOLDS } from "../../app/lib/search-fold";
 import { certificates, groups, lectures, memberships, users, type GroupStatus, type MembershipStatus } from "../../db/schema";
 import { preparedOnce } from "../../db/prepared";
 import type { ServiceContext } from "../context";
@@ -164,11 +165,26 @@ export function managedGroupsScope(viewer: Viewer): SQL | undefined {
 }
 
 /**
- * Whether one of several columns contains `term`, case-insensitively (as SQLite's `lower` folds: ASCII letters). By
- * `instr`, not LIKE: D1 refuses a LIKE pattern over 50 bytes (a search of 25 Arabic letters was a 500), and a term
- * needs no escaping of LIKE's wildcards.
+ * Whether one of several columns contains `term`, with the letters a person may type for one another taken as the
+ * same (app/lib/search-fold.ts: Arabic's alef forms and marks, Latin accents, ASCII case, apostrophes; runs of spaces
+ * in the term as one). The column is folded in SQL by the same table as the term in JS. By `instr`, not LIKE: D1
+ * refuses a LIKE pattern over 50 bytes (a search of 25 Arabic letters was a 500), and a term needs no escaping of
+ * LIKE's wildcards.
  */
 export function matchesAny(term: string, ...columns: AnyColumn[]): SQL {
-  const parts = columns.map((c) => sql`instr(lower(${c}), lower(${term})) > 0`);
+  const folded = foldForSearch(term);
+  const parts = columns.map((c) => sql`instr(lower(${foldedSql(c)}), ${folded}) > 0`);
   return sql`(${sql.join(parts, sql` OR `)})`;
 }
+
+/**
+ * `column` through every replacement of the search's fold table, as nested `replace` calls. The table's characters
+ * are constants written into the statement as literals (a bound parameter each would pass D1's 100 per statement).
+ */
+function foldedSql(column: AnyColumn): SQL {
+  let out: SQL = sql`${column}`;
+  for (const [from, to] of SEARCH_FOLDS) out = sql`replace(${out}, ${sql.raw(literal(from))}, ${sql.raw(literal(to))})`;
+  return out;
+}
+
+const literal = (s: string) => `'${s.replaceAll("'", "''")}'`;
