@@ -24,7 +24,7 @@ export const ar: Messages = {
   "nav.myCourses": "كورساتي",
   "nav.menu": "القائمة",
   "nav.closeMenu": "إغلاق القائمة",
-  "nav.main": "الرئيسية",
+  "nav.main": "التنقّل الرئيسي",
   "nav.skip": "تخطَّ إلى المحتوى",
   /** The dictionary's own language (translate.ts reads it to choose plural forms and number formats). */
   "lang.code": "ar",

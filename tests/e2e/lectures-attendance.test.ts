@@ -55,6 +55,10 @@ describe("live attendance", () => {
     const phone = await newPage({ width: 375, height: 740 });
     await signIn(phone.context(), student.email, student.password);
     await gotoHydrated(phone, `/course/frontend-react/lecture/${lecture.slug}`);
+    // Nothing typed: the app's own words at the field (the browser's "required" bubble used to stop it first).
+    await phone.getByLabel("Check-in code").press("Enter");
+    await phone.getByText("Enter the 6 digits of the code.").waitFor();
+    expect(await phone.getByLabel("Check-in code").getAttribute("aria-invalid")).toBe("true");
     // Five digits: said at the field, which keeps the focus (the button used to do nothing, silently).
     await phone.getByLabel("Check-in code").fill(code.slice(0, 5));
     await phone.getByLabel("Check-in code").press("Enter");

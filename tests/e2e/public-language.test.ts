@@ -18,7 +18,10 @@ describe("language and navigation", () => {
     const cookies = await page.context().cookies();
     expect(cookies.find((c) => c.name === "lang")?.value).toBe("ar");
 
-    await page.locator("header").getByRole("link", { name: "الرئيسية" }).click();
+    // The header's navigation is not named like its own Home link (a screen reader said "الرئيسية" twice).
+    const nav = page.getByRole("navigation", { name: "التنقّل الرئيسي" });
+    expect(await nav.getByRole("link", { name: "الرئيسية" }).count()).toBe(1);
+    await nav.getByRole("link", { name: "الرئيسية" }).click();
     await page.waitForURL(`${baseURL()}/`);
     await page.waitForFunction(() => document.querySelector("h1")?.textContent === "أتقن البرمجة وابنِ مواقع ويب حديثة");
     expect(await page.locator("html").getAttribute("dir")).toBe("rtl");

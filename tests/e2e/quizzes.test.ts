@@ -252,6 +252,8 @@ describe("the quiz journey in Arabic, with Arabic titles", () => {
     await page.waitForSelector("html[data-hydrated]", { state: "attached" });
     const saved = () => page.waitForFunction(() => document.querySelector(".quiz-save")?.getAttribute("data-status") === "saved");
 
+    // The question's name for a screen reader is written with the Arabic comma, not a Latin one.
+    expect(await page.locator(".quiz-question legend").first().textContent()).toBe("السؤال 1 من 3، درجة واحدة");
     await page.getByRole("radio", { name: "useState" }).check();
     await page.getByRole("button", { name: "التالي" }).click();
     const answerBox = page.getByLabel("إجابتك", { exact: true });

@@ -26,8 +26,17 @@ describe("a hand-in's conversation", () => {
     const path = `/course/frontend-react/lecture/${lecture.slug}/Add-Task/${task.slug}`;
     await gotoHydrated(page, path);
     await page.getByLabel("Write a message").fill("Is a README enough?");
-    await page.getByRole("button", { name: "Send" }).click();
+    // Sent from the keyboard: Send disables itself, and the keyboard goes back to the box with "Message sent." said.
+    await page.getByRole("button", { name: "Send" }).focus();
+    await page.keyboard.press("Enter");
     await expect.poll(() => page.locator(".submission-comment-body").allTextContents()).toEqual(["Is a README enough?"]);
+    await expect.poll(() => page.locator(".submission-comment-form [role=status]").textContent()).toBe("Message sent.");
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute("name"))).toBe("body");
+    expect(await page.getByLabel("Write a message").inputValue()).toBe("");
+    // Writing the next one takes the old "sent" away.
+    await page.keyboard.type("T");
+    expect(await page.locator(".submission-comment-form [role=status]").textContent()).toBe("");
+    await page.getByLabel("Write a message").fill("");
 
     const grader = await newPage();
     await signIn(grader.context(), INSTRUCTOR.email, INSTRUCTOR.password);

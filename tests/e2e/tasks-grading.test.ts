@@ -43,8 +43,12 @@ describe("tasks and grading", () => {
     const firstShown = await name.textContent();
     await grader.keyboard.press("j");
     await expect.poll(() => name.textContent()).not.toBe(firstShown);
+    // J and K leave the focus where it is: the status line says whose work is on screen now, and where in the list.
+    const status = grader.locator('.grader > [role="status"]');
+    await expect.poll(() => status.textContent()).toBe(`${await name.textContent()}: 2 of 2`);
     await grader.keyboard.press("k");
     await expect.poll(() => name.textContent()).toBe(firstShown);
+    await expect.poll(() => status.textContent()).toBe(`${firstShown}: 1 of 2`);
     // The arrows move between students only in their list; elsewhere they are the page's (scrolling).
     await grader.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
     await grader.keyboard.press("ArrowDown");
@@ -86,6 +90,14 @@ describe("tasks and grading", () => {
     await grader.keyboard.press("Control+Enter");
     await expect.poll(() => grader.getByTestId("graded-count").textContent()).toBe("Graded 1 of 2");
     await expect.poll(() => name.textContent()).not.toBe(firstShown);
+    // Choosing a list the student on screen is not in opens that list's first student instead.
+    const nextShown = await name.textContent();
+    await grader.locator("#grader-filter").selectOption("all");
+    await grader.locator(".grader-list button", { hasText: firstShown! }).click();
+    await expect.poll(() => name.textContent()).toBe(firstShown);
+    await grader.locator("#grader-filter").selectOption("ungraded");
+    await expect.poll(() => name.textContent()).toBe(nextShown);
+    expect(await grader.locator(".grader-outside").count()).toBe(0);
 
     // Whoever was graded sees it; make sure it is the first student by grading the other one too.
     await grader.locator("#grader-score").focus();
@@ -97,6 +109,15 @@ describe("tasks and grading", () => {
     await expect
       .poll(async () => (await api<{ submissions: { score: number | null }[] }>(token, "GET", `/api/lectures/${lecture.slug}/tasks/${task.slug}/submissions`)).body.submissions.map((x) => x.score).sort(), { timeout: 10_000 })
       .toEqual([40, 45]);
+    // "Ungraded" is empty now, and the last one graded stays on screen: the panel says they are not in the list, and
+    // Show all brings the list that holds them.
+    expect(await grader.locator(".grader-side .empty-inline").textContent()).toBe("Nothing left here: every submission in this list is graded.");
+    const outside = grader.locator(".grader-outside");
+    expect(await outside.textContent()).toContain("Not in the list shown (Ungraded).");
+    await outside.getByRole("button", { name: "Show all" }).click();
+    await outside.waitFor({ state: "detached" });
+    expect(await grader.locator("#grader-filter").inputValue()).toBe("all");
+    expect(await grader.locator('.grader-list [aria-current="true"]').textContent()).toContain(await name.textContent());
 
     await gotoHydrated(student, taskPath);
     const grade = await student.locator(".task-grade").textContent();
@@ -606,7 +627,7 @@ describe("the grader explains a score it cannot save", () => {
     expect(await score.getAttribute("aria-invalid")).toBe("true");
     expect(await score.getAttribute("aria-describedby")).toBe("grader-score-error");
     // Announced to screen readers too.
-    await expect.poll(() => page.locator(".grader [role=status]").textContent()).toBe("60 is more than this task's maximum of 50.");
+    await expect.poll(() => page.locator(".grader > [role=status]").textContent()).toBe("60 is more than this task's maximum of 50.");
     // Ctrl+Enter from the feedback field does not save: the focus goes back to the score.
     await page.locator("#grader-feedback").focus();
     await page.keyboard.press("Control+Enter");
@@ -758,4 +779,51 @@ describe("the task journey with Arabic titles", () => {
     // (The fraction is a left-to-right isolate inside the Arabic sentence: it reads 45 / 50 as in English.)
     expect(["الدرجة: \u206645 / 50\u2069", "الدرجة: \u206640 / 50\u2069"]).toContain(await student.locator(".task-grade").textContent());
   }, 120_000); // two people, two tasks, code run on the server: a long journey, not a timing check
+});
+
+describe("the grader with a long list", () => {
+  const newPage = useBrowser();
+
+  it("finds a student by name however it is typed, and on a phone brings the chosen student's work into view", async () => {
+    const stamp = Date.now().toString(36);
+    const token = await accessToken(INSTRUCTOR);
+    const lecture = (await api<{ slug: string }>(token, "POST", "/api/lectures/group/frontend-react", { title: `Long list ${stamp}`, published: true })).body;
+    const task = (await api<{ slug: string }>(token, "POST", `/api/lectures/${lecture.slug}/tasks`, { title: `Long list task ${stamp}`, maxScore: 10 })).body;
+    const names = [...Array.from({ length: 7 }, (_, i) => `Long ${String.fromCharCode(65 + i)} ${stamp}`), `فاطمة أحمد ${stamp}`, `Émile Roux ${stamp}`];
+    for (const [i, name] of names.entries()) {
+      const student = await memberOf("frontend-react", `long-${i}`, name);
+      expect((await api(await accessToken(student), "POST", `/api/lectures/${lecture.slug}/submit-task/${task.slug}`, { link: `https://github.com/long/${stamp}-${i}` })).status).toBe(201);
+    }
+    const grader = await newPage({ width: 375, height: 700 });
+    await signIn(grader.context(), INSTRUCTOR.email, INSTRUCTOR.password);
+    await gotoHydrated(grader, `/instructor/group/frontend-react/lecture/${lecture.slug}/tasks/${task.slug}/submissions`);
+    const list = grader.locator(".grader-list");
+    const name = grader.locator("#grader-name");
+    // Nine hand-ins scroll inside the list's own box on a phone instead of pushing the work a page further down.
+    expect(await list.evaluate((el) => el.scrollHeight > el.clientHeight && el.clientHeight <= 0.45 * innerHeight + 1)).toBe(true);
+
+    // The last one, chosen by a tap after scrolling the box: its name and work come into view.
+    const last = list.getByRole("button", { name: new RegExp(`Émile Roux ${stamp}`) });
+    await last.scrollIntoViewIfNeeded();
+    await last.click();
+    await expect.poll(() => name.textContent()).toBe(`Émile Roux ${stamp}`);
+    await expect.poll(() => name.evaluate((el) => { const r = el.getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight; })).toBe(true);
+
+    // Found without the accent, the Arabic name without its hamza and with a final ه; the list holds only them.
+    const search = grader.getByLabel("Find a student");
+    await search.fill("emile");
+    await expect.poll(() => list.getByRole("button").allTextContents()).toEqual([expect.stringContaining(`Émile Roux ${stamp}`)]);
+    await search.fill("فاطمه احمد");
+    await expect.poll(() => list.getByRole("button").allTextContents()).toEqual([expect.stringContaining(`فاطمة أحمد ${stamp}`)]);
+    // The student on screen was not in it: the first one found opens instead.
+    await expect.poll(() => name.textContent()).toBe(`فاطمة أحمد ${stamp}`);
+    await search.fill("nobody here");
+    await grader.getByText("No student in this list matches “nobody here”.").waitFor();
+    expect(await grader.locator(".grader-outside").textContent()).toContain("Not among the students found.");
+    await grader.locator(".grader-outside").getByRole("button", { name: "Show all" }).click();
+    expect(await search.inputValue()).toBe("");
+    expect(await list.getByRole("button").count()).toBe(names.length);
+    // Nothing scrolls sideways on the phone.
+    expect(await grader.evaluate(() => document.documentElement.scrollWidth <= innerWidth)).toBe(true);
+  }, 120_000); // nine students registered and handed in through the API first
 });

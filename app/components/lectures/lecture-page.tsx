@@ -291,6 +291,7 @@ function CheckInCard({ lecture, justCheckedIn }: { lecture: PageLecture; justChe
   return (
     <fetcher.Form
       method="post"
+      noValidate
       className="card lecture-card checkin-card"
       aria-labelledby="checkin-title"
       onSubmit={(e) => {

@@ -431,7 +431,9 @@ export function QuestionField({ q, n, total, value, onChange, disabled }: { q: P
     <fieldset id={`q-${q._id}`} tabIndex={-1} className="card quiz-card quiz-question" aria-describedby={textId}>
       {/* The legend names the question once (number and points); the same words drawn above are not read again. */}
       <legend className="visually-hidden">
-        {t("quiz.question", { n, total })}, {pointsText(t, q.points)}
+        {t("quiz.question", { n, total })}
+        {t("list.separator")}
+        {pointsText(t, q.points)}
       </legend>
       <div aria-hidden="true">{head}</div>
       <div id={textId} className="prose quiz-q-text" dir="auto" dangerouslySetInnerHTML={{ __html: q.textHtml }} />

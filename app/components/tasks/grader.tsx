@@ -1,9 +1,11 @@
 import { Link, useFetcher } from "@remix-run/react";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { CheckIcon } from "~/components/icons";
+import type { MessageKey } from "~/i18n/en";
 import { When } from "~/components/lectures/when";
 import { toLatinDigits } from "~/lib/digits";
 import { afterPenalty } from "~/lib/late-penalty";
+import { foldForSearch } from "~/lib/search-fold";
 import { useT } from "~/lib/i18n";
 import { usePropState } from "~/lib/use-prop-state";
 import { failureText, type FailureLike } from "~/lib/group-errors";
@@ -95,6 +97,9 @@ function graderMove(e: Pick<KeyboardEvent, "key" | "code">): 1 | -1 | 0 {
 }
 
 const isUngraded = (s: GraderSubmission) => s.state !== "graded";
+/** Who one of the grader's lists holds. */
+const inList = (filter: Filter) => (s: GraderSubmission) => (filter === "all" ? true : filter === "late" ? s.late : isUngraded(s));
+const FILTER_KEYS = { ungraded: "grader.filter.ungraded", late: "grader.filter.late", all: "grader.filter.all" } as const satisfies Record<Filter, MessageKey>;
 
 /** Where the grader remembers whether J and K are on (this device's own choice). */
 const LETTER_KEYS = "cohort.grader.letterKeys";
@@ -168,8 +173,23 @@ export function Grader({
     setUnsaved(new Set(drafts.current.keys()));
   };
 
-  const shown = useMemo(() => items.filter((s) => (filter === "all" ? true : filter === "late" ? s.late : isUngraded(s))), [items, filter]);
+  // A name typed in the search box narrows the list, its letters folded as the server's searches fold them.
+  const [query, setQuery] = useState("");
+  const folded = foldForSearch(query);
+  const listed = useCallback((f: Filter, q: string) => (s: GraderSubmission) => inList(f)(s) && (q === "" || foldForSearch(s.user.name).includes(q)), []);
+  const shown = useMemo(() => items.filter(listed(filter, folded)), [items, filter, folded, listed]);
   const current = items.find((s) => s._id === currentId) ?? null;
+  // The student on screen stays while the list changes under them (graded just now, so out of "Ungraded"); the panel
+  // then says they are not in the list. Choosing another list, or a name, opens the first student it holds instead.
+  const outside = current !== null && !shown.some((s) => s._id === current._id);
+  const showOnly = (next: Filter, q = folded) => {
+    const first = items.find(listed(next, q));
+    if (current && !listed(next, q)(current) && first) setCurrentId(first._id);
+  };
+  const showAll = () => {
+    setFilter("all");
+    setQuery("");
+  };
   const gradedCount = items.filter((s) => s.state === "graded").length;
 
   // The form follows the student on screen (their unsaved draft if there is one, else what was saved), in the same
@@ -211,19 +231,31 @@ export function Grader({
 
   // Set by an arrow key in the list of students: the student it opens takes the focus once shown (below).
   const focusCurrent = useRef(false);
+  // Set by a click in the list: where the list is above the work (one column), the work is scrolled to if out of view.
+  const bringPanelIntoView = useRef(false);
   useEffect(() => {
+    const heading = bringPanelIntoView.current ? document.getElementById("grader-name") : null;
+    bringPanelIntoView.current = false;
+    if (heading) {
+      const { top, bottom } = heading.getBoundingClientRect();
+      if (top < 0 || bottom > window.innerHeight) heading.scrollIntoView({ block: "start" });
+    }
     if (!focusCurrent.current) return;
     focusCurrent.current = false;
     document.querySelector<HTMLElement>('.grader-list [aria-current="true"]')?.focus();
   }, [currentId]);
   const move = useCallback(
-    (by: 1 | -1) => {
+    (by: 1 | -1, say: boolean) => {
       if (shown.length === 0) return;
       const i = shown.findIndex((s) => s._id === currentId);
-      const next = shown[Math.min(shown.length - 1, Math.max(0, (i === -1 ? -1 : i) + by))];
-      if (next) setCurrentId(next._id);
+      const at = Math.min(shown.length - 1, Math.max(0, (i === -1 ? -1 : i) + by));
+      const next = shown[at];
+      if (!next) return;
+      setCurrentId(next._id);
+      // J and K leave the focus where it was, so nothing else tells a screen reader whose work is now on screen.
+      if (say) setAnnounce(t("grader.nowShowing", { name: next.user.name, n: at + 1, total: shown.length }));
     },
-    [shown, currentId],
+    [shown, currentId, t],
   );
 
   // Saves go out one at a time: a fetcher that submits again aborts its request in flight, which would drop the
@@ -296,7 +328,7 @@ export function Grader({
         // An arrow in the list moves the focus with the student (a focus left on the one before would open it again on
         // Enter); J and K leave the focus where it is.
         focusCurrent.current = arrow;
-        move(by);
+        move(by, !arrow);
       }
     };
     window.addEventListener("keydown", onKey);
@@ -330,7 +362,14 @@ export function Grader({
           <label htmlFor="grader-filter" className="visually-hidden">
             {t("grader.filter")}
           </label>
-          <select id="grader-filter" value={filter} onChange={(e) => setFilter(e.target.value as Filter)}>
+          <select
+            id="grader-filter"
+            value={filter}
+            onChange={(e) => {
+              setFilter(e.target.value as Filter);
+              showOnly(e.target.value as Filter);
+            }}
+          >
             <option value="ungraded">{t("grader.filter.ungraded")}</option>
             <option value="late">{t("grader.filter.late")}</option>
             <option value="all">{t("grader.filter.all")}</option>
@@ -339,8 +378,29 @@ export function Grader({
             {t("grader.count", { graded: gradedCount, total: items.length })}
           </p>
         </div>
+        {items.length > 0 ? (
+          <div className="grader-search">
+            <label htmlFor="grader-search" className="visually-hidden">
+              {t("grader.search")}
+            </label>
+            <input
+              id="grader-search"
+              type="search"
+              value={query}
+              placeholder={t("grader.search")}
+              autoComplete="off"
+              dir="auto"
+              onChange={(e) => {
+                setQuery(e.target.value);
+                showOnly(filter, foldForSearch(e.target.value));
+              }}
+            />
+          </div>
+        ) : null}
         {shown.length === 0 ? (
-          <p className="empty-inline">{t(items.length === 0 ? "grader.none" : "grader.allDone")}</p>
+          <p className="empty-inline" role={folded ? "status" : undefined}>
+            {folded ? t("grader.noMatch", { name: query.trim() }) : t(items.length === 0 ? "grader.none" : "grader.allDone")}
+          </p>
         ) : (
           // A list of buttons (not a listbox of options holding buttons: no control inside another); the one on screen
           // is aria-current.
@@ -352,7 +412,11 @@ export function Grader({
                   className="grader-student"
                   data-current={s._id === currentId || undefined}
                   aria-current={s._id === currentId ? "true" : undefined}
-                  onClick={() => setCurrentId(s._id)}
+                  onClick={() => {
+                    setCurrentId(s._id);
+                    // Below a long list on a phone: the chosen student's work is brought into view.
+                    bringPanelIntoView.current = true;
+                  }}
                 >
                   <span className="user-text" dir="auto">
                     {s.user.name}
@@ -409,6 +473,14 @@ export function Grader({
           <h2 id="grader-name" className="block-title user-text">
             {current.user.name}
           </h2>
+          {outside ? (
+            <p className="grader-outside" role="note">
+              {folded ? t("grader.outsideSearch") : t("grader.outside", { list: t(FILTER_KEYS[filter]) })}{" "}
+              <button type="button" className="btn btn-ghost btn-sm" onClick={showAll}>
+                {t("grader.showAll")}
+              </button>
+            </p>
+          ) : null}
           {current.code !== null ? (
             <CodeHandIn key={current._id} code={current.code} report={current.report} wholeReportUrl={`/staff/submission/${taskId}/${current._id}`} />
           ) : current.file && fileBase ? (
