@@ -101,6 +101,19 @@ describe("GET /api/groups/{id}/students", () => {
     expect(((await res.json()) as { users: { name: string }[] }).users.map((u) => u.name)).toEqual([names[2]]);
   });
 
+  it("lists names in one natural order, the same on the roster and in Progress: 2 before 10, an accent and a case beside their letter", async () => {
+    const teacher = await instructor();
+    const group = await createGroup({ instructorId: teacher.user.id });
+    const tag = unique("o");
+    const names = [`${tag} Zara`, `${tag} item 10`, `${tag} item 2`, `${tag} Émile`, `${tag} adam`, `${tag} emile b`];
+    for (const name of names) await addMember(await createUser({ name }), group, "approved");
+    const expected = [`${tag} adam`, `${tag} Émile`, `${tag} emile b`, `${tag} item 2`, `${tag} item 10`, `${tag} Zara`];
+    const roster = (await (await call(`/api/groups/${group.slug}/students`, { token: teacher.accessToken })).json()) as Student[];
+    expect(roster.map((m) => m.user.name)).toEqual(expected);
+    const progress = (await (await call(`/api/groups/${group.slug}/progress`, { token: teacher.accessToken })).json()) as { students: { name: string }[] };
+    expect(progress.students.map((m) => m.name)).toEqual(expected);
+  });
+
   it("is for the group's staff: another instructor and students get 403", async () => {
     const { group, students } = await classroom(["approved"]);
     expect((await call(`/api/groups/${group.id}/students`, { token: (await instructor()).accessToken })).status).toBe(403);

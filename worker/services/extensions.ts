@@ -5,6 +5,7 @@
  * only writes and lists them. Each student given one is told, in their language, through a notification.
  */
 import { and, asc, eq, getTableColumns, inArray } from "drizzle-orm";
+import { byName } from "../../app/lib/names";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { QuizExtensionInput, TaskExtensionInput } from "../../app/lib/extension-schemas";
 import { attempts, extensions, memberships, users, MEMBER_STATUSES } from "../../db/schema";
@@ -66,7 +67,7 @@ async function listWhere(ctx: ServiceContext, where: ReturnType<typeof eq>): Pro
     .innerJoin(users, eq(users.id, extensions.userId))
     .where(where)
     .orderBy(asc(users.name), asc(users.id));
-  return rows.map(({ extension: e, name }) => ({
+  return byName(rows, (r) => r.name).map(({ extension: e, name }) => ({
     user: { _id: e.userId, name },
     dueAt: iso(e.dueAt),
     closesAt: iso(e.closesAt),

@@ -4,6 +4,7 @@
  * their own group. Slugs are made once from the title and never change, so links keep working.
  */
 import { and, asc, count, desc, eq, or, sql } from "drizzle-orm";
+import { byName } from "../../app/lib/names";
 import { formatMessage } from "../../app/i18n/translate";
 import { can } from "../../app/lib/permissions";
 import type { CreateGroupInput, ManageGroupsQuery, UpdateGroupInput } from "../../app/lib/schemas";
@@ -131,11 +132,12 @@ export async function groupsTaughtBy(ctx: ServiceContext, viewer: Viewer, userId
 /** GET /api/users/instructors (admins): the people a group can be assigned to. */
 export async function listInstructors(ctx: ServiceContext, viewer: Viewer): Promise<InstructorDto[]> {
   if (!can(viewer, "group.create")) throw forbidden("Only an admin can assign instructors.");
-  return ctx.db
+  const rows = await ctx.db
     .select({ _id: users.id, name: users.name, email: users.email })
     .from(users)
     .where(eq(users.role, "instructor"))
     .orderBy(asc(users.name), asc(users.id));
+  return byName(rows, (r) => r.name);
 }
 
 async function requireInstructor(ctx: ServiceContext, instructorId: string | null | undefined): Promise<void> {

@@ -6,6 +6,7 @@
  * SQL and returns one row per student, per lecture, per task or per quiz.
  */
 import { and, asc, eq, inArray, isNull, or, sql, type SQL, type SQLWrapper } from "drizzle-orm";
+import { byName } from "../../app/lib/names";
 import { can, type Actor } from "../../app/lib/permissions";
 import { atRiskReasons, progressFrom, type AtRiskReason, type Progress, type ProgressCounts } from "../../app/lib/progress";
 import { attempts, attendance, extensions, groups, lectures, memberships, MEMBER_STATUSES, quizzes, submissions, tasks, users } from "../../db/schema";
@@ -582,7 +583,7 @@ export async function computeProgress(ctx: ServiceContext, scope: Scope, now = D
   const quizRows = chartRows<QuizChartRow>(chartsRow?.quizzes);
 
   const heldByGroup = new Map<string, number>();
-  const members = memberRows.map((m) => {
+  const members = byName([...memberRows], (m) => m.name).map((m) => {
     heldByGroup.set(m.groupId, num(m.groupHeld));
     const counts: ProgressCounts = {
       groupHeld: num(m.groupHeld),

@@ -14,6 +14,7 @@
  * for the review, once the quiz's `showAnswers` policy allows it and no attempt can still be handed in.
  */
 import { and, asc, eq, getTableColumns, inArray, isNotNull, isNull, not, or, sql, type SQL, type SQLWrapper } from "drizzle-orm";
+import { byName } from "../../app/lib/names";
 import { can, type Actor } from "../../app/lib/permissions";
 import { renderMarkdown } from "../../app/lib/markdown.server";
 import {
@@ -1190,6 +1191,7 @@ export async function groupResults(ctx: ServiceContext, viewer: Actor, groupKey:
       .orderBy(asc(users.name)),
     ctx.db.select({ attempt: attempts }).from(attempts).innerJoin(quizzes, eq(quizzes.id, attempts.quizId)).where(eq(quizzes.groupId, group.id)),
   ]);
+  byName(members, (m) => m.name);
   const questionRows = qs.map((r) => r.question);
   const settled = await settle(
     ctx,

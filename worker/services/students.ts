@@ -3,6 +3,7 @@
  * student's details with their memberships. Instructors see only their own groups' students and memberships.
  */
 import { and, asc, desc, eq, inArray, or, sql } from "drizzle-orm";
+import { byName } from "../../app/lib/names";
 import { can } from "../../app/lib/permissions";
 import type { GroupStudentsQuery, QuizTimeInput, StudentStatusInput } from "../../app/lib/schemas";
 import { groups, memberships, users, MEMBER_STATUSES, type MembershipStatus, type Role } from "../../db/schema";
@@ -91,7 +92,7 @@ export async function listGroupStudents(ctx: ServiceContext, viewer: Viewer, gro
       ),
     )
     .orderBy(asc(users.name), asc(users.id));
-  return rows.map(toStudentDto);
+  return byName(rows, (r) => r.name).map(toStudentDto);
 }
 
 async function findMembership(ctx: ServiceContext, group: GroupRecord, userIdOrSlug: string): Promise<StudentRow> {

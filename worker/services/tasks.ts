@@ -4,6 +4,7 @@
  * staff grade with a score and feedback, and the student is notified and e-mailed. Times are the server's.
  */
 import { and, asc, eq, inArray, isNotNull, or, sql, type Placeholder } from "drizzle-orm";
+import { byName } from "../../app/lib/names";
 import type { SQL } from "drizzle-orm";
 import { can, type Actor } from "../../app/lib/permissions";
 import { latePenalty, submitTaskInput, type CreateTaskInput, type GradeSubmissionInput, type SubmissionState, type SubmitTaskInput, type UpdateTaskInput } from "../../app/lib/task-schemas";
@@ -885,6 +886,7 @@ export async function listSubmissions(ctx: ServiceContext, viewer: Viewer, lectu
     ).all({ taskId: task.id, groupId: task.groupId }),
     extendedDueTimes(ctx, task.id),
   ]);
+  byName(rows, (r) => r.name);
   return {
     task: toTaskDto(task),
     submissions: rows.filter((r) => r.submission).map((r) => toSubmissionDto(r.submission!, r.name, true, rulesOf(task, own, r.userId), false)),

@@ -9,6 +9,7 @@ import { AT_RISK_AFTER_HELD, AT_RISK_BELOW_PERCENT, type AtRiskReason, type Prog
 import { AttendanceChart, binCounts, ScoreDistribution } from "./charts";
 import { AtRiskReasons } from "./progress-summary";
 import { EmptyState } from "~/components/empty-state";
+import { compareNames } from "~/lib/names";
 
 export interface StaffProgressReport {
   generatedAt: string;
@@ -39,16 +40,16 @@ const EXPORTS = [
 
 const percent = (n: number | null, lang: Lang) => (n === null ? "—" : formatPercent(n, lang));
 
-function sortStudents(list: Student[], key: SortKey, descending: boolean, lang: string): Student[] {
+/** By a column, ties and names in the staff lists' one order of names (app/lib/names.ts). */
+function sortStudents(list: Student[], key: SortKey, descending: boolean): Student[] {
   const column = COLUMNS.find((c) => c.key === key)!;
-  const collator = new Intl.Collator(lang);
   return [...list].sort((a, b) => {
     const x = column.value(a);
     const y = column.value(b);
     // Nothing to count sorts last either way.
-    if (x === null || y === null) return x === y ? collator.compare(a.name, b.name) : x === null ? 1 : -1;
-    const order = typeof x === "string" ? collator.compare(x, String(y)) : x - (y as number);
-    return (descending ? -order : order) || collator.compare(a.name, b.name);
+    if (x === null || y === null) return x === y ? compareNames(a.name, b.name) : x === null ? 1 : -1;
+    const order = typeof x === "string" ? compareNames(x, String(y)) : x - (y as number);
+    return (descending ? -order : order) || compareNames(a.name, b.name);
   });
 }
 
@@ -60,7 +61,7 @@ function sortStudents(list: Student[], key: SortKey, descending: boolean, lang: 
 export function StaffProgressScreen({ report, exportBase, studentHref }: { report: StaffProgressReport; exportBase: string; studentHref: (slug: string) => string }) {
   const { t, lang } = useT();
   const [sort, setSort] = useState<{ key: SortKey; descending: boolean }>({ key: "name", descending: false });
-  const students = useMemo(() => sortStudents(report.students, sort.key, sort.descending, lang), [report.students, sort, lang]);
+  const students = useMemo(() => sortStudents(report.students, sort.key, sort.descending), [report.students, sort]);
   const atRisk = report.students.filter((s) => s.atRisk);
   const overalls = report.students.map((s) => s.progress.overall).filter((n): n is number => n !== null);
   const classAverage = overalls.length ? Math.round(overalls.reduce((a, b) => a + b, 0) / overalls.length) : null;
