@@ -26,6 +26,7 @@ import { sheets } from "./styles/sheets";
 import { getHeaderFigures, getViewer } from "../worker/auth/viewer";
 import { useScrollStops } from "~/hooks/use-scroll-stops";
 import { useFocusAfterNavigation } from "~/hooks/use-focus-after-navigation";
+import { SubmissionWait } from "./components/submission-wait";
 
 export const links: LinksFunction = () => [
   // The Latin face is needed on every page (English text, numbers, code), so it is fetched early.
@@ -159,6 +160,7 @@ export default function App() {
     <>
       <NavigationProgress />
       <Outlet />
+      <SubmissionWait />
     </>
   );
 }

@@ -16,6 +16,10 @@ import { lifecycleEn } from "./lifecycle.en";
 export const en = {
   "app.name": "Cohort",
   "app.tagline": "The bootcamp for modern web developers",
+  "wait.offline": "You are offline. What you sent is kept on this page and goes out once the connection is back.",
+  "wait.session": "Your session has ended. Log in again in another tab: what you typed here is kept, and what you sent goes out once you are back.",
+  "wait.login": "Log in (new tab)",
+  "wait.notSent": "Not sent: your session had ended. You are signed in again, and what you typed is still here: send it again.",
   "app.bootFailed": "This page could not finish loading, so its buttons may not work. Check your connection, then reload.",
   "app.reload": "Reload the page",
   "meta.description": "Master programming and build modern websites with comprehensive courses, live sessions and real projects.",

@@ -46,6 +46,8 @@ const CODES: Record<string, MessageKey> = {
   past_due_no_late_work: "grader.error.pastDueNoLateWork",
   code_busy: "exercises.error.busy",
   grades_out: "staffTasks.error.gradesOut",
+  // Answered by the page itself when a form waited for a session that had ended (kept-submission.ts).
+  session_ended: "wait.notSent",
 };
 
 /** Field name → the one message that field shows whatever its check was (it states the whole rule). */

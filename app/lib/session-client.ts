@@ -146,9 +146,16 @@ function refresh(): Promise<Refreshed> {
 /** Pages anyone may see: a session that ended there reloads the page signed out instead of asking to log in. */
 const PRIVATE_AREAS = /^\/(profile|my-courses|course\/|dashboard|instructor)(\/|$|\?)?/;
 
+/** Asked before leaving for the login page: true keeps the page, which holds typed work (kept-submission.ts). */
+let stayOnEnd: (() => boolean) | null = null;
+export function stayWhenSessionEnds(guard: () => boolean): void {
+  stayOnEnd = guard;
+}
+
 function toLogin(): void {
   clearSession();
   if (ending) return;
+  if (stayOnEnd?.()) return;
   const here = `${window.location.pathname}${window.location.search}`;
   if (!PRIVATE_AREAS.test(window.location.pathname)) {
     window.location.reload();

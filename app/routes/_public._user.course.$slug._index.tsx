@@ -35,6 +35,8 @@ import { attempt, invalid, text, unknownIntent } from "~/lib/group-actions.serve
 import { certificateLanguageInput } from "~/lib/lifecycle-schemas";
 import { dismissAnnouncement, pinnedAnnouncements } from "../../worker/services/announcements";
 import { certificateInGroup, setCertificateLanguage } from "../../worker/services/certificates";
+// Sent as Remix sends it, except that it waits offline or while the session is gone instead of losing the page (ADR 73).
+export { clientAction } from "~/lib/kept-submission";
 
 export const links: LinksFunction = () => sheets("coursePages", "chat", "lectures", "tasks", "quizzes", "progress", "lifecycle");
 

@@ -7,6 +7,8 @@ import { metaT, pageMeta } from "~/lib/meta";
 import { sheets } from "~/styles/sheets";
 import { requireViewer } from "../../worker/auth/viewer";
 import { ensureBrowser } from "../../worker/services/attendance-client";
+// Sent as Remix sends it, except that it waits offline or while the session is gone instead of losing the page (ADR 73).
+export { clientAction } from "~/lib/kept-submission";
 
 export const links: LinksFunction = () => sheets("coursePages", "lectures", "tasks");
 

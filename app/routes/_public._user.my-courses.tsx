@@ -16,6 +16,8 @@ import { leaveGroup, withdrawRequest } from "../../worker/services/memberships";
 import { listMyGroups, listMyPendingRequests } from "../../worker/services/my-groups";
 import { redirect } from "@remix-run/server-runtime";
 import { EmptyState } from "~/components/empty-state";
+// Sent as Remix sends it, except that it waits offline or while the session is gone instead of losing the page (ADR 73).
+export { clientAction } from "~/lib/kept-submission";
 
 export const meta: MetaFunction = ({ matches }) => pageMeta(matches, metaT(matches)("groups.my.title"));
 

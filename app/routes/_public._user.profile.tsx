@@ -10,6 +10,8 @@ import { redirect } from "@remix-run/server-runtime";
 import { accountPath } from "~/lib/areas";
 import { requireViewer } from "../../worker/auth/viewer";
 import { sheets } from "~/styles/sheets";
+// Sent as Remix sends it, except that it waits offline or while the session is gone instead of losing the page (ADR 73).
+export { clientAction } from "~/lib/kept-submission";
 
 export const links: LinksFunction = () => sheets("accounts");
 

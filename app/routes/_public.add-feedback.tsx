@@ -17,6 +17,8 @@ import { listMyFeedback, shareFeedback } from "../../worker/services/feedback";
 import { listMyGroups } from "../../worker/services/my-groups";
 import { sheets } from "~/styles/sheets";
 import { EmptyState } from "~/components/empty-state";
+// Sent as Remix sends it, except that it waits offline or while the session is gone instead of losing the page (ADR 73).
+export { clientAction } from "~/lib/kept-submission";
 
 export const links: LinksFunction = () => sheets("feedbackForm");
 

@@ -15,6 +15,8 @@ import { metaT, pageMeta } from "~/lib/meta";
 import { CODE_DIGITS, emailOnlyInput, PASSWORD_MIN_LENGTH, resetPasswordInput } from "~/lib/schemas";
 import { forgot, reset } from "../../worker/services/accounts";
 import { statedLang } from "~/i18n/config";
+// Sent as Remix sends it, except that it waits offline or while the session is gone instead of losing the page (ADR 73).
+export { clientAction } from "~/lib/kept-submission";
 
 /** Spec §4, §9: the login screen follows 2.5 s after a successful reset. */
 export const RESET_REDIRECT_MS = 2_500;

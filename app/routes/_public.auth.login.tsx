@@ -19,6 +19,8 @@ import { clientInfo } from "../../worker/auth/cookies";
 import { getViewer, safeRedirectPath } from "../../worker/auth/viewer";
 import { forgot, login } from "../../worker/services/accounts";
 import { chosenLang, detectLang, langCookie, statedLang } from "~/i18n/config";
+// Sent as Remix sends it, except that it waits offline or while the session is gone instead of losing the page (ADR 73).
+export { clientAction } from "~/lib/kept-submission";
 
 /** Spec §2, §4: after "forgot password" the page moves to the reset screen after 2.5 s. */
 export const FORGOT_REDIRECT_MS = 2_500;

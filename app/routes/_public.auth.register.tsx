@@ -18,6 +18,8 @@ import { PASSWORD_MIN_LENGTH, registerFormInput } from "~/lib/schemas";
 import { carriedRedirect, deviceFingerprint, roleHome, withRedirect } from "~/lib/session-client";
 import { getViewer } from "../../worker/auth/viewer";
 import { register } from "../../worker/services/accounts";
+// Sent as Remix sends it, except that it waits offline or while the session is gone instead of losing the page (ADR 73).
+export { clientAction } from "~/lib/kept-submission";
 
 /** Spec §4, §9: the verification screen follows 2.5 s after a successful registration. */
 export const REGISTER_REDIRECT_MS = 2_500;

@@ -17,6 +17,8 @@ import { CODE_MAX_ATTEMPTS, RESEND_COOLDOWN_S } from "~/lib/resend-cooldown";
 import { metaT, pageMeta } from "~/lib/meta";
 import { CODE_DIGITS, emailOnlyInput, verifyEmailInput } from "~/lib/schemas";
 import { resendCode, verifyEmail } from "../../worker/services/accounts";
+// Sent as Remix sends it, except that it waits offline or while the session is gone instead of losing the page (ADR 73).
+export { clientAction } from "~/lib/kept-submission";
 
 /** Spec §4, §9: the login screen follows 2 s after a successful verification. */
 export const VERIFY_REDIRECT_MS = 2_000;

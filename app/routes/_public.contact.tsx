@@ -16,6 +16,8 @@ import { retryHeaders, retryMinutes } from "~/lib/form-errors.server";
 import { AppError } from "../../worker/http/errors";
 import { createContactMessage } from "../../worker/services/contact";
 import { sheets } from "~/styles/sheets";
+// Sent as Remix sends it, except that it waits offline or while the session is gone instead of losing the page (ADR 73).
+export { clientAction } from "~/lib/kept-submission";
 
 export const links: LinksFunction = () => sheets("contact");
 

@@ -20,6 +20,8 @@ import type { Viewer } from "../../worker/services/sessions";
 import { sheets } from "~/styles/sheets";
 import { PreviewNotice } from "~/components/groups/preview-notice";
 import { Breadcrumb } from "~/components/breadcrumb";
+// Sent as Remix sends it, except that it waits offline or while the session is gone instead of losing the page (ADR 73).
+export { clientAction } from "~/lib/kept-submission";
 
 export const links: LinksFunction = () => sheets("landing", "coursePages", "groups");
 

@@ -29,6 +29,8 @@ import { StudentProgressList } from "~/components/progress/student-progress";
 import { sheets } from "~/styles/sheets";
 import { Breadcrumb } from "~/components/breadcrumb";
 import { noticeCookie } from "~/lib/notice.server";
+// Sent as Remix sends it, except that it waits offline or while the session is gone instead of losing the page (ADR 73).
+export { clientAction } from "~/lib/kept-submission";
 
 export const links: LinksFunction = () => sheets("accounts", "progress");
 

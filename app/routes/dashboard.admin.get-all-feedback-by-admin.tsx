@@ -8,6 +8,8 @@ import { badInboxForm, field, inboxAction } from "~/lib/inbox-actions.server";
 import { metaT, pageMeta } from "~/lib/meta";
 import { requireRole } from "../../worker/auth/viewer";
 import { deleteFeedback, listAllFeedback, moderateFeedback } from "../../worker/services/feedback";
+// Sent as Remix sends it, except that it waits offline or while the session is gone instead of losing the page (ADR 73).
+export { clientAction } from "~/lib/kept-submission";
 
 export const meta: MetaFunction = ({ matches }) => pageMeta(matches, metaT(matches)("feedbackAdmin.title"));
 

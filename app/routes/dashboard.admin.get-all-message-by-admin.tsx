@@ -9,6 +9,8 @@ import { metaT, pageMeta } from "~/lib/meta";
 import { contactMessagesQuery } from "~/lib/schemas";
 import { requireRole } from "../../worker/auth/viewer";
 import { deleteContactMessage, listContactMessages, setContactMessageRead } from "../../worker/services/contact";
+// Sent as Remix sends it, except that it waits offline or while the session is gone instead of losing the page (ADR 73).
+export { clientAction } from "~/lib/kept-submission";
 
 export const meta: MetaFunction = ({ matches }) => pageMeta(matches, metaT(matches)("contactInbox.title"));
 

@@ -7,6 +7,8 @@ import { groupSlugParam } from "~/lib/group-students.server";
 import { metaT, pageMeta } from "~/lib/meta";
 import { sheets } from "~/styles/sheets";
 import { requireRole } from "../../worker/auth/viewer";
+// Sent as Remix sends it, except that it waits offline or while the session is gone instead of losing the page (ADR 73).
+export { clientAction } from "~/lib/kept-submission";
 
 export const links: LinksFunction = () => sheets("lectures", "progress", "lifecycle");
 

@@ -8,6 +8,8 @@ import { requireRole } from "../../worker/auth/viewer";
 import { GradeRelease } from "~/components/tasks/grade-release";
 import { Grader } from "~/components/tasks/grader";
 import { graderAction, loadGrader } from "~/lib/tasks.server";
+// Sent as Remix sends it, except that it waits offline or while the session is gone instead of losing the page (ADR 73).
+export { clientAction } from "~/lib/kept-submission";
 
 export const links: LinksFunction = () => sheets("lectures", "tasks", "exercises");
 

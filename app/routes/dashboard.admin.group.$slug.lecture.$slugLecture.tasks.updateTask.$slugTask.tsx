@@ -9,6 +9,8 @@ import { ExerciseEditor } from "~/components/exercises/exercise-editor";
 import { TaskForm } from "~/components/tasks/staff-tasks";
 import { ExtensionsPanel } from "~/components/extensions-panel";
 import { editTaskAction, loadEditTask } from "~/lib/tasks.server";
+// Sent as Remix sends it, except that it waits offline or while the session is gone instead of losing the page (ADR 73).
+export { clientAction } from "~/lib/kept-submission";
 
 export const links: LinksFunction = () => sheets("lectures", "tasks", "exercises", "lifecycle");
 

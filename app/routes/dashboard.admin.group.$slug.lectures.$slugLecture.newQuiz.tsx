@@ -8,6 +8,8 @@ import { metaT, pageMeta } from "~/lib/meta";
 import { newQuizAction, loadNewQuiz } from "~/lib/quizzes.server";
 import { sheets } from "~/styles/sheets";
 import { requireRole } from "../../worker/auth/viewer";
+// Sent as Remix sends it, except that it waits offline or while the session is gone instead of losing the page (ADR 73).
+export { clientAction } from "~/lib/kept-submission";
 
 export const links: LinksFunction = () => sheets("lectures", "tasks", "quizzes", "exercises");
 

@@ -6,6 +6,8 @@ import { sheets } from "~/styles/sheets";
 import { requireRole } from "../../worker/auth/viewer";
 import { TaskForm } from "~/components/tasks/staff-tasks";
 import { loadNewTask, newTaskAction } from "~/lib/tasks.server";
+// Sent as Remix sends it, except that it waits offline or while the session is gone instead of losing the page (ADR 73).
+export { clientAction } from "~/lib/kept-submission";
 
 export const links: LinksFunction = () => sheets("lectures", "tasks", "exercises");
 

@@ -8,6 +8,8 @@ import { LectureItems } from "~/components/lectures/lecture-items";
 import { requireRole } from "../../worker/auth/viewer";
 import { LectureEditor } from "~/components/lectures/lecture-editor";
 import { lectureEditorAction, loadLectureEditor } from "~/lib/lectures.server";
+// Sent as Remix sends it, except that it waits offline or while the session is gone instead of losing the page (ADR 73).
+export { clientAction } from "~/lib/kept-submission";
 
 export const links: LinksFunction = () => sheets("coursePages", "lectures", "lifecycle");
 

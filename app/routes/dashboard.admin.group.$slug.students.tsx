@@ -5,6 +5,8 @@ import { StudentsScreen } from "~/components/groups/students-screen";
 import { metaT, pageMeta } from "~/lib/meta";
 import { groupSlugParam, groupStudentsAction, loadGroupStudents } from "~/lib/group-students.server";
 import { requireRole } from "../../worker/auth/viewer";
+// Sent as Remix sends it, except that it waits offline or while the session is gone instead of losing the page (ADR 73).
+export { clientAction } from "~/lib/kept-submission";
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
   const t = metaT(matches);

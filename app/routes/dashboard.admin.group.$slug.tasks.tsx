@@ -7,6 +7,8 @@ import { requireRole } from "../../worker/auth/viewer";
 import { StaffTasksScreen } from "~/components/tasks/staff-tasks";
 import { RubricsSection } from "~/components/tasks/rubrics";
 import { loadStaffTasks, staffTasksAction } from "~/lib/tasks.server";
+// Sent as Remix sends it, except that it waits offline or while the session is gone instead of losing the page (ADR 73).
+export { clientAction } from "~/lib/kept-submission";
 
 export const links: LinksFunction = () => sheets("lectures", "tasks");
 

@@ -13,6 +13,8 @@ import { idOrSlugParam, updateGroupInput } from "~/lib/schemas";
 import { requireRole } from "../../worker/auth/viewer";
 import { getManagedGroup, listInstructors, updateGroup } from "../../worker/services/groups-admin";
 import { sheets } from "~/styles/sheets";
+// Sent as Remix sends it, except that it waits offline or while the session is gone instead of losing the page (ADR 73).
+export { clientAction } from "~/lib/kept-submission";
 
 /** The outline editor shows the outline as the course pages do. */
 export const links: LinksFunction = () => sheets("coursePages");

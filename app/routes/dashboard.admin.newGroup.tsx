@@ -12,6 +12,8 @@ import { createGroupInput } from "~/lib/schemas";
 import { requireRole } from "../../worker/auth/viewer";
 import { createGroup, listInstructors } from "../../worker/services/groups-admin";
 import { noticeCookie } from "~/lib/notice.server";
+// Sent as Remix sends it, except that it waits offline or while the session is gone instead of losing the page (ADR 73).
+export { clientAction } from "~/lib/kept-submission";
 
 export const meta: MetaFunction = ({ matches }) => pageMeta(matches, metaT(matches)("groups.new.title"));
 

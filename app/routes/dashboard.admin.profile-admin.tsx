@@ -9,6 +9,8 @@ import { metaT, pageMeta } from "~/lib/meta";
 import { PASSWORD_MIN_LENGTH } from "~/lib/schemas";
 import { requireRole } from "../../worker/auth/viewer";
 import { sheets } from "~/styles/sheets";
+// Sent as Remix sends it, except that it waits offline or while the session is gone instead of losing the page (ADR 73).
+export { clientAction } from "~/lib/kept-submission";
 
 export const links: LinksFunction = () => sheets("accounts");
 

@@ -7,6 +7,8 @@ import { useT } from "~/lib/i18n";
 import { metaT, pageMeta } from "~/lib/meta";
 import { joinRequestsAction, loadJoinRequests } from "~/lib/join-requests.server";
 import { requireRole } from "../../worker/auth/viewer";
+// Sent as Remix sends it, except that it waits offline or while the session is gone instead of losing the page (ADR 73).
+export { clientAction } from "~/lib/kept-submission";
 
 export const meta: MetaFunction = ({ matches }) => pageMeta(matches, metaT(matches)("groups.requests.title"));
 

@@ -11,6 +11,8 @@ import { ExtensionsPanel } from "~/components/extensions-panel";
 import { editTaskAction, loadEditTask } from "~/lib/tasks.server";
 import { InstructorGroupPage } from "~/components/lectures/instructor-group-page";
 import { useT } from "~/lib/i18n";
+// Sent as Remix sends it, except that it waits offline or while the session is gone instead of losing the page (ADR 73).
+export { clientAction } from "~/lib/kept-submission";
 
 export const links: LinksFunction = () => sheets("lectures", "tasks", "exercises", "lifecycle");
 

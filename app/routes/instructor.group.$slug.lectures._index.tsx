@@ -8,6 +8,8 @@ import { LecturesScreen } from "~/components/lectures/lectures-screen";
 import { InstructorGroupPage } from "~/components/lectures/instructor-group-page";
 import { useT } from "~/lib/i18n";
 import { loadStaffLectures, staffLecturesAction } from "~/lib/lectures.server";
+// Sent as Remix sends it, except that it waits offline or while the session is gone instead of losing the page (ADR 73).
+export { clientAction } from "~/lib/kept-submission";
 
 export const links: LinksFunction = () => sheets("lectures");
 

@@ -10,6 +10,8 @@ import { useT } from "~/lib/i18n";
 import { CopyLectureBox, ScheduleBox } from "~/components/lifecycle/schedule-box";
 import { LectureItems } from "~/components/lectures/lecture-items";
 import { lectureEditorAction, loadLectureEditor } from "~/lib/lectures.server";
+// Sent as Remix sends it, except that it waits offline or while the session is gone instead of losing the page (ADR 73).
+export { clientAction } from "~/lib/kept-submission";
 
 export const links: LinksFunction = () => sheets("coursePages", "lectures", "lifecycle");
 

@@ -12,6 +12,8 @@ import { sheets } from "~/styles/sheets";
 import { requireRole } from "../../worker/auth/viewer";
 import { managedGroupHeading } from "../../worker/services/group-access";
 import { listGroupContent } from "../../worker/services/course-content";
+// Sent as Remix sends it, except that it waits offline or while the session is gone instead of losing the page (ADR 73).
+export { clientAction } from "~/lib/kept-submission";
 
 export const links: LinksFunction = () => sheets("lectures", "staff", "coursePages");
 

@@ -10,6 +10,8 @@ import { requireRole } from "../../worker/auth/viewer";
 import { GroupTabs } from "~/components/groups/group-tabs";
 import { INSTRUCTOR_GROUP_TABS } from "~/components/lectures/instructor-group-page";
 import { Breadcrumb } from "~/components/breadcrumb";
+// Sent as Remix sends it, except that it waits offline or while the session is gone instead of losing the page (ADR 73).
+export { clientAction } from "~/lib/kept-submission";
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
   const t = metaT(matches);
