@@ -77,6 +77,7 @@ export const quizzesAr: Record<keyof typeof quizzesEn, string> = {
   "quiz.save.saved": "محفوظ",
   "quiz.save.saving": "جارٍ الحفظ...",
   "quiz.save.offline": "لا اتصال، ستُعاد المحاولة",
+  "quiz.save.session": "لم يُحفظ: انتهت جلستك. سجّل الدخول من جديد في علامة تبويب أخرى؛ إجاباتك محفوظة هنا وتُحفظ حين تعود.",
   "quiz.save.error": "لم يُحفظ: {message}",
   "quiz.handIn": "سلّم",
   "quiz.handingIn": "جارٍ التسليم...",

@@ -75,6 +75,7 @@ export const quizzesEn = {
   "quiz.save.saved": "Saved",
   "quiz.save.saving": "Saving...",
   "quiz.save.offline": "Offline, will retry",
+  "quiz.save.session": "Not saved: your session has ended. Log in again in another tab; your answers are kept here and saved once you are back.",
   "quiz.save.error": "Not saved: {message}",
   "quiz.handIn": "Hand in",
   "quiz.handingIn": "Handing in...",

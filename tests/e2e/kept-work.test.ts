@@ -107,7 +107,7 @@ describe("typed work is kept", () => {
     const other = await page.context().newPage();
     await gotoHydrated(other, "/my-courses");
     await other.getByRole("button", { name: "Log out" }).first().click();
-    await other.waitForURL((u) => u.pathname.startsWith("/auth/login"));
+    await expect.poll(() => new URL(other.url()).pathname, { timeout: 15_000 }).not.toBe("/my-courses");
 
     // The page with the draft notices the ended session (its widgets ask the API) and stays, the draft in it.
     await page.locator(".submission-wait").getByText("Your session has ended.", { exact: false }).waitFor({ timeout: 20_000 });
@@ -123,4 +123,54 @@ describe("typed work is kept", () => {
     expect(await page.getByLabel("Full name").inputValue()).toBe("A name I am changing");
     expect(problems).toEqual([]);
   }, 60_000);
+
+  it("a quiz answered after the session ended says so in Arabic, and saves those answers once the student is back", async () => {
+    const stamp = Date.now().toString(36);
+    const token = await accessToken(INSTRUCTOR);
+    const lecture = (await api<{ slug: string }>(token, "POST", "/api/lectures/group/frontend-react", { title: `Kept quiz ${stamp}`, published: true })).body;
+    const quiz = (await api<{ slug: string }>(token, "POST", "/api/quizzes", {
+      lectureId: lecture.slug,
+      title: `Kept quiz ${stamp}`,
+      durationMinutes: 10,
+      maxAttempts: 1,
+      published: true,
+      questions: [
+        { text: "Which hook keeps state?", type: "single", options: ["useState", "useEffect"], correct: 0 },
+        { text: "Which hook runs after render?", type: "single", options: ["useMemo", "useEffect"], correct: 1 },
+      ],
+    })).body;
+    const student = await memberOf("frontend-react", "kept-quiz", `Kept Quiz ${stamp}`);
+    const page = await newPage({ width: 375, height: 800 });
+    await page.context().addCookies([{ name: "lang", value: "ar", url: baseURL() }]);
+    await signIn(page.context(), student.email, student.password);
+    const problems = allowStatus(page, 401, "/save");
+    await gotoHydrated(page, `/course/frontend-react/lecture/${lecture.slug}/quiz/${quiz.slug}`);
+    await page.getByRole("button", { name: "ابدأ الاختبار" }).click();
+    await page.waitForURL((url) => url.pathname.endsWith("/questions"));
+    await page.waitForSelector("html[data-hydrated]", { state: "attached" });
+    const status = page.locator(".quiz-save");
+    await page.getByRole("radio", { name: "useState" }).check();
+    await expect.poll(() => status.getAttribute("data-status"), { timeout: 15_000 }).toBe("saved");
+
+    // Signed out elsewhere; the next answer is not taken, and the status says why in Arabic (it mixed in English).
+    await page.context().clearCookies();
+    await page.context().addCookies([{ name: "lang", value: "ar", url: baseURL() }]);
+    await page.getByRole("button", { name: "التالي" }).click();
+    await page.getByRole("radio", { name: "useEffect" }).check();
+    await expect.poll(() => status.getAttribute("data-status"), { timeout: 15_000 }).toBe("session");
+    expect(await status.textContent()).toBe("لم يُحفظ: انتهت جلستك. سجّل الدخول من جديد في علامة تبويب أخرى؛ إجاباتك محفوظة هنا وتُحفظ حين تعود.");
+
+    // Back: looking at the tab again saves what was answered meanwhile.
+    await signIn(page.context(), student.email, student.password);
+    await page.evaluate(() => window.dispatchEvent(new Event("focus")));
+    await expect.poll(() => status.getAttribute("data-status"), { timeout: 15_000 }).toBe("saved");
+    // The server has it: without the tab's own copy, a reload shows the second answer chosen.
+    await page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith("cohort.quiz.")).forEach((k) => localStorage.removeItem(k)));
+    await page.reload();
+    await page.waitForSelector("html[data-hydrated]", { state: "attached" });
+    await page.getByRole("button", { name: "اعرض كل الأسئلة" }).click();
+    expect(await page.locator(".quiz-question").nth(1).getByRole("radio", { name: "useEffect" }).isChecked()).toBe(true);
+    expect(await page.locator(".quiz-question").nth(0).getByRole("radio", { name: "useState" }).isChecked()).toBe(true);
+    expect(problems).toEqual([]);
+  });
 });

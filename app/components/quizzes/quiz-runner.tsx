@@ -12,7 +12,7 @@ import type { PageAttempt, PageQuestion, PageQuiz } from "./types";
 /** A failed save is retried this often (and at once when the browser says it is back online). */
 const RETRY_MS = 5_000;
 
-type SaveStatus = "saved" | "saving" | "offline" | "error";
+type SaveStatus = "saved" | "saving" | "offline" | "session" | "error";
 type Phase = "answering" | "submitting" | "retrying";
 type Reply = { status: number; body: { serverNow?: string; code?: string; message?: string; gradedOnSaved?: boolean } };
 
@@ -154,9 +154,26 @@ export function QuizRunner({ quiz, questions, attempt, base, saveUrl, serverNow 
       return;
     }
     if (reply.status === 409) return toResult(reply.body.code === "time_up");
+    // Signed out elsewhere: said in the reader's words, and saved again once they are back (the effect below).
+    if (reply.status === 401) return setStatus("session");
     setStatus("error");
     setProblem(reply.body.message ?? "");
   }, [attempt._id, post, toResult]);
+
+  // While the session is gone, each time the tab is looked at again (the student comes back from the tab where they
+  // signed in) the answers are sent again; "Saved" once they are taken.
+  useEffect(() => {
+    if (status !== "session") return;
+    const again = () => {
+      if (document.visibilityState !== "hidden") void save();
+    };
+    window.addEventListener("focus", again);
+    document.addEventListener("visibilitychange", again);
+    return () => {
+      window.removeEventListener("focus", again);
+      document.removeEventListener("visibilitychange", again);
+    };
+  }, [status, save]);
 
   const schedule = useCallback(
     (delay: number) => {
@@ -180,6 +197,7 @@ export function QuizRunner({ quiz, questions, attempt, base, saveUrl, serverNow 
         if (reply.status === 200 || reply.status === 201 || reply.status === 409) return toResult(!!reply.body.gradedOnSaved || reply.body.code === "time_up");
         phaseRef.current = "answering";
         setPhase("answering");
+        if (reply.status === 401) return setStatus("session");
         setStatus("error");
         setProblem(reply.body.message ?? "");
         return;
@@ -270,7 +288,16 @@ export function QuizRunner({ quiz, questions, attempt, base, saveUrl, serverNow 
   const answeredCount = questions.filter((q) => !isEmpty(answers[q._id])).length;
   const busy = phase !== "answering";
   const shown = showAll ? questions : questions.slice(index, index + 1);
-  const statusText = status === "saved" ? t("quiz.save.saved") : status === "saving" ? t("quiz.save.saving") : status === "offline" ? t("quiz.save.offline") : t("quiz.save.error", { message: problem });
+  const statusText =
+    status === "saved"
+      ? t("quiz.save.saved")
+      : status === "saving"
+        ? t("quiz.save.saving")
+        : status === "offline"
+          ? t("quiz.save.offline")
+          : status === "session"
+            ? t("quiz.save.session")
+            : t("quiz.save.error", { message: problem });
 
   return (
     <QuizFrame quiz={quiz} base={base} className="page-quiz-run">
