@@ -44,6 +44,8 @@ export const tasksAr: Record<keyof typeof tasksEn, string> = {
   "grader.savedShort": "حُفظت",
   "grader.returnedShort": "طُلبت نسخة جديدة",
   "grader.error.score": "ضع درجة بعدد صحيح من 0 إلى {max}.",
+  "grader.error.gradedElsewhere": "لم يُحفظ: قُيّم هذا التسليم في أثناء ذلك، في تبويب آخر أو من زميل. درجتك وملاحظاتك محفوظة هنا: احفظ مرة أخرى لتحلّ محل ذلك التقييم.",
+  "grader.error.gradedElsewhereScore": "لم يُحفظ: قُيّم هذا التسليم في أثناء ذلك ({score} من {max})، في تبويب آخر أو من زميل. درجتك وملاحظاتك محفوظة هنا: احفظ مرة أخرى لتحلّ محل ذلك التقييم.",
   "grader.error.pastDueNoLateWork": "لا تقبل هذه المهمة عملًا متأخرًا وقد مضى موعد تسليمها لهذا الطالب: امنحه تمديدًا أولًا (في صفحة تعديل المهمة)، ثم اطلب نسخة جديدة.",
   "grader.error.changedSinceOpened": "سُلِّمت نسخة جديدة منذ فتحتَ هذه. راجعها، ثم قيّمها.",
   "grader.error.scoreMax": "الدرجة {score} أعلى من الحد الأقصى لهذه المهمة ({max}).",

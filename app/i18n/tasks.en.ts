@@ -43,6 +43,8 @@ export const tasksEn = {
   "grader.savedShort": "Saved",
   "grader.returnedShort": "New version asked",
   "grader.error.score": "Give a whole-number score from 0 to {max}.",
+  "grader.error.gradedElsewhere": "Not saved: this hand-in was graded meanwhile, in another tab or by a colleague. Your score and feedback are kept here: save again to replace that grade.",
+  "grader.error.gradedElsewhereScore": "Not saved: this hand-in was graded meanwhile ({score} of {max}), in another tab or by a colleague. Your score and feedback are kept here: save again to replace that grade.",
   "grader.error.pastDueNoLateWork": "This task takes no late work and its due time has passed for this student: give them an extension first (on the task’s edit page), then ask for a new version.",
   "grader.error.changedSinceOpened": "A new version was handed in since you opened this one. Look at it, then grade it.",
   "grader.error.scoreMax": "{score} is more than this task's maximum of {max}.",

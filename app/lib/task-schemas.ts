@@ -64,6 +64,13 @@ const seenVersion = z
   .max(40)
   .refine((v) => !Number.isNaN(Date.parse(v)), "The version is the hand-in's submittedAt, as an ISO date-time.")
   .optional();
+/** The grade the grader saw (its gradedAt; empty or null: none yet): a grade given meanwhile elsewhere is not replaced blind. */
+const seenGrade = z
+  .string()
+  .max(40)
+  .refine((v) => v === "" || !Number.isNaN(Date.parse(v)), "graded is the grade's gradedAt as an ISO date-time, or empty when it had none.")
+  .nullable()
+  .optional();
 const ONE_GRADE_KIND = "Give a score, a rubric's levels or a request for a new version: one of them.";
 
 const gradeFeedback = z.string().overwrite(withoutControls).trim().max(TASK_LIMITS.feedback, `Feedback is limited to ${TASK_LIMITS.feedback} characters.`).optional();
@@ -76,14 +83,16 @@ const GRADES = {
     ),
     feedback: gradeFeedback,
     version: seenVersion,
+    graded: seenGrade,
   }),
   requestResubmission: z.object({
     requestResubmission: z.literal(true, { error: "Send requestResubmission: true to ask for a new version." }),
     feedback: gradeFeedback,
     version: seenVersion,
+    graded: seenGrade,
   }),
   // A task with a rubric: a level per criterion (criterion id -> level index); the score is the levels' points.
-  rubric: z.object({ rubric: rubricChoices, feedback: gradeFeedback, version: seenVersion }),
+  rubric: z.object({ rubric: rubricChoices, feedback: gradeFeedback, version: seenVersion, graded: seenGrade }),
 };
 
 /**

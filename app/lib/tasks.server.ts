@@ -250,12 +250,14 @@ export async function graderAction(svc: ServiceContext, viewer: Viewer, params: 
   const rubric = jsonField(form, "rubric");
   // The version the grader saw, when the form says it (the grader does).
   const version = text(form, "version") || undefined;
+  // And the grade it saw (empty: none), when the form says it.
+  const graded = form.has("graded") ? text(form, "graded") : undefined;
   const input =
     intent === "return"
-      ? { requestResubmission: true as const, feedback: rawText(form, "feedback") || undefined, version }
+      ? { requestResubmission: true as const, feedback: rawText(form, "feedback") || undefined, version, graded }
       : rubric !== null
-        ? { rubric, feedback: rawText(form, "feedback"), version }
-        : { score: text(form, "score"), feedback: rawText(form, "feedback"), version };
+        ? { rubric, feedback: rawText(form, "feedback"), version, graded }
+        : { score: text(form, "score"), feedback: rawText(form, "feedback"), version, graded };
   const parsed = gradeSubmissionInput.safeParse(input);
   if (!parsed.success) return invalid(intent, parsed.error, id);
   return attempt(intent, async () => ({ submission: await gradeSubmission(svc, viewer, params.slugLecture ?? "", params.slugTask ?? "", id, parsed.data) }), id);

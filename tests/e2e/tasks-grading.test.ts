@@ -802,11 +802,13 @@ describe("the grader with a long list", () => {
     // Nine hand-ins scroll inside the list's own box on a phone instead of pushing the work a page further down.
     expect(await list.evaluate((el) => el.scrollHeight > el.clientHeight && el.clientHeight <= 0.45 * innerHeight + 1)).toBe(true);
 
+    // Names in one natural order (accents beside their letter): Émile first, then Long A to G, the Arabic name last.
+    expect((await list.locator(".user-text").allTextContents()).map((n) => n.replace(` ${stamp}`, ""))).toEqual(["Émile Roux", ..."ABCDEFG".split("").map((c) => `Long ${c}`), "فاطمة أحمد"]);
     // The last one, chosen by a tap after scrolling the box: its name and work come into view.
-    const last = list.getByRole("button", { name: new RegExp(`Émile Roux ${stamp}`) });
+    const last = list.getByRole("button").last();
     await last.scrollIntoViewIfNeeded();
     await last.click();
-    await expect.poll(() => name.textContent()).toBe(`Émile Roux ${stamp}`);
+    await expect.poll(() => name.textContent()).toBe(`فاطمة أحمد ${stamp}`);
     await expect.poll(() => name.evaluate((el) => { const r = el.getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight; })).toBe(true);
 
     // Found without the accent, the Arabic name without its hamza and with a final ه; the list holds only them.
@@ -826,4 +828,49 @@ describe("the grader with a long list", () => {
     // Nothing scrolls sideways on the phone.
     expect(await grader.evaluate(() => document.documentElement.scrollWidth <= innerWidth)).toBe(true);
   }, 120_000); // nine students registered and handed in through the API first
+});
+
+describe("two tabs grading one hand-in", () => {
+  const newPage = useBrowser();
+
+  it("the second save does not replace the first blind: it says so with that grade, keeps what was typed, and replaces it when saved again", async () => {
+    const stamp = Date.now().toString(36);
+    const token = await accessToken(INSTRUCTOR);
+    const lecture = (await api<{ slug: string }>(token, "POST", "/api/lectures/group/frontend-react", { title: `Two tabs ${stamp}`, published: true })).body;
+    const task = (await api<{ slug: string }>(token, "POST", `/api/lectures/${lecture.slug}/tasks`, { title: `Two tabs task ${stamp}`, maxScore: 10 })).body;
+    const student = await memberOf("frontend-react", "two-tabs", `Two Tabs ${stamp}`);
+    expect((await api(await accessToken(student), "POST", `/api/lectures/${lecture.slug}/submit-task/${task.slug}`, { link: `https://github.com/two/${stamp}` })).status).toBe(201);
+    const url = `/instructor/group/frontend-react/lecture/${lecture.slug}/tasks/${task.slug}/submissions`;
+    const a = await newPage();
+    await signIn(a.context(), INSTRUCTOR.email, INSTRUCTOR.password);
+    await gotoHydrated(a, url);
+    const b = await a.context().newPage();
+    const problems = allowStatus(b, 409, "/submissions");
+    await gotoHydrated(b, url);
+    const grade = async () => (await api<{ submissions: { score: number | null; feedback: string | null }[] }>(token, "GET", `/api/lectures/${lecture.slug}/tasks/${task.slug}/submissions`)).body.submissions[0];
+
+    await a.locator("#grader-score").fill("7");
+    await a.locator("#grader-feedback").fill("From tab A");
+    await a.getByRole("button", { name: "Save", exact: true }).click();
+    await a.locator(".grader-done").waitFor();
+    await expect.poll(async () => (await grade())?.score).toBe(7);
+
+    await b.locator("#grader-score").fill("9");
+    await b.locator("#grader-feedback").fill("From tab B");
+    await b.getByRole("button", { name: "Save", exact: true }).click();
+    await expect.poll(() => b.locator(".grader-refused").textContent()).toBe("Not saved: this hand-in was graded meanwhile (7 of 10), in another tab or by a colleague. Your score and feedback are kept here: save again to replace that grade.");
+    // Said to screen readers too; what B typed is still there, marked not saved; A's grade stands.
+    expect(await b.locator('.grader > [role="status"]').textContent()).toContain("graded meanwhile (7 of 10)");
+    expect(await b.locator("#grader-score").inputValue()).toBe("9");
+    expect(await b.locator("#grader-feedback").inputValue()).toBe("From tab B");
+    expect(await b.locator(".grader-list").getByText("Not saved").count()).toBe(1);
+    expect(await grade()).toMatchObject({ score: 7, feedback: "From tab A" });
+
+    // Saved again, knowing: B's grade replaces A's.
+    await b.getByRole("button", { name: "Save", exact: true }).click();
+    await b.locator(".grader-done").waitFor();
+    await expect.poll(async () => (await grade())?.score).toBe(9);
+    expect(await b.locator(".grader-refused").count()).toBe(0);
+    expect(problems).toEqual([]);
+  });
 });

@@ -187,6 +187,34 @@ describe("grade release", () => {
     expect((await call(`${w.base}/release-grades`, { method: "POST", token: w.teacher.accessToken })).status).toBe(200);
   });
 
+  it("refuses a grade over one given meanwhile elsewhere (two tabs, two graders), names that grade, and lands when it says it replaces it", async () => {
+    const w = await world();
+    const idA = await handInAndGrade(w, w.a, 60);
+    const staffOne = () => call(`${w.base}/submissions/${idA}`, { token: w.teacher.accessToken }).then((r) => r.json() as Promise<{ score: number; feedback: string | null; gradedAt: string; submittedAt: string }>);
+    const first = await staffOne();
+    // Tab A and tab B both opened it graded 60. A saves 70; B, still believing 60, saves 90.
+    const fromA = await call(`${w.base}/submissions/${idA}`, { method: "PUT", body: { score: 70, feedback: "From tab A", version: first.submittedAt, graded: first.gradedAt }, token: w.teacher.accessToken });
+    expect(fromA.status).toBe(200);
+    const fromB = await call(`${w.base}/submissions/${idA}`, { method: "PUT", body: { score: 90, feedback: "From tab B", version: first.submittedAt, graded: first.gradedAt }, token: w.teacher.accessToken });
+    expect(fromB.status).toBe(409);
+    const refused = (await fromB.json()) as { code: string; message: string; fields: { graded: string; score: string } };
+    const afterA = await staffOne();
+    expect(refused).toMatchObject({ code: "graded_elsewhere", fields: { graded: afterA.gradedAt, score: "70" } });
+    expect(refused.message).toContain("(70 of 100)");
+    expect(afterA).toMatchObject({ score: 70, feedback: "From tab A" });
+    // Said again knowing it replaces A's grade, it lands.
+    expect((await call(`${w.base}/submissions/${idA}`, { method: "PUT", body: { score: 90, feedback: "From tab B", version: first.submittedAt, graded: refused.fields.graded }, token: w.teacher.accessToken })).status).toBe(200);
+    expect(await staffOne()).toMatchObject({ score: 90, feedback: "From tab B" });
+    // A hand-in never graded is named by an empty grade; an API client that names none grades as before.
+    expect((await call(`/api/lectures/${w.lecture.slug}/submit-task/${w.task.slug}`, { body: { link: "https://github.com/b/landing" }, token: w.b.accessToken })).status).toBe(201);
+    const idB = (await db().select().from(s.submissions).where(and(eq(s.submissions.taskId, w.task._id), eq(s.submissions.userId, w.b.user.id))))[0]!.id;
+    const opened = (await call(`${w.base}/submissions/${idB}`, { token: w.teacher.accessToken }).then((r) => r.json())) as { submittedAt: string };
+    expect((await call(`${w.base}/submissions/${idB}`, { method: "PUT", body: { score: 50, version: opened.submittedAt, graded: "" }, token: w.teacher.accessToken })).status).toBe(200);
+    expect((await call(`${w.base}/submissions/${idB}`, { method: "PUT", body: { score: 55, version: opened.submittedAt, graded: "" }, token: w.teacher.accessToken })).status).toBe(409);
+    expect((await call(`${w.base}/submissions/${idB}`, { method: "PUT", body: { score: 56 }, token: w.teacher.accessToken })).status).toBe(200);
+    expect((await call(`${w.base}/submissions/${idB}`, { method: "PUT", body: { score: 57, graded: "not a time" }, token: w.teacher.accessToken })).status).toBe(400);
+  });
+
   it("keeps a held grade held when its grader's account is deleted, and releases it to its student", async () => {
     const w = await world();
     const idA = await handInAndGrade(w, w.a, 41);

@@ -63,6 +63,7 @@ export type ErrorCode =
   | "changed_since_graded"
   | "grades_out"
   | "changed_since_opened"
+  | "graded_elsewhere"
   | "past_due_no_late_work"
   // Code exercises and code questions (worker/services/code-lease.ts): the student's previous run still going
   | "code_busy"

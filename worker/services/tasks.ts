@@ -3,7 +3,7 @@
  * a member submits a link to their work (replacing it until it is graded, or again once staff ask for a new version);
  * staff grade with a score and feedback, and the student is notified and e-mailed. Times are the server's.
  */
-import { and, asc, eq, inArray, isNotNull, or, sql, type Placeholder } from "drizzle-orm";
+import { and, asc, eq, inArray, isNotNull, isNull, or, sql, type Placeholder } from "drizzle-orm";
 import { byName } from "../../app/lib/names";
 import type { SQL } from "drizzle-orm";
 import { can, type Actor } from "../../app/lib/permissions";
@@ -950,13 +950,16 @@ export async function gradeSubmission(ctx: ServiceContext, viewer: Viewer, lectu
   }
   // Given for the version the grader saw (when they say which): a newer one handed in meanwhile is not graded blind.
   const seen = input.version !== undefined ? eq(submissions.submittedAt, new Date(input.version)) : undefined;
+  // And over the grade the grader saw (when they say which): one given meanwhile (another tab, a colleague) is not
+  // replaced without their knowing.
+  const gradeSeen = input.graded === undefined ? undefined : input.graded ? eq(submissions.gradedAt, new Date(input.graded)) : isNull(submissions.gradedAt);
   // The score is checked against the task's maximum as it is when the grade is written: one lowered meanwhile (another
   // tab, a colleague) refuses it instead of leaving 10 of 5.
   const fits = "score" in values && values.score !== null ? sql`${"rawScore" in values && values.rawScore !== null ? values.rawScore : values.score} <= (select ${tasks.maxScore} from ${tasks} where ${tasks.id} = ${task.id})` : undefined;
   // Whether the task holds its grades is read in the same transaction as the grade is written: a release at the same
   // moment either comes after (and tells this student with the rest) or came before (and this grade tells them).
   const [[row], [heldNow]] = await ctx.db.batch([
-    ctx.db.update(submissions).set(values).where(and(eq(submissions.id, submissionId), seen, fits, stillTheRubric)).returning(),
+    ctx.db.update(submissions).set(values).where(and(eq(submissions.id, submissionId), seen, gradeSeen, fits, stillTheRubric)).returning(),
     ctx.db.select({ gradesHeld: tasks.gradesHeld }).from(tasks).where(eq(tasks.id, task.id)),
   ]);
   if (!row) {
@@ -967,6 +970,12 @@ export async function gradeSubmission(ctx: ServiceContext, viewer: Viewer, lectu
     const [live] = await ctx.db.select({ maxScore: tasks.maxScore }).from(tasks).where(eq(tasks.id, task.id));
     if (fits && live && live.maxScore !== task.maxScore) {
       throw new AppError(409, "conflict", `The task's maximum score changed to ${live.maxScore} while you were grading: grade it again out of ${live.maxScore}.`, { score: `The score is at most ${live.maxScore}.` });
+    }
+    const [now] = await ctx.db.select({ submittedAt: submissions.submittedAt, gradedAt: submissions.gradedAt, score: submissions.score }).from(submissions).where(eq(submissions.id, submissionId));
+    if (now && gradeSeen && (input.version === undefined || now.submittedAt.getTime() === new Date(input.version).getTime())) {
+      const score = now.score === null ? "" : String(now.score);
+      const message = `This hand-in was graded meanwhile${score ? ` (${score} of ${task.maxScore})` : ""}, in another tab or by a colleague: look at that grade; saving again replaces it.`;
+      throw new AppError(409, "graded_elsewhere", message, { graded: now.gradedAt?.toISOString() ?? "", score });
     }
     throw new AppError(409, "changed_since_opened", "A new version was handed in since you opened this one: look at it, then grade it.");
   }

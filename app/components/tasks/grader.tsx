@@ -33,6 +33,8 @@ export interface GraderSubmission {
   code: string | null;
   report: RunReport | null;
   submittedAt: string;
+  /** When its grade was given (null: none yet), sent back with the next grade so one given meanwhile is not replaced blind. */
+  gradedAt?: string | null;
   late: boolean;
   score: number | null;
   /** The score given before the late penalty (null when none applied). */
@@ -162,6 +164,12 @@ export function Grader({
   const [triedEmpty, setTriedEmpty] = useState(false);
   const scoreRef = useRef<HTMLInputElement>(null);
   const handled = useRef<unknown>(null);
+  // A save in flight, per student: the hand-in as it was and what was typed, put back if the save is refused.
+  const inFlightSave = useRef(new Map<string, { before: GraderSubmission; draft: Draft }>());
+  // The grade time each save answered with: the next save of that student says it replaces that one.
+  const lastGraded = useRef(new Map<string, string | null>());
+  // A refused save, said visibly in that student's panel (it used to be said to screen readers only).
+  const [refused, setRefused] = useState<{ id: string; text: string } | null>(null);
   // What was typed for a student and not saved, kept while the grader looks at others (J/K, the list, the filter) and
   // shown again on coming back; leaving the page with any asks first. Recorded by the fields' own handlers, for the
   // student on screen when they typed.
@@ -220,26 +228,37 @@ export function Grader({
     if (!result || handled.current === result || fetcher.state !== "idle") return;
     handled.current = result;
     if (result.ok) {
+      inFlightSave.current.delete(result.submission._id);
+      lastGraded.current.set(result.submission._id, result.submission.gradedAt ?? null);
       // The answer is the hand-in as graded; its versions and conversation (read with the page) stay as they were.
       setItems((list) => list.map((s) => (s._id === result.submission._id ? { ...result.submission, versions: result.submission.versions ?? s.versions, comments: result.submission.comments ?? s.comments } : s)));
       setDone({ id: result.submission._id, intent: result.intent });
       setAnnounce(t(result.intent === "return" ? "grader.returned" : "grader.saved", { name: result.submission.user.name }));
     } else {
-      setAnnounce(result.fields?.score ? t("grader.error.score", { max: maxScore }) : failureText(t, result));
+      const text =
+        result.code === "graded_elsewhere"
+          ? t(result.fields?.score ? "grader.error.gradedElsewhereScore" : "grader.error.gradedElsewhere", { score: result.fields?.score ?? "", max: maxScore })
+          : result.fields?.score
+            ? t("grader.error.score", { max: maxScore })
+            : failureText(t, result);
+      setAnnounce(text);
+      // Not saved: the hand-in is shown as it was (the list had marked it graded at once), with what was typed kept as
+      // that student's draft. Graded meanwhile elsewhere: the next save says it replaces that grade, knowingly.
+      const id = result.target;
+      const kept = id ? inFlightSave.current.get(id) : undefined;
+      if (id && kept) {
+        inFlightSave.current.delete(id);
+        if (result.code === "graded_elsewhere") lastGraded.current.set(id, result.fields?.graded || null);
+        noteDraft(id, kept.draft);
+        setItems((list) => list.map((s) => (s._id === id ? { ...kept.before } : s)));
+        setRefused({ id, text });
+      }
     }
   }, [fetcher.data, fetcher.state, maxScore, t]);
 
   // Set by an arrow key in the list of students: the student it opens takes the focus once shown (below).
   const focusCurrent = useRef(false);
-  // Set by a click in the list: where the list is above the work (one column), the work is scrolled to if out of view.
-  const bringPanelIntoView = useRef(false);
   useEffect(() => {
-    const heading = bringPanelIntoView.current ? document.getElementById("grader-name") : null;
-    bringPanelIntoView.current = false;
-    if (heading) {
-      const { top, bottom } = heading.getBoundingClientRect();
-      if (top < 0 || bottom > window.innerHeight) heading.scrollIntoView({ block: "start" });
-    }
     if (!focusCurrent.current) return;
     focusCurrent.current = false;
     document.querySelector<HTMLElement>('.grader-list [aria-current="true"]')?.focus();
@@ -264,7 +283,10 @@ export function Grader({
   const sending = useRef(false);
   const send = (payload: Record<string, string>) => {
     sending.current = true;
-    void fetcher.submit(payload, { method: "post" });
+    // A save that waited behind another of the same student replaces the grade that one gave, not the page's.
+    const id = payload.submissionId!;
+    const graded = lastGraded.current.has(id) ? (lastGraded.current.get(id) ?? "") : payload.graded!;
+    void fetcher.submit({ ...payload, graded }, { method: "post" });
   };
   useEffect(() => {
     if (!sending.current || fetcher.state !== "idle") return;
@@ -290,9 +312,12 @@ export function Grader({
       return;
     }
     const given = rubric ? rubricScore : score;
+    inFlightSave.current.set(current._id, { before: current, draft: { score, feedback, choices } });
+    if (refused?.id === current._id) setRefused(null);
     noteDraft(current._id, null);
-    // The version the grader is looking at: a newer one handed in meanwhile is refused, not graded blind.
-    const seen = { intent, submissionId: current._id, version: current.submittedAt };
+    // The version the grader is looking at: a newer one handed in meanwhile is refused, not graded blind; so is a grade
+    // given meanwhile elsewhere (the one this replaces is named).
+    const seen = { intent, submissionId: current._id, version: current.submittedAt, graded: current.gradedAt ?? "" };
     const payload: Record<string, string> = rubric ? { ...seen, rubric: JSON.stringify(choices), feedback } : { ...seen, score, feedback };
     if (sending.current) queue.current.push(payload);
     else send(payload);
@@ -414,8 +439,13 @@ export function Grader({
                   aria-current={s._id === currentId ? "true" : undefined}
                   onClick={() => {
                     setCurrentId(s._id);
-                    // Below a long list on a phone: the chosen student's work is brought into view.
-                    bringPanelIntoView.current = true;
+                    // Below a long list on a phone (one column): the chosen student's work is brought into view, once
+                    // drawn, if it is out of view (beside the list, on a wide screen, it already is).
+                    requestAnimationFrame(() => {
+                      const heading = document.getElementById("grader-name");
+                      const box = heading?.getBoundingClientRect();
+                      if (heading && box && (box.top < 0 || box.bottom > window.innerHeight)) heading.scrollIntoView({ block: "start" });
+                    });
                   }}
                 >
                   <span className="user-text" dir="auto">
@@ -564,6 +594,11 @@ export function Grader({
             <button type="button" className="btn btn-ghost" onClick={() => save("return", false)}>
               {t("grader.return")}
             </button>
+            {refused && refused.id === current._id ? (
+              <p className="form-error grader-refused" aria-hidden="true">
+                {refused.text}
+              </p>
+            ) : null}
             {/* Seen as well as heard (the status line above is for screen readers): hidden from them here. */}
             {done && done.id === current._id && !drafts.current.has(current._id) && fetcher.state === "idle" ? (
               <p className="grader-done" aria-hidden="true">
