@@ -7,7 +7,8 @@ import { useT } from "~/lib/i18n";
 /**
  * The one notice of a form that waits (app/lib/kept-submission.ts): offline, or the session ended. It sits at the
  * bottom of every page, says why nothing went out yet and that the text is kept, and, for an ended session, opens the
- * login page in another tab. The status region is always there, so its words are read when they appear.
+ * login page in another tab. The live region is always there, so its words are read when they appear (a live region, not
+ * a second `status` role on every page beside the page's own).
  */
 export function SubmissionWait() {
   const { t } = useT();
@@ -19,7 +20,7 @@ export function SubmissionWait() {
   }, []);
   useEffect(() => pageChanged(), [pathname]);
   return (
-    <div role="status" className="submission-wait-region">
+    <div aria-live="polite" aria-atomic="true" className="submission-wait-region">
       {/* The page's own address, discovered with its links while the page is online: Remix asks the server for the
           routes of a page with parameters before sending its form (lazy route discovery), which offline failed the
           form before it could wait. Never shown, never focused. */}
