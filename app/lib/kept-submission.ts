@@ -115,6 +115,8 @@ export function pageChanged(): void {
  */
 export function keepTypedWork(): boolean {
   if (!typed) return false;
+  // Each widget that finds the session gone asks: one wait for the session is enough.
+  if (waiting === "session") return true;
   setWaiting("session");
   void sessionBack().then(() => {
     if (waiting === "session") setWaiting(null);

@@ -781,14 +781,20 @@ describe("the task journey with Arabic titles", () => {
   }, 120_000); // two people, two tasks, code run on the server: a long journey, not a timing check
 });
 
+/** A fresh published lecture of the demo course with one task out of 10, both titled for the test. */
+async function lectureWithTask(title: string) {
+  const token = await accessToken(INSTRUCTOR);
+  const lecture = (await api<{ slug: string }>(token, "POST", "/api/lectures/group/frontend-react", { title, published: true })).body;
+  const task = (await api<{ slug: string }>(token, "POST", `/api/lectures/${lecture.slug}/tasks`, { title: `${title} task`, maxScore: 10 })).body;
+  return { token, lecture, task };
+}
+
 describe("the grader with a long list", () => {
   const newPage = useBrowser();
 
   it("finds a student by name however it is typed, and on a phone brings the chosen student's work into view", async () => {
     const stamp = Date.now().toString(36);
-    const token = await accessToken(INSTRUCTOR);
-    const lecture = (await api<{ slug: string }>(token, "POST", "/api/lectures/group/frontend-react", { title: `Long list ${stamp}`, published: true })).body;
-    const task = (await api<{ slug: string }>(token, "POST", `/api/lectures/${lecture.slug}/tasks`, { title: `Long list task ${stamp}`, maxScore: 10 })).body;
+    const { token, lecture, task } = await lectureWithTask(`Long list ${stamp}`);
     const names = [...Array.from({ length: 7 }, (_, i) => `Long ${String.fromCharCode(65 + i)} ${stamp}`), `فاطمة أحمد ${stamp}`, `Émile Roux ${stamp}`];
     for (const [i, name] of names.entries()) {
       const student = await memberOf("frontend-react", `long-${i}`, name);
@@ -835,9 +841,7 @@ describe("two tabs grading one hand-in", () => {
 
   it("the second save does not replace the first blind: it says so with that grade, keeps what was typed, and replaces it when saved again", async () => {
     const stamp = Date.now().toString(36);
-    const token = await accessToken(INSTRUCTOR);
-    const lecture = (await api<{ slug: string }>(token, "POST", "/api/lectures/group/frontend-react", { title: `Two tabs ${stamp}`, published: true })).body;
-    const task = (await api<{ slug: string }>(token, "POST", `/api/lectures/${lecture.slug}/tasks`, { title: `Two tabs task ${stamp}`, maxScore: 10 })).body;
+    const { token, lecture, task } = await lectureWithTask(`Two tabs ${stamp}`);
     const student = await memberOf("frontend-react", "two-tabs", `Two Tabs ${stamp}`);
     expect((await api(await accessToken(student), "POST", `/api/lectures/${lecture.slug}/submit-task/${task.slug}`, { link: `https://github.com/two/${stamp}` })).status).toBe(201);
     const url = `/instructor/group/frontend-react/lecture/${lecture.slug}/tasks/${task.slug}/submissions`;
