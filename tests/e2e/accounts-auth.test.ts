@@ -65,6 +65,14 @@ describe("sign-up, e-mail verification and login", () => {
     await verify.click();
     await page.getByRole("alert").filter({ hasText: "Verification failed" }).waitFor();
     expect(await boxValues(page)).toBe("");
+    // The keyboard is back on the first box, and the box itself is described by the refusal (not only its group).
+    const described = await page.evaluate(() => {
+      const box = document.activeElement as HTMLInputElement | null;
+      const ids = box?.getAttribute("aria-describedby")?.split(/\s+/) ?? [];
+      return { name: box?.getAttribute("aria-label"), text: ids.map((id) => document.getElementById(id)?.textContent ?? "").join(" ") };
+    });
+    expect(described.name).toBe("Digit 1 of 6");
+    expect(described.text).toContain("Verification failed");
 
     // A pasted code fills every box.
     await digitBoxes(page).first().focus();

@@ -62,6 +62,9 @@ export function CodeInput({
             maxLength={length}
             aria-label={t("auth.verify.digit", { n: i + 1, total: length })}
             aria-invalid={invalid ? true : undefined}
+            // Each box, not only the group, names the error: the focus comes back to the first box after a refused
+            // code, and a screen reader reads the box, not its fieldset.
+            aria-describedby={describedBy}
             value={d}
             onFocus={(e) => e.currentTarget.select()}
             onChange={(e) => {
