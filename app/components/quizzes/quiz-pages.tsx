@@ -300,7 +300,8 @@ export function QuizResult({ result, base }: { result: PageResult; base: string 
               <span className="quiz-score-max"> / {result.maxScore}</span>
             </span>
           </p>
-          <div className="quiz-meter" role="img" aria-label={t("quiz.result.percent", { n: percent })}>
+          {/* The bar draws the percentage the line below says: a screen reader hears it once, from the line. */}
+          <div className="quiz-meter" aria-hidden="true">
             <span style={{ inlineSize: `${percent}%` }} />
           </div>
           <p className="muted">{t("quiz.result.percent", { n: percent })}</p>
