@@ -1,5 +1,6 @@
 import { Link, useFetcher, useSearchParams } from "@remix-run/react";
 import { useEffect, useId, useState } from "react";
+import { NameSearch, useNameSearch } from "~/components/name-search";
 import { focusIfLost } from "~/lib/focus";
 import { When, fromLocalInput, toLocalInput } from "~/components/lectures/when";
 import { toLatinDigits } from "~/lib/digits";
@@ -33,6 +34,8 @@ function suggestedDue(iso: string | null, now: number): string | null {
  * take it back, and a form to give one or several students a later due time (task) or a later close, extra minutes
  * and extra attempts (quiz). Saves through the page's action (intent=extension-save / extension-remove).
  */
+const studentName = (s: { name: string }) => s.name;
+
 export function ExtensionsPanel({
   kind,
   extensions,
@@ -95,6 +98,12 @@ export function ExtensionsPanel({
     }
   }, [saver.state, saver.data, uid]);
   const toggle = (id: string) => setChosen((list) => (list.includes(id) ? list.filter((x) => x !== id) : [...list, id]));
+  // A cohort of hundreds: the list narrows by name, and everyone it shows can be chosen at once. A student chosen
+  // and then searched out of view stays chosen (the count says how many are).
+  const search = useNameSearch(students, studentName);
+  const shownIds = search.shown.map((s) => s._id);
+  const allShownChosen = shownIds.length > 0 && shownIds.every((id) => chosen.includes(id));
+  const chooseShown = () => setChosen((list) => [...list, ...shownIds.filter((id) => !list.includes(id))]);
   // An extension only ever gives more time (worker/services/own-time.ts): one whose time is not after the work's own
   // (staff moved the work's time past it) changes nothing, and says so.
   const superseded = (iso: string | null) => !!iso && (defaultTime === null || Date.parse(iso) <= Date.parse(defaultTime));
@@ -155,8 +164,20 @@ export function ExtensionsPanel({
           <input type="hidden" name="userIds" value={JSON.stringify(chosen)} />
           <fieldset className="extension-students" aria-describedby={failure?.fields?.userIds ? `${uid}-who-error` : undefined}>
             <legend>{t("extensions.who")}</legend>
-            <div className="extension-student-list">
-              {students.map((s) => (
+            <NameSearch id={`${uid}-search`} controls={`${uid}-students`} search={search} />
+            <div className="extension-choice">
+              <button type="button" className="btn btn-ghost btn-sm" onClick={chooseShown} disabled={allShownChosen || shownIds.length === 0}>
+                {t(search.term === "" ? "extensions.chooseAll" : "extensions.chooseShown")}
+              </button>
+              <button type="button" className="btn btn-ghost btn-sm" onClick={() => setChosen([])} disabled={chosen.length === 0}>
+                {t("extensions.clearChoice")}
+              </button>
+              <p className="muted extension-chosen" role="status">
+                {chosen.length > 0 ? t("extensions.chosen", { n: chosen.length }) : ""}
+              </p>
+            </div>
+            <div className="extension-student-list" id={`${uid}-students`} hidden={search.shown.length === 0}>
+              {search.shown.map((s) => (
                 <label key={s._id} className="check-field">
                   <input type="checkbox" checked={chosen.includes(s._id)} onChange={() => toggle(s._id)} />
                   <span className="user-text">{s.name}</span>

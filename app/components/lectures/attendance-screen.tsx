@@ -15,6 +15,7 @@ import { useHydrated } from "~/hooks/use-hydrated";
 import { When } from "./when";
 import { DeliberateSelect } from "~/components/deliberate-select";
 import { ConfirmDialog } from "~/components/confirm-dialog";
+import { NameSearch, useNameSearch } from "~/components/name-search";
 import { focusIfLost } from "~/lib/focus";
 
 export interface AttendanceState {
@@ -378,6 +379,8 @@ const UNMARKED_KEYS = { "joined-after": "attendance.joinedAfter", absent: "atten
 /** A mark refused by the rules of marking (worker/services/attendance.ts markAttendance), in the reader's words. */
 const MARK_REFUSALS: Partial<Record<string, MessageKey>> = { lecture_not_held: "attendance.error.notHeld", lecture_draft: "attendance.error.draftLecture" };
 
+const rosterName = (r: AttendanceRecordFrameBody) => r.user.name;
+
 function Roster({ state, fetcher }: { state: AttendanceState; fetcher: AttendanceFetcher }) {
   const { t } = useT();
   const c = state.counts;
@@ -388,6 +391,7 @@ function Roster({ state, fetcher }: { state: AttendanceState; fetcher: Attendanc
   // What a row without a record is: as Progress counts it (absent on a held lecture; nothing for a late joiner).
   const unmarked = (r: AttendanceRecordFrameBody): keyof typeof UNMARKED_KEYS => (r.joinedAfter ? "joined-after" : state.held ? "absent" : "not-yet");
   const shownFlags = (Object.keys(FLAG_KEYS) as AttendanceFlag[]).filter((flag) => seen.has(flag));
+  const search = useNameSearch(state.roster, rosterName);
   return (
     <section className="roster" aria-labelledby="roster-title">
       <div className="section-head">
@@ -407,7 +411,10 @@ function Roster({ state, fetcher }: { state: AttendanceState; fetcher: Attendanc
       {state.roster.length === 0 ? (
         <p className="empty-inline">{t("attendance.noMembers")}</p>
       ) : (
-        <div className="gtable-wrap" tabIndex={0} data-scroll-stop="" aria-labelledby="roster-title">
+        <NameSearch id="roster-search" controls="roster-table" search={search} />
+      )}
+      {search.shown.length === 0 ? null : (
+        <div id="roster-table" className="gtable-wrap" tabIndex={0} data-scroll-stop="" aria-labelledby="roster-title">
           <table className="gtable roster-table">
             <thead>
               <tr>
@@ -418,7 +425,7 @@ function Roster({ state, fetcher }: { state: AttendanceState; fetcher: Attendanc
               </tr>
             </thead>
             <tbody>
-              {state.roster.map((r) => {
+              {search.shown.map((r) => {
                 const busy = fetcher.state !== "idle" && fetcher.formData?.get("userId") === r.user._id;
                 return (
                   <tr key={r.user._id} data-flagged={r.flagged || undefined}>

@@ -14,6 +14,7 @@ import { useOneSubmission } from "~/hooks/use-one-submission";
 import { isolate } from "~/lib/bidi";
 import { GroupStatusBadge } from "~/components/groups/badges";
 import { useFocusFirstProblem } from "~/lib/use-editor-focus";
+import { NameSearch, useNameSearch } from "~/components/name-search";
 
 type Result = ({ ok: true; intent: string } & Record<string, unknown>) | (FailureLike & { intent: string; target?: string });
 
@@ -305,6 +306,8 @@ function AnnouncementsSection({ data }: { data: CohortData }) {
   );
 }
 
+const memberName = (m: CohortData["roster"]["members"][number]) => m.name;
+
 function CertificatesSection({ data }: { data: CohortData }) {
   const { t, lang } = useT();
   const rule = useFetcher<Result>();
@@ -321,6 +324,7 @@ function CertificatesSection({ data }: { data: CohortData }) {
     if (revoker.state === "idle" && revoker.data?.ok) setRevoking(null);
   }, [revoker.state, revoker.data]);
   const { roster } = data;
+  const search = useNameSearch(roster.members, memberName);
   const issuing = issuingId === null ? null : (roster.members.find((m) => m._id === issuingId) ?? null);
   const ruleForm = useRef<HTMLFormElement>(null);
   const ruleFields = useFieldProblems(ruleForm, rule.data, rule.state === "idle", {
@@ -406,7 +410,10 @@ function CertificatesSection({ data }: { data: CohortData }) {
       {roster.members.length === 0 ? (
         <p className="muted">{t("cohort.certs.empty")}</p>
       ) : (
-        <div className="cohort-table-scroll" role="region" aria-label={t("cohort.certs.table")} tabIndex={0} data-scroll-stop="">
+        <NameSearch id="cohort-search" controls="cohort-table" search={search} />
+      )}
+      {search.shown.length === 0 ? null : (
+        <div id="cohort-table" className="cohort-table-scroll" role="region" aria-label={t("cohort.certs.table")} tabIndex={0} data-scroll-stop="">
           <table className="data-table cohort-table">
             <thead>
               <tr>
@@ -421,7 +428,7 @@ function CertificatesSection({ data }: { data: CohortData }) {
               </tr>
             </thead>
             <tbody>
-              {roster.members.map((m) => {
+              {search.shown.map((m) => {
                 const c = m.certificate;
                 const holds = c && !c.revokedAt;
                 return (

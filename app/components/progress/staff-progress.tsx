@@ -1,5 +1,6 @@
 import { Link } from "@remix-run/react";
 import { useMemo, useState } from "react";
+import { NameSearch, useNameSearch } from "~/components/name-search";
 import { AlertIcon, BookIcon, CalendarIcon, UsersIcon } from "~/components/icons";
 import { ArrowDownIcon } from "~/components/realtime-icons";
 import type { MessageKey } from "~/i18n/en";
@@ -41,7 +42,9 @@ const EXPORTS = [
 const percent = (n: number | null, lang: Lang) => (n === null ? "—" : formatPercent(n, lang));
 
 /** By a column, ties and names in the staff lists' one order of names (app/lib/names.ts). */
-function sortStudents(list: Student[], key: SortKey, descending: boolean): Student[] {
+const studentName = (s: Student) => s.name;
+
+function sortStudents(list: readonly Student[], key: SortKey, descending: boolean): Student[] {
   const column = COLUMNS.find((c) => c.key === key)!;
   return [...list].sort((a, b) => {
     const x = column.value(a);
@@ -61,7 +64,8 @@ function sortStudents(list: Student[], key: SortKey, descending: boolean): Stude
 export function StaffProgressScreen({ report, exportBase, studentHref }: { report: StaffProgressReport; exportBase: string; studentHref: (slug: string) => string }) {
   const { t, lang } = useT();
   const [sort, setSort] = useState<{ key: SortKey; descending: boolean }>({ key: "name", descending: false });
-  const students = useMemo(() => sortStudents(report.students, sort.key, sort.descending), [report.students, sort]);
+  const search = useNameSearch(report.students, studentName);
+  const students = useMemo(() => sortStudents(search.shown, sort.key, sort.descending), [search.shown, sort]);
   const atRisk = report.students.filter((s) => s.atRisk);
   const overalls = report.students.map((s) => s.progress.overall).filter((n): n is number => n !== null);
   const classAverage = overalls.length ? Math.round(overalls.reduce((a, b) => a + b, 0) / overalls.length) : null;
@@ -141,7 +145,10 @@ export function StaffProgressScreen({ report, exportBase, studentHref }: { repor
         {report.students.length === 0 ? (
           <EmptyState icon={<UsersIcon />} title={t("staffProgress.empty.title")} body={t("staffProgress.empty.body")} />
         ) : (
-          <div className="progress-table-wrap progress-cards" tabIndex={0} data-scroll-stop="" role="region" aria-labelledby="progress-table-title">
+          <NameSearch id="progress-search" controls="progress-table" search={search} />
+        )}
+        {report.students.length === 0 || students.length === 0 ? null : (
+          <div id="progress-table" className="progress-table-wrap progress-cards" tabIndex={0} data-scroll-stop="" role="region" aria-labelledby="progress-table-title">
             <table className="data-table progress-table">
               <caption className="visually-hidden">{t("staffProgress.table.caption")}</caption>
               <thead>

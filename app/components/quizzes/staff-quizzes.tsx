@@ -1,4 +1,5 @@
 import { ArrivalNotice } from "~/components/arrival-notice";
+import { NameSearch, useNameSearch } from "~/components/name-search";
 import { Link } from "@remix-run/react";
 import { NewOnLecture, NothingOnLecturesYet } from "~/components/lectures/new-on-lecture";
 import { When } from "~/components/lectures/when";
@@ -149,9 +150,12 @@ export function StaffQuizzesScreen({ results, lectures, base }: { results: QuizR
   );
 }
 
+const resultName = (s: QuizResults["students"][number]) => s.name;
+
 function ResultsMatrix({ results, base }: { results: QuizResults; base: string }) {
   const { t } = useT();
   const labels = quizLabels(results.quizzes, t);
+  const search = useNameSearch(results.students, resultName);
   return (
     <section className="quizzes-results" aria-labelledby="results-title">
       <h2 id="results-title" className="block-title">
@@ -163,7 +167,10 @@ function ResultsMatrix({ results, base }: { results: QuizResults; base: string }
       {results.students.length === 0 ? (
         <p className="muted">{t("staffQuizzes.matrix.noStudents")}</p>
       ) : (
-        <div className="gtable-wrap quiz-matrix-wrap" tabIndex={0} data-scroll-stop="" aria-labelledby="results-title" aria-describedby="results-caption">
+        <NameSearch id="results-search" controls="results-table" search={search} />
+      )}
+      {search.shown.length === 0 ? null : (
+        <div id="results-table" className="gtable-wrap quiz-matrix-wrap" tabIndex={0} data-scroll-stop="" aria-labelledby="results-title" aria-describedby="results-caption">
           <table className="gtable quiz-matrix">
             <thead>
               <tr>
@@ -177,7 +184,7 @@ function ResultsMatrix({ results, base }: { results: QuizResults; base: string }
               </tr>
             </thead>
             <tbody>
-              {results.students.map((s) => (
+              {search.shown.map((s) => (
                 <tr key={s._id}>
                   <th scope="row" className="user-text">
                     {s.name}
