@@ -221,10 +221,16 @@ export const previewQuery = z.object({ draw: previewDraw.optional() });
 /** POST /api/quizzes/{id}/preview: answers checked against the preview's paper, nothing stored. */
 export const previewCheckInput = z.object({ draw: previewDraw, answers: answersMap });
 
+/**
+ * The save the answers were written over (`savedAt` of the last save the sender saw; null: none yet). Given, answers
+ * saved meanwhile from another tab or device refuse the save or hand-in (409 answers_changed, with those answers)
+ * instead of being replaced unseen; left out, the last save wins as before.
+ */
+const basedOn = z.iso.datetime({ offset: true, error: "basedOn is the savedAt of the save these answers follow, or null." }).nullable().optional();
 /** PUT /api/quizzes/{id}/answers. */
-export const saveAnswersInput = z.object({ answers: answersMap, attemptId: z.string().min(1).max(120).optional() });
+export const saveAnswersInput = z.object({ answers: answersMap, attemptId: z.string().min(1).max(120).optional(), basedOn });
 /** POST /api/quizzes/{id}/submit: `attemptId` makes a retried submit return the same result. */
-export const submitQuizInput = z.object({ answers: answersMap, attemptId: z.string().min(1).max(120).optional() });
+export const submitQuizInput = z.object({ answers: answersMap, attemptId: z.string().min(1).max(120).optional(), basedOn });
 /** POST /api/quizzes/solve (platform-spec §3: slugQuize, answers). */
 export const solveQuizInput = z.object({
   slugQuize: z.string({ error: "Say which quiz: slugQuize." }).trim().min(1, "Say which quiz: slugQuize.").max(120),

@@ -22,7 +22,7 @@ import { quizExtensionInput } from "./extension-schemas";
 import { allInOrder, attempt, formNumber, invalid, jsonField, orHttpError, rawText, text, unknownIntent } from "./group-actions.server";
 import { renderMarkdown } from "./markdown.server";
 import { notFoundResponse } from "./not-found.server";
-import { answerPointsInput, answersMap, bankQuestionInput, createQuizInput, previewCheckInput, previewDraw, questionKeyInput, updateQuizInput } from "./quiz-schemas";
+import { answerPointsInput, answersMap, bankQuestionInput, createQuizInput, previewCheckInput, previewDraw, questionKeyInput, saveAnswersInput, updateQuizInput } from "./quiz-schemas";
 
 type QuizParams = { slug?: string; slugLecture?: string; slugQuiz?: string };
 
@@ -99,12 +99,17 @@ export async function quizSaveAction(svc: ServiceContext, viewer: Viewer, params
   const parsed = answersMap.safeParse(jsonField(form, "answers"));
   if (!parsed.success) return Response.json({ ok: false, code: "validation_failed", message: "The answers could not be read." }, { status: 400 });
   const attemptId = text(form, "attemptId") || undefined;
+  // The save these answers follow: absent (not said), empty (none yet), or that save's time.
+  const said = form.get("basedOn");
+  const seen = said === null ? { success: true as const, data: undefined } : saveAnswersInput.shape.basedOn.safeParse(said === "" ? null : String(said));
+  if (!seen.success) return Response.json({ ok: false, code: "validation_failed", message: "basedOn is the time of the save these answers follow." }, { status: 400 });
+  const basedOn = seen.data;
   try {
-    if (intent === "save") return Response.json({ ok: true, ...(await saveAnswers(svc, viewer, params.slugQuiz ?? "", { answers: parsed.data, attemptId })) });
-    if (intent === "submit") return Response.json({ ok: true, ...(await submitQuiz(svc, viewer, params.slugQuiz ?? "", { answers: parsed.data, attemptId })) });
+    if (intent === "save") return Response.json({ ok: true, ...(await saveAnswers(svc, viewer, params.slugQuiz ?? "", { answers: parsed.data, attemptId, basedOn })) });
+    if (intent === "submit") return Response.json({ ok: true, ...(await submitQuiz(svc, viewer, params.slugQuiz ?? "", { answers: parsed.data, attemptId, basedOn })) });
   } catch (err) {
     if (!(err instanceof AppError) || err.status >= 500) throw err;
-    return Response.json({ ok: false, code: err.code, message: err.message }, { status: err.status });
+    return Response.json({ ok: false, code: err.code, message: err.message, ...(err.fields ? { fields: err.fields } : {}) }, { status: err.status });
   }
   return Response.json({ ok: false, code: "bad_request", message: "Unknown action." }, { status: 400 });
 }

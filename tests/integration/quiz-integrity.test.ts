@@ -447,3 +447,107 @@ describe("runner finding: code questions are never graded while someone reads", 
     expect(graded).toMatchObject({ score: 3, verdicts: { [quiz.questions[0]!._id]: true } });
   });
 });
+
+describe("one attempt answered in two tabs (or on a phone and a laptop)", () => {
+  type Saved = { savedAt: string };
+  type Changed = ErrorBody & { fields: { savedAt: string; answers: string } };
+  const saveFrom = (who: SignedIn, w: World, answers: Record<string, unknown>, attemptId: string, basedOn?: string | null) =>
+    call(`/api/quizzes/${w.quiz.slug}/answers`, { method: "PUT", body: { answers, attemptId, basedOn }, token: who.accessToken });
+  const submitFrom = (who: SignedIn, w: World, answers: Record<string, unknown>, attemptId: string, basedOn?: string | null) =>
+    call(`/api/quizzes/${w.quiz.slug}/submit`, { body: { answers, attemptId, basedOn }, token: who.accessToken });
+
+  it("a save written over answers saved meanwhile elsewhere is refused with those answers, not taken unseen; chosen knowingly, it is", async () => {
+    const w = await world();
+    const started = await json<{ attempt: { _id: string; savedAt: string | null } }>(await call(`/api/quizzes/${w.quiz.slug}/start`, { method: "POST", token: w.a.accessToken }));
+    const id = started.attempt._id;
+    const opened = started.attempt.savedAt;
+    // Both tabs opened the attempt at the same save. Tab one saves first.
+    const first = await saveFrom(w.a, w, { [w.q1]: 0 }, id, opened);
+    expect(first.status).toBe(200);
+    const one = (await json<Saved>(first)).savedAt;
+    expect(one).not.toBe(opened);
+
+    // Tab two, still on the save it opened at, answers differently: refused, and told what tab one saved and when.
+    const second = await saveFrom(w.a, w, { [w.q1]: 1 }, id, opened);
+    expect(second.status).toBe(409);
+    const changed = await json<Changed>(second);
+    expect(changed.code).toBe("answers_changed");
+    expect(JSON.parse(changed.fields.answers)).toEqual({ [w.q1]: 0 });
+    expect(changed.fields.savedAt).toBe(one);
+    expect((await attemptRow(id)).answers).toEqual({ [w.q1]: 0 });
+
+    // The same answers as the save it missed (tab one's save repeated after its reply was lost): taken, nothing changed.
+    const repeated = await saveFrom(w.a, w, { [w.q1]: 0 }, id, opened);
+    expect(repeated.status).toBe(200);
+    expect((await json<Saved>(repeated)).savedAt).toBe(one);
+
+    // Tab two keeps its own answers, knowing tab one's save: they replace them.
+    const kept = await saveFrom(w.a, w, { [w.q1]: 1 }, id, one);
+    expect(kept.status).toBe(200);
+    const two = (await json<Saved>(kept)).savedAt;
+    expect((await attemptRow(id)).answers).toEqual({ [w.q1]: 1 });
+
+    // Tab one now hands in its older answers: refused, and the attempt stays open (nothing graded, no attempt spent).
+    const handIn = await submitFrom(w.a, w, allRight(w), id, one);
+    expect(handIn.status).toBe(409);
+    expect((await json<Changed>(handIn)).code).toBe("answers_changed");
+    const row = await attemptRow(id);
+    expect(row.submittedAt).toBeNull();
+    expect(row.answers).toEqual({ [w.q1]: 1 });
+
+    // A client that names no save keeps the last-save-wins behaviour (the spec's payload has no such field).
+    expect((await save(w.a, w, { [w.q1]: 0 }, id)).status).toBe(200);
+    const now = (await attemptRow(id)).savedAt!.toISOString();
+    expect(now).not.toBe(two);
+
+    // Named at the current save, the hand-in is graded on the answers sent.
+    const graded = await submitFrom(w.a, w, allRight(w), id, now);
+    expect(graded.status).toBe(201);
+    expect((await json<{ attempt: { score: number } }>(graded)).attempt.score).toBe(2);
+  });
+
+  it("two tabs saving at the same moment over the same save: one is taken, the other refused, never both", async () => {
+    const w = await world();
+    const started = await json<{ attempt: { _id: string; savedAt: string | null } }>(await call(`/api/quizzes/${w.quiz.slug}/start`, { method: "POST", token: w.a.accessToken }));
+    const id = started.attempt._id;
+    // Both saves read the attempt before either writes (one isolate, interleaved at every await): the write itself
+    // must hold the save it follows, or both would be taken.
+    const { ctx } = serviceContext();
+    const viewer = viewerOf(w.a.user, "two-tabs");
+    for (let round = 0; round < 3; round++) {
+      const seen = (await attemptRow(id)).savedAt?.toISOString() ?? null;
+      const [x, y] = await Promise.allSettled([
+        saveAnswers(ctx, viewer, w.quiz.slug, { answers: { [w.q1]: 0, [w.q2]: `x${round}` }, attemptId: id, basedOn: seen }),
+        saveAnswers(ctx, viewer, w.quiz.slug, { answers: { [w.q1]: 1, [w.q2]: `y${round}` }, attemptId: id, basedOn: seen }),
+      ]);
+      expect([x.status, y.status].sort()).toEqual(["fulfilled", "rejected"]);
+      const refused = (x.status === "rejected" ? x : y) as PromiseRejectedResult;
+      expect(refused.reason).toMatchObject({ status: 409, code: "answers_changed" });
+      // The answers kept are the taken save's.
+      expect((await attemptRow(id)).answers[w.q2]).toBe(x.status === "fulfilled" ? `x${round}` : `y${round}`);
+    }
+  });
+
+  it("the quiz page's own save carries the save it follows; a malformed one is a 400 that changes nothing", async () => {
+    const w = await world();
+    const id = await start(w.a, w);
+    const post = (fields: Record<string, string>) =>
+      call(`/course/${w.group.slug}/quiz/${w.quiz.slug}/save`, {
+        method: "POST",
+        cookie: w.a.cookie,
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        form: new URLSearchParams({ intent: "save", attemptId: id, ...fields }) as unknown as FormData,
+      });
+    // Tab one's first save names none yet (empty); tab two's, also opened before any save, is then refused.
+    expect((await post({ answers: JSON.stringify({ [w.q1]: 0 }), basedOn: "" })).status).toBe(200);
+    const refused = await post({ answers: JSON.stringify({ [w.q1]: 1 }), basedOn: "" });
+    expect(refused.status).toBe(409);
+    const body = await json<Changed>(refused);
+    expect(body.code).toBe("answers_changed");
+    expect(JSON.parse(body.fields.answers)).toEqual({ [w.q1]: 0 });
+    const bad = await post({ answers: JSON.stringify({ [w.q1]: 1 }), basedOn: "yesterday" });
+    expect(bad.status).toBe(400);
+    expect((await json<ErrorBody>(bad)).code).toBe("validation_failed");
+    expect((await attemptRow(id)).answers).toEqual({ [w.q1]: 0 });
+  });
+});

@@ -64,6 +64,8 @@ export type ErrorCode =
   | "grades_out"
   | "changed_since_opened"
   | "graded_elsewhere"
+  // Quiz answers saved from another tab or device since the sender's last save (worker/services/quizzes.ts)
+  | "answers_changed"
   | "past_due_no_late_work"
   // Code exercises and code questions (worker/services/code-lease.ts): the student's previous run still going
   | "code_busy"

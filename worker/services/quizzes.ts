@@ -853,7 +853,7 @@ async function handInLease(ctx: ServiceContext, userId: string, attemptId: strin
  * Answers arriving after the deadline plus the network allowance do not count: the attempt is handed in on what was
  * saved in time (409 time_up). Changed code answers are judged in the background.
  */
-export async function saveAnswers(ctx: ServiceContext, viewer: Actor, key: string, input: { answers: AnswersMap; attemptId?: string }, now = Date.now()) {
+export async function saveAnswers(ctx: ServiceContext, viewer: Actor, key: string, input: { answers: AnswersMap; attemptId?: string; basedOn?: string | null }, now = Date.now()) {
   const quiz = await requireTakeableQuiz(ctx, viewer, key);
   const [qs, own] = await Promise.all([questionsOf(ctx, [quiz.id]), ownAttempts(ctx, viewer.userId, [quiz.id])]);
   const wasOpen = own.find((a) => !a.submittedAt);
@@ -874,16 +874,49 @@ export async function saveAnswers(ctx: ServiceContext, viewer: Actor, key: strin
     await handInSaved(ctx, open, qs);
     throw timeIsUp();
   }
+  // The very answers already kept (a tab arriving, or a save repeated after its answer was lost on the way): nothing
+  // to write, and nothing for another tab to be told about.
+  if (sameAnswers(open.answers, clean)) return saved(open, version(open), now);
+  // Answers saved meanwhile from another tab or device (`basedOn` names the save these follow): refused, not replaced
+  // unseen.
+  if (savedSince(open, input.basedOn)) throw answersChanged(open);
   const [row] = await ctx.db
     .update(attempts)
     .set({ answers: clean, savedAt: new Date(now) })
-    .where(and(eq(attempts.id, open.id), isNull(attempts.submittedAt)))
+    .where(and(eq(attempts.id, open.id), isNull(attempts.submittedAt), ...sameSave(open, input.basedOn)))
     .returning({ id: attempts.id });
-  if (!row) throw new AppError(409, "attempt_closed", "This attempt was just handed in from another tab.");
+  if (!row) {
+    // Handed in from another tab, or (named save only) saved from one between the read above and this write.
+    const [current] = await ctx.db.select().from(attempts).where(eq(attempts.id, open.id));
+    if (current && !current.submittedAt) throw answersChanged(current);
+    throw new AppError(409, "attempt_closed", "This attempt was just handed in from another tab.");
+  }
   const { missing } = await knownVerdicts(given as GradableQuestion[], clean, open.codeChecks);
   if (missing.length > 0) checkLater(ctx, open.id, viewer.userId, missing);
-  return { attemptId: open.id, savedAt: new Date(now).toISOString(), deadline: iso(open.deadlineAt), serverNow: new Date(now).toISOString() };
+  return saved(open, now, now);
 }
+
+const saved = (open: AttemptRow, at: number, now: number) => ({ attemptId: open.id, savedAt: new Date(at).toISOString(), deadline: iso(open.deadlineAt), serverNow: new Date(now).toISOString() });
+
+/**
+ * An attempt's answers as of which save: its last save, or its start before any (the answers it began with). A page
+ * that has seen no save sends `basedOn` null, meaning the start.
+ */
+const version = (a: AttemptRow) => (a.savedAt ?? a.startedAt).getTime();
+const seenVersion = (open: AttemptRow, basedOn: string | null) => (basedOn === null ? open.startedAt.getTime() : Date.parse(basedOn));
+/** Whether the attempt's answers were saved since the save `basedOn` names (undefined: the sender does not say). */
+const savedSince = (open: AttemptRow, basedOn: string | null | undefined) => basedOn !== undefined && version(open) !== seenVersion(open, basedOn);
+/** The same condition in a write's WHERE, so a save landing between the read and the write is not replaced either. */
+const sameSave = (open: AttemptRow, basedOn: string | null | undefined) =>
+  basedOn === undefined ? [] : [sql`coalesce(${attempts.savedAt}, ${attempts.startedAt}) = ${seenVersion(open, basedOn)}`];
+/** The attempt's save as it was read: a hand-in writes over those answers or none. */
+const sameSaveAs = (open: AttemptRow) => sql`coalesce(${attempts.savedAt}, ${attempts.startedAt}) = ${version(open)}`;
+/** 409 answers_changed: the answers saved meanwhile (JSON) and when, for the page to offer them or keep its own. */
+const answersChanged = (a: AttemptRow) =>
+  new AppError(409, "answers_changed", "Your answers were changed in another tab or on another device since this page last saved them. Choose which answers to keep.", {
+    savedAt: new Date(version(a)).toISOString(),
+    answers: JSON.stringify(a.answers),
+  });
 
 const sameAnswers = (a: Record<string, unknown>, b: Record<string, unknown>) => {
   const keys = Object.keys(a);
@@ -908,7 +941,7 @@ const toGraded = (a: AttemptRow) => ({ _id: a.id, number: a.number, score: a.sco
  * one first when there is none and the rules allow). Retrying a submit (same `attemptId`, or the same answers
  * within minutes) answers the graded attempt again instead of starting another.
  */
-export async function submitQuiz(ctx: ServiceContext, viewer: Actor, key: string, input: { answers: AnswersMap; attemptId?: string }, now = Date.now()): Promise<SubmitResult> {
+export async function submitQuiz(ctx: ServiceContext, viewer: Actor, key: string, input: { answers: AnswersMap; attemptId?: string; basedOn?: string | null }, now = Date.now()): Promise<SubmitResult> {
   const quiz = await requireTakeableQuiz(ctx, viewer, key);
   const [qs, own] = await Promise.all([questionsOf(ctx, [quiz.id]), ownAttempts(ctx, viewer.userId, [quiz.id])]);
   if (qs.length === 0 && quiz.draws.length === 0) throw new AppError(409, "conflict", "This quiz has no questions yet.");
@@ -947,6 +980,10 @@ export async function submitQuiz(ctx: ServiceContext, viewer: Actor, key: string
   // The answers sent count until the deadline plus the network allowance; a later hand-in (accepted within the
   // grace, or closing an expired attempt) is graded on the answers saved in time and dated at the deadline.
   const inTime = answersCount(open, now);
+  // Handing in answers older than those saved from another tab or device: the student chooses first (a hand-in past
+  // the deadline is graded on what was saved, whoever saved it, so it is not asked).
+  const named = inTime && input.basedOn !== undefined;
+  if (named && savedSince(open, input.basedOn) && !sameAnswers(open.answers, clean)) throw answersChanged(open);
   const answers = inTime ? clean : open.answers;
   // Never later than the deadline: the time an attempt records never exceeds its limit.
   const submittedAt = new Date(open.deadlineAt ? Math.min(now, open.deadlineAt.getTime()) : now);
@@ -960,14 +997,16 @@ export async function submitQuiz(ctx: ServiceContext, viewer: Actor, key: string
     [row] = await ctx.db
       .update(attempts)
       .set({ answers, ...result, verdicts, codeChecks: checks, codePending: false, submittedAt, savedAt: inTime ? new Date(now) : open.savedAt })
-      .where(and(eq(attempts.id, open.id), isNull(attempts.submittedAt)))
+      .where(and(eq(attempts.id, open.id), isNull(attempts.submittedAt), ...(named ? [sameSaveAs(open)] : [])))
       .returning();
   } finally {
     await taken.lease?.release();
   }
   if (!row) {
-    // A submit from another tab (or the server closing it) got there first: answer that result.
+    // A submit from another tab (or the server closing it) got there first: answer that result. Still open, it was
+    // saved from another tab meanwhile (a named hand-in only).
     const [done] = await ctx.db.select().from(attempts).where(eq(attempts.id, open.id));
+    if (done && !done.submittedAt) throw answersChanged(done);
     return repeat(done!, mine);
   }
   return { created: true, attempt: toGraded(row), gradedOnSaved: !inTime, attemptsLeft: left(mine) };

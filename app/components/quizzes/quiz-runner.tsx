@@ -1,7 +1,9 @@
 import { useNavigate } from "@remix-run/react";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { ConfirmDialog } from "~/components/confirm-dialog";
+import { localeOf } from "~/i18n/config";
 import { useT } from "~/lib/i18n";
+import { dateTimeFormat } from "~/lib/intl-cache";
 import { forget, keep, readKept } from "~/lib/kept-locally";
 import { AUTOSAVE_DEBOUNCE_MS } from "~/lib/quiz-rules";
 import type { AnswerValue, AnswersMap } from "~/lib/quiz-schemas";
@@ -12,9 +14,23 @@ import type { PageAttempt, PageQuestion, PageQuiz } from "./types";
 /** A failed save is retried this often (and at once when the browser says it is back online). */
 const RETRY_MS = 5_000;
 
-type SaveStatus = "saved" | "saving" | "offline" | "session" | "error";
+type SaveStatus = "saved" | "saving" | "offline" | "session" | "error" | "conflict";
 type Phase = "answering" | "submitting" | "retrying";
-type Reply = { status: number; body: { serverNow?: string; code?: string; message?: string; gradedOnSaved?: boolean } };
+type Reply = { status: number; body: { serverNow?: string; savedAt?: string; code?: string; message?: string; gradedOnSaved?: boolean; fields?: { savedAt?: string; answers?: string } } };
+/** Answers saved from another tab or device since this page's last save (409 answers_changed), and when. */
+type Elsewhere = { answers: AnswersMap; savedAt: string | null };
+
+/** The other save a 409 answers_changed names, or null for another 409 (the attempt handed in, time up). */
+function elsewhere(reply: Reply): Elsewhere | null {
+  if (reply.status !== 409 || reply.body.code !== "answers_changed") return null;
+  try {
+    const answers = JSON.parse(reply.body.fields?.answers ?? "{}") as unknown;
+    if (!answers || typeof answers !== "object" || Array.isArray(answers)) return null;
+    return { answers: answers as AnswersMap, savedAt: reply.body.fields?.savedAt || null };
+  } catch {
+    return null;
+  }
+}
 
 const storageKey = (attemptId: string) => `cohort.quiz.${attemptId}`;
 const isEmpty = (v: AnswerValue | undefined) => v === undefined || v === "" || (Array.isArray(v) && v.length === 0);
@@ -22,6 +38,9 @@ const isEmpty = (v: AnswerValue | undefined) => v === undefined || v === "" || (
 const placeKey = (attemptId: string) => `cohort.quiz.${attemptId}.place`;
 const readStored = (attemptId: string) => readKept<{ answers: AnswersMap; pending: boolean }>(storageKey(attemptId));
 const writeStored = (attemptId: string, answers: AnswersMap, pending: boolean) => keep(storageKey(attemptId), { answers, pending });
+
+/** How many of the questions are answered differently in `a` and `b`. */
+const differing = (questions: PageQuestion[], a: AnswersMap, b: AnswersMap) => questions.filter((q) => JSON.stringify(a[q._id] ?? null) !== JSON.stringify(b[q._id] ?? null)).length;
 
 function clock(ms: number) {
   const total = Math.max(0, Math.ceil(ms / 1000));
@@ -40,7 +59,9 @@ function clock(ms: number) {
  * attempt id, which the server answers with the same graded attempt.
  */
 export function QuizRunner({ quiz, questions, attempt, base, saveUrl, serverNow }: { quiz: PageQuiz; questions: PageQuestion[]; attempt: PageAttempt; base: string; saveUrl: string; serverNow: string }) {
-  const { t } = useT();
+  const { t, lang } = useT();
+  // The time of the other save, in the reader's language and zone (the panel that says it is drawn in the browser).
+  const timeOf = (iso: string) => dateTimeFormat(localeOf(lang), { hour: "2-digit", minute: "2-digit", second: "2-digit" }).format(new Date(iso));
   const navigate = useNavigate();
   const [answers, setAnswers] = useState<AnswersMap>(attempt.answers);
   const [status, setStatus] = useState<SaveStatus>("saved");
@@ -91,6 +112,16 @@ export function QuizRunner({ quiz, questions, attempt, base, saveUrl, serverNow 
   const [announce, setAnnounce] = useState("");
 
   const latest = useRef<AnswersMap>(attempt.answers);
+  // The save this page's answers follow (the server's `savedAt`): sent with each save and hand-in, so answers saved
+  // meanwhile from another tab or device are not replaced unseen (the server answers 409 answers_changed).
+  const basedOn = useRef<string | null>(attempt.savedAt);
+  const [conflict, setConflict] = useState<Elsewhere | null>(null);
+  const conflictRef = useRef<Elsewhere | null>(null);
+  const showConflict = useCallback((other: Elsewhere | null) => {
+    conflictRef.current = other;
+    setConflict(other);
+    if (other) setStatus("conflict");
+  }, []);
   const acknowledged = useRef(JSON.stringify(attempt.answers));
   const offset = useRef(0);
   const phaseRef = useRef<Phase>("answering");
@@ -100,9 +131,13 @@ export function QuizRunner({ quiz, questions, attempt, base, saveUrl, serverNow 
   const placeRead = useRef(false);
   const deadline = attempt.deadline ? Date.parse(attempt.deadline) : null;
 
+  // The clock handed the answers in (not the student): the result page says so.
+  const byClock = useRef(false);
   const post = useCallback(
     async (intent: "save" | "submit", snapshot: AnswersMap): Promise<Reply | null> => {
       const body = new URLSearchParams({ intent, answers: JSON.stringify(snapshot), attemptId: attempt._id });
+      // The clock's own hand-in is graded on what was saved whoever saved it: it names no save.
+      if (intent === "save" || !byClock.current) body.set("basedOn", basedOn.current ?? "");
       const sent = Date.now();
       try {
         const res = await fetch(saveUrl, { method: "POST", body, headers: { accept: "application/json" }, credentials: "same-origin" });
@@ -116,8 +151,6 @@ export function QuizRunner({ quiz, questions, attempt, base, saveUrl, serverNow 
     [attempt._id, saveUrl],
   );
 
-  // The clock handed the answers in (not the student): the result page says so.
-  const byClock = useRef(false);
   const toResult = useCallback(
     (onSaved: boolean) => {
       forget(storageKey(attempt._id));
@@ -128,7 +161,8 @@ export function QuizRunner({ quiz, questions, attempt, base, saveUrl, serverNow 
   );
 
   const save = useCallback(async () => {
-    if (phaseRef.current !== "answering") return;
+    // Waiting for the student to choose between this page's answers and those saved elsewhere: nothing is sent.
+    if (phaseRef.current !== "answering" || conflictRef.current) return;
     if (inFlight.current) {
       window.clearTimeout(timer.current);
       timer.current = window.setTimeout(() => void save(), 300);
@@ -147,18 +181,21 @@ export function QuizRunner({ quiz, questions, attempt, base, saveUrl, serverNow 
     }
     if (reply.status === 200) {
       acknowledged.current = json;
+      if (reply.body.savedAt) basedOn.current = reply.body.savedAt;
       if (JSON.stringify(latest.current) === json) {
         setStatus("saved");
         writeStored(attempt._id, snapshot, false);
       }
       return;
     }
+    const other = elsewhere(reply);
+    if (other) return showConflict(other);
     if (reply.status === 409) return toResult(reply.body.code === "time_up");
     // Signed out elsewhere: said in the reader's words, and saved again once they are back (the effect below).
     if (reply.status === 401) return setStatus("session");
     setStatus("error");
     setProblem(reply.body.message ?? "");
-  }, [attempt._id, post, toResult]);
+  }, [attempt._id, post, toResult, showConflict]);
 
   // While the session is gone, each time the tab is looked at again (the student comes back from the tab where they
   // signed in) the answers are sent again; "Saved" once they are taken.
@@ -194,6 +231,13 @@ export function QuizRunner({ quiz, questions, attempt, base, saveUrl, serverNow 
       const reply = await post("submit", snapshot);
       // A 429 is "not yet" (this hand-in's code still running elsewhere, code-lease.ts): tried again like no answer.
       if (reply && reply.status < 500 && reply.status !== 429) {
+        const other = elsewhere(reply);
+        if (other) {
+          // Not handed in: the student first chooses which answers count, then hands in again.
+          phaseRef.current = "answering";
+          setPhase("answering");
+          return showConflict(other);
+        }
         if (reply.status === 200 || reply.status === 201 || reply.status === 409) return toResult(!!reply.body.gradedOnSaved || reply.body.code === "time_up");
         phaseRef.current = "answering";
         setPhase("answering");
@@ -214,7 +258,7 @@ export function QuizRunner({ quiz, questions, attempt, base, saveUrl, serverNow 
         window.addEventListener("online", done);
       });
     }
-  }, [attempt._id, post, toResult]);
+  }, [attempt._id, post, toResult, showConflict]);
 
   // On arrival: take back answers this browser kept but the server never acknowledged (a reload while offline) and
   // the place the student was at (the question shown, or all of them), and save once at once, which also measures
@@ -281,8 +325,31 @@ export function QuizRunner({ quiz, questions, attempt, base, saveUrl, serverNow 
     latest.current = next;
     setAnswers(next);
     writeStored(attempt._id, next, JSON.stringify(next) !== acknowledged.current);
+    if (conflictRef.current) return;
     setStatus("saving");
     schedule(AUTOSAVE_DEBOUNCE_MS);
+  };
+
+  // The student's choice between this page's answers and those saved elsewhere: theirs replace the page's (saved
+  // already, nothing to send); the page's are sent again over them, knowingly.
+  const useSavedElsewhere = () => {
+    const other = conflictRef.current;
+    if (!other) return;
+    latest.current = other.answers;
+    acknowledged.current = JSON.stringify(other.answers);
+    basedOn.current = other.savedAt;
+    setAnswers(other.answers);
+    writeStored(attempt._id, other.answers, false);
+    showConflict(null);
+    setStatus("saved");
+  };
+  const keepThisPage = () => {
+    const other = conflictRef.current;
+    if (!other) return;
+    basedOn.current = other.savedAt;
+    showConflict(null);
+    setStatus("saving");
+    schedule(0);
   };
 
   const answeredCount = questions.filter((q) => !isEmpty(answers[q._id])).length;
@@ -297,7 +364,9 @@ export function QuizRunner({ quiz, questions, attempt, base, saveUrl, serverNow 
           ? t("quiz.save.offline")
           : status === "session"
             ? t("quiz.save.session")
-            : t("quiz.save.error", { message: problem });
+            : status === "conflict"
+              ? t("quiz.save.conflict")
+              : t("quiz.save.error", { message: problem });
 
   return (
     <QuizFrame quiz={quiz} base={base} className="page-quiz-run">
@@ -324,6 +393,25 @@ export function QuizRunner({ quiz, questions, attempt, base, saveUrl, serverNow 
         </button>
       </div>
       {deadline !== null ? <p className="quiz-late-note">{t("quiz.lateNote")}</p> : null}
+      {conflict ? (
+        <section className="notice notice-warn quiz-conflict" role="alert" aria-labelledby="quiz-conflict-title">
+          <h2 id="quiz-conflict-title" className="quiz-conflict-title">
+            {t("quiz.conflict.title")}
+          </h2>
+          <p>
+            {conflict.savedAt ? t("quiz.conflict.bodyAt", { time: timeOf(conflict.savedAt) }) : t("quiz.conflict.body")}{" "}
+            {t("quiz.conflict.differ", { n: differing(questions, answers, conflict.answers) })}
+          </p>
+          <div className="quiz-conflict-actions">
+            <button type="button" className="btn btn-primary btn-sm" onClick={useSavedElsewhere}>
+              {t("quiz.conflict.useTheirs")}
+            </button>
+            <button type="button" className="btn btn-outline btn-sm" onClick={keepThisPage}>
+              {t("quiz.conflict.keepMine")}
+            </button>
+          </div>
+        </section>
+      ) : null}
       <p className="visually-hidden" aria-live="assertive">
         {announce}
       </p>
