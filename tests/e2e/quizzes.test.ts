@@ -93,6 +93,9 @@ describe("taking a quiz", () => {
     await page.waitForURL(`**${path}/result`);
     await page.waitForSelector("html[data-hydrated]", { state: "attached" });
     expect((await page.locator(".quiz-score").textContent())?.replace(/\s+/g, "")).toBe("5/5");
+    // A screen reader hears the score card's percentage once: the bar beside it is drawing, not a second "100%".
+    const scoreCard = await page.getByRole("region", { name: "Your best score" }).ariaSnapshot();
+    expect(scoreCard.match(/100%/g)).toHaveLength(1);
     expect(await page.locator(".quiz-attempts tbody tr").count()).toBe(1);
     const result = await api<{ attempts: unknown[] }>(token, "GET", `/api/quizzes/${quiz.slug}/result`);
     expect(result.body.attempts).toHaveLength(1);
@@ -192,6 +195,8 @@ describe("taking a quiz", () => {
     await page.getByRole("button", { name: "Start the quiz" }).click();
     await page.waitForURL(`**${path}/questions`);
     await page.waitForFunction(() => document.querySelector(".quiz-save")?.getAttribute("data-status") === "saved");
+    // The countdown is drawn once the page has run (the server's HTML says "--:--"; "Saved" is also its first word).
+    await page.waitForFunction(() => /^\d/.test(document.querySelector('[role="timer"]')?.textContent ?? ""));
     const shown = await page.getByRole("timer").textContent();
     const [m, s] = (shown ?? "").split(":").map(Number);
     // Ten minutes from the start, read against the server's clock: just under 10:00. Trusting the device clock would
