@@ -1,6 +1,7 @@
 // `npm run bench`: builds the app, serves the built Worker on a free port with a fresh database and the
 // demo data, then measures in ONE run and prints:
 //   (a) every page of issue 23 (cached and not), as throughput and p99 ratios to a JSON 404 of the same Worker
+//   (b) the member pages again with the local D1 in a process of its own and no wrangler proxy in front (ADR 74)
 //   (c) the client JavaScript the landing page loads, gzipped
 //   (d) the Worker bundle that `wrangler deploy` would upload, raw and gzipped
 //   (e) forgot-password answer time for known vs unknown addresses (their median ratio)
@@ -68,7 +69,7 @@ setTimeout(() => {
  * the throughput ratio while that one thread is the bottleneck, by a route that does not depend on the share of the
  * machine the load generator and everything else take (its rounds still move: the Worker's own CPU per request does).
  */
-async function loadTest(origin, targets, readCpu) {
+async function loadTest(origin, targets, readCpu, databasePid = null) {
   const opts = (t, durationMs) => ({ concurrency: CONCURRENCY, durationMs, headers: t.headers });
   for (const t of targets) await measure(origin + t.path, opts(t, WARMUP_MS));
   const base = targets.find((t) => t.baseline);
@@ -84,7 +85,11 @@ async function loadTest(origin, targets, readCpu) {
       for (const x of round % 2 === 0 ? [base, t] : [t, base]) {
         const before = readCpu();
         const segment = await measure(origin + x.path, opts(x, SEGMENT_MS));
-        segment.cpuPerRequest = busiestPerRequest(before, readCpu(), segment.latencies.length);
+        const after = readCpu();
+        segment.cpuPerRequest = busiestPerRequest(before, after, segment.latencies.length);
+        if (databasePid && before?.has(String(databasePid)) && after?.has(String(databasePid))) {
+          segment.databaseCpuPerRequest = (after.get(String(databasePid)) - before.get(String(databasePid))) / segment.latencies.length;
+        }
         segments.get(x.name).push(segment);
         pair[x === base ? "base" : "target"] = segment;
       }
@@ -98,6 +103,7 @@ async function loadTest(origin, targets, readCpu) {
     pairedRatios: ratios.get(t.name) ?? null,
     cpuRatios: cpuRatios.get(t.name) ?? null,
     cpuPerRequest: median(segments.get(t.name).map((x) => x.cpuPerRequest).filter((x) => x !== null)) ?? null,
+    databaseCpuPerRequest: median(segments.get(t.name).map((x) => x.databaseCpuPerRequest).filter((x) => x !== undefined)) ?? null,
   }));
 }
 
@@ -142,8 +148,9 @@ function workerBundle() {
   return { files, raw, gzip };
 }
 
-function printLoad(results) {
+function printLoad(results, heading = "") {
   const base = results.find((r) => r.baseline);
+  if (heading) console.log(`\n${heading}`);
   console.log(`\nThroughput and latency (${CONCURRENCY} concurrent keep-alive connections; ${ROUNDS} rounds of ${SEGMENT_MS / 1000} s per target, each next to ${SEGMENT_MS / 1000} s of the baseline, after ${WARMUP_MS / 1000} s warm-up)\n`);
   console.log(`${pad("target", 26)}${lpad("requests", 9)}${lpad("errors", 8)}${lpad("req/s", 8)}${lpad("p50 ms", 9)}${lpad("p99 ms", 9)}   req/s per round`);
   for (const r of results) {
@@ -162,7 +169,8 @@ function printLoad(results) {
     const goal = r.goal ? `   goal ${r.goal.toFixed(2)}x: ${ratio >= r.goal ? "met" : "NOT met"}` : "";
     const rounds = r.pairedRatios.map((x) => x.toFixed(2)).join(" / ");
     const cpu = r.cpuRatios?.length ? `   cpu ${median(r.cpuRatios).toFixed(2)}x (${r.cpuRatios.map((x) => x.toFixed(2)).join(" / ")})` : "";
-    console.log(`  ${pad(r.name, 26)} throughput ${ratio.toFixed(2)}x (rounds ${rounds})${cpu}   p99 ${(r.p99 / base.p99).toFixed(2)}x${goal}`);
+    const database = r.databaseCpuPerRequest !== null && r.databaseCpuPerRequest !== undefined ? `   (the database's process: ${r.databaseCpuPerRequest.toFixed(2)} ms per request, the Worker's ${r.cpuPerRequest.toFixed(2)} ms)` : "";
+    console.log(`  ${pad(r.name, 26)} throughput ${ratio.toFixed(2)}x (rounds ${rounds})${cpu}   p99 ${(r.p99 / base.p99).toFixed(2)}x${goal}${database}`);
   }
 }
 
@@ -198,6 +206,15 @@ async function main() {
   // 1000 samples of each: the p99 is then the 10th-slowest (at 400 one or two stray pauses decided it; ADR 66).
   const chat = await chatPersistVsBroadcast(worker.origin, { samples: 1000 });
   worker.stop();
+  await worker.stopped();
+  // (b): the member pages again, as they stand on Cloudflare: the local D1 in a workerd process of its own (D1 works
+  // on its own machines there; here it otherwise shares the Worker's thread) and the requests straight to the
+  // Worker's socket (no wrangler proxy in front, as none is at the edge). Same database, same load, same pairing.
+  const apart = await startWorker({ port: await freePort(), persistTo, production: true, d1Apart: true });
+  cleanups.push(() => apart.stop());
+  const memberTargets = (await pageTargets(apart.direct)).filter((t) => t.baseline || t.headers);
+  const apartLoad = await loadTest(apart.direct, memberTargets, () => workerdCpu(below(apart.child.pid)), apart.d1.pid);
+  apart.stop();
   const startup = await measureStartup();
   const changed = buildChanged();
   const bundle = workerBundle();
@@ -209,6 +226,7 @@ async function main() {
     console.log(`  ${lpad(kB(s.gzip), 7)} kB gz  ${lpad(kB(s.raw), 7)} kB  ${new URL(s.url).pathname}${s.status === 200 ? "" : `  (status ${s.status})`}`);
   }
   printForgotTiming(forgot);
+  printLoad(apartLoad, "Member pages as on Cloudflare: the local D1 in its own workerd process, requests straight to the Worker's socket (ADR 74)");
   printChatPersistVsBroadcast(chat);
   printStartup(startup);
   console.log(`\nWorker bundle (wrangler deploy --dry-run): ${kB(bundle.raw)} kB raw, ${kB(bundle.gzip)} kB gzipped (${bundle.files.join(", ")})`);

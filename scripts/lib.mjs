@@ -1,6 +1,8 @@
 // Helpers shared by the serve, test and bench scripts (plain Node, no dependencies).
 import { spawn, spawnSync } from "node:child_process";
 import { connect, createServer } from "node:net";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -85,13 +87,16 @@ export function migrate(persistTo) {
  * (NODE_ENV=production: React and the libraries without their development checks), for benchmarks; wrangler dev
  * otherwise bundles for development (React's development build: slower renders than production's; ADR 0027).
  */
-export async function startWorker({ port, persistTo, vars = {}, quiet = true, runner = true, production = false, inspectorPort }) {
+export async function startWorker({ port, persistTo, vars = {}, quiet = true, runner = true, production = false, inspectorPort, d1Apart = false }) {
   // The code runner Worker first (wrangler.runner.toml): the main Worker finds it through wrangler's dev registry
   // by its name, as the RUNNER service binding finds it on Cloudflare. Without it, code runs in the main Worker.
   const codeRunner = runner ? await startRunner(quiet) : null;
   try {
-    const main = await startMain({ port, persistTo, vars, quiet, production, inspectorPort });
-    return { ...main, stop: () => (main.stop(), codeRunner?.stop()) };
+    const main = await startMain({ port, persistTo, vars, quiet, production, inspectorPort, d1Apart });
+    const exited = (child) => (!child || child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise((resolve) => child.once("exit", resolve)));
+    // `stopped`: once both wrangler processes have exited (a server started next then finds no trace of them in the
+    // dev registry, whose changes would restart its runtime mid-measurement).
+    return { ...main, stop: () => (main.stop(), codeRunner?.stop()), stopped: () => Promise.all([exited(main.child), exited(codeRunner?.child)]).then(() => undefined) };
   } catch (e) {
     codeRunner?.stop();
     throw e;
@@ -122,14 +127,24 @@ async function startRunner(quiet) {
   return { child, stop: () => stop(child) };
 }
 
-async function startMain({ port, persistTo, vars, quiet, production, inspectorPort }) {
+async function startMain({ port, persistTo, vars, quiet, production, inspectorPort, d1Apart }) {
   // --test-scheduled: /__scheduled runs the Cron Trigger on demand (npm run cleanup); wrangler dev only.
   const args = ["dev", "--port", String(port), "--ip", "127.0.0.1", "--show-interactive-dev-session=false", "--test-scheduled", "--log-level", quiet ? "error" : "info"];
   if (persistTo) args.push("--persist-to", persistTo);
   // wrangler's inspector (DevTools protocol) on a port of the caller's choosing: bench/profile.mjs profiles through it.
   if (inspectorPort) args.push("--inspector-port", String(inspectorPort));
   for (const [k, v] of Object.entries(vars)) args.push("--var", `${k}:${v}`);
-  const childEnv = production ? { ...env, NODE_ENV: "production" } : env;
+  const childEnv = production ? { ...env, NODE_ENV: "production" } : { ...env };
+  // `d1Apart` (benches only): the local D1 in a workerd process of its own, as D1 runs apart from the Worker on
+  // Cloudflare (bench/d1-apart.mjs, ADR 74). `d1Apart` names the file it reports to.
+  let apartReport = null;
+  let directPort = null;
+  if (d1Apart) {
+    apartReport = join(mkdtempSync(join(tmpdir(), "cohort-d1-apart-")), "config.json");
+    // The Worker's own socket on one port for the server's life, through any restart of its runtime.
+    directPort = await freePort();
+    Object.assign(childEnv, { MINIFLARE_WORKERD_PATH: join(root, "bench", "d1-apart.mjs"), MINIFLARE_WORKERD_CONFIG_DEBUG: apartReport, D1_APART_ENTRY_PORT: String(directPort) });
+  }
   const child = spawn(bin("wrangler"), args, { cwd: root, env: childEnv, stdio: ["ignore", quiet ? "ignore" : "inherit", "inherit"], detached: true });
   const origin = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 60_000;
@@ -146,6 +161,23 @@ async function startMain({ port, persistTo, vars, quiet, production, inspectorPo
       throw new Error("wrangler dev did not start within 60 s");
     }
     await new Promise((r) => setTimeout(r, 250));
+  }
+  if (apartReport) {
+    // Miniflare may hand the runtime a config without the local D1 (wrangler's own proxy); the report says the
+    // database's process started.
+    let apart = "";
+    try {
+      apart = readFileSync(`${apartReport}.apart`, "utf8").trim();
+    } catch {
+      // not written
+    }
+    const [address, pid] = apart.split(" ");
+    if (!address) {
+      stop(child);
+      throw new Error("wrangler dev started without the local D1 apart (bench/d1-apart.mjs wrote no report)");
+    }
+    const cleanUp = () => rmSync(dirname(apartReport), { recursive: true, force: true });
+    return { origin, child, d1: { address, pid: Number(pid) }, direct: `http://127.0.0.1:${directPort}`, stop: () => (stop(child), cleanUp()) };
   }
   return { origin, child, stop: () => stop(child) };
 }
