@@ -14,7 +14,8 @@
 import { spawn } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { connect, createServer } from "node:net";
+import { connect } from "node:net";
+import { freePort, portInUse } from "../scripts/lib.mjs";
 
 const require = createRequire(import.meta.url);
 const workerd = require("workerd").default ?? require("workerd");
@@ -101,18 +102,9 @@ function* entryDesignators(value) {
   }
 }
 
-const freePort = () =>
-  new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-
-/** Whether something listens on `port` now. */
-const taken = (port) =>
+/** Whether the database's workerd answers on `port` yet: a connection only (lib.mjs's `portInUse` also binds the
+ * port for a moment, which could take it from under workerd as it starts listening). */
+const listening = (port) =>
   new Promise((resolve) => {
     const socket = connect(port, "127.0.0.1");
     socket.once("connect", () => (socket.destroy(), resolve(true)));
@@ -142,7 +134,7 @@ const loopbackArg = args.find((a) => a.startsWith("--external-addr=loopback="));
 const dbArgs = ["serve", "--binary", "--experimental", ...(loopbackArg ? [loopbackArg] : []), "-"];
 const database = runWorkerd(dbArgs, Buffer.from(serializeConfig(dbConfig)), ["pipe", "inherit", "inherit"]);
 
-for (let i = 0; !(await taken(port)); i++) {
+for (let i = 0; !(await listening(port)); i++) {
   if (database.exitCode !== null || i > 400) {
     console.error(`bench/d1-apart.mjs: the database's workerd did not listen on ${address}`);
     database.kill("SIGTERM");
@@ -158,7 +150,7 @@ const entryPort = Number(process.env.D1_APART_ENTRY_PORT);
 const entryAt = args.findIndex((a) => a.startsWith("--socket-addr=entry="));
 if (Number.isInteger(entryPort) && entryPort > 0 && entryAt >= 0) {
   args[entryAt] = args[entryAt].replace(/:\d+$/, `:${entryPort}`);
-  for (let i = 0; (await taken(entryPort)) && i < 200; i++) await new Promise((r) => setTimeout(r, 25));
+  for (let i = 0; (await portInUse(entryPort)) && i < 200; i++) await new Promise((r) => setTimeout(r, 25));
 }
 
 // The bench reads this to know that the database runs apart, and where.

@@ -69,7 +69,7 @@ setTimeout(() => {
  * the throughput ratio while that one thread is the bottleneck, by a route that does not depend on the share of the
  * machine the load generator and everything else take (its rounds still move: the Worker's own CPU per request does).
  */
-async function loadTest(origin, targets, readCpu, databasePid = null) {
+async function loadTest(origin, targets, readCpu, databasePid = () => null) {
   const opts = (t, durationMs) => ({ concurrency: CONCURRENCY, durationMs, headers: t.headers });
   for (const t of targets) await measure(origin + t.path, opts(t, WARMUP_MS));
   const base = targets.find((t) => t.baseline);
@@ -87,9 +87,8 @@ async function loadTest(origin, targets, readCpu, databasePid = null) {
         const segment = await measure(origin + x.path, opts(x, SEGMENT_MS));
         const after = readCpu();
         segment.cpuPerRequest = busiestPerRequest(before, after, segment.latencies.length);
-        if (databasePid && before?.has(String(databasePid)) && after?.has(String(databasePid))) {
-          segment.databaseCpuPerRequest = (after.get(String(databasePid)) - before.get(String(databasePid))) / segment.latencies.length;
-        }
+        const db = String(databasePid());
+        if (before?.has(db) && after?.has(db)) segment.databaseCpuPerRequest = (after.get(db) - before.get(db)) / segment.latencies.length;
         segments.get(x.name).push(segment);
         pair[x === base ? "base" : "target"] = segment;
       }
@@ -213,7 +212,7 @@ async function main() {
   const apart = await startWorker({ port: await freePort(), persistTo, production: true, d1Apart: true });
   cleanups.push(() => apart.stop());
   const memberTargets = (await pageTargets(apart.direct)).filter((t) => t.baseline || t.headers);
-  const apartLoad = await loadTest(apart.direct, memberTargets, () => workerdCpu(below(apart.child.pid)), apart.d1.pid);
+  const apartLoad = await loadTest(apart.direct, memberTargets, () => workerdCpu(below(apart.child.pid)), apart.databasePid);
   apart.stop();
   const startup = await measureStartup();
   const changed = buildChanged();

@@ -136,7 +136,7 @@ async function startMain({ port, persistTo, vars, quiet, production, inspectorPo
   for (const [k, v] of Object.entries(vars)) args.push("--var", `${k}:${v}`);
   const childEnv = production ? { ...env, NODE_ENV: "production" } : { ...env };
   // `d1Apart` (benches only): the local D1 in a workerd process of its own, as D1 runs apart from the Worker on
-  // Cloudflare (bench/d1-apart.mjs, ADR 74). `d1Apart` names the file it reports to.
+  // Cloudflare (bench/d1-apart.mjs, ADR 74). `apartReport` names the file the wrapper reports to.
   let apartReport = null;
   let directPort = null;
   if (d1Apart) {
@@ -163,21 +163,21 @@ async function startMain({ port, persistTo, vars, quiet, production, inspectorPo
     await new Promise((r) => setTimeout(r, 250));
   }
   if (apartReport) {
-    // Miniflare may hand the runtime a config without the local D1 (wrangler's own proxy); the report says the
-    // database's process started.
-    let apart = "";
-    try {
-      apart = readFileSync(`${apartReport}.apart`, "utf8").trim();
-    } catch {
-      // not written
-    }
-    const [address, pid] = apart.split(" ");
-    if (!address) {
+    // The database's process as the wrapper last reported it (a restart of the runtime starts another); null when
+    // none started (Miniflare handed workerd a config without the local D1).
+    const databasePid = () => {
+      try {
+        return Number(readFileSync(`${apartReport}.apart`, "utf8").trim().split(" ")[1]) || null;
+      } catch {
+        return null;
+      }
+    };
+    if (databasePid() === null) {
       stop(child);
       throw new Error("wrangler dev started without the local D1 apart (bench/d1-apart.mjs wrote no report)");
     }
     const cleanUp = () => rmSync(dirname(apartReport), { recursive: true, force: true });
-    return { origin, child, d1: { address, pid: Number(pid) }, direct: `http://127.0.0.1:${directPort}`, stop: () => (stop(child), cleanUp()) };
+    return { origin, child, databasePid, direct: `http://127.0.0.1:${directPort}`, stop: () => (stop(child), cleanUp()) };
   }
   return { origin, child, stop: () => stop(child) };
 }

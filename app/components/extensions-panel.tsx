@@ -1,6 +1,6 @@
 import { Link, useFetcher, useSearchParams } from "@remix-run/react";
 import { useEffect, useId, useState } from "react";
-import { NameSearch, useNameSearch } from "~/components/name-search";
+import { NameSearch, ownName, useNameSearch } from "~/components/name-search";
 import { focusIfLost } from "~/lib/focus";
 import { When, fromLocalInput, toLocalInput } from "~/components/lectures/when";
 import { toLatinDigits } from "~/lib/digits";
@@ -34,8 +34,6 @@ function suggestedDue(iso: string | null, now: number): string | null {
  * take it back, and a form to give one or several students a later due time (task) or a later close, extra minutes
  * and extra attempts (quiz). Saves through the page's action (intent=extension-save / extension-remove).
  */
-const studentName = (s: { name: string }) => s.name;
-
 export function ExtensionsPanel({
   kind,
   extensions,
@@ -100,7 +98,7 @@ export function ExtensionsPanel({
   const toggle = (id: string) => setChosen((list) => (list.includes(id) ? list.filter((x) => x !== id) : [...list, id]));
   // A cohort of hundreds: the list narrows by name, and everyone it shows can be chosen at once. A student chosen
   // and then searched out of view stays chosen (the count says how many are).
-  const search = useNameSearch(students, studentName);
+  const search = useNameSearch(students, ownName);
   const shownIds = search.shown.map((s) => s._id);
   const allShownChosen = shownIds.length > 0 && shownIds.every((id) => chosen.includes(id));
   const chooseShown = () => setChosen((list) => [...list, ...shownIds.filter((id) => !list.includes(id))]);

@@ -7,6 +7,9 @@ import { foldForSearch } from "~/lib/search-fold";
  * (app/lib/search-fold.ts: "احمد" finds أحمد, "emile" finds Émile). The list is already in the page (a cohort's
  * Progress, a lecture's roll, the quiz results, the certificates), so it is narrowed in the browser, as typed.
  */
+/** The name of an item that carries its own (`nameOf` for most lists): one function, so the folding is kept per list. */
+export const ownName = (item: { name: string }) => item.name;
+
 export function useNameSearch<T>(items: readonly T[], nameOf: (item: T) => string) {
   const [query, setQuery] = useState("");
   const term = foldForSearch(query);

@@ -883,7 +883,7 @@ export async function saveAnswers(ctx: ServiceContext, viewer: Actor, key: strin
   const [row] = await ctx.db
     .update(attempts)
     .set({ answers: clean, savedAt: new Date(now) })
-    .where(and(eq(attempts.id, open.id), isNull(attempts.submittedAt), ...sameSave(open, input.basedOn)))
+    .where(and(eq(attempts.id, open.id), isNull(attempts.submittedAt), ...(input.basedOn === undefined ? [] : [atVersion(open)])))
     .returning({ id: attempts.id });
   if (!row) {
     // Handed in from another tab, or (named save only) saved from one between the read above and this write.
@@ -906,11 +906,8 @@ const version = (a: AttemptRow) => (a.savedAt ?? a.startedAt).getTime();
 const seenVersion = (open: AttemptRow, basedOn: string | null) => (basedOn === null ? open.startedAt.getTime() : Date.parse(basedOn));
 /** Whether the attempt's answers were saved since the save `basedOn` names (undefined: the sender does not say). */
 const savedSince = (open: AttemptRow, basedOn: string | null | undefined) => basedOn !== undefined && version(open) !== seenVersion(open, basedOn);
-/** The same condition in a write's WHERE, so a save landing between the read and the write is not replaced either. */
-const sameSave = (open: AttemptRow, basedOn: string | null | undefined) =>
-  basedOn === undefined ? [] : [sql`coalesce(${attempts.savedAt}, ${attempts.startedAt}) = ${seenVersion(open, basedOn)}`];
-/** The attempt's save as it was read: a hand-in writes over those answers or none. */
-const sameSaveAs = (open: AttemptRow) => sql`coalesce(${attempts.savedAt}, ${attempts.startedAt}) = ${version(open)}`;
+/** The attempt still at the version read, in a write's WHERE: a save landing between the read and the write is not replaced either. */
+const atVersion = (a: AttemptRow) => sql`coalesce(${attempts.savedAt}, ${attempts.startedAt}) = ${version(a)}`;
 /** 409 answers_changed: the answers saved meanwhile (JSON) and when, for the page to offer them or keep its own. */
 const answersChanged = (a: AttemptRow) =>
   new AppError(409, "answers_changed", "Your answers were changed in another tab or on another device since this page last saved them. Choose which answers to keep.", {
@@ -997,7 +994,7 @@ export async function submitQuiz(ctx: ServiceContext, viewer: Actor, key: string
     [row] = await ctx.db
       .update(attempts)
       .set({ answers, ...result, verdicts, codeChecks: checks, codePending: false, submittedAt, savedAt: inTime ? new Date(now) : open.savedAt })
-      .where(and(eq(attempts.id, open.id), isNull(attempts.submittedAt), ...(named ? [sameSaveAs(open)] : [])))
+      .where(and(eq(attempts.id, open.id), isNull(attempts.submittedAt), ...(named ? [atVersion(open)] : [])))
       .returning();
   } finally {
     await taken.lease?.release();

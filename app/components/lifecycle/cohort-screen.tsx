@@ -14,7 +14,7 @@ import { useOneSubmission } from "~/hooks/use-one-submission";
 import { isolate } from "~/lib/bidi";
 import { GroupStatusBadge } from "~/components/groups/badges";
 import { useFocusFirstProblem } from "~/lib/use-editor-focus";
-import { NameSearch, useNameSearch } from "~/components/name-search";
+import { NameSearch, ownName, useNameSearch } from "~/components/name-search";
 
 type Result = ({ ok: true; intent: string } & Record<string, unknown>) | (FailureLike & { intent: string; target?: string });
 
@@ -306,8 +306,6 @@ function AnnouncementsSection({ data }: { data: CohortData }) {
   );
 }
 
-const memberName = (m: CohortData["roster"]["members"][number]) => m.name;
-
 function CertificatesSection({ data }: { data: CohortData }) {
   const { t, lang } = useT();
   const rule = useFetcher<Result>();
@@ -324,7 +322,7 @@ function CertificatesSection({ data }: { data: CohortData }) {
     if (revoker.state === "idle" && revoker.data?.ok) setRevoking(null);
   }, [revoker.state, revoker.data]);
   const { roster } = data;
-  const search = useNameSearch(roster.members, memberName);
+  const search = useNameSearch(roster.members, ownName);
   const issuing = issuingId === null ? null : (roster.members.find((m) => m._id === issuingId) ?? null);
   const ruleForm = useRef<HTMLFormElement>(null);
   const ruleFields = useFieldProblems(ruleForm, rule.data, rule.state === "idle", {

@@ -1,6 +1,6 @@
 import { Link } from "@remix-run/react";
 import { useMemo, useState } from "react";
-import { NameSearch, useNameSearch } from "~/components/name-search";
+import { NameSearch, ownName, useNameSearch } from "~/components/name-search";
 import { AlertIcon, BookIcon, CalendarIcon, UsersIcon } from "~/components/icons";
 import { ArrowDownIcon } from "~/components/realtime-icons";
 import type { MessageKey } from "~/i18n/en";
@@ -42,8 +42,6 @@ const EXPORTS = [
 const percent = (n: number | null, lang: Lang) => (n === null ? "—" : formatPercent(n, lang));
 
 /** By a column, ties and names in the staff lists' one order of names (app/lib/names.ts). */
-const studentName = (s: Student) => s.name;
-
 function sortStudents(list: readonly Student[], key: SortKey, descending: boolean): Student[] {
   const column = COLUMNS.find((c) => c.key === key)!;
   return [...list].sort((a, b) => {
@@ -64,7 +62,7 @@ function sortStudents(list: readonly Student[], key: SortKey, descending: boolea
 export function StaffProgressScreen({ report, exportBase, studentHref }: { report: StaffProgressReport; exportBase: string; studentHref: (slug: string) => string }) {
   const { t, lang } = useT();
   const [sort, setSort] = useState<{ key: SortKey; descending: boolean }>({ key: "name", descending: false });
-  const search = useNameSearch(report.students, studentName);
+  const search = useNameSearch(report.students, ownName);
   const students = useMemo(() => sortStudents(search.shown, sort.key, sort.descending), [search.shown, sort]);
   const atRisk = report.students.filter((s) => s.atRisk);
   const overalls = report.students.map((s) => s.progress.overall).filter((n): n is number => n !== null);

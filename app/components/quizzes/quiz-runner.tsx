@@ -18,15 +18,16 @@ type SaveStatus = "saved" | "saving" | "offline" | "session" | "error" | "confli
 type Phase = "answering" | "submitting" | "retrying";
 type Reply = { status: number; body: { serverNow?: string; savedAt?: string; code?: string; message?: string; gradedOnSaved?: boolean; fields?: { savedAt?: string; answers?: string } } };
 /** Answers saved from another tab or device since this page's last save (409 answers_changed), and when. */
-type Elsewhere = { answers: AnswersMap; savedAt: string | null };
+type Elsewhere = { answers: AnswersMap; savedAt: string };
 
 /** The other save a 409 answers_changed names, or null for another 409 (the attempt handed in, time up). */
 function elsewhere(reply: Reply): Elsewhere | null {
   if (reply.status !== 409 || reply.body.code !== "answers_changed") return null;
   try {
-    const answers = JSON.parse(reply.body.fields?.answers ?? "{}") as unknown;
-    if (!answers || typeof answers !== "object" || Array.isArray(answers)) return null;
-    return { answers: answers as AnswersMap, savedAt: reply.body.fields?.savedAt || null };
+    const answers = JSON.parse(reply.body.fields?.answers ?? "") as unknown;
+    const savedAt = reply.body.fields?.savedAt;
+    if (!savedAt || !answers || typeof answers !== "object" || Array.isArray(answers)) return null;
+    return { answers: answers as AnswersMap, savedAt };
   } catch {
     return null;
   }
@@ -399,7 +400,7 @@ export function QuizRunner({ quiz, questions, attempt, base, saveUrl, serverNow 
             {t("quiz.conflict.title")}
           </h2>
           <p>
-            {conflict.savedAt ? t("quiz.conflict.bodyAt", { time: timeOf(conflict.savedAt) }) : t("quiz.conflict.body")}{" "}
+            {t("quiz.conflict.body", { time: timeOf(conflict.savedAt) })}{" "}
             {t("quiz.conflict.differ", { n: differing(questions, answers, conflict.answers) })}
           </p>
           <div className="quiz-conflict-actions">

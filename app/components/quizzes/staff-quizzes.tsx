@@ -1,5 +1,5 @@
 import { ArrivalNotice } from "~/components/arrival-notice";
-import { NameSearch, useNameSearch } from "~/components/name-search";
+import { NameSearch, ownName, useNameSearch } from "~/components/name-search";
 import { Link } from "@remix-run/react";
 import { NewOnLecture, NothingOnLecturesYet } from "~/components/lectures/new-on-lecture";
 import { When } from "~/components/lectures/when";
@@ -150,12 +150,10 @@ export function StaffQuizzesScreen({ results, lectures, base }: { results: QuizR
   );
 }
 
-const resultName = (s: QuizResults["students"][number]) => s.name;
-
 function ResultsMatrix({ results, base }: { results: QuizResults; base: string }) {
   const { t } = useT();
   const labels = quizLabels(results.quizzes, t);
-  const search = useNameSearch(results.students, resultName);
+  const search = useNameSearch(results.students, ownName);
   return (
     <section className="quizzes-results" aria-labelledby="results-title">
       <h2 id="results-title" className="block-title">
