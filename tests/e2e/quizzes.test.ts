@@ -2,8 +2,8 @@
  * Quizzes end to end in Chromium: a student answers, reloads half-way and finds every answer, loses the connection
  * and gets it back, hands in while offline (the hand-in is retried, one attempt only), sees the result and the
  * review; a device clock an hour off does not change the countdown; one attempt open in two tabs (the tab left
- * behind is told, chooses which answers count, and hands in nothing older unseen); staff build a quiz in the editor;
- * and the screens at 1280 and 375 px in English and Arabic.
+ * behind is told, chooses which answers count, and hands in nothing older unseen; at zero the answers worked on last
+ * are handed in); staff build a quiz in the editor; and the screens at 1280 and 375 px in English and Arabic.
  */
 import { describe, expect, it } from "vitest";
 import { baseURL, gotoHydrated, useBrowser } from "./browser";
@@ -270,6 +270,70 @@ describe("taking a quiz", () => {
     expect(result.body.attempts).toHaveLength(1);
     expect(result.body.attempts[0]!.score).toBe(0);
     expect([...problems, ...problemsTwo]).toEqual([]);
+  });
+
+  it("a tab left open and untouched: at zero its clock hands in the answers given in the other tab, not its own older ones", async () => {
+    const stamp = Date.now().toString(36);
+    const { quiz, path } = await quizOnNewLecture(`${stamp}u`);
+    const user = await memberOf("frontend-react", "left-open", `Left Open ${stamp}`);
+    const one = await newPage();
+    // The stale tab's first hand-in is refused (409) before it hands in the newer answers.
+    const problems = allowStatus(one, 409, "/save");
+    await one.clock.install();
+    await signIn(one.context(), user.email, user.password);
+    await gotoHydrated(one, path);
+    await one.getByRole("button", { name: "Start the quiz" }).click();
+    await one.waitForURL(`**${path}/questions`);
+    await one.waitForFunction(() => document.querySelector(".quiz-save")?.getAttribute("data-status") === "saved");
+
+    // The student goes on in another tab: the first question's right answer, and the third's (2 of 5 points).
+    const two = await one.context().newPage();
+    await gotoHydrated(two, `${path}/questions`);
+    await two.getByRole("radio", { name: "grid" }).check();
+    await two.getByRole("button", { name: "Next" }).click();
+    await two.getByRole("button", { name: "Next" }).click();
+    await two.getByRole("radio", { name: "True" }).check();
+    await two.waitForFunction(() => document.querySelector(".quiz-save")?.getAttribute("data-status") === "saved");
+    await two.close();
+
+    // The first tab, never touched, reaches the deadline and hands in by itself.
+    await one.clock.fastForward("10:00");
+    await one.waitForURL(`**${path}/result?timeUp=1`);
+    const result = await api<{ attempts: { score: number; answers: Record<string, unknown> }[] }>(await accessToken(user), "GET", `/api/quizzes/${quiz.slug}/result`);
+    expect(result.body.attempts).toHaveLength(1);
+    expect(result.body.attempts[0]!.score).toBe(2);
+    expect(problems).toEqual([]);
+  });
+
+  it("a tab changed after the other tab's save: at zero, with the choice still open, its own later answers are handed in", async () => {
+    const stamp = Date.now().toString(36);
+    const { quiz, path } = await quizOnNewLecture(`${stamp}l`);
+    const user = await memberOf("frontend-react", "changed-later", `Changed Later ${stamp}`);
+    const one = await newPage();
+    const problems = allowStatus(one, 409, "/save");
+    await one.clock.install();
+    await signIn(one.context(), user.email, user.password);
+    await gotoHydrated(one, path);
+    await one.getByRole("button", { name: "Start the quiz" }).click();
+    await one.waitForURL(`**${path}/questions`);
+    await one.waitForFunction(() => document.querySelector(".quiz-save")?.getAttribute("data-status") === "saved");
+
+    const two = await one.context().newPage();
+    await gotoHydrated(two, `${path}/questions`);
+    await two.getByRole("radio", { name: "grid" }).check();
+    await two.waitForFunction(() => document.querySelector(".quiz-save")?.getAttribute("data-status") === "saved");
+    await two.close();
+
+    // Later, in the first tab, the student answers otherwise; the page asks which answers count, and time runs out.
+    await one.getByRole("radio", { name: "flex" }).check();
+    await one.getByRole("alert").filter({ hasText: "These answers were changed in another tab" }).waitFor();
+    await one.clock.fastForward("10:00");
+    await one.waitForURL(`**${path}/result?timeUp=1`);
+    const result = await api<{ attempts: { score: number }[] }>(await accessToken(user), "GET", `/api/quizzes/${quiz.slug}/result`);
+    expect(result.body.attempts).toHaveLength(1);
+    // "flex": the latest answer given, and a wrong one.
+    expect(result.body.attempts[0]!.score).toBe(0);
+    expect(problems).toEqual([]);
   });
 });
 

@@ -134,11 +134,11 @@ export function QuizRunner({ quiz, questions, attempt, base, saveUrl, serverNow 
 
   // The clock handed the answers in (not the student): the result page says so.
   const byClock = useRef(false);
+  // When this page's answers were last changed, by the page's clock (null: not changed here since it opened).
+  const editedAt = useRef<number | null>(null);
   const post = useCallback(
     async (intent: "save" | "submit", snapshot: AnswersMap): Promise<Reply | null> => {
-      const body = new URLSearchParams({ intent, answers: JSON.stringify(snapshot), attemptId: attempt._id });
-      // The clock's own hand-in is graded on what was saved whoever saved it: it names no save.
-      if (intent === "save" || !byClock.current) body.set("basedOn", basedOn.current ?? "");
+      const body = new URLSearchParams({ intent, answers: JSON.stringify(snapshot), attemptId: attempt._id, basedOn: basedOn.current ?? "" });
       const sent = Date.now();
       try {
         const res = await fetch(saveUrl, { method: "POST", body, headers: { accept: "application/json" }, credentials: "same-origin" });
@@ -226,13 +226,26 @@ export function QuizRunner({ quiz, questions, attempt, base, saveUrl, serverNow 
     phaseRef.current = "submitting";
     setPhase("submitting");
     window.clearTimeout(timer.current);
-    const snapshot = latest.current;
+    let snapshot = latest.current;
     writeStored(attempt._id, snapshot, true);
-    for (let tries = 0; ; tries++) {
+    for (let tries = 0, overtaken = 0; ; tries++) {
       const reply = await post("submit", snapshot);
       // A 429 is "not yet" (this hand-in's code still running elsewhere, code-lease.ts): tried again like no answer.
       if (reply && reply.status < 500 && reply.status !== 429) {
         const other = elsewhere(reply);
+        if (other && byClock.current && overtaken < 3) {
+          // Time is up and nobody is there to choose: the answers worked on last are handed in. A tab left open
+          // and untouched never replaces what was answered in another; this page's own later changes do.
+          overtaken += 1;
+          const mineLater = editedAt.current !== null && editedAt.current + offset.current > Date.parse(other.savedAt);
+          basedOn.current = other.savedAt;
+          if (!mineLater) {
+            snapshot = other.answers;
+            latest.current = other.answers;
+            setAnswers(other.answers);
+          }
+          continue;
+        }
         if (other) {
           // Not handed in: the student first chooses which answers count, then hands in again.
           phaseRef.current = "answering";
@@ -324,6 +337,7 @@ export function QuizRunner({ quiz, questions, attempt, base, saveUrl, serverNow 
     if (isEmpty(value)) delete next[questionId];
     else next[questionId] = value!;
     latest.current = next;
+    editedAt.current = Date.now();
     setAnswers(next);
     writeStored(attempt._id, next, JSON.stringify(next) !== acknowledged.current);
     if (conflictRef.current) return;
