@@ -96,13 +96,17 @@ export function allowStatus(page: Page, status: number, urlPart: string): string
   return allowLoadError(page, `status of ${status}`, urlPart);
 }
 
-/** As `allowStatus`, for any load error whose console text contains `text` ("net::ERR_FAILED": no answer at all). */
-export function allowLoadError(page: Page, text: string, urlPart: string): string[] {
+/**
+ * As `allowStatus`, for any load error whose console text contains `text`, or one of several ("net::ERR_FAILED": no
+ * answer at all).
+ */
+export function allowLoadError(page: Page, text: string | string[], urlPart: string): string[] {
+  const texts = typeof text === "string" ? [text] : text;
   const problems: string[] = [];
   page.removeAllListeners("console");
   page.on("console", (msg) => {
     if (msg.type() !== "error") return;
-    if (msg.text().includes(text) && msg.location().url.includes(urlPart)) return;
+    if (texts.some((t) => msg.text().includes(t)) && msg.location().url.includes(urlPart)) return;
     problems.push(`${msg.location().url}: ${msg.text()}`);
   });
   return problems;

@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import { baseURL, gotoHydrated, useBrowser } from "./browser";
 import { accessToken, api, INSTRUCTOR, memberOf } from "./groups-helpers";
 import { DEMO_LOGINS, signIn } from "./session";
-import { allowStatus } from "./accounts-helpers";
+import { allowLoadError, allowStatus } from "./accounts-helpers";
 
 /** The two long journeys (a dozen page loads each) get more than the default 45 s on a loaded machine. */
 const LONG_JOURNEY_MS = 90_000;
@@ -334,6 +334,49 @@ describe("taking a quiz", () => {
     // "flex": the latest answer given, and a wrong one.
     expect(result.body.attempts[0]!.score).toBe(0);
     expect(problems).toEqual([]);
+  });
+
+  it("answers kept in the browser while offline, taken back after a reload, do not replace answers saved since on another device", async () => {
+    const stamp = Date.now().toString(36);
+    const { quiz, path } = await quizOnNewLecture(`${stamp}o`);
+    const user = await memberOf("frontend-react", "kept-offline", `Kept Offline ${stamp}`);
+    const laptop = await newPage({ offline: true });
+    const problems = allowLoadError(laptop, ["status of 409", "net::ERR_INTERNET_DISCONNECTED"], "/save");
+    await signIn(laptop.context(), user.email, user.password);
+    await gotoHydrated(laptop, path);
+    await laptop.getByRole("button", { name: "Start the quiz" }).click();
+    await laptop.waitForURL(`**${path}/questions`);
+    await laptop.getByRole("radio", { name: "grid" }).check();
+    await laptop.waitForFunction(() => document.querySelector(".quiz-save")?.getAttribute("data-status") === "saved");
+    // The connection drops: the next answer stays in the browser only.
+    await laptop.context().setOffline(true);
+    await laptop.getByRole("radio", { name: "flex" }).check();
+    await laptop.waitForFunction(() => document.querySelector(".quiz-save")?.getAttribute("data-status") === "offline");
+    const laptopBrowser = laptop.context();
+    await laptop.close();
+
+    // Meanwhile, on a phone, the same attempt gets another answer.
+    const phone = await newPage({ width: 375, height: 800 });
+    await signIn(phone.context(), user.email, user.password);
+    await gotoHydrated(phone, `${path}/questions`);
+    await phone.getByRole("radio", { name: "block" }).check();
+    await phone.waitForFunction(() => document.querySelector(".quiz-save")?.getAttribute("data-status") === "saved");
+
+    // Back on the laptop, online again: the kept "flex" is shown, and the page asks before it replaces "block".
+    await laptopBrowser.setOffline(false);
+    const again = await laptopBrowser.newPage();
+    const problemsAgain = allowStatus(again, 409, "/save");
+    await gotoHydrated(again, `${path}/questions`);
+    const panel = again.getByRole("alert").filter({ hasText: "These answers were changed in another tab" });
+    await panel.waitFor();
+    expect(await again.getByRole("radio", { name: "flex" }).isChecked()).toBe(true);
+    expect(await again.locator(".quiz-save").getAttribute("data-status")).toBe("conflict");
+    const token = await accessToken(user);
+    const server = await api<{ attempt: { answers: Record<string, unknown> } }>(token, "GET", `/api/quizzes/${quiz.slug}`);
+    expect(Object.values(server.body.attempt.answers)).toEqual([2]);
+    await panel.getByRole("button", { name: "Use the answers saved there" }).click();
+    expect(await again.getByRole("radio", { name: "block" }).isChecked()).toBe(true);
+    expect([...problems, ...problemsAgain]).toEqual([]);
   });
 });
 

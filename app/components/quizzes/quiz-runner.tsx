@@ -37,8 +37,14 @@ const storageKey = (attemptId: string) => `cohort.quiz.${attemptId}`;
 const isEmpty = (v: AnswerValue | undefined) => v === undefined || v === "" || (Array.isArray(v) && v.length === 0);
 
 const placeKey = (attemptId: string) => `cohort.quiz.${attemptId}.place`;
-const readStored = (attemptId: string) => readKept<{ answers: AnswersMap; pending: boolean }>(storageKey(attemptId));
-const writeStored = (attemptId: string, answers: AnswersMap, pending: boolean) => keep(storageKey(attemptId), { answers, pending });
+/**
+ * This browser's copy of the answers (`pending`: not yet acknowledged by the server), with the save they follow: a
+ * copy taken back after a reload is sent as following that save, so answers saved since in another tab or device
+ * are not replaced unseen (the server refuses, and the page asks).
+ */
+type Stored = { answers: AnswersMap; pending: boolean; basedOn?: string | null };
+const readStored = (attemptId: string) => readKept<Stored>(storageKey(attemptId));
+const writeStored = (attemptId: string, answers: AnswersMap, pending: boolean, basedOn: string | null) => keep(storageKey(attemptId), { answers, pending, basedOn } satisfies Stored);
 
 /** How many of the questions are answered differently in `a` and `b`. */
 const differing = (questions: PageQuestion[], a: AnswersMap, b: AnswersMap) => questions.filter((q) => JSON.stringify(a[q._id] ?? null) !== JSON.stringify(b[q._id] ?? null)).length;
@@ -185,7 +191,10 @@ export function QuizRunner({ quiz, questions, attempt, base, saveUrl, serverNow 
       if (reply.body.savedAt) basedOn.current = reply.body.savedAt;
       if (JSON.stringify(latest.current) === json) {
         setStatus("saved");
-        writeStored(attempt._id, snapshot, false);
+        writeStored(attempt._id, snapshot, false, basedOn.current);
+      } else {
+        // Changed again meanwhile: the copy still waiting now follows this save.
+        writeStored(attempt._id, latest.current, true, basedOn.current);
       }
       return;
     }
@@ -227,7 +236,7 @@ export function QuizRunner({ quiz, questions, attempt, base, saveUrl, serverNow 
     setPhase("submitting");
     window.clearTimeout(timer.current);
     let snapshot = latest.current;
-    writeStored(attempt._id, snapshot, true);
+    writeStored(attempt._id, snapshot, true, basedOn.current);
     for (let tries = 0, overtaken = 0; ; tries++) {
       const reply = await post("submit", snapshot);
       // A 429 is "not yet" (this hand-in's code still running elsewhere, code-lease.ts): tried again like no answer.
@@ -283,6 +292,8 @@ export function QuizRunner({ quiz, questions, attempt, base, saveUrl, serverNow 
     if (stored?.pending) {
       latest.current = stored.answers;
       setAnswers(stored.answers);
+      // A copy kept before this page knew of the save it follows (older copies name none: the server's is taken).
+      if (stored.basedOn === null || typeof stored.basedOn === "string") basedOn.current = stored.basedOn;
     }
     const place = readKept<{ index: number; showAll: boolean }>(placeKey(attempt._id));
     if (place) {
@@ -339,7 +350,7 @@ export function QuizRunner({ quiz, questions, attempt, base, saveUrl, serverNow 
     latest.current = next;
     editedAt.current = Date.now();
     setAnswers(next);
-    writeStored(attempt._id, next, JSON.stringify(next) !== acknowledged.current);
+    writeStored(attempt._id, next, JSON.stringify(next) !== acknowledged.current, basedOn.current);
     if (conflictRef.current) return;
     setStatus("saving");
     schedule(AUTOSAVE_DEBOUNCE_MS);
@@ -354,7 +365,7 @@ export function QuizRunner({ quiz, questions, attempt, base, saveUrl, serverNow 
     acknowledged.current = JSON.stringify(other.answers);
     basedOn.current = other.savedAt;
     setAnswers(other.answers);
-    writeStored(attempt._id, other.answers, false);
+    writeStored(attempt._id, other.answers, false, basedOn.current);
     showConflict(null);
     setStatus("saved");
   };
