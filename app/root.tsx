@@ -22,6 +22,7 @@ import { useScriptless } from "./hooks/use-scriptless";
 import { useViewer } from "./hooks/use-viewer";
 import { useT } from "./lib/i18n";
 import { useNonce } from "./lib/nonce";
+import { SAID_AGAIN_ID } from "./lib/focus";
 import { sheets } from "./styles/sheets";
 import { getHeaderFigures, getViewer } from "../worker/auth/viewer";
 import { useScrollStops } from "~/hooks/use-scroll-stops";
@@ -129,6 +130,8 @@ export function Layout({ children }: { children: ReactNode }) {
           <>
             {/* Shown by entry.client.tsx when the page cannot hydrate (its dictionary did not load, even after one
                 reload): the server's words, since the browser has none of its own. */}
+            {/* A refused field's error said again when the field already had the focus (focusRefused, lib/focus.ts). */}
+            <div id={SAID_AGAIN_ID} className="visually-hidden" aria-live="assertive" aria-atomic="true" />
             <div id="boot-failed" className="boot-failed" role="alert" hidden>
               <p>{t("app.bootFailed")}</p>
               <button type="button" className="btn btn-primary btn-sm">

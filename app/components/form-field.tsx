@@ -1,4 +1,4 @@
-import { forwardRef, useState, type InputHTMLAttributes, type ReactNode } from "react";
+import { forwardRef, useRef, useState, type InputHTMLAttributes, type ReactNode } from "react";
 import { useT } from "~/lib/i18n";
 
 type InputProps = Omit<InputHTMLAttributes<HTMLInputElement>, "id"> & {
@@ -92,10 +92,16 @@ export const PasswordField = forwardRef<HTMLInputElement, Omit<InputProps, "type
   );
 });
 
-/** A form-level failure, announced at once. */
-export function FormAlert({ id, children }: { id?: string; children: ReactNode }) {
+/**
+ * A form-level failure, announced at once. `attempt` names the failure (the action's answer, the submit's event...):
+ * a new one redraws the alert even when its words are the same, so the second "The email or password is incorrect"
+ * is said like the first (an alert whose text does not change is not read again).
+ */
+export function FormAlert({ id, children, attempt }: { id?: string; children: ReactNode; attempt?: unknown }) {
+  const seen = useRef({ attempt, count: 0 });
+  if (seen.current.attempt !== attempt) seen.current = { attempt, count: seen.current.count + 1 };
   return (
-    <div id={id} className="form-error" role="alert">
+    <div key={seen.current.count} id={id} className="form-error" role="alert">
       {children}
     </div>
   );

@@ -43,3 +43,47 @@ export function useLeavesWithFocus(ref: RefObject<HTMLElement | null>, left: () 
     [ref],
   );
 }
+
+/** The page's region for a refusal said again (root.tsx): assertive, read whole, out of sight. */
+export const SAID_AGAIN_ID = "said-again";
+/** How long the region keeps what it said, so that it is not found later by reading the page. */
+const SAID_FOR_MS = 8_000;
+let sayTimer = 0;
+let clearTimer = 0;
+
+/**
+ * Puts the keyboard on a field that was refused (by the form's own check or by the server). A screen reader says a
+ * field's label and its error as the field takes the focus; a field that already has it (Enter pressed in it, twice
+ * with the same mistake) takes nothing new, and its error, shown again or shown for the first time, would be said by
+ * nobody. So when the field is already focused, its error (the texts it is described by, less its hints) is said
+ * through the page's assertive region, once the render that writes it has run. Client-only.
+ */
+export function focusRefused(el: HTMLElement | null | undefined, options?: FocusOptions): void {
+  if (!el) return;
+  if (document.activeElement !== el) {
+    el.focus(options);
+    return;
+  }
+  const region = document.getElementById(SAID_AGAIN_ID);
+  if (!region) return;
+  window.clearTimeout(sayTimer);
+  window.clearTimeout(clearTimer);
+  // Emptied first: the same words written over themselves would not be a change the screen reader hears.
+  region.textContent = "";
+  sayTimer = window.setTimeout(() => {
+    if (!el.isConnected) return;
+    region.textContent = refusalOf(el);
+    clearTimer = window.setTimeout(() => (region.textContent = ""), SAID_FOR_MS);
+  }, 100);
+}
+
+/** What a field's error says: the elements it is described by, less its hints (`.field-hint`). */
+function refusalOf(el: HTMLElement): string {
+  const ids = (el.getAttribute("aria-describedby") ?? "").split(/\s+/).filter(Boolean);
+  return ids
+    .map((id) => document.getElementById(id))
+    .filter((d): d is HTMLElement => d !== null && !d.classList.contains("field-hint"))
+    .map((d) => d.textContent?.trim() ?? "")
+    .filter(Boolean)
+    .join(" ");
+}

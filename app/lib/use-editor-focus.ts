@@ -1,6 +1,6 @@
 import { useFetcher } from "@remix-run/react";
 import { useEffect, useRef, useState, type RefObject } from "react";
-import { focusIfLost } from "./focus";
+import { focusIfLost, focusRefused } from "./focus";
 
 /**
  * For a list with one inline editor open at a time (`editing`: "new", an item's id, or null when closed). The button
@@ -68,6 +68,6 @@ export function useFocusFirstProblem(scope: RefObject<HTMLElement>, failure: unk
     const target = area?.querySelector<HTMLElement>('[aria-invalid="true"]') ?? area?.querySelector<HTMLElement>(".form-error");
     if (!target) return;
     target.scrollIntoView({ block: "center" });
-    if (target.matches("input, select, textarea")) target.focus({ preventScroll: true });
+    if (target.matches("input, select, textarea")) focusRefused(target, { preventScroll: true });
   }, [scope, failure, settled]);
 }

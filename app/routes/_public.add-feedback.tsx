@@ -17,6 +17,7 @@ import { listMyFeedback, shareFeedback } from "../../worker/services/feedback";
 import { listMyGroups } from "../../worker/services/my-groups";
 import { sheets } from "~/styles/sheets";
 import { EmptyState } from "~/components/empty-state";
+import { focusRefused } from "~/lib/focus";
 // Sent as Remix sends it, except that it waits offline or while the session is gone instead of losing the page (ADR 73).
 export { clientAction } from "~/lib/kept-submission";
 
@@ -184,7 +185,7 @@ function FeedbackForm({ groups, mine, selected, maxLength }: FeedbackFormProps) 
     }
     show("error", t(result.formError ?? "shareFeedback.failed"));
     const first = (["groupSlug", "rating", "userFeedback"] as const).find((f) => result.errors[f]);
-    if (first) formRef.current?.querySelector<HTMLElement>(first === "rating" ? "[name=rating]" : `[name="${first}"]`)?.focus();
+    if (first) focusRefused(formRef.current?.querySelector<HTMLElement>(first === "rating" ? "[name=rating]" : `[name="${first}"]`));
   }, [result, show, t]);
 
   const pickGroup = (slug: string) => setValues(initialValues(slug));

@@ -7,7 +7,7 @@ import { FormAlert, PasswordField, TextField } from "~/components/form-field";
 import { useHydrated } from "~/hooks/use-hydrated";
 import type { MessageKey } from "~/i18n/en";
 import { expectedError, fieldErrors, formValues, messageKey, retryHeaders, retryMinutes, type FieldErrors } from "~/lib/form-errors.server";
-import { revealAndFocus } from "~/lib/focus";
+import { revealAndFocus, focusRefused } from "~/lib/focus";
 import { toLatinDigits } from "~/lib/digits";
 import { useT } from "~/lib/i18n";
 import { RESEND_COOLDOWN_S } from "~/lib/resend-cooldown";
@@ -102,7 +102,7 @@ export default function ResetPasswordPage() {
     setClientErrors(null);
     if (!result.ok) {
       const first = (["email", "resetCode", "newPassword"] as const).find((f) => result.errors[f]) ?? (result.formError ? (result.intent === "send-code" ? "email" : "resetCode") : undefined);
-      if (first) formRef.current?.querySelector<HTMLElement>(`[name="${first}"]`)?.focus();
+      if (first) focusRefused(formRef.current?.querySelector<HTMLElement>(`[name="${first}"]`));
       return;
     }
     if (result.intent === "send-code") {
@@ -130,7 +130,7 @@ export default function ResetPasswordPage() {
     if (submitter?.value === "send-code") {
       const emailError: FieldErrors<Field> = email.trim() ? {} : { email: "form.emailRequired" };
       setClientErrors(emailError);
-      if (emailError.email) formRef.current?.querySelector<HTMLElement>('[name="email"]')?.focus();
+      if (emailError.email) focusRefused(formRef.current?.querySelector<HTMLElement>('[name="email"]'));
       else submit({ intent: "send-code", email }, { method: "post" });
       return;
     }
@@ -142,7 +142,7 @@ export default function ResetPasswordPage() {
     setClientErrors(errors);
     const first = (["email", "resetCode", "newPassword"] as const).find((f) => errors[f]);
     if (first) {
-      formRef.current?.querySelector<HTMLElement>(`[name="${first}"]`)?.focus();
+      focusRefused(formRef.current?.querySelector<HTMLElement>(`[name="${first}"]`));
       return;
     }
     submit({ intent: "reset", email, resetCode: code, newPassword: password }, { method: "post" });
@@ -215,7 +215,7 @@ export default function ResetPasswordPage() {
           error={errors.newPassword ? t(errors.newPassword) : null}
         />
         {resetError ? (
-          <FormAlert id="reset-form-error">
+          <FormAlert id="reset-form-error" attempt={result}>
             <p>{t(resetError)}</p>
           </FormAlert>
         ) : null}
@@ -228,7 +228,7 @@ export default function ResetPasswordPage() {
           {codeSent ? <p className="form-success">{t("auth.forgot.sent")}</p> : null}
         </div>
         {sendError ? (
-          <FormAlert id="reset-send-error">
+          <FormAlert id="reset-send-error" attempt={result}>
             <p>{sendError}</p>
           </FormAlert>
         ) : null}

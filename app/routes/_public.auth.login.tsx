@@ -8,7 +8,7 @@ import { FormAlert, PasswordField, TextField } from "~/components/form-field";
 import { useHydrated } from "~/hooks/use-hydrated";
 import type { MessageKey } from "~/i18n/en";
 import { expectedError, fieldErrors, formValues, messageKey, retryHeaders, type FieldErrors } from "~/lib/form-errors.server";
-import { revealAndFocus } from "~/lib/focus";
+import { revealAndFocus, focusRefused } from "~/lib/focus";
 import { useT } from "~/lib/i18n";
 import { metaT, pageMeta } from "~/lib/meta";
 import { afterLogin, isPendingCheckIn } from "~/lib/after-login.server";
@@ -137,8 +137,8 @@ export default function LoginPage() {
       }, FORGOT_REDIRECT_MS);
       return () => window.clearTimeout(timer);
     }
-    if (result.errors.email) emailRef.current?.focus();
-    else if (result.errors.password) passwordRef.current?.focus();
+    if (result.errors.email) focusRefused(emailRef.current);
+    else if (result.errors.password) focusRefused(passwordRef.current);
   }, [result, navigate]);
 
   const serverErrors = result && !result.ok ? result.errors : {};
@@ -162,7 +162,7 @@ export default function LoginPage() {
     setClientErrors(next);
     if (Object.keys(next).length > 0) {
       e.preventDefault();
-      (next.email ? emailRef : passwordRef).current?.focus();
+      focusRefused((next.email ? emailRef : passwordRef).current);
     }
   }
 
@@ -227,7 +227,7 @@ export default function LoginPage() {
           </button>
         </div>
         {formError ? (
-          <FormAlert id="login-form-error">
+          <FormAlert id="login-form-error" attempt={clientErrors.form ? clientErrors : result}>
             <p>{t(formError)}</p>
             {formError === "auth.login.notVerified" ? (
               <p>

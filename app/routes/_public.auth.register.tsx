@@ -11,7 +11,7 @@ import { detectLang } from "~/i18n/config";
 import { composePhone, countryById, PHONE_PATTERN, phoneDigits } from "~/lib/countries";
 import { expectedError, fieldErrors, formValues, retryHeaders, type FieldErrors } from "~/lib/form-errors.server";
 import { isolate } from "~/lib/bidi";
-import { revealAndFocus } from "~/lib/focus";
+import { revealAndFocus, focusRefused } from "~/lib/focus";
 import { useT } from "~/lib/i18n";
 import { metaT, pageMeta } from "~/lib/meta";
 import { PASSWORD_MIN_LENGTH, registerFormInput } from "~/lib/schemas";
@@ -116,7 +116,7 @@ export default function RegisterPage() {
 
   function focusFirstInvalid(errors: Partial<Record<string, unknown>>) {
     const first = (["name", "email", "password", "confirmPassword", "country", "phone"] as const).find((f) => errors[f] || (f === "phone" && errors.phone_number));
-    if (first) formRef.current?.querySelector<HTMLElement>(`[name="${first}"]`)?.focus();
+    if (first) focusRefused(formRef.current?.querySelector<HTMLElement>(`[name="${first}"]`));
   }
 
   /** Light checks by hand (the server checks everything again with the shared schema). */
@@ -186,7 +186,7 @@ export default function RegisterPage() {
           describedBy={missing("phone") ? "register-form-error" : undefined}
         />
         {formError ? (
-          <FormAlert id="register-form-error">
+          <FormAlert id="register-form-error" attempt={clientErrors ?? result}>
             <p>{t(formError, { minutes: REGISTER_RETRY_MINUTES })}</p>
           </FormAlert>
         ) : null}

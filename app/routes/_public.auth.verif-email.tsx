@@ -10,7 +10,7 @@ import { useHydrated } from "~/hooks/use-hydrated";
 import type { MessageKey } from "~/i18n/en";
 import { expectedError, fieldErrors, messageKey, retryHeaders, type FieldErrors } from "~/lib/form-errors.server";
 import { isolate } from "~/lib/bidi";
-import { revealAndFocus } from "~/lib/focus";
+import { revealAndFocus, focusRefused } from "~/lib/focus";
 import { carriedRedirect, withRedirect } from "~/lib/session-client";
 import { useT } from "~/lib/i18n";
 import { CODE_MAX_ATTEMPTS, RESEND_COOLDOWN_S } from "~/lib/resend-cooldown";
@@ -120,7 +120,7 @@ export default function VerifyEmailPage() {
       if (result.formError === "auth.verify.failed") setWrongTries((n) => n + 1);
       // A wrong code: empty the boxes and start again from the first one.
       setDigits((d) => d.map(() => ""));
-      codeRef.current?.querySelector<HTMLInputElement>("input")?.focus();
+      focusRefused(codeRef.current?.querySelector<HTMLInputElement>("input"));
     }
   }, [result, navigate]);
 
@@ -199,7 +199,7 @@ export default function VerifyEmailPage() {
           ) : null}
         </div>
         {formError ? (
-          <FormAlert id="verify-form-error">
+          <FormAlert id="verify-form-error" attempt={result}>
             <p>{t(formError)}</p>
             {/* The boxes were emptied for a new try: say why the code did not work and what to do. */}
             {formError === "auth.verify.failed" ? <p>{t(wrongTries >= CODE_MAX_ATTEMPTS ? "auth.verify.failedSpent" : "auth.verify.failedHint", { tries: CODE_MAX_ATTEMPTS })}</p> : null}

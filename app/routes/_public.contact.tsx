@@ -16,6 +16,7 @@ import { retryHeaders, retryMinutes } from "~/lib/form-errors.server";
 import { AppError } from "../../worker/http/errors";
 import { createContactMessage } from "../../worker/services/contact";
 import { sheets } from "~/styles/sheets";
+import { focusRefused } from "~/lib/focus";
 // Sent as Remix sends it, except that it waits offline or while the session is gone instead of losing the page (ADR 73).
 export { clientAction } from "~/lib/kept-submission";
 
@@ -111,7 +112,7 @@ export default function ContactPage() {
     // The spec's failure toast for any refusal (platform-spec, Contact); a field to correct also says so beside it.
     show("error", t("contact.failure"));
     const firstInvalid = (["name", "email", "message"] as const).find((f) => result.errors[f]);
-    if (firstInvalid) formRef.current?.querySelector<HTMLElement>(`[name="${firstInvalid}"]`)?.focus();
+    if (firstInvalid) focusRefused(formRef.current?.querySelector<HTMLElement>(`[name="${firstInvalid}"]`));
   }, [result, show, t]);
 
   const busy = sending || coolingDown;

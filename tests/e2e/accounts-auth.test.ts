@@ -238,6 +238,55 @@ describe("sign-up, e-mail verification and login", () => {
     expect(problems).toEqual([]);
   });
 
+  it("says a refusal again when it repeats: the same wrong password twice, the same short password twice (Enter in the field)", async () => {
+    const user = await createVerifiedUser("said-again");
+    const page = await newPage();
+    const problems = allowStatus(page, 400, "/auth/login");
+    await gotoHydrated(page, "/auth/login");
+    // What the page's assertive region says, in order (it is emptied between two sayings).
+    await page.evaluate(() => {
+      const region = document.getElementById("said-again")!;
+      (window as unknown as { said: string[] }).said = [];
+      new MutationObserver(() => {
+        if (region.textContent) (window as unknown as { said: string[] }).said.push(region.textContent);
+      }).observe(region, { childList: true, characterData: true, subtree: true });
+    });
+    const said = () => page.evaluate(() => (window as unknown as { said: string[] }).said);
+    await page.getByLabel("Email").fill(user.email);
+    const password = page.getByLabel("Password", { exact: true });
+    await password.fill("not-the-right-password");
+    await password.press("Enter");
+    const wrong = page.getByRole("alert").filter({ hasText: "The email or password is incorrect" });
+    await wrong.waitFor();
+    await wrong.evaluate((el) => el.setAttribute("data-first", ""));
+    // The same refusal again: a new alert, which a screen reader reads like the first (the same one, unchanged, it would not).
+    await password.press("Enter");
+    await page.locator("[role=alert]:not([data-first])").filter({ hasText: "The email or password is incorrect" }).waitFor();
+
+    // The form's own check, with the keyboard already in the field: its error is said each time.
+    await password.fill("short");
+    await password.press("Enter");
+    await page.waitForFunction(() => (window as unknown as { said: string[] }).said.length === 1);
+    await password.press("Enter");
+    await page.waitForFunction(() => (window as unknown as { said: string[] }).said.length === 2);
+    expect(await said()).toEqual(["Password must be at least 10 characters.", "Password must be at least 10 characters."]);
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe("login-password");
+    expect(problems).toEqual([]);
+  });
+
+  it("says a refused field again in Arabic when the keyboard is already in it", async () => {
+    const page = await newPage({ width: 375, height: 800 });
+    await page.context().addCookies([{ name: "lang", value: "ar", url: baseURL() }]);
+    await gotoHydrated(page, "/auth/login");
+    await page.locator("#login-email").fill(DEMO.student.email);
+    await page.locator("#login-password").fill("قصيرة");
+    await page.locator("#login-password").press("Enter");
+    const region = page.locator("#said-again");
+    await page.waitForFunction(() => document.getElementById("said-again")?.textContent !== "");
+    expect(await region.textContent()).toBe("يجب أن تتكوّن كلمة المرور من 10 أحرف على الأقل.");
+    expect(await region.getAttribute("aria-live")).toBe("assertive");
+  });
+
   it("logs in when Enter is pressed in the password field (not the forgot-password button)", async () => {
     const page = await newPage();
     await page.goto("/auth/login");

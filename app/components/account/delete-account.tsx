@@ -7,6 +7,7 @@ import { useT } from "~/lib/i18n";
 import { endingSession } from "~/lib/session-client";
 import type { AccountResult } from "./types";
 import { useAccountResult } from "./use-account-result";
+import { focusRefused } from "~/lib/focus";
 
 /**
  * Delete one's own account: the password, asked inside a confirmation dialog. On success the action signs
@@ -32,7 +33,7 @@ export function DeleteAccount({ hasPassword }: { hasPassword: boolean }) {
     // Refused (a wrong password): the session goes on.
     submitted.current = false;
     endingSession(false);
-    document.getElementById("delete-password")?.focus();
+    focusRefused(document.getElementById("delete-password"));
   });
 
   useEffect(() => {
@@ -78,7 +79,7 @@ export function DeleteAccount({ hasPassword }: { hasPassword: boolean }) {
             setMissing(!password);
             if (!password) {
               e.preventDefault();
-              document.getElementById("delete-password")?.focus();
+              focusRefused(document.getElementById("delete-password"));
               return;
             }
             // On success the action signs this device out and sends the person home: what the widgets ask
@@ -90,7 +91,7 @@ export function DeleteAccount({ hasPassword }: { hasPassword: boolean }) {
         >
           <input type="hidden" name="intent" value="delete" />
           <PasswordField id="delete-password" name="password" label={t("auth.field.password")} autoComplete="current-password" required error={error && error !== fetcher.data?.formError ? t(error) : null} />
-          {error && error === fetcher.data?.formError ? <FormAlert>{t(error)}</FormAlert> : null}
+          {error && error === fetcher.data?.formError ? <FormAlert attempt={fetcher.data}>{t(error)}</FormAlert> : null}
         </fetcher.Form>
       </ConfirmDialog>
     </section>

@@ -8,6 +8,7 @@ import { splitPhone } from "~/lib/countries";
 import { useT } from "~/lib/i18n";
 import type { AccountResult } from "./types";
 import { useAccountResult } from "./use-account-result";
+import { focusRefused } from "~/lib/focus";
 
 export type Notify = (kind: "success" | "error", text: string) => void;
 
@@ -18,7 +19,7 @@ const INPUT_OF: Record<string, string> = { phone_number: "phone" };
 
 function focusFirst(form: HTMLFormElement | null, errors: Errors, order: string[]) {
   const first = order.find((f) => errors[f]);
-  if (first) form?.querySelector<HTMLElement>(`[name="${INPUT_OF[first] ?? first}"]`)?.focus();
+  if (first) focusRefused(form?.querySelector<HTMLElement>(`[name="${INPUT_OF[first] ?? first}"]`));
 }
 
 /** Edit one's own name, country and phone number. */
@@ -67,7 +68,7 @@ export function EditProfileForm({ name, phone, country, notify }: { name: string
           error={errors.phone ? t(errors.phone) : errors.phone_number ? t(errors.phone_number) : null}
           countryError={errors.country ? t(errors.country) : null}
         />
-        {formError ? <FormAlert>{t(formError)}</FormAlert> : null}
+        {formError ? <FormAlert attempt={fetcher.data}>{t(formError)}</FormAlert> : null}
         <button type="submit" className="btn btn-primary" disabled={busy}>
           {busy ? <span className="spinner spinner-sm" aria-hidden="true" /> : null}
           {t("account.profile.save")}
@@ -136,7 +137,7 @@ export function ChangePasswordForm({ hasPassword, minPassword, notify }: { hasPa
             hint={t("account.password.hint", { min: minPassword })}
             error={errors.newPassword ? t(errors.newPassword) : null}
           />
-          {formError ? <FormAlert>{t(formError)}</FormAlert> : null}
+          {formError ? <FormAlert attempt={fetcher.data}>{t(formError)}</FormAlert> : null}
           <button type="submit" className="btn btn-primary" disabled={busy}>
             {busy ? <span className="spinner spinner-sm" aria-hidden="true" /> : null}
             {t("account.password.submit")}

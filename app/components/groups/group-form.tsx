@@ -10,6 +10,7 @@ import { ConfirmDialog } from "../confirm-dialog";
 import { isolate } from "~/lib/bidi";
 import type { GroupStatus } from "./badges";
 import { ImageIcon } from "./extra-icons";
+import { focusRefused } from "~/lib/focus";
 
 export interface GroupFormValues {
   title: string;
@@ -80,7 +81,7 @@ export function GroupForm({ mode, defaults, instructors, limits, failure, saved,
   useEffect(() => {
     if (!failure?.fields) return;
     const first = FIELD_ORDER.find((f) => failure.fields?.[f]);
-    if (first) formRef.current?.querySelector<HTMLElement>(`[name="${first}"]`)?.focus();
+    if (first) focusRefused(formRef.current?.querySelector<HTMLElement>(`[name="${first}"]`));
   }, [failure]);
 
   const onFile = (e: React.ChangeEvent<HTMLInputElement>) => {
@@ -145,7 +146,7 @@ export function GroupForm({ mode, defaults, instructors, limits, failure, saved,
         // A refused image is not silently left out: the form waits until another is chosen or the choice is removed.
         if (fileError) {
           e.preventDefault();
-          fileRef.current?.focus();
+          focusRefused(fileRef.current);
           return;
         }
         // Archiving ends the cohort's place in the catalogue, and only an admin brings it back: asked first.

@@ -5,6 +5,7 @@ import { useT } from "~/lib/i18n";
 import { ArrowUpIcon, BookIcon, PlusIcon, TrashIcon } from "../icons";
 import { ConfirmDialog } from "~/components/confirm-dialog";
 import { ArrowDownIcon, PencilIcon } from "./extra-icons";
+import { focusRefused } from "~/lib/focus";
 
 export interface OutlineItem {
   _id: string;
@@ -240,7 +241,7 @@ function ContentForm({
     if (fetcher.state !== "idle" || !result || handled.current === result) return;
     handled.current = result;
     if (!result.ok) {
-      titleRef.current?.focus();
+      focusRefused(titleRef.current);
       return;
     }
     if (intent === "content-add") {

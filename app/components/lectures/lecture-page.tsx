@@ -15,6 +15,7 @@ import { useRoom } from "~/lib/use-room";
 import { videoEmbed, type VideoEmbed } from "~/lib/video-embed";
 import { QuizStanding, QuizWhen, type CourseQuiz } from "~/components/quizzes/course-quizzes";
 import { When } from "./when";
+import { focusRefused } from "~/lib/focus";
 
 export interface PageLecture {
   _id: string;
@@ -249,7 +250,7 @@ function CheckInCard({ lecture, justCheckedIn }: { lecture: PageLecture; justChe
   const [short, setShort] = useState(false);
   const done = useRef<HTMLDivElement>(null);
   useEffect(() => {
-    if (result && !result.ok) input.current?.focus();
+    if (result && !result.ok) focusRefused(input.current);
     // Checked in: the form is gone, and the card that says so takes the keyboard's place.
     if (result?.ok) done.current?.focus();
   }, [result]);
@@ -298,7 +299,7 @@ function CheckInCard({ lecture, justCheckedIn }: { lecture: PageLecture; justChe
         if (code.replace(/\D/g, "").length === 6) return setShort(false);
         e.preventDefault();
         setShort(true);
-        input.current?.focus();
+        focusRefused(input.current);
       }}
     >
       <h2 id="checkin-title" className="lecture-card-title">

@@ -22,6 +22,7 @@ import { WorkLink } from "./work-link";
 import { UnsavedChanges } from "~/components/unsaved-changes";
 import { HandInFile, type HandInFileInfo } from "./hand-in-file";
 import { keep, readKept } from "~/lib/kept-locally";
+import { focusRefused } from "~/lib/focus";
 
 export interface GraderSubmission {
   _id: string;
@@ -307,8 +308,8 @@ export function Grader({
     if (!current) return;
     if (intent === "grade" && problem) {
       setTriedEmpty(true);
-      if (problem === "rubric") document.querySelector<HTMLInputElement>(".rubric-criterion:not(:has(input:checked)) input")?.focus();
-      else scoreRef.current?.focus();
+      if (problem === "rubric") focusRefused(document.querySelector<HTMLInputElement>(".rubric-criterion:not(:has(input:checked)) input"));
+      else focusRefused(scoreRef.current);
       return;
     }
     const given = rubric ? rubricScore : score;
