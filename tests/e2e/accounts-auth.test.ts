@@ -252,6 +252,8 @@ describe("sign-up, e-mail verification and login", () => {
       }).observe(region, { childList: true, characterData: true, subtree: true });
     });
     const said = () => page.evaluate(() => (window as unknown as { said: string[] }).said);
+    // Enter sends the form only while its button is enabled (not while the last answer's page data still loads).
+    const ready = () => page.waitForFunction(() => document.querySelector<HTMLButtonElement>("button[value=login]")?.disabled === false);
     await page.getByLabel("Email").fill(user.email);
     const password = page.getByLabel("Password", { exact: true });
     await password.fill("not-the-right-password");
@@ -259,11 +261,13 @@ describe("sign-up, e-mail verification and login", () => {
     const wrong = page.getByRole("alert").filter({ hasText: "The email or password is incorrect" });
     await wrong.waitFor();
     await wrong.evaluate((el) => el.setAttribute("data-first", ""));
+    await ready();
     // The same refusal again: a new alert, which a screen reader reads like the first (the same one, unchanged, it would not).
     await password.press("Enter");
     await page.locator("[role=alert]:not([data-first])").filter({ hasText: "The email or password is incorrect" }).waitFor();
 
     // The form's own check, with the keyboard already in the field: its error is said each time.
+    await ready();
     await password.fill("short");
     await password.press("Enter");
     await page.waitForFunction(() => (window as unknown as { said: string[] }).said.length === 1);
