@@ -7,6 +7,7 @@ import { toLatinDigits } from "~/lib/digits";
 import { failureText, type FailureLike } from "~/lib/group-errors";
 import { formatList } from "~/lib/intl-cache";
 import { useT } from "~/lib/i18n";
+import { RefusalText } from "~/components/form-field";
 
 export interface PanelExtension {
   user: { _id: string; name: string };
@@ -219,9 +220,9 @@ export function ExtensionsPanel({
           </div>
           {kind === "quiz" ? <p className="field-hint field-hint-block">{t("extensions.quizHint")}</p> : null}
           {formWrong ? (
-            <p className="form-error" role="alert">
+            <RefusalText className="form-error" attempt={failure}>
               {refusal(failure)}
-            </p>
+            </RefusalText>
           ) : null}
           {saver.data?.ok && saver.state === "idle" ? (
             <p className="form-success" role="status" id={`${uid}-saved`} tabIndex={-1}>

@@ -93,16 +93,35 @@ export const PasswordField = forwardRef<HTMLInputElement, Omit<InputProps, "type
 });
 
 /**
- * A form-level failure, announced at once. `attempt` names the failure (the action's answer, the submit's event...):
- * a new one redraws the alert even when its words are the same, so the second "The email or password is incorrect"
- * is said like the first (an alert whose text does not change is not read again).
+ * A number that changes with each new `attempt` (the action's answer, the form's own check...): the key of an alert,
+ * so that a new failure redraws it even when its words are the same. An alert whose text does not change is not read
+ * again; one added to the page is.
  */
-export function FormAlert({ id, children, attempt }: { id?: string; children: ReactNode; attempt?: unknown }) {
+function useAttemptKey(attempt: unknown): number {
   const seen = useRef({ attempt, count: 0 });
   if (seen.current.attempt !== attempt) seen.current = { attempt, count: seen.current.count + 1 };
+  return seen.current.count;
+}
+
+/**
+ * A form-level failure, announced at once. `attempt` names the failure: a new one is said again, so the second "The
+ * email or password is incorrect" is heard like the first.
+ */
+export function FormAlert({ id, children, attempt }: { id?: string; children: ReactNode; attempt?: unknown }) {
+  const key = useAttemptKey(attempt);
   return (
-    <div key={seen.current.count} id={id} className="form-error" role="alert">
+    <div key={key} id={id} className="form-error" role="alert">
       {children}
     </div>
+  );
+}
+
+/** A refusal in a sentence (`role="alert"`), said again for each new `attempt` like `FormAlert`'s. */
+export function RefusalText({ as: Tag = "p", id, className = "form-error", attempt, children }: { as?: "p" | "span"; id?: string; className?: string; attempt: unknown; children: ReactNode }) {
+  const key = useAttemptKey(attempt);
+  return (
+    <Tag key={key} id={id} className={className} role="alert">
+      {children}
+    </Tag>
   );
 }

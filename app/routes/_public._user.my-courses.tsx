@@ -16,6 +16,7 @@ import { leaveGroup, withdrawRequest } from "../../worker/services/memberships";
 import { listMyGroups, listMyPendingRequests } from "../../worker/services/my-groups";
 import { redirect } from "@remix-run/server-runtime";
 import { EmptyState } from "~/components/empty-state";
+import { RefusalText } from "~/components/form-field";
 // Sent as Remix sends it, except that it waits offline or while the session is gone instead of losing the page (ADR 73).
 export { clientAction } from "~/lib/kept-submission";
 
@@ -79,9 +80,9 @@ function WithdrawRequest({ slug, title, onSend }: { slug: string; title: string;
         <span className="visually-hidden"> {title}</span>
       </button>
       {failure ? (
-        <span className="form-error" role="alert">
+        <RefusalText as="span" className="form-error" attempt={failure}>
           {failureText(t, failure)}
-        </span>
+        </RefusalText>
       ) : null}
     </withdrawer.Form>
   );

@@ -18,6 +18,7 @@ import { listMyGroups } from "../../worker/services/my-groups";
 import { sheets } from "~/styles/sheets";
 import { EmptyState } from "~/components/empty-state";
 import { focusRefused } from "~/lib/focus";
+import { RefusalText } from "~/components/form-field";
 // Sent as Remix sends it, except that it waits offline or while the session is gone instead of losing the page (ADR 73).
 export { clientAction } from "~/lib/kept-submission";
 
@@ -274,9 +275,9 @@ function FeedbackForm({ groups, mine, selected, maxLength }: FeedbackFormProps) 
             </div>
           </div>
           {result && !result.ok && result.formError ? (
-            <p className="form-error" role="alert">
+            <RefusalText className="form-error" attempt={result}>
               {t(result.formError)}
-            </p>
+            </RefusalText>
           ) : null}
           <button type="submit" className="btn btn-primary btn-lg">
             {sending ? <span className="spinner spinner-sm" aria-hidden="true" /> : null}

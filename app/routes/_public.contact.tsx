@@ -17,6 +17,7 @@ import { AppError } from "../../worker/http/errors";
 import { createContactMessage } from "../../worker/services/contact";
 import { sheets } from "~/styles/sheets";
 import { focusRefused } from "~/lib/focus";
+import { RefusalText } from "~/components/form-field";
 // Sent as Remix sends it, except that it waits offline or while the session is gone instead of losing the page (ADR 73).
 export { clientAction } from "~/lib/kept-submission";
 
@@ -158,7 +159,7 @@ export default function ContactPage() {
               </div>
             </div>
             {result && !result.ok && result.formError ? (
-              <p className="form-error" role="alert">{t(result.formError, { minutes: result.retryMinutes ?? 10 })}</p>
+              <RefusalText attempt={result}>{t(result.formError, { minutes: result.retryMinutes ?? 10 })}</RefusalText>
             ) : null}
             <div className="contact-send">
               <button type="submit" className="btn btn-primary btn-lg" disabled={submitDisabled} aria-describedby={waitingForMessage ? "contact-send-hint" : undefined}>

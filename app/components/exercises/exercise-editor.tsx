@@ -8,6 +8,7 @@ import { CodeField } from "./code-field";
 import { RerunHandIns } from "./rerun-hand-ins";
 import { TestReport } from "./test-report";
 import { rowHasProblem, rowsToTests, TestsEditor, toTestRow, type TestRow } from "./tests-editor";
+import { RefusalText } from "~/components/form-field";
 
 /** What an expected value may look like (the tests' hint). */
 const JSON_EXAMPLES = ["5", '"five"', "[1, 2]", '{"a": 1}'];
@@ -173,9 +174,9 @@ export function ExerciseEditor({ exercise }: { exercise: StaffExercise }) {
       <div className="exercise-editor-result" aria-live="polite">
         {checked && hasProblems ? <p className="form-error">{t("exerciseEditor.error.fields")}</p> : null}
         {serverProblem ? (
-          <p className="form-error" role="alert">
+          <RefusalText className="form-error" attempt={reply}>
             {serverProblem}
-          </p>
+          </RefusalText>
         ) : null}
         {reply?.ok && reply.intent === "exercise-save" ? <p className="form-success">{t(published ? "exerciseEditor.savedPublished" : "exerciseEditor.saved")}</p> : null}
         {report ? <TestReport report={report} calls={calls} label={t("exerciseEditor.referenceReport")} /> : null}

@@ -11,6 +11,7 @@ import { isolate } from "~/lib/bidi";
 import type { GroupStatus } from "./badges";
 import { ImageIcon } from "./extra-icons";
 import { focusRefused } from "~/lib/focus";
+import { RefusalText } from "~/components/form-field";
 
 export interface GroupFormValues {
   title: string;
@@ -163,14 +164,14 @@ export function GroupForm({ mode, defaults, instructors, limits, failure, saved,
       <UnsavedChanges form={formRef} saved={savedAnswer ?? null} />
       <input type="hidden" name="intent" value="save" />
       {failure && failure.code !== "validation_failed" && !failure.fields?.file ? (
-        <p className="form-error" role="alert">
+        <RefusalText className="form-error" attempt={failure}>
           {failureText(t, failure)}
-        </p>
+        </RefusalText>
       ) : null}
       {failure?.code === "validation_failed" ? (
-        <p className="form-error" role="alert">
+        <RefusalText className="form-error" attempt={failure}>
           {t("groups.error.validation")}
-        </p>
+        </RefusalText>
       ) : null}
       <div className="group-form-grid">
         <div className="form-fields">

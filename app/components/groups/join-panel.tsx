@@ -6,6 +6,7 @@ import type { Role } from "~/lib/permissions";
 import { ArrowIcon, CheckIcon, SettingsIcon } from "../icons";
 import type { MembershipStatus } from "./badges";
 import { ClockIcon } from "./extra-icons";
+import { RefusalText } from "~/components/form-field";
 
 export interface JoinPanelProps {
   slug: string;
@@ -165,9 +166,9 @@ export function JoinPanel({ slug, role, status, manageHref, messageMax }: JoinPa
           </button>
         </withdrawer.Form>
         {withdrawFailure ? (
-          <p className="form-error" role="alert">
+          <RefusalText className="form-error" attempt={withdrawFailure}>
             {failureText(t, withdrawFailure)}
-          </p>
+          </RefusalText>
         ) : null}
       </>
     );
@@ -233,9 +234,9 @@ export function JoinPanel({ slug, role, status, manageHref, messageMax }: JoinPa
               </div>
             </div>
             {failure && !messageError ? (
-              <p className="form-error" role="alert">
+              <RefusalText className="form-error" attempt={failure}>
                 {failureText(t, failure)}
-              </p>
+              </RefusalText>
             ) : null}
             <div className="join-form-actions">
               <button

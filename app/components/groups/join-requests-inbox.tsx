@@ -15,6 +15,7 @@ import { TimeAgo } from "./time-ago";
 import { EmptyState } from "~/components/empty-state";
 import { ConfirmDialog, useCloseWhenDone } from "~/components/confirm-dialog";
 import { DeliberateSelect } from "~/components/deliberate-select";
+import { RefusalText } from "~/components/form-field";
 
 export interface InboxGroup {
   id: string;
@@ -320,9 +321,9 @@ function RequestCard({
         </blockquote>
       ) : null}
       {failure ? (
-        <p className="form-error" role="alert">
+        <RefusalText className="form-error" attempt={failure}>
           {failureText(t, failure)}
-        </p>
+        </RefusalText>
       ) : null}
       <div className="request-actions" role="group" aria-label={t("groups.requests.decideFor", { name: r.user.name })}>
         <button type="button" className="btn btn-primary btn-sm" onClick={() => decide("approved")} disabled={fetcher.state !== "idle"}>

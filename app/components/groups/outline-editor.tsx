@@ -6,6 +6,7 @@ import { ArrowUpIcon, BookIcon, PlusIcon, TrashIcon } from "../icons";
 import { ConfirmDialog } from "~/components/confirm-dialog";
 import { ArrowDownIcon, PencilIcon } from "./extra-icons";
 import { focusRefused } from "~/lib/focus";
+import { RefusalText } from "~/components/form-field";
 
 export interface OutlineItem {
   _id: string;
@@ -310,9 +311,9 @@ function ContentForm({
         ) : null}
       </div>
       {failure && !titleError && !bodyError ? (
-        <p className="form-error" role="alert">
+        <RefusalText className="form-error" attempt={failure}>
           {failureText(t, failure)}
-        </p>
+        </RefusalText>
       ) : null}
       <div className="content-form-actions">
         <button type="submit" className="btn btn-primary btn-sm" disabled={busy} aria-busy={busy}>

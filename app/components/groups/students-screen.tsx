@@ -12,6 +12,7 @@ import { StarSmallIcon } from "./extra-icons";
 import { EmptyState } from "~/components/empty-state";
 import { DeliberateSelect } from "~/components/deliberate-select";
 import { focusIfLost } from "~/lib/focus";
+import { RefusalText } from "~/components/form-field";
 
 export interface GroupStudent {
   _id: string;
@@ -279,9 +280,9 @@ function StudentRow({
           {student.status === "left" || student.status === "rejected" ? <span className="muted row-note">{t("groups.students.mustAsk")}</span> : null}
         </div>
         {failure && !confirming ? (
-          <p className="field-error row-error" role="alert">
+          <RefusalText className="field-error row-error" attempt={failure}>
             {failureText(t, failure)}
-          </p>
+          </RefusalText>
         ) : null}
         <ConfirmDialog
           danger
@@ -336,9 +337,9 @@ function QuizTime({ student, onAnnounce }: { student: GroupStudent; onAnnounce: 
         ))}
       </DeliberateSelect>
       {result && !result.ok && !busy ? (
-        <p className="field-error row-error" role="alert">
+        <RefusalText className="field-error row-error" attempt={result}>
           {failureText(t, result)}
-        </p>
+        </RefusalText>
       ) : null}
     </>
   );

@@ -15,6 +15,7 @@ import { useFreshIds } from "./use-fresh-ids";
 import { useStaffInbox } from "./use-staff-inbox";
 import { EmptyState } from "~/components/empty-state";
 import { isolate } from "~/lib/bidi";
+import { RefusalText } from "~/components/form-field";
 
 type Message = ContactMessageFrameBody;
 type Status = "all" | "unread" | "read";
@@ -247,9 +248,9 @@ function ContactRow({ message: m, fresh, onDelete, onLeft }: { message: Message;
         </button>
       </div>
       {reader.state === "idle" && reader.data && !reader.data.ok ? (
-        <p className="field-error" role="alert">
+        <RefusalText className="field-error" attempt={reader.data}>
           {t("contactInbox.failed")}
-        </p>
+        </RefusalText>
       ) : null}
     </li>
   );

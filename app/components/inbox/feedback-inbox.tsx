@@ -14,6 +14,7 @@ import { useFreshIds } from "./use-fresh-ids";
 import { useStaffInbox } from "./use-staff-inbox";
 import { EmptyState } from "~/components/empty-state";
 import { isolate } from "~/lib/bidi";
+import { RefusalText } from "~/components/form-field";
 
 type Feedback = FeedbackFrameBody;
 
@@ -183,9 +184,9 @@ function FeedbackRow({ item: f, fresh, onDelete }: { item: Feedback; fresh: bool
         </button>
       </div>
       {moderator.state === "idle" && moderator.data && !moderator.data.ok ? (
-        <p className="field-error" role="alert">
+        <RefusalText className="field-error" attempt={moderator.data}>
           {t("feedbackAdmin.failed")}
-        </p>
+        </RefusalText>
       ) : null}
     </li>
   );

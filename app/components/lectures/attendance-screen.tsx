@@ -17,6 +17,7 @@ import { DeliberateSelect } from "~/components/deliberate-select";
 import { ConfirmDialog } from "~/components/confirm-dialog";
 import { NameSearch, useNameSearch } from "~/components/name-search";
 import { focusIfLost } from "~/lib/focus";
+import { RefusalText } from "~/components/form-field";
 
 export interface AttendanceState {
   session: {
@@ -352,9 +353,9 @@ function OpenForm({ fetcher, lastClosed, draft, aheadOf }: { fetcher: Attendance
         </div>
       </div>
       {failed ? (
-        <p className="form-error" role="alert">
+        <RefusalText className="form-error" attempt={failed}>
           {t(lateRefused ? "attendance.error.lateAfter" : "attendance.openFailed")}
-        </p>
+        </RefusalText>
       ) : null}
       <div className="form-actions">
         <button
@@ -404,9 +405,9 @@ function Roster({ state, fetcher }: { state: AttendanceState; fetcher: Attendanc
         {joinedAfter > 0 ? <p className="field-hint">{t("attendance.joinedAfterCount", { count: joinedAfter })}</p> : null}
       </div>
       {markFailed ? (
-        <p className="form-error" role="alert">
+        <RefusalText className="form-error" attempt={markFailed}>
           {MARK_REFUSALS[markFailed.code] ? t(MARK_REFUSALS[markFailed.code]!) : failureText(t, markFailed)}
-        </p>
+        </RefusalText>
       ) : null}
       {state.roster.length === 0 ? (
         <p className="empty-inline">{t("attendance.noMembers")}</p>

@@ -16,6 +16,7 @@ import { videoEmbed, type VideoEmbed } from "~/lib/video-embed";
 import { QuizStanding, QuizWhen, type CourseQuiz } from "~/components/quizzes/course-quizzes";
 import { When } from "./when";
 import { focusRefused } from "~/lib/focus";
+import { RefusalText } from "~/components/form-field";
 
 export interface PageLecture {
   _id: string;
@@ -332,9 +333,9 @@ function CheckInCard({ lecture, justCheckedIn }: { lecture: PageLecture; justChe
         required
       />
       {error ? (
-        <p id="checkin-error" className="field-error" role="alert">
+        <RefusalText id="checkin-error" className="field-error" attempt={result}>
           {error}
-        </p>
+        </RefusalText>
       ) : null}
       <button type="submit" className="btn btn-primary btn-block" disabled={fetcher.state !== "idle"}>
         {fetcher.state !== "idle" ? t("attendance.checkingIn") : t("attendance.checkIn")}

@@ -9,6 +9,7 @@ import type { QuestionType } from "~/lib/quiz-schemas";
 import { blank, QuestionEditor, toDraft, toPayload, type Draft } from "./quiz-editor";
 import { useFocusFirstProblem, useFocusOnOpen, useListEditor } from "~/lib/use-editor-focus";
 import { EmptyState } from "~/components/empty-state";
+import { RefusalText } from "~/components/form-field";
 
 export interface BankQuestion {
   _id: string;
@@ -166,9 +167,9 @@ function BankEditor({ question, onDone }: { question: BankQuestion | null; onDon
         </p>
       </div>
       {formProblem ? (
-        <p className="form-error" role="alert">
+        <RefusalText className="form-error" attempt={failure}>
           {failure.code === "validation_failed" ? t("bank.error.question") : failureText(t, failure)}
-        </p>
+        </RefusalText>
       ) : null}
       <div className="form-actions">
         <button type="submit" className="btn btn-primary" disabled={fetcher.state !== "idle"}>

@@ -18,6 +18,7 @@ import type { QuizDraw } from "~/lib/quiz-paper";
 import { isolate } from "~/lib/bidi";
 import { toLatinDigits } from "~/lib/digits";
 import { UnsavedChanges } from "~/components/unsaved-changes";
+import { RefusalText } from "~/components/form-field";
 
 /** A question as the editor holds it: options and correct answers in the shape of its type. */
 export interface Draft {
@@ -489,14 +490,14 @@ export function QuizEditor({
       </section>
 
       {formError ? (
-        <p className="form-error" role="alert">
+        <RefusalText className="form-error" attempt={failure}>
           {failure && EDITOR_CODES[failure.code] ? t(EDITOR_CODES[failure.code]!) : t("quizEditor.error.form", { message: editorProblem(t, lang, formError) })}
-        </p>
+        </RefusalText>
       ) : null}
       {failure && Object.keys(failure.fields ?? {}).some((k) => k.startsWith("questions.")) ? (
-        <p className="form-error" role="alert">
+        <RefusalText className="form-error" attempt={failure}>
           {t("quizEditor.error.questions")}
-        </p>
+        </RefusalText>
       ) : null}
       {result?.ok && quiz && result.intent === "save" ? (
         <p className="form-success" role="status">

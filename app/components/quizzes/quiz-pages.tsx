@@ -9,6 +9,7 @@ import { useT } from "~/lib/i18n";
 import { ReviewTests, type ReviewTest } from "./review-tests";
 import { scoreShare } from "~/lib/progress";
 import type { PageQuestion, PageQuiz, ReviewWhen } from "./types";
+import { RefusalText } from "~/components/form-field";
 
 /** The frame of every student quiz screen: breadcrumb (group, lecture, quiz), the title and the screen's lead. */
 export function QuizFrame({ quiz, base, section, children, className }: { quiz: PageQuiz; base: string; section?: string; children: ReactNode; className?: string }) {
@@ -227,9 +228,9 @@ export function QuizIntro({
                 <p className="quiz-state">{t("quiz.noAttemptsLeft")}</p>
               )}
               {failure ? (
-                <p className="form-error" role="alert">
+                <RefusalText className="form-error" attempt={failure}>
                   {errorKey && t(errorKey) !== errorKey ? t(errorKey) : failure.message}
-                </p>
+                </RefusalText>
               ) : null}
               {handedIn ? (
                 <Link to={`${base}/result`} className="btn btn-outline btn-block">

@@ -6,6 +6,7 @@ import { toLatinDigits } from "~/lib/digits";
 import { failureText, type FailureLike } from "~/lib/group-errors";
 import { useT } from "~/lib/i18n";
 import { ReviewTests, type ReviewTest } from "./review-tests";
+import { RefusalText } from "~/components/form-field";
 
 export interface StaffAttemptQuestion {
   _id: string;
@@ -133,9 +134,9 @@ function AttemptQuestion({ q, n, open }: { q: StaffAttemptQuestion; n: number; o
             </div>
             <p className="field-hint field-hint-block">{t("staffAttempt.pointsHint")}</p>
             {pointsFailure ? (
-              <p className="form-error" role="alert">
+              <RefusalText className="form-error" attempt={pointsFailure}>
                 {pointsFailure.fields?.points ? t("staffAttempt.error.points", { max: q.points }) : failureText(t, pointsFailure)}
-              </p>
+              </RefusalText>
             ) : null}
             <div className="form-actions">
               <button type="submit" name="intent" value="points" className="btn btn-primary btn-sm" disabled={points.state !== "idle"}>
@@ -186,9 +187,9 @@ function AttemptQuestion({ q, n, open }: { q: StaffAttemptQuestion; n: number; o
               <p className="field-hint field-hint-block">{t("staffAttempt.keyHint")}</p>
               {q.drawn ? <p className="field-hint field-hint-block">{t("staffAttempt.drawnHint")}</p> : null}
               {keyFailure ? (
-                <p className="form-error" role="alert">
+                <RefusalText className="form-error" attempt={keyFailure}>
                   {keyFailure.code === "validation_failed" ? t("staffAttempt.error.key") : failureText(t, keyFailure)}
-                </p>
+                </RefusalText>
               ) : null}
               {key.data?.ok && key.state === "idle" ? (
                 <p className="form-success" role="status">

@@ -11,6 +11,7 @@ import type { RubricCriterion } from "~/lib/rubric-schemas";
 import { useFocusOnOpen, useListEditor } from "~/lib/use-editor-focus";
 import { EmptyState } from "~/components/empty-state";
 import { isolate } from "~/lib/bidi";
+import { RefusalText } from "~/components/form-field";
 
 export interface StaffRubric {
   _id: string;
@@ -303,9 +304,9 @@ function RubricEditor({ rubric, onDone }: { rubric: StaffRubric | null; onDone: 
       </button>
       {badPoints ? <p className="field-error">{t("rubrics.error.points")}</p> : null}
       {failure ? (
-        <p className="form-error" role="alert">
+        <RefusalText className="form-error" attempt={failure}>
           {failure.code === "validation_failed" ? t("rubrics.error.fields") : failureText(t, failure)}
-        </p>
+        </RefusalText>
       ) : null}
       <div className="form-actions">
         <button type="submit" className="btn btn-primary" disabled={busy || badPoints}>

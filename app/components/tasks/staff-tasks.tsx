@@ -12,6 +12,7 @@ import { FILE_KINDS, MAX_FILE_MB } from "~/lib/hand-in-files";
 import { ScheduledBadge } from "~/components/lifecycle/schedule-box";
 import { isolate } from "~/lib/bidi";
 import { UnsavedChanges } from "~/components/unsaved-changes";
+import { RefusalText } from "~/components/form-field";
 
 export interface StaffTask {
   _id: string;
@@ -262,9 +263,9 @@ export function TaskForm({
         </fieldset>
       ) : null}
       {failure && (!failure.fields || !Object.keys(failure.fields).some((k) => k === "title" || k === "dueAt")) ? (
-        <p className="form-error" role="alert">
+        <RefusalText className="form-error" attempt={failure}>
           {failureText(t, failure)}
-        </p>
+        </RefusalText>
       ) : null}
       {result?.ok && task ? (
         <p className="form-success" role="status">

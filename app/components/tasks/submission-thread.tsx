@@ -4,6 +4,7 @@ import { When } from "~/components/lectures/when";
 import { failureText, type FailureLike } from "~/lib/group-errors";
 import { useT } from "~/lib/i18n";
 import { WorkLink } from "./work-link";
+import { RefusalText } from "~/components/form-field";
 
 export interface ThreadVersion {
   number: number;
@@ -127,9 +128,9 @@ export function SubmissionThread({ submissionId, versions, comments, viewerIsSta
                 placeholder={t("thread.write")} dir="auto" maxLength={5000} required />
             </div>
             {failure ? (
-              <p className="form-error" role="alert">
+              <RefusalText className="form-error" attempt={failure}>
                 {failure.code === "validation_failed" ? t("thread.error") : failureText(t, failure)}
-              </p>
+              </RefusalText>
             ) : null}
             <div className="form-actions">
               <button ref={send} type="submit" className="btn btn-outline btn-sm" disabled={fetcher.state !== "idle" || body.trim() === ""}>

@@ -20,6 +20,7 @@ import { STATE_KEYS } from "./state";
 import { WorkLink } from "./work-link";
 import { HandInFile } from "./hand-in-file";
 import { segment } from "~/lib/paths";
+import { RefusalText } from "~/components/form-field";
 
 export interface PageTask {
   _id: string;
@@ -341,9 +342,9 @@ function HandInOutcome({ result, busy, replacing, disabled = false, failureText 
   return (
     <>
       {failure && !failure.fields ? (
-        <p className="form-error" role="alert">
+        <RefusalText className="form-error" attempt={failure}>
           {failureText?.(failure) ?? (failure.code === "conflict" ? t("tasks.error.closed") : failureWords(t, failure))}
-        </p>
+        </RefusalText>
       ) : null}
       {result?.ok ? (
         <p ref={sentRef} tabIndex={-1} className="form-success" role="status">
