@@ -12,6 +12,8 @@ import { ScheduleBox } from "~/components/lifecycle/schedule-box";
 import { requireRole } from "../../worker/auth/viewer";
 // Sent as Remix sends it, except that it waits offline or while the session is gone instead of losing the page (ADR 73).
 export { clientAction } from "~/lib/kept-submission";
+// Its own delete is not followed by a reload of the item it deleted (lib/gone-after-delete.ts).
+export { notAfterOwnDelete as shouldRevalidate } from "~/lib/gone-after-delete";
 
 export const links: LinksFunction = () => sheets("lectures", "tasks", "quizzes", "exercises", "lifecycle");
 

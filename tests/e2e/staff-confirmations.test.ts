@@ -3,6 +3,7 @@
  * buttons speak the browser's language): deleting a task, deleting a quiz, and changing a quiz's key (which regrades
  * every attempt). Cancel changes nothing; confirming does the work and the page says so.
  */
+import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { baseURL, gotoHydrated, useBrowser } from "./browser";
 import { accessToken, api, INSTRUCTOR, memberOf } from "./groups-helpers";
@@ -19,6 +20,23 @@ describe("the staff's confirmations", () => {
     await signIn(page.context(), INSTRUCTOR.email, INSTRUCTOR.password);
     await page.context().addCookies([{ name: "lang", value: lang, url: baseURL() }]);
     return page;
+  }
+
+  /**
+   * The loads of the editor at `path` from now on that ask its own loader (`editor`: a word of its route's id): a
+   * Remix `.data` request names the routes it asks for in `_routes`, or asks them all without it. After the item is
+   * deleted, its editor must not be loaded again (it can only answer 404) while the page leaves for the list; the
+   * layouts above it may be.
+   */
+  function loadsOf(page: Page, path: string, editor: string): string[] {
+    const seen: string[] = [];
+    page.on("request", (r) => {
+      const url = new URL(r.url());
+      if (r.method() !== "GET" || !decodeURIComponent(url.pathname).startsWith(path)) return;
+      const routes = url.searchParams.get("_routes");
+      if (routes === null || routes.includes(editor)) seen.push(r.url());
+    });
+    return seen;
   }
 
   it("deleting a task asks in a dialog; Cancel keeps it, Delete removes it and goes back to the list", async () => {
@@ -40,9 +58,11 @@ describe("the staff's confirmations", () => {
     expect(await exists()).toBe(true);
 
     await page.getByRole("button", { name: "Delete", exact: true }).click();
+    const reloads = loadsOf(page, `/instructor/group/frontend-react/lecture/${lecture.slug}/tasks/updateTask/${task.slug}`, "updateTask");
     await dialog.getByRole("button", { name: "Delete", exact: true }).click();
     await page.waitForURL("**/instructor/group/frontend-react/tasks");
     expect(await exists()).toBe(false);
+    expect(reloads).toEqual([]);
     expect(await page.locator(".notice-success").textContent()).toBe(`Task “Doomed task ${stamp}” deleted.`);
   });
 
@@ -68,9 +88,12 @@ describe("the staff's confirmations", () => {
     const dialog = page.getByRole("dialog", { name: `حذف «\u2068اختبار ${stamp}\u2069»؟` });
     await dialog.waitFor();
     expect(await dialog.textContent()).toContain("ستُحذف معه محاولات كل الطلاب.");
+    const reloads = loadsOf(page, `/instructor/group/frontend-react/lecture/${lecture.slug}/quiz/updateQuiz/${quiz.body.slug}`, "updateQuiz");
     await dialog.getByRole("button", { name: "احذف", exact: true }).click();
     await page.waitForURL("**/instructor/group/frontend-react/quizzes");
     expect(await exists()).toBe(false);
+    // The deleted quiz's page is not loaded again (it would answer 404) on the way to the list.
+    expect(reloads).toEqual([]);
   });
 
   it("changing a quiz's key asks first; Cancel regrades nothing, confirming regrades the attempt", async () => {
