@@ -108,16 +108,15 @@ function useAttemptKey(attempt: unknown): number {
  * email or password is incorrect" is heard like the first.
  */
 export function FormAlert({ id, children, attempt }: { id?: string; children: ReactNode; attempt?: unknown }) {
-  const key = useAttemptKey(attempt);
   return (
-    <div key={key} id={id} className="form-error" role="alert">
+    <RefusalText as="div" id={id} attempt={attempt}>
       {children}
-    </div>
+    </RefusalText>
   );
 }
 
-/** A refusal in a sentence (`role="alert"`), said again for each new `attempt` like `FormAlert`'s. */
-export function RefusalText({ as: Tag = "p", id, className = "form-error", attempt, children }: { as?: "p" | "span"; id?: string; className?: string; attempt: unknown; children: ReactNode }) {
+/** A refusal (`role="alert"`), a sentence or a block, said again for each new `attempt` (`useAttemptKey`). */
+export function RefusalText({ as: Tag = "p", id, className = "form-error", attempt, children }: { as?: "p" | "span" | "div"; id?: string; className?: string; attempt: unknown; children: ReactNode }) {
   const key = useAttemptKey(attempt);
   return (
     <Tag key={key} id={id} className={className} role="alert">

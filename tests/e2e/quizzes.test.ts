@@ -5,6 +5,7 @@
  * behind is told, chooses which answers count, and hands in nothing older unseen; at zero the answers worked on last
  * are handed in); staff build a quiz in the editor; and the screens at 1280 and 375 px in English and Arabic.
  */
+import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { baseURL, gotoHydrated, useBrowser } from "./browser";
 import { accessToken, api, INSTRUCTOR, memberOf } from "./groups-helpers";
@@ -13,6 +14,16 @@ import { allowLoadError, allowStatus } from "./accounts-helpers";
 
 /** The two long journeys (a dozen page loads each) get more than the default 45 s on a loaded machine. */
 const LONG_JOURNEY_MS = 90_000;
+
+/** Opens the quiz at `path` and starts it (an English page): the questions screen is next. */
+async function startQuiz(page: Page, path: string) {
+  await gotoHydrated(page, path);
+  await page.getByRole("button", { name: "Start the quiz" }).click();
+  await page.waitForURL(`**${path}/questions`);
+}
+
+/** Waits until the questions screen's save line is in `status` ("saved", "offline", "conflict"...). */
+const saveSays = (page: Page, status: string) => page.waitForFunction((want) => document.querySelector(".quiz-save")?.getAttribute("data-status") === want, status);
 
 async function quizOnNewLecture(stamp: string, extra: Record<string, unknown> = {}) {
   const token = await accessToken(INSTRUCTOR);
@@ -45,12 +56,10 @@ describe("taking a quiz", () => {
     const user = await memberOf("frontend-react", "quiz-a", `Quiz Taker ${stamp}`);
     const page = await newPage({ width: 1280, height: 900, offline: true });
     await signIn(page.context(), user.email, user.password);
-    await gotoHydrated(page, path);
-    await page.getByRole("button", { name: "Start the quiz" }).click();
-    await page.waitForURL(`**${path}/questions`);
+    await startQuiz(page, path);
     await page.waitForSelector("html[data-hydrated]", { state: "attached" });
     const status = page.locator(".quiz-save");
-    const saved = () => page.waitForFunction(() => document.querySelector(".quiz-save")?.getAttribute("data-status") === "saved");
+    const saved = () => saveSays(page, "saved");
 
     await page.getByRole("radio", { name: "grid" }).check();
     await page.getByRole("button", { name: "Next" }).click();
@@ -75,7 +84,7 @@ describe("taking a quiz", () => {
     await page.context().setOffline(true);
     await page.getByRole("button", { name: "Question 4 of 4, not answered" }).click();
     await page.getByLabel("Your answer", { exact: true }).fill(" WRAP ");
-    await page.waitForFunction(() => document.querySelector(".quiz-save")?.getAttribute("data-status") === "offline");
+    await saveSays(page, "offline");
     expect(await status.textContent()).toContain("Offline, will retry");
     await page.context().setOffline(false);
     await saved();
@@ -143,9 +152,7 @@ describe("taking a quiz", () => {
     const user = await memberOf("frontend-react", "quiz-keys", `Quiz Keys ${stamp}`);
     const page = await newPage({ width: 375, height: 800 });
     await signIn(page.context(), user.email, user.password);
-    await gotoHydrated(page, path);
-    await page.getByRole("button", { name: "Start the quiz" }).click();
-    await page.waitForURL(`**${path}/questions`);
+    await startQuiz(page, path);
     await page.waitForSelector("html[data-hydrated]", { state: "attached" });
     expect(await page.getByRole("region", { name: "Time and hand-in" }).count()).toBe(1);
     expect(await page.getByRole("navigation", { name: "Questions" }).count()).toBe(1);
@@ -171,11 +178,9 @@ describe("taking a quiz", () => {
     const page = await newPage({ width: 1280, height: 900 });
     await page.clock.install();
     await signIn(page.context(), user.email, user.password);
-    await gotoHydrated(page, path);
-    await page.getByRole("button", { name: "Start the quiz" }).click();
-    await page.waitForURL(`**${path}/questions`);
+    await startQuiz(page, path);
     await page.getByRole("radio", { name: "grid" }).check();
-    await page.waitForFunction(() => document.querySelector(".quiz-save")?.getAttribute("data-status") === "saved");
+    await saveSays(page, "saved");
     // The page's clock reaches the deadline; the server's has not (its answer is in time).
     await page.clock.fastForward("10:00");
     await page.waitForURL(`**${path}/result?timeUp=1`);
@@ -192,10 +197,8 @@ describe("taking a quiz", () => {
       Date.now = () => real() + 60 * 60_000;
     });
     await signIn(page.context(), user.email, user.password);
-    await gotoHydrated(page, path);
-    await page.getByRole("button", { name: "Start the quiz" }).click();
-    await page.waitForURL(`**${path}/questions`);
-    await page.waitForFunction(() => document.querySelector(".quiz-save")?.getAttribute("data-status") === "saved");
+    await startQuiz(page, path);
+    await saveSays(page, "saved");
     // The countdown is drawn once the page has run (the server's HTML says "--:--"; "Saved" is also its first word).
     await page.waitForFunction(() => /^\d/.test(document.querySelector('[role="timer"]')?.textContent ?? ""));
     const shown = await page.getByRole("timer").textContent();
@@ -217,16 +220,14 @@ describe("taking a quiz", () => {
     // The refusals are the point of this test: the browser logs each 409 it is answered.
     const problems = allowStatus(one, 409, "/save");
     await signIn(one.context(), user.email, user.password);
-    await gotoHydrated(one, path);
-    await one.getByRole("button", { name: "Start the quiz" }).click();
-    await one.waitForURL(`**${path}/questions`);
+    await startQuiz(one, path);
     await one.waitForSelector("html[data-hydrated]", { state: "attached" });
     const two = await one.context().newPage();
     const problemsTwo = allowStatus(two, 409, "/save");
     await gotoHydrated(two, `${path}/questions`);
     const status = (page: typeof one) => page.locator(".quiz-save").getAttribute("data-status");
     // A change is saved about a second after it is made.
-    const saved = (page: typeof one) => page.waitForFunction(() => document.querySelector(".quiz-save")?.getAttribute("data-status") === "saved");
+    const saved = (page: typeof one) => saveSays(page, "saved");
 
     // Tab one answers and saves.
     await one.getByRole("radio", { name: "grid" }).check();
@@ -281,10 +282,8 @@ describe("taking a quiz", () => {
     const problems = allowStatus(one, 409, "/save");
     await one.clock.install();
     await signIn(one.context(), user.email, user.password);
-    await gotoHydrated(one, path);
-    await one.getByRole("button", { name: "Start the quiz" }).click();
-    await one.waitForURL(`**${path}/questions`);
-    await one.waitForFunction(() => document.querySelector(".quiz-save")?.getAttribute("data-status") === "saved");
+    await startQuiz(one, path);
+    await saveSays(one, "saved");
 
     // The student goes on in another tab: the first question's right answer, and the third's (2 of 5 points).
     const two = await one.context().newPage();
@@ -293,7 +292,7 @@ describe("taking a quiz", () => {
     await two.getByRole("button", { name: "Next" }).click();
     await two.getByRole("button", { name: "Next" }).click();
     await two.getByRole("radio", { name: "True" }).check();
-    await two.waitForFunction(() => document.querySelector(".quiz-save")?.getAttribute("data-status") === "saved");
+    await saveSays(two, "saved");
     await two.close();
 
     // The first tab, never touched, reaches the deadline and hands in by itself.
@@ -313,15 +312,13 @@ describe("taking a quiz", () => {
     const problems = allowStatus(one, 409, "/save");
     await one.clock.install();
     await signIn(one.context(), user.email, user.password);
-    await gotoHydrated(one, path);
-    await one.getByRole("button", { name: "Start the quiz" }).click();
-    await one.waitForURL(`**${path}/questions`);
-    await one.waitForFunction(() => document.querySelector(".quiz-save")?.getAttribute("data-status") === "saved");
+    await startQuiz(one, path);
+    await saveSays(one, "saved");
 
     const two = await one.context().newPage();
     await gotoHydrated(two, `${path}/questions`);
     await two.getByRole("radio", { name: "grid" }).check();
-    await two.waitForFunction(() => document.querySelector(".quiz-save")?.getAttribute("data-status") === "saved");
+    await saveSays(two, "saved");
     await two.close();
 
     // Later, in the first tab, the student answers otherwise; the page asks which answers count, and time runs out.
@@ -343,15 +340,13 @@ describe("taking a quiz", () => {
     const laptop = await newPage({ offline: true });
     const problems = allowLoadError(laptop, ["status of 409", "net::ERR_INTERNET_DISCONNECTED"], "/save");
     await signIn(laptop.context(), user.email, user.password);
-    await gotoHydrated(laptop, path);
-    await laptop.getByRole("button", { name: "Start the quiz" }).click();
-    await laptop.waitForURL(`**${path}/questions`);
+    await startQuiz(laptop, path);
     await laptop.getByRole("radio", { name: "grid" }).check();
-    await laptop.waitForFunction(() => document.querySelector(".quiz-save")?.getAttribute("data-status") === "saved");
+    await saveSays(laptop, "saved");
     // The connection drops: the next answer stays in the browser only.
     await laptop.context().setOffline(true);
     await laptop.getByRole("radio", { name: "flex" }).check();
-    await laptop.waitForFunction(() => document.querySelector(".quiz-save")?.getAttribute("data-status") === "offline");
+    await saveSays(laptop, "offline");
     const laptopBrowser = laptop.context();
     await laptop.close();
 
@@ -360,7 +355,7 @@ describe("taking a quiz", () => {
     await signIn(phone.context(), user.email, user.password);
     await gotoHydrated(phone, `${path}/questions`);
     await phone.getByRole("radio", { name: "block" }).check();
-    await phone.waitForFunction(() => document.querySelector(".quiz-save")?.getAttribute("data-status") === "saved");
+    await saveSays(phone, "saved");
 
     // Back on the laptop, online again: the kept "flex" is shown, and the page asks before it replaces "block".
     await laptopBrowser.setOffline(false);
@@ -428,7 +423,7 @@ describe("the quiz journey in Arabic, with Arabic titles", () => {
     await page.getByRole("button", { name: "ابدأ الاختبار" }).click();
     await page.waitForURL((url) => url.pathname.endsWith("/questions"));
     await page.waitForSelector("html[data-hydrated]", { state: "attached" });
-    const saved = () => page.waitForFunction(() => document.querySelector(".quiz-save")?.getAttribute("data-status") === "saved");
+    const saved = () => saveSays(page, "saved");
 
     // The question's name for a screen reader is written with the Arabic comma, not a Latin one.
     expect(await page.locator(".quiz-question legend").first().textContent()).toBe("السؤال 1 من 3، درجة واحدة");
